@@ -1,0 +1,1 @@
+//! The Cowboy Python VM.

@@ -1,0 +1,1 @@
+//! Cowboy protocol types: the crate every other crate stands on.
