@@ -1,0 +1,1 @@
+//! no_std verification of Cowboy state proofs (also wasm32).

@@ -1,0 +1,1 @@
+//! Python re-compatible regular expression engine with metered backtracking, for the Cowboy PVM.
