@@ -1,0 +1,168 @@
+"""Shadow test for the PVM's Python-written standard library.
+
+The PVM embeds every ``crates/pvm/src/stdlib/python/<module>.py`` and runs it as the
+whitelisted module of that name (whitepaper "Standard Library Whitelist", Issue 4 item 16).
+Until the VM can run them, this script proves those files behave like CPython 3.11's modules:
+it runs every conformance program under ``tests/conformance/stdlib/`` in a fresh CPython
+subprocess in which OUR module files replace the real stdlib modules of the same names, and
+compares stdout (exact bytes) and, for failing programs, the last stderr line with the
+committed expectations (``<name>.stdout`` / ``<name>.error`` produced by regen.py from the real
+stdlib).
+
+Only the modules a program imports (plus the modules ours import in turn) are substituted, so
+CPython's own internals keep using the real stdlib.
+
+It also lints our module files: they may import only each other, and may not call the builtins
+the PVM does not provide or that break determinism (id, exec, eval, ...).
+
+Usage: python3 crates/pvm/tests/stdlib_shadow.py [-v] [program.py ...]
+Last line: ``N passed, M failed``; exit status 1 if anything failed.
+"""
+
+import ast
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.normpath(os.path.join(HERE, "..", "src", "stdlib", "python"))
+PROGRAMS = os.path.join(HERE, "conformance", "stdlib")
+
+# Names our modules must never use: not provided by the PVM, or nondeterministic.
+FORBIDDEN_NAMES = {
+    "id", "exec", "eval", "compile", "__import__", "globals", "locals", "vars",
+    "open", "input", "breakpoint", "memoryview",
+}
+
+# Runs inside the child: installs a finder serving our files for the chosen names, then runs
+# the program as __main__ so tracebacks end exactly like a plain `python3 prog.py`.
+BOOT = r"""
+import importlib.abc, importlib.util, runpy, sys
+src, prog, names = sys.argv[1], sys.argv[2], sys.argv[3].split(",") if sys.argv[3] else []
+class _Ours(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name in names:
+            return importlib.util.spec_from_file_location(name, src + "/" + name + ".py")
+        return None
+for n in names:
+    sys.modules.pop(n, None)
+sys.meta_path.insert(0, _Ours())
+sys.argv = [prog]
+del _Ours
+runpy.run_path(prog, run_name="__main__")
+"""
+
+
+def our_modules():
+    return sorted(f[:-3] for f in os.listdir(SRC) if f.endswith(".py"))
+
+
+def imports_of(path):
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return tree, found
+
+
+def lint(ours):
+    """Return a list of problems in our module files."""
+    problems = []
+    for name in ours:
+        path = os.path.join(SRC, name + ".py")
+        tree, imported = imports_of(path)
+        for mod in sorted(imported - set(ours)):
+            problems.append(f"{name}.py imports {mod!r}, which is not one of our modules")
+        if ast.get_docstring(tree) is None:
+            problems.append(f"{name}.py has no module docstring")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
+                problems.append(f"{name}.py:{node.lineno} uses forbidden name {node.id!r}")
+    return problems
+
+
+def closure(start, ours):
+    """Our modules reachable from `start` through imports."""
+    todo, seen = [m for m in start if m in ours], set()
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        _, deps = imports_of(os.path.join(SRC, m + ".py"))
+        todo.extend(d for d in deps if d in ours)
+    return sorted(seen)
+
+
+def last_line(text):
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def run_one(prog, ours):
+    _, imported = imports_of(prog)
+    names = closure(imported, ours)
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", BOOT, SRC, prog, ",".join(names)],
+            cwd=os.path.dirname(prog), env=env, capture_output=True, timeout=10,
+        )
+    except subprocess.TimeoutExpired:
+        return "timed out after 10 s"
+    base = prog[:-3]
+    with open(base + ".stdout", "rb") as f:
+        want_out = f.read()
+    want_err = None
+    if os.path.exists(base + ".error"):
+        with open(base + ".error", encoding="utf-8") as f:
+            want_err = f.read().strip()
+    if proc.stdout != want_out:
+        got = proc.stdout.decode("utf-8", "replace").splitlines()
+        want = want_out.decode("utf-8", "replace").splitlines()
+        for i in range(max(len(got), len(want))):
+            g = got[i] if i < len(got) else "<missing>"
+            w = want[i] if i < len(want) else "<missing>"
+            if g != w:
+                err = last_line(proc.stderr.decode("utf-8", "replace"))
+                return f"stdout line {i + 1}: got {g!r}, want {w!r}" + (f" [stderr: {err}]" if err else "")
+        return "stdout differs (trailing bytes)"
+    got_err = last_line(proc.stderr.decode("utf-8", "replace")) if proc.returncode else None
+    if got_err != want_err:
+        return f"error: got {got_err!r}, want {want_err!r}"
+    return None
+
+
+def main(argv):
+    verbose = "-v" in argv
+    chosen = [os.path.abspath(a) for a in argv if a != "-v"]
+    ours = our_modules()
+    failed = 0
+    problems = lint(ours)
+    for p in problems:
+        print("LINT", p)
+    failed += len(problems)
+    progs = chosen or sorted(
+        os.path.join(PROGRAMS, f) for f in os.listdir(PROGRAMS) if f.endswith(".py")
+    )
+    passed = 0
+    for prog in progs:
+        why = run_one(prog, ours)
+        rel = os.path.relpath(prog, PROGRAMS)
+        if why is None:
+            passed += 1
+            if verbose:
+                print("ok  ", rel)
+        else:
+            failed += 1
+            print("FAIL", rel, "--", why)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
