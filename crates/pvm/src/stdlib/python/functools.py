@@ -331,9 +331,7 @@ def cmp_to_key(mycmp):
 
         __hash__ = None
 
-    # CPython's key type is the C type functools.KeyWrapper; its name shows in messages
-    # such as "unhashable type: 'functools.KeyWrapper'".
-    K.__name__ = K.__qualname__ = "functools.KeyWrapper"
+    K.__name__ = K.__qualname__ = "KeyWrapper"
     return K
 
 
