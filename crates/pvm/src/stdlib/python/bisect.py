@@ -1,0 +1,59 @@
+"""bisect for the PVM: binary search and insertion into sorted lists.
+
+Covers: bisect_left, bisect_right (alias bisect), insort_left, insort_right (alias insort),
+with lo=, hi= and key= (3.10+) exactly as CPython: key is applied to the list's elements
+during the search (and to the inserted item by insort).
+
+Does not: anything else (there is nothing else). Written for the PVM from the documented
+behaviour; builtins only.
+"""
+
+
+def _bounds(a, lo, hi):
+    if lo < 0:
+        raise ValueError('lo must be non-negative')
+    if hi is None:
+        hi = len(a)
+    return lo, hi
+
+
+def bisect_right(a, x, lo=0, hi=None, *, key=None):
+    """Index where x would be inserted after any equal entries of sorted a[lo:hi]."""
+    lo, hi = _bounds(a, lo, hi)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        probe = a[mid] if key is None else key(a[mid])
+        if x < probe:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def bisect_left(a, x, lo=0, hi=None, *, key=None):
+    """Index where x would be inserted before any equal entries of sorted a[lo:hi]."""
+    lo, hi = _bounds(a, lo, hi)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        probe = a[mid] if key is None else key(a[mid])
+        if probe < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def insort_right(a, x, lo=0, hi=None, *, key=None):
+    """Insert x into sorted a, after any equal entries."""
+    lo = bisect_right(a, x if key is None else key(x), lo, hi, key=key)
+    a.insert(lo, x)
+
+
+def insort_left(a, x, lo=0, hi=None, *, key=None):
+    """Insert x into sorted a, before any equal entries."""
+    lo = bisect_left(a, x if key is None else key(x), lo, hi, key=key)
+    a.insert(lo, x)
+
+
+bisect = bisect_right
+insort = insort_right
