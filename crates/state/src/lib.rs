@@ -1,1 +1,21 @@
-//! Cowboy authenticated state: accounts, actor code and storage in QMDB, block store, indexes, proofs.
+//! Cowboy's authenticated state, block store and indexes (whitepaper "Accounts and State",
+//! "Storage and State Persistence"; ARCHITECTURE.md D6).
+//!
+//! * [StateDb] — accounts, actor code and actor storage in one commonware QMDB with a state root
+//!   per block; reads, a per-block [WriteBatch] overlay with nested checkpoints, atomic durable
+//!   commits, and inclusion/exclusion proofs that `cowboy-proof-verifier` checks.
+//! * [BlockStore] — the append-only ledger of finalized blocks with their receipts and a
+//!   transaction-hash index.
+//!
+//! It does not execute transactions, charge fees or rent, or decide what a block contains: the
+//! state transition (`cowboy-exec`) drives it. Start reading at [db].
+pub mod batch;
+pub mod blocks;
+pub mod db;
+pub mod error;
+
+pub use batch::{Changes, Checkpoint, WriteBatch};
+
+pub use cowboy_proof_verifier as verifier;
+pub use db::{Committed, Context, Root, StateConfig, StateDb};
+pub use error::StateError;

@@ -1,0 +1,1 @@
+//! Block store (placeholder while being written).

@@ -1,0 +1,364 @@
+//! The authenticated state database: accounts, actor storage and actor code in one
+//! commonware-storage QMDB (`qmdb::current::ordered::variable`, MMR family, Blake3), with one
+//! state root per committed block (whitepaper "Storage and State Persistence", D6).
+//!
+//! * **Why `current::ordered`.** An `any` QMDB proves that a key *once* had a value; only a
+//!   `current` QMDB (which authenticates an activity bitmap grafted onto the operations MMR)
+//!   proves that it *still* has it. The `ordered` flavour links each active key to the next one,
+//!   which is what exclusion proofs need. So it is the one variant that proves both inclusion and
+//!   exclusion of accounts and storage entries against a root.
+//! * **What the root commits to.** The QMDB canonical root: the operations MMR, the activity
+//!   bitmap, and so the set of active `key → value` pairs of every namespace (see the
+//!   proof-verifier's `keys` module), plus each commit's metadata, which is the committed block
+//!   height (8 bytes, big-endian). Two nodes that applied the same batches have the same root.
+//! * **Atomicity.** A block's writes become one QMDB batch ending in a commit operation, applied
+//!   and made durable by `commit()`. QMDB's recovery rewinds the log to the last commit operation,
+//!   so after a crash the state is exactly that of the last committed block, whose height is read
+//!   back from the commit metadata.
+
+use std::num::{NonZeroU64, NonZeroUsize};
+
+use commonware_codec::RangeCfg;
+use commonware_cryptography::Blake3;
+use commonware_parallel::Sequential;
+use commonware_runtime::buffer::paged::{page_size, CacheRef};
+use commonware_storage::merkle::{full::Config as MerkleConfig, mmr};
+use commonware_storage::qmdb::current::ordered::proof::ExclusionProof;
+use commonware_storage::qmdb::current::ordered::variable::Db;
+use commonware_storage::qmdb::current::proof::constant::OperationProof as QmdbOperationProof;
+use commonware_storage::qmdb::current::VariableConfig;
+use commonware_storage::qmdb::floor::Proportional;
+use commonware_storage::translator::EightCap;
+use cowboy_proof_verifier::keys::{self, Address, Digest};
+use cowboy_proof_verifier::proof::{Claim, OperationProof, StateProof, CHUNK_BYTES};
+use cowboy_proof_verifier::Account;
+
+use crate::batch::{Changes, WriteBatch};
+use crate::error::{storage, StateError};
+
+/// What a runtime context must provide to host the state: storage, a clock, metrics and task
+/// spawning (commonware's tokio runtime in production, its deterministic runtime in tests).
+pub trait Context:
+    commonware_runtime::Storage
+    + commonware_runtime::Clock
+    + commonware_runtime::Metrics
+    + commonware_runtime::Spawner
+{
+}
+
+impl<T> Context for T where
+    T: commonware_runtime::Storage
+        + commonware_runtime::Clock
+        + commonware_runtime::Metrics
+        + commonware_runtime::Spawner
+{
+}
+
+/// A state root: the QMDB canonical root, a Blake3 digest.
+pub type Root = [u8; 32];
+
+/// Bytes in one activity-bitmap chunk (the `N` of the `current` database); the proof verifier
+/// hard-codes the same value.
+const N: usize = CHUNK_BYTES;
+
+/// The concrete QMDB behind the state.
+type Qmdb<E> = Db<mmr::Family, E, Vec<u8>, Vec<u8>, Blake3, EightCap, N, Sequential>;
+
+/// Codec bounds of the operation log: `(key length, value length)` configurations.
+type LogCodec = ((RangeCfg<usize>, ()), (RangeCfg<usize>, ()));
+
+/// Longest state key (a hashed key is 33 bytes; the bound leaves room and rejects garbage).
+const MAX_KEY_LEN: usize = 64;
+/// Longest stored value: code and storage values are at most 1 MiB; accounts are small.
+const MAX_VALUE_LEN: usize = 2 << 20;
+
+/// The last block whose state is committed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Committed {
+    /// Its height.
+    pub height: u64,
+    /// The state root after it.
+    pub root: Root,
+}
+
+/// Where and how the state is stored.
+#[derive(Debug, Clone)]
+pub struct StateConfig {
+    /// Prefix of every storage partition of the state (one runtime storage may host several).
+    pub partition: String,
+    /// Pages of the shared read cache (4 KiB each).
+    pub cache_pages: NonZeroUsize,
+}
+
+impl StateConfig {
+    /// A configuration with the given partition prefix and a 32 MiB page cache.
+    pub fn new(partition: impl Into<String>) -> Self {
+        Self {
+            partition: partition.into(),
+            cache_pages: NonZeroUsize::new(8192).unwrap_or(NonZeroUsize::MIN),
+        }
+    }
+
+    fn qmdb(&self) -> VariableConfig<EightCap, LogCodec, Sequential> {
+        let p = &self.partition;
+        let page_cache = CacheRef::new(page_size(4096), self.cache_pages);
+        let buffer = NonZeroUsize::new(1 << 16).unwrap_or(NonZeroUsize::MIN);
+        let per_blob = NonZeroU64::new(1 << 16).unwrap_or(NonZeroU64::MIN);
+        VariableConfig {
+            merkle_config: MerkleConfig {
+                journal_partition: format!("{p}-mmr-journal"),
+                metadata_partition: format!("{p}-mmr-metadata"),
+                items_per_blob: per_blob,
+                write_buffer: buffer,
+                replay_buffer: buffer,
+                strategy: Sequential,
+                page_cache: page_cache.clone(),
+            },
+            journal_config: commonware_storage::journal::contiguous::variable::Config {
+                partition: format!("{p}-log"),
+                items_per_section: per_blob,
+                compression: None,
+                codec_config: (
+                    ((..=MAX_KEY_LEN).into(), ()),
+                    ((..=MAX_VALUE_LEN).into(), ()),
+                ),
+                page_cache,
+                write_buffer: buffer,
+                replay_buffer: buffer,
+            },
+            grafted_metadata_partition: format!("{p}-grafted-metadata"),
+            translator: EightCap,
+            init_cache: NonZeroUsize::new(1 << 16),
+            init_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
+            init_concurrency: (),
+        }
+    }
+}
+
+/// The authenticated state (see the module docs).
+pub struct StateDb<E: Context> {
+    /// `None` once a failed mutation has consumed the handle (see [StateError::Poisoned]).
+    db: Option<Qmdb<E>>,
+    committed: Option<Committed>,
+}
+
+impl<E: Context> StateDb<E> {
+    /// Open (or create) the state in `context`'s storage, recovering to the last committed block.
+    pub async fn open(context: E, config: &StateConfig) -> Result<Self, StateError> {
+        let db = Qmdb::init(context, config.qmdb(), None)
+            .await
+            .map_err(storage)?;
+        let committed = match db.get_metadata().await.map_err(storage)? {
+            Some(meta) => Some(Committed {
+                height: decode_height(&meta)?,
+                root: digest(&db.root()),
+            }),
+            None => None,
+        };
+        Ok(Self {
+            db: Some(db),
+            committed,
+        })
+    }
+
+    fn db(&self) -> Result<&Qmdb<E>, StateError> {
+        self.db.as_ref().ok_or(StateError::Poisoned)
+    }
+
+    /// The last committed block and its root, `None` before the first (genesis) commit.
+    pub fn last_committed(&self) -> Option<Committed> {
+        self.committed
+    }
+
+    /// The current state root (of the last commit, or of the empty state).
+    pub fn root(&self) -> Result<Root, StateError> {
+        Ok(digest(&self.db()?.root()))
+    }
+
+    /// The value under a raw state key at the last committed state.
+    pub async fn get_raw(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StateError> {
+        self.db()?.get(&key.to_vec()).await.map_err(storage)
+    }
+
+    /// The account at `address` at the last committed state.
+    pub async fn account(&self, address: &Address) -> Result<Option<Account>, StateError> {
+        match self.get_raw(&keys::account_key(address)).await? {
+            Some(bytes) => Account::decode(&bytes)
+                .map(Some)
+                .map_err(StateError::CorruptAccount),
+            None => Ok(None),
+        }
+    }
+
+    /// The storage entry `key` of the actor at `address` at the last committed state.
+    pub async fn storage(
+        &self,
+        address: &Address,
+        key: &[u8],
+    ) -> Result<Option<Vec<u8>>, StateError> {
+        self.get_raw(&keys::storage_key(address, key)).await
+    }
+
+    /// The code with hash `code_hash` at the last committed state.
+    pub async fn code(&self, code_hash: &Digest) -> Result<Option<Vec<u8>>, StateError> {
+        self.get_raw(&keys::code_key(code_hash)).await
+    }
+
+    /// Start the write batch of the next block.
+    pub fn batch(&self) -> WriteBatch<'_, E> {
+        WriteBatch::new(self)
+    }
+
+    /// The height the next [Self::commit] must carry.
+    pub fn next_height(&self) -> u64 {
+        self.committed.map_or(0, |c| c.height + 1)
+    }
+
+    /// Apply one block's `changes` atomically and durably as block `height`, returning the new
+    /// root. On a storage failure the handle is poisoned; reopening recovers the last commit.
+    pub async fn commit(&mut self, height: u64, changes: Changes) -> Result<Root, StateError> {
+        let expected = self.next_height();
+        if height != expected {
+            return Err(StateError::HeightMismatch {
+                expected,
+                got: height,
+            });
+        }
+        let db = self.db.take().ok_or(StateError::Poisoned)?;
+        let db = apply(db, height, changes).await?;
+        let root = digest(&db.root());
+        self.db = Some(db);
+        self.committed = Some(Committed { height, root });
+        Ok(root)
+    }
+
+    /// Drop log history below the inactivity floor that no longer backs the current state,
+    /// bounding disk use. Proofs and reads of the current state are unaffected.
+    pub async fn prune(&mut self) -> Result<(), StateError> {
+        let db = self.db.take().ok_or(StateError::Poisoned)?;
+        let boundary = db.sync_boundary();
+        let db = db.prune(boundary).await.map_err(storage)?;
+        self.db = Some(db);
+        Ok(())
+    }
+
+    /// Prove the account at `address` (or its absence) against [Self::root].
+    pub async fn prove_account(
+        &self,
+        address: &Address,
+    ) -> Result<(Option<Account>, Vec<u8>), StateError> {
+        let (value, proof) = self.prove_key(&keys::account_key(address)).await?;
+        let account = match value {
+            Some(bytes) => Some(Account::decode(&bytes).map_err(StateError::CorruptAccount)?),
+            None => None,
+        };
+        Ok((account, proof.encode()))
+    }
+
+    /// Prove storage entry `key` of the actor at `address` (or its absence) against [Self::root].
+    pub async fn prove_storage(
+        &self,
+        address: &Address,
+        key: &[u8],
+    ) -> Result<(Option<Vec<u8>>, Vec<u8>), StateError> {
+        let (value, proof) = self.prove_key(&keys::storage_key(address, key)).await?;
+        Ok((value, proof.encode()))
+    }
+
+    /// Prove the code with hash `code_hash` (or its absence) against [Self::root].
+    pub async fn prove_code(
+        &self,
+        code_hash: &Digest,
+    ) -> Result<(Option<Vec<u8>>, Vec<u8>), StateError> {
+        let (value, proof) = self.prove_key(&keys::code_key(code_hash)).await?;
+        Ok((value, proof.encode()))
+    }
+
+    /// Prove a raw state key: its value with an inclusion proof, or `None` with an exclusion one.
+    pub async fn prove_key(&self, key: &[u8]) -> Result<(Option<Vec<u8>>, StateProof), StateError> {
+        let db = self.db()?;
+        let key = key.to_vec();
+        match db.get(&key).await.map_err(storage)? {
+            Some(value) => {
+                let kv = db.key_value_proof(key).await.map_err(storage)?;
+                let proof = StateProof {
+                    op: operation_proof(&kv.proof),
+                    claim: Claim::Present {
+                        next_key: kv.next_key,
+                    },
+                };
+                Ok((Some(value), proof))
+            }
+            None => {
+                let proof = match db.exclusion_proof(&key).await.map_err(storage)? {
+                    ExclusionProof::KeyValue(op, update) => StateProof {
+                        op: operation_proof(&op),
+                        claim: Claim::AbsentInSpan {
+                            key: update.key,
+                            value: update.value,
+                            next_key: update.next_key,
+                        },
+                    },
+                    ExclusionProof::Commit(op, metadata) => StateProof {
+                        op: operation_proof(&op),
+                        claim: Claim::Empty { metadata },
+                    },
+                };
+                Ok((None, proof))
+            }
+        }
+    }
+}
+
+/// Write `changes` in key order as one QMDB batch whose commit carries `height`, apply it and
+/// make it durable.
+async fn apply<E: Context>(
+    db: Qmdb<E>,
+    height: u64,
+    changes: Changes,
+) -> Result<Qmdb<E>, StateError> {
+    let mut batch = db.new_batch();
+    for (key, value) in changes {
+        // A delete of a key that was never committed (set and deleted inside one block) is
+        // dropped: it would otherwise depend on how QMDB treats deleting an absent key.
+        if value.is_none() && db.get(&key).await.map_err(storage)?.is_none() {
+            continue;
+        }
+        batch = batch.write(key, value);
+    }
+    let merkleized = batch
+        .merkleize(&db, Some(height.to_be_bytes().to_vec()), &mut Proportional)
+        .await
+        .map_err(storage)?;
+    let db = db.apply_batch(merkleized).await.map_err(storage)?;
+    db.commit().await.map_err(storage)
+}
+
+fn decode_height(meta: &[u8]) -> Result<u64, StateError> {
+    let bytes: [u8; 8] = meta
+        .try_into()
+        .map_err(|_| StateError::CorruptMetadata(meta.len()))?;
+    Ok(u64::from_be_bytes(bytes))
+}
+
+fn digest(d: &commonware_cryptography::blake3::Digest) -> Root {
+    let mut out = [0u8; 32];
+    out.copy_from_slice(d.as_ref());
+    out
+}
+
+/// Convert QMDB's operation proof into the verifier's wire structure.
+fn operation_proof(
+    p: &QmdbOperationProof<mmr::Family, commonware_cryptography::blake3::Digest, N>,
+) -> OperationProof {
+    let range = &p.range_proof;
+    OperationProof {
+        loc: *p.loc,
+        chunk: p.chunk,
+        leaves: *range.proof.leaves,
+        inactive_peaks: range.proof.inactive_peaks as u64,
+        digests: range.proof.digests.iter().map(digest).collect(),
+        partial_chunk_digest: range.partial_chunk_digest.as_ref().map(digest),
+        ops_root: digest(&range.ops_root),
+    }
+}

@@ -1,0 +1,80 @@
+//! Errors of the state and block store. Every failure is a typed variant that names what was
+//! wrong (ARCHITECTURE.md rule 4); storage-engine failures are carried as text because
+//! commonware's error types are generic over the Merkle family and not part of our interface.
+
+use cowboy_proof_verifier::AccountError;
+
+/// An error from [crate::StateDb], [crate::WriteBatch] or [crate::BlockStore].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StateError {
+    /// The storage engine (QMDB, journal, archive) failed; the text is its message.
+    Storage(String),
+    /// An earlier storage failure consumed the database handle. Reopen the state: it recovers
+    /// to the last committed block.
+    Poisoned,
+    /// `commit` was given a height that does not follow the last committed one.
+    HeightMismatch {
+        /// The height that must be committed next.
+        expected: u64,
+        /// The height that was given.
+        got: u64,
+    },
+    /// A stored account record does not decode: the database is corrupt.
+    CorruptAccount(AccountError),
+    /// The commit metadata (block height) of the database is not 8 bytes: the database is corrupt.
+    CorruptMetadata(usize),
+    /// A storage entry was written or deleted for an address that has no account.
+    AccountMissing([u8; 20]),
+    /// An account was deleted while it still owns storage entries.
+    StorageNotEmpty {
+        /// The account.
+        address: [u8; 20],
+        /// How many entries it still owns.
+        items: u64,
+    },
+    /// Account metadata exceeds the record limit.
+    MetadataTooLong(usize),
+    /// A storage key, storage value or code exceeds its size limit.
+    TooLarge {
+        /// Which field.
+        what: &'static str,
+        /// Its length.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A storage counter of an account would overflow or go negative: the record is inconsistent
+    /// with its entries.
+    CounterInconsistent([u8; 20]),
+    /// A checkpoint was used after it had been closed (rolled back or released).
+    StaleCheckpoint,
+    /// A block-store write is not the next height or conflicts with what is stored.
+    BlockOutOfOrder {
+        /// The height that must be appended next.
+        expected: u64,
+        /// The height that was given.
+        got: u64,
+    },
+    /// More transactions in one block than the transaction index can address.
+    TooManyTransactions(usize),
+    /// The number of receipts differs from the number of transactions.
+    ReceiptCountMismatch {
+        /// Transactions in the block.
+        txs: usize,
+        /// Receipts given.
+        receipts: usize,
+    },
+}
+
+impl core::fmt::Display for StateError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for StateError {}
+
+/// Wrap a storage-engine error.
+pub(crate) fn storage<E: core::fmt::Display>(e: E) -> StateError {
+    StateError::Storage(e.to_string())
+}
