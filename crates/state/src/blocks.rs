@@ -1,1 +1,286 @@
-//! Block store (placeholder while being written).
+//! The ledger of finalized blocks with their receipts and a transaction index (whitepaper
+//! "Storage and State Persistence": "The Ledger: Append-only log of blocks"; "Auxiliary
+//! Indexes ... transaction hashes").
+//!
+//! Three commonware-storage *immutable archives* (write-once stores addressed by an index and a
+//! key, built for finalized chain data):
+//!
+//! | archive | index | key | value |
+//! |---|---|---|---|
+//! | `blocks` | height | block hash | `height (u64 BE) ‖ block bytes` |
+//! | `receipts` | `height << 24 ‖ i` | tx hash | receipt bytes of the block's `i`-th transaction |
+//! | `txs` | `height << 24 ‖ i` | tx hash | `height (u64 BE) ‖ i (u32 BE)` |
+//!
+//! Blocks and receipts are opaque canonical bytes here: their encoding belongs to `cowboy-types`,
+//! and the store never needs to look inside them. A block holds at most 2^24 transactions and
+//! heights are below 2^40, so `height << 24 ‖ i` is unique.
+//!
+//! **Crash safety.** An archive only trusts what its own last `sync` recorded. [BlockStore::append]
+//! writes and syncs the receipts and transaction index *first* and the block record *last*, so a
+//! block that is present always has its receipts and index; a crash in between leaves index
+//! entries for a height above the tip, which lookups ignore and the retried append rewrites
+//! (writes to an occupied index are no-ops in an immutable archive).
+
+use std::num::{NonZeroU64, NonZeroUsize};
+
+use commonware_runtime::buffer::paged::{page_size, CacheRef};
+use commonware_storage::archive::immutable::{Archive, Config};
+use commonware_storage::archive::{Archive as _, Identifier};
+use commonware_utils::sequence::FixedBytes;
+
+use crate::db::Context;
+use crate::error::{storage, StateError};
+
+/// Largest number of transactions in one block the index can address.
+pub const MAX_TXS_PER_BLOCK: usize = 1 << 24;
+/// Heights must stay below this bound (so `height << 24` fits a u64).
+pub const MAX_HEIGHT: u64 = 1 << 40;
+/// Largest stored block or receipt, in bytes.
+pub const MAX_RECORD_LEN: usize = 64 << 20;
+
+type Hash = FixedBytes<32>;
+type Records<E> = Archive<E, Hash, Vec<u8>>;
+type TxIndex<E> = Archive<E, Hash, FixedBytes<12>>;
+
+/// Where a transaction was included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxLocation {
+    /// Height of the block.
+    pub height: u64,
+    /// Position of the transaction in the block.
+    pub index: u32,
+}
+
+/// The append-only block store (see the module docs).
+pub struct BlockStore<E: Context> {
+    blocks: Option<Records<E>>,
+    receipts: Option<Records<E>>,
+    txs: Option<TxIndex<E>>,
+}
+
+fn config<C>(prefix: &str, name: &str, codec_config: C, page_cache: &CacheRef) -> Config<C> {
+    let p = format!("{prefix}-{name}");
+    let buffer = NonZeroUsize::new(1 << 16).unwrap_or(NonZeroUsize::MIN);
+    Config {
+        metadata_partition: format!("{p}-metadata"),
+        freezer_table_partition: format!("{p}-freezer-table"),
+        freezer_table_initial_size: 65_536,
+        freezer_table_resize_frequency: 4,
+        freezer_table_resize_chunk_size: 16_384,
+        freezer_key_partition: format!("{p}-freezer-key"),
+        freezer_key_page_cache: page_cache.clone(),
+        freezer_value_partition: format!("{p}-freezer-value"),
+        freezer_value_target_size: 64 << 20,
+        freezer_value_compression: None,
+        ordinal_partition: format!("{p}-ordinal"),
+        items_per_section: NonZeroU64::new(1 << 16).unwrap_or(NonZeroU64::MIN),
+        freezer_key_write_buffer: buffer,
+        freezer_value_write_buffer: buffer,
+        ordinal_write_buffer: buffer,
+        replay_buffer: buffer,
+        codec_config,
+    }
+}
+
+fn tx_slot(height: u64, index: usize) -> u64 {
+    (height << 24) | index as u64
+}
+
+impl<E: Context> BlockStore<E> {
+    /// Open (or create) the block store under partition prefix `prefix`.
+    pub async fn open(context: E, prefix: &str) -> Result<Self, StateError> {
+        let cache = CacheRef::new(
+            page_size(4096),
+            NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
+        );
+        let record_cfg = ((..=MAX_RECORD_LEN).into(), ());
+        let blocks = Archive::init(
+            context.child("blocks"),
+            config(prefix, "blocks", record_cfg, &cache),
+        )
+        .await
+        .map_err(storage)?;
+        let receipts = Archive::init(
+            context.child("receipts"),
+            config(prefix, "receipts", record_cfg, &cache),
+        )
+        .await
+        .map_err(storage)?;
+        let txs = Archive::init(context.child("txs"), config(prefix, "txs", (), &cache))
+            .await
+            .map_err(storage)?;
+        Ok(Self {
+            blocks: Some(blocks),
+            receipts: Some(receipts),
+            txs: Some(txs),
+        })
+    }
+
+    fn blocks(&self) -> Result<&Records<E>, StateError> {
+        self.blocks.as_ref().ok_or(StateError::Poisoned)
+    }
+
+    /// Height of the last stored block, `None` if the store is empty.
+    pub fn last_height(&self) -> Result<Option<u64>, StateError> {
+        Ok(self.blocks()?.last_index())
+    }
+
+    /// The height the next [Self::append] must carry.
+    pub fn next_height(&self) -> Result<u64, StateError> {
+        Ok(self.last_height()?.map_or(0, |h| h + 1))
+    }
+
+    /// Append finalized block `height` with hash `hash`, its canonical bytes, the hashes of its
+    /// transactions in order and their receipts. Durable when it returns.
+    pub async fn append(
+        &mut self,
+        height: u64,
+        hash: [u8; 32],
+        block: &[u8],
+        tx_hashes: &[[u8; 32]],
+        receipts: &[Vec<u8>],
+    ) -> Result<(), StateError> {
+        let expected = self.next_height()?;
+        if height != expected || height >= MAX_HEIGHT {
+            return Err(StateError::BlockOutOfOrder {
+                expected,
+                got: height,
+            });
+        }
+        if tx_hashes.len() > MAX_TXS_PER_BLOCK {
+            return Err(StateError::TooManyTransactions(tx_hashes.len()));
+        }
+        if tx_hashes.len() != receipts.len() {
+            return Err(StateError::ReceiptCountMismatch {
+                txs: tx_hashes.len(),
+                receipts: receipts.len(),
+            });
+        }
+        if let Some(big) = receipts.iter().find(|r| r.len() > MAX_RECORD_LEN) {
+            return Err(StateError::TooLarge {
+                what: "receipt",
+                len: big.len(),
+                max: MAX_RECORD_LEN,
+            });
+        }
+        if block.len() + 8 > MAX_RECORD_LEN {
+            return Err(StateError::TooLarge {
+                what: "block",
+                len: block.len(),
+                max: MAX_RECORD_LEN - 8,
+            });
+        }
+
+        // Receipts and index first, each made durable before the block record that vouches for
+        // them (see the module docs).
+        let mut txs = self.txs.take().ok_or(StateError::Poisoned)?;
+        let mut rcpts = self.receipts.take().ok_or(StateError::Poisoned)?;
+        for (i, (tx, receipt)) in tx_hashes.iter().zip(receipts).enumerate() {
+            let mut loc = [0u8; 12];
+            loc[..8].copy_from_slice(&height.to_be_bytes());
+            loc[8..].copy_from_slice(&(i as u32).to_be_bytes());
+            let slot = tx_slot(height, i);
+            txs = txs
+                .put(slot, Hash::new(*tx), &FixedBytes::new(loc))
+                .await
+                .map_err(storage)?;
+            rcpts = rcpts
+                .put(slot, Hash::new(*tx), receipt)
+                .await
+                .map_err(storage)?;
+        }
+        self.txs = Some(txs.sync().await.map_err(storage)?);
+        self.receipts = Some(rcpts.sync().await.map_err(storage)?);
+
+        let mut record = Vec::with_capacity(8 + block.len());
+        record.extend_from_slice(&height.to_be_bytes());
+        record.extend_from_slice(block);
+        let blocks = self.blocks.take().ok_or(StateError::Poisoned)?;
+        let blocks = blocks
+            .put_sync(height, Hash::new(hash), &record)
+            .await
+            .map_err(storage)?;
+        self.blocks = Some(blocks);
+        Ok(())
+    }
+
+    /// The canonical bytes of the block at `height`.
+    pub async fn block(&self, height: u64) -> Result<Option<Vec<u8>>, StateError> {
+        let record = self
+            .blocks()?
+            .get(Identifier::Index(height))
+            .await
+            .map_err(storage)?;
+        Ok(record.map(|r| r.get(8..).unwrap_or_default().to_vec()))
+    }
+
+    /// The height and canonical bytes of the block with hash `hash`.
+    pub async fn block_by_hash(
+        &self,
+        hash: &[u8; 32],
+    ) -> Result<Option<(u64, Vec<u8>)>, StateError> {
+        let key = Hash::new(*hash);
+        let record = self
+            .blocks()?
+            .get(Identifier::Key(&key))
+            .await
+            .map_err(storage)?;
+        Ok(record.and_then(|r| {
+            let height = u64::from_be_bytes(r.get(..8)?.try_into().ok()?);
+            Some((height, r.get(8..)?.to_vec()))
+        }))
+    }
+
+    /// Where the transaction with hash `tx` was included, if it is in a stored block.
+    pub async fn tx_location(&self, tx: &[u8; 32]) -> Result<Option<TxLocation>, StateError> {
+        let txs = self.txs.as_ref().ok_or(StateError::Poisoned)?;
+        let key = Hash::new(*tx);
+        let Some(loc) = txs.get(Identifier::Key(&key)).await.map_err(storage)? else {
+            return Ok(None);
+        };
+        let loc: &[u8] = loc.as_ref();
+        let (h, i) = loc.split_at(8);
+        let location = TxLocation {
+            height: u64::from_be_bytes(h.try_into().unwrap_or_default()),
+            index: u32::from_be_bytes(i.try_into().unwrap_or_default()),
+        };
+        // Entries above the tip are leftovers of an append a crash interrupted.
+        match self.last_height()? {
+            Some(tip) if location.height <= tip => Ok(Some(location)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The receipt of the transaction with hash `tx`, if it is in a stored block.
+    pub async fn receipt(&self, tx: &[u8; 32]) -> Result<Option<Vec<u8>>, StateError> {
+        let Some(loc) = self.tx_location(tx).await? else {
+            return Ok(None);
+        };
+        let receipts = self.receipts.as_ref().ok_or(StateError::Poisoned)?;
+        receipts
+            .get(Identifier::Index(tx_slot(loc.height, loc.index as usize)))
+            .await
+            .map_err(storage)
+    }
+
+    /// The receipts of the block at `height`, in transaction order.
+    pub async fn receipts(&self, height: u64) -> Result<Vec<Vec<u8>>, StateError> {
+        let mut out = Vec::new();
+        if self.last_height()?.is_none_or(|tip| height > tip) {
+            return Ok(out);
+        }
+        let receipts = self.receipts.as_ref().ok_or(StateError::Poisoned)?;
+        while out.len() < MAX_TXS_PER_BLOCK {
+            let slot = tx_slot(height, out.len());
+            match receipts
+                .get(Identifier::Index(slot))
+                .await
+                .map_err(storage)?
+            {
+                Some(r) => out.push(r),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+}
