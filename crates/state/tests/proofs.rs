@@ -168,6 +168,10 @@ fn proof_shapes_are_all_exercised() {
             batch.set_account(&addr(i), &a).await.expect("set");
             let changes = batch.finish();
             state.commit(height, changes).await.expect("commit");
+            if height % 100 == 99 {
+                // Pruning old log history must not break proofs of the current state.
+                state.prune().await.expect("prune");
+            }
             let root = state.root().expect("root");
             for probe in [i, (i + 50) % 97] {
                 let (value, bytes) = state.prove_account(&addr(probe)).await.expect("prove");
@@ -221,5 +225,76 @@ fn code_proofs_bind_content() {
         let (none, proof) = state.prove_code(&[7; 32]).await.expect("prove");
         assert!(none.is_none());
         verifier::verify_code(&root, &[7; 32], None, &proof).expect("code exclusion");
+    });
+}
+
+/// Every single-bit flip anywhere in a proof, and every truncation, is rejected without a panic.
+#[test]
+fn every_corruption_of_a_proof_is_rejected() {
+    deterministic::Runner::default().start(|context| async move {
+        let mut state = StateDb::open(context, &StateConfig::new("hostile"))
+            .await
+            .expect("open");
+        for height in 0..12u64 {
+            let mut batch = state.batch();
+            for i in 0..30u32 {
+                let mut a = account(i);
+                a.nonce = height;
+                batch.set_account(&addr(i), &a).await.expect("set");
+            }
+            let changes = batch.finish();
+            state.commit(height, changes).await.expect("commit");
+        }
+        let root = state.root().expect("root");
+        let (present, inclusion) = state.prove_account(&addr(7)).await.expect("prove");
+        let present = present.expect("present");
+        let (_, exclusion) = state.prove_account(&addr(999)).await.expect("prove");
+        for (claim, proof) in [(Some(&present), &inclusion), (None, &exclusion)] {
+            let target = if claim.is_some() { addr(7) } else { addr(999) };
+            verifier::verify_account(&root, &target, claim, proof).expect("valid");
+            for byte in 0..proof.len() {
+                for bit in 0..8 {
+                    let mut bad = proof.clone();
+                    bad[byte] ^= 1 << bit;
+                    assert!(
+                        verifier::verify_account(&root, &target, claim, &bad).is_err(),
+                        "flip of bit {bit} in byte {byte} accepted"
+                    );
+                }
+            }
+            for cut in 0..proof.len() {
+                assert!(verifier::verify_account(&root, &target, claim, &proof[..cut]).is_err());
+            }
+        }
+    });
+}
+
+/// A proof binds to the root it was made for: after the value changes, the old proof fails
+/// against the new root (and still holds against the old one).
+#[test]
+fn stale_proofs_fail_against_newer_roots() {
+    deterministic::Runner::default().start(|context| async move {
+        let mut state = StateDb::open(context, &StateConfig::new("stale"))
+            .await
+            .expect("open");
+        let mut batch = state.batch();
+        batch.set_account(&addr(1), &account(1)).await.expect("set");
+        let changes = batch.finish();
+        state.commit(0, changes).await.expect("commit");
+        let old_root = state.root().expect("root");
+        let (old, old_proof) = state.prove_account(&addr(1)).await.expect("prove");
+        let old = old.expect("present");
+
+        let mut batch = state.batch();
+        batch.set_account(&addr(1), &account(2)).await.expect("set");
+        let changes = batch.finish();
+        state.commit(1, changes).await.expect("commit");
+        let new_root = state.root().expect("root");
+
+        verifier::verify_account(&old_root, &addr(1), Some(&old), &old_proof).expect("old root");
+        assert!(verifier::verify_account(&new_root, &addr(1), Some(&old), &old_proof).is_err());
+        let (new, new_proof) = state.prove_account(&addr(1)).await.expect("prove");
+        assert_eq!(new, Some(account(2)));
+        verifier::verify_account(&new_root, &addr(1), new.as_ref(), &new_proof).expect("new");
     });
 }
