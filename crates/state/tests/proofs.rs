@@ -298,3 +298,35 @@ fn stale_proofs_fail_against_newer_roots() {
         verifier::verify_account(&new_root, &addr(1), new.as_ref(), &new_proof).expect("new");
     });
 }
+
+/// Exclusion proofs after every key has been deleted again (the state is empty but its log is
+/// not).
+#[test]
+fn exclusion_in_a_state_emptied_by_deletes() {
+    deterministic::Runner::default().start(|context| async move {
+        let mut state = StateDb::open(context, &StateConfig::new("emptied"))
+            .await
+            .expect("open");
+        let mut batch = state.batch();
+        for i in 0..5 {
+            batch.set_account(&addr(i), &account(i)).await.expect("set");
+        }
+        let changes = batch.finish();
+        state.commit(0, changes).await.expect("commit");
+        for height in 1..4u64 {
+            let mut batch = state.batch();
+            for i in 0..5 {
+                batch.delete_account(&addr(i)).await.expect("delete");
+            }
+            let changes = batch.finish();
+            state.commit(height, changes).await.expect("commit");
+            let root = state.root().expect("root");
+            for i in [0, 3, 77] {
+                let (none, proof) = state.prove_account(&addr(i)).await.expect("prove");
+                assert!(none.is_none());
+                verifier::verify_account(&root, &addr(i), None, &proof)
+                    .unwrap_or_else(|e| panic!("height {height}: {e:?}"));
+            }
+        }
+    });
+}

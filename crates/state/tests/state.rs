@@ -176,7 +176,7 @@ fn bad_writes_are_typed_errors_that_change_nothing() {
 
 #[test]
 fn same_batches_give_the_same_root_and_it_is_pinned() {
-    let run = |seed: u64| {
+    let run = |seed: u64, prune: bool| {
         deterministic::Runner::seeded(seed).start(|context| async move {
             let mut state = StateDb::open(context, &StateConfig::new("det"))
                 .await
@@ -188,14 +188,18 @@ fn same_batches_give_the_same_root_and_it_is_pinned() {
                         .await
                         .expect("apply"),
                 );
+                if prune && height % 7 == 6 {
+                    state.prune().await.expect("prune");
+                }
             }
             roots
         })
     };
-    // Different runtime seeds (task scheduling, storage timing) must not change any root.
-    let a = run(1);
-    let b = run(99);
-    assert_eq!(a, b);
+    // Different runtime seeds (task scheduling, storage timing) and pruning old history must
+    // not change any root.
+    let a = run(1, false);
+    assert_eq!(a, run(99, false));
+    assert_eq!(a, run(5, true));
     // Golden value: a deliberate change to the key layout, account encoding, QMDB parameters or
     // commit metadata changes this root; update it only on purpose.
     assert_eq!(

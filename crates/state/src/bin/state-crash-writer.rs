@@ -1,6 +1,7 @@
 //! Test helper for the crash-safety test (`tests/crash.rs`): commits the deterministic workload's
 //! blocks to a state and block store on disk, one per height, printing `height root_hex` after
-//! each commit, until it reaches `max_height` or is killed.
+//! each commit (and pruning old history every 8 blocks), until it reaches `max_height` or is
+//! killed.
 //!
 //! Usage: `state-crash-writer <directory> <max_height>`. It resumes from whatever the directory
 //! holds, so running it again after a SIGKILL continues where the last commit left off.
@@ -59,6 +60,13 @@ fn main() {
                 }
                 Err(e) => {
                     eprintln!("commit {height}: {e}");
+                    return 1;
+                }
+            }
+            // Prune old history now and then, so kills also land inside a prune.
+            if height % 8 == 7 {
+                if let Err(e) = state.prune().await {
+                    eprintln!("prune after {height}: {e}");
                     return 1;
                 }
             }
