@@ -1,1 +1,169 @@
-//! The Cowboy Python VM.
+//! The Cowboy Python VM (PVM): a deterministic, metered Python 3.11 compiler and interpreter
+//! (whitepaper "The Cowboy Actor VM", §3; ARCHITECTURE D2).
+//!
+//! What it is: source → [`compiler`] (ruff parser, scope analysis, bytecode) → [`vm`] (one
+//! dispatch loop charging cycles from [`cost`]) with limits from [`limits`] and deterministic
+//! memory accounting in [`memory`]. What it is not: CPython, or a sandbox around one.
+//! Start reading at [`run`], then `vm/mod.rs`.
+
+pub mod builtins;
+pub mod bytecode;
+pub mod compiler;
+pub mod cost;
+pub mod format;
+pub mod host;
+pub mod limits;
+pub mod memory;
+pub mod modules;
+pub mod objects;
+pub mod value;
+pub mod vm;
+
+pub use compiler::{compile_module, CompileError};
+pub use limits::Limits;
+pub use vm::{Abort, Exc, Vm};
+
+/// How a program ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The program did not compile.
+    Compile(CompileError),
+    /// An uncaught exception or VM abort, rendered CPython-style.
+    Uncaught {
+        /// Exception class name (`OutOfCycles` / `MemoryError` for aborts).
+        class: String,
+        /// Full traceback text ending with `Class: message`.
+        traceback: String,
+    },
+}
+
+impl RunError {
+    /// The last line of the traceback (`Class: message`).
+    pub fn last_line(&self) -> String {
+        match self {
+            RunError::Compile(c) => format!("{}: {}", c.kind, c.msg),
+            RunError::Uncaught { traceback, .. } => {
+                traceback.lines().last().unwrap_or("").to_string()
+            }
+        }
+    }
+}
+
+/// Result of one run.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// Everything `print` wrote.
+    pub stdout: String,
+    /// `None` on success.
+    pub error: Option<RunError>,
+    /// Cycles charged.
+    pub cycles: u64,
+    /// Instructions executed.
+    pub instructions: u64,
+    /// Peak accounted memory in bytes.
+    pub peak_memory: u64,
+}
+
+/// Compile and run `source` as `__main__` under `limits`.
+pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
+    let code = match compile_module(source, filename) {
+        Ok(c) => c,
+        Err(e) => {
+            return RunOutcome {
+                stdout: String::new(),
+                error: Some(RunError::Compile(e)),
+                cycles: 0,
+                instructions: 0,
+                peak_memory: 0,
+            }
+        }
+    };
+    let mut vm = Vm::new(limits);
+    let r = vm.run_main(code, source);
+    let error = match r {
+        Ok(_) => None,
+        Err(e) => Some(render_error(&mut vm, e)),
+    };
+    let out = RunOutcome {
+        stdout: std::mem::take(&mut vm.stdout),
+        error,
+        cycles: vm.stats.cycles,
+        instructions: vm.stats.instructions,
+        peak_memory: memory::peak(),
+    };
+    drop(vm);
+    out
+}
+
+fn render_error(vm: &mut Vm, e: Exc) -> RunError {
+    match e {
+        Exc::Abort(a) => {
+            let (class, msg) = match a {
+                Abort::OutOfCycles => ("OutOfCycles", "cycle budget exhausted"),
+                Abort::MemoryLimit => ("MemoryError", "invocation memory limit exceeded"),
+            };
+            RunError::Uncaught {
+                class: class.into(),
+                traceback: format!("Traceback (most recent call last):\n{class}: {msg}"),
+            }
+        }
+        Exc::Py(v) => {
+            let mut text = String::new();
+            render_chain(vm, &v, &mut text, 0);
+            let class = vm.type_name(&v);
+            RunError::Uncaught {
+                class,
+                traceback: text.trim_end().to_string(),
+            }
+        }
+    }
+}
+
+fn render_chain(vm: &mut Vm, v: &value::Value, out: &mut String, depth: u32) {
+    if let value::Value::Instance(i) = v {
+        let (cause, context, suppress, tb) = match i.exc.borrow().as_ref() {
+            Some(st) => (
+                st.cause.clone(),
+                st.context.clone(),
+                st.suppress,
+                st.traceback.clone(),
+            ),
+            None => (None, None, false, Vec::new()),
+        };
+        if depth < 16 {
+            if let Some(c) = cause {
+                render_chain(vm, &c, out, depth + 1);
+                out.push_str(
+                    "\nThe above exception was the direct cause of the following exception:\n\n",
+                );
+            } else if let (Some(c), false) = (context, suppress) {
+                render_chain(vm, &c, out, depth + 1);
+                out.push_str(
+                    "\nDuring handling of the above exception, another exception occurred:\n\n",
+                );
+            }
+        }
+        out.push_str("Traceback (most recent call last):\n");
+        for (file, line, func) in tb.iter().rev() {
+            out.push_str(&format!("  File \"{file}\", line {line}, in {func}\n"));
+            if let Some(src) = vm.sources.get(file) {
+                if let Some(l) = src.lines().nth(line.saturating_sub(1) as usize) {
+                    out.push_str(&format!("    {}\n", l.trim()));
+                }
+            }
+        }
+        let cls = i.cls();
+        let module = match cls.dict.borrow().get("__module__") {
+            Some(value::Value::Str(s)) if &*s.s != "builtins" && &*s.s != "__main__" => {
+                format!("{}.", s.s)
+            }
+            _ => String::new(),
+        };
+        let msg = vm.str(v).unwrap_or_default();
+        if msg.is_empty() {
+            out.push_str(&format!("{}{}\n", module, cls.name));
+        } else {
+            out.push_str(&format!("{}{}: {}\n", module, cls.name, msg));
+        }
+    }
+}

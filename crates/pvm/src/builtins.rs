@@ -1,0 +1,1323 @@
+//! Builtin classes, the builtin namespace and builtin functions (Python 3.11 semantics).
+//!
+//! Deliberately absent (sandbox): `id`, `eval`, `exec`, `compile`, `__import__`, `globals`,
+//! `locals`, `vars`, `open`, `input`, `breakpoint`, `memoryview`. Calls to them are compile
+//! errors when visible; reaching them any other way finds nothing to call.
+
+use crate::bytecode::BinOp;
+use crate::cost;
+use crate::value::*;
+use crate::vm::{Args, Exc, Types, Vm, R};
+use indexmap::IndexMap;
+use std::rc::Rc;
+
+/// A builtin function, identified by name.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinFn(pub &'static str);
+
+const FUNCS: &[&str] = &[
+    "print",
+    "len",
+    "abs",
+    "min",
+    "max",
+    "sum",
+    "sorted",
+    "reversed",
+    "enumerate",
+    "zip",
+    "map",
+    "filter",
+    "isinstance",
+    "issubclass",
+    "hasattr",
+    "getattr",
+    "setattr",
+    "delattr",
+    "repr",
+    "iter",
+    "next",
+    "any",
+    "all",
+    "divmod",
+    "pow",
+    "round",
+    "hex",
+    "oct",
+    "bin",
+    "chr",
+    "ord",
+    "callable",
+    "hash",
+    "format",
+    "ascii",
+];
+
+fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
+    let mut mro = Vec::new();
+    if let Some(base) = bases.first() {
+        mro.push(base.clone());
+        mro.extend(base.mro.iter().cloned());
+    }
+    Rc::new(Class::new(name, bases, mro, NameMap::default(), b))
+}
+
+/// Create the builtin classes and exception hierarchy.
+pub fn make_types() -> Types {
+    let object = Rc::new(Class::new(
+        "object",
+        vec![],
+        vec![],
+        NameMap::default(),
+        BuiltinType::Object,
+    ));
+    let o = || vec![object.clone()];
+    let int = cls("int", o(), BuiltinType::Int);
+    let mut exc: IndexMap<&'static str, Rc<Class>> = IndexMap::new();
+    let base_exc = cls("BaseException", o(), BuiltinType::BaseException);
+    exc.insert("BaseException", base_exc.clone());
+    let tree: &[(&'static str, &'static str)] = &[
+        ("Exception", "BaseException"),
+        ("SystemExit", "BaseException"),
+        ("KeyboardInterrupt", "BaseException"),
+        ("GeneratorExit", "BaseException"),
+        ("ArithmeticError", "Exception"),
+        ("OverflowError", "ArithmeticError"),
+        ("ZeroDivisionError", "ArithmeticError"),
+        ("FloatingPointError", "ArithmeticError"),
+        ("AssertionError", "Exception"),
+        ("AttributeError", "Exception"),
+        ("LookupError", "Exception"),
+        ("IndexError", "LookupError"),
+        ("KeyError", "LookupError"),
+        ("NameError", "Exception"),
+        ("UnboundLocalError", "NameError"),
+        ("RuntimeError", "Exception"),
+        ("RecursionError", "RuntimeError"),
+        ("NotImplementedError", "RuntimeError"),
+        ("TypeError", "Exception"),
+        ("ValueError", "Exception"),
+        ("UnicodeError", "ValueError"),
+        ("UnicodeDecodeError", "UnicodeError"),
+        ("UnicodeEncodeError", "UnicodeError"),
+        ("StopIteration", "Exception"),
+        ("StopAsyncIteration", "Exception"),
+        ("ImportError", "Exception"),
+        ("ModuleNotFoundError", "ImportError"),
+        ("MemoryError", "Exception"),
+        ("BufferError", "Exception"),
+        ("EOFError", "Exception"),
+        ("OSError", "Exception"),
+        ("SystemError", "Exception"),
+        ("SyntaxError", "Exception"),
+        ("DeterminismError", "Exception"),
+        ("Warning", "Exception"),
+        ("UserWarning", "Warning"),
+        ("DeprecationWarning", "Warning"),
+    ];
+    for (n, p) in tree {
+        let parent = exc[*p].clone();
+        exc.insert(n, cls(n, vec![parent], BuiltinType::BaseException));
+    }
+    Types {
+        type_: cls("type", o(), BuiltinType::Type),
+        bool_: cls("bool", vec![int.clone()], BuiltinType::Bool),
+        int,
+        float: cls("float", o(), BuiltinType::Float),
+        str_: cls("str", o(), BuiltinType::Str),
+        bytes: cls("bytes", o(), BuiltinType::Bytes),
+        bytearray: cls("bytearray", o(), BuiltinType::ByteArray),
+        tuple: cls("tuple", o(), BuiltinType::Tuple),
+        list: cls("list", o(), BuiltinType::List),
+        dict: cls("dict", o(), BuiltinType::Dict),
+        set: cls("set", o(), BuiltinType::Set),
+        frozenset: cls("frozenset", o(), BuiltinType::FrozenSet),
+        range: cls("range", o(), BuiltinType::Range),
+        slice: cls("slice", o(), BuiltinType::Slice),
+        none: cls("NoneType", o(), BuiltinType::NoneType),
+        function: cls("function", o(), BuiltinType::Function),
+        builtin_function: cls("builtin_function_or_method", o(), BuiltinType::Function),
+        method: cls("method", o(), BuiltinType::Function),
+        generator: cls("generator", o(), BuiltinType::Generator),
+        coroutine: cls("coroutine", o(), BuiltinType::Generator),
+        iterator: cls("iterator", o(), BuiltinType::Object),
+        module: cls("module", o(), BuiltinType::Module),
+        property: cls("property", o(), BuiltinType::Property),
+        classmethod: cls("classmethod", o(), BuiltinType::ClassMethod),
+        staticmethod: cls("staticmethod", o(), BuiltinType::StaticMethod),
+        super_: cls("super", o(), BuiltinType::Super),
+        notimpl: cls("NotImplementedType", o(), BuiltinType::NotImplementedType),
+        ellipsis: cls("ellipsis", o(), BuiltinType::Ellipsis),
+        cell: cls("cell", o(), BuiltinType::Object),
+        exc,
+        object,
+    }
+}
+
+fn bf(name: &'static str) -> Value {
+    Value::Builtin(Rc::new(Builtin {
+        name: name.into(),
+        kind: BuiltinKind::Func(BuiltinFn(name)),
+    }))
+}
+
+/// Fill the builtin namespace.
+pub fn install(vm: &mut Vm) {
+    let mut b = NameMap::default();
+    for n in FUNCS {
+        b.insert((*n).into(), bf(n));
+    }
+    let t = &vm.types;
+    for c in [
+        &t.object,
+        &t.type_,
+        &t.int,
+        &t.bool_,
+        &t.float,
+        &t.str_,
+        &t.bytes,
+        &t.bytearray,
+        &t.tuple,
+        &t.list,
+        &t.dict,
+        &t.set,
+        &t.frozenset,
+        &t.range,
+        &t.slice,
+        &t.property,
+        &t.classmethod,
+        &t.staticmethod,
+        &t.super_,
+    ] {
+        b.insert(c.name.clone(), Value::Class(c.clone()));
+    }
+    for (n, c) in &t.exc {
+        b.insert((*n).into(), Value::Class(c.clone()));
+    }
+    b.insert("NotImplemented".into(), Value::NotImplemented);
+    b.insert("Ellipsis".into(), Value::Ellipsis);
+    b.insert("__name__".into(), Value::str("builtins"));
+    // object.__init__/__setattr__/... so user code can call them explicitly.
+    let od = &vm.types.object.dict;
+    for n in [
+        "__init__",
+        "__setattr__",
+        "__getattribute__",
+        "__delattr__",
+        "__new__",
+        "__init_subclass__",
+        "__eq__",
+        "__ne__",
+        "__hash__",
+        "__repr__",
+        "__str__",
+        "__format__",
+    ] {
+        od.borrow_mut().insert(
+            n.into(),
+            Value::Builtin(Rc::new(Builtin {
+                name: n.into(),
+                kind: BuiltinKind::Func(BuiltinFn(obj_fn(n))),
+            })),
+        );
+    }
+    vm.builtins = b;
+}
+
+fn obj_fn(n: &str) -> &'static str {
+    match n {
+        "__init__" => "object.__init__",
+        "__setattr__" => "object.__setattr__",
+        "__getattribute__" => "object.__getattribute__",
+        "__delattr__" => "object.__delattr__",
+        "__new__" => "object.__new__",
+        "__init_subclass__" => "object.__init_subclass__",
+        "__eq__" => "object.__eq__",
+        "__ne__" => "object.__ne__",
+        "__hash__" => "object.__hash__",
+        "__repr__" => "object.__repr__",
+        "__str__" => "object.__str__",
+        _ => "object.__format__",
+    }
+}
+
+/// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
+pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
+    let _ = vm;
+    let unbound = match c.builtin {
+        BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
+        BuiltinType::List => crate::objects::list::METHODS.contains(&name),
+        BuiltinType::Dict => crate::objects::dict::METHODS.contains(&name),
+        BuiltinType::Set | BuiltinType::FrozenSet => crate::objects::set::METHODS.contains(&name),
+        BuiltinType::Int => crate::objects::int::METHODS.contains(&name) || name == "from_bytes",
+        _ => false,
+    };
+    if !unbound {
+        return None;
+    }
+    let tname: &'static str = match c.builtin {
+        BuiltinType::Str => "str",
+        BuiltinType::List => "list",
+        BuiltinType::Dict => "dict",
+        BuiltinType::Int => "int",
+        _ => "set",
+    };
+    let key: &'static str = Box::leak(format!("{tname}.{name}").into_boxed_str());
+    Some(Value::Builtin(Rc::new(Builtin {
+        name: name.into(),
+        kind: BuiltinKind::Func(BuiltinFn(key)),
+    })))
+}
+
+fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
+    match a.pos.get(i) {
+        Some(v) => Ok(v.clone()),
+        None => Err(vm.type_err(format!("{fname}() missing required argument"))),
+    }
+}
+
+fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
+    match t {
+        Value::Class(c) => {
+            let vc = vm.type_of(v);
+            Ok(vc.is_subclass(c))
+        }
+        Value::Tuple(ts) => {
+            for x in ts.items.iter() {
+                if isinstance(vm, v, x)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        _ => Err(vm.type_err("isinstance() arg 2 must be a type, a tuple of types, or a union")),
+    }
+}
+
+fn minmax(vm: &mut Vm, mut a: Args, is_max: bool) -> R<Value> {
+    let name = if is_max { "max" } else { "min" };
+    let key = a.take_kw("key").unwrap_or(Value::None);
+    let default = a.take_kw("default");
+    let items = if a.pos.len() == 1 {
+        vm.collect(&a.pos[0])?
+    } else {
+        if default.is_some() {
+            return Err(vm.type_err(format!(
+                "Cannot specify a default for {name}() with multiple positional arguments"
+            )));
+        }
+        a.pos.clone()
+    };
+    if a.pos.is_empty() {
+        return Err(vm.type_err(format!("{name} expected at least 1 argument, got 0")));
+    }
+    let mut best: Option<(Value, Value)> = None;
+    for x in items {
+        vm.charge(cost::PER_ELEM)?;
+        let k = if key.is_none() {
+            x.clone()
+        } else {
+            vm.call(&key, Args::new(vec![x.clone()]))?
+        };
+        match &best {
+            None => best = Some((k, x)),
+            Some((bk, _)) => {
+                let op = if is_max {
+                    crate::bytecode::CmpOp::Gt
+                } else {
+                    crate::bytecode::CmpOp::Lt
+                };
+                let r = vm.compare(&k, bk, op)?;
+                if vm.truthy(&r)? {
+                    best = Some((k, x));
+                }
+            }
+        }
+    }
+    match best {
+        Some((_, x)) => Ok(x),
+        None => match default {
+            Some(d) => Ok(d),
+            None => Err(vm.value_err(format!("{name}() arg is an empty sequence"))),
+        },
+    }
+}
+
+fn print(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let sep = match a.take_kw("sep") {
+        Some(Value::Str(s)) => s.s.to_string(),
+        Some(Value::None) | None => " ".into(),
+        Some(o) => {
+            return Err(vm.type_err(format!(
+                "sep must be None or a string, not {}",
+                vm.type_name(&o)
+            )))
+        }
+    };
+    let end = match a.take_kw("end") {
+        Some(Value::Str(s)) => s.s.to_string(),
+        Some(Value::None) | None => "\n".into(),
+        Some(o) => {
+            return Err(vm.type_err(format!(
+                "end must be None or a string, not {}",
+                vm.type_name(&o)
+            )))
+        }
+    };
+    a.take_kw("flush");
+    if let Some(f) = a.take_kw("file") {
+        if !f.is_none() {
+            return Err(vm.new_exc(
+                "DeterminismError",
+                "print(file=...) is not available in the PVM",
+            ));
+        }
+    }
+    let mut out = String::new();
+    for (i, x) in a.pos.iter().enumerate() {
+        if i > 0 {
+            out.push_str(&sep);
+        }
+        out.push_str(&vm.str(x)?);
+    }
+    out.push_str(&end);
+    vm.charge(cost::per_char(out.len()))?;
+    vm.reserve(out.len() as u64)?;
+    vm.stdout.push_str(&out);
+    Ok(Value::None)
+}
+
+fn round(vm: &mut Vm, a: Args) -> R<Value> {
+    let x = arg(vm, &a, 0, "round")?;
+    let nd = a.pos.get(1).cloned().filter(|v| !v.is_none());
+    match (&x, nd) {
+        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), None) => Ok(match x {
+            Value::Bool(b) => Value::Int(b as i64),
+            o => o,
+        }),
+        (Value::Int(i), Some(n)) => {
+            let n = vm.index_of(&n)?;
+            if n >= 0 {
+                return Ok(Value::Int(*i));
+            }
+            let p = 10i128.checked_pow((-n) as u32).unwrap_or(i128::MAX);
+            let v = *i as i128;
+            let q = v.div_euclid(p);
+            let r = v.rem_euclid(p);
+            let q = if r * 2 > p || (r * 2 == p && q % 2 != 0) {
+                q + 1
+            } else {
+                q
+            };
+            Ok(Value::Int((q * p) as i64))
+        }
+        (Value::Float(f), None) => {
+            let r = libm::rint(*f);
+            crate::modules::float_to_int(vm, r)
+        }
+        (Value::Float(f), Some(n)) => {
+            let n = vm.index_of(&n)?;
+            if !f.is_finite() {
+                return Ok(Value::Float(*f));
+            }
+            // Correct rounding via the shortest decimal representation at n digits.
+            if n > 300 {
+                return Ok(Value::Float(*f));
+            }
+            if n >= 0 {
+                let s = format!("{:.*}", n as usize, f);
+                Ok(Value::Float(s.parse().unwrap_or(*f)))
+            } else {
+                let p = libm::pow(10.0, (-n) as f64);
+                let y = libm::rint(f / p) * p;
+                Ok(Value::Float(y))
+            }
+        }
+        (Value::Instance(_), nd) => {
+            let args = nd.into_iter().collect();
+            match vm.call_dunder(&x, "__round__", args)? {
+                Some(v) => Ok(v),
+                None => Err(vm.type_err(format!(
+                    "type {} doesn't define __round__ method",
+                    vm.type_name(&x)
+                ))),
+            }
+        }
+        _ => Err(vm.type_err(format!(
+            "type {} doesn't define __round__ method",
+            vm.type_name(&x)
+        ))),
+    }
+}
+
+/// Call builtin function `f`.
+pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
+    let name = f.0;
+    if let Some((t, m)) = name.split_once('.') {
+        if t == "object" {
+            return object_method(vm, m, a);
+        }
+        if name == "int.from_bytes" {
+            return int_from_bytes(vm, a);
+        }
+        if name == "dict.fromkeys" {
+            let keys = {
+                let x_ = arg(vm, &a, 0, "fromkeys")?;
+                vm.collect(&x_)
+            }?;
+            let v = a.pos.get(1).cloned().unwrap_or(Value::None);
+            let d = Rc::new(PyDict::new());
+            for k in keys {
+                vm.dict_set(&d, k, v.clone())?;
+            }
+            return Ok(Value::Dict(d));
+        }
+        // Unbound builtin method: first arg is the receiver.
+        if a.pos.is_empty() {
+            return Err(vm.type_err(format!("unbound method {name}() needs an argument")));
+        }
+        let recv = a.pos.remove(0);
+        return crate::objects::call_method(vm, &Vm::base_of(&recv), m, a);
+    }
+    match name {
+        "print" => print(vm, a),
+        "len" => {
+            let v = arg(vm, &a, 0, "len")?;
+            let n = len_of(vm, &v)?;
+            Ok(Value::Int(n as i64))
+        }
+        "abs" => {
+            let v = arg(vm, &a, 0, "abs")?;
+            match &v {
+                Value::Int(i) => match i.checked_abs() {
+                    Some(x) => Ok(Value::Int(x)),
+                    None => vm.int_result(num_bigint::BigInt::from(*i).magnitude().clone().into()),
+                },
+                Value::Bool(b) => Ok(Value::Int(*b as i64)),
+                Value::BigInt(b) => vm.int_result(num_traits::Signed::abs(&**b)),
+                Value::Float(f) => Ok(Value::Float(f.abs())),
+                _ => match vm.call_dunder(&v, "__abs__", vec![])? {
+                    Some(r) => Ok(r),
+                    None => Err(vm.type_err(format!(
+                        "bad operand type for abs(): '{}'",
+                        vm.type_name(&v)
+                    ))),
+                },
+            }
+        }
+        "min" => minmax(vm, a, false),
+        "max" => minmax(vm, a, true),
+        "sum" => {
+            let start = a
+                .take_kw("start")
+                .or_else(|| a.pos.get(1).cloned())
+                .unwrap_or(Value::Int(0));
+            if let Value::Str(_) = start {
+                return Err(vm.type_err("sum() can't sum strings [use ''.join(seq) instead]"));
+            }
+            let items = {
+                let x_ = arg(vm, &a, 0, "sum")?;
+                vm.collect(&x_)
+            }?;
+            let mut acc = start;
+            for x in items {
+                vm.charge(cost::PER_ELEM)?;
+                acc = vm.binary_op(&acc, &x, BinOp::Add, false)?;
+            }
+            Ok(acc)
+        }
+        "sorted" => {
+            let key = a.take_kw("key").unwrap_or(Value::None);
+            let rev = match a.take_kw("reverse") {
+                Some(v) => vm.truthy(&v)?,
+                None => false,
+            };
+            let items = {
+                let x_ = arg(vm, &a, 0, "sorted")?;
+                vm.collect(&x_)
+            }?;
+            let v = crate::objects::list::sort_values(vm, items, &key, rev)?;
+            Ok(Value::list(v))
+        }
+        "reversed" => {
+            let v = arg(vm, &a, 0, "reversed")?;
+            if let Value::Instance(_) = &v {
+                if let Some(r) = vm.call_dunder(&v, "__reversed__", vec![])? {
+                    return Ok(r);
+                }
+            }
+            match &v {
+                Value::Dict(_) => {
+                    let mut items = vm.collect(&v)?;
+                    items.reverse();
+                    vm.iter(&Value::list(items))
+                }
+                Value::Range(_)
+                | Value::List(_)
+                | Value::Tuple(_)
+                | Value::Str(_)
+                | Value::Instance(_)
+                | Value::Bytes(_) => {
+                    let n = len_of(vm, &v)?;
+                    Ok(Value::Iter(Rc::new(PyIter::new(IterState::Reversed {
+                        seq: v,
+                        i: n,
+                    }))))
+                }
+                _ => Err(vm.type_err(format!("'{}' object is not reversible", vm.type_name(&v)))),
+            }
+        }
+        "enumerate" => {
+            let start = a
+                .take_kw("start")
+                .or_else(|| a.pos.get(1).cloned())
+                .unwrap_or(Value::Int(0));
+            let it = {
+                let x_ = arg(vm, &a, 0, "enumerate")?;
+                vm.iter(&x_)
+            }?;
+            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Enumerate {
+                it,
+                n: start,
+            }))))
+        }
+        "zip" => {
+            let strict = match a.take_kw("strict") {
+                Some(v) => vm.truthy(&v)?,
+                None => false,
+            };
+            let mut its = Vec::new();
+            for x in &a.pos {
+                its.push(vm.iter(x)?);
+            }
+            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Zip {
+                its,
+                strict,
+            }))))
+        }
+        "map" => {
+            let f = arg(vm, &a, 0, "map")?;
+            let mut its = Vec::new();
+            for x in &a.pos[1..] {
+                its.push(vm.iter(x)?);
+            }
+            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Map { f, its }))))
+        }
+        "filter" => {
+            let f = arg(vm, &a, 0, "filter")?;
+            let it = {
+                let x_ = arg(vm, &a, 1, "filter")?;
+                vm.iter(&x_)
+            }?;
+            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Filter {
+                f,
+                it,
+            }))))
+        }
+        "isinstance" => {
+            let v = arg(vm, &a, 0, "isinstance")?;
+            let t = arg(vm, &a, 1, "isinstance")?;
+            Ok(Value::Bool(isinstance(vm, &v, &t)?))
+        }
+        "issubclass" => {
+            let c = arg(vm, &a, 0, "issubclass")?;
+            let t = arg(vm, &a, 1, "issubclass")?;
+            let Value::Class(c) = c else {
+                return Err(vm.type_err("issubclass() arg 1 must be a class"));
+            };
+            let ts = match &t {
+                Value::Tuple(x) => x.items.to_vec(),
+                o => vec![o.clone()],
+            };
+            for x in ts {
+                match x {
+                    Value::Class(tc) => {
+                        if c.is_subclass(&tc) {
+                            return Ok(Value::Bool(true));
+                        }
+                    }
+                    _ => {
+                        return Err(vm.type_err(
+                            "issubclass() arg 2 must be a class, a tuple of classes, or a union",
+                        ))
+                    }
+                }
+            }
+            Ok(Value::Bool(false))
+        }
+        "hasattr" => {
+            let o = arg(vm, &a, 0, "hasattr")?;
+            let Value::Str(n) = arg(vm, &a, 1, "hasattr")? else {
+                return Err(vm.type_err("attribute name must be string"));
+            };
+            match vm.getattr(&o, &n.s) {
+                Ok(_) => Ok(Value::Bool(true)),
+                Err(e) if vm.exc_is(&e, "AttributeError") => Ok(Value::Bool(false)),
+                Err(e) => Err(e),
+            }
+        }
+        "getattr" => {
+            let o = arg(vm, &a, 0, "getattr")?;
+            let Value::Str(n) = arg(vm, &a, 1, "getattr")? else {
+                return Err(vm.type_err("attribute name must be string"));
+            };
+            match vm.getattr(&o, &n.s) {
+                Ok(v) => Ok(v),
+                Err(e) if vm.exc_is(&e, "AttributeError") && a.pos.len() > 2 => {
+                    Ok(a.pos[2].clone())
+                }
+                Err(e) => Err(e),
+            }
+        }
+        "setattr" => {
+            let o = arg(vm, &a, 0, "setattr")?;
+            let Value::Str(n) = arg(vm, &a, 1, "setattr")? else {
+                return Err(vm.type_err("attribute name must be string"));
+            };
+            let v = arg(vm, &a, 2, "setattr")?;
+            vm.setattr(&o, &n.s, v)?;
+            Ok(Value::None)
+        }
+        "delattr" => {
+            let o = arg(vm, &a, 0, "delattr")?;
+            let Value::Str(n) = arg(vm, &a, 1, "delattr")? else {
+                return Err(vm.type_err("attribute name must be string"));
+            };
+            vm.delattr(&o, &n.s)?;
+            Ok(Value::None)
+        }
+        "repr" => {
+            let v = arg(vm, &a, 0, "repr")?;
+            Ok(Value::str(&vm.repr(&v)?))
+        }
+        "ascii" => {
+            let v = arg(vm, &a, 0, "ascii")?;
+            Ok(Value::str(&crate::format::ascii_escape(&vm.repr(&v)?)))
+        }
+        "iter" => {
+            let v = arg(vm, &a, 0, "iter")?;
+            if let Some(s) = a.pos.get(1) {
+                return Ok(Value::Iter(Rc::new(PyIter::new(IterState::Callable {
+                    f: v,
+                    sentinel: s.clone(),
+                }))));
+            }
+            vm.iter(&v)
+        }
+        "next" => {
+            let it = arg(vm, &a, 0, "next")?;
+            if let Value::Generator(g) = &it {
+                return match vm.gen_send(g, Value::None)? {
+                    Ok(v) => Ok(v),
+                    Err(r) => match a.pos.get(1) {
+                        Some(d) => Ok(d.clone()),
+                        None => {
+                            let c = vm.types.exc["StopIteration"].clone();
+                            Err(Exc::Py(
+                                vm.make_exc(&c, if r.is_none() { vec![] } else { vec![r] }),
+                            ))
+                        }
+                    },
+                };
+            }
+            if !matches!(it, Value::Iter(_) | Value::Instance(_)) {
+                return Err(
+                    vm.type_err(format!("'{}' object is not an iterator", vm.type_name(&it)))
+                );
+            }
+            match vm.next(&it)? {
+                Some(v) => Ok(v),
+                None => match a.pos.get(1) {
+                    Some(d) => Ok(d.clone()),
+                    None => Err(vm.new_exc_noargs("StopIteration")),
+                },
+            }
+        }
+        "any" | "all" => {
+            let it = {
+                let x_ = arg(vm, &a, 0, name)?;
+                vm.iter(&x_)
+            }?;
+            while let Some(x) = vm.next(&it)? {
+                vm.charge(cost::PER_ELEM)?;
+                let t = vm.truthy(&x)?;
+                if name == "any" && t {
+                    return Ok(Value::Bool(true));
+                }
+                if name == "all" && !t {
+                    return Ok(Value::Bool(false));
+                }
+            }
+            Ok(Value::Bool(name == "all"))
+        }
+        "divmod" => {
+            let x = arg(vm, &a, 0, "divmod")?;
+            let y = arg(vm, &a, 1, "divmod")?;
+            let q = vm.binary_op(&x, &y, BinOp::FloorDiv, false)?;
+            let r = vm.binary_op(&x, &y, BinOp::Mod, false)?;
+            Ok(Value::tuple(vec![q, r]))
+        }
+        "pow" => {
+            let x = arg(vm, &a, 0, "pow")?;
+            let y = arg(vm, &a, 1, "pow")?;
+            match a.pos.get(2).cloned().or_else(|| a.take_kw("mod")) {
+                Some(m) if !m.is_none() => modpow(vm, &x, &y, &m),
+                _ => vm.binary_op(&x, &y, BinOp::Pow, false),
+            }
+        }
+        "round" => round(vm, a),
+        "hex" | "oct" | "bin" => {
+            let v = arg(vm, &a, 0, name)?;
+            let i = Value::Int(0);
+            let _ = i;
+            if !matches!(v, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
+                let idx = vm.index_of(&v)?;
+                return call_builtin(vm, f, Args::new(vec![Value::Int(idx)]));
+            }
+            let spec = match name {
+                "hex" => "#x",
+                "oct" => "#o",
+                _ => "#b",
+            };
+            Ok(Value::str(&crate::format::format_value(vm, &v, spec)?))
+        }
+        "chr" => {
+            let i = {
+                let x_ = arg(vm, &a, 0, "chr")?;
+                vm.index_of(&x_)
+            }?;
+            match u32::try_from(i).ok().and_then(char::from_u32) {
+                Some(c) => Ok(Value::str(c.encode_utf8(&mut [0; 4]))),
+                None => Err(vm.value_err("chr() arg not in range(0x110000)")),
+            }
+        }
+        "ord" => match arg(vm, &a, 0, "ord")? {
+            Value::Str(s) if s.len == 1 => Ok(Value::Int(
+                s.s.chars().next().map(|c| c as i64).unwrap_or(0),
+            )),
+            Value::Str(s) => Err(vm.type_err(format!(
+                "ord() expected a character, but string of length {} found",
+                s.len
+            ))),
+            Value::Bytes(b) if b.b.len() == 1 => Ok(Value::Int(b.b[0] as i64)),
+            o => Err(vm.type_err(format!(
+                "ord() expected string of length 1, but {} found",
+                vm.type_name(&o)
+            ))),
+        },
+        "callable" => {
+            let v = arg(vm, &a, 0, "callable")?;
+            Ok(Value::Bool(match &v {
+                Value::Function(_)
+                | Value::Builtin(_)
+                | Value::BoundMethod(_)
+                | Value::Class(_) => true,
+                Value::Instance(_) => vm.lookup_dunder(&v, "__call__").is_some(),
+                _ => false,
+            }))
+        }
+        "hash" => {
+            let v = arg(vm, &a, 0, "hash")?;
+            let h = vm.hash(&v)?;
+            Ok(Value::Int(h as i64))
+        }
+        "format" => {
+            let v = arg(vm, &a, 0, "format")?;
+            let spec = match a.pos.get(1) {
+                Some(Value::Str(s)) => s.s.to_string(),
+                _ => String::new(),
+            };
+            Ok(Value::str(&vm.format(&v, &spec)?))
+        }
+        _ => Err(vm.new_exc("NameError", &format!("name '{name}' is not defined"))),
+    }
+}
+
+fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
+    let to = |v: &Value| -> Option<num_bigint::BigInt> {
+        match v {
+            Value::Int(i) => Some((*i).into()),
+            Value::Bool(b) => Some((*b as i64).into()),
+            Value::BigInt(b) => Some((**b).clone()),
+            _ => None,
+        }
+    };
+    let (Some(b), Some(e), Some(m)) = (to(x), to(y), to(m)) else {
+        return Err(vm.type_err("pow() 3rd argument not allowed unless all arguments are integers"));
+    };
+    use num_traits::{Signed, Zero};
+    if m.is_zero() {
+        return Err(vm.value_err("pow() 3rd argument cannot be 0"));
+    }
+    let bits = m.bits();
+    vm.charge(cost::bigint_quadratic(bits, bits).saturating_mul(e.bits().max(1)))?;
+    let r = if e.is_negative() {
+        let inv = b
+            .modinv(&m)
+            .ok_or_else(|| vm.value_err("base is not invertible for the given modulus"))?;
+        inv.modpow(&(-e), &m)
+    } else {
+        b.modpow(&e, &m)
+    };
+    let r = if !r.is_zero() && (r.is_negative() != m.is_negative()) {
+        r + &m
+    } else {
+        r
+    };
+    vm.int_result(r)
+}
+
+fn int_from_bytes(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let b = arg(vm, &a, 0, "from_bytes")?;
+    let order = a
+        .pos
+        .get(1)
+        .cloned()
+        .or_else(|| a.take_kw("byteorder"))
+        .unwrap_or(Value::str("big"));
+    let signed = match a.take_kw("signed") {
+        Some(v) => vm.truthy(&v)?,
+        None => false,
+    };
+    let mut bytes = match &b {
+        Value::Bytes(x) => x.b.to_vec(),
+        Value::ByteArray(x) => x.b.borrow().clone(),
+        other => vm
+            .collect(other)?
+            .iter()
+            .map(|v| if let Value::Int(i) = v { *i as u8 } else { 0 })
+            .collect(),
+    };
+    vm.int_bound(bytes.len() as u64 * 8)?;
+    if matches!(&order, Value::Str(s) if &*s.s == "little") {
+        bytes.reverse();
+    }
+    let v = if signed {
+        num_bigint::BigInt::from_signed_bytes_be(&bytes)
+    } else {
+        num_bigint::BigInt::from_bytes_be(num_bigint::Sign::Plus, &bytes)
+    };
+    vm.int_result(v)
+}
+
+fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    match m {
+        "__init__" | "__init_subclass__" => Ok(Value::None),
+        "__new__" => match &this {
+            Value::Class(c) => vm.new_instance(c, &Args::default()),
+            _ => Err(vm.type_err("object.__new__(X): X is not a type object")),
+        },
+        "__setattr__" => {
+            let Value::Instance(i) = &this else {
+                return Err(vm.type_err("can't apply this __setattr__"));
+            };
+            let Some(Value::Str(n)) = a.pos.get(1) else {
+                return Err(vm.type_err("attribute name must be string"));
+            };
+            let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+            let c = i.cls();
+            vm.generic_setattr(i, &c, &this, &n.s.clone(), v)?;
+            Ok(Value::None)
+        }
+        "__getattribute__" => {
+            let Some(Value::Str(n)) = a.pos.get(1) else {
+                return Err(vm.type_err("attribute name must be string"));
+            };
+            match vm.getattr_opt(&this, &n.s)? {
+                Some(v) => Ok(v),
+                None => Err(vm.attr_error(&this, &n.s)),
+            }
+        }
+        "__delattr__" => {
+            let Some(Value::Str(n)) = a.pos.get(1) else {
+                return Err(vm.type_err("attribute name must be string"));
+            };
+            if let Value::Instance(i) = &this {
+                if i.dict.borrow_mut().shift_remove(&*n.s).is_some() {
+                    return Ok(Value::None);
+                }
+            }
+            Err(vm.attr_error(&this, &n.s))
+        }
+        "__eq__" => {
+            let o = a.pos.get(1).cloned().unwrap_or(Value::None);
+            Ok(if this.is(&o) {
+                Value::Bool(true)
+            } else {
+                Value::NotImplemented
+            })
+        }
+        "__ne__" => {
+            let o = a.pos.get(1).cloned().unwrap_or(Value::None);
+            let r = vm.eq(&this, &o)?;
+            Ok(Value::Bool(!r))
+        }
+        "__hash__" => Ok(Value::Int(0)),
+        "__repr__" | "__str__" => {
+            let c = vm.type_of(&this);
+            Ok(Value::str(&format!("<{} object>", c.qualname.borrow())))
+        }
+        _ => {
+            let s = vm.str(&this)?;
+            Ok(Value::str(&s))
+        }
+    }
+}
+
+/// `len(v)`.
+pub fn len_of(vm: &mut Vm, v: &Value) -> R<usize> {
+    Ok(match v {
+        Value::Str(s) => s.len,
+        Value::Bytes(b) => b.b.len(),
+        Value::ByteArray(b) => b.b.borrow().len(),
+        Value::Tuple(t) => t.items.len(),
+        Value::List(l) => l.items.borrow().len(),
+        Value::Dict(d) => d.table.borrow().len,
+        Value::Set(s) => s.table.borrow().len,
+        Value::Range(r) => r.len() as usize,
+        Value::Instance(i) => {
+            if let Some(r) = vm.call_dunder(v, "__len__", vec![])? {
+                let n = vm.index_of(&r)?;
+                if n < 0 {
+                    return Err(vm.value_err("__len__() should return >= 0"));
+                }
+                return Ok(n as usize);
+            }
+            let b = i.base.borrow().clone();
+            match b {
+                Some(b) => return len_of(vm, &b),
+                None => {
+                    return Err(
+                        vm.type_err(format!("object of type '{}' has no len()", vm.type_name(v)))
+                    )
+                }
+            }
+        }
+        _ => return Err(vm.type_err(format!("object of type '{}' has no len()", vm.type_name(v)))),
+    })
+}
+
+/// Parse `int(str, base)`.
+fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
+    let t = s.trim();
+    let bad = |vm: &mut Vm| {
+        vm.value_err(format!(
+            "invalid literal for int() with base {}: {}",
+            base,
+            crate::format::str_repr(s)
+        ))
+    };
+    vm.charge(cost::per_char(t.len()).saturating_mul(1 + t.len() as u64 / 64))?;
+    if t.len() > 1300 {
+        return Err(vm.new_exc("OverflowError", "integer exceeds the PVM's 4096-bit limit"));
+    }
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let mut base = base;
+    let mut body = body.to_string();
+    let lower = body.to_ascii_lowercase();
+    for (p, b) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if lower.starts_with(p) && (base == b || base == 0) {
+            body = body[2..].to_string();
+            base = b;
+        }
+    }
+    if base == 0 {
+        base = 10;
+    }
+    if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
+        return Err(bad(vm));
+    }
+    let digits: String = body.chars().filter(|c| *c != '_').collect();
+    match num_bigint::BigInt::parse_bytes(digits.as_bytes(), base) {
+        Some(b) => vm.int_result(if neg { -b } else { b }),
+        None => Err(bad(vm)),
+    }
+}
+
+/// Parse a float literal the way `float(str)` does.
+fn float_from_str(vm: &mut Vm, s: &str) -> R<f64> {
+    let t = s.trim();
+    let l = t.to_ascii_lowercase();
+    let v = match l.trim_start_matches(['+', '-']) {
+        "inf" | "infinity" => Some(f64::INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => None,
+    };
+    if let Some(v) = v {
+        return Ok(if l.starts_with('-') { -v } else { v });
+    }
+    if t.contains("__") || t.starts_with('_') || t.ends_with('_') {
+        return Err(vm.value_err(format!(
+            "could not convert string to float: {}",
+            crate::format::str_repr(s)
+        )));
+    }
+    let clean: String = t.chars().filter(|c| *c != '_').collect();
+    clean.parse::<f64>().map_err(|_| {
+        vm.value_err(format!(
+            "could not convert string to float: {}",
+            crate::format::str_repr(s)
+        ))
+    })
+}
+
+/// Construct an instance of a builtin class.
+pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
+    let first = a.pos.first().cloned();
+    macro_rules! is {
+        ($x:ident) => {
+            Rc::ptr_eq(c, &vm.types.$x)
+        };
+    }
+    if is!(int) {
+        let base = a.pos.get(1).cloned().or_else(|| a.take_kw("base"));
+        return match (first, base) {
+            (None, _) => Ok(Value::Int(0)),
+            (Some(Value::Str(s)), b) => {
+                let b = match b {
+                    Some(v) => vm.index_of(&v)? as u32,
+                    None => 10,
+                };
+                int_from_str(vm, &s.s, b)
+            }
+            (Some(Value::Int(i)), None) => Ok(Value::Int(i)),
+            (Some(Value::Bool(b)), None) => Ok(Value::Int(b as i64)),
+            (Some(v @ Value::BigInt(_)), None) => Ok(v),
+            (Some(Value::Float(f)), None) => crate::modules::float_to_int(vm, f.trunc()),
+            (Some(Value::Bytes(b)), _) => int_from_str(vm, &String::from_utf8_lossy(&b.b), 10),
+            (Some(v @ Value::Instance(_)), None) => {
+                for m in ["__int__", "__index__", "__trunc__"] {
+                    if let Some(r) = vm.call_dunder(&v, m, vec![])? {
+                        return Ok(r);
+                    }
+                }
+                let b = Vm::base_of(&v);
+                if !b.is(&v) {
+                    return construct(vm, c, Args::new(vec![b]));
+                }
+                Err(vm.type_err(format!("int() argument must be a string, a bytes-like object or a real number, not '{}'", vm.type_name(&v))))
+            }
+            (Some(v), _) => Err(vm.type_err(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                vm.type_name(&v)
+            ))),
+        };
+    }
+    if is!(float) {
+        return match first {
+            None => Ok(Value::Float(0.0)),
+            Some(Value::Str(s)) => Ok(Value::Float(float_from_str(vm, &s.s)?)),
+            Some(v @ Value::Instance(_)) => {
+                if let Some(r) = vm.call_dunder(&v, "__float__", vec![])? {
+                    return Ok(r);
+                }
+                let b = Vm::base_of(&v);
+                Ok(Value::Float(vm.to_float(&b)?))
+            }
+            Some(v) => match v {
+                Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
+                    Ok(Value::Float(vm.to_float(&v)?))
+                }
+                _ => Err(vm.type_err(format!(
+                    "float() argument must be a string or a real number, not '{}'",
+                    vm.type_name(&v)
+                ))),
+            },
+        };
+    }
+    if is!(str_) {
+        return match first {
+            None => Ok(Value::str("")),
+            Some(Value::Bytes(b)) if a.pos.len() > 1 || !a.kw.is_empty() => {
+                match std::str::from_utf8(&b.b) {
+                    Ok(s) => Ok(Value::str(s)),
+                    Err(_) => {
+                        Err(vm.new_exc("UnicodeDecodeError", "'utf-8' codec can't decode bytes"))
+                    }
+                }
+            }
+            Some(v) => Ok(Value::str(&vm.str(&v)?)),
+        };
+    }
+    if is!(bool_) {
+        return match first {
+            None => Ok(Value::Bool(false)),
+            Some(v) => Ok(Value::Bool(vm.truthy(&v)?)),
+        };
+    }
+    if is!(list) {
+        return Ok(Value::list(match first {
+            None => vec![],
+            Some(v) => vm.collect(&v)?,
+        }));
+    }
+    if is!(tuple) {
+        return Ok(match first {
+            None => Value::tuple(vec![]),
+            Some(v @ Value::Tuple(_)) => v,
+            Some(v) => Value::tuple(vm.collect(&v)?),
+        });
+    }
+    if is!(set) || is!(frozenset) {
+        let frozen = is!(frozenset);
+        let items = match first {
+            None => vec![],
+            Some(v) => vm.collect(&v)?,
+        };
+        return vm.new_set(items, frozen);
+    }
+    if is!(dict) {
+        let d = Rc::new(PyDict::new());
+        crate::objects::dict::call(vm, &d, "update", a)?;
+        return Ok(Value::Dict(d));
+    }
+    if is!(bytes) || is!(bytearray) {
+        let data = match first {
+            None => vec![],
+            Some(Value::Int(n)) => {
+                if n < 0 {
+                    return Err(vm.value_err("negative count"));
+                }
+                vm.charge(n as u64)?;
+                vm.reserve(n as u64)?;
+                vec![0; n as usize]
+            }
+            Some(Value::Str(s)) => {
+                vm.charge(cost::CODEC + cost::per_char(s.s.len()))?;
+                s.s.as_bytes().to_vec()
+            }
+            Some(Value::Bytes(b)) => b.b.to_vec(),
+            Some(v) => {
+                let items = vm.collect(&v)?;
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    let i = vm.index_of(&x)?;
+                    if !(0..256).contains(&i) {
+                        return Err(vm.value_err("bytes must be in range(0, 256)"));
+                    }
+                    out.push(i as u8);
+                }
+                out
+            }
+        };
+        return Ok(if is!(bytes) {
+            Value::bytes(data)
+        } else {
+            Value::ByteArray(Rc::new(PyByteArray::new(data)))
+        });
+    }
+    if is!(range) {
+        let mut nums = Vec::new();
+        for x in &a.pos {
+            nums.push(vm.index_of(x)?);
+        }
+        let (start, stop, step) = match nums.as_slice() {
+            [s] => (0, *s, 1),
+            [a, b] => (*a, *b, 1),
+            [a, b, c] => (*a, *b, *c),
+            _ => {
+                return Err(vm.type_err(format!(
+                    "range expected at most 3 arguments, got {}",
+                    nums.len()
+                )))
+            }
+        };
+        if step == 0 {
+            return Err(vm.value_err("range() arg 3 must not be zero"));
+        }
+        return Ok(Value::Range(Rc::new(PyRange { start, stop, step })));
+    }
+    if is!(slice) {
+        let p = &a.pos;
+        let g = |i: usize| p.get(i).cloned().unwrap_or(Value::None);
+        return Ok(Value::Slice(Rc::new(match p.len() {
+            1 => PySlice {
+                start: Value::None,
+                stop: g(0),
+                step: Value::None,
+            },
+            _ => PySlice {
+                start: g(0),
+                stop: g(1),
+                step: g(2),
+            },
+        })));
+    }
+    if is!(object) {
+        return vm.new_instance(c, &Args::default());
+    }
+    if is!(type_) {
+        return match a.pos.len() {
+            1 => Ok(Value::Class(vm.type_of(&a.pos[0]))),
+            3 => {
+                let name = match &a.pos[0] {
+                    Value::Str(s) => s.s.to_string(),
+                    _ => return Err(vm.type_err("type.__new__() argument 1 must be str")),
+                };
+                let bases = match &a.pos[1] {
+                    Value::Tuple(t) => t
+                        .items
+                        .iter()
+                        .filter_map(|b| {
+                            if let Value::Class(c) = b {
+                                Some(c.clone())
+                            } else {
+                                None
+                            }
+                        })
+                        .collect(),
+                    _ => vec![],
+                };
+                let mut dict = NameMap::default();
+                for (k, v) in vm.mapping_items(&a.pos[2])? {
+                    if let Value::Str(s) = k {
+                        dict.insert(Rc::from(&*s.s), v);
+                    }
+                }
+                Ok(Value::Class(vm.new_class(&name, bases, dict)?))
+            }
+            _ => Err(vm.type_err("type() takes 1 or 3 arguments")),
+        };
+    }
+    if is!(property) {
+        let g = |i: usize, n: &str, a: &mut Args| {
+            a.pos
+                .get(i)
+                .cloned()
+                .or_else(|| a.take_kw(n))
+                .unwrap_or(Value::None)
+        };
+        let fget = g(0, "fget", &mut a);
+        let fset = g(1, "fset", &mut a);
+        let fdel = g(2, "fdel", &mut a);
+        let doc = g(3, "doc", &mut a);
+        return Ok(Value::Property(Rc::new(Property {
+            fget,
+            fset,
+            fdel,
+            doc,
+        })));
+    }
+    if is!(classmethod) {
+        return Ok(Value::ClassMethod(Rc::new(Wrapped(
+            first.unwrap_or(Value::None),
+        ))));
+    }
+    if is!(staticmethod) {
+        return Ok(Value::StaticMethod(Rc::new(Wrapped(
+            first.unwrap_or(Value::None),
+        ))));
+    }
+    if is!(super_) {
+        let (Some(Value::Class(cl)), Some(obj)) = (a.pos.first().cloned(), a.pos.get(1).cloned())
+        else {
+            return Err(vm.new_exc("RuntimeError", "super(): no arguments"));
+        };
+        return Ok(Value::Super(Rc::new(Super { class: cl, obj })));
+    }
+    Err(vm.type_err(format!("cannot create '{}' instances", c.name)))
+}

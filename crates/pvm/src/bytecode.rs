@@ -1,0 +1,226 @@
+//! The PVM bytecode: a compact stack-machine instruction set (ARCHITECTURE D2).
+//!
+//! A [`Code`] object is what the compiler produces for a module, function, lambda, class body
+//! or comprehension. Instructions carry their operands inline (`u32` indexes into the code's
+//! constant and name tables or local slots), so dispatch is one `match`. Every instruction has a
+//! source line in `lines` for tracebacks. Exception handling uses a block stack (`SetupExcept`,
+//! `SetupFinally`, `PopBlock`); `finally` bodies on the non-exceptional paths are inlined by
+//! the compiler.
+
+use crate::value::Value;
+use std::rc::Rc;
+
+/// Binary operators, shared by `BinaryOp` and `InplaceOp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    MatMul,
+    TrueDiv,
+    FloorDiv,
+    Mod,
+    Pow,
+    LShift,
+    RShift,
+    And,
+    Or,
+    Xor,
+}
+
+/// Rich comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+}
+
+/// One instruction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub enum Op {
+    Nop,
+    Pop,
+    Dup,
+    Dup2,
+    Rot2,
+    Rot3,
+    Rot4,
+    LoadConst(u32),
+    LoadNone,
+    LoadFast(u32),
+    StoreFast(u32),
+    DeleteFast(u32),
+    LoadDeref(u32),
+    StoreDeref(u32),
+    DeleteDeref(u32),
+    LoadClosure(u32),
+    LoadGlobal(u32),
+    StoreGlobal(u32),
+    DeleteGlobal(u32),
+    /// Class body / module: namespace, then globals, then builtins.
+    LoadName(u32),
+    StoreName(u32),
+    DeleteName(u32),
+    /// Class body reading a free variable: namespace first, then the cell.
+    LoadClassDeref(u32, u32),
+    LoadAttr(u32),
+    StoreAttr(u32),
+    DeleteAttr(u32),
+    /// `obj.name(args…)` without allocating a bound method: (name, argc).
+    CallMethod(u32, u32),
+    Subscr,
+    StoreSubscr,
+    DeleteSubscr,
+    BinaryOp(BinOp),
+    InplaceOp(BinOp),
+    Compare(CmpOp),
+    Is(bool),
+    In(bool),
+    Not,
+    Neg,
+    Pos,
+    Invert,
+    BuildTuple(u32),
+    BuildList(u32),
+    BuildSet(u32),
+    BuildMap(u32),
+    BuildSlice(u32),
+    BuildString(u32),
+    /// Pop iterable, extend the list/set below it (starred displays).
+    ListExtend,
+    SetUpdate,
+    DictUpdate,
+    /// Merge for `**kw` in calls: like DictUpdate but duplicate keys are a TypeError.
+    DictMerge,
+    ListToTuple,
+    /// Comprehension appends: the container is `n` below the top.
+    ListAppend(u32),
+    SetAdd(u32),
+    MapAdd(u32),
+    /// `format(value, spec)` for f-strings: flag bit 0 = has spec on stack, bits 1-2 conversion
+    /// (0 none, 1 str, 2 repr, 3 ascii).
+    FormatValue(u32),
+    Jump(u32),
+    JumpIfFalse(u32),
+    JumpIfTrue(u32),
+    /// Peek: jump keeping the value if false/true, else pop (and/or).
+    JumpIfFalseOrPop(u32),
+    JumpIfTrueOrPop(u32),
+    GetIter,
+    /// Next item or pop the iterator and jump.
+    ForIter(u32),
+    UnpackSequence(u32),
+    /// (before, after) counts around a starred target.
+    UnpackEx(u32, u32),
+    /// Positional call with `argc` args.
+    Call(u32),
+    /// Call with keywords: (argc total, const index of a tuple of keyword names).
+    CallKw(u32, u32),
+    /// Call with `*args` tuple and (flag=1) `**kwargs` dict on the stack.
+    CallEx(u32),
+    /// Make a function from the code constant; flags: 1 defaults tuple, 2 kw-defaults dict,
+    /// 4 closure tuple.
+    MakeFunction(u32, u32),
+    /// Stack: body function, name, bases tuple → class. The u32 is the keywords flag.
+    BuildClass(u32),
+    ReturnValue,
+    YieldValue,
+    /// Delegate to the sub-iterator under the sent value.
+    YieldFrom,
+    GetAwaitable,
+    Raise(u32),
+    SetupExcept(u32),
+    SetupFinally(u32),
+    PopBlock,
+    /// End of an except handler: drop the handled-exception marker.
+    PopExcept,
+    /// End of a finally reached by an exception: re-raise it.
+    Reraise,
+    /// Exception matching: pops type, peeks exception, pushes bool.
+    ExcMatch,
+    /// `with`: pops manager, pushes bound `__exit__` then the `__enter__` result.
+    WithEnter,
+    /// Normal `with` exit: pops `__exit__` and calls it with three Nones.
+    WithExit,
+    /// Exceptional `with` exit: stack `__exit__`, exc. Swallows or re-raises.
+    WithExcept,
+    ImportName(u32),
+    ImportFrom(u32),
+    ImportStar,
+    /// Match statement helpers.
+    MatchClass(u32),
+    MatchMapping,
+    MatchSequence,
+    MatchKeys,
+    GetLen,
+    CopyDictWithoutKeys,
+    /// Push `SetupAnnotations`-free no-op marker for `assert` failures.
+    LoadAssertionError,
+}
+
+/// What a code object is for; decides how names resolve and what a call returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeKind {
+    /// Top level of a file.
+    Module,
+    /// `def` or `lambda`.
+    Function,
+    /// A class body.
+    Class,
+    /// A comprehension or generator expression.
+    Comprehension,
+}
+
+/// A compiled code object.
+#[derive(Debug)]
+pub struct Code {
+    /// Function or class name (`<module>`, `<lambda>`, `<listcomp>` …).
+    pub name: Rc<str>,
+    /// Qualified name used in reprs.
+    pub qualname: Rc<str>,
+    /// Source file name for tracebacks.
+    pub filename: Rc<str>,
+    /// Kind of scope.
+    pub kind: CodeKind,
+    /// Instructions.
+    pub ops: Vec<Op>,
+    /// Source line of each instruction.
+    pub lines: Vec<u32>,
+    /// Constants.
+    pub consts: Vec<Value>,
+    /// Names for global/attribute/name ops.
+    pub names: Vec<Rc<str>>,
+    /// Nested code objects (functions, classes, comprehensions) for `MakeFunction`.
+    pub codes: Vec<Rc<Code>>,
+    /// Local variable names (fast slots); parameters come first.
+    pub varnames: Vec<Rc<str>>,
+    /// Names of cells created by this code (captured by inner functions).
+    pub cellvars: Vec<Rc<str>>,
+    /// Names of cells received from the enclosing function.
+    pub freevars: Vec<Rc<str>>,
+    /// For each cellvar that is also a parameter: (cell index, local slot).
+    pub cell_params: Vec<(u32, u32)>,
+    /// Positional parameters (including positional-only).
+    pub argcount: u32,
+    /// Positional-only parameter count.
+    pub posonly: u32,
+    /// Keyword-only parameter count.
+    pub kwonly: u32,
+    /// Has `*args`.
+    pub varargs: bool,
+    /// Has `**kwargs`.
+    pub varkw: bool,
+    /// Contains `yield`.
+    pub is_generator: bool,
+    /// `async def`.
+    pub is_coroutine: bool,
+    /// Line of the `def`.
+    pub firstline: u32,
+}

@@ -1,0 +1,1759 @@
+//! The PVM compiler: Python 3.11 source → [`Code`] objects (ARCHITECTURE D2).
+//!
+//! Parsing is `ruff_python_parser`; this module does scope analysis ([`scope`]) and emits
+//! bytecode. Anything the VM does not support is rejected here with a [`CompileError`] naming
+//! the construct, file and line. The sandbox is enforced here too where it is visible: a call of
+//! an unbound name `eval`, `exec`, `compile`, `__import__`, `globals`, `locals`, `vars`, `open`
+//! or `input` is a compile error, and `import` is the only way to reach another module.
+
+pub mod scope;
+
+use crate::bytecode::{BinOp, CmpOp, Code, CodeKind, Op};
+use crate::value::Value;
+use indexmap::IndexSet;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+use scope::Scope;
+use std::rc::Rc;
+
+/// A program the PVM refuses to compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    /// `SyntaxError` (the parser rejected it) or `CompileError` (valid Python the PVM does not
+    /// support or forbids).
+    pub kind: &'static str,
+    /// Message naming the construct.
+    pub msg: String,
+    /// File name.
+    pub filename: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} ({}, line {})",
+            self.kind, self.msg, self.filename, self.line
+        )
+    }
+}
+
+/// Names that are rejected at compile time when called without a local binding.
+const FORBIDDEN_CALLS: &[&str] = &[
+    "eval",
+    "exec",
+    "compile",
+    "__import__",
+    "globals",
+    "locals",
+    "vars",
+    "open",
+    "input",
+    "breakpoint",
+    "memoryview",
+    "id",
+];
+
+/// Compile a module's source.
+pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileError> {
+    let lines = LineIndex::new(source);
+    let parsed = ruff_python_parser::parse_module(source).map_err(|e| CompileError {
+        kind: "SyntaxError",
+        msg: e.error.to_string(),
+        filename: filename.into(),
+        line: lines.line(e.location.start().to_u32()),
+    })?;
+    let module = parsed.into_syntax();
+    let scope = scope::analyze_function(None, &module.body, false);
+    let mut c = Compiler {
+        lines,
+        filename: filename.into(),
+        units: Vec::new(),
+    };
+    c.push_unit(
+        "<module>",
+        "<module>",
+        CodeKind::Module,
+        scope,
+        Vec::new(),
+        1,
+    );
+    c.stmts(&module.body)?;
+    c.emit(Op::LoadNone);
+    c.emit(Op::ReturnValue);
+    Ok(Rc::new(c.pop_unit()))
+}
+
+struct LineIndex {
+    starts: Vec<u32>,
+}
+impl LineIndex {
+    fn new(s: &str) -> LineIndex {
+        let mut starts = vec![0];
+        for (i, b) in s.bytes().enumerate() {
+            if b == b'\n' {
+                starts.push(i as u32 + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+    fn line(&self, off: u32) -> u32 {
+        match self.starts.binary_search(&off) {
+            Ok(i) => i as u32 + 1,
+            Err(i) => i as u32,
+        }
+    }
+}
+
+enum FBlock {
+    Loop {
+        start: usize,
+        breaks: Vec<usize>,
+        is_for: bool,
+    },
+    Try,
+    Finally(Vec<Stmt>),
+    FinallyEnd,
+    Handler {
+        name: Option<String>,
+    },
+    With,
+}
+
+struct Unit {
+    code: Code,
+    scope: Scope,
+    /// Names visible as enclosing function locals (for free variable resolution).
+    enclosing: IndexSet<String>,
+    fblocks: Vec<FBlock>,
+    line: u32,
+    /// First parameter name (for zero-argument super()).
+    first_param: Option<String>,
+}
+
+struct Compiler {
+    lines: LineIndex,
+    filename: Rc<str>,
+    units: Vec<Unit>,
+}
+
+type CResult = Result<(), CompileError>;
+
+enum NameKind {
+    Fast(u32),
+    Deref(u32),
+    Global,
+    Name,
+    ClassDeref(u32),
+}
+
+impl Compiler {
+    fn err(&self, line: u32, msg: impl Into<String>) -> CompileError {
+        CompileError {
+            kind: "CompileError",
+            msg: msg.into(),
+            filename: self.filename.to_string(),
+            line,
+        }
+    }
+    fn syntax(&self, line: u32, msg: impl Into<String>) -> CompileError {
+        CompileError {
+            kind: "SyntaxError",
+            msg: msg.into(),
+            filename: self.filename.to_string(),
+            line,
+        }
+    }
+    fn unit(&mut self) -> &mut Unit {
+        let n = self.units.len() - 1;
+        &mut self.units[n]
+    }
+    fn u(&self) -> &Unit {
+        &self.units[self.units.len() - 1]
+    }
+    fn push_unit(
+        &mut self,
+        name: &str,
+        qualname: &str,
+        kind: CodeKind,
+        scope: Scope,
+        params: Vec<String>,
+        line: u32,
+    ) {
+        let enclosing = match self.units.last() {
+            None => IndexSet::new(),
+            Some(p) => {
+                let mut e = p.enclosing.clone();
+                if p.code.kind != CodeKind::Module && p.code.kind != CodeKind::Class {
+                    for n in &p.scope.bound {
+                        if p.scope.is_local(n) {
+                            e.insert(n.clone());
+                        }
+                    }
+                    for n in p.code.freevars.iter() {
+                        e.insert(n.to_string());
+                    }
+                }
+                if p.code.kind == CodeKind::Class {
+                    e.insert("__class__".into());
+                }
+                e
+            }
+        };
+        let mut code = Code {
+            name: name.into(),
+            qualname: qualname.into(),
+            filename: self.filename.clone(),
+            kind,
+            ops: Vec::new(),
+            lines: Vec::new(),
+            consts: Vec::new(),
+            names: Vec::new(),
+            codes: Vec::new(),
+            varnames: Vec::new(),
+            cellvars: Vec::new(),
+            freevars: Vec::new(),
+            cell_params: Vec::new(),
+            argcount: 0,
+            posonly: 0,
+            kwonly: 0,
+            varargs: false,
+            varkw: false,
+            is_generator: scope.is_generator && kind != CodeKind::Module,
+            is_coroutine: false,
+            firstline: line,
+        };
+        let first_param = params.first().cloned();
+        if kind == CodeKind::Function || kind == CodeKind::Comprehension {
+            for p in &params {
+                code.varnames.push(p.as_str().into());
+            }
+            // Cells: locals captured by nested scopes.
+            for n in &scope.bound {
+                if scope.is_local(n) && scope.child_free.contains(n) {
+                    code.cellvars.push(n.as_str().into());
+                }
+            }
+            for (ci, n) in code.cellvars.iter().enumerate() {
+                if let Some(pi) = params.iter().position(|p| p.as_str() == &**n) {
+                    code.cell_params.push((ci as u32, pi as u32));
+                }
+            }
+            for n in scope.free() {
+                if enclosing.contains(&n) {
+                    code.freevars.push(n.as_str().into());
+                }
+            }
+        } else if kind == CodeKind::Class {
+            if scope.child_free.contains("__class__") {
+                code.cellvars.push("__class__".into());
+            }
+            for n in scope.free() {
+                if enclosing.contains(&n) {
+                    code.freevars.push(n.as_str().into());
+                }
+            }
+        }
+        self.units.push(Unit {
+            code,
+            scope,
+            enclosing,
+            fblocks: Vec::new(),
+            line,
+            first_param,
+        });
+    }
+    fn pop_unit(&mut self) -> Code {
+        let u = self.units.pop();
+        match u {
+            Some(u) => u.code,
+            None => unreachable_code(),
+        }
+    }
+    fn emit(&mut self, op: Op) -> usize {
+        let u = self.unit();
+        let line = u.line;
+        u.code.ops.push(op);
+        u.code.lines.push(line);
+        u.code.ops.len() - 1
+    }
+    fn here(&self) -> usize {
+        self.u().code.ops.len()
+    }
+    fn patch(&mut self, at: usize) {
+        let target = self.here() as u32;
+        self.patch_to(at, target);
+    }
+    fn patch_to(&mut self, at: usize, target: u32) {
+        let op = &mut self.unit().code.ops[at];
+        *op = match *op {
+            Op::Jump(_) => Op::Jump(target),
+            Op::JumpIfFalse(_) => Op::JumpIfFalse(target),
+            Op::JumpIfTrue(_) => Op::JumpIfTrue(target),
+            Op::JumpIfFalseOrPop(_) => Op::JumpIfFalseOrPop(target),
+            Op::JumpIfTrueOrPop(_) => Op::JumpIfTrueOrPop(target),
+            Op::ForIter(_) => Op::ForIter(target),
+            Op::SetupExcept(_) => Op::SetupExcept(target),
+            Op::SetupFinally(_) => Op::SetupFinally(target),
+            other => other,
+        };
+    }
+    fn set_line(&mut self, node: &impl Ranged) {
+        let l = self.lines.line(node.range().start().to_u32());
+        self.unit().line = l;
+    }
+    fn line(&self) -> u32 {
+        self.u().line
+    }
+    fn konst(&mut self, v: Value) -> u32 {
+        let c = &mut self.unit().code.consts;
+        c.push(v);
+        (c.len() - 1) as u32
+    }
+    fn load_const(&mut self, v: Value) {
+        let i = self.konst(v);
+        self.emit(Op::LoadConst(i));
+    }
+    fn name_idx(&mut self, n: &str) -> u32 {
+        let names = &mut self.unit().code.names;
+        if let Some(i) = names.iter().position(|x| &**x == n) {
+            return i as u32;
+        }
+        names.push(n.into());
+        (names.len() - 1) as u32
+    }
+    fn resolve(&mut self, n: &str) -> NameKind {
+        let u = self.u();
+        let kind = u.code.kind;
+        if kind == CodeKind::Module {
+            return NameKind::Global;
+        }
+        if u.scope.globals.contains(n) {
+            return NameKind::Global;
+        }
+        let cell = u.code.cellvars.iter().position(|x| &**x == n);
+        let free = u.code.freevars.iter().position(|x| &**x == n);
+        let ncell = u.code.cellvars.len();
+        if kind == CodeKind::Class {
+            if u.scope.is_local(n) {
+                return NameKind::Name;
+            }
+            if let Some(f) = free {
+                return NameKind::ClassDeref((ncell + f) as u32);
+            }
+            return NameKind::Name;
+        }
+        if let Some(c) = cell {
+            return NameKind::Deref(c as u32);
+        }
+        if u.scope.is_local(n) {
+            let vs = &self.u().code.varnames;
+            if let Some(i) = vs.iter().position(|x| &**x == n) {
+                return NameKind::Fast(i as u32);
+            }
+            let vs = &mut self.unit().code.varnames;
+            vs.push(n.into());
+            return NameKind::Fast((vs.len() - 1) as u32);
+        }
+        if let Some(f) = free {
+            return NameKind::Deref((ncell + f) as u32);
+        }
+        NameKind::Global
+    }
+    fn load_name(&mut self, n: &str) {
+        match self.resolve(n) {
+            NameKind::Fast(i) => self.emit(Op::LoadFast(i)),
+            NameKind::Deref(i) => self.emit(Op::LoadDeref(i)),
+            NameKind::Global => {
+                let i = self.name_idx(n);
+                self.emit(Op::LoadGlobal(i))
+            }
+            NameKind::Name => {
+                let i = self.name_idx(n);
+                self.emit(Op::LoadName(i))
+            }
+            NameKind::ClassDeref(c) => {
+                let i = self.name_idx(n);
+                self.emit(Op::LoadClassDeref(i, c))
+            }
+        };
+    }
+    fn store_name(&mut self, n: &str) {
+        match self.resolve(n) {
+            NameKind::Fast(i) => self.emit(Op::StoreFast(i)),
+            NameKind::Deref(i) => self.emit(Op::StoreDeref(i)),
+            NameKind::Global => {
+                let i = self.name_idx(n);
+                self.emit(Op::StoreGlobal(i))
+            }
+            NameKind::Name | NameKind::ClassDeref(_) => {
+                let i = self.name_idx(n);
+                self.emit(Op::StoreName(i))
+            }
+        };
+    }
+    fn delete_name(&mut self, n: &str) {
+        match self.resolve(n) {
+            NameKind::Fast(i) => self.emit(Op::DeleteFast(i)),
+            NameKind::Deref(i) => self.emit(Op::DeleteDeref(i)),
+            NameKind::Global => {
+                let i = self.name_idx(n);
+                self.emit(Op::DeleteGlobal(i))
+            }
+            NameKind::Name | NameKind::ClassDeref(_) => {
+                let i = self.name_idx(n);
+                self.emit(Op::DeleteName(i))
+            }
+        };
+    }
+
+    fn stmts(&mut self, body: &[Stmt]) -> CResult {
+        for s in body {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, st: &Stmt) -> CResult {
+        self.set_line(st);
+        match st {
+            Stmt::Expr(e) => {
+                self.expr(&e.value)?;
+                self.emit(Op::Pop);
+            }
+            Stmt::Pass(_) => {}
+            Stmt::Assign(a) => {
+                self.expr(&a.value)?;
+                for (i, t) in a.targets.iter().enumerate() {
+                    if i + 1 < a.targets.len() {
+                        self.emit(Op::Dup);
+                    }
+                    self.store(t)?;
+                }
+            }
+            Stmt::AugAssign(a) => self.augassign(a)?,
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    self.expr(v)?;
+                    self.store(&a.target)?;
+                }
+            }
+            Stmt::If(i) => {
+                self.expr(&i.test)?;
+                let jf = self.emit(Op::JumpIfFalse(0));
+                self.stmts(&i.body)?;
+                let mut ends = Vec::new();
+                let mut pending = Some(jf);
+                for c in &i.elif_else_clauses {
+                    ends.push(self.emit(Op::Jump(0)));
+                    if let Some(p) = pending.take() {
+                        self.patch(p);
+                    }
+                    self.set_line(c);
+                    if let Some(t) = &c.test {
+                        self.expr(t)?;
+                        pending = Some(self.emit(Op::JumpIfFalse(0)));
+                    }
+                    self.stmts(&c.body)?;
+                }
+                if let Some(p) = pending {
+                    self.patch(p);
+                }
+                for e in ends {
+                    self.patch(e);
+                }
+            }
+            Stmt::While(w) => {
+                let start = self.here();
+                self.expr(&w.test)?;
+                let jf = self.emit(Op::JumpIfFalse(0));
+                self.unit().fblocks.push(FBlock::Loop {
+                    start,
+                    breaks: Vec::new(),
+                    is_for: false,
+                });
+                self.stmts(&w.body)?;
+                self.emit(Op::Jump(start as u32));
+                let breaks = match self.unit().fblocks.pop() {
+                    Some(FBlock::Loop { breaks, .. }) => breaks,
+                    _ => Vec::new(),
+                };
+                self.patch(jf);
+                self.stmts(&w.orelse)?;
+                for b in breaks {
+                    self.patch(b);
+                }
+            }
+            Stmt::For(f) => {
+                if f.is_async {
+                    return Err(self.err(self.line(), "async for is not supported"));
+                }
+                self.expr(&f.iter)?;
+                self.emit(Op::GetIter);
+                let start = self.here();
+                let fi = self.emit(Op::ForIter(0));
+                self.store(&f.target)?;
+                self.unit().fblocks.push(FBlock::Loop {
+                    start,
+                    breaks: Vec::new(),
+                    is_for: true,
+                });
+                self.stmts(&f.body)?;
+                self.emit(Op::Jump(start as u32));
+                let breaks = match self.unit().fblocks.pop() {
+                    Some(FBlock::Loop { breaks, .. }) => breaks,
+                    _ => Vec::new(),
+                };
+                self.patch(fi);
+                self.stmts(&f.orelse)?;
+                for b in breaks {
+                    self.patch(b);
+                }
+            }
+            Stmt::Break(_) => {
+                let n = self.unwind_to_loop(true)?;
+                let j = self.emit(Op::Jump(0));
+                if let Some(FBlock::Loop { breaks, .. }) = self.unit().fblocks.get_mut(n) {
+                    breaks.push(j);
+                }
+            }
+            Stmt::Continue(_) => {
+                let n = self.unwind_to_loop(false)?;
+                if let Some(FBlock::Loop { start, .. }) = self.u().fblocks.get(n) {
+                    let s = *start as u32;
+                    self.emit(Op::Jump(s));
+                }
+            }
+            Stmt::Return(r) => {
+                if self.u().code.kind == CodeKind::Module || self.u().code.kind == CodeKind::Class {
+                    return Err(self.syntax(self.line(), "'return' outside function"));
+                }
+                match &r.value {
+                    Some(v) => self.expr(v)?,
+                    None => {
+                        self.emit(Op::LoadNone);
+                    }
+                }
+                self.unwind_all(true)?;
+                self.emit(Op::ReturnValue);
+            }
+            Stmt::FunctionDef(f) => self.funcdef(f)?,
+            Stmt::ClassDef(c) => self.classdef(c)?,
+            Stmt::Delete(d) => {
+                for t in &d.targets {
+                    self.delete(t)?;
+                }
+            }
+            Stmt::Raise(r) => {
+                let mut n = 0;
+                if let Some(e) = &r.exc {
+                    self.expr(e)?;
+                    n = 1;
+                    if let Some(c) = &r.cause {
+                        self.expr(c)?;
+                        n = 2;
+                    }
+                }
+                self.emit(Op::Raise(n));
+            }
+            Stmt::Try(t) => self.try_stmt(t)?,
+            Stmt::Assert(a) => {
+                self.expr(&a.test)?;
+                let jt = self.emit(Op::JumpIfTrue(0));
+                self.emit(Op::LoadAssertionError);
+                let mut argc = 0;
+                if let Some(m) = &a.msg {
+                    self.expr(m)?;
+                    argc = 1;
+                }
+                self.emit(Op::Call(argc));
+                self.emit(Op::Raise(1));
+                self.patch(jt);
+            }
+            Stmt::With(w) => {
+                if w.is_async {
+                    return Err(self.err(self.line(), "async with is not supported"));
+                }
+                self.with_items(&w.items, &w.body)?;
+            }
+            Stmt::Global(_) | Stmt::Nonlocal(_) => {}
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    let full = a.name.id.as_str();
+                    let ni = self.name_idx(full);
+                    self.emit(Op::ImportName(ni));
+                    match &a.asname {
+                        Some(asn) => {
+                            // `import a.b as c` binds the submodule.
+                            for part in full.split('.').skip(1) {
+                                let pi = self.name_idx(part);
+                                self.emit(Op::LoadAttr(pi));
+                            }
+                            self.store_name(asn.id.as_str());
+                        }
+                        None => {
+                            if full.contains('.') {
+                                return Err(self.err(
+                                    self.line(),
+                                    "dotted import without 'as' is not supported",
+                                ));
+                            }
+                            self.store_name(full);
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                if i.level > 0 {
+                    return Err(self.err(self.line(), "relative import is not supported"));
+                }
+                let m = i
+                    .module
+                    .as_ref()
+                    .map(|m| m.id.to_string())
+                    .unwrap_or_default();
+                let ni = self.name_idx(&m);
+                self.emit(Op::ImportName(ni));
+                for a in &i.names {
+                    if a.name.id.as_str() == "*" {
+                        if self.u().code.kind != CodeKind::Module {
+                            return Err(
+                                self.syntax(self.line(), "import * only allowed at module level")
+                            );
+                        }
+                        self.emit(Op::ImportStar);
+                        return Ok(());
+                    }
+                    let ai = self.name_idx(a.name.id.as_str());
+                    self.emit(Op::ImportFrom(ai));
+                    let n = a.asname.as_ref().unwrap_or(&a.name);
+                    self.store_name(n.id.as_str());
+                }
+                self.emit(Op::Pop);
+            }
+            Stmt::Match(m) => self.match_stmt(m)?,
+            Stmt::TypeAlias(_) => {
+                return Err(self.err(self.line(), "type alias statement is not supported"))
+            }
+            Stmt::IpyEscapeCommand(_) => return Err(self.syntax(self.line(), "invalid syntax")),
+        }
+        Ok(())
+    }
+
+    /// Emit cleanup for break/continue up to the innermost loop; returns its fblock index.
+    fn unwind_to_loop(&mut self, is_break: bool) -> Result<usize, CompileError> {
+        let pos = self
+            .u()
+            .fblocks
+            .iter()
+            .rposition(|f| matches!(f, FBlock::Loop { .. }));
+        let Some(i) = pos else {
+            return Err(self.syntax(
+                self.line(),
+                if is_break {
+                    "'break' outside loop"
+                } else {
+                    "'continue' not properly in loop"
+                },
+            ));
+        };
+        self.unwind_until(i + 1, false)?;
+        if is_break {
+            if let FBlock::Loop { is_for: true, .. } = self.u().fblocks[i] {
+                self.emit(Op::Pop);
+            }
+        }
+        Ok(i)
+    }
+
+    fn unwind_all(&mut self, with_value: bool) -> CResult {
+        self.unwind_until(0, with_value)
+    }
+
+    /// Emit the cleanup of every fblock above `keep`, innermost first. Each inlined finally
+    /// body is compiled seeing only the blocks outside it.
+    fn unwind_until(&mut self, keep: usize, with_value: bool) -> CResult {
+        let mut stack = std::mem::take(&mut self.unit().fblocks);
+        let mut popped = Vec::new();
+        let mut res = Ok(());
+        while stack.len() > keep {
+            let Some(fb) = stack.pop() else { break };
+            self.unit().fblocks = stack;
+            res = self.unwind_one(&fb, with_value);
+            stack = std::mem::take(&mut self.unit().fblocks);
+            popped.push(fb);
+            if res.is_err() {
+                break;
+            }
+        }
+        popped.reverse();
+        stack.extend(popped);
+        self.unit().fblocks = stack;
+        res
+    }
+
+    fn unwind_one(&mut self, fb: &FBlock, with_value: bool) -> CResult {
+        match fb {
+            // Return leaves a for-loop's iterator on the stack; the frame drops it.
+            FBlock::Loop { .. } => {}
+            FBlock::Try => {
+                self.emit(Op::PopBlock);
+            }
+            FBlock::Finally(body) => {
+                self.emit(Op::PopBlock);
+                self.stmts(body)?;
+            }
+            FBlock::FinallyEnd => {
+                self.emit(Op::PopExcept);
+                if with_value {
+                    self.emit(Op::Rot2);
+                }
+                self.emit(Op::Pop);
+            }
+            FBlock::Handler { name } => {
+                self.emit(Op::PopExcept);
+                if let Some(n) = name {
+                    let n = n.clone();
+                    self.emit(Op::LoadNone);
+                    self.store_name(&n);
+                }
+            }
+            FBlock::With => {
+                self.emit(Op::PopBlock);
+                if with_value {
+                    self.emit(Op::Rot2);
+                }
+                self.emit(Op::WithExit);
+            }
+        }
+        Ok(())
+    }
+
+    fn try_stmt(&mut self, t: &ast::StmtTry) -> CResult {
+        if t.is_star {
+            return Err(self.err(self.line(), "except* is not supported"));
+        }
+        let has_finally = !t.finalbody.is_empty();
+        let fin_setup = if has_finally {
+            let s = self.emit(Op::SetupFinally(0));
+            self.unit()
+                .fblocks
+                .push(FBlock::Finally(t.finalbody.to_vec()));
+            Some(s)
+        } else {
+            None
+        };
+        if t.handlers.is_empty() {
+            self.stmts(&t.body)?;
+        } else {
+            let setup = self.emit(Op::SetupExcept(0));
+            self.unit().fblocks.push(FBlock::Try);
+            self.stmts(&t.body)?;
+            self.unit().fblocks.pop();
+            self.emit(Op::PopBlock);
+            self.stmts(&t.orelse)?;
+            let mut ends = vec![self.emit(Op::Jump(0))];
+            self.patch(setup);
+            for h in &t.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                self.set_line(h);
+                let mut next = None;
+                if let Some(ty) = &h.type_ {
+                    self.expr(ty)?;
+                    self.emit(Op::ExcMatch);
+                    next = Some(self.emit(Op::JumpIfFalse(0)));
+                }
+                let name = h.name.as_ref().map(|n| n.id.to_string());
+                match &name {
+                    Some(n) => self.store_name(n),
+                    None => {
+                        self.emit(Op::Pop);
+                    }
+                }
+                self.unit()
+                    .fblocks
+                    .push(FBlock::Handler { name: name.clone() });
+                self.stmts(&h.body)?;
+                self.unit().fblocks.pop();
+                self.emit(Op::PopExcept);
+                if let Some(n) = &name {
+                    self.emit(Op::LoadNone);
+                    self.store_name(n);
+                    self.delete_name(n);
+                }
+                ends.push(self.emit(Op::Jump(0)));
+                if let Some(nx) = next {
+                    self.patch(nx);
+                }
+            }
+            self.emit(Op::Reraise);
+            for e in ends {
+                self.patch(e);
+            }
+        }
+        if let Some(fs) = fin_setup {
+            self.unit().fblocks.pop();
+            self.emit(Op::PopBlock);
+            self.stmts(&t.finalbody)?;
+            let end = self.emit(Op::Jump(0));
+            self.patch(fs);
+            self.unit().fblocks.push(FBlock::FinallyEnd);
+            self.stmts(&t.finalbody)?;
+            self.unit().fblocks.pop();
+            self.emit(Op::Reraise);
+            self.patch(end);
+        }
+        Ok(())
+    }
+
+    fn with_items(&mut self, items: &[ast::WithItem], body: &[Stmt]) -> CResult {
+        let Some((first, rest)) = items.split_first() else {
+            return self.stmts(body);
+        };
+        self.expr(&first.context_expr)?;
+        self.emit(Op::WithEnter);
+        match &first.optional_vars {
+            Some(t) => self.store(t)?,
+            None => {
+                self.emit(Op::Pop);
+            }
+        }
+        let setup = self.emit(Op::SetupFinally(0));
+        self.unit().fblocks.push(FBlock::With);
+        self.with_items(rest, body)?;
+        self.unit().fblocks.pop();
+        self.emit(Op::PopBlock);
+        self.emit(Op::WithExit);
+        let end = self.emit(Op::Jump(0));
+        self.patch(setup);
+        self.emit(Op::WithExcept);
+        self.patch(end);
+        Ok(())
+    }
+
+    /// Emit defaults/kwdefaults/closure for a nested code and the MakeFunction.
+    fn make_function(&mut self, code: Code, params: Option<&ast::Parameters>) -> CResult {
+        let mut flags = 0;
+        if let Some(p) = params {
+            let defs: Vec<&Expr> = p
+                .posonlyargs
+                .iter()
+                .chain(p.args.iter())
+                .filter_map(|a| a.default.as_deref())
+                .collect();
+            if !defs.is_empty() {
+                for d in &defs {
+                    self.expr(d)?;
+                }
+                self.emit(Op::BuildTuple(defs.len() as u32));
+                flags |= 1;
+            }
+            let kw: Vec<&ast::ParameterWithDefault> = p
+                .kwonlyargs
+                .iter()
+                .filter(|a| a.default.is_some())
+                .collect();
+            if !kw.is_empty() {
+                for a in &kw {
+                    self.load_const(Value::str(a.parameter.name.id.as_str()));
+                    if let Some(d) = &a.default {
+                        self.expr(d)?;
+                    }
+                }
+                self.emit(Op::BuildMap(kw.len() as u32));
+                flags |= 2;
+            }
+        }
+        if !code.freevars.is_empty() {
+            let frees: Vec<Rc<str>> = code.freevars.clone();
+            for f in &frees {
+                let u = self.u();
+                let idx = if let Some(c) = u.code.cellvars.iter().position(|x| x == f) {
+                    c
+                } else if let Some(c) = u.code.freevars.iter().position(|x| x == f) {
+                    u.code.cellvars.len() + c
+                } else {
+                    return Err(self.err(
+                        self.line(),
+                        format!("internal: free variable {f} not found"),
+                    ));
+                };
+                self.emit(Op::LoadClosure(idx as u32));
+            }
+            self.emit(Op::BuildTuple(frees.len() as u32));
+            flags |= 4;
+        }
+        let codes = &mut self.unit().code.codes;
+        codes.push(Rc::new(code));
+        let ci = (codes.len() - 1) as u32;
+        self.emit(Op::MakeFunction(ci, flags));
+        Ok(())
+    }
+
+    fn qualname(&self, name: &str) -> String {
+        let u = self.u();
+        match u.code.kind {
+            CodeKind::Module => name.to_string(),
+            CodeKind::Class => format!("{}.{}", u.code.qualname, name),
+            _ => format!("{}.<locals>.{}", u.code.qualname, name),
+        }
+    }
+
+    fn set_params(&mut self, p: &ast::Parameters) {
+        let c = &mut self.unit().code;
+        c.posonly = p.posonlyargs.len() as u32;
+        c.argcount = (p.posonlyargs.len() + p.args.len()) as u32;
+        c.kwonly = p.kwonlyargs.len() as u32;
+        c.varargs = p.vararg.is_some();
+        c.varkw = p.kwarg.is_some();
+    }
+
+    fn funcdef(&mut self, f: &ast::StmtFunctionDef) -> CResult {
+        if f.type_params.is_some() {
+            return Err(self.err(self.line(), "type parameters are not supported"));
+        }
+        for d in &f.decorator_list {
+            self.expr(&d.expression)?;
+        }
+        let line = self.line();
+        let scope = scope::analyze_function(Some(&f.parameters), &f.body, false);
+        let qn = self.qualname(f.name.id.as_str());
+        let params = scope::param_names(&f.parameters);
+        self.push_unit(
+            f.name.id.as_str(),
+            &qn,
+            CodeKind::Function,
+            scope,
+            params,
+            line,
+        );
+        self.set_params(&f.parameters);
+        self.unit().code.is_coroutine = f.is_async;
+        if f.is_async {
+            self.unit().code.is_generator = true;
+        }
+        // Docstring becomes consts[0] when present (read by MakeFunction for __doc__).
+        let doc = match f.body.first() {
+            Some(Stmt::Expr(e)) => match &*e.value {
+                Expr::StringLiteral(s) => Value::str(s.value.to_str()),
+                _ => Value::None,
+            },
+            _ => Value::None,
+        };
+        self.konst(doc);
+        self.stmts(&f.body)?;
+        self.emit(Op::LoadNone);
+        self.emit(Op::ReturnValue);
+        let code = self.pop_unit();
+        self.make_function(code, Some(&f.parameters))?;
+        for _ in &f.decorator_list {
+            self.emit(Op::Call(1));
+        }
+        self.store_name(f.name.id.as_str());
+        Ok(())
+    }
+
+    fn classdef(&mut self, c: &ast::StmtClassDef) -> CResult {
+        if c.type_params.is_some() {
+            return Err(self.err(self.line(), "type parameters are not supported"));
+        }
+        for d in &c.decorator_list {
+            self.expr(&d.expression)?;
+        }
+        let line = self.line();
+        let scope = scope::analyze_function(None, &c.body, true);
+        let qn = self.qualname(c.name.id.as_str());
+        self.push_unit(
+            c.name.id.as_str(),
+            &qn,
+            CodeKind::Class,
+            scope,
+            Vec::new(),
+            line,
+        );
+        self.konst(Value::None);
+        // __module__ and __qualname__ are set by BuildClass.
+        if let Some(Stmt::Expr(e)) = c.body.first() {
+            if let Expr::StringLiteral(s) = &*e.value {
+                self.load_const(Value::str(s.value.to_str()));
+                let i = self.name_idx("__doc__");
+                self.emit(Op::StoreName(i));
+            }
+        }
+        self.stmts(&c.body)?;
+        if self.u().code.cellvars.iter().any(|x| &**x == "__class__") {
+            self.emit(Op::LoadClosure(0));
+        } else {
+            self.emit(Op::LoadNone);
+        }
+        self.emit(Op::ReturnValue);
+        let code = self.pop_unit();
+        self.make_function(code, None)?;
+        self.load_const(Value::str(c.name.id.as_str()));
+        let mut nb = 0;
+        let mut kw = 0;
+        if let Some(a) = &c.arguments {
+            for b in a.args.iter() {
+                if matches!(b, Expr::Starred(_)) {
+                    return Err(self.err(self.line(), "starred class bases are not supported"));
+                }
+                self.expr(b)?;
+                nb += 1;
+            }
+            if !a.keywords.is_empty() {
+                for k in a.keywords.iter() {
+                    let Some(n) = &k.arg else {
+                        return Err(
+                            self.err(self.line(), "**kwargs in class definition is not supported")
+                        );
+                    };
+                    self.load_const(Value::str(n.id.as_str()));
+                    self.expr(&k.value)?;
+                }
+                kw = a.keywords.len();
+            }
+        }
+        self.emit(Op::BuildTuple(nb));
+        if kw > 0 {
+            self.emit(Op::BuildMap(kw as u32));
+        }
+        self.emit(Op::BuildClass(if kw > 0 { 1 } else { 0 }));
+        for _ in &c.decorator_list {
+            self.emit(Op::Call(1));
+        }
+        self.store_name(c.name.id.as_str());
+        Ok(())
+    }
+
+    fn store(&mut self, t: &Expr) -> CResult {
+        match t {
+            Expr::Name(n) => self.store_name(n.id.as_str()),
+            Expr::Attribute(a) => {
+                self.expr(&a.value)?;
+                let i = self.name_idx(a.attr.id.as_str());
+                self.emit(Op::StoreAttr(i));
+            }
+            Expr::Subscript(s) => {
+                self.expr(&s.value)?;
+                self.expr(&s.slice)?;
+                self.emit(Op::StoreSubscr);
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                let star = elts.iter().position(|e| matches!(e, Expr::Starred(_)));
+                match star {
+                    Some(si) => {
+                        if elts
+                            .iter()
+                            .filter(|e| matches!(e, Expr::Starred(_)))
+                            .count()
+                            > 1
+                        {
+                            return Err(self.syntax(
+                                self.line(),
+                                "multiple starred expressions in assignment",
+                            ));
+                        }
+                        self.emit(Op::UnpackEx(si as u32, (elts.len() - si - 1) as u32));
+                    }
+                    None => {
+                        self.emit(Op::UnpackSequence(elts.len() as u32));
+                    }
+                }
+                for e in elts.iter() {
+                    match e {
+                        Expr::Starred(s) => self.store(&s.value)?,
+                        other => self.store(other)?,
+                    }
+                }
+            }
+            Expr::Starred(_) => {
+                return Err(self.syntax(
+                    self.line(),
+                    "starred assignment target must be in a list or tuple",
+                ))
+            }
+            _ => return Err(self.syntax(self.line(), "cannot assign to expression")),
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, t: &Expr) -> CResult {
+        match t {
+            Expr::Name(n) => self.delete_name(n.id.as_str()),
+            Expr::Attribute(a) => {
+                self.expr(&a.value)?;
+                let i = self.name_idx(a.attr.id.as_str());
+                self.emit(Op::DeleteAttr(i));
+            }
+            Expr::Subscript(s) => {
+                self.expr(&s.value)?;
+                self.expr(&s.slice)?;
+                self.emit(Op::DeleteSubscr);
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                for e in elts.iter() {
+                    self.delete(e)?;
+                }
+            }
+            _ => return Err(self.syntax(self.line(), "cannot delete expression")),
+        }
+        Ok(())
+    }
+
+    fn augassign(&mut self, a: &ast::StmtAugAssign) -> CResult {
+        let op = binop(a.op);
+        match &*a.target {
+            Expr::Name(n) => {
+                self.load_name(n.id.as_str());
+                self.expr(&a.value)?;
+                self.emit(Op::InplaceOp(op));
+                self.store_name(n.id.as_str());
+            }
+            Expr::Attribute(at) => {
+                self.expr(&at.value)?;
+                self.emit(Op::Dup);
+                let i = self.name_idx(at.attr.id.as_str());
+                self.emit(Op::LoadAttr(i));
+                self.expr(&a.value)?;
+                self.emit(Op::InplaceOp(op));
+                self.emit(Op::Rot2);
+                self.emit(Op::StoreAttr(i));
+            }
+            Expr::Subscript(s) => {
+                self.expr(&s.value)?;
+                self.expr(&s.slice)?;
+                self.emit(Op::Dup2);
+                self.emit(Op::Subscr);
+                self.expr(&a.value)?;
+                self.emit(Op::InplaceOp(op));
+                self.emit(Op::Rot3);
+                self.emit(Op::StoreSubscr);
+            }
+            _ => {
+                return Err(self.syntax(self.line(), "illegal expression for augmented assignment"))
+            }
+        }
+        Ok(())
+    }
+
+    fn match_stmt(&mut self, _m: &ast::StmtMatch) -> CResult {
+        Err(self.err(self.line(), "match statement is not supported yet"))
+    }
+
+    fn expr(&mut self, e: &Expr) -> CResult {
+        match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => {
+                    let v = match i.as_i64() {
+                        Some(x) => Value::Int(x),
+                        None => {
+                            let s = i.to_string();
+                            let b = parse_int_literal(&s)
+                                .ok_or_else(|| self.syntax(self.line(), "invalid int literal"))?;
+                            if b.bits() > crate::limits::MAX_INT_BITS {
+                                return Err(self.err(self.line(), "int literal exceeds 4096 bits"));
+                            }
+                            Value::from_bigint(b)
+                        }
+                    };
+                    self.load_const(v);
+                }
+                ast::Number::Float(f) => self.load_const(Value::Float(*f)),
+                ast::Number::Complex { .. } => {
+                    return Err(self.err(self.line(), "complex numbers are not supported"))
+                }
+            },
+            Expr::StringLiteral(s) => self.load_const(Value::str(s.value.to_str())),
+            Expr::BytesLiteral(b) => self.load_const(Value::bytes(b.value.bytes().collect())),
+            Expr::BooleanLiteral(b) => self.load_const(Value::Bool(b.value)),
+            Expr::NoneLiteral(_) => {
+                self.emit(Op::LoadNone);
+            }
+            Expr::EllipsisLiteral(_) => self.load_const(Value::Ellipsis),
+            Expr::Name(n) => self.load_name(n.id.as_str()),
+            Expr::BinOp(b) => {
+                self.expr(&b.left)?;
+                self.expr(&b.right)?;
+                self.emit(Op::BinaryOp(binop(b.op)));
+            }
+            Expr::UnaryOp(u) => {
+                self.expr(&u.operand)?;
+                self.emit(match u.op {
+                    ast::UnaryOp::Not => Op::Not,
+                    ast::UnaryOp::USub => Op::Neg,
+                    ast::UnaryOp::UAdd => Op::Pos,
+                    ast::UnaryOp::Invert => Op::Invert,
+                });
+            }
+            Expr::BoolOp(b) => {
+                let mut jumps = Vec::new();
+                for (i, v) in b.values.iter().enumerate() {
+                    self.expr(v)?;
+                    if i + 1 < b.values.len() {
+                        jumps.push(self.emit(match b.op {
+                            ast::BoolOp::And => Op::JumpIfFalseOrPop(0),
+                            ast::BoolOp::Or => Op::JumpIfTrueOrPop(0),
+                        }));
+                    }
+                }
+                for j in jumps {
+                    self.patch(j);
+                }
+            }
+            Expr::Compare(c) => self.compare(c)?,
+            Expr::If(i) => {
+                self.expr(&i.test)?;
+                let jf = self.emit(Op::JumpIfFalse(0));
+                self.expr(&i.body)?;
+                let end = self.emit(Op::Jump(0));
+                self.patch(jf);
+                self.expr(&i.orelse)?;
+                self.patch(end);
+            }
+            Expr::Named(n) => {
+                self.expr(&n.value)?;
+                self.emit(Op::Dup);
+                self.store(&n.target)?;
+            }
+            Expr::Tuple(t) => {
+                if t.elts.iter().any(|x| matches!(x, Expr::Starred(_))) {
+                    self.starred_list(&t.elts)?;
+                    self.emit(Op::ListToTuple);
+                } else {
+                    for x in t.elts.iter() {
+                        self.expr(x)?;
+                    }
+                    self.emit(Op::BuildTuple(t.elts.len() as u32));
+                }
+            }
+            Expr::List(t) => {
+                if t.elts.iter().any(|x| matches!(x, Expr::Starred(_))) {
+                    self.starred_list(&t.elts)?;
+                } else {
+                    for x in t.elts.iter() {
+                        self.expr(x)?;
+                    }
+                    self.emit(Op::BuildList(t.elts.len() as u32));
+                }
+            }
+            Expr::Set(t) => {
+                self.emit(Op::BuildSet(0));
+                for x in t.elts.iter() {
+                    match x {
+                        Expr::Starred(s) => {
+                            self.expr(&s.value)?;
+                            self.emit(Op::SetUpdate);
+                        }
+                        other => {
+                            self.expr(other)?;
+                            self.emit(Op::SetAdd(1));
+                        }
+                    }
+                }
+            }
+            Expr::Dict(d) => {
+                self.emit(Op::BuildMap(0));
+                for it in &d.items {
+                    match &it.key {
+                        Some(k) => {
+                            self.expr(k)?;
+                            self.expr(&it.value)?;
+                            self.emit(Op::MapAdd(2));
+                        }
+                        None => {
+                            self.expr(&it.value)?;
+                            self.emit(Op::DictUpdate);
+                        }
+                    }
+                }
+            }
+            Expr::Attribute(a) => {
+                self.expr(&a.value)?;
+                let i = self.name_idx(a.attr.id.as_str());
+                self.emit(Op::LoadAttr(i));
+            }
+            Expr::Subscript(s) => {
+                self.expr(&s.value)?;
+                self.expr(&s.slice)?;
+                self.emit(Op::Subscr);
+            }
+            Expr::Slice(s) => {
+                for x in [&s.lower, &s.upper] {
+                    match x {
+                        Some(v) => self.expr(v)?,
+                        None => {
+                            self.emit(Op::LoadNone);
+                        }
+                    }
+                }
+                match &s.step {
+                    Some(v) => {
+                        self.expr(v)?;
+                        self.emit(Op::BuildSlice(3));
+                    }
+                    None => {
+                        self.emit(Op::BuildSlice(2));
+                    }
+                }
+            }
+            Expr::Call(c) => self.call(c)?,
+            Expr::Lambda(l) => {
+                let line = self.line();
+                let scope = scope::analyze_lambda(l.parameters.as_deref(), &l.body);
+                let params = l
+                    .parameters
+                    .as_deref()
+                    .map(scope::param_names)
+                    .unwrap_or_default();
+                let qn = self.qualname("<lambda>");
+                self.push_unit("<lambda>", &qn, CodeKind::Function, scope, params, line);
+                if let Some(p) = &l.parameters {
+                    self.set_params(p);
+                }
+                self.konst(Value::None);
+                self.expr(&l.body)?;
+                self.emit(Op::ReturnValue);
+                let code = self.pop_unit();
+                self.make_function(code, l.parameters.as_deref())?;
+            }
+            Expr::ListComp(c) => self.comprehension("<listcomp>", 0, &[&c.elt], &c.generators)?,
+            Expr::SetComp(c) => self.comprehension("<setcomp>", 1, &[&c.elt], &c.generators)?,
+            Expr::DictComp(c) => match &c.key {
+                Some(k) => self.comprehension("<dictcomp>", 2, &[k, &c.value], &c.generators)?,
+                None => {
+                    return Err(self.syntax(
+                        self.line(),
+                        "dict unpacking cannot be used in dict comprehension",
+                    ))
+                }
+            },
+            Expr::Generator(c) => self.comprehension("<genexpr>", 3, &[&c.elt], &c.generators)?,
+            Expr::Yield(y) => {
+                self.check_in_function("'yield' outside function")?;
+                match &y.value {
+                    Some(v) => self.expr(v)?,
+                    None => {
+                        self.emit(Op::LoadNone);
+                    }
+                }
+                self.emit(Op::YieldValue);
+            }
+            Expr::YieldFrom(y) => {
+                self.check_in_function("'yield from' outside function")?;
+                self.expr(&y.value)?;
+                self.emit(Op::GetIter);
+                self.emit(Op::LoadNone);
+                self.emit(Op::YieldFrom);
+            }
+            Expr::Await(a) => {
+                self.check_in_function("'await' outside function")?;
+                self.expr(&a.value)?;
+                self.emit(Op::GetAwaitable);
+                self.emit(Op::LoadNone);
+                self.emit(Op::YieldFrom);
+            }
+            Expr::FString(f) => {
+                let mut n = 0;
+                for part in f.value.iter() {
+                    match part {
+                        ast::FStringPart::Literal(l) => {
+                            self.load_const(Value::str(&l.value));
+                            n += 1;
+                        }
+                        ast::FStringPart::FString(fs) => {
+                            for el in fs.elements.iter() {
+                                n += self.fstring_element(el)?;
+                            }
+                        }
+                    }
+                }
+                if n != 1 {
+                    self.emit(Op::BuildString(n));
+                }
+            }
+            Expr::Starred(_) => {
+                return Err(self.syntax(self.line(), "can't use starred expression here"))
+            }
+            Expr::TString(_) => {
+                return Err(self.err(self.line(), "template strings are not supported"))
+            }
+            Expr::IpyEscapeCommand(_) => return Err(self.syntax(self.line(), "invalid syntax")),
+        }
+        Ok(())
+    }
+
+    fn check_in_function(&self, msg: &str) -> CResult {
+        match self.u().code.kind {
+            CodeKind::Function | CodeKind::Comprehension => Ok(()),
+            _ => Err(self.syntax(self.line(), msg)),
+        }
+    }
+
+    fn fstring_element(
+        &mut self,
+        el: &ast::InterpolatedStringElement,
+    ) -> Result<u32, CompileError> {
+        match el {
+            ast::InterpolatedStringElement::Literal(l) => {
+                self.load_const(Value::str(&l.value));
+                Ok(1)
+            }
+            ast::InterpolatedStringElement::Interpolation(i) => {
+                let mut n = 0;
+                let mut conv = match i.conversion {
+                    ast::ConversionFlag::None => 0,
+                    ast::ConversionFlag::Str => 1,
+                    ast::ConversionFlag::Repr => 2,
+                    ast::ConversionFlag::Ascii => 3,
+                };
+                if let Some(d) = &i.debug_text {
+                    let text = format!("{}{}{}", d.leading(), d.expression(), d.trailing());
+                    self.load_const(Value::str(&text));
+                    n += 1;
+                    if conv == 0 && i.format_spec.is_none() {
+                        conv = 2;
+                    }
+                }
+                self.expr(&i.expression)?;
+                let mut flags = conv << 1;
+                if let Some(spec) = &i.format_spec {
+                    let mut k = 0;
+                    for e in spec.elements.iter() {
+                        k += self.fstring_element(e)?;
+                    }
+                    if k != 1 {
+                        self.emit(Op::BuildString(k));
+                    }
+                    flags |= 1;
+                }
+                self.emit(Op::FormatValue(flags));
+                Ok(n + 1)
+            }
+        }
+    }
+
+    /// Build a list from elements some of which are starred.
+    fn starred_list(&mut self, elts: &[Expr]) -> CResult {
+        self.emit(Op::BuildList(0));
+        for x in elts {
+            match x {
+                Expr::Starred(s) => {
+                    self.expr(&s.value)?;
+                    self.emit(Op::ListExtend);
+                }
+                other => {
+                    self.expr(other)?;
+                    self.emit(Op::ListAppend(1));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn compare(&mut self, c: &ast::ExprCompare) -> CResult {
+        self.expr(&c.left)?;
+        let n = c.ops.len();
+        let mut cleanup = Vec::new();
+        for (i, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
+            self.expr(right)?;
+            if i + 1 < n {
+                self.emit(Op::Dup);
+                self.emit(Op::Rot3);
+            }
+            self.emit(cmpop(*op));
+            if i + 1 < n {
+                cleanup.push(self.emit(Op::JumpIfFalseOrPop(0)));
+            }
+        }
+        if !cleanup.is_empty() {
+            let end = self.emit(Op::Jump(0));
+            for j in cleanup {
+                self.patch(j);
+            }
+            // Stack: [right_copy, False] → drop the copy under the result.
+            self.emit(Op::Rot2);
+            self.emit(Op::Pop);
+            self.patch(end);
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, c: &ast::ExprCall) -> CResult {
+        let args = &c.arguments.args;
+        let kws = &c.arguments.keywords;
+        if let Expr::Name(n) = &*c.func {
+            let name = n.id.as_str();
+            if FORBIDDEN_CALLS.contains(&name)
+                && matches!(self.resolve_peek(name), NameKind::Global)
+            {
+                return Err(self.err(
+                    self.line(),
+                    format!("call to '{name}' is not allowed in the PVM"),
+                ));
+            }
+            if name == "super"
+                && args.is_empty()
+                && kws.is_empty()
+                && matches!(self.resolve_peek("super"), NameKind::Global)
+            {
+                // Zero-argument super(): pass the defining class and the first argument.
+                let first = self.u().first_param.clone();
+                let has_class = self.u().code.freevars.iter().any(|x| &**x == "__class__");
+                if let (Some(first), true) = (first, has_class) {
+                    self.load_name("super");
+                    self.load_name("__class__");
+                    self.load_name(&first);
+                    self.emit(Op::Call(2));
+                    return Ok(());
+                }
+                return Err(self.syntax(self.line(), "super(): no arguments outside a method"));
+            }
+        }
+        let simple = !args.iter().any(|a| matches!(a, Expr::Starred(_)))
+            && kws.iter().all(|k| k.arg.is_some());
+        if simple && kws.is_empty() {
+            if let Expr::Attribute(a) = &*c.func {
+                self.expr(&a.value)?;
+                for x in args.iter() {
+                    self.expr(x)?;
+                }
+                let i = self.name_idx(a.attr.id.as_str());
+                self.set_line(c);
+                self.emit(Op::CallMethod(i, args.len() as u32));
+                return Ok(());
+            }
+        }
+        self.expr(&c.func)?;
+        if simple {
+            for x in args.iter() {
+                self.expr(x)?;
+            }
+            if kws.is_empty() {
+                self.set_line(c);
+                self.emit(Op::Call(args.len() as u32));
+            } else {
+                let mut names = Vec::new();
+                for k in kws.iter() {
+                    self.expr(&k.value)?;
+                    if let Some(a) = &k.arg {
+                        names.push(Value::str(a.id.as_str()));
+                    }
+                }
+                let ki = self.konst(Value::tuple(names));
+                self.set_line(c);
+                self.emit(Op::CallKw((args.len() + kws.len()) as u32, ki));
+            }
+            return Ok(());
+        }
+        self.starred_list(args)?;
+        self.emit(Op::ListToTuple);
+        let mut flag = 0;
+        if !kws.is_empty() {
+            self.emit(Op::BuildMap(0));
+            for k in kws.iter() {
+                match &k.arg {
+                    Some(a) => {
+                        self.load_const(Value::str(a.id.as_str()));
+                        self.expr(&k.value)?;
+                        self.emit(Op::BuildMap(1));
+                        self.emit(Op::DictMerge);
+                    }
+                    None => {
+                        self.expr(&k.value)?;
+                        self.emit(Op::DictMerge);
+                    }
+                }
+            }
+            flag = 1;
+        }
+        self.set_line(c);
+        self.emit(Op::CallEx(flag));
+        Ok(())
+    }
+
+    /// Resolve without allocating a local slot (used for checks).
+    fn resolve_peek(&self, n: &str) -> NameKind {
+        let u = self.u();
+        if u.scope.globals.contains(n) {
+            return NameKind::Global;
+        }
+        let mut bound = u.scope.bound.contains(n) || u.code.freevars.iter().any(|x| &**x == n);
+        if !bound {
+            bound = self.units.iter().any(|x| x.scope.bound.contains(n));
+        }
+        if bound {
+            NameKind::Name
+        } else {
+            NameKind::Global
+        }
+    }
+
+    /// Comprehension: kind 0 list, 1 set, 2 dict, 3 generator.
+    fn comprehension(
+        &mut self,
+        name: &str,
+        kind: u8,
+        elts: &[&Expr],
+        gens: &[ast::Comprehension],
+    ) -> CResult {
+        let Some(first) = gens.first() else {
+            return Err(self.syntax(self.line(), "comprehension without for"));
+        };
+        let line = self.line();
+        let parent_fn = matches!(
+            self.u().code.kind,
+            CodeKind::Function | CodeKind::Comprehension
+        );
+        let scope = scope::analyze_comprehension(elts, gens, parent_fn);
+        let is_gen = kind == 3 || scope.is_generator;
+        let qn = self.qualname(name);
+        self.push_unit(
+            name,
+            &qn,
+            CodeKind::Comprehension,
+            scope,
+            vec![".0".into()],
+            line,
+        );
+        self.unit().code.argcount = 1;
+        self.unit().code.is_generator = is_gen;
+        self.konst(Value::None);
+        match kind {
+            0 => {
+                self.emit(Op::BuildList(0));
+            }
+            1 => {
+                self.emit(Op::BuildSet(0));
+            }
+            2 => {
+                self.emit(Op::BuildMap(0));
+            }
+            _ => {}
+        }
+        self.comp_loop(kind, elts, gens, 0)?;
+        if kind == 3 {
+            self.emit(Op::LoadNone);
+        }
+        self.emit(Op::ReturnValue);
+        let code = self.pop_unit();
+        self.make_function(code, None)?;
+        self.expr(&first.iter)?;
+        self.emit(Op::GetIter);
+        self.emit(Op::Call(1));
+        Ok(())
+    }
+
+    fn comp_loop(
+        &mut self,
+        kind: u8,
+        elts: &[&Expr],
+        gens: &[ast::Comprehension],
+        depth: usize,
+    ) -> CResult {
+        let Some(g) = gens.get(depth) else {
+            // Innermost: produce the element.
+            let d = depth as u32 + 1;
+            match kind {
+                0 => {
+                    self.expr(elts[0])?;
+                    self.emit(Op::ListAppend(d));
+                }
+                1 => {
+                    self.expr(elts[0])?;
+                    self.emit(Op::SetAdd(d));
+                }
+                2 => {
+                    self.expr(elts[0])?;
+                    self.expr(elts[1])?;
+                    self.emit(Op::MapAdd(d + 1));
+                }
+                _ => {
+                    self.expr(elts[0])?;
+                    self.emit(Op::YieldValue);
+                    self.emit(Op::Pop);
+                }
+            }
+            return Ok(());
+        };
+        if g.is_async {
+            return Err(self.err(self.line(), "async comprehensions are not supported"));
+        }
+        if depth == 0 {
+            self.emit(Op::LoadFast(0));
+        } else {
+            self.expr(&g.iter)?;
+            self.emit(Op::GetIter);
+        }
+        let start = self.here();
+        let fi = self.emit(Op::ForIter(0));
+        self.store(&g.target)?;
+        let mut skips = Vec::new();
+        for c in &g.ifs {
+            self.expr(c)?;
+            skips.push(self.emit(Op::JumpIfFalse(0)));
+        }
+        self.comp_loop(kind, elts, gens, depth + 1)?;
+        for s in skips {
+            self.patch_to(s, start as u32);
+        }
+        self.emit(Op::Jump(start as u32));
+        self.patch(fi);
+        Ok(())
+    }
+}
+
+fn binop(op: ast::Operator) -> BinOp {
+    match op {
+        ast::Operator::Add => BinOp::Add,
+        ast::Operator::Sub => BinOp::Sub,
+        ast::Operator::Mult => BinOp::Mul,
+        ast::Operator::MatMult => BinOp::MatMul,
+        ast::Operator::Div => BinOp::TrueDiv,
+        ast::Operator::Mod => BinOp::Mod,
+        ast::Operator::Pow => BinOp::Pow,
+        ast::Operator::LShift => BinOp::LShift,
+        ast::Operator::RShift => BinOp::RShift,
+        ast::Operator::BitOr => BinOp::Or,
+        ast::Operator::BitXor => BinOp::Xor,
+        ast::Operator::BitAnd => BinOp::And,
+        ast::Operator::FloorDiv => BinOp::FloorDiv,
+    }
+}
+
+fn cmpop(op: ast::CmpOp) -> Op {
+    match op {
+        ast::CmpOp::Eq => Op::Compare(CmpOp::Eq),
+        ast::CmpOp::NotEq => Op::Compare(CmpOp::Ne),
+        ast::CmpOp::Lt => Op::Compare(CmpOp::Lt),
+        ast::CmpOp::LtE => Op::Compare(CmpOp::Le),
+        ast::CmpOp::Gt => Op::Compare(CmpOp::Gt),
+        ast::CmpOp::GtE => Op::Compare(CmpOp::Ge),
+        ast::CmpOp::Is => Op::Is(false),
+        ast::CmpOp::IsNot => Op::Is(true),
+        ast::CmpOp::In => Op::In(false),
+        ast::CmpOp::NotIn => Op::In(true),
+    }
+}
+
+/// Parse a Python int literal (with base prefix and underscores).
+fn parse_int_literal(s: &str) -> Option<num_bigint::BigInt> {
+    let t: String = s.chars().filter(|c| *c != '_').collect();
+    let lower = t.to_ascii_lowercase();
+    let (radix, digits) = if let Some(r) = lower.strip_prefix("0x") {
+        (16, r.to_string())
+    } else if let Some(r) = lower.strip_prefix("0o") {
+        (8, r.to_string())
+    } else if let Some(r) = lower.strip_prefix("0b") {
+        (2, r.to_string())
+    } else {
+        (10, lower)
+    };
+    num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)
+}
+
+fn unreachable_code() -> ! {
+    // The unit stack is balanced by construction (every push_unit has a pop_unit).
+    panic!("compiler unit stack underflow")
+}

@@ -1,0 +1,79 @@
+//! The one cycle cost table of the PVM (whitepaper §17.3 "Cycle costs", CIP-3 §2.2).
+//!
+//! Every cycle the VM charges comes from a constant in this file, and every charge goes through
+//! [`crate::vm::Vm::charge`]. Changing a number here changes consensus: the golden cycle test
+//! (`tests/golden_cycles.rs`) pins the totals of a fixed program set so a change is deliberate.
+//!
+//! Fixed costs are per executed instruction; size-proportional surcharges (`PER_*`) are charged
+//! before the work they pay for, so a budget is never overrun by more than one fixed step.
+
+/// Load/store of a local, constant, stack shuffles, jumps.
+pub const BASIC: u64 = 1;
+/// Arithmetic and comparison on small ints/floats (§17.3 "arithmetic: 1").
+pub const ARITH: u64 = 1;
+/// Global/builtin name lookup (a dict get).
+pub const GLOBAL: u64 = 3;
+/// Attribute load/store (dict get/set on the instance or class).
+pub const ATTR: u64 = 3;
+/// Dict get/set (§17.3 "dict get/set: 3").
+pub const DICT_OP: u64 = 3;
+/// List append/access (§17.3 "list append/access: 2").
+pub const LIST_OP: u64 = 2;
+/// Any call (Python or builtin) (§17.3 "function call: 10").
+pub const CALL: u64 = 10;
+/// Building a container: fixed part; elements add `PER_ELEM`.
+pub const BUILD: u64 = 2;
+/// Per element moved, compared, hashed or visited by a builtin.
+pub const PER_ELEM: u64 = 1;
+/// Per character of a string created, compared, hashed or formatted (§17.3 "string ops: 1/char").
+pub const PER_CHAR_DIV: u64 = 1;
+/// Raising an exception (fixed).
+pub const RAISE: u64 = 20;
+/// Entering a try block / handler / finally (fixed).
+pub const TRY: u64 = 2;
+/// Matching an except clause.
+pub const EXCEPT: u64 = 5;
+/// Creating a function, class or generator object.
+pub const MAKE: u64 = 10;
+/// Creating a class object (fixed, plus the body's own instructions).
+pub const CLASS: u64 = 50;
+/// Import of a whitelisted module, first time (§17.3 "import: 100 first").
+pub const IMPORT_FIRST: u64 = 100;
+/// Import of an already-loaded module (§17.3 "5 cached").
+pub const IMPORT_CACHED: u64 = 5;
+/// Import of a module not on the whitelist (the failed lookup still costs).
+pub const IMPORT_MISS: u64 = 50;
+/// Big-int arithmetic: per 64-bit limb of the larger operand (quadratic ops charge limbs²/8).
+pub const PER_LIMB: u64 = 1;
+/// encode/decode fixed part (§17.3 "encode/decode 10+len").
+pub const CODEC: u64 = 10;
+/// Yield/resume of a generator.
+pub const YIELD: u64 = 3;
+/// Iterator step (FOR_ITER), on top of the element access it performs.
+pub const ITER: u64 = 1;
+
+/// Surcharge for an operation touching `n` elements.
+#[inline]
+pub fn per_elem(n: usize) -> u64 {
+    (n as u64).saturating_mul(PER_ELEM)
+}
+
+/// Surcharge for an operation producing or reading `n` characters/bytes.
+#[inline]
+pub fn per_char(n: usize) -> u64 {
+    (n as u64) / PER_CHAR_DIV
+}
+
+/// Surcharge for big-int arithmetic on operands of `bits` bits (linear operations).
+#[inline]
+pub fn bigint_linear(bits: u64) -> u64 {
+    (bits / 64 + 1) * PER_LIMB
+}
+
+/// Surcharge for big-int multiplication/division/conversion (schoolbook quadratic bound).
+#[inline]
+pub fn bigint_quadratic(bits_a: u64, bits_b: u64) -> u64 {
+    let a = bits_a / 64 + 1;
+    let b = bits_b / 64 + 1;
+    (a * b / 8 + 1) * PER_LIMB
+}

@@ -1,0 +1,965 @@
+//! repr/str and the formatting mini-languages (format spec, `str.format`, `%`), matching
+//! CPython 3.11 output. Float repr is the shortest round-trip form with CPython's thresholds
+//! (scientific when the exponent is < -4 or >= 16). Output size is charged and reserved before
+//! building, so `f"{x:>1000000000}"` stops at the budget or the memory limit.
+
+use crate::cost;
+use crate::value::*;
+use crate::vm::{Args, Vm, R};
+
+/// CPython `repr(float)`.
+pub fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
+    }
+    let e = format!("{:e}", f);
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let neg = mant.starts_with('-');
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if neg { "-" } else { "" };
+    if (-4..16).contains(&exp) {
+        let n = digits.len() as i32;
+        let s = if exp >= 0 {
+            if n > exp + 1 {
+                format!(
+                    "{}.{}",
+                    &digits[..(exp + 1) as usize],
+                    &digits[(exp + 1) as usize..]
+                )
+            } else {
+                format!("{}{}.0", digits, "0".repeat((exp + 1 - n) as usize))
+            }
+        } else {
+            format!("0.{}{}", "0".repeat((-exp - 1) as usize), digits)
+        };
+        format!("{sign}{s}")
+    } else {
+        let m = if digits.len() > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits.clone()
+        };
+        format!(
+            "{}{}e{}{:02}",
+            sign,
+            m,
+            if exp < 0 { "-" } else { "+" },
+            exp.abs()
+        )
+    }
+}
+
+/// CPython `repr(str)`.
+pub fn str_repr(s: &str) -> String {
+    let q = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(q);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if (0x80..0xa0).contains(&(c as u32)) => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(q);
+    out
+}
+
+/// `ascii()` escaping of a repr.
+pub fn ascii_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let u = c as u32;
+        if u < 0x80 {
+            out.push(c);
+        } else if u < 0x100 {
+            out.push_str(&format!("\\x{u:02x}"));
+        } else if u < 0x10000 {
+            out.push_str(&format!("\\u{u:04x}"));
+        } else {
+            out.push_str(&format!("\\U{u:08x}"));
+        }
+    }
+    out
+}
+
+/// `repr(bytes)`.
+pub fn bytes_repr(b: &[u8]) -> String {
+    let q = if b.contains(&b'\'') && !b.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = format!("b{q}");
+    for &x in b {
+        match x {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            x if x as char == q => {
+                out.push('\\');
+                out.push(q);
+            }
+            0x20..=0x7e => out.push(x as char),
+            _ => out.push_str(&format!("\\x{x:02x}")),
+        }
+    }
+    out.push(q);
+    out
+}
+
+fn seq_repr(vm: &mut Vm, items: &[Value], open: &str, close: &str) -> R<String> {
+    vm.enter()?;
+    let mut out = String::from(open);
+    let mut res = Ok(());
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match vm.repr(x) {
+            Ok(s) => out.push_str(&s),
+            Err(e) => {
+                res = Err(e);
+                break;
+            }
+        }
+    }
+    vm.leave();
+    res?;
+    out.push_str(close);
+    Ok(out)
+}
+
+/// `repr(v)`.
+pub fn repr(vm: &mut Vm, v: &Value) -> R<String> {
+    let s = match v {
+        Value::None => "None".into(),
+        Value::NotImplemented => "NotImplemented".into(),
+        Value::Ellipsis => "Ellipsis".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Int(i) => i.to_string(),
+        Value::BigInt(b) => {
+            vm.charge(cost::bigint_quadratic(b.bits(), b.bits()))?;
+            b.to_string()
+        }
+        Value::Float(f) => float_repr(*f),
+        Value::Str(s) => {
+            vm.charge(cost::per_char(s.s.len()))?;
+            str_repr(&s.s)
+        }
+        Value::Bytes(b) => bytes_repr(&b.b),
+        Value::ByteArray(b) => format!("bytearray({})", bytes_repr(&b.b.borrow())),
+        Value::Tuple(t) => {
+            if t.items.len() == 1 {
+                seq_repr(vm, &t.items, "(", ",)")?
+            } else {
+                seq_repr(vm, &t.items, "(", ")")?
+            }
+        }
+        Value::List(l) => {
+            let items = l.items.borrow().clone();
+            seq_repr(vm, &items, "[", "]")?
+        }
+        Value::Dict(d) => {
+            let items: Vec<Entry> = d.table.borrow().iter().cloned().collect();
+            vm.enter()?;
+            let mut out = String::from("{");
+            let mut res = Ok(());
+            for (i, e) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match vm
+                    .repr(&e.key)
+                    .and_then(|k| vm.repr(&e.value).map(|v| (k, v)))
+                {
+                    Ok((k, v)) => {
+                        out.push_str(&k);
+                        out.push_str(": ");
+                        out.push_str(&v);
+                    }
+                    Err(e) => {
+                        res = Err(e);
+                        break;
+                    }
+                }
+            }
+            vm.leave();
+            res?;
+            out.push('}');
+            out
+        }
+        Value::Set(s) => {
+            let items: Vec<Value> = s.table.borrow().iter().map(|e| e.key.clone()).collect();
+            if s.frozen {
+                if items.is_empty() {
+                    "frozenset()".into()
+                } else {
+                    format!("frozenset({})", seq_repr(vm, &items, "{", "}")?)
+                }
+            } else if items.is_empty() {
+                "set()".into()
+            } else {
+                seq_repr(vm, &items, "{", "}")?
+            }
+        }
+        Value::Range(r) => {
+            if r.step == 1 {
+                format!("range({}, {})", r.start, r.stop)
+            } else {
+                format!("range({}, {}, {})", r.start, r.stop, r.step)
+            }
+        }
+        Value::Slice(s) => format!(
+            "slice({}, {}, {})",
+            repr(vm, &s.start)?,
+            repr(vm, &s.stop)?,
+            repr(vm, &s.step)?
+        ),
+        Value::Function(f) => format!("<function {}>", f.code.qualname),
+        Value::Builtin(b) => match &b.kind {
+            BuiltinKind::Method(r) => {
+                format!("<built-in method {} of {} object>", b.name, vm.type_name(r))
+            }
+            _ => format!("<built-in function {}>", b.name),
+        },
+        Value::BoundMethod(m) => {
+            let fname = match &m.func {
+                Value::Function(f) => f.code.qualname.to_string(),
+                _ => "?".into(),
+            };
+            format!("<bound method {} of {}>", fname, repr(vm, &m.receiver)?)
+        }
+        Value::Class(c) => {
+            let builtin = Rc_ptr_builtin(vm, c);
+            if builtin {
+                format!("<class '{}'>", c.name)
+            } else {
+                let module = match c.dict.borrow().get("__module__") {
+                    Some(Value::Str(s)) => s.s.to_string(),
+                    _ => "builtins".into(),
+                };
+                format!("<class '{}.{}'>", module, c.qualname.borrow())
+            }
+        }
+        Value::Instance(i) => {
+            if let Some(r) = vm.call_dunder(v, "__repr__", vec![])? {
+                return match r {
+                    Value::Str(s) => Ok(s.s.to_string()),
+                    _ => Err(vm.type_err(format!(
+                        "__repr__ returned non-string (type {})",
+                        vm.type_name(&r)
+                    ))),
+                };
+            }
+            if i.exc.borrow().is_some() {
+                let args = i
+                    .dict
+                    .borrow()
+                    .get("args")
+                    .cloned()
+                    .unwrap_or(Value::tuple(vec![]));
+                let a = repr(vm, &args)?;
+                let cls = i.cls();
+                let inner = if let Value::Tuple(t) = &args {
+                    if t.items.len() == 1 {
+                        a.trim_end_matches(",)").trim_start_matches('(').to_string()
+                    } else {
+                        a.trim_start_matches('(').trim_end_matches(')').to_string()
+                    }
+                } else {
+                    a
+                };
+                return Ok(format!("{}({})", cls.name, inner));
+            }
+            let b = i.base.borrow().clone();
+            if let Some(b) = b {
+                return repr(vm, &b);
+            }
+            let cls = i.cls();
+            let module = match cls.dict.borrow().get("__module__") {
+                Some(Value::Str(s)) => s.s.to_string(),
+                _ => "__main__".into(),
+            };
+            format!("<{}.{} object>", module, cls.qualname.borrow())
+        }
+        Value::Generator(g) => format!(
+            "<{} object {}>",
+            if g.coroutine {
+                "coroutine"
+            } else {
+                "generator"
+            },
+            g.name
+        ),
+        Value::Iter(_) => "<iterator object>".into(),
+        Value::Module(m) => format!("<module '{}'>", m.name),
+        Value::Property(_) => "<property object>".into(),
+        Value::ClassMethod(_) => "<classmethod object>".into(),
+        Value::StaticMethod(_) => "<staticmethod object>".into(),
+        Value::Super(s) => format!(
+            "<super: <class '{}'>, <{} object>>",
+            s.class.name,
+            vm.type_name(&s.obj)
+        ),
+        Value::Cell(_) => "<cell>".into(),
+    };
+    Ok(s)
+}
+
+#[allow(non_snake_case)]
+fn Rc_ptr_builtin(vm: &Vm, c: &std::rc::Rc<Class>) -> bool {
+    !c.dict.borrow().contains_key("__module__")
+        || vm.types.exc.values().any(|x| std::rc::Rc::ptr_eq(x, c))
+}
+
+/// `str(exception)`.
+pub fn exc_str(vm: &mut Vm, i: &Instance) -> R<String> {
+    let args = i
+        .dict
+        .borrow()
+        .get("args")
+        .cloned()
+        .unwrap_or(Value::tuple(vec![]));
+    let cls = i.cls();
+    match &args {
+        Value::Tuple(t) if t.items.is_empty() => Ok(String::new()),
+        Value::Tuple(t) if t.items.len() == 1 => {
+            if cls.is_subclass(&vm.types.exc["KeyError"]) {
+                repr(vm, &t.items[0])
+            } else {
+                vm.str(&t.items[0])
+            }
+        }
+        other => repr(vm, other),
+    }
+}
+
+/// Parsed format spec.
+#[derive(Default, Debug)]
+struct Spec {
+    fill: char,
+    align: Option<char>,
+    sign: Option<char>,
+    alt: bool,
+    zero: bool,
+    width: usize,
+    grouping: Option<char>,
+    precision: Option<usize>,
+    ty: Option<char>,
+}
+
+fn parse_spec(vm: &mut Vm, s: &str) -> R<Spec> {
+    let cs: Vec<char> = s.chars().collect();
+    let mut sp = Spec {
+        fill: ' ',
+        ..Spec::default()
+    };
+    let mut i = 0;
+    if cs.len() >= 2 && matches!(cs[1], '<' | '>' | '^' | '=') {
+        sp.fill = cs[0];
+        sp.align = Some(cs[1]);
+        i = 2;
+    } else if !cs.is_empty() && matches!(cs[0], '<' | '>' | '^' | '=') {
+        sp.align = Some(cs[0]);
+        i = 1;
+    }
+    if i < cs.len() && matches!(cs[i], '+' | '-' | ' ') {
+        sp.sign = Some(cs[i]);
+        i += 1;
+    }
+    if i < cs.len() && cs[i] == '#' {
+        sp.alt = true;
+        i += 1;
+    }
+    if i < cs.len() && cs[i] == '0' {
+        sp.zero = true;
+        i += 1;
+    }
+    let mut w = String::new();
+    while i < cs.len() && cs[i].is_ascii_digit() {
+        w.push(cs[i]);
+        i += 1;
+    }
+    if !w.is_empty() {
+        sp.width = w
+            .parse()
+            .map_err(|_| vm.value_err("Too many decimal digits in format string"))?;
+    }
+    if i < cs.len() && matches!(cs[i], ',' | '_') {
+        sp.grouping = Some(cs[i]);
+        i += 1;
+    }
+    if i < cs.len() && cs[i] == '.' {
+        i += 1;
+        let mut p = String::new();
+        while i < cs.len() && cs[i].is_ascii_digit() {
+            p.push(cs[i]);
+            i += 1;
+        }
+        if p.is_empty() {
+            return Err(vm.value_err("Format specifier missing precision"));
+        }
+        sp.precision = Some(
+            p.parse()
+                .map_err(|_| vm.value_err("Too many decimal digits in format string"))?,
+        );
+    }
+    if i < cs.len() {
+        sp.ty = Some(cs[i]);
+        i += 1;
+    }
+    if i < cs.len() {
+        return Err(vm.value_err("Invalid format specifier"));
+    }
+    Ok(sp)
+}
+
+fn group(digits: &str, sep: char, every: usize) -> String {
+    let n = digits.len();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (n - i) % every == 0 {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn pad_to(vm: &mut Vm, body: String, sp: &Spec, default_right: bool, sign_len: usize) -> R<String> {
+    let len = body.chars().count();
+    if sp.width <= len {
+        return Ok(body);
+    }
+    vm.charge(cost::per_char(sp.width))?;
+    vm.reserve(sp.width as u64 * 4)?;
+    let n = sp.width - len;
+    let fill = if sp.zero && sp.align.is_none() {
+        '0'
+    } else {
+        sp.fill
+    };
+    let align = sp.align.unwrap_or(if sp.zero {
+        '='
+    } else if default_right {
+        '>'
+    } else {
+        '<'
+    });
+    let f = |k: usize| std::iter::repeat_n(fill, k).collect::<String>();
+    Ok(match align {
+        '<' => body + &f(n),
+        '^' => f(n / 2) + &body + &f(n - n / 2),
+        '=' => {
+            let (a, b) = body.split_at(sign_len.min(body.len()));
+            format!("{}{}{}", a, f(n), b)
+        }
+        _ => f(n) + &body,
+    })
+}
+
+/// `format(v, spec)` for builtin values.
+pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
+    if spec.is_empty() {
+        return vm.str(v);
+    }
+    let sp = parse_spec(vm, spec)?;
+    vm.charge(cost::per_char(sp.width.min(1 << 20)))?;
+    match v {
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_)
+            if !matches!(sp.ty, Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')) =>
+        {
+            if matches!(v, Value::Bool(_)) && sp.ty.is_none() {
+                let s = vm_str(vm, v)?;
+                return pad_to(vm, s, &sp, false, 0);
+            }
+            let b = match v {
+                Value::Int(i) => num_bigint::BigInt::from(*i),
+                Value::Bool(x) => num_bigint::BigInt::from(*x as i64),
+                Value::BigInt(b) => (**b).clone(),
+                _ => num_bigint::BigInt::default(),
+            };
+            let neg = b.sign() == num_bigint::Sign::Minus;
+            let mag = if neg { -b } else { b };
+            let (digits, prefix) = match sp.ty {
+                None | Some('d') | Some('n') => (mag.to_str_radix(10), ""),
+                Some('x') => (mag.to_str_radix(16), "0x"),
+                Some('X') => (mag.to_str_radix(16).to_uppercase(), "0X"),
+                Some('o') => (mag.to_str_radix(8), "0o"),
+                Some('b') => (mag.to_str_radix(2), "0b"),
+                Some('c') => (
+                    char::from_u32(num_traits::ToPrimitive::to_u32(&mag).unwrap_or(0))
+                        .unwrap_or(' ')
+                        .to_string(),
+                    "",
+                ),
+                Some(t) => {
+                    return Err(vm.value_err(format!(
+                        "Unknown format code '{t}' for object of type 'int'"
+                    )))
+                }
+            };
+            let digits = match sp.grouping {
+                Some(g) => group(
+                    &digits,
+                    g,
+                    if matches!(sp.ty, Some('x' | 'X' | 'o' | 'b')) {
+                        4
+                    } else {
+                        3
+                    },
+                ),
+                None => digits,
+            };
+            let sign = if neg {
+                "-"
+            } else {
+                match sp.sign {
+                    Some('+') => "+",
+                    Some(' ') => " ",
+                    _ => "",
+                }
+            };
+            let pre = if sp.alt { prefix } else { "" };
+            let body = format!("{sign}{pre}{digits}");
+            pad_to(vm, body, &sp, true, sign.len() + pre.len())
+        }
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
+            let f = vm.to_float(v)?;
+            let neg = f.is_sign_negative() && !(f == 0.0 && sp.ty.is_none() && false);
+            let a = f.abs();
+            let prec = sp.precision;
+            let mut body = match sp.ty {
+                Some('f') | Some('F') => fixed(a, prec.unwrap_or(6)),
+                Some('e') | Some('E') => sci(a, prec.unwrap_or(6)),
+                Some('%') => format!("{}%", fixed(a * 100.0, prec.unwrap_or(6))),
+                Some('g') | Some('G') => general(a, prec.unwrap_or(6), sp.alt),
+                None => match prec {
+                    Some(p) => {
+                        let g = general(a, p.max(1), sp.alt);
+                        if g.contains('.')
+                            || g.contains('e')
+                            || g.contains("inf")
+                            || g.contains("nan")
+                        {
+                            g
+                        } else {
+                            format!("{g}.0")
+                        }
+                    }
+                    None => float_repr(a),
+                },
+                Some(t) => {
+                    return Err(vm.value_err(format!(
+                        "Unknown format code '{t}' for object of type 'float'"
+                    )))
+                }
+            };
+            if a.is_nan() {
+                body = "nan".into();
+            } else if a.is_infinite() {
+                body = "inf".into();
+            }
+            if matches!(sp.ty, Some('E' | 'G' | 'F')) {
+                body = body.to_uppercase();
+            }
+            if let Some(g) = sp.grouping {
+                let (ip, rest) = match body.find(|c: char| !c.is_ascii_digit()) {
+                    Some(p) => (body[..p].to_string(), body[p..].to_string()),
+                    None => (body.clone(), String::new()),
+                };
+                body = group(&ip, g, 3) + &rest;
+            }
+            let sign = if neg && !f.is_nan() {
+                "-"
+            } else {
+                match sp.sign {
+                    Some('+') => "+",
+                    Some(' ') => " ",
+                    _ => "",
+                }
+            };
+            pad_to(vm, format!("{sign}{body}"), &sp, true, sign.len())
+        }
+        Value::Str(s) => {
+            if let Some(t) = sp.ty {
+                if t != 's' {
+                    return Err(vm.value_err(format!(
+                        "Unknown format code '{t}' for object of type 'str'"
+                    )));
+                }
+            }
+            if sp.sign.is_some() {
+                return Err(vm.value_err("Sign not allowed in string format specifier"));
+            }
+            let body: String = match sp.precision {
+                Some(p) => s.s.chars().take(p).collect(),
+                None => s.s.to_string(),
+            };
+            pad_to(vm, body, &sp, false, 0)
+        }
+        _ => {
+            let tn = vm.type_name(v);
+            Err(vm.type_err(format!(
+                "unsupported format string passed to {tn}.__format__"
+            )))
+        }
+    }
+}
+
+fn vm_str(vm: &mut Vm, v: &Value) -> R<String> {
+    vm.str(v)
+}
+
+fn fixed(a: f64, p: usize) -> String {
+    format!("{:.*}", p.min(400), a)
+}
+
+fn sci(a: f64, p: usize) -> String {
+    let s = format!("{:.*e}", p.min(400), a);
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+fn general(a: f64, p: usize, alt: bool) -> String {
+    let p = p.max(1);
+    if a == 0.0 {
+        return if alt {
+            format!("{:.*}", p - 1, 0.0)
+        } else {
+            "0".into()
+        };
+    }
+    if !a.is_finite() {
+        return float_repr(a);
+    }
+    let s = format!("{:.*e}", p - 1, a);
+    let exp: i32 = s
+        .split_once('e')
+        .map(|(_, e)| e.parse().unwrap_or(0))
+        .unwrap_or(0);
+    let out = if exp < -4 || exp >= p as i32 {
+        let (m, _) = s.split_once('e').unwrap_or((&s, ""));
+        let m = if alt { m.to_string() } else { trim_zeros(m) };
+        format!("{}e{}{:02}", m, if exp < 0 { '-' } else { '+' }, exp.abs())
+    } else {
+        let f = format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, a);
+        if alt {
+            f
+        } else {
+            trim_zeros(&f)
+        }
+    };
+    out
+}
+
+fn trim_zeros(s: &str) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// `str.format`.
+pub fn str_format(vm: &mut Vm, fmt: &str, args: &Args) -> R<String> {
+    let mut out = String::new();
+    let cs: Vec<char> = fmt.chars().collect();
+    let mut i = 0;
+    let mut auto = 0usize;
+    while i < cs.len() {
+        let c = cs[i];
+        if c == '{' {
+            if cs.get(i + 1) == Some(&'{') {
+                out.push('{');
+                i += 2;
+                continue;
+            }
+            let mut j = i + 1;
+            let mut depth = 1;
+            while j < cs.len() {
+                if cs[j] == '{' {
+                    depth += 1;
+                } else if cs[j] == '}' {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                j += 1;
+            }
+            if j >= cs.len() {
+                return Err(vm.value_err("Single '{' encountered in format string"));
+            }
+            let field: String = cs[i + 1..j].iter().collect();
+            let (name_conv, spec) = match field.find(':') {
+                Some(p) => (field[..p].to_string(), field[p + 1..].to_string()),
+                None => (field.clone(), String::new()),
+            };
+            let (name, conv) = match name_conv.find('!') {
+                Some(p) => (
+                    name_conv[..p].to_string(),
+                    name_conv[p + 1..].chars().next(),
+                ),
+                None => (name_conv, None),
+            };
+            let spec = if spec.contains('{') {
+                str_format(vm, &spec, args)?
+            } else {
+                spec
+            };
+            let (first, rest) = match name.find(['.', '[']) {
+                Some(p) => (&name[..p], &name[p..]),
+                None => (name.as_str(), ""),
+            };
+            let mut v = if first.is_empty() {
+                let v = args.pos.get(auto).cloned();
+                auto += 1;
+                v.ok_or_else(|| {
+                    vm.new_exc(
+                        "IndexError",
+                        &format!(
+                            "Replacement index {} out of range for positional args tuple",
+                            auto - 1
+                        ),
+                    )
+                })?
+            } else if let Ok(n) = first.parse::<usize>() {
+                args.pos.get(n).cloned().ok_or_else(|| {
+                    vm.new_exc(
+                        "IndexError",
+                        &format!("Replacement index {n} out of range for positional args tuple"),
+                    )
+                })?
+            } else {
+                match args.kw.iter().find(|(k, _)| &**k == first) {
+                    Some((_, v)) => v.clone(),
+                    None => {
+                        let cls = vm.types.exc["KeyError"].clone();
+                        return Err(crate::vm::Exc::Py(
+                            vm.make_exc(&cls, vec![Value::str(first)]),
+                        ));
+                    }
+                }
+            };
+            let mut r = rest;
+            while !r.is_empty() {
+                if let Some(x) = r.strip_prefix('.') {
+                    let end = x.find(['.', '[']).unwrap_or(x.len());
+                    v = vm.getattr(&v, &x[..end])?;
+                    r = &x[end..];
+                } else if let Some(x) = r.strip_prefix('[') {
+                    let end = x.find(']').unwrap_or(x.len());
+                    let key = &x[..end];
+                    let k = match key.parse::<i64>() {
+                        Ok(n) => Value::Int(n),
+                        Err(_) => Value::str(key),
+                    };
+                    v = vm.getitem(&v, &k)?;
+                    r = x.get(end + 1..).unwrap_or("");
+                } else {
+                    break;
+                }
+            }
+            let v = match conv {
+                Some('r') => Value::str(&vm.repr(&v)?),
+                Some('s') => Value::str(&vm.str(&v)?),
+                Some('a') => Value::str(&ascii_escape(&vm.repr(&v)?)),
+                _ => v,
+            };
+            out.push_str(&vm.format(&v, &spec)?);
+            i = j + 1;
+        } else if c == '}' {
+            if cs.get(i + 1) == Some(&'}') {
+                out.push('}');
+                i += 2;
+                continue;
+            }
+            return Err(vm.value_err("Single '}' encountered in format string"));
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    vm.charge(cost::per_char(out.len()))?;
+    Ok(out)
+}
+
+/// `fmt % args`.
+pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
+    let items: Vec<Value> = match args {
+        Value::Tuple(t) => t.items.to_vec(),
+        other => vec![other.clone()],
+    };
+    let mapping = matches!(args, Value::Dict(_));
+    let cs: Vec<char> = fmt.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let mut k = 0;
+    while i < cs.len() {
+        if cs[i] != '%' {
+            out.push(cs[i]);
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let mut key = None;
+        if cs.get(i) == Some(&'(') {
+            let end = cs[i..]
+                .iter()
+                .position(|c| *c == ')')
+                .map(|p| p + i)
+                .unwrap_or(cs.len());
+            key = Some(cs[i + 1..end].iter().collect::<String>());
+            i = end + 1;
+        }
+        let mut flags = String::new();
+        while i < cs.len() && matches!(cs[i], '-' | '+' | ' ' | '#' | '0') {
+            flags.push(cs[i]);
+            i += 1;
+        }
+        let mut width = String::new();
+        while i < cs.len() && (cs[i].is_ascii_digit() || cs[i] == '*') {
+            if cs[i] == '*' {
+                let w = items.get(k).cloned().unwrap_or(Value::Int(0));
+                k += 1;
+                width = vm.index_of(&w)?.to_string();
+            } else {
+                width.push(cs[i]);
+            }
+            i += 1;
+        }
+        let mut prec = None;
+        if cs.get(i) == Some(&'.') {
+            i += 1;
+            let mut p = String::new();
+            while i < cs.len() && cs[i].is_ascii_digit() {
+                p.push(cs[i]);
+                i += 1;
+            }
+            prec = Some(p);
+        }
+        let Some(&ty) = cs.get(i) else {
+            return Err(vm.value_err("incomplete format"));
+        };
+        i += 1;
+        if ty == '%' {
+            out.push('%');
+            continue;
+        }
+        let v = match &key {
+            Some(kname) => match args {
+                Value::Dict(d) => vm.dict_get(d, &Value::str(kname))?.ok_or_else(|| {
+                    let cls = vm.types.exc["KeyError"].clone();
+                    crate::vm::Exc::Py(vm.make_exc(&cls, vec![Value::str(kname)]))
+                })?,
+                _ => return Err(vm.type_err("format requires a mapping")),
+            },
+            None => {
+                if mapping {
+                    args.clone()
+                } else {
+                    let v = items.get(k).cloned();
+                    k += 1;
+                    v.ok_or_else(|| vm.type_err("not enough arguments for format string"))?
+                }
+            }
+        };
+        let align = if flags.contains('-') { "<" } else { "" };
+        let zero = if flags.contains('0') && !flags.contains('-') {
+            "0"
+        } else {
+            ""
+        };
+        let sign = if flags.contains('+') {
+            "+"
+        } else if flags.contains(' ') {
+            " "
+        } else {
+            ""
+        };
+        let alt = if flags.contains('#') { "#" } else { "" };
+        let p = prec
+            .as_ref()
+            .map(|p| format!(".{}", if p.is_empty() { "0" } else { p }))
+            .unwrap_or_default();
+        let s = match ty {
+            's' => {
+                let s = vm.str(&v)?;
+                format_value(vm, &Value::str(&s), &format!("{align}{width}{p}"))?
+            }
+            'r' | 'a' => {
+                let s = vm.repr(&v)?;
+                format_value(vm, &Value::str(&s), &format!("{align}{width}{p}"))?
+            }
+            'd' | 'i' | 'u' => {
+                let iv = match &v {
+                    Value::Float(f) => Value::from_bigint(
+                        crate::objects::int::float_to_big(*f).unwrap_or_default(),
+                    ),
+                    Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => v.clone(),
+                    _ => {
+                        return Err(vm.type_err(format!(
+                            "%{ty} format: a real number is required, not {}",
+                            vm.type_name(&v)
+                        )))
+                    }
+                };
+                format_value(vm, &iv, &format!("{align}{sign}{zero}{width}d"))?
+            }
+            'x' | 'X' | 'o' => {
+                format_value(vm, &v, &format!("{align}{sign}{alt}{zero}{width}{ty}"))?
+            }
+            'f' | 'F' | 'e' | 'E' | 'g' | 'G' => {
+                let p = if p.is_empty() { ".6".to_string() } else { p };
+                format_value(vm, &v, &format!("{align}{sign}{alt}{zero}{width}{p}{ty}"))?
+            }
+            'c' => match &v {
+                Value::Str(s) => s.s.to_string(),
+                _ => format_value(vm, &v, "c")?,
+            },
+            _ => {
+                return Err(vm.value_err(format!(
+                    "unsupported format character '{ty}' (0x{:x})",
+                    ty as u32
+                )))
+            }
+        };
+        out.push_str(&s);
+    }
+    if !mapping && k < items.len() && matches!(args, Value::Tuple(_)) {
+        return Err(vm.type_err("not all arguments converted during string formatting"));
+    }
+    vm.charge(cost::per_char(out.len()))?;
+    Ok(out)
+}

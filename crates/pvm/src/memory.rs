@@ -1,0 +1,112 @@
+//! Deterministic memory accounting (whitepaper §3 "10 MiB per invocation").
+//!
+//! Every heap object adds a size computed by a fixed formula (header + per-element bytes) to a
+//! per-thread live counter when created, and subtracts exactly that amount when dropped
+//! ([`Acct`]). Reference counting makes the drop point deterministic. Allocations whose size is
+//! known beforehand (`[0] * n`, `"x" * n`, `range` → list, `join`) call [`reserve`] first, so
+//! a giant allocation fails before any memory is touched. Growth that is not pre-checked sets
+//! the live counter above the limit; the interpreter notices at the next instruction.
+//!
+//! One VM runs per thread at a time; the counter is thread-local for that reason.
+
+use std::cell::Cell;
+
+/// Accounted size of any heap object header.
+pub const HEADER: usize = 32;
+/// Accounted size of one value slot in a container.
+pub const SLOT: usize = 16;
+
+thread_local! {
+    static LIVE: Cell<u64> = const { Cell::new(0) };
+    static PEAK: Cell<u64> = const { Cell::new(0) };
+    static LIMIT: Cell<u64> = const { Cell::new(u64::MAX) };
+}
+
+/// Reset the counters for a new invocation with the given limit.
+pub fn reset(limit: u64) {
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    LIMIT.with(|l| l.set(limit));
+}
+
+/// Live accounted bytes.
+pub fn live() -> u64 {
+    LIVE.with(|l| l.get())
+}
+
+/// Peak accounted bytes since [`reset`].
+pub fn peak() -> u64 {
+    PEAK.with(|p| p.get())
+}
+
+/// True when live bytes exceed the limit.
+pub fn over_limit() -> bool {
+    live() > LIMIT.with(|l| l.get())
+}
+
+/// Check that `bytes` more would fit, without allocating. `Err` means MemoryError.
+pub fn reserve(bytes: u64) -> Result<(), MemoryLimit> {
+    let l = live();
+    if l.saturating_add(bytes) > LIMIT.with(|x| x.get()) {
+        Err(MemoryLimit)
+    } else {
+        Ok(())
+    }
+}
+
+fn add(n: u64) {
+    LIVE.with(|l| {
+        let v = l.get().saturating_add(n);
+        l.set(v);
+        PEAK.with(|p| {
+            if v > p.get() {
+                p.set(v)
+            }
+        });
+    });
+}
+
+fn sub(n: u64) {
+    LIVE.with(|l| l.set(l.get().saturating_sub(n)));
+}
+
+/// The memory limit was hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryLimit;
+
+/// An accounting token owned by a heap object: adds its size on creation, subtracts on drop.
+/// The size can change for growable containers ([`Acct::resize`]).
+#[derive(Debug)]
+pub struct Acct(Cell<u64>);
+
+impl Acct {
+    /// Account `bytes` for a new object.
+    pub fn new(bytes: usize) -> Acct {
+        add(bytes as u64);
+        Acct(Cell::new(bytes as u64))
+    }
+
+    /// Change the accounted size to `bytes` (container grew or shrank).
+    pub fn resize(&self, bytes: usize) {
+        let old = self.0.get();
+        let new = bytes as u64;
+        if new > old {
+            add(new - old)
+        } else {
+            sub(old - new)
+        }
+        self.0.set(new);
+    }
+}
+
+impl Clone for Acct {
+    fn clone(&self) -> Acct {
+        Acct::new(self.0.get() as usize)
+    }
+}
+
+impl Drop for Acct {
+    fn drop(&mut self) {
+        sub(self.0.get())
+    }
+}

@@ -1,0 +1,259 @@
+//! Builtin iterators (list/str/range/dict/set iterators, enumerate, zip, map, filter,
+//! reversed) and generator methods.
+
+use crate::cost;
+use crate::value::*;
+use crate::vm::{Args, Exc, Vm, R};
+use std::rc::Rc;
+
+/// Advance a builtin iterator.
+pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
+    let mut st = it.state.borrow_mut();
+    match &mut *st {
+        IterState::Seq { seq, i } => {
+            let r = match seq {
+                Value::List(l) => l.items.borrow().get(*i).cloned(),
+                Value::Tuple(t) => t.items.get(*i).cloned(),
+                Value::Bytes(b) => b.b.get(*i).map(|x| Value::Int(*x as i64)),
+                Value::ByteArray(b) => b.b.borrow().get(*i).map(|x| Value::Int(*x as i64)),
+                Value::Instance(_) => {
+                    let s = seq.clone();
+                    let k = Value::Int(*i as i64);
+                    *i += 1;
+                    drop(st);
+                    return match vm.getitem(&s, &k) {
+                        Ok(v) => Ok(Some(v)),
+                        Err(e) if vm.exc_is(&e, "IndexError") || vm.exc_is(&e, "StopIteration") => {
+                            Ok(None)
+                        }
+                        Err(e) => Err(e),
+                    };
+                }
+                _ => None,
+            };
+            if r.is_some() {
+                *i += 1;
+            } else {
+                *st = IterState::Empty;
+            }
+            Ok(r)
+        }
+        IterState::Str { s, byte } => {
+            let rest = &s.s[*byte..];
+            match rest.chars().next() {
+                Some(c) => {
+                    *byte += c.len_utf8();
+                    Ok(Some(Value::str(c.encode_utf8(&mut [0; 4]))))
+                }
+                None => Ok(None),
+            }
+        }
+        IterState::Range { next, step, left } => {
+            if *left <= 0 {
+                return Ok(None);
+            }
+            let v = *next;
+            *left -= 1;
+            *next = next.wrapping_add(*step);
+            Ok(Some(Value::Int(v)))
+        }
+        IterState::Dict { d, i, kind, len } => {
+            let t = d.table.borrow();
+            if t.len != *len {
+                drop(t);
+                *len = usize::MAX;
+                drop(st);
+                return Err(vm.new_exc("RuntimeError", "dictionary changed size during iteration"));
+            }
+            while *i < t.entries.len() {
+                let j = *i;
+                *i += 1;
+                if let Some(e) = &t.entries[j] {
+                    return Ok(Some(match kind {
+                        0 => e.key.clone(),
+                        1 => e.value.clone(),
+                        _ => Value::tuple(vec![e.key.clone(), e.value.clone()]),
+                    }));
+                }
+            }
+            Ok(None)
+        }
+        IterState::Set { s, i, len } => {
+            let t = s.table.borrow();
+            if t.len != *len {
+                drop(t);
+                drop(st);
+                return Err(vm.new_exc("RuntimeError", "Set changed size during iteration"));
+            }
+            while *i < t.entries.len() {
+                let j = *i;
+                *i += 1;
+                if let Some(e) = &t.entries[j] {
+                    return Ok(Some(e.key.clone()));
+                }
+            }
+            Ok(None)
+        }
+        IterState::Reversed { seq, i } => {
+            if *i == 0 {
+                return Ok(None);
+            }
+            *i -= 1;
+            let k = Value::Int(*i as i64);
+            let s = seq.clone();
+            drop(st);
+            vm.getitem(&s, &k).map(Some)
+        }
+        IterState::Enumerate { it: inner_it, n } => {
+            let (inner, cur) = (inner_it.clone(), n.clone());
+            drop(st);
+            match vm.next(&inner)? {
+                Some(v) => {
+                    let nn =
+                        vm.binary_op(&cur, &Value::Int(1), crate::bytecode::BinOp::Add, false)?;
+                    if let IterState::Enumerate { n, .. } = &mut *it_state(it) {
+                        *n = nn;
+                    }
+                    Ok(Some(Value::tuple(vec![cur, v])))
+                }
+                None => Ok(None),
+            }
+        }
+        IterState::Zip { its, strict } => {
+            let its = its.clone();
+            let strict = *strict;
+            drop(st);
+            let mut out = Vec::with_capacity(its.len());
+            for (k, x) in its.iter().enumerate() {
+                match vm.next(x)? {
+                    Some(v) => out.push(v),
+                    None => {
+                        if strict && k > 0 {
+                            return Err(vm.value_err(format!(
+                                "zip() argument {} is shorter than argument 1",
+                                k + 1
+                            )));
+                        }
+                        if strict && k == 0 {
+                            for (m, y) in its.iter().enumerate().skip(1) {
+                                if vm.next(y)?.is_some() {
+                                    return Err(vm.value_err(format!(
+                                        "zip() argument {} is longer than argument 1",
+                                        m + 1
+                                    )));
+                                }
+                            }
+                        }
+                        return Ok(None);
+                    }
+                }
+            }
+            if its.is_empty() {
+                return Ok(None);
+            }
+            Ok(Some(Value::tuple(out)))
+        }
+        IterState::Map { f, its } => {
+            let (f, its) = (f.clone(), its.clone());
+            drop(st);
+            let mut args = Vec::with_capacity(its.len());
+            for x in &its {
+                match vm.next(x)? {
+                    Some(v) => args.push(v),
+                    None => return Ok(None),
+                }
+            }
+            vm.charge(cost::CALL)?;
+            vm.call(&f, Args::new(args)).map(Some)
+        }
+        IterState::Filter { f, it } => {
+            let (f, inner) = (f.clone(), it.clone());
+            drop(st);
+            while let Some(v) = vm.next(&inner)? {
+                let keep = if f.is_none() {
+                    vm.truthy(&v)?
+                } else {
+                    vm.charge(cost::CALL)?;
+                    let r = vm.call(&f, Args::new(vec![v.clone()]))?;
+                    vm.truthy(&r)?
+                };
+                if keep {
+                    return Ok(Some(v));
+                }
+            }
+            Ok(None)
+        }
+        IterState::Callable { f, sentinel } => {
+            let (f, s) = (f.clone(), sentinel.clone());
+            drop(st);
+            vm.charge(cost::CALL)?;
+            let v = vm.call(&f, Args::default())?;
+            if vm.eq(&v, &s)? {
+                *it.state.borrow_mut() = IterState::Empty;
+                return Ok(None);
+            }
+            Ok(Some(v))
+        }
+        IterState::Empty => Ok(None),
+    }
+}
+
+fn it_state(it: &Rc<PyIter>) -> std::cell::RefMut<'_, IterState> {
+    it.state.borrow_mut()
+}
+
+/// Generator methods: send, throw, close, __next__.
+pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> {
+    match name {
+        "send" | "__next__" => {
+            let v = if name == "send" {
+                args.pos.first().cloned().unwrap_or(Value::None)
+            } else {
+                Value::None
+            };
+            match vm.gen_send(g, v)? {
+                Ok(y) => Ok(y),
+                Err(r) => {
+                    let cls = vm.types.exc["StopIteration"].clone();
+                    let a = if r.is_none() { vec![] } else { vec![r] };
+                    Err(Exc::Py(vm.make_exc(&cls, a)))
+                }
+            }
+        }
+        "throw" => {
+            let e = args.pos.first().cloned().unwrap_or(Value::None);
+            let exc = vm.raise_value(e, None);
+            match vm.gen_resume(g, None, Some(exc))? {
+                Ok(y) => Ok(y),
+                Err(r) => {
+                    let cls = vm.types.exc["StopIteration"].clone();
+                    let a = if r.is_none() { vec![] } else { vec![r] };
+                    Err(Exc::Py(vm.make_exc(&cls, a)))
+                }
+            }
+        }
+        "close" => {
+            let started = g
+                .frame
+                .borrow()
+                .as_ref()
+                .map(|f| f.started)
+                .unwrap_or(false);
+            if !started {
+                *g.frame.borrow_mut() = None;
+                return Ok(Value::None);
+            }
+            let cls = vm.types.exc["GeneratorExit"].clone();
+            let e = vm.make_exc(&cls, vec![]);
+            match vm.gen_resume(g, None, Some(Exc::Py(e))) {
+                Ok(Ok(_)) => Err(vm.new_exc("RuntimeError", "generator ignored GeneratorExit")),
+                Ok(Err(_)) => Ok(Value::None),
+                Err(e) if vm.exc_is(&e, "GeneratorExit") || vm.exc_is(&e, "StopIteration") => {
+                    Ok(Value::None)
+                }
+                Err(e) => Err(e),
+            }
+        }
+        _ => Err(vm.attr_error(&Value::Generator(g.clone()), name)),
+    }
+}

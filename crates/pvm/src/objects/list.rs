@@ -1,0 +1,235 @@
+//! `list` and `tuple` methods, including the metered stable sort.
+
+use crate::bytecode::CmpOp;
+use crate::cost;
+use crate::value::*;
+use crate::vm::{Args, Vm, R};
+use std::rc::Rc;
+
+/// Method names.
+pub const METHODS: &[&str] = &[
+    "append", "extend", "pop", "insert", "remove", "index", "count", "sort", "reverse", "clear",
+    "copy",
+];
+
+/// Stable sort of `items` by `key`, charging per comparison. Errors from comparisons propagate.
+pub fn sort_values(vm: &mut Vm, items: Vec<Value>, key: &Value, reverse: bool) -> R<Vec<Value>> {
+    let keys = if key.is_none() {
+        items.clone()
+    } else {
+        let mut k = Vec::with_capacity(items.len());
+        for x in &items {
+            vm.charge(cost::CALL)?;
+            k.push(vm.call(key, Args::new(vec![x.clone()]))?);
+        }
+        k
+    };
+    let n = items.len();
+    // Merge sort over indexes so every comparison can fail and is charged.
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut buf = idx.clone();
+    let mut width = 1;
+    while width < n {
+        let mut i = 0;
+        while i < n {
+            let mid = (i + width).min(n);
+            let hi = (i + 2 * width).min(n);
+            let (mut a, mut b, mut o) = (i, mid, i);
+            while a < mid && b < hi {
+                vm.charge(cost::PER_ELEM)?;
+                let (x, y) = (&keys[idx[b]], &keys[idx[a]]);
+                // Take from the right only if strictly less (stability); reversed sorts use >.
+                let take_right = if reverse {
+                    less(vm, y, x)?
+                } else {
+                    less(vm, x, y)?
+                };
+                if take_right {
+                    buf[o] = idx[b];
+                    b += 1;
+                } else {
+                    buf[o] = idx[a];
+                    a += 1;
+                }
+                o += 1;
+            }
+            while a < mid {
+                buf[o] = idx[a];
+                a += 1;
+                o += 1;
+            }
+            while b < hi {
+                buf[o] = idx[b];
+                b += 1;
+                o += 1;
+            }
+            i += 2 * width;
+        }
+        std::mem::swap(&mut idx, &mut buf);
+        width *= 2;
+    }
+    Ok(idx.into_iter().map(|i| items[i].clone()).collect())
+}
+
+fn less(vm: &mut Vm, a: &Value, b: &Value) -> R<bool> {
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        return Ok(x < y);
+    }
+    let r = vm.compare(a, b, CmpOp::Lt)?;
+    vm.truthy(&r)
+}
+
+fn sort_kw(vm: &mut Vm, args: &mut Args) -> R<(Value, bool)> {
+    let key = args.take_kw("key").unwrap_or(Value::None);
+    let rev = match args.take_kw("reverse") {
+        Some(v) => vm.truthy(&v)?,
+        None => false,
+    };
+    if !args.pos.is_empty() {
+        return Err(vm.type_err("sort() takes no positional arguments"));
+    }
+    Ok((key, rev))
+}
+
+/// Shared `index`/`count`.
+fn index_count(vm: &mut Vm, items: &[Value], name: &str, args: &Args, what: &str) -> R<Value> {
+    let x = args.pos.first().cloned().unwrap_or(Value::None);
+    let mut n = 0;
+    let start = match args.pos.get(1) {
+        Some(v) => {
+            let s = vm.index_of(v)?;
+            if s < 0 {
+                (s + items.len() as i64).max(0) as usize
+            } else {
+                s as usize
+            }
+        }
+        None => 0,
+    };
+    let stop = match args.pos.get(2) {
+        Some(v) => {
+            let s = vm.index_of(v)?;
+            if s < 0 {
+                (s + items.len() as i64).max(0) as usize
+            } else {
+                (s as usize).min(items.len())
+            }
+        }
+        None => items.len(),
+    };
+    for (i, y) in items.iter().enumerate() {
+        vm.charge(cost::PER_ELEM)?;
+        if name == "index" && (i < start || i >= stop) {
+            continue;
+        }
+        if y.is(&x) || vm.eq(y, &x)? {
+            if name == "index" {
+                return Ok(Value::Int(i as i64));
+            }
+            n += 1;
+        }
+    }
+    if name == "index" {
+        let msg = if what == "list" {
+            format!("{} is not in list", vm.repr(&x)?)
+        } else {
+            "tuple.index(x): x not in tuple".into()
+        };
+        return Err(vm.value_err(msg));
+    }
+    Ok(Value::Int(n))
+}
+
+/// Call a tuple method.
+pub fn tuple_call(vm: &mut Vm, t: &Rc<PyTuple>, name: &str, args: Args) -> R<Value> {
+    match name {
+        "index" | "count" => index_count(vm, &t.items, name, &args, "tuple"),
+        _ => Err(vm.attr_error(&Value::Tuple(t.clone()), name)),
+    }
+}
+
+/// Call a list method.
+pub fn call(vm: &mut Vm, l: &Rc<PyList>, name: &str, mut args: Args) -> R<Value> {
+    let a0 = args.pos.first().cloned();
+    match name {
+        "append" => {
+            vm.charge(cost::LIST_OP)?;
+            l.items.borrow_mut().push(a0.unwrap_or(Value::None));
+            l.touch();
+        }
+        "extend" => {
+            let items = vm.collect(&a0.unwrap_or(Value::None))?;
+            vm.charge(cost::per_elem(items.len()))?;
+            l.items.borrow_mut().extend(items);
+            l.touch();
+        }
+        "pop" => {
+            let n = l.items.borrow().len();
+            if n == 0 {
+                return Err(vm.new_exc("IndexError", "pop from empty list"));
+            }
+            let i = match a0 {
+                Some(k) => super::norm_index(vm, &k, n, "pop")?,
+                None => n - 1,
+            };
+            vm.charge(cost::per_elem(n - i))?;
+            let v = l.items.borrow_mut().remove(i);
+            l.touch();
+            return Ok(v);
+        }
+        "insert" => {
+            let n = l.items.borrow().len() as i64;
+            let i = vm.index_of(&a0.unwrap_or(Value::Int(0)))?;
+            let i = if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
+            vm.charge(cost::per_elem(n as usize - i + 1))?;
+            let v = args.pos.get(1).cloned().unwrap_or(Value::None);
+            l.items.borrow_mut().insert(i, v);
+            l.touch();
+        }
+        "remove" => {
+            let x = a0.unwrap_or(Value::None);
+            let items = l.items.borrow().clone();
+            for (i, y) in items.iter().enumerate() {
+                vm.charge(cost::PER_ELEM)?;
+                if y.is(&x) || vm.eq(y, &x)? {
+                    l.items.borrow_mut().remove(i);
+                    l.touch();
+                    return Ok(Value::None);
+                }
+            }
+            return Err(vm.value_err("list.remove(x): x not in list"));
+        }
+        "index" | "count" => {
+            let items = l.items.borrow().clone();
+            return index_count(vm, &items, name, &args, "list");
+        }
+        "sort" => {
+            let (key, rev) = sort_kw(vm, &mut args)?;
+            let items = std::mem::take(&mut *l.items.borrow_mut());
+            let r = sort_values(vm, items.clone(), &key, rev);
+            match r {
+                Ok(v) => *l.items.borrow_mut() = v,
+                Err(e) => {
+                    *l.items.borrow_mut() = items;
+                    return Err(e);
+                }
+            }
+        }
+        "reverse" => {
+            let n = l.items.borrow().len();
+            vm.charge(cost::per_elem(n))?;
+            l.items.borrow_mut().reverse();
+        }
+        "clear" => {
+            l.items.borrow_mut().clear();
+            l.touch();
+        }
+        "copy" => {
+            let v = l.items.borrow().clone();
+            vm.charge(cost::per_elem(v.len()))?;
+            return Ok(Value::list(v));
+        }
+        _ => return Err(vm.attr_error(&Value::List(l.clone()), name)),
+    }
+    Ok(Value::None)
+}

@@ -1,0 +1,421 @@
+//! Builtin types' methods and subscripting, one file per type.
+//!
+//! To add a method to a builtin type, edit that type's file only: add the name to its
+//! `METHODS` list and an arm to its `call` match. [`has_method`] and [`call_method`] dispatch
+//! on the receiver's type.
+
+pub mod dict;
+pub mod int;
+pub mod iter;
+pub mod list;
+pub mod set;
+pub mod str;
+
+use crate::value::*;
+use crate::vm::{Args, Vm, R};
+use std::rc::Rc;
+
+/// Does the builtin type of `v` have method `name`.
+pub fn has_method(_vm: &Vm, v: &Value, name: &str) -> bool {
+    let list: &[&str] = match v {
+        Value::Str(_) => str::METHODS,
+        Value::List(_) => list::METHODS,
+        Value::Tuple(_) => &["count", "index"],
+        Value::Dict(_) => dict::METHODS,
+        Value::Set(_) => set::METHODS,
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int::METHODS,
+        Value::Float(_) => &["is_integer", "hex", "as_integer_ratio", "conjugate"],
+        Value::Generator(_) => &["send", "throw", "close", "__next__"],
+        Value::Bytes(_) => &["decode", "hex", "startswith", "endswith", "count", "find"],
+        Value::Property(_) => &["getter", "setter", "deleter"],
+        _ => &[],
+    };
+    list.contains(&name)
+}
+
+/// Call builtin method `name` on `v`.
+pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    match v {
+        Value::Str(s) => str::call(vm, s, name, args),
+        Value::List(l) => list::call(vm, l, name, args),
+        Value::Tuple(t) => list::tuple_call(vm, t, name, args),
+        Value::Dict(d) => dict::call(vm, d, name, args),
+        Value::Set(s) => set::call(vm, s, name, args),
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
+            int::call(vm, v, name, args)
+        }
+        Value::Generator(g) => iter::gen_call(vm, g, name, args),
+        Value::Bytes(b) => str::bytes_call(vm, b, name, args),
+        Value::Property(p) => {
+            let f = args.pos.first().cloned().unwrap_or(Value::None);
+            let mut np = Property {
+                fget: p.fget.clone(),
+                fset: p.fset.clone(),
+                fdel: p.fdel.clone(),
+                doc: p.doc.clone(),
+            };
+            match name {
+                "getter" => np.fget = f,
+                "setter" => np.fset = f,
+                _ => np.fdel = f,
+            }
+            Ok(Value::Property(Rc::new(np)))
+        }
+        Value::Instance(i) => {
+            let b = i.base.borrow().clone();
+            match b {
+                Some(b) => call_method(vm, &b, name, args),
+                None => Err(vm.attr_error(v, name)),
+            }
+        }
+        _ => Err(vm.attr_error(v, name)),
+    }
+}
+
+/// Data attributes of builtin values (not methods).
+pub fn get_attr(vm: &mut Vm, v: &Value, name: &str) -> R<Option<Value>> {
+    Ok(match (v, name) {
+        (Value::Range(r), "start") => Some(Value::Int(r.start)),
+        (Value::Range(r), "stop") => Some(Value::Int(r.stop)),
+        (Value::Range(r), "step") => Some(Value::Int(r.step)),
+        (Value::Slice(s), "start") => Some(s.start.clone()),
+        (Value::Slice(s), "stop") => Some(s.stop.clone()),
+        (Value::Slice(s), "step") => Some(s.step.clone()),
+        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "real" | "numerator") => {
+            Some(v.clone())
+        }
+        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "imag") => Some(Value::Int(0)),
+        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "denominator") => Some(Value::Int(1)),
+        (Value::Float(_), "real") => Some(v.clone()),
+        (Value::Float(_), "imag") => Some(Value::Float(0.0)),
+        (Value::Generator(g), "__name__") => Some(Value::str(&g.name)),
+        _ => {
+            let _ = vm;
+            None
+        }
+    })
+}
+
+/// Normalise a (possibly negative) index for a sequence of length `n`.
+pub fn norm_index(vm: &mut Vm, k: &Value, n: usize, what: &str) -> R<usize> {
+    let i = vm.index_of(k)?;
+    let j = if i < 0 { i + n as i64 } else { i };
+    if j < 0 || j >= n as i64 {
+        return Err(vm.new_exc("IndexError", &format!("{what} index out of range")));
+    }
+    Ok(j as usize)
+}
+
+/// Resolve a slice against length `n`: (start, stop, step, count).
+pub fn slice_indices(vm: &mut Vm, s: &PySlice, n: usize) -> R<(i64, i64, i64, usize)> {
+    let n = n as i64;
+    let step = if s.step.is_none() {
+        1
+    } else {
+        vm.index_of(&s.step)?
+    };
+    if step == 0 {
+        return Err(vm.value_err("slice step cannot be zero"));
+    }
+    let conv = |vm: &mut Vm, v: &Value, dflt: i64| -> R<i64> {
+        if v.is_none() {
+            return Ok(dflt);
+        }
+        let i = match v {
+            Value::BigInt(b) => {
+                if num_traits::Signed::is_negative(&**b) {
+                    i64::MIN / 2
+                } else {
+                    i64::MAX / 2
+                }
+            }
+            _ => vm.index_of(v)?,
+        };
+        Ok(i)
+    };
+    let (lo, hi) = if step < 0 { (-1, n - 1) } else { (0, n) };
+    let clamp = |i: i64| -> i64 {
+        if i < 0 {
+            (i + n).max(lo)
+        } else {
+            i.min(hi)
+        }
+    };
+    let start = clamp(conv(vm, &s.start, if step < 0 { hi } else { lo })?);
+    let start = if s.start.is_none() {
+        if step < 0 {
+            hi
+        } else {
+            lo
+        }
+    } else {
+        start
+    };
+    let stop = if s.stop.is_none() {
+        if step < 0 {
+            lo
+        } else {
+            hi
+        }
+    } else {
+        clamp(conv(vm, &s.stop, 0)?)
+    };
+    let count = if step > 0 {
+        if stop > start {
+            ((stop - start - 1) / step + 1) as usize
+        } else {
+            0
+        }
+    } else if start > stop {
+        ((start - stop - 1) / (-step) + 1) as usize
+    } else {
+        0
+    };
+    Ok((start, stop, step, count))
+}
+
+fn slice_vec<T: Clone>(items: &[T], start: i64, step: i64, count: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(count);
+    let mut i = start;
+    for _ in 0..count {
+        if let Some(x) = items.get(i as usize) {
+            out.push(x.clone());
+        }
+        i += step;
+    }
+    out
+}
+
+/// `o[k]`.
+pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
+    match (o, k) {
+        (Value::List(l), Value::Int(i)) => {
+            let items = l.items.borrow();
+            let n = items.len() as i64;
+            let j = if *i < 0 { i + n } else { *i };
+            if j < 0 || j >= n {
+                drop(items);
+                return Err(vm.new_exc("IndexError", "list index out of range"));
+            }
+            Ok(items[j as usize].clone())
+        }
+        (Value::List(l), Value::Slice(s)) => {
+            let n = l.items.borrow().len();
+            let (start, _, step, count) = slice_indices(vm, s, n)?;
+            vm.charge(crate::cost::per_elem(count))?;
+            let v = slice_vec(&l.items.borrow(), start, step, count);
+            Ok(Value::list(v))
+        }
+        (Value::Tuple(t), Value::Slice(s)) => {
+            let (start, _, step, count) = slice_indices(vm, s, t.items.len())?;
+            vm.charge(crate::cost::per_elem(count))?;
+            Ok(Value::tuple(slice_vec(&t.items, start, step, count)))
+        }
+        (Value::Tuple(t), _) => {
+            let i = norm_index(vm, k, t.items.len(), "tuple")?;
+            Ok(t.items[i].clone())
+        }
+        (Value::List(l), _) => {
+            let n = l.items.borrow().len();
+            let i = norm_index(vm, k, n, "list")?;
+            Ok(l.items.borrow()[i].clone())
+        }
+        (Value::Str(s), Value::Slice(sl)) => {
+            let (start, _, step, count) = slice_indices(vm, sl, s.len)?;
+            vm.charge(crate::cost::per_char(count))?;
+            if s.ascii && step == 1 {
+                let st = start as usize;
+                return Ok(Value::str(&s.s[st..st + count]));
+            }
+            let chars: Vec<char> = s.s.chars().collect();
+            let v: String = slice_vec(&chars, start, step, count).into_iter().collect();
+            Ok(Value::str(&v))
+        }
+        (Value::Str(s), _) => {
+            let i = norm_index(vm, k, s.len, "string")?;
+            let c = s.char_at(i).unwrap_or(' ');
+            Ok(Value::str(c.encode_utf8(&mut [0; 4])))
+        }
+        (Value::Bytes(b), Value::Slice(sl)) => {
+            let (start, _, step, count) = slice_indices(vm, sl, b.b.len())?;
+            Ok(Value::bytes(slice_vec(&b.b, start, step, count)))
+        }
+        (Value::Bytes(b), _) => {
+            let i = norm_index(vm, k, b.b.len(), "index")?;
+            Ok(Value::Int(b.b[i] as i64))
+        }
+        (Value::ByteArray(b), _) => {
+            let n = b.b.borrow().len();
+            let i = norm_index(vm, k, n, "bytearray")?;
+            Ok(Value::Int(b.b.borrow()[i] as i64))
+        }
+        (Value::Range(r), Value::Slice(sl)) => {
+            let n = r.len() as usize;
+            let (start, _, step, count) = slice_indices(vm, sl, n)?;
+            let st = r.start + start * r.step;
+            let sp = r.step * step;
+            Ok(Value::Range(Rc::new(PyRange {
+                start: st,
+                stop: st + sp * count as i64,
+                step: sp,
+            })))
+        }
+        (Value::Range(r), _) => {
+            let i = norm_index(vm, k, r.len() as usize, "range object")?;
+            Ok(Value::Int(r.start + r.step * i as i64))
+        }
+        (Value::Dict(d), _) => match vm.dict_get(d, k)? {
+            Some(v) => Ok(v),
+            None => Err(Exc_key(vm, k)),
+        },
+        (Value::Instance(i), _) => {
+            if let Some(r) = vm.call_dunder(o, "__getitem__", vec![k.clone()])? {
+                return Ok(r);
+            }
+            let b = i.base.borrow().clone();
+            if let Some(b) = b {
+                if let Value::Dict(d) = &b {
+                    if let Some(v) = vm.dict_get(d, k)? {
+                        return Ok(v);
+                    }
+                    if let Some(r) = vm.call_dunder(o, "__missing__", vec![k.clone()])? {
+                        return Ok(r);
+                    }
+                    return Err(Exc_key(vm, k));
+                }
+                return getitem(vm, &b, k);
+            }
+            Err(vm.type_err(format!("'{}' object is not subscriptable", vm.type_name(o))))
+        }
+        (Value::Class(c), _) => {
+            // Generic aliases like list[int] in annotations evaluate to the class itself.
+            if let Some(m) = c.lookup("__class_getitem__") {
+                let f = match m {
+                    Value::ClassMethod(w) => w.0.clone(),
+                    other => other,
+                };
+                return vm.call(&f, Args::new(vec![o.clone(), k.clone()]));
+            }
+            Ok(o.clone())
+        }
+        _ => Err(vm.type_err(format!("'{}' object is not subscriptable", vm.type_name(o)))),
+    }
+}
+
+#[allow(non_snake_case)]
+fn Exc_key(vm: &mut Vm, k: &Value) -> crate::vm::Exc {
+    let cls = vm.types.exc["KeyError"].clone();
+    crate::vm::Exc::Py(vm.make_exc(&cls, vec![k.clone()]))
+}
+
+/// `o[k] = v`.
+pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
+    match o {
+        Value::List(l) => {
+            if let Value::Slice(s) = &k {
+                let n = l.items.borrow().len();
+                let (start, stop, step, count) = slice_indices(vm, s, n)?;
+                let new = vm.collect(&v)?;
+                vm.charge(crate::cost::per_elem(new.len() + count))?;
+                if step == 1 {
+                    let stop = stop.max(start) as usize;
+                    l.items.borrow_mut().splice(start as usize..stop, new);
+                } else {
+                    if new.len() != count {
+                        return Err(vm.value_err(format!(
+                            "attempt to assign sequence of size {} to extended slice of size {}",
+                            new.len(),
+                            count
+                        )));
+                    }
+                    let mut i = start;
+                    for x in new {
+                        l.items.borrow_mut()[i as usize] = x;
+                        i += step;
+                    }
+                }
+                l.touch();
+                return Ok(());
+            }
+            let n = l.items.borrow().len();
+            let i = norm_index(vm, &k, n, "list assignment")?;
+            l.items.borrow_mut()[i] = v;
+            Ok(())
+        }
+        Value::Dict(d) => vm.dict_set(d, k, v),
+        Value::ByteArray(b) => {
+            let n = b.b.borrow().len();
+            let i = norm_index(vm, &k, n, "bytearray")?;
+            let x = vm.index_of(&v)?;
+            b.b.borrow_mut()[i] = x as u8;
+            Ok(())
+        }
+        Value::Instance(i) => {
+            if vm
+                .call_dunder(o, "__setitem__", vec![k.clone(), v.clone()])?
+                .is_some()
+            {
+                return Ok(());
+            }
+            let b = i.base.borrow().clone();
+            match b {
+                Some(b) => setitem(vm, &b, k, v),
+                None => Err(vm.type_err(format!(
+                    "'{}' object does not support item assignment",
+                    vm.type_name(o)
+                ))),
+            }
+        }
+        _ => Err(vm.type_err(format!(
+            "'{}' object does not support item assignment",
+            vm.type_name(o)
+        ))),
+    }
+}
+
+/// `del o[k]`.
+pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
+    match o {
+        Value::List(l) => {
+            if let Value::Slice(s) = &k {
+                let n = l.items.borrow().len();
+                let (start, _, step, count) = slice_indices(vm, s, n)?;
+                let mut idx: Vec<usize> = (0..count)
+                    .map(|j| (start + j as i64 * step) as usize)
+                    .collect();
+                idx.sort_unstable();
+                for i in idx.into_iter().rev() {
+                    l.items.borrow_mut().remove(i);
+                }
+                l.touch();
+                return Ok(());
+            }
+            let n = l.items.borrow().len();
+            let i = norm_index(vm, &k, n, "list assignment")?;
+            l.items.borrow_mut().remove(i);
+            l.touch();
+            Ok(())
+        }
+        Value::Dict(d) => match vm.dict_del(d, &k)? {
+            Some(_) => Ok(()),
+            None => Err(Exc_key(vm, &k)),
+        },
+        Value::Instance(i) => {
+            if vm.call_dunder(o, "__delitem__", vec![k.clone()])?.is_some() {
+                return Ok(());
+            }
+            let b = i.base.borrow().clone();
+            match b {
+                Some(b) => delitem(vm, &b, k),
+                None => Err(vm.type_err(format!(
+                    "'{}' object does not support item deletion",
+                    vm.type_name(o)
+                ))),
+            }
+        }
+        _ => Err(vm.type_err(format!(
+            "'{}' object does not support item deletion",
+            vm.type_name(o)
+        ))),
+    }
+}

@@ -1,0 +1,589 @@
+//! `str` and `bytes` methods. Every method charges per character it reads or writes.
+
+use crate::cost;
+use crate::value::*;
+use crate::vm::{Args, Vm, R};
+use std::rc::Rc;
+
+/// Method names.
+pub const METHODS: &[&str] = &[
+    "upper",
+    "lower",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "join",
+    "replace",
+    "startswith",
+    "endswith",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "count",
+    "format",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "isupper",
+    "islower",
+    "isdecimal",
+    "isnumeric",
+    "isidentifier",
+    "istitle",
+    "title",
+    "capitalize",
+    "swapcase",
+    "center",
+    "ljust",
+    "rjust",
+    "zfill",
+    "encode",
+    "splitlines",
+    "partition",
+    "rpartition",
+    "casefold",
+    "removeprefix",
+    "removesuffix",
+    "expandtabs",
+    "isascii",
+    "isprintable",
+    "translate",
+    "maketrans",
+];
+
+fn arg_str(vm: &mut Vm, v: Option<&Value>, what: &str) -> R<Option<String>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(Value::Str(s)) => Ok(Some(s.s.to_string())),
+        Some(o) => Err(vm.type_err(format!(
+            "{what} arg must be None or str, not {}",
+            vm.type_name(o)
+        ))),
+    }
+}
+
+fn need_str(vm: &mut Vm, v: Option<&Value>, m: &str) -> R<Rc<PyStr>> {
+    match v {
+        Some(Value::Str(s)) => Ok(s.clone()),
+        Some(o) => Err(vm.type_err(format!(
+            "{m}() argument must be str, not {}",
+            vm.type_name(o)
+        ))),
+        None => Err(vm.type_err(format!("{m}() takes at least 1 argument (0 given)"))),
+    }
+}
+
+fn pad(vm: &mut Vm, s: &PyStr, args: &Args, how: u8) -> R<Value> {
+    let w = match args.pos.first() {
+        Some(v) => vm.index_of(v)?,
+        None => return Err(vm.type_err("expected at least 1 argument")),
+    };
+    let fill = match args.pos.get(1) {
+        Some(Value::Str(f)) if f.len == 1 => f.s.chars().next().unwrap_or(' '),
+        Some(_) => return Err(vm.type_err("The fill character must be exactly one character long")),
+        None => ' ',
+    };
+    let w = w.max(0) as usize;
+    if w <= s.len {
+        return Ok(Value::Str(Rc::new(PyStr::new(&s.s))));
+    }
+    vm.charge(cost::per_char(w))?;
+    vm.reserve(w as u64 * 4)?;
+    let total = w - s.len;
+    let (l, r) = match how {
+        0 => (0, total),
+        1 => (total, 0),
+        _ => {
+            let l = total / 2 + (total & w & 1);
+            (l, total - l)
+        }
+    };
+    let mut out = String::new();
+    out.extend(std::iter::repeat_n(fill, l));
+    out.push_str(&s.s);
+    out.extend(std::iter::repeat_n(fill, r));
+    Ok(Value::str(&out))
+}
+
+/// Call a str method.
+pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
+    vm.charge(cost::per_char(s.s.len()))?;
+    let a0 = args.pos.first();
+    let text = &*s.s;
+    Ok(match name {
+        "upper" => Value::str(&text.to_uppercase()),
+        "lower" | "casefold" => Value::str(&text.to_lowercase()),
+        "strip" | "lstrip" | "rstrip" => {
+            let chars = arg_str(vm, a0, name)?;
+            let pred = |c: char| match &chars {
+                Some(cs) => cs.contains(c),
+                None => c.is_whitespace(),
+            };
+            Value::str(match name {
+                "strip" => text.trim_matches(pred),
+                "lstrip" => text.trim_start_matches(pred),
+                _ => text.trim_end_matches(pred),
+            })
+        }
+        "split" | "rsplit" => {
+            let mut a = args.clone();
+            let sep = a.pos.first().cloned().or_else(|| a.take_kw("sep"));
+            let maxsplit = match a.pos.get(1).cloned().or_else(|| a.take_kw("maxsplit")) {
+                Some(v) => vm.index_of(&v)?,
+                None => -1,
+            };
+            let sep = arg_str(vm, sep.as_ref(), "sep")?;
+            let parts: Vec<String> = match sep {
+                Some(sp) => {
+                    if sp.is_empty() {
+                        return Err(vm.value_err("empty separator"));
+                    }
+                    if maxsplit < 0 {
+                        text.split(sp.as_str()).map(String::from).collect()
+                    } else if name == "split" {
+                        text.splitn(maxsplit as usize + 1, sp.as_str())
+                            .map(String::from)
+                            .collect()
+                    } else {
+                        let mut v: Vec<String> = text
+                            .rsplitn(maxsplit as usize + 1, sp.as_str())
+                            .map(String::from)
+                            .collect();
+                        v.reverse();
+                        v
+                    }
+                }
+                None => {
+                    if maxsplit < 0 {
+                        text.split_whitespace().map(String::from).collect()
+                    } else if name == "split" {
+                        let mut out = Vec::new();
+                        let mut rest = text.trim_start();
+                        while !rest.is_empty() {
+                            if out.len() as i64 == maxsplit {
+                                out.push(rest.to_string());
+                                break;
+                            }
+                            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                            out.push(rest[..end].to_string());
+                            rest = rest[end..].trim_start();
+                        }
+                        out
+                    } else {
+                        let mut out = Vec::new();
+                        let mut rest = text.trim_end();
+                        while !rest.is_empty() {
+                            if out.len() as i64 == maxsplit {
+                                out.push(rest.to_string());
+                                break;
+                            }
+                            let start = rest.rfind(char::is_whitespace).map(|i| i + 1).unwrap_or(0);
+                            out.push(rest[start..].to_string());
+                            rest = rest[..start].trim_end();
+                        }
+                        out.reverse();
+                        out
+                    }
+                }
+            };
+            Value::list(parts.iter().map(|p| Value::str(p)).collect())
+        }
+        "splitlines" => {
+            let keep = match a0 {
+                Some(v) => vm.truthy(v)?,
+                None => false,
+            };
+            let mut out = Vec::new();
+            let mut cur = String::new();
+            let mut it = text.chars().peekable();
+            while let Some(c) = it.next() {
+                if matches!(
+                    c,
+                    '\n' | '\r'
+                        | '\x0b'
+                        | '\x0c'
+                        | '\x1c'
+                        | '\x1d'
+                        | '\x1e'
+                        | '\u{85}'
+                        | '\u{2028}'
+                        | '\u{2029}'
+                ) {
+                    let mut end = c.to_string();
+                    if c == '\r' && it.peek() == Some(&'\n') {
+                        it.next();
+                        end.push('\n');
+                    }
+                    if keep {
+                        cur.push_str(&end);
+                    }
+                    out.push(Value::str(&std::mem::take(&mut cur)));
+                } else {
+                    cur.push(c);
+                }
+            }
+            if !cur.is_empty() {
+                out.push(Value::str(&cur));
+            }
+            Value::list(out)
+        }
+        "join" => {
+            let items = vm.collect(a0.unwrap_or(&Value::None))?;
+            let mut total = 0usize;
+            for (i, x) in items.iter().enumerate() {
+                match x {
+                    Value::Str(p) => total += p.s.len(),
+                    o => {
+                        return Err(vm.type_err(format!(
+                            "sequence item {i}: expected str instance, {} found",
+                            vm.type_name(o)
+                        )));
+                    }
+                }
+            }
+            total += text.len() * items.len().saturating_sub(1);
+            vm.charge(cost::per_char(total))?;
+            vm.reserve(total as u64)?;
+            let mut out = String::with_capacity(total);
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(text);
+                }
+                if let Value::Str(p) = x {
+                    out.push_str(&p.s);
+                }
+            }
+            Value::str(&out)
+        }
+        "replace" => {
+            let old = need_str(vm, a0, "replace")?;
+            let new = need_str(vm, args.pos.get(1), "replace")?;
+            let count = match args.pos.get(2) {
+                Some(v) => vm.index_of(v)?,
+                None => -1,
+            };
+            let n = if old.s.is_empty() {
+                s.len + 1
+            } else {
+                text.matches(&*old.s).count()
+            };
+            let est = text.len() + n * new.s.len();
+            vm.charge(cost::per_char(est))?;
+            vm.reserve(est as u64)?;
+            if count < 0 {
+                Value::str(&text.replace(&*old.s, &new.s))
+            } else {
+                Value::str(&text.replacen(&*old.s, &new.s, count as usize))
+            }
+        }
+        "startswith" | "endswith" => {
+            let pats: Vec<Value> = match a0 {
+                Some(Value::Tuple(t)) => t.items.to_vec(),
+                Some(v) => vec![v.clone()],
+                None => vec![],
+            };
+            let start = match args.pos.get(1) {
+                Some(v) if !v.is_none() => vm.index_of(v)?,
+                _ => 0,
+            };
+            let n = s.len as i64;
+            let st = if start < 0 {
+                (start + n).max(0)
+            } else {
+                start.min(n)
+            } as usize;
+            let end = match args.pos.get(2) {
+                Some(v) if !v.is_none() => {
+                    let e = vm.index_of(v)?;
+                    if e < 0 {
+                        (e + n).max(0)
+                    } else {
+                        e.min(n)
+                    }
+                }
+                _ => n,
+            } as usize;
+            let sub: String = if s.ascii {
+                text.get(st..end.max(st)).unwrap_or("").to_string()
+            } else {
+                text.chars().skip(st).take(end.saturating_sub(st)).collect()
+            };
+            let mut r = false;
+            for p in pats {
+                match p {
+                    Value::Str(p) => {
+                        if (name == "startswith" && sub.starts_with(&*p.s))
+                            || (name == "endswith" && sub.ends_with(&*p.s))
+                        {
+                            r = true;
+                        }
+                    }
+                    o => {
+                        return Err(vm.type_err(format!(
+                            "{name} first arg must be str or a tuple of str, not {}",
+                            vm.type_name(&o)
+                        )))
+                    }
+                }
+            }
+            Value::Bool(r)
+        }
+        "find" | "rfind" | "index" | "rindex" | "count" => {
+            let sub = need_str(vm, a0, name)?;
+            let n = s.len as i64;
+            let st = match args.pos.get(1) {
+                Some(v) if !v.is_none() => {
+                    let x = vm.index_of(v)?;
+                    if x < 0 {
+                        (x + n).max(0)
+                    } else {
+                        x.min(n)
+                    }
+                }
+                _ => 0,
+            } as usize;
+            let en = match args.pos.get(2) {
+                Some(v) if !v.is_none() => {
+                    let x = vm.index_of(v)?;
+                    if x < 0 {
+                        (x + n).max(0)
+                    } else {
+                        x.min(n)
+                    }
+                }
+                _ => n,
+            } as usize;
+            if st > en {
+                return Ok(if name == "count" {
+                    Value::Int(0)
+                } else if name.ends_with("index") {
+                    return Err(vm.value_err("substring not found"));
+                } else {
+                    Value::Int(-1)
+                });
+            }
+            let b0 = s.byte_offset(st);
+            let b1 = s.byte_offset(en);
+            let hay = &text[b0..b1];
+            if name == "count" {
+                return Ok(Value::Int(if sub.s.is_empty() {
+                    (en - st + 1) as i64
+                } else {
+                    hay.matches(&*sub.s).count() as i64
+                }));
+            }
+            let pos = if name.starts_with('r') {
+                hay.rfind(&*sub.s)
+            } else {
+                hay.find(&*sub.s)
+            };
+            match pos {
+                Some(p) => {
+                    let ci = if s.ascii { p } else { hay[..p].chars().count() };
+                    Value::Int((st + ci) as i64)
+                }
+                None if name.ends_with("index") => return Err(vm.value_err("substring not found")),
+                None => Value::Int(-1),
+            }
+        }
+        "format" => Value::str(&crate::format::str_format(vm, text, &args)?),
+        "isdigit" | "isdecimal" | "isnumeric" => Value::Bool(
+            !text.is_empty()
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || (name != "isdecimal" && c.is_numeric())),
+        ),
+        "isalpha" => Value::Bool(!text.is_empty() && text.chars().all(char::is_alphabetic)),
+        "isalnum" => Value::Bool(!text.is_empty() && text.chars().all(char::is_alphanumeric)),
+        "isspace" => Value::Bool(!text.is_empty() && text.chars().all(char::is_whitespace)),
+        "isascii" => Value::Bool(s.ascii),
+        "isprintable" => Value::Bool(text.chars().all(|c| !c.is_control())),
+        "isupper" => Value::Bool(
+            text.chars().any(char::is_uppercase) && !text.chars().any(char::is_lowercase),
+        ),
+        "islower" => Value::Bool(
+            text.chars().any(char::is_lowercase) && !text.chars().any(char::is_uppercase),
+        ),
+        "isidentifier" => {
+            let mut cs = text.chars();
+            Value::Bool(
+                matches!(cs.next(), Some(c) if c == '_' || c.is_alphabetic())
+                    && cs.all(|c| c == '_' || c.is_alphanumeric()),
+            )
+        }
+        "istitle" => Value::Bool(text == title(text) && text.chars().any(char::is_alphabetic)),
+        "title" => Value::str(&title(text)),
+        "capitalize" => {
+            let mut cs = text.chars();
+            let out: String = match cs.next() {
+                Some(c) => c
+                    .to_uppercase()
+                    .chain(cs.flat_map(char::to_lowercase))
+                    .collect(),
+                None => String::new(),
+            };
+            Value::str(&out)
+        }
+        "swapcase" => Value::str(
+            &text
+                .chars()
+                .flat_map(|c| {
+                    if c.is_uppercase() {
+                        c.to_lowercase().collect::<Vec<_>>()
+                    } else {
+                        c.to_uppercase().collect()
+                    }
+                })
+                .collect::<String>(),
+        ),
+        "ljust" => return pad(vm, s, &args, 0),
+        "rjust" => return pad(vm, s, &args, 1),
+        "center" => return pad(vm, s, &args, 2),
+        "zfill" => {
+            let w = vm.index_of(a0.unwrap_or(&Value::Int(0)))?.max(0) as usize;
+            if w <= s.len {
+                Value::str(text)
+            } else {
+                vm.charge(cost::per_char(w))?;
+                vm.reserve(w as u64)?;
+                let (sign, rest) = match text.chars().next() {
+                    Some(c @ ('+' | '-')) => (c.to_string(), &text[1..]),
+                    _ => (String::new(), text),
+                };
+                Value::str(&format!("{}{}{}", sign, "0".repeat(w - s.len), rest))
+            }
+        }
+        "encode" => {
+            vm.charge(cost::CODEC)?;
+            Value::bytes(text.as_bytes().to_vec())
+        }
+        "partition" | "rpartition" => {
+            let sep = need_str(vm, a0, name)?;
+            if sep.s.is_empty() {
+                return Err(vm.value_err("empty separator"));
+            }
+            let pos = if name == "partition" {
+                text.find(&*sep.s)
+            } else {
+                text.rfind(&*sep.s)
+            };
+            match pos {
+                Some(p) => Value::tuple(vec![
+                    Value::str(&text[..p]),
+                    Value::Str(sep.clone()),
+                    Value::str(&text[p + sep.s.len()..]),
+                ]),
+                None if name == "partition" => {
+                    Value::tuple(vec![Value::str(text), Value::str(""), Value::str("")])
+                }
+                None => Value::tuple(vec![Value::str(""), Value::str(""), Value::str(text)]),
+            }
+        }
+        "removeprefix" => {
+            let p = need_str(vm, a0, name)?;
+            Value::str(text.strip_prefix(&*p.s).unwrap_or(text))
+        }
+        "removesuffix" => {
+            let p = need_str(vm, a0, name)?;
+            Value::str(text.strip_suffix(&*p.s).unwrap_or(text))
+        }
+        "expandtabs" => {
+            let ts = match a0 {
+                Some(v) => vm.index_of(v)?.max(0) as usize,
+                None => 8,
+            };
+            let mut out = String::new();
+            let mut col = 0;
+            for c in text.chars() {
+                match c {
+                    '\t' => {
+                        if ts > 0 {
+                            let n = ts - col % ts;
+                            out.push_str(&" ".repeat(n));
+                            col += n;
+                        }
+                    }
+                    '\n' | '\r' => {
+                        out.push(c);
+                        col = 0;
+                    }
+                    _ => {
+                        out.push(c);
+                        col += 1;
+                    }
+                }
+            }
+            Value::str(&out)
+        }
+        "maketrans" | "translate" => {
+            return Err(vm.new_exc(
+                "NotImplementedError",
+                &format!("str.{name} is not supported yet"),
+            ))
+        }
+        _ => return Err(vm.attr_error(&Value::Str(s.clone()), name)),
+    })
+}
+
+fn title(text: &str) -> String {
+    let mut out = String::new();
+    let mut prev_cased = false;
+    for c in text.chars() {
+        if prev_cased {
+            out.extend(c.to_lowercase());
+        } else {
+            out.extend(c.to_uppercase());
+        }
+        prev_cased = c.is_alphabetic();
+    }
+    out
+}
+
+/// Call a bytes method.
+pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
+    vm.charge(cost::per_char(b.b.len()))?;
+    match name {
+        "decode" => {
+            vm.charge(cost::CODEC)?;
+            match std::str::from_utf8(&b.b) {
+                Ok(s) => Ok(Value::str(s)),
+                Err(e) => Err(vm.new_exc(
+                    "UnicodeDecodeError",
+                    &format!("'utf-8' codec can't decode byte 0x{:02x} in position {}: invalid start byte", b.b.get(e.valid_up_to()).copied().unwrap_or(0), e.valid_up_to()),
+                )),
+            }
+        }
+        "hex" => Ok(Value::str(
+            &b.b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
+        )),
+        "startswith" | "endswith" => match args.pos.first() {
+            Some(Value::Bytes(p)) => Ok(Value::Bool(if name == "startswith" {
+                b.b.starts_with(&p.b)
+            } else {
+                b.b.ends_with(&p.b)
+            })),
+            _ => Err(vm.type_err("expected bytes")),
+        },
+        "count" | "find" => match args.pos.first() {
+            Some(Value::Bytes(p)) if !p.b.is_empty() => {
+                let pos: Vec<usize> =
+                    b.b.windows(p.b.len())
+                        .enumerate()
+                        .filter(|(_, w)| *w == &*p.b)
+                        .map(|(i, _)| i)
+                        .collect();
+                Ok(Value::Int(if name == "count" {
+                    pos.len() as i64
+                } else {
+                    pos.first().map(|x| *x as i64).unwrap_or(-1)
+                }))
+            }
+            _ => Err(vm.type_err("expected non-empty bytes")),
+        },
+        _ => Err(vm.attr_error(&Value::Bytes(b.clone()), name)),
+    }
+}

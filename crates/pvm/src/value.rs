@@ -1,0 +1,778 @@
+//! Python values and heap objects (ARCHITECTURE D2 "Heap").
+//!
+//! [`Value`] is a 16-byte enum: immediates (None, bool, small int, float) inline, everything
+//! else behind an `Rc`. Mutable containers sit behind `RefCell`. Every heap object carries an
+//! [`Acct`] so its deterministic size is added to the invocation's live bytes on creation and
+//! removed on drop. Ints that do not fit `i64` are `BigInt` (always normalised: a `BigInt`
+//! value never fits `i64`).
+
+use crate::bytecode::Code;
+use crate::memory::{Acct, HEADER, SLOT};
+use indexmap::IndexMap;
+use num_bigint::BigInt;
+use std::cell::{Cell, RefCell};
+use std::hash::BuildHasherDefault;
+use std::rc::Rc;
+
+/// Fixed-key hasher for name tables (FxHash); never seeded from the environment.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// Deterministic hasher builder.
+pub type FxBuild = BuildHasherDefault<FxHasher>;
+/// Insertion-ordered map from attribute names to values.
+pub type NameMap = IndexMap<Rc<str>, Value, FxBuild>;
+
+/// A Python value.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub enum Value {
+    None,
+    NotImplemented,
+    Ellipsis,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    BigInt(Rc<BigInt>),
+    Str(Rc<PyStr>),
+    Bytes(Rc<PyBytes>),
+    ByteArray(Rc<PyByteArray>),
+    Tuple(Rc<PyTuple>),
+    List(Rc<PyList>),
+    Dict(Rc<PyDict>),
+    Set(Rc<PySet>),
+    Range(Rc<PyRange>),
+    Slice(Rc<PySlice>),
+    Function(Rc<Function>),
+    Builtin(Rc<Builtin>),
+    BoundMethod(Rc<BoundMethod>),
+    Class(Rc<Class>),
+    Instance(Rc<Instance>),
+    Generator(Rc<Generator>),
+    Iter(Rc<PyIter>),
+    Module(Rc<Module>),
+    Property(Rc<Property>),
+    ClassMethod(Rc<Wrapped>),
+    StaticMethod(Rc<Wrapped>),
+    Super(Rc<Super>),
+    Cell(Rc<PyCell>),
+}
+
+/// An immutable string with its char count and an ASCII flag (O(1) len/index for ASCII).
+#[derive(Debug)]
+pub struct PyStr {
+    /// The text.
+    pub s: Box<str>,
+    /// Number of chars.
+    pub len: usize,
+    /// All chars are ASCII.
+    pub ascii: bool,
+    _acct: Acct,
+}
+
+impl PyStr {
+    /// Build from text.
+    pub fn new(s: &str) -> PyStr {
+        let ascii = s.is_ascii();
+        let len = if ascii { s.len() } else { s.chars().count() };
+        PyStr {
+            s: s.into(),
+            len,
+            ascii,
+            _acct: Acct::new(HEADER + s.len()),
+        }
+    }
+    /// Char at index `i` (must be in range).
+    pub fn char_at(&self, i: usize) -> Option<char> {
+        if self.ascii {
+            self.s.as_bytes().get(i).map(|&b| b as char)
+        } else {
+            self.s.chars().nth(i)
+        }
+    }
+    /// Byte offset of char index `i` (clamped to the end).
+    pub fn byte_offset(&self, i: usize) -> usize {
+        if self.ascii {
+            i.min(self.s.len())
+        } else {
+            self.s
+                .char_indices()
+                .nth(i)
+                .map(|(b, _)| b)
+                .unwrap_or(self.s.len())
+        }
+    }
+}
+
+/// Immutable bytes.
+#[derive(Debug)]
+pub struct PyBytes {
+    /// The bytes.
+    pub b: Box<[u8]>,
+    _acct: Acct,
+}
+impl PyBytes {
+    /// Build from bytes.
+    pub fn new(b: Vec<u8>) -> PyBytes {
+        let n = b.len();
+        PyBytes {
+            b: b.into(),
+            _acct: Acct::new(HEADER + n),
+        }
+    }
+}
+
+/// Mutable bytes.
+#[derive(Debug)]
+pub struct PyByteArray {
+    /// The bytes.
+    pub b: RefCell<Vec<u8>>,
+    acct: Acct,
+}
+impl PyByteArray {
+    /// Build from bytes.
+    pub fn new(b: Vec<u8>) -> PyByteArray {
+        let n = b.len();
+        PyByteArray {
+            b: RefCell::new(b),
+            acct: Acct::new(HEADER + n),
+        }
+    }
+    /// Re-account after mutation.
+    pub fn touch(&self) {
+        self.acct.resize(HEADER + self.b.borrow().len())
+    }
+}
+
+/// A tuple.
+#[derive(Debug)]
+pub struct PyTuple {
+    /// Items.
+    pub items: Box<[Value]>,
+    _acct: Acct,
+}
+impl PyTuple {
+    /// Build from items.
+    pub fn new(items: Vec<Value>) -> PyTuple {
+        let n = items.len();
+        PyTuple {
+            items: items.into(),
+            _acct: Acct::new(HEADER + n * SLOT),
+        }
+    }
+}
+
+/// A list.
+#[derive(Debug)]
+pub struct PyList {
+    /// Items.
+    pub items: RefCell<Vec<Value>>,
+    acct: Acct,
+}
+impl PyList {
+    /// Build from items.
+    pub fn new(items: Vec<Value>) -> PyList {
+        let n = items.len();
+        PyList {
+            items: RefCell::new(items),
+            acct: Acct::new(HEADER + n * SLOT),
+        }
+    }
+    /// Re-account after the length changed.
+    pub fn touch(&self) {
+        let n = self.items.borrow().len();
+        self.acct.resize(HEADER + n * SLOT)
+    }
+}
+
+/// One dict entry; `hash` is the Python hash of the key.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Key hash.
+    pub hash: u64,
+    /// Key.
+    pub key: Value,
+    /// Value.
+    pub value: Value,
+}
+
+/// Insertion-ordered hash table storage shared by dict and set. Lookups that need Python
+/// equality go through the VM (`crate::vm::dictops`).
+#[derive(Debug, Default, Clone)]
+pub struct Table {
+    /// Entries in insertion order; `None` marks a deleted slot.
+    pub entries: Vec<Option<Entry>>,
+    /// hash → entry indexes.
+    pub index: IndexMap<u64, Vec<u32>, FxBuild>,
+    /// Live entries.
+    pub len: usize,
+}
+
+impl Table {
+    /// Live entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().flatten()
+    }
+    /// Append a new entry (caller checked absence).
+    pub fn push(&mut self, hash: u64, key: Value, value: Value) {
+        let i = self.entries.len() as u32;
+        self.entries.push(Some(Entry { hash, key, value }));
+        self.index.entry(hash).or_default().push(i);
+        self.len += 1;
+    }
+    /// Remove entry `i`.
+    pub fn remove_at(&mut self, i: usize) -> Option<Entry> {
+        let e = self.entries.get_mut(i)?.take()?;
+        if let Some(v) = self.index.get_mut(&e.hash) {
+            v.retain(|&j| j as usize != i);
+            if v.is_empty() {
+                self.index.swap_remove(&e.hash);
+            }
+        }
+        self.len -= 1;
+        if self.entries.len() > 32 && self.len * 2 < self.entries.len() {
+            self.compact();
+        }
+        Some(e)
+    }
+    fn compact(&mut self) {
+        let old = std::mem::take(&mut self.entries);
+        self.index.clear();
+        self.len = 0;
+        for e in old.into_iter().flatten() {
+            self.push(e.hash, e.key, e.value);
+        }
+    }
+    /// Remove everything.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.index.clear();
+        self.len = 0;
+    }
+    /// Entry by live position (for popitem / iteration by index).
+    pub fn candidates(&self, hash: u64) -> &[u32] {
+        self.index.get(&hash).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+}
+
+/// A dict.
+#[derive(Debug)]
+pub struct PyDict {
+    /// Storage.
+    pub table: RefCell<Table>,
+    acct: Acct,
+}
+impl PyDict {
+    /// Empty dict.
+    pub fn new() -> PyDict {
+        PyDict {
+            table: RefCell::new(Table::default()),
+            acct: Acct::new(HEADER),
+        }
+    }
+    /// From a table.
+    pub fn from_table(t: Table) -> PyDict {
+        let n = t.entries.len();
+        PyDict {
+            table: RefCell::new(t),
+            acct: Acct::new(HEADER + n * 3 * SLOT),
+        }
+    }
+    /// Re-account after growth.
+    pub fn touch(&self) {
+        let n = self.table.borrow().entries.len();
+        self.acct.resize(HEADER + n * 3 * SLOT)
+    }
+}
+impl Default for PyDict {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A set or frozenset (insertion-ordered, as the whitepaper requires).
+#[derive(Debug)]
+pub struct PySet {
+    /// Storage (values are None).
+    pub table: RefCell<Table>,
+    /// frozenset.
+    pub frozen: bool,
+    acct: Acct,
+}
+impl PySet {
+    /// From a table.
+    pub fn from_table(t: Table, frozen: bool) -> PySet {
+        let n = t.entries.len();
+        PySet {
+            table: RefCell::new(t),
+            frozen,
+            acct: Acct::new(HEADER + n * 2 * SLOT),
+        }
+    }
+    /// Re-account after growth.
+    pub fn touch(&self) {
+        let n = self.table.borrow().entries.len();
+        self.acct.resize(HEADER + n * 2 * SLOT)
+    }
+}
+
+/// `range(start, stop, step)`.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub struct PyRange {
+    pub start: i64,
+    pub stop: i64,
+    pub step: i64,
+}
+impl PyRange {
+    /// Number of elements.
+    pub fn len(&self) -> i64 {
+        if self.step > 0 && self.start < self.stop {
+            ((self.stop as i128 - self.start as i128 - 1) / self.step as i128 + 1) as i64
+        } else if self.step < 0 && self.start > self.stop {
+            ((self.start as i128 - self.stop as i128 - 1) / (-(self.step as i128)) + 1) as i64
+        } else {
+            0
+        }
+    }
+    /// Is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// `slice(start, stop, step)`.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub struct PySlice {
+    pub start: Value,
+    pub stop: Value,
+    pub step: Value,
+}
+
+/// A user function.
+#[derive(Debug)]
+pub struct Function {
+    /// Compiled body.
+    pub code: Rc<Code>,
+    /// Module globals.
+    pub globals: Rc<PyDict>,
+    /// Positional defaults (last N positional params).
+    pub defaults: Vec<Value>,
+    /// Keyword-only defaults.
+    pub kwdefaults: Vec<(Rc<str>, Value)>,
+    /// Captured cells, in `code.freevars` order.
+    pub closure: Vec<Rc<PyCell>>,
+    /// `__name__`, `__qualname__`, `__doc__`, `__module__` and user attributes.
+    pub attrs: RefCell<NameMap>,
+    _acct: Acct,
+}
+impl Function {
+    /// Build a function object.
+    pub fn new(
+        code: Rc<Code>,
+        globals: Rc<PyDict>,
+        defaults: Vec<Value>,
+        kwdefaults: Vec<(Rc<str>, Value)>,
+        closure: Vec<Rc<PyCell>>,
+    ) -> Function {
+        Function {
+            code,
+            globals,
+            defaults,
+            kwdefaults,
+            closure,
+            attrs: RefCell::new(NameMap::default()),
+            _acct: Acct::new(HEADER * 4),
+        }
+    }
+}
+
+/// A variable cell shared between a function and its closures.
+#[derive(Debug, Default)]
+pub struct PyCell {
+    /// Contents; `None` = unbound.
+    pub v: RefCell<Option<Value>>,
+}
+
+/// A builtin function or a builtin type's method bound to `self`.
+#[derive(Debug)]
+pub struct Builtin {
+    /// Name shown in reprs and errors.
+    pub name: Rc<str>,
+    /// What to run.
+    pub kind: BuiltinKind,
+}
+
+/// The callable behind a [`Builtin`].
+#[derive(Debug, Clone)]
+pub enum BuiltinKind {
+    /// A builtin function from [`crate::builtins`].
+    Func(crate::builtins::BuiltinFn),
+    /// Method `name` of builtin-typed receiver.
+    Method(Value),
+    /// A native module function.
+    Native(crate::modules::NativeFn),
+}
+
+/// A function bound to an instance (or class for classmethods).
+#[derive(Debug)]
+pub struct BoundMethod {
+    /// Receiver.
+    pub receiver: Value,
+    /// Function.
+    pub func: Value,
+}
+
+/// The builtin type behind a class (for builtin classes and subclasses of builtins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BuiltinType {
+    Object,
+    Type,
+    Int,
+    Bool,
+    Float,
+    Str,
+    Bytes,
+    ByteArray,
+    Tuple,
+    List,
+    Dict,
+    Set,
+    FrozenSet,
+    Range,
+    Slice,
+    NoneType,
+    Function,
+    BaseException,
+    Property,
+    ClassMethod,
+    StaticMethod,
+    Super,
+    Generator,
+    Module,
+    Complex,
+    NotImplementedType,
+    Ellipsis,
+}
+
+/// A class (builtin or user).
+#[derive(Debug)]
+pub struct Class {
+    /// `__name__`.
+    pub name: Rc<str>,
+    /// `__qualname__`.
+    pub qualname: RefCell<Rc<str>>,
+    /// Direct bases.
+    pub bases: Vec<Rc<Class>>,
+    /// Method resolution order, starting with the class itself (C3). Filled once at creation;
+    /// the self-entry is implied (mro[0] is not stored to avoid an Rc cycle).
+    pub mro: Vec<Rc<Class>>,
+    /// Class namespace.
+    pub dict: RefCell<NameMap>,
+    /// Builtin type this class is or derives from.
+    pub builtin: BuiltinType,
+    /// Class defines `__getattr__`/`__getattribute__`/`__setattr__`/descriptors fast flags.
+    pub flags: Cell<u32>,
+    _acct: Acct,
+}
+
+impl Class {
+    /// Build a class.
+    pub fn new(
+        name: &str,
+        bases: Vec<Rc<Class>>,
+        mro: Vec<Rc<Class>>,
+        dict: NameMap,
+        builtin: BuiltinType,
+    ) -> Class {
+        let n = dict.len();
+        Class {
+            name: name.into(),
+            qualname: RefCell::new(name.into()),
+            bases,
+            mro,
+            dict: RefCell::new(dict),
+            builtin,
+            flags: Cell::new(0),
+            _acct: Acct::new(HEADER * 8 + n * 3 * SLOT),
+        }
+    }
+    /// Look an attribute up along the MRO (self first).
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        if let Some(v) = self.dict.borrow().get(name) {
+            return Some(v.clone());
+        }
+        for c in &self.mro {
+            if let Some(v) = c.dict.borrow().get(name) {
+                return Some(v.clone());
+            }
+        }
+        None
+    }
+    /// Is `self` the class `other` or a subclass of it.
+    pub fn is_subclass(self: &Rc<Self>, other: &Rc<Class>) -> bool {
+        Rc::ptr_eq(self, other) || self.mro.iter().any(|c| Rc::ptr_eq(c, other))
+    }
+}
+
+/// Extra state of exception instances.
+#[derive(Debug, Default)]
+pub struct ExcState {
+    /// Traceback entries (file, line, function), outermost first.
+    pub traceback: Vec<(Rc<str>, u32, Rc<str>)>,
+    /// `__cause__`.
+    pub cause: Option<Value>,
+    /// `__context__`.
+    pub context: Option<Value>,
+    /// `__suppress_context__`.
+    pub suppress: bool,
+}
+
+/// An instance of a user class.
+#[derive(Debug)]
+pub struct Instance {
+    /// Its class.
+    pub class: RefCell<Rc<Class>>,
+    /// `__dict__`.
+    pub dict: RefCell<NameMap>,
+    /// Builtin payload for subclasses of builtins (e.g. the int of an `int` subclass, or the
+    /// list of a `list` subclass).
+    pub base: RefCell<Option<Value>>,
+    /// Exception state for BaseException subclasses.
+    pub exc: RefCell<Option<Box<ExcState>>>,
+    acct: Acct,
+}
+impl Instance {
+    /// New empty instance.
+    pub fn new(class: Rc<Class>) -> Instance {
+        Instance {
+            class: RefCell::new(class),
+            dict: RefCell::new(NameMap::default()),
+            base: RefCell::new(None),
+            exc: RefCell::new(None),
+            acct: Acct::new(HEADER * 2),
+        }
+    }
+    /// Re-account after the attribute dict grew.
+    pub fn touch(&self) {
+        let n = self.dict.borrow().len();
+        self.acct.resize(HEADER * 2 + n * 3 * SLOT)
+    }
+    /// The class.
+    pub fn cls(&self) -> Rc<Class> {
+        self.class.borrow().clone()
+    }
+}
+
+/// A generator / coroutine: a suspended heap frame.
+#[derive(Debug)]
+pub struct Generator {
+    /// The frame; `None` once finished.
+    pub frame: RefCell<Option<Box<crate::vm::frame::Frame>>>,
+    /// Name for reprs.
+    pub name: Rc<str>,
+    /// Currently executing (re-entrancy guard).
+    pub running: Cell<bool>,
+    /// Coroutine (async def).
+    pub coroutine: bool,
+    _acct: Acct,
+}
+impl Generator {
+    /// Wrap a frame.
+    pub fn new(frame: crate::vm::frame::Frame, name: Rc<str>, coroutine: bool) -> Generator {
+        Generator {
+            frame: RefCell::new(Some(Box::new(frame))),
+            name,
+            running: Cell::new(false),
+            coroutine,
+            _acct: Acct::new(HEADER * 8),
+        }
+    }
+}
+
+/// Builtin iterator state.
+#[derive(Debug)]
+pub struct PyIter {
+    /// State.
+    pub state: RefCell<IterState>,
+    _acct: Acct,
+}
+impl PyIter {
+    /// Wrap a state.
+    pub fn new(s: IterState) -> PyIter {
+        PyIter {
+            state: RefCell::new(s),
+            _acct: Acct::new(HEADER * 2),
+        }
+    }
+}
+
+/// The kinds of builtin iterators.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub enum IterState {
+    Seq {
+        seq: Value,
+        i: usize,
+    },
+    Range {
+        next: i64,
+        step: i64,
+        left: i64,
+    },
+    Str {
+        s: Rc<PyStr>,
+        byte: usize,
+    },
+    Dict {
+        d: Rc<PyDict>,
+        i: usize,
+        kind: u8,
+        len: usize,
+    },
+    Set {
+        s: Rc<PySet>,
+        i: usize,
+        len: usize,
+    },
+    Reversed {
+        seq: Value,
+        i: usize,
+    },
+    Enumerate {
+        it: Value,
+        n: Value,
+    },
+    Zip {
+        its: Vec<Value>,
+        strict: bool,
+    },
+    Map {
+        f: Value,
+        its: Vec<Value>,
+    },
+    Filter {
+        f: Value,
+        it: Value,
+    },
+    Callable {
+        f: Value,
+        sentinel: Value,
+    },
+    Empty,
+}
+
+/// A module object.
+#[derive(Debug)]
+pub struct Module {
+    /// Module name.
+    pub name: Rc<str>,
+    /// Its globals.
+    pub dict: Rc<PyDict>,
+}
+
+/// `property(fget, fset, fdel, doc)`.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub struct Property {
+    pub fget: Value,
+    pub fset: Value,
+    pub fdel: Value,
+    pub doc: Value,
+}
+
+/// The wrapped callable of classmethod/staticmethod.
+#[derive(Debug)]
+pub struct Wrapped(pub Value);
+
+/// A `super()` object: MRO search starts after `class` in type(obj).__mro__.
+#[derive(Debug)]
+pub struct Super {
+    /// The class whose successor is searched.
+    pub class: Rc<Class>,
+    /// The receiver (instance or class).
+    pub obj: Value,
+}
+
+impl Value {
+    /// Make a str value.
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::new(PyStr::new(s)))
+    }
+    /// Make a tuple value.
+    pub fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(PyTuple::new(v)))
+    }
+    /// Make a list value.
+    pub fn list(v: Vec<Value>) -> Value {
+        Value::List(Rc::new(PyList::new(v)))
+    }
+    /// Make a bytes value.
+    pub fn bytes(v: Vec<u8>) -> Value {
+        Value::Bytes(Rc::new(PyBytes::new(v)))
+    }
+    /// Make an int from a BigInt, demoting to i64 when it fits. Callers checked the size.
+    pub fn from_bigint(b: BigInt) -> Value {
+        use num_traits::ToPrimitive;
+        match b.to_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::BigInt(Rc::new(b)),
+        }
+    }
+    /// Is None.
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+    /// Identity comparison (`is`).
+    pub fn is(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (None, None) | (NotImplemented, NotImplemented) | (Ellipsis, Ellipsis) => true,
+            (Bool(a), Bool(b)) => a == b,
+            // Small ints are cached in CPython for -5..=256; we treat equal ints as identical,
+            // which only differs for large ints created separately (see LIMITATIONS.md).
+            (Int(a), Int(b)) => a == b,
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (BigInt(a), BigInt(b)) => Rc::ptr_eq(a, b),
+            (Str(a), Str(b)) => Rc::ptr_eq(a, b) || (a.len <= 1 && a.s == b.s),
+            (Bytes(a), Bytes(b)) => Rc::ptr_eq(a, b),
+            (ByteArray(a), ByteArray(b)) => Rc::ptr_eq(a, b),
+            (Tuple(a), Tuple(b)) => Rc::ptr_eq(a, b) || (a.items.is_empty() && b.items.is_empty()),
+            (List(a), List(b)) => Rc::ptr_eq(a, b),
+            (Dict(a), Dict(b)) => Rc::ptr_eq(a, b),
+            (Set(a), Set(b)) => Rc::ptr_eq(a, b),
+            (Range(a), Range(b)) => Rc::ptr_eq(a, b),
+            (Slice(a), Slice(b)) => Rc::ptr_eq(a, b),
+            (Function(a), Function(b)) => Rc::ptr_eq(a, b),
+            (Builtin(a), Builtin(b)) => Rc::ptr_eq(a, b),
+            (BoundMethod(a), BoundMethod(b)) => Rc::ptr_eq(a, b),
+            (Class(a), Class(b)) => Rc::ptr_eq(a, b),
+            (Instance(a), Instance(b)) => Rc::ptr_eq(a, b),
+            (Generator(a), Generator(b)) => Rc::ptr_eq(a, b),
+            (Iter(a), Iter(b)) => Rc::ptr_eq(a, b),
+            (Module(a), Module(b)) => Rc::ptr_eq(a, b),
+            (Property(a), Property(b)) => Rc::ptr_eq(a, b),
+            (ClassMethod(a), ClassMethod(b)) => Rc::ptr_eq(a, b),
+            (StaticMethod(a), StaticMethod(b)) => Rc::ptr_eq(a, b),
+            (Super(a), Super(b)) => Rc::ptr_eq(a, b),
+            (Cell(a), Cell(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,1013 @@
+//! Calls, argument binding, attribute access and generators.
+//!
+//! `call` is the single entry for every call (Python functions, builtins, classes, bound
+//! methods); it enforces the call-depth limit. Attribute lookup follows CPython's order: data
+//! descriptors on the type, the instance dict, then non-data descriptors/class attributes, then
+//! `__getattr__`. There are no attributes reaching frames, code objects, globals or subclasses.
+
+use super::{Args, Exc, Outcome, Vm, R};
+use crate::value::*;
+use std::rc::Rc;
+
+impl Vm {
+    /// Call any callable.
+    pub fn call(&mut self, f: &Value, args: Args) -> R<Value> {
+        match f {
+            Value::Function(func) => self.call_function(func, args),
+            Value::Builtin(b) => match &b.kind {
+                BuiltinKind::Func(id) => crate::builtins::call_builtin(self, *id, args),
+                BuiltinKind::Method(recv) => {
+                    let recv = recv.clone();
+                    crate::objects::call_method(self, &recv, &b.name, args)
+                }
+                BuiltinKind::Native(nf) => (nf.0)(self, args),
+            },
+            Value::BoundMethod(m) => {
+                let mut a = args;
+                a.pos.insert(0, m.receiver.clone());
+                let func = m.func.clone();
+                self.call(&func, a)
+            }
+            Value::Class(c) => self.call_class(c, args),
+            Value::Instance(_) => match self.lookup_dunder(f, "__call__") {
+                Some(m) => {
+                    let mut a = args;
+                    a.pos.insert(0, f.clone());
+                    self.call(&m, a)
+                }
+                None => {
+                    let tn = self.type_name(f);
+                    Err(self.type_err(format!("'{tn}' object is not callable")))
+                }
+            },
+            Value::StaticMethod(w) | Value::ClassMethod(w) => {
+                let inner = w.0.clone();
+                self.call(&inner, args)
+            }
+            _ => {
+                let tn = self.type_name(f);
+                Err(self.type_err(format!("'{tn}' object is not callable")))
+            }
+        }
+    }
+
+    fn call_function(&mut self, func: &Rc<Function>, args: Args) -> R<Value> {
+        let code = func.code.clone();
+        let mut frame = self.new_frame(
+            code.clone(),
+            func.globals.clone(),
+            None,
+            func.closure.clone(),
+        );
+        self.bind_args(func, &mut frame.locals, args)?;
+        for &(ci, pi) in &code.cell_params {
+            let v = frame.locals[pi as usize].clone();
+            *frame.cells[ci as usize].v.borrow_mut() = v;
+        }
+        if code.is_generator {
+            return Ok(Value::Generator(Rc::new(Generator::new(
+                frame,
+                code.qualname.clone(),
+                code.is_coroutine,
+            ))));
+        }
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            self.depth -= 1;
+            return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        let r = self.run_frame(&mut frame);
+        self.depth -= 1;
+        match r? {
+            Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
+        }
+    }
+
+    fn bind_args(
+        &mut self,
+        func: &Function,
+        locals: &mut [Option<Value>],
+        mut args: Args,
+    ) -> R<()> {
+        let code = &func.code;
+        let argc = code.argcount as usize;
+        let name = code.qualname.clone();
+        let npos = args.pos.len();
+        // Fast path: exact positional call.
+        if npos == argc && args.kw.is_empty() && !code.varargs && !code.varkw && code.kwonly == 0 {
+            for (i, v) in args.pos.drain(..).enumerate() {
+                locals[i] = Some(v);
+            }
+            return Ok(());
+        }
+        let kwonly = code.kwonly as usize;
+        let mut extra = Vec::new();
+        for (i, v) in args.pos.drain(..).enumerate() {
+            if i < argc {
+                locals[i] = Some(v);
+            } else {
+                extra.push(v);
+            }
+        }
+        let mut slot = argc;
+        if code.varargs {
+            locals[argc + kwonly] = Some(Value::tuple(std::mem::take(&mut extra)));
+            slot = argc;
+        }
+        if !extra.is_empty() {
+            let ndef = func.defaults.len();
+            let given = npos;
+            let msg = if ndef > 0 {
+                format!(
+                    "{}() takes from {} to {} positional arguments but {} were given",
+                    name,
+                    argc - ndef,
+                    argc,
+                    given
+                )
+            } else {
+                format!(
+                    "{}() takes {} positional argument{} but {} {} given",
+                    name,
+                    argc,
+                    if argc == 1 { "" } else { "s" },
+                    given,
+                    if given == 1 { "was" } else { "were" }
+                )
+            };
+            return Err(self.type_err(msg));
+        }
+        let kw_slot = if code.varkw {
+            Some(argc + kwonly + usize::from(code.varargs))
+        } else {
+            None
+        };
+        let kwdict = Rc::new(PyDict::new());
+        for (k, v) in args.kw.drain(..) {
+            let pos = code.varnames[code.posonly as usize..argc]
+                .iter()
+                .position(|n| **n == *k)
+                .map(|p| p + code.posonly as usize)
+                .or_else(|| {
+                    let off = argc + usize::from(code.varargs);
+                    code.varnames[off..off + kwonly]
+                        .iter()
+                        .position(|n| **n == *k)
+                        .map(|p| p + argc)
+                });
+            match pos {
+                Some(p) => {
+                    let idx = if p >= argc && code.varargs { p + 1 } else { p };
+                    let idx = if p >= argc {
+                        p + usize::from(code.varargs) - usize::from(code.varargs)
+                    } else {
+                        idx
+                    };
+                    let real = if p >= argc {
+                        argc + usize::from(code.varargs) + (p - argc)
+                    } else {
+                        idx
+                    };
+                    let _ = slot;
+                    if locals[real].is_some() {
+                        return Err(self
+                            .type_err(format!("{name}() got multiple values for argument '{k}'")));
+                    }
+                    locals[real] = Some(v);
+                }
+                None => match kw_slot {
+                    Some(_) => self.dict_set(&kwdict, Value::str(&k), v)?,
+                    None => {
+                        return Err(self.type_err(format!(
+                            "{name}() got an unexpected keyword argument '{k}'"
+                        )));
+                    }
+                },
+            }
+        }
+        if let Some(s) = kw_slot {
+            locals[s] = Some(Value::Dict(kwdict));
+        }
+        // Defaults for positional params.
+        let ndef = func.defaults.len();
+        let mut missing = Vec::new();
+        for i in 0..argc {
+            if locals[i].is_none() {
+                if i + ndef >= argc {
+                    locals[i] = Some(func.defaults[i + ndef - argc].clone());
+                } else {
+                    missing.push(code.varnames[i].clone());
+                }
+            }
+        }
+        if !missing.is_empty() {
+            let names: Vec<String> = missing.iter().map(|n| format!("'{n}'")).collect();
+            let list = join_names(&names);
+            return Err(self.type_err(format!(
+                "{}() missing {} required positional argument{}: {}",
+                name,
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                list
+            )));
+        }
+        let off = argc + usize::from(code.varargs);
+        let mut kmissing = Vec::new();
+        for j in 0..kwonly {
+            if locals[off + j].is_none() {
+                let n = code.varnames[off + j].clone();
+                match func.kwdefaults.iter().find(|(k, _)| *k == n) {
+                    Some((_, v)) => locals[off + j] = Some(v.clone()),
+                    None => kmissing.push(format!("'{n}'")),
+                }
+            }
+        }
+        if !kmissing.is_empty() {
+            return Err(self.type_err(format!(
+                "{}() missing {} required keyword-only argument{}: {}",
+                name,
+                kmissing.len(),
+                if kmissing.len() == 1 { "" } else { "s" },
+                join_names(&kmissing)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Instantiate a class.
+    fn call_class(&mut self, c: &Rc<Class>, mut args: Args) -> R<Value> {
+        if c.dict.borrow().get("__builtin_ctor__").is_some() || is_builtin_class(self, c) {
+            return crate::builtins::construct(self, c, args);
+        }
+        // User class: __new__ then __init__.
+        let inst = match c.lookup("__new__") {
+            Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w))
+                if !matches!(w.0, Value::Builtin(_)) =>
+            {
+                let mut a = args.clone();
+                a.pos.insert(0, Value::Class(c.clone()));
+                let f = w.0.clone();
+                let v = self.call(&f, a)?;
+                let vc = self.type_of(&v);
+                if !vc.is_subclass(c) {
+                    return Ok(v);
+                }
+                v
+            }
+            Some(Value::Function(f)) => {
+                let mut a = args.clone();
+                a.pos.insert(0, Value::Class(c.clone()));
+                let v = self.call(&Value::Function(f), a)?;
+                let vc = self.type_of(&v);
+                if !vc.is_subclass(c) {
+                    return Ok(v);
+                }
+                v
+            }
+            _ => self.new_instance(c, &args)?,
+        };
+        match c.lookup("__init__") {
+            Some(Value::Function(f)) => {
+                args.pos.insert(0, inst.clone());
+                let r = self.call_function(&f, args)?;
+                if !r.is_none() {
+                    return Err(self.type_err(format!(
+                        "__init__() should return None, not '{}'",
+                        self.type_name(&r)
+                    )));
+                }
+            }
+            Some(other @ Value::Builtin(_)) => {
+                args.pos.insert(0, inst.clone());
+                self.call(&other, args)?;
+            }
+            Some(other) => {
+                args.pos.insert(0, inst.clone());
+                self.call(&other, args)?;
+            }
+            None => {}
+        }
+        Ok(inst)
+    }
+
+    /// A bare instance of user class `c` (with builtin payload for builtin bases).
+    pub fn new_instance(&mut self, c: &Rc<Class>, args: &Args) -> R<Value> {
+        let inst = Instance::new(c.clone());
+        match c.builtin {
+            BuiltinType::BaseException => {
+                inst.dict
+                    .borrow_mut()
+                    .insert("args".into(), Value::tuple(args.pos.clone()));
+                *inst.exc.borrow_mut() = Some(Box::default());
+            }
+            BuiltinType::List => *inst.base.borrow_mut() = Some(Value::list(Vec::new())),
+            BuiltinType::Dict => {
+                *inst.base.borrow_mut() = Some(Value::Dict(Rc::new(PyDict::new())))
+            }
+            BuiltinType::Set => *inst.base.borrow_mut() = Some(self.new_set(Vec::new(), false)?),
+            BuiltinType::Int
+            | BuiltinType::Str
+            | BuiltinType::Float
+            | BuiltinType::Tuple
+            | BuiltinType::FrozenSet
+            | BuiltinType::Bytes => {
+                let b = self.types_class(c.builtin);
+                let v = crate::builtins::construct(self, &b, args.clone())?;
+                *inst.base.borrow_mut() = Some(v);
+            }
+            _ => {}
+        }
+        Ok(Value::Instance(Rc::new(inst)))
+    }
+
+    /// Builtin class for a builtin type tag.
+    pub fn types_class(&self, b: BuiltinType) -> Rc<Class> {
+        let t = &self.types;
+        match b {
+            BuiltinType::Int => t.int.clone(),
+            BuiltinType::Str => t.str_.clone(),
+            BuiltinType::Float => t.float.clone(),
+            BuiltinType::Tuple => t.tuple.clone(),
+            BuiltinType::FrozenSet => t.frozenset.clone(),
+            BuiltinType::Bytes => t.bytes.clone(),
+            BuiltinType::List => t.list.clone(),
+            BuiltinType::Dict => t.dict.clone(),
+            BuiltinType::Set => t.set.clone(),
+            _ => t.object.clone(),
+        }
+    }
+
+    /// Look up a special method on the type of `v` (user classes only).
+    pub fn lookup_dunder(&self, v: &Value, name: &str) -> Option<Value> {
+        match v {
+            Value::Instance(i) => {
+                let c = i.cls();
+                let m = c.lookup(name)?;
+                if let Value::Builtin(b) = &m {
+                    if matches!(b.kind, BuiltinKind::Func(_)) && is_object_default(name) {
+                        return None;
+                    }
+                }
+                Some(m)
+            }
+            _ => None,
+        }
+    }
+
+    /// Call a special method if the type defines it.
+    pub fn call_dunder(&mut self, v: &Value, name: &str, args: Vec<Value>) -> R<Option<Value>> {
+        match self.lookup_dunder(v, name) {
+            Some(m) => {
+                let mut a = Vec::with_capacity(args.len() + 1);
+                a.push(v.clone());
+                a.extend(args);
+                let r = match m {
+                    Value::StaticMethod(w) => {
+                        let f = w.0.clone();
+                        self.call(&f, Args::new(a[1..].to_vec()))?
+                    }
+                    Value::ClassMethod(w) => {
+                        let f = w.0.clone();
+                        a[0] = Value::Class(self.type_of(v));
+                        self.call(&f, Args::new(a))?
+                    }
+                    m => self.call(&m, Args::new(a))?,
+                };
+                Ok(Some(r))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// `obj.name(args)`.
+    pub fn call_method(&mut self, obj: &Value, name: &str, args: Args) -> R<Value> {
+        if let Value::Instance(i) = obj {
+            let c = i.cls();
+            if !i.dict.borrow().contains_key(name) {
+                if let Some(Value::Function(f)) = c.lookup(name) {
+                    let mut a = args;
+                    a.pos.insert(0, obj.clone());
+                    return self.call_function(&f, a);
+                }
+            }
+        } else if crate::objects::has_method(self, obj, name) {
+            return crate::objects::call_method(self, obj, name, args);
+        }
+        let m = self.getattr(obj, name)?;
+        self.call(&m, args)
+    }
+
+    /// `getattr(obj, name)`.
+    pub fn getattr(&mut self, obj: &Value, name: &str) -> R<Value> {
+        match self.getattr_opt(obj, name)? {
+            Some(v) => Ok(v),
+            None => {
+                if let Value::Instance(_) = obj {
+                    if let Some(ga) = self.lookup_dunder(obj, "__getattr__") {
+                        return self.call(&ga, Args::new(vec![obj.clone(), Value::str(name)]));
+                    }
+                }
+                Err(self.attr_error(obj, name))
+            }
+        }
+    }
+
+    /// AttributeError in CPython's words.
+    pub fn attr_error(&mut self, obj: &Value, name: &str) -> Exc {
+        match obj {
+            Value::Class(c) => {
+                let m = format!("type object '{}' has no attribute '{}'", c.name, name);
+                self.new_exc("AttributeError", &m)
+            }
+            Value::Module(m) => {
+                let msg = format!("module '{}' has no attribute '{}'", m.name, name);
+                self.new_exc("AttributeError", &msg)
+            }
+            _ => {
+                let tn = self.type_name(obj);
+                self.new_exc(
+                    "AttributeError",
+                    &format!("'{tn}' object has no attribute '{name}'"),
+                )
+            }
+        }
+    }
+
+    /// Bind a class attribute found for instance/receiver `obj`.
+    fn bind(&mut self, attr: Value, obj: &Value, cls: &Rc<Class>) -> R<Value> {
+        Ok(match attr {
+            Value::Function(_) | Value::Builtin(_)
+                if !obj.is_none() || matches!(obj, Value::Instance(_)) =>
+            {
+                Value::BoundMethod(Rc::new(BoundMethod {
+                    receiver: obj.clone(),
+                    func: attr,
+                }))
+            }
+            Value::ClassMethod(w) => Value::BoundMethod(Rc::new(BoundMethod {
+                receiver: Value::Class(cls.clone()),
+                func: w.0.clone(),
+            })),
+            Value::StaticMethod(w) => w.0.clone(),
+            Value::Property(p) => {
+                if p.fget.is_none() {
+                    return Err(self.new_exc("AttributeError", "property has no getter"));
+                }
+                let g = p.fget.clone();
+                self.call(&g, Args::new(vec![obj.clone()]))?
+            }
+            Value::Instance(_) if self.lookup_dunder(&attr, "__get__").is_some() => self
+                .call_dunder(
+                    &attr,
+                    "__get__",
+                    vec![obj.clone(), Value::Class(cls.clone())],
+                )?
+                .unwrap_or(Value::None),
+            other => other,
+        })
+    }
+
+    /// Attribute lookup; `None` when absent.
+    pub fn getattr_opt(&mut self, obj: &Value, name: &str) -> R<Option<Value>> {
+        match obj {
+            Value::Instance(i) => {
+                let cls = i.cls();
+                if name == "__class__" {
+                    return Ok(Some(Value::Class(cls)));
+                }
+                if name == "__dict__" {
+                    let d = Rc::new(PyDict::new());
+                    let items: Vec<(Rc<str>, Value)> = i
+                        .dict
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    for (k, v) in items {
+                        self.dict_set(&d, Value::str(&k), v)?;
+                    }
+                    return Ok(Some(Value::Dict(d)));
+                }
+                let cattr = cls.lookup(name);
+                if let Some(ca) = &cattr {
+                    let is_data = match ca {
+                        Value::Property(_) => true,
+                        Value::Instance(_) => {
+                            self.lookup_dunder(ca, "__set__").is_some()
+                                || self.lookup_dunder(ca, "__delete__").is_some()
+                        }
+                        _ => false,
+                    };
+                    if is_data {
+                        return Ok(Some(self.bind(ca.clone(), obj, &cls)?));
+                    }
+                }
+                if let Some(v) = i.dict.borrow().get(name) {
+                    return Ok(Some(v.clone()));
+                }
+                if let Some(st) = i.exc.borrow().as_ref() {
+                    match name {
+                        "__cause__" => return Ok(Some(st.cause.clone().unwrap_or(Value::None))),
+                        "__context__" => {
+                            return Ok(Some(st.context.clone().unwrap_or(Value::None)))
+                        }
+                        "__suppress_context__" => return Ok(Some(Value::Bool(st.suppress))),
+                        "__traceback__" => return Ok(Some(Value::None)),
+                        _ => {}
+                    }
+                }
+                if let Some(ca) = cattr {
+                    return Ok(Some(self.bind(ca, obj, &cls)?));
+                }
+                let base = i.base.borrow().clone();
+                if let Some(b) = base {
+                    if crate::objects::has_method(self, &b, name) {
+                        return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                            name: name.into(),
+                            kind: BuiltinKind::Method(b),
+                        }))));
+                    }
+                }
+                Ok(None)
+            }
+            Value::Class(c) => {
+                match name {
+                    "__name__" => return Ok(Some(Value::str(&c.name))),
+                    "__qualname__" => return Ok(Some(Value::str(&c.qualname.borrow()))),
+                    "__mro__" => {
+                        let mut v = vec![Value::Class(c.clone())];
+                        v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
+                        return Ok(Some(Value::tuple(v)));
+                    }
+                    "__bases__" => {
+                        return Ok(Some(Value::tuple(
+                            c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
+                        )))
+                    }
+                    "__base__" => {
+                        return Ok(Some(
+                            c.bases
+                                .first()
+                                .map(|x| Value::Class(x.clone()))
+                                .unwrap_or(Value::None),
+                        ))
+                    }
+                    "__dict__" => {
+                        let d = Rc::new(PyDict::new());
+                        let items: Vec<(Rc<str>, Value)> = c
+                            .dict
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect();
+                        for (k, v) in items {
+                            self.dict_set(&d, Value::str(&k), v)?;
+                        }
+                        return Ok(Some(Value::Dict(d)));
+                    }
+                    _ => {}
+                }
+                match c.lookup(name) {
+                    Some(Value::ClassMethod(w)) => {
+                        Ok(Some(Value::BoundMethod(Rc::new(BoundMethod {
+                            receiver: obj.clone(),
+                            func: w.0.clone(),
+                        }))))
+                    }
+                    Some(Value::StaticMethod(w)) => Ok(Some(w.0.clone())),
+                    Some(v @ Value::Instance(_)) if self.lookup_dunder(&v, "__get__").is_some() => {
+                        Ok(self.call_dunder(&v, "__get__", vec![Value::None, obj.clone()])?)
+                    }
+                    Some(v) => Ok(Some(v)),
+                    None => {
+                        if name == "__doc__" || name == "__module__" {
+                            return Ok(Some(Value::None));
+                        }
+                        // Builtin type methods used unbound, e.g. str.upper / dict.fromkeys.
+                        Ok(crate::builtins::class_attr(self, c, name))
+                    }
+                }
+            }
+            Value::Function(f) => match name {
+                "__name__" => Ok(Some(Value::str(&f.code.name))),
+                "__qualname__" => Ok(Some(Value::str(&f.code.qualname))),
+                _ => Ok(f.attrs.borrow().get(name).cloned()),
+            },
+            Value::BoundMethod(m) => match name {
+                "__self__" => Ok(Some(m.receiver.clone())),
+                "__func__" => Ok(Some(m.func.clone())),
+                _ => {
+                    let f = m.func.clone();
+                    self.getattr_opt(&f, name)
+                }
+            },
+            Value::Builtin(b) => match name {
+                "__name__" | "__qualname__" => Ok(Some(Value::str(&b.name))),
+                "__self__" => Ok(Some(match &b.kind {
+                    BuiltinKind::Method(r) => r.clone(),
+                    _ => Value::None,
+                })),
+                _ => Ok(None),
+            },
+            Value::Module(m) => {
+                if name == "__name__" {
+                    return Ok(Some(Value::str(&m.name)));
+                }
+                Ok(self.dict_get_str(&m.dict, name))
+            }
+            Value::Property(p) => match name {
+                "fget" => Ok(Some(p.fget.clone())),
+                "fset" => Ok(Some(p.fset.clone())),
+                "fdel" => Ok(Some(p.fdel.clone())),
+                "__doc__" => Ok(Some(p.doc.clone())),
+                "getter" | "setter" | "deleter" => Ok(Some(Value::Builtin(Rc::new(Builtin {
+                    name: name.into(),
+                    kind: BuiltinKind::Method(obj.clone()),
+                })))),
+                _ => Ok(None),
+            },
+            Value::ClassMethod(w) | Value::StaticMethod(w) => match name {
+                "__func__" => Ok(Some(w.0.clone())),
+                _ => Ok(None),
+            },
+            Value::Super(s) => {
+                let start_cls = match &s.obj {
+                    Value::Class(c) => c.clone(),
+                    o => self.type_of(o),
+                };
+                let mut full = vec![start_cls.clone()];
+                full.extend(start_cls.mro.iter().cloned());
+                let pos = full
+                    .iter()
+                    .position(|c| Rc::ptr_eq(c, &s.class))
+                    .map(|p| p + 1)
+                    .unwrap_or(full.len());
+                for c in &full[pos..] {
+                    let found = c.dict.borrow().get(name).cloned();
+                    if let Some(v) = found {
+                        if let Value::Class(_) = &s.obj {
+                            return Ok(Some(match v {
+                                Value::ClassMethod(w) => Value::BoundMethod(Rc::new(BoundMethod {
+                                    receiver: s.obj.clone(),
+                                    func: w.0.clone(),
+                                })),
+                                Value::StaticMethod(w) => w.0.clone(),
+                                other => other,
+                            }));
+                        }
+                        return Ok(Some(self.bind(v, &s.obj, &start_cls)?));
+                    }
+                    if c.builtin != BuiltinType::Object
+                        && Rc::ptr_eq(c, &self.types_class(c.builtin))
+                    {
+                        // Builtin base of a subclass: methods of the payload.
+                        if let Value::Instance(i) = &s.obj {
+                            let b = i.base.borrow().clone();
+                            if let Some(b) = b {
+                                if crate::objects::has_method(self, &b, name) {
+                                    return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                                        name: name.into(),
+                                        kind: BuiltinKind::Method(b),
+                                    }))));
+                                }
+                            }
+                        }
+                    }
+                }
+                Ok(None)
+            }
+            _ => {
+                if name == "__class__" {
+                    return Ok(Some(Value::Class(self.type_of(obj))));
+                }
+                if crate::objects::has_method(self, obj, name) {
+                    return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: name.into(),
+                        kind: BuiltinKind::Method(obj.clone()),
+                    }))));
+                }
+                crate::objects::get_attr(self, obj, name)
+            }
+        }
+    }
+
+    /// `setattr(obj, name, v)`.
+    pub fn setattr(&mut self, obj: &Value, name: &str, v: Value) -> R<()> {
+        match obj {
+            Value::Instance(i) => {
+                let cls = i.cls();
+                if let Some(m) = self.lookup_dunder(obj, "__setattr__") {
+                    self.call(&m, Args::new(vec![obj.clone(), Value::str(name), v]))?;
+                    return Ok(());
+                }
+                self.generic_setattr(i, &cls, obj, name, v)
+            }
+            Value::Class(c) => {
+                c.dict.borrow_mut().insert(name.into(), v);
+                Ok(())
+            }
+            Value::Function(f) => {
+                f.attrs.borrow_mut().insert(name.into(), v);
+                Ok(())
+            }
+            Value::Module(m) => {
+                let d = m.dict.clone();
+                self.dict_set_str(&d, name, v)
+            }
+            _ => {
+                let tn = self.type_name(obj);
+                Err(self.new_exc(
+                    "AttributeError",
+                    &format!("'{tn}' object has no attribute '{name}'"),
+                ))
+            }
+        }
+    }
+
+    /// `object.__setattr__`.
+    pub fn generic_setattr(
+        &mut self,
+        i: &Rc<Instance>,
+        cls: &Rc<Class>,
+        obj: &Value,
+        name: &str,
+        v: Value,
+    ) -> R<()> {
+        if let Some(ca) = cls.lookup(name) {
+            match &ca {
+                Value::Property(p) => {
+                    if p.fset.is_none() {
+                        return Err(self.new_exc(
+                            "AttributeError",
+                            &format!("property '{}' of '{}' object has no setter", name, cls.name),
+                        ));
+                    }
+                    let s = p.fset.clone();
+                    self.call(&s, Args::new(vec![obj.clone(), v]))?;
+                    return Ok(());
+                }
+                Value::Instance(_) if self.lookup_dunder(&ca, "__set__").is_some() => {
+                    self.call_dunder(&ca, "__set__", vec![obj.clone(), v])?;
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        if let Some(slots) = cls.lookup("__slots__") {
+            let allowed = self.collect(&slots)?;
+            let ok = allowed
+                .iter()
+                .any(|s| matches!(s, Value::Str(x) if &*x.s == name));
+            if !ok && cls.lookup("__dict__").is_none() {
+                return Err(self.new_exc(
+                    "AttributeError",
+                    &format!("'{}' object has no attribute '{}'", cls.name, name),
+                ));
+            }
+        }
+        i.dict.borrow_mut().insert(name.into(), v);
+        i.touch();
+        Ok(())
+    }
+
+    /// `delattr(obj, name)`.
+    pub fn delattr(&mut self, obj: &Value, name: &str) -> R<()> {
+        if let Value::Instance(i) = obj {
+            if let Some(m) = self.lookup_dunder(obj, "__delattr__") {
+                self.call(&m, Args::new(vec![obj.clone(), Value::str(name)]))?;
+                return Ok(());
+            }
+            let cls = i.cls();
+            if let Some(Value::Property(p)) = cls.lookup(name) {
+                if !p.fdel.is_none() {
+                    let d = p.fdel.clone();
+                    self.call(&d, Args::new(vec![obj.clone()]))?;
+                    return Ok(());
+                }
+            }
+            if let Some(ca) = cls.lookup(name) {
+                if let Value::Instance(_) = ca {
+                    if self.lookup_dunder(&ca, "__delete__").is_some() {
+                        self.call_dunder(&ca, "__delete__", vec![obj.clone()])?;
+                        return Ok(());
+                    }
+                }
+            }
+            if i.dict.borrow_mut().shift_remove(name).is_some() {
+                return Ok(());
+            }
+        }
+        if let Value::Class(c) = obj {
+            if c.dict.borrow_mut().shift_remove(name).is_some() {
+                return Ok(());
+            }
+        }
+        Err(self.attr_error(obj, name))
+    }
+
+    /// Resume a generator with `sent`: `Ok(Ok(yielded))` or `Ok(Err(returned))`.
+    pub fn gen_send(&mut self, g: &Rc<Generator>, sent: Value) -> R<Result<Value, Value>> {
+        self.gen_resume(g, Some(sent), None)
+    }
+
+    /// Resume with a value or throw an exception into it.
+    pub fn gen_resume(
+        &mut self,
+        g: &Rc<Generator>,
+        sent: Option<Value>,
+        throw: Option<Exc>,
+    ) -> R<Result<Value, Value>> {
+        if g.running.get() {
+            return Err(self.value_err("generator already executing"));
+        }
+        let taken = g.frame.borrow_mut().take();
+        let Some(mut frame) = taken else {
+            if let Some(e) = throw {
+                return Err(e);
+            }
+            return Ok(Err(Value::None));
+        };
+        if !frame.started {
+            if let Some(s) = &sent {
+                if !s.is_none() {
+                    *g.frame.borrow_mut() = Some(frame);
+                    return Err(
+                        self.type_err("can't send non-None value to a just-started generator")
+                    );
+                }
+            }
+            frame.started = true;
+        } else if throw.is_none() {
+            frame.stack.push(sent.unwrap_or(Value::None));
+        }
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            self.depth -= 1;
+            *g.frame.borrow_mut() = Some(frame);
+            return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        g.running.set(true);
+        let saved_handling = self.handling.len();
+        let r = match throw {
+            Some(Exc::Py(e)) => {
+                self.add_tb_frame(&e, &frame);
+                if self.unwind_pub(&mut frame, e.clone()) {
+                    self.run_frame(&mut frame)
+                } else {
+                    Err(Exc::Py(e))
+                }
+            }
+            Some(a) => Err(a),
+            None => self.run_frame(&mut frame),
+        };
+        self.handling.truncate(saved_handling);
+        g.running.set(false);
+        self.depth -= 1;
+        match r {
+            Ok(Outcome::Yield(v)) => {
+                *g.frame.borrow_mut() = Some(frame);
+                Ok(Ok(v))
+            }
+            Ok(Outcome::Return(v)) => Ok(Err(v)),
+            Err(e) => {
+                if self.exc_is(&e, "StopIteration") {
+                    return Err(self.new_exc("RuntimeError", "generator raised StopIteration"));
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn add_tb_frame(&mut self, e: &Value, f: &crate::vm::frame::Frame) {
+        if let Value::Instance(i) = e {
+            if let Some(st) = i.exc.borrow_mut().as_mut() {
+                st.traceback
+                    .push((f.code.filename.clone(), f.line(), f.code.name.clone()));
+            }
+        }
+    }
+
+    fn unwind_pub(&mut self, f: &mut crate::vm::frame::Frame, e: Value) -> bool {
+        self.unwind(f, e)
+    }
+
+    /// `send` for `yield from`: generators natively, other iterators via next/send.
+    pub fn send(&mut self, sub: &Value, sent: Value) -> R<Result<Value, Value>> {
+        match sub {
+            Value::Generator(g) => self.gen_send(g, sent),
+            _ => {
+                if sent.is_none() {
+                    match self.next_or_stop(sub)? {
+                        Ok(v) => Ok(Ok(v)),
+                        Err(r) => Ok(Err(r)),
+                    }
+                } else {
+                    match self.call_method(sub, "send", Args::new(vec![sent])) {
+                        Ok(v) => Ok(Ok(v)),
+                        Err(e) if self.exc_is(&e, "StopIteration") => Ok(Err(stop_value(&e))),
+                        Err(e) => Err(e),
+                    }
+                }
+            }
+        }
+    }
+
+    /// next() returning the StopIteration value on exhaustion.
+    fn next_or_stop(&mut self, it: &Value) -> R<Result<Value, Value>> {
+        match it {
+            Value::Instance(_) => match self.call_dunder(it, "__next__", vec![]) {
+                Ok(Some(v)) => Ok(Ok(v)),
+                Ok(None) => Err(self.type_err("object is not an iterator")),
+                Err(e) if self.exc_is(&e, "StopIteration") => Ok(Err(stop_value(&e))),
+                Err(e) => Err(e),
+            },
+            _ => Ok(match self.next(it)? {
+                Some(v) => Ok(v),
+                None => Err(Value::None),
+            }),
+        }
+    }
+
+    /// The awaitable behind `await v`.
+    pub fn awaitable(&mut self, v: Value) -> R<Value> {
+        match &v {
+            Value::Generator(g) if g.coroutine => Ok(v),
+            Value::Instance(_) => match self.call_dunder(&v, "__await__", vec![])? {
+                Some(it) => Ok(it),
+                None => {
+                    let tn = self.type_name(&v);
+                    Err(self.type_err(format!("object {tn} can't be used in 'await' expression")))
+                }
+            },
+            _ => {
+                let tn = self.type_name(&v);
+                Err(self.type_err(format!("object {tn} can't be used in 'await' expression")))
+            }
+        }
+    }
+}
+
+/// Value carried by a StopIteration.
+pub fn stop_value(e: &Exc) -> Value {
+    if let Exc::Py(Value::Instance(i)) = e {
+        if let Some(Value::Tuple(t)) = i.dict.borrow().get("args") {
+            return t.items.first().cloned().unwrap_or(Value::None);
+        }
+    }
+    Value::None
+}
+
+fn join_names(names: &[String]) -> String {
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        2 => format!("{} and {}", names[0], names[1]),
+        n => format!("{}, and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+fn is_object_default(name: &str) -> bool {
+    matches!(
+        name,
+        "__init__"
+            | "__new__"
+            | "__setattr__"
+            | "__getattribute__"
+            | "__delattr__"
+            | "__init_subclass__"
+            | "__eq__"
+            | "__ne__"
+            | "__hash__"
+            | "__repr__"
+            | "__str__"
+            | "__format__"
+    )
+}
+
+fn is_builtin_class(vm: &Vm, c: &Rc<Class>) -> bool {
+    let t = &vm.types;
+    [
+        &t.object,
+        &t.type_,
+        &t.int,
+        &t.bool_,
+        &t.float,
+        &t.str_,
+        &t.bytes,
+        &t.bytearray,
+        &t.tuple,
+        &t.list,
+        &t.dict,
+        &t.set,
+        &t.frozenset,
+        &t.range,
+        &t.slice,
+        &t.property,
+        &t.classmethod,
+        &t.staticmethod,
+        &t.super_,
+        &t.none,
+    ]
+    .iter()
+    .any(|x| Rc::ptr_eq(x, c))
+}

@@ -1,0 +1,1416 @@
+//! The interpreter (whitepaper "The Cowboy Actor VM"; metering per §17.3 / CIP-3 §2.2).
+//!
+//! [`Vm::exec`] is the one dispatch loop. Every instruction first calls [`Vm::charge`] with its
+//! cost from [`crate::cost`]; operations whose work grows with their operands charge a
+//! surcharge through the same function before doing the work. `charge` is the only place the
+//! budget is decremented and checked, so a program stops at exactly the same instruction on
+//! every run. Running out raises [`Abort::OutOfCycles`], which is not a Python exception: no
+//! `except` clause can catch it.
+
+pub mod call;
+pub mod frame;
+pub mod ops;
+
+use crate::bytecode::{CodeKind, Op};
+use crate::cost;
+use crate::limits::Limits;
+use crate::value::*;
+use frame::{Block, BlockKind, Frame};
+use indexmap::IndexMap;
+use std::rc::Rc;
+
+/// Uncatchable VM aborts: the invocation ends, no Python code runs afterwards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Abort {
+    /// The cycle budget is exhausted.
+    OutOfCycles,
+    /// Live memory exceeded the invocation limit.
+    MemoryLimit,
+}
+
+/// Why execution left the normal path.
+#[derive(Debug, Clone)]
+pub enum Exc {
+    /// A Python exception (an instance of a BaseException subclass).
+    Py(Value),
+    /// A VM abort.
+    Abort(Abort),
+}
+
+/// Result of VM operations.
+pub type R<T> = Result<T, Exc>;
+
+/// Call arguments.
+#[derive(Debug, Default, Clone)]
+pub struct Args {
+    /// Positional.
+    pub pos: Vec<Value>,
+    /// Keyword (name, value) in call order.
+    pub kw: Vec<(Rc<str>, Value)>,
+}
+
+impl Args {
+    /// Positional-only args.
+    pub fn new(pos: Vec<Value>) -> Args {
+        Args {
+            pos,
+            kw: Vec::new(),
+        }
+    }
+    /// Take keyword `name` if present.
+    pub fn take_kw(&mut self, name: &str) -> Option<Value> {
+        let i = self.kw.iter().position(|(k, _)| &**k == name)?;
+        Some(self.kw.remove(i).1)
+    }
+}
+
+/// How a frame stopped.
+pub enum Outcome {
+    /// `return`.
+    Return(Value),
+    /// `yield`.
+    Yield(Value),
+}
+
+/// Builtin classes the VM needs by identity.
+#[allow(missing_docs)]
+pub struct Types {
+    pub object: Rc<Class>,
+    pub type_: Rc<Class>,
+    pub int: Rc<Class>,
+    pub bool_: Rc<Class>,
+    pub float: Rc<Class>,
+    pub str_: Rc<Class>,
+    pub bytes: Rc<Class>,
+    pub bytearray: Rc<Class>,
+    pub tuple: Rc<Class>,
+    pub list: Rc<Class>,
+    pub dict: Rc<Class>,
+    pub set: Rc<Class>,
+    pub frozenset: Rc<Class>,
+    pub range: Rc<Class>,
+    pub slice: Rc<Class>,
+    pub none: Rc<Class>,
+    pub function: Rc<Class>,
+    pub builtin_function: Rc<Class>,
+    pub method: Rc<Class>,
+    pub generator: Rc<Class>,
+    pub coroutine: Rc<Class>,
+    pub iterator: Rc<Class>,
+    pub module: Rc<Class>,
+    pub property: Rc<Class>,
+    pub classmethod: Rc<Class>,
+    pub staticmethod: Rc<Class>,
+    pub super_: Rc<Class>,
+    pub notimpl: Rc<Class>,
+    pub ellipsis: Rc<Class>,
+    pub cell: Rc<Class>,
+    /// Exception classes by name.
+    pub exc: IndexMap<&'static str, Rc<Class>>,
+}
+
+/// Counters reported after a run.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Stats {
+    /// Cycles charged.
+    pub cycles: u64,
+    /// Instructions executed.
+    pub instructions: u64,
+}
+
+/// One VM instance = one invocation.
+pub struct Vm {
+    /// Builtin classes.
+    pub types: Types,
+    /// Builtin namespace.
+    pub builtins: NameMap,
+    /// Limits.
+    pub limits: Limits,
+    /// Remaining budget (i128 avoids overflow on huge surcharges).
+    budget: i128,
+    /// Counters.
+    pub stats: Stats,
+    /// Python call depth (plus native recursion guard depth).
+    pub depth: u32,
+    /// Captured stdout.
+    pub stdout: String,
+    /// Loaded modules.
+    pub modules: IndexMap<Rc<str>, Value, FxBuild>,
+    /// Source text by file name (for tracebacks).
+    pub sources: IndexMap<Rc<str>, Rc<str>, FxBuild>,
+    /// Exceptions currently being handled, innermost last (for bare `raise` and `__context__`).
+    pub handling: Vec<Value>,
+    /// Set by re-raising ops so the frame does not add a duplicate traceback entry.
+    reraise: bool,
+    /// Host interface, if embedded.
+    pub host: Option<Box<dyn crate::host::Host>>,
+}
+
+impl Vm {
+    /// New VM with the given limits. Resets the thread's memory accounting.
+    pub fn new(limits: Limits) -> Vm {
+        crate::memory::reset(limits.memory);
+        let types = crate::builtins::make_types();
+        let mut vm = Vm {
+            types,
+            builtins: NameMap::default(),
+            limits,
+            budget: limits.cycles.map(|c| c as i128).unwrap_or(i128::MAX),
+            stats: Stats::default(),
+            depth: 0,
+            stdout: String::new(),
+            modules: IndexMap::default(),
+            sources: IndexMap::default(),
+            handling: Vec::new(),
+            reraise: false,
+            host: None,
+        };
+        crate::builtins::install(&mut vm);
+        vm
+    }
+
+    /// Charge `n` cycles. THE metering point: every cycle the VM spends goes through here,
+    /// before the work it pays for.
+    #[inline]
+    pub fn charge(&mut self, n: u64) -> R<()> {
+        self.stats.cycles = self.stats.cycles.saturating_add(n);
+        self.budget -= n as i128;
+        if self.budget < 0 {
+            return Err(Exc::Abort(Abort::OutOfCycles));
+        }
+        Ok(())
+    }
+
+    /// Check that `bytes` more accounted memory fits before allocating it.
+    pub fn reserve(&mut self, bytes: u64) -> R<()> {
+        crate::memory::reserve(bytes).map_err(|_| Exc::Abort(Abort::MemoryLimit))
+    }
+
+    /// Enter a level of native recursion (repr/eq/hash of nested data); pair with `leave`.
+    pub fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > self.limits.max_depth.saturating_mul(4).max(64) {
+            self.depth -= 1;
+            return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        Ok(())
+    }
+    /// Leave a level of native recursion.
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Build an exception of builtin class `name` with message `msg`.
+    pub fn new_exc(&mut self, name: &str, msg: &str) -> Exc {
+        let cls = match self.types.exc.get(name) {
+            Some(c) => c.clone(),
+            None => self.types.exc["Exception"].clone(),
+        };
+        Exc::Py(self.make_exc(&cls, vec![Value::str(msg)]))
+    }
+    /// Exception with no args.
+    pub fn new_exc_noargs(&mut self, name: &str) -> Exc {
+        let cls = self.types.exc[name].clone();
+        Exc::Py(self.make_exc(&cls, vec![]))
+    }
+    /// TypeError shortcut.
+    pub fn type_err(&mut self, msg: impl AsRef<str>) -> Exc {
+        self.new_exc("TypeError", msg.as_ref())
+    }
+    /// ValueError shortcut.
+    pub fn value_err(&mut self, msg: impl AsRef<str>) -> Exc {
+        self.new_exc("ValueError", msg.as_ref())
+    }
+    /// Instantiate an exception class with args (no user __init__ is run).
+    pub fn make_exc(&mut self, cls: &Rc<Class>, args: Vec<Value>) -> Value {
+        let inst = Instance::new(cls.clone());
+        inst.dict
+            .borrow_mut()
+            .insert("args".into(), Value::tuple(args));
+        *inst.exc.borrow_mut() = Some(Box::default());
+        Value::Instance(Rc::new(inst))
+    }
+    /// Is `e` an instance of builtin exception `name`.
+    pub fn exc_is(&self, e: &Exc, name: &str) -> bool {
+        match (e, self.types.exc.get(name)) {
+            (Exc::Py(Value::Instance(i)), Some(c)) => i.cls().is_subclass(c),
+            _ => false,
+        }
+    }
+
+    /// Run a module code object as `__main__`.
+    pub fn run_main(&mut self, code: Rc<crate::bytecode::Code>, source: &str) -> R<Value> {
+        self.sources.insert(code.filename.clone(), source.into());
+        let globals = Rc::new(PyDict::new());
+        self.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
+        let mut f = self.new_frame(code, globals, None, Vec::new());
+        match self.run_frame(&mut f)? {
+            Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
+        }
+    }
+
+    /// Fresh frame for `code`.
+    pub fn new_frame(
+        &self,
+        code: Rc<crate::bytecode::Code>,
+        globals: Rc<PyDict>,
+        ns: Option<Rc<PyDict>>,
+        closure: Vec<Rc<PyCell>>,
+    ) -> Frame {
+        let mut cells: Vec<Rc<PyCell>> = code
+            .cellvars
+            .iter()
+            .map(|_| Rc::new(PyCell::default()))
+            .collect();
+        cells.extend(closure);
+        Frame {
+            locals: vec![None; code.varnames.len()],
+            stack: Vec::with_capacity(8),
+            code,
+            pc: 0,
+            cells,
+            globals,
+            ns,
+            blocks: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// Run a frame until it returns or yields, handling exceptions with its block stack.
+    pub fn run_frame(&mut self, f: &mut Frame) -> R<Outcome> {
+        loop {
+            match self.exec(f) {
+                Ok(o) => return Ok(o),
+                Err(Exc::Py(e)) => {
+                    if !std::mem::take(&mut self.reraise) {
+                        self.add_traceback(&e, f);
+                    }
+                    if !self.unwind(f, e.clone()) {
+                        return Err(Exc::Py(e));
+                    }
+                }
+                Err(abort) => return Err(abort),
+            }
+        }
+    }
+
+    fn add_traceback(&mut self, e: &Value, f: &Frame) {
+        if let Value::Instance(i) = e {
+            if let Some(st) = i.exc.borrow_mut().as_mut() {
+                st.traceback
+                    .push((f.code.filename.clone(), f.line(), f.code.name.clone()));
+            }
+        }
+    }
+
+    /// Find a handler in `f` for `e`; set up the frame to run it. False if none.
+    fn unwind(&mut self, f: &mut Frame, e: Value) -> bool {
+        while let Some(b) = f.blocks.pop() {
+            match b.kind {
+                BlockKind::Handler => {
+                    // Leaving a handler by an exception: it is no longer being handled.
+                    self.handling.pop();
+                }
+                BlockKind::Except | BlockKind::Finally => {
+                    f.stack.truncate(b.depth as usize);
+                    // The exception being handled while this one was raised becomes its context.
+                    f.blocks.push(Block {
+                        kind: BlockKind::Handler,
+                        handler: 0,
+                        depth: b.depth,
+                        exc: Some(e.clone()),
+                    });
+                    self.handling.push(e.clone());
+                    f.stack.push(e);
+                    f.pc = b.handler as usize;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Raise `e` (an exception instance or class), setting `__context__`.
+    pub fn raise_value(&mut self, e: Value, cause: Option<Value>) -> Exc {
+        let e = match e {
+            Value::Class(c) if c.is_subclass(&self.types.exc["BaseException"]) => {
+                match self.call(&Value::Class(c), Args::default()) {
+                    Ok(v) => v,
+                    Err(x) => return x,
+                }
+            }
+            v => v,
+        };
+        let ok = matches!(&e, Value::Instance(i) if i.exc.borrow().is_some());
+        if !ok {
+            return self.type_err("exceptions must derive from BaseException");
+        }
+        if let Value::Instance(i) = &e {
+            let ctx = self.handling.last().cloned();
+            if let Some(st) = i.exc.borrow_mut().as_mut() {
+                if let Some(c) = ctx {
+                    if !c.is(&e) && st.context.is_none() {
+                        st.context = Some(c);
+                    }
+                }
+                if let Some(c) = cause {
+                    st.suppress = true;
+                    st.cause = if c.is_none() { None } else { Some(c) };
+                }
+            }
+        }
+        Exc::Py(e)
+    }
+
+    fn pop(f: &mut Frame) -> Value {
+        f.stack.pop().unwrap_or(Value::None)
+    }
+    fn top(f: &Frame) -> &Value {
+        f.stack.last().unwrap_or(&Value::None)
+    }
+
+    /// The dispatch loop.
+    fn exec(&mut self, f: &mut Frame) -> R<Outcome> {
+        let code = f.code.clone();
+        loop {
+            let Some(&op) = code.ops.get(f.pc) else {
+                return Ok(Outcome::Return(Value::None));
+            };
+            f.pc += 1;
+            self.stats.instructions += 1;
+            if crate::memory::over_limit() {
+                return Err(Exc::Abort(Abort::MemoryLimit));
+            }
+            match op {
+                Op::Nop => self.charge(cost::BASIC)?,
+                Op::Pop => {
+                    self.charge(cost::BASIC)?;
+                    f.stack.pop();
+                }
+                Op::Dup => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::top(f).clone();
+                    f.stack.push(v);
+                }
+                Op::Dup2 => {
+                    self.charge(cost::BASIC)?;
+                    let n = f.stack.len();
+                    if n >= 2 {
+                        let a = f.stack[n - 2].clone();
+                        let b = f.stack[n - 1].clone();
+                        f.stack.push(a);
+                        f.stack.push(b);
+                    }
+                }
+                Op::Rot2 => {
+                    self.charge(cost::BASIC)?;
+                    let n = f.stack.len();
+                    if n >= 2 {
+                        f.stack.swap(n - 1, n - 2);
+                    }
+                }
+                Op::Rot3 => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    let n = f.stack.len();
+                    f.stack.insert(n.saturating_sub(2), v);
+                }
+                Op::Rot4 => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    let n = f.stack.len();
+                    f.stack.insert(n.saturating_sub(3), v);
+                }
+                Op::LoadConst(i) => {
+                    self.charge(cost::BASIC)?;
+                    f.stack.push(code.consts[i as usize].clone());
+                }
+                Op::LoadNone => {
+                    self.charge(cost::BASIC)?;
+                    f.stack.push(Value::None);
+                }
+                Op::LoadFast(i) => {
+                    self.charge(cost::BASIC)?;
+                    match &f.locals[i as usize] {
+                        Some(v) => f.stack.push(v.clone()),
+                        None => {
+                            let n = code.varnames[i as usize].clone();
+                            return Err(self.new_exc(
+                                "UnboundLocalError",
+                                &format!("cannot access local variable '{n}' where it is not associated with a value"),
+                            ));
+                        }
+                    }
+                }
+                Op::StoreFast(i) => {
+                    self.charge(cost::BASIC)?;
+                    f.locals[i as usize] = Some(Self::pop(f));
+                }
+                Op::DeleteFast(i) => {
+                    self.charge(cost::BASIC)?;
+                    if f.locals[i as usize].take().is_none() {
+                        let n = code.varnames[i as usize].clone();
+                        return Err(self.new_exc(
+                            "UnboundLocalError",
+                            &format!("cannot access local variable '{n}' where it is not associated with a value"),
+                        ));
+                    }
+                }
+                Op::LoadDeref(i) | Op::LoadClosure(i) => {
+                    self.charge(cost::BASIC)?;
+                    let cell = f.cells[i as usize].clone();
+                    if matches!(op, Op::LoadClosure(_)) {
+                        f.stack.push(Value::Cell(cell));
+                    } else {
+                        let v = cell.v.borrow().clone();
+                        match v {
+                            Some(v) => f.stack.push(v),
+                            None => {
+                                let n = self.cell_name(&code, i);
+                                return Err(self.new_exc(
+                                    "NameError",
+                                    &format!("cannot access free variable '{n}' where it is not associated with a value in enclosing scope"),
+                                ));
+                            }
+                        }
+                    }
+                }
+                Op::StoreDeref(i) => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    *f.cells[i as usize].v.borrow_mut() = Some(v);
+                }
+                Op::DeleteDeref(i) => {
+                    self.charge(cost::BASIC)?;
+                    *f.cells[i as usize].v.borrow_mut() = None;
+                }
+                Op::LoadGlobal(i) => {
+                    self.charge(cost::GLOBAL)?;
+                    let name = &code.names[i as usize];
+                    let v = self.load_global(&f.globals, name)?;
+                    f.stack.push(v);
+                }
+                Op::StoreGlobal(i) => {
+                    self.charge(cost::GLOBAL)?;
+                    let v = Self::pop(f);
+                    let g = f.globals.clone();
+                    self.dict_set_str(&g, &code.names[i as usize], v)?;
+                }
+                Op::DeleteGlobal(i) => {
+                    self.charge(cost::GLOBAL)?;
+                    let g = f.globals.clone();
+                    let name = code.names[i as usize].clone();
+                    if self.dict_del(&g, &Value::str(&name))?.is_none() {
+                        return Err(
+                            self.new_exc("NameError", &format!("name '{name}' is not defined"))
+                        );
+                    }
+                }
+                Op::LoadName(i) => {
+                    self.charge(cost::GLOBAL)?;
+                    let name = code.names[i as usize].clone();
+                    if let Some(ns) = f.ns.clone() {
+                        if let Some(v) = self.dict_get_str(&ns, &name) {
+                            f.stack.push(v);
+                            continue;
+                        }
+                    }
+                    let v = self.load_global(&f.globals, &name)?;
+                    f.stack.push(v);
+                }
+                Op::LoadClassDeref(i, c) => {
+                    self.charge(cost::GLOBAL)?;
+                    let name = code.names[i as usize].clone();
+                    if let Some(ns) = f.ns.clone() {
+                        if let Some(v) = self.dict_get_str(&ns, &name) {
+                            f.stack.push(v);
+                            continue;
+                        }
+                    }
+                    let v = f.cells[c as usize].v.borrow().clone();
+                    match v {
+                        Some(v) => f.stack.push(v),
+                        None => {
+                            return Err(
+                                self.new_exc("NameError", &format!("name '{name}' is not defined"))
+                            )
+                        }
+                    }
+                }
+                Op::StoreName(i) => {
+                    self.charge(cost::GLOBAL)?;
+                    let v = Self::pop(f);
+                    let ns = f.ns.clone().unwrap_or_else(|| f.globals.clone());
+                    self.dict_set_str(&ns, &code.names[i as usize], v)?;
+                }
+                Op::DeleteName(i) => {
+                    self.charge(cost::GLOBAL)?;
+                    let ns = f.ns.clone().unwrap_or_else(|| f.globals.clone());
+                    let name = code.names[i as usize].clone();
+                    if self.dict_del(&ns, &Value::str(&name))?.is_none() {
+                        return Err(
+                            self.new_exc("NameError", &format!("name '{name}' is not defined"))
+                        );
+                    }
+                }
+                Op::LoadAttr(i) => {
+                    self.charge(cost::ATTR)?;
+                    let o = Self::pop(f);
+                    let v = self.getattr(&o, &code.names[i as usize])?;
+                    f.stack.push(v);
+                }
+                Op::StoreAttr(i) => {
+                    self.charge(cost::ATTR)?;
+                    let o = Self::pop(f);
+                    let v = Self::pop(f);
+                    self.setattr(&o, &code.names[i as usize], v)?;
+                }
+                Op::DeleteAttr(i) => {
+                    self.charge(cost::ATTR)?;
+                    let o = Self::pop(f);
+                    self.delattr(&o, &code.names[i as usize])?;
+                }
+                Op::CallMethod(i, argc) => {
+                    self.charge(cost::CALL)?;
+                    let n = f.stack.len() - argc as usize;
+                    let args: Vec<Value> = f.stack.drain(n..).collect();
+                    let o = Self::pop(f);
+                    let v = self.call_method(&o, &code.names[i as usize], Args::new(args))?;
+                    f.stack.push(v);
+                }
+                Op::Subscr => {
+                    self.charge(cost::LIST_OP)?;
+                    let k = Self::pop(f);
+                    let o = Self::pop(f);
+                    let v = self.getitem(&o, &k)?;
+                    f.stack.push(v);
+                }
+                Op::StoreSubscr => {
+                    self.charge(cost::LIST_OP)?;
+                    let k = Self::pop(f);
+                    let o = Self::pop(f);
+                    let v = Self::pop(f);
+                    self.setitem(&o, k, v)?;
+                }
+                Op::DeleteSubscr => {
+                    self.charge(cost::LIST_OP)?;
+                    let k = Self::pop(f);
+                    let o = Self::pop(f);
+                    self.delitem(&o, k)?;
+                }
+                Op::BinaryOp(b) | Op::InplaceOp(b) => {
+                    self.charge(cost::ARITH)?;
+                    let r = Self::pop(f);
+                    let l = Self::pop(f);
+                    let v = match (&l, &r, b) {
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Add) => {
+                            match x.checked_add(*y) {
+                                Some(z) => Value::Int(z),
+                                None => self.binary_op(&l, &r, b, false)?,
+                            }
+                        }
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Sub) => {
+                            match x.checked_sub(*y) {
+                                Some(z) => Value::Int(z),
+                                None => self.binary_op(&l, &r, b, false)?,
+                            }
+                        }
+                        _ => self.binary_op(&l, &r, b, matches!(op, Op::InplaceOp(_)))?,
+                    };
+                    f.stack.push(v);
+                }
+                Op::Compare(c) => {
+                    self.charge(cost::ARITH)?;
+                    let r = Self::pop(f);
+                    let l = Self::pop(f);
+                    let v = match (&l, &r) {
+                        (Value::Int(x), Value::Int(y)) => Value::Bool(ops::cmp_ord(x.cmp(y), c)),
+                        _ => self.compare(&l, &r, c)?,
+                    };
+                    f.stack.push(v);
+                }
+                Op::Is(neg) => {
+                    self.charge(cost::ARITH)?;
+                    let r = Self::pop(f);
+                    let l = Self::pop(f);
+                    f.stack.push(Value::Bool(l.is(&r) != neg));
+                }
+                Op::In(neg) => {
+                    self.charge(cost::ARITH)?;
+                    let r = Self::pop(f);
+                    let l = Self::pop(f);
+                    let b = self.contains(&r, &l)?;
+                    f.stack.push(Value::Bool(b != neg));
+                }
+                Op::Not => {
+                    self.charge(cost::ARITH)?;
+                    let v = Self::pop(f);
+                    let b = self.truthy(&v)?;
+                    f.stack.push(Value::Bool(!b));
+                }
+                Op::Neg | Op::Pos | Op::Invert => {
+                    self.charge(cost::ARITH)?;
+                    let v = Self::pop(f);
+                    let r = self.unary_op(&v, op)?;
+                    f.stack.push(r);
+                }
+                Op::BuildTuple(n) | Op::BuildList(n) => {
+                    self.charge(cost::BUILD + cost::per_elem(n as usize))?;
+                    let k = f.stack.len() - n as usize;
+                    let items: Vec<Value> = f.stack.drain(k..).collect();
+                    f.stack.push(if matches!(op, Op::BuildTuple(_)) {
+                        Value::tuple(items)
+                    } else {
+                        Value::list(items)
+                    });
+                }
+                Op::BuildSet(n) => {
+                    self.charge(cost::BUILD + cost::per_elem(n as usize))?;
+                    let k = f.stack.len() - n as usize;
+                    let items: Vec<Value> = f.stack.drain(k..).collect();
+                    let s = self.new_set(items, false)?;
+                    f.stack.push(s);
+                }
+                Op::BuildMap(n) => {
+                    self.charge(cost::BUILD + cost::per_elem(n as usize))?;
+                    let k = f.stack.len() - 2 * n as usize;
+                    let items: Vec<Value> = f.stack.drain(k..).collect();
+                    let d = Rc::new(PyDict::new());
+                    for kv in items.chunks(2) {
+                        self.dict_set(&d, kv[0].clone(), kv[1].clone())?;
+                    }
+                    f.stack.push(Value::Dict(d));
+                }
+                Op::BuildSlice(n) => {
+                    self.charge(cost::BUILD)?;
+                    let step = if n == 3 { Self::pop(f) } else { Value::None };
+                    let stop = Self::pop(f);
+                    let start = Self::pop(f);
+                    f.stack
+                        .push(Value::Slice(Rc::new(PySlice { start, stop, step })));
+                }
+                Op::BuildString(n) => {
+                    let k = f.stack.len() - n as usize;
+                    let parts: Vec<Value> = f.stack.drain(k..).collect();
+                    let mut s = String::new();
+                    for p in &parts {
+                        if let Value::Str(x) = p {
+                            s.push_str(&x.s);
+                        }
+                    }
+                    self.charge(cost::BUILD + cost::per_char(s.len()))?;
+                    f.stack.push(Value::str(&s));
+                }
+                Op::ListExtend | Op::SetUpdate => {
+                    let it = Self::pop(f);
+                    let items = self.collect(&it)?;
+                    self.charge(cost::BUILD + cost::per_elem(items.len()))?;
+                    match Self::top(f).clone() {
+                        Value::List(l) => {
+                            l.items.borrow_mut().extend(items);
+                            l.touch();
+                        }
+                        Value::Set(s) => {
+                            for x in items {
+                                self.set_add(&s, x)?;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Op::DictUpdate | Op::DictMerge => {
+                    let src = Self::pop(f);
+                    let Value::Dict(dst) = Self::top(f).clone() else {
+                        continue;
+                    };
+                    let pairs = self.mapping_items(&src).map_err(|e| {
+                        if matches!(op, Op::DictMerge) {
+                            let tn = self.type_name(&src);
+                            self.type_err(format!("argument after ** must be a mapping, not {tn}"))
+                        } else {
+                            e
+                        }
+                    })?;
+                    self.charge(cost::BUILD + cost::per_elem(pairs.len()))?;
+                    for (k, v) in pairs {
+                        if matches!(op, Op::DictMerge) && self.dict_get(&dst, &k)?.is_some() {
+                            let ks = self.str(&k)?;
+                            return Err(self.type_err(format!(
+                                "got multiple values for keyword argument '{ks}'"
+                            )));
+                        }
+                        self.dict_set(&dst, k, v)?;
+                    }
+                }
+                Op::ListToTuple => {
+                    self.charge(cost::BUILD)?;
+                    if let Value::List(l) = Self::pop(f) {
+                        let items = l.items.borrow().clone();
+                        f.stack.push(Value::tuple(items));
+                    }
+                }
+                Op::ListAppend(n) | Op::SetAdd(n) => {
+                    self.charge(cost::LIST_OP)?;
+                    let v = Self::pop(f);
+                    let idx = f.stack.len() - n as usize;
+                    match f.stack[idx].clone() {
+                        Value::List(l) => {
+                            l.items.borrow_mut().push(v);
+                            l.touch();
+                        }
+                        Value::Set(s) => self.set_add(&s, v)?,
+                        _ => {}
+                    }
+                }
+                Op::MapAdd(n) => {
+                    self.charge(cost::DICT_OP)?;
+                    let v = Self::pop(f);
+                    let k = Self::pop(f);
+                    let idx = f.stack.len() + 1 - n as usize;
+                    if let Value::Dict(d) = f.stack[idx].clone() {
+                        self.dict_set(&d, k, v)?;
+                    }
+                }
+                Op::FormatValue(flags) => {
+                    self.charge(cost::BASIC)?;
+                    let spec = if flags & 1 == 1 {
+                        Some(Self::pop(f))
+                    } else {
+                        None
+                    };
+                    let mut v = Self::pop(f);
+                    match flags >> 1 {
+                        1 => v = Value::str(&self.str(&v)?),
+                        2 => v = Value::str(&self.repr(&v)?),
+                        3 => v = Value::str(&crate::format::ascii_escape(&self.repr(&v)?)),
+                        _ => {}
+                    }
+                    let spec = match &spec {
+                        Some(Value::Str(s)) => s.s.to_string(),
+                        _ => String::new(),
+                    };
+                    let s = self.format(&v, &spec)?;
+                    f.stack.push(Value::str(&s));
+                }
+                Op::Jump(t) => {
+                    self.charge(cost::BASIC)?;
+                    f.pc = t as usize;
+                }
+                Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    let b = match v {
+                        Value::Bool(b) => b,
+                        _ => self.truthy(&v)?,
+                    };
+                    if b == matches!(op, Op::JumpIfTrue(_)) {
+                        f.pc = t as usize;
+                    }
+                }
+                Op::JumpIfFalseOrPop(t) | Op::JumpIfTrueOrPop(t) => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::top(f).clone();
+                    let b = self.truthy(&v)?;
+                    if b == matches!(op, Op::JumpIfTrueOrPop(_)) {
+                        f.pc = t as usize;
+                    } else {
+                        f.stack.pop();
+                    }
+                }
+                Op::GetIter => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    let it = self.iter(&v)?;
+                    f.stack.push(it);
+                }
+                Op::ForIter(t) => {
+                    self.charge(cost::ITER)?;
+                    let it = Self::top(f).clone();
+                    match self.next(&it)? {
+                        Some(v) => f.stack.push(v),
+                        None => {
+                            f.stack.pop();
+                            f.pc = t as usize;
+                        }
+                    }
+                }
+                Op::UnpackSequence(n) => {
+                    let v = Self::pop(f);
+                    let items = self.unpack(&v, n as usize, None)?;
+                    self.charge(cost::BASIC + cost::per_elem(items.len()))?;
+                    f.stack.extend(items.into_iter().rev());
+                }
+                Op::UnpackEx(before, after) => {
+                    let v = Self::pop(f);
+                    let items = self.unpack(&v, before as usize, Some(after as usize))?;
+                    self.charge(cost::BASIC + cost::per_elem(items.len()))?;
+                    f.stack.extend(items.into_iter().rev());
+                }
+                Op::Call(argc) => {
+                    self.charge(cost::CALL)?;
+                    let n = f.stack.len() - argc as usize;
+                    let args: Vec<Value> = f.stack.drain(n..).collect();
+                    let func = Self::pop(f);
+                    let v = self.call(&func, Args::new(args))?;
+                    f.stack.push(v);
+                }
+                Op::CallKw(argc, names) => {
+                    self.charge(cost::CALL)?;
+                    let Value::Tuple(names) = &code.consts[names as usize] else {
+                        continue;
+                    };
+                    let n = f.stack.len() - argc as usize;
+                    let mut args: Vec<Value> = f.stack.drain(n..).collect();
+                    let kwv = args.split_off(args.len() - names.items.len());
+                    let kw = names
+                        .items
+                        .iter()
+                        .zip(kwv)
+                        .map(|(k, v)| {
+                            (
+                                if let Value::Str(s) = k {
+                                    Rc::from(&*s.s)
+                                } else {
+                                    Rc::from("")
+                                },
+                                v,
+                            )
+                        })
+                        .collect();
+                    let func = Self::pop(f);
+                    let v = self.call(&func, Args { pos: args, kw })?;
+                    f.stack.push(v);
+                }
+                Op::CallEx(flag) => {
+                    self.charge(cost::CALL)?;
+                    let kw = if flag == 1 { Some(Self::pop(f)) } else { None };
+                    let pos = Self::pop(f);
+                    let func = Self::pop(f);
+                    let mut args = Args::default();
+                    if let Value::Tuple(t) = pos {
+                        args.pos = t.items.to_vec();
+                    }
+                    if let Some(Value::Dict(d)) = kw {
+                        for e in d.table.borrow().iter() {
+                            let k = match &e.key {
+                                Value::Str(s) => Rc::from(&*s.s),
+                                _ => Rc::from(""),
+                            };
+                            args.kw.push((k, e.value.clone()));
+                        }
+                    }
+                    let v = self.call(&func, args)?;
+                    f.stack.push(v);
+                }
+                Op::MakeFunction(ci, flags) => {
+                    self.charge(cost::MAKE)?;
+                    let c = code.codes[ci as usize].clone();
+                    let closure = if flags & 4 != 0 {
+                        match Self::pop(f) {
+                            Value::Tuple(t) => t
+                                .items
+                                .iter()
+                                .filter_map(|x| {
+                                    if let Value::Cell(c) = x {
+                                        Some(c.clone())
+                                    } else {
+                                        None
+                                    }
+                                })
+                                .collect(),
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    let kwdefaults = if flags & 2 != 0 {
+                        match Self::pop(f) {
+                            Value::Dict(d) => d
+                                .table
+                                .borrow()
+                                .iter()
+                                .map(|e| {
+                                    (
+                                        if let Value::Str(s) = &e.key {
+                                            Rc::from(&*s.s)
+                                        } else {
+                                            Rc::from("")
+                                        },
+                                        e.value.clone(),
+                                    )
+                                })
+                                .collect(),
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    let defaults = if flags & 1 != 0 {
+                        match Self::pop(f) {
+                            Value::Tuple(t) => t.items.to_vec(),
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    let func =
+                        Function::new(c.clone(), f.globals.clone(), defaults, kwdefaults, closure);
+                    {
+                        let mut a = func.attrs.borrow_mut();
+                        a.insert(
+                            "__doc__".into(),
+                            c.consts.first().cloned().unwrap_or(Value::None),
+                        );
+                        let m = self
+                            .dict_get_str(&f.globals, "__name__")
+                            .unwrap_or(Value::None);
+                        a.insert("__module__".into(), m);
+                    }
+                    f.stack.push(Value::Function(Rc::new(func)));
+                }
+                Op::BuildClass(flag) => {
+                    self.charge(cost::CLASS)?;
+                    let kw = if flag == 1 { Some(Self::pop(f)) } else { None };
+                    let bases = Self::pop(f);
+                    let name = Self::pop(f);
+                    let body = Self::pop(f);
+                    let cls = self.build_class(body, name, bases, kw)?;
+                    f.stack.push(cls);
+                }
+                Op::ReturnValue => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    return Ok(Outcome::Return(v));
+                }
+                Op::YieldValue => {
+                    self.charge(cost::YIELD)?;
+                    let v = Self::pop(f);
+                    return Ok(Outcome::Yield(v));
+                }
+                Op::YieldFrom => {
+                    self.charge(cost::YIELD)?;
+                    let sent = Self::pop(f);
+                    let sub = Self::top(f).clone();
+                    match self.send(&sub, sent)? {
+                        Ok(y) => {
+                            // Resume at this instruction again with the next sent value.
+                            f.pc -= 1;
+                            return Ok(Outcome::Yield(y));
+                        }
+                        Err(ret) => {
+                            f.stack.pop();
+                            f.stack.push(ret);
+                        }
+                    }
+                }
+                Op::GetAwaitable => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    let a = self.awaitable(v)?;
+                    f.stack.push(a);
+                }
+                Op::Raise(n) => {
+                    self.charge(cost::RAISE)?;
+                    match n {
+                        0 => {
+                            let cur = self.handling.last().cloned();
+                            return match cur {
+                                Some(e) => {
+                                    self.reraise = false;
+                                    Err(Exc::Py(e))
+                                }
+                                None => {
+                                    Err(self
+                                        .new_exc("RuntimeError", "No active exception to reraise"))
+                                }
+                            };
+                        }
+                        1 => {
+                            let e = Self::pop(f);
+                            return Err(self.raise_value(e, None));
+                        }
+                        _ => {
+                            let cause = Self::pop(f);
+                            let e = Self::pop(f);
+                            let cause = match cause {
+                                Value::Class(c) => self.call(&Value::Class(c), Args::default())?,
+                                v => v,
+                            };
+                            return Err(self.raise_value(e, Some(cause)));
+                        }
+                    }
+                }
+                Op::SetupExcept(t) | Op::SetupFinally(t) => {
+                    self.charge(cost::TRY)?;
+                    let kind = if matches!(op, Op::SetupExcept(_)) {
+                        BlockKind::Except
+                    } else {
+                        BlockKind::Finally
+                    };
+                    f.blocks.push(Block {
+                        kind,
+                        handler: t,
+                        depth: f.stack.len() as u32,
+                        exc: None,
+                    });
+                }
+                Op::PopBlock => {
+                    self.charge(cost::BASIC)?;
+                    f.blocks.pop();
+                }
+                Op::PopExcept => {
+                    self.charge(cost::BASIC)?;
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                }
+                Op::Reraise => {
+                    self.charge(cost::RAISE)?;
+                    let e = Self::pop(f);
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    self.reraise = true;
+                    return Err(Exc::Py(e));
+                }
+                Op::ExcMatch => {
+                    self.charge(cost::EXCEPT)?;
+                    let ty = Self::pop(f);
+                    let e = Self::top(f).clone();
+                    let m = self.exc_matches(&e, &ty)?;
+                    f.stack.push(Value::Bool(m));
+                }
+                Op::WithEnter => {
+                    self.charge(cost::CALL)?;
+                    let mgr = Self::pop(f);
+                    let exit = match self.getattr(&mgr, "__exit__") {
+                        Ok(x) => x,
+                        Err(_) => {
+                            let tn = self.type_name(&mgr);
+                            return Err(self.type_err(format!(
+                                "'{tn}' object does not support the context manager protocol"
+                            )));
+                        }
+                    };
+                    let r = self.call_method(&mgr, "__enter__", Args::default())?;
+                    f.stack.push(exit);
+                    f.stack.push(r);
+                }
+                Op::WithExit => {
+                    self.charge(cost::CALL)?;
+                    let exit = Self::pop(f);
+                    self.call(
+                        &exit,
+                        Args::new(vec![Value::None, Value::None, Value::None]),
+                    )?;
+                }
+                Op::WithExcept => {
+                    self.charge(cost::CALL)?;
+                    let e = Self::pop(f);
+                    let exit = Self::pop(f);
+                    let ty = self.type_of(&e);
+                    let r = self.call(
+                        &exit,
+                        Args::new(vec![Value::Class(ty), e.clone(), Value::None]),
+                    );
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    let r = r?;
+                    if !self.truthy(&r)? {
+                        self.reraise = true;
+                        return Err(Exc::Py(e));
+                    }
+                }
+                Op::ImportName(i) => {
+                    let name = code.names[i as usize].clone();
+                    let m = self.import(&name)?;
+                    f.stack.push(m);
+                }
+                Op::ImportFrom(i) => {
+                    self.charge(cost::ATTR)?;
+                    let m = Self::top(f).clone();
+                    let name = &code.names[i as usize];
+                    let v = match self.getattr(&m, name) {
+                        Ok(v) => v,
+                        Err(_) => {
+                            let mn = match &m {
+                                Value::Module(m) => m.name.to_string(),
+                                _ => String::new(),
+                            };
+                            return Err(self.new_exc(
+                                "ImportError",
+                                &format!("cannot import name '{name}' from '{mn}'"),
+                            ));
+                        }
+                    };
+                    f.stack.push(v);
+                }
+                Op::ImportStar => {
+                    self.charge(cost::IMPORT_CACHED)?;
+                    if let Value::Module(m) = Self::pop(f) {
+                        let items: Vec<Entry> = m.dict.table.borrow().iter().cloned().collect();
+                        self.charge(cost::per_elem(items.len()))?;
+                        for e in items {
+                            if let Value::Str(s) = &e.key {
+                                if !s.s.starts_with('_') {
+                                    let g = f.globals.clone();
+                                    self.dict_set(&g, e.key.clone(), e.value.clone())?;
+                                }
+                            }
+                        }
+                    }
+                }
+                Op::LoadAssertionError => {
+                    self.charge(cost::BASIC)?;
+                    f.stack
+                        .push(Value::Class(self.types.exc["AssertionError"].clone()));
+                }
+                Op::MatchClass(_)
+                | Op::MatchMapping
+                | Op::MatchSequence
+                | Op::MatchKeys
+                | Op::GetLen
+                | Op::CopyDictWithoutKeys => {
+                    return Err(self.new_exc("SystemError", "match statements are not supported"));
+                }
+            }
+        }
+    }
+
+    fn cell_name(&self, code: &crate::bytecode::Code, i: u32) -> Rc<str> {
+        let i = i as usize;
+        if i < code.cellvars.len() {
+            code.cellvars[i].clone()
+        } else {
+            code.freevars
+                .get(i - code.cellvars.len())
+                .cloned()
+                .unwrap_or_else(|| "?".into())
+        }
+    }
+
+    /// Global, then builtin lookup.
+    pub fn load_global(&mut self, globals: &Rc<PyDict>, name: &str) -> R<Value> {
+        if let Some(v) = self.dict_get_str(globals, name) {
+            return Ok(v);
+        }
+        if let Some(v) = self.builtins.get(name) {
+            return Ok(v.clone());
+        }
+        Err(self.new_exc("NameError", &format!("name '{name}' is not defined")))
+    }
+
+    /// Exception class match for `except`.
+    fn exc_matches(&mut self, e: &Value, ty: &Value) -> R<bool> {
+        match ty {
+            Value::Class(c) => {
+                let ec = self.type_of(e);
+                Ok(ec.is_subclass(c))
+            }
+            Value::Tuple(t) => {
+                for x in t.items.iter() {
+                    if self.exc_matches(e, x)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            _ => Err(self.type_err(
+                "catching classes that do not inherit from BaseException is not allowed",
+            )),
+        }
+    }
+
+    /// Run a class body and create the class.
+    fn build_class(
+        &mut self,
+        body: Value,
+        name: Value,
+        bases: Value,
+        kw: Option<Value>,
+    ) -> R<Value> {
+        let Value::Function(func) = body else {
+            return Err(self.type_err("bad class body"));
+        };
+        let name = match &name {
+            Value::Str(s) => s.s.to_string(),
+            _ => String::new(),
+        };
+        let mut base_classes = Vec::new();
+        if let Value::Tuple(t) = &bases {
+            for b in t.items.iter() {
+                match b {
+                    Value::Class(c) => base_classes.push(c.clone()),
+                    _ => return Err(self.type_err("bases must be types")),
+                }
+            }
+        }
+        if let Some(Value::Dict(d)) = &kw {
+            if d.table
+                .borrow()
+                .iter()
+                .any(|e| matches!(&e.key, Value::Str(s) if &*s.s == "metaclass"))
+            {
+                return Err(self.type_err("metaclasses are not supported"));
+            }
+        }
+        let ns = Rc::new(PyDict::new());
+        let module = self
+            .dict_get_str(&func.globals, "__name__")
+            .unwrap_or(Value::None);
+        self.dict_set_str(&ns, "__module__", module)?;
+        self.dict_set_str(&ns, "__qualname__", Value::str(&func.code.qualname))?;
+        let mut frame = self.new_frame(
+            func.code.clone(),
+            func.globals.clone(),
+            Some(ns.clone()),
+            func.closure.clone(),
+        );
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            self.depth -= 1;
+            return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        let r = self.run_frame(&mut frame);
+        self.depth -= 1;
+        let ret = match r? {
+            Outcome::Return(v) | Outcome::Yield(v) => v,
+        };
+        let mut dict = NameMap::default();
+        for e in ns.table.borrow().iter() {
+            if let Value::Str(s) = &e.key {
+                dict.insert(Rc::from(&*s.s), e.value.clone());
+            }
+        }
+        let cls = self.new_class(&name, base_classes, dict)?;
+        if let Value::Cell(c) = ret {
+            *c.v.borrow_mut() = Some(Value::Class(cls.clone()));
+        }
+        // __set_name__ for descriptors, then __init_subclass__ of the parent.
+        let items: Vec<(Rc<str>, Value)> = cls
+            .dict
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (k, v) in items {
+            if let Value::Instance(_) = &v {
+                if self.lookup_dunder(&v, "__set_name__").is_some() {
+                    self.call_method(
+                        &v,
+                        "__set_name__",
+                        Args::new(vec![Value::Class(cls.clone()), Value::str(&k)]),
+                    )?;
+                }
+            }
+        }
+        if let Some(parent) = cls.mro.first() {
+            if let Some(init_sub) = parent.lookup("__init_subclass__") {
+                let mut args = Args::new(vec![Value::Class(cls.clone())]);
+                if let Some(Value::Dict(d)) = &kw {
+                    for e in d.table.borrow().iter() {
+                        if let Value::Str(s) = &e.key {
+                            args.kw.push((Rc::from(&*s.s), e.value.clone()));
+                        }
+                    }
+                }
+                let f = match init_sub {
+                    Value::ClassMethod(w) => w.0.clone(),
+                    other => other,
+                };
+                self.call(&f, args)?;
+            }
+        }
+        Ok(Value::Class(cls))
+    }
+
+    /// Create a class with C3 linearisation.
+    pub fn new_class(&mut self, name: &str, bases: Vec<Rc<Class>>, dict: NameMap) -> R<Rc<Class>> {
+        let bases = if bases.is_empty() {
+            vec![self.types.object.clone()]
+        } else {
+            bases
+        };
+        let mro = self.c3(&bases)?;
+        let builtin = mro
+            .iter()
+            .map(|c| c.builtin)
+            .find(|b| *b != BuiltinType::Object)
+            .unwrap_or(BuiltinType::Object);
+        Ok(Rc::new(Class::new(name, bases, mro, dict, builtin)))
+    }
+
+    fn c3(&mut self, bases: &[Rc<Class>]) -> R<Vec<Rc<Class>>> {
+        let mut seqs: Vec<Vec<Rc<Class>>> = bases
+            .iter()
+            .map(|b| {
+                let mut v = vec![b.clone()];
+                v.extend(b.mro.iter().cloned());
+                v
+            })
+            .collect();
+        seqs.push(bases.to_vec());
+        let mut out: Vec<Rc<Class>> = Vec::new();
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                return Ok(out);
+            }
+            let mut found = None;
+            for s in &seqs {
+                let cand = &s[0];
+                if !seqs
+                    .iter()
+                    .any(|t| t[1..].iter().any(|x| Rc::ptr_eq(x, cand)))
+                {
+                    found = Some(cand.clone());
+                    break;
+                }
+            }
+            let Some(c) = found else {
+                return Err(
+                    self.type_err("Cannot create a consistent method resolution order (MRO)")
+                );
+            };
+            for s in seqs.iter_mut() {
+                if Rc::ptr_eq(&s[0], &c) {
+                    s.remove(0);
+                }
+            }
+            out.push(c);
+        }
+    }
+
+    /// Import a whitelisted module (the only import path; CIP-3 import costs).
+    pub fn import(&mut self, name: &str) -> R<Value> {
+        if let Some(m) = self.modules.get(name) {
+            let m = m.clone();
+            self.charge(cost::IMPORT_CACHED)?;
+            return Ok(m);
+        }
+        match crate::modules::lookup(name) {
+            Some(loader) => {
+                self.charge(cost::IMPORT_FIRST)?;
+                let m = loader(self, name)?;
+                self.modules.insert(name.into(), m.clone());
+                Ok(m)
+            }
+            None => {
+                self.charge(cost::IMPORT_MISS)?;
+                Err(self.new_exc("ImportError", &format!("No module named '{name}'")))
+            }
+        }
+    }
+
+    /// Current code kind helper for builtins that need it.
+    pub fn is_module_code(k: CodeKind) -> bool {
+        k == CodeKind::Module
+    }
+}
