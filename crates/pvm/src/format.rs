@@ -447,7 +447,7 @@ fn group(digits: &str, sep: char, every: usize) -> String {
     let n = digits.len();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (n - i) % every == 0 {
+        if i > 0 && (n - i).is_multiple_of(every) {
             out.push(sep);
         }
         out.push(c);
@@ -555,7 +555,7 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
         }
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
             let f = vm.to_float(v)?;
-            let neg = f.is_sign_negative() && !(f == 0.0 && sp.ty.is_none() && false);
+            let neg = f.is_sign_negative();
             let a = f.abs();
             let prec = sp.precision;
             let mut body = match sp.ty {

@@ -145,7 +145,6 @@ fn conformance() {
             .strip_prefix(base)
             .map(|r| r.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
-        let rel = if is_only { rel } else { rel };
         match check(p, is_only) {
             Ok(()) => passed += 1,
             Err(reason) => failures.push((rel, reason)),

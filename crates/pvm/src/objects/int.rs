@@ -94,7 +94,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             if b.is_negative() && !signed {
                 return Err(vm.new_exc("OverflowError", "can't convert negative int to unsigned"));
             }
-            if len < 0 || len > 4096 {
+            if !(0..=4096).contains(&len) {
                 return Err(vm.value_err("length argument out of range"));
             }
             let mut bytes = b.to_signed_bytes_be();

@@ -191,6 +191,10 @@ impl Vm {
         // Defaults for positional params.
         let ndef = func.defaults.len();
         let mut missing = Vec::new();
+        #[expect(
+            clippy::needless_range_loop,
+            reason = "index also selects the default and the name"
+        )]
         for i in 0..argc {
             if locals[i].is_none() {
                 if i + ndef >= argc {

@@ -960,7 +960,7 @@ impl Vm {
                 return crate::objects::set::is_subset(self, x, y);
             }
             (Range(x), Range(y)) => {
-                return Ok((x.len() == 0 && y.len() == 0)
+                return Ok((x.is_empty() && y.is_empty())
                     || (x.start == y.start
                         && x.len() == y.len()
                         && (x.len() == 1 || x.step == y.step)))
