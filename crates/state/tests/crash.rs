@@ -232,7 +232,7 @@ fn damaged_log_recovers_to_a_committed_block_or_errors() {
     let base =
         Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("state-damage-{}", std::process::id()));
     // (description, damage): truncate the log tail, or flip one byte near its end.
-    let damages: [(&str, fn(&Path)); 3] = [
+    let damages: [Damage; 3] = [
         ("truncate 300 bytes", |f| {
             let len = std::fs::metadata(f).expect("meta").len();
             let file = std::fs::OpenOptions::new()
@@ -283,6 +283,9 @@ fn damaged_log_recovers_to_a_committed_block_or_errors() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A named way of damaging a file.
+type Damage = (&'static str, fn(&Path));
 
 fn flip(file: &Path, from_end: u64) {
     let mut bytes = std::fs::read(file).expect("read");
