@@ -149,6 +149,7 @@ pub fn make_types() -> Types {
         notimpl: cls("NotImplementedType", o(), BuiltinType::NotImplementedType),
         ellipsis: cls("ellipsis", o(), BuiltinType::Ellipsis),
         cell: cls("cell", o(), BuiltinType::Object),
+        complex: cls("complex", o(), BuiltinType::Complex),
         exc,
         object,
     }
@@ -188,6 +189,7 @@ pub fn install(vm: &mut Vm) {
         &t.classmethod,
         &t.staticmethod,
         &t.super_,
+        &t.complex,
     ] {
         b.insert(c.name.clone(), Value::Class(c.clone()));
     }
@@ -244,28 +246,33 @@ fn obj_fn(n: &str) -> &'static str {
 /// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
 pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     let _ = vm;
-    let unbound = match c.builtin {
-        BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
-        BuiltinType::List => crate::objects::list::METHODS.contains(&name),
-        BuiltinType::Dict => crate::objects::dict::METHODS.contains(&name),
-        BuiltinType::Set | BuiltinType::FrozenSet => crate::objects::set::METHODS.contains(&name),
-        BuiltinType::Int => crate::objects::int::METHODS.contains(&name) || name == "from_bytes",
-        _ => false,
-    };
+    let unbound = crate::objects::GENERIC_DUNDERS.contains(&name)
+        || match c.builtin {
+            BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
+            BuiltinType::List => crate::objects::list::METHODS.contains(&name),
+            BuiltinType::Dict => crate::objects::dict::METHODS.contains(&name),
+            BuiltinType::Set | BuiltinType::FrozenSet => {
+                crate::objects::set::METHODS.contains(&name)
+            }
+            BuiltinType::Int => {
+                crate::objects::int::METHODS.contains(&name) || name == "from_bytes"
+            }
+            BuiltinType::Float => matches!(name, "is_integer" | "as_integer_ratio" | "hex"),
+            BuiltinType::Tuple => matches!(name, "count" | "index"),
+            BuiltinType::Bytes => crate::objects::str::BYTES_METHODS.contains(&name),
+            _ => false,
+        };
     if !unbound {
         return None;
     }
-    let tname: &'static str = match c.builtin {
-        BuiltinType::Str => "str",
-        BuiltinType::List => "list",
-        BuiltinType::Dict => "dict",
-        BuiltinType::Int => "int",
-        _ => "set",
+    let kind = match (c.builtin, name) {
+        (BuiltinType::Dict, "fromkeys") => BuiltinKind::Func(BuiltinFn("dict.fromkeys")),
+        (BuiltinType::Int, "from_bytes") => BuiltinKind::Func(BuiltinFn("int.from_bytes")),
+        _ => BuiltinKind::Unbound,
     };
-    let key: &'static str = Box::leak(format!("{tname}.{name}").into_boxed_str());
     Some(Value::Builtin(Rc::new(Builtin {
         name: name.into(),
-        kind: BuiltinKind::Func(BuiltinFn(key)),
+        kind,
     })))
 }
 

@@ -22,12 +22,68 @@ impl std::fmt::Debug for NativeFn {
 /// Builds a module object on first import.
 pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
-/// Whitelisted modules. Stdlib modules are added by the stdlib issue.
+/// Whitelisted native modules.
 const REGISTRY: &[(&str, Loader)] = &[("math", load_math)];
+
+/// Whitelisted modules written in Python (`src/stdlib/python/`, embedded at build time).
+const PY_MODULES: &[(&str, &str)] = &[
+    ("abc", include_str!("stdlib/python/abc.py")),
+    ("base64", include_str!("stdlib/python/base64.py")),
+    ("bisect", include_str!("stdlib/python/bisect.py")),
+    ("collections", include_str!("stdlib/python/collections.py")),
+    ("copy", include_str!("stdlib/python/copy.py")),
+    ("dataclasses", include_str!("stdlib/python/dataclasses.py")),
+    ("enum", include_str!("stdlib/python/enum.py")),
+    ("fractions", include_str!("stdlib/python/fractions.py")),
+    ("functools", include_str!("stdlib/python/functools.py")),
+    ("heapq", include_str!("stdlib/python/heapq.py")),
+    ("itertools", include_str!("stdlib/python/itertools.py")),
+    ("json", include_str!("stdlib/python/json.py")),
+    ("operator", include_str!("stdlib/python/operator.py")),
+    ("string", include_str!("stdlib/python/string.py")),
+    ("typing", include_str!("stdlib/python/typing.py")),
+];
 
 /// Find the loader of a whitelisted module.
 pub fn lookup(name: &str) -> Option<Loader> {
+    if PY_MODULES.iter().any(|(n, _)| *n == name) {
+        return Some(load_python);
+    }
     REGISTRY.iter().find(|(n, _)| *n == name).map(|(_, l)| *l)
+}
+
+/// Run an embedded Python module in a fresh namespace. It is compiled per invocation (so
+/// memory accounting and cycle counts do not depend on what ran earlier on the thread); its
+/// instructions are metered like user code.
+fn load_python(vm: &mut Vm, name: &str) -> R<Value> {
+    let Some((_, src)) = PY_MODULES.iter().find(|(n, _)| *n == name) else {
+        return Err(vm.new_exc("ImportError", &format!("No module named '{name}'")));
+    };
+    let filename = format!("{name}.py");
+    let code = match crate::compiler::compile_module(src, &filename) {
+        Ok(c) => c,
+        Err(e) => {
+            return Err(vm.new_exc(
+                "ImportError",
+                &format!("module {name} failed to compile: {e}"),
+            ))
+        }
+    };
+    vm.sources.insert(filename.as_str().into(), (*src).into());
+    let d = Rc::new(PyDict::new());
+    vm.dict_set_str(&d, "__name__", Value::str(name))?;
+    let m = Value::Module(Rc::new(Module {
+        name: name.into(),
+        dict: d.clone(),
+    }));
+    // Registered before running so circular imports see the partial module, as in CPython.
+    vm.modules.insert(name.into(), m.clone());
+    let mut f = vm.new_frame(code, d, None, Vec::new());
+    if let Err(e) = vm.run_frame(&mut f) {
+        vm.modules.shift_remove(name);
+        return Err(e);
+    }
+    Ok(m)
 }
 
 fn native(vm: &mut Vm, d: &Rc<PyDict>, name: &str, f: fn(&mut Vm, Args) -> R<Value>) -> R<()> {

@@ -378,7 +378,7 @@ pub struct Function {
     /// Captured cells, in `code.freevars` order.
     pub closure: Vec<Rc<PyCell>>,
     /// `__name__`, `__qualname__`, `__doc__`, `__module__` and user attributes.
-    pub attrs: RefCell<NameMap>,
+    pub attrs: Rc<PyDict>,
     _acct: Acct,
 }
 impl Function {
@@ -396,7 +396,7 @@ impl Function {
             defaults,
             kwdefaults,
             closure,
-            attrs: RefCell::new(NameMap::default()),
+            attrs: Rc::new(PyDict::new()),
             _acct: Acct::new(HEADER * 4),
         }
     }
@@ -427,6 +427,9 @@ pub enum BuiltinKind {
     Method(Value),
     /// A native module function.
     Native(crate::modules::NativeFn),
+    /// A builtin type's method taken from the class (`str.upper`): the receiver is the first
+    /// argument.
+    Unbound,
 }
 
 /// A function bound to an instance (or class for classmethods).

@@ -15,8 +15,79 @@ use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
 
+/// Special methods every builtin value answers through the generic protocols, so
+/// `dict.__getitem__(d, k)` and `super().__setitem__(k, v)` in subclasses work.
+pub const GENERIC_DUNDERS: &[&str] = &[
+    "__getitem__",
+    "__setitem__",
+    "__delitem__",
+    "__len__",
+    "__contains__",
+    "__iter__",
+    "__repr__",
+    "__str__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__hash__",
+    "__add__",
+    "__mul__",
+    "__format__",
+    "__bool__",
+];
+
+fn generic_dunder(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
+    use crate::bytecode::{BinOp, CmpOp};
+    let a0 = args.pos.first().cloned().unwrap_or(Value::None);
+    let a1 = args.pos.get(1).cloned().unwrap_or(Value::None);
+    Ok(match name {
+        "__getitem__" => vm.getitem(v, &a0)?,
+        "__setitem__" => {
+            vm.setitem(v, a0, a1)?;
+            Value::None
+        }
+        "__delitem__" => {
+            vm.delitem(v, a0)?;
+            Value::None
+        }
+        "__len__" => Value::Int(crate::builtins::len_of(vm, v)? as i64),
+        "__contains__" => Value::Bool(vm.contains(v, &a0)?),
+        "__iter__" => vm.iter(v)?,
+        "__repr__" => Value::str(&vm.repr(v)?),
+        "__str__" => Value::str(&vm.str(v)?),
+        "__eq__" => Value::Bool(vm.eq(v, &a0)?),
+        "__ne__" => Value::Bool(!vm.eq(v, &a0)?),
+        "__lt__" => vm.compare(v, &a0, CmpOp::Lt)?,
+        "__le__" => vm.compare(v, &a0, CmpOp::Le)?,
+        "__gt__" => vm.compare(v, &a0, CmpOp::Gt)?,
+        "__ge__" => vm.compare(v, &a0, CmpOp::Ge)?,
+        "__hash__" => Value::Int(vm.hash(v)? as i64),
+        "__add__" => vm.binary_op(v, &a0, BinOp::Add, false)?,
+        "__mul__" => vm.binary_op(v, &a0, BinOp::Mul, false)?,
+        "__format__" => {
+            let spec = match &a0 {
+                Value::Str(s) => s.s.to_string(),
+                _ => String::new(),
+            };
+            Value::str(&vm.format(v, &spec)?)
+        }
+        "__bool__" => Value::Bool(vm.truthy(v)?),
+        _ => Value::None,
+    })
+}
+
 /// Does the builtin type of `v` have method `name`.
-pub fn has_method(_vm: &Vm, v: &Value, name: &str) -> bool {
+pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
+    if GENERIC_DUNDERS.contains(&name) && !matches!(v, Value::Instance(_) | Value::Class(_)) {
+        return true;
+    }
+    has_own_method(vm, v, name)
+}
+
+fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
     let list: &[&str] = match v {
         Value::Str(_) => str::METHODS,
         Value::List(_) => list::METHODS,
@@ -26,7 +97,7 @@ pub fn has_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int::METHODS,
         Value::Float(_) => &["is_integer", "hex", "as_integer_ratio", "conjugate"],
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
-        Value::Bytes(_) => &["decode", "hex", "startswith", "endswith", "count", "find"],
+        Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
         _ => &[],
     };
@@ -35,6 +106,12 @@ pub fn has_method(_vm: &Vm, v: &Value, name: &str) -> bool {
 
 /// Call builtin method `name` on `v`.
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    if GENERIC_DUNDERS.contains(&name)
+        && !matches!(v, Value::Instance(_))
+        && !has_own_method(vm, v, name)
+    {
+        return generic_dunder(vm, v, name, &args);
+    }
     match v {
         Value::Str(s) => str::call(vm, s, name, args),
         Value::List(l) => list::call(vm, l, name, args),

@@ -543,47 +543,123 @@ fn title(text: &str) -> String {
     out
 }
 
+/// bytes method names.
+pub const BYTES_METHODS: &[&str] = &[
+    "decode",
+    "hex",
+    "startswith",
+    "endswith",
+    "count",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "join",
+    "replace",
+    "upper",
+    "lower",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "partition",
+    "rpartition",
+    "removeprefix",
+    "removesuffix",
+    "ljust",
+    "rjust",
+    "center",
+    "zfill",
+    "title",
+    "capitalize",
+    "swapcase",
+    "splitlines",
+];
+
+fn latin1(b: &[u8]) -> String {
+    b.iter().map(|&x| x as char).collect()
+}
+
+fn to_bytes_val(v: Value) -> Value {
+    match v {
+        Value::Str(s) => Value::bytes(s.s.chars().map(|c| c as u32 as u8).collect()),
+        Value::List(l) => {
+            let items: Vec<Value> = l.items.borrow().iter().cloned().map(to_bytes_val).collect();
+            Value::list(items)
+        }
+        Value::Tuple(t) => Value::tuple(t.items.iter().cloned().map(to_bytes_val).collect()),
+        other => other,
+    }
+}
+
+fn arg_to_latin1(v: &Value) -> Value {
+    match v {
+        Value::Bytes(b) => Value::str(&latin1(&b.b)),
+        Value::ByteArray(b) => Value::str(&latin1(&b.b.borrow())),
+        Value::Tuple(t) => Value::tuple(t.items.iter().map(arg_to_latin1).collect()),
+        Value::List(l) => Value::list(l.items.borrow().iter().map(arg_to_latin1).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Call a bytes method.
 pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
     vm.charge(cost::per_char(b.b.len()))?;
     match name {
         "decode" => {
             vm.charge(cost::CODEC)?;
-            match std::str::from_utf8(&b.b) {
-                Ok(s) => Ok(Value::str(s)),
-                Err(e) => Err(vm.new_exc(
-                    "UnicodeDecodeError",
-                    &format!("'utf-8' codec can't decode byte 0x{:02x} in position {}: invalid start byte", b.b.get(e.valid_up_to()).copied().unwrap_or(0), e.valid_up_to()),
-                )),
+            let enc = match args.pos.first() {
+                Some(Value::Str(s)) => s.s.to_lowercase().replace('_', "-"),
+                _ => "utf-8".into(),
+            };
+            let data: &[u8] = if enc == "utf-8-sig" {
+                b.b.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(&b.b)
+            } else {
+                &b.b
+            };
+            match enc.as_str() {
+                "ascii" | "us-ascii" => match data.iter().position(|x| *x >= 0x80) {
+                    None => Ok(Value::str(&latin1(data))),
+                    Some(p) => Err(vm.new_exc(
+                        "UnicodeDecodeError",
+                        &format!("'ascii' codec can't decode byte 0x{:02x} in position {}: ordinal not in range(128)", data[p], p),
+                    )),
+                },
+                "latin-1" | "latin1" | "iso-8859-1" => Ok(Value::str(&latin1(data))),
+                _ => match std::str::from_utf8(data) {
+                    Ok(s) => Ok(Value::str(s)),
+                    Err(e) => Err(vm.new_exc(
+                        "UnicodeDecodeError",
+                        &format!(
+                            "'utf-8' codec can't decode byte 0x{:02x} in position {}: invalid start byte",
+                            data.get(e.valid_up_to()).copied().unwrap_or(0),
+                            e.valid_up_to()
+                        ),
+                    )),
+                },
             }
         }
         "hex" => Ok(Value::str(
             &b.b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
         )),
-        "startswith" | "endswith" => match args.pos.first() {
-            Some(Value::Bytes(p)) => Ok(Value::Bool(if name == "startswith" {
-                b.b.starts_with(&p.b)
-            } else {
-                b.b.ends_with(&p.b)
-            })),
-            _ => Err(vm.type_err("expected bytes")),
-        },
-        "count" | "find" => match args.pos.first() {
-            Some(Value::Bytes(p)) if !p.b.is_empty() => {
-                let pos: Vec<usize> =
-                    b.b.windows(p.b.len())
-                        .enumerate()
-                        .filter(|(_, w)| *w == &*p.b)
-                        .map(|(i, _)| i)
-                        .collect();
-                Ok(Value::Int(if name == "count" {
-                    pos.len() as i64
-                } else {
-                    pos.first().map(|x| *x as i64).unwrap_or(-1)
-                }))
-            }
-            _ => Err(vm.type_err("expected non-empty bytes")),
-        },
+        _ if BYTES_METHODS.contains(&name) => {
+            let s = Rc::new(PyStr::new(&latin1(&b.b)));
+            let a = Args {
+                pos: args.pos.iter().map(arg_to_latin1).collect(),
+                kw: args
+                    .kw
+                    .iter()
+                    .map(|(k, v)| (k.clone(), arg_to_latin1(v)))
+                    .collect(),
+            };
+            let r = call(vm, &s, name, a)?;
+            Ok(to_bytes_val(r))
+        }
         _ => Err(vm.attr_error(&Value::Bytes(b.clone()), name)),
     }
 }

@@ -21,6 +21,17 @@ impl Vm {
                     crate::objects::call_method(self, &recv, &b.name, args)
                 }
                 BuiltinKind::Native(nf) => (nf.0)(self, args),
+                BuiltinKind::Unbound => {
+                    let mut a = args;
+                    if a.pos.is_empty() {
+                        return Err(
+                            self.type_err(format!("unbound method {}() needs an argument", b.name))
+                        );
+                    }
+                    let recv = a.pos.remove(0);
+                    let name = b.name.clone();
+                    crate::objects::call_method(self, &Vm::base_of(&recv), &name, a)
+                }
             },
             Value::BoundMethod(m) => {
                 let mut a = args;
@@ -111,7 +122,7 @@ impl Vm {
         }
         let mut slot = argc;
         if code.varargs {
-            locals[argc + kwonly] = Some(Value::tuple(std::mem::take(&mut extra)));
+            locals[argc] = Some(Value::tuple(std::mem::take(&mut extra)));
             slot = argc;
         }
         if !extra.is_empty() {
@@ -592,11 +603,22 @@ impl Vm {
                     }
                 }
             }
-            Value::Function(f) => match name {
-                "__name__" => Ok(Some(Value::str(&f.code.name))),
-                "__qualname__" => Ok(Some(Value::str(&f.code.qualname))),
-                _ => Ok(f.attrs.borrow().get(name).cloned()),
-            },
+            Value::Function(f) => {
+                if let Some(v) = self.dict_get_str(&f.attrs, name) {
+                    return Ok(Some(v));
+                }
+                match name {
+                    "__name__" => Ok(Some(Value::str(&f.code.name))),
+                    "__qualname__" => Ok(Some(Value::str(&f.code.qualname))),
+                    "__dict__" => Ok(Some(Value::Dict(f.attrs.clone()))),
+                    "__defaults__" => Ok(Some(if f.defaults.is_empty() {
+                        Value::None
+                    } else {
+                        Value::tuple(f.defaults.clone())
+                    })),
+                    _ => Ok(None),
+                }
+            }
             Value::BoundMethod(m) => match name {
                 "__self__" => Ok(Some(m.receiver.clone())),
                 "__func__" => Ok(Some(m.func.clone())),
@@ -711,8 +733,8 @@ impl Vm {
                 Ok(())
             }
             Value::Function(f) => {
-                f.attrs.borrow_mut().insert(name.into(), v);
-                Ok(())
+                let a = f.attrs.clone();
+                self.dict_set_str(&a, name, v)
             }
             Value::Module(m) => {
                 let d = m.dict.clone();
@@ -757,12 +779,30 @@ impl Vm {
                 _ => {}
             }
         }
-        if let Some(slots) = cls.lookup("__slots__") {
-            let allowed = self.collect(&slots)?;
+        // __slots__: only when every class in the MRO (but object) declares slots is the
+        // attribute set restricted to the union of their slot names.
+        let mut chain = vec![cls.clone()];
+        chain.extend(
+            cls.mro
+                .iter()
+                .filter(|c| !Rc::ptr_eq(c, &self.types.object))
+                .cloned(),
+        );
+        let mut all_slotted = true;
+        let mut allowed = Vec::new();
+        for c in &chain {
+            let s = c.dict.borrow().get("__slots__").cloned();
+            match s {
+                Some(Value::Str(x)) => allowed.push(Value::Str(x)),
+                Some(s) => allowed.extend(self.collect(&s)?),
+                None => all_slotted = false,
+            }
+        }
+        if all_slotted {
             let ok = allowed
                 .iter()
-                .any(|s| matches!(s, Value::Str(x) if &*x.s == name));
-            if !ok && cls.lookup("__dict__").is_none() {
+                .any(|s| matches!(s, Value::Str(x) if &*x.s == name || &*x.s == "__dict__"));
+            if !ok {
                 return Err(self.new_exc(
                     "AttributeError",
                     &format!("'{}' object has no attribute '{}'", cls.name, name),

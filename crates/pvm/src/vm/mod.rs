@@ -105,6 +105,8 @@ pub struct Types {
     pub notimpl: Rc<Class>,
     pub ellipsis: Rc<Class>,
     pub cell: Rc<Class>,
+    /// `complex` exists as a type for isinstance checks; it has no instances (LIMITATIONS.md).
+    pub complex: Rc<Class>,
     /// Exception classes by name.
     pub exc: IndexMap<&'static str, Rc<Class>>,
 }
@@ -956,15 +958,13 @@ impl Vm {
                     let func =
                         Function::new(c.clone(), f.globals.clone(), defaults, kwdefaults, closure);
                     {
-                        let mut a = func.attrs.borrow_mut();
-                        a.insert(
-                            "__doc__".into(),
-                            c.consts.first().cloned().unwrap_or(Value::None),
-                        );
+                        let a = func.attrs.clone();
+                        let doc = c.consts.first().cloned().unwrap_or(Value::None);
+                        self.dict_set_str(&a, "__doc__", doc)?;
                         let m = self
                             .dict_get_str(&f.globals, "__name__")
                             .unwrap_or(Value::None);
-                        a.insert("__module__".into(), m);
+                        self.dict_set_str(&a, "__module__", m)?;
                     }
                     f.stack.push(Value::Function(Rc::new(func)));
                 }

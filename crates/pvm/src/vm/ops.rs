@@ -449,6 +449,26 @@ impl Vm {
                 }
                 Ok(Some(a.clone()))
             }
+            (Bytes(_) | ByteArray(_), Bytes(_) | ByteArray(_)) if op == BinOp::Add => {
+                let bytes_of = |v: &Value| match v {
+                    Bytes(b) => b.b.to_vec(),
+                    ByteArray(b) => b.b.borrow().clone(),
+                    _ => Vec::new(),
+                };
+                let mut v = bytes_of(a);
+                let w = bytes_of(b);
+                self.charge(cost::per_char(v.len() + w.len()))?;
+                v.extend(w);
+                if let ByteArray(x) = a {
+                    if inplace {
+                        *x.b.borrow_mut() = v;
+                        x.touch();
+                        return Ok(Some(a.clone()));
+                    }
+                    return Ok(Some(ByteArray(Rc::new(PyByteArray::new(v)))));
+                }
+                Ok(Some(Value::bytes(v)))
+            }
             _ => Ok(Option::None),
         }
     }
