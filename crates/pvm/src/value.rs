@@ -779,3 +779,78 @@ impl Value {
         }
     }
 }
+
+// Iterative destruction. Dropping a deeply nested structure (`x = [x]` a million times) with
+// the default drop glue recurses once per level and would overflow the Rust stack. Container
+// drops instead hand their children to a thread-local queue drained by the outermost drop.
+thread_local! {
+    static DROPPING: Cell<bool> = const { Cell::new(false) };
+    static PENDING: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
+}
+
+fn defer_drop(items: impl IntoIterator<Item = Value>) {
+    PENDING.with(|p| {
+        if let Ok(mut p) = p.try_borrow_mut() {
+            p.extend(items.into_iter().filter(|v| v.is_container()));
+        }
+    });
+    if DROPPING.with(|d| d.replace(true)) {
+        return;
+    }
+    loop {
+        let next = PENDING.with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()));
+        match next {
+            Some(v) => drop(v),
+            None => break,
+        }
+    }
+    DROPPING.with(|d| d.set(false));
+}
+
+impl Value {
+    fn is_container(&self) -> bool {
+        matches!(
+            self,
+            Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) | Value::Instance(_)
+        )
+    }
+}
+
+impl Drop for PyList {
+    fn drop(&mut self) {
+        defer_drop(std::mem::take(self.items.get_mut()));
+    }
+}
+
+impl Drop for PyTuple {
+    fn drop(&mut self) {
+        defer_drop(std::mem::take(&mut self.items).into_vec());
+    }
+}
+
+impl Drop for PyDict {
+    fn drop(&mut self) {
+        let t = std::mem::take(self.table.get_mut());
+        defer_drop(
+            t.entries
+                .into_iter()
+                .flatten()
+                .flat_map(|e| [e.key, e.value]),
+        );
+    }
+}
+
+impl Drop for PySet {
+    fn drop(&mut self) {
+        let t = std::mem::take(self.table.get_mut());
+        defer_drop(t.entries.into_iter().flatten().map(|e| e.key));
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let d = std::mem::take(self.dict.get_mut());
+        let b = self.base.get_mut().take();
+        defer_drop(d.into_iter().map(|(_, v)| v).chain(b));
+    }
+}

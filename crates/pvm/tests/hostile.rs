@@ -1,0 +1,213 @@
+//! Hostile programs (Issue 3 item 9): each must stop within its budget with the right error
+//! and bounded memory, never hang, never overflow the Rust stack, never escape the sandbox.
+
+mod common;
+use common::*;
+use cowboy_pvm::Limits;
+
+const BUDGET: u64 = 200_000;
+/// The largest single fixed charge (a class creation) plus the per-instruction bound: the
+/// budget may be exceeded by at most one step.
+const MAX_STEP: u64 = 100;
+
+fn assert_out_of_cycles(src: &str) {
+    let o = run_cycles(src, BUDGET);
+    assert!(
+        err_line(&o).starts_with("OutOfCycles"),
+        "expected OutOfCycles, got {:?}",
+        o.error
+    );
+    assert!(
+        o.cycles <= BUDGET + MAX_STEP,
+        "overran budget: {}",
+        o.cycles
+    );
+    assert!(o.cycles > BUDGET, "stopped early: {}", o.cycles);
+}
+
+#[test]
+fn runaway_loop_stops() {
+    assert_out_of_cycles("while True:\n    pass\n");
+}
+
+#[test]
+fn out_of_cycles_is_uncatchable() {
+    assert_out_of_cycles(
+        "while True:\n    try:\n        while True:\n            pass\n    except:\n        pass\n",
+    );
+    assert_out_of_cycles(
+        "def f():\n    try:\n        while True: pass\n    except BaseException:\n        return 1\n    finally:\n        return 2\nwhile True:\n    f()\n",
+    );
+}
+
+#[test]
+fn same_instruction_every_run() {
+    let src = "x = 0\nwhile True:\n    x += 1\n";
+    let a = run_cycles(src, 12_345);
+    let b = run_cycles(src, 12_345);
+    assert_eq!((a.cycles, a.instructions), (b.cycles, b.instructions));
+}
+
+#[test]
+fn quadratic_string_building_is_bounded() {
+    let o = run_cycles("s = ''\nwhile True:\n    s += 'x' * 1000\n", 5_000_000);
+    let e = err_line(&o);
+    assert!(
+        e.starts_with("OutOfCycles") || e.starts_with("MemoryError"),
+        "{e}"
+    );
+    assert!(
+        o.peak_memory <= 10 * 1024 * 1024 + 64 * 1024,
+        "peak {}",
+        o.peak_memory
+    );
+}
+
+#[test]
+fn huge_ints_overflow_before_computing() {
+    for src in [
+        "x = 2 ** 10000",
+        "x = pow(7, 100000)",
+        "x = 1 << 5000",
+        "x = (10 ** 1000) * (10 ** 1000) * (10 ** 1000) * (10 ** 1000) * (10 ** 1000)",
+        "x = int('9' * 2000)",
+        "x = 3\nwhile True:\n    x = x * x\n",
+    ] {
+        let o = run_cycles(src, 10_000_000);
+        assert!(
+            err_line(&o).starts_with("OverflowError"),
+            "{src}: {:?}",
+            o.error
+        );
+    }
+    // Just under the limit is fine.
+    let o = run_cycles("x = 2 ** 4095\nprint(x.bit_length())", 1_000_000);
+    assert_eq!(o.stdout, "4096\n", "{:?}", o.error);
+}
+
+#[test]
+fn giant_allocations_fail_before_allocating() {
+    for src in [
+        "x = [0] * 10 ** 9",
+        "x = 'ab' * 10 ** 9",
+        "x = bytes(10 ** 9)",
+        "x = ' ' * 10**8\ny = [x] * 10**8",
+    ] {
+        let o = run_with(src, Limits::default());
+        assert!(
+            err_line(&o).starts_with("MemoryError"),
+            "{src}: {:?}",
+            o.error
+        );
+        assert!(
+            o.peak_memory < 11 * 1024 * 1024,
+            "{src}: peak {}",
+            o.peak_memory
+        );
+    }
+}
+
+#[test]
+fn memory_limit_is_not_catchable() {
+    let o = run_with(
+        "l = []\ntry:\n    while True:\n        l.append([1, 2, 3, 4])\nexcept MemoryError:\n    print('caught')\n",
+        Limits { memory: 1 << 20, ..Limits::default() },
+    );
+    assert!(err_line(&o).starts_with("MemoryError"), "{:?}", o.error);
+    assert_eq!(o.stdout, "");
+}
+
+#[test]
+fn deep_recursion_is_recursion_error() {
+    let o = run_with("def f(n):\n    return f(n + 1)\nf(0)\n", Limits::default());
+    assert_eq!(
+        err_line(&o),
+        "RecursionError: maximum recursion depth exceeded"
+    );
+    let o = run_with(
+        "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept RecursionError as e:\n    print('ok', e)\n",
+        Limits::default(),
+    );
+    assert_eq!(o.stdout, "ok maximum recursion depth exceeded\n");
+}
+
+#[test]
+fn deep_data_is_recursion_error_not_a_crash() {
+    for op in ["repr(x)", "x == y", "hash(t)", "str(d)"] {
+        let src = format!(
+            "x = []\ny = []\nt = ()\nd = {{}}\nfor i in range(20000):\n    x = [x]\n    y = [y]\n    t = (t,)\n    d = {{'k': d}}\n{op}\n"
+        );
+        let o = run_with(&src, Limits::default());
+        assert!(
+            err_line(&o).starts_with("RecursionError"),
+            "{op}: {:?}",
+            o.error
+        );
+    }
+}
+
+#[test]
+fn exception_storm_stops() {
+    assert_out_of_cycles("while True:\n    try:\n        raise ValueError('x')\n    except ValueError:\n        pass\n");
+}
+
+#[test]
+fn catastrophic_format_width() {
+    for src in [
+        "x = f'{1:>1000000000}'",
+        "x = '{:>1000000000}'.format(1)",
+        "x = 'a'.rjust(10**9)",
+        "x = '%1000000000d' % 1",
+    ] {
+        let o = run_with(
+            src,
+            Limits {
+                cycles: Some(50_000_000),
+                ..Limits::default()
+            },
+        );
+        let e = err_line(&o);
+        assert!(
+            e.starts_with("MemoryError") || e.starts_with("OutOfCycles"),
+            "{src}: {e}"
+        );
+        assert!(o.peak_memory < 11 * 1024 * 1024);
+    }
+}
+
+#[test]
+fn sandbox_is_closed() {
+    for (src, want) in [
+        ("eval('1')", "CompileError"),
+        ("exec('x = 1')", "CompileError"),
+        ("__import__('os')", "CompileError"),
+        ("globals()", "CompileError"),
+        ("open('/etc/passwd')", "CompileError"),
+        ("id(1)", "CompileError"),
+        ("import os", "ImportError: No module named 'os'"),
+        ("import time", "ImportError: No module named 'time'"),
+        (
+            "().__class__.__bases__[0].__subclasses__()",
+            "AttributeError",
+        ),
+        ("(lambda: 0).__globals__", "AttributeError"),
+        ("(lambda: 0).__code__", "AttributeError"),
+        ("f = getattr(__builtins__, 'eval')", "NameError"),
+    ] {
+        let o = run_with(src, Limits::default());
+        assert!(err_line(&o).starts_with(want), "{src}: {:?}", err_line(&o));
+    }
+}
+
+#[test]
+fn import_miss_costs_cycles() {
+    let a = run_with(
+        "try:\n    import os\nexcept ImportError:\n    pass\n",
+        Limits::default(),
+    );
+    let b = run_with(
+        "try:\n    pass\nexcept ImportError:\n    pass\n",
+        Limits::default(),
+    );
+    assert!(a.cycles >= b.cycles + cowboy_pvm::cost::IMPORT_MISS);
+}
