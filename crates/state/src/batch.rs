@@ -29,8 +29,32 @@ pub const MAX_STORAGE_VALUE_LEN: usize = 1 << 20;
 /// Largest actor code, in bytes.
 pub const MAX_CODE_LEN: usize = 1 << 20;
 
+/// The overlay map: state key → `Some(value)` (set) or `None` (delete).
+type Overlay = BTreeMap<Vec<u8>, Option<Vec<u8>>>;
+
 /// The finished writes of one block, in key order: `Some(value)` sets, `None` deletes.
-pub type Changes = BTreeMap<Vec<u8>, Option<Vec<u8>>>;
+///
+/// Only [WriteBatch::finish] makes one, so every change passed to [crate::StateDb::commit] went
+/// through the batch's checks (sizes, account records, storage counters).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Changes(pub(crate) Overlay);
+
+impl Changes {
+    /// Number of keys written.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The writes in key order (`None` = delete).
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
+        self.0.iter().map(|(k, v)| (k.as_slice(), v.as_deref()))
+    }
+}
 
 /// An undo-log entry: a key and its previous overlay entry (`None` = it was not in the overlay).
 type UndoEntry = (Vec<u8>, Option<Option<Vec<u8>>>);
@@ -46,7 +70,7 @@ pub struct Checkpoint {
 /// One block's overlay over the committed state (see the module docs).
 pub struct WriteBatch<'a, E: Context> {
     state: &'a StateDb<E>,
-    overlay: Changes,
+    overlay: Overlay,
     /// Previous overlay entries (`None` = the key was not in the overlay), recorded only while a
     /// checkpoint is open.
     undo: Vec<UndoEntry>,
@@ -272,7 +296,7 @@ impl<'a, E: Context> WriteBatch<'a, E> {
     /// Finish the batch and hand back its changes for [crate::StateDb::commit]. Checkpoints
     /// still open are released (their writes are kept).
     pub fn finish(self) -> Changes {
-        self.overlay
+        Changes(self.overlay)
     }
 }
 

@@ -318,7 +318,7 @@ async fn apply<E: Context>(
     changes: Changes,
 ) -> Result<Qmdb<E>, StateError> {
     let mut batch = db.new_batch();
-    for (key, value) in changes {
+    for (key, value) in changes.0 {
         // A delete of a key that was never committed (set and deleted inside one block) is
         // dropped: it would otherwise depend on how QMDB treats deleting an absent key.
         if value.is_none() && db.get(&key).await.map_err(storage)?.is_none() {
