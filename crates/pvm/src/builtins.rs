@@ -199,6 +199,13 @@ pub fn install(vm: &mut Vm) {
     b.insert("NotImplemented".into(), Value::NotImplemented);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
+    vm.types.exc["BaseException"].dict.borrow_mut().insert(
+        "__init__".into(),
+        Value::Builtin(Rc::new(Builtin {
+            name: "__init__".into(),
+            kind: BuiltinKind::Func(BuiltinFn("BaseException.__init__")),
+        })),
+    );
     // object.__init__/__setattr__/... so user code can call them explicitly.
     let od = &vm.types.object.dict;
     for n in [
@@ -463,6 +470,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
     if let Some((t, m)) = name.split_once('.') {
         if t == "object" {
             return object_method(vm, m, a);
+        }
+        if name == "BaseException.__init__" {
+            if let Some(Value::Instance(i)) = a.pos.first() {
+                i.dict.set_str("args", Value::tuple(a.pos[1..].to_vec()));
+            }
+            return Ok(Value::None);
         }
         if name == "int.from_bytes" {
             return int_from_bytes(vm, a);
@@ -941,7 +954,7 @@ fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
                 return Err(vm.type_err("attribute name must be string"));
             };
             if let Value::Instance(i) = &this {
-                if i.dict.borrow_mut().shift_remove(&*n.s).is_some() {
+                if i.dict.del_str(&n.s).is_some() {
                     return Ok(Value::None);
                 }
             }

@@ -281,12 +281,7 @@ pub fn repr(vm: &mut Vm, v: &Value) -> R<String> {
                 };
             }
             if i.exc.borrow().is_some() {
-                let args = i
-                    .dict
-                    .borrow()
-                    .get("args")
-                    .cloned()
-                    .unwrap_or(Value::tuple(vec![]));
+                let args = i.dict.get_str("args").unwrap_or(Value::tuple(vec![]));
                 let a = repr(vm, &args)?;
                 let cls = i.cls();
                 let inner = if let Value::Tuple(t) = &args {
@@ -343,12 +338,7 @@ fn Rc_ptr_builtin(vm: &Vm, c: &std::rc::Rc<Class>) -> bool {
 
 /// `str(exception)`.
 pub fn exc_str(vm: &mut Vm, i: &Instance) -> R<String> {
-    let args = i
-        .dict
-        .borrow()
-        .get("args")
-        .cloned()
-        .unwrap_or(Value::tuple(vec![]));
+    let args = i.dict.get_str("args").unwrap_or(Value::tuple(vec![]));
     let cls = i.cls();
     match &args {
         Value::Tuple(t) if t.items.is_empty() => Ok(String::new()),

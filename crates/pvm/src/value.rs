@@ -298,6 +298,60 @@ impl PyDict {
         self.acct.resize(HEADER + n * 3 * SLOT)
     }
 }
+impl PyDict {
+    /// Lookup by str key (attribute dicts, globals).
+    pub fn get_str(&self, key: &str) -> Option<Value> {
+        let h = crate::vm::ops::str_hash(key);
+        let t = self.table.borrow();
+        for &i in t.candidates(h) {
+            if let Some(Some(e)) = t.entries.get(i as usize) {
+                if let Value::Str(s) = &e.key {
+                    if &*s.s == key {
+                        return Some(e.value.clone());
+                    }
+                }
+            }
+        }
+        None
+    }
+    fn find_str(t: &Table, h: u64, key: &str) -> Option<usize> {
+        t.candidates(h).iter().map(|&i| i as usize).find(|&i| {
+            matches!(t.entries.get(i), Some(Some(Entry { key: Value::Str(s), .. })) if &*s.s == key)
+        })
+    }
+    /// Store by str key.
+    pub fn set_str(&self, key: &str, v: Value) {
+        let h = crate::vm::ops::str_hash(key);
+        {
+            let mut t = self.table.borrow_mut();
+            if let Some(i) = Self::find_str(&t, h, key) {
+                if let Some(Some(e)) = t.entries.get_mut(i) {
+                    e.value = v;
+                }
+                return;
+            }
+            t.push(h, Value::str(key), v);
+        }
+        self.touch();
+    }
+    /// Remove by str key.
+    pub fn del_str(&self, key: &str) -> Option<Value> {
+        let h = crate::vm::ops::str_hash(key);
+        let r = {
+            let mut t = self.table.borrow_mut();
+            let i = Self::find_str(&t, h, key)?;
+            t.remove_at(i).map(|e| e.value)
+        };
+        self.touch();
+        r
+    }
+    /// Contains str key.
+    pub fn has_str(&self, key: &str) -> bool {
+        let h = crate::vm::ops::str_hash(key);
+        Self::find_str(&self.table.borrow(), h, key).is_some()
+    }
+}
+
 impl Default for PyDict {
     fn default() -> Self {
         Self::new()
@@ -552,8 +606,8 @@ pub struct ExcState {
 pub struct Instance {
     /// Its class.
     pub class: RefCell<Rc<Class>>,
-    /// `__dict__`.
-    pub dict: RefCell<NameMap>,
+    /// `__dict__` (live: `obj.__dict__[k] = v` sets the attribute).
+    pub dict: Rc<PyDict>,
     /// Builtin payload for subclasses of builtins (e.g. the int of an `int` subclass, or the
     /// list of a `list` subclass).
     pub base: RefCell<Option<Value>>,
@@ -566,16 +620,15 @@ impl Instance {
     pub fn new(class: Rc<Class>) -> Instance {
         Instance {
             class: RefCell::new(class),
-            dict: RefCell::new(NameMap::default()),
+            dict: Rc::new(PyDict::new()),
             base: RefCell::new(None),
             exc: RefCell::new(None),
             acct: Acct::new(HEADER * 2),
         }
     }
-    /// Re-account after the attribute dict grew.
+    /// Re-account (the attribute dict accounts for itself).
     pub fn touch(&self) {
-        let n = self.dict.borrow().len();
-        self.acct.resize(HEADER * 2 + n * 3 * SLOT)
+        self.acct.resize(HEADER * 2)
     }
     /// The class.
     pub fn cls(&self) -> Rc<Class> {
@@ -849,8 +902,8 @@ impl Drop for PySet {
 
 impl Drop for Instance {
     fn drop(&mut self) {
-        let d = std::mem::take(self.dict.get_mut());
+        let d = std::mem::replace(&mut self.dict, Rc::new(PyDict::new()));
         let b = self.base.get_mut().take();
-        defer_drop(d.into_iter().map(|(_, v)| v).chain(b));
+        defer_drop(std::iter::once(Value::Dict(d)).chain(b));
     }
 }

@@ -1138,8 +1138,230 @@ impl Compiler {
         Ok(())
     }
 
-    fn match_stmt(&mut self, _m: &ast::StmtMatch) -> CResult {
-        Err(self.err(self.line(), "match statement is not supported yet"))
+    /// `match`: the subject stays on the stack; each case tests a copy. A pattern consumes its
+    /// subject on success and jumps to one of its fail jumps with the subject still on the
+    /// stack on failure (nested patterns pop their element in a trampoline first).
+    fn match_stmt(&mut self, m: &ast::StmtMatch) -> CResult {
+        self.expr(&m.subject)?;
+        let mut ends = Vec::new();
+        for case in &m.cases {
+            self.set_line(case);
+            self.emit(Op::Dup);
+            let mut fails = Vec::new();
+            self.pattern(&case.pattern, &mut fails)?;
+            let guard_fail = match &case.guard {
+                Some(g) => {
+                    self.expr(g)?;
+                    Some(self.emit(Op::JumpIfFalse(0)))
+                }
+                None => None,
+            };
+            self.emit(Op::Pop);
+            self.stmts(&case.body)?;
+            ends.push(self.emit(Op::Jump(0)));
+            for f in fails {
+                self.patch(f.0);
+            }
+            self.emit(Op::Pop);
+            if let Some(g) = guard_fail {
+                self.patch(g);
+            }
+        }
+        self.emit(Op::Pop);
+        for e in ends {
+            self.patch(e);
+        }
+        Ok(())
+    }
+
+    /// Fail jumps with a trampoline that pops one extra stack item then continues failing.
+    fn trampoline(&mut self, inner: Vec<FailJump>, fails: &mut Vec<FailJump>) {
+        if inner.is_empty() {
+            return;
+        }
+        let over = self.emit(Op::Jump(0));
+        for f in inner {
+            self.patch(f.0);
+        }
+        self.emit(Op::Pop);
+        fails.push(FailJump(self.emit(Op::Jump(0))));
+        self.patch(over);
+    }
+
+    fn fail_if_false(&mut self, fails: &mut Vec<FailJump>) {
+        let j = self.emit(Op::JumpIfFalse(0));
+        fails.push(FailJump(j));
+    }
+
+    fn pattern(&mut self, p: &ast::Pattern, fails: &mut Vec<FailJump>) -> CResult {
+        use ast::Pattern as P;
+        match p {
+            P::MatchValue(v) => {
+                self.emit(Op::Dup);
+                self.expr(&v.value)?;
+                self.emit(Op::Compare(CmpOp::Eq));
+                self.fail_if_false(fails);
+                self.emit(Op::Pop);
+            }
+            P::MatchSingleton(s) => {
+                self.emit(Op::Dup);
+                match s.value {
+                    ast::Singleton::None => {
+                        self.emit(Op::LoadNone);
+                    }
+                    ast::Singleton::True => self.load_const(Value::Bool(true)),
+                    ast::Singleton::False => self.load_const(Value::Bool(false)),
+                }
+                self.emit(Op::Is(false));
+                self.fail_if_false(fails);
+                self.emit(Op::Pop);
+            }
+            P::MatchAs(a) => {
+                if let Some(sub) = &a.pattern {
+                    self.emit(Op::Dup);
+                    let mut inner = Vec::new();
+                    self.pattern(sub, &mut inner)?;
+                    self.trampoline(inner, fails);
+                }
+                match &a.name {
+                    Some(n) => self.store_name(n.id.as_str()),
+                    None => {
+                        self.emit(Op::Pop);
+                    }
+                }
+            }
+            P::MatchStar(_) => {
+                return Err(self.syntax(self.line(), "star pattern outside a sequence pattern"))
+            }
+            P::MatchOr(o) => {
+                let mut oks = Vec::new();
+                for alt in o.patterns.iter() {
+                    self.emit(Op::Dup);
+                    let mut inner = Vec::new();
+                    self.pattern(alt, &mut inner)?;
+                    oks.push(self.emit(Op::Jump(0)));
+                    for f in inner {
+                        self.patch(f.0);
+                    }
+                    self.emit(Op::Pop);
+                }
+                fails.push(FailJump(self.emit(Op::Jump(0))));
+                for j in oks {
+                    self.patch(j);
+                }
+                self.emit(Op::Pop);
+            }
+            P::MatchSequence(sq) => {
+                let n = sq.patterns.len();
+                let star = sq
+                    .patterns
+                    .iter()
+                    .position(|x| matches!(x, P::MatchStar(_)));
+                self.emit(Op::Dup);
+                self.emit(Op::MatchSequence);
+                self.fail_if_false(fails);
+                self.emit(Op::Dup);
+                self.emit(Op::GetLen);
+                match star {
+                    Some(_) => {
+                        self.load_const(Value::Int(n as i64 - 1));
+                        self.emit(Op::Compare(CmpOp::Ge));
+                    }
+                    None => {
+                        self.load_const(Value::Int(n as i64));
+                        self.emit(Op::Compare(CmpOp::Eq));
+                    }
+                }
+                self.fail_if_false(fails);
+                for (i, sub) in sq.patterns.iter().enumerate() {
+                    if let P::MatchStar(st) = sub {
+                        let after = n - i - 1;
+                        self.emit(Op::Dup);
+                        self.load_const(Value::Int(i as i64));
+                        if after == 0 {
+                            self.emit(Op::LoadNone);
+                        } else {
+                            self.load_const(Value::Int(-(after as i64)));
+                        }
+                        self.emit(Op::BuildSlice(2));
+                        self.emit(Op::Subscr);
+                        self.emit(Op::BuildList(0));
+                        self.emit(Op::Rot2);
+                        self.emit(Op::ListExtend);
+                        match &st.name {
+                            Some(nm) => self.store_name(nm.id.as_str()),
+                            None => {
+                                self.emit(Op::Pop);
+                            }
+                        }
+                        continue;
+                    }
+                    let idx = match star {
+                        Some(s) if i > s => i as i64 - n as i64,
+                        _ => i as i64,
+                    };
+                    self.emit(Op::Dup);
+                    self.load_const(Value::Int(idx));
+                    self.emit(Op::Subscr);
+                    let mut inner = Vec::new();
+                    self.pattern(sub, &mut inner)?;
+                    self.trampoline(inner, fails);
+                }
+                self.emit(Op::Pop);
+            }
+            P::MatchMapping(mm) => {
+                self.emit(Op::Dup);
+                self.emit(Op::MatchMapping);
+                self.fail_if_false(fails);
+                for (k, sub) in mm.keys.iter().zip(mm.patterns.iter()) {
+                    self.emit(Op::Dup);
+                    self.expr(k)?;
+                    self.emit(Op::Rot2);
+                    self.emit(Op::In(false));
+                    self.fail_if_false(fails);
+                    self.emit(Op::Dup);
+                    self.expr(k)?;
+                    self.emit(Op::Subscr);
+                    let mut inner = Vec::new();
+                    self.pattern(sub, &mut inner)?;
+                    self.trampoline(inner, fails);
+                }
+                if let Some(rest) = &mm.rest {
+                    self.emit(Op::Dup);
+                    for k in mm.keys.iter() {
+                        self.expr(k)?;
+                    }
+                    self.emit(Op::BuildTuple(mm.keys.len() as u32));
+                    self.emit(Op::CopyDictWithoutKeys);
+                    self.store_name(rest.id.as_str());
+                }
+                self.emit(Op::Pop);
+            }
+            P::MatchClass(mc) => {
+                self.emit(Op::Dup);
+                self.expr(&mc.cls)?;
+                self.emit(Op::MatchClass(0));
+                self.fail_if_false(fails);
+                for (i, sub) in mc.arguments.patterns.iter().enumerate() {
+                    self.emit(Op::Dup);
+                    self.expr(&mc.cls)?;
+                    self.emit(Op::MatchClass(i as u32 + 1));
+                    let mut inner = Vec::new();
+                    self.pattern(sub, &mut inner)?;
+                    self.trampoline(inner, fails);
+                }
+                for kw in mc.arguments.keywords.iter() {
+                    self.emit(Op::Dup);
+                    let ni = self.name_idx(kw.attr.id.as_str());
+                    self.emit(Op::LoadAttr(ni));
+                    let mut inner = Vec::new();
+                    self.pattern(&kw.pattern, &mut inner)?;
+                    self.trampoline(inner, fails);
+                }
+                self.emit(Op::Pop);
+            }
+        }
+        Ok(())
     }
 
     fn expr(&mut self, e: &Expr) -> CResult {
@@ -1703,6 +1925,9 @@ impl Compiler {
         Ok(())
     }
 }
+
+/// A jump taken when a pattern fails (the pattern's subject is still on the stack).
+struct FailJump(usize);
 
 fn binop(op: ast::Operator) -> BinOp {
     match op {

@@ -189,6 +189,14 @@ impl Vm {
                 None => match kw_slot {
                     Some(_) => self.dict_set(&kwdict, Value::str(&k), v)?,
                     None => {
+                        if code.varnames[..code.posonly as usize]
+                            .iter()
+                            .any(|n| **n == *k)
+                        {
+                            return Err(self.type_err(format!(
+                                "{name}() got some positional-only arguments passed as keyword arguments: '{k}'"
+                            )));
+                        }
                         return Err(self.type_err(format!(
                             "{name}() got an unexpected keyword argument '{k}'"
                         )));
@@ -310,9 +318,7 @@ impl Vm {
         let inst = Instance::new(c.clone());
         match c.builtin {
             BuiltinType::BaseException => {
-                inst.dict
-                    .borrow_mut()
-                    .insert("args".into(), Value::tuple(args.pos.clone()));
+                inst.dict.set_str("args", Value::tuple(args.pos.clone()));
                 *inst.exc.borrow_mut() = Some(Box::default());
             }
             BuiltinType::List => *inst.base.borrow_mut() = Some(Value::list(Vec::new())),
@@ -398,7 +404,7 @@ impl Vm {
     pub fn call_method(&mut self, obj: &Value, name: &str, args: Args) -> R<Value> {
         if let Value::Instance(i) = obj {
             let c = i.cls();
-            if !i.dict.borrow().contains_key(name) {
+            if !i.dict.has_str(name) {
                 if let Some(Value::Function(f)) = c.lookup(name) {
                     let mut a = args;
                     a.pos.insert(0, obj.clone());
@@ -491,17 +497,7 @@ impl Vm {
                     return Ok(Some(Value::Class(cls)));
                 }
                 if name == "__dict__" {
-                    let d = Rc::new(PyDict::new());
-                    let items: Vec<(Rc<str>, Value)> = i
-                        .dict
-                        .borrow()
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect();
-                    for (k, v) in items {
-                        self.dict_set(&d, Value::str(&k), v)?;
-                    }
-                    return Ok(Some(Value::Dict(d)));
+                    return Ok(Some(Value::Dict(i.dict.clone())));
                 }
                 let cattr = cls.lookup(name);
                 if let Some(ca) = &cattr {
@@ -517,8 +513,8 @@ impl Vm {
                         return Ok(Some(self.bind(ca.clone(), obj, &cls)?));
                     }
                 }
-                if let Some(v) = i.dict.borrow().get(name) {
-                    return Ok(Some(v.clone()));
+                if let Some(v) = i.dict.get_str(name) {
+                    return Ok(Some(v));
                 }
                 if let Some(st) = i.exc.borrow().as_ref() {
                     match name {
@@ -809,7 +805,7 @@ impl Vm {
                 ));
             }
         }
-        i.dict.borrow_mut().insert(name.into(), v);
+        i.dict.set_str(name, v);
         i.touch();
         Ok(())
     }
@@ -837,7 +833,7 @@ impl Vm {
                     }
                 }
             }
-            if i.dict.borrow_mut().shift_remove(name).is_some() {
+            if i.dict.del_str(name).is_some() {
                 return Ok(());
             }
         }
@@ -994,7 +990,7 @@ impl Vm {
 /// Value carried by a StopIteration.
 pub fn stop_value(e: &Exc) -> Value {
     if let Exc::Py(Value::Instance(i)) = e {
-        if let Some(Value::Tuple(t)) = i.dict.borrow().get("args") {
+        if let Some(Value::Tuple(t)) = i.dict.get_str("args") {
             return t.items.first().cloned().unwrap_or(Value::None);
         }
     }

@@ -226,9 +226,7 @@ impl Vm {
     /// Instantiate an exception class with args (no user __init__ is run).
     pub fn make_exc(&mut self, cls: &Rc<Class>, args: Vec<Value>) -> Value {
         let inst = Instance::new(cls.clone());
-        inst.dict
-            .borrow_mut()
-            .insert("args".into(), Value::tuple(args));
+        inst.dict.set_str("args", Value::tuple(args));
         *inst.exc.borrow_mut() = Some(Box::default());
         Value::Instance(Rc::new(inst))
     }
@@ -1172,13 +1170,96 @@ impl Vm {
                     f.stack
                         .push(Value::Class(self.types.exc["AssertionError"].clone()));
                 }
-                Op::MatchClass(_)
-                | Op::MatchMapping
-                | Op::MatchSequence
-                | Op::MatchKeys
-                | Op::GetLen
-                | Op::CopyDictWithoutKeys => {
-                    return Err(self.new_exc("SystemError", "match statements are not supported"));
+                Op::MatchSequence | Op::MatchMapping => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::base_of(&Self::pop(f));
+                    let r = if matches!(op, Op::MatchSequence) {
+                        matches!(v, Value::List(_) | Value::Tuple(_) | Value::Range(_))
+                    } else {
+                        matches!(v, Value::Dict(_))
+                    };
+                    f.stack.push(Value::Bool(r));
+                }
+                Op::GetLen => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::pop(f);
+                    let n = crate::builtins::len_of(self, &v)?;
+                    f.stack.push(Value::Int(n as i64));
+                }
+                Op::MatchClass(k) => {
+                    self.charge(cost::ATTR)?;
+                    let cls = Self::pop(f);
+                    let subj = Self::pop(f);
+                    let Value::Class(c) = &cls else {
+                        return Err(self.type_err("called match pattern must be a class"));
+                    };
+                    if k == 0 {
+                        let sc = self.type_of(&subj);
+                        f.stack.push(Value::Bool(sc.is_subclass(c)));
+                        continue;
+                    }
+                    let self_match = matches!(
+                        c.builtin,
+                        BuiltinType::Bool
+                            | BuiltinType::ByteArray
+                            | BuiltinType::Bytes
+                            | BuiltinType::Dict
+                            | BuiltinType::Float
+                            | BuiltinType::FrozenSet
+                            | BuiltinType::Int
+                            | BuiltinType::List
+                            | BuiltinType::Set
+                            | BuiltinType::Str
+                            | BuiltinType::Tuple
+                    ) && c.lookup("__match_args__").is_none();
+                    if self_match && k == 1 {
+                        f.stack.push(subj);
+                        continue;
+                    }
+                    let args = match c.lookup("__match_args__") {
+                        Some(Value::Tuple(t)) => t.items.to_vec(),
+                        _ => Vec::new(),
+                    };
+                    let Some(Value::Str(name)) = args.get(k as usize - 1).cloned() else {
+                        let given = k;
+                        return Err(self.type_err(format!(
+                            "{}() accepts {} positional sub-pattern{} ({} given)",
+                            c.name,
+                            args.len().max(usize::from(self_match)),
+                            if args.len().max(usize::from(self_match)) == 1 {
+                                ""
+                            } else {
+                                "s"
+                            },
+                            given
+                        )));
+                    };
+                    let v = self.getattr(&subj, &name.s)?;
+                    f.stack.push(v);
+                }
+                Op::CopyDictWithoutKeys => {
+                    let keys = Self::pop(f);
+                    let subj = Self::base_of(&Self::pop(f));
+                    let d = Rc::new(PyDict::new());
+                    let pairs = self.mapping_items(&subj)?;
+                    self.charge(cost::BUILD + cost::per_elem(pairs.len()))?;
+                    let ks = self.seq_items(&keys);
+                    for (k, v) in pairs {
+                        let mut skip = false;
+                        for x in &ks {
+                            if self.eq(&k, x)? {
+                                skip = true;
+                                break;
+                            }
+                        }
+                        if !skip {
+                            self.dict_set(&d, k, v)?;
+                        }
+                    }
+                    f.stack.push(Value::Dict(d));
+                }
+                Op::MatchKeys => {
+                    return Err(self.new_exc("SystemError", "unused instruction"));
                 }
             }
         }
