@@ -59,12 +59,12 @@ fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
         mro.push(base.clone());
         mro.extend(base.mro.iter().cloned());
     }
-    Rc::new(Class::new(name, bases, mro, NameMap::default(), b))
+    crate::value::rc_class(Class::new(name, bases, mro, NameMap::default(), b))
 }
 
 /// Create the builtin classes and exception hierarchy.
 pub fn make_types() -> Types {
-    let object = Rc::new(Class::new(
+    let object = crate::value::rc_class(Class::new(
         "object",
         vec![],
         vec![],
@@ -486,7 +486,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 vm.collect(&x_)
             }?;
             let v = a.pos.get(1).cloned().unwrap_or(Value::None);
-            let d = Rc::new(PyDict::new());
+            let d = crate::value::rc_dict(PyDict::new());
             for k in keys {
                 vm.dict_set(&d, k, v.clone())?;
             }
@@ -1191,7 +1191,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         return vm.new_set(items, frozen);
     }
     if is!(dict) {
-        let d = Rc::new(PyDict::new());
+        let d = crate::value::rc_dict(PyDict::new());
         crate::objects::dict::call(vm, &d, "update", a)?;
         return Ok(Value::Dict(d));
     }

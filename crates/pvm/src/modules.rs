@@ -70,7 +70,7 @@ fn load_python(vm: &mut Vm, name: &str) -> R<Value> {
         }
     };
     vm.sources.insert(filename.as_str().into(), (*src).into());
-    let d = Rc::new(PyDict::new());
+    let d = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     let m = Value::Module(Rc::new(Module {
         name: name.into(),
@@ -105,7 +105,7 @@ fn farg(vm: &mut Vm, a: &Args) -> R<f64> {
 }
 
 fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
-    let d = Rc::new(PyDict::new());
+    let d = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&d, "pi", Value::Float(std::f64::consts::PI))?;
     vm.dict_set_str(&d, "e", Value::Float(std::f64::consts::E))?;
     vm.dict_set_str(&d, "inf", Value::Float(f64::INFINITY))?;

@@ -450,7 +450,7 @@ impl Function {
             defaults,
             kwdefaults,
             closure,
-            attrs: Rc::new(PyDict::new()),
+            attrs: rc_dict(PyDict::new()),
             _acct: Acct::new(HEADER * 4),
         }
     }
@@ -620,7 +620,7 @@ impl Instance {
     pub fn new(class: Rc<Class>) -> Instance {
         Instance {
             class: RefCell::new(class),
-            dict: Rc::new(PyDict::new()),
+            dict: rc_dict(PyDict::new()),
             base: RefCell::new(None),
             exc: RefCell::new(None),
             acct: Acct::new(HEADER * 2),
@@ -777,7 +777,7 @@ impl Value {
     }
     /// Make a list value.
     pub fn list(v: Vec<Value>) -> Value {
-        Value::List(Rc::new(PyList::new(v)))
+        Value::List(rc_list(PyList::new(v)))
     }
     /// Make a bytes value.
     pub fn bytes(v: Vec<u8>) -> Value {
@@ -906,4 +906,153 @@ impl Drop for Instance {
         let b = self.base.get_mut().take();
         defer_drop(std::iter::once(Value::Dict(d)).chain(b));
     }
+}
+
+// Cycle reclamation. Python programs may build reference cycles (a function and its module
+// globals always form one). There are no finalizers, so instead of a cycle collector every
+// mutable container is registered here (weakly) and `clear_tracked` empties them all when the
+// invocation ends, which breaks every cycle and lets reference counting free everything.
+#[derive(Debug)]
+enum Tracked {
+    Dict(std::rc::Weak<PyDict>),
+    List(std::rc::Weak<PyList>),
+    Set(std::rc::Weak<PySet>),
+    Cell(std::rc::Weak<PyCell>),
+    Class(std::rc::Weak<Class>),
+    Gen(std::rc::Weak<Generator>),
+    Inst(std::rc::Weak<Instance>),
+}
+
+impl Tracked {
+    fn alive(&self) -> bool {
+        match self {
+            Tracked::Dict(w) => w.strong_count() > 0,
+            Tracked::List(w) => w.strong_count() > 0,
+            Tracked::Set(w) => w.strong_count() > 0,
+            Tracked::Cell(w) => w.strong_count() > 0,
+            Tracked::Class(w) => w.strong_count() > 0,
+            Tracked::Gen(w) => w.strong_count() > 0,
+            Tracked::Inst(w) => w.strong_count() > 0,
+        }
+    }
+}
+
+thread_local! {
+    static TRACKED: RefCell<Vec<Tracked>> = const { RefCell::new(Vec::new()) };
+    static TRACK_LIMIT: Cell<usize> = const { Cell::new(1024) };
+}
+
+fn track(t: Tracked) {
+    TRACKED.with(|r| {
+        if let Ok(mut v) = r.try_borrow_mut() {
+            v.push(t);
+            // Drop dead weak entries now and then so short-lived containers do not pile up.
+            let lim = TRACK_LIMIT.with(|l| l.get());
+            if v.len() > lim {
+                v.retain(Tracked::alive);
+                TRACK_LIMIT.with(|l| l.set((v.len() * 2).max(1024)));
+            }
+        }
+    });
+}
+
+/// A tracked dict.
+pub fn rc_dict(d: PyDict) -> Rc<PyDict> {
+    let r = Rc::new(d);
+    track(Tracked::Dict(Rc::downgrade(&r)));
+    r
+}
+/// A tracked list.
+pub fn rc_list(l: PyList) -> Rc<PyList> {
+    let r = Rc::new(l);
+    track(Tracked::List(Rc::downgrade(&r)));
+    r
+}
+/// A tracked set.
+pub fn rc_set(s: PySet) -> Rc<PySet> {
+    let r = Rc::new(s);
+    track(Tracked::Set(Rc::downgrade(&r)));
+    r
+}
+/// A tracked cell.
+pub fn rc_cell(c: PyCell) -> Rc<PyCell> {
+    let r = Rc::new(c);
+    track(Tracked::Cell(Rc::downgrade(&r)));
+    r
+}
+/// A tracked class.
+pub fn rc_class(c: Class) -> Rc<Class> {
+    let r = Rc::new(c);
+    track(Tracked::Class(Rc::downgrade(&r)));
+    r
+}
+/// A tracked generator.
+pub fn rc_gen(g: Generator) -> Rc<Generator> {
+    let r = Rc::new(g);
+    track(Tracked::Gen(Rc::downgrade(&r)));
+    r
+}
+/// A tracked instance.
+pub fn rc_inst(i: Instance) -> Rc<Instance> {
+    let r = Rc::new(i);
+    track(Tracked::Inst(Rc::downgrade(&r)));
+    r
+}
+
+/// Empty every container created on this thread since the last call (invocation end).
+pub fn clear_tracked() {
+    let all = TRACKED.with(|r| {
+        r.try_borrow_mut()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+    });
+    for t in all {
+        match t {
+            Tracked::Dict(w) => {
+                if let Some(d) = w.upgrade() {
+                    let t = std::mem::take(&mut *d.table.borrow_mut());
+                    drop(t);
+                }
+            }
+            Tracked::List(w) => {
+                if let Some(l) = w.upgrade() {
+                    let v = std::mem::take(&mut *l.items.borrow_mut());
+                    drop(v);
+                }
+            }
+            Tracked::Set(w) => {
+                if let Some(s) = w.upgrade() {
+                    let t = std::mem::take(&mut *s.table.borrow_mut());
+                    drop(t);
+                }
+            }
+            Tracked::Cell(w) => {
+                if let Some(c) = w.upgrade() {
+                    let v = c.v.borrow_mut().take();
+                    drop(v);
+                }
+            }
+            Tracked::Class(w) => {
+                if let Some(c) = w.upgrade() {
+                    let d = std::mem::take(&mut *c.dict.borrow_mut());
+                    drop(d);
+                }
+            }
+            Tracked::Gen(w) => {
+                if let Some(g) = w.upgrade() {
+                    let f = g.frame.borrow_mut().take();
+                    drop(f);
+                }
+            }
+            Tracked::Inst(w) => {
+                if let Some(i) = w.upgrade() {
+                    let b = i.base.borrow_mut().take();
+                    drop(b);
+                    let e = i.exc.borrow_mut().take();
+                    drop(e);
+                }
+            }
+        }
+    }
+    TRACK_LIMIT.with(|l| l.set(1024));
 }

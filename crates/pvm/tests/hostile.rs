@@ -211,3 +211,22 @@ fn import_miss_costs_cycles() {
     );
     assert!(a.cycles >= b.cycles + cowboy_pvm::cost::IMPORT_MISS);
 }
+
+#[test]
+fn reference_cycles_are_reclaimed_at_invocation_end() {
+    let live_after = std::thread::Builder::new()
+        .stack_size(64 * 1024 * 1024)
+        .spawn(|| {
+            let src = "class Node:\n    pass\nfor i in range(500):\n    a = Node()\n    b = Node()\n    a.o = b\n    b.o = a\n    l = []\n    l.append(l)\n    d = {}\n    d['d'] = d\ndef f():\n    return f\ng = (x for x in [1])\n";
+            let o = cowboy_pvm::run(src, "t.py", Limits::default());
+            assert!(o.error.is_none(), "{:?}", o.error);
+            assert!(o.peak_memory > 100_000);
+            cowboy_pvm::memory::live()
+        })
+        .expect("spawn")
+        .join()
+        .expect("join");
+    // Everything the program allocated (including its cycles) is released; only code constants
+    // compiled before the VM's accounting reset may remain uncounted.
+    assert_eq!(live_after, 0);
+}

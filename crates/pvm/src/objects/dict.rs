@@ -104,7 +104,7 @@ pub fn call(vm: &mut Vm, d: &Rc<PyDict>, name: &str, mut args: Args) -> R<Value>
         "copy" => {
             let t = d.table.borrow().clone();
             vm.charge(cost::per_elem(t.len))?;
-            Ok(Value::Dict(Rc::new(PyDict::from_table(t))))
+            Ok(Value::Dict(crate::value::rc_dict(PyDict::from_table(t))))
         }
         _ => Err(vm.attr_error(&Value::Dict(d.clone()), name)),
     }

@@ -153,7 +153,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PySet>, name: &str, args: Args) -> R<Value> {
             s.touch();
             Ok(Value::None)
         }
-        "copy" => Ok(Value::Set(Rc::new(PySet::from_table(
+        "copy" => Ok(Value::Set(crate::value::rc_set(PySet::from_table(
             s.table.borrow().clone(),
             s.frozen,
         )))),
@@ -164,7 +164,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PySet>, name: &str, args: Args) -> R<Value> {
                 "difference" => BinOp::Sub,
                 _ => BinOp::Xor,
             };
-            let mut cur = Value::Set(Rc::new(PySet::from_table(
+            let mut cur = Value::Set(crate::value::rc_set(PySet::from_table(
                 s.table.borrow().clone(),
                 s.frozen,
             )));

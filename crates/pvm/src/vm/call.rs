@@ -76,7 +76,7 @@ impl Vm {
             *frame.cells[ci as usize].v.borrow_mut() = v;
         }
         if code.is_generator {
-            return Ok(Value::Generator(Rc::new(Generator::new(
+            return Ok(Value::Generator(crate::value::rc_gen(Generator::new(
                 frame,
                 code.qualname.clone(),
                 code.is_coroutine,
@@ -153,7 +153,7 @@ impl Vm {
         } else {
             None
         };
-        let kwdict = Rc::new(PyDict::new());
+        let kwdict = crate::value::rc_dict(PyDict::new());
         for (k, v) in args.kw.drain(..) {
             let pos = code.varnames[code.posonly as usize..argc]
                 .iter()
@@ -323,7 +323,7 @@ impl Vm {
             }
             BuiltinType::List => *inst.base.borrow_mut() = Some(Value::list(Vec::new())),
             BuiltinType::Dict => {
-                *inst.base.borrow_mut() = Some(Value::Dict(Rc::new(PyDict::new())))
+                *inst.base.borrow_mut() = Some(Value::Dict(crate::value::rc_dict(PyDict::new())))
             }
             BuiltinType::Set => *inst.base.borrow_mut() = Some(self.new_set(Vec::new(), false)?),
             BuiltinType::Int
@@ -338,7 +338,7 @@ impl Vm {
             }
             _ => {}
         }
-        Ok(Value::Instance(Rc::new(inst)))
+        Ok(Value::Instance(crate::value::rc_inst(inst)))
     }
 
     /// Builtin class for a builtin type tag.
@@ -564,7 +564,7 @@ impl Vm {
                         ))
                     }
                     "__dict__" => {
-                        let d = Rc::new(PyDict::new());
+                        let d = crate::value::rc_dict(PyDict::new());
                         let items: Vec<(Rc<str>, Value)> = c
                             .dict
                             .borrow()

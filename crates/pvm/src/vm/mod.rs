@@ -228,7 +228,7 @@ impl Vm {
         let inst = Instance::new(cls.clone());
         inst.dict.set_str("args", Value::tuple(args));
         *inst.exc.borrow_mut() = Some(Box::default());
-        Value::Instance(Rc::new(inst))
+        Value::Instance(crate::value::rc_inst(inst))
     }
     /// Is `e` an instance of builtin exception `name`.
     pub fn exc_is(&self, e: &Exc, name: &str) -> bool {
@@ -241,7 +241,7 @@ impl Vm {
     /// Run a module code object as `__main__`.
     pub fn run_main(&mut self, code: Rc<crate::bytecode::Code>, source: &str) -> R<Value> {
         self.sources.insert(code.filename.clone(), source.into());
-        let globals = Rc::new(PyDict::new());
+        let globals = crate::value::rc_dict(PyDict::new());
         self.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
         let mut f = self.new_frame(code, globals, None, Vec::new());
         match self.run_frame(&mut f)? {
@@ -260,7 +260,7 @@ impl Vm {
         let mut cells: Vec<Rc<PyCell>> = code
             .cellvars
             .iter()
-            .map(|_| Rc::new(PyCell::default()))
+            .map(|_| crate::value::rc_cell(PyCell::default()))
             .collect();
         cells.extend(closure);
         Frame {
@@ -675,7 +675,7 @@ impl Vm {
                     self.charge(cost::BUILD + cost::per_elem(n as usize))?;
                     let k = f.stack.len() - 2 * n as usize;
                     let items: Vec<Value> = f.stack.drain(k..).collect();
-                    let d = Rc::new(PyDict::new());
+                    let d = crate::value::rc_dict(PyDict::new());
                     for kv in items.chunks(2) {
                         self.dict_set(&d, kv[0].clone(), kv[1].clone())?;
                     }
@@ -1240,7 +1240,7 @@ impl Vm {
                 Op::CopyDictWithoutKeys => {
                     let keys = Self::pop(f);
                     let subj = Self::base_of(&Self::pop(f));
-                    let d = Rc::new(PyDict::new());
+                    let d = crate::value::rc_dict(PyDict::new());
                     let pairs = self.mapping_items(&subj)?;
                     self.charge(cost::BUILD + cost::per_elem(pairs.len()))?;
                     let ks = self.seq_items(&keys);
@@ -1342,7 +1342,7 @@ impl Vm {
                 return Err(self.type_err("metaclasses are not supported"));
             }
         }
-        let ns = Rc::new(PyDict::new());
+        let ns = crate::value::rc_dict(PyDict::new());
         let module = self
             .dict_get_str(&func.globals, "__name__")
             .unwrap_or(Value::None);
@@ -1425,7 +1425,9 @@ impl Vm {
             .map(|c| c.builtin)
             .find(|b| *b != BuiltinType::Object)
             .unwrap_or(BuiltinType::Object);
-        Ok(Rc::new(Class::new(name, bases, mro, dict, builtin)))
+        Ok(crate::value::rc_class(Class::new(
+            name, bases, mro, dict, builtin,
+        )))
     }
 
     fn c3(&mut self, bases: &[Rc<Class>]) -> R<Vec<Rc<Class>>> {
@@ -1493,5 +1495,13 @@ impl Vm {
     /// Current code kind helper for builtins that need it.
     pub fn is_module_code(k: CodeKind) -> bool {
         k == CodeKind::Module
+    }
+}
+
+impl Drop for Vm {
+    /// Invocation end: break every reference cycle so all objects are freed.
+    fn drop(&mut self) {
+        self.modules.clear();
+        crate::value::clear_tracked();
     }
 }

@@ -434,7 +434,7 @@ impl Vm {
                 let target = if inplace {
                     x.clone()
                 } else {
-                    Rc::new(PyDict::from_table(x.table.borrow().clone()))
+                    crate::value::rc_dict(PyDict::from_table(x.table.borrow().clone()))
                 };
                 let items: Vec<Entry> = y.table.borrow().iter().cloned().collect();
                 for e in items {
@@ -1499,7 +1499,7 @@ impl Vm {
 
     /// New set from items.
     pub fn new_set(&mut self, items: Vec<Value>, frozen: bool) -> R<Value> {
-        let s = Rc::new(PySet::from_table(Table::default(), frozen));
+        let s = crate::value::rc_set(PySet::from_table(Table::default(), frozen));
         for x in items {
             self.set_add(&s, x)?;
         }
