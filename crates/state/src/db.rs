@@ -232,12 +232,15 @@ impl<E: Context> StateDb<E> {
         Ok(root)
     }
 
-    /// Drop log history below the inactivity floor that no longer backs the current state,
-    /// bounding disk use. Proofs and reads of the current state are unaffected.
+    /// Drop log history below the inactivity floor that no longer backs the current state, then
+    /// sync everything (including the activity bitmap's metadata) so the next open needs no log
+    /// replay. Bounds disk use and startup time; call it every few blocks. Proofs and reads of
+    /// the current state are unaffected, and so are future roots.
     pub async fn prune(&mut self) -> Result<(), StateError> {
         let db = self.db.take().ok_or(StateError::Poisoned)?;
         let boundary = db.sync_boundary();
         let db = db.prune(boundary).await.map_err(storage)?;
+        let db = db.sync().await.map_err(storage)?;
         self.db = Some(db);
         Ok(())
     }
