@@ -925,7 +925,7 @@ fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
     match m {
         "__init__" | "__init_subclass__" => Ok(Value::None),
         "__new__" => match &this {
-            Value::Class(c) => vm.new_instance(c, &Args::default()),
+            Value::Class(c) => vm.new_instance(c, &Args::new(a.pos[1..].to_vec())),
             _ => Err(vm.type_err("object.__new__(X): X is not a type object")),
         },
         "__setattr__" => {
@@ -973,7 +973,8 @@ fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
             let r = vm.eq(&this, &o)?;
             Ok(Value::Bool(!r))
         }
-        "__hash__" => Ok(Value::Int(0)),
+        // Identity hash for ANY object (copy's memo relies on it); deterministic serials.
+        "__hash__" => Ok(Value::Int((this.identity() >> 1) as i64)),
         "__repr__" | "__str__" => {
             let c = vm.type_of(&this);
             Ok(Value::str(&format!("<{} object>", c.qualname.borrow())))

@@ -807,11 +807,13 @@ pub fn str_format(vm: &mut Vm, fmt: &str, args: &Args) -> R<String> {
 
 /// `fmt % args`.
 pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
-    let items: Vec<Value> = match args {
+    let base = Vm::base_of(args);
+    let items: Vec<Value> = match &base {
         Value::Tuple(t) => t.items.to_vec(),
-        other => vec![other.clone()],
+        _ => vec![args.clone()],
     };
-    let mapping = matches!(args, Value::Dict(_));
+    let mapping = matches!(base, Value::Dict(_));
+    let args = &base;
     let cs: Vec<char> = fmt.chars().collect();
     let mut out = String::new();
     let mut i = 0;

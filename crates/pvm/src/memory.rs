@@ -24,6 +24,7 @@ thread_local! {
 
 /// Reset the counters for a new invocation with the given limit.
 pub fn reset(limit: u64) {
+    NEXT_SERIAL.with(|n| n.set(1));
     LIVE.with(|l| l.set(0));
     PEAK.with(|p| p.set(0));
     LIMIT.with(|l| l.set(limit));
@@ -75,15 +76,35 @@ fn sub(n: u64) {
 pub struct MemoryLimit;
 
 /// An accounting token owned by a heap object: adds its size on creation, subtracts on drop.
-/// The size can change for growable containers ([`Acct::resize`]).
+/// The size can change for growable containers ([`Acct::resize`]). It also carries the
+/// object's identity serial, assigned on first request in program order, so identity hashes
+/// are deterministic (never derived from addresses).
 #[derive(Debug)]
-pub struct Acct(Cell<u64>);
+pub struct Acct(Cell<u64>, Cell<u64>);
+
+thread_local! {
+    static NEXT_SERIAL: Cell<u64> = const { Cell::new(1) };
+}
 
 impl Acct {
     /// Account `bytes` for a new object.
     pub fn new(bytes: usize) -> Acct {
         add(bytes as u64);
-        Acct(Cell::new(bytes as u64))
+        Acct(Cell::new(bytes as u64), Cell::new(0))
+    }
+
+    /// The object's identity serial (stable for its life, distinct among objects of this
+    /// invocation, deterministic).
+    pub fn serial(&self) -> u64 {
+        if self.1.get() == 0 {
+            let s = NEXT_SERIAL.with(|n| {
+                let v = n.get();
+                n.set(v + 1);
+                v
+            });
+            self.1.set(s);
+        }
+        self.1.get()
     }
 
     /// Change the accounted size to `bytes` (container grew or shrank).

@@ -81,7 +81,7 @@ pub struct PyStr {
     pub len: usize,
     /// All chars are ASCII.
     pub ascii: bool,
-    _acct: Acct,
+    pub(crate) acct: Acct,
 }
 
 impl PyStr {
@@ -93,7 +93,7 @@ impl PyStr {
             s: s.into(),
             len,
             ascii,
-            _acct: Acct::new(HEADER + s.len()),
+            acct: Acct::new(HEADER + s.len()),
         }
     }
     /// Char at index `i` (must be in range).
@@ -123,7 +123,7 @@ impl PyStr {
 pub struct PyBytes {
     /// The bytes.
     pub b: Box<[u8]>,
-    _acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl PyBytes {
     /// Build from bytes.
@@ -131,7 +131,7 @@ impl PyBytes {
         let n = b.len();
         PyBytes {
             b: b.into(),
-            _acct: Acct::new(HEADER + n),
+            acct: Acct::new(HEADER + n),
         }
     }
 }
@@ -141,7 +141,7 @@ impl PyBytes {
 pub struct PyByteArray {
     /// The bytes.
     pub b: RefCell<Vec<u8>>,
-    acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl PyByteArray {
     /// Build from bytes.
@@ -163,7 +163,7 @@ impl PyByteArray {
 pub struct PyTuple {
     /// Items.
     pub items: Box<[Value]>,
-    _acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl PyTuple {
     /// Build from items.
@@ -171,7 +171,7 @@ impl PyTuple {
         let n = items.len();
         PyTuple {
             items: items.into(),
-            _acct: Acct::new(HEADER + n * SLOT),
+            acct: Acct::new(HEADER + n * SLOT),
         }
     }
 }
@@ -181,7 +181,7 @@ impl PyTuple {
 pub struct PyList {
     /// Items.
     pub items: RefCell<Vec<Value>>,
-    acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl PyList {
     /// Build from items.
@@ -274,7 +274,7 @@ impl Table {
 pub struct PyDict {
     /// Storage.
     pub table: RefCell<Table>,
-    acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl PyDict {
     /// Empty dict.
@@ -365,7 +365,7 @@ pub struct PySet {
     pub table: RefCell<Table>,
     /// frozenset.
     pub frozen: bool,
-    acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl PySet {
     /// From a table.
@@ -433,7 +433,7 @@ pub struct Function {
     pub closure: Vec<Rc<PyCell>>,
     /// `__name__`, `__qualname__`, `__doc__`, `__module__` and user attributes.
     pub attrs: Rc<PyDict>,
-    _acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl Function {
     /// Build a function object.
@@ -451,7 +451,7 @@ impl Function {
             kwdefaults,
             closure,
             attrs: rc_dict(PyDict::new()),
-            _acct: Acct::new(HEADER * 4),
+            acct: Acct::new(HEADER * 4),
         }
     }
 }
@@ -546,7 +546,7 @@ pub struct Class {
     pub builtin: BuiltinType,
     /// Class defines `__getattr__`/`__getattribute__`/`__setattr__`/descriptors fast flags.
     pub flags: Cell<u32>,
-    _acct: Acct,
+    pub(crate) acct: Acct,
 }
 
 impl Class {
@@ -567,7 +567,7 @@ impl Class {
             dict: RefCell::new(dict),
             builtin,
             flags: Cell::new(0),
-            _acct: Acct::new(HEADER * 8 + n * 3 * SLOT),
+            acct: Acct::new(HEADER * 8 + n * 3 * SLOT),
         }
     }
     /// Look an attribute up along the MRO (self first).
@@ -613,7 +613,7 @@ pub struct Instance {
     pub base: RefCell<Option<Value>>,
     /// Exception state for BaseException subclasses.
     pub exc: RefCell<Option<Box<ExcState>>>,
-    acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl Instance {
     /// New empty instance.
@@ -647,7 +647,7 @@ pub struct Generator {
     pub running: Cell<bool>,
     /// Coroutine (async def).
     pub coroutine: bool,
-    _acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl Generator {
     /// Wrap a frame.
@@ -657,7 +657,7 @@ impl Generator {
             name,
             running: Cell::new(false),
             coroutine,
-            _acct: Acct::new(HEADER * 8),
+            acct: Acct::new(HEADER * 8),
         }
     }
 }
@@ -667,14 +667,14 @@ impl Generator {
 pub struct PyIter {
     /// State.
     pub state: RefCell<IterState>,
-    _acct: Acct,
+    pub(crate) acct: Acct,
 }
 impl PyIter {
     /// Wrap a state.
     pub fn new(s: IterState) -> PyIter {
         PyIter {
             state: RefCell::new(s),
-            _acct: Acct::new(HEADER * 2),
+            acct: Acct::new(HEADER * 2),
         }
     }
 }
@@ -767,6 +767,30 @@ pub struct Super {
 }
 
 impl Value {
+    /// Deterministic identity number: the object's serial for heap objects (see
+    /// [`Acct::serial`]); immutable singletons and descriptors hash by kind.
+    pub fn identity(&self) -> u64 {
+        match self {
+            Value::Str(x) => x.acct.serial(),
+            Value::Bytes(x) => x.acct.serial(),
+            Value::ByteArray(x) => x.acct.serial(),
+            Value::Tuple(x) => x.acct.serial(),
+            Value::List(x) => x.acct.serial(),
+            Value::Dict(x) => x.acct.serial(),
+            Value::Set(x) => x.acct.serial(),
+            Value::Function(x) => x.acct.serial(),
+            Value::Class(x) => x.acct.serial(),
+            Value::Instance(x) => x.acct.serial(),
+            Value::Generator(x) => x.acct.serial(),
+            Value::Iter(x) => x.acct.serial(),
+            Value::Builtin(b) => crate::vm::ops::str_hash(&b.name),
+            Value::Module(m) => crate::vm::ops::str_hash(&m.name),
+            Value::None => 1,
+            Value::NotImplemented => 2,
+            Value::Ellipsis => 3,
+            _ => 4,
+        }
+    }
     /// Make a str value.
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::new(PyStr::new(s)))

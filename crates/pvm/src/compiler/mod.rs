@@ -439,6 +439,17 @@ impl Compiler {
                     self.expr(v)?;
                     self.store(&a.target)?;
                 }
+                // Class bodies record simple annotations in `__annotations__` (dataclasses,
+                // NamedTuple and TypedDict read them); elsewhere annotations are ignored.
+                if let (CodeKind::Class, Expr::Name(n), true) =
+                    (self.u().code.kind, &*a.target, a.simple)
+                {
+                    self.expr(&a.annotation)?;
+                    let ai = self.name_idx("__annotations__");
+                    self.emit(Op::LoadName(ai));
+                    self.load_const(Value::str(n.id.as_str()));
+                    self.emit(Op::StoreSubscr);
+                }
             }
             Stmt::If(i) => {
                 self.expr(&i.test)?;
@@ -981,6 +992,14 @@ impl Compiler {
                 let i = self.name_idx("__doc__");
                 self.emit(Op::StoreName(i));
             }
+        }
+        if c.body
+            .iter()
+            .any(|s| matches!(s, Stmt::AnnAssign(a) if a.simple))
+        {
+            self.emit(Op::BuildMap(0));
+            let ai = self.name_idx("__annotations__");
+            self.emit(Op::StoreName(ai));
         }
         self.stmts(&c.body)?;
         if self.u().code.cellvars.iter().any(|x| &**x == "__class__") {

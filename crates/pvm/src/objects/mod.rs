@@ -99,6 +99,8 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
+        Value::Iter(_) => &["__next__", "__iter__"],
+        Value::ByteArray(_) => str::BYTEARRAY_METHODS,
         _ => &[],
     };
     list.contains(&name)
@@ -123,6 +125,14 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         }
         Value::Generator(g) => iter::gen_call(vm, g, name, args),
         Value::Bytes(b) => str::bytes_call(vm, b, name, args),
+        Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
+        Value::Iter(_) => match name {
+            "__next__" => match vm.next(v)? {
+                Some(x) => Ok(x),
+                None => Err(vm.new_exc_noargs("StopIteration")),
+            },
+            _ => Ok(v.clone()),
+        },
         Value::Property(p) => {
             let f = args.pos.first().cloned().unwrap_or(Value::None);
             let mut np = Property {

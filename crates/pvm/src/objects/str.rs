@@ -663,3 +663,155 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
         _ => Err(vm.attr_error(&Value::Bytes(b.clone()), name)),
     }
 }
+
+/// bytearray method names: its own mutators plus every bytes method.
+pub const BYTEARRAY_METHODS: &[&str] = &[
+    "append",
+    "extend",
+    "pop",
+    "copy",
+    "clear",
+    "insert",
+    "reverse",
+    "remove",
+    "decode",
+    "hex",
+    "startswith",
+    "endswith",
+    "count",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "join",
+    "replace",
+    "upper",
+    "lower",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "partition",
+    "rpartition",
+    "removeprefix",
+    "removesuffix",
+    "ljust",
+    "rjust",
+    "center",
+    "zfill",
+    "title",
+    "capitalize",
+    "swapcase",
+    "splitlines",
+];
+
+fn byte_arg(vm: &mut Vm, v: Option<&Value>) -> R<u8> {
+    let i = match v {
+        Some(v) => vm.index_of(v)?,
+        None => return Err(vm.type_err("expected an int argument")),
+    };
+    if !(0..256).contains(&i) {
+        return Err(vm.value_err("byte must be in range(0, 256)"));
+    }
+    Ok(i as u8)
+}
+
+/// Call a bytearray method.
+pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) -> R<Value> {
+    let n = b.b.borrow().len();
+    vm.charge(cost::per_char(n))?;
+    match name {
+        "append" => {
+            let x = byte_arg(vm, args.pos.first())?;
+            b.b.borrow_mut().push(x);
+        }
+        "extend" => {
+            let items: Vec<u8> = match args.pos.first() {
+                Some(Value::Bytes(x)) => x.b.to_vec(),
+                Some(Value::ByteArray(x)) => x.b.borrow().clone(),
+                Some(v) => {
+                    let v = v.clone();
+                    let items = vm.collect(&v)?;
+                    let mut out = Vec::with_capacity(items.len());
+                    for x in &items {
+                        out.push(byte_arg(vm, Some(x))?);
+                    }
+                    out
+                }
+                None => Vec::new(),
+            };
+            vm.charge(cost::per_char(items.len()))?;
+            b.b.borrow_mut().extend(items);
+        }
+        "pop" => {
+            if n == 0 {
+                return Err(vm.new_exc("IndexError", "pop from empty bytearray"));
+            }
+            let i = match args.pos.first() {
+                Some(k) => super::norm_index(vm, k, n, "pop")?,
+                None => n - 1,
+            };
+            let x = b.b.borrow_mut().remove(i);
+            b.touch();
+            return Ok(Value::Int(x as i64));
+        }
+        "insert" => {
+            let i = vm.index_of(args.pos.first().unwrap_or(&Value::Int(0)))?;
+            let i = if i < 0 {
+                (i + n as i64).max(0)
+            } else {
+                i.min(n as i64)
+            } as usize;
+            let x = byte_arg(vm, args.pos.get(1))?;
+            b.b.borrow_mut().insert(i, x);
+        }
+        "remove" => {
+            let x = byte_arg(vm, args.pos.first())?;
+            let pos = b.b.borrow().iter().position(|y| *y == x);
+            match pos {
+                Some(p) => {
+                    b.b.borrow_mut().remove(p);
+                }
+                None => return Err(vm.value_err("value not found in bytearray")),
+            }
+        }
+        "reverse" => b.b.borrow_mut().reverse(),
+        "clear" => b.b.borrow_mut().clear(),
+        "copy" => {
+            return Ok(Value::ByteArray(Rc::new(PyByteArray::new(
+                b.b.borrow().clone(),
+            ))))
+        }
+        _ => {
+            let tmp = Rc::new(PyBytes::new(b.b.borrow().clone()));
+            let r = bytes_call(vm, &tmp, name, args)?;
+            return Ok(match r {
+                Value::Bytes(x) if !matches!(name, "decode" | "hex") => {
+                    Value::ByteArray(Rc::new(PyByteArray::new(x.b.to_vec())))
+                }
+                Value::List(l) => {
+                    let items: Vec<Value> = l
+                        .items
+                        .borrow()
+                        .iter()
+                        .map(|x| match x {
+                            Value::Bytes(y) => {
+                                Value::ByteArray(Rc::new(PyByteArray::new(y.b.to_vec())))
+                            }
+                            o => o.clone(),
+                        })
+                        .collect();
+                    Value::list(items)
+                }
+                other => other,
+            });
+        }
+    }
+    b.touch();
+    Ok(Value::None)
+}

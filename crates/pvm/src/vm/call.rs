@@ -578,6 +578,13 @@ impl Vm {
                     }
                     _ => {}
                 }
+                // Builtin types answer their own methods (e.g. `int.__repr__`) before object's.
+                if !Rc::ptr_eq(c, &self.types.object) && !c.dict.borrow().contains_key("__module__")
+                {
+                    if let Some(v) = crate::builtins::class_attr(self, c, name) {
+                        return Ok(Some(v));
+                    }
+                }
                 match c.lookup(name) {
                     Some(Value::ClassMethod(w)) => {
                         Ok(Some(Value::BoundMethod(Rc::new(BoundMethod {

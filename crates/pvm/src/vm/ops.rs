@@ -1086,7 +1086,7 @@ impl Vm {
                 if let Some(b) = b {
                     return self.hash(&b);
                 }
-                (Rc::as_ptr(i) as usize as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                identity_hash(v)
             }
             other => identity_hash(other),
         })
@@ -1592,14 +1592,5 @@ pub fn big_hash(b: &BigInt) -> i64 {
 }
 
 fn identity_hash(v: &Value) -> u64 {
-    let p = match v {
-        Value::Function(f) => Rc::as_ptr(f) as *const u8 as usize,
-        Value::Class(c) => Rc::as_ptr(c) as *const u8 as usize,
-        Value::Builtin(b) => Rc::as_ptr(b) as *const u8 as usize,
-        Value::Module(m) => Rc::as_ptr(m) as *const u8 as usize,
-        _ => 0x1234,
-    };
-    // Identity hashes only place objects in buckets; iteration order is insertion order, so the
-    // address never reaches program-visible behaviour (hash() of these is not exposed as-is).
-    (p as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    v.identity().wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
