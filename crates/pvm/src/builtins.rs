@@ -206,6 +206,27 @@ pub fn install(vm: &mut Vm) {
             kind: BuiltinKind::Func(BuiltinFn("BaseException.__init__")),
         })),
     );
+    for (n, k) in [
+        ("__new__", "type.__new__"),
+        ("__call__", "type.__call__"),
+        ("__init__", "type.__init__"),
+        ("__setattr__", "type.__setattr__"),
+        ("__delattr__", "type.__delattr__"),
+        ("__repr__", "type.__repr__"),
+        ("__instancecheck__", "type.__instancecheck__"),
+        ("__subclasscheck__", "type.__subclasscheck__"),
+        ("__subclasses__", "type.__subclasses__"),
+        ("mro", "type.mro"),
+    ] {
+        if n == "__subclasses__" {
+            // Never provided: no attribute path may enumerate classes (sandbox).
+            continue;
+        }
+        vm.types.type_.dict.borrow_mut().insert(
+            n.into(),
+            Value::Builtin(Rc::new(Builtin { name: n.into(), kind: BuiltinKind::Func(BuiltinFn(k)) })),
+        );
+    }
     // object.__init__/__setattr__/... so user code can call them explicitly.
     let od = &vm.types.object.dict;
     for n in [
@@ -267,6 +288,8 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             BuiltinType::Float => matches!(name, "is_integer" | "as_integer_ratio" | "hex"),
             BuiltinType::Tuple => matches!(name, "count" | "index"),
             BuiltinType::Bytes => crate::objects::str::BYTES_METHODS.contains(&name),
+            BuiltinType::Function | BuiltinType::ClassMethod | BuiltinType::StaticMethod => name == "__get__",
+            BuiltinType::Property => matches!(name, "__get__" | "__set__" | "__delete__" | "getter" | "setter" | "deleter"),
             _ => false,
         };
     if !unbound {
@@ -292,6 +315,10 @@ fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
 
 fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
     match t {
+        Value::Class(_) if vm.lookup_dunder(t, "__instancecheck__").is_some() => {
+            let r = vm.call_dunder(t, "__instancecheck__", vec![v.clone()])?.unwrap_or(Value::None);
+            vm.truthy(&r)
+        }
         Value::Class(c) => {
             let vc = vm.type_of(v);
             Ok(vc.is_subclass(c))
@@ -470,6 +497,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
     if let Some((t, m)) = name.split_once('.') {
         if t == "object" {
             return object_method(vm, m, a);
+        }
+        if t == "type" {
+            return type_method(vm, m, a);
         }
         if name == "BaseException.__init__" {
             if let Some(Value::Instance(i)) = a.pos.first() {
@@ -650,6 +680,13 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 o => vec![o.clone()],
             };
             for x in ts {
+                if matches!(x, Value::Class(_)) && vm.lookup_dunder(&x, "__subclasscheck__").is_some() {
+                    let r = vm.call_dunder(&x, "__subclasscheck__", vec![Value::Class(c.clone())])?.unwrap_or(Value::None);
+                    if vm.truthy(&r)? {
+                        return Ok(Value::Bool(true));
+                    }
+                    continue;
+                }
                 match x {
                     Value::Class(tc) => {
                         if c.is_subclass(&tc) {
@@ -920,6 +957,91 @@ fn int_from_bytes(vm: &mut Vm, mut a: Args) -> R<Value> {
     vm.int_result(v)
 }
 
+/// Methods of `type` itself (reached from metaclasses via `super()` or `type.__x__(...)`).
+pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    match m {
+        "__new__" => {
+            if a.pos.len() == 2 {
+                let v = a.pos[1].clone();
+                return Ok(Value::Class(vm.type_of(&v)));
+            }
+            let Value::Class(meta) = this else { return Err(vm.type_err("type.__new__(X): X is not a type object")) };
+            if a.pos.len() != 4 {
+                return Err(vm.type_err("type.__new__() takes exactly 3 arguments"));
+            }
+            let name = a.pos[1].clone();
+            let bases: Vec<Rc<Class>> = match &a.pos[2] {
+                Value::Tuple(t) => t.items.iter().filter_map(|b| if let Value::Class(c) = b { Some(c.clone()) } else { None }).collect(),
+                _ => return Err(vm.type_err("type.__new__() argument 2 must be tuple")),
+            };
+            let ns = match &a.pos[3] {
+                Value::Dict(d) => d.clone(),
+                other => {
+                    let d = crate::value::rc_dict(PyDict::new());
+                    for (k, v) in vm.mapping_items(other)? {
+                        vm.dict_set(&d, k, v)?;
+                    }
+                    d
+                }
+            };
+            let meta = if Rc::ptr_eq(&meta, &vm.types.type_) { None } else { Some(meta) };
+            let kw = std::mem::take(&mut a.kw);
+            Ok(Value::Class(vm.type_new(meta, &name, bases, &ns, kw)?))
+        }
+        "__call__" => {
+            let Value::Class(c) = this else { return Err(vm.type_err("descriptor '__call__' requires a 'type' object")) };
+            a.pos.remove(0);
+            vm.call_class(&c, a)
+        }
+        "__init__" => Ok(Value::None),
+        "__setattr__" => {
+            let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
+                return Err(vm.type_err("type.__setattr__ expects a class and a name"));
+            };
+            let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+            c.dict.borrow_mut().insert(n.s.as_ref().into(), v);
+            Ok(Value::None)
+        }
+        "__delattr__" => {
+            let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
+                return Err(vm.type_err("type.__delattr__ expects a class and a name"));
+            };
+            if c.dict.borrow_mut().shift_remove(&*n.s).is_none() {
+                return Err(vm.attr_error(&this, &n.s));
+            }
+            Ok(Value::None)
+        }
+        "__repr__" => {
+            let Value::Class(c) = &this else { return Err(vm.type_err("type.__repr__ expects a class")) };
+            let module = match c.dict.borrow().get("__module__") {
+                Some(Value::Str(s)) => Some(s.s.to_string()),
+                _ => None,
+            };
+            Ok(Value::str(&match module {
+                Some(m) if m != "builtins" => format!("<class '{}.{}'>", m, c.qualname.borrow()),
+                _ => format!("<class '{}'>", c.name),
+            }))
+        }
+        "__instancecheck__" => {
+            let Value::Class(c) = &this else { return Ok(Value::Bool(false)) };
+            let v = a.pos.get(1).cloned().unwrap_or(Value::None);
+            Ok(Value::Bool(vm.type_of(&v).is_subclass(c)))
+        }
+        "__subclasscheck__" => {
+            let (Value::Class(c), Some(Value::Class(s))) = (&this, a.pos.get(1)) else { return Ok(Value::Bool(false)) };
+            Ok(Value::Bool(s.is_subclass(c)))
+        }
+        "mro" => {
+            let Value::Class(c) = &this else { return Err(vm.type_err("mro expects a class")) };
+            let mut v = vec![this.clone()];
+            v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
+            Ok(Value::list(v))
+        }
+        _ => Err(vm.attr_error(&this, m)),
+    }
+}
+
 fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
     let this = a.pos.first().cloned().unwrap_or(Value::None);
     match m {
@@ -997,6 +1119,10 @@ pub fn len_of(vm: &mut Vm, v: &Value) -> R<usize> {
         Value::Dict(d) => d.table.borrow().len,
         Value::Set(s) => s.table.borrow().len,
         Value::Range(r) => r.len() as usize,
+        Value::Class(_) if vm.lookup_dunder(v, "__len__").is_some() => {
+            let r = vm.call_dunder(v, "__len__", vec![])?.unwrap_or(Value::Int(0));
+            vm.index_of(&r)?.max(0) as usize
+        }
         Value::Instance(i) => {
             if let Some(r) = vm.call_dunder(v, "__len__", vec![])? {
                 let n = vm.index_of(&r)?;
@@ -1275,31 +1401,8 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         return match a.pos.len() {
             1 => Ok(Value::Class(vm.type_of(&a.pos[0]))),
             3 => {
-                let name = match &a.pos[0] {
-                    Value::Str(s) => s.s.to_string(),
-                    _ => return Err(vm.type_err("type.__new__() argument 1 must be str")),
-                };
-                let bases = match &a.pos[1] {
-                    Value::Tuple(t) => t
-                        .items
-                        .iter()
-                        .filter_map(|b| {
-                            if let Value::Class(c) = b {
-                                Some(c.clone())
-                            } else {
-                                None
-                            }
-                        })
-                        .collect(),
-                    _ => vec![],
-                };
-                let mut dict = NameMap::default();
-                for (k, v) in vm.mapping_items(&a.pos[2])? {
-                    if let Value::Str(s) = k {
-                        dict.insert(Rc::from(&*s.s), v);
-                    }
-                }
-                Ok(Value::Class(vm.new_class(&name, bases, dict)?))
+                a.pos.insert(0, Value::Class(c.clone()));
+                type_method(vm, "__new__", a)
             }
             _ => Err(vm.type_err("type() takes 1 or 3 arguments")),
         };

@@ -258,6 +258,12 @@ pub fn repr(vm: &mut Vm, v: &Value) -> R<String> {
             };
             format!("<bound method {} of {}>", fname, repr(vm, &m.receiver)?)
         }
+        Value::Class(_) if vm.lookup_dunder(v, "__repr__").is_some() => {
+            match vm.call_dunder(v, "__repr__", vec![])? {
+                Some(Value::Str(s)) => s.s.to_string(),
+                _ => return Err(vm.type_err("__repr__ returned non-string")),
+            }
+        }
         Value::Class(c) => {
             let builtin = Rc_ptr_builtin(vm, c);
             if builtin {

@@ -546,6 +546,8 @@ pub struct Class {
     pub builtin: BuiltinType,
     /// Class defines `__getattr__`/`__getattribute__`/`__setattr__`/descriptors fast flags.
     pub flags: Cell<u32>,
+    /// Metaclass; `None` means `type`.
+    pub meta: RefCell<Option<Rc<Class>>>,
     pub(crate) acct: Acct,
 }
 
@@ -567,6 +569,7 @@ impl Class {
             dict: RefCell::new(dict),
             builtin,
             flags: Cell::new(0),
+            meta: RefCell::new(None),
             acct: Acct::new(HEADER * 8 + n * 3 * SLOT),
         }
     }

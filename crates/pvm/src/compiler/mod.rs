@@ -1021,20 +1021,18 @@ impl Compiler {
                 self.expr(b)?;
                 nb += 1;
             }
-            if !a.keywords.is_empty() {
-                for k in a.keywords.iter() {
-                    let Some(n) = &k.arg else {
-                        return Err(
-                            self.err(self.line(), "**kwargs in class definition is not supported")
-                        );
-                    };
-                    self.load_const(Value::str(n.id.as_str()));
-                    self.expr(&k.value)?;
-                }
-                kw = a.keywords.len();
-            }
         }
         self.emit(Op::BuildTuple(nb));
+        if let Some(a) = &c.arguments {
+            for k in a.keywords.iter() {
+                let Some(n) = &k.arg else {
+                    return Err(self.err(self.line(), "**kwargs in class definition is not supported"));
+                };
+                self.load_const(Value::str(n.id.as_str()));
+                self.expr(&k.value)?;
+            }
+            kw = a.keywords.len();
+        }
         if kw > 0 {
             self.emit(Op::BuildMap(kw as u32));
         }

@@ -133,6 +133,9 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             },
             _ => Ok(v.clone()),
         },
+        Value::Function(_) | Value::ClassMethod(_) | Value::StaticMethod(_) | Value::Property(_) if name.starts_with("__") => {
+            descriptor_call(vm, v, name, args)
+        }
         Value::Property(p) => {
             let f = args.pos.first().cloned().unwrap_or(Value::None);
             let mut np = Property {
@@ -374,6 +377,9 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
             }
             Err(vm.type_err(format!("'{}' object is not subscriptable", vm.type_name(o))))
         }
+        (Value::Class(_), _) if vm.lookup_dunder(o, "__getitem__").is_some() => {
+            Ok(vm.call_dunder(o, "__getitem__", vec![k.clone()])?.unwrap_or(Value::None))
+        }
         (Value::Class(c), _) => {
             // Generic aliases like list[int] in annotations evaluate to the class itself.
             if let Some(m) = c.lookup("__class_getitem__") {
@@ -504,5 +510,46 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             "'{}' object does not support item deletion",
             vm.type_name(o)
         ))),
+    }
+}
+
+/// `__get__`/`__set__`/`__delete__` of the builtin descriptor types.
+fn descriptor_call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    let obj = args.pos.first().cloned().unwrap_or(Value::None);
+    let owner = args.pos.get(1).cloned().unwrap_or(Value::None);
+    match (v, name) {
+        (Value::Function(_), "__get__") => Ok(if obj.is_none() {
+            v.clone()
+        } else {
+            Value::BoundMethod(Rc::new(BoundMethod { receiver: obj, func: v.clone() }))
+        }),
+        (Value::StaticMethod(w), "__get__") => Ok(w.0.clone()),
+        (Value::ClassMethod(w), "__get__") => {
+            let cls = if owner.is_none() { Value::Class(vm.type_of(&obj)) } else { owner };
+            Ok(Value::BoundMethod(Rc::new(BoundMethod { receiver: cls, func: w.0.clone() })))
+        }
+        (Value::Property(p), "__get__") => {
+            if obj.is_none() {
+                return Ok(v.clone());
+            }
+            let g = p.fget.clone();
+            vm.call(&g, Args::new(vec![obj]))
+        }
+        (Value::Property(p), "__set__") => {
+            let val = args.pos.get(1).cloned().unwrap_or(Value::None);
+            let s = p.fset.clone();
+            if s.is_none() {
+                return Err(vm.new_exc("AttributeError", "can't set attribute"));
+            }
+            vm.call(&s, Args::new(vec![obj, val]))
+        }
+        (Value::Property(p), "__delete__") => {
+            let d = p.fdel.clone();
+            if d.is_none() {
+                return Err(vm.new_exc("AttributeError", "can't delete attribute"));
+            }
+            vm.call(&d, Args::new(vec![obj]))
+        }
+        _ => Err(vm.attr_error(v, name)),
     }
 }

@@ -39,7 +39,14 @@ impl Vm {
                 let func = m.func.clone();
                 self.call(&func, a)
             }
-            Value::Class(c) => self.call_class(c, args),
+            Value::Class(c) => {
+                if let Some(m) = self.lookup_dunder(f, "__call__") {
+                    let mut a = args;
+                    a.pos.insert(0, f.clone());
+                    return self.call(&m, a);
+                }
+                self.call_class(c, args)
+            }
             Value::Instance(_) => match self.lookup_dunder(f, "__call__") {
                 Some(m) => {
                     let mut a = args;
@@ -258,7 +265,11 @@ impl Vm {
     }
 
     /// Instantiate a class.
-    fn call_class(&mut self, c: &Rc<Class>, mut args: Args) -> R<Value> {
+    /// `type.__call__`: instantiate `c` (metaclass `__call__` hooks are handled by `call`).
+    pub fn call_class(&mut self, c: &Rc<Class>, mut args: Args) -> R<Value> {
+        if c.builtin == BuiltinType::Type && !Rc::ptr_eq(c, &self.types.type_) {
+            return self.call_metaclass(c, args);
+        }
         if c.dict.borrow().get("__builtin_ctor__").is_some() || is_builtin_class(self, c) {
             return crate::builtins::construct(self, c, args);
         }
@@ -311,6 +322,40 @@ impl Vm {
             None => {}
         }
         Ok(inst)
+    }
+
+    /// Instantiate a user metaclass: its `__new__` (or `type.__new__`), then its `__init__`.
+    fn call_metaclass(&mut self, meta: &Rc<Class>, args: Args) -> R<Value> {
+        let mcls = Value::Class(meta.clone());
+        let cls = match meta.lookup("__new__") {
+            Some(Value::StaticMethod(w)) => {
+                let mut a = args.clone();
+                a.pos.insert(0, mcls.clone());
+                let f = w.0.clone();
+                self.call(&f, a)?
+            }
+            Some(f @ Value::Function(_)) => {
+                let mut a = args.clone();
+                a.pos.insert(0, mcls.clone());
+                self.call(&f, a)?
+            }
+            _ => {
+                let mut a = args.clone();
+                a.pos.insert(0, mcls.clone());
+                crate::builtins::type_method(self, "__new__", a)?
+            }
+        };
+        if let Value::Class(c) = &cls {
+            let is_inst = c.meta.borrow().as_ref().is_some_and(|m| m.is_subclass(meta));
+            if is_inst {
+                if let Some(init @ Value::Function(_)) = meta.lookup("__init__") {
+                    let mut a = args;
+                    a.pos.insert(0, cls.clone());
+                    self.call(&init, a)?;
+                }
+            }
+        }
+        Ok(cls)
     }
 
     /// A bare instance of user class `c` (with builtin payload for builtin bases).
@@ -368,6 +413,15 @@ impl Vm {
                     if matches!(b.kind, BuiltinKind::Func(_)) && is_object_default(name) {
                         return None;
                     }
+                }
+                Some(m)
+            }
+            // A class's special methods come from its metaclass (user metaclasses only).
+            Value::Class(c) => {
+                let meta = c.meta.borrow().clone()?;
+                let m = meta.lookup(name)?;
+                if matches!(m, Value::Builtin(_)) {
+                    return None;
                 }
                 Some(m)
             }
@@ -598,8 +652,18 @@ impl Vm {
                     }
                     Some(v) => Ok(Some(v)),
                     None => {
+                        // Attributes of the metaclass, bound to the class.
+                        let meta = c.meta.borrow().clone();
+                        if let Some(m) = meta {
+                            if let Some(v) = m.lookup(name) {
+                                return Ok(Some(self.bind(v, obj, &m)?));
+                            }
+                        }
                         if name == "__doc__" || name == "__module__" {
                             return Ok(Some(Value::None));
+                        }
+                        if name == "__class__" {
+                            return Ok(Some(Value::Class(self.type_of(obj))));
                         }
                         // Builtin type methods used unbound, e.g. str.upper / dict.fromkeys.
                         Ok(crate::builtins::class_attr(self, c, name))
@@ -614,6 +678,10 @@ impl Vm {
                     "__name__" => Ok(Some(Value::str(&f.code.name))),
                     "__qualname__" => Ok(Some(Value::str(&f.code.qualname))),
                     "__dict__" => Ok(Some(Value::Dict(f.attrs.clone()))),
+                    "__get__" => Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: name.into(),
+                        kind: BuiltinKind::Method(obj.clone()),
+                    })))),
                     "__defaults__" => Ok(Some(if f.defaults.is_empty() {
                         Value::None
                     } else {
@@ -653,15 +721,42 @@ impl Vm {
                     name: name.into(),
                     kind: BuiltinKind::Method(obj.clone()),
                 })))),
+                "__get__" | "__set__" | "__delete__" => Ok(Some(Value::Builtin(Rc::new(Builtin {
+                    name: name.into(),
+                    kind: BuiltinKind::Method(obj.clone()),
+                })))),
+                "__isabstractmethod__" => {
+                    let mut r = Value::Bool(false);
+                    for f in [p.fget.clone(), p.fset.clone(), p.fdel.clone()] {
+                        if let Value::Function(func) = &f {
+                            if let Some(v) = self.dict_get_str(&func.attrs, name) {
+                                if self.truthy(&v)? {
+                                    r = Value::Bool(true);
+                                }
+                            }
+                        }
+                    }
+                    Ok(Some(r))
+                }
                 _ => Ok(None),
             },
             Value::ClassMethod(w) | Value::StaticMethod(w) => match name {
-                "__func__" => Ok(Some(w.0.clone())),
-                _ => Ok(None),
+                "__func__" | "__wrapped__" => Ok(Some(w.0.clone())),
+                "__get__" => Ok(Some(Value::Builtin(Rc::new(Builtin { name: name.into(), kind: BuiltinKind::Method(obj.clone()) })))),
+                "__isabstractmethod__" => {
+                    let inner = w.0.clone();
+                    Ok(Some(self.getattr_opt(&inner, name)?.unwrap_or(Value::Bool(false))))
+                }
+                _ => {
+                    let inner = w.0.clone();
+                    self.getattr_opt(&inner, name)
+                }
             },
             Value::Super(s) => {
+                // super(C, x): class binding when x is a subclass of C, else instance binding.
+                let class_mode = matches!(&s.obj, Value::Class(c) if c.is_subclass(&s.class));
                 let start_cls = match &s.obj {
-                    Value::Class(c) => c.clone(),
+                    Value::Class(c) if class_mode => c.clone(),
                     o => self.type_of(o),
                 };
                 let mut full = vec![start_cls.clone()];
@@ -674,7 +769,7 @@ impl Vm {
                 for c in &full[pos..] {
                     let found = c.dict.borrow().get(name).cloned();
                     if let Some(v) = found {
-                        if let Value::Class(_) = &s.obj {
+                        if class_mode {
                             return Ok(Some(match v {
                                 Value::ClassMethod(w) => Value::BoundMethod(Rc::new(BoundMethod {
                                     receiver: s.obj.clone(),
@@ -732,6 +827,17 @@ impl Vm {
                 self.generic_setattr(i, &cls, obj, name, v)
             }
             Value::Class(c) => {
+                if let Some(m) = self.lookup_dunder(obj, "__setattr__") {
+                    self.call(&m, Args::new(vec![obj.clone(), Value::str(name), v]))?;
+                    return Ok(());
+                }
+                if let Some(Value::Property(p)) = c.meta.borrow().clone().and_then(|m| m.lookup(name)) {
+                    if !p.fset.is_none() {
+                        let s = p.fset.clone();
+                        self.call(&s, Args::new(vec![obj.clone(), v]))?;
+                        return Ok(());
+                    }
+                }
                 c.dict.borrow_mut().insert(name.into(), v);
                 Ok(())
             }
@@ -845,6 +951,10 @@ impl Vm {
             }
         }
         if let Value::Class(c) = obj {
+            if let Some(m) = self.lookup_dunder(obj, "__delattr__") {
+                self.call(&m, Args::new(vec![obj.clone(), Value::str(name)]))?;
+                return Ok(());
+            }
             if c.dict.borrow_mut().shift_remove(name).is_some() {
                 return Ok(());
             }

@@ -1310,19 +1310,9 @@ impl Vm {
     }
 
     /// Run a class body and create the class.
-    fn build_class(
-        &mut self,
-        body: Value,
-        name: Value,
-        bases: Value,
-        kw: Option<Value>,
-    ) -> R<Value> {
+    fn build_class(&mut self, body: Value, name: Value, bases: Value, kw: Option<Value>) -> R<Value> {
         let Value::Function(func) = body else {
             return Err(self.type_err("bad class body"));
-        };
-        let name = match &name {
-            Value::Str(s) => s.s.to_string(),
-            _ => String::new(),
         };
         let mut base_classes = Vec::new();
         if let Value::Tuple(t) = &bases {
@@ -1333,27 +1323,40 @@ impl Vm {
                 }
             }
         }
+        let mut kwargs: Vec<(Rc<str>, Value)> = Vec::new();
+        let mut meta: Option<Rc<Class>> = None;
         if let Some(Value::Dict(d)) = &kw {
-            if d.table
-                .borrow()
-                .iter()
-                .any(|e| matches!(&e.key, Value::Str(s) if &*s.s == "metaclass"))
-            {
-                return Err(self.type_err("metaclasses are not supported"));
+            for e in d.table.borrow().iter() {
+                if let Value::Str(s) = &e.key {
+                    if &*s.s == "metaclass" {
+                        match &e.value {
+                            Value::Class(m) => meta = Some(m.clone()),
+                            _ => return Err(self.type_err("metaclass must be a class")),
+                        }
+                    } else {
+                        kwargs.push((Rc::from(&*s.s), e.value.clone()));
+                    }
+                }
             }
         }
+        // The most derived metaclass among the explicit one and the bases'.
+        for b in &base_classes {
+            if let Some(bm) = b.meta.borrow().clone() {
+                match &meta {
+                    None => meta = Some(bm),
+                    Some(m) if bm.is_subclass(m) => meta = Some(bm),
+                    _ => {}
+                }
+            }
+        }
+        if meta.as_ref().is_some_and(|m| Rc::ptr_eq(m, &self.types.type_)) {
+            meta = None;
+        }
         let ns = crate::value::rc_dict(PyDict::new());
-        let module = self
-            .dict_get_str(&func.globals, "__name__")
-            .unwrap_or(Value::None);
+        let module = self.dict_get_str(&func.globals, "__name__").unwrap_or(Value::None);
         self.dict_set_str(&ns, "__module__", module)?;
         self.dict_set_str(&ns, "__qualname__", Value::str(&func.code.qualname))?;
-        let mut frame = self.new_frame(
-            func.code.clone(),
-            func.globals.clone(),
-            Some(ns.clone()),
-            func.closure.clone(),
-        );
+        let mut frame = self.new_frame(func.code.clone(), func.globals.clone(), Some(ns.clone()), func.closure.clone());
         self.depth += 1;
         if self.depth > self.limits.max_depth {
             self.depth -= 1;
@@ -1364,44 +1367,71 @@ impl Vm {
         let ret = match r? {
             Outcome::Return(v) | Outcome::Yield(v) => v,
         };
+        let cls = match meta {
+            None => Value::Class(self.type_new(None, &name, base_classes, &ns, kwargs)?),
+            Some(m) => {
+                let bases_t = Value::tuple(base_classes.into_iter().map(Value::Class).collect());
+                let args = Args { pos: vec![name, bases_t, Value::Dict(ns)], kw: kwargs };
+                self.call(&Value::Class(m), args)?
+            }
+        };
+        if let (Value::Cell(c), Value::Class(_)) = (&ret, &cls) {
+            *c.v.borrow_mut() = Some(cls.clone());
+        }
+        Ok(cls)
+    }
+
+    /// `type.__new__(meta, name, bases, ns, **kw)`: create the class object, run
+    /// `__set_name__` on its descriptors and the parent's `__init_subclass__`.
+    pub fn type_new(
+        &mut self,
+        meta: Option<Rc<Class>>,
+        name: &Value,
+        bases: Vec<Rc<Class>>,
+        ns: &Rc<PyDict>,
+        kw: Vec<(Rc<str>, Value)>,
+    ) -> R<Rc<Class>> {
+        let name = match name {
+            Value::Str(s) => s.s.to_string(),
+            _ => return Err(self.type_err("type.__new__() argument 1 must be str")),
+        };
         let mut dict = NameMap::default();
         for e in ns.table.borrow().iter() {
             if let Value::Str(s) = &e.key {
                 dict.insert(Rc::from(&*s.s), e.value.clone());
             }
         }
-        let cls = self.new_class(&name, base_classes, dict)?;
-        if let Value::Cell(c) = ret {
-            *c.v.borrow_mut() = Some(Value::Class(cls.clone()));
+        // __new__ and __init_subclass__/__class_getitem__ are implicitly static/class methods.
+        if let Some(Value::Function(f)) = dict.get("__new__").cloned() {
+            dict.insert("__new__".into(), Value::StaticMethod(Rc::new(Wrapped(Value::Function(f)))));
         }
-        // __set_name__ for descriptors, then __init_subclass__ of the parent.
-        let items: Vec<(Rc<str>, Value)> = cls
-            .dict
-            .borrow()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        for n in ["__init_subclass__", "__class_getitem__"] {
+            if let Some(Value::Function(f)) = dict.get(n).cloned() {
+                dict.insert(n.into(), Value::ClassMethod(Rc::new(Wrapped(Value::Function(f)))));
+            }
+        }
+        if let Some(Value::Str(q)) = dict.get("__qualname__").cloned() {
+            dict.shift_remove("__qualname__");
+            let cls = self.new_class(&name, bases, dict)?;
+            *cls.qualname.borrow_mut() = q.s.as_ref().into();
+            return self.finish_class(cls, meta, kw);
+        }
+        let cls = self.new_class(&name, bases, dict)?;
+        self.finish_class(cls, meta, kw)
+    }
+
+    fn finish_class(&mut self, cls: Rc<Class>, meta: Option<Rc<Class>>, kw: Vec<(Rc<str>, Value)>) -> R<Rc<Class>> {
+        let meta = meta.or_else(|| cls.bases.iter().find_map(|b| b.meta.borrow().clone()));
+        *cls.meta.borrow_mut() = meta;
+        let items: Vec<(Rc<str>, Value)> = cls.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         for (k, v) in items {
-            if let Value::Instance(_) = &v {
-                if self.lookup_dunder(&v, "__set_name__").is_some() {
-                    self.call_method(
-                        &v,
-                        "__set_name__",
-                        Args::new(vec![Value::Class(cls.clone()), Value::str(&k)]),
-                    )?;
-                }
+            if matches!(v, Value::Instance(_)) && self.lookup_dunder(&v, "__set_name__").is_some() {
+                self.call_method(&v, "__set_name__", Args::new(vec![Value::Class(cls.clone()), Value::str(&k)]))?;
             }
         }
         if let Some(parent) = cls.mro.first() {
             if let Some(init_sub) = parent.lookup("__init_subclass__") {
-                let mut args = Args::new(vec![Value::Class(cls.clone())]);
-                if let Some(Value::Dict(d)) = &kw {
-                    for e in d.table.borrow().iter() {
-                        if let Value::Str(s) = &e.key {
-                            args.kw.push((Rc::from(&*s.s), e.value.clone()));
-                        }
-                    }
-                }
+                let args = Args { pos: vec![Value::Class(cls.clone())], kw };
                 let f = match init_sub {
                     Value::ClassMethod(w) => w.0.clone(),
                     other => other,
@@ -1409,7 +1439,7 @@ impl Vm {
                 self.call(&f, args)?;
             }
         }
-        Ok(Value::Class(cls))
+        Ok(cls)
     }
 
     /// Create a class with C3 linearisation.

@@ -129,7 +129,7 @@ impl Vm {
             Value::Function(_) => t.function.clone(),
             Value::Builtin(_) => t.builtin_function.clone(),
             Value::BoundMethod(_) => t.method.clone(),
-            Value::Class(_) => t.type_.clone(),
+            Value::Class(c) => c.meta.borrow().clone().unwrap_or_else(|| t.type_.clone()),
             Value::Instance(i) => i.cls(),
             Value::Generator(g) => {
                 if g.coroutine {
@@ -179,6 +179,15 @@ impl Vm {
             Value::Dict(d) => d.table.borrow().len > 0,
             Value::Set(s) => s.table.borrow().len > 0,
             Value::Range(r) => !r.is_empty(),
+            Value::Class(_) => {
+                if let Some(r) = self.call_dunder(v, "__bool__", vec![])? {
+                    return self.truthy(&r);
+                }
+                if let Some(r) = self.call_dunder(v, "__len__", vec![])? {
+                    return Ok(self.index_of(&r)? != 0);
+                }
+                true
+            }
             Value::Instance(i) => {
                 if let Some(r) = self.call_dunder(v, "__bool__", vec![])? {
                     return match r {
@@ -1217,6 +1226,9 @@ impl Vm {
                 }
             }
             Value::Iter(_) | Value::Generator(_) => return Ok(v.clone()),
+            Value::Class(_) if self.lookup_dunder(v, "__iter__").is_some() => {
+                return Ok(self.call_dunder(v, "__iter__", vec![])?.unwrap_or(Value::None));
+            }
             Value::Instance(i) => {
                 if let Some(r) = self.call_dunder(v, "__iter__", vec![])? {
                     return Ok(r);
@@ -1334,6 +1346,10 @@ impl Vm {
             },
             Value::Dict(d) => Ok(self.dict_get(d, k)?.is_some()),
             Value::Set(s) => crate::objects::set::contains(self, s, k),
+            Value::Class(_) if self.lookup_dunder(c, "__contains__").is_some() => {
+                let r = self.call_dunder(c, "__contains__", vec![k.clone()])?.unwrap_or(Value::None);
+                self.truthy(&r)
+            }
             Value::Range(r) => match k {
                 Value::Int(i) => {
                     let i = *i;
