@@ -150,6 +150,7 @@ pub fn make_types() -> Types {
         ellipsis: cls("ellipsis", o(), BuiltinType::Ellipsis),
         cell: cls("cell", o(), BuiltinType::Object),
         complex: cls("complex", o(), BuiltinType::Complex),
+        union: cls("UnionType", o(), BuiltinType::Object),
         exc,
         object,
     }
@@ -224,7 +225,10 @@ pub fn install(vm: &mut Vm) {
         }
         vm.types.type_.dict.borrow_mut().insert(
             n.into(),
-            Value::Builtin(Rc::new(Builtin { name: n.into(), kind: BuiltinKind::Func(BuiltinFn(k)) })),
+            Value::Builtin(Rc::new(Builtin {
+                name: n.into(),
+                kind: BuiltinKind::Func(BuiltinFn(k)),
+            })),
         );
     }
     // object.__init__/__setattr__/... so user code can call them explicitly.
@@ -288,8 +292,13 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             BuiltinType::Float => matches!(name, "is_integer" | "as_integer_ratio" | "hex"),
             BuiltinType::Tuple => matches!(name, "count" | "index"),
             BuiltinType::Bytes => crate::objects::str::BYTES_METHODS.contains(&name),
-            BuiltinType::Function | BuiltinType::ClassMethod | BuiltinType::StaticMethod => name == "__get__",
-            BuiltinType::Property => matches!(name, "__get__" | "__set__" | "__delete__" | "getter" | "setter" | "deleter"),
+            BuiltinType::Function | BuiltinType::ClassMethod | BuiltinType::StaticMethod => {
+                name == "__get__"
+            }
+            BuiltinType::Property => matches!(
+                name,
+                "__get__" | "__set__" | "__delete__" | "getter" | "setter" | "deleter"
+            ),
             _ => false,
         };
     if !unbound {
@@ -314,9 +323,18 @@ fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
 }
 
 fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
+    if let Value::Instance(i) = t {
+        if Rc::ptr_eq(&i.cls(), &vm.types.union) {
+            if let Some(a) = i.dict.get_str("__args__") {
+                return isinstance(vm, v, &a);
+            }
+        }
+    }
     match t {
         Value::Class(_) if vm.lookup_dunder(t, "__instancecheck__").is_some() => {
-            let r = vm.call_dunder(t, "__instancecheck__", vec![v.clone()])?.unwrap_or(Value::None);
+            let r = vm
+                .call_dunder(t, "__instancecheck__", vec![v.clone()])?
+                .unwrap_or(Value::None);
             vm.truthy(&r)
         }
         Value::Class(c) => {
@@ -591,7 +609,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         "reversed" => {
             let v = arg(vm, &a, 0, "reversed")?;
-            if let Value::Instance(_) = &v {
+            if let Value::Instance(_) | Value::Class(_) = &v {
                 if let Some(r) = vm.call_dunder(&v, "__reversed__", vec![])? {
                     return Ok(r);
                 }
@@ -680,8 +698,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 o => vec![o.clone()],
             };
             for x in ts {
-                if matches!(x, Value::Class(_)) && vm.lookup_dunder(&x, "__subclasscheck__").is_some() {
-                    let r = vm.call_dunder(&x, "__subclasscheck__", vec![Value::Class(c.clone())])?.unwrap_or(Value::None);
+                if matches!(x, Value::Class(_))
+                    && vm.lookup_dunder(&x, "__subclasscheck__").is_some()
+                {
+                    let r = vm
+                        .call_dunder(&x, "__subclasscheck__", vec![Value::Class(c.clone())])?
+                        .unwrap_or(Value::None);
                     if vm.truthy(&r)? {
                         return Ok(Value::Bool(true));
                     }
@@ -966,13 +988,25 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
                 let v = a.pos[1].clone();
                 return Ok(Value::Class(vm.type_of(&v)));
             }
-            let Value::Class(meta) = this else { return Err(vm.type_err("type.__new__(X): X is not a type object")) };
+            let Value::Class(meta) = this else {
+                return Err(vm.type_err("type.__new__(X): X is not a type object"));
+            };
             if a.pos.len() != 4 {
                 return Err(vm.type_err("type.__new__() takes exactly 3 arguments"));
             }
             let name = a.pos[1].clone();
             let bases: Vec<Rc<Class>> = match &a.pos[2] {
-                Value::Tuple(t) => t.items.iter().filter_map(|b| if let Value::Class(c) = b { Some(c.clone()) } else { None }).collect(),
+                Value::Tuple(t) => t
+                    .items
+                    .iter()
+                    .filter_map(|b| {
+                        if let Value::Class(c) = b {
+                            Some(c.clone())
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
                 _ => return Err(vm.type_err("type.__new__() argument 2 must be tuple")),
             };
             let ns = match &a.pos[3] {
@@ -985,12 +1019,18 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
                     d
                 }
             };
-            let meta = if Rc::ptr_eq(&meta, &vm.types.type_) { None } else { Some(meta) };
+            let meta = if Rc::ptr_eq(&meta, &vm.types.type_) {
+                None
+            } else {
+                Some(meta)
+            };
             let kw = std::mem::take(&mut a.kw);
             Ok(Value::Class(vm.type_new(meta, &name, bases, &ns, kw)?))
         }
         "__call__" => {
-            let Value::Class(c) = this else { return Err(vm.type_err("descriptor '__call__' requires a 'type' object")) };
+            let Value::Class(c) = this else {
+                return Err(vm.type_err("descriptor '__call__' requires a 'type' object"));
+            };
             a.pos.remove(0);
             vm.call_class(&c, a)
         }
@@ -1013,7 +1053,9 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
             Ok(Value::None)
         }
         "__repr__" => {
-            let Value::Class(c) = &this else { return Err(vm.type_err("type.__repr__ expects a class")) };
+            let Value::Class(c) = &this else {
+                return Err(vm.type_err("type.__repr__ expects a class"));
+            };
             let module = match c.dict.borrow().get("__module__") {
                 Some(Value::Str(s)) => Some(s.s.to_string()),
                 _ => None,
@@ -1024,16 +1066,22 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
             }))
         }
         "__instancecheck__" => {
-            let Value::Class(c) = &this else { return Ok(Value::Bool(false)) };
+            let Value::Class(c) = &this else {
+                return Ok(Value::Bool(false));
+            };
             let v = a.pos.get(1).cloned().unwrap_or(Value::None);
             Ok(Value::Bool(vm.type_of(&v).is_subclass(c)))
         }
         "__subclasscheck__" => {
-            let (Value::Class(c), Some(Value::Class(s))) = (&this, a.pos.get(1)) else { return Ok(Value::Bool(false)) };
+            let (Value::Class(c), Some(Value::Class(s))) = (&this, a.pos.get(1)) else {
+                return Ok(Value::Bool(false));
+            };
             Ok(Value::Bool(s.is_subclass(c)))
         }
         "mro" => {
-            let Value::Class(c) = &this else { return Err(vm.type_err("mro expects a class")) };
+            let Value::Class(c) = &this else {
+                return Err(vm.type_err("mro expects a class"));
+            };
             let mut v = vec![this.clone()];
             v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
             Ok(Value::list(v))
@@ -1120,7 +1168,9 @@ pub fn len_of(vm: &mut Vm, v: &Value) -> R<usize> {
         Value::Set(s) => s.table.borrow().len,
         Value::Range(r) => r.len() as usize,
         Value::Class(_) if vm.lookup_dunder(v, "__len__").is_some() => {
-            let r = vm.call_dunder(v, "__len__", vec![])?.unwrap_or(Value::Int(0));
+            let r = vm
+                .call_dunder(v, "__len__", vec![])?
+                .unwrap_or(Value::Int(0));
             vm.index_of(&r)?.max(0) as usize
         }
         Value::Instance(i) => {

@@ -6,6 +6,7 @@
 use crate::cost;
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
+use std::rc::Rc;
 
 /// CPython `repr(float)`.
 pub fn float_repr(f: f64) -> String {
@@ -285,6 +286,26 @@ pub fn repr(vm: &mut Vm, v: &Value) -> R<String> {
                         vm.type_name(&r)
                     ))),
                 };
+            }
+            if Rc::ptr_eq(&i.cls(), &vm.types.union) {
+                let args = match i.dict.get_str("__args__") {
+                    Some(Value::Tuple(t)) => t.items.to_vec(),
+                    _ => Vec::new(),
+                };
+                let mut parts = Vec::new();
+                for a in &args {
+                    parts.push(match a {
+                        Value::Class(c) if Rc::ptr_eq(c, &vm.types.none) => "None".to_string(),
+                        Value::Class(c) => match c.dict.borrow().get("__module__") {
+                            Some(Value::Str(m)) if &*m.s != "builtins" => {
+                                format!("{}.{}", m.s, c.qualname.borrow())
+                            }
+                            _ => c.name.to_string(),
+                        },
+                        other => repr(vm, other)?,
+                    });
+                }
+                return Ok(parts.join(" | "));
             }
             if i.exc.borrow().is_some() {
                 let args = i.dict.get_str("args").unwrap_or(Value::tuple(vec![]));

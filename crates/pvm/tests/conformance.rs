@@ -46,12 +46,16 @@ fn parse_args(src: &str) -> cowboy_pvm::Limits {
 /// Run one program; `Err(reason)` on mismatch.
 fn check(path: &Path, pvm_only: bool) -> Result<(), String> {
     let src = std::fs::read_to_string(path).map_err(|e| format!("read: {e}"))?;
+    // Conformance programs state CPython behaviour, so they get CPython-like headroom (deep
+    // recursion, large budgets and memory); the PVM's own limits are exercised by tests/pvm_only
+    // and tests/hostile.rs.
     let limits = if pvm_only {
         parse_args(&src)
     } else {
         cowboy_pvm::Limits {
             cycles: Some(2_000_000_000),
-            ..Default::default()
+            max_depth: 400,
+            memory: 256 << 20,
         }
     };
     let name = path

@@ -1026,7 +1026,9 @@ impl Compiler {
         if let Some(a) = &c.arguments {
             for k in a.keywords.iter() {
                 let Some(n) = &k.arg else {
-                    return Err(self.err(self.line(), "**kwargs in class definition is not supported"));
+                    return Err(
+                        self.err(self.line(), "**kwargs in class definition is not supported")
+                    );
                 };
                 self.load_const(Value::str(n.id.as_str()));
                 self.expr(&k.value)?;

@@ -133,7 +133,12 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             },
             _ => Ok(v.clone()),
         },
-        Value::Function(_) | Value::ClassMethod(_) | Value::StaticMethod(_) | Value::Property(_) if name.starts_with("__") => {
+        Value::Function(_)
+        | Value::ClassMethod(_)
+        | Value::StaticMethod(_)
+        | Value::Property(_)
+            if name.starts_with("__") =>
+        {
             descriptor_call(vm, v, name, args)
         }
         Value::Property(p) => {
@@ -377,9 +382,9 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
             }
             Err(vm.type_err(format!("'{}' object is not subscriptable", vm.type_name(o))))
         }
-        (Value::Class(_), _) if vm.lookup_dunder(o, "__getitem__").is_some() => {
-            Ok(vm.call_dunder(o, "__getitem__", vec![k.clone()])?.unwrap_or(Value::None))
-        }
+        (Value::Class(_), _) if vm.lookup_dunder(o, "__getitem__").is_some() => Ok(vm
+            .call_dunder(o, "__getitem__", vec![k.clone()])?
+            .unwrap_or(Value::None)),
         (Value::Class(c), _) => {
             // Generic aliases like list[int] in annotations evaluate to the class itself.
             if let Some(m) = c.lookup("__class_getitem__") {
@@ -521,12 +526,22 @@ fn descriptor_call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         (Value::Function(_), "__get__") => Ok(if obj.is_none() {
             v.clone()
         } else {
-            Value::BoundMethod(Rc::new(BoundMethod { receiver: obj, func: v.clone() }))
+            Value::BoundMethod(Rc::new(BoundMethod {
+                receiver: obj,
+                func: v.clone(),
+            }))
         }),
         (Value::StaticMethod(w), "__get__") => Ok(w.0.clone()),
         (Value::ClassMethod(w), "__get__") => {
-            let cls = if owner.is_none() { Value::Class(vm.type_of(&obj)) } else { owner };
-            Ok(Value::BoundMethod(Rc::new(BoundMethod { receiver: cls, func: w.0.clone() })))
+            let cls = if owner.is_none() {
+                Value::Class(vm.type_of(&obj))
+            } else {
+                owner
+            };
+            Ok(Value::BoundMethod(Rc::new(BoundMethod {
+                receiver: cls,
+                func: w.0.clone(),
+            })))
         }
         (Value::Property(p), "__get__") => {
             if obj.is_none() {

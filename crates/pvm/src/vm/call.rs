@@ -346,7 +346,11 @@ impl Vm {
             }
         };
         if let Value::Class(c) = &cls {
-            let is_inst = c.meta.borrow().as_ref().is_some_and(|m| m.is_subclass(meta));
+            let is_inst = c
+                .meta
+                .borrow()
+                .as_ref()
+                .is_some_and(|m| m.is_subclass(meta));
             if is_inst {
                 if let Some(init @ Value::Function(_)) = meta.lookup("__init__") {
                     let mut a = args;
@@ -721,10 +725,12 @@ impl Vm {
                     name: name.into(),
                     kind: BuiltinKind::Method(obj.clone()),
                 })))),
-                "__get__" | "__set__" | "__delete__" => Ok(Some(Value::Builtin(Rc::new(Builtin {
-                    name: name.into(),
-                    kind: BuiltinKind::Method(obj.clone()),
-                })))),
+                "__get__" | "__set__" | "__delete__" => {
+                    Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: name.into(),
+                        kind: BuiltinKind::Method(obj.clone()),
+                    }))))
+                }
                 "__isabstractmethod__" => {
                     let mut r = Value::Bool(false);
                     for f in [p.fget.clone(), p.fset.clone(), p.fdel.clone()] {
@@ -742,10 +748,16 @@ impl Vm {
             },
             Value::ClassMethod(w) | Value::StaticMethod(w) => match name {
                 "__func__" | "__wrapped__" => Ok(Some(w.0.clone())),
-                "__get__" => Ok(Some(Value::Builtin(Rc::new(Builtin { name: name.into(), kind: BuiltinKind::Method(obj.clone()) })))),
+                "__get__" => Ok(Some(Value::Builtin(Rc::new(Builtin {
+                    name: name.into(),
+                    kind: BuiltinKind::Method(obj.clone()),
+                })))),
                 "__isabstractmethod__" => {
                     let inner = w.0.clone();
-                    Ok(Some(self.getattr_opt(&inner, name)?.unwrap_or(Value::Bool(false))))
+                    Ok(Some(
+                        self.getattr_opt(&inner, name)?
+                            .unwrap_or(Value::Bool(false)),
+                    ))
                 }
                 _ => {
                     let inner = w.0.clone();
@@ -831,7 +843,9 @@ impl Vm {
                     self.call(&m, Args::new(vec![obj.clone(), Value::str(name), v]))?;
                     return Ok(());
                 }
-                if let Some(Value::Property(p)) = c.meta.borrow().clone().and_then(|m| m.lookup(name)) {
+                if let Some(Value::Property(p)) =
+                    c.meta.borrow().clone().and_then(|m| m.lookup(name))
+                {
                     if !p.fset.is_none() {
                         let s = p.fset.clone();
                         self.call(&s, Args::new(vec![obj.clone(), v]))?;

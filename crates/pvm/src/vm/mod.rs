@@ -107,6 +107,8 @@ pub struct Types {
     pub cell: Rc<Class>,
     /// `complex` exists as a type for isinstance checks; it has no instances (LIMITATIONS.md).
     pub complex: Rc<Class>,
+    /// `types.UnionType` (`int | None`).
+    pub union: Rc<Class>,
     /// Exception classes by name.
     pub exc: IndexMap<&'static str, Rc<Class>>,
 }
@@ -1310,7 +1312,13 @@ impl Vm {
     }
 
     /// Run a class body and create the class.
-    fn build_class(&mut self, body: Value, name: Value, bases: Value, kw: Option<Value>) -> R<Value> {
+    fn build_class(
+        &mut self,
+        body: Value,
+        name: Value,
+        bases: Value,
+        kw: Option<Value>,
+    ) -> R<Value> {
         let Value::Function(func) = body else {
             return Err(self.type_err("bad class body"));
         };
@@ -1349,14 +1357,24 @@ impl Vm {
                 }
             }
         }
-        if meta.as_ref().is_some_and(|m| Rc::ptr_eq(m, &self.types.type_)) {
+        if meta
+            .as_ref()
+            .is_some_and(|m| Rc::ptr_eq(m, &self.types.type_))
+        {
             meta = None;
         }
         let ns = crate::value::rc_dict(PyDict::new());
-        let module = self.dict_get_str(&func.globals, "__name__").unwrap_or(Value::None);
+        let module = self
+            .dict_get_str(&func.globals, "__name__")
+            .unwrap_or(Value::None);
         self.dict_set_str(&ns, "__module__", module)?;
         self.dict_set_str(&ns, "__qualname__", Value::str(&func.code.qualname))?;
-        let mut frame = self.new_frame(func.code.clone(), func.globals.clone(), Some(ns.clone()), func.closure.clone());
+        let mut frame = self.new_frame(
+            func.code.clone(),
+            func.globals.clone(),
+            Some(ns.clone()),
+            func.closure.clone(),
+        );
         self.depth += 1;
         if self.depth > self.limits.max_depth {
             self.depth -= 1;
@@ -1371,7 +1389,10 @@ impl Vm {
             None => Value::Class(self.type_new(None, &name, base_classes, &ns, kwargs)?),
             Some(m) => {
                 let bases_t = Value::tuple(base_classes.into_iter().map(Value::Class).collect());
-                let args = Args { pos: vec![name, bases_t, Value::Dict(ns)], kw: kwargs };
+                let args = Args {
+                    pos: vec![name, bases_t, Value::Dict(ns)],
+                    kw: kwargs,
+                };
                 self.call(&Value::Class(m), args)?
             }
         };
@@ -1403,11 +1424,17 @@ impl Vm {
         }
         // __new__ and __init_subclass__/__class_getitem__ are implicitly static/class methods.
         if let Some(Value::Function(f)) = dict.get("__new__").cloned() {
-            dict.insert("__new__".into(), Value::StaticMethod(Rc::new(Wrapped(Value::Function(f)))));
+            dict.insert(
+                "__new__".into(),
+                Value::StaticMethod(Rc::new(Wrapped(Value::Function(f)))),
+            );
         }
         for n in ["__init_subclass__", "__class_getitem__"] {
             if let Some(Value::Function(f)) = dict.get(n).cloned() {
-                dict.insert(n.into(), Value::ClassMethod(Rc::new(Wrapped(Value::Function(f)))));
+                dict.insert(
+                    n.into(),
+                    Value::ClassMethod(Rc::new(Wrapped(Value::Function(f)))),
+                );
             }
         }
         if let Some(Value::Str(q)) = dict.get("__qualname__").cloned() {
@@ -1420,18 +1447,35 @@ impl Vm {
         self.finish_class(cls, meta, kw)
     }
 
-    fn finish_class(&mut self, cls: Rc<Class>, meta: Option<Rc<Class>>, kw: Vec<(Rc<str>, Value)>) -> R<Rc<Class>> {
+    fn finish_class(
+        &mut self,
+        cls: Rc<Class>,
+        meta: Option<Rc<Class>>,
+        kw: Vec<(Rc<str>, Value)>,
+    ) -> R<Rc<Class>> {
         let meta = meta.or_else(|| cls.bases.iter().find_map(|b| b.meta.borrow().clone()));
         *cls.meta.borrow_mut() = meta;
-        let items: Vec<(Rc<str>, Value)> = cls.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let items: Vec<(Rc<str>, Value)> = cls
+            .dict
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         for (k, v) in items {
             if matches!(v, Value::Instance(_)) && self.lookup_dunder(&v, "__set_name__").is_some() {
-                self.call_method(&v, "__set_name__", Args::new(vec![Value::Class(cls.clone()), Value::str(&k)]))?;
+                self.call_method(
+                    &v,
+                    "__set_name__",
+                    Args::new(vec![Value::Class(cls.clone()), Value::str(&k)]),
+                )?;
             }
         }
         if let Some(parent) = cls.mro.first() {
             if let Some(init_sub) = parent.lookup("__init_subclass__") {
-                let args = Args { pos: vec![Value::Class(cls.clone())], kw };
+                let args = Args {
+                    pos: vec![Value::Class(cls.clone())],
+                    kw,
+                };
                 let f = match init_sub {
                     Value::ClassMethod(w) => w.0.clone(),
                     other => other,

@@ -310,6 +310,9 @@ impl Vm {
                 return Ok(v);
             }
         }
+        if op == BinOp::Or && self.is_type_like(a) && self.is_type_like(b) {
+            return self.make_union(a, b);
+        }
         Err(self.type_err(format!(
             "unsupported operand type(s) for {}: '{}' and '{}'",
             op_symbol(op),
@@ -480,6 +483,39 @@ impl Vm {
             }
             _ => Ok(Option::None),
         }
+    }
+
+    fn is_union(&self, v: &Value) -> bool {
+        matches!(v, Value::Instance(i) if Rc::ptr_eq(&i.cls(), &self.types.union))
+    }
+
+    fn is_type_like(&self, v: &Value) -> bool {
+        matches!(v, Value::Class(_) | Value::None) || self.is_union(v)
+    }
+
+    /// `X | Y` on types: a `types.UnionType` with flattened, de-duplicated `__args__`.
+    fn make_union(&mut self, a: &Value, b: &Value) -> R<Value> {
+        let mut args: Vec<Value> = Vec::new();
+        for v in [a, b] {
+            let parts = if self.is_union(v) {
+                match self.getattr(v, "__args__")? {
+                    Value::Tuple(t) => t.items.to_vec(),
+                    _ => Vec::new(),
+                }
+            } else if v.is_none() {
+                vec![Value::Class(self.types.none.clone())]
+            } else {
+                vec![v.clone()]
+            };
+            for p in parts {
+                if !args.iter().any(|x| x.is(&p)) {
+                    args.push(p);
+                }
+            }
+        }
+        let inst = Instance::new(self.types.union.clone());
+        inst.dict.set_str("__args__", Value::tuple(args));
+        Ok(Value::Instance(crate::value::rc_inst(inst)))
     }
 
     /// float(v) for numbers.
@@ -1227,7 +1263,9 @@ impl Vm {
             }
             Value::Iter(_) | Value::Generator(_) => return Ok(v.clone()),
             Value::Class(_) if self.lookup_dunder(v, "__iter__").is_some() => {
-                return Ok(self.call_dunder(v, "__iter__", vec![])?.unwrap_or(Value::None));
+                return Ok(self
+                    .call_dunder(v, "__iter__", vec![])?
+                    .unwrap_or(Value::None));
             }
             Value::Instance(i) => {
                 if let Some(r) = self.call_dunder(v, "__iter__", vec![])? {
@@ -1347,7 +1385,9 @@ impl Vm {
             Value::Dict(d) => Ok(self.dict_get(d, k)?.is_some()),
             Value::Set(s) => crate::objects::set::contains(self, s, k),
             Value::Class(_) if self.lookup_dunder(c, "__contains__").is_some() => {
-                let r = self.call_dunder(c, "__contains__", vec![k.clone()])?.unwrap_or(Value::None);
+                let r = self
+                    .call_dunder(c, "__contains__", vec![k.clone()])?
+                    .unwrap_or(Value::None);
                 self.truthy(&r)
             }
             Value::Range(r) => match k {
@@ -1381,7 +1421,14 @@ impl Vm {
     }
 
     fn contains_iter(&mut self, c: &Value, k: &Value) -> R<bool> {
-        let it = self.iter(c)?;
+        let it = match self.iter(c) {
+            Ok(it) => it,
+            Err(e) if self.exc_is(&e, "TypeError") => {
+                let tn = self.type_name(c);
+                return Err(self.type_err(format!("argument of type '{tn}' is not iterable")));
+            }
+            Err(e) => return Err(e),
+        };
         while let Some(x) = self.next(&it)? {
             self.charge(cost::PER_ELEM)?;
             if x.is(k) || self.eq(&x, k)? {
