@@ -170,6 +170,9 @@ impl Vm {
             host: None,
         };
         crate::builtins::install(&mut vm);
+        // The builtin namespace is the VM's, not the program's: start accounting from zero so
+        // adding a builtin never changes a program's memory figures.
+        crate::memory::reset(limits.memory);
         vm
     }
 
