@@ -131,6 +131,8 @@ struct Unit {
     line: u32,
     /// First parameter name (for zero-argument super()).
     first_param: Option<String>,
+    /// Name of the innermost enclosing class, for private name mangling (`__x` → `_C__x`).
+    private: Option<String>,
 }
 
 struct Compiler {
@@ -256,6 +258,11 @@ impl Compiler {
                 }
             }
         }
+        let private = if kind == CodeKind::Class {
+            Some(name.to_string())
+        } else {
+            self.units.last().and_then(|u| u.private.clone())
+        };
         self.units.push(Unit {
             code,
             scope,
@@ -263,6 +270,7 @@ impl Compiler {
             fblocks: Vec::new(),
             line,
             first_param,
+            private,
         });
     }
     fn pop_unit(&mut self) -> Code {
@@ -316,6 +324,27 @@ impl Compiler {
         let i = self.konst(v);
         self.emit(Op::LoadConst(i));
     }
+    /// `__x` inside a class (but not `__x__`) becomes `_Class__x`, as CPython mangles.
+    fn mangle(&self, n: &str) -> String {
+        match &self.u().private {
+            Some(c) if n.starts_with("__") && !n.ends_with("__") && !n.contains('.') => {
+                let c = c.trim_start_matches('_');
+                if c.is_empty() {
+                    n.to_string()
+                } else {
+                    format!("_{c}{n}")
+                }
+            }
+            _ => n.to_string(),
+        }
+    }
+
+    /// Name index for an attribute (mangled).
+    fn attr_idx(&mut self, n: &str) -> u32 {
+        let m = self.mangle(n);
+        self.name_idx(&m)
+    }
+
     fn name_idx(&mut self, n: &str) -> u32 {
         let names = &mut self.unit().code.names;
         if let Some(i) = names.iter().position(|x| &**x == n) {
@@ -371,7 +400,7 @@ impl Compiler {
                 self.emit(Op::LoadGlobal(i))
             }
             NameKind::Name => {
-                let i = self.name_idx(n);
+                let i = self.attr_idx(n);
                 self.emit(Op::LoadName(i))
             }
             NameKind::ClassDeref(c) => {
@@ -389,7 +418,7 @@ impl Compiler {
                 self.emit(Op::StoreGlobal(i))
             }
             NameKind::Name | NameKind::ClassDeref(_) => {
-                let i = self.name_idx(n);
+                let i = self.attr_idx(n);
                 self.emit(Op::StoreName(i))
             }
         };
@@ -403,7 +432,7 @@ impl Compiler {
                 self.emit(Op::DeleteGlobal(i))
             }
             NameKind::Name | NameKind::ClassDeref(_) => {
-                let i = self.name_idx(n);
+                let i = self.attr_idx(n);
                 self.emit(Op::DeleteName(i))
             }
         };
@@ -1051,7 +1080,7 @@ impl Compiler {
             Expr::Name(n) => self.store_name(n.id.as_str()),
             Expr::Attribute(a) => {
                 self.expr(&a.value)?;
-                let i = self.name_idx(a.attr.id.as_str());
+                let i = self.attr_idx(a.attr.id.as_str());
                 self.emit(Op::StoreAttr(i));
             }
             Expr::Subscript(s) => {
@@ -1103,7 +1132,7 @@ impl Compiler {
             Expr::Name(n) => self.delete_name(n.id.as_str()),
             Expr::Attribute(a) => {
                 self.expr(&a.value)?;
-                let i = self.name_idx(a.attr.id.as_str());
+                let i = self.attr_idx(a.attr.id.as_str());
                 self.emit(Op::DeleteAttr(i));
             }
             Expr::Subscript(s) => {
@@ -1133,7 +1162,7 @@ impl Compiler {
             Expr::Attribute(at) => {
                 self.expr(&at.value)?;
                 self.emit(Op::Dup);
-                let i = self.name_idx(at.attr.id.as_str());
+                let i = self.attr_idx(at.attr.id.as_str());
                 self.emit(Op::LoadAttr(i));
                 self.expr(&a.value)?;
                 self.emit(Op::InplaceOp(op));
@@ -1512,7 +1541,7 @@ impl Compiler {
             }
             Expr::Attribute(a) => {
                 self.expr(&a.value)?;
-                let i = self.name_idx(a.attr.id.as_str());
+                let i = self.attr_idx(a.attr.id.as_str());
                 self.emit(Op::LoadAttr(i));
             }
             Expr::Subscript(s) => {
@@ -1760,7 +1789,7 @@ impl Compiler {
                 for x in args.iter() {
                     self.expr(x)?;
                 }
-                let i = self.name_idx(a.attr.id.as_str());
+                let i = self.attr_idx(a.attr.id.as_str());
                 self.set_line(c);
                 self.emit(Op::CallMethod(i, args.len() as u32));
                 return Ok(());

@@ -420,10 +420,11 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         "capitalize" => {
             let mut cs = text.chars();
             let out: String = match cs.next() {
-                Some(c) => c
-                    .to_uppercase()
-                    .chain(cs.flat_map(char::to_lowercase))
-                    .collect(),
+                Some(c) => {
+                    let mut o = titlecase(c);
+                    o.extend(cs.flat_map(char::to_lowercase));
+                    o
+                }
                 None => String::new(),
             };
             Value::str(&out)
@@ -529,6 +530,24 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
     })
 }
 
+/// Unicode titlecase of one char (differs from uppercase for ß, ligatures and digraphs).
+fn titlecase(c: char) -> String {
+    match c {
+        'ß' => "Ss".into(),
+        'ǆ' | 'ǅ' | 'Ǆ' => "ǅ".into(),
+        'ǉ' | 'ǈ' | 'Ǉ' => "ǈ".into(),
+        'ǌ' | 'ǋ' | 'Ǌ' => "ǋ".into(),
+        'ǳ' | 'ǲ' | 'Ǳ' => "ǲ".into(),
+        'ﬀ' => "Ff".into(),
+        'ﬁ' => "Fi".into(),
+        'ﬂ' => "Fl".into(),
+        'ﬃ' => "Ffi".into(),
+        'ﬄ' => "Ffl".into(),
+        'ﬅ' | 'ﬆ' => "St".into(),
+        _ => c.to_uppercase().collect(),
+    }
+}
+
 fn title(text: &str) -> String {
     let mut out = String::new();
     let mut prev_cased = false;
@@ -536,7 +555,7 @@ fn title(text: &str) -> String {
         if prev_cased {
             out.extend(c.to_lowercase());
         } else {
-            out.extend(c.to_uppercase());
+            out.push_str(&titlecase(c));
         }
         prev_cased = c.is_alphabetic();
     }

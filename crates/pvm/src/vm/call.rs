@@ -912,19 +912,31 @@ impl Vm {
                 .cloned(),
         );
         let mut all_slotted = true;
-        let mut allowed = Vec::new();
+        let mut allowed: Vec<String> = Vec::new();
         for c in &chain {
             let s = c.dict.borrow().get("__slots__").cloned();
-            match s {
-                Some(Value::Str(x)) => allowed.push(Value::Str(x)),
-                Some(s) => allowed.extend(self.collect(&s)?),
-                None => all_slotted = false,
+            let names = match s {
+                Some(Value::Str(x)) => vec![Value::Str(x)],
+                Some(s) => self.collect(&s)?,
+                None => {
+                    all_slotted = false;
+                    Vec::new()
+                }
+            };
+            for n in names {
+                if let Value::Str(x) = n {
+                    // Private slot names are mangled with their class's name.
+                    let cn = c.name.trim_start_matches('_');
+                    if x.s.starts_with("__") && !x.s.ends_with("__") && !cn.is_empty() {
+                        allowed.push(format!("_{cn}{}", x.s));
+                    } else {
+                        allowed.push(x.s.to_string());
+                    }
+                }
             }
         }
         if all_slotted {
-            let ok = allowed
-                .iter()
-                .any(|s| matches!(s, Value::Str(x) if &*x.s == name || &*x.s == "__dict__"));
+            let ok = allowed.iter().any(|x| x == name || x == "__dict__");
             if !ok {
                 return Err(self.new_exc(
                     "AttributeError",

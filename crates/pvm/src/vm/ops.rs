@@ -785,8 +785,36 @@ impl Vm {
     /// Rich comparison.
     pub fn compare(&mut self, a: &Value, b: &Value, op: CmpOp) -> R<Value> {
         match op {
-            CmpOp::Eq => return Ok(Value::Bool(self.eq(a, b)?)),
-            CmpOp::Ne => return Ok(Value::Bool(!self.eq(a, b)?)),
+            CmpOp::Eq | CmpOp::Ne => {
+                // Rich comparison: a user __eq__/__ne__ result is returned as is.
+                if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
+                    let (m, other) = if op == CmpOp::Eq {
+                        ("__eq__", "__eq__")
+                    } else {
+                        ("__ne__", "__ne__")
+                    };
+                    if let Some(v) = self.call_dunder(a, m, vec![b.clone()])? {
+                        if !matches!(v, Value::NotImplemented) {
+                            return Ok(v);
+                        }
+                    }
+                    if let Some(v) = self.call_dunder(b, other, vec![a.clone()])? {
+                        if !matches!(v, Value::NotImplemented) {
+                            return Ok(v);
+                        }
+                    }
+                    if op == CmpOp::Ne {
+                        // Default __ne__ inverts __eq__.
+                        if let Some(v) = self.call_dunder(a, "__eq__", vec![b.clone()])? {
+                            if !matches!(v, Value::NotImplemented) {
+                                return Ok(Value::Bool(!self.truthy(&v)?));
+                            }
+                        }
+                    }
+                }
+                let r = self.eq(a, b)?;
+                return Ok(Value::Bool(if op == CmpOp::Eq { r } else { !r }));
+            }
             _ => {}
         }
         if let (Some(x), Some(y)) = (as_f64(a), as_f64(b)) {
