@@ -1,0 +1,438 @@
+//! Blocks, receipts, events and message ids: the consensus objects beside transactions.
+//!
+//! Each encodes as a fixed-order canonical CBOR array (like the transaction, §2.5) and is named
+//! by keccak256 of its encoding. Field orders are documented on each type and in the README;
+//! they are consensus-critical and pinned by golden tests.
+//!
+//! Message ids follow §3.3: `keccak256(sender ‖ nonce ‖ msg_hash)`, with the 20-byte sender,
+//! the nonce as 8 big-endian bytes, and the 32-byte hash of the message's canonical encoding.
+
+use crate::address::Address;
+use crate::cbor::{self, CborError, Value};
+use crate::hash::{keccak256, keccak256_concat, Hash32};
+use crate::tx::{Transaction, TxError};
+use std::fmt;
+
+/// Why bytes are not a valid block, header, receipt or event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Not canonical CBOR.
+    Cbor(CborError),
+    /// Wrong top-level shape or arity for the named object.
+    Shape {
+        /// Which object.
+        object: &'static str,
+        /// Expected number of fields.
+        fields: usize,
+    },
+    /// A field of the wrong type.
+    Field {
+        /// Which object.
+        object: &'static str,
+        /// Which field.
+        field: &'static str,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// A transaction inside a block is invalid.
+    Tx {
+        /// Its index in the block.
+        index: usize,
+        /// Why.
+        error: TxError,
+    },
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::Cbor(e) => e.fmt(f),
+            DecodeError::Shape { object, fields } => {
+                write!(f, "{object} must be a CBOR array of {fields} fields")
+            }
+            DecodeError::Field {
+                object,
+                field,
+                expected,
+            } => write!(f, "{object}.{field}: expected {expected}"),
+            DecodeError::Tx { index, error } => write!(f, "transaction {index}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Reads the fields of a fixed-arity array.
+fn fields<const N: usize>(bytes: &[u8], object: &'static str) -> Result<[Value; N], DecodeError> {
+    match cbor::decode(bytes).map_err(DecodeError::Cbor)? {
+        Value::Array(items) => items
+            .try_into()
+            .map_err(|_| DecodeError::Shape { object, fields: N }),
+        _ => Err(DecodeError::Shape { object, fields: N }),
+    }
+}
+
+fn fields_of<const N: usize>(v: Value, object: &'static str) -> Result<[Value; N], DecodeError> {
+    match v {
+        Value::Array(items) => items
+            .try_into()
+            .map_err(|_| DecodeError::Shape { object, fields: N }),
+        _ => Err(DecodeError::Shape { object, fields: N }),
+    }
+}
+
+struct Reader {
+    object: &'static str,
+}
+
+impl Reader {
+    fn err(&self, field: &'static str, expected: &'static str) -> DecodeError {
+        DecodeError::Field {
+            object: self.object,
+            field,
+            expected,
+        }
+    }
+    fn u64(&self, v: &Value, field: &'static str) -> Result<u64, DecodeError> {
+        v.as_u64().ok_or(self.err(field, "unsigned 64-bit integer"))
+    }
+    fn u128(&self, v: &Value, field: &'static str) -> Result<u128, DecodeError> {
+        v.as_u128()
+            .ok_or(self.err(field, "unsigned 128-bit integer"))
+    }
+    fn hash(&self, v: &Value, field: &'static str) -> Result<Hash32, DecodeError> {
+        match v {
+            Value::Bytes(b) => b
+                .as_slice()
+                .try_into()
+                .map(Hash32)
+                .map_err(|_| self.err(field, "32 bytes")),
+            _ => Err(self.err(field, "32 bytes")),
+        }
+    }
+    fn address(&self, v: &Value, field: &'static str) -> Result<Address, DecodeError> {
+        match v {
+            Value::Bytes(b) => b
+                .as_slice()
+                .try_into()
+                .map(Address)
+                .map_err(|_| self.err(field, "20-byte address")),
+            _ => Err(self.err(field, "20-byte address")),
+        }
+    }
+    fn bytes(&self, v: Value, field: &'static str) -> Result<Vec<u8>, DecodeError> {
+        match v {
+            Value::Bytes(b) => Ok(b),
+            _ => Err(self.err(field, "byte string")),
+        }
+    }
+    fn text(&self, v: Value, field: &'static str) -> Result<String, DecodeError> {
+        match v {
+            Value::Text(t) => Ok(t),
+            _ => Err(self.err(field, "text")),
+        }
+    }
+}
+
+fn hash_value(h: &Hash32) -> Value {
+    Value::Bytes(h.0.to_vec())
+}
+
+fn address_value(a: &Address) -> Value {
+    Value::Bytes(a.0.to_vec())
+}
+
+/// A block header. Encoding order: `[parent_hash, height, timestamp_ms, proposer, state_root,
+/// tx_root, receipts_root, cycle_basefee, cell_basefee, cycles_used, cells_used, randomness]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockHeader {
+    /// Hash of the parent header (zero for genesis).
+    pub parent_hash: Hash32,
+    /// Height; genesis is 0.
+    pub height: u64,
+    /// Proposer's timestamp in milliseconds since the Unix epoch (consensus-agreed, not a clock
+    /// read during execution).
+    pub timestamp_ms: u64,
+    /// The proposer's account, which receives tips.
+    pub proposer: Address,
+    /// State root after this block's transactions.
+    pub state_root: Hash32,
+    /// Commitment to the block's transactions.
+    pub tx_root: Hash32,
+    /// Commitment to the block's receipts.
+    pub receipts_root: Hash32,
+    /// Basefee per cycle in force for this block (wei).
+    pub cycle_basefee: u128,
+    /// Basefee per cell in force for this block (wei).
+    pub cell_basefee: u128,
+    /// Cycles used by the block.
+    pub cycles_used: u64,
+    /// Cells used by the block.
+    pub cells_used: u64,
+    /// Per-block randomness R_n (§3.4), filled by consensus.
+    pub randomness: Hash32,
+}
+
+impl BlockHeader {
+    fn to_value(&self) -> Value {
+        Value::Array(vec![
+            hash_value(&self.parent_hash),
+            Value::Uint(self.height),
+            Value::Uint(self.timestamp_ms),
+            address_value(&self.proposer),
+            hash_value(&self.state_root),
+            hash_value(&self.tx_root),
+            hash_value(&self.receipts_root),
+            Value::from_u128(self.cycle_basefee),
+            Value::from_u128(self.cell_basefee),
+            Value::Uint(self.cycles_used),
+            Value::Uint(self.cells_used),
+            hash_value(&self.randomness),
+        ])
+    }
+
+    fn from_value(v: Value) -> Result<BlockHeader, DecodeError> {
+        let r = Reader { object: "header" };
+        let [parent, height, ts, proposer, state, txr, rcr, cb, bb, cu, bu, rand] =
+            fields_of::<12>(v, "header")?;
+        Ok(BlockHeader {
+            parent_hash: r.hash(&parent, "parent_hash")?,
+            height: r.u64(&height, "height")?,
+            timestamp_ms: r.u64(&ts, "timestamp_ms")?,
+            proposer: r.address(&proposer, "proposer")?,
+            state_root: r.hash(&state, "state_root")?,
+            tx_root: r.hash(&txr, "tx_root")?,
+            receipts_root: r.hash(&rcr, "receipts_root")?,
+            cycle_basefee: r.u128(&cb, "cycle_basefee")?,
+            cell_basefee: r.u128(&bb, "cell_basefee")?,
+            cycles_used: r.u64(&cu, "cycles_used")?,
+            cells_used: r.u64(&bu, "cells_used")?,
+            randomness: r.hash(&rand, "randomness")?,
+        })
+    }
+
+    /// Canonical encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&self.to_value())
+    }
+
+    /// Strict decoding.
+    pub fn decode(bytes: &[u8]) -> Result<BlockHeader, DecodeError> {
+        BlockHeader::from_value(cbor::decode(bytes).map_err(DecodeError::Cbor)?)
+    }
+
+    /// The block hash: keccak256 of the header's encoding.
+    pub fn hash(&self) -> Hash32 {
+        keccak256(&self.encode())
+    }
+}
+
+/// A block: `[header, [tx, …]]`, each transaction as its canonical encoding nested in place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The header.
+    pub header: BlockHeader,
+    /// Transactions in execution order.
+    pub transactions: Vec<Transaction>,
+}
+
+impl Block {
+    /// Canonical encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&Value::Array(vec![
+            self.header.to_value(),
+            Value::Array(self.transactions.iter().map(|t| t.to_value(true)).collect()),
+        ]))
+    }
+
+    /// Strict decoding; every transaction is validated as by [`Transaction::decode`] (without
+    /// the per-transaction size limit, which applies at admission).
+    pub fn decode(bytes: &[u8]) -> Result<Block, DecodeError> {
+        let [header, txs] = fields::<2>(bytes, "block")?;
+        let header = BlockHeader::from_value(header)?;
+        let Value::Array(txs) = txs else {
+            return Err(DecodeError::Field {
+                object: "block",
+                field: "transactions",
+                expected: "array",
+            });
+        };
+        let transactions = txs
+            .iter()
+            .enumerate()
+            .map(|(index, v)| {
+                Transaction::decode_with_limit(&cbor::encode(v), usize::MAX)
+                    .map_err(|error| DecodeError::Tx { index, error })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Block {
+            header,
+            transactions,
+        })
+    }
+
+    /// The commitment to a list of transactions: keccak256 of the CBOR array of their hashes.
+    pub fn tx_root(transactions: &[Transaction]) -> Hash32 {
+        let hashes = transactions.iter().map(|t| hash_value(&t.hash())).collect();
+        keccak256(&cbor::encode(&Value::Array(hashes)))
+    }
+}
+
+/// An event emitted by an actor: `[emitter, topic, data]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The actor that emitted it.
+    pub emitter: Address,
+    /// Topic string.
+    pub topic: String,
+    /// Payload (canonical CBOR of the emitted value).
+    pub data: Vec<u8>,
+}
+
+impl Event {
+    fn to_value(&self) -> Value {
+        Value::Array(vec![
+            address_value(&self.emitter),
+            Value::Text(self.topic.clone()),
+            Value::Bytes(self.data.clone()),
+        ])
+    }
+
+    fn from_value(v: Value) -> Result<Event, DecodeError> {
+        let r = Reader { object: "event" };
+        let [emitter, topic, data] = fields_of::<3>(v, "event")?;
+        Ok(Event {
+            emitter: r.address(&emitter, "emitter")?,
+            topic: r.text(topic, "topic")?,
+            data: r.bytes(data, "data")?,
+        })
+    }
+
+    /// Canonical encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&self.to_value())
+    }
+
+    /// Strict decoding.
+    pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
+        Event::from_value(cbor::decode(bytes).map_err(DecodeError::Cbor)?)
+    }
+
+    /// keccak256 of the encoding.
+    pub fn hash(&self) -> Hash32 {
+        keccak256(&self.encode())
+    }
+}
+
+/// Why a transaction failed, as the receipt records it: `[class, message, line]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecError {
+    /// Python exception class (`ValueError`, `OutOfCycles`, …) or a protocol error name.
+    pub class: String,
+    /// The message.
+    pub message: String,
+    /// Line in the actor source, 0 if none.
+    pub line: u64,
+}
+
+/// A transaction's outcome. Encoding: `[status, cycles_used, cells_used, fee_paid, return_data,
+/// [event, …], error]` with `status` 1 for success and 0 for failure, `error` null on success.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Receipt {
+    /// True when the transaction's effects were applied.
+    pub success: bool,
+    /// Cycles consumed.
+    pub cycles_used: u64,
+    /// Cells consumed.
+    pub cells_used: u64,
+    /// Total fee charged to the sender (wei).
+    pub fee_paid: u128,
+    /// Handler return value (canonical CBOR) or empty.
+    pub return_data: Vec<u8>,
+    /// Events emitted (empty on failure: a failed handler's events are reverted).
+    pub events: Vec<Event>,
+    /// Failure details.
+    pub error: Option<ExecError>,
+}
+
+impl Receipt {
+    fn to_value(&self) -> Value {
+        Value::Array(vec![
+            Value::Uint(u64::from(self.success)),
+            Value::Uint(self.cycles_used),
+            Value::Uint(self.cells_used),
+            Value::from_u128(self.fee_paid),
+            Value::Bytes(self.return_data.clone()),
+            Value::Array(self.events.iter().map(Event::to_value).collect()),
+            match &self.error {
+                None => Value::Null,
+                Some(e) => Value::Array(vec![
+                    Value::Text(e.class.clone()),
+                    Value::Text(e.message.clone()),
+                    Value::Uint(e.line),
+                ]),
+            },
+        ])
+    }
+
+    /// Canonical encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&self.to_value())
+    }
+
+    /// Strict decoding.
+    pub fn decode(bytes: &[u8]) -> Result<Receipt, DecodeError> {
+        let r = Reader { object: "receipt" };
+        let [status, cu, bu, fee, ret, events, error] = fields::<7>(bytes, "receipt")?;
+        let success = match status.as_u64() {
+            Some(1) => true,
+            Some(0) => false,
+            _ => return Err(r.err("status", "0 or 1")),
+        };
+        let Value::Array(events) = events else {
+            return Err(r.err("events", "array"));
+        };
+        let error = match error {
+            Value::Null => None,
+            other => {
+                let [class, message, line] = fields_of::<3>(other, "receipt.error")?;
+                Some(ExecError {
+                    class: r.text(class, "error.class")?,
+                    message: r.text(message, "error.message")?,
+                    line: r.u64(&line, "error.line")?,
+                })
+            }
+        };
+        if success == error.is_some() {
+            return Err(r.err("error", "null exactly when status is 1"));
+        }
+        Ok(Receipt {
+            success,
+            cycles_used: r.u64(&cu, "cycles_used")?,
+            cells_used: r.u64(&bu, "cells_used")?,
+            fee_paid: r.u128(&fee, "fee_paid")?,
+            return_data: r.bytes(ret, "return_data")?,
+            events: events
+                .into_iter()
+                .map(Event::from_value)
+                .collect::<Result<_, _>>()?,
+            error,
+        })
+    }
+
+    /// keccak256 of the encoding.
+    pub fn hash(&self) -> Hash32 {
+        keccak256(&self.encode())
+    }
+
+    /// The commitment to a block's receipts: keccak256 of the CBOR array of their hashes.
+    pub fn receipts_root(receipts: &[Receipt]) -> Hash32 {
+        let hashes = receipts.iter().map(|r| hash_value(&r.hash())).collect();
+        keccak256(&cbor::encode(&Value::Array(hashes)))
+    }
+}
+
+/// A message id (§3.3): `keccak256(sender ‖ nonce_be8 ‖ msg_hash)`.
+pub fn message_id(sender: &Address, nonce: u64, msg_hash: &Hash32) -> Hash32 {
+    keccak256_concat(&[&sender.0, &nonce.to_be_bytes(), &msg_hash.0])
+}

@@ -1,0 +1,358 @@
+//! Genesis parameters: every protocol default of whitepaper §13 and §17, in one typed struct.
+//!
+//! ARCHITECTURE rule 3: protocol parameters have one home, here. Each field's name carries its
+//! unit (`_bytes`, `_cycles`, `_blocks`, `_bps` for basis points = 1/10,000, `_secs`,
+//! `_millicells` for thousandths of a cell, `_wei` for the smallest CBY unit, 10^-18 CBY).
+//! Fractions in the spec are stored as integers so no float ever enters consensus
+//! (`delta = 0.125` is `basefee_max_change_bps = 1250`).
+//!
+//! The parameters encode as a canonical CBOR map from field name to integer, and their hash
+//! (keccak256 of that encoding) is pinned by a golden test: changing any default is a deliberate,
+//! visible consensus change. Decoding requires exactly the known field set.
+
+use crate::cbor::{self, CborError, Value};
+use crate::hash::{keccak256, Hash32};
+use std::fmt;
+
+/// The maximum transaction size of §12.1, also used by the transaction decoder's default.
+pub const DEFAULT_MAX_TX_SIZE_BYTES: u64 = 128 * 1024;
+
+/// 1 CBY in its smallest unit (18 decimals, as Ethereum's ether).
+pub const WEI_PER_CBY: u128 = 1_000_000_000_000_000_000;
+
+/// A parameter's integer type.
+trait Param: Sized + Copy {
+    fn to_value(self) -> Value;
+    fn from_value(v: &Value) -> Option<Self>;
+}
+
+impl Param for u64 {
+    fn to_value(self) -> Value {
+        Value::Uint(self)
+    }
+    fn from_value(v: &Value) -> Option<u64> {
+        v.as_u64()
+    }
+}
+
+impl Param for u128 {
+    fn to_value(self) -> Value {
+        Value::from_u128(self)
+    }
+    fn from_value(v: &Value) -> Option<u128> {
+        v.as_u128()
+    }
+}
+
+/// Why bytes are not a genesis parameter set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenesisError {
+    /// Not canonical CBOR.
+    Cbor(CborError),
+    /// Not a map of text keys.
+    NotAMap,
+    /// A key that is not a known parameter.
+    UnknownField(String),
+    /// A known parameter that is absent.
+    MissingField(&'static str),
+    /// A parameter whose value is not an integer of its type.
+    BadValue(&'static str),
+}
+
+impl fmt::Display for GenesisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenesisError::Cbor(e) => write!(f, "genesis parameters: {e}"),
+            GenesisError::NotAMap => f.write_str("genesis parameters must be a map"),
+            GenesisError::UnknownField(k) => write!(f, "unknown genesis parameter {k:?}"),
+            GenesisError::MissingField(k) => write!(f, "missing genesis parameter {k}"),
+            GenesisError::BadValue(k) => write!(f, "genesis parameter {k} has a bad value"),
+        }
+    }
+}
+
+impl std::error::Error for GenesisError {}
+
+macro_rules! genesis_params {
+    ($( $(#[doc = $doc:literal])+ $name:ident : $ty:ty = $default:expr, )+) => {
+        /// Protocol parameters fixed at genesis (governance-tunable later, §11).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct GenesisParams {
+            $( $(#[doc = $doc])+ pub $name: $ty, )+
+        }
+
+        impl Default for GenesisParams {
+            fn default() -> Self {
+                GenesisParams { $( $name: $default, )+ }
+            }
+        }
+
+        impl GenesisParams {
+            /// Every parameter name, in declaration order.
+            pub const FIELDS: &'static [&'static str] = &[$( stringify!($name), )+];
+
+            /// The parameters as a CBOR map (canonically sorted when encoded).
+            pub fn to_value(&self) -> Value {
+                Value::Map(vec![$(
+                    (Value::Text(stringify!($name).to_string()), Param::to_value(self.$name)),
+                )+])
+            }
+
+            /// Reads parameters from a CBOR map holding exactly the known fields.
+            pub fn from_value(v: &Value) -> Result<GenesisParams, GenesisError> {
+                let Value::Map(entries) = v else { return Err(GenesisError::NotAMap) };
+                for (k, _) in entries {
+                    match k {
+                        Value::Text(name) if Self::FIELDS.contains(&name.as_str()) => {}
+                        Value::Text(name) => return Err(GenesisError::UnknownField(name.clone())),
+                        _ => return Err(GenesisError::NotAMap),
+                    }
+                }
+                let get = |name: &'static str| {
+                    entries
+                        .iter()
+                        .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
+                        .map(|(_, v)| v)
+                        .ok_or(GenesisError::MissingField(name))
+                };
+                Ok(GenesisParams { $(
+                    $name: <$ty as Param>::from_value(get(stringify!($name))?)
+                        .ok_or(GenesisError::BadValue(stringify!($name)))?,
+                )+ })
+            }
+        }
+    };
+}
+
+genesis_params! {
+    // ---- Execution limits (§3.2, §3.3, §12.1, §13) ----
+    /// Heap memory per handler invocation (§3.2): 10 MiB.
+    memory_per_call_bytes: u64 = 10 * 1024 * 1024,
+    /// Persistent storage quota per actor (§3.2): 1 MiB.
+    storage_quota_per_actor_bytes: u64 = 1024 * 1024,
+    /// Maximum quota an actor may reach by posting a storage bond (§3.2): 8 MiB.
+    storage_bond_max_bytes: u64 = 8 * 1024 * 1024,
+    /// Recursion/await and message depth cap (§3.3, §12.1 `max_message_depth_per_tx`).
+    reentrancy_depth: u64 = 32,
+    /// Messages one transaction may enqueue, nested sends included (§3.3).
+    fanout_per_tx: u64 = 1024,
+    /// Mailbox capacity per actor (§3.3, §13).
+    mailbox_capacity_bytes: u64 = 1_000_000,
+    /// Blocks a message-id dedup entry is kept after finality (§3.3, §13).
+    dedup_window_blocks: u64 = 10_000,
+    /// Maximum encoded transaction size (§12.1).
+    max_tx_size_bytes: u64 = DEFAULT_MAX_TX_SIZE_BYTES,
+    /// Cycles one actor may consume per block (§12.1; "burstable" is not modelled yet).
+    per_actor_per_block_cycles: u64 = 1_000_000,
+    /// Per-invocation /tmp scratch space (§3.1): 256 KiB, charged as cells.
+    tmp_scratch_bytes: u64 = 256 * 1024,
+    /// Maximum handler return data (§4.1 "≤ 64 KiB"), charged as cells.
+    max_return_data_bytes: u64 = 64 * 1024,
+    /// Maximum inline blob size (§4.1, §7.1).
+    max_inline_blob_bytes: u64 = 64 * 1024,
+
+    // ---- Fee markets (§4.2, §4.3, §17.8) ----
+    /// Cycles target per block T_c.
+    block_cycles_target: u64 = 10_000_000,
+    /// Cycles hard cap per block (elasticity 2 × T_c).
+    block_cycles_cap: u64 = 20_000_000,
+    /// Cells target per block T_b, in bytes.
+    block_cells_target: u64 = 500_000,
+    /// Cells hard cap per block.
+    block_cells_cap: u64 = 1_000_000,
+    /// Basefee smoothing α (blocks).
+    basefee_alpha: u64 = 8,
+    /// Basefee maximum change per block δ = 0.125, in basis points.
+    basefee_max_change_bps: u64 = 1250,
+    /// Basefee floor (`max(1, …)` of §4.2), in wei per unit.
+    basefee_min_wei: u128 = 1,
+    /// Cycle basefee of the genesis block, in wei per cycle (not in the spec; chosen: 1 gwei).
+    initial_cycle_basefee_wei: u128 = 1_000_000_000,
+    /// Cell basefee of the genesis block, in wei per cell (not in the spec; chosen: 1 gwei).
+    initial_cell_basefee_wei: u128 = 1_000_000_000,
+    /// Share of basefees burned (§4.2: 100%).
+    basefee_burn_bps: u64 = 10_000,
+
+    // ---- Intrinsic costs (§17.2) ----
+    /// Base cycles of an EOA transfer.
+    transfer_base_cycles: u64 = 10_000,
+    /// Base cycles of a deploy.
+    deploy_base_cycles: u64 = 50_000,
+    /// Fixed cells of a deploy (§17.2 "100/byte + code_size": read as 100 + 1 per code byte).
+    deploy_base_cells: u64 = 100,
+    /// Cells per byte of deployed (canonical) code.
+    deploy_cells_per_code_byte: u64 = 1,
+    /// Base cycles of an actor message (call).
+    actor_message_base_cycles: u64 = 10_000,
+    /// Base cycles of an LLM request.
+    llm_request_base_cycles: u64 = 10_000,
+    /// Base cycles of a timer schedule.
+    timer_schedule_base_cycles: u64 = 10_000,
+    /// Base cells of a timer schedule.
+    timer_schedule_base_cells: u64 = 64,
+    /// Cells per byte of transaction data (§17.4 calldata).
+    calldata_cells_per_byte: u64 = 1,
+
+    // ---- Host-call costs (§17.3; authoritative over §3.5's informative table) ----
+    /// `send_message()`.
+    send_message_cycles: u64 = 500,
+    /// `storage_read()`.
+    storage_read_cycles: u64 = 10,
+    /// `storage_write()` (plus cells per byte written).
+    storage_write_cycles: u64 = 200,
+    /// `hash()` base.
+    hash_base_cycles: u64 = 100,
+    /// `hash()` per byte hashed.
+    hash_cycles_per_byte: u64 = 1,
+    /// `verify_signature()`.
+    verify_signature_cycles: u64 = 10_000,
+    /// `get_block_info()`.
+    block_info_cycles: u64 = 100,
+    /// `emit_event()` base.
+    emit_event_cycles: u64 = 500,
+    /// `emit_event()` per byte of event data.
+    emit_event_cycles_per_byte: u64 = 5,
+    /// `set_timer()` (plus payload cells).
+    set_timer_cycles: u64 = 1_000,
+    /// `cancel_timer()`.
+    cancel_timer_cycles: u64 = 500,
+
+    // ---- Cells (§17.4) ----
+    /// State write: 1 cell per byte.
+    state_write_cells_per_byte: u64 = 1,
+    /// State read: 0.01 cells per byte = 10 millicells.
+    state_read_millicells_per_byte: u64 = 10,
+    /// Event emission: 0.5 cells per byte = 500 millicells.
+    event_millicells_per_byte: u64 = 500,
+
+    // ---- Execution lanes (§6.3, §17.9), shares of the block cycle target ----
+    /// System lane share.
+    system_lane_bps: u64 = 500,
+    /// Timer lane share.
+    timer_lane_bps: u64 = 2_000,
+    /// Runner lane share.
+    runner_lane_bps: u64 = 2_500,
+    /// User lane share.
+    user_lane_bps: u64 = 5_000,
+
+    // ---- Timers (whitepaper "Native Timers") ----
+    /// Progressive deposit step: deposit(n) = base × (1 + floor(n / step)).
+    timer_deposit_step_count: u64 = 100,
+    /// Timers per block before the exponential surcharge 2^(k − free) applies.
+    timer_surcharge_free_per_block: u64 = 16,
+
+    // ---- Consensus (§6.1, §13) ----
+    /// Blocks per epoch.
+    epoch_blocks: u64 = 3_600,
+    /// Target block time.
+    block_time_ms: u64 = 1_000,
+    /// Validator unbonding period: 7 days.
+    unbonding_period_secs: u64 = 7 * 24 * 3600,
+    /// Jail period: 24 h.
+    jail_period_secs: u64 = 24 * 3600,
+    /// Double-sign slash: 1%.
+    double_sign_slash_bps: u64 = 100,
+
+    // ---- Off-chain compute (§5, §13; CIP-2) ----
+    /// Runner committee size M.
+    runner_committee_size: u64 = 5,
+    /// Committee threshold N.
+    runner_committee_threshold: u64 = 3,
+    /// Challenge window: 15 min.
+    challenge_window_secs: u64 = 15 * 60,
+    /// Challenge bond: 100 CBY.
+    challenge_bond_wei: u128 = 100 * WEI_PER_CBY,
+    /// Runner stake floor: 10,000 CBY.
+    runner_stake_floor_wei: u128 = 10_000 * WEI_PER_CBY,
+    /// Minimum self-bond share of a runner's stake: 10%.
+    min_self_bond_bps: u64 = 1_000,
+    /// Runner unbonding: 7,200 blocks (~24 h).
+    runner_unbonding_blocks: u64 = 7_200,
+    /// Maximum delegators per runner.
+    max_delegators_per_runner: u64 = 200,
+    /// Maximum active tranches per delegator.
+    max_active_tranches_per_delegator: u64 = 8,
+
+    // ---- State rent (§4.4, §13, §17.5) ----
+    /// Accounts up to this size pay no rent (§17.5 "≤10 KB", read as 10,240 bytes).
+    rent_free_account_bytes: u64 = 10 * 1024,
+    /// Grace period before warnings.
+    rent_grace_period_epochs: u64 = 7,
+    /// Warning period.
+    rent_warning_period_epochs: u64 = 3,
+    /// Rent epochs of debt after which eviction is eligible (§4.4).
+    rent_eviction_after_epochs: u64 = 10,
+    /// Catch-up fee on repaid rent debt: 10%.
+    rent_catch_up_fee_bps: u64 = 1_000,
+    /// Reserve multiplier: 0.1.
+    rent_reserve_multiplier_bps: u64 = 1_000,
+
+    // ---- Economics (§8, §13, §17.7) ----
+    /// Total supply at genesis: 1,000,000,000 CBY.
+    total_supply_wei: u128 = 1_000_000_000 * WEI_PER_CBY,
+    /// Company reserve share at genesis: 66.67%.
+    company_reserve_bps: u64 = 6_667,
+    /// Share of runner fees burned.
+    runner_fee_burn_bps: u64 = 1_000,
+    /// Share of job fees to the treasury.
+    job_fee_treasury_bps: u64 = 100,
+    /// Share of job fees paid to runners.
+    runner_payout_bps: u64 = 8_900,
+}
+
+impl GenesisParams {
+    /// Canonical CBOR encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&self.to_value())
+    }
+
+    /// Strict decoding of [`GenesisParams::encode`]'s output.
+    pub fn decode(bytes: &[u8]) -> Result<GenesisParams, GenesisError> {
+        GenesisParams::from_value(&cbor::decode(bytes).map_err(GenesisError::Cbor)?)
+    }
+
+    /// keccak256 of the canonical encoding.
+    pub fn hash(&self) -> Hash32 {
+        keccak256(&self.encode())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_strictness() {
+        let p = GenesisParams::default();
+        assert_eq!(GenesisParams::decode(&p.encode()), Ok(p.clone()));
+        let Value::Map(mut entries) = p.to_value() else {
+            unreachable!("to_value builds a map")
+        };
+        entries.push((Value::Text("bogus".into()), Value::Uint(1)));
+        assert_eq!(
+            GenesisParams::from_value(&Value::Map(entries.clone())),
+            Err(GenesisError::UnknownField("bogus".into()))
+        );
+        entries
+            .retain(|(k, _)| !matches!(k, Value::Text(t) if t == "bogus" || t == "epoch_blocks"));
+        assert_eq!(
+            GenesisParams::from_value(&Value::Map(entries)),
+            Err(GenesisError::MissingField("epoch_blocks"))
+        );
+    }
+
+    #[test]
+    fn lanes_sum_to_whole_block_and_payout_splits_sum() {
+        let p = GenesisParams::default();
+        assert_eq!(
+            p.system_lane_bps + p.timer_lane_bps + p.runner_lane_bps + p.user_lane_bps,
+            10_000
+        );
+        assert_eq!(
+            p.runner_payout_bps + p.runner_fee_burn_bps + p.job_fee_treasury_bps,
+            10_000
+        );
+        assert_eq!(p.block_cycles_cap, 2 * p.block_cycles_target);
+        assert_eq!(p.block_cells_cap, 2 * p.block_cells_target);
+    }
+}

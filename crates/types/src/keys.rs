@@ -1,0 +1,201 @@
+//! secp256k1 keys and recoverable signatures (whitepaper §1.1, ARCHITECTURE D4).
+//!
+//! Signatures are `[y_parity, r, s]` over a 32-byte prehash, as Ethereum's. We enforce low-s
+//! (s ≤ n/2, EIP-2) so a signature has exactly one valid form and a transaction exactly one
+//! hash. Chain-id separation comes from the signed bytes: the chain id is the first field of
+//! the transaction whose hash is signed (§2.5).
+
+use crate::address::Address;
+use crate::hash::Hash32;
+use k256::ecdsa::{RecoveryId, Signature as EcdsaSignature, SigningKey, VerifyingKey};
+use std::fmt;
+
+/// A recoverable secp256k1 signature.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Signature {
+    /// Parity of the ephemeral point's y coordinate: 0 or 1.
+    pub y_parity: u8,
+    /// Big-endian r.
+    pub r: [u8; 32],
+    /// Big-endian s, at most n/2.
+    pub s: [u8; 32],
+}
+
+/// Why a signature does not verify or a key is unusable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignatureError {
+    /// `y_parity` was not 0 or 1.
+    BadParity(u8),
+    /// r or s is zero or not below the curve order.
+    OutOfRange,
+    /// s is above n/2 (EIP-2 malleability rule).
+    HighS,
+    /// No public key recovers from this signature and hash.
+    RecoveryFailed,
+    /// A private key that is zero or not below the curve order.
+    InvalidPrivateKey,
+}
+
+impl fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SignatureError::BadParity(p) => write!(f, "y_parity must be 0 or 1, got {p}"),
+            SignatureError::OutOfRange => f.write_str("signature r or s out of range"),
+            SignatureError::HighS => f.write_str("signature s is not low (s > n/2)"),
+            SignatureError::RecoveryFailed => f.write_str("no public key recovers from signature"),
+            SignatureError::InvalidPrivateKey => f.write_str("private key out of range"),
+        }
+    }
+}
+
+impl std::error::Error for SignatureError {}
+
+/// A secp256k1 private key that signs transactions.
+#[derive(Clone)]
+pub struct PrivateKey(SigningKey);
+
+impl fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PrivateKey({})", self.address())
+    }
+}
+
+impl PrivateKey {
+    /// A key from its 32 big-endian bytes.
+    pub fn from_bytes(bytes: &[u8; 32]) -> Result<PrivateKey, SignatureError> {
+        SigningKey::from_bytes(bytes.into())
+            .map(PrivateKey)
+            .map_err(|_| SignatureError::InvalidPrivateKey)
+    }
+
+    /// The 32 big-endian bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0.to_bytes().into()
+    }
+
+    /// The Ethereum-style address of this key.
+    pub fn address(&self) -> Address {
+        address_of(self.0.verifying_key())
+    }
+
+    /// Signs a 32-byte prehash; the result is always low-s.
+    pub fn sign_hash(&self, hash: &Hash32) -> Result<Signature, SignatureError> {
+        let (sig, recid) = self
+            .0
+            .sign_prehash_recoverable(&hash.0)
+            .map_err(|_| SignatureError::RecoveryFailed)?;
+        // k256 normalises to low-s and adjusts the recovery id accordingly; normalise again
+        // defensively so the invariant does not rest on a dependency's default.
+        let (sig, recid) = match sig.normalize_s() {
+            Some(low) => (
+                low,
+                RecoveryId::new(!recid.is_y_odd(), recid.is_x_reduced()),
+            ),
+            None => (sig, recid),
+        };
+        let bytes = sig.to_bytes();
+        let mut r = [0u8; 32];
+        let mut s = [0u8; 32];
+        r.copy_from_slice(&bytes[..32]);
+        s.copy_from_slice(&bytes[32..]);
+        Ok(Signature {
+            y_parity: u8::from(recid.is_y_odd()),
+            r,
+            s,
+        })
+    }
+}
+
+fn address_of(key: &VerifyingKey) -> Address {
+    let point = key.to_encoded_point(false);
+    // An uncompressed point is always 65 bytes starting with 0x04.
+    Address::from_uncompressed_public_key(point.as_bytes()).unwrap_or(Address::ZERO)
+}
+
+impl Signature {
+    /// Recovers the signer's address from `hash`, enforcing parity, range and low-s.
+    pub fn recover(&self, hash: &Hash32) -> Result<Address, SignatureError> {
+        if self.y_parity > 1 {
+            return Err(SignatureError::BadParity(self.y_parity));
+        }
+        let sig =
+            EcdsaSignature::from_scalars(self.r, self.s).map_err(|_| SignatureError::OutOfRange)?;
+        if sig.normalize_s().is_some() {
+            return Err(SignatureError::HighS);
+        }
+        let recid = RecoveryId::new(self.y_parity == 1, false);
+        let key = VerifyingKey::recover_from_prehash(&hash.0, &sig, recid)
+            .map_err(|_| SignatureError::RecoveryFailed)?;
+        Ok(address_of(&key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::keccak256;
+
+    fn key(hex: &str) -> PrivateKey {
+        let bytes = crate::hash::parse_hex(hex).expect("hex");
+        PrivateKey::from_bytes(&bytes.try_into().expect("32 bytes")).expect("valid key")
+    }
+
+    #[test]
+    fn known_ethereum_addresses() {
+        let one = format!("{:064x}", 1);
+        assert_eq!(
+            key(&one).address().to_checksum(),
+            "0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf"
+        );
+        assert_eq!(
+            key("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80")
+                .address()
+                .to_checksum(),
+            "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+        );
+        assert_eq!(
+            key("59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
+                .address()
+                .to_checksum(),
+            "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+        );
+    }
+
+    #[test]
+    fn sign_recover_round_trip_and_malleability() {
+        let k = key("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+        let h = keccak256(b"message");
+        let sig = k.sign_hash(&h).expect("sign");
+        assert_eq!(sig.recover(&h), Ok(k.address()));
+        // The high-s twin of the same signature must be rejected.
+        let n = crate::hash::parse_hex(
+            "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+        )
+        .expect("order hex");
+        let mut high = [0u8; 32];
+        let mut borrow = 0i16;
+        for i in (0..32).rev() {
+            let v = i16::from(n[i]) - i16::from(sig.s[i]) - borrow;
+            borrow = i16::from(v < 0);
+            high[i] = (v + if v < 0 { 256 } else { 0 }) as u8;
+        }
+        let twin = Signature {
+            y_parity: 1 - sig.y_parity,
+            s: high,
+            ..sig
+        };
+        assert_eq!(twin.recover(&h), Err(SignatureError::HighS));
+        assert_eq!(
+            Signature { y_parity: 2, ..sig }.recover(&h),
+            Err(SignatureError::BadParity(2))
+        );
+        assert_eq!(
+            Signature { r: [0; 32], ..sig }.recover(&h),
+            Err(SignatureError::OutOfRange)
+        );
+        assert_eq!(
+            PrivateKey::from_bytes(&[0u8; 32]).map(|k| k.address()),
+            Err(SignatureError::InvalidPrivateKey)
+        );
+    }
+}
