@@ -231,6 +231,19 @@ pub fn install(vm: &mut Vm) {
             })),
         );
     }
+    for (c, k) in [
+        (vm.types.dict.clone(), "dict.__init__"),
+        (vm.types.list.clone(), "list.__init__"),
+        (vm.types.set.clone(), "set.__init__"),
+    ] {
+        c.dict.borrow_mut().insert(
+            "__init__".into(),
+            Value::Builtin(Rc::new(Builtin {
+                name: "__init__".into(),
+                kind: BuiltinKind::Func(BuiltinFn(k)),
+            })),
+        );
+    }
     // object.__init__/__setattr__/... so user code can call them explicitly.
     let od = &vm.types.object.dict;
     for n in [
@@ -304,15 +317,24 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     if !unbound {
         return None;
     }
-    let kind = match (c.builtin, name) {
-        (BuiltinType::Dict, "fromkeys") => BuiltinKind::Func(BuiltinFn("dict.fromkeys")),
-        (BuiltinType::Int, "from_bytes") => BuiltinKind::Func(BuiltinFn("int.from_bytes")),
-        _ => BuiltinKind::Unbound,
+    // Alternate constructors are class methods: bound to the (possibly derived) class.
+    let bound_ctor = |k: &'static str| {
+        Value::BoundMethod(Rc::new(BoundMethod {
+            receiver: Value::Class(c.clone()),
+            func: Value::Builtin(Rc::new(Builtin {
+                name: name.into(),
+                kind: BuiltinKind::Func(BuiltinFn(k)),
+            })),
+        }))
     };
-    Some(Value::Builtin(Rc::new(Builtin {
-        name: name.into(),
-        kind,
-    })))
+    Some(match (c.builtin, name) {
+        (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
+        (BuiltinType::Int, "from_bytes") => bound_ctor("int.from_bytes"),
+        _ => Value::Builtin(Rc::new(Builtin {
+            name: name.into(),
+            kind: BuiltinKind::Unbound,
+        })),
+    })
 }
 
 fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
@@ -529,16 +551,24 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             return int_from_bytes(vm, a);
         }
         if name == "dict.fromkeys" {
+            let cls = arg(vm, &a, 0, "fromkeys")?;
             let keys = {
-                let x_ = arg(vm, &a, 0, "fromkeys")?;
+                let x_ = arg(vm, &a, 1, "fromkeys")?;
                 vm.collect(&x_)
             }?;
-            let v = a.pos.get(1).cloned().unwrap_or(Value::None);
-            let d = crate::value::rc_dict(PyDict::new());
-            for k in keys {
-                vm.dict_set(&d, k, v.clone())?;
+            let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+            if matches!(&cls, Value::Class(c) if Rc::ptr_eq(c, &vm.types.dict)) {
+                let d = crate::value::rc_dict(PyDict::new());
+                for k in keys {
+                    vm.dict_set(&d, k, v.clone())?;
+                }
+                return Ok(Value::Dict(d));
             }
-            return Ok(Value::Dict(d));
+            let d = vm.call(&cls, Args::default())?;
+            for k in keys {
+                vm.setitem(&d, k, v.clone())?;
+            }
+            return Ok(d);
         }
         // Unbound builtin method: first arg is the receiver.
         if a.pos.is_empty() {
@@ -614,6 +644,14 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                     return Ok(r);
                 }
             }
+            // A builtin subclass without its own item access reverses its payload.
+            let v = if matches!(v, Value::Instance(_))
+                && vm.lookup_dunder(&v, "__getitem__").is_none()
+            {
+                Vm::base_of(&v)
+            } else {
+                v
+            };
             match &v {
                 Value::Dict(_) => {
                     let mut items = vm.collect(&v)?;
@@ -947,6 +985,9 @@ fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
 }
 
 fn int_from_bytes(vm: &mut Vm, mut a: Args) -> R<Value> {
+    if matches!(a.pos.first(), Some(Value::Class(_))) {
+        a.pos.remove(0);
+    }
     let b = arg(vm, &a, 0, "from_bytes")?;
     let order = a
         .pos

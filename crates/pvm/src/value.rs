@@ -774,24 +774,29 @@ impl Value {
     /// [`Acct::serial`]); immutable singletons and descriptors hash by kind.
     pub fn identity(&self) -> u64 {
         match self {
-            Value::Str(x) => x.acct.serial(),
-            Value::Bytes(x) => x.acct.serial(),
-            Value::ByteArray(x) => x.acct.serial(),
-            Value::Tuple(x) => x.acct.serial(),
-            Value::List(x) => x.acct.serial(),
-            Value::Dict(x) => x.acct.serial(),
-            Value::Set(x) => x.acct.serial(),
-            Value::Function(x) => x.acct.serial(),
-            Value::Class(x) => x.acct.serial(),
-            Value::Instance(x) => x.acct.serial(),
-            Value::Generator(x) => x.acct.serial(),
-            Value::Iter(x) => x.acct.serial(),
-            Value::Builtin(b) => crate::vm::ops::str_hash(&b.name),
-            Value::Module(m) => crate::vm::ops::str_hash(&m.name),
-            Value::None => 1,
-            Value::NotImplemented => 2,
-            Value::Ellipsis => 3,
-            _ => 4,
+            Value::Str(x) => x.acct.serial() << 1,
+            Value::Bytes(x) => x.acct.serial() << 1,
+            Value::ByteArray(x) => x.acct.serial() << 1,
+            Value::Tuple(x) => x.acct.serial() << 1,
+            Value::List(x) => x.acct.serial() << 1,
+            Value::Dict(x) => x.acct.serial() << 1,
+            Value::Set(x) => x.acct.serial() << 1,
+            Value::Function(x) => x.acct.serial() << 1,
+            Value::Class(x) => x.acct.serial() << 1,
+            Value::Instance(x) => x.acct.serial() << 1,
+            Value::Generator(x) => x.acct.serial() << 1,
+            Value::Iter(x) => x.acct.serial() << 1,
+            Value::Builtin(b) => crate::vm::ops::str_hash(&b.name) | 1,
+            Value::Module(m) => crate::vm::ops::str_hash(&m.name) | 1,
+            // Inline values: equal values are "the same object" (like CPython's small ints);
+            // odd numbers so they never collide with heap serials (even).
+            Value::Int(i) => (*i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+            Value::Float(f) => f.to_bits().wrapping_mul(0xC2B2_AE3D_27D4_EB4F) | 1,
+            Value::Bool(b) => 0x10 | (*b as u64) << 8 | 1,
+            Value::None => 0x21,
+            Value::NotImplemented => 0x23,
+            Value::Ellipsis => 0x25,
+            _ => 0x27,
         }
     }
     /// Make a str value.

@@ -24,6 +24,11 @@ pub const METHODS: &[&str] = &[
 pub fn call(vm: &mut Vm, d: &Rc<PyDict>, name: &str, mut args: Args) -> R<Value> {
     let a0 = args.pos.first().cloned();
     match name {
+        "__init__" => {
+            d.table.borrow_mut().clear();
+            call(vm, d, "update", args)?;
+            Ok(Value::None)
+        }
         "get" => Ok(vm
             .dict_get(d, &a0.unwrap_or(Value::None))?
             .unwrap_or_else(|| args.pos.get(1).cloned().unwrap_or(Value::None))),

@@ -152,6 +152,14 @@ pub fn tuple_call(vm: &mut Vm, t: &Rc<PyTuple>, name: &str, args: Args) -> R<Val
 pub fn call(vm: &mut Vm, l: &Rc<PyList>, name: &str, mut args: Args) -> R<Value> {
     let a0 = args.pos.first().cloned();
     match name {
+        "__init__" => {
+            let items = match a0 {
+                Some(v) => vm.collect(&v)?,
+                None => Vec::new(),
+            };
+            *l.items.borrow_mut() = items;
+            l.touch();
+        }
         "append" => {
             vm.charge(cost::LIST_OP)?;
             l.items.borrow_mut().push(a0.unwrap_or(Value::None));

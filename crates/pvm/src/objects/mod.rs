@@ -339,6 +339,13 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
             let i = norm_index(vm, k, b.b.len(), "index")?;
             Ok(Value::Int(b.b[i] as i64))
         }
+        (Value::ByteArray(b), Value::Slice(sl)) => {
+            let n = b.b.borrow().len();
+            let (start, _, step, count) = slice_indices(vm, sl, n)?;
+            vm.charge(crate::cost::per_char(count))?;
+            let v = slice_vec(&b.b.borrow(), start, step, count);
+            Ok(Value::ByteArray(Rc::new(PyByteArray::new(v))))
+        }
         (Value::ByteArray(b), _) => {
             let n = b.b.borrow().len();
             let i = norm_index(vm, k, n, "bytearray")?;
@@ -443,6 +450,41 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
         Value::Dict(d) => vm.dict_set(d, k, v),
         Value::ByteArray(b) => {
             let n = b.b.borrow().len();
+            if let Value::Slice(s) = &k {
+                let (start, stop, step, count) = slice_indices(vm, s, n)?;
+                let new: Vec<u8> = match &v {
+                    Value::Bytes(x) => x.b.to_vec(),
+                    Value::ByteArray(x) => x.b.borrow().clone(),
+                    other => {
+                        let items = vm.collect(other)?;
+                        let mut out = Vec::with_capacity(items.len());
+                        for x in &items {
+                            out.push(vm.index_of(x)? as u8);
+                        }
+                        out
+                    }
+                };
+                vm.charge(crate::cost::per_char(new.len() + count))?;
+                if step == 1 {
+                    let stop = stop.max(start) as usize;
+                    b.b.borrow_mut().splice(start as usize..stop, new);
+                } else {
+                    if new.len() != count {
+                        return Err(vm.value_err(format!(
+                            "attempt to assign bytes of size {} to extended slice of size {}",
+                            new.len(),
+                            count
+                        )));
+                    }
+                    let mut i = start;
+                    for x in new {
+                        b.b.borrow_mut()[i as usize] = x;
+                        i += step;
+                    }
+                }
+                b.touch();
+                return Ok(());
+            }
             let i = norm_index(vm, &k, n, "bytearray")?;
             let x = vm.index_of(&v)?;
             b.b.borrow_mut()[i] = x as u8;

@@ -118,6 +118,16 @@ pub fn call(vm: &mut Vm, s: &Rc<PySet>, name: &str, args: Args) -> R<Value> {
         return Err(vm.attr_error(&Value::Set(s.clone()), name));
     }
     match name {
+        "__init__" => {
+            s.table.borrow_mut().clear();
+            if let Some(v) = args.pos.first() {
+                let items = vm.collect(v)?;
+                for x in items {
+                    vm.set_add(s, x)?;
+                }
+            }
+            Ok(Value::None)
+        }
         "add" => {
             vm.set_add(s, a0)?;
             Ok(Value::None)

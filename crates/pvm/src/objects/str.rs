@@ -622,6 +622,8 @@ fn arg_to_latin1(v: &Value) -> Value {
         Value::ByteArray(b) => Value::str(&latin1(&b.b.borrow())),
         Value::Tuple(t) => Value::tuple(t.items.iter().map(arg_to_latin1).collect()),
         Value::List(l) => Value::list(l.items.borrow().iter().map(arg_to_latin1).collect()),
+        // A byte value where bytes methods accept an int (`b.index(65)`, `b.count(0)`).
+        Value::Int(i) if (0..256).contains(i) => Value::str(&((*i as u8) as char).to_string()),
         other => other.clone(),
     }
 }

@@ -601,7 +601,13 @@ impl Vm {
             }
             Value::Class(c) => {
                 match name {
-                    "__name__" => return Ok(Some(Value::str(&c.name))),
+                    "__name__" => {
+                        let renamed = c.dict.borrow().get("__name__").cloned();
+                        return Ok(Some(renamed.unwrap_or_else(|| Value::str(&c.name))));
+                    }
+                    "__module__" if !c.dict.borrow().contains_key("__module__") => {
+                        return Ok(Some(Value::str("builtins")));
+                    }
                     "__qualname__" => return Ok(Some(Value::str(&c.qualname.borrow()))),
                     "__mro__" => {
                         let mut v = vec![Value::Class(c.clone())];
@@ -849,6 +855,12 @@ impl Vm {
                     if !p.fset.is_none() {
                         let s = p.fset.clone();
                         self.call(&s, Args::new(vec![obj.clone(), v]))?;
+                        return Ok(());
+                    }
+                }
+                if name == "__qualname__" {
+                    if let Value::Str(q) = &v {
+                        *c.qualname.borrow_mut() = q.s.as_ref().into();
                         return Ok(());
                     }
                 }
