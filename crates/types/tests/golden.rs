@@ -1,0 +1,23 @@
+//! Golden values: changing any of these is a consensus change and must be deliberate.
+
+use cowboy_types::{message_id, Address, GenesisParams, Hash32};
+
+#[test]
+fn genesis_parameters_hash_is_pinned() {
+    let p = GenesisParams::default();
+    assert_eq!(
+        p.hash().to_hex(),
+        "0xebd603027dce8efc1779e76817d6f2d072fea057ee28a706232a91fc5af5602a"
+    );
+}
+
+#[test]
+fn message_id_layout_is_pinned() {
+    // keccak256(sender(20) ‖ nonce as 8 big-endian bytes ‖ msg_hash(32)).
+    let id = message_id(&Address::system(1), 5, &Hash32([7; 32]));
+    let mut preimage = Vec::new();
+    preimage.extend_from_slice(&Address::system(1).0);
+    preimage.extend_from_slice(&5u64.to_be_bytes());
+    preimage.extend_from_slice(&[7; 32]);
+    assert_eq!(id, cowboy_types::keccak256(&preimage));
+}

@@ -1,0 +1,156 @@
+//! Property tests: every encoder round-trips through its decoder, and no decoder panics on
+//! arbitrary bytes.
+
+use cowboy_types::cbor::{decode, encode, Value};
+use cowboy_types::{
+    Address, Block, BlockHeader, Event, ExecError, GenesisParams, Hash32, Receipt, Signature,
+    Transaction,
+};
+use proptest::prelude::*;
+
+fn value_strategy() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        any::<u64>().prop_map(Value::Uint),
+        any::<u64>().prop_map(Value::Nint),
+        any::<u128>().prop_map(Value::from_u128),
+        any::<i128>().prop_map(Value::from_i128),
+        proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Bytes),
+        ".{0,20}".prop_map(Value::Text),
+        any::<bool>().prop_map(Value::Bool),
+        Just(Value::Null),
+        any::<f64>()
+            .prop_filter("NaN compares unequal", |f| !f.is_nan())
+            .prop_map(Value::Float),
+    ];
+    leaf.prop_recursive(4, 64, 8, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            proptest::collection::btree_map(".{0,6}", inner, 0..6).prop_map(|m| {
+                Value::Map(m.into_iter().map(|(k, v)| (Value::Text(k), v)).collect())
+            }),
+        ]
+    })
+}
+
+fn address() -> impl Strategy<Value = Address> {
+    any::<[u8; 20]>().prop_map(Address)
+}
+
+fn hash() -> impl Strategy<Value = Hash32> {
+    any::<[u8; 32]>().prop_map(Hash32)
+}
+
+fn tx_strategy() -> impl Strategy<Value = Transaction> {
+    (
+        (
+            any::<u64>(),
+            any::<u64>(),
+            proptest::option::of(address()),
+            any::<u128>(),
+        ),
+        (
+            any::<u64>(),
+            any::<u64>(),
+            any::<u128>(),
+            any::<u128>(),
+            any::<u128>(),
+            any::<u128>(),
+        ),
+        proptest::option::of(proptest::collection::vec(
+            (
+                address(),
+                proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..8), 0..3),
+            ),
+            0..3,
+        )),
+        proptest::collection::vec(any::<u8>(), 0..64),
+        proptest::option::of((0u8..2, any::<[u8; 32]>(), any::<[u8; 32]>())),
+    )
+        .prop_map(
+            |((chain_id, nonce, to, value), (cl, bl, mfc, mfb, tc, tb), al, payload, sig)| {
+                Transaction {
+                    chain_id,
+                    nonce,
+                    to,
+                    value,
+                    cycles_limit: cl,
+                    cells_limit: bl,
+                    max_fee_per_cycle: mfc,
+                    max_fee_per_cell: mfb,
+                    tip_per_cycle: tc,
+                    tip_per_cell: tb,
+                    access_list: al.map(|entries| {
+                        entries
+                            .into_iter()
+                            .map(|(address, storage_keys)| cowboy_types::AccessListEntry {
+                                address,
+                                storage_keys,
+                            })
+                            .collect()
+                    }),
+                    payload,
+                    signature: sig.map(|(y_parity, r, s)| Signature { y_parity, r, s }),
+                }
+            },
+        )
+}
+
+proptest! {
+    #[test]
+    fn cbor_round_trip(v in value_strategy()) {
+        let bytes = encode(&v);
+        let back = decode(&bytes).expect("our own encoding decodes");
+        prop_assert_eq!(encode(&back), bytes);
+    }
+
+    #[test]
+    fn transaction_round_trip(tx in tx_strategy()) {
+        prop_assert_eq!(Transaction::decode(&tx.encode()), Ok(tx));
+    }
+
+    #[test]
+    fn block_and_receipt_round_trip(
+        tx in tx_strategy(),
+        parent in hash(), root in hash(), proposer in address(),
+        h in any::<u64>(), fee in any::<u128>(), data in proptest::collection::vec(any::<u8>(), 0..32),
+        ok in any::<bool>(),
+    ) {
+        let header = BlockHeader {
+            parent_hash: parent, height: h, timestamp_ms: h / 3, proposer,
+            state_root: root, tx_root: Block::tx_root(std::slice::from_ref(&tx)),
+            receipts_root: root, cycle_basefee: fee, cell_basefee: fee / 7,
+            cycles_used: h / 5, cells_used: h / 11, randomness: parent,
+        };
+        prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
+        let block = Block { header, transactions: vec![tx.clone(), tx] };
+        prop_assert_eq!(Block::decode(&block.encode()), Ok(block));
+        let receipt = Receipt {
+            success: ok, cycles_used: h, cells_used: h / 2, fee_paid: fee,
+            return_data: data.clone(),
+            events: vec![Event { emitter: proposer, topic: "t".into(), data }],
+            error: (!ok).then(|| ExecError { class: "ValueError".into(), message: "bad".into(), line: 3 }),
+        };
+        prop_assert_eq!(Receipt::decode(&receipt.encode()), Ok(receipt));
+    }
+
+    #[test]
+    fn decoders_never_panic_on_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+        let _ = decode(&bytes);
+        let _ = Transaction::decode(&bytes);
+        let _ = BlockHeader::decode(&bytes);
+        let _ = Block::decode(&bytes);
+        let _ = Receipt::decode(&bytes);
+        let _ = Event::decode(&bytes);
+        let _ = GenesisParams::decode(&bytes);
+        let _ = cowboy_types::Payload::decode(true, &bytes);
+        let _ = cowboy_types::Payload::decode(false, &bytes);
+    }
+
+    #[test]
+    fn accepted_bytes_are_canonical(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        // Whatever the decoder accepts, re-encoding reproduces exactly: one encoding per value.
+        if let Ok(v) = decode(&bytes) {
+            prop_assert_eq!(encode(&v), bytes);
+        }
+    }
+}
