@@ -1247,6 +1247,12 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
         ))
     };
     vm.charge(cost::per_char(t.len()).saturating_mul(1 + t.len() as u64 / 64))?;
+    let ndigits = t.chars().filter(|c| c.is_ascii_digit()).count();
+    if base == 10 && ndigits > 4300 {
+        return Err(vm.value_err(format!(
+            "Exceeds the limit (4300 digits) for integer string conversion: value has {ndigits} digits; use sys.set_int_max_str_digits() to increase the limit"
+        )));
+    }
     if t.len() > 1300 {
         return Err(vm.new_exc("OverflowError", "integer exceeds the PVM's 4096-bit limit"));
     }

@@ -313,6 +313,21 @@ impl Vm {
         if op == BinOp::Or && self.is_type_like(a) && self.is_type_like(b) {
             return self.make_union(a, b);
         }
+        let (ta, tb) = (self.type_name(a), self.type_name(b));
+        match (op, &ba) {
+            (BinOp::Add, Value::Bytes(_) | Value::ByteArray(_)) if matches!(bb, Value::Str(_)) => {
+                return Err(self.type_err(format!("can't concat {tb} to {ta}")));
+            }
+            (BinOp::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                return Err(self.type_err(format!("can only concatenate {ta} (not \"{tb}\") to {ta}")));
+            }
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Bytes(_))
+                if !matches!(bb, Value::Int(_) | Value::Bool(_) | Value::BigInt(_)) =>
+            {
+                return Err(self.type_err(format!("can't multiply sequence by non-int of type '{tb}'")));
+            }
+            _ => {}
+        }
         Err(self.type_err(format!(
             "unsupported operand type(s) for {}: '{}' and '{}'",
             op_symbol(op),
