@@ -1,0 +1,112 @@
+//! Character predicates and case folding with CPython 3.11's exact meaning:
+//! `\d` = `str.isdecimal`, `\w` = `str.isalnum` or `_`, `\s` = `str.isspace`,
+//! case folding = `_sre.unicode_tolower` plus `re._casefix._EXTRA_CASES`,
+//! and their ASCII-only variants (ASCII flag, bytes patterns).
+
+use crate::unicode_tables::{ALNUM, CASED, DECIMAL, EXTRA_CASES, LOWER, LOWER_INV, SPACE};
+
+fn in_ranges(table: &[(u32, u32)], c: u32) -> bool {
+    table
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                core::cmp::Ordering::Less
+            } else if lo > c {
+                core::cmp::Ordering::Greater
+            } else {
+                core::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// `\d` for str patterns without the ASCII flag.
+pub(crate) fn uni_digit(c: u32) -> bool {
+    if c < 0x80 {
+        return ascii_digit(c);
+    }
+    in_ranges(DECIMAL, c)
+}
+
+/// `\w` for str patterns without the ASCII flag.
+pub(crate) fn uni_word(c: u32) -> bool {
+    if c < 0x80 {
+        return ascii_word(c);
+    }
+    in_ranges(ALNUM, c)
+}
+
+/// `\s` for str patterns without the ASCII flag.
+pub(crate) fn uni_space(c: u32) -> bool {
+    in_ranges(SPACE, c)
+}
+
+/// ASCII `\d`.
+pub(crate) fn ascii_digit(c: u32) -> bool {
+    (0x30..=0x39).contains(&c)
+}
+
+/// ASCII `\w` (`[a-zA-Z0-9_]`).
+pub(crate) fn ascii_word(c: u32) -> bool {
+    ascii_digit(c) || (0x41..=0x5A).contains(&c) || (0x61..=0x7A).contains(&c) || c == 0x5F
+}
+
+/// ASCII `\s` (`[ \t\n\r\f\v]`, as `Py_ISSPACE`).
+pub(crate) fn ascii_space(c: u32) -> bool {
+    c == 0x20 || (0x09..=0x0D).contains(&c)
+}
+
+/// `_sre.unicode_tolower`.
+pub(crate) fn uni_lower(c: u32) -> u32 {
+    if c < 0x80 {
+        return ascii_lower(c);
+    }
+    match LOWER.binary_search_by_key(&c, |&(k, _)| k) {
+        Ok(i) => LOWER.get(i).map_or(c, |&(_, v)| v),
+        Err(_) => c,
+    }
+}
+
+/// `_sre.ascii_tolower`.
+pub(crate) fn ascii_lower(c: u32) -> u32 {
+    if (0x41..=0x5A).contains(&c) {
+        c + 0x20
+    } else {
+        c
+    }
+}
+
+/// `_sre.unicode_iscased`.
+pub(crate) fn uni_cased(c: u32) -> bool {
+    in_ranges(CASED, c)
+}
+
+/// `_sre.ascii_iscased`.
+pub(crate) fn ascii_cased(c: u32) -> bool {
+    (0x41..=0x5A).contains(&c) || (0x61..=0x7A).contains(&c)
+}
+
+/// Extra equivalents of a lower-case code point (`_EXTRA_CASES`), if any.
+pub(crate) fn extra_cases(lower: u32) -> &'static [u32] {
+    match EXTRA_CASES.binary_search_by_key(&lower, |&(k, _)| k) {
+        Ok(i) => EXTRA_CASES.get(i).map_or(&[][..], |&(_, v)| v),
+        Err(_) => &[],
+    }
+}
+
+/// Calls `f` with every code point whose (unicode) lower case is `lower`,
+/// including `lower` itself when it is its own lower case.
+pub(crate) fn for_each_preimage(lower: u32, f: &mut dyn FnMut(u32) -> bool) -> bool {
+    if uni_lower(lower) == lower && f(lower) {
+        return true;
+    }
+    let start = LOWER_INV.partition_point(|&(k, _)| k < lower);
+    for &(k, v) in LOWER_INV.get(start..).unwrap_or(&[]) {
+        if k != lower {
+            break;
+        }
+        if f(v) {
+            return true;
+        }
+    }
+    false
+}
