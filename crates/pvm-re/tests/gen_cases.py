@@ -7,6 +7,7 @@ the Rust test read. Regenerate with: python3 tests/gen_cases.py
 """
 import json
 import os
+import random
 
 S = ["", "a", "abc", "aaa", "abcabc", "xaybz", "Hello World", "a\nb\nc\n", "foo bar  baz", "123 abc 456"]
 C = []
@@ -122,6 +123,45 @@ for p in [r"[a-z]+@[a-z]+\.com", r"(\d+)-(\d+)", r"^(\w+)\s*=\s*(.*?)\s*$", r"<(
           r"[^\n]+", r"\d{1,3}(?:,\d{3})*", r"(a|bc|def)+", r"(?s)<.*>", r"<.*?>", r"\(([^)]*)\)", r"\w+|\d+", r"(?<=\$)\d+"]:
     add(p, "", S + ["x@y.com", "12-34 5-6", "key = value ", "<b>bold</b><i>x</b>", "2024-05-01", "$3.50 $4",
                     "color colour", "1,234,567", "f(a, b) g()", "abcdef", "<a><b>"])
+
+# Random patterns from a small grammar (fixed seed, so the file is stable):
+# they find interactions between captures, loops, lookaround and
+# backtracking that hand-written cases miss.
+rng = random.Random(20261122)
+
+
+def rand_pat(depth, groups):
+    kind = rng.randrange(12 if depth < 3 else 4)
+    if kind in (0, 1):
+        return rng.choice(["a", "b", "ab", "ba"])
+    if kind == 2:
+        return rng.choice([".", "[ab]", "[^a]", "\\w", "$", "^", "\\b"])
+    if kind == 3:
+        return "a" if not groups[0] else rng.choice(["\\1", "a"])
+    if kind == 4:
+        groups[0] += 1
+        return "(" + rand_seq(depth + 1, groups) + ")"
+    if kind == 5:
+        return "(?:" + rand_seq(depth + 1, groups) + "|" + rand_seq(depth + 1, groups) + ")"
+    if kind in (6, 7, 8):
+        q = rng.choice(["*", "+", "?", "{1,2}", "{2}", "{0,3}"]) + rng.choice(["", "", "?", "+"])
+        groups[0] += 1
+        return "(" + rand_seq(depth + 1, groups) + ")" + q
+    if kind == 9:
+        return "(?" + rng.choice(["=", "!"]) + rand_seq(depth + 1, groups) + ")"
+    if kind == 10:
+        return "(?>" + rand_seq(depth + 1, groups) + ")"
+    return rng.choice(["a", "b"]) + rng.choice(["*", "+", "?", "*?", "+?", "{1,3}", "*+"])
+
+
+def rand_seq(depth, groups):
+    return "".join(rand_pat(depth, groups) for _ in range(rng.randrange(1, 4)))
+
+
+for _ in range(300):
+    pat = rand_seq(0, [0])
+    subs = ["".join(rng.choice("ab") for _ in range(rng.randrange(0, 7))) for _ in range(4)]
+    add(pat, rng.choice(["", "", "i"]), subs, "[\\g<0>]")
 
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "re_cases.json"), "w", encoding="utf-8") as fh:
