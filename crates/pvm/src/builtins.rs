@@ -304,7 +304,10 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             }
             BuiltinType::Float => matches!(name, "is_integer" | "as_integer_ratio" | "hex"),
             BuiltinType::Tuple => matches!(name, "count" | "index"),
-            BuiltinType::Bytes => crate::objects::str::BYTES_METHODS.contains(&name),
+            BuiltinType::Bytes => {
+                crate::objects::str::BYTES_METHODS.contains(&name) || name == "fromhex"
+            }
+            BuiltinType::ByteArray => name == "fromhex",
             BuiltinType::Function | BuiltinType::ClassMethod | BuiltinType::StaticMethod => {
                 name == "__get__"
             }
@@ -330,6 +333,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     Some(match (c.builtin, name) {
         (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
         (BuiltinType::Int, "from_bytes") => bound_ctor("int.from_bytes"),
+        (BuiltinType::Bytes | BuiltinType::ByteArray, "fromhex") => bound_ctor("bytes.fromhex"),
         _ => Value::Builtin(Rc::new(Builtin {
             name: name.into(),
             kind: BuiltinKind::Unbound,
@@ -345,6 +349,12 @@ fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
 }
 
 fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
+    if matches!(t, Value::Instance(_)) && vm.lookup_dunder(t, "__instancecheck__").is_some() {
+        let r = vm
+            .call_dunder(t, "__instancecheck__", vec![v.clone()])?
+            .unwrap_or(Value::None);
+        return vm.truthy(&r);
+    }
     if let Value::Instance(i) = t {
         if Rc::ptr_eq(&i.cls(), &vm.types.union) {
             if let Some(a) = i.dict.get_str("__args__") {
@@ -540,6 +550,39 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         if t == "type" {
             return type_method(vm, m, a);
+        }
+        if name == "bytes.fromhex" {
+            let is_ba = matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
+            let Some(Value::Str(s)) = a.pos.get(1).cloned() else {
+                return Err(vm.type_err("fromhex() argument must be str"));
+            };
+            vm.charge(cost::per_char(s.s.len()))?;
+            let mut out = Vec::new();
+            let cs: Vec<char> = s.s.chars().collect();
+            let mut i = 0;
+            while i < cs.len() {
+                if cs[i].is_whitespace() {
+                    i += 1;
+                    continue;
+                }
+                let hi = cs[i].to_digit(16);
+                let lo = cs.get(i + 1).and_then(|c| c.to_digit(16));
+                match (hi, lo) {
+                    (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
+                    _ => {
+                        let pos = if hi.is_none() { i } else { i + 1 };
+                        return Err(vm.value_err(format!(
+                            "non-hexadecimal number found in fromhex() arg at position {pos}"
+                        )));
+                    }
+                }
+                i += 2;
+            }
+            return Ok(if is_ba {
+                Value::ByteArray(Rc::new(PyByteArray::new(out)))
+            } else {
+                Value::bytes(out)
+            });
         }
         if name == "BaseException.__init__" {
             if let Some(Value::Instance(i)) = a.pos.first() {

@@ -874,7 +874,12 @@ impl Compiler {
     }
 
     /// Emit defaults/kwdefaults/closure for a nested code and the MakeFunction.
-    fn make_function(&mut self, code: Code, params: Option<&ast::Parameters>) -> CResult {
+    fn make_function(
+        &mut self,
+        code: Code,
+        params: Option<&ast::Parameters>,
+        returns: Option<&Expr>,
+    ) -> CResult {
         let mut flags = 0;
         if let Some(p) = params {
             let defs: Vec<&Expr> = p
@@ -906,6 +911,44 @@ impl Compiler {
                 flags |= 2;
             }
         }
+        // Annotations are evaluated at definition time, as CPython 3.11 does.
+        let mut ann: Vec<(&str, &Expr)> = Vec::new();
+        if let Some(p) = params {
+            for a in p.posonlyargs.iter().chain(p.args.iter()) {
+                if let Some(x) = &a.parameter.annotation {
+                    ann.push((a.parameter.name.id.as_str(), x));
+                }
+            }
+            if let Some(x) = p.vararg.as_ref().and_then(|v| v.annotation.as_deref()) {
+                ann.push((
+                    p.vararg.as_ref().map(|v| v.name.id.as_str()).unwrap_or(""),
+                    x,
+                ));
+            }
+            for a in p.kwonlyargs.iter() {
+                if let Some(x) = &a.parameter.annotation {
+                    ann.push((a.parameter.name.id.as_str(), x));
+                }
+            }
+            if let Some(x) = p.kwarg.as_ref().and_then(|v| v.annotation.as_deref()) {
+                ann.push((
+                    p.kwarg.as_ref().map(|v| v.name.id.as_str()).unwrap_or(""),
+                    x,
+                ));
+            }
+        }
+        if let Some(r) = returns {
+            ann.push(("return", r));
+        }
+        if !ann.is_empty() {
+            for (n, x) in &ann {
+                self.load_const(Value::str(n));
+                self.expr(x)?;
+            }
+            self.emit(Op::BuildMap(ann.len() as u32));
+            flags |= 8;
+        }
+        {}
         if !code.freevars.is_empty() {
             let frees: Vec<Rc<str>> = code.freevars.clone();
             for f in &frees {
@@ -987,7 +1030,7 @@ impl Compiler {
         self.emit(Op::LoadNone);
         self.emit(Op::ReturnValue);
         let code = self.pop_unit();
-        self.make_function(code, Some(&f.parameters))?;
+        self.make_function(code, Some(&f.parameters), f.returns.as_deref())?;
         for _ in &f.decorator_list {
             self.emit(Op::Call(1));
         }
@@ -1038,7 +1081,7 @@ impl Compiler {
         }
         self.emit(Op::ReturnValue);
         let code = self.pop_unit();
-        self.make_function(code, None)?;
+        self.make_function(code, None, None)?;
         self.load_const(Value::str(c.name.id.as_str()));
         let mut nb = 0;
         let mut kw = 0;
@@ -1586,7 +1629,7 @@ impl Compiler {
                 self.expr(&l.body)?;
                 self.emit(Op::ReturnValue);
                 let code = self.pop_unit();
-                self.make_function(code, l.parameters.as_deref())?;
+                self.make_function(code, l.parameters.as_deref(), None)?;
             }
             Expr::ListComp(c) => self.comprehension("<listcomp>", 0, &[&c.elt], &c.generators)?,
             Expr::SetComp(c) => self.comprehension("<setcomp>", 1, &[&c.elt], &c.generators)?,
@@ -1908,7 +1951,7 @@ impl Compiler {
         }
         self.emit(Op::ReturnValue);
         let code = self.pop_unit();
-        self.make_function(code, None)?;
+        self.make_function(code, None, None)?;
         self.expr(&first.iter)?;
         self.emit(Op::GetIter);
         self.emit(Op::Call(1));

@@ -555,6 +555,9 @@ impl Vm {
                     return Ok(Some(Value::Class(cls)));
                 }
                 if name == "__dict__" {
+                    if self.fully_slotted(&cls) {
+                        return Ok(None);
+                    }
                     return Ok(Some(Value::Dict(i.dict.clone())));
                 }
                 let cattr = cls.lookup(name);
@@ -688,6 +691,12 @@ impl Vm {
                     "__name__" => Ok(Some(Value::str(&f.code.name))),
                     "__qualname__" => Ok(Some(Value::str(&f.code.qualname))),
                     "__dict__" => Ok(Some(Value::Dict(f.attrs.clone()))),
+                    "__annotations__" => {
+                        let d = Value::Dict(crate::value::rc_dict(PyDict::new()));
+                        let a = f.attrs.clone();
+                        self.dict_set_str(&a, "__annotations__", d.clone())?;
+                        Ok(Some(d))
+                    }
                     "__get__" => Ok(Some(Value::Builtin(Rc::new(Builtin {
                         name: name.into(),
                         kind: BuiltinKind::Method(obj.clone()),
@@ -883,6 +892,27 @@ impl Vm {
                 ))
             }
         }
+    }
+
+    /// Every class in the MRO (but object) declares `__slots__` without `__dict__`.
+    pub fn fully_slotted(&self, cls: &Rc<Class>) -> bool {
+        std::iter::once(cls)
+            .chain(cls.mro.iter())
+            .filter(|c| !Rc::ptr_eq(c, &self.types.object))
+            .all(|c| match c.dict.borrow().get("__slots__") {
+                Some(Value::Tuple(t)) => !t
+                    .items
+                    .iter()
+                    .any(|x| matches!(x, Value::Str(s) if &*s.s == "__dict__")),
+                Some(Value::List(l)) => !l
+                    .items
+                    .borrow()
+                    .iter()
+                    .any(|x| matches!(x, Value::Str(s) if &*s.s == "__dict__")),
+                Some(Value::Str(s)) => &*s.s != "__dict__",
+                Some(_) => true,
+                None => false,
+            })
     }
 
     /// `object.__setattr__`.

@@ -928,6 +928,11 @@ impl Vm {
                     } else {
                         Vec::new()
                     };
+                    let annotations = if flags & 8 != 0 {
+                        Some(Self::pop(f))
+                    } else {
+                        None
+                    };
                     let kwdefaults = if flags & 2 != 0 {
                         match Self::pop(f) {
                             Value::Dict(d) => d
@@ -968,6 +973,9 @@ impl Vm {
                             .dict_get_str(&f.globals, "__name__")
                             .unwrap_or(Value::None);
                         self.dict_set_str(&a, "__module__", m)?;
+                        if let Some(an) = annotations {
+                            self.dict_set_str(&a, "__annotations__", an)?;
+                        }
                     }
                     f.stack.push(Value::Function(Rc::new(func)));
                 }
@@ -1326,11 +1334,24 @@ impl Vm {
             return Err(self.type_err("bad class body"));
         };
         let mut base_classes = Vec::new();
+        let mut orig_bases = None;
         if let Value::Tuple(t) = &bases {
             for b in t.items.iter() {
                 match b {
                     Value::Class(c) => base_classes.push(c.clone()),
-                    _ => return Err(self.type_err("bases must be types")),
+                    other => {
+                        // PEP 560: a non-class base may supply classes via __mro_entries__.
+                        let Some(me) = self.getattr_opt(other, "__mro_entries__")? else {
+                            return Err(self.type_err("bases must be types"));
+                        };
+                        let r = self.call(&me, Args::new(vec![bases.clone()]))?;
+                        for x in self.collect(&r)? {
+                            if let Value::Class(c) = x {
+                                base_classes.push(c);
+                            }
+                        }
+                        orig_bases = Some(bases.clone());
+                    }
                 }
             }
         }
@@ -1372,6 +1393,9 @@ impl Vm {
             .unwrap_or(Value::None);
         self.dict_set_str(&ns, "__module__", module)?;
         self.dict_set_str(&ns, "__qualname__", Value::str(&func.code.qualname))?;
+        if let Some(ob) = orig_bases {
+            self.dict_set_str(&ns, "__orig_bases__", ob)?;
+        }
         let mut frame = self.new_frame(
             func.code.clone(),
             func.globals.clone(),

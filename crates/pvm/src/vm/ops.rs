@@ -319,12 +319,16 @@ impl Vm {
                 return Err(self.type_err(format!("can't concat {tb} to {ta}")));
             }
             (BinOp::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
-                return Err(self.type_err(format!("can only concatenate {ta} (not \"{tb}\") to {ta}")));
+                return Err(
+                    self.type_err(format!("can only concatenate {ta} (not \"{tb}\") to {ta}"))
+                );
             }
             (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Bytes(_))
                 if !matches!(bb, Value::Int(_) | Value::Bool(_) | Value::BigInt(_)) =>
             {
-                return Err(self.type_err(format!("can't multiply sequence by non-int of type '{tb}'")));
+                return Err(
+                    self.type_err(format!("can't multiply sequence by non-int of type '{tb}'"))
+                );
             }
             _ => {}
         }
