@@ -163,6 +163,53 @@ for _ in range(300):
     subs = ["".join(rng.choice("ab") for _ in range(rng.randrange(0, 7))) for _ in range(4)]
     add(pat, rng.choice(["", "", "i"]), subs, "[\\g<0>]")
 
+# A second grammar: look-behind, conditionals, classes, anchors, case
+# variants and non-ASCII subjects, under every flag combination.
+def rand2(depth, st):
+    k = rng.randrange(14 if depth < 3 else 5)
+    if k == 0:
+        return rng.choice(["a", "B", "é", "ſ", "s", "K", "\\n"])
+    if k == 1:
+        return rng.choice(["[a-c]", "[^\\s]", "[\\wé]", "[S-s]", "[\\d\\W]", "[kK]"])
+    if k == 2:
+        return rng.choice(["^", "$", "\\A", "\\Z", "\\b", "\\B", "."])
+    if k == 3:
+        return rng.choice(["a", "s"]) + rng.choice(["*", "+?", "{0,2}", "?+"])
+    if k == 4:
+        return "\\%d" % rng.randrange(1, st[0] + 1) if st[0] else "x"
+    if k == 5:
+        st[0] += 1
+        return "(" + seq2(depth + 1, st) + ")"
+    if k == 6:
+        return "(?<" + rng.choice("=!") + rng.choice(["a", "ab", "a|b", "\\w", "[as]", "\\b"]) + ")"
+    if k == 7:
+        if st[0]:
+            return "(?(%d)" % rng.randrange(1, st[0] + 1) + seq2(depth + 1, st) + "|" + seq2(depth + 1, st) + ")"
+        return "y"
+    if k == 8:
+        return "(?" + rng.choice(["i", "-i", "s", "m", "x", "a"]) + ":" + seq2(depth + 1, st) + ")"
+    if k == 9:
+        return "(?:" + seq2(depth + 1, st) + "|" + seq2(depth + 1, st) + ")" + rng.choice(["", "*", "+", "?", "{2}", "*?"])
+    if k == 10:
+        st[0] += 1
+        return "(" + seq2(depth + 1, st) + ")" + rng.choice(["*", "+", "?", "{1,3}", "*?", "++"])
+    if k == 11:
+        return "(?=" + seq2(depth + 1, st) + ")"
+    if k == 12:
+        return "(?>" + seq2(depth + 1, st) + ")" + rng.choice(["", "*", "+"])
+    return rng.choice(["\\d+", "\\s*", "\\W", "\\S+?"])
+
+
+def seq2(depth, st):
+    return "".join(rand2(depth, st) for _ in range(rng.randrange(1, 4)))
+
+
+ALPH = ["a", "b", "s", "S", "ſ", "k", "K", "K", "é", "É", " ", "\n", "1", "_"]
+for _ in range(400):
+    pat = seq2(0, [0])
+    subs = ["".join(rng.choice(ALPH).replace("\\n", "\n") for _ in range(rng.randrange(0, 8))) for _ in range(4)]
+    add(pat, rng.choice(["", "i", "m", "s", "ms", "ia", "x"]), subs, "<\\g<0>>")
+
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "re_cases.json"), "w", encoding="utf-8") as fh:
     json.dump(C, fh, ensure_ascii=True, indent=0)
