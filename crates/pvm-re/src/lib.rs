@@ -3,9 +3,9 @@
 //! Whitelist"; CIP-3 §2.2: every matching step is charged, so catastrophic
 //! backtracking ends in `OutOfCycles` within budget, never a hang).
 //!
-//! Pipeline: [`parse`](crate::parse) (sre_parse semantics and error text) →
-//! [`compile`](crate::compile) (a program for the VM) → [`vm`] (an explicit
-//! backtrack stack, a [`Meter`] charge per step, a memory limit). The
+//! Pipeline: `parse` (sre_parse semantics and error text) → `compile` (a
+//! program for the VM) → [`vm`] (an explicit backtrack stack, a [`Meter`]
+//! charge per step, a memory limit). The
 //! operations of `re` (`search`, `match`, `fullmatch`, `findall`,
 //! `finditer`, `sub`, `subn`, `split`, `escape`) live in [`ops`] and
 //! [`template`]. Not a PVM module: the PVM wraps [`Regex`] into `re.Pattern`.

@@ -100,17 +100,20 @@ pub fn findall(
     let mut sc = Scanner::new(text, pos, endpos);
     let mut out = Vec::new();
     while let Some(m) = sc.next_match(re, text, meter, limits)? {
+        // Charge for the copied text before copying it.
+        let len: usize = match re.groups() {
+            0 => m.group(text, 0).map_or(0, <[u32]>::len),
+            n => (1..=n)
+                .map(|i| m.group(text, i).map_or(0, <[u32]>::len))
+                .sum(),
+        };
+        meter.charge(len as u64)?;
         let g = |i: usize| m.group(text, i).unwrap_or(&[]).to_vec();
         let item = match re.groups() {
             0 => FindItem::One(g(0)),
             1 => FindItem::One(g(1)),
             n => FindItem::Tuple((1..=n).map(g).collect()),
         };
-        let len = match &item {
-            FindItem::One(v) => v.len(),
-            FindItem::Tuple(vs) => vs.iter().map(Vec::len).sum(),
-        };
-        meter.charge(len as u64)?;
         out.push(item);
     }
     Ok(out)

@@ -453,10 +453,14 @@ impl<'a, M: Meter + ?Sized> Vm<'a, M> {
                     let (min, max) = (*min as usize, *max as usize);
                     if *lazy {
                         let mut n = 0;
-                        while n < min && self.text.get(pos + n).is_some_and(|&c| unit.test(c)) {
+                        // Charge per character before examining it.
+                        while n < min {
+                            self.step(1)?;
+                            if !self.text.get(pos + n).is_some_and(|&c| unit.test(c)) {
+                                break;
+                            }
                             n += 1;
                         }
-                        self.step(n as u64)?;
                         if n < min {
                             false
                         } else {
@@ -474,10 +478,13 @@ impl<'a, M: Meter + ?Sized> Vm<'a, M> {
                         }
                     } else {
                         let mut n = 0;
-                        while n < max && self.text.get(pos + n).is_some_and(|&c| unit.test(c)) {
+                        while n < max {
+                            self.step(1)?;
+                            if !self.text.get(pos + n).is_some_and(|&c| unit.test(c)) {
+                                break;
+                            }
                             n += 1;
                         }
-                        self.step(n as u64)?;
                         if n < min {
                             false
                         } else {
