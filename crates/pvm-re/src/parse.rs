@@ -1277,3 +1277,70 @@ pub(crate) fn parse_int(s: &str) -> Option<usize> {
     }
     Some(v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units(s: &str) -> Vec<u32> {
+        s.chars().map(u32::from).collect()
+    }
+
+    fn err(p: &str) -> String {
+        parse(&units(p), true, 0)
+            .map(|_| String::new())
+            .unwrap_or_else(|e| e.display)
+    }
+
+    #[test]
+    fn widths_follow_getwidth() {
+        let p = parse(&units("a{2,3}(b|cd)"), true, 0).expect("parses");
+        assert_eq!(width(&p.nodes, &p.groupwidths), (3, 5));
+        let p = parse(&units("a*"), true, 0).expect("parses");
+        assert_eq!(width(&p.nodes, &p.groupwidths), (0, MAXREPEAT));
+    }
+
+    #[test]
+    fn errors_carry_cpython_text_and_position() {
+        assert_eq!(
+            err("(?P<x>a)(?P<x>b)"),
+            "redefinition of group name 'x' as group 2; was group 1 at position 12"
+        );
+        assert_eq!(err("a**"), "multiple repeat at position 2");
+        assert_eq!(
+            err("x{2,1}"),
+            "min repeat greater than max repeat at position 2"
+        );
+        assert_eq!(
+            err("a\n(b"),
+            "missing ), unterminated subpattern at position 2 (line 2, column 1)"
+        );
+        assert_eq!(err("(?i"), "missing -, : or ) at position 3");
+        assert_eq!(
+            err("a(?i)"),
+            "global flags not at the start of the expression at position 1"
+        );
+    }
+
+    #[test]
+    fn bytes_messages_are_ascii() {
+        let e = parse(&[u32::from(b'\\'), 0xE9], false, 0)
+            .map(|_| String::new())
+            .unwrap_or_else(|e| e.display);
+        assert_eq!(e, "");
+        let e = parse(
+            &[
+                u32::from(b'['),
+                0xE9,
+                u32::from(b'-'),
+                u32::from(b'a'),
+                u32::from(b']'),
+            ],
+            false,
+            0,
+        )
+        .map(|_| String::new())
+        .unwrap_or_else(|e| e.display);
+        assert_eq!(e, "bad character range \\xe9-a at position 1");
+    }
+}

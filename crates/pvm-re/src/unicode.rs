@@ -110,3 +110,43 @@ pub(crate) fn for_each_preimage(lower: u32, f: &mut dyn FnMut(u32) -> bool) -> b
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(c: char) -> u32 {
+        u32::from(c)
+    }
+
+    #[test]
+    fn categories_follow_python_not_rust() {
+        // '²' is numeric (Rust's is_numeric) but not decimal: Python's \d rejects it.
+        assert!('²'.is_numeric());
+        assert!(!uni_digit(u('²')));
+        assert!(uni_digit(u('٣')));
+        // ... yet str.isalnum() accepts it, so \w does.
+        assert!(uni_word(u('²')));
+        assert!(uni_word(u('_')) && !uni_word(u('-')));
+        // \x1c..\x1f are whitespace to str.isspace().
+        assert!(uni_space(0x1C) && uni_space(0x85) && !uni_space(u('a')));
+        assert!(!ascii_space(0x1C) && ascii_space(0x0B));
+    }
+
+    #[test]
+    fn case_folding_is_sre_simple_lower_with_extra_cases() {
+        assert_eq!(uni_lower(u('İ')), u('i'));
+        assert_eq!(uni_lower(u('K')), u('k'));
+        assert_eq!(uni_lower(0x212A), u('k'));
+        assert_eq!(uni_lower(u('ſ')), u('ſ'));
+        assert!(extra_cases(u('s')).contains(&u('ſ')));
+        assert!(uni_cased(u('ſ')) && !uni_cased(u('1')));
+        let mut pre = Vec::new();
+        for_each_preimage(u('k'), &mut |c| {
+            pre.push(c);
+            false
+        });
+        pre.sort_unstable();
+        assert_eq!(pre, vec![u('K'), u('k'), 0x212A]);
+    }
+}
