@@ -291,7 +291,8 @@ fn obj_fn(n: &str) -> &'static str {
 /// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
 pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     let _ = vm;
-    let unbound = crate::objects::GENERIC_DUNDERS.contains(&name)
+    let unbound = (crate::objects::GENERIC_DUNDERS.contains(&name)
+        && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
         || match c.builtin {
             BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
             BuiltinType::List => crate::objects::list::METHODS.contains(&name),

@@ -942,6 +942,13 @@ pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
                 format_value(vm, &Value::str(&s), &format!("{align}{width}{p}"))?
             }
             'd' | 'i' | 'u' => {
+                let v = match &v {
+                    Value::Instance(_) => match vm.call_dunder(&v, "__index__", vec![])? {
+                        Some(x) => x,
+                        None => Vm::base_of(&v),
+                    },
+                    _ => v.clone(),
+                };
                 let iv = match &v {
                     Value::Float(f) => Value::from_bigint(
                         crate::objects::int::float_to_big(*f).unwrap_or_default(),

@@ -573,7 +573,8 @@ impl Class {
             acct: Acct::new(HEADER * 8 + n * 3 * SLOT),
         }
     }
-    /// Look an attribute up along the MRO (self first).
+    /// Look an attribute up along the MRO (self first). A builtin value type in the MRO supplies
+    /// its `__hash__` at its MRO position (so `class N(int, Enum)` hashes like an int).
     pub fn lookup(&self, name: &str) -> Option<Value> {
         if let Some(v) = self.dict.borrow().get(name) {
             return Some(v.clone());
@@ -582,8 +583,39 @@ impl Class {
             if let Some(v) = c.dict.borrow().get(name) {
                 return Some(v.clone());
             }
+            // Only `__hash__` is synthesised: the other protocols of builtin bases are served by
+            // the payload fallbacks (which also handle `__missing__` and friends).
+            if name == "__hash__"
+                && c.is_builtin_value_type()
+                && crate::objects::type_has_dunder(c.builtin, name)
+            {
+                return Some(Value::Builtin(Rc::new(Builtin {
+                    name: name.into(),
+                    kind: BuiltinKind::Unbound,
+                })));
+            }
         }
         None
+    }
+
+    /// The canonical class of a builtin value type (`int`, `list`, …), not a user subclass.
+    pub fn is_builtin_value_type(&self) -> bool {
+        use BuiltinType as B;
+        matches!(
+            self.builtin,
+            B::Int
+                | B::Bool
+                | B::Float
+                | B::Str
+                | B::Bytes
+                | B::ByteArray
+                | B::Tuple
+                | B::List
+                | B::Dict
+                | B::Set
+                | B::FrozenSet
+                | B::Range
+        ) && !self.dict.borrow().contains_key("__module__")
     }
     /// Is `self` the class `other` or a subclass of it.
     pub fn is_subclass(self: &Rc<Self>, other: &Rc<Class>) -> bool {

@@ -39,6 +39,78 @@ pub const GENERIC_DUNDERS: &[&str] = &[
     "__bool__",
 ];
 
+/// Which generic special methods a builtin value type has (so `hasattr(int, "__len__")` is
+/// false, and an `int` base in an MRO supplies `__hash__` before a later mixin's).
+pub fn type_has_dunder(bt: BuiltinType, name: &str) -> bool {
+    use BuiltinType as B;
+    let container = matches!(
+        bt,
+        B::Str
+            | B::Bytes
+            | B::ByteArray
+            | B::Tuple
+            | B::List
+            | B::Dict
+            | B::Set
+            | B::FrozenSet
+            | B::Range
+    );
+    let number = matches!(bt, B::Int | B::Bool | B::Float);
+    let valued = container || number;
+    match name {
+        "__len__" | "__iter__" | "__contains__" => container,
+        "__getitem__" => container && !matches!(bt, B::Set | B::FrozenSet),
+        "__setitem__" | "__delitem__" => matches!(bt, B::List | B::Dict | B::ByteArray),
+        "__add__" | "__mul__" => {
+            number || matches!(bt, B::Str | B::Bytes | B::ByteArray | B::Tuple | B::List)
+        }
+        "__hash__" => valued && !matches!(bt, B::List | B::Dict | B::Set | B::ByteArray),
+        "__lt__" | "__le__" | "__gt__" | "__ge__" => valued && !matches!(bt, B::Dict | B::Range),
+        "__repr__" | "__str__" | "__eq__" | "__ne__" | "__format__" | "__bool__" => valued,
+        _ => false,
+    }
+}
+
+/// Method names of a builtin value type.
+pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
+    use BuiltinType as B;
+    match bt {
+        B::Str => str::METHODS,
+        B::Bytes => str::BYTES_METHODS,
+        B::ByteArray => str::BYTEARRAY_METHODS,
+        B::List => list::METHODS,
+        B::Tuple => &["count", "index"],
+        B::Dict => dict::METHODS,
+        B::Set | B::FrozenSet => set::METHODS,
+        B::Int | B::Bool => int::METHODS,
+        _ => &[],
+    }
+}
+
+fn builtin_type_of(v: &Value) -> Option<BuiltinType> {
+    use BuiltinType as B;
+    Some(match v {
+        Value::Int(_) | Value::BigInt(_) => B::Int,
+        Value::Bool(_) => B::Bool,
+        Value::Float(_) => B::Float,
+        Value::Str(_) => B::Str,
+        Value::Bytes(_) => B::Bytes,
+        Value::ByteArray(_) => B::ByteArray,
+        Value::Tuple(_) => B::Tuple,
+        Value::List(_) => B::List,
+        Value::Dict(_) => B::Dict,
+        Value::Set(s) => {
+            if s.frozen {
+                B::FrozenSet
+            } else {
+                B::Set
+            }
+        }
+        Value::Range(_) => B::Range,
+        _ => return None,
+    })
+}
+
 fn generic_dunder(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
     use crate::bytecode::{BinOp, CmpOp};
     let a0 = args.pos.first().cloned().unwrap_or(Value::None);
@@ -81,8 +153,16 @@ fn generic_dunder(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
 
 /// Does the builtin type of `v` have method `name`.
 pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
-    if GENERIC_DUNDERS.contains(&name) && !matches!(v, Value::Instance(_) | Value::Class(_)) {
-        return true;
+    if GENERIC_DUNDERS.contains(&name) {
+        return match builtin_type_of(v) {
+            Some(bt) => type_has_dunder(bt, name),
+            None => {
+                matches!(
+                    name,
+                    "__repr__" | "__str__" | "__eq__" | "__ne__" | "__hash__" | "__format__"
+                ) && !matches!(v, Value::Instance(_) | Value::Class(_))
+            }
+        };
     }
     has_own_method(vm, v, name)
 }

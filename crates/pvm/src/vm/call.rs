@@ -641,6 +641,19 @@ impl Vm {
                         for (k, v) in items {
                             self.dict_set(&d, Value::str(&k), v)?;
                         }
+                        if c.is_builtin_value_type() {
+                            let mut names: Vec<&str> = crate::objects::GENERIC_DUNDERS
+                                .iter()
+                                .copied()
+                                .filter(|n| crate::objects::type_has_dunder(c.builtin, n))
+                                .collect();
+                            names.extend(crate::objects::methods_of(c.builtin));
+                            for n in names {
+                                if let Some(v) = crate::builtins::class_attr(self, c, n) {
+                                    self.dict_set(&d, Value::str(n), v)?;
+                                }
+                            }
+                        }
                         return Ok(Some(Value::Dict(d)));
                     }
                     _ => {}

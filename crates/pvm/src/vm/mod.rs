@@ -1464,6 +1464,10 @@ impl Vm {
                 );
             }
         }
+        // Every class has its own __doc__ (never inherited).
+        if !dict.contains_key("__doc__") {
+            dict.insert("__doc__".into(), Value::None);
+        }
         if let Some(Value::Str(q)) = dict.get("__qualname__").cloned() {
             dict.shift_remove("__qualname__");
             let cls = self.new_class(&name, bases, dict)?;
