@@ -526,13 +526,21 @@ fn round(vm: &mut Vm, a: Args) -> R<Value> {
             }
         }
         (Value::Instance(_), nd) => {
-            let args = nd.into_iter().collect();
+            let args: Vec<Value> = nd.clone().into_iter().collect();
             match vm.call_dunder(&x, "__round__", args)? {
                 Some(v) => Ok(v),
-                None => Err(vm.type_err(format!(
-                    "type {} doesn't define __round__ method",
-                    vm.type_name(&x)
-                ))),
+                None => {
+                    let b = Vm::base_of(&x);
+                    if !b.is(&x) {
+                        let mut pos = vec![b];
+                        pos.extend(nd);
+                        return round(vm, Args::new(pos));
+                    }
+                    Err(vm.type_err(format!(
+                        "type {} doesn't define __round__ method",
+                        vm.type_name(&x)
+                    )))
+                }
             }
         }
         _ => Err(vm.type_err(format!(

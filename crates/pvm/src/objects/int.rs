@@ -118,6 +118,9 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         (Value::Float(f), "is_integer") => Ok(Value::Bool(f.is_finite() && f.fract() == 0.0)),
         (Value::Float(f), "conjugate") => Ok(Value::Float(*f)),
         (Value::Float(f), "as_integer_ratio") => {
+            if f.is_nan() {
+                return Err(vm.value_err("cannot convert NaN to integer ratio"));
+            }
             if !f.is_finite() {
                 return Err(vm.value_err("cannot convert Infinity to integer ratio"));
             }
