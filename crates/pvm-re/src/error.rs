@@ -16,6 +16,8 @@ pub enum ErrorKind {
     Overflow,
     /// `IndexError` (unknown group name in a replacement template).
     Index,
+    /// `RecursionError` (a pattern nested deeper than `MAX_NESTING`).
+    Recursion,
     /// A valid CPython pattern this engine refuses (LOCALE, TEMPLATE, DEBUG
     /// flags) or one whose compiled program exceeds the caller's size limit.
     Unsupported,

@@ -23,6 +23,7 @@ pub mod vm;
 use std::collections::BTreeMap;
 
 pub use error::{CompileError, ErrorKind, Exhausted, MatchError, ReError};
+pub use parse::MAX_NESTING;
 
 /// The `re` flag bits, with CPython's values.
 pub mod flags {

@@ -14,6 +14,8 @@ use crate::flags;
 
 /// `_sre.MAXREPEAT`: an unbounded repeat's max.
 pub(crate) const MAXREPEAT: u64 = 4_294_967_295;
+/// Deepest nesting of groups, lookarounds and repeats a pattern may have.
+pub const MAX_NESTING: usize = 100;
 /// `_sre.MAXGROUPS` on 64-bit CPython.
 pub(crate) const MAXGROUPS: usize = 1_073_741_823;
 
@@ -662,6 +664,16 @@ fn parse_sub(
     mut verbose: bool,
     nested: usize,
 ) -> Result<Vec<Node>, CompileError> {
+    // The parser, compiler and width computation recurse once per nesting
+    // level; bound it so hostile patterns cannot overflow the Rust stack
+    // (under 4 KiB of stack per level at opt-level >= 1; unoptimised builds
+    // need about 25 KiB). CPython raises RecursionError at about 495 levels.
+    if nested / 2 > MAX_NESTING {
+        return Err(CompileError::plain(
+            ErrorKind::Recursion,
+            "maximum recursion depth exceeded",
+        ));
+    }
     let mut items: Vec<Vec<Node>> = Vec::new();
     loop {
         let first = nested == 0 && items.is_empty();
@@ -1003,227 +1015,11 @@ fn parse_seq(
             '.' => sub.push(Node::Any),
             '^' => sub.push(Node::At(At::Beginning)),
             '$' => sub.push(Node::At(At::End)),
-            '(' => {
-                let start = src.tell() - 1;
-                let mut capture = true;
-                let mut atomic = false;
-                let mut name: Option<String> = None;
-                let mut add = 0;
-                let mut del = 0;
-                if src.matches(b'?')? {
-                    let Some(t) = src.get()? else {
-                        return Err(src.error("unexpected end of pattern", 0));
-                    };
-                    match t {
-                        t if t.is(b'P') => {
-                            if src.matches(b'<')? {
-                                let n = src.getuntil(b'>', "group name")?;
-                                src.checkgroupname(&n, 1)?;
-                                name = Some(n);
-                            } else if src.matches(b'=')? {
-                                let n = src.getuntil(b')', "group name")?;
-                                src.checkgroupname(&n, 1)?;
-                                let nlen = n.chars().count();
-                                let Some(&gid) = state.groupdict.get(&n) else {
-                                    let msg = format!("unknown group name {}", py_repr(&n));
-                                    return Err(src.error(&msg, nlen + 1));
-                                };
-                                if !state.checkgroup(gid) {
-                                    return Err(
-                                        src.error("cannot refer to an open group", nlen + 1)
-                                    );
-                                }
-                                state.checklookbehindgroup(gid, src)?;
-                                sub.push(Node::GroupRef(gid));
-                                continue;
-                            } else {
-                                let Some(t2) = src.get()? else {
-                                    return Err(src.error("unexpected end of pattern", 0));
-                                };
-                                let msg = format!("unknown extension ?P{}", t2.text());
-                                return Err(src.error(&msg, t2.len() + 2));
-                            }
-                        }
-                        t if t.is(b':') => capture = false,
-                        t if t.is(b'#') => {
-                            loop {
-                                if src.next.is_none() {
-                                    return Err(src.error(
-                                        "missing ), unterminated comment",
-                                        src.tell() - start,
-                                    ));
-                                }
-                                if src.get()?.is_some_and(|t| t.is(b')')) {
-                                    break;
-                                }
-                            }
-                            continue;
-                        }
-                        t if t.is(b'=') || t.is(b'!') || t.is(b'<') => {
-                            let mut kind = t;
-                            let mut behind = false;
-                            let saved_lb = state.lookbehindgroups;
-                            if t.is(b'<') {
-                                let Some(t2) = src.get()? else {
-                                    return Err(src.error("unexpected end of pattern", 0));
-                                };
-                                if !(t2.is(b'=') || t2.is(b'!')) {
-                                    let msg = format!("unknown extension ?<{}", t2.text());
-                                    return Err(src.error(&msg, t2.len() + 2));
-                                }
-                                kind = t2;
-                                behind = true;
-                                if saved_lb.is_none() {
-                                    state.lookbehindgroups = Some(state.groups());
-                                }
-                            }
-                            let body = parse_sub(src, state, verbose, nested + 1)?;
-                            if behind && saved_lb.is_none() {
-                                state.lookbehindgroups = None;
-                            }
-                            if !src.matches(b')')? {
-                                return Err(src.error(
-                                    "missing ), unterminated subpattern",
-                                    src.tell() - start,
-                                ));
-                            }
-                            sub.push(Node::Assert {
-                                behind,
-                                negate: kind.is(b'!'),
-                                body,
-                            });
-                            continue;
-                        }
-                        t if t.is(b'(') => {
-                            let condname = src.getuntil(b')', "group name")?;
-                            let clen = condname.chars().count();
-                            let condgroup = if is_identifier(&condname) {
-                                let Some(&g) = state.groupdict.get(&condname) else {
-                                    let msg = format!("unknown group name {}", py_repr(&condname));
-                                    return Err(src.error(&msg, clen + 1));
-                                };
-                                g
-                            } else {
-                                let Some(g) = parse_int(&condname) else {
-                                    let msg = format!(
-                                        "bad character in group name {}",
-                                        py_repr(&condname)
-                                    );
-                                    return Err(src.error(&msg, clen + 1));
-                                };
-                                if g == 0 {
-                                    return Err(src.error("bad group number", clen + 1));
-                                }
-                                if g >= MAXGROUPS {
-                                    let msg = format!("invalid group reference {g}");
-                                    return Err(src.error(&msg, clen + 1));
-                                }
-                                let pos = src.tell() - clen - 1;
-                                state.grouprefpos.entry(g).or_insert(pos);
-                                g
-                            };
-                            state.checklookbehindgroup(condgroup, src)?;
-                            let yes = parse_seq(src, state, verbose, nested + 1, false)?;
-                            let no = if src.matches(b'|')? {
-                                let no = parse_seq(src, state, verbose, nested + 1, false)?;
-                                if src.next.is_some_and(|t| t.is(b'|')) {
-                                    return Err(src.error(
-                                        "conditional backref with more than two branches",
-                                        0,
-                                    ));
-                                }
-                                Some(no)
-                            } else {
-                                None
-                            };
-                            if !src.matches(b')')? {
-                                return Err(src.error(
-                                    "missing ), unterminated subpattern",
-                                    src.tell() - start,
-                                ));
-                            }
-                            sub.push(Node::GroupRefExists {
-                                group: condgroup,
-                                yes,
-                                no,
-                            });
-                            continue;
-                        }
-                        t if t.is(b'>') => {
-                            capture = false;
-                            atomic = true;
-                        }
-                        t if t.is(b'-') || tok_char(Some(t)).and_then(flag_bit).is_some() => {
-                            match parse_flags(src, state, t)? {
-                                None => {
-                                    if !first || !sub.is_empty() {
-                                        return Err(src.error(
-                                            "global flags not at the start of the expression",
-                                            src.tell() - start,
-                                        ));
-                                    }
-                                    verbose = state.flags & flags::VERBOSE != 0;
-                                    continue;
-                                }
-                                Some((a, d)) => {
-                                    add = a;
-                                    del = d;
-                                    capture = false;
-                                }
-                            }
-                        }
-                        t => {
-                            let msg = format!("unknown extension ?{}", t.text());
-                            return Err(src.error(&msg, t.len() + 1));
-                        }
-                    }
-                }
-                let gid = if capture {
-                    let gid = state.groups();
-                    state.groupwidths.push(None);
-                    if state.groups() > MAXGROUPS {
-                        return Err(src.error(
-                            "too many groups",
-                            name.as_ref().map_or(0, |n| n.chars().count()) + 1,
-                        ));
-                    }
-                    if let Some(n) = &name {
-                        if let Some(&og) = state.groupdict.get(n) {
-                            let msg = format!(
-                                "redefinition of group name {} as group {gid}; was group {og}",
-                                py_repr(n)
-                            );
-                            return Err(src.error(&msg, n.chars().count() + 1));
-                        }
-                        state.groupdict.insert(n.clone(), gid);
-                    }
-                    Some(gid)
-                } else {
-                    None
-                };
-                let sub_verbose =
-                    (verbose || add & flags::VERBOSE != 0) && del & flags::VERBOSE == 0;
-                let body = parse_sub(src, state, sub_verbose, nested + 1)?;
-                if !src.matches(b')')? {
-                    return Err(src.error("missing ), unterminated subpattern", src.tell() - start));
-                }
-                if let Some(g) = gid {
-                    let w = width(&body, &state.groupwidths);
-                    if let Some(slot) = state.groupwidths.get_mut(g) {
-                        *slot = Some(w);
-                    }
-                }
-                if atomic {
-                    sub.push(Node::Atomic(body));
-                } else {
-                    sub.push(Node::Group {
-                        gid,
-                        add,
-                        del,
-                        body,
-                    });
-                }
-            }
+            '(' => match parse_group(src, state, verbose, nested, first && sub.is_empty())? {
+                GroupOutcome::Push(n) => sub.push(n),
+                GroupOutcome::Nothing => {}
+                GroupOutcome::Verbose(v) => verbose = v,
+            },
             _ => sub.push(Node::Lit(c)),
         }
     }
@@ -1241,6 +1037,226 @@ fn parse_seq(
         }
     }
     Ok(out)
+}
+
+/// What parsing a `(` construct produced.
+enum GroupOutcome {
+    /// A node to append.
+    Push(Node),
+    /// Nothing (a comment).
+    Nothing,
+    /// Global flags: the new verbose setting.
+    Verbose(bool),
+}
+
+/// Parses everything after a `(`. A separate function so the recursive
+/// `parse_seq` frame stays small (deep nesting recurses through it).
+fn parse_group(
+    src: &mut Source,
+    state: &mut State,
+    verbose: bool,
+    nested: usize,
+    at_start: bool,
+) -> Result<GroupOutcome, CompileError> {
+    let start = src.tell() - 1;
+    let mut capture = true;
+    let mut atomic = false;
+    let mut name: Option<String> = None;
+    let mut add = 0;
+    let mut del = 0;
+    if src.matches(b'?')? {
+        let Some(t) = src.get()? else {
+            return Err(src.error("unexpected end of pattern", 0));
+        };
+        match t {
+            t if t.is(b'P') => {
+                if src.matches(b'<')? {
+                    let n = src.getuntil(b'>', "group name")?;
+                    src.checkgroupname(&n, 1)?;
+                    name = Some(n);
+                } else if src.matches(b'=')? {
+                    let n = src.getuntil(b')', "group name")?;
+                    src.checkgroupname(&n, 1)?;
+                    let nlen = n.chars().count();
+                    let Some(&gid) = state.groupdict.get(&n) else {
+                        let msg = format!("unknown group name {}", py_repr(&n));
+                        return Err(src.error(&msg, nlen + 1));
+                    };
+                    if !state.checkgroup(gid) {
+                        return Err(src.error("cannot refer to an open group", nlen + 1));
+                    }
+                    state.checklookbehindgroup(gid, src)?;
+                    return Ok(GroupOutcome::Push(Node::GroupRef(gid)));
+                } else {
+                    let Some(t2) = src.get()? else {
+                        return Err(src.error("unexpected end of pattern", 0));
+                    };
+                    let msg = format!("unknown extension ?P{}", t2.text());
+                    return Err(src.error(&msg, t2.len() + 2));
+                }
+            }
+            t if t.is(b':') => capture = false,
+            t if t.is(b'#') => {
+                loop {
+                    if src.next.is_none() {
+                        return Err(
+                            src.error("missing ), unterminated comment", src.tell() - start)
+                        );
+                    }
+                    if src.get()?.is_some_and(|t| t.is(b')')) {
+                        break;
+                    }
+                }
+                return Ok(GroupOutcome::Nothing);
+            }
+            t if t.is(b'=') || t.is(b'!') || t.is(b'<') => {
+                let mut kind = t;
+                let mut behind = false;
+                let saved_lb = state.lookbehindgroups;
+                if t.is(b'<') {
+                    let Some(t2) = src.get()? else {
+                        return Err(src.error("unexpected end of pattern", 0));
+                    };
+                    if !(t2.is(b'=') || t2.is(b'!')) {
+                        let msg = format!("unknown extension ?<{}", t2.text());
+                        return Err(src.error(&msg, t2.len() + 2));
+                    }
+                    kind = t2;
+                    behind = true;
+                    if saved_lb.is_none() {
+                        state.lookbehindgroups = Some(state.groups());
+                    }
+                }
+                let body = parse_sub(src, state, verbose, nested + 1)?;
+                if behind && saved_lb.is_none() {
+                    state.lookbehindgroups = None;
+                }
+                if !src.matches(b')')? {
+                    return Err(src.error("missing ), unterminated subpattern", src.tell() - start));
+                }
+                return Ok(GroupOutcome::Push(Node::Assert {
+                    behind,
+                    negate: kind.is(b'!'),
+                    body,
+                }));
+            }
+            t if t.is(b'(') => {
+                let condname = src.getuntil(b')', "group name")?;
+                let clen = condname.chars().count();
+                let condgroup = if is_identifier(&condname) {
+                    let Some(&g) = state.groupdict.get(&condname) else {
+                        let msg = format!("unknown group name {}", py_repr(&condname));
+                        return Err(src.error(&msg, clen + 1));
+                    };
+                    g
+                } else {
+                    let Some(g) = parse_int(&condname) else {
+                        let msg = format!("bad character in group name {}", py_repr(&condname));
+                        return Err(src.error(&msg, clen + 1));
+                    };
+                    if g == 0 {
+                        return Err(src.error("bad group number", clen + 1));
+                    }
+                    if g >= MAXGROUPS {
+                        let msg = format!("invalid group reference {g}");
+                        return Err(src.error(&msg, clen + 1));
+                    }
+                    let pos = src.tell() - clen - 1;
+                    state.grouprefpos.entry(g).or_insert(pos);
+                    g
+                };
+                state.checklookbehindgroup(condgroup, src)?;
+                let yes = parse_seq(src, state, verbose, nested + 1, false)?;
+                let no = if src.matches(b'|')? {
+                    let no = parse_seq(src, state, verbose, nested + 1, false)?;
+                    if src.next.is_some_and(|t| t.is(b'|')) {
+                        return Err(src.error("conditional backref with more than two branches", 0));
+                    }
+                    Some(no)
+                } else {
+                    None
+                };
+                if !src.matches(b')')? {
+                    return Err(src.error("missing ), unterminated subpattern", src.tell() - start));
+                }
+                return Ok(GroupOutcome::Push(Node::GroupRefExists {
+                    group: condgroup,
+                    yes,
+                    no,
+                }));
+            }
+            t if t.is(b'>') => {
+                capture = false;
+                atomic = true;
+            }
+            t if t.is(b'-') || tok_char(Some(t)).and_then(flag_bit).is_some() => {
+                match parse_flags(src, state, t)? {
+                    None => {
+                        if !at_start {
+                            return Err(src.error(
+                                "global flags not at the start of the expression",
+                                src.tell() - start,
+                            ));
+                        }
+                        return Ok(GroupOutcome::Verbose(state.flags & flags::VERBOSE != 0));
+                    }
+                    Some((a, d)) => {
+                        add = a;
+                        del = d;
+                        capture = false;
+                    }
+                }
+            }
+            t => {
+                let msg = format!("unknown extension ?{}", t.text());
+                return Err(src.error(&msg, t.len() + 1));
+            }
+        }
+    }
+    let gid = if capture {
+        let gid = state.groups();
+        state.groupwidths.push(None);
+        if state.groups() > MAXGROUPS {
+            return Err(src.error(
+                "too many groups",
+                name.as_ref().map_or(0, |n| n.chars().count()) + 1,
+            ));
+        }
+        if let Some(n) = &name {
+            if let Some(&og) = state.groupdict.get(n) {
+                let msg = format!(
+                    "redefinition of group name {} as group {gid}; was group {og}",
+                    py_repr(n)
+                );
+                return Err(src.error(&msg, n.chars().count() + 1));
+            }
+            state.groupdict.insert(n.clone(), gid);
+        }
+        Some(gid)
+    } else {
+        None
+    };
+    let sub_verbose = (verbose || add & flags::VERBOSE != 0) && del & flags::VERBOSE == 0;
+    let body = parse_sub(src, state, sub_verbose, nested + 1)?;
+    if !src.matches(b')')? {
+        return Err(src.error("missing ), unterminated subpattern", src.tell() - start));
+    }
+    if let Some(g) = gid {
+        let w = width(&body, &state.groupwidths);
+        if let Some(slot) = state.groupwidths.get_mut(g) {
+            *slot = Some(w);
+        }
+    }
+    if atomic {
+        Ok(GroupOutcome::Push(Node::Atomic(body)))
+    } else {
+        Ok(GroupOutcome::Push(Node::Group {
+            gid,
+            add,
+            del,
+            body,
+        }))
+    }
 }
 
 fn item_of(e: Esc) -> ClassItem {

@@ -295,3 +295,34 @@ fn charges_are_batched() {
     );
     assert_eq!(Some(m.total), search_cost("a*b", &"a".repeat(1000)).ok());
 }
+
+#[test]
+fn nesting_is_bounded_not_a_stack_overflow() {
+    let nested = |n: usize| format!("{}a{}", "(".repeat(n), ")*".repeat(n));
+    let ok = Regex::compile_str(
+        &nested(cowboy_pvm_re::MAX_NESTING),
+        0,
+        &mut Budget::new(u64::MAX),
+        &Limits::default(),
+    );
+    let r = ok.expect("MAX_NESTING levels compile");
+    let t = str_units("aaaa");
+    let m = r
+        .search(&t, 0, 4, &mut Budget::new(u64::MAX), &Limits::default())
+        .expect("runs")
+        .expect("matches");
+    assert_eq!(m.span(), (0, 4));
+    let deep = Regex::compile_str(
+        &nested(100_000),
+        0,
+        &mut Budget::new(u64::MAX),
+        &Limits::default(),
+    );
+    match deep {
+        Err(ReError::Compile(e)) => assert_eq!(
+            (e.kind, e.to_string().as_str()),
+            (ErrorKind::Recursion, "maximum recursion depth exceeded")
+        ),
+        other => panic!("expected RecursionError, got {other:?}"),
+    }
+}

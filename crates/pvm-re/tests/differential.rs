@@ -30,6 +30,7 @@ fn kind_name(k: ErrorKind) -> &'static str {
         ErrorKind::Value => "ValueError",
         ErrorKind::Overflow => "OverflowError",
         ErrorKind::Index => "IndexError",
+        ErrorKind::Recursion => "RecursionError",
         ErrorKind::Unsupported => "Unsupported",
     }
 }
