@@ -989,3 +989,35 @@ pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
     vm.charge(cost::per_char(out.len()))?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_repr_matches_cpython() {
+        for (f, want) in [
+            (0.1, "0.1"),
+            (1.0, "1.0"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (1.5e-5, "1.5e-05"),
+            (0.0001, "0.0001"),
+            (-0.0, "-0.0"),
+            (123456789012345678.0, "1.2345678901234568e+17"),
+            (5e-324, "5e-324"),
+            (f64::INFINITY, "inf"),
+            (f64::NAN, "nan"),
+        ] {
+            assert_eq!(float_repr(f), want);
+        }
+    }
+
+    #[test]
+    fn str_repr_quotes_like_cpython() {
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("a\nb\\"), "'a\\nb\\\\'");
+        assert_eq!(str_repr("\u{7f}"), "'\\x7f'");
+        assert_eq!(bytes_repr(b"'"), "b\"'\"");
+    }
+}

@@ -507,3 +507,61 @@ impl Builder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(src: &str) -> Vec<Stmt> {
+        ruff_python_parser::parse_module(src)
+            .map(|p| p.into_syntax().body.to_vec())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn locals_cells_and_frees() {
+        let b = body(
+            "def outer(a):\n    x = 1\n    def inner():\n        return x + y\n    return inner\n",
+        );
+        let Some(Stmt::FunctionDef(f)) = b.first() else {
+            panic!("not a def")
+        };
+        let s = analyze_function(Some(&f.parameters), &f.body, false);
+        assert!(s.is_local("a") && s.is_local("x") && s.is_local("inner"));
+        // x is captured by inner; y is free in inner and not bound here, so it is free here too.
+        assert!(s.child_free.contains("x"));
+        let free = s.free();
+        assert!(free.contains("y") && !free.contains("x"));
+    }
+
+    #[test]
+    fn global_and_nonlocal_are_not_local() {
+        let b = body("def f():\n    global g\n    g = 1\n    def h():\n        nonlocal z\n        z = 2\n    z = 0\n");
+        let Some(Stmt::FunctionDef(f)) = b.first() else {
+            panic!("not a def")
+        };
+        let s = analyze_function(Some(&f.parameters), &f.body, false);
+        assert!(!s.is_local("g") && s.globals.contains("g"));
+        assert!(s.is_local("z") && s.child_free.contains("z"));
+    }
+
+    #[test]
+    fn super_needs_class_cell() {
+        let b = body("def m(self):\n    return super().m()\n");
+        let Some(Stmt::FunctionDef(f)) = b.first() else {
+            panic!("not a def")
+        };
+        let s = analyze_function(Some(&f.parameters), &f.body, false);
+        assert!(s.free().contains("__class__"));
+    }
+
+    #[test]
+    fn comprehension_walrus_binds_in_enclosing_function() {
+        let b = body("def f(xs):\n    [y := x for x in xs]\n    return y\n");
+        let Some(Stmt::FunctionDef(f)) = b.first() else {
+            panic!("not a def")
+        };
+        let s = analyze_function(Some(&f.parameters), &f.body, false);
+        assert!(s.is_local("y") && !s.is_local("x"));
+    }
+}
