@@ -210,6 +210,12 @@ for _ in range(400):
     subs = ["".join(rng.choice(ALPH).replace("\\n", "\n") for _ in range(rng.randrange(0, 8))) for _ in range(4)]
     add(pat, rng.choice(["", "i", "m", "s", "ms", "ia", "x"]), subs, "<\\g<0>>")
 
+# Bytes patterns from the first grammar, with latin-1 subjects.
+for _ in range(100):
+    pat = rand_seq(0, [0])
+    subs = ["".join(rng.choice(["a", "b", "A", "\xe9", "\xc9", " "]) for _ in range(rng.randrange(0, 7))) for _ in range(3)]
+    add(pat, rng.choice(["b", "bi"]), subs, "[\\1]" if "(" in pat else "[\\g<0>]")
+
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "re_cases.json"), "w", encoding="utf-8") as fh:
     json.dump(C, fh, ensure_ascii=True, indent=0)
