@@ -52,6 +52,10 @@ emit_ranges("ALNUM", "Code points where `str.isalnum()` is true (`\\w` adds `_`)
             ranges(lambda c: chr(c).isalnum()))
 emit_ranges("SPACE", "Code points where `str.isspace()` is true (`\\s`).",
             ranges(lambda c: chr(c).isspace()))
+emit_ranges("ID_START", "Code points that may start an identifier (`c.isidentifier()`).",
+            ranges(lambda c: chr(c).isidentifier()))
+emit_ranges("ID_CONTINUE", "Code points that may continue an identifier (`('a' + c).isidentifier()`).",
+            ranges(lambda c: ("a" + chr(c)).isidentifier()))
 emit_ranges("CASED", "Code points where `_sre.unicode_iscased` is true.",
             ranges(lambda c: _sre.unicode_iscased(c)))
 

@@ -3,7 +3,9 @@
 //! case folding = `_sre.unicode_tolower` plus `re._casefix._EXTRA_CASES`,
 //! and their ASCII-only variants (ASCII flag, bytes patterns).
 
-use crate::unicode_tables::{ALNUM, CASED, DECIMAL, EXTRA_CASES, LOWER, LOWER_INV, SPACE};
+use crate::unicode_tables::{
+    ALNUM, CASED, DECIMAL, EXTRA_CASES, ID_CONTINUE, ID_START, LOWER, LOWER_INV, SPACE,
+};
 
 fn in_ranges(table: &[(u32, u32)], c: u32) -> bool {
     table
@@ -53,6 +55,16 @@ pub(crate) fn ascii_word(c: u32) -> bool {
 /// ASCII `\s` (`[ \t\n\r\f\v]`, as `Py_ISSPACE`).
 pub(crate) fn ascii_space(c: u32) -> bool {
     c == 0x20 || (0x09..=0x0D).contains(&c)
+}
+
+/// `str.isidentifier()` (group names).
+pub(crate) fn is_identifier(s: &str) -> bool {
+    let mut it = s.chars();
+    match it.next() {
+        Some(c) if in_ranges(ID_START, u32::from(c)) => {}
+        _ => return false,
+    }
+    it.all(|c| in_ranges(ID_CONTINUE, u32::from(c)))
 }
 
 /// `_sre.unicode_tolower`.
