@@ -79,6 +79,24 @@ pub(crate) enum Unit {
 }
 
 impl Unit {
+    /// Steps one test of this unit costs: 1, plus one per 8 class-member
+    /// comparisons a class test may make (a case-insensitive test scans the
+    /// members once per case variant), so a huge class cannot make a step
+    /// arbitrarily expensive.
+    pub(crate) fn cost(&self) -> u64 {
+        match self {
+            Unit::Class { items, fold, .. } => {
+                let passes: u64 = match fold {
+                    Fold::None => 1,
+                    Fold::Ascii => 2,
+                    Fold::Uni => 8,
+                };
+                1 + (items.len() as u64).saturating_mul(passes) / 8
+            }
+            _ => 1,
+        }
+    }
+
     /// Does this unit accept character `c`?
     pub(crate) fn test(&self, c: u32) -> bool {
         match self {

@@ -319,7 +319,11 @@ impl<'a, M: Meter + ?Sized> Vm<'a, M> {
                     else {
                         continue;
                     };
-                    if count < max && self.text.get(p).is_some_and(|&c| unit.test(c)) {
+                    if count >= max {
+                        continue;
+                    }
+                    self.step(unit.cost())?;
+                    if self.text.get(p).is_some_and(|&c| unit.test(c)) {
                         if count + 1 < max {
                             self.push(Entry::RepOneLazy {
                                 pc,
@@ -355,12 +359,16 @@ impl<'a, M: Meter + ?Sized> Vm<'a, M> {
             self.step(1)?;
             let ok = match self.prog.insts.get(pc) {
                 None => false,
-                Some(Inst::Unit(u)) if self.text.get(pos).is_some_and(|&c| u.test(c)) => {
-                    pos += 1;
-                    pc += 1;
-                    true
+                Some(Inst::Unit(u)) => {
+                    // One step is already charged; large classes cost more.
+                    self.step(u.cost() - 1)?;
+                    let hit = self.text.get(pos).is_some_and(|&c| u.test(c));
+                    if hit {
+                        pos += 1;
+                        pc += 1;
+                    }
+                    hit
                 }
-                Some(Inst::Unit(_)) => false,
                 Some(Inst::At(op)) => {
                     let ok = self.at(*op, pos);
                     pc += 1;
@@ -455,7 +463,7 @@ impl<'a, M: Meter + ?Sized> Vm<'a, M> {
                         let mut n = 0;
                         // Charge per character before examining it.
                         while n < min {
-                            self.step(1)?;
+                            self.step(unit.cost())?;
                             if !self.text.get(pos + n).is_some_and(|&c| unit.test(c)) {
                                 break;
                             }
@@ -479,7 +487,7 @@ impl<'a, M: Meter + ?Sized> Vm<'a, M> {
                     } else {
                         let mut n = 0;
                         while n < max {
-                            self.step(1)?;
+                            self.step(unit.cost())?;
                             if !self.text.get(pos + n).is_some_and(|&c| unit.test(c)) {
                                 break;
                             }

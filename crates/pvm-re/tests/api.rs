@@ -326,3 +326,16 @@ fn nesting_is_bounded_not_a_stack_overflow() {
         other => panic!("expected RecursionError, got {other:?}"),
     }
 }
+
+#[test]
+fn large_classes_cost_more_steps_per_test() {
+    let members: String = (0x4E00u32..0x4E00 + 800)
+        .filter_map(char::from_u32)
+        .collect();
+    let big = search_cost(&format!("[{members}]"), &"a".repeat(1000)).expect("runs");
+    let small = search_cost("[xyz]", &"a".repeat(1000)).expect("runs");
+    // 1001 start positions (the end included); 800 members cost
+    // 1 + 800/8 = 101 steps per test, a small class 1.
+    assert_eq!(big, 1001 * 101);
+    assert_eq!(small, 1001);
+}
