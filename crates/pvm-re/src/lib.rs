@@ -235,6 +235,9 @@ impl Regex {
             return Ok(None);
         }
         let sub = text.get(..endpos).unwrap_or(text);
+        // Setting up the capture state, copying it out on success and
+        // building the spans are O(groups): one step per 4 words.
+        meter.charge(1 + (self.prog.slots as u64 + 2 * self.prog.regs as u64) / 4)?;
         let mut vm = vm::Vm::new(&self.prog, sub, meter, *limits)?;
         let mut start = pos;
         let result = loop {
