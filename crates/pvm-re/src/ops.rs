@@ -165,7 +165,12 @@ pub fn subn(
 ) -> Result<(Vec<u32>, usize), ReError> {
     meter.charge(repl.len() as u64)?;
     let t = Template::parse(repl, re)?;
-    subn_with::<ReError>(re, text, count, meter, limits, |m, _| Ok(t.expand(text, m)))
+    subn_with::<ReError>(re, text, count, meter, limits, |m, meter| {
+        // Charge the expansion before building it; copying it into the
+        // output is charged again by subn_with.
+        meter.charge(t.expanded_len(m) as u64)?;
+        Ok(t.expand(text, m))
+    })
 }
 
 /// `Pattern.split(text, maxsplit)`: pieces and captured groups (`None` for
@@ -187,20 +192,21 @@ pub fn split(
             break;
         };
         let (s, e) = m.span();
-        let piece = text.get(last..s).unwrap_or(&[]).to_vec();
+        // Charge for each copy before making it.
+        let piece = text.get(last..s).unwrap_or(&[]);
         meter.charge(piece.len() as u64)?;
-        out.push(Some(piece));
+        out.push(Some(piece.to_vec()));
         for g in 1..=re.groups() {
-            let v = m.group(text, g).map(<[u32]>::to_vec);
-            meter.charge(v.as_ref().map_or(0, Vec::len) as u64)?;
-            out.push(v);
+            let v = m.group(text, g);
+            meter.charge(v.map_or(0, <[u32]>::len) as u64)?;
+            out.push(v.map(<[u32]>::to_vec));
         }
         last = e;
         n += 1;
     }
-    let rest = text.get(last..).unwrap_or(&[]).to_vec();
+    let rest = text.get(last..).unwrap_or(&[]);
     meter.charge(rest.len() as u64)?;
-    out.push(Some(rest));
+    out.push(Some(rest.to_vec()));
     Ok(out)
 }
 

@@ -157,12 +157,15 @@ impl Template {
         out
     }
 
-    /// Number of code units `expand` would produce at most for literal parts
-    /// (used by callers to charge before expanding).
-    pub fn literal_len(&self) -> usize {
+    /// Number of code units `expand` produces for match `m` (computed in
+    /// O(pieces), so callers can charge before expanding).
+    pub fn expanded_len(&self, m: &Match) -> usize {
         self.pieces
             .iter()
-            .map(|p| if let Piece::Lit(v) = p { v.len() } else { 0 })
-            .sum()
+            .map(|p| match p {
+                Piece::Lit(v) => v.len(),
+                Piece::Group(g) => m.spans.get(*g).copied().flatten().map_or(0, |(s, e)| e - s),
+            })
+            .fold(0usize, usize::saturating_add)
     }
 }
