@@ -151,6 +151,9 @@ pub fn make_types() -> Types {
         cell: cls("cell", o(), BuiltinType::Object),
         complex: cls("complex", o(), BuiltinType::Complex),
         union: cls("UnionType", o(), BuiltinType::Object),
+        dict_keys: cls("dict_keys", o(), BuiltinType::Object),
+        dict_values: cls("dict_values", o(), BuiltinType::Object),
+        dict_items: cls("dict_items", o(), BuiltinType::Object),
         exc,
         object,
     }

@@ -287,6 +287,11 @@ pub fn repr(vm: &mut Vm, v: &Value) -> R<String> {
                     ))),
                 };
             }
+            if let Some((kind, d)) = vm.dict_view(v) {
+                let items = vm.view_items(kind, &d)?;
+                let name = ["dict_keys", "dict_values", "dict_items"][kind as usize];
+                return Ok(format!("{name}({})", seq_repr(vm, &items, "[", "]")?));
+            }
             if Rc::ptr_eq(&i.cls(), &vm.types.union) {
                 let args = match i.dict.get_str("__args__") {
                     Some(Value::Tuple(t)) => t.items.to_vec(),

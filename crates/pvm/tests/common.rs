@@ -13,7 +13,10 @@ pub fn run_with(src: &str, limits: Limits) -> RunOutcome {
         .expect("VM thread panicked")
 }
 
-#[allow(dead_code, reason = "shared by several test crates; each uses a subset")]
+#[allow(
+    dead_code,
+    reason = "shared by several test crates; each uses a subset"
+)]
 /// Run with default (on-chain) limits and the given cycle budget.
 pub fn run_cycles(src: &str, cycles: u64) -> RunOutcome {
     run_with(
@@ -25,7 +28,10 @@ pub fn run_cycles(src: &str, cycles: u64) -> RunOutcome {
     )
 }
 
-#[allow(dead_code, reason = "shared by several test crates; each uses a subset")]
+#[allow(
+    dead_code,
+    reason = "shared by several test crates; each uses a subset"
+)]
 /// Last traceback line, or "" on success.
 pub fn err_line(o: &RunOutcome) -> String {
     o.error.as_ref().map(|e| e.last_line()).unwrap_or_default()

@@ -33,19 +33,15 @@ pub fn call(vm: &mut Vm, d: &Rc<PyDict>, name: &str, mut args: Args) -> R<Value>
             .dict_get(d, &a0.unwrap_or(Value::None))?
             .unwrap_or_else(|| args.pos.get(1).cloned().unwrap_or(Value::None))),
         "keys" | "values" | "items" => {
-            // Views are materialised as lists (see LIMITATIONS.md).
-            let t = d.table.borrow();
-            vm.charge(cost::per_elem(t.len))?;
-            let v: Vec<Value> = t
-                .iter()
-                .map(|e| match name {
-                    "keys" => e.key.clone(),
-                    "values" => e.value.clone(),
-                    _ => Value::tuple(vec![e.key.clone(), e.value.clone()]),
-                })
-                .collect();
-            drop(t);
-            Ok(Value::list(v))
+            // A live view: an instance of dict_keys/dict_values/dict_items over the dict.
+            let cls = match name {
+                "keys" => vm.types.dict_keys.clone(),
+                "values" => vm.types.dict_values.clone(),
+                _ => vm.types.dict_items.clone(),
+            };
+            let inst = Instance::new(cls);
+            *inst.base.borrow_mut() = Some(Value::Dict(d.clone()));
+            Ok(Value::Instance(crate::value::rc_inst(inst)))
         }
         "pop" => {
             let k = a0.unwrap_or(Value::None);

@@ -107,6 +107,12 @@ pub struct Types {
     pub cell: Rc<Class>,
     /// `complex` exists as a type for isinstance checks; it has no instances (LIMITATIONS.md).
     pub complex: Rc<Class>,
+    /// Dict views.
+    pub dict_keys: Rc<Class>,
+    /// Dict views.
+    pub dict_values: Rc<Class>,
+    /// Dict views.
+    pub dict_items: Rc<Class>,
     /// `types.UnionType` (`int | None`).
     pub union: Rc<Class>,
     /// Exception classes by name.

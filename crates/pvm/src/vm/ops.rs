@@ -313,6 +313,20 @@ impl Vm {
         if op == BinOp::Or && self.is_type_like(a) && self.is_type_like(b) {
             return self.make_union(a, b);
         }
+        if matches!(op, BinOp::Or | BinOp::And | BinOp::Sub | BinOp::Xor)
+            && (self.dict_view(a).is_some_and(|(k, _)| k != 1)
+                || self.dict_view(b).is_some_and(|(k, _)| k != 1))
+        {
+            // Keys and items views behave like sets in set algebra.
+            let xa = self.collect(a)?;
+            let xb = self.collect(b)?;
+            let (Value::Set(sa), Value::Set(sb)) =
+                (self.new_set(xa, false)?, self.new_set(xb, false)?)
+            else {
+                return Err(self.type_err("set expected"));
+            };
+            return crate::objects::set::set_op(self, &sa, &sb, op);
+        }
         let (ta, tb) = (self.type_name(a), self.type_name(b));
         match (op, &ba) {
             (BinOp::Add, Value::Bytes(_) | Value::ByteArray(_)) if matches!(bb, Value::Str(_)) => {
@@ -502,6 +516,38 @@ impl Vm {
             }
             _ => Ok(Option::None),
         }
+    }
+
+    /// 0 keys, 1 values, 2 items when `v` is a dict view; with its dict.
+    pub fn dict_view(&self, v: &Value) -> Option<(u8, Rc<PyDict>)> {
+        let Value::Instance(i) = v else { return None };
+        let c = i.cls();
+        let kind = if Rc::ptr_eq(&c, &self.types.dict_keys) {
+            0
+        } else if Rc::ptr_eq(&c, &self.types.dict_values) {
+            1
+        } else if Rc::ptr_eq(&c, &self.types.dict_items) {
+            2
+        } else {
+            return None;
+        };
+        match i.base.borrow().as_ref() {
+            Some(Value::Dict(d)) => Some((kind, d.clone())),
+            _ => None,
+        }
+    }
+
+    /// Items of a dict view as values (keys, values or (key, value) tuples).
+    pub fn view_items(&mut self, kind: u8, d: &PyDict) -> R<Vec<Value>> {
+        let t = d.table.borrow();
+        self.charge(cost::per_elem(t.len))?;
+        Ok(t.iter()
+            .map(|e| match kind {
+                0 => e.key.clone(),
+                1 => e.value.clone(),
+                _ => Value::tuple(vec![e.key.clone(), e.value.clone()]),
+            })
+            .collect())
     }
 
     fn is_union(&self, v: &Value) -> bool {
@@ -1077,7 +1123,28 @@ impl Vm {
                         && x.len() == y.len()
                         && (x.len() == 1 || x.step == y.step)))
             }
-            (Instance(_), _) | (_, Instance(_)) => {}
+            (Instance(_), _) | (_, Instance(_)) => {
+                let (va, vb) = (self.dict_view(a), self.dict_view(b));
+                if va.is_some() || vb.is_some() {
+                    if va.as_ref().is_some_and(|(k, _)| *k == 1)
+                        || vb.as_ref().is_some_and(|(k, _)| *k == 1)
+                    {
+                        return Ok(a.is(b));
+                    }
+                    if !(va.is_some() || matches!(a, Set(_)))
+                        || !(vb.is_some() || matches!(b, Set(_)))
+                    {
+                        return Ok(false);
+                    }
+                    let xa = self.collect(a)?;
+                    let xb = self.collect(b)?;
+                    let (Set(sa), Set(sb)) = (self.new_set(xa, false)?, self.new_set(xb, false)?)
+                    else {
+                        return Ok(false);
+                    };
+                    return self.eq(&Set(sa), &Set(sb));
+                }
+            }
             _ => return Ok(a.is(b)),
         }
         if let Some(v) = self.call_dunder(a, "__eq__", vec![b.clone()])? {
@@ -1221,6 +1288,7 @@ impl Vm {
     pub fn str(&mut self, v: &Value) -> R<String> {
         match v {
             Value::Str(s) => Ok(s.s.to_string()),
+            Value::Instance(_) if self.dict_view(v).is_some() => self.repr(v),
             Value::Instance(i) => {
                 if let Some(r) = self.call_dunder(v, "__str__", vec![])? {
                     return match r {
@@ -1315,6 +1383,15 @@ impl Vm {
                     .unwrap_or(Value::None));
             }
             Value::Instance(i) => {
+                if let Some((kind, d)) = self.dict_view(v) {
+                    let len = d.table.borrow().len;
+                    return Ok(Value::Iter(Rc::new(PyIter::new(IterState::Dict {
+                        d,
+                        i: 0,
+                        kind,
+                        len,
+                    }))));
+                }
                 if let Some(r) = self.call_dunder(v, "__iter__", vec![])? {
                     return Ok(r);
                 }
@@ -1454,6 +1531,11 @@ impl Vm {
                 _ => Err(self.type_err("a bytes-like object is required")),
             },
             Value::Instance(i) => {
+                if let Some((kind, _)) = self.dict_view(c) {
+                    if kind != 0 {
+                        return self.contains_iter(c, k);
+                    }
+                }
                 if let Some(r) = self.call_dunder(c, "__contains__", vec![k.clone()])? {
                     return self.truthy(&r);
                 }
