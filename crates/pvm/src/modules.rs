@@ -163,6 +163,186 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
             None => Ok(Value::Float(r)),
         }
     })?;
+    for n in [
+        "asin", "acos", "atan", "sinh", "cosh", "tanh", "log2", "log10", "log1p", "expm1",
+    ] {
+        native(
+            vm,
+            &d,
+            n,
+            match n {
+                "asin" => |vm, a| unary(vm, &a, libm::asin, |x| (-1.0..=1.0).contains(&x)),
+                "acos" => |vm, a| unary(vm, &a, libm::acos, |x| (-1.0..=1.0).contains(&x)),
+                "atan" => |vm, a| unary(vm, &a, libm::atan, |_| true),
+                "sinh" => |vm, a| unary(vm, &a, libm::sinh, |_| true),
+                "cosh" => |vm, a| unary(vm, &a, libm::cosh, |_| true),
+                "tanh" => |vm, a| unary(vm, &a, libm::tanh, |_| true),
+                "log2" => |vm, a| unary(vm, &a, libm::log2, |x| x > 0.0),
+                "log10" => |vm, a| unary(vm, &a, libm::log10, |x| x > 0.0),
+                "log1p" => |vm, a| unary(vm, &a, libm::log1p, |x| x > -1.0),
+                _ => |vm, a| unary(vm, &a, libm::expm1, |_| true),
+            },
+        )?;
+    }
+    native(vm, &d, "atan2", |vm, a| {
+        let y = farg(vm, &a)?;
+        let x = a
+            .pos
+            .get(1)
+            .map(|v| vm.to_float(v))
+            .transpose()?
+            .unwrap_or(0.0);
+        Ok(Value::Float(libm::atan2(y, x)))
+    })?;
+    native(vm, &d, "hypot", |vm, a| {
+        let mut acc = 0.0f64;
+        for v in &a.pos {
+            let x = vm.to_float(v)?;
+            acc = libm::hypot(acc, x);
+        }
+        Ok(Value::Float(acc))
+    })?;
+    native(vm, &d, "pow", |vm, a| {
+        let x = farg(vm, &a)?;
+        let y = a
+            .pos
+            .get(1)
+            .map(|v| vm.to_float(v))
+            .transpose()?
+            .unwrap_or(1.0);
+        if x == 0.0 && y < 0.0 || x < 0.0 && y.fract() != 0.0 {
+            return Err(vm.value_err("math domain error"));
+        }
+        Ok(Value::Float(libm::pow(x, y)))
+    })?;
+    native(vm, &d, "degrees", |vm, a| {
+        Ok(Value::Float(farg(vm, &a)? * (180.0 / std::f64::consts::PI)))
+    })?;
+    native(vm, &d, "radians", |vm, a| {
+        Ok(Value::Float(farg(vm, &a)? * (std::f64::consts::PI / 180.0)))
+    })?;
+    native(vm, &d, "isnan", |vm, a| {
+        Ok(Value::Bool(farg(vm, &a)?.is_nan()))
+    })?;
+    native(vm, &d, "isinf", |vm, a| {
+        Ok(Value::Bool(farg(vm, &a)?.is_infinite()))
+    })?;
+    native(vm, &d, "isfinite", |vm, a| {
+        Ok(Value::Bool(farg(vm, &a)?.is_finite()))
+    })?;
+    native(vm, &d, "copysign", |vm, a| {
+        let x = farg(vm, &a)?;
+        let y = a
+            .pos
+            .get(1)
+            .map(|v| vm.to_float(v))
+            .transpose()?
+            .unwrap_or(1.0);
+        Ok(Value::Float(libm::copysign(x, y)))
+    })?;
+    native(vm, &d, "trunc", |vm, a| {
+        let x = a.pos.first().cloned().unwrap_or(Value::None);
+        if let Value::Int(_) | Value::BigInt(_) = x {
+            return Ok(x);
+        }
+        let f = vm.to_float(&x)?;
+        float_to_int(vm, libm::trunc(f))
+    })?;
+    native(vm, &d, "isclose", |vm, mut a| {
+        let rel = a
+            .take_kw("rel_tol")
+            .map(|v| vm.to_float(&v))
+            .transpose()?
+            .unwrap_or(1e-9);
+        let abs = a
+            .take_kw("abs_tol")
+            .map(|v| vm.to_float(&v))
+            .transpose()?
+            .unwrap_or(0.0);
+        let x = farg(vm, &a)?;
+        let y = a
+            .pos
+            .get(1)
+            .map(|v| vm.to_float(v))
+            .transpose()?
+            .unwrap_or(0.0);
+        if x == y {
+            return Ok(Value::Bool(true));
+        }
+        if x.is_infinite() || y.is_infinite() {
+            return Ok(Value::Bool(false));
+        }
+        let diff = (x - y).abs();
+        Ok(Value::Bool(
+            diff <= (rel * y.abs()).max(rel * x.abs()) || diff <= abs,
+        ))
+    })?;
+    native(vm, &d, "fsum", |vm, a| {
+        // Neumaier compensated summation (exactly rounded for common inputs).
+        let items = vm.collect(&a.pos.first().cloned().unwrap_or(Value::None))?;
+        let (mut sum, mut c) = (0.0f64, 0.0f64);
+        for v in &items {
+            let x = vm.to_float(v)?;
+            let t = sum + x;
+            if sum.abs() >= x.abs() {
+                c += (sum - t) + x;
+            } else {
+                c += (x - t) + sum;
+            }
+            sum = t;
+        }
+        Ok(Value::Float(sum + c))
+    })?;
+    native(vm, &d, "isqrt", |vm, a| {
+        let n = match a.pos.first() {
+            Some(Value::Int(i)) => num_bigint::BigInt::from(*i),
+            Some(Value::BigInt(b)) => (**b).clone(),
+            Some(Value::Bool(b)) => num_bigint::BigInt::from(*b as i64),
+            _ => return Err(vm.type_err("isqrt() argument must be an integer")),
+        };
+        if num_traits::Signed::is_negative(&n) {
+            return Err(vm.value_err("isqrt() argument must be nonnegative"));
+        }
+        vm.charge(crate::cost::bigint_quadratic(n.bits(), n.bits()))?;
+        vm.int_result(n.sqrt())
+    })?;
+    native(vm, &d, "factorial", |vm, a| {
+        let n = vm.index_of(&a.pos.first().cloned().unwrap_or(Value::None))?;
+        if n < 0 {
+            return Err(vm.value_err("factorial() not defined for negative values"));
+        }
+        let mut acc = num_bigint::BigInt::from(1);
+        for k in 2..=n {
+            vm.charge(crate::cost::bigint_linear(acc.bits()))?;
+            acc *= k;
+            vm.int_bound(acc.bits())?;
+        }
+        vm.int_result(acc)
+    })?;
+    native(vm, &d, "comb", |vm, a| comb_perm(vm, a, true))?;
+    native(vm, &d, "perm", |vm, a| comb_perm(vm, a, false))?;
+    native(vm, &d, "prod", |vm, mut a| {
+        let mut acc = a.take_kw("start").unwrap_or(Value::Int(1));
+        let items = vm.collect(&a.pos.first().cloned().unwrap_or(Value::None))?;
+        for x in items {
+            acc = vm.binary_op(&acc, &x, crate::bytecode::BinOp::Mul, false)?;
+        }
+        Ok(acc)
+    })?;
+    native(vm, &d, "lcm", |vm, a| {
+        let mut l = num_bigint::BigInt::from(1);
+        for x in &a.pos {
+            let b = match x {
+                Value::Int(i) => num_bigint::BigInt::from(*i),
+                Value::BigInt(b) => (**b).clone(),
+                Value::Bool(b) => num_bigint::BigInt::from(*b as i64),
+                _ => return Err(vm.type_err("lcm() arguments must be integers")),
+            };
+            l = num_integer::Integer::lcm(&l, &b);
+            vm.int_bound(l.bits())?;
+        }
+        vm.int_result(l)
+    })?;
     native(vm, &d, "gcd", |vm, a| {
         let mut g = num_bigint::BigInt::from(0);
         for x in &a.pos {
@@ -180,6 +360,41 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         name: name.into(),
         dict: d,
     })))
+}
+
+fn unary(vm: &mut Vm, a: &Args, f: fn(f64) -> f64, domain: fn(f64) -> bool) -> R<Value> {
+    let x = farg(vm, a)?;
+    if !domain(x) {
+        return Err(vm.value_err("math domain error"));
+    }
+    Ok(Value::Float(f(x)))
+}
+
+fn comb_perm(vm: &mut Vm, a: Args, comb: bool) -> R<Value> {
+    let n = vm.index_of(&a.pos.first().cloned().unwrap_or(Value::None))?;
+    let k = match a.pos.get(1) {
+        Some(v) => vm.index_of(v)?,
+        None if !comb => n,
+        None => return Err(vm.type_err("comb expected 2 arguments, got 1")),
+    };
+    if n < 0 || k < 0 {
+        let what = if n < 0 { "n" } else { "k" };
+        return Err(vm.value_err(format!("{what} must be a non-negative integer")));
+    }
+    if k > n {
+        return Ok(Value::Int(0));
+    }
+    let k = if comb { k.min(n - k) } else { k };
+    let mut acc = num_bigint::BigInt::from(1);
+    for i in 0..k {
+        vm.charge(crate::cost::bigint_linear(acc.bits()))?;
+        acc *= n - i;
+        if comb {
+            acc /= i + 1;
+        }
+        vm.int_bound(acc.bits())?;
+    }
+    vm.int_result(acc)
 }
 
 /// Integral float → int value.
