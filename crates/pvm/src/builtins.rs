@@ -338,6 +338,10 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
         (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
         (BuiltinType::Int, "from_bytes") => bound_ctor("int.from_bytes"),
         (BuiltinType::Bytes | BuiltinType::ByteArray, "fromhex") => bound_ctor("bytes.fromhex"),
+        (BuiltinType::Str, "maketrans") => Value::Builtin(Rc::new(Builtin {
+            name: name.into(),
+            kind: BuiltinKind::Func(BuiltinFn("str.maketrans")),
+        })),
         _ => Value::Builtin(Rc::new(Builtin {
             name: name.into(),
             kind: BuiltinKind::Unbound,
@@ -562,6 +566,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         if t == "type" {
             return type_method(vm, m, a);
+        }
+        if name == "str.maketrans" {
+            return crate::objects::str::maketrans(vm, &a);
         }
         if name == "bytes.fromhex" {
             let is_ba = matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);

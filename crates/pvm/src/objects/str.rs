@@ -520,11 +520,39 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             }
             Value::str(&out)
         }
-        "maketrans" | "translate" => {
-            return Err(vm.new_exc(
-                "NotImplementedError",
-                &format!("str.{name} is not supported yet"),
-            ))
+        "translate" => {
+            let table = a0.cloned().unwrap_or(Value::None);
+            let mut out = String::with_capacity(text.len());
+            for c in text.chars() {
+                let r = match vm.getitem(&table, &Value::Int(c as i64)) {
+                    Ok(v) => Some(v),
+                    Err(e) if vm.exc_is(&e, "LookupError") => None,
+                    Err(e) => return Err(e),
+                };
+                match r {
+                    None => out.push(c),
+                    Some(Value::None) => {}
+                    Some(Value::Int(i)) => match u32::try_from(i).ok().and_then(char::from_u32) {
+                        Some(ch) => out.push(ch),
+                        None => {
+                            return Err(vm.value_err("character mapping must be in range(0x110000)"))
+                        }
+                    },
+                    Some(Value::Str(x)) => out.push_str(&x.s),
+                    Some(_) => {
+                        return Err(
+                            vm.type_err("character mapping must return integer, None or str")
+                        )
+                    }
+                }
+            }
+            vm.charge(cost::per_char(out.len()))?;
+            Value::str(&out)
+        }
+        "maketrans" => {
+            // Called on an instance or unbound (`str.maketrans(...)`): the receiver is ignored
+            // when three or fewer arguments follow it.
+            return maketrans(vm, &args);
         }
         _ => return Err(vm.attr_error(&Value::Str(s.clone()), name)),
     })
@@ -546,6 +574,47 @@ fn titlecase(c: char) -> String {
         'ﬅ' | 'ﬆ' => "St".into(),
         _ => c.to_uppercase().collect(),
     }
+}
+
+/// `str.maketrans(x[, y[, z]])`.
+pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
+    let d = crate::value::rc_dict(PyDict::new());
+    match args.pos.as_slice() {
+        [Value::Dict(src)] => {
+            let items: Vec<Entry> = src.table.borrow().iter().cloned().collect();
+            for e in items {
+                let k = match &e.key {
+                    Value::Str(s) if s.len == 1 => {
+                        Value::Int(s.s.chars().next().map(|c| c as i64).unwrap_or(0))
+                    }
+                    Value::Int(i) => Value::Int(*i),
+                    _ => {
+                        return Err(
+                            vm.value_err("string keys in translate table must be of length 1")
+                        )
+                    }
+                };
+                vm.dict_set(&d, k, e.value.clone())?;
+            }
+        }
+        [Value::Str(x), Value::Str(y), rest @ ..] => {
+            if x.len != y.len {
+                return Err(
+                    vm.value_err("the first two maketrans arguments must have equal length")
+                );
+            }
+            for (a, b) in x.s.chars().zip(y.s.chars()) {
+                vm.dict_set(&d, Value::Int(a as i64), Value::Int(b as i64))?;
+            }
+            if let Some(Value::Str(z)) = rest.first() {
+                for c in z.s.chars() {
+                    vm.dict_set(&d, Value::Int(c as i64), Value::None)?;
+                }
+            }
+        }
+        _ => return Err(vm.type_err("maketrans() arguments must be a dict or two/three strings")),
+    }
+    Ok(Value::Dict(d))
 }
 
 fn title(text: &str) -> String {

@@ -27,3 +27,4 @@ print(list(enumerate(["a", "b"])), list(zip(*[(1, 2), (3, 4)])), [*range(3), *"a
 print(min(3, 1, 2), max([1, 5, 3]), max((1, "b"), (1, "a")), sorted([(2, "a"), (1, "b")]))
 print(int(True), float(3), complex is not None, str(None), str([1, "a"]), str({"k": (1,)}), str(()))
 print(hex(-255), bin(-5), oct(0), 0x10, 0o17, 0b101, 1_000_000, 1e3, 3.0.is_integer(), (2.5).as_integer_ratio())
+print("hello".translate(str.maketrans("el", "ip")), "abc".translate({97: "X", 98: None}), "xyz".translate(str.maketrans({"x": "1"})), "a-b".translate(str.maketrans("", "", "-")))
