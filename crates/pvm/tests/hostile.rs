@@ -230,3 +230,27 @@ fn reference_cycles_are_reclaimed_at_invocation_end() {
     // compiled before the VM's accounting reset may remain uncounted.
     assert_eq!(live_after, 0);
 }
+
+#[test]
+fn callbacks_from_builtins_are_charged() {
+    let with_eq = run_with(
+        "class A:\n    def __eq__(self, o):\n        return False\nxs = [A()] * 1000\nxs.count(1)\n",
+        Limits::default(),
+    );
+    let plain = run_with(
+        "class A:\n    pass\nxs = [A()] * 1000\nxs.count(1)\n",
+        Limits::default(),
+    );
+    assert!(with_eq.error.is_none() && plain.error.is_none());
+    // Each of the 1000 __eq__ callbacks pays at least the call cost.
+    assert!(
+        with_eq.cycles >= plain.cycles + 1000 * cowboy_pvm::cost::CALL,
+        "{} vs {}",
+        with_eq.cycles,
+        plain.cycles
+    );
+    // A key function in sorted() likewise.
+    let keyed = run_with("sorted(range(500), key=lambda x: -x)\n", Limits::default());
+    let bare = run_with("sorted(range(500))\n", Limits::default());
+    assert!(keyed.cycles >= bare.cycles + 500 * cowboy_pvm::cost::CALL);
+}

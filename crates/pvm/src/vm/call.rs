@@ -437,6 +437,9 @@ impl Vm {
     pub fn call_dunder(&mut self, v: &Value, name: &str, args: Vec<Value>) -> R<Option<Value>> {
         match self.lookup_dunder(v, name) {
             Some(m) => {
+                // Special methods invoked by operators and builtins (`__eq__` from a dict lookup,
+                // `__lt__` from sort, …) pay the call cost like an explicit call.
+                self.charge(crate::cost::CALL)?;
                 let mut a = Vec::with_capacity(args.len() + 1);
                 a.push(v.clone());
                 a.extend(args);
