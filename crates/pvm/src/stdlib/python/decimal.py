@@ -8,7 +8,8 @@ eight rounding modes (ROUND_HALF_EVEN by default); comparisons with Decimal, int
 Fraction (NaN ordering signals InvalidOperation); hash equal to equal ints/floats; quantize,
 sqrt, normalize, to_integral_value/to_integral_exact, compare, max, min, copy_abs,
 copy_negate, copy_sign, adjusted, as_tuple (DecimalTuple), as_integer_ratio, is_* predicates,
-int/float/round/math.floor/ceil/trunc; Context (validation messages, copy, clear_flags,
+int/float/round/math.floor/ceil/trunc; format() with fill/align/sign/zero/width/','/
+precision and types e E f F g G n %; Context (validation messages, copy, clear_flags,
 create_decimal, Etiny/Etop, repr), getcontext/setcontext/localcontext (with keyword
 arguments), DefaultContext/BasicContext/ExtendedContext; the signal classes
 (InvalidOperation, DivisionByZero, Overflow, ...) raised as CPython's C implementation does:
@@ -16,8 +17,8 @@ the exception class of the first trapped signal, with the list of trapped condit
 argument, e.g. InvalidOperation([<class 'decimal.ConversionSyntax'>]).
 
 Does not: exp, ln, log10, logb, scaleb, fma, the logical_* and next_* operations,
-non-integral or three-argument powers (these raise NotImplementedError), __format__ (format
-specs other than '' raise ValueError), or thread-local contexts (the PVM runs one call at a
+non-integral or three-argument powers (these raise NotImplementedError), the 'z' and '_'
+format options or locale-aware 'n', or thread-local contexts (the PVM runs one call at a
 time; the current context is a module global). Written for the PVM from the documented
 behaviour; builtins only.
 """
@@ -692,11 +693,62 @@ class Decimal:
     def __repr__(self):
         return "Decimal('%s')" % str(self)
 
-    def __format__(self, spec):
-        if spec:
-            raise ValueError('format specifications are not supported by the PVM decimal '
-                             'module')
-        return str(self)
+    def __format__(self, specifier, context=None):
+        """format() with [[fill]align][sign][0][width][,][.precision][type], type one of
+        e E f F g G n % (rounded with the context's rounding, as CPython)."""
+        ctx = getcontext() if context is None else context
+        spec = _parse_format(specifier)
+        if self._is_special:
+            if spec['zeropad']:
+                spec['fill'], spec['align'] = ' ', '>'  # specials are never zero-padded
+            body = str(self.copy_abs())
+            if spec['type'] == '%':
+                body += '%'
+            return _format_align(_format_sign(self._sign, spec), body, spec)
+        ftype = spec['type']
+        if ftype is None:
+            ftype = 'G' if ctx.capitals else 'g'
+            spec['type'] = ftype
+        if ftype == 'n':
+            ftype = spec['type'] = 'g'
+        d = self
+        if ftype == '%':
+            d = _dec(d._sign, d._int, d._exp + 2)
+        rounding = ctx.rounding
+        precision = spec['precision']
+        if precision is not None:
+            if ftype in 'eE':
+                d = d._round_sig(precision + 1, rounding)
+            elif ftype in 'fF%':
+                d = d._rescale(-precision, rounding)[0]
+            elif ftype in 'gG' and _ndigits(d._int) > precision:
+                d = d._round_sig(precision, rounding)
+        if d._int == 0 and d._exp > 0 and ftype in 'fF%':
+            d = d._rescale(0, rounding)[0]
+        digits = str(d._int)
+        leftdigits = d._exp + len(digits)
+        if ftype in 'eE':
+            dotplace = 1 - precision if (d._int == 0 and precision is not None) else 1
+        elif ftype in 'fF%':
+            dotplace = leftdigits
+        else:
+            dotplace = leftdigits if (d._exp <= 0 and leftdigits > -6) else 1
+        if dotplace < 0:
+            intpart, fracpart = '0', '0' * (-dotplace) + digits
+        elif dotplace > len(digits):
+            intpart, fracpart = digits + '0' * (dotplace - len(digits)), ''
+        else:
+            intpart, fracpart = digits[:dotplace] or '0', digits[dotplace:]
+        return _format_number(d._sign, intpart, fracpart, leftdigits - dotplace, spec)
+
+    def _round_sig(self, places, rounding):
+        """Round to `places` significant digits."""
+        if self._is_special or self._int == 0:
+            return self
+        ans = self._rescale(self.adjusted() + 1 - places, rounding)[0]
+        if ans.adjusted() != self.adjusted():
+            ans = ans._rescale(ans.adjusted() + 1 - places, rounding)[0]
+        return ans
 
     # ---- conversion to numbers
     def __int__(self):
@@ -1094,6 +1146,106 @@ class Decimal:
 
     def __deepcopy__(self, memo):
         return self
+
+
+def _parse_format(text):
+    """Parse a format specification; raises ValueError('invalid format string')."""
+    spec = {'fill': ' ', 'align': None, 'sign': '-', 'zeropad': False, 'alt': False,
+            'minimumwidth': 0, 'thousands_sep': '', 'precision': None, 'type': None}
+    i, n = 0, len(text)
+    if n >= 2 and text[1] in '<>=^':
+        spec['fill'], spec['align'] = text[0], text[1]
+        i = 2
+    elif n >= 1 and text[0] in '<>=^':
+        spec['align'] = text[0]
+        i = 1
+    if i < n and text[i] in '+- ':
+        spec['sign'] = text[i]
+        i += 1
+    if i < n and text[i] == '0':
+        spec['zeropad'] = True
+        i += 1
+    start = i
+    while i < n and text[i] in _DIGITS:
+        i += 1
+    if i > start:
+        spec['minimumwidth'] = int(text[start:i])
+    if i < n and text[i] == ',':
+        spec['thousands_sep'] = ','
+        i += 1
+    if i < n and text[i] == '.':
+        start = i + 1
+        i = start
+        while i < n and text[i] in _DIGITS:
+            i += 1
+        if i == start:
+            raise ValueError('invalid format string')
+        spec['precision'] = int(text[start:i])
+    if i < n and text[i] in 'eEfFgGn%':
+        spec['type'] = text[i]
+        i += 1
+    if i != n:
+        raise ValueError('invalid format string')
+    if spec['zeropad']:
+        if spec['align'] is None:
+            spec['align'] = '='
+        if spec['fill'] == ' ' and text[:2] not in (' <', ' >', ' =', ' ^'):
+            spec['fill'] = '0'
+    if spec['align'] is None:
+        spec['align'] = '>'
+    if spec['type'] in ('g', 'G') and spec['precision'] == 0:
+        spec['precision'] = 1
+    return spec
+
+
+def _format_sign(is_negative, spec):
+    if is_negative:
+        return '-'
+    return spec['sign'] if spec['sign'] in ' +' else ''
+
+
+def _format_align(sign, body, spec):
+    padding = spec['fill'] * (spec['minimumwidth'] - len(sign) - len(body))
+    align = spec['align']
+    if align == '<':
+        return sign + body + padding
+    if align == '>':
+        return padding + sign + body
+    if align == '=':
+        return sign + padding + body
+    half = len(padding) // 2
+    return padding[:half] + sign + body + padding[half:]
+
+
+def _group_digits(digits, sep, min_width):
+    """Insert thousands separators, zero-padding to min_width characters."""
+    if not sep:
+        return digits.rjust(min_width, '0') if min_width > len(digits) else digits
+    groups = []
+    while True:
+        size = min(max(len(digits), min_width, 1), 3)
+        groups.append('0' * (size - len(digits[-size:] if digits else '')) + digits[-size:]
+                      if digits else '0' * size)
+        digits = digits[:-size] if len(digits) > size else ''
+        min_width -= size
+        if not digits and min_width <= 0:
+            break
+        min_width -= len(sep)
+    return sep.join(reversed(groups))
+
+
+def _format_number(sign_bit, intpart, fracpart, exp, spec):
+    sign = _format_sign(sign_bit, spec)
+    if fracpart or spec['alt']:
+        fracpart = '.' + fracpart
+    if exp != 0 or spec['type'] in 'eE':
+        echar = {'E': 'E', 'e': 'e', 'G': 'E', 'g': 'e'}[spec['type']]
+        fracpart += '{0}{1:+}'.format(echar, exp)
+    if spec['type'] == '%':
+        fracpart += '%'
+    min_width = spec['minimumwidth'] - len(fracpart) - len(sign) if spec['zeropad'] else 0
+    intpart = _group_digits(intpart, spec['thousands_sep'], min_width)
+    return _format_align(sign, intpart + fracpart, spec)
 
 
 def _convert(other, strict):
