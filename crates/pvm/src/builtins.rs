@@ -344,7 +344,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
         })),
         _ => Value::Builtin(Rc::new(Builtin {
             name: name.into(),
-            kind: BuiltinKind::Unbound,
+            kind: BuiltinKind::Unbound(c.builtin),
         })),
     })
 }

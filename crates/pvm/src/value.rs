@@ -482,8 +482,8 @@ pub enum BuiltinKind {
     /// A native module function.
     Native(crate::modules::NativeFn),
     /// A builtin type's method taken from the class (`str.upper`): the receiver is the first
-    /// argument.
-    Unbound,
+    /// argument and must be an instance of that type.
+    Unbound(BuiltinType),
 }
 
 /// A function bound to an instance (or class for classmethods).
@@ -591,7 +591,7 @@ impl Class {
             {
                 return Some(Value::Builtin(Rc::new(Builtin {
                     name: name.into(),
-                    kind: BuiltinKind::Unbound,
+                    kind: BuiltinKind::Unbound(c.builtin),
                 })));
             }
         }

@@ -21,15 +21,27 @@ impl Vm {
                     crate::objects::call_method(self, &recv, &b.name, args)
                 }
                 BuiltinKind::Native(nf) => (nf.0)(self, args),
-                BuiltinKind::Unbound => {
+                BuiltinKind::Unbound(bt) => {
                     let mut a = args;
+                    let owner = self.types_class(*bt);
                     if a.pos.is_empty() {
-                        return Err(
-                            self.type_err(format!("unbound method {}() needs an argument", b.name))
-                        );
+                        return Err(self.type_err(format!(
+                            "unbound method {}.{}() needs an argument",
+                            owner.name, b.name
+                        )));
                     }
                     let recv = a.pos.remove(0);
                     let name = b.name.clone();
+                    // Like CPython's method descriptors: the receiver must be of the owning type.
+                    if owner.builtin != BuiltinType::Object
+                        && !self.type_of(&recv).is_subclass(&owner)
+                    {
+                        let tn = self.type_name(&recv);
+                        return Err(self.type_err(format!(
+                            "descriptor '{}' for '{}' objects doesn't apply to a '{}' object",
+                            name, owner.name, tn
+                        )));
+                    }
                     crate::objects::call_method(self, &Vm::base_of(&recv), &name, a)
                 }
             },
@@ -403,6 +415,9 @@ impl Vm {
             BuiltinType::List => t.list.clone(),
             BuiltinType::Dict => t.dict.clone(),
             BuiltinType::Set => t.set.clone(),
+            BuiltinType::Bool => t.bool_.clone(),
+            BuiltinType::ByteArray => t.bytearray.clone(),
+            BuiltinType::Range => t.range.clone(),
             _ => t.object.clone(),
         }
     }

@@ -24,3 +24,8 @@ try:
     f()
 except UnboundLocalError as e:
     print(e)
+print(str.upper("a"), dict.get({"a": 1}, "a"), int.bit_length(5), list.append.__name__)
+try:
+    str.upper(1)
+except TypeError as e:
+    print(e)
