@@ -33,6 +33,7 @@ const PY_MODULES: &[(&str, &str)] = &[
     ("collections", include_str!("stdlib/python/collections.py")),
     ("copy", include_str!("stdlib/python/copy.py")),
     ("dataclasses", include_str!("stdlib/python/dataclasses.py")),
+    ("decimal", include_str!("stdlib/python/decimal.py")),
     ("enum", include_str!("stdlib/python/enum.py")),
     ("fractions", include_str!("stdlib/python/fractions.py")),
     ("functools", include_str!("stdlib/python/functools.py")),
@@ -120,6 +121,9 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
     })?;
     native(vm, &d, "floor", |vm, a| {
         let x = a.pos.first().cloned().unwrap_or(Value::None);
+        if let Some(r) = vm.call_dunder(&x, "__floor__", vec![])? {
+            return Ok(r);
+        }
         if let Value::Int(_) | Value::BigInt(_) = x {
             return Ok(x);
         }
@@ -128,6 +132,9 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
     })?;
     native(vm, &d, "ceil", |vm, a| {
         let x = a.pos.first().cloned().unwrap_or(Value::None);
+        if let Some(r) = vm.call_dunder(&x, "__ceil__", vec![])? {
+            return Ok(r);
+        }
         if let Value::Int(_) | Value::BigInt(_) = x {
             return Ok(x);
         }
@@ -242,6 +249,9 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
     })?;
     native(vm, &d, "trunc", |vm, a| {
         let x = a.pos.first().cloned().unwrap_or(Value::None);
+        if let Some(r) = vm.call_dunder(&x, "__trunc__", vec![])? {
+            return Ok(r);
+        }
         if let Value::Int(_) | Value::BigInt(_) = x {
             return Ok(x);
         }

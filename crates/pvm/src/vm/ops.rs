@@ -586,6 +586,24 @@ impl Vm {
     /// float(v) for numbers.
     pub fn to_float(&mut self, v: &Value) -> R<f64> {
         match v {
+            Value::Instance(_) => {
+                if let Some(r) = self.call_dunder(v, "__float__", vec![])? {
+                    return match r {
+                        Value::Float(f) => Ok(f),
+                        _ => Err(self.type_err("__float__ returned non-float")),
+                    };
+                }
+                if let Some(r) = self.call_dunder(v, "__index__", vec![])? {
+                    return self.to_float(&r);
+                }
+                let b = Self::base_of(v);
+                if b.is(v) {
+                    return Err(
+                        self.type_err(format!("must be real number, not {}", self.type_name(v)))
+                    );
+                }
+                self.to_float(&b)
+            }
             Value::BigInt(b) => match b.to_f64() {
                 Some(f) if f.is_finite() => Ok(f),
                 _ => Err(self.new_exc("OverflowError", "int too large to convert to float")),
