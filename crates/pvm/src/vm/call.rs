@@ -976,7 +976,13 @@ impl Vm {
             }
         }
         // __slots__: only when every class in the MRO (but object) declares slots is the
-        // attribute set restricted to the union of their slot names.
+        // attribute set restricted to the union of their slot names. Fast exit: a class that
+        // declares no slots itself always has a __dict__.
+        if !cls.dict.borrow().contains_key("__slots__") {
+            i.dict.set_str(name, v);
+            i.touch();
+            return Ok(());
+        }
         let mut chain = vec![cls.clone()];
         chain.extend(
             cls.mro
