@@ -1,0 +1,8 @@
+print(sorted([3, 1, 2], reverse=True), sorted("bca"), sorted([(1, "b"), (1, "a"), (0, "z")]), sorted(["bb", "a", "ccc"], key=len))
+print(min([4, 2, 8]), max("hello"), min([], default="empty"), max([1, -5, 3], key=abs), min(3, 1, 2), max((1, 2), (1, 3)))
+print(sum([1, 2, 3], 10), sum([0.1] * 10), any([0, "", None]), all([1, "a"]), all([]), any([]))
+print(list(map(lambda x, y: x * y, [1, 2, 3], [4, 5])), list(filter(None, [0, 1, "", "a"])), list(reversed("abc")))
+print(list(zip("ab", [1, 2, 3])), list(enumerate(["x", "y"])), list(range(10, 0, -3)), len(range(0, 100, 7)), range(5)[2], 4 in range(0, 10, 2))
+print(divmod(17, 5), abs(-3), pow(2, 8), round(3.14159, 2), chr(65) + chr(0x263A), ord("€"), bool([]), bool([0]))
+print(isinstance(True, int), type(1.0).__name__, type("").__name__, repr("a'b"), repr('a"b'), ascii("ñ"), hash(5) == hash(5.0))
+print(getattr(1, "real"), hasattr([], "append"), callable(len), format(255, "x"), format(0.5, ".0%"), str(None), int(True))

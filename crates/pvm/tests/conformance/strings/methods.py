@@ -1,0 +1,11 @@
+s = "  Hello, World  "
+print(s.strip(), s.lstrip(), s.rstrip(), s.lower(), s.upper(), s.title(), s.swapcase())
+print("a,b,,c".split(","), "a b  c".split(), "a,b,c".rsplit(",", 1), "x".join(["1", "2", "3"]))
+print("hello".replace("l", "L"), "hello".replace("l", "", 1), "hello".find("l"), "hello".rfind("l"), "hello".count("l"))
+print("abc".startswith(("x", "a")), "abc".endswith("bc"), "abc".center(9, "*"), "7".zfill(3), "-7".zfill(4))
+print("Hello".ljust(8, ".") + "|", "Hello".rjust(8) + "|", "a\tb".expandtabs(4), "ab\ncd\n".splitlines())
+print("abc".isalpha(), "123".isdigit(), "a1".isalnum(), " ".isspace(), "Ab".istitle(), "ab".islower(), "AB".isupper())
+print("key=value=x".partition("="), "key=value=x".rpartition("="), "hello world".capitalize())
+print("ß".upper(), "İ".lower().encode(), "straße".casefold(), "a".ord if False else ord("a"), chr(9731))
+print("abc".encode(), "é".encode("utf-8"), b"\xc3\xa9".decode(), "tic-tac".removeprefix("tic-"), "x.py".removesuffix(".py"))
+print(str.maketrans("ab", "xy") == {97: 120, 98: 121}, "abcab".translate(str.maketrans("ab", "xy", "c")))

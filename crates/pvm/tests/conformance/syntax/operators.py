@@ -1,0 +1,7 @@
+print(7 // 2, -7 // 2, 7 % -3, -7 % 3, 2 ** 10, 2 ** -1, -2 ** 2, (-2) ** 2)
+print(1 < 2 < 3, 1 < 3 < 2, 1 == 1.0, 0.1 + 0.2, 10 / 4, 6 / 3, 7.5 // 2, -7.5 % 2)
+print(5 & 3, 5 | 3, 5 ^ 3, ~5, 1 << 10, -1 >> 3, 255 >> 4)
+print(not 0, 1 and 2, 0 and 2, 0 or "x", None or [] or 0, True + True, 3 * "ab", [0] * 3)
+print((n := 5) + n, [y for x in range(3) if (y := x * 2)])
+print("yes" if [] else "no", 1 if 0 else 2 if 1 else 3, 1 in [1, 2], "b" not in "abc", None is None)
+x = 5; x += 3; x *= 2; x //= 3; x **= 2; x %= 7; x <<= 2; x |= 1; print(x)
