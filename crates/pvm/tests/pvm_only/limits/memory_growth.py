@@ -1,0 +1,3 @@
+chunks = []
+while True:
+    chunks.append("y" * 100000)

@@ -1,0 +1,2 @@
+b = __builtins__
+print(b)

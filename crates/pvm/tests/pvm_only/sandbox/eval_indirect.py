@@ -1,0 +1,3 @@
+fns = [eval, exec]
+print("compiled")
+fns[0]("1 + 1")

@@ -1,0 +1,2 @@
+f = lambda: 0
+print(f.__globals__)

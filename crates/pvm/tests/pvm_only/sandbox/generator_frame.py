@@ -1,0 +1,3 @@
+def g():
+    yield 1
+print(g().gi_frame)

@@ -1,0 +1,3 @@
+print("before")
+import os
+print(os.getcwd())
