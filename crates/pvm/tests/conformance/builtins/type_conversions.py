@@ -1,0 +1,5 @@
+print(int("12"), float("1.5"), str(12), str(1.5), bool(""), bool("0"), list("ab"), tuple([1]), set([1, 1]) == {1})
+print(list({"a": 1}), dict([[1, 2]]), list(range(3)), bytes("é", "utf-8"), str(b"x", "ascii"), bytearray(2))
+print(int(True), float(False), str(True), repr(None), int(b"12" if False else 12), float(10), complex if False else 0)
+print(list(map(int, "123")), list(map(str, [1, 2])), [type(x).__name__ for x in (1, 1.0, "", b"", [], (), {}, set(), None, True, range(1))])
+print(isinstance(1, (str, int)), isinstance([], list), issubclass(bool, int), issubclass(int, object), type(type).__name__)
