@@ -40,7 +40,8 @@ pub struct Account {
     pub balance: u128,
     /// Number of transactions sent by this account.
     pub nonce: u64,
-    /// Hash of the actor's code (`blake3(code)`), `None` for an externally owned account.
+    /// Hash of the actor's code (`keccak256` of its canonical source), `None` for an externally
+    /// owned account.
     pub code_hash: Option<Digest>,
     /// Number of live storage entries of this actor.
     pub storage_items: u64,

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | account | `0x01 ‖ address` (21 bytes) | [crate::Account] record |
 //! | actor storage | `0x02 ‖ blake3(address ‖ key)` (33 bytes) | raw value bytes |
-//! | actor code | `0x03 ‖ code_hash` (33 bytes), `code_hash = blake3(code)` | raw source bytes |
+//! | actor code | `0x03 ‖ code_hash` (33 bytes), `code_hash = keccak256(code)` | canonical source bytes |
 //!
 //! Storage keys are hashed rather than laid out as `0x02 ‖ address ‖ key`: QMDB's ordered index
 //! finds a key by its first 8 bytes and then reads every colliding entry from the log, so keys
@@ -56,9 +56,11 @@ pub fn code_key(code_hash: &Digest) -> [u8; HASHED_KEY_LEN] {
     prefixed(CODE_PREFIX, code_hash)
 }
 
-/// The hash that content-addresses actor code: `blake3(code)`.
+/// The hash that content-addresses actor code: `keccak256(code)` of the canonical source, the
+/// protocol's code hash (cowboy-types `code_hash`, spec §1.2; it also derives actor addresses).
 pub fn code_hash(code: &[u8]) -> Digest {
-    *blake3::hash(code).as_bytes()
+    use sha3::Digest as _;
+    sha3::Keccak256::digest(code).into()
 }
 
 fn prefixed(prefix: u8, digest: &Digest) -> [u8; HASHED_KEY_LEN] {
@@ -80,6 +82,17 @@ mod tests {
         assert_eq!(code_key(&[9u8; 32])[0], CODE_PREFIX);
         assert_ne!(storage_key(&a, b"k"), storage_key(&a, b"k2"));
         assert_ne!(storage_key(&a, b"k"), storage_key(&[8u8; 20], b"k"));
+    }
+
+    #[test]
+    fn code_hash_is_keccak256() {
+        // keccak256("") — Ethereum's well-known empty hash, not NIST SHA3-256's.
+        let empty = code_hash(b"");
+        assert_eq!(
+            empty[..4],
+            [0xc5, 0xd2, 0x46, 0x01],
+            "keccak256 of the empty string starts c5d24601"
+        );
     }
 
     #[test]

@@ -204,7 +204,7 @@ fn same_batches_give_the_same_root_and_it_is_pinned() {
     // commit metadata changes this root; update it only on purpose.
     assert_eq!(
         hex(&a[29]),
-        "81136e869854b46e78ee26cab16470bdbeaa5f960f528601f6f379da17b35b94"
+        "f4e245a937ce4a8f3ab2009432ca530abacf4a9f3bb82e049dc49c0db52f7955"
     );
 }
 
