@@ -1,33 +1,119 @@
-//! The host interface (whitepaper §3 "host functions", §17.3 costs): how an embedding (the
-//! node's actor runtime) provides storage, messages, events, timers, block info and randomness.
+//! The host interface (whitepaper §3 "host functions", §17.3 costs): what the embedding (the
+//! state transition, `cowboy-exec`) provides to a running actor — storage, messages, events,
+//! value transfer, balances, block information and randomness.
 //!
-//! Every host call is charged by the VM before the host does any work. Values crossing the
-//! boundary are canonical CBOR (cowboy-types). The value conversion is not wired yet: this
-//! session defines the trait only (see README "does not").
+//! Keys and values crossing the boundary are canonical CBOR (`cowboy_types::cbor`). The VM
+//! charges every host call's cycles ([`HostCosts`]) *before* calling the host; the host meters
+//! cells (bytes) itself and says [`HostError::OutOfCells`] when the transaction's cell limit is
+//! reached. Python code reaches the host only through the native module `pvm_host`
+//! (`crate::sdk`), which `cowboy_sdk` wraps.
 
-/// Errors a host reports back into Python (surfaced as exceptions).
+/// A 20-byte account address.
+pub type Addr = [u8; 20];
+
+/// The block an invocation runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockInfo {
+    /// Block height.
+    pub height: u64,
+    /// Block timestamp, ms since the Unix epoch (from the header, agreed by consensus).
+    pub timestamp_ms: u64,
+    /// Chain id.
+    pub chain_id: u64,
+    /// The block's proposer.
+    pub proposer: Addr,
+}
+
+/// Who is running and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallContext {
+    /// The actor being invoked.
+    pub self_address: Addr,
+    /// The transaction sender or the actor that sent the message.
+    pub sender: Addr,
+    /// Value (wei) that came with the call.
+    pub value: u128,
+    /// The block.
+    pub block: BlockInfo,
+}
+
+/// Errors a host reports back into the VM.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostError {
-    /// The key/value or message was rejected (message for the Python exception).
-    Rejected(String),
+    /// Raised in Python at the call site as builtin exception `class` (catchable).
+    Rejected {
+        /// Builtin exception class name (`ValueError`, `RuntimeError`, `MemoryError`, …).
+        class: &'static str,
+        /// Message.
+        message: String,
+    },
+    /// The transaction's cell limit is exhausted: uncatchable, ends the invocation.
+    OutOfCells,
+    /// The node failed (state I/O): uncatchable, ends the invocation.
+    Fatal(String),
 }
 
 /// What the embedding provides to a running actor.
 pub trait Host {
-    /// Read a storage key (canonical CBOR value bytes), `None` if absent.
+    /// The invocation's context.
+    fn context(&self) -> &CallContext;
+    /// Read a storage entry of the running actor (`key`/value are canonical CBOR).
     fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError>;
-    /// Write a storage key.
+    /// Write a storage entry of the running actor.
     fn storage_set(&mut self, key: &[u8], value: &[u8]) -> Result<(), HostError>;
-    /// Delete a storage key.
+    /// Delete a storage entry of the running actor (absent is not an error).
     fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError>;
-    /// Send a message to another actor (CBOR payload).
-    fn send_message(&mut self, to: &[u8], payload: &[u8]) -> Result<(), HostError>;
-    /// Emit an event.
-    fn emit_event(&mut self, topic: &str, payload: &[u8]) -> Result<(), HostError>;
-    /// Schedule a timer at a block height.
-    fn set_timer(&mut self, height: u64, payload: &[u8]) -> Result<(), HostError>;
-    /// Current block height.
-    fn block_height(&self) -> u64;
-    /// Deterministic randomness for this invocation.
-    fn random_bytes(&mut self, n: usize) -> Result<Vec<u8>, HostError>;
+    /// Queue an asynchronous message (`args`: CBOR array, map or null); returns its id.
+    fn send_message(
+        &mut self,
+        target: Addr,
+        handler: &str,
+        args: &[u8],
+        value: u128,
+    ) -> Result<[u8; 32], HostError>;
+    /// Emit an event with CBOR `data`.
+    fn emit_event(&mut self, topic: &str, data: &[u8]) -> Result<(), HostError>;
+    /// Move `amount` from the running actor to `to`.
+    fn transfer(&mut self, to: Addr, amount: u128) -> Result<(), HostError>;
+    /// Balance of `addr`.
+    fn balance(&mut self, addr: Addr) -> Result<u128, HostError>;
+    /// `HKDF(R_n, label)` (§3.4).
+    fn randomness(&mut self, label: &[u8]) -> Result<[u8; 32], HostError>;
+}
+
+/// Cycle prices of host calls (§17.3). The embedding fills them from the genesis parameters;
+/// [`Default`] is the spec's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostCosts {
+    /// `storage_read()`.
+    pub storage_read: u64,
+    /// `storage_write()` (cells are the host's).
+    pub storage_write: u64,
+    /// `send_message()`.
+    pub send_message: u64,
+    /// `get_block_info()`, and the other context reads.
+    pub block_info: u64,
+    /// `emit_event()` fixed part.
+    pub emit_event: u64,
+    /// `emit_event()` per byte of data.
+    pub emit_event_per_byte: u64,
+    /// `hash()` fixed part.
+    pub hash_base: u64,
+    /// `hash()` per byte hashed.
+    pub hash_per_byte: u64,
+}
+
+impl Default for HostCosts {
+    fn default() -> Self {
+        HostCosts {
+            storage_read: 10,
+            storage_write: 200,
+            send_message: 500,
+            block_info: 100,
+            emit_event: 500,
+            emit_event_per_byte: 5,
+            hash_base: 100,
+            hash_per_byte: 1,
+        }
+    }
 }

@@ -6,8 +6,10 @@
 //! memory accounting in [`memory`]. What it is not: CPython, or a sandbox around one.
 //! Start reading at [`run`], then `vm/mod.rs`.
 
+pub mod actor;
 pub mod builtins;
 pub mod bytecode;
+pub mod cbor_bridge;
 pub mod compiler;
 pub mod cost;
 pub mod format;
@@ -16,6 +18,7 @@ pub mod limits;
 pub mod memory;
 pub mod modules;
 pub mod objects;
+pub mod sdk;
 pub mod value;
 pub mod vm;
 
@@ -95,12 +98,15 @@ pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
     out
 }
 
-fn render_error(vm: &mut Vm, e: Exc) -> RunError {
+/// Render an uncaught exception or abort CPython-style.
+pub(crate) fn render_error(vm: &mut Vm, e: Exc) -> RunError {
     match e {
         Exc::Abort(a) => {
             let (class, msg) = match a {
                 Abort::OutOfCycles => ("OutOfCycles", "cycle budget exhausted"),
                 Abort::MemoryLimit => ("MemoryError", "invocation memory limit exceeded"),
+                Abort::OutOfCells => ("OutOfCells", "cell budget exhausted"),
+                Abort::HostFailure => ("HostFailure", "the chain host failed"),
             };
             RunError::Uncaught {
                 class: class.into(),

@@ -23,7 +23,7 @@ impl std::fmt::Debug for NativeFn {
 pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
 /// Whitelisted native modules.
-const REGISTRY: &[(&str, Loader)] = &[("math", load_math)];
+const REGISTRY: &[(&str, Loader)] = &[("math", load_math), ("pvm_host", crate::sdk::load)];
 
 /// Whitelisted modules written in Python (`src/stdlib/python/`, embedded at build time).
 const PY_MODULES: &[(&str, &str)] = &[
@@ -32,6 +32,7 @@ const PY_MODULES: &[(&str, &str)] = &[
     ("bisect", include_str!("stdlib/python/bisect.py")),
     ("collections", include_str!("stdlib/python/collections.py")),
     ("copy", include_str!("stdlib/python/copy.py")),
+    ("cowboy_sdk", include_str!("stdlib/python/cowboy_sdk.py")),
     ("dataclasses", include_str!("stdlib/python/dataclasses.py")),
     ("decimal", include_str!("stdlib/python/decimal.py")),
     ("enum", include_str!("stdlib/python/enum.py")),

@@ -26,6 +26,10 @@ pub enum Abort {
     OutOfCycles,
     /// Live memory exceeded the invocation limit.
     MemoryLimit,
+    /// The host reports the transaction's cell limit exhausted.
+    OutOfCells,
+    /// The host failed (state I/O on the node); the invocation cannot continue.
+    HostFailure,
 }
 
 /// Why execution left the normal path.
@@ -152,8 +156,10 @@ pub struct Vm {
     pub handling: Vec<Value>,
     /// Set by re-raising ops so the frame does not add a duplicate traceback entry.
     reraise: bool,
-    /// Host interface, if embedded.
+    /// Host interface, if embedded (actors); `None` for plain scripts.
     pub host: Option<Box<dyn crate::host::Host>>,
+    /// Cycle prices of host calls.
+    pub host_costs: crate::host::HostCosts,
 }
 
 impl Vm {
@@ -174,6 +180,7 @@ impl Vm {
             handling: Vec::new(),
             reraise: false,
             host: None,
+            host_costs: crate::host::HostCosts::default(),
         };
         crate::builtins::install(&mut vm);
         // The builtin namespace is the VM's, not the program's: start accounting from zero so

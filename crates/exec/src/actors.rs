@@ -1,0 +1,661 @@
+//! Running a transaction's payload: transfers, actor deployment, handler calls and the
+//! messages they send (whitepaper "Transactions and Message Passing", §1.2, §3, §17.3, §17.4).
+//!
+//! * **Deploy** stores the canonical source under its keccak256 (§1.2), creates the actor at
+//!   `last20(keccak256(creator ‖ salt ‖ code_hash))`, and runs its `__init__` with the init
+//!   arguments. A syntax error, an unsupported construct or a determinism violation fails the
+//!   deploy with the PVM's error and line.
+//! * **Call** runs the named public handler with the CBOR arguments (array = positional, map =
+//!   keyword). Its return value (canonical CBOR, ≤ `max_return_data_bytes`, billed as cells)
+//!   goes in the receipt.
+//! * **Messages** (`send_message`) are queued and delivered after the handler that sent them
+//!   returns, breadth-first in send order, within the same transaction and sharing its meters.
+//!   A chain of sends may be at most `reentrancy_depth` deep; a transaction may enqueue at most
+//!   `fanout_per_tx` messages; the bytes queued for one actor may not exceed
+//!   `mailbox_capacity_bytes`. Message value is taken from the sender when the message is sent
+//!   and given to the target when it is delivered.
+//! * **Atomicity.** The transaction is one unit: if any handler it runs — the first or any
+//!   message — fails, everything it did is rolled back (storage, balances, messages, events)
+//!   and the receipt carries the failing handler's exception. This is the model of CosmWasm's
+//!   default sub-messages; it keeps "a handler is atomic" true across messages, at the price
+//!   that a caller cannot swallow a callee's failure. Fees are still paid.
+//!
+//! Cycle budgets: each invocation may use at most what is left of the transaction's cycle limit
+//! and of the actor's `per_actor_per_block_cycles` allowance for this block, whichever is less.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use cowboy_pvm::actor::{self as pvm_actor, Entry, Invocation, InvokeError};
+use cowboy_pvm::host::{BlockInfo, CallContext, Host, HostCosts, HostError};
+use cowboy_pvm::Limits;
+use cowboy_state::Context;
+use cowboy_types::cbor::{self, Value};
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::tx::Payload;
+use cowboy_types::{actor_address, keccak256, message_id, Address, Event, Hash32};
+
+use crate::apply::{BlockEnv, CheckedTx};
+use crate::intrinsic::{Exhausted, TxMeter};
+use crate::mailbox;
+use crate::state::{BlockState, SResult, StateFailure};
+
+/// Why a transaction's execution failed (goes into the receipt).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// Python exception class, or the protocol error's name.
+    pub class: String,
+    /// Message.
+    pub message: String,
+    /// Line in the actor source, when the failure has one.
+    pub line: Option<u32>,
+}
+
+impl Failure {
+    fn new(class: &str, message: impl Into<String>) -> Self {
+        Failure {
+            class: class.to_string(),
+            message: message.into(),
+            line: None,
+        }
+    }
+
+    fn out_of(e: Exhausted) -> Self {
+        match e {
+            Exhausted::Cycles => {
+                Failure::new("OutOfCycles", "the transaction's cycle limit is exhausted")
+            }
+            Exhausted::Cells => {
+                Failure::new("OutOfCells", "the transaction's cell limit is exhausted")
+            }
+        }
+    }
+}
+
+/// A successful execution's output.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Done {
+    /// Canonical CBOR of the top-level return value (a deploy returns the actor's address as
+    /// 20 bytes); empty for a transfer.
+    pub return_data: Vec<u8>,
+    /// Events, in emission order.
+    pub events: Vec<Event>,
+}
+
+/// A queued actor-to-actor message.
+#[derive(Debug, Clone)]
+struct Message {
+    id: Hash32,
+    from: Address,
+    to: Address,
+    handler: String,
+    args: Value,
+    value: u128,
+    depth: u64,
+    bytes: u64,
+}
+
+/// The execution of one transaction's payload (see the module docs).
+pub struct TxRun<'r> {
+    params: &'r GenesisParams,
+    env: &'r BlockEnv,
+    tx: &'r CheckedTx,
+    per_actor: &'r mut BTreeMap<Address, u64>,
+    events: Vec<Event>,
+    queue: VecDeque<Message>,
+    sent: u64,
+    mailbox_bytes: BTreeMap<Address, u64>,
+}
+
+impl<'r> TxRun<'r> {
+    /// Prepare to run `tx` in block `env`; `per_actor` is the block's per-actor cycle tally.
+    pub fn new(
+        params: &'r GenesisParams,
+        env: &'r BlockEnv,
+        tx: &'r CheckedTx,
+        per_actor: &'r mut BTreeMap<Address, u64>,
+    ) -> Self {
+        Self {
+            params,
+            env,
+            tx,
+            per_actor,
+            events: Vec::new(),
+            queue: VecDeque::new(),
+            sent: 0,
+            mailbox_bytes: BTreeMap::new(),
+        }
+    }
+
+    /// Run the payload. The caller holds a checkpoint and rolls it back on `Ok(Err(_))`.
+    pub fn execute<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+    ) -> SResult<Result<Done, Failure>> {
+        let sender = self.tx.sender;
+        let value = self.tx.tx.value;
+        let result = match &self.tx.payload {
+            Payload::Transfer => {
+                let Some(to) = self.tx.tx.to else {
+                    return Ok(Err(Failure::new(
+                        "InvalidTransaction",
+                        "a transfer needs a recipient",
+                    )));
+                };
+                move_value(state, &sender, &to, value)?;
+                Ok(Vec::new())
+            }
+            Payload::Deploy {
+                source,
+                salt,
+                init_args,
+            } => self.deploy(state, meter, source, salt, init_args.clone())?,
+            Payload::Call { handler, args } => {
+                let Some(to) = self.tx.tx.to else {
+                    return Ok(Err(Failure::new(
+                        "InvalidTransaction",
+                        "a call needs a target",
+                    )));
+                };
+                if state.account(&to)?.code_hash.is_none() {
+                    return Ok(Err(Failure::new(
+                        "NoSuchActor",
+                        format!("no actor is deployed at {}", to.to_checksum()),
+                    )));
+                }
+                move_value(state, &sender, &to, value)?;
+                let entry = Entry::Call {
+                    handler: handler.clone(),
+                    args: args.clone(),
+                };
+                self.invoke(state, meter, to, sender, value, entry, 0)?
+            }
+        };
+        let return_data = match result {
+            Ok(r) => r,
+            Err(f) => return Ok(Err(f)),
+        };
+        if let Err(f) = self.deliver_messages(state, meter)? {
+            return Ok(Err(f));
+        }
+        Ok(Ok(Done {
+            return_data,
+            events: std::mem::take(&mut self.events),
+        }))
+    }
+
+    fn deploy<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+        source: &str,
+        salt: &Hash32,
+        init_args: Value,
+    ) -> SResult<Result<Vec<u8>, Failure>> {
+        let sender = self.tx.sender;
+        let code_hash = cowboy_types::code_hash(source);
+        let address = actor_address(&sender, salt, &code_hash);
+        let mut acct = state.account(&address)?;
+        if acct.code_hash.is_some() {
+            return Ok(Err(Failure::new(
+                "ActorExists",
+                format!(
+                    "an actor already exists at {} (use another salt)",
+                    address.to_checksum()
+                ),
+            )));
+        }
+        let stored = state.put_code(source.as_bytes())?;
+        if stored != code_hash.0 {
+            return Err(StateFailure::Invariant(
+                "state code hash differs from the protocol code hash".into(),
+            ));
+        }
+        acct.code_hash = Some(stored);
+        state.set_account(&address, &acct)?;
+        move_value(state, &sender, &address, self.tx.tx.value)?;
+        let entry = Entry::Deploy { args: init_args };
+        match self.invoke(state, meter, address, sender, self.tx.tx.value, entry, 0)? {
+            Ok(_) => Ok(Ok(cbor::encode(&Value::Bytes(address.0.to_vec())))),
+            Err(f) => Ok(Err(f)),
+        }
+    }
+
+    /// Deliver queued messages until none are left or one fails.
+    fn deliver_messages<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+    ) -> SResult<Result<(), Failure>> {
+        while let Some(m) = self.queue.pop_front() {
+            if let Some(left) = self.mailbox_bytes.get_mut(&m.to) {
+                *left = left.saturating_sub(m.bytes);
+            }
+            let Some(written) = mailbox::record_delivery(state, self.env.height, &m.to, &m.id)?
+            else {
+                // Already delivered within the dedup window: exactly-once, so skip it.
+                continue;
+            };
+            let cells = self
+                .params
+                .state_write_cells_per_byte
+                .saturating_mul(written);
+            if let Err(e) = meter.charge_cells(cells) {
+                return Ok(Err(Failure::out_of(e)));
+            }
+            state.credit(&m.to, m.value)?;
+            let entry = Entry::Call {
+                handler: m.handler.clone(),
+                args: m.args,
+            };
+            if let Err(mut f) = self.invoke(state, meter, m.to, m.from, m.value, entry, m.depth)? {
+                f.message = format!(
+                    "{} (in message {} → {}.{})",
+                    f.message,
+                    m.from.to_checksum(),
+                    m.to.to_checksum(),
+                    m.handler
+                );
+                return Ok(Err(f));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Run one handler of the actor at `at`.
+    #[allow(clippy::too_many_arguments)]
+    fn invoke<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+        at: Address,
+        sender: Address,
+        value: u128,
+        entry: Entry,
+        depth: u64,
+    ) -> SResult<Result<Vec<u8>, Failure>> {
+        let acct = state.account(&at)?;
+        let Some(hash) = acct.code_hash else {
+            return Ok(Err(Failure::new(
+                "NoSuchActor",
+                format!("no actor is deployed at {}", at.to_checksum()),
+            )));
+        };
+        let Some(code) = state.code(&hash)? else {
+            return Err(StateFailure::Invariant(format!(
+                "actor {} has no code",
+                at.to_checksum()
+            )));
+        };
+        let source = String::from_utf8(code)
+            .map_err(|_| StateFailure::Invariant("stored actor code is not UTF-8".into()))?;
+
+        let actor_used = self.per_actor.get(&at).copied().unwrap_or(0);
+        let actor_left = self
+            .params
+            .per_actor_per_block_cycles
+            .saturating_sub(actor_used);
+        let budget = meter.cycles_left().min(actor_left);
+        let limited_by_actor = actor_left < meter.cycles_left();
+
+        let filename = format!("{}.py", at.to_checksum());
+        let invocation = Invocation {
+            source: &source,
+            filename: &filename,
+            entry,
+            limits: Limits {
+                cycles: Some(budget),
+                max_depth: cowboy_pvm::limits::DEFAULT_MAX_DEPTH,
+                memory: self.params.memory_per_call_bytes,
+            },
+            costs: host_costs(self.params),
+        };
+        let ctx = CallContext {
+            self_address: at.0,
+            sender: sender.0,
+            value,
+            block: BlockInfo {
+                height: self.env.height,
+                timestamp_ms: self.env.timestamp_ms,
+                chain_id: self.env.chain_id,
+                proposer: self.env.proposer.0,
+            },
+        };
+        let mut host = ActorHost {
+            run: self,
+            state,
+            meter: &mut *meter,
+            ctx,
+            depth,
+            fatal: None,
+        };
+        let outcome = pvm_actor::invoke(invocation, &mut host);
+        let fatal = host.fatal.take();
+        drop(host);
+        if let Some(f) = fatal {
+            return Err(f);
+        }
+        // The VM never charges more than its budget, which is within both allowances.
+        let cycles = outcome.cycles.min(budget);
+        *self.per_actor.entry(at).or_insert(0) += cycles;
+        if let Err(e) = meter.charge_cycles(cycles) {
+            return Ok(Err(Failure::out_of(e)));
+        }
+        match outcome.result {
+            Ok(ret) => {
+                let max = self.params.max_return_data_bytes;
+                if ret.len() as u64 > max {
+                    return Ok(Err(Failure::new(
+                        "ReturnTooLarge",
+                        format!("return value is {} bytes, the limit is {max}", ret.len()),
+                    )));
+                }
+                let cells = self
+                    .params
+                    .calldata_cells_per_byte
+                    .saturating_mul(ret.len() as u64);
+                if let Err(e) = meter.charge_cells(cells) {
+                    return Ok(Err(Failure::out_of(e)));
+                }
+                Ok(Ok(ret))
+            }
+            Err(e) => Ok(Err(invoke_failure(e, limited_by_actor, self.params))),
+        }
+    }
+}
+
+/// Map a PVM failure to the receipt's error.
+fn invoke_failure(e: InvokeError, limited_by_actor: bool, params: &GenesisParams) -> Failure {
+    match e {
+        InvokeError::Compile(c) => Failure {
+            class: c.kind.to_string(),
+            message: c.msg,
+            line: Some(c.line),
+        },
+        InvokeError::Python {
+            class,
+            message,
+            line,
+            ..
+        } => Failure {
+            class,
+            message,
+            line,
+        },
+        InvokeError::OutOfCycles if limited_by_actor => Failure::new(
+            "OutOfCycles",
+            format!(
+                "the actor's per-block cycle allowance ({}) is exhausted",
+                params.per_actor_per_block_cycles
+            ),
+        ),
+        InvokeError::OutOfCycles => Failure::out_of(Exhausted::Cycles),
+        InvokeError::OutOfCells => Failure::out_of(Exhausted::Cells),
+        InvokeError::MemoryLimit => Failure::new(
+            "MemoryError",
+            format!(
+                "the invocation exceeded its memory limit of {} bytes",
+                params.memory_per_call_bytes
+            ),
+        ),
+        other => Failure::new(invoke_error_class(&other), other.to_string()),
+    }
+}
+
+fn invoke_error_class(e: &InvokeError) -> &'static str {
+    match e {
+        InvokeError::NoActorClass(_) => "NoActorClass",
+        InvokeError::NoSuchHandler(_) => "NoSuchHandler",
+        InvokeError::BadArguments(_) => "BadArguments",
+        InvokeError::ReturnNotEncodable(_) => "TypeError",
+        InvokeError::HostFailure(_) => "HostFailure",
+        _ => "InternalError",
+    }
+}
+
+/// Cycle prices of host calls, from the genesis parameters (§17.3).
+pub fn host_costs(p: &GenesisParams) -> HostCosts {
+    HostCosts {
+        storage_read: p.storage_read_cycles,
+        storage_write: p.storage_write_cycles,
+        send_message: p.send_message_cycles,
+        block_info: p.block_info_cycles,
+        emit_event: p.emit_event_cycles,
+        emit_event_per_byte: p.emit_event_cycles_per_byte,
+        hash_base: p.hash_base_cycles,
+        hash_per_byte: p.hash_cycles_per_byte,
+    }
+}
+
+fn move_value<E: Context>(
+    state: &mut BlockState<'_, E>,
+    from: &Address,
+    to: &Address,
+    amount: u128,
+) -> SResult<()> {
+    // Validity checked the sender covers value + reservation, so the debit cannot fail.
+    if !state.debit(from, amount)? {
+        return Err(StateFailure::Invariant(
+            "validated value transfer found the balance short".into(),
+        ));
+    }
+    state.credit(to, amount)
+}
+
+/// The PVM's view of the chain during one invocation.
+struct ActorHost<'h, 'r, 's, 'a, E: Context> {
+    run: &'h mut TxRun<'r>,
+    state: &'s mut BlockState<'a, E>,
+    meter: &'h mut TxMeter,
+    ctx: CallContext,
+    depth: u64,
+    /// A state failure seen by a host call: reported to the VM as fatal, then to the block.
+    fatal: Option<StateFailure>,
+}
+
+fn rejected(class: &'static str, message: impl Into<String>) -> HostError {
+    HostError::Rejected {
+        class,
+        message: message.into(),
+    }
+}
+
+impl<E: Context> ActorHost<'_, '_, '_, '_, E> {
+    fn me(&self) -> Address {
+        Address(self.ctx.self_address)
+    }
+
+    fn io<T>(&mut self, r: SResult<T>) -> Result<T, HostError> {
+        r.map_err(|f| {
+            let msg = f.to_string();
+            self.fatal = Some(f);
+            HostError::Fatal(msg)
+        })
+    }
+
+    fn cells(&mut self, n: u64) -> Result<(), HostError> {
+        self.meter
+            .charge_cells(n)
+            .map_err(|_| HostError::OutOfCells)
+    }
+
+    fn millicells(&mut self, n: u128) -> Result<(), HostError> {
+        self.meter
+            .charge_millicells(n)
+            .map_err(|_| HostError::OutOfCells)
+    }
+}
+
+impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
+    fn context(&self) -> &CallContext {
+        &self.ctx
+    }
+
+    fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
+        let me = self.me();
+        let r = self.state.storage(&me, key);
+        let v = self.io(r)?;
+        let bytes = key.len() + v.as_ref().map_or(0, Vec::len);
+        let p = u128::from(self.run.params.state_read_millicells_per_byte);
+        self.millicells(p * bytes as u128)?;
+        Ok(v)
+    }
+
+    fn storage_set(&mut self, key: &[u8], value: &[u8]) -> Result<(), HostError> {
+        let me = self.me();
+        let r = self.state.account(&me);
+        let acct = self.io(r)?;
+        let r = self.state.storage(&me, key);
+        let old = self.io(r)?;
+        let old_size = old.map_or(0, |o| (key.len() + o.len()) as u64);
+        let new_size = (key.len() + value.len()) as u64;
+        let after = acct.storage_bytes.saturating_sub(old_size) + new_size;
+        let quota = self.run.params.storage_quota_per_actor_bytes;
+        if new_size > old_size && after > quota {
+            return Err(rejected(
+                "MemoryError",
+                format!("storage quota exceeded: the actor would use {after} bytes of its {quota}"),
+            ));
+        }
+        let p = self.run.params.state_write_cells_per_byte;
+        self.cells(p.saturating_mul(new_size))?;
+        let r = self.state.set_storage(&me, key, value);
+        self.io(r)
+    }
+
+    fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError> {
+        let me = self.me();
+        let r = self.state.delete_storage(&me, key);
+        self.io(r)
+    }
+
+    fn send_message(
+        &mut self,
+        target: [u8; 20],
+        handler: &str,
+        args: &[u8],
+        value: u128,
+    ) -> Result<[u8; 32], HostError> {
+        let to = Address(target);
+        let me = self.me();
+        let p = self.run.params;
+        if self.run.sent >= p.fanout_per_tx {
+            return Err(rejected(
+                "RuntimeError",
+                format!(
+                    "a transaction may enqueue at most {} messages",
+                    p.fanout_per_tx
+                ),
+            ));
+        }
+        if self.depth + 1 > p.reentrancy_depth {
+            return Err(rejected(
+                "RecursionError",
+                format!("message chain deeper than {}", p.reentrancy_depth),
+            ));
+        }
+        let args_value = cbor::decode(args)
+            .map_err(|e| rejected("ValueError", format!("message arguments: {e}")))?;
+        if !matches!(args_value, Value::Array(_) | Value::Map(_) | Value::Null) {
+            return Err(rejected(
+                "TypeError",
+                "message arguments must be a list, a dict or None",
+            ));
+        }
+        let r = self.state.account(&to);
+        let target_acct = self.io(r)?;
+        if target_acct.code_hash.is_none() {
+            return Err(rejected(
+                "ValueError",
+                format!("no actor is deployed at {}", to.to_checksum()),
+            ));
+        }
+        let bytes = (handler.len() + args.len()) as u64;
+        let queued = self.run.mailbox_bytes.get(&to).copied().unwrap_or(0);
+        if queued + bytes > p.mailbox_capacity_bytes {
+            return Err(rejected(
+                "RuntimeError",
+                format!(
+                    "the mailbox of {} is full ({} of {} bytes queued)",
+                    to.to_checksum(),
+                    queued,
+                    p.mailbox_capacity_bytes
+                ),
+            ));
+        }
+        self.cells(p.calldata_cells_per_byte.saturating_mul(bytes))?;
+        let r = self.state.account(&me);
+        let mut acct = self.io(r)?;
+        if acct.balance < value {
+            return Err(rejected(
+                "ValueError",
+                format!("insufficient balance: {} < {value}", acct.balance),
+            ));
+        }
+        acct.balance -= value;
+        let nonce = acct.nonce;
+        acct.nonce += 1;
+        let r = self.state.set_account(&me, &acct);
+        self.io(r)?;
+        let msg_hash = keccak256(&cbor::encode(&Value::Array(vec![
+            Value::Bytes(to.0.to_vec()),
+            Value::Text(handler.to_string()),
+            args_value.clone(),
+            Value::from_u128(value),
+        ])));
+        let id = message_id(&me, nonce, &msg_hash);
+        self.run.sent += 1;
+        *self.run.mailbox_bytes.entry(to).or_insert(0) += bytes;
+        self.run.queue.push_back(Message {
+            id,
+            from: me,
+            to,
+            handler: handler.to_string(),
+            args: args_value,
+            value,
+            depth: self.depth + 1,
+            bytes,
+        });
+        Ok(id.0)
+    }
+
+    fn emit_event(&mut self, topic: &str, data: &[u8]) -> Result<(), HostError> {
+        const MAX_TOPIC: usize = 256;
+        if topic.len() > MAX_TOPIC {
+            return Err(rejected(
+                "ValueError",
+                format!(
+                    "event topic is {} bytes, the limit is {MAX_TOPIC}",
+                    topic.len()
+                ),
+            ));
+        }
+        let p = u128::from(self.run.params.event_millicells_per_byte);
+        self.millicells(p * (topic.len() + data.len()) as u128)?;
+        self.run.events.push(Event {
+            emitter: self.me(),
+            topic: topic.to_string(),
+            data: data.to_vec(),
+        });
+        Ok(())
+    }
+
+    fn transfer(&mut self, to: [u8; 20], amount: u128) -> Result<(), HostError> {
+        let me = self.me();
+        let r = self.state.debit(&me, amount);
+        if !self.io(r)? {
+            return Err(rejected("ValueError", "insufficient balance for transfer"));
+        }
+        let r = self.state.credit(&Address(to), amount);
+        self.io(r)
+    }
+
+    fn balance(&mut self, addr: [u8; 20]) -> Result<u128, HostError> {
+        let r = self.state.account(&Address(addr));
+        Ok(self.io(r)?.balance)
+    }
+
+    fn randomness(&mut self, label: &[u8]) -> Result<[u8; 32], HostError> {
+        Ok(crate::randomness::derive(&self.run.env.randomness, label))
+    }
+}

@@ -1,0 +1,126 @@
+//! The message dedup set (whitepaper §3.3): exactly-once delivery within `dedup_window`.
+//!
+//! Every delivered message id is recorded, per target actor, in a separate metered mailbox
+//! store — the storage of the system account [`MAILBOX`] — rather than in the actor's own
+//! storage, so other actors' traffic can never eat into an actor's quota. A delivery whose
+//! `(target, id)` is already recorded is skipped.
+//!
+//! Records expire after `dedup_window_blocks`: each block's records are also listed under a
+//! per-height index (`["dedup", h]` → count, `["dedup", h, i]` → `[actor, id]`), and
+//! [`prune`] at the start of block `h` deletes the records of block `h − window`. The state
+//! cannot enumerate keys (they are hashed), which is why the index exists.
+//!
+//! Ids are `keccak256(sender ‖ nonce ‖ msg_hash)` with the sending actor's nonce, which only
+//! grows, so two distinct sends never share an id; the set is what makes redelivery of the
+//! *same* message (a replayed or re-injected one) a no-op.
+
+use cowboy_state::Context;
+use cowboy_types::cbor::{self, Value};
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::{Address, Hash32};
+
+use crate::state::{BlockState, SResult, StateFailure};
+
+/// The system account holding the dedup set (first free slot after the §9 system actors).
+pub const MAILBOX: Address = Address::system(0x0C);
+
+fn seen_key(actor: &Address, id: &Hash32) -> Vec<u8> {
+    cbor::encode(&Value::Array(vec![
+        Value::Text("seen".into()),
+        Value::Bytes(actor.0.to_vec()),
+        Value::Bytes(id.0.to_vec()),
+    ]))
+}
+
+fn count_key(height: u64) -> Vec<u8> {
+    cbor::encode(&Value::Array(vec![
+        Value::Text("dedup".into()),
+        Value::Uint(height),
+    ]))
+}
+
+fn entry_key(height: u64, i: u64) -> Vec<u8> {
+    cbor::encode(&Value::Array(vec![
+        Value::Text("dedup".into()),
+        Value::Uint(height),
+        Value::Uint(i),
+    ]))
+}
+
+fn read_uint<E: Context>(state: &BlockState<'_, E>, key: &[u8]) -> SResult<u64> {
+    match state.storage(&MAILBOX, key)? {
+        None => Ok(0),
+        Some(bytes) => match cbor::decode(&bytes) {
+            Ok(Value::Uint(n)) => Ok(n),
+            _ => Err(StateFailure::Invariant("corrupt dedup counter".into())),
+        },
+    }
+}
+
+/// Record the delivery of message `id` to `actor` in block `height`. Returns the bytes written
+/// (for cell metering), or `None` (and changes nothing) if it was already delivered within
+/// the window.
+pub fn record_delivery<E: Context>(
+    state: &mut BlockState<'_, E>,
+    height: u64,
+    actor: &Address,
+    id: &Hash32,
+) -> SResult<Option<u64>> {
+    let seen = seen_key(actor, id);
+    if state.storage(&MAILBOX, &seen)?.is_some() {
+        return Ok(None);
+    }
+    if !state.exists(&MAILBOX)? {
+        state.set_account(&MAILBOX, &Default::default())?;
+    }
+    let stamp = cbor::encode(&Value::Uint(height));
+    state.set_storage(&MAILBOX, &seen, &stamp)?;
+    let n = read_uint(state, &count_key(height))?;
+    let entry = cbor::encode(&Value::Array(vec![
+        Value::Bytes(actor.0.to_vec()),
+        Value::Bytes(id.0.to_vec()),
+    ]));
+    let (ekey, ckey) = (entry_key(height, n), count_key(height));
+    let count = cbor::encode(&Value::Uint(n + 1));
+    state.set_storage(&MAILBOX, &ekey, &entry)?;
+    state.set_storage(&MAILBOX, &ckey, &count)?;
+    let written = seen.len() + stamp.len() + ekey.len() + entry.len() + ckey.len() + count.len();
+    Ok(Some(written as u64))
+}
+
+/// At the start of block `height`, forget the deliveries of block `height − window`.
+pub fn prune<E: Context>(
+    state: &mut BlockState<'_, E>,
+    params: &GenesisParams,
+    height: u64,
+) -> SResult<()> {
+    let Some(old) = height.checked_sub(params.dedup_window_blocks) else {
+        return Ok(());
+    };
+    let n = read_uint(state, &count_key(old))?;
+    for i in 0..n {
+        let key = entry_key(old, i);
+        let Some(bytes) = state.storage(&MAILBOX, &key)? else {
+            continue;
+        };
+        let (actor, id) = match cbor::decode(&bytes) {
+            Ok(Value::Array(v)) => match v.as_slice() {
+                [Value::Bytes(a), Value::Bytes(i)] if a.len() == 20 && i.len() == 32 => {
+                    let mut actor = [0u8; 20];
+                    actor.copy_from_slice(a);
+                    let mut id = [0u8; 32];
+                    id.copy_from_slice(i);
+                    (Address(actor), Hash32(id))
+                }
+                _ => return Err(StateFailure::Invariant("corrupt dedup entry".into())),
+            },
+            _ => return Err(StateFailure::Invariant("corrupt dedup entry".into())),
+        };
+        state.delete_storage(&MAILBOX, &seen_key(&actor, &id))?;
+        state.delete_storage(&MAILBOX, &key)?;
+    }
+    if n > 0 {
+        state.delete_storage(&MAILBOX, &count_key(old))?;
+    }
+    Ok(())
+}

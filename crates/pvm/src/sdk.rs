@@ -1,0 +1,343 @@
+//! `pvm_host`: the low-level host module, the only door from Python to the chain (whitepaper
+//! §3 host functions, §17.3 costs). `cowboy_sdk` (src/stdlib/python/cowboy_sdk.py) builds the
+//! developer surface on it; actors may also import it directly.
+//!
+//! Every function charges its §17.3 cycle price through `Vm::charge` *before* calling the
+//! host, converts Python values to canonical CBOR with [`crate::cbor_bridge`], and turns host
+//! errors into Python exceptions (catchable) or aborts (out of cells, host failure;
+//! uncatchable). The module exists only while a host is attached: a plain `cowboy pvm run`
+//! gets `ImportError`.
+//!
+//! Addresses are EIP-55 checksummed `"0x…"` strings in Python. Functions taking an address
+//! accept such a string (all-lowercase or all-uppercase hex is accepted too; mixed case must be
+//! a valid checksum) or 20 raw bytes.
+
+use std::rc::Rc;
+
+use cowboy_types::Address;
+
+use crate::cbor_bridge::{from_cbor_bytes, to_cbor_bytes};
+use crate::host::{Host, HostError};
+use crate::modules::NativeFn;
+use crate::value::*;
+use crate::vm::{Abort, Args, Exc, Vm, R};
+
+/// A native function body.
+type NativeBody = fn(&mut Vm, Args) -> R<Value>;
+
+/// Load `pvm_host` (ImportError without a host).
+pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
+    if vm.host.is_none() {
+        return Err(vm.new_exc(
+            "ImportError",
+            &format!("{name} needs a chain host: run the actor with `cowboy`, not as a script"),
+        ));
+    }
+    let d = rc_dict(PyDict::new());
+    let fns: &[(&str, NativeBody)] = &[
+        ("storage_get", storage_get),
+        ("storage_set", storage_set),
+        ("storage_delete", storage_delete),
+        ("encode", encode),
+        ("decode", decode),
+        ("sender", sender),
+        ("self_address", self_address),
+        ("value", value),
+        ("block_info", block_info),
+        ("balance", balance),
+        ("send_message", send_message),
+        ("emit_event", emit_event),
+        ("transfer", transfer),
+        ("randomness", randomness),
+    ];
+    for (n, f) in fns {
+        vm.dict_set_str(
+            &d,
+            n,
+            Value::Builtin(Rc::new(Builtin {
+                name: (*n).into(),
+                kind: BuiltinKind::Native(NativeFn(*f)),
+            })),
+        )?;
+    }
+    vm.dict_set_str(&d, "__name__", Value::str(name))?;
+    Ok(Value::Module(Rc::new(Module {
+        name: name.into(),
+        dict: d,
+    })))
+}
+
+/// Call the host, mapping its errors into the VM.
+fn host<T>(vm: &mut Vm, f: impl FnOnce(&mut dyn Host) -> Result<T, HostError>) -> R<T> {
+    let Some(h) = vm.host.as_mut() else {
+        return Err(vm.new_exc("RuntimeError", "no chain host is attached"));
+    };
+    match f(h.as_mut()) {
+        Ok(v) => Ok(v),
+        Err(HostError::Rejected { class, message }) => Err(vm.new_exc(class, &message)),
+        Err(HostError::OutOfCells) => Err(Exc::Abort(Abort::OutOfCells)),
+        Err(HostError::Fatal(_)) => Err(Exc::Abort(Abort::HostFailure)),
+    }
+}
+
+fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
+    match a.pos.get(i) {
+        Some(v) => Ok(v.clone()),
+        None => Err(vm.type_err(format!("{fname}() missing argument {}", i + 1))),
+    }
+}
+
+/// Encode a storage key: `str`, `int` or `bytes` only (so keys are unambiguous and no user key
+/// can collide with the reserved array keys the SDK uses).
+pub fn key_bytes(vm: &mut Vm, key: &Value) -> R<Vec<u8>> {
+    match key {
+        Value::Str(_) | Value::Int(_) | Value::BigInt(_) | Value::Bytes(_) => {
+            to_cbor_bytes(vm, key)
+        }
+        other => {
+            let t = vm.type_name(other);
+            Err(vm.type_err(format!("storage keys must be str, int or bytes, not '{t}'")))
+        }
+    }
+}
+
+fn bytes_arg(vm: &mut Vm, v: &Value, what: &str) -> R<Vec<u8>> {
+    match v {
+        Value::Bytes(b) => Ok(b.b.to_vec()),
+        Value::ByteArray(b) => Ok(b.b.borrow().clone()),
+        other => {
+            let t = vm.type_name(other);
+            Err(vm.type_err(format!("{what} must be bytes, not '{t}'")))
+        }
+    }
+}
+
+/// Parse an address argument (see the module docs).
+pub fn address_arg(vm: &mut Vm, v: &Value) -> R<[u8; 20]> {
+    match v {
+        Value::Bytes(b) if b.b.len() == 20 => {
+            let mut a = [0u8; 20];
+            a.copy_from_slice(&b.b);
+            Ok(a)
+        }
+        Value::Bytes(b) => Err(vm.value_err(format!("an address is 20 bytes, got {}", b.b.len()))),
+        Value::Str(s) => match s.s.parse::<Address>() {
+            Ok(a) => Ok(a.0),
+            Err(e) => Err(vm.value_err(format!("invalid address {:?}: {e}", &*s.s))),
+        },
+        other => {
+            let t = vm.type_name(other);
+            Err(vm.type_err(format!(
+                "an address must be a '0x…' str or 20 bytes, not '{t}'"
+            )))
+        }
+    }
+}
+
+fn address_value(a: [u8; 20]) -> Value {
+    Value::str(&Address(a).to_checksum())
+}
+
+fn u128_arg(vm: &mut Vm, v: &Value, what: &str) -> R<u128> {
+    let n = match v {
+        Value::Int(i) if *i >= 0 => Some(*i as u128),
+        Value::BigInt(b) => u128::try_from(&**b).ok(),
+        Value::Bool(b) => Some(u128::from(*b)),
+        Value::Int(_) => None,
+        other => {
+            let t = vm.type_name(other);
+            return Err(vm.type_err(format!("{what} must be an int, not '{t}'")));
+        }
+    };
+    match n {
+        Some(n) => Ok(n),
+        None => Err(vm.value_err(format!("{what} must be between 0 and 2**128 - 1"))),
+    }
+}
+
+fn u128_value(vm: &mut Vm, n: u128) -> R<Value> {
+    match i64::try_from(n) {
+        Ok(i) => Ok(Value::Int(i)),
+        Err(_) => vm.int_result(num_bigint::BigInt::from(n)),
+    }
+}
+
+fn storage_get(vm: &mut Vm, a: Args) -> R<Value> {
+    let k = arg(vm, &a, 0, "storage_get")?;
+    let key = key_bytes(vm, &k)?;
+    vm.charge(vm.host_costs.storage_read)?;
+    match host(vm, |h| h.storage_get(&key))? {
+        Some(v) => {
+            vm.reserve(v.len() as u64)?;
+            Ok(Value::bytes(v))
+        }
+        None => Ok(Value::None),
+    }
+}
+
+fn storage_set(vm: &mut Vm, a: Args) -> R<Value> {
+    let k = arg(vm, &a, 0, "storage_set")?;
+    let raw = arg(vm, &a, 1, "storage_set")?;
+    let key = key_bytes(vm, &k)?;
+    let raw = bytes_arg(vm, &raw, "the encoded value")?;
+    // Only canonical CBOR may be stored: what a later read decodes must be what was meant.
+    if let Err(e) = cowboy_types::cbor::decode(&raw) {
+        return Err(vm.value_err(format!("storage values must be canonical CBOR: {e}")));
+    }
+    raw_set(vm, &key, &raw)?;
+    Ok(Value::None)
+}
+
+/// Write an encoded entry (charged as a storage write).
+pub fn raw_set(vm: &mut Vm, key: &[u8], raw: &[u8]) -> R<()> {
+    vm.charge(vm.host_costs.storage_write)?;
+    host(vm, |h| h.storage_set(key, raw))
+}
+
+/// Read an encoded entry (charged as a storage read).
+pub fn raw_get(vm: &mut Vm, key: &[u8]) -> R<Option<Vec<u8>>> {
+    vm.charge(vm.host_costs.storage_read)?;
+    host(vm, |h| h.storage_get(key))
+}
+
+fn storage_delete(vm: &mut Vm, a: Args) -> R<Value> {
+    let k = arg(vm, &a, 0, "storage_delete")?;
+    let key = key_bytes(vm, &k)?;
+    vm.charge(vm.host_costs.storage_write)?;
+    host(vm, |h| h.storage_delete(&key))?;
+    Ok(Value::None)
+}
+
+fn encode(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "encode")?;
+    let bytes = to_cbor_bytes(vm, &v)?;
+    vm.reserve(bytes.len() as u64)?;
+    Ok(Value::bytes(bytes))
+}
+
+fn decode(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "decode")?;
+    let raw = bytes_arg(vm, &v, "decode() argument")?;
+    from_cbor_bytes(vm, &raw)
+}
+
+fn context(vm: &mut Vm) -> R<crate::host::CallContext> {
+    vm.charge(vm.host_costs.block_info)?;
+    host(vm, |h| Ok(*h.context()))
+}
+
+fn sender(vm: &mut Vm, _a: Args) -> R<Value> {
+    Ok(address_value(context(vm)?.sender))
+}
+
+fn self_address(vm: &mut Vm, _a: Args) -> R<Value> {
+    Ok(address_value(context(vm)?.self_address))
+}
+
+fn value(vm: &mut Vm, _a: Args) -> R<Value> {
+    let v = context(vm)?.value;
+    u128_value(vm, v)
+}
+
+fn block_info(vm: &mut Vm, _a: Args) -> R<Value> {
+    let b = context(vm)?.block;
+    let height = u128_value(vm, u128::from(b.height))?;
+    let ts = u128_value(vm, u128::from(b.timestamp_ms))?;
+    let chain = u128_value(vm, u128::from(b.chain_id))?;
+    Ok(Value::tuple(vec![
+        height,
+        ts,
+        chain,
+        address_value(b.proposer),
+    ]))
+}
+
+fn balance(vm: &mut Vm, a: Args) -> R<Value> {
+    let addr = match a.pos.first() {
+        None | Some(Value::None) => context(vm)?.self_address,
+        Some(v) => {
+            let v = v.clone();
+            vm.charge(vm.host_costs.storage_read)?;
+            address_arg(vm, &v)?
+        }
+    };
+    let b = host(vm, |h| h.balance(addr))?;
+    u128_value(vm, b)
+}
+
+fn send_message(vm: &mut Vm, a: Args) -> R<Value> {
+    let target = arg(vm, &a, 0, "send_message")?;
+    let handler = arg(vm, &a, 1, "send_message")?;
+    let raw = arg(vm, &a, 2, "send_message")?;
+    let amount = a.pos.get(3).cloned().unwrap_or(Value::Int(0));
+    let target = address_arg(vm, &target)?;
+    let handler = match &handler {
+        Value::Str(s) => s.s.to_string(),
+        other => {
+            let t = vm.type_name(other);
+            return Err(vm.type_err(format!("handler must be a str, not '{t}'")));
+        }
+    };
+    if handler.is_empty() || handler.starts_with('_') {
+        return Err(vm.value_err(format!("handler {handler:?} is not a public handler name")));
+    }
+    let args = bytes_arg(vm, &raw, "the encoded arguments")?;
+    let amount = u128_arg(vm, &amount, "value")?;
+    vm.charge(vm.host_costs.send_message)?;
+    let id = host(vm, |h| h.send_message(target, &handler, &args, amount))?;
+    Ok(Value::bytes(id.to_vec()))
+}
+
+fn emit_event(vm: &mut Vm, a: Args) -> R<Value> {
+    let topic = arg(vm, &a, 0, "emit_event")?;
+    let raw = arg(vm, &a, 1, "emit_event")?;
+    let topic = match &topic {
+        Value::Str(s) => s.s.to_string(),
+        other => {
+            let t = vm.type_name(other);
+            return Err(vm.type_err(format!("an event topic must be a str, not '{t}'")));
+        }
+    };
+    let data = bytes_arg(vm, &raw, "the encoded event data")?;
+    let per_byte = vm.host_costs.emit_event_per_byte;
+    let cost = vm
+        .host_costs
+        .emit_event
+        .saturating_add(per_byte.saturating_mul((topic.len() + data.len()) as u64));
+    vm.charge(cost)?;
+    host(vm, |h| h.emit_event(&topic, &data))?;
+    Ok(Value::None)
+}
+
+fn transfer(vm: &mut Vm, a: Args) -> R<Value> {
+    let to = arg(vm, &a, 0, "transfer")?;
+    let amount = arg(vm, &a, 1, "transfer")?;
+    let to = address_arg(vm, &to)?;
+    let amount = u128_arg(vm, &amount, "amount")?;
+    // Two account writes, priced like a message send (§17.3 has no separate row).
+    vm.charge(vm.host_costs.send_message)?;
+    host(vm, |h| h.transfer(to, amount))?;
+    Ok(Value::None)
+}
+
+fn randomness(vm: &mut Vm, a: Args) -> R<Value> {
+    let label = arg(vm, &a, 0, "randomness")?;
+    let label = match &label {
+        Value::Str(s) => s.s.as_bytes().to_vec(),
+        Value::Bytes(b) => b.b.to_vec(),
+        other => {
+            let t = vm.type_name(other);
+            return Err(vm.type_err(format!(
+                "a randomness label must be str or bytes, not '{t}'"
+            )));
+        }
+    };
+    let cost = vm.host_costs.hash_base.saturating_add(
+        vm.host_costs
+            .hash_per_byte
+            .saturating_mul(label.len() as u64),
+    );
+    vm.charge(cost)?;
+    let out = host(vm, |h| h.randomness(&label))?;
+    Ok(Value::bytes(out.to_vec()))
+}

@@ -1,0 +1,178 @@
+"""cowboy_sdk: the actor developer surface (key-innovations.md §3, CIP-6) over pvm_host.
+
+An actor is the class decorated with @actor (or, in the low-level form, a class named Actor).
+Each invocation gets a fresh instance whose `storage` attribute is a Storage mapping and whose
+other attributes are restored from the previous invocation. Everything here is metered like
+any Python code; the host calls are priced by pvm_host (whitepaper §17.3).
+"""
+
+import pvm_host
+
+_ABSENT = object()
+
+
+def actor(cls):
+    """Mark `cls` as the module's actor class."""
+    cls.__cowboy_actor__ = True
+    return cls
+
+
+class Storage:
+    """The actor's persistent key/value storage (keys: str, int or bytes; values: any
+    CBOR-encodable value).
+
+    A value read once is cached for the rest of the invocation, so the same object comes back
+    and changes made to it in place (`storage["items"].append(x)`) are written back when the
+    handler returns successfully. Assignment writes through immediately.
+    """
+
+    __slots__ = ("_cache", "_stored")
+
+    def __init__(self):
+        self._cache = {}
+        self._stored = {}
+
+    def _load(self, key):
+        if key in self._cache:
+            return self._cache[key]
+        raw = pvm_host.storage_get(key)
+        value = _ABSENT if raw is None else pvm_host.decode(raw)
+        self._cache[key] = value
+        self._stored[key] = raw
+        return value
+
+    def __getitem__(self, key):
+        value = self._load(key)
+        if value is _ABSENT:
+            raise KeyError(key)
+        return value
+
+    def get(self, key, default=None):
+        value = self._load(key)
+        return default if value is _ABSENT else value
+
+    def __contains__(self, key):
+        return self._load(key) is not _ABSENT
+
+    def __setitem__(self, key, value):
+        raw = pvm_host.encode(value)
+        pvm_host.storage_set(key, raw)
+        self._cache[key] = value
+        self._stored[key] = raw
+
+    def set(self, key, value):
+        self[key] = value
+
+    def __delitem__(self, key):
+        if self._load(key) is _ABSENT:
+            raise KeyError(key)
+        self.delete(key)
+
+    def delete(self, key):
+        """Remove `key` (no error if it is absent)."""
+        pvm_host.storage_delete(key)
+        self._cache[key] = _ABSENT
+        self._stored[key] = None
+
+    def pop(self, key, default=_ABSENT):
+        value = self._load(key)
+        if value is _ABSENT:
+            if default is _ABSENT:
+                raise KeyError(key)
+            return default
+        self.delete(key)
+        return value
+
+    def setdefault(self, key, default=None):
+        value = self._load(key)
+        if value is _ABSENT:
+            self[key] = default
+            return default
+        return value
+
+    def _flush(self):
+        """Write back values changed in place since they were read or written."""
+        for key, value in self._cache.items():
+            if value is _ABSENT:
+                continue
+            try:
+                raw = pvm_host.encode(value)
+            except TypeError as e:
+                raise TypeError(f"storage[{key!r}] can no longer be stored: {e}") from None
+            if raw != self._stored[key]:
+                pvm_host.storage_set(key, raw)
+                self._stored[key] = raw
+
+    def __repr__(self):
+        return "<actor storage>"
+
+
+class BlockInfo:
+    """The block the invocation runs in."""
+
+    __slots__ = ("height", "timestamp_ms", "chain_id", "proposer")
+
+    def __init__(self, height, timestamp_ms, chain_id, proposer):
+        self.height = height
+        self.timestamp_ms = timestamp_ms
+        self.chain_id = chain_id
+        self.proposer = proposer
+
+    def __repr__(self):
+        return (
+            f"BlockInfo(height={self.height}, timestamp_ms={self.timestamp_ms}, "
+            f"chain_id={self.chain_id}, proposer={self.proposer!r})"
+        )
+
+
+def block_info():
+    """Height, timestamp (ms), chain id and proposer of the current block."""
+    return BlockInfo(*pvm_host.block_info())
+
+
+def sender():
+    """The transaction sender, or the actor that sent the message (checksummed '0x…')."""
+    return pvm_host.sender()
+
+
+def value():
+    """Value (wei) that came with this call."""
+    return pvm_host.value()
+
+
+def self_address():
+    """This actor's address (checksummed '0x…')."""
+    return pvm_host.self_address()
+
+
+def balance(address=None):
+    """Balance (wei) of `address`, or of this actor."""
+    return pvm_host.balance(address)
+
+
+def send_message(target, handler, args=None, value=0):
+    """Queue a message to `handler` of actor `target`, delivered after this handler returns,
+    in the same transaction. `args`: a list/tuple (positional) or dict (keyword). Returns the
+    message id (32 bytes)."""
+    if args is None:
+        args = []
+    elif isinstance(args, tuple):
+        args = list(args)
+    elif not isinstance(args, (list, dict)):
+        raise TypeError("message args must be a list, a tuple, a dict or None")
+    return pvm_host.send_message(target, handler, pvm_host.encode(args), value)
+
+
+def emit_event(topic, data=None):
+    """Emit an event (in the receipt) with a CBOR-encodable payload."""
+    pvm_host.emit_event(topic, pvm_host.encode(data))
+
+
+def transfer(to, amount):
+    """Send `amount` wei from this actor to `to`."""
+    pvm_host.transfer(to, amount)
+
+
+def randomness(label):
+    """32 bytes of HKDF(R_n, label) for the current block (whitepaper §3.4)."""
+    return pvm_host.randomness(label)
