@@ -2,10 +2,12 @@
 //! call (whitepaper "The Cowboy Actor VM", "Accounts and State", §3; key-innovations.md §3).
 //!
 //! [`invoke`] runs one invocation in a fresh [`Vm`] — nothing survives between invocations but
-//! what the host stores — on its own thread with a large stack (the interpreter recurses on the
-//! Rust stack). The caller's [`Host`] stays on the caller's thread: the VM thread reaches it
-//! through a pair of channels, one request at a time, so the host needs neither `Send` nor
-//! `'static`, and host calls happen in exactly the order the program makes them.
+//! what the host stores — on a VM thread with a large stack (the interpreter recurses on the
+//! Rust stack). Each calling thread gets one VM thread, kept for its next invocations along
+//! with its compiled-code cache (`crate::code_cache`, invisible to programs). The caller's
+//! [`Host`] stays on the caller's thread: the VM thread reaches it through channels, one
+//! request at a time, so the host needs neither `Send` nor `'static`, and host calls happen in
+//! exactly the order the program makes them.
 //!
 //! One invocation:
 //! 1. compile the source (a failure is [`InvokeError::Compile`] with the line) and run the
@@ -25,7 +27,7 @@ use std::sync::mpsc;
 use cowboy_types::cbor::{self, Value as Cbor};
 
 use crate::cbor_bridge::{from_cbor, from_cbor_bytes, to_cbor, to_cbor_bytes};
-use crate::compiler::{compile_module, CompileError};
+use crate::compiler::CompileError;
 use crate::host::{Addr, CallContext, Host, HostCosts, HostError};
 use crate::limits::Limits;
 use crate::value::{PyDict, Value};
@@ -136,40 +138,105 @@ pub struct InvocationOutcome {
 /// Stack of the VM thread: reserved address space, touched only as deep as the program goes.
 const VM_STACK: usize = 256 << 20;
 
-/// Run one invocation against `host` (see the module docs).
-pub fn invoke(inv: Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
-    let ctx = *host.context();
-    let (req_tx, req_rx) = mpsc::channel::<Request>();
-    let (resp_tx, resp_rx) = mpsc::channel::<Response>();
-    std::thread::scope(|s| {
-        let remote = RemoteHost {
-            ctx,
-            requests: req_tx,
-            responses: resp_rx,
-        };
-        let spawned = std::thread::Builder::new()
+/// An invocation as sent to the VM thread (owned: the thread outlives any one call).
+struct Job {
+    source: String,
+    filename: String,
+    entry: Entry,
+    limits: Limits,
+    costs: HostCosts,
+    ctx: CallContext,
+}
+
+/// What the VM thread sends back: a host call to serve, or the finished outcome.
+enum FromVm {
+    Host(Request),
+    Done(InvocationOutcome),
+}
+
+/// The caller thread's handle on its VM thread.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    events: mpsc::Receiver<FromVm>,
+    replies: mpsc::Sender<Response>,
+}
+
+impl Worker {
+    fn spawn() -> std::io::Result<Worker> {
+        let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
+        let (events_tx, events_rx) = mpsc::channel::<FromVm>();
+        let (replies_tx, replies_rx) = mpsc::channel::<Response>();
+        std::thread::Builder::new()
             .name("pvm".into())
             .stack_size(VM_STACK)
-            .spawn_scoped(s, move || execute(inv, remote));
-        let handle = match spawned {
-            Ok(h) => h,
-            Err(e) => return internal(format!("cannot start the VM thread: {e}")),
-        };
-        // Serve host calls until the VM thread drops its end (it finished).
-        for req in req_rx {
-            if resp_tx.send(serve(host, req)).is_err() {
-                break;
+            .spawn(move || {
+                let replies = std::rc::Rc::new(replies_rx);
+                for job in jobs_rx {
+                    let remote = RemoteHost {
+                        ctx: job.ctx,
+                        requests: events_tx.clone(),
+                        responses: replies.clone(),
+                    };
+                    let outcome = execute(job, remote);
+                    if events_tx.send(FromVm::Done(outcome)).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(Worker {
+            jobs: jobs_tx,
+            events: events_rx,
+            replies: replies_tx,
+        })
+    }
+}
+
+thread_local! {
+    /// This thread's VM thread, started on first use and kept, with its code cache, for the
+    /// next invocation.
+    static WORKER: std::cell::RefCell<Option<Worker>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run one invocation against `host` (see the module docs). The host is only ever called on
+/// this thread; it must not start another invocation from inside a host call.
+pub fn invoke(inv: Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
+    let job = Job {
+        source: inv.source.to_string(),
+        filename: inv.filename.to_string(),
+        entry: inv.entry,
+        limits: inv.limits,
+        costs: inv.costs,
+        ctx: *host.context(),
+    };
+    WORKER.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            match Worker::spawn() {
+                Ok(w) => *slot = Some(w),
+                Err(e) => return internal(format!("cannot start the VM thread: {e}")),
             }
         }
-        match handle.join() {
-            Ok(outcome) => outcome,
-            Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "panic".into());
-                internal(format!("the VM panicked: {msg}"))
+        let Some(worker) = slot.as_ref() else {
+            return internal("no VM thread".into());
+        };
+        if worker.jobs.send(job).is_err() {
+            *slot = None;
+            return internal("the VM thread is gone".into());
+        }
+        loop {
+            match worker.events.recv() {
+                Ok(FromVm::Host(req)) => {
+                    if worker.replies.send(serve(host, req)).is_err() {
+                        *slot = None;
+                        return internal("the VM thread is gone".into());
+                    }
+                }
+                Ok(FromVm::Done(outcome)) => return outcome,
+                // The VM thread died (a panic: a VM bug). Start afresh next time.
+                Err(_) => {
+                    *slot = None;
+                    return internal("the VM panicked".into());
+                }
             }
         }
     })
@@ -184,8 +251,8 @@ fn internal(msg: String) -> InvocationOutcome {
 }
 
 /// The VM thread: compile, run, and collect the outcome.
-fn execute(inv: Invocation<'_>, host: RemoteHost) -> InvocationOutcome {
-    let code = match compile_module(inv.source, inv.filename) {
+fn execute(inv: Job, host: RemoteHost) -> InvocationOutcome {
+    let code = match crate::code_cache::compile(&inv.source, &inv.filename) {
         Ok(c) => c,
         Err(e) => {
             return InvocationOutcome {
@@ -200,7 +267,7 @@ fn execute(inv: Invocation<'_>, host: RemoteHost) -> InvocationOutcome {
     vm.host_costs = inv.costs;
     let result = match run_actor(&mut vm, code, &inv) {
         Ok(r) => r,
-        Err(e) => Err(exc_to_error(&mut vm, e, inv.filename)),
+        Err(e) => Err(exc_to_error(&mut vm, e, &inv.filename)),
     };
     let outcome = InvocationOutcome {
         result,
@@ -221,9 +288,10 @@ pub fn attrs_key() -> Vec<u8> {
 fn run_actor(
     vm: &mut Vm,
     code: std::rc::Rc<crate::bytecode::Code>,
-    inv: &Invocation<'_>,
+    inv: &Job,
 ) -> R<Result<Vec<u8>, InvokeError>> {
-    vm.sources.insert(code.filename.clone(), inv.source.into());
+    vm.sources
+        .insert(code.filename.clone(), inv.source.as_str().into());
     let globals = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
     let mut frame = vm.new_frame(code, globals.clone(), None, Vec::new());
@@ -508,8 +576,8 @@ fn serve(host: &mut dyn Host, req: Request) -> Response {
 /// The VM thread's end of the host channel.
 struct RemoteHost {
     ctx: CallContext,
-    requests: mpsc::Sender<Request>,
-    responses: mpsc::Receiver<Response>,
+    requests: mpsc::Sender<FromVm>,
+    responses: std::rc::Rc<mpsc::Receiver<Response>>,
 }
 
 fn lost() -> HostError {
@@ -518,7 +586,7 @@ fn lost() -> HostError {
 
 impl RemoteHost {
     fn ask(&mut self, req: Request) -> Result<Response, HostError> {
-        self.requests.send(req).map_err(|_| lost())?;
+        self.requests.send(FromVm::Host(req)).map_err(|_| lost())?;
         self.responses.recv().map_err(|_| lost())
     }
 }

@@ -54,15 +54,15 @@ pub fn lookup(name: &str) -> Option<Loader> {
     REGISTRY.iter().find(|(n, _)| *n == name).map(|(_, l)| *l)
 }
 
-/// Run an embedded Python module in a fresh namespace. It is compiled per invocation (so
-/// memory accounting and cycle counts do not depend on what ran earlier on the thread); its
-/// instructions are metered like user code.
+/// Run an embedded Python module in a fresh namespace. Its compiled code comes from the
+/// thread's cache (`code_cache`, invisible to programs); its instructions are metered like
+/// user code.
 fn load_python(vm: &mut Vm, name: &str) -> R<Value> {
     let Some((_, src)) = PY_MODULES.iter().find(|(n, _)| *n == name) else {
         return Err(vm.new_exc("ImportError", &format!("No module named '{name}'")));
     };
     let filename = format!("{name}.py");
-    let code = match crate::compiler::compile_module(src, &filename) {
+    let code = match crate::code_cache::compile(src, &filename) {
         Ok(c) => c,
         Err(e) => {
             return Err(vm.new_exc(

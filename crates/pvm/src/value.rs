@@ -906,22 +906,33 @@ thread_local! {
 }
 
 fn defer_drop(items: impl IntoIterator<Item = Value>) {
-    PENDING.with(|p| {
-        if let Ok(mut p) = p.try_borrow_mut() {
+    // During thread teardown (a thread-local code cache dropping its constants after these
+    // thread-locals are gone) drop directly: constants are shallow.
+    let mut items = Some(items);
+    let queued = PENDING.try_with(|p| {
+        if let (Ok(mut p), Some(items)) = (p.try_borrow_mut(), items.take()) {
             p.extend(items.into_iter().filter(|v| v.is_container()));
         }
     });
-    if DROPPING.with(|d| d.replace(true)) {
+    if queued.is_err() {
+        drop(items);
         return;
     }
+    match DROPPING.try_with(|d| d.replace(true)) {
+        Ok(false) => {}
+        _ => return,
+    }
     loop {
-        let next = PENDING.with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()));
+        let next = PENDING
+            .try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+            .ok()
+            .flatten();
         match next {
             Some(v) => drop(v),
             None => break,
         }
     }
-    DROPPING.with(|d| d.set(false));
+    let _ = DROPPING.try_with(|d| d.set(false));
 }
 
 impl Value {

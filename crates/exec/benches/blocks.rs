@@ -1,0 +1,223 @@
+//! Benchmark: executing blocks of (a) transfers and (b) token-transfer actor calls over a
+//! state of `BENCH_ACCOUNTS` (default 1,000,000) accounts on disk (commonware tokio runtime,
+//! a temporary directory), **including the state commit**, on one core. Reports
+//! transactions/s, cycles/s, and where the time goes (signature recovery, execution, commit).
+//!
+//! ```text
+//! cargo bench -p cowboy-exec --bench blocks
+//! BENCH_ACCOUNTS=100000 BENCH_BLOCKS=3 cargo bench -p cowboy-exec --bench blocks
+//! ```
+//!
+//! Transactions are signed before the clock starts. Token calls all go to one token actor, so
+//! the benchmark raises `per_actor_per_block_cycles` to the block cap (the default 1,000,000
+//! would stop a block after ~100 calls to one actor — a protocol limit, not a speed one). It
+//! prints a table and asserts nothing about speed.
+
+use std::time::{Duration, Instant};
+
+use commonware_runtime::{tokio as cw_tokio, Runner as _};
+use cowboy_exec::block::{apply_genesis, execute_block};
+use cowboy_exec::fees::Basefees;
+use cowboy_exec::{BlockEnv, BlockState};
+use cowboy_state::{StateConfig, StateDb};
+use cowboy_types::cbor::Value;
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::tx::Payload;
+use cowboy_types::{actor_address, code_hash, keccak256, Address, Hash32, PrivateKey, Transaction};
+
+const TOKEN: &str = include_str!("../../../examples/actors/token.py");
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn filler(i: u64) -> Address {
+    let h = keccak256(&i.to_be_bytes());
+    let mut a = [0u8; 20];
+    a.copy_from_slice(&h.0[..20]);
+    Address(a)
+}
+
+fn key(i: u64) -> PrivateKey {
+    PrivateKey::from_bytes(&keccak256(format!("bench-key-{i}").as_bytes()).0).expect("key")
+}
+
+fn tx(
+    k: &PrivateKey,
+    nonce: u64,
+    to: Option<Address>,
+    payload: Payload,
+    cycles: u64,
+) -> Transaction {
+    let mut t = Transaction {
+        chain_id: 1,
+        nonce,
+        to,
+        value: 1,
+        cycles_limit: cycles,
+        cells_limit: 20_000,
+        max_fee_per_cycle: 10,
+        max_fee_per_cell: 10,
+        tip_per_cycle: 1,
+        tip_per_cell: 0,
+        access_list: None,
+        payload: payload.encode(),
+        signature: None,
+    };
+    t.sign(k).expect("sign");
+    t
+}
+
+struct Timing {
+    txs: u64,
+    cycles: u64,
+    exec: Duration,
+    commit: Duration,
+    recover: Duration,
+}
+
+fn main() {
+    let accounts = env_or("BENCH_ACCOUNTS", 1_000_000);
+    let blocks = env_or("BENCH_BLOCKS", 5);
+    let per_block = env_or("BENCH_TXS_PER_BLOCK", 1_000);
+    let dir = std::env::temp_dir().join(format!("cowboy-exec-bench-{}", std::process::id()));
+    let cfg = cw_tokio::Config::new().with_storage_directory(&dir);
+    cw_tokio::Runner::new(cfg).start(|context| async move {
+        let params = GenesisParams {
+            per_actor_per_block_cycles: 20_000_000,
+            ..GenesisParams::default()
+        };
+        let mut state = StateDb::open(context, &StateConfig::new("bench")).await.expect("open");
+        let senders: Vec<PrivateKey> = (0..per_block).map(key).collect();
+
+        // Genesis: funded senders plus filler accounts up to `accounts`, in chunks.
+        let started = Instant::now();
+        let chunk = 100_000u64;
+        let mut height = 0u64;
+        let mut next = 0u64;
+        while next < accounts {
+            let mut batch = BlockState::new(state.batch());
+            let end = (next + chunk).min(accounts);
+            let mut alloc = Vec::new();
+            for i in next..end {
+                let a = if i < per_block { senders[i as usize].address() } else { filler(i) };
+                alloc.push((a, 10u128.pow(24)));
+            }
+            apply_genesis(&mut batch, &alloc).expect("genesis");
+            state.commit(height, batch.finish()).await.expect("commit");
+            height += 1;
+            next = end;
+        }
+        state.prune().await.expect("prune");
+        println!("state: {accounts} accounts written in {:.1?}", started.elapsed());
+
+        let mut basefees = Basefees { cycle: 1, cell: 1 };
+        let mut nonces = vec![0u64; per_block as usize];
+        let proposer = Address([0xEE; 20]);
+        let run = |state: &mut StateDb<_>, txs: Vec<Transaction>, h: u64, basefees: &mut Basefees| {
+            let env = BlockEnv {
+                chain_id: 1,
+                height: h,
+                timestamp_ms: h * 1000,
+                proposer,
+                randomness: keccak256(&h.to_be_bytes()),
+                basefees: *basefees,
+            };
+            let t0 = Instant::now();
+            for t in &txs {
+                let _ = t.sender();
+            }
+            let recover = t0.elapsed();
+            let t0 = Instant::now();
+            let mut batch = BlockState::new(state.batch());
+            let out = execute_block(&mut batch, &params, env, &txs).expect("state").expect("valid block");
+            let exec = t0.elapsed();
+            *basefees = Basefees { cycle: 1, cell: 1 };
+            let failed = out.receipts.iter().filter(|r| !r.success).count();
+            assert_eq!(failed, 0, "a benchmark transaction failed: {:?}", out.receipts.iter().find(|r| !r.success));
+            (batch.finish(), exec, recover, out.usage.cycles)
+        };
+
+        // (a) transfers: each sender to a filler account.
+        let mut a = Timing { txs: 0, cycles: 0, exec: Duration::ZERO, commit: Duration::ZERO, recover: Duration::ZERO };
+        for b in 0..blocks {
+            let txs: Vec<Transaction> = senders
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let n = nonces[i];
+                    nonces[i] += 1;
+                    let to = filler(per_block + (b * per_block + i as u64) % accounts.max(1));
+                    tx(k, n, Some(to), Payload::Transfer, 10_000)
+                })
+                .collect();
+            let (changes, exec, recover, cycles) = run(&mut state, txs, height, &mut basefees);
+            let t0 = Instant::now();
+            state.commit(height, changes).await.expect("commit");
+            a.commit += t0.elapsed();
+            a.exec += exec;
+            a.recover += recover;
+            a.cycles += cycles;
+            a.txs += per_block;
+            height += 1;
+        }
+
+        // (b) token transfers: deploy, then calls from the deployer to distinct holders.
+        let deployer = &senders[0];
+        let dep = Payload::Deploy {
+            source: TOKEN.to_string(),
+            salt: Hash32([1; 32]),
+            init_args: Value::Array(vec![Value::Text("Bench".into()), Value::Uint(u64::MAX)]),
+        };
+        let d = tx(deployer, nonces[0], None, dep, 2_000_000);
+        nonces[0] += 1;
+        let (changes, _, _, _) = run(&mut state, vec![d], height, &mut basefees);
+        state.commit(height, changes).await.expect("commit");
+        height += 1;
+        let token = actor_address(&deployer.address(), &Hash32([1; 32]), &code_hash(TOKEN));
+
+        let mut t = Timing { txs: 0, cycles: 0, exec: Duration::ZERO, commit: Duration::ZERO, recover: Duration::ZERO };
+        for b in 0..blocks {
+            let txs: Vec<Transaction> = (0..per_block)
+                .map(|i| {
+                    let n = nonces[0];
+                    nonces[0] += 1;
+                    let holder = filler(b * per_block + i).to_checksum();
+                    let call = Payload::Call {
+                        handler: "transfer".into(),
+                        args: Value::Array(vec![Value::Text(holder), Value::Uint(1)]),
+                    };
+                    tx(deployer, n, Some(token), call, 19_000)
+                })
+                .collect();
+            let (changes, exec, recover, cycles) = run(&mut state, txs, height, &mut basefees);
+            let t0 = Instant::now();
+            state.commit(height, changes).await.expect("commit");
+            t.commit += t0.elapsed();
+            t.exec += exec;
+            t.recover += recover;
+            t.cycles += cycles;
+            t.txs += per_block;
+            height += 1;
+        }
+
+        println!("\n{accounts} accounts, {blocks} blocks × {per_block} transactions, one core\n");
+        println!("| workload | tx/s (exec+commit) | cycles/s | exec ms/block | of which sig recovery | commit ms/block |");
+        println!("|---|---|---|---|---|---|");
+        for (name, r) in [("transfer", &a), ("token.transfer call", &t)] {
+            let total = (r.exec + r.commit).as_secs_f64();
+            println!(
+                "| {name} | {:.0} | {:.2e} | {:.1} | {:.1} | {:.1} |",
+                r.txs as f64 / total,
+                r.cycles as f64 / total,
+                r.exec.as_secs_f64() * 1000.0 / blocks as f64,
+                r.recover.as_secs_f64() * 1000.0 / blocks as f64,
+                r.commit.as_secs_f64() * 1000.0 / blocks as f64,
+            );
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

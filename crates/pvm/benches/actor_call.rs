@@ -1,0 +1,151 @@
+//! Benchmark: the cost of one actor invocation and of its parts — compiling the actor and the
+//! SDK, creating a VM, and a whole `actor::invoke` of the example token's `transfer` against an
+//! in-memory host. Run with `cargo bench -p cowboy-pvm --bench actor_call`. Prints a table;
+//! asserts nothing about speed.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use cowboy_pvm::actor::{invoke, Entry, Invocation};
+use cowboy_pvm::host::{Addr, BlockInfo, CallContext, Host, HostCosts, HostError};
+use cowboy_pvm::{compile_module, Limits, Vm};
+use cowboy_types::cbor::Value;
+
+const TOKEN: &str = include_str!("../../../examples/actors/token.py");
+const SDK: &str = include_str!("../src/stdlib/python/cowboy_sdk.py");
+
+/// Storage in a map; everything else answers trivially.
+struct MemHost {
+    ctx: CallContext,
+    store: BTreeMap<Vec<u8>, Vec<u8>>,
+}
+
+impl Host for MemHost {
+    fn context(&self) -> &CallContext {
+        &self.ctx
+    }
+    fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
+        Ok(self.store.get(key).cloned())
+    }
+    fn storage_set(&mut self, key: &[u8], value: &[u8]) -> Result<(), HostError> {
+        self.store.insert(key.to_vec(), value.to_vec());
+        Ok(())
+    }
+    fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError> {
+        self.store.remove(key);
+        Ok(())
+    }
+    fn send_message(&mut self, _: Addr, _: &str, _: &[u8], _: u128) -> Result<[u8; 32], HostError> {
+        Ok([0; 32])
+    }
+    fn emit_event(&mut self, _: &str, _: &[u8]) -> Result<(), HostError> {
+        Ok(())
+    }
+    fn transfer(&mut self, _: Addr, _: u128) -> Result<(), HostError> {
+        Ok(())
+    }
+    fn balance(&mut self, _: Addr) -> Result<u128, HostError> {
+        Ok(0)
+    }
+    fn randomness(&mut self, _: &[u8]) -> Result<[u8; 32], HostError> {
+        Ok([7; 32])
+    }
+}
+
+fn per_iter(n: u32, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n {
+        f();
+    }
+    t.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+}
+
+fn main() {
+    let n = 2_000;
+    let compile_token = per_iter(n, || {
+        compile_module(TOKEN, "token.py").expect("compiles");
+    });
+    let compile_sdk = per_iter(n, || {
+        compile_module(SDK, "cowboy_sdk.py").expect("compiles");
+    });
+    let vm_new = per_iter(n, || {
+        drop(Vm::new(Limits::default()));
+    });
+    let mut host = MemHost {
+        ctx: CallContext {
+            self_address: [1; 20],
+            sender: [2; 20],
+            value: 0,
+            block: BlockInfo {
+                height: 1,
+                timestamp_ms: 0,
+                chain_id: 1,
+                proposer: [3; 20],
+            },
+        },
+        store: BTreeMap::new(),
+    };
+    let limits = Limits {
+        cycles: Some(1_000_000),
+        ..Limits::default()
+    };
+    let deploy = Invocation {
+        source: TOKEN,
+        filename: "token.py",
+        entry: Entry::Deploy {
+            args: Value::Array(vec![Value::Text("T".into()), Value::Uint(1 << 60)]),
+        },
+        limits,
+        costs: HostCosts::default(),
+    };
+    invoke(deploy, &mut host).result.expect("deploy");
+    let mut i = 0u64;
+    let mut cycles = 0;
+    let call = per_iter(n, || {
+        i += 1;
+        let inv = Invocation {
+            source: TOKEN,
+            filename: "token.py",
+            entry: Entry::Call {
+                handler: "transfer".into(),
+                args: Value::Array(vec![Value::Text(format!("0x{:040x}", i)), Value::Uint(1)]),
+            },
+            limits,
+            costs: HostCosts::default(),
+        };
+        let out = invoke(inv, &mut host);
+        out.result.expect("transfer");
+        cycles = out.cycles;
+    });
+    // Cost of one host round trip: a handler making `k` raw storage reads, k = 0 and 200.
+    let probe = "import pvm_host\nclass Actor:\n    def reads(self, k):\n        for _ in range(k):\n            pvm_host.storage_get('x')\n";
+    let mut reads = |k: u64| {
+        per_iter(200, || {
+            let inv = Invocation {
+                source: probe,
+                filename: "probe.py",
+                entry: Entry::Call {
+                    handler: "reads".into(),
+                    args: Value::Array(vec![Value::Uint(k)]),
+                },
+                limits,
+                costs: HostCosts::default(),
+            };
+            invoke(inv, &mut host).result.expect("reads");
+        })
+    };
+    let empty = reads(0);
+    let round_trip = (reads(200) - empty) / 200.0;
+    println!("| part | µs |");
+    println!("|---|---|");
+    println!("| compile token.py | {compile_token:.1} |");
+    println!("| compile cowboy_sdk.py | {compile_sdk:.1} |");
+    println!("| Vm::new (builtins) | {vm_new:.1} |");
+    println!("| invoke token.transfer (whole) | {call:.1} |");
+    println!("| invoke of an empty handler (no storage) | {empty:.1} |");
+    println!("| one host call (storage read incl. VM work) | {round_trip:.2} |");
+    println!(
+        "\ncycles per token.transfer invocation: {cycles}; invocations/s: {:.0}",
+        1e6 / call
+    );
+}
