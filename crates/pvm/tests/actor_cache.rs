@@ -1,0 +1,123 @@
+//! The compiled-code cache and the persistent VM thread are invisible to programs: an
+//! invocation on a cold thread and the same invocation on a warm one (cache filled by earlier
+//! invocations, including ones that imported the same stdlib modules) charge the same cycles,
+//! return the same bytes and hit a memory limit at the same point.
+
+use std::collections::BTreeMap;
+
+use cowboy_pvm::actor::{invoke, Entry, Invocation, InvocationOutcome, InvokeError};
+use cowboy_pvm::host::{Addr, BlockInfo, CallContext, Host, HostCosts, HostError};
+use cowboy_pvm::Limits;
+use cowboy_types::cbor::Value;
+
+struct MemHost {
+    ctx: CallContext,
+    store: BTreeMap<Vec<u8>, Vec<u8>>,
+}
+
+impl Host for MemHost {
+    fn context(&self) -> &CallContext {
+        &self.ctx
+    }
+    fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
+        Ok(self.store.get(key).cloned())
+    }
+    fn storage_set(&mut self, key: &[u8], value: &[u8]) -> Result<(), HostError> {
+        self.store.insert(key.to_vec(), value.to_vec());
+        Ok(())
+    }
+    fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError> {
+        self.store.remove(key);
+        Ok(())
+    }
+    fn send_message(&mut self, _: Addr, _: &str, _: &[u8], _: u128) -> Result<[u8; 32], HostError> {
+        Ok([0; 32])
+    }
+    fn emit_event(&mut self, _: &str, _: &[u8]) -> Result<(), HostError> {
+        Ok(())
+    }
+    fn transfer(&mut self, _: Addr, _: u128) -> Result<(), HostError> {
+        Ok(())
+    }
+    fn balance(&mut self, _: Addr) -> Result<u128, HostError> {
+        Ok(0)
+    }
+    fn randomness(&mut self, _: &[u8]) -> Result<[u8; 32], HostError> {
+        Ok([7; 32])
+    }
+}
+
+const SRC: &str = "import json\nfrom cowboy_sdk import actor\n@actor\nclass A:\n    def work(self, n):\n        data = [json.dumps({'i': i, 's': 'x' * i}) for i in range(n)]\n        self.storage['last'] = data[-1]\n        return len(''.join(data))\n";
+
+fn run(n: u64, memory: u64) -> InvocationOutcome {
+    let mut host = MemHost {
+        ctx: CallContext {
+            self_address: [1; 20],
+            sender: [2; 20],
+            value: 0,
+            block: BlockInfo {
+                height: 1,
+                timestamp_ms: 0,
+                chain_id: 1,
+                proposer: [3; 20],
+            },
+        },
+        store: BTreeMap::new(),
+    };
+    let limits = Limits {
+        cycles: Some(50_000_000),
+        memory,
+        ..Limits::default()
+    };
+    let inv = Invocation {
+        source: SRC,
+        filename: "a.py",
+        entry: Entry::Call {
+            handler: "work".into(),
+            args: Value::Array(vec![Value::Uint(n)]),
+        },
+        limits,
+        costs: HostCosts::default(),
+    };
+    invoke(inv, &mut host)
+}
+
+/// Runs `f` on a brand-new thread, so its VM thread and code cache start cold.
+fn cold<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| s.spawn(f).join().expect("thread"))
+}
+
+#[test]
+fn warm_and_cold_invocations_are_identical() {
+    let first = cold(|| run(50, 10 << 20));
+    let (warm1, warm2) = cold(|| {
+        let _ = run(10, 10 << 20);
+        (run(50, 10 << 20), run(50, 10 << 20))
+    });
+    for w in [&warm1, &warm2] {
+        assert_eq!(w.cycles, first.cycles);
+        assert_eq!(w.result, first.result);
+    }
+    assert!(first.result.is_ok(), "{:?}", first.result);
+}
+
+#[test]
+fn the_memory_limit_falls_at_the_same_point_warm_or_cold() {
+    // Find, on cold threads, the smallest limit that lets n = 400 finish; then check that a
+    // warm thread agrees on both sides of it.
+    let (mut lo, mut hi) = (1u64 << 10, 64u64 << 20);
+    while hi - lo > 64 {
+        let mid = (lo + hi) / 2;
+        match cold(move || run(400, mid)).result {
+            Ok(_) => hi = mid,
+            Err(InvokeError::MemoryLimit) => lo = mid,
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    let (below, at) = cold(move || {
+        let _ = run(400, 64 << 20);
+        (run(400, lo).result, run(400, hi).result)
+    });
+    assert_eq!(below, Err(InvokeError::MemoryLimit));
+    assert!(at.is_ok(), "{at:?}");
+}
