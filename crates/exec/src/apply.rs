@@ -352,3 +352,84 @@ fn failure_to_error(f: Failure) -> ExecError {
         line: u64::from(f.line.unwrap_or(0)),
     }
 }
+
+/// What a simulated transaction did ([`simulate`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Simulation {
+    /// The receipt it would get; `fee_paid` is zero (nothing is charged).
+    pub receipt: Receipt,
+    /// Intrinsic cycles and cells included in the receipt's usage.
+    pub intrinsic: crate::intrinsic::Intrinsic,
+}
+
+/// Run `tx` as `sender` the way [`BlockExecutor::apply_checked`] runs it, without a signature,
+/// nonce, fee reservation or settlement: the read-only `cowboy_call` and fee estimation of the
+/// RPC. The transaction's limits bound the run; the caller discards `state` afterwards.
+pub fn simulate<E: Context>(
+    state: &mut BlockState<'_, E>,
+    params: &GenesisParams,
+    env: &BlockEnv,
+    sender: Address,
+    tx: &Transaction,
+) -> SResult<Result<Simulation, TxInvalid>> {
+    let mut payload = match Payload::decode(tx.to.is_some(), &tx.payload) {
+        Ok(p) => p,
+        Err(e) => return Ok(Err(TxInvalid::Payload(e.to_string()))),
+    };
+    let mut code_len = 0;
+    if let Payload::Deploy { source, .. } = &mut payload {
+        match cowboy_types::canonicalize_source(source.as_bytes()) {
+            Ok(canonical) => {
+                code_len = canonical.len();
+                *source = canonical;
+            }
+            Err(e) => return Ok(Err(TxInvalid::Payload(format!("actor source: {e}")))),
+        }
+    }
+    let intrinsic = intrinsic(params, &payload, tx.payload.len(), code_len);
+    let checked = CheckedTx {
+        hash: tx.hash(),
+        tx: tx.clone(),
+        sender,
+        payload,
+        intrinsic,
+    };
+    let mut meter = TxMeter::new(tx.cycles_limit, tx.cells_limit);
+    if meter.charge_cycles(intrinsic.cycles).is_err()
+        || meter.charge_cells(intrinsic.cells).is_err()
+    {
+        return Ok(Err(TxInvalid::Intrinsic {
+            meter: "cycles or cells",
+            needed: intrinsic.cycles.max(intrinsic.cells),
+            limit: tx.cycles_limit.min(tx.cells_limit),
+        }));
+    }
+    // As in a real transaction, the sender's nonce is bumped before the payload runs.
+    let mut acct = state.account(&sender)?;
+    acct.nonce = acct.nonce.saturating_add(1);
+    state.set_account(&sender, &acct)?;
+    let mut per_actor = BTreeMap::new();
+    let mut run = actors::TxRun::new(params, env, &checked, &mut per_actor);
+    let outcome = run.execute(state, &mut meter)?;
+    let (success, return_data, events, error) = match outcome {
+        Ok(done) => (true, done.return_data, done.events, None),
+        Err(failure) => (
+            false,
+            Vec::new(),
+            Vec::new(),
+            Some(failure_to_error(failure)),
+        ),
+    };
+    Ok(Ok(Simulation {
+        receipt: Receipt {
+            success,
+            cycles_used: meter.cycles(),
+            cells_used: meter.cells(),
+            fee_paid: 0,
+            return_data,
+            events,
+            error,
+        },
+        intrinsic,
+    }))
+}

@@ -19,5 +19,7 @@ pub mod mailbox;
 pub mod randomness;
 pub mod state;
 
-pub use apply::{check_stateless, BlockEnv, BlockExecutor, CheckedTx, TxInvalid};
+pub use apply::{
+    check_stateless, simulate, BlockEnv, BlockExecutor, CheckedTx, Simulation, TxInvalid,
+};
 pub use state::{BlockState, StateFailure};

@@ -30,7 +30,7 @@ pub const MAX_STORAGE_VALUE_LEN: usize = 1 << 20;
 pub const MAX_CODE_LEN: usize = 1 << 20;
 
 /// The overlay map: state key → `Some(value)` (set) or `None` (delete).
-type Overlay = BTreeMap<Vec<u8>, Option<Vec<u8>>>;
+pub(crate) type Overlay = BTreeMap<Vec<u8>, Option<Vec<u8>>>;
 
 /// The finished writes of one block, in key order: `Some(value)` sets, `None` deletes.
 ///

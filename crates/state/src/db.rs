@@ -33,7 +33,7 @@ use cowboy_proof_verifier::keys::{self, Address, Digest};
 use cowboy_proof_verifier::proof::{Claim, OperationProof, StateProof, CHUNK_BYTES};
 use cowboy_proof_verifier::Account;
 
-use crate::batch::{Changes, WriteBatch};
+use crate::batch::{Changes, Overlay, WriteBatch};
 use crate::error::{storage, StateError};
 
 /// What a runtime context must provide to host the state: storage, a clock, metrics and task
@@ -63,6 +63,19 @@ const N: usize = CHUNK_BYTES;
 
 /// The concrete QMDB behind the state.
 type Qmdb<E> = Db<mmr::Family, E, Vec<u8>, Vec<u8>, Blake3, EightCap, N, Sequential>;
+/// A block's changes merkleized over the committed state, ready to apply.
+type Merkleized = std::sync::Arc<
+    commonware_storage::qmdb::current::batch::MerkleizedBatch<
+        mmr::Family,
+        commonware_cryptography::blake3::Digest,
+        commonware_storage::qmdb::any::ordered::Update<
+            Vec<u8>,
+            commonware_storage::qmdb::any::value::VariableEncoding<Vec<u8>>,
+        >,
+        N,
+        Sequential,
+    >,
+>;
 
 /// Codec bounds of the operation log: `(key length, value length)` configurations.
 type LogCodec = ((RangeCfg<usize>, ()), (RangeCfg<usize>, ()));
@@ -232,6 +245,22 @@ impl<E: Context> StateDb<E> {
         Ok(root)
     }
 
+    /// The root [Self::commit] of `changes` as block `height` would return, computed without
+    /// writing anything. A proposer puts it in the header of the block it builds; a validator
+    /// compares it with the header of the block it verifies.
+    pub async fn root_after(&self, height: u64, changes: &Changes) -> Result<Root, StateError> {
+        let expected = self.next_height();
+        if height != expected {
+            return Err(StateError::HeightMismatch {
+                expected,
+                got: height,
+            });
+        }
+        let db = self.db()?;
+        let merkleized = merkleize(db, height, changes.0.clone()).await?;
+        Ok(digest(&merkleized.root()))
+    }
+
     /// Drop log history below the inactivity floor that no longer backs the current state, then
     /// sync everything (including the activity bitmap's metadata) so the next open needs no log
     /// replay. Bounds disk use and startup time; call it every few blocks. Proofs and reads of
@@ -320,8 +349,20 @@ async fn apply<E: Context>(
     height: u64,
     changes: Changes,
 ) -> Result<Qmdb<E>, StateError> {
+    let merkleized = merkleize(&db, height, changes.0).await?;
+    let db = db.apply_batch(merkleized).await.map_err(storage)?;
+    db.commit().await.map_err(storage)
+}
+
+/// One block's changes as a merkleized QMDB batch over the committed state, tagged with the
+/// block height as commit metadata (so the root commits to the height too).
+async fn merkleize<E: Context>(
+    db: &Qmdb<E>,
+    height: u64,
+    overlay: Overlay,
+) -> Result<Merkleized, StateError> {
     let mut batch = db.new_batch();
-    for (key, value) in changes.0 {
+    for (key, value) in overlay {
         // A delete of a key that was never committed (set and deleted inside one block) is
         // dropped: it would otherwise depend on how QMDB treats deleting an absent key.
         if value.is_none() && db.get(&key).await.map_err(storage)?.is_none() {
@@ -329,12 +370,10 @@ async fn apply<E: Context>(
         }
         batch = batch.write(key, value);
     }
-    let merkleized = batch
-        .merkleize(&db, Some(height.to_be_bytes().to_vec()), &mut Proportional)
+    batch
+        .merkleize(db, Some(height.to_be_bytes().to_vec()), &mut Proportional)
         .await
-        .map_err(storage)?;
-    let db = db.apply_batch(merkleized).await.map_err(storage)?;
-    db.commit().await.map_err(storage)
+        .map_err(storage)
 }
 
 fn decode_height(meta: &[u8]) -> Result<u64, StateError> {

@@ -11,6 +11,7 @@ pub mod block;
 pub mod cbor;
 pub mod genesis;
 pub mod hash;
+pub mod json;
 pub mod keys;
 pub mod tx;
 

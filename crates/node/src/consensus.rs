@@ -1,0 +1,321 @@
+//! The chain's side of commonware simplex: [`Application`] is the engine's automaton (propose,
+//! verify), relay (sending full blocks to peers) and reporter (finalizations).
+//!
+//! Consensus orders 32-byte digests; a digest is a block header's hash. The full block travels
+//! on its own p2p channel ([`BLOCKS_CHANNEL`]): the proposer sends it to every validator when the
+//! engine asks it to relay the proposal, and a validator keeps a verify request pending until
+//! the block has arrived and its parent is finalized locally, then re-executes it
+//! ([`Chain::verify`]). A finalization certificate makes [`Chain::finalize`] store and commit the
+//! block.
+//!
+//! Signing scheme: ed25519 (attributable votes, no threshold setup), so there is no threshold
+//! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
+//! election: round robin. With one validator (the devnet) the engine is exactly the one a
+//! multi-validator network runs; only the participant set differs.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use commonware_actor::Feedback;
+use commonware_consensus::simplex::types::{Activity, Context as RoundContext};
+use commonware_consensus::simplex::Plan;
+use commonware_consensus::{Automaton, CertifiableAutomaton, Relay, Reporter};
+use commonware_cryptography::{ed25519, sha256};
+use commonware_p2p::{Receiver, Recipients, Sender};
+use cowboy_types::block::Block;
+use cowboy_types::{Address, Hash32};
+use tokio::sync::{mpsc, oneshot, Mutex};
+
+use crate::chain::{Chain, Verdict};
+use crate::metrics::Metrics;
+
+/// The signing scheme of votes and certificates.
+pub type Scheme = commonware_consensus::simplex::scheme::ed25519::Scheme;
+/// What consensus orders: a block header hash.
+pub type Digest = sha256::Digest;
+/// Runtime context of the node (application tasks run on its tokio runtime).
+pub type Ctx = commonware_runtime::tokio::Context;
+
+/// p2p channel of consensus votes.
+pub const VOTES_CHANNEL: u64 = 0;
+/// p2p channel of certificates.
+pub const CERTIFICATES_CHANNEL: u64 = 1;
+/// p2p channel of certificate requests.
+pub const RESOLVER_CHANNEL: u64 = 2;
+/// p2p channel carrying full blocks.
+pub const BLOCKS_CHANNEL: u64 = 3;
+
+/// Header hash as a consensus digest.
+pub fn digest(hash: &Hash32) -> Digest {
+    sha256::Digest(hash.0)
+}
+
+/// Consensus digest as a header hash.
+pub fn hash32(d: &Digest) -> Hash32 {
+    Hash32(d.0)
+}
+
+/// Milliseconds since the Unix epoch by the wall clock (block timestamps only; execution reads
+/// the header's timestamp, never the clock).
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Requests from the engine that need the network or the finalizer.
+enum Outbound {
+    Relay(Hash32, Recipients<ed25519::PublicKey>),
+}
+
+/// The application handed to the simplex engine (see the module docs).
+#[derive(Clone)]
+pub struct Application {
+    chain: Arc<Mutex<Chain<Ctx>>>,
+    coinbase: Address,
+    block_time: Duration,
+    outbound: mpsc::UnboundedSender<Outbound>,
+    finalized: mpsc::UnboundedSender<Hash32>,
+}
+
+/// The tasks behind an [`Application`], started by [`Application::start`].
+pub struct Tasks {
+    outbound: mpsc::UnboundedReceiver<Outbound>,
+    finalized: mpsc::UnboundedReceiver<Hash32>,
+}
+
+impl Application {
+    /// An application proposing blocks every `block_time` with tips to `coinbase`.
+    pub fn new(
+        chain: Arc<Mutex<Chain<Ctx>>>,
+        coinbase: Address,
+        block_time: Duration,
+    ) -> (Self, Tasks) {
+        let (outbound_tx, outbound) = mpsc::unbounded_channel();
+        let (finalized_tx, finalized) = mpsc::unbounded_channel();
+        (
+            Self {
+                chain,
+                coinbase,
+                block_time,
+                outbound: outbound_tx,
+                finalized: finalized_tx,
+            },
+            Tasks {
+                outbound,
+                finalized,
+            },
+        )
+    }
+
+    /// Start the block relay (both directions) and the finalizer.
+    pub fn start(
+        &self,
+        tasks: Tasks,
+        blocks: (
+            impl Sender<PublicKey = ed25519::PublicKey>,
+            impl Receiver<PublicKey = ed25519::PublicKey>,
+        ),
+        metrics: Metrics,
+    ) {
+        let Tasks {
+            mut outbound,
+            mut finalized,
+        } = tasks;
+        let (mut sender, mut receiver) = blocks;
+
+        let chain = self.chain.clone();
+        tokio::spawn(async move {
+            while let Some(Outbound::Relay(hash, recipients)) = outbound.recv().await {
+                let bytes = chain.lock().await.pending_block(&hash).map(Block::encode);
+                if let Some(bytes) = bytes {
+                    let _ = sender.send(recipients, bytes, false);
+                }
+            }
+        });
+
+        let chain = self.chain.clone();
+        tokio::spawn(async move {
+            while let Ok((peer, bytes)) = receiver.recv().await {
+                match Block::decode(bytes.as_ref()) {
+                    Ok(block) => {
+                        chain.lock().await.receive(block);
+                    }
+                    Err(e) => tracing::warn!(?peer, error = %e, "peer sent an undecodable block"),
+                }
+            }
+        });
+
+        let chain = self.chain.clone();
+        tokio::spawn(async move {
+            while let Some(hash) = finalized.recv().await {
+                let started = std::time::Instant::now();
+                let result = chain.lock().await.finalize(&hash).await;
+                match result {
+                    Ok(Some(f)) => {
+                        metrics.on_finalized(&f, started.elapsed());
+                        tracing::info!(
+                            height = f.block.header.height,
+                            hash = %f.hash.to_hex(),
+                            txs = f.block.transactions.len(),
+                            cycles = f.block.header.cycles_used,
+                            cells = f.block.header.cells_used,
+                            "finalized"
+                        );
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::error!(error = %e, "cannot finalize block"),
+                }
+            }
+        });
+    }
+
+    /// Wait until the head is `parent`, then build on it after the block time has passed.
+    async fn build_on(&self, parent: Hash32) -> Option<Hash32> {
+        let mut head = self.chain.lock().await.watch_head();
+        loop {
+            let current = head.borrow_and_update().clone();
+            if current.hash == parent {
+                let due = current.header.timestamp_ms + self.block_time.as_millis() as u64;
+                let now = now_ms();
+                if due > now {
+                    tokio::time::sleep(Duration::from_millis(due - now)).await;
+                }
+                let mut chain = self.chain.lock().await;
+                if chain.head().hash != parent {
+                    return None;
+                }
+                return match chain.build(now_ms(), self.coinbase).await {
+                    Ok(block) => Some(block.header.hash()),
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot build a block");
+                        None
+                    }
+                };
+            }
+            head.changed().await.ok()?;
+        }
+    }
+
+    /// Wait until block `hash` is here and its parent `parent` is the head, then re-execute it.
+    async fn check(&self, parent: Hash32, hash: Hash32) -> Option<bool> {
+        let mut head = self.chain.lock().await.watch_head();
+        loop {
+            head.borrow_and_update();
+            {
+                let mut chain = self.chain.lock().await;
+                if chain.head().hash == hash {
+                    return Some(true); // already finalized (replay after restart)
+                }
+                let block = chain.pending_block(&hash).cloned();
+                if let Some(block) = block {
+                    if block.header.parent_hash != parent {
+                        return Some(false);
+                    }
+                    if chain.head().hash == parent {
+                        // A timestamp ahead of our clock: wait for the clock, do not reject.
+                        let now = now_ms();
+                        if block.header.timestamp_ms > now + 1_000 {
+                            drop(chain);
+                            let wait = block.header.timestamp_ms - now;
+                            tokio::time::sleep(Duration::from_millis(wait)).await;
+                            continue;
+                        }
+                        return match chain.verify(&hash).await {
+                            Ok(Verdict::Valid) => Some(true),
+                            Ok(Verdict::Invalid(reason)) => {
+                                tracing::warn!(hash = %hash.to_hex(), %reason, "invalid proposal");
+                                Some(false)
+                            }
+                            Err(e) => {
+                                tracing::error!(error = %e, "cannot verify a proposal");
+                                None
+                            }
+                        };
+                    }
+                }
+            }
+            head.changed().await.ok()?;
+        }
+    }
+}
+
+impl Automaton for Application {
+    type Context = RoundContext<Digest, ed25519::PublicKey>;
+    type Digest = Digest;
+
+    async fn propose(&mut self, context: Self::Context) -> oneshot::Receiver<Digest> {
+        let (tx, rx) = oneshot::channel();
+        let app = self.clone();
+        let parent = hash32(&context.parent.1);
+        tokio::spawn(async move {
+            let mut tx = tx;
+            tokio::select! {
+                _ = tx.closed() => {}
+                built = app.build_on(parent) => {
+                    if let Some(hash) = built {
+                        let _ = tx.send(digest(&hash));
+                    }
+                }
+            }
+        });
+        rx
+    }
+
+    async fn verify(&mut self, context: Self::Context, payload: Digest) -> oneshot::Receiver<bool> {
+        let (tx, rx) = oneshot::channel();
+        let app = self.clone();
+        let parent = hash32(&context.parent.1);
+        let hash = hash32(&payload);
+        tokio::spawn(async move {
+            let mut tx = tx;
+            tokio::select! {
+                _ = tx.closed() => {}
+                verdict = app.check(parent, hash) => {
+                    if let Some(v) = verdict {
+                        let _ = tx.send(v);
+                    }
+                }
+            }
+        });
+        rx
+    }
+}
+
+/// Certification: every verified block is certifiable (the defaults).
+impl CertifiableAutomaton for Application {}
+
+impl Relay for Application {
+    type Digest = Digest;
+    type PublicKey = ed25519::PublicKey;
+    type Plan = Plan<ed25519::PublicKey>;
+
+    fn broadcast(&mut self, payload: Digest, plan: Self::Plan) -> Feedback {
+        let recipients = match plan {
+            Plan::Propose { .. } => Recipients::All,
+            Plan::Forward { recipients, .. } => recipients,
+            // Candidates are never staged: `prepare` keeps its default (wait).
+            Plan::Prepare { .. } => return Feedback::Ok,
+        };
+        match self
+            .outbound
+            .send(Outbound::Relay(hash32(&payload), recipients))
+        {
+            Ok(()) => Feedback::Ok,
+            Err(_) => Feedback::Closed,
+        }
+    }
+}
+
+impl Reporter for Application {
+    type Activity = Activity<Scheme, Digest>;
+
+    fn report(&mut self, activity: Self::Activity) -> Feedback {
+        if let Activity::Finalization(f) = activity {
+            if self.finalized.send(hash32(&f.proposal.payload)).is_err() {
+                return Feedback::Closed;
+            }
+        }
+        Feedback::Ok
+    }
+}

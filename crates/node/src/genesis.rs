@@ -1,0 +1,322 @@
+//! The genesis file of a network and the built-in devnet genesis.
+//!
+//! A genesis file is JSON (the one place besides the RPC where JSON is the format, because
+//! operators write it by hand):
+//!
+//! ```json
+//! {
+//!   "chainId": 7001,
+//!   "timestampMs": 1767225600000,
+//!   "allocations": { "0x1111111111111111111111111111111111111111": "1000000000000000000000" },
+//!   "params": { "block_cycles_cap": 20000000 },
+//!   "validators": [
+//!     { "publicKey": "<ed25519 public key, hex>", "p2p": "10.0.0.1:30333",
+//!       "coinbase": "0x2222222222222222222222222222222222222222" }
+//!   ]
+//! }
+//! ```
+//!
+//! `params` overrides fields of [`GenesisParams`] by name (unknown names are an error);
+//! amounts are decimal strings. The genesis block (height 0) carries no transactions; its
+//! state root commits to the allocations, and its hash is the consensus engine's genesis
+//! payload. The node keeps a copy of the genesis it was initialised with in its data directory
+//! and refuses to start with a different one.
+
+use std::net::SocketAddr;
+
+use commonware_codec::{DecodeExt, Encode};
+use commonware_cryptography::{ed25519, Signer};
+use cowboy_types::cbor::Value;
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::{keccak256, Address, PrivateKey};
+use serde_json::{json, Map, Value as Json};
+
+/// Chain id of `cowboyd --dev`.
+pub const DEV_CHAIN_ID: u64 = 1337;
+/// Number of pre-funded dev accounts.
+pub const DEV_ACCOUNTS: u32 = 10;
+/// Each dev account's balance: 1,000,000 CBY (18 decimals).
+pub const DEV_FUNDS: u128 = 1_000_000 * 10u128.pow(18);
+
+/// Dev account `i`'s key: `keccak256("cowboy-dev-account-" ‖ i)`. Public knowledge, like
+/// anvil's: never use these keys outside a devnet.
+pub fn dev_account(i: u32) -> PrivateKey {
+    let seed = keccak256(format!("cowboy-dev-account-{i}").as_bytes());
+    // keccak output is a valid secp256k1 scalar for every i in use (checked by a test).
+    PrivateKey::from_bytes(&seed.0).expect("dev key is a valid scalar")
+}
+
+/// The devnet validator's consensus key (ed25519), equally public.
+pub fn dev_validator_key() -> ed25519::PrivateKey {
+    let seed = keccak256(b"cowboy-dev-validator");
+    ed25519::PrivateKey::decode(seed.0.to_vec()).expect("32 bytes are an ed25519 seed")
+}
+
+/// Where the devnet's tips go: an address nobody holds a key for, so dev account balances
+/// move only by what their owners do.
+pub fn dev_coinbase() -> Address {
+    Address::from_hash(&keccak256(b"cowboy-dev-coinbase"))
+}
+
+/// One validator of the genesis set.
+#[derive(Clone, Debug)]
+pub struct Validator {
+    /// Consensus (and p2p identity) key.
+    pub public_key: ed25519::PublicKey,
+    /// Where its peers dial it.
+    pub p2p: SocketAddr,
+    /// Account credited with the tips of the blocks it proposes.
+    pub coinbase: Address,
+}
+
+/// A network's genesis.
+#[derive(Clone, Debug)]
+pub struct Genesis {
+    /// Chain id every transaction must carry.
+    pub chain_id: u64,
+    /// Timestamp of block 0 (ms since the Unix epoch).
+    pub timestamp_ms: u64,
+    /// Initial balances, in file order (duplicates add up).
+    pub allocations: Vec<(Address, u128)>,
+    /// Protocol parameters.
+    pub params: GenesisParams,
+    /// The validator set.
+    pub validators: Vec<Validator>,
+}
+
+/// Why a genesis file is unusable.
+#[derive(Debug)]
+pub struct GenesisFileError(pub String);
+
+impl std::fmt::Display for GenesisFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "genesis: {}", self.0)
+    }
+}
+
+impl std::error::Error for GenesisFileError {}
+
+fn err(msg: impl Into<String>) -> GenesisFileError {
+    GenesisFileError(msg.into())
+}
+
+impl Genesis {
+    /// The devnet: chain 1337, ten funded dev accounts, one validator listening on `p2p`.
+    pub fn dev(p2p: SocketAddr) -> Genesis {
+        Genesis {
+            chain_id: DEV_CHAIN_ID,
+            timestamp_ms: 0,
+            allocations: (0..DEV_ACCOUNTS)
+                .map(|i| (dev_account(i).address(), DEV_FUNDS))
+                .collect(),
+            params: GenesisParams::default(),
+            validators: vec![Validator {
+                public_key: dev_validator_key().public_key(),
+                p2p,
+                coinbase: dev_coinbase(),
+            }],
+        }
+    }
+
+    /// Parse a genesis file.
+    pub fn from_json(text: &str) -> Result<Genesis, GenesisFileError> {
+        let v: Json = serde_json::from_str(text).map_err(|e| err(format!("not JSON: {e}")))?;
+        let obj = v.as_object().ok_or_else(|| err("must be a JSON object"))?;
+        for key in obj.keys() {
+            if ![
+                "chainId",
+                "timestampMs",
+                "allocations",
+                "params",
+                "validators",
+            ]
+            .contains(&key.as_str())
+            {
+                return Err(err(format!("unknown field {key:?}")));
+            }
+        }
+        let chain_id = obj
+            .get("chainId")
+            .and_then(Json::as_u64)
+            .ok_or_else(|| err("chainId must be a non-negative integer"))?;
+        let timestamp_ms = match obj.get("timestampMs") {
+            None => 0,
+            Some(t) => t
+                .as_u64()
+                .ok_or_else(|| err("timestampMs must be a non-negative integer"))?,
+        };
+        let mut allocations = Vec::new();
+        if let Some(a) = obj.get("allocations") {
+            let a = a
+                .as_object()
+                .ok_or_else(|| err("allocations must map addresses to amounts"))?;
+            for (addr, amount) in a {
+                let address = parse_address(addr)
+                    .ok_or_else(|| err(format!("allocations: bad address {addr:?}")))?;
+                let amount = parse_amount(amount)
+                    .ok_or_else(|| err(format!("allocations: bad amount for {addr}")))?;
+                allocations.push((address, amount));
+            }
+        }
+        let params = match obj.get("params") {
+            None => GenesisParams::default(),
+            Some(p) => params_from_json(p)?,
+        };
+        let mut validators = Vec::new();
+        for (i, val) in obj
+            .get("validators")
+            .and_then(Json::as_array)
+            .ok_or_else(|| err("validators must be a non-empty array"))?
+            .iter()
+            .enumerate()
+        {
+            let field = |name: &str| {
+                val.get(name)
+                    .and_then(Json::as_str)
+                    .ok_or_else(|| err(format!("validators[{i}].{name} must be a string")))
+            };
+            let pk = hex::decode(field("publicKey")?.trim_start_matches("0x"))
+                .ok()
+                .and_then(|b| ed25519::PublicKey::decode(b).ok())
+                .ok_or_else(|| err(format!("validators[{i}].publicKey is not an ed25519 key")))?;
+            let p2p = field("p2p")?
+                .parse()
+                .map_err(|_| err(format!("validators[{i}].p2p must be ip:port")))?;
+            let coinbase = parse_address(field("coinbase")?)
+                .ok_or_else(|| err(format!("validators[{i}].coinbase is not an address")))?;
+            validators.push(Validator {
+                public_key: pk,
+                p2p,
+                coinbase,
+            });
+        }
+        if validators.is_empty() {
+            return Err(err("validators must be a non-empty array"));
+        }
+        Ok(Genesis {
+            chain_id,
+            timestamp_ms,
+            allocations,
+            params,
+            validators,
+        })
+    }
+
+    /// The genesis as a file (round-trips through [`Genesis::from_json`]).
+    pub fn to_json(&self) -> String {
+        let mut allocations = Map::new();
+        for (a, amount) in &self.allocations {
+            allocations.insert(format!("0x{}", hex::encode(a.0)), json!(amount.to_string()));
+        }
+        let mut params = Map::new();
+        if let Value::Map(entries) = self.params.to_value() {
+            for (k, v) in entries {
+                if let (Value::Text(k), Some(n)) = (k, v.as_u128()) {
+                    params.insert(k, json!(n.to_string()));
+                }
+            }
+        }
+        let validators: Vec<Json> = self
+            .validators
+            .iter()
+            .map(|v| {
+                json!({
+                    "publicKey": hex::encode(v.public_key.encode()),
+                    "p2p": v.p2p.to_string(),
+                    "coinbase": format!("0x{}", hex::encode(v.coinbase.0)),
+                })
+            })
+            .collect();
+        let doc = json!({
+            "chainId": self.chain_id,
+            "timestampMs": self.timestamp_ms,
+            "allocations": allocations,
+            "params": params,
+            "validators": validators,
+        });
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+}
+
+fn params_from_json(p: &Json) -> Result<GenesisParams, GenesisFileError> {
+    let p = p
+        .as_object()
+        .ok_or_else(|| err("params must be an object"))?;
+    let Value::Map(mut entries) = GenesisParams::default().to_value() else {
+        return Err(err("internal: parameters are not a map"));
+    };
+    for (name, value) in p {
+        let slot = entries
+            .iter_mut()
+            .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
+            .ok_or_else(|| err(format!("params: unknown parameter {name:?}")))?;
+        let n = parse_amount(value)
+            .ok_or_else(|| err(format!("params.{name} must be a non-negative integer")))?;
+        slot.1 = Value::from_u128(n);
+    }
+    GenesisParams::from_value(&Value::Map(entries)).map_err(|e| err(format!("params: {e}")))
+}
+
+/// `0x`-prefixed (or bare) 40-digit hex.
+pub fn parse_address(s: &str) -> Option<Address> {
+    let s = s.strip_prefix("0x").unwrap_or(s);
+    if s.len() != 40 {
+        return None;
+    }
+    let bytes = hex::decode(s).ok()?;
+    let mut a = [0u8; 20];
+    a.copy_from_slice(&bytes);
+    Some(Address(a))
+}
+
+/// A decimal string or a JSON integer.
+pub fn parse_amount(v: &Json) -> Option<u128> {
+    match v {
+        Json::String(s) => s.parse().ok(),
+        Json::Number(n) => n.as_u64().map(u128::from),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dev_genesis_round_trips_through_json() {
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let back = Genesis::from_json(&g.to_json()).unwrap();
+        assert_eq!(back.chain_id, g.chain_id);
+        assert_eq!(back.allocations, g.allocations);
+        assert_eq!(back.params, g.params);
+        assert_eq!(back.validators[0].public_key, g.validators[0].public_key);
+    }
+
+    #[test]
+    fn dev_accounts_are_fixed() {
+        // Pinned: the SDK and the docs derive the same keys.
+        let a0 = dev_account(0).address();
+        assert_eq!(a0, dev_account(0).address());
+        assert_ne!(a0, dev_account(1).address());
+        for i in 0..DEV_ACCOUNTS {
+            let _ = dev_account(i);
+        }
+    }
+
+    #[test]
+    fn bad_files_name_the_problem() {
+        for (text, needle) in [
+            ("[]", "JSON object"),
+            ("{\"chainId\": -1, \"validators\": []}", "chainId"),
+            ("{\"chainId\": 1, \"validators\": []}", "validators"),
+            ("{\"chainId\": 1, \"bogus\": 1}", "bogus"),
+            (
+                "{\"chainId\": 1, \"params\": {\"nope\": 1}, \"validators\": []}",
+                "nope",
+            ),
+        ] {
+            let e = Genesis::from_json(text).unwrap_err().to_string();
+            assert!(e.contains(needle), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! `cowboyd`, the Cowboy node: commonware simplex consensus ([`consensus`]) over the chain
+//! ([`chain`]: execution, state, blocks), a mempool ([`mempool`]), the JSON-RPC server
+//! ([`rpc`], contract in `RPC.md`), metrics ([`metrics`]) and the genesis ([`genesis`]).
+//! [`node::run`] wires them together; `src/main.rs` is the command line.
+
+pub mod chain;
+pub mod consensus;
+pub mod genesis;
+pub mod mempool;
+pub mod metrics;
+pub mod node;
+pub mod rpc;

@@ -1,0 +1,163 @@
+//! `cowboyd`: run a Cowboy node. `cowboyd --dev` starts a single-validator devnet with ten
+//! funded accounts; `cowboyd --genesis FILE --validator-key FILE` joins a configured network.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+use commonware_codec::DecodeExt;
+use commonware_cryptography::ed25519;
+use commonware_runtime::Runner as _;
+use cowboy_node::genesis::{dev_account, dev_validator_key, Genesis, DEV_ACCOUNTS, DEV_FUNDS};
+use cowboy_node::node::{run, NodeConfig};
+
+/// Run a Cowboy node.
+#[derive(Parser, Debug)]
+#[command(name = "cowboyd", version, about)]
+struct Args {
+    /// Single-validator devnet with ten pre-funded dev accounts (keys printed at start).
+    #[arg(long)]
+    dev: bool,
+    /// Genesis file of the network (required without --dev).
+    #[arg(long, value_name = "FILE")]
+    genesis: Option<PathBuf>,
+    /// File holding this validator's ed25519 key as hex (required without --dev).
+    #[arg(long, value_name = "FILE")]
+    validator_key: Option<PathBuf>,
+    /// Where state, blocks and the consensus journal live.
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Wipe the data directory first.
+    #[arg(long)]
+    reset: bool,
+    /// JSON-RPC (HTTP and WebSocket) address.
+    #[arg(long, default_value = "127.0.0.1:8545")]
+    rpc_addr: SocketAddr,
+    /// p2p listen address.
+    #[arg(long, default_value = "127.0.0.1:30333")]
+    p2p_addr: SocketAddr,
+    /// Serve Prometheus metrics here.
+    #[arg(long)]
+    metrics_addr: Option<SocketAddr>,
+    /// Target time between blocks, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    block_time: u64,
+    /// Most transactions the mempool holds.
+    #[arg(long, default_value_t = 100_000)]
+    mempool_size: usize,
+    /// Log as JSON lines instead of text.
+    #[arg(long)]
+    log_json: bool,
+}
+
+fn default_data_dir(dev: bool) -> PathBuf {
+    let base = directories::ProjectDirs::from("xyz", "cowboy", "cowboy")
+        .map(|d| d.data_dir().to_path_buf())
+        .unwrap_or_else(|| PathBuf::from(".cowboy"));
+    base.join(if dev { "devnet" } else { "node" })
+}
+
+fn fail(msg: impl std::fmt::Display) -> ! {
+    eprintln!("cowboyd: {msg}");
+    std::process::exit(2)
+}
+
+fn main() {
+    let args = Args::parse();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,commonware=warn"));
+    if args.log_json {
+        tracing_subscriber::fmt()
+            .json()
+            .with_env_filter(filter)
+            .init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
+
+    let data_dir = args
+        .data_dir
+        .clone()
+        .unwrap_or_else(|| default_data_dir(args.dev));
+    let (genesis, validator_key) = if args.dev {
+        (Genesis::dev(args.p2p_addr), dev_validator_key())
+    } else {
+        let Some(g) = &args.genesis else {
+            fail("give --dev for a devnet, or --genesis FILE and --validator-key FILE")
+        };
+        let text = std::fs::read_to_string(g)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", g.display())));
+        let genesis = Genesis::from_json(&text).unwrap_or_else(|e| fail(e));
+        let Some(k) = &args.validator_key else {
+            fail("--validator-key FILE is required")
+        };
+        let hex_key = std::fs::read_to_string(k)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", k.display())));
+        let key = hex::decode(hex_key.trim().trim_start_matches("0x"))
+            .ok()
+            .and_then(|b| ed25519::PrivateKey::decode(b).ok())
+            .unwrap_or_else(|| fail(format!("{} does not hold a hex ed25519 key", k.display())));
+        (genesis, key)
+    };
+    if args.reset && data_dir.exists() {
+        std::fs::remove_dir_all(&data_dir)
+            .unwrap_or_else(|e| fail(format!("cannot wipe {}: {e}", data_dir.display())));
+    }
+    std::fs::create_dir_all(&data_dir)
+        .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", data_dir.display())));
+
+    let dev = args.dev;
+    let chain_id = genesis.chain_id;
+    let shown_dir = data_dir.clone();
+    let on_ready = Box::new(move |rpc: SocketAddr| {
+        let url = format!("http://{rpc}");
+        println!();
+        println!("Cowboy node running");
+        println!("  chain id   {chain_id}");
+        println!("  RPC        {url}   (WebSocket: ws://{rpc})");
+        println!("  data dir   {}", shown_dir.display());
+        if dev {
+            println!();
+            println!(
+                "Dev accounts ({} CBY each; public keys, devnet only):",
+                DEV_FUNDS / 10u128.pow(18)
+            );
+            for i in 0..DEV_ACCOUNTS {
+                let k = dev_account(i);
+                println!(
+                    "  ({i}) 0x{}  key 0x{}",
+                    hex::encode(k.address().0),
+                    hex::encode(k.to_bytes())
+                );
+            }
+            println!();
+            println!("Try:");
+            println!("  cowboy --dev-account 0 deploy examples/actors/counter.py");
+            println!("  cowboy --dev-account 0 call <ADDRESS> increment");
+            println!("  cowboy view <ADDRESS> get");
+            println!("  cowboy block");
+        }
+        println!();
+    });
+
+    let cfg = NodeConfig {
+        data_dir: data_dir.clone(),
+        genesis,
+        validator_key,
+        p2p_addr: args.p2p_addr,
+        rpc_addr: args.rpc_addr,
+        metrics_addr: args.metrics_addr,
+        block_time: Duration::from_millis(args.block_time.max(1)),
+        mempool_txs: args.mempool_size.max(1),
+        on_ready,
+    };
+    let runtime = commonware_runtime::tokio::Config::new()
+        .with_storage_directory(data_dir.join("db"))
+        .with_worker_threads(4)
+        .with_catch_panics(false);
+    let result = commonware_runtime::tokio::Runner::new(runtime).start(|context| run(context, cfg));
+    if let Err(e) = result {
+        fail(e);
+    }
+}

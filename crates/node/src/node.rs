@@ -1,0 +1,207 @@
+//! Wiring: open the chain, start the p2p network, the simplex engine, the RPC server and the
+//! metrics endpoint, then run until SIGINT/SIGTERM.
+
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use commonware_consensus::simplex::elector::RoundRobin;
+use commonware_consensus::simplex::{self, Engine, Floor, ForwardPolicy, SkipBudget, SkipPolicy};
+use commonware_consensus::types::{Epoch, ViewDelta};
+use commonware_cryptography::{ed25519, Signer};
+use commonware_p2p::authenticated::lookup;
+use commonware_p2p::{Address as PeerAddress, AddressableManager};
+use commonware_parallel::Sequential;
+use commonware_runtime::buffer::paged::CacheRef;
+use commonware_runtime::{Quota, Supervisor as _};
+use commonware_stream::{cups, sake, SakeCups};
+use commonware_utils::ordered::{Map, Set};
+use commonware_utils::{NonZeroDuration, TryFromIterator};
+use cowboy_types::Address;
+use tokio::sync::Mutex;
+
+use crate::chain::Chain;
+use crate::consensus::{
+    digest, Application, Ctx, Scheme, BLOCKS_CHANNEL, CERTIFICATES_CHANNEL, RESOLVER_CHANNEL,
+    VOTES_CHANNEL,
+};
+use crate::genesis::Genesis;
+use crate::mempool::Mempool;
+use crate::metrics::Metrics;
+
+/// Everything `cowboyd` needs to run.
+pub struct NodeConfig {
+    /// Data directory (state, blocks, consensus journal, pending blocks).
+    pub data_dir: PathBuf,
+    /// The network's genesis.
+    pub genesis: Genesis,
+    /// This validator's consensus key.
+    pub validator_key: ed25519::PrivateKey,
+    /// p2p listen address.
+    pub p2p_addr: SocketAddr,
+    /// JSON-RPC address.
+    pub rpc_addr: SocketAddr,
+    /// Metrics address, if served.
+    pub metrics_addr: Option<SocketAddr>,
+    /// Target time between blocks.
+    pub block_time: Duration,
+    /// Mempool bound (transactions).
+    pub mempool_txs: usize,
+    /// Called once the node serves RPC, with the bound RPC address.
+    pub on_ready: Box<dyn FnOnce(SocketAddr) + Send>,
+}
+
+/// Run the node until a shutdown signal.
+pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
+    let genesis = cfg.genesis.clone();
+    let me = cfg.validator_key.public_key();
+    let coinbase: Address = genesis
+        .validators
+        .iter()
+        .find(|v| v.public_key == me)
+        .map(|v| v.coinbase)
+        .ok_or("this node's validator key is not in the genesis validator set")?;
+
+    let chain = Chain::open(
+        context.child("chain"),
+        &cfg.data_dir,
+        genesis.clone(),
+        Mempool::new(cfg.mempool_txs, 256 << 20),
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    let genesis_hash = {
+        let g = chain.block(0).await.map_err(|e| e.to_string())?;
+        g.ok_or("genesis block missing")?.header.hash()
+    };
+    let head = chain.head().header.height;
+    let chain = Arc::new(Mutex::new(chain));
+    tracing::info!(height = head, "chain open");
+
+    // p2p: authenticated, encrypted connections between the genesis validators.
+    let namespace = format!("cowboy-{}", genesis.chain_id);
+    let handshake: SakeCups<ed25519::PrivateKey, commonware_cryptography::ChaCha20Poly1305> =
+        cups::Cups::new(
+            sake::Sake {
+                signer: cfg.validator_key.clone(),
+                synchrony_bound: Duration::from_secs(5),
+                max_handshake_age: Duration::from_secs(10),
+                version: sake::Version::V1,
+            },
+            cups::Version::V1,
+        );
+    let p2p_cfg = lookup::Config::local(
+        handshake,
+        namespace.as_bytes(),
+        cfg.p2p_addr,
+        NonZeroUsize::new(genesis.validators.len().max(1)).unwrap_or(NonZeroUsize::MIN),
+        8 << 20,
+        NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
+    );
+    let (mut network, mut oracle) = lookup::Network::new(context.child("network"), p2p_cfg);
+    let peers: Vec<(ed25519::PublicKey, PeerAddress)> = genesis
+        .validators
+        .iter()
+        .map(|v| (v.public_key.clone(), PeerAddress::Symmetric(v.p2p)))
+        .collect();
+    let peers = Map::try_from_iter(peers).map_err(|_| "duplicate validator in genesis")?;
+    let _ = oracle.track(0, peers);
+    let quota =
+        Quota::per_second(std::num::NonZeroU32::new(10_000).unwrap_or(std::num::NonZeroU32::MIN));
+    let votes = network.register(VOTES_CHANNEL, quota);
+    let certificates = network.register(CERTIFICATES_CHANNEL, quota);
+    let resolver = network.register(RESOLVER_CHANNEL, quota);
+    let blocks = network.register(BLOCKS_CHANNEL, quota);
+    network.start();
+
+    // Consensus.
+    let participants = Set::try_from_iter(genesis.validators.iter().map(|v| v.public_key.clone()))
+        .map_err(|_| "duplicate validator in genesis")?;
+    let scheme = Scheme::signer(
+        namespace.as_bytes(),
+        participants,
+        cfg.validator_key.clone(),
+    )
+    .ok_or("validator key is not a participant")?;
+    let metrics = Metrics::new(&context.child("cowboy"));
+    let (app, tasks) = Application::new(chain.clone(), coinbase, cfg.block_time);
+    app.start(tasks, blocks, metrics.clone());
+    let leader_timeout = cfg.block_time + Duration::from_secs(2);
+    let engine_cfg = simplex::Config {
+        scheme,
+        elector: RoundRobin::<commonware_cryptography::Sha256>::default(),
+        blocker: oracle.clone(),
+        automaton: app.clone(),
+        relay: app.clone(),
+        reporter: app,
+        track_historical_votes: false,
+        strategy: Sequential,
+        partition: "consensus".to_string(),
+        mailbox_size: NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
+        epoch: Epoch::new(0),
+        floor: Floor::Genesis(digest(&genesis_hash)),
+        replay_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
+        write_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
+        page_cache: CacheRef::new(
+            std::num::NonZeroU16::new(4096).unwrap_or(std::num::NonZeroU16::MIN),
+            NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
+        ),
+        leader_timeout,
+        certification_timeout: leader_timeout + Duration::from_secs(1),
+        timeout_retry: Duration::from_secs(5),
+        view_retention: ViewDelta::new(256),
+        skip: SkipPolicy::Enabled {
+            timeout: leader_timeout + Duration::from_secs(10),
+            budget: SkipBudget::Participants,
+        },
+        fetch_timeout: NonZeroDuration::new(Duration::from_secs(2)).ok_or("fetch timeout")?,
+        fetch_retry_delay: Duration::from_millis(200),
+        forward: ForwardPolicy::Disabled,
+    };
+    let engine = Engine::new(context.child("engine"), engine_cfg);
+    let _engine = engine.start(votes, certificates, resolver);
+
+    // Interfaces.
+    let (rpc_addr, rpc_handle) = crate::rpc::serve(
+        cfg.rpc_addr,
+        crate::rpc::RpcState {
+            chain: chain.clone(),
+            metrics: metrics.clone(),
+        },
+    )
+    .await
+    .map_err(|e| format!("cannot serve RPC on {}: {e}", cfg.rpc_addr))?;
+    if let Some(addr) = cfg.metrics_addr {
+        let bound = crate::metrics::serve(context.child("metrics"), addr)
+            .await
+            .map_err(|e| format!("cannot serve metrics on {addr}: {e}"))?;
+        tracing::info!(%bound, "metrics");
+    }
+    (cfg.on_ready)(rpc_addr);
+
+    shutdown_signal().await;
+    tracing::info!("shutting down");
+    let _ = rpc_handle.stop();
+    // Finalized blocks are durable when announced; wait for an in-flight finalization.
+    let _guard = chain.lock().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let Ok(mut term) = signal(SignalKind::terminate()) else {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
+}
