@@ -1,0 +1,890 @@
+"""JSON-RPC client of a Cowboy node (``crates/node/RPC.md``).
+
+HTTP requests use only the standard library (``urllib``); subscriptions use WebSocket
+(``websockets``) on the same URL and survive disconnects: they reconnect with backoff and
+resume without losing or repeating anything (new heads are gap-filled with
+``cowboy_getBlockByNumber``, events re-queried with ``cowboy_getEvents`` from the last block
+seen).
+
+>>> from cowboy import Client, dev_account
+>>> c = Client("http://127.0.0.1:8545")
+>>> me = dev_account(0)
+>>> address, receipt = c.deploy(me, open("examples/actors/counter.py").read())
+>>> c.call(me, address, "increment", [2])
+2
+>>> c.view(address, "get")
+2
+>>> c.get_storage(address, "count").value     # verified against the block's state root
+2
+
+Amounts (balances, values, fees) are Python ints in the smallest unit; the JSON decimal strings
+of the RPC are converted in the objects this client returns. CBOR values (return values, event
+data, storage values) are decoded with :mod:`cowboy.cbor`, exactly, from their bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import random
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Dict, List, Optional, Sequence, Tuple, Union
+from urllib.parse import urlsplit, urlunsplit
+
+from . import cbor
+from .crypto import address_bytes, canonicalize_source, code_hash, actor_address, hex0x, to_bytes, to_checksum_address
+from .errors import ActorError, CowboyError, ProofError, ReceiptTimeout, RpcError, TransactionRejected
+from .proof import verify_storage
+from .tx import Call, Deploy, Transaction, encode_args
+from .wallet import Wallet, salt_bytes
+
+__all__ = ["Client", "StorageValue", "Subscription", "MAX_EVENT_BLOCKS"]
+
+#: Most blocks one ``cowboy_getEvents`` query may span.
+MAX_EVENT_BLOCKS = 10_000
+
+_AMOUNT_FIELDS = frozenset(
+    {
+        "balance", "value", "feePaid", "cycleBasefee", "cellBasefee", "tipPerCycle", "tipPerCell",
+        "maxFeePerCycle", "maxFeePerCell",
+    }
+)
+
+TxHash = Union[str, bytes]
+
+
+def _amounts(obj: Any) -> Any:
+    """Converts the decimal-string amount fields of an RPC object (and nested transactions) to ints."""
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            if k in _AMOUNT_FIELDS and isinstance(v, str):
+                try:
+                    v = int(v)
+                except ValueError:
+                    pass
+            elif k == "transactions" and isinstance(v, list):
+                v = [_amounts(t) for t in v]
+            out[k] = v
+        return out
+    return obj
+
+
+def _hash_hex(h: TxHash) -> str:
+    if isinstance(h, (bytes, bytearray)):
+        if len(h) != 32:
+            raise ValueError("a hash is 32 bytes")
+        return hex0x(h)
+    b = to_bytes(h, 32, "hash")
+    return hex0x(b)
+
+
+def _decode_data(hex_text: Optional[str]) -> Any:
+    """Decodes a ``bytes`` field holding CBOR; empty or absent is None."""
+    if not hex_text or hex_text in ("0x", "0X"):
+        return None
+    return cbor.decode_hex(hex_text)
+
+
+def storage_key_bytes(key: Any) -> bytes:
+    """The raw storage key an actor's ``self.storage[key]`` uses: the canonical CBOR of the key
+    (str, int or bytes)."""
+    if isinstance(key, bool) or not isinstance(key, (str, int, bytes, bytearray)):
+        raise TypeError(f"storage keys are str, int or bytes, got {type(key).__name__}")
+    return cbor.encode(bytes(key) if isinstance(key, bytearray) else key)
+
+
+@dataclass
+class StorageValue:
+    """One storage entry read with ``cowboy_getStorage``."""
+
+    address: str
+    key: bytes
+    """The raw storage key (canonical CBOR of the Python key)."""
+    raw: Optional[bytes]
+    """The stored bytes (canonical CBOR), or None when the entry is absent."""
+    proof: bytes
+    state_root: str
+    height: int
+    verified: bool
+
+    @property
+    def exists(self) -> bool:
+        return self.raw is not None
+
+    @property
+    def value(self) -> Any:
+        """The decoded value (None when absent)."""
+        return None if self.raw is None else cbor.decode(self.raw)
+
+
+class Client:
+    """A JSON-RPC client. ``url`` is the node's HTTP URL; WebSocket uses the same address."""
+
+    def __init__(self, url: str = "http://127.0.0.1:8545", *, timeout: float = 30.0, ws_url: Optional[str] = None):
+        self.url = url
+        self.timeout = timeout
+        parts = urlsplit(url)
+        if ws_url is None:
+            scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+            ws_url = urlunsplit((scheme, parts.netloc, parts.path or "/", parts.query, ""))
+        self.ws_url = ws_url
+        self._ids = itertools.count(1)
+        self._chain_id: Optional[int] = None
+        self._nonces: Dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Client({self.url!r})"
+
+    # -- transport ---------------------------------------------------------------------------
+
+    def _post(self, body: Any) -> Any:
+        data = json.dumps(body).encode()
+        req = urllib.request.Request(self.url, data=data, headers={"Content-Type": "application/json"}, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                raw = resp.read()
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            try:
+                return json.loads(raw)
+            except ValueError:
+                raise RpcError(None, f"HTTP {e.code} from {self.url}: {raw[:200]!r}") from None
+        except (urllib.error.URLError, OSError) as e:
+            raise RpcError(None, f"cannot reach {self.url}: {getattr(e, 'reason', e)}") from None
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise RpcError(None, f"invalid JSON from {self.url}: {raw[:200]!r}") from None
+
+    @staticmethod
+    def _error(err: Dict[str, Any]) -> RpcError:
+        code = err.get("code")
+        message = err.get("message", "")
+        data = err.get("data")
+        if code == -32000 and isinstance(data, dict) and "reason" in data:
+            return TransactionRejected(data["reason"], data.get("message", message), code, data)
+        return RpcError(code, message, data)
+
+    def request(self, method: str, params: Sequence[Any] = ()) -> Any:
+        """Sends one request and returns its ``result`` (raises :class:`RpcError`)."""
+        rid = next(self._ids)
+        resp = self._post({"jsonrpc": "2.0", "id": rid, "method": method, "params": list(params)})
+        if not isinstance(resp, dict):
+            raise RpcError(None, f"unexpected response to {method}: {resp!r}")
+        if resp.get("error") is not None:
+            raise self._error(resp["error"])
+        return resp.get("result")
+
+    def batch(self, calls: Sequence[Tuple[str, Sequence[Any]]]) -> List[Any]:
+        """Sends several requests in one JSON-RPC batch; returns results in order, with an
+        :class:`RpcError` instance in place of each failed one."""
+        if not calls:
+            return []
+        ids = [next(self._ids) for _ in calls]
+        body = [{"jsonrpc": "2.0", "id": i, "method": m, "params": list(p)} for i, (m, p) in zip(ids, calls)]
+        resp = self._post(body)
+        if isinstance(resp, dict) and resp.get("error") is not None:
+            raise self._error(resp["error"])
+        by_id = {r.get("id"): r for r in resp}
+        out: List[Any] = []
+        for i in ids:
+            r = by_id.get(i)
+            if r is None:
+                out.append(RpcError(None, f"no response for batch item {i}"))
+            elif r.get("error") is not None:
+                out.append(self._error(r["error"]))
+            else:
+                out.append(r.get("result"))
+        return out
+
+    # -- plain methods -----------------------------------------------------------------------
+
+    def chain_id(self) -> int:
+        """``cowboy_chainId`` (cached)."""
+        if self._chain_id is None:
+            self._chain_id = int(self.request("cowboy_chainId"))
+        return self._chain_id
+
+    def block_number(self) -> int:
+        """Height of the last finalized block."""
+        return int(self.request("cowboy_blockNumber"))
+
+    def basefees(self) -> Dict[str, int]:
+        """``{cycleBasefee, cellBasefee}`` in force for the next block, as ints."""
+        return _amounts(self.request("cowboy_basefees"))
+
+    def send_raw_transaction(self, raw: Union[bytes, Transaction]) -> str:
+        """Submits a signed transaction (bytes or :class:`Transaction`); returns its hash."""
+        if isinstance(raw, Transaction):
+            raw = raw.encode()
+        return self.request("cowboy_sendRawTransaction", [hex0x(raw)])
+
+    def get_transaction(self, tx_hash: TxHash) -> Optional[dict]:
+        return _amounts(self.request("cowboy_getTransaction", [_hash_hex(tx_hash)]))
+
+    def get_receipt(self, tx_hash: TxHash) -> Optional[dict]:
+        """The receipt, or None while the transaction is not in a finalized block."""
+        return self._receipt(self.request("cowboy_getReceipt", [_hash_hex(tx_hash)]))
+
+    @staticmethod
+    def _receipt(r: Optional[dict]) -> Optional[dict]:
+        if r is None:
+            return None
+        r = _amounts(r)
+        r["events"] = [Client._event(e) for e in r.get("events") or []]
+        return r
+
+    @staticmethod
+    def _event(e: dict) -> dict:
+        e = dict(e)
+        try:
+            e["value"] = _decode_data(e.get("data"))
+        except CowboyError:
+            e["value"] = None
+        return e
+
+    def wait_for_receipt(self, tx_hash: TxHash, timeout: float = 60.0, poll: float = 0.1) -> dict:
+        """Polls ``cowboy_getReceipt`` until the transaction is finalized."""
+        h = _hash_hex(tx_hash)
+        deadline = time.monotonic() + timeout
+        delay = poll
+        while True:
+            r = self.get_receipt(h)
+            if r is not None:
+                return r
+            if time.monotonic() >= deadline:
+                raise ReceiptTimeout(h, timeout)
+            time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+            delay = min(delay * 1.5, 1.0)
+
+    def get_block(self, tag_or_hash: Union[int, str, bytes] = "latest", full: bool = False) -> Optional[dict]:
+        """A block by height, ``"latest"``, or hash (``0x`` + 64 hex digits, or 32 bytes)."""
+        if isinstance(tag_or_hash, (bytes, bytearray)) or (
+            isinstance(tag_or_hash, str) and tag_or_hash != "latest" and len(tag_or_hash.removeprefix("0x")) == 64
+        ):
+            return _amounts(self.request("cowboy_getBlockByHash", [_hash_hex(tag_or_hash), full]))
+        if isinstance(tag_or_hash, str) and tag_or_hash != "latest":
+            raise ValueError(f"block tag must be a height, 'latest' or a hash, got {tag_or_hash!r}")
+        return _amounts(self.request("cowboy_getBlockByNumber", [tag_or_hash, full]))
+
+    def get_account(self, address: str) -> dict:
+        """``{address, balance, nonce, codeHash, isActor, height}`` (balance as int)."""
+        return _amounts(self.request("cowboy_getAccount", [to_checksum_address(address)]))
+
+    def get_balance(self, address: str) -> int:
+        return self.get_account(address)["balance"]
+
+    def get_actor_source(self, address: str) -> Optional[dict]:
+        """``{address, codeHash, source}`` or None if there is no actor there."""
+        return self.request("cowboy_getActorSource", [to_checksum_address(address)])
+
+    def get_storage(self, address: str, key: Any, verify: bool = True, *, raw_key: bool = False) -> StorageValue:
+        """Reads storage entry ``key`` of the actor at ``address``.
+
+        ``key`` is what the actor uses (``self.storage["count"]`` → ``"count"``: a str, int or
+        bytes, sent as its canonical CBOR), or, with ``raw_key=True``, the raw key bytes.
+        With ``verify`` (the default) the proof is checked against the returned state root and
+        that root against the header of the block it names; a mismatch raises
+        :class:`~cowboy.errors.ProofError`.
+        """
+        k = to_bytes(key, what="key") if raw_key else storage_key_bytes(key)
+        addr = to_checksum_address(address)
+        r = self.request("cowboy_getStorage", [addr, hex0x(k)])
+        raw = None if r.get("value") is None else to_bytes(r["value"], what="value")
+        proof = to_bytes(r["proof"], what="proof")
+        entry = StorageValue(addr, k, raw, proof, r["stateRoot"], int(r["height"]), False)
+        if verify:
+            verify_storage(entry.state_root, addr, k, raw, proof)
+            header = self.get_block(entry.height)
+            if header is None or header.get("stateRoot", "").lower() != entry.state_root.lower():
+                raise ProofError("RootMismatch", f"stateRoot is not the state root of block {entry.height}")
+            entry.verified = True
+        return entry
+
+    def simulate(
+        self, to: str, handler: str, args: Any = None, value: int = 0, sender: Optional[str] = None
+    ) -> dict:
+        """``cowboy_call``: runs ``handler`` read-only against the latest state and returns the
+        full result (``success``, ``returnData``, ``value`` (decoded), ``cyclesUsed``, ``events``,
+        ``error``…)."""
+        obj: Dict[str, Any] = {
+            "to": to_checksum_address(to),
+            "handler": handler,
+            "args": hex0x(cbor.encode(encode_args(args))),
+            "value": str(int(value)),
+        }
+        if sender is not None:
+            obj["from"] = to_checksum_address(sender if isinstance(sender, str) else sender.address)
+        r = self.request("cowboy_call", [obj])
+        r["value"] = _decode_data(r.get("returnData"))
+        r["events"] = [self._event(e) for e in r.get("events") or []]
+        return r
+
+    def view(self, to: str, handler: str, args: Any = None, value: int = 0, sender: Optional[str] = None) -> Any:
+        """Runs ``handler`` read-only and returns its decoded return value; a failure raises
+        :class:`~cowboy.errors.ActorError`."""
+        r = self.simulate(to, handler, args, value, sender)
+        if not r.get("success"):
+            raise self._actor_error(r.get("error"), None, to, handler, simulated=True)
+        return r["value"]
+
+    def estimate_fee(
+        self, to: Optional[str] = None, payload: bytes = b"", value: int = 0, sender: Optional[str] = None
+    ) -> dict:
+        """``cowboy_estimateFee`` with amounts as ints."""
+        obj: Dict[str, Any] = {"payload": hex0x(payload), "value": str(int(value))}
+        if to is not None:
+            obj["to"] = to_checksum_address(to)
+        if sender is not None:
+            obj["from"] = to_checksum_address(sender)
+        return _amounts(self.request("cowboy_estimateFee", [obj]))
+
+    def get_events(
+        self,
+        address: Optional[str] = None,
+        topic: Optional[str] = None,
+        from_block: Optional[int] = None,
+        to_block: Optional[int] = None,
+    ) -> List[dict]:
+        """``cowboy_getEvents`` (at most 10,000 blocks per query); each event also gets
+        ``value``, its data decoded."""
+        f: Dict[str, Any] = {}
+        if address is not None:
+            f["address"] = to_checksum_address(address)
+        if topic is not None:
+            f["topic"] = topic
+        if from_block is not None:
+            f["fromBlock"] = int(from_block)
+        if to_block is not None:
+            f["toBlock"] = int(to_block)
+        return [self._event(e) for e in self.request("cowboy_getEvents", [f])]
+
+    # -- transactions ------------------------------------------------------------------------
+
+    def next_nonce(self, address: str) -> int:
+        """The nonce the next transaction of ``address`` should carry."""
+        acct = self.get_account(address)
+        remote = int(acct.get("pendingNonce", acct["nonce"]))
+        with self._lock:
+            return max(remote, self._nonces.get(to_checksum_address(address), 0))
+
+    def build_transaction(
+        self,
+        wallet: Wallet,
+        to: Optional[str],
+        payload: bytes,
+        value: int = 0,
+        *,
+        force: bool = False,
+        **overrides: int,
+    ) -> Transaction:
+        """A signed transaction with nonce from ``cowboy_getAccount`` and fees and limits from
+        ``cowboy_estimateFee`` (each overridable by keyword: ``nonce``, ``cycles_limit``,
+        ``cells_limit``, ``max_fee_per_cycle``, ``max_fee_per_cell``, ``tip_per_cycle``,
+        ``tip_per_cell``). If the estimate's simulation fails, :class:`ActorError` is raised
+        before anything is sent, unless ``force``."""
+        known = {"nonce", "cycles_limit", "cells_limit", "max_fee_per_cycle", "max_fee_per_cell", "tip_per_cycle", "tip_per_cell"}
+        unknown = set(overrides) - known
+        if unknown:
+            raise TypeError(f"unknown transaction fields: {sorted(unknown)}")
+        est = self.estimate_fee(to, payload, value, wallet.address)
+        if est.get("success") is False and not force:
+            handler = None
+            if to is not None and payload:
+                try:
+                    handler = cbor.decode(payload)[0]
+                except Exception:
+                    handler = None
+            source = None
+            if to is None:
+                try:
+                    source = cbor.decode(payload)[0]
+                except Exception:
+                    source = None
+            raise self._actor_error(est.get("error"), None, to, handler, simulated=True, source=source)
+        nonce = overrides.pop("nonce", None)
+        if nonce is None:
+            nonce = self.next_nonce(wallet.address)
+        fields = {
+            "cycles_limit": int(est["cyclesLimit"]),
+            "cells_limit": int(est["cellsLimit"]),
+            "max_fee_per_cycle": int(est["maxFeePerCycle"]),
+            "max_fee_per_cell": int(est["maxFeePerCell"]),
+            "tip_per_cycle": int(est["tipPerCycle"]),
+            "tip_per_cell": int(est["tipPerCell"]),
+        }
+        fields.update(overrides)
+        tx = Transaction(
+            chain_id=self.chain_id(),
+            nonce=nonce,
+            to=None if to is None else to_checksum_address(to),
+            value=int(value),
+            payload=bytes(payload),
+            **fields,
+        )
+        return wallet.sign_transaction(tx)
+
+    def send_transaction(self, wallet: Wallet, to: Optional[str], payload: bytes, value: int = 0, **kw: Any) -> str:
+        """Builds (see :meth:`build_transaction`), signs and submits; returns the hash."""
+        tx = self.build_transaction(wallet, to, payload, value, **kw)
+        try:
+            h = self.send_raw_transaction(tx)
+        except TransactionRejected:
+            with self._lock:
+                self._nonces.pop(wallet.address, None)
+            raise
+        with self._lock:
+            self._nonces[wallet.address] = max(self._nonces.get(wallet.address, 0), tx.nonce + 1)
+        return h
+
+    def deploy(
+        self,
+        wallet: Wallet,
+        source: Union[str, bytes],
+        args: Any = None,
+        salt: Union[None, int, str, bytes] = None,
+        *,
+        value: int = 0,
+        timeout: float = 60.0,
+        **kw: Any,
+    ) -> Tuple[str, dict]:
+        """Deploys an actor and waits for it: returns ``(address, receipt)``. ``args`` go to
+        ``__init__`` (list: positional, dict: keyword); ``salt`` defaults to 32 random bytes.
+        A failed deploy raises :class:`ActorError`."""
+        canonical = canonicalize_source(source)
+        salt_b = salt_bytes(salt)
+        predicted = actor_address(wallet.address, salt_b, code_hash(canonical))
+        payload = Deploy(canonical, salt_b, encode_args(args)).encode()
+        h = self.send_transaction(wallet, None, payload, value, **kw)
+        receipt = self.wait_for_receipt(h, timeout)
+        if not receipt.get("success"):
+            raise self._actor_error(receipt.get("error"), receipt, predicted, None, source=canonical)
+        got = receipt.get("contractAddress")
+        if got is not None and to_checksum_address(got) != predicted:
+            raise CowboyError(f"node deployed to {got}, the SDK predicted {predicted}")
+        return predicted, receipt
+
+    def call(
+        self,
+        wallet: Union[Wallet, str],
+        to: str,
+        handler: Optional[str] = None,
+        args: Any = None,
+        value: int = 0,
+        *,
+        timeout: float = 60.0,
+        receipt: bool = False,
+        **kw: Any,
+    ) -> Any:
+        """Calls ``handler`` of the actor at ``to`` in a transaction signed by ``wallet``, waits
+        for the receipt and returns the decoded return value (``receipt=True``: the tuple
+        ``(value, receipt)``). A failure raises :class:`ActorError`.
+
+        Given an address instead of a wallet (``call(to, handler, args)``), this is the
+        read-only :meth:`view`.
+        """
+        if not isinstance(wallet, Wallet):
+            # call(to, handler, args=None, value=0, sender=None): read-only. The parameters
+            # shift one place left: `to` holds the handler, `handler` the args, `args` the value.
+            ro_value = args if isinstance(args, int) and not isinstance(args, bool) else value
+            return self.view(wallet, to, handler, ro_value, kw.get("sender"))
+        if handler is None:
+            raise TypeError("call() needs a handler name")
+        payload = Call(handler, encode_args(args)).encode()
+        h = self.send_transaction(wallet, to, payload, value, **kw)
+        r = self.wait_for_receipt(h, timeout)
+        if not r.get("success"):
+            raise self._actor_error(r.get("error"), r, to, handler)
+        result = _decode_data(r.get("returnData"))
+        return (result, r) if receipt else result
+
+    def transfer(self, wallet: Wallet, to: str, amount: int, *, timeout: float = 60.0, **kw: Any) -> dict:
+        """Sends ``amount`` (smallest unit) to ``to`` and waits; returns the receipt."""
+        h = self.send_transaction(wallet, to, b"", amount, **kw)
+        r = self.wait_for_receipt(h, timeout)
+        if not r.get("success"):
+            raise self._actor_error(r.get("error"), r, to, None)
+        return r
+
+    def _actor_error(
+        self,
+        err: Optional[dict],
+        receipt: Optional[dict],
+        address: Optional[str],
+        handler: Optional[str],
+        *,
+        simulated: bool = False,
+        source: Optional[str] = None,
+    ) -> ActorError:
+        err = err or {}
+        line = err.get("line")
+        if source is None and address is not None and line:
+            try:
+                src = self.get_actor_source(address)
+                source = src.get("source") if src else None
+            except CowboyError:
+                source = None
+        return ActorError(
+            err.get("class") or "TransactionFailed",
+            err.get("message") or "",
+            line,
+            receipt,
+            address=None if address is None else to_checksum_address(address),
+            handler=handler,
+            source=source,
+            simulated=simulated,
+        )
+
+    # -- subscriptions -----------------------------------------------------------------------
+
+    def subscribe_new_heads(self, since: Optional[int] = None, **kw: Any) -> "Subscription":
+        """``async for head in client.subscribe_new_heads():`` — every finalized block header,
+        in order, exactly once (gaps after a reconnect are filled by query). ``since``: also
+        deliver the blocks from that height on first."""
+        return _HeadsSubscription(self, since, **kw)
+
+    def subscribe_events(
+        self, address: Optional[str] = None, topic: Optional[str] = None, from_block: Optional[int] = None, **kw: Any
+    ) -> "Subscription":
+        """``async for event in client.subscribe_events(address, topic):`` — matching events in
+        chain order, exactly once across reconnects. ``from_block``: start with the events of
+        that block on (by query)."""
+        return _EventsSubscription(self, address, topic, from_block, **kw)
+
+    def subscribe_receipt(self, tx_hash: TxHash, **kw: Any) -> "Subscription":
+        """The receipt of ``tx_hash`` once finalized: ``await client.subscribe_receipt(h)`` or
+        ``async for r in …`` (yields once)."""
+        return _ReceiptSubscription(self, _hash_hex(tx_hash), **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# WebSocket subscriptions
+
+
+def _ws_connect(url: str, open_timeout: float):
+    try:
+        from websockets.asyncio.client import connect
+    except ImportError:  # websockets < 13
+        from websockets import connect  # type: ignore
+    return connect(url, open_timeout=open_timeout, max_size=16 << 20, ping_interval=20)
+
+
+class _Dropped(Exception):
+    """The connection or the server-side subscription ended."""
+
+
+class Subscription:
+    """An async iterator over subscription notifications that reconnects on its own.
+
+    ``reconnects`` counts the reconnections so far. ``max_retries`` (None: forever) bounds
+    consecutive failed attempts; ``backoff``/``max_backoff`` shape the exponential delay
+    between them. ``await sub.aclose()`` (or leaving ``async with``) ends it.
+    """
+
+    kind: str = ""
+
+    def __init__(
+        self,
+        client: Client,
+        *,
+        backoff: float = 0.1,
+        max_backoff: float = 5.0,
+        max_retries: Optional[int] = None,
+        open_timeout: float = 10.0,
+    ):
+        self.client = client
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.max_retries = max_retries
+        self.open_timeout = open_timeout
+        self.reconnects = 0
+        self.subscription_id: Any = None
+        self._ws: Any = None
+        self._gen: Optional[AsyncIterator[Any]] = None
+        self._closed = False
+        self._ids = itertools.count(1)
+
+    def params(self) -> list:
+        raise NotImplementedError
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        if self._gen is None:
+            self._gen = self._run()
+        return await self._gen.__anext__()
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        self._closed = True
+        if self._gen is not None:
+            await self._gen.aclose()
+        await self._close_ws()
+
+    async def drop_connection(self) -> None:
+        """Closes the current WebSocket as a network failure would (for tests): the
+        subscription reconnects and resumes."""
+        if self._ws is not None:
+            await self._ws.close()
+
+    async def _close_ws(self) -> None:
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            try:
+                await ws.close()
+            except Exception:
+                pass
+
+    async def _rpc(self, method: str, params: Sequence[Any]) -> Any:
+        """A request over a thread (HTTP), so the event loop keeps running."""
+        return await asyncio.to_thread(self.client.request, method, params)
+
+    async def _connect(self) -> None:
+        """(Re)connects and subscribes, with backoff; sets ``subscription_id``."""
+        failures = 0
+        delay = self.backoff
+        while True:
+            try:
+                ws = await _ws_connect(self.client.ws_url, self.open_timeout)
+                self._ws = ws
+                rid = next(self._ids)
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": rid, "method": "cowboy_subscribe", "params": self.params()}))
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), self.open_timeout))
+                    if msg.get("id") == rid:
+                        break
+                if msg.get("error") is not None:
+                    err = Client._error(msg["error"])
+                    if err.code is not None and err.code != -32005:
+                        raise err  # invalid params etc.: retrying cannot help
+                    raise _Dropped(str(err))
+                self.subscription_id = msg.get("result")
+                return
+            except RpcError as e:
+                if e.code is not None and e.code != -32005:
+                    await self._close_ws()
+                    raise
+                err: Exception = e
+            except (OSError, asyncio.TimeoutError, _Dropped, ValueError) as e:
+                err = e
+            except Exception as e:  # websockets' own exceptions (ConnectionClosed, InvalidHandshake…)
+                if not type(e).__module__.startswith("websockets"):
+                    raise
+                err = e
+            await self._close_ws()
+            failures += 1
+            if self.max_retries is not None and failures > self.max_retries:
+                raise RpcError(None, f"subscription {self.kind}: giving up after {failures} attempts: {err}")
+            await asyncio.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, self.max_backoff)
+
+    async def _notifications(self):
+        """Yields notification payloads until the connection drops (then returns)."""
+        ws = self._ws
+        while True:
+            try:
+                raw = await ws.recv()
+            except Exception as e:
+                if isinstance(e, asyncio.CancelledError):
+                    raise
+                return
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                continue
+            if msg.get("method") != "cowboy_subscription":
+                continue
+            p = msg.get("params") or {}
+            if p.get("subscription") != self.subscription_id:
+                continue
+            if "error" in p and "result" not in p:
+                return  # the server ended the subscription (e.g. lagging): resubscribe
+            yield p.get("result")
+
+    async def _run(self):
+        raise NotImplementedError
+        yield  # pragma: no cover
+
+
+class _HeadsSubscription(Subscription):
+    kind = "newHeads"
+
+    def __init__(self, client: Client, since: Optional[int], **kw: Any):
+        super().__init__(client, **kw)
+        self.next_height: Optional[int] = since
+
+    def params(self) -> list:
+        return ["newHeads"]
+
+    async def _fill(self, upto: int):
+        while self.next_height is not None and self.next_height <= upto:
+            b = await self._rpc("cowboy_getBlockByNumber", [self.next_height, False])
+            if b is None:
+                return
+            self.next_height = int(b["height"]) + 1
+            yield _amounts(b)
+
+    async def _run(self):
+        first = True
+        try:
+            while not self._closed:
+                await self._connect()
+                if not first:
+                    self.reconnects += 1
+                first = False
+                if self.next_height is not None:
+                    tip = int(await self._rpc("cowboy_blockNumber", []))
+                    async for b in self._fill(tip):
+                        yield b
+                async for head in self._notifications():
+                    h = int(head["height"])
+                    if self.next_height is not None:
+                        if h < self.next_height:
+                            continue
+                        if h > self.next_height:
+                            async for b in self._fill(h - 1):
+                                yield b
+                    self.next_height = h + 1
+                    yield _amounts(head)
+                await self._close_ws()
+        finally:
+            await self._close_ws()
+
+
+class _EventsSubscription(Subscription):
+    kind = "events"
+
+    def __init__(self, client: Client, address: Optional[str], topic: Optional[str], from_block: Optional[int], **kw: Any):
+        super().__init__(client, **kw)
+        self.address = None if address is None else to_checksum_address(address)
+        self.topic = topic
+        self.from_block = from_block
+        # Every event in blocks below `cursor` has been delivered; `seen` holds the keys of the
+        # events of block `cursor` delivered so far.
+        self.cursor: Optional[int] = None
+        self.seen: set = set()
+
+    def params(self) -> list:
+        f: Dict[str, Any] = {}
+        if self.address is not None:
+            f["address"] = self.address
+        if self.topic is not None:
+            f["topic"] = self.topic
+        return ["events", f]
+
+    @staticmethod
+    def _key(e: dict) -> tuple:
+        return (int(e["blockHeight"]), e.get("transactionHash"), int(e.get("index", 0)))
+
+    def _fresh(self, e: dict) -> bool:
+        h = int(e["blockHeight"])
+        if self.cursor is None:
+            return True
+        if h < self.cursor:
+            return False
+        if h == self.cursor and self._key(e) in self.seen:
+            return False
+        return True
+
+    def _mark(self, e: dict) -> None:
+        h = int(e["blockHeight"])
+        if self.cursor is None or h > self.cursor:
+            self.cursor = h
+            self.seen = set()
+        self.seen.add(self._key(e))
+
+    async def _catch_up(self, start: int, tip: int):
+        a = start
+        while a <= tip:
+            b = min(a + MAX_EVENT_BLOCKS - 1, tip)
+            f: Dict[str, Any] = {"fromBlock": a, "toBlock": b}
+            if self.address is not None:
+                f["address"] = self.address
+            if self.topic is not None:
+                f["topic"] = self.topic
+            for e in await self._rpc("cowboy_getEvents", [f]):
+                if self._fresh(e):
+                    self._mark(e)
+                    yield Client._event(e)
+            a = b + 1
+
+    async def _run(self):
+        first = True
+        try:
+            while not self._closed:
+                await self._connect()
+                if not first:
+                    self.reconnects += 1
+                tip = int(await self._rpc("cowboy_blockNumber", []))
+                start = self.cursor if self.cursor is not None else (self.from_block if first else None)
+                first = False
+                if start is not None:
+                    async for e in self._catch_up(start, tip):
+                        yield e
+                # Every block up to `tip` is now fully delivered; later ones stream.
+                if self.cursor is None or self.cursor <= tip:
+                    self.cursor, self.seen = tip + 1, set()
+                async for e in self._notifications():
+                    if self._fresh(e):
+                        self._mark(e)
+                        yield Client._event(e)
+                await self._close_ws()
+        finally:
+            await self._close_ws()
+
+
+class _ReceiptSubscription(Subscription):
+    kind = "receipt"
+
+    def __init__(self, client: Client, tx_hash: str, **kw: Any):
+        super().__init__(client, **kw)
+        self.tx_hash = tx_hash
+
+    def params(self) -> list:
+        return ["receipt", self.tx_hash]
+
+    def __await__(self):
+        return self._first().__await__()
+
+    async def _first(self) -> dict:
+        try:
+            async for r in self:
+                return r
+        finally:
+            await self.aclose()
+        raise RpcError(None, "receipt subscription ended")
+
+    async def _run(self):
+        first = True
+        try:
+            while not self._closed:
+                await self._connect()
+                if not first:
+                    self.reconnects += 1
+                    # It may have been finalized while we were away (the server also sends an
+                    # existing receipt at once; asking costs one request).
+                    r = await self._rpc("cowboy_getReceipt", [self.tx_hash])
+                    if r is not None:
+                        yield Client._receipt(r)
+                        return
+                first = False
+                async for r in self._notifications():
+                    yield Client._receipt(r)
+                    return
+                await self._close_ws()
+        finally:
+            await self._close_ws()

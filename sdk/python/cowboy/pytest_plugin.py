@@ -1,0 +1,234 @@
+"""pytest plugin of cowboy-py (registered through the ``pytest11`` entry point).
+
+Fixtures:
+
+- ``cowboy_node`` (session): a real ``cowboyd --dev`` on free ports with a temporary data
+  directory and 200 ms blocks, stopped at the end of the session. The binary is ``$COWBOYD``,
+  else ``target/debug/cowboyd`` or ``target/release/cowboyd`` (the newer one) in the nearest
+  directory above the working directory that has one (or under ``$CARGO_TARGET_DIR``), else
+  ``cowboyd`` on ``PATH``. ``--cowboy-url URL`` uses an already running dev node instead.
+- ``cowboy_client`` (session): a :class:`cowboy.Client` for it.
+- ``dev_wallet`` (session): dev account 0.
+- ``funded_wallet``: a fresh wallet funded with 1,000 CBY by a transfer from dev account 0.
+
+Tests that use these fixtures are marked ``node`` automatically, so ``pytest -m "not node"``
+runs everything that needs no node. When no binary is found the tests fail (never skip) with a
+message saying how to build one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+
+from .client import Client
+from .errors import CowboyError, NodeError
+from .wallet import CBY, Wallet, dev_account
+
+NODE_FIXTURES = {"cowboy_node", "cowboy_client", "funded_wallet", "dev_wallet"}
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("cowboy", "Cowboy node for tests")
+    group.addoption("--cowboyd", default=None, help="path of the cowboyd binary (default: $COWBOYD, target/, PATH)")
+    group.addoption("--cowboy-url", default=None, help="use this running dev node instead of starting cowboyd")
+    group.addoption("--cowboy-block-time", default="200", help="--block-time (ms) of the started node (default 200)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "node: needs a running cowboyd (started by the cowboy_node fixture); deselect with -m 'not node'"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if NODE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.node)
+
+
+def _is_exe(p: Path) -> bool:
+    return p.is_file() and os.access(p, os.X_OK)
+
+
+def find_cowboyd(start: Optional[Path] = None) -> Optional[str]:
+    """The cowboyd binary: ``$COWBOYD``; else the newest ``target/{debug,release}/cowboyd``
+    walking up from ``start`` (default: the working directory) or under ``$CARGO_TARGET_DIR``;
+    else ``cowboyd`` on ``PATH``. None if there is none."""
+    env = os.environ.get("COWBOYD")
+    if env:
+        return env
+    candidates: List[Path] = []
+    target_dir = os.environ.get("CARGO_TARGET_DIR")
+    if target_dir:
+        candidates += [Path(target_dir) / p / "cowboyd" for p in ("debug", "release")]
+    here = (start or Path.cwd()).resolve()
+    for d in [here, *here.parents]:
+        found = [d / "target" / p / "cowboyd" for p in ("debug", "release")]
+        found = [p for p in found if _is_exe(p)]
+        if found:
+            candidates += found
+            break
+    existing = [p for p in candidates if _is_exe(p)]
+    if existing:
+        return str(max(existing, key=lambda p: p.stat().st_mtime))
+    return shutil.which("cowboyd")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class CowboyNode:
+    """A running node: its URLs, process (None for an external node) and log file."""
+
+    url: str
+    ws_url: str
+    process: Optional[subprocess.Popen]
+    data_dir: Optional[Path]
+    log_path: Optional[Path]
+    binary: Optional[str]
+
+    def log_tail(self, n: int = 40) -> str:
+        if self.log_path is None or not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
+
+    def stop(self) -> None:
+        p = self.process
+        if p is None or p.poll() is not None:
+            return
+        p.terminate()
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=10)
+
+
+def start_node(
+    binary: str,
+    data_dir: Path,
+    *,
+    block_time_ms: int = 200,
+    timeout: float = 60.0,
+    extra_args: Optional[List[str]] = None,
+) -> CowboyNode:
+    """Starts ``cowboyd --dev`` on free ports and waits until ``cowboy_chainId`` answers.
+    Raises :class:`~cowboy.errors.NodeError` (with the node's log) if it does not."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    rpc_port = _free_port()
+    p2p_port = _free_port()
+    args = [
+        binary, "--dev",
+        "--rpc-addr", f"127.0.0.1:{rpc_port}",
+        "--p2p-addr", f"127.0.0.1:{p2p_port}",
+        "--data-dir", str(data_dir / "data"),
+        "--block-time", str(block_time_ms),
+        *(extra_args or []),
+    ]
+    log_path = data_dir / "cowboyd.log"
+    log = open(log_path, "wb")
+    try:
+        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    except OSError as e:
+        log.close()
+        raise NodeError(f"cannot start {binary}: {e}") from None
+    url = f"http://127.0.0.1:{rpc_port}"
+    node = CowboyNode(url, f"ws://127.0.0.1:{rpc_port}", proc, data_dir, log_path, binary)
+    client = Client(url, timeout=2.0)
+    deadline = time.monotonic() + timeout
+    last_err: Optional[Exception] = None
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.close()
+            raise NodeError(
+                f"cowboyd exited with status {proc.returncode} before answering RPC\n"
+                f"command: {' '.join(args)}\n--- log ---\n{node.log_tail()}"
+            )
+        try:
+            client.request("cowboy_chainId")
+            log.close()
+            return node
+        except CowboyError as e:
+            last_err = e
+            time.sleep(0.1)
+    node.stop()
+    log.close()
+    raise NodeError(
+        f"cowboyd did not answer cowboy_chainId within {timeout:g}s ({last_err})\n"
+        f"command: {' '.join(args)}\n--- log ---\n{node.log_tail()}"
+    )
+
+
+_MISSING = (
+    "no cowboyd binary found: set COWBOYD=/path/to/cowboyd, pass --cowboyd PATH, or build one "
+    "(cargo build -p cowboy-node --bin cowboyd) so target/debug/cowboyd exists. "
+    "To run only the tests that need no node: pytest -m 'not node'."
+)
+
+
+@pytest.fixture(scope="session")
+def cowboy_node(request, tmp_path_factory):
+    """A running ``cowboyd --dev`` for the whole session."""
+    url = request.config.getoption("--cowboy-url")
+    if url:
+        c = Client(url)
+        try:
+            c.chain_id()
+        except CowboyError as e:
+            pytest.fail(f"--cowboy-url {url} does not answer: {e}", pytrace=False)
+        ws = Client(url).ws_url
+        yield CowboyNode(url, ws, None, None, None, None)
+        return
+    binary = request.config.getoption("--cowboyd") or find_cowboyd(Path(str(request.config.rootpath)))
+    if binary is None:
+        binary = find_cowboyd()
+    if binary is None:
+        pytest.fail(_MISSING, pytrace=False)
+    data_dir = tmp_path_factory.mktemp("cowboyd")
+    timeout = float(os.environ.get("COWBOYD_START_TIMEOUT", "60"))
+    try:
+        node = start_node(
+            binary, data_dir, block_time_ms=int(request.config.getoption("--cowboy-block-time")), timeout=timeout
+        )
+    except NodeError as e:
+        pytest.fail(str(e), pytrace=False)
+    try:
+        yield node
+    finally:
+        node.stop()
+        if node.process is not None and node.process.returncode not in (0, -15, None):
+            sys.stderr.write(f"\ncowboyd exited with {node.process.returncode}; log tail:\n{node.log_tail()}\n")
+
+
+@pytest.fixture(scope="session")
+def cowboy_client(cowboy_node) -> Client:
+    """A :class:`cowboy.Client` for ``cowboy_node``."""
+    return Client(cowboy_node.url)
+
+
+@pytest.fixture(scope="session")
+def dev_wallet() -> Wallet:
+    """Dev account 0 (1,000,000 CBY at genesis)."""
+    return dev_account(0)
+
+
+@pytest.fixture
+def funded_wallet(cowboy_client, dev_wallet) -> Wallet:
+    """A fresh wallet holding 1,000 CBY, funded by a transfer from dev account 0."""
+    w = Wallet.random()
+    cowboy_client.transfer(dev_wallet, w.address, 1_000 * CBY)
+    return w
