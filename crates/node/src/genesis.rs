@@ -38,12 +38,9 @@ pub const DEV_ACCOUNTS: u32 = 10;
 /// Each dev account's balance: 1,000,000 CBY (18 decimals).
 pub const DEV_FUNDS: u128 = 1_000_000 * 10u128.pow(18);
 
-/// Dev account `i`'s key: `keccak256("cowboy-dev-account-" ‖ i)`. Public knowledge, like
-/// anvil's: never use these keys outside a devnet.
+/// Dev account `i`'s key (see [`cowboy_types::dev_key`]).
 pub fn dev_account(i: u32) -> PrivateKey {
-    let seed = keccak256(format!("cowboy-dev-account-{i}").as_bytes());
-    // keccak output is a valid secp256k1 scalar for every i in use (checked by a test).
-    PrivateKey::from_bytes(&seed.0).expect("dev key is a valid scalar")
+    cowboy_types::dev_key(i)
 }
 
 /// The devnet validator's consensus key (ed25519), equally public.
@@ -295,12 +292,16 @@ mod tests {
     #[test]
     fn dev_accounts_are_fixed() {
         // Pinned: the SDK and the docs derive the same keys.
-        let a0 = dev_account(0).address();
-        assert_eq!(a0, dev_account(0).address());
-        assert_ne!(a0, dev_account(1).address());
-        for i in 0..DEV_ACCOUNTS {
-            let _ = dev_account(i);
-        }
+        // Pinned: the README, the SDK and the CLI name this address.
+        assert_eq!(
+            hex::encode(dev_account(0).address().0),
+            "1790c769a360961af2555745926d6f529521e027"
+        );
+        let mut seen: Vec<_> = (0..DEV_ACCOUNTS)
+            .map(|i| dev_account(i).address())
+            .collect();
+        seen.dedup();
+        assert_eq!(seen.len(), DEV_ACCOUNTS as usize);
     }
 
     #[test]

@@ -60,6 +60,17 @@ impl fmt::Debug for PrivateKey {
     }
 }
 
+/// Dev account `i` of `cowboyd --dev`: the key `keccak256("cowboy-dev-account-" ‖ decimal i)`.
+/// These keys are public knowledge (like anvil's): never hold value with them outside a devnet.
+/// The node funds them, the CLI signs with them (`--dev-account N`), the Python SDK derives
+/// the same ones.
+pub fn dev_key(i: u32) -> PrivateKey {
+    let seed = crate::hash::keccak256(format!("cowboy-dev-account-{i}").as_bytes());
+    // A keccak output is a valid scalar except with negligible probability; the devnet's ten
+    // are checked by a test.
+    PrivateKey::from_bytes(&seed.0).expect("dev key is a valid scalar")
+}
+
 impl PrivateKey {
     /// A key from its 32 big-endian bytes.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<PrivateKey, SignatureError> {

@@ -19,5 +19,5 @@ pub use address::{actor_address, canonicalize_source, code_hash, system, Address
 pub use block::{message_id, Block, BlockHeader, Event, ExecError, Receipt};
 pub use genesis::GenesisParams;
 pub use hash::{keccak256, Hash32};
-pub use keys::{PrivateKey, Signature};
+pub use keys::{dev_key, PrivateKey, Signature};
 pub use tx::{AccessListEntry, Payload, Transaction, TxError};
