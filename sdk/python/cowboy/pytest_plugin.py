@@ -186,10 +186,13 @@ def cowboy_node(request, tmp_path_factory):
     url = request.config.getoption("--cowboy-url")
     if url:
         c = Client(url)
+        failure = None
         try:
             c.chain_id()
         except CowboyError as e:
-            pytest.fail(f"--cowboy-url {url} does not answer: {e}", pytrace=False)
+            failure = f"--cowboy-url {url} does not answer: {e}"
+        if failure is not None:
+            pytest.fail(failure, pytrace=False)
         ws = Client(url).ws_url
         yield CowboyNode(url, ws, None, None, None, None)
         return
@@ -200,12 +203,15 @@ def cowboy_node(request, tmp_path_factory):
         pytest.fail(_MISSING, pytrace=False)
     data_dir = tmp_path_factory.mktemp("cowboyd")
     timeout = float(os.environ.get("COWBOYD_START_TIMEOUT", "60"))
+    failure = None
     try:
         node = start_node(
             binary, data_dir, block_time_ms=int(request.config.getoption("--cowboy-block-time")), timeout=timeout
         )
     except NodeError as e:
-        pytest.fail(str(e), pytrace=False)
+        failure = str(e)
+    if failure is not None:
+        pytest.fail(failure, pytrace=False)
     try:
         yield node
     finally:
