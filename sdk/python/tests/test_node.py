@@ -282,3 +282,39 @@ def test_subscribe_events_and_receipt(cowboy_client, dev_wallet, bell):
     assert reconnects >= 1
     keys = [(e["blockHeight"], e["transactionHash"], e["index"]) for e in got]
     assert len(set(keys)) == 3
+
+
+def test_backfilling_subscriptions_and_finalized_receipts(cowboy_client, dev_wallet, bell):
+    c = cowboy_client
+    n, r = c.call(dev_wallet, bell, "ring", [1], receipt=True)
+    height = r["blockHeight"]
+
+    async def run():
+        # A receipt that is already final arrives at once.
+        receipt = await asyncio.wait_for(c.subscribe_receipt(r["transactionHash"]), 30)
+        # Heads from an earlier height: the history first, then live, contiguous.
+        heads = []
+        sub = c.subscribe_new_heads(since=height)
+        async for head in sub:
+            heads.append(head["height"])
+            if head["height"] >= height + 3 and len(heads) >= 4:
+                break
+        await sub.aclose()
+        # Events from an earlier block: the ring above comes back first.
+        events = c.subscribe_events(address=bell, topic="Rang", from_block=height)
+        first = await asyncio.wait_for(events.__anext__(), 30)
+        await events.aclose()
+        return receipt, heads, first
+
+    receipt, heads, first = asyncio.run(asyncio.wait_for(run(), 60))
+    assert receipt["transactionHash"] == r["transactionHash"] and receipt["blockHeight"] == height
+    assert heads[0] == height and heads == list(range(height, height + len(heads)))
+    assert first["transactionHash"] == r["transactionHash"] and first["value"]["n"] == n
+
+
+def test_batch_requests(cowboy_client):
+    chain_id, number, bad = cowboy_client.batch(
+        [("cowboy_chainId", []), ("cowboy_blockNumber", []), ("cowboy_getBlockByHash", ["nope"])]
+    )
+    assert chain_id == DEV_CHAIN_ID and isinstance(number, int)
+    assert isinstance(bad, RpcError) and bad.code == -32602
