@@ -632,7 +632,10 @@ class Subscription:
     async def aclose(self) -> None:
         self._closed = True
         if self._gen is not None:
-            await self._gen.aclose()
+            try:
+                await self._gen.aclose()
+            except RuntimeError:
+                pass  # being iterated by another task: closing the socket ends it
         await self._close_ws()
 
     async def drop_connection(self) -> None:

@@ -100,6 +100,8 @@ class CowboyNode:
     data_dir: Optional[Path]
     log_path: Optional[Path]
     binary: Optional[str]
+    args: Optional[List[str]] = None
+    start_timeout: float = 60.0
 
     def log_tail(self, n: int = 40) -> str:
         if self.log_path is None or not self.log_path.exists():
@@ -107,6 +109,7 @@ class CowboyNode:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
 
     def stop(self) -> None:
+        """Stops the node (SIGTERM, then SIGKILL after 10 s)."""
         p = self.process
         if p is None or p.poll() is not None:
             return
@@ -117,6 +120,51 @@ class CowboyNode:
             p.kill()
             p.wait(timeout=10)
 
+    def start(self) -> None:
+        """(Re)starts the process with the same arguments, ports and data directory, and waits
+        until it answers RPC."""
+        if self.args is None or self.log_path is None:
+            raise NodeError("this node was not started by the plugin")
+        if self.process is not None and self.process.poll() is None:
+            return
+        with open(self.log_path, "ab") as log:
+            try:
+                self.process = subprocess.Popen(
+                    self.args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+                )
+            except OSError as e:
+                raise NodeError(f"cannot start {self.args[0]}: {e}") from None
+        self._wait_ready()
+
+    def restart(self) -> None:
+        """Stops and starts the node again; its chain continues from the data directory."""
+        self.stop()
+        self.start()
+
+    def _wait_ready(self) -> None:
+        proc = self.process
+        assert proc is not None and self.args is not None
+        client = Client(self.url, timeout=2.0)
+        deadline = time.monotonic() + self.start_timeout
+        last_err: Optional[Exception] = None
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise NodeError(
+                    f"cowboyd exited with status {proc.returncode} before answering RPC\n"
+                    f"command: {' '.join(self.args)}\n--- log ---\n{self.log_tail()}"
+                )
+            try:
+                client.request("cowboy_chainId")
+                return
+            except CowboyError as e:
+                last_err = e
+                time.sleep(0.1)
+        self.stop()
+        raise NodeError(
+            f"cowboyd did not answer cowboy_chainId within {self.start_timeout:g}s ({last_err})\n"
+            f"command: {' '.join(self.args)}\n--- log ---\n{self.log_tail()}"
+        )
+
 
 def start_node(
     binary: str,
@@ -126,8 +174,9 @@ def start_node(
     timeout: float = 60.0,
     extra_args: Optional[List[str]] = None,
 ) -> CowboyNode:
-    """Starts ``cowboyd --dev`` on free ports and waits until ``cowboy_chainId`` answers.
-    Raises :class:`~cowboy.errors.NodeError` (with the node's log) if it does not."""
+    """Starts ``cowboyd --dev`` on free ports (RPC and p2p) with its data under ``data_dir``
+    and waits until ``cowboy_chainId`` answers. Raises :class:`~cowboy.errors.NodeError` (with
+    the node's log) if it does not."""
     data_dir.mkdir(parents=True, exist_ok=True)
     rpc_port = _free_port()
     p2p_port = _free_port()
@@ -139,38 +188,12 @@ def start_node(
         "--block-time", str(block_time_ms),
         *(extra_args or []),
     ]
-    log_path = data_dir / "cowboyd.log"
-    log = open(log_path, "wb")
-    try:
-        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    except OSError as e:
-        log.close()
-        raise NodeError(f"cannot start {binary}: {e}") from None
     url = f"http://127.0.0.1:{rpc_port}"
-    node = CowboyNode(url, f"ws://127.0.0.1:{rpc_port}", proc, data_dir, log_path, binary)
-    client = Client(url, timeout=2.0)
-    deadline = time.monotonic() + timeout
-    last_err: Optional[Exception] = None
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            log.close()
-            raise NodeError(
-                f"cowboyd exited with status {proc.returncode} before answering RPC\n"
-                f"command: {' '.join(args)}\n--- log ---\n{node.log_tail()}"
-            )
-        try:
-            client.request("cowboy_chainId")
-            log.close()
-            return node
-        except CowboyError as e:
-            last_err = e
-            time.sleep(0.1)
-    node.stop()
-    log.close()
-    raise NodeError(
-        f"cowboyd did not answer cowboy_chainId within {timeout:g}s ({last_err})\n"
-        f"command: {' '.join(args)}\n--- log ---\n{node.log_tail()}"
-    )
+    log_path = data_dir / "cowboyd.log"
+    log_path.write_bytes(b"")
+    node = CowboyNode(url, f"ws://127.0.0.1:{rpc_port}", None, data_dir, log_path, binary, args, timeout)
+    node.start()
+    return node
 
 
 _MISSING = (

@@ -318,3 +318,59 @@ def test_batch_requests(cowboy_client):
     )
     assert chain_id == DEV_CHAIN_ID and isinstance(number, int)
     assert isinstance(bad, RpcError) and bad.code == -32602
+
+
+@pytest.fixture
+def private_node(tmp_path, cowboy_node):
+    """A second node of our own, which the test may stop and restart."""
+    from cowboy.pytest_plugin import start_node
+
+    node = start_node(cowboy_node.binary, tmp_path / "private")
+    try:
+        yield node
+    finally:
+        node.stop()
+
+
+def test_subscriptions_survive_a_node_restart(private_node):
+    c = Client(private_node.url)
+    me = dev_account(0)
+    bell_addr, _ = c.deploy(me, BELL)
+
+    async def run():
+        heads, events = [], []
+        hsub = c.subscribe_new_heads(backoff=0.05, max_backoff=0.5)
+        esub = c.subscribe_events(address=bell_addr, backoff=0.05, max_backoff=0.5)
+
+        async def collect(sub, out, until):
+            async for x in sub:
+                out.append(x)
+                if until(out):
+                    return
+
+        ev_task = asyncio.ensure_future(collect(esub, events, lambda o: len(o) >= 4))
+        hd_task = asyncio.ensure_future(collect(hsub, heads, lambda o: False))
+        await asyncio.sleep(0.5)
+        await asyncio.to_thread(c.call, me, bell_addr, "ring", [1])
+        while not events:
+            await asyncio.sleep(0.05)
+        # The node goes away and comes back; events happen before the subscriptions reconnect.
+        await asyncio.to_thread(private_node.restart)
+        await asyncio.to_thread(c.call, me, bell_addr, "ring", [3])
+        await asyncio.wait_for(ev_task, 60)
+        target = c.block_number() + 3
+        while not heads or heads[-1]["height"] < target:
+            await asyncio.sleep(0.1)
+        hd_task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await hd_task
+        await hsub.aclose()
+        await esub.aclose()
+        return heads, events, hsub.reconnects, esub.reconnects
+
+    heads, events, hre, ere = asyncio.run(asyncio.wait_for(run(), 120))
+    assert hre >= 1 and ere >= 1
+    hs = [h["height"] for h in heads]
+    assert hs == list(range(hs[0], hs[0] + len(hs))), hs
+    ns = [e["value"]["n"] for e in events]
+    assert ns == [1, 2, 3, 4], ns
