@@ -127,9 +127,11 @@ impl<E: Context> Chain<E> {
     pub async fn open(context: E, dir: &Path, genesis: Genesis, mempool: Mempool) -> CResult<Self> {
         std::fs::create_dir_all(dir)?;
         let genesis_file = dir.join("genesis.json");
-        let text = genesis.to_json();
         match std::fs::read_to_string(&genesis_file) {
-            Ok(existing) if existing != text => {
+            Ok(existing)
+                if Genesis::from_json(&existing).map(|g| g.identity()).ok()
+                    != Some(genesis.identity()) =>
+            {
                 return Err(ChainError(format!(
                     "{} holds a chain with a different genesis; start with --reset to wipe it, \
                      or use another --data-dir",
@@ -137,7 +139,7 @@ impl<E: Context> Chain<E> {
                 )))
             }
             Ok(_) => {}
-            Err(_) => write_atomic(&genesis_file, text.as_bytes())?,
+            Err(_) => write_atomic(&genesis_file, genesis.to_json().as_bytes())?,
         }
         let pending_dir = dir.join("pending");
         std::fs::create_dir_all(&pending_dir)?;

@@ -1,0 +1,423 @@
+//! End to end: real `cowboyd --dev` processes on loopback, driven through JSON-RPC with
+//! transactions signed by `cowboy-types`. Covers deploy/call/view/storage proofs/events, hostile
+//! RPC input, and durability under `kill -9` in a loop.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use cowboy_types::cbor::{self, Value};
+use cowboy_types::tx::Payload;
+use cowboy_types::{dev_key, Address, Hash32, PrivateKey, Transaction};
+use serde_json::{json, Value as Json};
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+struct Node {
+    child: Child,
+    url: String,
+}
+
+impl Node {
+    fn start(dir: &Path) -> Node {
+        let rpc = free_port();
+        let p2p = free_port();
+        let log_path = dir.with_extension("log");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .expect("log file");
+        let child = Command::new(env!("CARGO_BIN_EXE_cowboyd"))
+            .args(["--dev", "--block-time", "100", "--data-dir"])
+            .arg(dir)
+            .args(["--rpc-addr", &format!("127.0.0.1:{rpc}")])
+            .args(["--p2p-addr", &format!("127.0.0.1:{p2p}")])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("spawn cowboyd");
+        let node = Node {
+            child,
+            url: format!("http://127.0.0.1:{rpc}"),
+        };
+        let started = Instant::now();
+        while node.try_rpc("cowboy_chainId", json!([])).is_err() {
+            if started.elapsed() > Duration::from_secs(60) {
+                let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+                let tail: Vec<&str> = log.lines().rev().take(30).collect();
+                panic!(
+                    "cowboyd did not start; log tail:\n{}",
+                    tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        node
+    }
+
+    fn try_rpc(&self, method: &str, params: Json) -> Result<Json, Json> {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        self.raw(&body.to_string())
+            .map_err(|e| json!({"transport": e}))
+            .and_then(|v| match v.get("error") {
+                Some(e) => Err(e.clone()),
+                None => Ok(v["result"].clone()),
+            })
+    }
+
+    fn raw(&self, body: &str) -> Result<Json, String> {
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build()
+            .new_agent();
+        let mut resp = agent
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .send(body)
+            .map_err(|e| e.to_string())?;
+        resp.body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_json()
+            .map_err(|e| e.to_string())
+    }
+
+    fn rpc(&self, method: &str, params: Json) -> Json {
+        self.try_rpc(method, params)
+            .unwrap_or_else(|e| panic!("{method}: {e}"))
+    }
+
+    fn height(&self) -> u64 {
+        self.rpc("cowboy_blockNumber", json!([])).as_u64().unwrap()
+    }
+
+    fn kill9(mut self) {
+        let _ = self.child.kill(); // SIGKILL
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn hex0x(b: &[u8]) -> String {
+    format!("0x{}", hex::encode(b))
+}
+
+fn signed(
+    node: &Node,
+    key: &PrivateKey,
+    to: Option<Address>,
+    value: u128,
+    payload: Payload,
+) -> Transaction {
+    let acct = node.rpc("cowboy_getAccount", json!([hex0x(&key.address().0)]));
+    let mut tx = Transaction {
+        chain_id: 1337,
+        nonce: acct["pendingNonce"].as_u64().unwrap(),
+        to,
+        value,
+        cycles_limit: 2_000_000,
+        cells_limit: 100_000,
+        max_fee_per_cycle: 10_000_000_000,
+        max_fee_per_cell: 10_000_000_000,
+        tip_per_cycle: 1,
+        tip_per_cell: 1,
+        access_list: None,
+        payload: payload.encode(),
+        signature: None,
+    };
+    tx.sign(key).unwrap();
+    tx
+}
+
+fn submit_and_wait(node: &Node, tx: &Transaction) -> Json {
+    let hash = node.rpc("cowboy_sendRawTransaction", json!([hex0x(&tx.encode())]));
+    assert_eq!(hash, json!(hex0x(&tx.hash().0)));
+    let started = Instant::now();
+    loop {
+        let r = node.rpc("cowboy_getReceipt", json!([hash]));
+        if !r.is_null() {
+            return r;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no receipt");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+const COUNTER: &str = include_str!("../../../examples/actors/counter.py");
+const TOKEN: &str = include_str!("../../../examples/actors/token.py");
+
+#[test]
+fn deploy_call_view_storage_and_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(dir.path());
+    let key = dev_key(0);
+
+    let deploy = signed(
+        &node,
+        &key,
+        None,
+        0,
+        Payload::Deploy {
+            source: COUNTER.into(),
+            salt: Hash32([7; 32]),
+            init_args: Value::Array(vec![Value::Uint(40)]),
+        },
+    );
+    let r = submit_and_wait(&node, &deploy);
+    assert_eq!(r["success"], json!(true), "{r}");
+    let actor = r["contractAddress"].as_str().unwrap().to_string();
+
+    let call = signed(
+        &node,
+        &key,
+        Some(parse(&actor)),
+        0,
+        Payload::Call {
+            handler: "increment".into(),
+            args: Value::Array(vec![Value::Uint(2)]),
+        },
+    );
+    let r = submit_and_wait(&node, &call);
+    assert_eq!(r["returnValue"], json!(42), "{r}");
+    assert!(r["cyclesUsed"].as_u64().unwrap() > 0);
+    assert!(r["feePaid"].as_str().unwrap().parse::<u128>().unwrap() > 0);
+
+    // Read-only call sees the committed value and changes nothing.
+    let args = hex0x(&cbor::encode(&Value::Array(vec![])));
+    let v = node.rpc(
+        "cowboy_call",
+        json!([{"to": actor, "handler": "get", "args": args}]),
+    );
+    assert_eq!(v["returnValue"], json!(42));
+    let v = node.rpc(
+        "cowboy_call",
+        json!([{"to": actor, "handler": "increment", "args": args}]),
+    );
+    assert_eq!(v["returnValue"], json!(43));
+    let v = node.rpc(
+        "cowboy_call",
+        json!([{"to": actor, "handler": "get", "args": args}]),
+    );
+    assert_eq!(v["returnValue"], json!(42), "a view call must not write");
+
+    // A failing view names the exception and the actor line.
+    let bad = hex0x(&cbor::encode(&Value::Array(vec![Value::Text("x".into())])));
+    let v = node.rpc(
+        "cowboy_call",
+        json!([{"to": actor, "handler": "increment", "args": bad}]),
+    );
+    assert_eq!(v["success"], json!(false));
+    assert_eq!(v["error"]["class"], json!("TypeError"));
+    assert_eq!(v["error"]["line"], json!(11));
+
+    // Storage with a proof that verifies against the block's state root.
+    let key_bytes = cbor::encode(&Value::Text("count".into()));
+    let s = node.rpc("cowboy_getStorage", json!([actor, hex0x(&key_bytes)]));
+    let value = hex::decode(s["value"].as_str().unwrap().trim_start_matches("0x")).unwrap();
+    assert_eq!(cbor::decode(&value).unwrap(), Value::Uint(42));
+    let proof = hex::decode(s["proof"].as_str().unwrap().trim_start_matches("0x")).unwrap();
+    let root: [u8; 32] = hex::decode(s["stateRoot"].as_str().unwrap().trim_start_matches("0x"))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let addr = parse(&actor);
+    cowboy_proof_verifier::verify_storage(&root, &addr.0, &key_bytes, Some(&value), &proof)
+        .unwrap();
+    assert!(cowboy_proof_verifier::verify_storage(
+        &root,
+        &addr.0,
+        &key_bytes,
+        Some(b"\x01"),
+        &proof
+    )
+    .is_err());
+    let header = node.rpc("cowboy_getBlockByNumber", json!([s["height"], false]));
+    assert_eq!(header["stateRoot"], s["stateRoot"]);
+
+    // Events of a token transfer are queryable by actor and topic.
+    let token = signed(
+        &node,
+        &key,
+        None,
+        0,
+        Payload::Deploy {
+            source: TOKEN.into(),
+            salt: Hash32([8; 32]),
+            init_args: Value::Array(vec![Value::Text("Gold".into()), Value::Uint(1000)]),
+        },
+    );
+    let r = submit_and_wait(&node, &token);
+    let token_addr = r["contractAddress"].as_str().unwrap().to_string();
+    let to = dev_key(1).address();
+    let t = signed(
+        &node,
+        &key,
+        Some(parse(&token_addr)),
+        0,
+        Payload::Call {
+            handler: "transfer".into(),
+            args: Value::Array(vec![Value::Text(hex0x(&to.0)), Value::Uint(5)]),
+        },
+    );
+    let r = submit_and_wait(&node, &t);
+    assert_eq!(r["success"], json!(true), "{r}");
+    let evs = node.rpc(
+        "cowboy_getEvents",
+        json!([{"address": token_addr, "topic": "Transfer"}]),
+    );
+    assert_eq!(evs.as_array().unwrap().len(), 1, "{evs}");
+    assert_eq!(evs[0]["dataValue"]["amount"], json!(5));
+    assert_eq!(evs[0]["transactionHash"], r["transactionHash"]);
+}
+
+fn parse(a: &str) -> Address {
+    Address(
+        hex::decode(a.trim_start_matches("0x"))
+            .unwrap()
+            .try_into()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn hostile_rpc_input_gets_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(dir.path());
+    let key = dev_key(2);
+
+    let e = node
+        .try_rpc("cowboy_sendRawTransaction", json!(["0xdeadbeef"]))
+        .unwrap_err();
+    assert_eq!(e["code"], json!(-32000));
+    assert_eq!(e["data"]["reason"], json!("decode"));
+
+    let mut wrong_chain = signed(&node, &key, Some(Address([1; 20])), 1, Payload::Transfer);
+    wrong_chain.chain_id = 9;
+    wrong_chain.sign(&key).unwrap();
+    let e = node
+        .try_rpc(
+            "cowboy_sendRawTransaction",
+            json!([hex0x(&wrong_chain.encode())]),
+        )
+        .unwrap_err();
+    assert_eq!(e["data"]["reason"], json!("wrongChain"));
+
+    let ok = signed(&node, &key, Some(Address([1; 20])), 1, Payload::Transfer);
+    submit_and_wait(&node, &ok);
+    let e = node
+        .try_rpc("cowboy_sendRawTransaction", json!([hex0x(&ok.encode())]))
+        .unwrap_err();
+    assert_eq!(e["data"]["reason"], json!("nonceTooLow"), "{e}");
+
+    let poor = PrivateKey::from_bytes(&[9; 32]).unwrap();
+    let tx = signed(&node, &poor, Some(Address([1; 20])), 1, Payload::Transfer);
+    let e = node
+        .try_rpc("cowboy_sendRawTransaction", json!([hex0x(&tx.encode())]))
+        .unwrap_err();
+    assert_eq!(e["data"]["reason"], json!("insufficientBalance"));
+
+    // Replacement needs a 10% tip bump.
+    let mut a = signed(&node, &key, Some(Address([1; 20])), 1, Payload::Transfer);
+    a.nonce += 5; // queued behind a gap, so it stays in the pool
+    a.sign(&key).unwrap();
+    node.rpc("cowboy_sendRawTransaction", json!([hex0x(&a.encode())]));
+    let mut b = a.clone();
+    b.value = 2;
+    b.sign(&key).unwrap();
+    let e = node
+        .try_rpc("cowboy_sendRawTransaction", json!([hex0x(&b.encode())]))
+        .unwrap_err();
+    assert_eq!(e["data"]["reason"], json!("replacementUnderpriced"));
+    b.tip_per_cycle = 2;
+    b.tip_per_cell = 2;
+    b.sign(&key).unwrap();
+    node.rpc("cowboy_sendRawTransaction", json!([hex0x(&b.encode())]));
+
+    let e = node
+        .try_rpc("cowboy_getAccount", json!(["0x12"]))
+        .unwrap_err();
+    assert_eq!(e["code"], json!(-32602));
+    let e = node.try_rpc("cowboy_nope", json!([])).unwrap_err();
+    assert_eq!(e["code"], json!(-32601));
+
+    // Batches, garbage and oversized bodies.
+    let batch = node
+        .raw(r#"[{"jsonrpc":"2.0","id":1,"method":"cowboy_chainId"},{"jsonrpc":"2.0","id":2,"method":"cowboy_blockNumber"}]"#)
+        .unwrap();
+    assert_eq!(batch.as_array().unwrap().len(), 2);
+    let garbage = node.raw("{not json").unwrap();
+    assert_eq!(garbage["error"]["code"], json!(-32700));
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"cowboy_sendRawTransaction","params":["0x{}"]}}"#,
+        "00".repeat(3 << 20)
+    );
+    let r = node.raw(&big);
+    assert!(
+        r.map_or(true, |v| v.get("error").is_some()),
+        "oversized request must fail"
+    );
+    // The node is still serving.
+    assert_eq!(node.rpc("cowboy_chainId", json!([])), json!(1337));
+}
+
+#[test]
+fn kill_9_loses_no_finalized_block_and_restart_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dev_key(3);
+    let mut finalized: Vec<(u64, Json)> = Vec::new();
+    let mut sent: u128 = 0;
+    for round in 0..5u64 {
+        let node = Node::start(dir.path());
+        // Every block seen finalized before a kill is still there, with the same hash.
+        for (h, hash) in &finalized {
+            let b = node.rpc("cowboy_getBlockByNumber", json!([h, false]));
+            assert_eq!(
+                &b["hash"], hash,
+                "block {h} changed after kill -9 (round {round})"
+            );
+        }
+        let tx = signed(
+            &node,
+            &key,
+            Some(Address([0xAB; 20])),
+            1000 + u128::from(round),
+            Payload::Transfer,
+        );
+        let r = submit_and_wait(&node, &tx);
+        sent += 1000 + u128::from(round);
+        let h = r["blockHeight"].as_u64().unwrap();
+        let b = node.rpc("cowboy_getBlockByNumber", json!([h, false]));
+        finalized.push((h, b["hash"].clone()));
+        let bal = node.rpc("cowboy_getAccount", json!([hex0x(&[0xAB; 20])]));
+        assert_eq!(bal["balance"], json!(sent.to_string()));
+        // Kill at an arbitrary point of the next block's life.
+        std::thread::sleep(Duration::from_millis(37 * round));
+        node.kill9();
+    }
+    let node = Node::start(dir.path());
+    let h0 = node.height();
+    let started = Instant::now();
+    while node.height() <= h0 + 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "chain did not resume"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let bal = node.rpc("cowboy_getAccount", json!([hex0x(&[0xAB; 20])]));
+    assert_eq!(bal["balance"], json!(sent.to_string()));
+}
