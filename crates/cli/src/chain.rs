@@ -290,7 +290,7 @@ pub fn deploy(
     let source = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let salt = match salt {
-        Some(s) => match s.strip_prefix("0x").and_then(|h| Hash32::from_hex(h)) {
+        Some(s) => match s.strip_prefix("0x").and_then(Hash32::from_hex) {
             Some(h) => h,
             None => keccak256(s.as_bytes()),
         },

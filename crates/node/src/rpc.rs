@@ -614,7 +614,7 @@ async fn subscribe(
     let mut finalized = st.chain.lock().await.subscribe_finalized();
     match kind.as_str() {
         "newHeads" => {
-            let sink = pending.accept().await.map_err(|e| SubError::from(e))?;
+            let sink = pending.accept().await.map_err(SubError::from)?;
             loop {
                 let f = next_block(&mut finalized).await?;
                 send(&sink, &block_json(&f.block, &f.hash, false)).await?;
@@ -628,7 +628,7 @@ async fn subscribe(
                     return Ok(());
                 }
             };
-            let sink = pending.accept().await.map_err(|e| SubError::from(e))?;
+            let sink = pending.accept().await.map_err(SubError::from)?;
             loop {
                 let f = next_block(&mut finalized).await?;
                 for ev in filter.matches(&f.block, &f.receipts) {
@@ -648,7 +648,7 @@ async fn subscribe(
                     return Ok(());
                 }
             };
-            let sink = pending.accept().await.map_err(|e| SubError::from(e))?;
+            let sink = pending.accept().await.map_err(SubError::from)?;
             let existing = {
                 let chain = st.chain.lock().await;
                 receipt_of(&chain, &hash)
@@ -692,7 +692,7 @@ async fn next_block(
 }
 
 async fn send(sink: &jsonrpsee::server::SubscriptionSink, v: &Json) -> Result<(), SubError> {
-    let raw = serde_json::value::to_raw_value(v).map_err(|e| SubError::from(e))?;
+    let raw = serde_json::value::to_raw_value(v).map_err(SubError::from)?;
     sink.send(SubscriptionMessage::from(raw))
         .await
         .map_err(|_| SubError::from("subscriber disconnected"))
