@@ -453,3 +453,162 @@ impl Mempool {
         used
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cowboy_types::tx::Payload;
+    use cowboy_types::{dev_key, PrivateKey};
+
+    const BASE: Basefees = Basefees {
+        cycle: 10,
+        cell: 10,
+    };
+
+    fn tx(key: &PrivateKey, nonce: u64, tip: u128, to: Address) -> Vec<u8> {
+        let mut t = Transaction {
+            chain_id: 1337,
+            nonce,
+            to: Some(to),
+            value: 1,
+            cycles_limit: 100_000,
+            cells_limit: 1_000,
+            max_fee_per_cycle: 1_000,
+            max_fee_per_cell: 1_000,
+            tip_per_cycle: tip,
+            tip_per_cell: tip,
+            access_list: None,
+            payload: Payload::Transfer.encode(),
+            signature: None,
+        };
+        t.sign(key).unwrap();
+        t.encode()
+    }
+
+    fn rich(_: &Address) -> SenderState {
+        SenderState {
+            nonce: 0,
+            balance: u128::MAX / 2,
+        }
+    }
+
+    fn insert(pool: &mut Mempool, bytes: &[u8]) -> Result<Hash32, Rejection> {
+        pool.insert(bytes, &GenesisParams::default(), 1337, BASE, rich)
+    }
+
+    #[test]
+    fn selection_pays_best_first_and_keeps_nonce_order() {
+        let mut pool = Mempool::new(100, 1 << 20);
+        let (a, b) = (dev_key(0), dev_key(1));
+        let to = Address([7; 20]);
+        insert(&mut pool, &tx(&a, 1, 100, to)).unwrap(); // a's second pays most
+        insert(&mut pool, &tx(&a, 0, 1, to)).unwrap();
+        insert(&mut pool, &tx(&b, 0, 5, to)).unwrap();
+        insert(&mut pool, &tx(&b, 2, 50, to)).unwrap(); // gap: not ready
+        let picked = pool.select(&GenesisParams::default(), BASE, &Hash32([0; 32]), |_| 0);
+        let order: Vec<(Address, u64)> = picked
+            .iter()
+            .map(|t| (t.sender().unwrap(), t.nonce))
+            .collect();
+        assert_eq!(order.len(), 3, "b's nonce 2 waits for nonce 1");
+        let a_pos: Vec<u64> = order
+            .iter()
+            .filter(|(s, _)| *s == a.address())
+            .map(|(_, n)| *n)
+            .collect();
+        assert_eq!(a_pos, vec![0, 1]);
+    }
+
+    #[test]
+    fn user_lane_gets_its_reserve_plus_what_others_leave() {
+        let mut params = GenesisParams::default();
+        params.block_cycles_cap = 1_000_000; // user lane: 500k reserved + 500k spilled
+        let mut pool = Mempool::new(100, 1 << 20);
+        for i in 0..12 {
+            insert(&mut pool, &tx(&dev_key(i), 0, 1, Address([9; 20]))).unwrap();
+        }
+        let picked = pool.select(&params, BASE, &Hash32([1; 32]), |_| 0);
+        assert_eq!(picked.len(), 10, "10 × 100k cycles fill the whole cap");
+    }
+
+    #[test]
+    fn replacement_needs_a_ten_percent_bump() {
+        let mut pool = Mempool::new(100, 1 << 20);
+        let k = dev_key(2);
+        let to = Address([3; 20]);
+        insert(&mut pool, &tx(&k, 0, 10, to)).unwrap();
+        assert_eq!(
+            insert(&mut pool, &tx(&k, 0, 10, to)),
+            Err(Rejection::AlreadyKnown)
+        );
+        assert_eq!(
+            insert(&mut pool, &tx(&k, 0, 10, Address([4; 20]))),
+            Err(Rejection::ReplacementUnderpriced)
+        );
+        insert(&mut pool, &tx(&k, 0, 11, to)).unwrap();
+        assert_eq!(pool.len(), 1);
+    }
+
+    #[test]
+    fn full_pool_evicts_the_cheapest_or_refuses() {
+        let mut pool = Mempool::new(2, 1 << 20);
+        let to = Address([5; 20]);
+        insert(&mut pool, &tx(&dev_key(0), 0, 5, to)).unwrap();
+        insert(&mut pool, &tx(&dev_key(1), 0, 6, to)).unwrap();
+        assert_eq!(
+            insert(&mut pool, &tx(&dev_key(2), 0, 1, to)),
+            Err(Rejection::Full)
+        );
+        let best = insert(&mut pool, &tx(&dev_key(3), 0, 9, to)).unwrap();
+        assert_eq!(pool.len(), 2);
+        assert!(pool.get(&best).is_some());
+        assert!(
+            pool.senders().iter().all(|s| *s != dev_key(0).address()),
+            "cheapest evicted"
+        );
+    }
+
+    #[test]
+    fn nonces_are_checked_and_pruned() {
+        let mut pool = Mempool::new(100, 1 << 20);
+        let k = dev_key(4);
+        let to = Address([6; 20]);
+        let at = |n| {
+            move |_: &Address| SenderState {
+                nonce: n,
+                balance: u128::MAX / 2,
+            }
+        };
+        let p = GenesisParams::default();
+        assert!(matches!(
+            pool.insert(&tx(&k, 2, 1, to), &p, 1337, BASE, at(3)),
+            Err(Rejection::NonceTooLow {
+                expected: 3,
+                got: 2
+            })
+        ));
+        assert!(matches!(
+            pool.insert(&tx(&k, 3 + MAX_NONCE_GAP + 1, 1, to), &p, 1337, BASE, at(3)),
+            Err(Rejection::NonceGap { .. })
+        ));
+        pool.insert(&tx(&k, 3, 1, to), &p, 1337, BASE, at(3))
+            .unwrap();
+        pool.insert(&tx(&k, 4, 1, to), &p, 1337, BASE, at(3))
+            .unwrap();
+        assert_eq!(pool.next_nonce(&k.address(), 3), 5);
+        pool.prune(|_| 4);
+        assert_eq!(pool.len(), 1);
+        let poor = |_: &Address| SenderState {
+            nonce: 0,
+            balance: 5,
+        };
+        assert!(matches!(
+            pool.insert(&tx(&dev_key(5), 0, 1, to), &p, 1337, BASE, poor),
+            Err(Rejection::InsufficientBalance { .. })
+        ));
+        assert!(matches!(
+            pool.insert(b"garbage", &p, 1337, BASE, rich),
+            Err(Rejection::Decode(_))
+        ));
+    }
+}
