@@ -521,8 +521,11 @@ mod tests {
 
     #[test]
     fn user_lane_gets_its_reserve_plus_what_others_leave() {
-        let mut params = GenesisParams::default();
-        params.block_cycles_cap = 1_000_000; // user lane: 500k reserved + 500k spilled
+        // User lane: 500k reserved + 500k spilled from the empty system, timer and runner lanes.
+        let params = GenesisParams {
+            block_cycles_cap: 1_000_000,
+            ..GenesisParams::default()
+        };
         let mut pool = Mempool::new(100, 1 << 20);
         for i in 0..12 {
             insert(&mut pool, &tx(&dev_key(i), 0, 1, Address([9; 20]))).unwrap();
