@@ -552,6 +552,48 @@ impl<E: Context> Chain<E> {
         Ok(Some(finalized))
     }
 
+    /// Finalize `hash` and every unfinalized ancestor of it, oldest first. `Ok(Err(missing))`
+    /// names the first block on the way back to the head that is not here (to be fetched from
+    /// a peer); what could be finalized before it is not, since the path is walked first.
+    pub async fn finalize_through(
+        &mut self,
+        hash: &Hash32,
+    ) -> CResult<Result<Vec<Arc<Finalized>>, Hash32>> {
+        if self.blocks.block_by_hash(&hash.0).await?.is_some() {
+            return Ok(Ok(Vec::new()));
+        }
+        let mut path = Vec::new();
+        let mut cur = *hash;
+        while cur != self.head.hash {
+            let Some(p) = self.pending.get(&cur) else {
+                return Ok(Err(cur));
+            };
+            if p.block.header.height <= self.head.header.height {
+                return Err(ChainError(format!(
+                    "finalized block {} does not descend from the finalized head",
+                    hash.to_hex()
+                )));
+            }
+            path.push(cur);
+            cur = p.block.header.parent_hash;
+        }
+        let mut done = Vec::new();
+        for h in path.into_iter().rev() {
+            if let Some(f) = self.finalize(&h).await? {
+                done.push(f);
+            }
+        }
+        Ok(Ok(done))
+    }
+
+    /// A block's canonical bytes, pending or finalized (to answer a peer's request).
+    pub async fn block_bytes(&self, hash: &Hash32) -> CResult<Option<Vec<u8>>> {
+        if let Some(p) = self.pending.get(hash) {
+            return Ok(Some(p.block.encode()));
+        }
+        Ok(self.blocks.block_by_hash(&hash.0).await?.map(|(_, b)| b))
+    }
+
     /// Submit a signed transaction to the mempool.
     pub async fn submit(&mut self, bytes: &[u8]) -> CResult<Result<Hash32, Rejection>> {
         // The sender is only known after decoding; look it up for the pool's checks.

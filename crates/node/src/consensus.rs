@@ -5,8 +5,17 @@
 //! on its own p2p channel ([`BLOCKS_CHANNEL`]): the proposer sends it to every validator when the
 //! engine asks it to relay the proposal, and a validator keeps a verify request pending until
 //! the block has arrived and its parent is finalized locally, then re-executes it
-//! ([`Chain::verify`]). A finalization certificate makes [`Chain::finalize`] store and commit the
-//! block.
+//! ([`Chain::verify`]). A finalization certificate makes [`Chain::finalize_through`] store and
+//! commit the block and any ancestors not yet finalized here.
+//!
+//! **Block sync.** A validator that missed a block (it started late, was offline, or lost the
+//! relay) asks its peers for it on the same channel: a message is a tag byte, then either a
+//! block's canonical bytes ([`MSG_BLOCK`]) or the 32-byte hash of a wanted block
+//! ([`MSG_WANT`]). A peer answers a want with the block if it has it, pending or finalized.
+//! The finalizer keeps the newest finalization it could not apply, asks for the first missing
+//! block on the way back to its head, and retries whenever a block arrives, so a lagging
+//! validator walks back to its head one round trip per missing block and then finalizes
+//! forward.
 //!
 //! Signing scheme: ed25519 (attributable votes, no threshold setup), so there is no threshold
 //! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
@@ -45,6 +54,11 @@ pub const RESOLVER_CHANNEL: u64 = 2;
 /// p2p channel carrying full blocks.
 pub const BLOCKS_CHANNEL: u64 = 3;
 
+/// Blocks-channel message: a block follows.
+pub const MSG_BLOCK: u8 = 0;
+/// Blocks-channel message: the sender wants the block with the 32-byte hash that follows.
+pub const MSG_WANT: u8 = 1;
+
 /// Header hash as a consensus digest.
 pub fn digest(hash: &Hash32) -> Digest {
     sha256::Digest(hash.0)
@@ -63,9 +77,12 @@ fn now_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-/// Requests from the engine that need the network or the finalizer.
+/// Messages for peers.
 enum Outbound {
+    /// Send the block with this hash.
     Relay(Hash32, Recipients<ed25519::PublicKey>),
+    /// Ask every peer for the block with this hash.
+    Want(Hash32),
 }
 
 /// The application handed to the simplex engine (see the module docs).
@@ -126,45 +143,93 @@ impl Application {
 
         let chain = self.chain.clone();
         tokio::spawn(async move {
-            while let Some(Outbound::Relay(hash, recipients)) = outbound.recv().await {
-                let bytes = chain.lock().await.pending_block(&hash).map(Block::encode);
-                if let Some(bytes) = bytes {
-                    let _ = sender.send(recipients, bytes, false);
+            while let Some(out) = outbound.recv().await {
+                match out {
+                    Outbound::Relay(hash, recipients) => {
+                        let bytes = chain.lock().await.block_bytes(&hash).await.ok().flatten();
+                        if let Some(bytes) = bytes {
+                            let mut msg = Vec::with_capacity(1 + bytes.len());
+                            msg.push(MSG_BLOCK);
+                            msg.extend_from_slice(&bytes);
+                            let _ = sender.send(recipients, msg, false);
+                        }
+                    }
+                    Outbound::Want(hash) => {
+                        let mut msg = vec![MSG_WANT];
+                        msg.extend_from_slice(&hash.0);
+                        let _ = sender.send(Recipients::All, msg, false);
+                    }
                 }
             }
         });
 
         let chain = self.chain.clone();
+        let arrived = Arc::new(tokio::sync::Notify::new());
+        let arrived_in = arrived.clone();
+        let answers = self.outbound.clone();
         tokio::spawn(async move {
             while let Ok((peer, bytes)) = receiver.recv().await {
-                match Block::decode(bytes.as_ref()) {
-                    Ok(block) => {
-                        chain.lock().await.receive(block);
+                let bytes = bytes.as_ref();
+                match bytes.split_first() {
+                    Some((&MSG_BLOCK, block)) => match Block::decode(block) {
+                        Ok(block) => {
+                            chain.lock().await.receive(block);
+                            arrived_in.notify_one();
+                        }
+                        Err(e) => {
+                            tracing::warn!(?peer, error = %e, "peer sent an undecodable block")
+                        }
+                    },
+                    Some((&MSG_WANT, hash)) if hash.len() == 32 => {
+                        let mut h = [0u8; 32];
+                        h.copy_from_slice(hash);
+                        let _ = answers.send(Outbound::Relay(Hash32(h), Recipients::One(peer)));
                     }
-                    Err(e) => tracing::warn!(?peer, error = %e, "peer sent an undecodable block"),
+                    _ => tracing::warn!(?peer, "peer sent a malformed blocks-channel message"),
                 }
             }
         });
 
         let chain = self.chain.clone();
+        let wants = self.outbound.clone();
         tokio::spawn(async move {
-            while let Some(hash) = finalized.recv().await {
+            // The newest finalization not yet applied (it implies all its ancestors).
+            let mut target: Option<Hash32> = None;
+            loop {
+                tokio::select! {
+                    next = finalized.recv() => match next {
+                        Some(hash) => target = Some(hash),
+                        None => return,
+                    },
+                    _ = arrived.notified(), if target.is_some() => {}
+                    _ = tokio::time::sleep(Duration::from_secs(1)), if target.is_some() => {}
+                }
+                let Some(hash) = target else { continue };
                 let started = std::time::Instant::now();
-                let result = chain.lock().await.finalize(&hash).await;
+                let result = chain.lock().await.finalize_through(&hash).await;
                 match result {
-                    Ok(Some(f)) => {
-                        metrics.on_finalized(&f, started.elapsed());
-                        tracing::info!(
-                            height = f.block.header.height,
-                            hash = %f.hash.to_hex(),
-                            txs = f.block.transactions.len(),
-                            cycles = f.block.header.cycles_used,
-                            cells = f.block.header.cells_used,
-                            "finalized"
-                        );
+                    Ok(Ok(done)) => {
+                        target = None;
+                        for f in done {
+                            metrics.on_finalized(&f, started.elapsed());
+                            tracing::info!(
+                                height = f.block.header.height,
+                                hash = %f.hash.to_hex(),
+                                txs = f.block.transactions.len(),
+                                cycles = f.block.header.cycles_used,
+                                cells = f.block.header.cells_used,
+                                "finalized"
+                            );
+                        }
                     }
-                    Ok(None) => {}
-                    Err(e) => tracing::error!(error = %e, "cannot finalize block"),
+                    Ok(Err(missing)) => {
+                        tracing::info!(missing = %missing.to_hex(), "fetching a finalized block from peers");
+                        let _ = wants.send(Outbound::Want(missing));
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot finalize block");
+                        target = None;
+                    }
                 }
             }
         });

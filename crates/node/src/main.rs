@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Parser;
-use commonware_codec::DecodeExt;
+use commonware_codec::{DecodeExt, Encode};
 use commonware_cryptography::ed25519;
+use commonware_cryptography::Signer;
 use commonware_runtime::Runner as _;
 use cowboy_node::genesis::{dev_account, dev_validator_key, Genesis, DEV_ACCOUNTS, DEV_FUNDS};
 use cowboy_node::node::{run, NodeConfig};
@@ -49,6 +50,9 @@ struct Args {
     /// Log as JSON lines instead of text.
     #[arg(long)]
     log_json: bool,
+    /// Print the public key of --validator-key (for a genesis file's validator list) and exit.
+    #[arg(long)]
+    print_public_key: bool,
 }
 
 fn default_data_dir(dev: bool) -> PathBuf {
@@ -56,6 +60,21 @@ fn default_data_dir(dev: bool) -> PathBuf {
         .map(|d| d.data_dir().to_path_buf())
         .unwrap_or_else(|| PathBuf::from(".cowboy"));
     base.join(if dev { "devnet" } else { "node" })
+}
+
+/// A validator key file: the 32-byte ed25519 seed as hex.
+fn read_validator_key(path: &std::path::Path) -> ed25519::PrivateKey {
+    let hex_key = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+    hex::decode(hex_key.trim().trim_start_matches("0x"))
+        .ok()
+        .and_then(|b| ed25519::PrivateKey::decode(b).ok())
+        .unwrap_or_else(|| {
+            fail(format!(
+                "{} does not hold a hex ed25519 key",
+                path.display()
+            ))
+        })
 }
 
 fn fail(msg: impl std::fmt::Display) -> ! {
@@ -76,6 +95,15 @@ fn main() {
         tracing_subscriber::fmt().with_env_filter(filter).init();
     }
 
+    if args.print_public_key {
+        let key = match &args.validator_key {
+            Some(k) => read_validator_key(k),
+            None => dev_validator_key(),
+        };
+        println!("{}", hex::encode(key.public_key().encode()));
+        return;
+    }
+
     let data_dir = args
         .data_dir
         .clone()
@@ -92,13 +120,7 @@ fn main() {
         let Some(k) = &args.validator_key else {
             fail("--validator-key FILE is required")
         };
-        let hex_key = std::fs::read_to_string(k)
-            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", k.display())));
-        let key = hex::decode(hex_key.trim().trim_start_matches("0x"))
-            .ok()
-            .and_then(|b| ed25519::PrivateKey::decode(b).ok())
-            .unwrap_or_else(|| fail(format!("{} does not hold a hex ed25519 key", k.display())));
-        (genesis, key)
+        (genesis, read_validator_key(k))
     };
     if args.reset && data_dir.exists() {
         std::fs::remove_dir_all(&data_dir)

@@ -1,6 +1,7 @@
 //! End to end: real `cowboyd --dev` processes on loopback, driven through JSON-RPC with
 //! transactions signed by `cowboy-types`. Covers deploy/call/view/storage proofs/events, hostile
-//! RPC input, and durability under `kill -9` in a loop.
+//! RPC input, durability under `kill -9` in a loop, and a four-validator network in which one
+//! validator starts late and catches up by fetching blocks from its peers.
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -26,8 +27,11 @@ struct Node {
 
 impl Node {
     fn start(dir: &Path) -> Node {
+        Node::start_with(dir, &["--dev", "--block-time", "100"], free_port())
+    }
+
+    fn start_with(dir: &Path, args: &[&str], p2p: u16) -> Node {
         let rpc = free_port();
-        let p2p = free_port();
         let log_path = dir.with_extension("log");
         let log = std::fs::OpenOptions::new()
             .create(true)
@@ -35,7 +39,8 @@ impl Node {
             .open(&log_path)
             .expect("log file");
         let child = Command::new(env!("CARGO_BIN_EXE_cowboyd"))
-            .args(["--dev", "--block-time", "100", "--data-dir"])
+            .args(args)
+            .arg("--data-dir")
             .arg(dir)
             .args(["--rpc-addr", &format!("127.0.0.1:{rpc}")])
             .args(["--p2p-addr", &format!("127.0.0.1:{p2p}")])
@@ -420,4 +425,88 @@ fn kill_9_loses_no_finalized_block_and_restart_resumes() {
     }
     let bal = node.rpc("cowboy_getAccount", json!([hex0x(&[0xAB; 20])]));
     assert_eq!(bal["balance"], json!(sent.to_string()));
+}
+
+#[test]
+fn four_validators_agree_and_a_late_one_catches_up() {
+    use commonware_codec::Encode;
+    use commonware_cryptography::{ed25519, Signer};
+
+    let dir = tempfile::tempdir().unwrap();
+    let ports: Vec<u16> = (0..4).map(|_| free_port()).collect();
+    let mut validators = Vec::new();
+    for (i, port) in ports.iter().enumerate() {
+        let seed = cowboy_types::keccak256(format!("test-validator-{i}").as_bytes());
+        std::fs::write(dir.path().join(format!("key{i}")), hex::encode(seed.0)).unwrap();
+        let key = {
+            use commonware_codec::DecodeExt;
+            ed25519::PrivateKey::decode(seed.0.to_vec()).unwrap()
+        };
+        validators.push(json!({
+            "publicKey": hex::encode(key.public_key().encode()),
+            "p2p": format!("127.0.0.1:{port}"),
+            "coinbase": hex0x(&[i as u8 + 1; 20]),
+        }));
+    }
+    let funded = dev_key(0).address();
+    let genesis = json!({
+        "chainId": 1337,
+        "allocations": { hex0x(&funded.0): "1000000000000000000000" },
+        "validators": validators,
+    });
+    let genesis_path = dir.path().join("genesis.json");
+    std::fs::write(&genesis_path, genesis.to_string()).unwrap();
+    let start = |i: usize| {
+        let key = dir.path().join(format!("key{i}"));
+        let args = [
+            "--genesis",
+            genesis_path.to_str().unwrap(),
+            "--validator-key",
+            key.to_str().unwrap(),
+            "--block-time",
+            "200",
+        ];
+        Node::start_with(&dir.path().join(format!("v{i}")), &args, ports[i])
+    };
+    let mut nodes: Vec<Node> = [0, 1, 3].into_iter().map(start).collect();
+    let started = Instant::now();
+    while nodes[0].height() < 5 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "three of four validators stall"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    nodes.push(start(2)); // late: must fetch the blocks it missed
+
+    let tx = signed(
+        &nodes[0],
+        &dev_key(0),
+        Some(Address([0xCD; 20])),
+        777,
+        Payload::Transfer,
+    );
+    let r = submit_and_wait(&nodes[0], &tx);
+    let h = r["blockHeight"].as_u64().unwrap();
+    let target = h + 3;
+    let started = Instant::now();
+    for node in &nodes {
+        while node.height() < target {
+            assert!(
+                started.elapsed() < Duration::from_secs(90),
+                "a validator did not catch up"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    let expected = nodes[0].rpc("cowboy_getBlockByNumber", json!([target, false]));
+    for node in &nodes[1..] {
+        let b = node.rpc("cowboy_getBlockByNumber", json!([target, false]));
+        assert_eq!(b["hash"], expected["hash"]);
+        assert_eq!(b["stateRoot"], expected["stateRoot"]);
+        let acct = node.rpc("cowboy_getAccount", json!([hex0x(&[0xCD; 20])]));
+        assert_eq!(acct["balance"], json!("777"));
+        let receipt = node.rpc("cowboy_getReceipt", json!([r["transactionHash"]]));
+        assert_eq!(receipt["blockHash"], r["blockHash"]);
+    }
 }
