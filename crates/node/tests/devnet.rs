@@ -510,3 +510,38 @@ fn four_validators_agree_and_a_late_one_catches_up() {
         assert_eq!(receipt["blockHash"], r["blockHash"]);
     }
 }
+
+#[test]
+fn metrics_endpoint_serves_prometheus_text() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let metrics = free_port();
+    let addr = format!("127.0.0.1:{metrics}");
+    let node = Node::start_with(
+        dir.path(),
+        &["--dev", "--block-time", "100", "--metrics-addr", &addr],
+        free_port(),
+    );
+    let started = Instant::now();
+    while node.height() < 3 {
+        assert!(started.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    node.rpc("cowboy_chainId", json!([]));
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n")
+        .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 200 OK"), "{text}");
+    for name in [
+        "cowboy_block_height",
+        "cowboy_finalization_latency_seconds",
+        "cowboy_mempool_size",
+        "cowboy_rpc_requests_total",
+        "cowboy_rpc_latency_seconds",
+        "cowboy_transactions_total",
+    ] {
+        assert!(text.contains(name), "missing {name}");
+    }
+}
