@@ -150,3 +150,34 @@ pub fn generate() -> Result<PrivateKey, String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn save_load_list_and_wrong_password() {
+        let home = tempfile::tempdir().unwrap();
+        // The keystore reads COWBOY_HOME; this is the only test in the binary that sets it.
+        std::env::set_var("COWBOY_HOME", home.path());
+        let key = generate().unwrap();
+        let path = save("alice", &key, "pw").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains(&hex::encode(key.to_bytes())),
+            "key stored in clear"
+        );
+        assert_eq!(load("alice", "pw").unwrap().address(), key.address());
+        assert!(load("alice", "nope")
+            .unwrap_err()
+            .contains("wrong password"));
+        assert!(save("alice", &key, "pw")
+            .unwrap_err()
+            .contains("already exists"));
+        assert!(save("../evil", &key, "pw").is_err());
+        assert!(load("bob", "pw").unwrap_err().contains("no key named"));
+        let listed = list();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].1, format!("0x{}", hex::encode(key.address().0)));
+    }
+}
