@@ -545,3 +545,34 @@ fn metrics_endpoint_serves_prometheus_text() {
         assert!(text.contains(name), "missing {name}");
     }
 }
+
+#[test]
+fn sigterm_shuts_down_cleanly_and_restart_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut node = Node::start(dir.path());
+    let started = Instant::now();
+    while node.height() < 3 {
+        assert!(started.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &node.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(s) = node.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no exit after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "exit status {exit:?}");
+    drop(node);
+    let node = Node::start(dir.path());
+    assert!(node.height() >= 3, "restart lost finalized blocks");
+}
