@@ -250,8 +250,17 @@ impl Application {
                 if chain.head().hash != parent {
                     return None;
                 }
+                let started = std::time::Instant::now();
                 return match chain.build(now_ms(), self.coinbase).await {
-                    Ok(block) => Some(block.header.hash()),
+                    Ok(block) => {
+                        tracing::info!(
+                            height = block.header.height,
+                            txs = block.transactions.len(),
+                            took_ms = started.elapsed().as_millis() as u64,
+                            "built"
+                        );
+                        Some(block.header.hash())
+                    }
                     Err(e) => {
                         tracing::error!(error = %e, "cannot build a block");
                         None
