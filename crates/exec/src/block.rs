@@ -13,7 +13,7 @@ use cowboy_state::Context;
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::{Address, Receipt, Transaction};
 
-use crate::apply::{BlockEnv, BlockExecutor, BlockUsage, TxInvalid};
+use crate::apply::{check_stateless, BlockEnv, BlockExecutor, BlockUsage, CheckedTx, TxInvalid};
 use crate::fees::{next_basefees, Basefees};
 use crate::state::{BlockState, SResult};
 
@@ -67,10 +67,15 @@ pub fn execute_block<E: Context>(
     txs: &[Transaction],
 ) -> SResult<Result<BlockOutcome, InvalidBlock>> {
     crate::mailbox::prune(state, params, env.height)?;
+    let checked = check_all(txs, params, &env);
     let mut exec = BlockExecutor::new(params, env);
     let mut receipts = Vec::with_capacity(txs.len());
-    for (index, tx) in txs.iter().enumerate() {
-        match exec.try_apply(state, tx)? {
+    for (index, c) in checked.into_iter().enumerate() {
+        let applied = match c {
+            Ok(c) => exec.apply_checked(state, &c)?,
+            Err(e) => Err(e),
+        };
+        match applied {
             Ok(r) => receipts.push(r),
             Err(reason) => return Ok(Err(InvalidBlock { index, reason })),
         }
@@ -98,12 +103,17 @@ pub fn build_block<E: Context>(
     candidates: Vec<Transaction>,
 ) -> SResult<BuiltBlock> {
     crate::mailbox::prune(state, params, env.height)?;
+    let checked = check_all(&candidates, params, &env);
     let mut exec = BlockExecutor::new(params, env);
     let mut receipts = Vec::new();
     let mut included = Vec::new();
     let mut skipped = Vec::new();
-    for tx in candidates {
-        match exec.try_apply(state, &tx)? {
+    for (tx, c) in candidates.into_iter().zip(checked) {
+        let applied = match c {
+            Ok(c) => exec.apply_checked(state, &c)?,
+            Err(e) => Err(e),
+        };
+        match applied {
             Ok(r) => {
                 receipts.push(r);
                 included.push(tx);
@@ -115,6 +125,36 @@ pub fn build_block<E: Context>(
         included,
         skipped,
         outcome: finish(exec, params, receipts),
+    })
+}
+
+/// The stateless checks of every transaction (signature recovery dominates), spread over the
+/// machine's cores. Each result depends only on its own transaction, so the outcome is the same
+/// on any number of threads; the state is then applied in block order on this thread.
+fn check_all(
+    txs: &[Transaction],
+    params: &GenesisParams,
+    env: &BlockEnv,
+) -> Vec<Result<CheckedTx, TxInvalid>> {
+    let check = |tx: &Transaction| check_stateless(tx, params, env.chain_id, env.basefees);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads < 2 || txs.len() < 64 {
+        return txs.iter().map(check).collect();
+    }
+    let chunk = txs.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = txs
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(check).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| match h.join() {
+                Ok(v) => v,
+                // A panicking check is a bug; re-raise it on this thread.
+                Err(p) => std::panic::resume_unwind(p),
+            })
+            .collect()
     })
 }
 
