@@ -52,6 +52,16 @@ pub const YIELD: u64 = 3;
 /// Iterator step (FOR_ITER), on top of the element access it performs.
 pub const ITER: u64 = 1;
 
+/// Hashing (`hashlib`): per 32-byte word hashed, rounded up (CIP-3 §2.2 "Hashing (keccak256,
+/// per 32 bytes): 6"). Finalising a digest pays for one block.
+pub const HASH_WORD: u64 = 6;
+
+/// Surcharge for hashing `n` bytes.
+#[inline]
+pub fn hash_bytes(n: usize) -> u64 {
+    (n as u64).div_ceil(32).saturating_mul(HASH_WORD)
+}
+
 /// Surcharge for an operation touching `n` elements.
 #[inline]
 pub fn per_elem(n: usize) -> u64 {

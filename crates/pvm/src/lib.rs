@@ -18,6 +18,7 @@ pub mod host;
 pub mod limits;
 pub mod memory;
 pub mod modules;
+pub mod native;
 pub mod objects;
 pub mod sdk;
 pub mod value;

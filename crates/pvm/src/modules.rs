@@ -23,7 +23,11 @@ impl std::fmt::Debug for NativeFn {
 pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
 /// Whitelisted native modules.
-const REGISTRY: &[(&str, Loader)] = &[("math", load_math), ("pvm_host", crate::sdk::load)];
+const REGISTRY: &[(&str, Loader)] = &[
+    ("hashlib", crate::native::hashlib::load),
+    ("math", load_math),
+    ("pvm_host", crate::sdk::load),
+];
 
 /// Whitelisted modules written in Python (`src/stdlib/python/`, embedded at build time).
 const PY_MODULES: &[(&str, &str)] = &[

@@ -648,6 +648,9 @@ pub struct Instance {
     pub base: RefCell<Option<Value>>,
     /// Exception state for BaseException subclasses.
     pub exc: RefCell<Option<Box<ExcState>>>,
+    /// Rust state of instances of native classes (`hashlib` objects, `struct.Struct`,
+    /// `re.Pattern`/`re.Match`; see `crate::native`). Invisible to Python.
+    pub native: RefCell<Option<Box<dyn std::any::Any>>>,
     pub(crate) acct: Acct,
 }
 impl Instance {
@@ -658,6 +661,7 @@ impl Instance {
             dict: rc_dict(PyDict::new()),
             base: RefCell::new(None),
             exc: RefCell::new(None),
+            native: RefCell::new(None),
             acct: Acct::new(HEADER * 2),
         }
     }
@@ -1125,6 +1129,8 @@ pub fn clear_tracked() {
                     drop(b);
                     let e = i.exc.borrow_mut().take();
                     drop(e);
+                    let n = i.native.borrow_mut().take();
+                    drop(n);
                 }
             }
         }

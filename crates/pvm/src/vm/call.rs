@@ -287,9 +287,9 @@ impl Vm {
         }
         // User class: __new__ then __init__.
         let inst = match c.lookup("__new__") {
-            Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w))
-                if !matches!(w.0, Value::Builtin(_)) =>
-            {
+            // `object.__new__` (a builtin) is the default below; native modules' classes
+            // (`crate::native`) may define their own `__new__`.
+            Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w)) if !is_builtin_new(&w.0) => {
                 let mut a = args.clone();
                 a.pos.insert(0, Value::Class(c.clone()));
                 let f = w.0.clone();
@@ -1272,4 +1272,9 @@ fn is_builtin_class(vm: &Vm, c: &Rc<Class>) -> bool {
     ]
     .iter()
     .any(|x| Rc::ptr_eq(x, c))
+}
+
+/// A builtin (non-native) `__new__`: `object.__new__`, served by `new_instance`.
+fn is_builtin_new(f: &Value) -> bool {
+    matches!(f, Value::Builtin(b) if !matches!(b.kind, BuiltinKind::Native(_)))
 }

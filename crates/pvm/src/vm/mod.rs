@@ -160,6 +160,9 @@ pub struct Vm {
     pub host: Option<Box<dyn crate::host::Host>>,
     /// Cycle prices of host calls.
     pub host_costs: crate::host::HostCosts,
+    /// Classes of native modules' objects (`crate::native`), by qualified name, so their
+    /// constructors find them whatever the program does to the module's namespace.
+    pub native_classes: IndexMap<&'static str, Rc<Class>, FxBuild>,
 }
 
 impl Vm {
@@ -181,6 +184,7 @@ impl Vm {
             reraise: false,
             host: None,
             host_costs: crate::host::HostCosts::default(),
+            native_classes: IndexMap::default(),
         };
         crate::builtins::install(&mut vm);
         // The builtin namespace is the VM's, not the program's: start accounting from zero so
@@ -1620,6 +1624,7 @@ impl Drop for Vm {
     /// Invocation end: break every reference cycle so all objects are freed.
     fn drop(&mut self) {
         self.modules.clear();
+        self.native_classes.clear();
         crate::value::clear_tracked();
     }
 }

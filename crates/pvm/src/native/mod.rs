@@ -1,0 +1,168 @@
+//! Native (Rust) standard-library modules beyond `math`: `hashlib`, `struct`, `re`
+//! (whitepaper "Standard Library Whitelist"). Registered in [`crate::modules`]'s `REGISTRY`.
+//!
+//! Their objects (hash objects, `struct.Struct`, `re.Pattern`, `re.Match`) are ordinary
+//! [`Instance`]s of classes built here, carrying Rust state in [`Instance::native`]; methods
+//! are native builtins in the class dict (bound like any function), attributes are read-only
+//! properties with a native getter. Every method charges its work through
+//! [`Vm::charge`] before doing it, with prices from [`crate::cost`].
+
+pub mod hashlib;
+
+use std::cell::{Ref, RefMut};
+use std::rc::Rc;
+
+use crate::modules::NativeFn;
+use crate::value::*;
+use crate::vm::{Args, Vm, R};
+
+/// A native function body.
+pub type Body = fn(&mut Vm, Args) -> R<Value>;
+
+/// A native builtin function object named `name`.
+pub fn builtin(name: &str, f: Body) -> Value {
+    Value::Builtin(Rc::new(Builtin {
+        name: name.into(),
+        kind: BuiltinKind::Native(NativeFn(f)),
+    }))
+}
+
+/// A read-only property whose getter is `f` (called with the instance).
+pub fn getter(f: Body) -> Value {
+    Value::Property(Rc::new(Property {
+        fget: builtin("__get__", f),
+        fset: Value::None,
+        fdel: Value::None,
+        doc: Value::None,
+    }))
+}
+
+/// A class `module.name` (base `object`, or `bases`) with native methods, read-only
+/// properties and an optional native `__new__`.
+pub fn class(
+    vm: &mut Vm,
+    module: &str,
+    name: &str,
+    bases: Vec<Rc<Class>>,
+    methods: &[(&str, Body)],
+    props: &[(&str, Body)],
+    new: Option<Body>,
+) -> R<Rc<Class>> {
+    let mut d = NameMap::default();
+    d.insert("__module__".into(), Value::str(module));
+    d.insert("__doc__".into(), Value::None);
+    // No instance `__dict__`: like C types, attributes cannot be added (subclasses get one).
+    d.insert("__slots__".into(), Value::tuple(Vec::new()));
+    for (n, f) in methods {
+        d.insert((*n).into(), builtin(n, *f));
+    }
+    for (n, f) in props {
+        d.insert((*n).into(), getter(*f));
+    }
+    if let Some(f) = new {
+        d.insert(
+            "__new__".into(),
+            Value::StaticMethod(Rc::new(Wrapped(builtin("__new__", f)))),
+        );
+    }
+    let c = vm.new_class(name, bases, d)?;
+    *c.qualname.borrow_mut() = name.into();
+    Ok(c)
+}
+
+/// An exception class `module.name` deriving from builtin exception `base`.
+pub fn exc_class(vm: &mut Vm, module: &str, name: &str, base: &str) -> R<Rc<Class>> {
+    let b = vm.types.exc[base].clone();
+    let mut d = NameMap::default();
+    d.insert("__module__".into(), Value::str(module));
+    d.insert("__doc__".into(), Value::None);
+    vm.new_class(name, vec![b], d)
+}
+
+/// A new instance of `cls` carrying `state`.
+pub fn new_obj<T: 'static>(cls: &Rc<Class>, state: T) -> Value {
+    let inst = Instance::new(cls.clone());
+    *inst.native.borrow_mut() = Some(Box::new(state));
+    Value::Instance(rc_inst(inst))
+}
+
+/// Put `state` into an existing instance (`__init__` of a subclassable native class).
+pub fn set_state<T: 'static>(v: &Value, state: T) {
+    if let Value::Instance(i) = v {
+        *i.native.borrow_mut() = Some(Box::new(state));
+    }
+}
+
+/// The native state of `v` if it is a `T`.
+pub fn state<T: 'static>(v: &Value) -> Option<Ref<'_, T>> {
+    let Value::Instance(i) = v else { return None };
+    Ref::filter_map(i.native.borrow(), |n| {
+        n.as_ref().and_then(|b| b.downcast_ref::<T>())
+    })
+    .ok()
+}
+
+/// The native state of `v`, mutably, if it is a `T`.
+pub fn state_mut<T: 'static>(v: &Value) -> Option<RefMut<'_, T>> {
+    let Value::Instance(i) = v else { return None };
+    RefMut::filter_map(i.native.borrow_mut(), |n| {
+        n.as_mut().and_then(|b| b.downcast_mut::<T>())
+    })
+    .ok()
+}
+
+/// The receiver (first positional argument) of a native method, or the CPython
+/// "descriptor … doesn't apply" TypeError.
+pub fn receiver(vm: &mut Vm, a: &mut Args, owner: &str, method: &str) -> R<Value> {
+    if a.pos.is_empty() {
+        return Err(vm.type_err(format!(
+            "descriptor '{method}' of '{owner}' object needs an argument"
+        )));
+    }
+    Ok(a.pos.remove(0))
+}
+
+/// TypeError for a receiver of the wrong type.
+pub fn wrong_self(vm: &mut Vm, v: &Value, owner: &str, method: &str) -> crate::vm::Exc {
+    let t = vm.type_name(v);
+    vm.type_err(format!(
+        "descriptor '{method}' for '{owner}' objects doesn't apply to a '{t}' object"
+    ))
+}
+
+/// A module object from a dict.
+pub fn module(name: &str, d: Rc<PyDict>) -> Value {
+    Value::Module(Rc::new(Module {
+        name: name.into(),
+        dict: d,
+    }))
+}
+
+/// Bytes of a bytes-like argument (`bytes`, `bytearray`, or a subclass of bytes), if it is one.
+pub fn bytes_like(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::Bytes(b) => Some(b.b.to_vec()),
+        Value::ByteArray(b) => Some(b.b.borrow().clone()),
+        Value::Instance(i) => {
+            let base = i.base.borrow().clone();
+            match base {
+                Some(b @ (Value::Bytes(_) | Value::ByteArray(_))) => bytes_like(&b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Length of a bytes-like argument without copying it.
+pub fn bytes_len(v: &Value) -> Option<usize> {
+    match v {
+        Value::Bytes(b) => Some(b.b.len()),
+        Value::ByteArray(b) => Some(b.b.borrow().len()),
+        Value::Instance(i) => {
+            let base = i.base.borrow().clone();
+            base.as_ref().and_then(bytes_len)
+        }
+        _ => None,
+    }
+}
