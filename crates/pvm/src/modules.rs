@@ -27,6 +27,7 @@ const REGISTRY: &[(&str, Loader)] = &[
     ("hashlib", crate::native::hashlib::load),
     ("math", load_math),
     ("pvm_host", crate::sdk::load),
+    ("struct", crate::native::pystruct::load),
 ];
 
 /// Whitelisted modules written in Python (`src/stdlib/python/`, embedded at build time).

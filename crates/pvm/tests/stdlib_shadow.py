@@ -55,7 +55,7 @@ runpy.run_path(prog, run_name="__main__")
 
 # Native modules (src/modules.rs REGISTRY) our Python modules may import. `pvm_host` exists only
 # under a chain host, so modules importing it (cowboy_sdk) are linted but never shadow-run.
-NATIVE_MODULES = {"hashlib", "math", "pvm_host"}
+NATIVE_MODULES = {"hashlib", "math", "pvm_host", "struct"}
 
 
 def our_modules():

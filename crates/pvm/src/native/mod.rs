@@ -8,6 +8,7 @@
 //! [`Vm::charge`] before doing it, with prices from [`crate::cost`].
 
 pub mod hashlib;
+pub mod pystruct;
 
 use std::cell::{Ref, RefMut};
 use std::rc::Rc;
