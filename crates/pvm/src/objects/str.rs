@@ -460,7 +460,20 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         }
         "encode" => {
             vm.charge(cost::CODEC)?;
-            Value::bytes(text.as_bytes().to_vec())
+            let mut a = args.clone();
+            let encoding = a.pos.first().cloned().or_else(|| a.take_kw("encoding"));
+            let errors = a.pos.get(1).cloned().or_else(|| a.take_kw("errors"));
+            let encoding = match &encoding {
+                None => "utf-8".to_string(),
+                Some(Value::Str(e)) => e.s.to_string(),
+                Some(_) => return Err(vm.type_err("encode() argument 'encoding' must be str")),
+            };
+            let errors = match &errors {
+                None => "strict".to_string(),
+                Some(Value::Str(e)) => e.s.to_string(),
+                Some(_) => return Err(vm.type_err("encode() argument 'errors' must be str")),
+            };
+            encode(vm, text, &encoding, &errors)?
         }
         "partition" | "rpartition" => {
             let sep = need_str(vm, a0, name)?;
@@ -695,6 +708,54 @@ fn arg_to_latin1(v: &Value) -> Value {
         Value::Int(i) if (0..256).contains(i) => Value::str(&((*i as u8) as char).to_string()),
         other => other.clone(),
     }
+}
+
+/// `str.encode`: UTF-8, ASCII and Latin-1 (with their Python aliases), errors `strict`,
+/// `ignore` or `replace`, CPython's messages. Other encodings raise `LookupError`.
+fn encode(vm: &mut Vm, text: &str, encoding: &str, errors: &str) -> R<Value> {
+    let norm = encoding.to_lowercase().replace('_', "-");
+    let (name, limit) = match norm.as_str() {
+        "utf-8" | "utf8" | "u8" | "utf" => return Ok(Value::bytes(text.as_bytes().to_vec())),
+        "ascii" | "us-ascii" | "646" => ("ascii", 0x80u32),
+        "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "8859" | "cp819" | "l1" | "latin" => {
+            ("latin-1", 0x100)
+        }
+        _ => return Err(vm.new_exc("LookupError", &format!("unknown encoding: {encoding}"))),
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::with_capacity(chars.len());
+    for (pos, &c) in chars.iter().enumerate() {
+        let code = u32::from(c);
+        if code < limit {
+            out.push(code as u8);
+            continue;
+        }
+        match errors {
+            "ignore" => {}
+            "replace" => out.push(b'?'),
+            _ => {
+                // CPython reports the whole run of unencodable characters starting here.
+                let run = chars[pos..]
+                    .iter()
+                    .take_while(|c| u32::from(**c) >= limit)
+                    .count();
+                let what = if run > 1 {
+                    format!("characters in position {pos}-{}", pos + run - 1)
+                } else if code < 0x100 {
+                    format!("character '\\x{code:02x}' in position {pos}")
+                } else if code < 0x10000 {
+                    format!("character '\\u{code:04x}' in position {pos}")
+                } else {
+                    format!("character '\\U{code:08x}' in position {pos}")
+                };
+                return Err(vm.new_exc(
+                    "UnicodeEncodeError",
+                    &format!("'{name}' codec can't encode {what}: ordinal not in range({limit})"),
+                ));
+            }
+        }
+    }
+    Ok(Value::bytes(out))
 }
 
 /// Call a bytes method.
