@@ -56,6 +56,10 @@ pub const ITER: u64 = 1;
 /// per 32 bytes): 6"). Finalising a digest pays for one block.
 pub const HASH_WORD: u64 = 6;
 
+/// One matching step of the `re` engine (`cowboy-pvm-re`'s step: a VM instruction, a
+/// character examined by a repeat, a backtrack entry popped, a code unit copied).
+pub const RE_STEP: u64 = 1;
+
 /// Surcharge for hashing `n` bytes.
 #[inline]
 pub fn hash_bytes(n: usize) -> u64 {

@@ -27,6 +27,7 @@ const REGISTRY: &[(&str, Loader)] = &[
     ("hashlib", crate::native::hashlib::load),
     ("math", load_math),
     ("pvm_host", crate::sdk::load),
+    ("re", crate::native::re::load),
     ("struct", crate::native::pystruct::load),
 ];
 

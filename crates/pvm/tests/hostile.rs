@@ -254,3 +254,15 @@ fn callbacks_from_builtins_are_charged() {
     let bare = run_with("sorted(range(500))\n", Limits::default());
     assert!(keyed.cycles >= bare.cycles + 500 * cowboy_pvm::cost::CALL);
 }
+
+#[test]
+fn regex_backtracking_bomb_stops_within_budget() {
+    // Exponential backtracking: CPython would take ~2^40 steps; every engine step is charged.
+    assert_out_of_cycles(
+        "import re\ntry:\n    re.match(r'(a+)+$', 'a' * 40 + 'b')\nexcept Exception:\n    pass\n",
+    );
+    assert_out_of_cycles("import re\nre.findall(r'(x+x+)+y', 'x' * 5000)\n");
+    let src = "import re\nre.search(r'(.*a){12}', 'a' * 60)\n";
+    let (a, b) = (run_cycles(src, BUDGET), run_cycles(src, BUDGET));
+    assert_eq!((a.cycles, a.instructions), (b.cycles, b.instructions));
+}

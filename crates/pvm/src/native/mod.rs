@@ -9,6 +9,7 @@
 
 pub mod hashlib;
 pub mod pystruct;
+pub mod re;
 
 use std::cell::{Ref, RefMut};
 use std::rc::Rc;
