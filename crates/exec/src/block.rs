@@ -70,17 +70,20 @@ pub fn execute_block<E: Context>(
     let checked = check_all(txs, params, &env);
     let mut exec = BlockExecutor::new(params, env);
     let mut receipts = Vec::with_capacity(txs.len());
-    for (index, c) in checked.into_iter().enumerate() {
-        let applied = match c {
-            Ok(c) => exec.apply_checked(state, &c)?,
-            Err(e) => Err(e),
-        };
-        match applied {
-            Ok(r) => receipts.push(r),
-            Err(reason) => return Ok(Err(InvalidBlock { index, reason })),
+    // One VM stack for the whole block, not one per actor invocation.
+    cowboy_pvm::actor::with_vm_stack(|| {
+        for (index, c) in checked.into_iter().enumerate() {
+            let applied = match c {
+                Ok(c) => exec.apply_checked(state, &c)?,
+                Err(e) => Err(e),
+            };
+            match applied {
+                Ok(r) => receipts.push(r),
+                Err(reason) => return Ok(Err(InvalidBlock { index, reason })),
+            }
         }
-    }
-    Ok(Ok(finish(exec, params, receipts)))
+        Ok(Ok(finish(exec, params, receipts)))
+    })
 }
 
 /// A block assembled by [`build_block`].
@@ -108,19 +111,23 @@ pub fn build_block<E: Context>(
     let mut receipts = Vec::new();
     let mut included = Vec::new();
     let mut skipped = Vec::new();
-    for (tx, c) in candidates.into_iter().zip(checked) {
-        let applied = match c {
-            Ok(c) => exec.apply_checked(state, &c)?,
-            Err(e) => Err(e),
-        };
-        match applied {
-            Ok(r) => {
-                receipts.push(r);
-                included.push(tx);
+    // One VM stack for the whole block, not one per actor invocation.
+    cowboy_pvm::actor::with_vm_stack(|| -> SResult<()> {
+        for (tx, c) in candidates.into_iter().zip(checked) {
+            let applied = match c {
+                Ok(c) => exec.apply_checked(state, &c)?,
+                Err(e) => Err(e),
+            };
+            match applied {
+                Ok(r) => {
+                    receipts.push(r);
+                    included.push(tx);
+                }
+                Err(reason) => skipped.push((tx, reason)),
             }
-            Err(reason) => skipped.push((tx, reason)),
         }
-    }
+        Ok(())
+    })?;
     Ok(BuiltBlock {
         included,
         skipped,

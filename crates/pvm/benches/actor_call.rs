@@ -61,6 +61,11 @@ fn per_iter(n: u32, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
+    // As block execution does: all invocations share one large stack.
+    cowboy_pvm::actor::with_vm_stack(run);
+}
+
+fn run() {
     let n = 2_000;
     let compile_token = per_iter(n, || {
         compile_module(TOKEN, "token.py").expect("compiles");

@@ -2,12 +2,11 @@
 //! call (whitepaper "The Cowboy Actor VM", "Accounts and State", §3; key-innovations.md §3).
 //!
 //! [`invoke`] runs one invocation in a fresh [`Vm`] — nothing survives between invocations but
-//! what the host stores — on a VM thread with a large stack (the interpreter recurses on the
-//! Rust stack). Each calling thread gets one VM thread, kept for its next invocations along
-//! with its compiled-code cache (`crate::code_cache`, invisible to programs). The caller's
-//! [`Host`] stays on the caller's thread: the VM thread reaches it through channels, one
-//! request at a time, so the host needs neither `Send` nor `'static`, and host calls happen in
-//! exactly the order the program makes them.
+//! what the host stores — on the caller's thread, switched to a large guard-paged stack (the
+//! interpreter recurses on the Rust stack). The VM calls the caller's [`Host`] directly, in
+//! exactly the order the program makes host calls; the host needs neither `Send` nor
+//! `'static`. The compiled-code cache (`crate::code_cache`, invisible to programs) is per
+//! thread and kept for the thread's next invocations.
 //!
 //! One invocation:
 //! 1. compile the source (a failure is [`InvokeError::Compile`] with the line) and run the
@@ -22,13 +21,11 @@
 //!    instance attributes (all but `storage`) as one CBOR map under the reserved key
 //!    `["__attrs__"]` — an array, which no user key can be.
 
-use std::sync::mpsc;
-
 use cowboy_types::cbor::{self, Value as Cbor};
 
 use crate::cbor_bridge::{from_cbor, from_cbor_bytes, to_cbor, to_cbor_bytes};
 use crate::compiler::CompileError;
-use crate::host::{Addr, CallContext, Host, HostCosts, HostError};
+use crate::host::{Host, HostCosts};
 use crate::limits::Limits;
 use crate::value::{PyDict, Value};
 use crate::vm::{Abort, Args, Exc, Vm, R};
@@ -135,111 +132,53 @@ pub struct InvocationOutcome {
     pub stdout: String,
 }
 
-/// Stack of the VM thread: reserved address space, touched only as deep as the program goes.
+/// Stack an invocation needs free: the interpreter recurses on the Rust stack; its depth is
+/// bounded by the PVM's limits, and this bound leaves a wide margin above the deepest it goes.
+const VM_STACK_NEEDED: usize = 128 << 20;
+
+/// Size of a stack [`with_vm_stack`] switches to: reserved address space with a guard page,
+/// touched only as deep as programs go.
 const VM_STACK: usize = 256 << 20;
 
-/// An invocation as sent to the VM thread (owned: the thread outlives any one call).
-struct Job {
-    source: String,
-    filename: String,
-    entry: Entry,
-    limits: Limits,
-    costs: HostCosts,
-    ctx: CallContext,
-}
-
-/// What the VM thread sends back: a host call to serve, or the finished outcome.
-enum FromVm {
-    Host(Request),
-    Done(InvocationOutcome),
-}
-
-/// The caller thread's handle on its VM thread.
-struct Worker {
-    jobs: mpsc::Sender<Job>,
-    events: mpsc::Receiver<FromVm>,
-    replies: mpsc::Sender<Response>,
-}
-
-impl Worker {
-    fn spawn() -> std::io::Result<Worker> {
-        let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
-        let (events_tx, events_rx) = mpsc::channel::<FromVm>();
-        let (replies_tx, replies_rx) = mpsc::channel::<Response>();
-        std::thread::Builder::new()
-            .name("pvm".into())
-            .stack_size(VM_STACK)
-            .spawn(move || {
-                let replies = std::rc::Rc::new(replies_rx);
-                for job in jobs_rx {
-                    let remote = RemoteHost {
-                        ctx: job.ctx,
-                        requests: events_tx.clone(),
-                        responses: replies.clone(),
-                    };
-                    let outcome = execute(job, remote);
-                    if events_tx.send(FromVm::Done(outcome)).is_err() {
-                        break;
-                    }
-                }
-            })?;
-        Ok(Worker {
-            jobs: jobs_tx,
-            events: events_rx,
-            replies: replies_tx,
-        })
-    }
+/// Run `f` where at least [`VM_STACK_NEEDED`] bytes of stack are free, switching to a fresh
+/// [`VM_STACK`]-byte stack (one `mmap`) only if the current one has less. [`invoke`] does
+/// this itself; a caller that runs many invocations (a block) wraps them all in one call so
+/// they share one stack instead of mapping one each.
+pub fn with_vm_stack<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(VM_STACK_NEEDED, VM_STACK, f)
 }
 
 thread_local! {
-    /// This thread's VM thread, started on first use and kept, with its code cache, for the
-    /// next invocation.
-    static WORKER: std::cell::RefCell<Option<Worker>> = const { std::cell::RefCell::new(None) };
+    /// Whether this thread is inside [`invoke`]: a host may not start an invocation from a
+    /// host call (the VM's memory accounting is per thread).
+    static ACTIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Run one invocation against `host` (see the module docs). The host is only ever called on
-/// this thread; it must not start another invocation from inside a host call.
+/// Run one invocation against `host` (see the module docs).
+///
+/// The VM runs on the caller's thread, on a large stack ([`with_vm_stack`]), and calls `host`
+/// directly: a host call is a plain function call, so storage reads and writes cost what the
+/// host's work costs and nothing more (an earlier design ran the VM on its own thread and
+/// paid two thread switches per host call). The host must not start another invocation from
+/// inside a host call; doing so fails that inner invocation with [`InvokeError::Internal`].
+/// A panic in the VM (a VM bug) is caught and reported the same way.
 pub fn invoke(inv: Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
-    let job = Job {
-        source: inv.source.to_string(),
-        filename: inv.filename.to_string(),
-        entry: inv.entry,
-        limits: inv.limits,
-        costs: inv.costs,
-        ctx: *host.context(),
-    };
-    WORKER.with(|slot| {
-        let mut slot = slot.borrow_mut();
-        if slot.is_none() {
-            match Worker::spawn() {
-                Ok(w) => *slot = Some(w),
-                Err(e) => return internal(format!("cannot start the VM thread: {e}")),
-            }
-        }
-        let Some(worker) = slot.as_ref() else {
-            return internal("no VM thread".into());
-        };
-        if worker.jobs.send(job).is_err() {
-            *slot = None;
-            return internal("the VM thread is gone".into());
-        }
-        loop {
-            match worker.events.recv() {
-                Ok(FromVm::Host(req)) => {
-                    if worker.replies.send(serve(host, req)).is_err() {
-                        *slot = None;
-                        return internal("the VM thread is gone".into());
-                    }
-                }
-                Ok(FromVm::Done(outcome)) => return outcome,
-                // The VM thread died (a panic: a VM bug). Start afresh next time.
-                Err(_) => {
-                    *slot = None;
-                    return internal("the VM panicked".into());
-                }
-            }
-        }
-    })
+    if ACTIVE.with(|a| a.replace(true)) {
+        return internal("an invocation cannot start inside a host call".into());
+    }
+    let outcome = with_vm_stack(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| execute(&inv, host)))
+            .unwrap_or_else(|p| {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                internal(format!("the VM panicked: {what}"))
+            })
+    });
+    ACTIVE.with(|a| a.set(false));
+    outcome
 }
 
 fn internal(msg: String) -> InvocationOutcome {
@@ -250,9 +189,9 @@ fn internal(msg: String) -> InvocationOutcome {
     }
 }
 
-/// The VM thread: compile, run, and collect the outcome.
-fn execute(inv: Job, host: RemoteHost) -> InvocationOutcome {
-    let code = match crate::code_cache::compile(&inv.source, &inv.filename) {
+/// Compile, run, and collect the outcome.
+fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
+    let code = match crate::code_cache::compile(inv.source, inv.filename) {
         Ok(c) => c,
         Err(e) => {
             return InvocationOutcome {
@@ -263,11 +202,11 @@ fn execute(inv: Job, host: RemoteHost) -> InvocationOutcome {
         }
     };
     let mut vm = Vm::new(inv.limits);
-    vm.host = Some(Box::new(host));
+    vm.host = Some(host);
     vm.host_costs = inv.costs;
     let result = match run_actor(&mut vm, code, &inv) {
         Ok(r) => r,
-        Err(e) => Err(exc_to_error(&mut vm, e, &inv.filename)),
+        Err(e) => Err(exc_to_error(&mut vm, e, inv.filename)),
     };
     let outcome = InvocationOutcome {
         result,
@@ -288,10 +227,9 @@ pub fn attrs_key() -> Vec<u8> {
 fn run_actor(
     vm: &mut Vm,
     code: std::rc::Rc<crate::bytecode::Code>,
-    inv: &Job,
+    inv: &Invocation<'_>,
 ) -> R<Result<Vec<u8>, InvokeError>> {
-    vm.sources
-        .insert(code.filename.clone(), inv.source.as_str().into());
+    vm.sources.insert(code.filename.clone(), inv.source.into());
     let globals = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
     let mut frame = vm.new_frame(code, globals.clone(), None, Vec::new());
@@ -536,118 +474,6 @@ fn exc_to_error(vm: &mut Vm, e: Exc, filename: &str) -> InvokeError {
                 line,
                 traceback,
             }
-        }
-    }
-}
-
-/// A host call, sent from the VM thread to the caller's thread.
-enum Request {
-    Get(Vec<u8>),
-    Set(Vec<u8>, Vec<u8>),
-    Delete(Vec<u8>),
-    Send(Addr, String, Vec<u8>, u128),
-    Event(String, Vec<u8>),
-    Transfer(Addr, u128),
-    Balance(Addr),
-    Randomness(Vec<u8>),
-}
-
-/// The host's answer.
-enum Response {
-    Get(Result<Option<Vec<u8>>, HostError>),
-    Unit(Result<(), HostError>),
-    Id(Result<[u8; 32], HostError>),
-    Amount(Result<u128, HostError>),
-}
-
-fn serve(host: &mut dyn Host, req: Request) -> Response {
-    match req {
-        Request::Get(k) => Response::Get(host.storage_get(&k)),
-        Request::Set(k, v) => Response::Unit(host.storage_set(&k, &v)),
-        Request::Delete(k) => Response::Unit(host.storage_delete(&k)),
-        Request::Send(t, h, a, v) => Response::Id(host.send_message(t, &h, &a, v)),
-        Request::Event(t, d) => Response::Unit(host.emit_event(&t, &d)),
-        Request::Transfer(to, v) => Response::Unit(host.transfer(to, v)),
-        Request::Balance(a) => Response::Amount(host.balance(a)),
-        Request::Randomness(l) => Response::Id(host.randomness(&l)),
-    }
-}
-
-/// The VM thread's end of the host channel.
-struct RemoteHost {
-    ctx: CallContext,
-    requests: mpsc::Sender<FromVm>,
-    responses: std::rc::Rc<mpsc::Receiver<Response>>,
-}
-
-fn lost() -> HostError {
-    HostError::Fatal("the host channel closed".into())
-}
-
-impl RemoteHost {
-    fn ask(&mut self, req: Request) -> Result<Response, HostError> {
-        self.requests.send(FromVm::Host(req)).map_err(|_| lost())?;
-        self.responses.recv().map_err(|_| lost())
-    }
-}
-
-impl Host for RemoteHost {
-    fn context(&self) -> &CallContext {
-        &self.ctx
-    }
-    fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
-        match self.ask(Request::Get(key.to_vec()))? {
-            Response::Get(r) => r,
-            _ => Err(lost()),
-        }
-    }
-    fn storage_set(&mut self, key: &[u8], value: &[u8]) -> Result<(), HostError> {
-        match self.ask(Request::Set(key.to_vec(), value.to_vec()))? {
-            Response::Unit(r) => r,
-            _ => Err(lost()),
-        }
-    }
-    fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError> {
-        match self.ask(Request::Delete(key.to_vec()))? {
-            Response::Unit(r) => r,
-            _ => Err(lost()),
-        }
-    }
-    fn send_message(
-        &mut self,
-        target: Addr,
-        handler: &str,
-        args: &[u8],
-        value: u128,
-    ) -> Result<[u8; 32], HostError> {
-        let req = Request::Send(target, handler.to_string(), args.to_vec(), value);
-        match self.ask(req)? {
-            Response::Id(r) => r,
-            _ => Err(lost()),
-        }
-    }
-    fn emit_event(&mut self, topic: &str, data: &[u8]) -> Result<(), HostError> {
-        match self.ask(Request::Event(topic.to_string(), data.to_vec()))? {
-            Response::Unit(r) => r,
-            _ => Err(lost()),
-        }
-    }
-    fn transfer(&mut self, to: Addr, amount: u128) -> Result<(), HostError> {
-        match self.ask(Request::Transfer(to, amount))? {
-            Response::Unit(r) => r,
-            _ => Err(lost()),
-        }
-    }
-    fn balance(&mut self, addr: Addr) -> Result<u128, HostError> {
-        match self.ask(Request::Balance(addr))? {
-            Response::Amount(r) => r,
-            _ => Err(lost()),
-        }
-    }
-    fn randomness(&mut self, label: &[u8]) -> Result<[u8; 32], HostError> {
-        match self.ask(Request::Randomness(label.to_vec()))? {
-            Response::Id(r) => r,
-            _ => Err(lost()),
         }
     }
 }

@@ -24,6 +24,24 @@ type Key = (Box<str>, [u8; 32]);
 
 thread_local! {
     static CACHE: RefCell<IndexMap<Key, Rc<Code>, FxBuild>> = RefCell::new(IndexMap::default());
+    /// The PVM's own Python modules, by name: their sources are compiled into the binary, so
+    /// the name identifies the source and there is nothing to hash (a few per thread, kept).
+    static BUILTIN: RefCell<IndexMap<&'static str, Rc<Code>, FxBuild>> =
+        RefCell::new(IndexMap::default());
+}
+
+/// The compiled code of the PVM's own module `name` (its `source` is in the binary).
+pub fn compile_builtin(
+    name: &'static str,
+    source: &'static str,
+    filename: &str,
+) -> Result<Rc<Code>, CompileError> {
+    if let Some(code) = BUILTIN.with(|c| c.borrow().get(name).cloned()) {
+        return Ok(code);
+    }
+    let code = crate::memory::unaccounted(|| compile_module(source, filename))?;
+    BUILTIN.with(|c| c.borrow_mut().insert(name, code.clone()));
+    Ok(code)
 }
 
 /// The compiled module for `source`, from the cache or freshly compiled (errors are not

@@ -64,11 +64,11 @@ pub fn lookup(name: &str) -> Option<Loader> {
 /// thread's cache (`code_cache`, invisible to programs); its instructions are metered like
 /// user code.
 fn load_python(vm: &mut Vm, name: &str) -> R<Value> {
-    let Some((_, src)) = PY_MODULES.iter().find(|(n, _)| *n == name) else {
+    let Some(&(name, src)) = PY_MODULES.iter().find(|(n, _)| *n == name) else {
         return Err(vm.new_exc("ImportError", &format!("No module named '{name}'")));
     };
     let filename = format!("{name}.py");
-    let code = match crate::code_cache::compile(src, &filename) {
+    let code = match crate::code_cache::compile_builtin(name, src, &filename) {
         Ok(c) => c,
         Err(e) => {
             return Err(vm.new_exc(
@@ -77,7 +77,7 @@ fn load_python(vm: &mut Vm, name: &str) -> R<Value> {
             ))
         }
     };
-    vm.sources.insert(filename.as_str().into(), (*src).into());
+    vm.sources.insert(filename.as_str().into(), src.into());
     let d = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     let m = Value::Module(Rc::new(Module {

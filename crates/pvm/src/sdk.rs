@@ -72,7 +72,7 @@ fn host<T>(vm: &mut Vm, f: impl FnOnce(&mut dyn Host) -> Result<T, HostError>) -
     let Some(h) = vm.host.as_mut() else {
         return Err(vm.new_exc("RuntimeError", "no chain host is attached"));
     };
-    match f(h.as_mut()) {
+    match f(&mut **h) {
         Ok(v) => Ok(v),
         Err(HostError::Rejected { class, message }) => Err(vm.new_exc(class, &message)),
         Err(HostError::OutOfCells) => Err(Exc::Abort(Abort::OutOfCells)),

@@ -27,9 +27,9 @@ use crate::value::*;
 use crate::vm::{Abort, Args, Exc, Vm, R};
 
 /// The engine's meter: one engine step costs [`cost::RE_STEP`] cycles.
-struct Meter<'a>(&'a mut Vm);
+struct Meter<'a, 'h>(&'a mut Vm<'h>);
 
-impl cowboy_pvm_re::Meter for Meter<'_> {
+impl cowboy_pvm_re::Meter for Meter<'_, '_> {
     fn charge(&mut self, steps: u64) -> Result<(), Exhausted> {
         self.0
             .charge(steps.saturating_mul(cost::RE_STEP))

@@ -9,7 +9,7 @@ use super::{Args, Exc, Outcome, Vm, R};
 use crate::value::*;
 use std::rc::Rc;
 
-impl Vm {
+impl Vm<'_> {
     /// Call any callable.
     pub fn call(&mut self, f: &Value, args: Args) -> R<Value> {
         match f {

@@ -132,8 +132,8 @@ pub struct Stats {
     pub instructions: u64,
 }
 
-/// One VM instance = one invocation.
-pub struct Vm {
+/// One VM instance = one invocation. `'h` is the lifetime of the embedder's host.
+pub struct Vm<'h> {
     /// Builtin classes.
     pub types: Types,
     /// Builtin namespace.
@@ -157,7 +157,7 @@ pub struct Vm {
     /// Set by re-raising ops so the frame does not add a duplicate traceback entry.
     reraise: bool,
     /// Host interface, if embedded (actors); `None` for plain scripts.
-    pub host: Option<Box<dyn crate::host::Host>>,
+    pub host: Option<&'h mut dyn crate::host::Host>,
     /// Cycle prices of host calls.
     pub host_costs: crate::host::HostCosts,
     /// Classes of native modules' objects (`crate::native`), by qualified name, so their
@@ -165,9 +165,9 @@ pub struct Vm {
     pub native_classes: IndexMap<&'static str, Rc<Class>, FxBuild>,
 }
 
-impl Vm {
+impl<'h> Vm<'h> {
     /// New VM with the given limits. Resets the thread's memory accounting.
-    pub fn new(limits: Limits) -> Vm {
+    pub fn new(limits: Limits) -> Vm<'h> {
         crate::memory::reset(limits.memory);
         let types = crate::builtins::make_types();
         let mut vm = Vm {
@@ -1620,7 +1620,7 @@ impl Vm {
     }
 }
 
-impl Drop for Vm {
+impl Drop for Vm<'_> {
     /// Invocation end: break every reference cycle so all objects are freed.
     fn drop(&mut self) {
         self.modules.clear();

@@ -84,7 +84,7 @@ pub fn as_f64(v: &Value) -> Option<f64> {
     }
 }
 
-impl Vm {
+impl Vm<'_> {
     /// Checked BigInt → value: the one int-size check on results.
     pub fn int_result(&mut self, b: BigInt) -> R<Value> {
         if check_int_bits(b.bits()).is_err() {
