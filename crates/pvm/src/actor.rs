@@ -204,7 +204,7 @@ fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
     let mut vm = Vm::new(inv.limits);
     vm.host = Some(host);
     vm.host_costs = inv.costs;
-    let result = match run_actor(&mut vm, code, &inv) {
+    let result = match run_actor(&mut vm, code, inv) {
         Ok(r) => r,
         Err(e) => Err(exc_to_error(&mut vm, e, inv.filename)),
     };
