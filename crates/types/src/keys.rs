@@ -134,11 +134,40 @@ impl Signature {
         if sig.normalize_s().is_some() {
             return Err(SignatureError::HighS);
         }
-        let recid = RecoveryId::new(self.y_parity == 1, false);
-        let key = VerifyingKey::recover_from_prehash(&hash.0, &sig, recid)
-            .map_err(|_| SignatureError::RecoveryFailed)?;
+        let key =
+            recover_key(hash, &sig, self.y_parity == 1).ok_or(SignatureError::RecoveryFailed)?;
         Ok(address_of(&key))
     }
+}
+
+/// SEC1 §4.1.6 public-key recovery on k256's group arithmetic: Q = r⁻¹·(s·R − z·G), with R the
+/// curve point whose x is r and whose y has the given parity (r < n, so x = r, never r + n).
+///
+/// `VerifyingKey::recover_from_prehash` computes this same Q and then also verifies the
+/// signature against it. That check holds by construction (u₁·G + u₂·Q = R with u₁ = z/s,
+/// u₂ = r/s) and costs as much again as the recovery, in a block's dominant per-transaction
+/// check. The test `recovery_matches_k256` pins the equivalence on valid and invalid inputs.
+fn recover_key(hash: &Hash32, sig: &EcdsaSignature, y_odd: bool) -> Option<VerifyingKey> {
+    use k256::elliptic_curve::ops::{Invert, LinearCombination, Reduce};
+    use k256::elliptic_curve::point::DecompressPoint;
+    use k256::elliptic_curve::PrimeField;
+    use k256::{AffinePoint, ProjectivePoint, Scalar, U256};
+    let (r, s) = sig.split_scalars();
+    let z = <Scalar as Reduce<U256>>::reduce_bytes(&hash.0.into());
+    let big_r: AffinePoint = Option::from(AffinePoint::decompress(
+        &r.to_repr(),
+        u8::from(y_odd).into(),
+    ))?;
+    let r_inv: Scalar = *r.invert();
+    let u1 = -(r_inv * z);
+    let u2 = r_inv * *s;
+    let q = ProjectivePoint::lincomb(
+        &ProjectivePoint::GENERATOR,
+        &u1,
+        &ProjectivePoint::from(big_r),
+        &u2,
+    );
+    VerifyingKey::from_affine(q.to_affine()).ok()
 }
 
 #[cfg(test)]
@@ -208,5 +237,63 @@ mod tests {
             PrivateKey::from_bytes(&[0u8; 32]).map(|k| k.address()),
             Err(SignatureError::InvalidPrivateKey)
         );
+    }
+
+    /// What [`Signature::recover`] must equal: k256's own recovery (which also re-verifies,
+    /// and whose verification rejects high s, as `recover` does up front).
+    fn k256_recover(hash: &Hash32, r: [u8; 32], s: [u8; 32], y_odd: bool) -> Option<Address> {
+        let sig = EcdsaSignature::from_scalars(r, s).ok()?;
+        let key = VerifyingKey::recover_from_prehash(&hash.0, &sig, RecoveryId::new(y_odd, false));
+        key.ok().map(|k| address_of(&k))
+    }
+
+    fn ours(hash: &Hash32, r: [u8; 32], s: [u8; 32], y_odd: bool) -> Option<Address> {
+        let sig = Signature {
+            y_parity: u8::from(y_odd),
+            r,
+            s,
+        };
+        sig.recover(hash).ok()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn recovery_matches_k256_on_signatures(seed in proptest::array::uniform32(1u8..), msg in proptest::array::uniform32(proptest::num::u8::ANY)) {
+            let k = PrivateKey::from_bytes(&seed).expect("nonzero seed below n");
+            let h = Hash32(msg);
+            let sig = k.sign_hash(&h).expect("sign");
+            let y_odd = sig.y_parity == 1;
+            let ours = ours(&h, sig.r, sig.s, y_odd);
+            proptest::prop_assert_eq!(ours, k256_recover(&h, sig.r, sig.s, y_odd));
+            proptest::prop_assert_eq!(ours, Some(k.address()));
+        }
+
+        #[test]
+        fn recovery_matches_k256_on_arbitrary_input(r in proptest::array::uniform32(proptest::num::u8::ANY), s in proptest::array::uniform32(proptest::num::u8::ANY), msg in proptest::array::uniform32(proptest::num::u8::ANY), y_odd: bool) {
+            let h = Hash32(msg);
+            proptest::prop_assert_eq!(ours(&h, r, s, y_odd), k256_recover(&h, r, s, y_odd));
+        }
+    }
+
+    #[test]
+    fn recovery_matches_k256_at_the_edges() {
+        let n_minus_1 = crate::hash::parse_hex(
+            "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140",
+        )
+        .expect("hex");
+        let n_minus_1: [u8; 32] = n_minus_1.try_into().expect("32 bytes");
+        let mut one = [0u8; 32];
+        one[31] = 1;
+        // x = 1 is not on the curve; x = n - 1 is not; hash 0 and hash n - 1.
+        for r in [one, n_minus_1] {
+            for s in [one, n_minus_1] {
+                for msg in [[0u8; 32], n_minus_1, [0xff; 32]] {
+                    for y_odd in [false, true] {
+                        let h = Hash32(msg);
+                        assert_eq!(ours(&h, r, s, y_odd), k256_recover(&h, r, s, y_odd));
+                    }
+                }
+            }
+        }
     }
 }
