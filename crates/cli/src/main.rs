@@ -9,6 +9,10 @@ mod rpc;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// The CLI's allocator (see Cargo.toml): actor invocations are allocation-heavy.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "cowboy", about = "Cowboy command line", version)]
 struct Cli {

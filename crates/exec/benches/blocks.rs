@@ -17,6 +17,10 @@
 
 use std::time::{Duration, Instant};
 
+/// The allocator cowboyd links.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use commonware_runtime::{tokio as cw_tokio, Runner as _};
 use cowboy_exec::block::{apply_genesis, execute_block};
 use cowboy_exec::fees::Basefees;

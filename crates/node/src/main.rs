@@ -5,6 +5,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The node's allocator (see Cargo.toml): actor invocations are allocation-heavy.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::Parser;
 use commonware_codec::{DecodeExt, Encode};
 use commonware_cryptography::ed25519;

@@ -6,6 +6,10 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+/// The allocator cowboyd links.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use cowboy_pvm::actor::{invoke, Entry, Invocation};
 use cowboy_pvm::host::{Addr, BlockInfo, CallContext, Host, HostCosts, HostError};
 use cowboy_pvm::{compile_module, Limits, Vm};
