@@ -8,13 +8,24 @@
 //! deterministic runtime; `spawn_blocking` file reads for tokio, which need a runtime context —
 //! so the node calls execution from inside its runtime, e.g. a task or `spawn_blocking`).
 //!
+//! Each future runs **outside tokio's cooperative budget** ([`tokio::task::unconstrained`]).
+//! Called from a tokio task, `block_on` never yields to the scheduler, so the task's budget
+//! never refills: once a block has made ~128 storage reads that miss the page cache, every
+//! tokio resource (the `spawn_blocking` handle of a read) would answer "pending, try again"
+//! forever and execution would spin without end (`tests/cold_reads.rs`). Outside tokio the
+//! wrapper does nothing.
+//!
 //! Everything here is infallible except storage I/O; an I/O failure is [`StateFailure`], which
 //! aborts the whole block (it is the node's fault, not the transaction's).
 
 use cowboy_state::verifier::{Account, Address as StateAddress, Digest};
 use cowboy_state::{Changes, Checkpoint, Context, StateError, WriteBatch};
 use cowboy_types::Address;
-use futures::executor::block_on;
+
+/// Drive a state future to completion on this thread (see the module docs).
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    futures::executor::block_on(tokio::task::unconstrained(f))
+}
 
 /// The block cannot be executed on this node: the state could not be read or written, or an
 /// internal invariant broke. Never caused by a transaction's content.
