@@ -306,7 +306,9 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             BuiltinType::Int => {
                 crate::objects::int::METHODS.contains(&name) || name == "from_bytes"
             }
-            BuiltinType::Float => matches!(name, "is_integer" | "as_integer_ratio" | "hex"),
+            BuiltinType::Float => {
+                matches!(name, "is_integer" | "as_integer_ratio" | "hex" | "fromhex")
+            }
             BuiltinType::Tuple => matches!(name, "count" | "index"),
             BuiltinType::Bytes => {
                 crate::objects::str::BYTES_METHODS.contains(&name) || name == "fromhex"
@@ -337,6 +339,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     Some(match (c.builtin, name) {
         (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
         (BuiltinType::Int, "from_bytes") => bound_ctor("int.from_bytes"),
+        (BuiltinType::Float, "fromhex") => bound_ctor("float.fromhex"),
         (BuiltinType::Bytes | BuiltinType::ByteArray, "fromhex") => bound_ctor("bytes.fromhex"),
         (BuiltinType::Str, "maketrans") => Value::Builtin(Rc::new(Builtin {
             name: name.into(),
@@ -608,6 +611,25 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 i.dict.set_str("args", Value::tuple(a.pos[1..].to_vec()));
             }
             return Ok(Value::None);
+        }
+        if name == "float.fromhex" {
+            let cls = arg(vm, &a, 0, "fromhex")?;
+            let s = match a.pos.get(1) {
+                Some(Value::Str(s)) => s.clone(),
+                Some(_) => return Err(vm.type_err("bad argument type for built-in operation")),
+                None => {
+                    return Err(vm.type_err("float.fromhex() takes exactly one argument (0 given)"))
+                }
+            };
+            vm.charge(crate::cost::per_char(s.s.len()))?;
+            let f = Value::Float(crate::objects::int::float_fromhex(vm, &s.s)?);
+            // A subclass gets `cls(value)`, as CPython's classmethod does.
+            return match &cls {
+                Value::Class(c) if !Rc::ptr_eq(c, &vm.types.float) => {
+                    vm.call(&cls, Args::new(vec![f]))
+                }
+                _ => Ok(f),
+            };
         }
         if name == "int.from_bytes" {
             return int_from_bytes(vm, a);

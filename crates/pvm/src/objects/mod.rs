@@ -181,6 +181,7 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Property(_) => &["getter", "setter", "deleter"],
         Value::Iter(_) => &["__next__", "__iter__"],
         Value::ByteArray(_) => str::BYTEARRAY_METHODS,
+        Value::Slice(_) => &["indices"],
         _ => &[],
     };
     list.contains(&name)
@@ -206,6 +207,27 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         Value::Generator(g) => iter::gen_call(vm, g, name, args),
         Value::Bytes(b) => str::bytes_call(vm, b, name, args),
         Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
+        Value::Slice(sl) => {
+            let n = match args.pos.as_slice() {
+                [n] => vm.index_of(n)?,
+                _ => {
+                    let msg = format!(
+                        "slice.indices() takes exactly one argument ({} given)",
+                        args.pos.len()
+                    );
+                    return Err(vm.type_err(msg));
+                }
+            };
+            if n < 0 {
+                return Err(vm.value_err("length should not be negative"));
+            }
+            let (start, stop, step, _) = slice_indices(vm, sl, n as usize)?;
+            Ok(Value::tuple(vec![
+                Value::Int(start),
+                Value::Int(stop),
+                Value::Int(step),
+            ]))
+        }
         Value::Iter(_) => match name {
             "__next__" => match vm.next(v)? {
                 Some(x) => Ok(x),
