@@ -116,7 +116,8 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
     let text = &*s.s;
     Ok(match name {
         "upper" => Value::str(&text.to_uppercase()),
-        "lower" | "casefold" => Value::str(&text.to_lowercase()),
+        "lower" => Value::str(&text.to_lowercase()),
+        "casefold" => Value::str(&crate::unicode::casefold(text)),
         "strip" | "lstrip" | "rstrip" => {
             let chars = arg_str(vm, a0, name)?;
             let pred = |c: char| match &chars {
@@ -401,7 +402,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         "isalnum" => Value::Bool(!text.is_empty() && text.chars().all(char::is_alphanumeric)),
         "isspace" => Value::Bool(!text.is_empty() && text.chars().all(char::is_whitespace)),
         "isascii" => Value::Bool(s.ascii),
-        "isprintable" => Value::Bool(text.chars().all(|c| !c.is_control())),
+        "isprintable" => Value::Bool(text.chars().all(crate::unicode::is_printable)),
         "isupper" => Value::Bool(
             text.chars().any(char::is_uppercase) && !text.chars().any(char::is_lowercase),
         ),

@@ -389,6 +389,14 @@ impl Vm {
             (Str(x), _) if op == BinOp::Mod => {
                 crate::format::percent_format(self, &x.s, b).map(|s| Some(Value::str(&s)))
             }
+            (Bytes(x), _) if op == BinOp::Mod => {
+                crate::format::bytes_percent_format(self, &x.b, b).map(|v| Some(Value::bytes(v)))
+            }
+            (ByteArray(x), _) if op == BinOp::Mod => {
+                let fmt = x.b.borrow().clone();
+                let v = crate::format::bytes_percent_format(self, &fmt, b)?;
+                Ok(Some(Value::ByteArray(Rc::new(PyByteArray::new(v)))))
+            }
             (Bytes(x), Bytes(y)) if op == BinOp::Add => {
                 self.charge(cost::per_char(x.b.len() + y.b.len()))?;
                 let mut v = x.b.to_vec();
