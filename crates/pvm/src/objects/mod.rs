@@ -179,7 +179,10 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
-        Value::Iter(_) => &["__next__", "__iter__"],
+        Value::Iter(it) => {
+            return matches!(name, "__next__" | "__iter__")
+                || (name == "__length_hint__" && iter::has_length_hint(it))
+        }
         Value::ByteArray(_) => str::BYTEARRAY_METHODS,
         Value::Slice(_) => &["indices"],
         _ => &[],
@@ -228,11 +231,12 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 Value::Int(step),
             ]))
         }
-        Value::Iter(_) => match name {
+        Value::Iter(it) => match name {
             "__next__" => match vm.next(v)? {
                 Some(x) => Ok(x),
                 None => Err(vm.new_exc_noargs("StopIteration")),
             },
+            "__length_hint__" => iter::length_hint(vm, it),
             _ => Ok(v.clone()),
         },
         Value::Function(_)

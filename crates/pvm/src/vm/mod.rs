@@ -1580,9 +1580,19 @@ impl Vm {
                 }
             }
             let Some(c) = found else {
-                return Err(
-                    self.type_err("Cannot create a consistent method resolution order (MRO)")
+                // CPython names the distinct heads of the remaining sequences, in order.
+                let mut heads: Vec<&Rc<Class>> = Vec::new();
+                for s in &seqs {
+                    if !heads.iter().any(|h| Rc::ptr_eq(h, &s[0])) {
+                        heads.push(&s[0]);
+                    }
+                }
+                let names: Vec<&str> = heads.iter().map(|h| &*h.name).collect();
+                let msg = format!(
+                    "Cannot create a consistent method resolution\norder (MRO) for bases {}",
+                    names.join(", ")
                 );
+                return Err(self.type_err(msg));
             };
             for s in seqs.iter_mut() {
                 if Rc::ptr_eq(&s[0], &c) {
