@@ -59,7 +59,16 @@ fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
         mro.push(base.clone());
         mro.extend(base.mro.iter().cloned());
     }
-    crate::value::rc_class(Class::new(name, bases, mro, NameMap::default(), b))
+    let mut dict = NameMap::default();
+    // The mutable builtins set `__hash__ = None` (as CPython's do), so `list.__hash__ is None`
+    // and subclasses inherit unhashability instead of `object.__hash__`.
+    if matches!(
+        b,
+        BuiltinType::List | BuiltinType::Dict | BuiltinType::Set | BuiltinType::ByteArray
+    ) {
+        dict.insert("__hash__".into(), Value::None);
+    }
+    crate::value::rc_class(Class::new(name, bases, mro, dict, b))
 }
 
 /// Create the builtin classes and exception hierarchy.
@@ -989,6 +998,10 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             }?;
             match u32::try_from(i).ok().and_then(char::from_u32) {
                 Some(c) => Ok(Value::str(c.encode_utf8(&mut [0; 4]))),
+                // CPython returns a lone surrogate; the PVM's str cannot hold one.
+                None if (0xD800..=0xDFFF).contains(&i) => Err(vm.value_err(
+                    "chr() arg is a lone surrogate (0xd800..0xdfff), which the PVM's str cannot hold",
+                )),
                 None => Err(vm.value_err("chr() arg not in range(0x110000)")),
             }
         }

@@ -141,7 +141,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
 }
 
 /// `(m, e)` with `f == m * 2**e` exactly and `m` odd (or zero); `f` must be finite.
-fn float_parts(f: f64) -> (i64, i64) {
+pub fn float_parts(f: f64) -> (i64, i64) {
     let bits = f.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i64;
     let frac = (bits & ((1u64 << 52) - 1)) as i64;

@@ -1219,19 +1219,9 @@ impl Vm {
             Value::Int(i) => int_hash(*i) as u64,
             Value::Bool(b) => *b as u64,
             Value::BigInt(b) => big_hash(b) as u64,
-            Value::Float(f) => {
-                if f.fract() == 0.0 && f.is_finite() {
-                    if f.abs() < 9.0e18 {
-                        int_hash(*f as i64) as u64
-                    } else {
-                        crate::objects::int::float_to_big(*f)
-                            .map(|b| big_hash(&b) as u64)
-                            .unwrap_or(0)
-                    }
-                } else {
-                    f.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                }
-            }
+            // CPython hashes a NaN by identity; a PVM float has none, so its bits decide.
+            Value::Float(f) if f.is_nan() => f.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            Value::Float(f) => float_hash(*f) as u64,
             Value::Str(s) => {
                 self.charge(cost::per_char(s.s.len()))?;
                 str_hash(&s.s)
@@ -1814,6 +1804,26 @@ pub fn int_hash(i: i64) -> i64 {
         -2
     } else {
         r
+    }
+}
+
+/// CPython's hash of a non-NaN float (`_Py_HashDouble`): the exact value reduced modulo
+/// 2**61 - 1, so equal ints, floats, Fractions and Decimals hash alike; ±inf give ±314159.
+pub fn float_hash(f: f64) -> i64 {
+    if f.is_infinite() {
+        return if f > 0.0 { 314159 } else { -314159 };
+    }
+    let (m, e) = crate::objects::int::float_parts(f);
+    // |m| < 2**53 < 2**61 - 1, and 2**61 ≡ 1, so scaling by 2**e is a 61-bit rotation.
+    let x = m.unsigned_abs() as u128;
+    let r = e.rem_euclid(61) as u32;
+    let p = MODULUS as u128;
+    let x = ((x << r) & p) | (x >> (61 - r));
+    let h = if m < 0 { -(x as i64) } else { x as i64 };
+    if h == -1 {
+        -2
+    } else {
+        h
     }
 }
 
