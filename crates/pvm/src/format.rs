@@ -8,6 +8,28 @@ use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
 
+/// The shortest round-tripping digits of finite nonzero `f` as `d.ddde±x`, chosen as
+/// CPython's `repr` (dtoa mode 0) chooses them: Rust's `{:e}` finds the shortest length, but
+/// when several strings of that length round-trip it may not pick the one nearest `f`
+/// (`2**-25` is `2.9802322387695312e-08` in CPython, `…313e-8` in Rust). The correctly rounded
+/// (ties-to-even) string of that length is nearest; it is used whenever it round-trips,
+/// which fails only just below a power of two, where the lower half-interval is narrower.
+fn shortest_sci(f: f64) -> String {
+    let short = format!("{f:e}");
+    let ndigits = short
+        .split_once('e')
+        .map_or(short.as_str(), |(m, _)| m)
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .count();
+    let nearest = format!("{:.*e}", ndigits.saturating_sub(1), f);
+    if nearest.parse::<f64>() == Ok(f) {
+        nearest
+    } else {
+        short
+    }
+}
+
 /// CPython `repr(float)`.
 pub fn float_repr(f: f64) -> String {
     if f.is_nan() {
@@ -23,7 +45,7 @@ pub fn float_repr(f: f64) -> String {
             "0.0".into()
         };
     }
-    let e = format!("{:e}", f);
+    let e = shortest_sci(f);
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let neg = mant.starts_with('-');
@@ -1095,6 +1117,8 @@ mod tests {
             (-0.0, "-0.0"),
             (123456789012345678.0, "1.2345678901234568e+17"),
             (5e-324, "5e-324"),
+            (2.9802322387695312e-08, "2.9802322387695312e-08"),
+            (1425328188898793.2, "1425328188898793.2"),
             (f64::INFINITY, "inf"),
             (f64::NAN, "nan"),
         ] {
