@@ -51,6 +51,7 @@ const FUNCS: &[&str] = &[
     "hash",
     "format",
     "ascii",
+    "vars",
 ];
 
 fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
@@ -866,6 +867,21 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 Err(e) => Err(e),
             }
         }
+        "vars" => match a.pos.as_slice() {
+            // Reached only indirectly (`f = vars; f()`): a direct bare `vars()` does not compile.
+            [] if a.kw.is_empty() => Err(vm.type_err(
+                "vars() without an argument is not allowed in the PVM (it reads the caller's locals)",
+            )),
+            [o] if a.kw.is_empty() => match vm.getattr_opt(o, "__dict__")? {
+                Some(d) => Ok(d),
+                None => Err(vm.type_err("vars() argument must have __dict__ attribute")),
+            },
+            _ if !a.kw.is_empty() => Err(vm.type_err("vars() takes no keyword arguments")),
+            _ => Err(vm.type_err(format!(
+                "vars expected at most 1 argument, got {}",
+                a.pos.len()
+            ))),
+        },
         "getattr" => {
             let o = arg(vm, &a, 0, "getattr")?;
             let Value::Str(n) = arg(vm, &a, 1, "getattr")? else {

@@ -182,6 +182,7 @@ fn sandbox_is_closed() {
         ("exec('x = 1')", "CompileError"),
         ("__import__('os')", "CompileError"),
         ("globals()", "CompileError"),
+        ("vars()", "CompileError"),
         ("open('/etc/passwd')", "CompileError"),
         ("id(1)", "CompileError"),
         ("import os", "ImportError: No module named 'os'"),
