@@ -888,6 +888,8 @@ fn percent_bytes_arg(vm: &mut Vm, v: &Value) -> R<String> {
             }
         },
     };
+    // The operand is converted whole before `%.Ns` truncates it: pay for reading it.
+    vm.charge(cost::per_char(b.len()))?;
     Ok(b.iter().map(|&x| x as char).collect())
 }
 

@@ -206,16 +206,13 @@ pub fn float_fromhex(vm: &mut Vm, text: &str) -> R<f64> {
     }
     let b = lower.as_bytes();
     let mut i = if b.starts_with(b"0x") { 2 } else { 0 };
-    let mut mant = BigInt::zero();
-    let mut ndigits = 0usize;
+    let mut digits: Vec<u8> = Vec::new();
     let mut frac_digits: i64 = 0;
     let mut seen_dot = false;
     while i < b.len() {
         match b[i] {
             c @ (b'0'..=b'9' | b'a'..=b'f') => {
-                let d = (c as char).to_digit(16).unwrap_or(0);
-                mant = (mant << 4usize) + BigInt::from(d);
-                ndigits += 1;
+                digits.push((c as char).to_digit(16).unwrap_or(0) as u8);
                 if seen_dot {
                     frac_digits += 1;
                 }
@@ -225,9 +222,24 @@ pub fn float_fromhex(vm: &mut Vm, text: &str) -> R<f64> {
         }
         i += 1;
     }
-    if ndigits == 0 {
+    if digits.is_empty() {
         return Err(vm.value_err(INVALID));
     }
+    // Only the first 16 significant digits (at least 61 bits) can reach the 53-bit result;
+    // the rest only matter as a sticky nibble below them (so ties round correctly). This keeps
+    // the work linear in the length of the string.
+    let sig = match digits.iter().position(|&d| d != 0) {
+        Some(p) => &digits[p..],
+        None => &digits[digits.len()..],
+    };
+    let keep = sig.len().min(16);
+    let mut m: u128 = 0;
+    for &d in &sig[..keep] {
+        m = (m << 4) | d as u128;
+    }
+    let sticky = sig[keep..].iter().any(|&d| d != 0);
+    let mant = BigInt::from((m << 4) | sticky as u128);
+    let dropped = (sig.len() - keep) as i64;
     // The exponent saturates (like C's strtol) far beyond any float's range.
     const EXP_CAP: i64 = 1 << 50;
     let mut exp: i64 = 0;
@@ -264,7 +276,7 @@ pub fn float_fromhex(vm: &mut Vm, text: &str) -> R<f64> {
         return Ok(sign * 0.0);
     }
     // value = mant * 2**e; its leading bit has weight 2**top.
-    let e = exp - 4 * frac_digits;
+    let e = exp - 4 * frac_digits + 4 * dropped - 4;
     let top = mant.bits() as i64 - 1 + e;
     if top >= 1024 {
         return Err(vm.new_exc("OverflowError", TOO_LARGE));

@@ -25,3 +25,6 @@ for i in range(400):
     except OverflowError:
         out.append("overflow")
 print(" ".join(out))
+print(float.fromhex("0x1" + "0" * 5000 + "p-20000"), float.fromhex("0x1.00000000000008" + "0" * 3000 + "1p0"), float.fromhex("0x1.00000000000008" + "0" * 3000 + "p0"), float.fromhex("0x1.00000000000018" + "0" * 30 + "p0"))
+print(float.fromhex("0x" + "0" * 100 + "1.8p0"), float.fromhex("0x0." + "0" * 100 + "1p400"), float.fromhex("0x" + "f" * 300 + "p-1200"), float.fromhex("0x." + "f" * 300 + "p0"))
+print(float.fromhex("0x0.0000000000000" + "8" + "0" * 50 + "1p-1022"), float.fromhex("0x0.0000000000000" + "8p-1022"), float.fromhex("0x0.0000000000001" + "8p-1022"))
