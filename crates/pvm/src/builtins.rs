@@ -51,6 +51,7 @@ const FUNCS: &[&str] = &[
     "hash",
     "format",
     "ascii",
+    "vars",
 ];
 
 fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
@@ -59,7 +60,16 @@ fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
         mro.push(base.clone());
         mro.extend(base.mro.iter().cloned());
     }
-    crate::value::rc_class(Class::new(name, bases, mro, NameMap::default(), b))
+    let mut dict = NameMap::default();
+    // The mutable builtins set `__hash__ = None` (as CPython's do), so `list.__hash__ is None`
+    // and subclasses inherit unhashability instead of `object.__hash__`.
+    if matches!(
+        b,
+        BuiltinType::List | BuiltinType::Dict | BuiltinType::Set | BuiltinType::ByteArray
+    ) {
+        dict.insert("__hash__".into(), Value::None);
+    }
+    crate::value::rc_class(Class::new(name, bases, mro, dict, b))
 }
 
 /// Create the builtin classes and exception hierarchy.
@@ -306,7 +316,9 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             BuiltinType::Int => {
                 crate::objects::int::METHODS.contains(&name) || name == "from_bytes"
             }
-            BuiltinType::Float => matches!(name, "is_integer" | "as_integer_ratio" | "hex"),
+            BuiltinType::Float => {
+                matches!(name, "is_integer" | "as_integer_ratio" | "hex" | "fromhex")
+            }
             BuiltinType::Tuple => matches!(name, "count" | "index"),
             BuiltinType::Bytes => {
                 crate::objects::str::BYTES_METHODS.contains(&name) || name == "fromhex"
@@ -337,6 +349,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     Some(match (c.builtin, name) {
         (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
         (BuiltinType::Int, "from_bytes") => bound_ctor("int.from_bytes"),
+        (BuiltinType::Float, "fromhex") => bound_ctor("float.fromhex"),
         (BuiltinType::Bytes | BuiltinType::ByteArray, "fromhex") => bound_ctor("bytes.fromhex"),
         (BuiltinType::Str, "maketrans") => Value::Builtin(Rc::new(Builtin {
             name: name.into(),
@@ -609,6 +622,25 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             }
             return Ok(Value::None);
         }
+        if name == "float.fromhex" {
+            let cls = arg(vm, &a, 0, "fromhex")?;
+            let s = match a.pos.get(1) {
+                Some(Value::Str(s)) => s.clone(),
+                Some(_) => return Err(vm.type_err("bad argument type for built-in operation")),
+                None => {
+                    return Err(vm.type_err("float.fromhex() takes exactly one argument (0 given)"))
+                }
+            };
+            vm.charge(crate::cost::per_char(s.s.len()))?;
+            let f = Value::Float(crate::objects::int::float_fromhex(vm, &s.s)?);
+            // A subclass gets `cls(value)`, as CPython's classmethod does.
+            return match &cls {
+                Value::Class(c) if !Rc::ptr_eq(c, &vm.types.float) => {
+                    vm.call(&cls, Args::new(vec![f]))
+                }
+                _ => Ok(f),
+            };
+        }
         if name == "int.from_bytes" {
             return int_from_bytes(vm, a);
         }
@@ -835,6 +867,21 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 Err(e) => Err(e),
             }
         }
+        "vars" => match a.pos.as_slice() {
+            // Reached only indirectly (`f = vars; f()`): a direct bare `vars()` does not compile.
+            [] if a.kw.is_empty() => Err(vm.type_err(
+                "vars() without an argument is not allowed in the PVM (it reads the caller's locals)",
+            )),
+            [o] if a.kw.is_empty() => match vm.getattr_opt(o, "__dict__")? {
+                Some(d) => Ok(d),
+                None => Err(vm.type_err("vars() argument must have __dict__ attribute")),
+            },
+            _ if !a.kw.is_empty() => Err(vm.type_err("vars() takes no keyword arguments")),
+            _ => Err(vm.type_err(format!(
+                "vars expected at most 1 argument, got {}",
+                a.pos.len()
+            ))),
+        },
         "getattr" => {
             let o = arg(vm, &a, 0, "getattr")?;
             let Value::Str(n) = arg(vm, &a, 1, "getattr")? else {
@@ -967,6 +1014,10 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             }?;
             match u32::try_from(i).ok().and_then(char::from_u32) {
                 Some(c) => Ok(Value::str(c.encode_utf8(&mut [0; 4]))),
+                // CPython returns a lone surrogate; the PVM's str cannot hold one.
+                None if (0xD800..=0xDFFF).contains(&i) => Err(vm.value_err(
+                    "chr() arg is a lone surrogate (0xd800..0xdfff), which the PVM's str cannot hold",
+                )),
                 None => Err(vm.value_err("chr() arg not in range(0x110000)")),
             }
         }

@@ -8,6 +8,28 @@ use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
 
+/// The shortest round-tripping digits of finite nonzero `f` as `d.ddde±x`, chosen as
+/// CPython's `repr` (dtoa mode 0) chooses them: Rust's `{:e}` finds the shortest length, but
+/// when several strings of that length round-trip it may not pick the one nearest `f`
+/// (`2**-25` is `2.9802322387695312e-08` in CPython, `…313e-8` in Rust). The correctly rounded
+/// (ties-to-even) string of that length is nearest; it is used whenever it round-trips,
+/// which fails only just below a power of two, where the lower half-interval is narrower.
+fn shortest_sci(f: f64) -> String {
+    let short = format!("{f:e}");
+    let ndigits = short
+        .split_once('e')
+        .map_or(short.as_str(), |(m, _)| m)
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .count();
+    let nearest = format!("{:.*e}", ndigits.saturating_sub(1), f);
+    if nearest.parse::<f64>() == Ok(f) {
+        nearest
+    } else {
+        short
+    }
+}
+
 /// CPython `repr(float)`.
 pub fn float_repr(f: f64) -> String {
     if f.is_nan() {
@@ -23,7 +45,7 @@ pub fn float_repr(f: f64) -> String {
             "0.0".into()
         };
     }
-    let e = format!("{:e}", f);
+    let e = shortest_sci(f);
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let neg = mant.starts_with('-');
@@ -80,13 +102,10 @@ pub fn str_repr(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if (0x80..0xa0).contains(&(c as u32)) => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
+            c if crate::unicode::is_printable(c) => out.push(c),
+            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
     }
     out.push(q);
@@ -837,8 +856,75 @@ pub fn str_format(vm: &mut Vm, fmt: &str, args: &Args) -> R<String> {
     Ok(out)
 }
 
-/// `fmt % args`.
+/// `fmt % args` for `str`.
 pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
+    percent_impl(vm, fmt.chars().collect(), args, false)
+}
+
+/// `fmt % args` for `bytes`/`bytearray` (PEP 461): the format and the result are handled as
+/// Latin-1 text, one char per byte, so widths and precisions count bytes.
+pub fn bytes_percent_format(vm: &mut Vm, fmt: &[u8], args: &Value) -> R<Vec<u8>> {
+    let out = percent_impl(vm, fmt.iter().map(|&b| b as char).collect(), args, true)?;
+    // Every char the bytes mode emits is below U+0100 (bytes, ASCII reprs and numbers).
+    Ok(out.chars().map(|c| c as u8).collect())
+}
+
+/// `%b`/`%s` operand of bytes formatting as Latin-1 text.
+fn percent_bytes_arg(vm: &mut Vm, v: &Value) -> R<String> {
+    let b = match Vm::base_of(v) {
+        Value::Bytes(b) => b.b.to_vec(),
+        Value::ByteArray(b) => b.b.borrow().clone(),
+        _ => match vm.call_dunder(v, "__bytes__", vec![])? {
+            Some(Value::Bytes(b)) => b.b.to_vec(),
+            Some(other) => {
+                let tn = vm.type_name(&other);
+                return Err(vm.type_err(format!("__bytes__ returned non-bytes (type {tn})")));
+            }
+            None => {
+                let tn = vm.type_name(v);
+                return Err(vm.type_err(format!(
+                    "%b requires a bytes-like object, or an object that implements __bytes__, not '{tn}'"
+                )));
+            }
+        },
+    };
+    // The operand is converted whole before `%.Ns` truncates it: pay for reading it.
+    vm.charge(cost::per_char(b.len()))?;
+    Ok(b.iter().map(|&x| x as char).collect())
+}
+
+/// `%c` operand: one char (str mode) or one byte (bytes mode).
+fn percent_char_arg(vm: &mut Vm, v: &Value, bytes: bool) -> R<char> {
+    let base = Vm::base_of(v);
+    let single = match (&base, bytes) {
+        (Value::Str(s), false) if s.s.chars().count() == 1 => s.s.chars().next(),
+        (Value::Bytes(b), true) if b.b.len() == 1 => Some(b.b[0] as char),
+        (Value::ByteArray(b), true) if b.b.borrow().len() == 1 => Some(b.b.borrow()[0] as char),
+        _ => None,
+    };
+    if let Some(c) = single {
+        return Ok(c);
+    }
+    let wrong = if bytes {
+        "%c requires an integer in range(256) or a single byte"
+    } else {
+        "%c requires int or char"
+    };
+    if !matches!(base, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
+        return Err(vm.type_err(wrong));
+    }
+    let limit: i64 = if bytes { 0x100 } else { 0x110000 };
+    match base {
+        Value::Int(i) if (0..limit).contains(&i) => {
+            char::from_u32(i as u32).ok_or_else(|| vm.value_err("%c arg not in range(0x110000)"))
+        }
+        Value::Bool(b) => Ok(char::from(b as u8)),
+        _ if bytes => Err(vm.new_exc("OverflowError", "%c arg not in range(256)")),
+        _ => Err(vm.new_exc("OverflowError", "%c arg not in range(0x110000)")),
+    }
+}
+
+fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<String> {
     let base = Vm::base_of(args);
     let items: Vec<Value> = match &base {
         Value::Tuple(t) => t.items.to_vec(),
@@ -846,7 +932,6 @@ pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
     };
     let mapping = matches!(base, Value::Dict(_));
     let args = &base;
-    let cs: Vec<char> = fmt.chars().collect();
     let mut out = String::new();
     let mut i = 0;
     let mut k = 0;
@@ -903,10 +988,17 @@ pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
         }
         let v = match &key {
             Some(kname) => match args {
-                Value::Dict(d) => vm.dict_get(d, &Value::str(kname))?.ok_or_else(|| {
-                    let cls = vm.types.exc["KeyError"].clone();
-                    crate::vm::Exc::Py(vm.make_exc(&cls, vec![Value::str(kname)]))
-                })?,
+                Value::Dict(d) => {
+                    let k = if bytes {
+                        Value::bytes(kname.chars().map(|c| c as u8).collect())
+                    } else {
+                        Value::str(kname)
+                    };
+                    vm.dict_get(d, &k)?.ok_or_else(|| {
+                        let cls = vm.types.exc["KeyError"].clone();
+                        crate::vm::Exc::Py(vm.make_exc(&cls, vec![k]))
+                    })?
+                }
                 _ => return Err(vm.type_err("format requires a mapping")),
             },
             None => {
@@ -920,6 +1012,8 @@ pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
             }
         };
         let align = if flags.contains('-') { "<" } else { "" };
+        // Text conversions are right-aligned unless `-` (format()'s default for str is left).
+        let talign = if flags.contains('-') { "<" } else { ">" };
         let zero = if flags.contains('0') && !flags.contains('-') {
             "0"
         } else {
@@ -938,13 +1032,23 @@ pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
             .map(|p| format!(".{}", if p.is_empty() { "0" } else { p }))
             .unwrap_or_default();
         let s = match ty {
+            's' | 'b' if bytes => {
+                let s = percent_bytes_arg(vm, &v)?;
+                format_value(vm, &Value::str(&s), &format!("{talign}{width}{p}"))?
+            }
             's' => {
                 let s = vm.str(&v)?;
-                format_value(vm, &Value::str(&s), &format!("{align}{width}{p}"))?
+                format_value(vm, &Value::str(&s), &format!("{talign}{width}{p}"))?
             }
+            // Bytes have no str(): `%r` is `%a` there (PEP 461).
             'r' | 'a' => {
-                let s = vm.repr(&v)?;
-                format_value(vm, &Value::str(&s), &format!("{align}{width}{p}"))?
+                let r = vm.repr(&v)?;
+                let s = if ty == 'a' || bytes {
+                    ascii_escape(&r)
+                } else {
+                    r
+                };
+                format_value(vm, &Value::str(&s), &format!("{talign}{width}{p}"))?
             }
             'd' | 'i' | 'u' => {
                 let v = match &v {
@@ -975,21 +1079,25 @@ pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> R<String> {
                 let p = if p.is_empty() { ".6".to_string() } else { p };
                 format_value(vm, &v, &format!("{align}{sign}{alt}{zero}{width}{p}{ty}"))?
             }
-            'c' => match &v {
-                Value::Str(s) => s.s.to_string(),
-                _ => format_value(vm, &v, "c")?,
-            },
+            'c' => {
+                let c = percent_char_arg(vm, &v, bytes)?;
+                format_value(vm, &Value::str(&c.to_string()), &format!("{talign}{width}"))?
+            }
             _ => {
                 return Err(vm.value_err(format!(
-                    "unsupported format character '{ty}' (0x{:x})",
-                    ty as u32
+                    "unsupported format character '{ty}' (0x{:x}) at index {}",
+                    ty as u32,
+                    i - 1
                 )))
             }
         };
         out.push_str(&s);
     }
     if !mapping && k < items.len() && matches!(args, Value::Tuple(_)) {
-        return Err(vm.type_err("not all arguments converted during string formatting"));
+        let what = if bytes { "bytes" } else { "string" };
+        return Err(vm.type_err(format!(
+            "not all arguments converted during {what} formatting"
+        )));
     }
     vm.charge(cost::per_char(out.len()))?;
     Ok(out)
@@ -1011,6 +1119,8 @@ mod tests {
             (-0.0, "-0.0"),
             (123456789012345678.0, "1.2345678901234568e+17"),
             (5e-324, "5e-324"),
+            (2.9802322387695312e-08, "2.9802322387695312e-08"),
+            (1425328188898793.2, "1425328188898793.2"),
             (f64::INFINITY, "inf"),
             (f64::NAN, "nan"),
         ] {

@@ -21,6 +21,8 @@ pub mod modules;
 pub mod native;
 pub mod objects;
 pub mod sdk;
+mod unicode;
+mod unicode_tables;
 pub mod value;
 pub mod vm;
 

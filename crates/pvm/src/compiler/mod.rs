@@ -40,7 +40,9 @@ impl std::fmt::Display for CompileError {
     }
 }
 
-/// Names that are rejected at compile time when called without a local binding.
+/// Names that are rejected at compile time when called without a local binding. (`vars` is
+/// rejected only without an argument, when it would read the caller's locals; `vars(obj)` is
+/// `obj.__dict__`.)
 const FORBIDDEN_CALLS: &[&str] = &[
     "eval",
     "exec",
@@ -48,7 +50,6 @@ const FORBIDDEN_CALLS: &[&str] = &[
     "__import__",
     "globals",
     "locals",
-    "vars",
     "open",
     "input",
     "breakpoint",
@@ -1804,6 +1805,16 @@ impl Compiler {
                 return Err(self.err(
                     self.line(),
                     format!("call to '{name}' is not allowed in the PVM"),
+                ));
+            }
+            if name == "vars"
+                && args.is_empty()
+                && kws.is_empty()
+                && matches!(self.resolve_peek(name), NameKind::Global)
+            {
+                return Err(self.err(
+                    self.line(),
+                    "call to 'vars' without an argument is not allowed in the PVM".to_string(),
                 ));
             }
             if name == "super"

@@ -122,22 +122,194 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return Err(vm.value_err("cannot convert NaN to integer ratio"));
             }
             if !f.is_finite() {
-                return Err(vm.value_err("cannot convert Infinity to integer ratio"));
+                return Err(vm.new_exc("OverflowError", "cannot convert Infinity to integer ratio"));
             }
-            let mut m = *f;
-            let mut d = BigInt::from(1);
-            let mut n = 0;
-            while m.fract() != 0.0 && n < 1100 {
-                m *= 2.0;
-                d *= 2;
-                n += 1;
-            }
-            let num = float_to_big(m).unwrap_or_default();
-            let g = num_integer::Integer::gcd(&num, &d);
-            let a = vm.int_result(&num / &g)?;
-            let b = vm.int_result(&d / &g)?;
+            // `m` is odd (or 0), so the ratio is already in lowest terms.
+            let (m, e) = float_parts(*f);
+            let (num, den) = if e >= 0 {
+                (BigInt::from(m) << e as usize, BigInt::from(1))
+            } else {
+                (BigInt::from(m), BigInt::from(1) << (-e) as usize)
+            };
+            let a = vm.int_result(num)?;
+            let b = vm.int_result(den)?;
             Ok(Value::tuple(vec![a, b]))
         }
+        (Value::Float(f), "hex") => Ok(Value::str(&float_hex(*f))),
         _ => Err(vm.attr_error(v, name)),
     }
+}
+
+/// `(m, e)` with `f == m * 2**e` exactly and `m` odd (or zero); `f` must be finite.
+pub fn float_parts(f: f64) -> (i64, i64) {
+    let bits = f.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let frac = (bits & ((1u64 << 52) - 1)) as i64;
+    let (mut m, mut e) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), biased - 1075)
+    };
+    if m == 0 {
+        return (0, 0);
+    }
+    let tz = m.trailing_zeros();
+    m >>= tz;
+    e += tz as i64;
+    (if f < 0.0 { -m } else { m }, e)
+}
+
+/// `float.hex()` in CPython's format: `[-]0x1.<13 hex digits>p<±exp>`, subnormals as
+/// `0x0.<13 hex digits>p-1022`, zero as `0x0.0p+0`.
+pub fn float_hex(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let sign = if f.is_sign_negative() { "-" } else { "" };
+    if f == 0.0 {
+        return format!("{sign}0x0.0p+0");
+    }
+    let bits = f.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (lead, exp) = if biased == 0 {
+        (0, -1022)
+    } else {
+        (1, biased - 1023)
+    };
+    format!("{sign}0x{lead}.{frac:013x}p{exp:+}")
+}
+
+/// `float.fromhex(s)`: CPython's grammar (`[sign] ['0x'] hexdigits ['.' hexdigits]
+/// ['p' [sign] digits]`, or inf/infinity/nan, surrounding whitespace), correctly rounded
+/// (half to even) including subnormals. The caller charges per character.
+pub fn float_fromhex(vm: &mut Vm, text: &str) -> R<f64> {
+    const INVALID: &str = "invalid hexadecimal floating-point string";
+    const TOO_LARGE: &str = "hexadecimal value too large to represent as a float";
+    let t = text.trim_matches(|c: char| c.is_whitespace());
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let lower = body.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        let v = if lower == "nan" {
+            f64::NAN
+        } else {
+            f64::INFINITY
+        };
+        return Ok(if neg { -v } else { v });
+    }
+    let b = lower.as_bytes();
+    let mut i = if b.starts_with(b"0x") { 2 } else { 0 };
+    let mut digits: Vec<u8> = Vec::new();
+    let mut frac_digits: i64 = 0;
+    let mut seen_dot = false;
+    while i < b.len() {
+        match b[i] {
+            c @ (b'0'..=b'9' | b'a'..=b'f') => {
+                digits.push((c as char).to_digit(16).unwrap_or(0) as u8);
+                if seen_dot {
+                    frac_digits += 1;
+                }
+            }
+            b'.' if !seen_dot => seen_dot = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    if digits.is_empty() {
+        return Err(vm.value_err(INVALID));
+    }
+    // Only the first 16 significant digits (at least 61 bits) can reach the 53-bit result;
+    // the rest only matter as a sticky nibble below them (so ties round correctly). This keeps
+    // the work linear in the length of the string.
+    let sig = match digits.iter().position(|&d| d != 0) {
+        Some(p) => &digits[p..],
+        None => &digits[digits.len()..],
+    };
+    let keep = sig.len().min(16);
+    let mut m: u128 = 0;
+    for &d in &sig[..keep] {
+        m = (m << 4) | d as u128;
+    }
+    let sticky = sig[keep..].iter().any(|&d| d != 0);
+    let mant = BigInt::from((m << 4) | sticky as u128);
+    let dropped = (sig.len() - keep) as i64;
+    // The exponent saturates (like C's strtol) far beyond any float's range.
+    const EXP_CAP: i64 = 1 << 50;
+    let mut exp: i64 = 0;
+    if i < b.len() && b[i] == b'p' {
+        i += 1;
+        let eneg = match b.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            exp = (exp * 10 + (b[i] - b'0') as i64).min(EXP_CAP);
+            i += 1;
+        }
+        if i == start {
+            return Err(vm.value_err(INVALID));
+        }
+        if eneg {
+            exp = -exp;
+        }
+    }
+    if i != b.len() {
+        return Err(vm.value_err(INVALID));
+    }
+    let sign = if neg { -1.0 } else { 1.0 };
+    if mant.is_zero() {
+        return Ok(sign * 0.0);
+    }
+    // value = mant * 2**e; its leading bit has weight 2**top.
+    let e = exp - 4 * frac_digits + 4 * dropped - 4;
+    let top = mant.bits() as i64 - 1 + e;
+    if top >= 1024 {
+        return Err(vm.new_exc("OverflowError", TOO_LARGE));
+    }
+    if top < -1075 {
+        return Ok(sign * 0.0);
+    }
+    // Keep 53 significant bits, or fewer for subnormals (lowest bit weight 2**-1074).
+    let lsb = (top - 52).max(-1074);
+    let shift = lsb - e;
+    let q: u64 = if shift <= 0 {
+        (mant << (-shift) as usize).to_u64().unwrap_or(0)
+    } else {
+        let s = shift as usize;
+        let half = BigInt::from(1) << (s - 1);
+        let rem = &mant & ((BigInt::from(1) << s) - 1);
+        let q = (mant >> s).to_u64().unwrap_or(0);
+        if rem > half || (rem == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    // q < 2**54 and q * 2**lsb is representable (or rounds up to 2**1024 = overflow), so
+    // this product is exact; 2**lsb itself is a normal or subnormal power of two.
+    let scale = if lsb >= -1022 {
+        f64::from_bits(((lsb + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (lsb + 1074))
+    };
+    let v = q as f64 * scale;
+    if v.is_infinite() {
+        return Err(vm.new_exc("OverflowError", TOO_LARGE));
+    }
+    Ok(sign * v)
 }

@@ -202,6 +202,80 @@ fn it_state(it: &Rc<PyIter>) -> std::cell::RefMut<'_, IterState> {
     it.state.borrow_mut()
 }
 
+/// Do CPython's counterparts of this iterator have `__length_hint__` (sequence, str, range,
+/// dict, set and reversed iterators do; enumerate, zip, map, filter and callable ones do not).
+pub fn has_length_hint(it: &PyIter) -> bool {
+    !matches!(
+        &*it.state.borrow(),
+        IterState::Enumerate { .. }
+            | IterState::Zip { .. }
+            | IterState::Map { .. }
+            | IterState::Filter { .. }
+            | IterState::Callable { .. }
+    )
+}
+
+/// `it.__length_hint__()`: how many items are left.
+pub fn length_hint(vm: &mut Vm, it: &PyIter) -> R<Value> {
+    if !has_length_hint(it) {
+        return Err(vm.new_exc(
+            "AttributeError",
+            "'iterator' object has no attribute '__length_hint__'",
+        ));
+    }
+    let st = it.state.borrow();
+    let n = match &*st {
+        IterState::Seq { seq, i } => {
+            let n = match seq {
+                Value::List(l) => l.items.borrow().len(),
+                Value::Tuple(t) => t.items.len(),
+                Value::Bytes(b) => b.b.len(),
+                Value::ByteArray(b) => b.b.borrow().len(),
+                // Old-style `__getitem__` sequences: CPython asks their `__len__`.
+                other => {
+                    let other = other.clone();
+                    let i = *i;
+                    drop(st);
+                    return match vm.call_dunder(&other, "__len__", vec![])? {
+                        Some(v) => Ok(Value::Int((vm.index_of(&v)? - i as i64).max(0))),
+                        None => Ok(Value::NotImplemented),
+                    };
+                }
+            };
+            n.saturating_sub(*i)
+        }
+        IterState::Str { s, byte } => {
+            let rest = &s.s[*byte..];
+            vm.charge(cost::per_char(rest.len()))?;
+            rest.chars().count()
+        }
+        IterState::Range { left, .. } => (*left).max(0) as usize,
+        IterState::Dict { d, i, len, .. } => {
+            let t = d.table.borrow();
+            if t.len != *len {
+                0
+            } else {
+                let rest = t.entries.get(*i..).unwrap_or(&[]);
+                vm.charge(cost::per_elem(rest.len()))?;
+                rest.iter().filter(|e| e.is_some()).count()
+            }
+        }
+        IterState::Set { s, i, len } => {
+            let t = s.table.borrow();
+            if t.len != *len {
+                0
+            } else {
+                let rest = t.entries.get(*i..).unwrap_or(&[]);
+                vm.charge(cost::per_elem(rest.len()))?;
+                rest.iter().filter(|e| e.is_some()).count()
+            }
+        }
+        IterState::Reversed { i, .. } => *i,
+        _ => 0,
+    };
+    Ok(Value::Int(n as i64))
+}
+
 /// Generator methods: send, throw, close, __next__.
 pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> {
     match name {

@@ -179,8 +179,12 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
-        Value::Iter(_) => &["__next__", "__iter__"],
+        Value::Iter(it) => {
+            return matches!(name, "__next__" | "__iter__")
+                || (name == "__length_hint__" && iter::has_length_hint(it))
+        }
         Value::ByteArray(_) => str::BYTEARRAY_METHODS,
+        Value::Slice(_) => &["indices"],
         _ => &[],
     };
     list.contains(&name)
@@ -206,11 +210,33 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         Value::Generator(g) => iter::gen_call(vm, g, name, args),
         Value::Bytes(b) => str::bytes_call(vm, b, name, args),
         Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
-        Value::Iter(_) => match name {
+        Value::Slice(sl) => {
+            let n = match args.pos.as_slice() {
+                [n] => vm.index_of(n)?,
+                _ => {
+                    let msg = format!(
+                        "slice.indices() takes exactly one argument ({} given)",
+                        args.pos.len()
+                    );
+                    return Err(vm.type_err(msg));
+                }
+            };
+            if n < 0 {
+                return Err(vm.value_err("length should not be negative"));
+            }
+            let (start, stop, step, _) = slice_indices(vm, sl, n as usize)?;
+            Ok(Value::tuple(vec![
+                Value::Int(start),
+                Value::Int(stop),
+                Value::Int(step),
+            ]))
+        }
+        Value::Iter(it) => match name {
             "__next__" => match vm.next(v)? {
                 Some(x) => Ok(x),
                 None => Err(vm.new_exc_noargs("StopIteration")),
             },
+            "__length_hint__" => iter::length_hint(vm, it),
             _ => Ok(v.clone()),
         },
         Value::Function(_)

@@ -109,6 +109,51 @@ fn pad(vm: &mut Vm, s: &PyStr, args: &Args, how: u8) -> R<Value> {
     Ok(Value::str(&out))
 }
 
+/// The `keepends` argument of `splitlines`, positional or keyword.
+fn splitlines_keep(vm: &mut Vm, args: &Args) -> R<bool> {
+    let v = args.pos.first().or_else(|| {
+        args.kw
+            .iter()
+            .find(|(k, _)| &**k == "keepends")
+            .map(|(_, v)| v)
+    });
+    match v {
+        Some(v) => vm.truthy(v),
+        None => Ok(false),
+    }
+}
+
+/// Lines of `text`: str splits at every Unicode line boundary, bytes (`unicode == false`,
+/// text holding Latin-1 chars) only at `\n`, `\r` and `\r\n`.
+fn split_lines(text: &str, keep: bool, unicode: bool) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut it = text.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        let sep = match c {
+            '\n' | '\r' => true,
+            '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}' => {
+                unicode
+            }
+            _ => false,
+        };
+        if !sep {
+            continue;
+        }
+        let mut end = i + c.len_utf8();
+        if c == '\r' && it.peek().is_some_and(|&(_, n)| n == '\n') {
+            it.next();
+            end += 1;
+        }
+        out.push(&text[start..if keep { end } else { i }]);
+        start = end;
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
 /// Call a str method.
 pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
     vm.charge(cost::per_char(s.s.len()))?;
@@ -116,7 +161,8 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
     let text = &*s.s;
     Ok(match name {
         "upper" => Value::str(&text.to_uppercase()),
-        "lower" | "casefold" => Value::str(&text.to_lowercase()),
+        "lower" => Value::str(&text.to_lowercase()),
+        "casefold" => Value::str(&crate::unicode::casefold(text)),
         "strip" | "lstrip" | "rstrip" => {
             let chars = arg_str(vm, a0, name)?;
             let pred = |c: char| match &chars {
@@ -193,43 +239,13 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             Value::list(parts.iter().map(|p| Value::str(p)).collect())
         }
         "splitlines" => {
-            let keep = match a0 {
-                Some(v) => vm.truthy(v)?,
-                None => false,
-            };
-            let mut out = Vec::new();
-            let mut cur = String::new();
-            let mut it = text.chars().peekable();
-            while let Some(c) = it.next() {
-                if matches!(
-                    c,
-                    '\n' | '\r'
-                        | '\x0b'
-                        | '\x0c'
-                        | '\x1c'
-                        | '\x1d'
-                        | '\x1e'
-                        | '\u{85}'
-                        | '\u{2028}'
-                        | '\u{2029}'
-                ) {
-                    let mut end = c.to_string();
-                    if c == '\r' && it.peek() == Some(&'\n') {
-                        it.next();
-                        end.push('\n');
-                    }
-                    if keep {
-                        cur.push_str(&end);
-                    }
-                    out.push(Value::str(&std::mem::take(&mut cur)));
-                } else {
-                    cur.push(c);
-                }
-            }
-            if !cur.is_empty() {
-                out.push(Value::str(&cur));
-            }
-            Value::list(out)
+            let keep = splitlines_keep(vm, &args)?;
+            Value::list(
+                split_lines(text, keep, true)
+                    .into_iter()
+                    .map(Value::str)
+                    .collect(),
+            )
         }
         "join" => {
             let items = vm.collect(a0.unwrap_or(&Value::None))?;
@@ -401,7 +417,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         "isalnum" => Value::Bool(!text.is_empty() && text.chars().all(char::is_alphanumeric)),
         "isspace" => Value::Bool(!text.is_empty() && text.chars().all(char::is_whitespace)),
         "isascii" => Value::Bool(s.ascii),
-        "isprintable" => Value::Bool(text.chars().all(|c| !c.is_control())),
+        "isprintable" => Value::Bool(text.chars().all(crate::unicode::is_printable)),
         "isupper" => Value::Bool(
             text.chars().any(char::is_uppercase) && !text.chars().any(char::is_lowercase),
         ),
@@ -798,6 +814,15 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
         "hex" => Ok(Value::str(
             &b.b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
         )),
+        "splitlines" => {
+            let keep = splitlines_keep(vm, &args)?;
+            let text = latin1(&b.b);
+            let lines = split_lines(&text, keep, false)
+                .into_iter()
+                .map(|l| Value::bytes(l.chars().map(|c| c as u8).collect()))
+                .collect();
+            Ok(Value::list(lines))
+        }
         _ if BYTES_METHODS.contains(&name) => {
             let s = Rc::new(PyStr::new(&latin1(&b.b)));
             let a = Args {

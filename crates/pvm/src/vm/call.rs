@@ -603,6 +603,11 @@ impl Vm<'_> {
                         }
                         "__suppress_context__" => return Ok(Some(Value::Bool(st.suppress))),
                         "__traceback__" => return Ok(Some(Value::None)),
+                        // CPython's StopIteration.__init__ stores `args[0]` (or None) as
+                        // `value`; derive it from `args` so every way of raising agrees.
+                        "value" if cls.is_subclass(&self.types.exc["StopIteration"]) => {
+                            return Ok(Some(stop_value(&Exc::Py(obj.clone()))))
+                        }
                         _ => {}
                     }
                 }

@@ -1511,11 +1511,29 @@ impl<'h> Vm<'h> {
             .collect();
         for (k, v) in items {
             if matches!(v, Value::Instance(_)) && self.lookup_dunder(&v, "__set_name__").is_some() {
-                self.call_method(
+                let r = self.call_method(
                     &v,
                     "__set_name__",
                     Args::new(vec![Value::Class(cls.clone()), Value::str(&k)]),
-                )?;
+                );
+                // CPython 3.11's type.__new__ wraps the error: RuntimeError from the original.
+                if let Err(Exc::Py(orig)) = r {
+                    let tn = self.type_name(&v);
+                    let msg = format!(
+                        "Error calling __set_name__ on '{tn}' instance '{k}' in '{}'",
+                        cls.name
+                    );
+                    let wrapped = self.new_exc("RuntimeError", &msg);
+                    if let Exc::Py(Value::Instance(w)) = &wrapped {
+                        if let Some(st) = w.exc.borrow_mut().as_mut() {
+                            st.cause = Some(orig.clone());
+                            st.context = Some(orig);
+                            st.suppress = true;
+                        }
+                    }
+                    return Err(wrapped);
+                }
+                r?;
             }
         }
         if let Some(parent) = cls.mro.first() {
@@ -1580,9 +1598,19 @@ impl<'h> Vm<'h> {
                 }
             }
             let Some(c) = found else {
-                return Err(
-                    self.type_err("Cannot create a consistent method resolution order (MRO)")
+                // CPython names the distinct heads of the remaining sequences, in order.
+                let mut heads: Vec<&Rc<Class>> = Vec::new();
+                for s in &seqs {
+                    if !heads.iter().any(|h| Rc::ptr_eq(h, &s[0])) {
+                        heads.push(&s[0]);
+                    }
+                }
+                let names: Vec<&str> = heads.iter().map(|h| &*h.name).collect();
+                let msg = format!(
+                    "Cannot create a consistent method resolution\norder (MRO) for bases {}",
+                    names.join(", ")
                 );
+                return Err(self.type_err(msg));
             };
             for s in seqs.iter_mut() {
                 if Rc::ptr_eq(&s[0], &c) {

@@ -84,6 +84,49 @@ pub fn as_f64(v: &Value) -> Option<f64> {
     }
 }
 
+/// Ordering of two numbers at least one of which is a float, exact as in CPython (an int is
+/// never rounded to a float first, so `2**53 + 1 != float(2**53 + 1)`). `Some(None)` when a
+/// NaN is involved; `None` when the operands are not such a pair.
+fn float_mixed_cmp(a: &Value, b: &Value) -> Option<Option<Ordering>> {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => Some(x.partial_cmp(y)),
+        (Value::Float(x), _) => int_float_cmp(b, *x).map(|o| o.map(Ordering::reverse)),
+        (_, Value::Float(y)) => int_float_cmp(a, *y),
+        _ => None,
+    }
+}
+
+/// Int `n` compared exactly with float `f`; `None` if `n` is not an int.
+fn int_float_cmp(n: &Value, f: f64) -> Option<Option<Ordering>> {
+    let small = match n {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(*b as i64),
+        Value::BigInt(_) => None,
+        _ => return None,
+    };
+    if f.is_nan() {
+        return Some(None);
+    }
+    // Ints up to 2**53 convert to f64 exactly.
+    if let Some(i) = small.filter(|i| i.unsigned_abs() <= 1 << 53) {
+        return Some((i as f64).partial_cmp(&f));
+    }
+    if f.is_infinite() {
+        return Some(Some(if f > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }));
+    }
+    let t = f.trunc();
+    let whole = crate::objects::int::float_to_big(t)?;
+    Some(Some(match to_big(n)?.cmp(&whole) {
+        // Same integer part: the fraction `f - t` (exact) decides.
+        Ordering::Equal => 0.0f64.partial_cmp(&(f - t)).unwrap_or(Ordering::Equal),
+        o => o,
+    }))
+}
+
 impl Vm<'_> {
     /// Checked BigInt → value: the one int-size check on results.
     pub fn int_result(&mut self, b: BigInt) -> R<Value> {
@@ -388,6 +431,14 @@ impl Vm<'_> {
             }
             (Str(x), _) if op == BinOp::Mod => {
                 crate::format::percent_format(self, &x.s, b).map(|s| Some(Value::str(&s)))
+            }
+            (Bytes(x), _) if op == BinOp::Mod => {
+                crate::format::bytes_percent_format(self, &x.b, b).map(|v| Some(Value::bytes(v)))
+            }
+            (ByteArray(x), _) if op == BinOp::Mod => {
+                let fmt = x.b.borrow().clone();
+                let v = crate::format::bytes_percent_format(self, &fmt, b)?;
+                Ok(Some(Value::ByteArray(Rc::new(PyByteArray::new(v)))))
             }
             (Bytes(x), Bytes(y)) if op == BinOp::Add => {
                 self.charge(cost::per_char(x.b.len() + y.b.len()))?;
@@ -900,13 +951,8 @@ impl Vm<'_> {
             }
             _ => {}
         }
-        if let (Some(x), Some(y)) = (as_f64(a), as_f64(b)) {
-            if matches!(a, Value::Float(_)) || matches!(b, Value::Float(_)) {
-                return Ok(Value::Bool(match x.partial_cmp(&y) {
-                    Some(o) => cmp_ord(o, op),
-                    None => false,
-                }));
-            }
+        if let Some(o) = float_mixed_cmp(a, b) {
+            return Ok(Value::Bool(o.is_some_and(|o| cmp_ord(o, op))));
         }
         if let (Value::Set(x), Value::Set(y)) = (a, b) {
             let sub = crate::objects::set::is_subset(self, x, y)?;
@@ -969,11 +1015,7 @@ impl Vm<'_> {
                 Some(x.cmp(&y))
             }
             (Float(_), Int(_) | Bool(_) | BigInt(_) | Float(_))
-            | (Int(_) | Bool(_) | BigInt(_), Float(_)) => {
-                let (x, y) = (as_f64(a).unwrap_or(f64::NAN), as_f64(b).unwrap_or(f64::NAN));
-                // NaN never reaches here: `compare` answers float comparisons itself.
-                x.partial_cmp(&y)
-            }
+            | (Int(_) | Bool(_) | BigInt(_), Float(_)) => float_mixed_cmp(a, b).flatten(),
             (Str(x), Str(y)) => {
                 self.charge(cost::per_char(x.s.len().min(y.s.len())))?;
                 Some(x.s.cmp(&y.s))
@@ -1049,21 +1091,7 @@ impl Vm<'_> {
             }
             (Float(_), Int(_) | Bool(_) | Float(_) | BigInt(_))
             | (Int(_) | Bool(_) | BigInt(_), Float(_)) => {
-                if let (BigInt(_), Float(f)) | (Float(f), BigInt(_)) = (a, b) {
-                    if f.fract() == 0.0 && f.is_finite() {
-                        let fb = crate::objects::int::float_to_big(*f);
-                        let other = if let BigInt(x) = a {
-                            x
-                        } else if let BigInt(x) = b {
-                            x
-                        } else {
-                            return Ok(false);
-                        };
-                        return Ok(fb.as_ref() == Some(&**other));
-                    }
-                    return Ok(false);
-                }
-                return Ok(as_f64(a) == as_f64(b));
+                return Ok(float_mixed_cmp(a, b).flatten() == Some(Ordering::Equal))
             }
             (Bytes(x), Bytes(y)) => return Ok(x.b == y.b),
             (Bytes(x), ByteArray(y)) | (ByteArray(y), Bytes(x)) => return Ok(*x.b == *y.b.borrow()),
@@ -1191,19 +1219,9 @@ impl Vm<'_> {
             Value::Int(i) => int_hash(*i) as u64,
             Value::Bool(b) => *b as u64,
             Value::BigInt(b) => big_hash(b) as u64,
-            Value::Float(f) => {
-                if f.fract() == 0.0 && f.is_finite() {
-                    if f.abs() < 9.0e18 {
-                        int_hash(*f as i64) as u64
-                    } else {
-                        crate::objects::int::float_to_big(*f)
-                            .map(|b| big_hash(&b) as u64)
-                            .unwrap_or(0)
-                    }
-                } else {
-                    f.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                }
-            }
+            // CPython hashes a NaN by identity; a PVM float has none, so its bits decide.
+            Value::Float(f) if f.is_nan() => f.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            Value::Float(f) => float_hash(*f) as u64,
             Value::Str(s) => {
                 self.charge(cost::per_char(s.s.len()))?;
                 str_hash(&s.s)
@@ -1786,6 +1804,26 @@ pub fn int_hash(i: i64) -> i64 {
         -2
     } else {
         r
+    }
+}
+
+/// CPython's hash of a non-NaN float (`_Py_HashDouble`): the exact value reduced modulo
+/// 2**61 - 1, so equal ints, floats, Fractions and Decimals hash alike; ±inf give ±314159.
+pub fn float_hash(f: f64) -> i64 {
+    if f.is_infinite() {
+        return if f > 0.0 { 314159 } else { -314159 };
+    }
+    let (m, e) = crate::objects::int::float_parts(f);
+    // |m| < 2**53 < 2**61 - 1, and 2**61 ≡ 1, so scaling by 2**e is a 61-bit rotation.
+    let x = m.unsigned_abs() as u128;
+    let r = e.rem_euclid(61) as u32;
+    let p = MODULUS as u128;
+    let x = ((x << r) & p) | (x >> (61 - r));
+    let h = if m < 0 { -(x as i64) } else { x as i64 };
+    if h == -1 {
+        -2
+    } else {
+        h
     }
 }
 

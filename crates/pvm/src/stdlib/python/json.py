@@ -11,7 +11,8 @@ positions: "Expecting value", "Expecting ',' delimiter", "Expecting ':' delimite
 "Unexpected UTF-8 BOM ..."). Floats are written with float.__repr__ (NaN/Infinity/-Infinity
 unless allow_nan=False), ints with int.__repr__ (so IntEnum members encode as numbers),
 dict keys of type int/float/bool/None are converted as CPython does; surrogate pairs are
-combined when decoding \\u escapes.
+combined when decoding \\u escapes, and a lone surrogate escape is a JSONDecodeError ("Lone
+surrogate \\uXXXX escape is not supported by the PVM") because the PVM's str cannot hold it.
 
 Nesting is bounded: more than MAX_DEPTH (500) nested arrays/objects raise RecursionError
 with CPython's message ("maximum recursion depth exceeded while decoding a JSON array from a
@@ -370,6 +371,11 @@ def _scanstring(s, end, strict=True):
             if 0xdc00 <= uni2 <= 0xdfff:
                 uni = 0x10000 + (((uni - 0xd800) << 10) | (uni2 - 0xdc00))
                 end += 6
+        if 0xd800 <= uni <= 0xdfff:
+            # The PVM's str holds Unicode scalar values only (LIMITATIONS.md): CPython would
+            # return a string containing this lone surrogate.
+            raise JSONDecodeError("Lone surrogate \\uXXXX escape is not supported by the PVM",
+                                  s, stop)
         chunks.append(chr(uni))
 
 

@@ -19,6 +19,7 @@ __all__ = ['abs', 'add', 'and_', 'attrgetter', 'call', 'concat', 'contains', 'co
            'truediv', 'truth', 'xor']
 
 _abs = abs
+_builtin_iterator = type(iter(()))
 
 
 def lt(a, b):
@@ -226,11 +227,16 @@ def length_hint(obj, default=0):
         return len(obj)
     except TypeError:
         pass
-    hint = getattr(type(obj), '__length_hint__', None)
-    if hint is None:
+    if type(obj) is _builtin_iterator:
+        # The PVM's builtin iterators share one type; their methods live on the values.
+        bound = getattr(obj, '__length_hint__', None)
+    else:
+        hint = getattr(type(obj), '__length_hint__', None)
+        bound = None if hint is None else (lambda: hint(obj))
+    if bound is None:
         return default
     try:
-        val = hint(obj)
+        val = bound()
     except TypeError:
         return default
     if val is NotImplemented:

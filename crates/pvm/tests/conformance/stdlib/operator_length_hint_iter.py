@@ -1,0 +1,10 @@
+import operator as op
+l = [1, 2, 3]; it = iter(l); next(it)
+print(op.length_hint(it), it.__length_hint__())
+l.append(4); print(op.length_hint(it)); list(it); print(op.length_hint(it))
+s = "héllo"; it = iter(s); next(it); print(op.length_hint(it))
+print(op.length_hint(iter(range(5))), op.length_hint(iter(range(10, 0, -3))), op.length_hint(iter({1: 2, 3: 4})), op.length_hint(iter({1, 2})), op.length_hint(reversed([1, 2])), op.length_hint(iter((1,))), op.length_hint(iter(b"ab")))
+d = {1: 2, 3: 4, 5: 6}; it = iter(d.items()); next(it); print(op.length_hint(it))
+print(hasattr(enumerate([]), "__length_hint__"), hasattr(map(str, []), "__length_hint__"), hasattr(zip(), "__length_hint__"), hasattr(iter([]), "__length_hint__"))
+print(op.length_hint(enumerate([1]), 7), op.length_hint(zip([1]), 8), op.length_hint(filter(None, [1]), 9))
+r = reversed([1, 2, 3]); next(r); print(op.length_hint(r))

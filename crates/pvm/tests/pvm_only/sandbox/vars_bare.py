@@ -1,0 +1,4 @@
+class A:
+    pass
+print(vars(A()))
+print(vars())

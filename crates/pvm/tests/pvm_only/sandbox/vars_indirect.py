@@ -1,0 +1,3 @@
+f = vars
+print(f(type("A", (), {})()))
+f()
