@@ -550,6 +550,7 @@ enum Request {
     Transfer(Addr, u128),
     Balance(Addr),
     Randomness(Vec<u8>),
+    TmpWrite(u64),
 }
 
 /// The host's answer.
@@ -570,6 +571,7 @@ fn serve(host: &mut dyn Host, req: Request) -> Response {
         Request::Transfer(to, v) => Response::Unit(host.transfer(to, v)),
         Request::Balance(a) => Response::Amount(host.balance(a)),
         Request::Randomness(l) => Response::Id(host.randomness(&l)),
+        Request::TmpWrite(n) => Response::Unit(host.tmp_write(n)),
     }
 }
 
@@ -647,6 +649,12 @@ impl Host for RemoteHost {
     fn randomness(&mut self, label: &[u8]) -> Result<[u8; 32], HostError> {
         match self.ask(Request::Randomness(label.to_vec()))? {
             Response::Id(r) => r,
+            _ => Err(lost()),
+        }
+    }
+    fn tmp_write(&mut self, bytes: u64) -> Result<(), HostError> {
+        match self.ask(Request::TmpWrite(bytes))? {
+            Response::Unit(r) => r,
             _ => Err(lost()),
         }
     }
