@@ -289,6 +289,7 @@ fn pvm(cmd: PvmCmd) -> ExitCode {
                 cycles,
                 max_depth,
                 memory,
+                tmp_bytes: cowboy_pvm::limits::DEFAULT_TMP_BYTES,
             };
             // Deep --max-depth values recurse on the Rust stack: run on a big-stack thread.
             let stack = 64 * 1024 * 1024 + (max_depth as usize) * 256 * 1024;

@@ -307,6 +307,7 @@ impl<'r> TxRun<'r> {
                 cycles: Some(budget),
                 max_depth: cowboy_pvm::limits::DEFAULT_MAX_DEPTH,
                 memory: self.params.memory_per_call_bytes,
+                tmp_bytes: self.params.tmp_scratch_bytes,
             },
             costs: host_costs(self.params),
         };
@@ -657,5 +658,11 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
 
     fn randomness(&mut self, label: &[u8]) -> Result<[u8; 32], HostError> {
         Ok(crate::randomness::derive(&self.run.env.randomness, label))
+    }
+
+    fn tmp_write(&mut self, bytes: u64) -> Result<(), HostError> {
+        // CIP-3 §2.2: a /tmp write charges data.len() cells, at once (the PVM caps /tmp at
+        // `tmp_scratch_bytes` itself).
+        self.cells(bytes)
     }
 }

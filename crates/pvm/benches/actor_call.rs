@@ -54,6 +54,9 @@ impl Host for MemHost {
     fn randomness(&mut self, _: &[u8]) -> Result<[u8; 32], HostError> {
         Ok([7; 32])
     }
+    fn tmp_write(&mut self, _: u64) -> Result<(), HostError> {
+        Ok(())
+    }
 }
 
 fn per_iter(n: u32, mut f: impl FnMut()) -> f64 {

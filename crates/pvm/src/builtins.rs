@@ -1,8 +1,9 @@
 //! Builtin classes, the builtin namespace and builtin functions (Python 3.11 semantics).
 //!
 //! Deliberately absent (sandbox): `id`, `eval`, `exec`, `compile`, `__import__`, `globals`,
-//! `locals`, `vars`, `open`, `input`, `breakpoint`, `memoryview`. Calls to them are compile
-//! errors when visible; reaching them any other way finds nothing to call.
+//! `locals`, `vars`, `input`, `breakpoint`, `memoryview`. Calls to them are compile errors when
+//! visible; reaching them any other way finds nothing to call. `open` exists but reaches only
+//! the invocation's in-memory `/tmp` (`crate::native::file`).
 
 use crate::bytecode::BinOp;
 use crate::cost;
@@ -52,6 +53,7 @@ const FUNCS: &[&str] = &[
     "format",
     "ascii",
     "vars",
+    "open",
 ];
 
 fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
@@ -118,6 +120,11 @@ pub fn make_types() -> Types {
         ("BufferError", "Exception"),
         ("EOFError", "Exception"),
         ("OSError", "Exception"),
+        ("FileExistsError", "OSError"),
+        ("FileNotFoundError", "OSError"),
+        ("IsADirectoryError", "OSError"),
+        ("NotADirectoryError", "OSError"),
+        ("PermissionError", "OSError"),
         ("SystemError", "Exception"),
         ("SyntaxError", "Exception"),
         ("DeterminismError", "Exception"),
@@ -209,6 +216,10 @@ pub fn install(vm: &mut Vm) {
     }
     for (n, c) in &t.exc {
         b.insert((*n).into(), Value::Class(c.clone()));
+    }
+    // Python 3's aliases of OSError.
+    for n in ["IOError", "EnvironmentError"] {
+        b.insert(n.into(), Value::Class(t.exc["OSError"].clone()));
     }
     b.insert("NotImplemented".into(), Value::NotImplemented);
     b.insert("Ellipsis".into(), Value::Ellipsis);
@@ -360,6 +371,34 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             kind: BuiltinKind::Unbound(c.builtin),
         })),
     })
+}
+
+/// Store an exception's constructor arguments in `args`. OSError and its subclasses also get
+/// CPython's `errno`, `strerror`, `filename` and `filename2` (None unless given): with 2 to 5
+/// arguments the first two are errno and strerror, and a non-None third (the file name) and
+/// fifth (a second file name) are dropped from `args`, as CPython does.
+pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
+    if inst.cls().is_subclass(&vm.types.exc["OSError"]) {
+        let mut attrs = [Value::None, Value::None, Value::None, Value::None];
+        if (2..=5).contains(&pos.len()) {
+            attrs[0] = pos[0].clone();
+            attrs[1] = pos[1].clone();
+            if let Some(f) = pos.get(2).filter(|f| !f.is_none()) {
+                attrs[2] = f.clone();
+                if let Some(f2) = pos.get(4).filter(|f| !f.is_none()) {
+                    attrs[3] = f2.clone();
+                }
+                pos.truncate(2);
+            }
+        }
+        for (n, v) in ["errno", "strerror", "filename", "filename2"]
+            .into_iter()
+            .zip(attrs)
+        {
+            inst.dict.set_str(n, v);
+        }
+    }
+    inst.dict.set_str("args", Value::tuple(pos));
 }
 
 fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
@@ -618,7 +657,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         if name == "BaseException.__init__" {
             if let Some(Value::Instance(i)) = a.pos.first() {
-                i.dict.set_str("args", Value::tuple(a.pos[1..].to_vec()));
+                set_exc_args(vm, i, a.pos[1..].to_vec());
             }
             return Ok(Value::None);
         }
@@ -673,6 +712,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
     }
     match name {
         "print" => print(vm, a),
+        "open" => crate::native::file::open(vm, a),
         "len" => {
             let v = arg(vm, &a, 0, "len")?;
             let n = len_of(vm, &v)?;

@@ -60,6 +60,11 @@ pub const HASH_WORD: u64 = 6;
 /// character examined by a repeat, a backtrack entry popped, a code unit copied).
 pub const RE_STEP: u64 = 1;
 
+/// Opening a `/tmp` file with `open()`, on top of the call: resolving the path and looking
+/// the file up. The path's characters add [`per_char`]; every file read or write then charges
+/// [`per_char`] of the bytes it moves (`crate::native::file`).
+pub const TMP_OPEN: u64 = 20;
+
 /// Surcharge for hashing `n` bytes.
 #[inline]
 pub fn hash_bytes(n: usize) -> u64 {

@@ -391,6 +391,21 @@ fn Rc_ptr_builtin(vm: &Vm, c: &std::rc::Rc<Class>) -> bool {
 pub fn exc_str(vm: &mut Vm, i: &Instance) -> R<String> {
     let args = i.dict.get_str("args").unwrap_or(Value::tuple(vec![]));
     let cls = i.cls();
+    if cls.is_subclass(&vm.types.exc["OSError"]) {
+        // CPython's OSError.__str__: `[Errno e] strerror: 'filename'` when there is a file name,
+        // `[Errno e] strerror` when both are set, else like any exception.
+        let attr = |n: &str| i.dict.get_str(n).filter(|v| !v.is_none());
+        if let (Some(e), Some(s)) = (attr("errno"), attr("strerror")) {
+            let mut out = format!("[Errno {}] {}", vm.str(&e)?, vm.str(&s)?);
+            if let Some(f) = attr("filename") {
+                out.push_str(&format!(": {}", repr(vm, &f)?));
+                if let Some(f2) = attr("filename2") {
+                    out.push_str(&format!(" -> {}", repr(vm, &f2)?));
+                }
+            }
+            return Ok(out);
+        }
+    }
     match &args {
         Value::Tuple(t) if t.items.is_empty() => Ok(String::new()),
         Value::Tuple(t) if t.items.len() == 1 => {

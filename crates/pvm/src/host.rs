@@ -79,6 +79,11 @@ pub trait Host {
     fn balance(&mut self, addr: Addr) -> Result<u128, HostError>;
     /// `HKDF(R_n, label)` (§3.4).
     fn randomness(&mut self, label: &[u8]) -> Result<[u8; 32], HostError>;
+    /// The actor is about to store `bytes` bytes in its invocation's `/tmp` scratch space
+    /// (`crate::tmpfs`): charge them as cells now, one cell per byte (CIP-3 §2.2 "a call to
+    /// file.write(data) MUST immediately charge data.len() Cells"). The VM keeps the files
+    /// and enforces the size cap; the host only meters.
+    fn tmp_write(&mut self, bytes: u64) -> Result<(), HostError>;
 }
 
 /// Cycle prices of host calls (§17.3). The embedding fills them from the genesis parameters;

@@ -21,6 +21,7 @@ pub mod modules;
 pub mod native;
 pub mod objects;
 pub mod sdk;
+pub mod tmpfs;
 mod unicode;
 mod unicode_tables;
 pub mod value;

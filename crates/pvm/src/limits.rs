@@ -5,6 +5,8 @@
 //!   `RecursionError` and never overflows the Rust stack.
 //! * Memory: 10 MiB per invocation, accounted by a deterministic size formula per object (see
 //!   [`crate::memory`]), never by asking the allocator.
+//! * `/tmp` scratch space: at most [`DEFAULT_TMP_BYTES`] (256 KiB) of file contents per
+//!   invocation ([`Limits::tmp_bytes`], from genesis `tmp_scratch_bytes`); see [`crate::tmpfs`].
 //! * Ints: at most [`MAX_INT_BITS`] bits. [`check_int_bits`] is the ONE place that enforces it;
 //!   every operation that can grow an int calls it, predicting the result size first where it can
 //!   (pow, shifts, multiplication) so a huge result is never computed.
@@ -18,6 +20,9 @@ pub const DEFAULT_MAX_DEPTH: u32 = 32;
 /// Default on-chain memory per invocation: 10 MiB.
 pub const DEFAULT_MEMORY: u64 = 10 * 1024 * 1024;
 
+/// Default on-chain `/tmp` scratch space per invocation: 256 KiB (whitepaper §3.1).
+pub const DEFAULT_TMP_BYTES: u64 = 256 * 1024;
+
 /// Resource limits for one invocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -27,6 +32,8 @@ pub struct Limits {
     pub max_depth: u32,
     /// Maximum live accounted bytes.
     pub memory: u64,
+    /// Maximum total size of the files in the invocation's `/tmp`.
+    pub tmp_bytes: u64,
 }
 
 impl Default for Limits {
@@ -35,6 +42,7 @@ impl Default for Limits {
             cycles: None,
             max_depth: DEFAULT_MAX_DEPTH,
             memory: DEFAULT_MEMORY,
+            tmp_bytes: DEFAULT_TMP_BYTES,
         }
     }
 }

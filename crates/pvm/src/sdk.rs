@@ -68,7 +68,7 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
 }
 
 /// Call the host, mapping its errors into the VM.
-fn host<T>(vm: &mut Vm, f: impl FnOnce(&mut dyn Host) -> Result<T, HostError>) -> R<T> {
+pub(crate) fn host<T>(vm: &mut Vm, f: impl FnOnce(&mut dyn Host) -> Result<T, HostError>) -> R<T> {
     let Some(h) = vm.host.as_mut() else {
         return Err(vm.new_exc("RuntimeError", "no chain host is attached"));
     };

@@ -47,6 +47,9 @@ impl Host for MemHost {
     fn randomness(&mut self, _: &[u8]) -> Result<[u8; 32], HostError> {
         Ok([7; 32])
     }
+    fn tmp_write(&mut self, _: u64) -> Result<(), HostError> {
+        Ok(())
+    }
 }
 
 const SRC: &str = "import json\nfrom cowboy_sdk import actor\n@actor\nclass A:\n    def work(self, n):\n        data = [json.dumps({'i': i, 's': 'x' * i}) for i in range(n)]\n        self.storage['last'] = data[-1]\n        return len(''.join(data))\n";
@@ -204,6 +207,9 @@ impl Host for Reentrant {
     }
     fn randomness(&mut self, l: &[u8]) -> Result<[u8; 32], HostError> {
         self.inner.randomness(l)
+    }
+    fn tmp_write(&mut self, n: u64) -> Result<(), HostError> {
+        self.inner.tmp_write(n)
     }
 }
 

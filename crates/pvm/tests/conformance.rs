@@ -35,6 +35,7 @@ fn parse_args(src: &str) -> cowboy_pvm::Limits {
                     "--cycles" => l.cycles = Some(n),
                     "--max-depth" => l.max_depth = n as u32,
                     "--memory" => l.memory = n,
+                    "--tmp-bytes" => l.tmp_bytes = n,
                     _ => {}
                 }
             }
@@ -56,6 +57,7 @@ fn check(path: &Path, pvm_only: bool) -> Result<(), String> {
             cycles: Some(2_000_000_000),
             max_depth: 400,
             memory: 256 << 20,
+            ..Default::default()
         }
     };
     let name = path

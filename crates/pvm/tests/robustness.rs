@@ -93,6 +93,7 @@ fn mutated_programs_never_panic() {
                     cycles: Some(20_000),
                     max_depth: 32,
                     memory: 1 << 20,
+                    ..Default::default()
                 };
                 let _ = cowboy_pvm::run(c, "m.py", limits);
             }

@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(src) = std::str::from_utf8(data) {
-        let limits = cowboy_pvm::Limits { cycles: Some(20_000), max_depth: 32, memory: 1 << 20 };
+        let limits = cowboy_pvm::Limits { cycles: Some(20_000), max_depth: 32, memory: 1 << 20, ..Default::default() };
         let _ = cowboy_pvm::run(src, "fuzz.py", limits);
     }
 });

@@ -3,8 +3,8 @@
 //! Parsing is `ruff_python_parser`; this module does scope analysis ([`scope`]) and emits
 //! bytecode. Anything the VM does not support is rejected here with a [`CompileError`] naming
 //! the construct, file and line. The sandbox is enforced here too where it is visible: a call of
-//! an unbound name `eval`, `exec`, `compile`, `__import__`, `globals`, `locals`, `vars`, `open`
-//! or `input` is a compile error, and `import` is the only way to reach another module.
+//! an unbound name `eval`, `exec`, `compile`, `__import__`, `globals`, `locals`, `vars` or
+//! `input` is a compile error, and `import` is the only way to reach another module.
 
 pub mod scope;
 
@@ -50,7 +50,6 @@ const FORBIDDEN_CALLS: &[&str] = &[
     "__import__",
     "globals",
     "locals",
-    "open",
     "input",
     "breakpoint",
     "memoryview",

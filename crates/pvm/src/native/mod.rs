@@ -7,6 +7,7 @@
 //! properties with a native getter. Every method charges its work through
 //! [`Vm::charge`] before doing it, with prices from [`crate::cost`].
 
+pub mod file;
 pub mod hashlib;
 pub mod pystruct;
 pub mod re;

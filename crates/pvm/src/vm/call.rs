@@ -379,7 +379,7 @@ impl Vm<'_> {
         let inst = Instance::new(c.clone());
         match c.builtin {
             BuiltinType::BaseException => {
-                inst.dict.set_str("args", Value::tuple(args.pos.clone()));
+                crate::builtins::set_exc_args(self, &inst, args.pos.clone());
                 *inst.exc.borrow_mut() = Some(Box::default());
             }
             BuiltinType::List => *inst.base.borrow_mut() = Some(Value::list(Vec::new())),

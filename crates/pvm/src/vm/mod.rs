@@ -163,6 +163,8 @@ pub struct Vm<'h> {
     /// Classes of native modules' objects (`crate::native`), by qualified name, so their
     /// constructors find them whatever the program does to the module's namespace.
     pub native_classes: IndexMap<&'static str, Rc<Class>, FxBuild>,
+    /// This invocation's `/tmp` (empty at start, gone with the VM).
+    pub tmpfs: crate::tmpfs::TmpFs,
 }
 
 impl<'h> Vm<'h> {
@@ -185,6 +187,7 @@ impl<'h> Vm<'h> {
             host: None,
             host_costs: crate::host::HostCosts::default(),
             native_classes: IndexMap::default(),
+            tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
         };
         crate::builtins::install(&mut vm);
         // The builtin namespace is the VM's, not the program's: start accounting from zero so
@@ -248,7 +251,7 @@ impl<'h> Vm<'h> {
     /// Instantiate an exception class with args (no user __init__ is run).
     pub fn make_exc(&mut self, cls: &Rc<Class>, args: Vec<Value>) -> Value {
         let inst = Instance::new(cls.clone());
-        inst.dict.set_str("args", Value::tuple(args));
+        crate::builtins::set_exc_args(self, &inst, args);
         *inst.exc.borrow_mut() = Some(Box::default());
         Value::Instance(crate::value::rc_inst(inst))
     }

@@ -1,0 +1,48 @@
+# open(): binary files — bytes in and out, seek/tell/truncate, zero-filled gaps, readline.
+P = "/tmp/pvm_conf_binary_io.bin"
+
+f = open(P, "wb")
+print(type(f).__name__, repr(f), f.mode, f.name)
+print(f.write(b"hello\nworld\n"), f.write(bytearray(b"\x00\xff")), f.tell())
+f.close()
+
+f = open(P, "rb")
+print(type(f).__name__, repr(f), f.mode)
+print(f.read(3), f.tell(), f.read(0), f.read(None))
+print(f.seek(0), f.readline(), f.readline(2), f.readline(), f.readline())
+print(f.seek(-2, 2), f.read(), f.seek(100), f.read(), f.tell())
+print(f.seek(3), f.seek(2, 1), f.read(1))
+print(f.readable(), f.writable(), f.seekable())
+f.close()
+
+f = open(P, "r+b")
+print(type(f).__name__, f.mode)
+print(f.truncate(5), f.tell())
+f.seek(0)
+print(f.read())
+print(f.truncate(8), f.seek(0, 2))
+f.seek(10)
+print(f.write(b"Z"), f.tell())
+f.seek(0)
+print(f.read())
+print(f.truncate(), f.tell())
+f.close()
+
+for mode, kind in [("wb+", "w+"), ("ab", "a"), ("ab+", "a+"), ("br", "r"), ("rb+", "r+")]:
+    f = open(P, mode)
+    print(mode, type(f).__name__, f.mode, f.tell())
+    f.close()
+
+f = open(P, "ab")
+f.write(b"more")
+f.seek(0)
+f.write(b"END")
+f.close()
+f = open(P, "rb")
+print(f.readlines())
+f.seek(0)
+print(list(f))
+f.close()
+f = open(P.encode(), "rb")
+print(repr(f), f.name)
+f.close()
