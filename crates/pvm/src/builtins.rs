@@ -334,7 +334,9 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             BuiltinType::Bytes => {
                 crate::objects::str::BYTES_METHODS.contains(&name) || name == "fromhex"
             }
-            BuiltinType::ByteArray => name == "fromhex",
+            BuiltinType::ByteArray => {
+                crate::objects::str::BYTEARRAY_METHODS.contains(&name) || name == "fromhex"
+            }
             BuiltinType::Function | BuiltinType::ClassMethod | BuiltinType::StaticMethod => {
                 name == "__get__"
             }
@@ -366,6 +368,12 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             name: name.into(),
             kind: BuiltinKind::Func(BuiltinFn("str.maketrans")),
         })),
+        (BuiltinType::Bytes | BuiltinType::ByteArray, "maketrans") => {
+            Value::Builtin(Rc::new(Builtin {
+                name: name.into(),
+                kind: BuiltinKind::Func(BuiltinFn("bytes.maketrans")),
+            }))
+        }
         _ => Value::Builtin(Rc::new(Builtin {
             name: name.into(),
             kind: BuiltinKind::Unbound(c.builtin),
@@ -621,6 +629,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         if name == "str.maketrans" {
             return crate::objects::str::maketrans(vm, &a);
+        }
+        if name == "bytes.maketrans" {
+            return crate::objects::str::bytes_maketrans(vm, &a);
         }
         if name == "bytes.fromhex" {
             let is_ba = matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);

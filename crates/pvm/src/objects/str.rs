@@ -696,15 +696,49 @@ pub const BYTES_METHODS: &[&str] = &[
     "capitalize",
     "swapcase",
     "splitlines",
+    "isascii",
+    "islower",
+    "isupper",
+    "istitle",
+    "expandtabs",
+    "maketrans",
+    "translate",
 ];
 
 fn latin1(b: &[u8]) -> String {
     b.iter().map(|&x| x as char).collect()
 }
 
+/// The char a byte stands for when a bytes method runs as the str method of the same name.
+/// Bytes have ASCII semantics: bytes 0x80-0xff and the separators 0x1c-0x1f (which str
+/// counts as whitespace and line breaks, bytes do not) become private-use chars U+E000 + b,
+/// which are uncased, not alphanumeric, not whitespace and not ASCII, so `isalpha`, `upper`,
+/// `title`, `split()`, `strip()`, ... treat them as CPython's bytes methods do.
+fn byte_char(x: u8) -> char {
+    if x >= 0x80 || (0x1c..=0x1f).contains(&x) {
+        char::from_u32(0xE000 + u32::from(x)).unwrap_or('\u{FFFD}')
+    } else {
+        x as char
+    }
+}
+
+/// The byte a char produced by a str method stands for (inverse of [`byte_char`]).
+fn char_byte(c: char) -> u8 {
+    let u = u32::from(c);
+    if (0xE000..=0xE0FF).contains(&u) {
+        (u - 0xE000) as u8
+    } else {
+        u as u8
+    }
+}
+
+fn byte_text(b: &[u8]) -> String {
+    b.iter().map(|&x| byte_char(x)).collect()
+}
+
 fn to_bytes_val(v: Value) -> Value {
     match v {
-        Value::Str(s) => Value::bytes(s.s.chars().map(|c| c as u32 as u8).collect()),
+        Value::Str(s) => Value::bytes(s.s.chars().map(char_byte).collect()),
         Value::List(l) => {
             let items: Vec<Value> = l.items.borrow().iter().cloned().map(to_bytes_val).collect();
             Value::list(items)
@@ -714,16 +748,76 @@ fn to_bytes_val(v: Value) -> Value {
     }
 }
 
-fn arg_to_latin1(v: &Value) -> Value {
+fn arg_to_text(v: &Value) -> Value {
     match v {
-        Value::Bytes(b) => Value::str(&latin1(&b.b)),
-        Value::ByteArray(b) => Value::str(&latin1(&b.b.borrow())),
-        Value::Tuple(t) => Value::tuple(t.items.iter().map(arg_to_latin1).collect()),
-        Value::List(l) => Value::list(l.items.borrow().iter().map(arg_to_latin1).collect()),
-        // A byte value where bytes methods accept an int (`b.index(65)`, `b.count(0)`).
-        Value::Int(i) if (0..256).contains(i) => Value::str(&((*i as u8) as char).to_string()),
+        Value::Bytes(b) => Value::str(&byte_text(&b.b)),
+        Value::ByteArray(b) => Value::str(&byte_text(&b.b.borrow())),
+        Value::Tuple(t) => Value::tuple(t.items.iter().map(arg_to_text).collect()),
+        Value::List(l) => Value::list(l.items.borrow().iter().map(arg_to_text).collect()),
         other => other.clone(),
     }
+}
+
+/// A byte-like argument of `maketrans`/`translate`.
+fn bytes_arg(vm: &mut Vm, v: &Value) -> R<Vec<u8>> {
+    match v {
+        Value::Bytes(b) => Ok(b.b.to_vec()),
+        Value::ByteArray(b) => Ok(b.b.borrow().clone()),
+        _ => {
+            let msg = format!("a bytes-like object is required, not '{}'", vm.type_name(v));
+            Err(vm.type_err(msg))
+        }
+    }
+}
+
+/// `bytes.maketrans(from, to)` (a static method): the 256-byte translation table.
+pub fn bytes_maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
+    if args.pos.len() != 2 {
+        return Err(vm.type_err(format!(
+            "maketrans expected 2 arguments, got {}",
+            args.pos.len()
+        )));
+    }
+    let from = bytes_arg(vm, &args.pos[0])?;
+    let to = bytes_arg(vm, &args.pos[1])?;
+    if from.len() != to.len() {
+        return Err(vm.value_err("maketrans arguments must have same length"));
+    }
+    let mut table: Vec<u8> = (0..=255u8).collect();
+    for (f, t) in from.iter().zip(&to) {
+        table[*f as usize] = *t;
+    }
+    Ok(Value::bytes(table))
+}
+
+/// `bytes.translate(table, /, delete=b'')`.
+fn bytes_translate(vm: &mut Vm, b: &[u8], mut args: Args) -> R<Value> {
+    let delete = match args.take_kw("delete").or_else(|| args.pos.get(1).cloned()) {
+        Some(v) => bytes_arg(vm, &v)?,
+        None => Vec::new(),
+    };
+    let table = match args.pos.first() {
+        None => return Err(vm.type_err("translate expected at least 1 argument, got 0")),
+        Some(Value::None) => None,
+        Some(v) => {
+            let v = v.clone();
+            let t = bytes_arg(vm, &v)?;
+            if t.len() != 256 {
+                return Err(vm.value_err("translation table must be 256 characters long"));
+            }
+            Some(t)
+        }
+    };
+    let mut gone = [false; 256];
+    for d in delete {
+        gone[d as usize] = true;
+    }
+    let out = b
+        .iter()
+        .filter(|x| !gone[**x as usize])
+        .map(|x| table.as_ref().map_or(*x, |t| t[*x as usize]))
+        .collect();
+    Ok(Value::bytes(out))
 }
 
 /// `str.encode`: UTF-8, ASCII and Latin-1 (with their Python aliases), errors `strict`,
@@ -823,14 +917,31 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 .collect();
             Ok(Value::list(lines))
         }
+        "isascii" => Ok(Value::Bool(b.b.is_ascii())),
+        "maketrans" => bytes_maketrans(vm, &args),
+        "translate" => bytes_translate(vm, &b.b, args),
         _ if BYTES_METHODS.contains(&name) => {
-            let s = Rc::new(PyStr::new(&latin1(&b.b)));
+            let s = Rc::new(PyStr::new(&byte_text(&b.b)));
+            // A byte value where these methods accept an int (`b.index(65)`, `b.count(0)`);
+            // only the first argument: the others are positions.
+            let int_sub = matches!(name, "count" | "find" | "rfind" | "index" | "rindex");
+            let pos = args
+                .pos
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::Int(x) if i == 0 && int_sub && (0..256).contains(x) => {
+                        Value::str(&byte_char(*x as u8).to_string())
+                    }
+                    v => arg_to_text(v),
+                })
+                .collect();
             let a = Args {
-                pos: args.pos.iter().map(arg_to_latin1).collect(),
+                pos,
                 kw: args
                     .kw
                     .iter()
-                    .map(|(k, v)| (k.clone(), arg_to_latin1(v)))
+                    .map(|(k, v)| (k.clone(), arg_to_text(v)))
                     .collect(),
             };
             let r = call(vm, &s, name, a)?;
@@ -884,6 +995,13 @@ pub const BYTEARRAY_METHODS: &[&str] = &[
     "capitalize",
     "swapcase",
     "splitlines",
+    "isascii",
+    "islower",
+    "isupper",
+    "istitle",
+    "expandtabs",
+    "maketrans",
+    "translate",
 ];
 
 fn byte_arg(vm: &mut Vm, v: Option<&Value>) -> R<u8> {

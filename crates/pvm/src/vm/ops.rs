@@ -659,7 +659,13 @@ impl Vm<'_> {
                 Some(f) if f.is_finite() => Ok(f),
                 _ => Err(self.new_exc("OverflowError", "int too large to convert to float")),
             },
-            _ => as_f64(v).ok_or_else(|| self.type_err("must be real number")),
+            _ => match as_f64(v) {
+                Some(f) => Ok(f),
+                None => {
+                    let msg = format!("must be real number, not {}", self.type_name(v));
+                    Err(self.type_err(msg))
+                }
+            },
         }
     }
 
