@@ -33,6 +33,8 @@ use cowboy_types::{actor_address, code_hash, keccak256, Address, Hash32, Private
 
 const TOKEN: &str = include_str!("../../../examples/actors/token.py");
 
+mod erc20;
+
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
@@ -91,12 +93,14 @@ fn main() {
     let per_block = env_or("BENCH_TXS_PER_BLOCK", 1_000);
     let dir = std::env::temp_dir().join(format!("cowboy-exec-bench-{}", std::process::id()));
     let cfg = cw_tokio::Config::new().with_storage_directory(&dir);
-    cw_tokio::Runner::new(cfg).start(|context| async move {
+    let (a, t) = cw_tokio::Runner::new(cfg).start(|context| async move {
         let params = GenesisParams {
             per_actor_per_block_cycles: 20_000_000,
             ..GenesisParams::default()
         };
-        let mut state = StateDb::open(context, &StateConfig::new("bench")).await.expect("open");
+        let mut state = StateDb::open(context, &StateConfig::new("bench"))
+            .await
+            .expect("open");
         let senders: Vec<PrivateKey> = (0..per_block).map(key).collect();
 
         // Genesis: funded senders plus filler accounts up to `accounts`, in chunks.
@@ -109,7 +113,11 @@ fn main() {
             let end = (next + chunk).min(accounts);
             let mut alloc = Vec::new();
             for i in next..end {
-                let a = if i < per_block { senders[i as usize].address() } else { filler(i) };
+                let a = if i < per_block {
+                    senders[i as usize].address()
+                } else {
+                    filler(i)
+                };
                 alloc.push((a, 10u128.pow(24)));
             }
             apply_genesis(&mut batch, &alloc).expect("genesis");
@@ -118,37 +126,54 @@ fn main() {
             next = end;
         }
         state.prune().await.expect("prune");
-        println!("state: {accounts} accounts written in {:.1?}", started.elapsed());
+        println!(
+            "state: {accounts} accounts written in {:.1?}",
+            started.elapsed()
+        );
 
         let mut basefees = Basefees { cycle: 1, cell: 1 };
         let mut nonces = vec![0u64; per_block as usize];
         let proposer = Address([0xEE; 20]);
-        let run = |state: &mut StateDb<_>, txs: Vec<Transaction>, h: u64, basefees: &mut Basefees| {
-            let env = BlockEnv {
-                chain_id: 1,
-                height: h,
-                timestamp_ms: h * 1000,
-                proposer,
-                randomness: keccak256(&h.to_be_bytes()),
-                basefees: *basefees,
+        let run =
+            |state: &mut StateDb<_>, txs: Vec<Transaction>, h: u64, basefees: &mut Basefees| {
+                let env = BlockEnv {
+                    chain_id: 1,
+                    height: h,
+                    timestamp_ms: h * 1000,
+                    proposer,
+                    randomness: keccak256(&h.to_be_bytes()),
+                    basefees: *basefees,
+                };
+                let t0 = Instant::now();
+                for t in &txs {
+                    let _ = t.sender();
+                }
+                let recover = t0.elapsed();
+                let t0 = Instant::now();
+                let mut batch = BlockState::new(state.batch());
+                let out = execute_block(&mut batch, &params, env, &txs)
+                    .expect("state")
+                    .expect("valid block");
+                let exec = t0.elapsed();
+                *basefees = Basefees { cycle: 1, cell: 1 };
+                let failed = out.receipts.iter().filter(|r| !r.success).count();
+                assert_eq!(
+                    failed,
+                    0,
+                    "a benchmark transaction failed: {:?}",
+                    out.receipts.iter().find(|r| !r.success)
+                );
+                (batch.finish(), exec, recover, out.usage.cycles)
             };
-            let t0 = Instant::now();
-            for t in &txs {
-                let _ = t.sender();
-            }
-            let recover = t0.elapsed();
-            let t0 = Instant::now();
-            let mut batch = BlockState::new(state.batch());
-            let out = execute_block(&mut batch, &params, env, &txs).expect("state").expect("valid block");
-            let exec = t0.elapsed();
-            *basefees = Basefees { cycle: 1, cell: 1 };
-            let failed = out.receipts.iter().filter(|r| !r.success).count();
-            assert_eq!(failed, 0, "a benchmark transaction failed: {:?}", out.receipts.iter().find(|r| !r.success));
-            (batch.finish(), exec, recover, out.usage.cycles)
-        };
 
         // (a) transfers: each sender to a filler account.
-        let mut a = Timing { txs: 0, cycles: 0, exec: Duration::ZERO, commit: Duration::ZERO, recover: Duration::ZERO };
+        let mut a = Timing {
+            txs: 0,
+            cycles: 0,
+            exec: Duration::ZERO,
+            commit: Duration::ZERO,
+            recover: Duration::ZERO,
+        };
         for b in 0..blocks {
             let txs: Vec<Transaction> = senders
                 .iter()
@@ -185,7 +210,13 @@ fn main() {
         height += 1;
         let token = actor_address(&deployer.address(), &Hash32([1; 32]), &code_hash(TOKEN));
 
-        let mut t = Timing { txs: 0, cycles: 0, exec: Duration::ZERO, commit: Duration::ZERO, recover: Duration::ZERO };
+        let mut t = Timing {
+            txs: 0,
+            cycles: 0,
+            exec: Duration::ZERO,
+            commit: Duration::ZERO,
+            recover: Duration::ZERO,
+        };
         for b in 0..blocks {
             let txs: Vec<Transaction> = (0..per_block)
                 .map(|i| {
@@ -210,20 +241,69 @@ fn main() {
             height += 1;
         }
 
-        println!("\n{accounts} accounts, {blocks} blocks × {per_block} transactions, one core\n");
-        println!("| workload | tx/s (exec+commit) | cycles/s | exec ms/block | sig recovery alone, one core, ms/block | commit ms/block |");
-        println!("|---|---|---|---|---|---|");
-        for (name, r) in [("transfer", &a), ("token.transfer call", &t)] {
-            let total = (r.exec + r.commit).as_secs_f64();
-            println!(
-                "| {name} | {:.0} | {:.2e} | {:.1} | {:.1} | {:.1} |",
-                r.txs as f64 / total,
-                r.cycles as f64 / total,
-                r.exec.as_secs_f64() * 1000.0 / blocks as f64,
-                r.recover.as_secs_f64() * 1000.0 / blocks as f64,
-                r.commit.as_secs_f64() * 1000.0 / blocks as f64,
-            );
-        }
+        (a, t)
     });
     let _ = std::fs::remove_dir_all(&dir);
+
+    // The peer: the same token transfers in revm, over the same accounts, in this process.
+    let deployer = key(0);
+    let alloc: Vec<(Address, u128)> = (0..accounts)
+        .map(|i| {
+            (
+                if i < per_block {
+                    key(i).address()
+                } else {
+                    filler(i)
+                },
+                10u128.pow(24),
+            )
+        })
+        .collect();
+    let evm = erc20::run(&alloc, &deployer, filler, blocks, per_block, false);
+    let evm_sig = erc20::run(&alloc, &deployer, filler, blocks, per_block, true);
+    drop(alloc);
+
+    println!("\n{accounts} accounts, {blocks} blocks × {per_block} transactions, one core\n");
+    println!("| workload | tx/s (exec+commit) | cycles/s (Cowboy) or gas/s (EVM) | exec ms/block | sig recovery alone, one core, ms/block | commit ms/block |");
+    println!("|---|---|---|---|---|---|");
+    for (name, r) in [("transfer", &a), ("token.transfer call", &t)] {
+        let total = (r.exec + r.commit).as_secs_f64();
+        println!(
+            "| {name} | {:.0} | {:.2e} | {:.1} | {:.1} | {:.1} |",
+            r.txs as f64 / total,
+            r.cycles as f64 / total,
+            r.exec.as_secs_f64() * 1000.0 / blocks as f64,
+            r.recover.as_secs_f64() * 1000.0 / blocks as f64,
+            r.commit.as_secs_f64() * 1000.0 / blocks as f64,
+        );
+    }
+    for (name, r) in [
+        ("revm 43 ERC-20 transfer", &evm),
+        ("revm 43 ERC-20 transfer + k256 recovery", &evm_sig),
+    ] {
+        let total = r.time.as_secs_f64();
+        println!(
+            "| {name} | {:.0} | {:.2e} | {:.1} | – | (in exec) |",
+            r.txs as f64 / total,
+            r.gas as f64 / total,
+            total * 1000.0 / blocks as f64,
+        );
+    }
+    let ours = t.txs as f64 / (t.exec + t.commit).as_secs_f64();
+    let theirs = evm.txs as f64 / evm.time.as_secs_f64();
+    let theirs_sig = evm_sig.txs as f64 / evm_sig.time.as_secs_f64();
+    println!(
+        "\nratio, Cowboy token calls/s ÷ revm transfers/s: {:.4} (1 : {:.0}); with revm recovering a signature per transaction: {:.3} (1 : {:.1})",
+        ours / theirs,
+        theirs / ours,
+        ours / theirs_sig,
+        theirs_sig / ours,
+    );
+    println!(
+        "\nCowboy includes: signature recovery (all cores, before the ordered execution), the \
+         Python VM, fee accounting, and the QMDB state commit with merkleization, on disk.\n\
+         revm includes: EVM execution with its fee accounting and the commit of each transaction \
+         to its in-memory CacheDB; no signature (unless stated: k256 recovery on this one \
+         thread, the same code as Cowboy's), no Merkle root, nothing on disk."
+    );
 }
