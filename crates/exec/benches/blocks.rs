@@ -14,6 +14,24 @@
 //! the benchmark raises `per_actor_per_block_cycles` to the block cap (the default 1,000,000
 //! would stop a block after ~100 calls to one actor — a protocol limit, not a speed one). It
 //! prints a table and asserts nothing about speed.
+//!
+//! **Peer engine.** The same process then runs the same token transfers in revm (`erc20/`):
+//! the ERC-20 `transfer` of `erc20/Token.sol`, the same work as `token.py`'s `transfer`,
+//! deployed by the same key over an in-memory `CacheDB` of the same accounts, sent to the same
+//! distinct holders, one `transact_commit` per transaction in order on one thread, with and
+//! without a k256 signature recovery per transaction. It asserts that every transfer
+//! succeeded and checks `balanceOf` afterwards; the table gets revm rows (tx/s, gas/s) and the
+//! ratio of Cowboy's token calls/s to revm's. The sides differ in what they include, as the
+//! table says: Cowboy's figure includes signature recovery (all cores), the Python VM, fee
+//! accounting and the QMDB commit with merkleization on disk; revm's includes EVM execution,
+//! its fee accounting and its in-memory commit, no signature, no Merkle root, no disk.
+//!
+//! `erc20/Token.bin` is the contract's creation bytecode, committed (nothing is downloaded at
+//! bench time); regenerate it with the pinned solc (npm `solc@0.8.28`, optimizer, 200 runs):
+//!
+//! ```text
+//! crates/exec/benches/erc20/build.sh
+//! ```
 
 use std::time::{Duration, Instant};
 
