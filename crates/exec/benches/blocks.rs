@@ -14,6 +14,24 @@
 //! the benchmark raises `per_actor_per_block_cycles` to the block cap (the default 1,000,000
 //! would stop a block after ~100 calls to one actor — a protocol limit, not a speed one). It
 //! prints a table and asserts nothing about speed.
+//!
+//! **Peer engine.** The same process then runs the same token transfers in revm (`erc20/`):
+//! the ERC-20 `transfer` of `erc20/Token.sol`, the same work as `token.py`'s `transfer`,
+//! deployed by the same key over an in-memory `CacheDB` of the same accounts, sent to the same
+//! distinct holders, one `transact_commit` per transaction in order on one thread, with and
+//! without a k256 signature recovery per transaction. It asserts that every transfer
+//! succeeded and checks `balanceOf` afterwards; the table gets revm rows (tx/s, gas/s) and the
+//! ratio of Cowboy's token calls/s to revm's. The sides differ in what they include, as the
+//! table says: Cowboy's figure includes signature recovery (all cores), the Python VM, fee
+//! accounting and the QMDB commit with merkleization on disk; revm's includes EVM execution,
+//! its fee accounting and its in-memory commit, no signature, no Merkle root, no disk.
+//!
+//! `erc20/Token.bin` is the contract's creation bytecode, committed (nothing is downloaded at
+//! bench time); regenerate it with the pinned solc (npm `solc@0.8.28`, optimizer, 200 runs):
+//!
+//! ```text
+//! crates/exec/benches/erc20/build.sh
+//! ```
 
 use std::time::{Duration, Instant};
 
@@ -32,6 +50,8 @@ use cowboy_types::tx::Payload;
 use cowboy_types::{actor_address, code_hash, keccak256, Address, Hash32, PrivateKey, Transaction};
 
 const TOKEN: &str = include_str!("../../../examples/actors/token.py");
+
+mod erc20;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -91,12 +111,14 @@ fn main() {
     let per_block = env_or("BENCH_TXS_PER_BLOCK", 1_000);
     let dir = std::env::temp_dir().join(format!("cowboy-exec-bench-{}", std::process::id()));
     let cfg = cw_tokio::Config::new().with_storage_directory(&dir);
-    cw_tokio::Runner::new(cfg).start(|context| async move {
+    let (a, t) = cw_tokio::Runner::new(cfg).start(|context| async move {
         let params = GenesisParams {
             per_actor_per_block_cycles: 20_000_000,
             ..GenesisParams::default()
         };
-        let mut state = StateDb::open(context, &StateConfig::new("bench")).await.expect("open");
+        let mut state = StateDb::open(context, &StateConfig::new("bench"))
+            .await
+            .expect("open");
         let senders: Vec<PrivateKey> = (0..per_block).map(key).collect();
 
         // Genesis: funded senders plus filler accounts up to `accounts`, in chunks.
@@ -109,7 +131,11 @@ fn main() {
             let end = (next + chunk).min(accounts);
             let mut alloc = Vec::new();
             for i in next..end {
-                let a = if i < per_block { senders[i as usize].address() } else { filler(i) };
+                let a = if i < per_block {
+                    senders[i as usize].address()
+                } else {
+                    filler(i)
+                };
                 alloc.push((a, 10u128.pow(24)));
             }
             apply_genesis(&mut batch, &alloc).expect("genesis");
@@ -118,37 +144,54 @@ fn main() {
             next = end;
         }
         state.prune().await.expect("prune");
-        println!("state: {accounts} accounts written in {:.1?}", started.elapsed());
+        println!(
+            "state: {accounts} accounts written in {:.1?}",
+            started.elapsed()
+        );
 
         let mut basefees = Basefees { cycle: 1, cell: 1 };
         let mut nonces = vec![0u64; per_block as usize];
         let proposer = Address([0xEE; 20]);
-        let run = |state: &mut StateDb<_>, txs: Vec<Transaction>, h: u64, basefees: &mut Basefees| {
-            let env = BlockEnv {
-                chain_id: 1,
-                height: h,
-                timestamp_ms: h * 1000,
-                proposer,
-                randomness: keccak256(&h.to_be_bytes()),
-                basefees: *basefees,
+        let run =
+            |state: &mut StateDb<_>, txs: Vec<Transaction>, h: u64, basefees: &mut Basefees| {
+                let env = BlockEnv {
+                    chain_id: 1,
+                    height: h,
+                    timestamp_ms: h * 1000,
+                    proposer,
+                    randomness: keccak256(&h.to_be_bytes()),
+                    basefees: *basefees,
+                };
+                let t0 = Instant::now();
+                for t in &txs {
+                    let _ = t.sender();
+                }
+                let recover = t0.elapsed();
+                let t0 = Instant::now();
+                let mut batch = BlockState::new(state.batch());
+                let out = execute_block(&mut batch, &params, env, &txs)
+                    .expect("state")
+                    .expect("valid block");
+                let exec = t0.elapsed();
+                *basefees = Basefees { cycle: 1, cell: 1 };
+                let failed = out.receipts.iter().filter(|r| !r.success).count();
+                assert_eq!(
+                    failed,
+                    0,
+                    "a benchmark transaction failed: {:?}",
+                    out.receipts.iter().find(|r| !r.success)
+                );
+                (batch.finish(), exec, recover, out.usage.cycles)
             };
-            let t0 = Instant::now();
-            for t in &txs {
-                let _ = t.sender();
-            }
-            let recover = t0.elapsed();
-            let t0 = Instant::now();
-            let mut batch = BlockState::new(state.batch());
-            let out = execute_block(&mut batch, &params, env, &txs).expect("state").expect("valid block");
-            let exec = t0.elapsed();
-            *basefees = Basefees { cycle: 1, cell: 1 };
-            let failed = out.receipts.iter().filter(|r| !r.success).count();
-            assert_eq!(failed, 0, "a benchmark transaction failed: {:?}", out.receipts.iter().find(|r| !r.success));
-            (batch.finish(), exec, recover, out.usage.cycles)
-        };
 
         // (a) transfers: each sender to a filler account.
-        let mut a = Timing { txs: 0, cycles: 0, exec: Duration::ZERO, commit: Duration::ZERO, recover: Duration::ZERO };
+        let mut a = Timing {
+            txs: 0,
+            cycles: 0,
+            exec: Duration::ZERO,
+            commit: Duration::ZERO,
+            recover: Duration::ZERO,
+        };
         for b in 0..blocks {
             let txs: Vec<Transaction> = senders
                 .iter()
@@ -185,7 +228,13 @@ fn main() {
         height += 1;
         let token = actor_address(&deployer.address(), &Hash32([1; 32]), &code_hash(TOKEN));
 
-        let mut t = Timing { txs: 0, cycles: 0, exec: Duration::ZERO, commit: Duration::ZERO, recover: Duration::ZERO };
+        let mut t = Timing {
+            txs: 0,
+            cycles: 0,
+            exec: Duration::ZERO,
+            commit: Duration::ZERO,
+            recover: Duration::ZERO,
+        };
         for b in 0..blocks {
             let txs: Vec<Transaction> = (0..per_block)
                 .map(|i| {
@@ -210,20 +259,69 @@ fn main() {
             height += 1;
         }
 
-        println!("\n{accounts} accounts, {blocks} blocks × {per_block} transactions, one core\n");
-        println!("| workload | tx/s (exec+commit) | cycles/s | exec ms/block | sig recovery alone, one core, ms/block | commit ms/block |");
-        println!("|---|---|---|---|---|---|");
-        for (name, r) in [("transfer", &a), ("token.transfer call", &t)] {
-            let total = (r.exec + r.commit).as_secs_f64();
-            println!(
-                "| {name} | {:.0} | {:.2e} | {:.1} | {:.1} | {:.1} |",
-                r.txs as f64 / total,
-                r.cycles as f64 / total,
-                r.exec.as_secs_f64() * 1000.0 / blocks as f64,
-                r.recover.as_secs_f64() * 1000.0 / blocks as f64,
-                r.commit.as_secs_f64() * 1000.0 / blocks as f64,
-            );
-        }
+        (a, t)
     });
     let _ = std::fs::remove_dir_all(&dir);
+
+    // The peer: the same token transfers in revm, over the same accounts, in this process.
+    let deployer = key(0);
+    let alloc: Vec<(Address, u128)> = (0..accounts)
+        .map(|i| {
+            (
+                if i < per_block {
+                    key(i).address()
+                } else {
+                    filler(i)
+                },
+                10u128.pow(24),
+            )
+        })
+        .collect();
+    let evm = erc20::run(&alloc, &deployer, filler, blocks, per_block, false);
+    let evm_sig = erc20::run(&alloc, &deployer, filler, blocks, per_block, true);
+    drop(alloc);
+
+    println!("\n{accounts} accounts, {blocks} blocks × {per_block} transactions, one core\n");
+    println!("| workload | tx/s (exec+commit) | cycles/s (Cowboy) or gas/s (EVM) | exec ms/block | sig recovery alone, one core, ms/block | commit ms/block |");
+    println!("|---|---|---|---|---|---|");
+    for (name, r) in [("transfer", &a), ("token.transfer call", &t)] {
+        let total = (r.exec + r.commit).as_secs_f64();
+        println!(
+            "| {name} | {:.0} | {:.2e} | {:.1} | {:.1} | {:.1} |",
+            r.txs as f64 / total,
+            r.cycles as f64 / total,
+            r.exec.as_secs_f64() * 1000.0 / blocks as f64,
+            r.recover.as_secs_f64() * 1000.0 / blocks as f64,
+            r.commit.as_secs_f64() * 1000.0 / blocks as f64,
+        );
+    }
+    for (name, r) in [
+        ("revm 43 ERC-20 transfer", &evm),
+        ("revm 43 ERC-20 transfer + k256 recovery", &evm_sig),
+    ] {
+        let total = r.time.as_secs_f64();
+        println!(
+            "| {name} | {:.0} | {:.2e} | {:.1} | – | (in exec) |",
+            r.txs as f64 / total,
+            r.gas as f64 / total,
+            total * 1000.0 / blocks as f64,
+        );
+    }
+    let ours = t.txs as f64 / (t.exec + t.commit).as_secs_f64();
+    let theirs = evm.txs as f64 / evm.time.as_secs_f64();
+    let theirs_sig = evm_sig.txs as f64 / evm_sig.time.as_secs_f64();
+    println!(
+        "\nratio, Cowboy token calls/s ÷ revm transfers/s: {:.4} (1 : {:.0}); with revm recovering a signature per transaction: {:.3} (1 : {:.1})",
+        ours / theirs,
+        theirs / ours,
+        ours / theirs_sig,
+        theirs_sig / ours,
+    );
+    println!(
+        "\nCowboy includes: signature recovery (all cores, before the ordered execution), the \
+         Python VM, fee accounting, and the QMDB state commit with merkleization, on disk.\n\
+         revm includes: EVM execution with its fee accounting and the commit of each transaction \
+         to its in-memory CacheDB; no signature (unless stated: k256 recovery on this one \
+         thread, the same code as Cowboy's), no Merkle root, nothing on disk."
+    );
 }
