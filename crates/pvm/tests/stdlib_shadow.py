@@ -16,7 +16,7 @@ It also lints our module files: they may import only each other, and may not cal
 the PVM does not provide or that break determinism (id, exec, eval, ...).
 
 Usage: python3 crates/pvm/tests/stdlib_shadow.py [-v] [program.py ...]
-Last line: ``N passed, M failed``; exit status 1 if anything failed.
+Last line: ``N passed, M failed, K skipped …``; exit status 1 if anything failed.
 """
 
 import ast
@@ -32,6 +32,13 @@ PROGRAMS = os.path.join(HERE, "conformance", "stdlib")
 FORBIDDEN_NAMES = {
     "id", "exec", "eval", "compile", "__import__", "globals", "locals", "vars",
     "open", "input", "breakpoint", "memoryview",
+}
+
+# Programs whose CPython expectation our modules deliberately do not meet, with the reason. They
+# stay in conformance's KNOWN_FAILURES too; here they are reported as skipped, not passed.
+DELIBERATE = {
+    # json.loads rejects a lone \udXXX escape: the PVM's str cannot hold surrogates.
+    "json_loads.py": "LIMITATIONS 21 (lone surrogates)",
 }
 
 # Runs inside the child: installs a finder serving our files for the chosen names, then runs
@@ -154,10 +161,14 @@ def main(argv):
     progs = chosen or sorted(
         os.path.join(PROGRAMS, f) for f in os.listdir(PROGRAMS) if f.endswith(".py")
     )
-    passed = 0
+    passed = skipped = 0
     for prog in progs:
-        why = run_one(prog, ours)
         rel = os.path.relpath(prog, PROGRAMS)
+        if rel in DELIBERATE:
+            skipped += 1
+            print("skip", rel, "--", DELIBERATE[rel])
+            continue
+        why = run_one(prog, ours)
         if why is None:
             passed += 1
             if verbose:
@@ -165,7 +176,7 @@ def main(argv):
         else:
             failed += 1
             print("FAIL", rel, "--", why)
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed, {skipped} skipped as deliberate differences")
     return 1 if failed else 0
 
 
