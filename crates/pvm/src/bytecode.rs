@@ -155,10 +155,14 @@ pub enum Op {
     ImportFrom(u32),
     ImportStar,
     /// Match statement helpers.
+    /// `MatchClass(0)`: stack subject, class → is-instance bool. `MatchClass(k)`: the k-th
+    /// positional sub-pattern's attribute (via `__match_args__`), pushed as `MatchAttr` does.
     MatchClass(u32),
+    /// Pops the subject; pushes its attribute and `True`, or only `False` when the attribute
+    /// is missing (a missing attribute fails the class pattern, it is not an error).
+    MatchAttr(u32),
     MatchMapping,
     MatchSequence,
-    MatchKeys,
     GetLen,
     CopyDictWithoutKeys,
     /// Push `SetupAnnotations`-free no-op marker for `assert` failures.

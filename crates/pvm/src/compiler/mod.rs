@@ -1437,6 +1437,7 @@ impl Compiler {
                     self.emit(Op::Dup);
                     self.expr(&mc.cls)?;
                     self.emit(Op::MatchClass(i as u32 + 1));
+                    self.fail_if_false(fails);
                     let mut inner = Vec::new();
                     self.pattern(sub, &mut inner)?;
                     self.trampoline(inner, fails);
@@ -1444,7 +1445,8 @@ impl Compiler {
                 for kw in mc.arguments.keywords.iter() {
                     self.emit(Op::Dup);
                     let ni = self.name_idx(kw.attr.id.as_str());
-                    self.emit(Op::LoadAttr(ni));
+                    self.emit(Op::MatchAttr(ni));
+                    self.fail_if_false(fails);
                     let mut inner = Vec::new();
                     self.pattern(&kw.pattern, &mut inner)?;
                     self.trampoline(inner, fails);

@@ -1224,13 +1224,14 @@ impl<'h> Vm<'h> {
                     let cls = Self::pop(f);
                     let subj = Self::pop(f);
                     let Value::Class(c) = &cls else {
-                        return Err(self.type_err("called match pattern must be a class"));
+                        return Err(self.type_err("called match pattern must be a type"));
                     };
                     if k == 0 {
                         let sc = self.type_of(&subj);
                         f.stack.push(Value::Bool(sc.is_subclass(c)));
                         continue;
                     }
+                    let match_args = c.lookup("__match_args__");
                     let self_match = matches!(
                         c.builtin,
                         BuiltinType::Bool
@@ -1244,31 +1245,50 @@ impl<'h> Vm<'h> {
                             | BuiltinType::Set
                             | BuiltinType::Str
                             | BuiltinType::Tuple
-                    ) && c.lookup("__match_args__").is_none();
+                    ) && match_args.is_none();
                     if self_match && k == 1 {
                         f.stack.push(subj);
+                        f.stack.push(Value::Bool(true));
                         continue;
                     }
-                    let args = match c.lookup("__match_args__") {
+                    let args = match match_args {
                         Some(Value::Tuple(t)) => t.items.to_vec(),
-                        _ => Vec::new(),
+                        None => Vec::new(),
+                        Some(other) => {
+                            return Err(self.type_err(format!(
+                                "{}.__match_args__ must be a tuple (got {})",
+                                c.name,
+                                self.type_name(&other)
+                            )))
+                        }
                     };
-                    let Some(Value::Str(name)) = args.get(k as usize - 1).cloned() else {
-                        let given = k;
-                        return Err(self.type_err(format!(
-                            "{}() accepts {} positional sub-pattern{} ({} given)",
-                            c.name,
-                            args.len().max(usize::from(self_match)),
-                            if args.len().max(usize::from(self_match)) == 1 {
-                                ""
-                            } else {
-                                "s"
-                            },
-                            given
-                        )));
+                    let name = match args.get(k as usize - 1) {
+                        Some(Value::Str(name)) => name.clone(),
+                        Some(other) => {
+                            return Err(self.type_err(format!(
+                                "__match_args__ elements must be strings (got {})",
+                                self.type_name(other)
+                            )))
+                        }
+                        None => {
+                            let n = args.len().max(usize::from(self_match));
+                            return Err(self.type_err(format!(
+                                "{}() accepts {} positional sub-pattern{} ({} given)",
+                                c.name,
+                                n,
+                                if n == 1 { "" } else { "s" },
+                                k
+                            )));
+                        }
                     };
-                    let v = self.getattr(&subj, &name.s)?;
-                    f.stack.push(v);
+                    let got = self.match_attr(&subj, &name.s)?;
+                    Self::push_match(f, got);
+                }
+                Op::MatchAttr(i) => {
+                    self.charge(cost::ATTR)?;
+                    let subj = Self::pop(f);
+                    let got = self.match_attr(&subj, &code.names[i as usize])?;
+                    Self::push_match(f, got);
                 }
                 Op::CopyDictWithoutKeys => {
                     let keys = Self::pop(f);
@@ -1290,9 +1310,6 @@ impl<'h> Vm<'h> {
                         }
                     }
                     f.stack.push(Value::Dict(d));
-                }
-                Op::MatchKeys => {
-                    return Err(self.new_exc("SystemError", "unused instruction"));
                 }
             }
         }
@@ -1322,6 +1339,26 @@ impl<'h> Vm<'h> {
     }
 
     /// Exception class match for `except`.
+    /// An attribute for a class pattern: `None` when it is missing (AttributeError), which
+    /// fails the pattern as in CPython; other exceptions propagate.
+    fn match_attr(&mut self, subj: &Value, name: &str) -> R<Option<Value>> {
+        match self.getattr(subj, name) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if self.exc_is(&e, "AttributeError") => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn push_match(f: &mut Frame, got: Option<Value>) {
+        match got {
+            Some(v) => {
+                f.stack.push(v);
+                f.stack.push(Value::Bool(true));
+            }
+            None => f.stack.push(Value::Bool(false)),
+        }
+    }
+
     fn exc_matches(&mut self, e: &Value, ty: &Value) -> R<bool> {
         match ty {
             Value::Class(c) => {
