@@ -95,6 +95,8 @@ pub enum Op {
     BuildString(u32),
     /// Pop iterable, extend the list/set below it (starred displays).
     ListExtend,
+    /// `ListExtend` while building a call's positional arguments (stack: callee, list, it).
+    ArgsExtend,
     SetUpdate,
     DictUpdate,
     /// Merge for `**kw` in calls: like DictUpdate but duplicate keys are a TypeError.

@@ -1534,7 +1534,7 @@ impl Compiler {
             }
             Expr::Tuple(t) => {
                 if t.elts.iter().any(|x| matches!(x, Expr::Starred(_))) {
-                    self.starred_list(&t.elts)?;
+                    self.starred_list(&t.elts, Op::ListExtend)?;
                     self.emit(Op::ListToTuple);
                 } else {
                     for x in t.elts.iter() {
@@ -1545,7 +1545,7 @@ impl Compiler {
             }
             Expr::List(t) => {
                 if t.elts.iter().any(|x| matches!(x, Expr::Starred(_))) {
-                    self.starred_list(&t.elts)?;
+                    self.starred_list(&t.elts, Op::ListExtend)?;
                 } else {
                     for x in t.elts.iter() {
                         self.expr(x)?;
@@ -1750,13 +1750,15 @@ impl Compiler {
     }
 
     /// Build a list from elements some of which are starred.
-    fn starred_list(&mut self, elts: &[Expr]) -> CResult {
+    /// A list from `elts` with `*x` items spliced in by `extend` (`ListExtend` for displays,
+    /// `ArgsExtend` for call arguments, whose error names the callee).
+    fn starred_list(&mut self, elts: &[Expr], extend: Op) -> CResult {
         self.emit(Op::BuildList(0));
         for x in elts {
             match x {
                 Expr::Starred(s) => {
                     self.expr(&s.value)?;
-                    self.emit(Op::ListExtend);
+                    self.emit(extend);
                 }
                 other => {
                     self.expr(other)?;
@@ -1872,7 +1874,7 @@ impl Compiler {
             }
             return Ok(());
         }
-        self.starred_list(args)?;
+        self.starred_list(args, Op::ArgsExtend)?;
         self.emit(Op::ListToTuple);
         let mut flag = 0;
         if !kws.is_empty() {

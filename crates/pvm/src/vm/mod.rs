@@ -726,9 +726,24 @@ impl<'h> Vm<'h> {
                     self.charge(cost::BUILD + cost::per_char(s.len()))?;
                     f.stack.push(Value::str(&s));
                 }
-                Op::ListExtend | Op::SetUpdate => {
+                Op::ListExtend | Op::SetUpdate | Op::ArgsExtend => {
                     let it = Self::pop(f);
-                    let items = self.collect(&it)?;
+                    let items = match self.collect(&it) {
+                        Ok(items) => items,
+                        Err(e)
+                            if matches!(op, Op::ArgsExtend)
+                                && self.exc_is(&e, "TypeError")
+                                && self.not_iterable(&it) =>
+                        {
+                            let callee = f.stack[f.stack.len().saturating_sub(2)].clone();
+                            let fs = self.func_str(&callee);
+                            let tn = self.type_name(&it);
+                            return Err(self.type_err(format!(
+                                "{fs} argument after * must be an iterable, not {tn}"
+                            )));
+                        }
+                        Err(e) => return Err(e),
+                    };
                     self.charge(cost::BUILD + cost::per_elem(items.len()))?;
                     match Self::top(f).clone() {
                         Value::List(l) => {
@@ -748,20 +763,30 @@ impl<'h> Vm<'h> {
                     let Value::Dict(dst) = Self::top(f).clone() else {
                         continue;
                     };
-                    let pairs = self.mapping_items(&src).map_err(|e| {
-                        if matches!(op, Op::DictMerge) {
+                    // DictMerge builds a call's keywords; the callee sits below the
+                    // positional tuple and this dict, and names it in errors as CPython does.
+                    let callee = |f: &Frame| f.stack[f.stack.len().saturating_sub(3)].clone();
+                    let pairs = match self.mapping_items(&src) {
+                        Ok(p) => p,
+                        Err(e) if matches!(op, Op::DictMerge) && self.exc_is(&e, "TypeError") => {
+                            let fs = self.func_str(&callee(f));
                             let tn = self.type_name(&src);
-                            self.type_err(format!("argument after ** must be a mapping, not {tn}"))
-                        } else {
-                            e
+                            return Err(self.type_err(format!(
+                                "{fs} argument after ** must be a mapping, not {tn}"
+                            )));
                         }
-                    })?;
+                        Err(e) => return Err(e),
+                    };
                     self.charge(cost::BUILD + cost::per_elem(pairs.len()))?;
                     for (k, v) in pairs {
+                        if matches!(op, Op::DictMerge) && !matches!(k, Value::Str(_)) {
+                            return Err(self.type_err("keywords must be strings"));
+                        }
                         if matches!(op, Op::DictMerge) && self.dict_get(&dst, &k)?.is_some() {
                             let ks = self.str(&k)?;
+                            let fs = self.func_str(&callee(f));
                             return Err(self.type_err(format!(
-                                "got multiple values for keyword argument '{ks}'"
+                                "{fs} got multiple values for keyword argument '{ks}'"
                             )));
                         }
                         self.dict_set(&dst, k, v)?;
@@ -1346,6 +1371,22 @@ impl<'h> Vm<'h> {
             Ok(v) => Ok(Some(v)),
             Err(e) if self.exc_is(&e, "AttributeError") => Ok(None),
             Err(e) => Err(e),
+        }
+    }
+
+    /// How CPython names a callable in call errors (`_PyObject_FunctionStr`):
+    /// `module.qualname()`, just `qualname()` for builtins.
+    pub fn func_str(&mut self, func: &Value) -> String {
+        if let Value::Builtin(b) = func {
+            let short = b.name.rsplit('.').next().unwrap_or(&b.name).to_string();
+            return format!("{short}()");
+        }
+        let Ok(Value::Str(q)) = self.getattr(func, "__qualname__") else {
+            return self.str(func).unwrap_or_default();
+        };
+        match self.getattr(func, "__module__") {
+            Ok(Value::Str(m)) if &*m.s != "builtins" => format!("{}.{}()", m.s, q.s),
+            _ => format!("{}()", q.s),
         }
     }
 

@@ -4,7 +4,7 @@
 //! Ints: `i64` fast path with checked arithmetic, promoting to `BigInt`; every BigInt result
 //! passes [`crate::limits::check_int_bits`] (predicted before computing for `*`, `**`, `<<`).
 
-use super::{Args, Vm, R};
+use super::{Args, Exc, Vm, R};
 use crate::bytecode::{BinOp, CmpOp, Op};
 use crate::cost;
 use crate::limits::check_int_bits;
@@ -1503,9 +1503,33 @@ impl Vm<'_> {
 
     /// Sequence unpacking: exact count, or `before` + starred + `after`.
     pub fn unpack(&mut self, v: &Value, before: usize, after: Option<usize>) -> R<Vec<Value>> {
-        let items = self.collect(v)?;
+        let not_iterable = |vm: &mut Self, e: Exc| {
+            if vm.exc_is(&e, "TypeError") && vm.not_iterable(v) {
+                let tn = vm.type_name(v);
+                vm.type_err(format!("cannot unpack non-iterable {tn} object"))
+            } else {
+                e
+            }
+        };
         match after {
             None => {
+                // Like CPython, take at most one item more than needed, so an over-long (or
+                // endless) iterator is reported without being drained.
+                let items = match v {
+                    Value::List(l) => l.items.borrow().clone(),
+                    Value::Tuple(t) => t.items.to_vec(),
+                    _ => {
+                        let it = self.iter(v).map_err(|e| not_iterable(self, e))?;
+                        let mut out = Vec::with_capacity(before + 1);
+                        while out.len() <= before {
+                            match self.next(&it)? {
+                                Some(x) => out.push(x),
+                                None => break,
+                            }
+                        }
+                        out
+                    }
+                };
                 if items.len() != before {
                     if items.len() > before {
                         return Err(self
@@ -1520,6 +1544,7 @@ impl Vm<'_> {
                 Ok(items)
             }
             Some(after) => {
+                let items = self.collect(v).map_err(|e| not_iterable(self, e))?;
                 if items.len() < before + after {
                     return Err(self.value_err(format!(
                         "not enough values to unpack (expected at least {}, got {})",
@@ -1532,6 +1557,27 @@ impl Vm<'_> {
                 out.extend(items[items.len() - after..].iter().cloned());
                 Ok(out)
             }
+        }
+    }
+
+    /// True when `v` has no way to be iterated (so a TypeError from `iter` is about `v`
+    /// itself, not raised inside a user `__iter__`).
+    pub(crate) fn not_iterable(&self, v: &Value) -> bool {
+        match v {
+            Value::Instance(i) => {
+                self.lookup_dunder(v, "__iter__").is_none()
+                    && self.lookup_dunder(v, "__getitem__").is_none()
+                    && i.base.borrow().is_none()
+            }
+            Value::Int(_)
+            | Value::BigInt(_)
+            | Value::Bool(_)
+            | Value::Float(_)
+            | Value::None
+            | Value::Function(_)
+            | Value::Builtin(_)
+            | Value::Class(_) => true,
+            _ => false,
         }
     }
 
