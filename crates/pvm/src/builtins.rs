@@ -1110,7 +1110,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             };
             Ok(Value::str(&vm.format(&v, &spec)?))
         }
-        _ => Err(vm.new_exc("NameError", &format!("name '{name}' is not defined"))),
+        _ => Err(vm.name_error(name)),
     }
 }
 

@@ -366,6 +366,10 @@ impl Compiler {
         let free = u.code.freevars.iter().position(|x| &**x == n);
         let ncell = u.code.cellvars.len();
         if kind == CodeKind::Class {
+            // `nonlocal x` in a class body reads and writes the enclosing function's cell.
+            if let (true, Some(f)) = (u.scope.nonlocals.contains(n), free) {
+                return NameKind::Deref((ncell + f) as u32);
+            }
             if u.scope.is_local(n) {
                 return NameKind::Name;
             }

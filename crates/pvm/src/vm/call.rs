@@ -742,9 +742,18 @@ impl Vm<'_> {
                     } else {
                         Value::tuple(f.defaults.clone())
                     })),
+                    "__closure__" => Ok(Some(if f.closure.is_empty() {
+                        Value::None
+                    } else {
+                        Value::tuple(f.closure.iter().cloned().map(Value::Cell).collect())
+                    })),
                     _ => Ok(None),
                 }
             }
+            Value::Cell(c) if name == "cell_contents" => match c.v.borrow().clone() {
+                Some(v) => Ok(Some(v)),
+                None => Err(self.value_err("Cell is empty")),
+            },
             Value::BoundMethod(m) => match name {
                 "__self__" => Ok(Some(m.receiver.clone())),
                 "__func__" => Ok(Some(m.func.clone())),

@@ -240,6 +240,14 @@ impl<'h> Vm<'h> {
         let cls = self.types.exc[name].clone();
         Exc::Py(self.make_exc(&cls, vec![]))
     }
+    /// `NameError: name 'x' is not defined`, with the `name` attribute set as in CPython.
+    pub fn name_error(&mut self, name: &str) -> Exc {
+        let e = self.new_exc("NameError", &format!("name '{name}' is not defined"));
+        if let Exc::Py(Value::Instance(i)) = &e {
+            i.dict.set_str("name", Value::str(name));
+        }
+        e
+    }
     /// TypeError shortcut.
     pub fn type_err(&mut self, msg: impl AsRef<str>) -> Exc {
         self.new_exc("TypeError", msg.as_ref())
@@ -527,7 +535,7 @@ impl<'h> Vm<'h> {
                     let name = code.names[i as usize].clone();
                     if self.dict_del(&g, &Value::str(&name))?.is_none() {
                         return Err(
-                            self.new_exc("NameError", &format!("name '{name}' is not defined"))
+                            self.name_error(&name)
                         );
                     }
                 }
@@ -557,7 +565,7 @@ impl<'h> Vm<'h> {
                         Some(v) => f.stack.push(v),
                         None => {
                             return Err(
-                                self.new_exc("NameError", &format!("name '{name}' is not defined"))
+                                self.name_error(&name)
                             )
                         }
                     }
@@ -574,7 +582,7 @@ impl<'h> Vm<'h> {
                     let name = code.names[i as usize].clone();
                     if self.dict_del(&ns, &Value::str(&name))?.is_none() {
                         return Err(
-                            self.new_exc("NameError", &format!("name '{name}' is not defined"))
+                            self.name_error(&name)
                         );
                     }
                 }
@@ -1360,7 +1368,7 @@ impl<'h> Vm<'h> {
         if let Some(v) = self.builtins.get(name) {
             return Ok(v.clone());
         }
-        Err(self.new_exc("NameError", &format!("name '{name}' is not defined")))
+        Err(self.name_error(&name))
     }
 
     /// Exception class match for `except`.
