@@ -320,7 +320,10 @@ pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Val
             let cls = vm.types.exc["GeneratorExit"].clone();
             let e = vm.make_exc(&cls, vec![]);
             match vm.gen_resume(g, None, Some(Exc::Py(e))) {
-                Ok(Ok(_)) => Err(vm.new_exc("RuntimeError", "generator ignored GeneratorExit")),
+                Ok(Ok(_)) => {
+                    let kind = if g.coroutine { "coroutine" } else { "generator" };
+                    Err(vm.new_exc("RuntimeError", &format!("{kind} ignored GeneratorExit")))
+                }
                 Ok(Err(_)) => Ok(Value::None),
                 Err(e) if vm.exc_is(&e, "GeneratorExit") || vm.exc_is(&e, "StopIteration") => {
                     Ok(Value::None)

@@ -762,6 +762,15 @@ impl Vm<'_> {
                     self.getattr_opt(&f, name)
                 }
             },
+            Value::Generator(g) => {
+                let running = if g.coroutine { "cr_running" } else { "gi_running" };
+                Ok(match name {
+                    "__qualname__" => Some(Value::str(&g.name)),
+                    "__name__" => Some(Value::str(g.name.rsplit('.').next().unwrap_or(&g.name))),
+                    n if n == running => Some(Value::Bool(g.running.get())),
+                    _ => None,
+                })
+            }
             Value::Builtin(b) => match name {
                 "__name__" | "__qualname__" => Ok(Some(Value::str(&b.name))),
                 "__self__" => Ok(Some(match &b.kind {
@@ -1097,9 +1106,13 @@ impl Vm<'_> {
             return Err(self.value_err("generator already executing"));
         }
         let taken = g.frame.borrow_mut().take();
+        let kind = if g.coroutine { "coroutine" } else { "generator" };
         let Some(mut frame) = taken else {
             if let Some(e) = throw {
                 return Err(e);
+            }
+            if g.coroutine {
+                return Err(self.new_exc("RuntimeError", "cannot reuse already awaited coroutine"));
             }
             return Ok(Err(Value::None));
         };
@@ -1107,9 +1120,9 @@ impl Vm<'_> {
             if let Some(s) = &sent {
                 if !s.is_none() {
                     *g.frame.borrow_mut() = Some(frame);
-                    return Err(
-                        self.type_err("can't send non-None value to a just-started generator")
-                    );
+                    return Err(self.type_err(format!(
+                        "can't send non-None value to a just-started {kind}"
+                    )));
                 }
             }
             frame.started = true;
@@ -1125,14 +1138,19 @@ impl Vm<'_> {
         g.running.set(true);
         let saved_handling = self.handling.len();
         let r = match throw {
-            Some(Exc::Py(e)) => {
-                self.add_tb_frame(&e, &frame);
-                if self.unwind_pub(&mut frame, e.clone()) {
-                    self.run_frame(&mut frame)
-                } else {
-                    Err(Exc::Py(e))
+            Some(Exc::Py(e)) => match self.throw_to_delegate(&mut frame, e) {
+                Delegated::Yield(v) => Ok(Outcome::Yield(v)),
+                Delegated::Resume => self.run_frame(&mut frame),
+                Delegated::Raise(Exc::Py(e)) => {
+                    self.add_tb_frame(&e, &frame);
+                    if self.unwind_pub(&mut frame, e.clone()) {
+                        self.run_frame(&mut frame)
+                    } else {
+                        Err(Exc::Py(e))
+                    }
                 }
-            }
+                Delegated::Raise(abort) => Err(abort),
+            },
             Some(a) => Err(a),
             None => self.run_frame(&mut frame),
         };
@@ -1150,6 +1168,68 @@ impl Vm<'_> {
                     return Err(self.new_exc("RuntimeError", "generator raised StopIteration"));
                 }
                 Err(e)
+            }
+        }
+    }
+
+    /// `throw()`/`close()` on a generator suspended in `yield from`/`await` go to the
+    /// delegate first (PEP 380): `GeneratorExit` closes it and is then raised here; anything
+    /// else is thrown into it, and what it yields, returns or raises decides what this
+    /// frame does.
+    fn throw_to_delegate(&mut self, frame: &mut crate::vm::frame::Frame, e: Value) -> Delegated {
+        let at_yield_from =
+            frame.started && matches!(frame.code.ops.get(frame.pc), Some(crate::bytecode::Op::YieldFrom));
+        let Some(sub) = frame.stack.last().cloned().filter(|_| at_yield_from) else {
+            return Delegated::Raise(Exc::Py(e));
+        };
+        let is_exit = match &e {
+            Value::Instance(i) => self
+                .types
+                .exc
+                .get("GeneratorExit")
+                .is_some_and(|c| i.cls().is_subclass(c)),
+            _ => false,
+        };
+        if is_exit {
+            frame.stack.pop();
+            let closed = match &sub {
+                Value::Generator(g) => {
+                    crate::objects::iter::gen_call(self, g, "close", Args::default()).map(drop)
+                }
+                _ => match self.getattr_opt(&sub, "close") {
+                    Ok(Some(close)) => self.call(&close, Args::default()).map(drop),
+                    Ok(None) => Ok(()),
+                    Err(e) => Err(e),
+                },
+            };
+            return Delegated::Raise(closed.err().unwrap_or(Exc::Py(e)));
+        }
+        let r = match &sub {
+            Value::Generator(g) => self.gen_resume(g, None, Some(Exc::Py(e))),
+            _ => match self.getattr_opt(&sub, "throw") {
+                Ok(Some(throw)) => match self.call(&throw, Args::new(vec![e])) {
+                    Ok(v) => Ok(Ok(v)),
+                    Err(x) if self.exc_is(&x, "StopIteration") => Ok(Err(stop_value(&x))),
+                    Err(x) => Err(x),
+                },
+                Ok(None) => {
+                    frame.stack.pop();
+                    return Delegated::Raise(Exc::Py(e));
+                }
+                Err(x) => Err(x),
+            },
+        };
+        match r {
+            Ok(Ok(y)) => Delegated::Yield(y),
+            Ok(Err(ret)) => {
+                frame.stack.pop();
+                frame.stack.push(ret);
+                frame.pc += 1;
+                Delegated::Resume
+            }
+            Err(x) => {
+                frame.stack.pop();
+                Delegated::Raise(x)
             }
         }
     }
@@ -1209,7 +1289,23 @@ impl Vm<'_> {
         match &v {
             Value::Generator(g) if g.coroutine => Ok(v),
             Value::Instance(_) => match self.call_dunder(&v, "__await__", vec![])? {
-                Some(it) => Ok(it),
+                Some(it) => {
+                    let iterator = match &it {
+                        Value::Generator(g) if g.coroutine => {
+                            return Err(self.type_err("__await__() returned a coroutine"))
+                        }
+                        Value::Generator(_) | Value::Iter(_) => true,
+                        Value::Instance(_) => self.lookup_dunder(&it, "__next__").is_some(),
+                        _ => false,
+                    };
+                    if !iterator {
+                        let tn = self.type_name(&it);
+                        return Err(self.type_err(format!(
+                            "__await__() returned non-iterator of type '{tn}'"
+                        )));
+                    }
+                    Ok(it)
+                }
                 None => {
                     let tn = self.type_name(&v);
                     Err(self.type_err(format!("object {tn} can't be used in 'await' expression")))
@@ -1291,4 +1387,14 @@ fn is_builtin_class(vm: &Vm, c: &Rc<Class>) -> bool {
 /// A builtin (non-native) `__new__`: `object.__new__`, served by `new_instance`.
 fn is_builtin_new(f: &Value) -> bool {
     matches!(f, Value::Builtin(b) if !matches!(b.kind, BuiltinKind::Native(_)))
+}
+
+/// What a `throw()` into a generator suspended in `yield from` leads to.
+enum Delegated {
+    /// The delegate yielded: the generator stays suspended and yields this.
+    Yield(Value),
+    /// The delegate returned; its value is on the stack and the frame continues.
+    Resume,
+    /// Raise this in the generator's frame.
+    Raise(Exc),
 }
