@@ -406,6 +406,17 @@ pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
             inst.dict.set_str(n, v);
         }
     }
+    let unicode = ["UnicodeDecodeError", "UnicodeEncodeError"]
+        .iter()
+        .any(|n| inst.cls().is_subclass(&vm.types.exc[*n]));
+    if unicode && pos.len() == 5 {
+        for (n, v) in ["encoding", "object", "start", "end", "reason"]
+            .into_iter()
+            .zip(pos.iter())
+        {
+            inst.dict.set_str(n, v.clone());
+        }
+    }
     inst.dict.set_str("args", Value::tuple(pos));
 }
 
@@ -1473,6 +1484,21 @@ fn float_from_str(vm: &mut Vm, s: &str) -> R<f64> {
     })
 }
 
+/// The `encoding` and `errors` arguments of `str(b, …)` / `bytes(s, …)` (after the object).
+fn codec_args(vm: &mut Vm, a: &mut Args, fname: &str) -> R<(String, String)> {
+    let encoding = a.pos.get(1).cloned().or_else(|| a.take_kw("encoding"));
+    let errors = a.pos.get(2).cloned().or_else(|| a.take_kw("errors"));
+    let mut text = |v: Option<Value>, what: &str, default: &str| match v {
+        None => Ok(default.to_string()),
+        Some(Value::Str(s)) => Ok(s.s.to_string()),
+        Some(v) => {
+            let tn = vm.type_name(&v);
+            Err(vm.type_err(format!("{fname}() argument '{what}' must be str, not {tn}")))
+        }
+    };
+    Ok((text(encoding, "encoding", "utf-8")?, text(errors, "errors", "strict")?))
+}
+
 /// Construct an instance of a builtin class.
 pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     let first = a.pos.first().cloned();
@@ -1540,13 +1566,21 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     if is!(str_) {
         return match first {
             None => Ok(Value::str("")),
-            Some(Value::Bytes(b)) if a.pos.len() > 1 || !a.kw.is_empty() => {
-                match std::str::from_utf8(&b.b) {
-                    Ok(s) => Ok(Value::str(s)),
-                    Err(_) => {
-                        Err(vm.new_exc("UnicodeDecodeError", "'utf-8' codec can't decode bytes"))
+            Some(v) if a.pos.len() > 1 || !a.kw.is_empty() => {
+                let (encoding, errors) = codec_args(vm, &mut a, "str")?;
+                let data = match &v {
+                    Value::Bytes(b) => b.b.to_vec(),
+                    Value::ByteArray(b) => b.b.borrow().clone(),
+                    Value::Str(_) => return Err(vm.type_err("decoding str is not supported")),
+                    other => {
+                        let tn = vm.type_name(other);
+                        return Err(vm.type_err(format!(
+                            "decoding to str: need a bytes-like object, {tn} found"
+                        )));
                     }
-                }
+                };
+                vm.charge(cost::CODEC + cost::per_char(data.len()))?;
+                Ok(Value::str(&crate::codec::decode(vm, &data, &encoding, &errors)?))
             }
             Some(v) => Ok(Value::str(&vm.str(&v)?)),
         };
@@ -1584,7 +1618,33 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         return Ok(Value::Dict(d));
     }
     if is!(bytes) || is!(bytearray) {
+        let coding = a.pos.len() > 1 || !a.kw.is_empty();
         let data = match first {
+            Some(Value::Str(s)) if coding => {
+                let (encoding, errors) = codec_args(vm, &mut a, c.name.as_ref())?;
+                vm.charge(cost::CODEC + cost::per_char(s.s.len()))?;
+                crate::codec::encode(vm, &s.s, &encoding, &errors)?
+            }
+            Some(Value::Str(_)) => return Err(vm.type_err("string argument without an encoding")),
+            _ if coding && a.pos.len() > 1 => {
+                let e = if a.pos.len() > 2 || a.kw.iter().any(|(k, _)| &**k == "encoding") {
+                    "encoding or errors without a string argument"
+                } else {
+                    "encoding without a string argument"
+                };
+                return Err(vm.type_err(e));
+            }
+            _ if coding => return Err(vm.type_err("errors without a string argument")),
+            Some(v @ Value::Instance(_)) if vm.lookup_dunder(&v, "__bytes__").is_some() && is!(bytes) => {
+                let r = vm.call_dunder(&v, "__bytes__", vec![])?.unwrap_or(Value::None);
+                return match r {
+                    Value::Bytes(_) => Ok(r),
+                    other => {
+                        let tn = vm.type_name(&other);
+                        Err(vm.type_err(format!("__bytes__ returned non-bytes (type {tn})")))
+                    }
+                };
+            }
             None => vec![],
             Some(Value::Int(n)) => {
                 if n < 0 {
@@ -1594,18 +1654,26 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 vm.reserve(n as u64)?;
                 vec![0; n as usize]
             }
-            Some(Value::Str(s)) => {
-                vm.charge(cost::CODEC + cost::per_char(s.s.len()))?;
-                s.s.as_bytes().to_vec()
-            }
             Some(Value::Bytes(b)) => b.b.to_vec(),
+            Some(Value::ByteArray(b)) => b.b.borrow().clone(),
             Some(v) => {
-                let items = vm.collect(&v)?;
+                let items = match vm.collect(&v) {
+                    Ok(items) => items,
+                    Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&v) => {
+                        let tn = vm.type_name(&v);
+                        return Err(vm.type_err(format!(
+                            "cannot convert '{tn}' object to {}",
+                            c.name
+                        )));
+                    }
+                    Err(e) => return Err(e),
+                };
                 let mut out = Vec::with_capacity(items.len());
                 for x in items {
                     let i = vm.index_of(&x)?;
                     if !(0..256).contains(&i) {
-                        return Err(vm.value_err("bytes must be in range(0, 256)"));
+                        let what = if is!(bytes) { "bytes" } else { "byte" };
+                        return Err(vm.value_err(format!("{what} must be in range(0, 256)")));
                     }
                     out.push(i as u8);
                 }

@@ -406,6 +406,14 @@ pub fn exc_str(vm: &mut Vm, i: &Instance) -> R<String> {
             return Ok(out);
         }
     }
+    let decode = cls.is_subclass(&vm.types.exc["UnicodeDecodeError"]);
+    if decode || cls.is_subclass(&vm.types.exc["UnicodeEncodeError"]) {
+        if let Value::Tuple(t) = &args {
+            if let Some(s) = crate::codec::unicode_error_str(decode, &t.items) {
+                return Ok(s);
+            }
+        }
+    }
     match &args {
         Value::Tuple(t) if t.items.is_empty() => Ok(String::new()),
         Value::Tuple(t) if t.items.len() == 1 => {

@@ -10,6 +10,7 @@ pub mod actor;
 pub mod builtins;
 pub mod bytecode;
 pub mod cbor_bridge;
+pub mod codec;
 pub mod code_cache;
 pub mod compiler;
 pub mod cost;

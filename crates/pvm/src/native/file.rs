@@ -547,27 +547,6 @@ fn check_readable(vm: &mut Vm, f: &File, method: &str) -> R<()> {
     Ok(())
 }
 
-/// One decoded character at the start of `d`, or the length of the invalid sequence there
-/// and CPython's reason.
-fn next_char(d: &[u8]) -> Result<(char, usize), (usize, &'static str)> {
-    let n = d.len().min(4);
-    let valid = match std::str::from_utf8(&d[..n]) {
-        Ok(s) => s,
-        Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&d[..e.valid_up_to()]).unwrap_or(""),
-        Err(e) => {
-            return Err(match e.error_len() {
-                None => (n, "unexpected end of data"),
-                Some(k) if matches!(d[0], 0x80..=0xc1 | 0xf5..=0xff) => (k, "invalid start byte"),
-                Some(k) => (k, "invalid continuation byte"),
-            })
-        }
-    };
-    match valid.chars().next() {
-        Some(c) => Ok((c, c.len_utf8())),
-        None => Err((1, "invalid start byte")),
-    }
-}
-
 /// Decode text from `d` for `read` (`line == false`) or `readline`, stopping after `limit`
 /// characters if given. Returns the text and the bytes consumed. Decoding errors are raised
 /// when the read reaches them; positions are counted from the read's start.
@@ -575,7 +554,7 @@ fn decode(vm: &mut Vm, f: &File, d: &[u8], limit: Option<usize>, line: bool) -> 
     let mut out = String::new();
     let (mut i, mut chars) = (0, 0);
     while i < d.len() && limit.is_none_or(|l| chars < l) {
-        let (c, w) = match next_char(&d[i..]) {
+        let (c, w) = match crate::codec::next_utf8(&d[i..]) {
             Ok((c, w)) => (c, w),
             Err((bad, reason)) => match &*f.errors {
                 "strict" => {

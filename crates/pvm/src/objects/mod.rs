@@ -561,11 +561,16 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                 let new: Vec<u8> = match &v {
                     Value::Bytes(x) => x.b.to_vec(),
                     Value::ByteArray(x) => x.b.borrow().clone(),
+                    Value::Str(_) | Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => {
+                        return Err(vm.type_err(
+                            "can assign only bytes, buffers, or iterables of ints in range(0, 256)",
+                        ))
+                    }
                     other => {
                         let items = vm.collect(other)?;
                         let mut out = Vec::with_capacity(items.len());
                         for x in &items {
-                            out.push(vm.index_of(x)? as u8);
+                            out.push(byte_value(vm, x)?);
                         }
                         out
                     }
@@ -592,8 +597,8 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                 return Ok(());
             }
             let i = norm_index(vm, &k, n, "bytearray")?;
-            let x = vm.index_of(&v)?;
-            b.b.borrow_mut()[i] = x as u8;
+            let x = byte_value(vm, &v)?;
+            b.b.borrow_mut()[i] = x;
             Ok(())
         }
         Value::Instance(i) => {
@@ -714,5 +719,16 @@ fn descriptor_call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             vm.call(&d, Args::new(vec![obj]))
         }
         _ => Err(vm.attr_error(v, name)),
+    }
+}
+
+/// An int stored into a bytearray: `ValueError` outside `range(0, 256)`, as CPython.
+fn byte_value(vm: &mut Vm, v: &Value) -> R<u8> {
+    match vm.index_of(v) {
+        Ok(x) => u8::try_from(x).map_err(|_| vm.value_err("byte must be in range(0, 256)")),
+        Err(e) if matches!(v, Value::BigInt(_)) && vm.exc_is(&e, "IndexError") => {
+            Err(vm.value_err("byte must be in range(0, 256)"))
+        }
+        Err(e) => Err(e),
     }
 }

@@ -489,7 +489,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 Some(Value::Str(e)) => e.s.to_string(),
                 Some(_) => return Err(vm.type_err("encode() argument 'errors' must be str")),
             };
-            encode(vm, text, &encoding, &errors)?
+            Value::bytes(crate::codec::encode(vm, text, &encoding, &errors)?)
         }
         "partition" | "rpartition" => {
             let sep = need_str(vm, a0, name)?;
@@ -705,7 +705,7 @@ pub const BYTES_METHODS: &[&str] = &[
     "translate",
 ];
 
-fn latin1(b: &[u8]) -> String {
+pub(crate) fn latin1(b: &[u8]) -> String {
     b.iter().map(|&x| x as char).collect()
 }
 
@@ -820,90 +820,36 @@ fn bytes_translate(vm: &mut Vm, b: &[u8], mut args: Args) -> R<Value> {
     Ok(Value::bytes(out))
 }
 
-/// `str.encode`: UTF-8, ASCII and Latin-1 (with their Python aliases), errors `strict`,
-/// `ignore` or `replace`, CPython's messages. Other encodings raise `LookupError`.
-fn encode(vm: &mut Vm, text: &str, encoding: &str, errors: &str) -> R<Value> {
-    let norm = encoding.to_lowercase().replace('_', "-");
-    let (name, limit) = match norm.as_str() {
-        "utf-8" | "utf8" | "u8" | "utf" => return Ok(Value::bytes(text.as_bytes().to_vec())),
-        "ascii" | "us-ascii" | "646" => ("ascii", 0x80u32),
-        "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "8859" | "cp819" | "l1" | "latin" => {
-            ("latin-1", 0x100)
-        }
-        _ => return Err(vm.new_exc("LookupError", &format!("unknown encoding: {encoding}"))),
-    };
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::with_capacity(chars.len());
-    for (pos, &c) in chars.iter().enumerate() {
-        let code = u32::from(c);
-        if code < limit {
-            out.push(code as u8);
-            continue;
-        }
-        match errors {
-            "ignore" => {}
-            "replace" => out.push(b'?'),
-            _ => {
-                // CPython reports the whole run of unencodable characters starting here.
-                let run = chars[pos..]
-                    .iter()
-                    .take_while(|c| u32::from(**c) >= limit)
-                    .count();
-                let what = if run > 1 {
-                    format!("characters in position {pos}-{}", pos + run - 1)
-                } else if code < 0x100 {
-                    format!("character '\\x{code:02x}' in position {pos}")
-                } else if code < 0x10000 {
-                    format!("character '\\u{code:04x}' in position {pos}")
-                } else {
-                    format!("character '\\U{code:08x}' in position {pos}")
-                };
-                return Err(vm.new_exc(
-                    "UnicodeEncodeError",
-                    &format!("'{name}' codec can't encode {what}: ordinal not in range({limit})"),
-                ));
-            }
-        }
-    }
-    Ok(Value::bytes(out))
-}
-
 /// Call a bytes method.
 pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
     vm.charge(cost::per_char(b.b.len()))?;
     match name {
         "decode" => {
             vm.charge(cost::CODEC)?;
-            let enc = match args.pos.first() {
-                Some(Value::Str(s)) => s.s.to_lowercase().replace('_', "-"),
-                _ => "utf-8".into(),
+            let mut a = args.clone();
+            let encoding = a.pos.first().cloned().or_else(|| a.take_kw("encoding"));
+            let errors = a.pos.get(1).cloned().or_else(|| a.take_kw("errors"));
+            let encoding = match &encoding {
+                None => "utf-8".to_string(),
+                Some(Value::Str(e)) => e.s.to_string(),
+                Some(v) => {
+                    let tn = vm.type_name(v);
+                    return Err(vm.type_err(format!(
+                        "decode() argument 'encoding' must be str, not {tn}"
+                    )));
+                }
             };
-            let data: &[u8] = if enc == "utf-8-sig" {
-                b.b.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(&b.b)
-            } else {
-                &b.b
+            let errors = match &errors {
+                None => "strict".to_string(),
+                Some(Value::Str(e)) => e.s.to_string(),
+                Some(v) => {
+                    let tn = vm.type_name(v);
+                    return Err(
+                        vm.type_err(format!("decode() argument 'errors' must be str, not {tn}"))
+                    );
+                }
             };
-            match enc.as_str() {
-                "ascii" | "us-ascii" => match data.iter().position(|x| *x >= 0x80) {
-                    None => Ok(Value::str(&latin1(data))),
-                    Some(p) => Err(vm.new_exc(
-                        "UnicodeDecodeError",
-                        &format!("'ascii' codec can't decode byte 0x{:02x} in position {}: ordinal not in range(128)", data[p], p),
-                    )),
-                },
-                "latin-1" | "latin1" | "iso-8859-1" => Ok(Value::str(&latin1(data))),
-                _ => match std::str::from_utf8(data) {
-                    Ok(s) => Ok(Value::str(s)),
-                    Err(e) => Err(vm.new_exc(
-                        "UnicodeDecodeError",
-                        &format!(
-                            "'utf-8' codec can't decode byte 0x{:02x} in position {}: invalid start byte",
-                            data.get(e.valid_up_to()).copied().unwrap_or(0),
-                            e.valid_up_to()
-                        ),
-                    )),
-                },
-            }
+            Ok(Value::str(&crate::codec::decode(vm, &b.b, &encoding, &errors)?))
         }
         "hex" => Ok(Value::str(
             &b.b.iter().map(|x| format!("{x:02x}")).collect::<String>(),

@@ -1026,7 +1026,20 @@ impl Vm<'_> {
                 self.charge(cost::per_char(x.s.len().min(y.s.len())))?;
                 Some(x.s.cmp(&y.s))
             }
-            (Bytes(x), Bytes(y)) => Some(x.b.cmp(&y.b)),
+            (Bytes(x), Bytes(y)) => {
+                self.charge(cost::per_char(x.b.len().min(y.b.len())))?;
+                Some(x.b.cmp(&y.b))
+            }
+            (Bytes(_) | ByteArray(_), Bytes(_) | ByteArray(_)) => {
+                let bytes_of = |v: &Value| match v {
+                    Bytes(x) => x.b.to_vec(),
+                    ByteArray(x) => x.b.borrow().clone(),
+                    _ => Vec::new(),
+                };
+                let (x, y) = (bytes_of(a), bytes_of(b));
+                self.charge(cost::per_char(x.len().min(y.len())))?;
+                Some(x.cmp(&y))
+            }
             (Tuple(_), Tuple(_)) | (List(_), List(_)) => {
                 let xs = self.seq_items(a);
                 let ys = self.seq_items(b);
@@ -1613,11 +1626,41 @@ impl Vm<'_> {
                 }
                 _ => self.contains_iter(c, k),
             },
-            Value::Bytes(b) => match k {
-                Value::Int(i) => Ok(b.b.contains(&(*i as u8))),
-                Value::Bytes(x) => Ok(x.b.is_empty() || b.b.windows(x.b.len()).any(|w| w == &*x.b)),
-                _ => Err(self.type_err("a bytes-like object is required")),
-            },
+            Value::Bytes(_) | Value::ByteArray(_) => {
+                let hay = match c {
+                    Value::Bytes(b) => b.b.to_vec(),
+                    Value::ByteArray(b) => b.b.borrow().clone(),
+                    _ => Vec::new(),
+                };
+                self.charge(cost::per_char(hay.len()))?;
+                let needle = match k {
+                    Value::Bytes(x) => x.b.to_vec(),
+                    Value::ByteArray(x) => x.b.borrow().clone(),
+                    Value::Int(_) | Value::Bool(_) | Value::BigInt(_) | Value::Instance(_) => {
+                        let byte = match self.index_of(k) {
+                            Ok(i) => u8::try_from(i).ok(),
+                            Err(_) if matches!(k, Value::BigInt(_)) => None,
+                            Err(_) => {
+                                let tn = self.type_name(k);
+                                return Err(self.type_err(format!(
+                                    "a bytes-like object is required, not '{tn}'"
+                                )));
+                            }
+                        };
+                        let Some(byte) = byte else {
+                            return Err(self.value_err("byte must be in range(0, 256)"));
+                        };
+                        return Ok(hay.contains(&byte));
+                    }
+                    other => {
+                        let tn = self.type_name(other);
+                        return Err(
+                            self.type_err(format!("a bytes-like object is required, not '{tn}'"))
+                        );
+                    }
+                };
+                Ok(needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle))
+            }
             Value::Instance(i) => {
                 if let Some((kind, _)) = self.dict_view(c) {
                     if kind != 0 {
