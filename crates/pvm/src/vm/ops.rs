@@ -1251,13 +1251,23 @@ impl Vm<'_> {
                 h.finish() ^ 0xb5
             }
             Value::None => 0xFC_A8_6B,
+            // CPython 3.11's tuple hash (an xxHash64 round per element over the element
+            // hashes), so tuples of ints, floats and bools hash exactly as in CPython.
             Value::Tuple(t) => {
+                const P1: u64 = 11_400_714_785_074_694_791;
+                const P2: u64 = 14_029_467_366_897_019_727;
+                const P5: u64 = 2_870_177_450_012_600_261;
+                self.charge(cost::per_elem(t.items.len()))?;
                 self.enter()?;
-                let mut h: u64 = 0x345678;
+                let mut acc: u64 = P5;
                 let mut r = Ok(());
                 for x in t.items.iter() {
                     match self.hash(x) {
-                        Ok(k) => h = (h ^ k).wrapping_mul(1_000_003),
+                        Ok(lane) => {
+                            acc = acc.wrapping_add(lane.wrapping_mul(P2));
+                            acc = acc.rotate_left(31);
+                            acc = acc.wrapping_mul(P1);
+                        }
                         Err(e) => {
                             r = Err(e);
                             break;
@@ -1266,14 +1276,32 @@ impl Vm<'_> {
                 }
                 self.leave();
                 r?;
-                h
-            }
-            Value::Set(s) if s.frozen => {
-                let mut h: u64 = 0;
-                for e in s.table.borrow().iter() {
-                    h ^= e.hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                acc = acc.wrapping_add((t.items.len() as u64) ^ (P5 ^ 3_527_539));
+                if acc == u64::MAX {
+                    1_546_275_796
+                } else {
+                    acc
                 }
-                h
+            }
+            // CPython 3.11's frozenset hash: element hashes shuffled and xor-ed (so the order
+            // does not matter), then mixed with the size.
+            Value::Set(s) if s.frozen => {
+                let shuffle = |h: u64| ((h ^ 89_869_747) ^ (h << 16)).wrapping_mul(3_644_798_167);
+                let tb = s.table.borrow();
+                let mut n = 0u64;
+                let mut h: u64 = 0;
+                for e in tb.iter() {
+                    h ^= shuffle(e.hash);
+                    n += 1;
+                }
+                h ^= (n + 1).wrapping_mul(1_927_868_237);
+                h ^= (h >> 11) ^ (h >> 25);
+                h = h.wrapping_mul(69_069).wrapping_add(907_133_923);
+                if h == u64::MAX {
+                    590_923_713
+                } else {
+                    h
+                }
             }
             Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::ByteArray(_) => {
                 return Err(self.type_err(format!("unhashable type: '{}'", self.type_name(v))));
@@ -1286,8 +1314,9 @@ impl Vm<'_> {
                     }
                 }
                 if let Some(r) = self.call_dunder(v, "__hash__", vec![])? {
+                    // The result is reduced like an int's own hash (so -1 becomes -2).
                     return match r {
-                        Value::Int(i) => Ok(i as u64),
+                        Value::Int(i) => Ok(int_hash(i) as u64),
                         Value::BigInt(b) => Ok(big_hash(&b) as u64),
                         Value::Bool(b) => Ok(b as u64),
                         _ => Err(self.type_err("__hash__ method should return an integer")),
