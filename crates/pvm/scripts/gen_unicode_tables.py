@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Generate src/unicode_tables.rs from CPython 3.11's own character database.
 
-`str.isprintable()` (and so `repr(str)`, which escapes what is not printable) and
-`str.casefold()` must answer exactly as CPython 3.11 (Unicode 14.0) does. Rust's `char`
-methods follow the toolchain's newer Unicode version and have no notion of "printable" or
-of full case folding, so we commit the tables python3 itself reports. Run from the crate root:
+Every character property and case mapping behind `str` methods must answer exactly as
+CPython 3.11 (Unicode 14.0) does: `isprintable` (and so `repr(str)`), `isdecimal`, `isdigit`,
+`isnumeric`, `isspace` (and so `split()`/`strip()`), `isalpha`, `isupper`, `islower`,
+`istitle`, and `lower`, `upper`, `title`, `capitalize`, `swapcase`, `casefold`. Rust's `char`
+methods follow the toolchain's newer Unicode version and define some properties differently
+(`is_alphabetic` is not `isalpha`, `is_whitespace` is not `isspace`), so we commit the tables
+python3 itself reports. Run from the crate root:
 
     python3 scripts/gen_unicode_tables.py > src/unicode_tables.rs
 """
@@ -38,6 +41,89 @@ print("pub(crate) static NONPRINTABLE: &[(u32, u32)] = &[")
 for a, b in ranges(lambda c: not chr(c).isprintable()):
     print(f"    (0x{a:X}, 0x{b:X}),")
 print("];")
+print()
+
+CATEGORY_NOTE = {
+    "DECIMAL": "`str.isdecimal()` (general category Nd)",
+    "DIGIT": "`str.isdigit()` (Numeric_Type Decimal or Digit)",
+    "NUMERIC": "`str.isnumeric()` (any Numeric_Type)",
+    "SPACE": "`str.isspace()` (bidirectional class WS, B or S, or category Zs)",
+    "ALPHA": "`str.isalpha()` (general categories Lm, Lt, Lu, Ll, Lo)",
+    "UPPER": "the Uppercase property (`c.isupper()` for one character)",
+    "LOWER": "the Lowercase property (`c.islower()` for one character)",
+    "TITLECASE": "general category Lt (titlecase letters)",
+    "CASED": "the Cased property (Uppercase, Lowercase or Lt)",
+    "CASE_IGNORABLE": "the Case_Ignorable property (used for the final-sigma rule)",
+    "ID_START": "`str.isidentifier()` of the first character (XID_Start or `_`)",
+    "ID_CONTINUE": "`str.isidentifier()` of later characters (XID_Continue)",
+}
+
+
+def is_cased(c):
+    ch = chr(c)
+    return ch.isupper() or ch.islower() or unicodedata.category(ch) == "Lt"
+
+
+def is_case_ignorable(c):
+    # CPython does not expose Case_Ignorable; read it back from lower()'s final-sigma rule.
+    # A capital sigma is final when preceded by a cased letter and not followed by one,
+    # skipping case-ignorable characters in both directions.
+    ch = chr(c)
+    if is_cased(c):
+        # " " + ch + "Σ": sigma final only if ch (cased) is not skipped as ignorable.
+        return (" " + ch + "\u03a3").lower()[-1] == "\u03c3"
+    # "ΑΣ" + ch + "Α": ch is neither cased nor, unless ignorable, skipped.
+    return ("\u0391\u03a3" + ch + "\u0391").lower()[1] == "\u03c3"
+
+
+PREDICATES = {
+    "DECIMAL": lambda c: chr(c).isdecimal(),
+    "DIGIT": lambda c: chr(c).isdigit(),
+    "NUMERIC": lambda c: chr(c).isnumeric(),
+    "SPACE": lambda c: chr(c).isspace(),
+    "ALPHA": lambda c: chr(c).isalpha(),
+    "UPPER": lambda c: chr(c).isupper(),
+    "LOWER": lambda c: chr(c).islower(),
+    "TITLECASE": lambda c: unicodedata.category(chr(c)) == "Lt",
+    "CASED": is_cased,
+    "CASE_IGNORABLE": is_case_ignorable,
+    "ID_START": lambda c: chr(c).isidentifier(),
+    "ID_CONTINUE": lambda c: ("a" + chr(c)).isidentifier(),
+}
+
+# unicode::decimal_value relies on every Nd range being whole runs of ten starting at 0.
+for a, b in ranges(lambda c: chr(c).isdecimal()):
+    assert (b - a + 1) % 10 == 0 and unicodedata.decimal(chr(a)) == 0, hex(a)
+
+for name, pred in PREDICATES.items():
+    print()
+    print(f"/// Code point ranges where {CATEGORY_NOTE[name]} holds.")
+    print(f"pub(crate) static {name}: &[(u32, u32)] = &[")
+    for a, b in ranges(pred):
+        print(f"    (0x{a:X}, 0x{b:X}),")
+    print("];")
+
+
+def mapping(name, doc, fn):
+    print()
+    print(f"/// {doc}; at most three code points, padded with 0.")
+    print(f"pub(crate) static {name}: &[(u32, [u32; 3])] = &[")
+    for cp in range(0x110000):
+        m = fn(chr(cp))
+        if m is None:
+            continue
+        cps = [ord(x) for x in m] + [0] * (3 - len(m))
+        print(f"    (0x{cp:X}, [{', '.join(f'0x{x:X}' for x in cps)}]),")
+    print("];")
+
+
+# Sigma is the one context-dependent mapping; lower() handles it, the table holds 'σ'.
+mapping("LOWER_MAP", "`(c, full lowercase of c)` where it differs from c",
+        lambda ch: ch.lower() if ch.lower() != ch else None)
+mapping("UPPER_MAP", "`(c, full uppercase of c)` where it differs from c",
+        lambda ch: ch.upper() if ch.upper() != ch else None)
+mapping("TITLE_MAP", "`(c, full titlecase of c)` where it differs from its uppercase",
+        lambda ch: ch.title() if ch.title() != ch.upper() else None)
 print()
 print("/// `(c, c.casefold())` for every code point that case-folds to something else; the")
 print("/// folding is at most three code points, padded with 0.")

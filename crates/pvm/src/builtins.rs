@@ -654,7 +654,8 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             let cs: Vec<char> = s.s.chars().collect();
             let mut i = 0;
             while i < cs.len() {
-                if cs[i].is_whitespace() {
+                // bytes.fromhex skips ASCII whitespace only (Py_ISSPACE).
+                if matches!(cs[i], ' ' | '\t'..='\r') {
                     i += 1;
                     continue;
                 }
@@ -1413,7 +1414,8 @@ pub fn len_of(vm: &mut Vm, v: &Value) -> R<usize> {
 
 /// Parse `int(str, base)`.
 fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
-    let t = s.trim();
+    let ascii = crate::unicode::decimal_and_space_to_ascii(s);
+    let t = ascii.trim_matches(|c: char| matches!(c, ' ' | '\t'..='\r'));
     let bad = |vm: &mut Vm| {
         vm.value_err(format!(
             "invalid literal for int() with base {}: {}",
@@ -1459,7 +1461,8 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
 
 /// Parse a float literal the way `float(str)` does.
 fn float_from_str(vm: &mut Vm, s: &str) -> R<f64> {
-    let t = s.trim();
+    let ascii = crate::unicode::decimal_and_space_to_ascii(s);
+    let t = ascii.trim_matches(|c: char| matches!(c, ' ' | '\t'..='\r'));
     let l = t.to_ascii_lowercase();
     let v = match l.trim_start_matches(['+', '-']) {
         "inf" | "infinity" => Some(f64::INFINITY),

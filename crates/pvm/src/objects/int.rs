@@ -189,7 +189,8 @@ pub fn float_hex(f: f64) -> String {
 pub fn float_fromhex(vm: &mut Vm, text: &str) -> R<f64> {
     const INVALID: &str = "invalid hexadecimal floating-point string";
     const TOO_LARGE: &str = "hexadecimal value too large to represent as a float";
-    let t = text.trim_matches(|c: char| c.is_whitespace());
+    // CPython parses the UTF-8 text and skips ASCII whitespace only (Py_ISSPACE).
+    let t = text.trim_matches(|c: char| matches!(c, ' ' | '\t'..='\r'));
     let (neg, body) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),
         Some(b'+') => (false, &t[1..]),

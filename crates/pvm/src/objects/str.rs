@@ -160,14 +160,14 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
     let a0 = args.pos.first();
     let text = &*s.s;
     Ok(match name {
-        "upper" => Value::str(&text.to_uppercase()),
-        "lower" => Value::str(&text.to_lowercase()),
+        "upper" => Value::str(&crate::unicode::upper(text)),
+        "lower" => Value::str(&crate::unicode::lower(text)),
         "casefold" => Value::str(&crate::unicode::casefold(text)),
         "strip" | "lstrip" | "rstrip" => {
             let chars = arg_str(vm, a0, name)?;
             let pred = |c: char| match &chars {
                 Some(cs) => cs.contains(c),
-                None => c.is_whitespace(),
+                None => crate::unicode::is_space(c),
             };
             Value::str(match name {
                 "strip" => text.trim_matches(pred),
@@ -204,32 +204,42 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                     }
                 }
                 None => {
+                    // Runs of str.isspace() characters separate words.
+                    let sp = crate::unicode::is_space;
                     if maxsplit < 0 {
-                        text.split_whitespace().map(String::from).collect()
+                        text.split(sp)
+                            .filter(|w| !w.is_empty())
+                            .map(String::from)
+                            .collect()
                     } else if name == "split" {
                         let mut out = Vec::new();
-                        let mut rest = text.trim_start();
+                        let mut rest = text.trim_start_matches(sp);
                         while !rest.is_empty() {
                             if out.len() as i64 == maxsplit {
                                 out.push(rest.to_string());
                                 break;
                             }
-                            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                            let end = rest.find(sp).unwrap_or(rest.len());
                             out.push(rest[..end].to_string());
-                            rest = rest[end..].trim_start();
+                            rest = rest[end..].trim_start_matches(sp);
                         }
                         out
                     } else {
                         let mut out = Vec::new();
-                        let mut rest = text.trim_end();
+                        let mut rest = text.trim_end_matches(sp);
                         while !rest.is_empty() {
                             if out.len() as i64 == maxsplit {
                                 out.push(rest.to_string());
                                 break;
                             }
-                            let start = rest.rfind(char::is_whitespace).map(|i| i + 1).unwrap_or(0);
+                            let start = rest
+                                .char_indices()
+                                .rev()
+                                .find(|&(_, c)| sp(c))
+                                .map(|(i, c)| i + c.len_utf8())
+                                .unwrap_or(0);
                             out.push(rest[start..].to_string());
-                            rest = rest[..start].trim_end();
+                            rest = rest[..start].trim_end_matches(sp);
                         }
                         out.reverse();
                         out
@@ -407,56 +417,32 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             }
         }
         "format" => Value::str(&crate::format::str_format(vm, text, &args)?),
-        "isdigit" | "isdecimal" | "isnumeric" => Value::Bool(
-            !text.is_empty()
-                && text
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || (name != "isdecimal" && c.is_numeric())),
-        ),
-        "isalpha" => Value::Bool(!text.is_empty() && text.chars().all(char::is_alphabetic)),
-        "isalnum" => Value::Bool(!text.is_empty() && text.chars().all(char::is_alphanumeric)),
-        "isspace" => Value::Bool(!text.is_empty() && text.chars().all(char::is_whitespace)),
+        "isdigit" | "isdecimal" | "isnumeric" | "isalpha" | "isalnum" | "isspace" => {
+            let pred = match name {
+                "isdigit" => crate::unicode::is_digit,
+                "isdecimal" => crate::unicode::is_decimal,
+                "isnumeric" => crate::unicode::is_numeric,
+                "isalpha" => crate::unicode::is_alpha,
+                "isalnum" => crate::unicode::is_alnum,
+                _ => crate::unicode::is_space,
+            };
+            Value::Bool(!text.is_empty() && text.chars().all(pred))
+        }
         "isascii" => Value::Bool(s.ascii),
         "isprintable" => Value::Bool(text.chars().all(crate::unicode::is_printable)),
-        "isupper" => Value::Bool(
-            text.chars().any(char::is_uppercase) && !text.chars().any(char::is_lowercase),
-        ),
-        "islower" => Value::Bool(
-            text.chars().any(char::is_lowercase) && !text.chars().any(char::is_uppercase),
-        ),
+        "isupper" => Value::Bool(crate::unicode::str_isupper(text)),
+        "islower" => Value::Bool(crate::unicode::str_islower(text)),
         "isidentifier" => {
             let mut cs = text.chars();
             Value::Bool(
-                matches!(cs.next(), Some(c) if c == '_' || c.is_alphabetic())
-                    && cs.all(|c| c == '_' || c.is_alphanumeric()),
+                cs.next().is_some_and(crate::unicode::is_id_start)
+                    && cs.all(crate::unicode::is_id_continue),
             )
         }
-        "istitle" => Value::Bool(text == title(text) && text.chars().any(char::is_alphabetic)),
-        "title" => Value::str(&title(text)),
-        "capitalize" => {
-            let mut cs = text.chars();
-            let out: String = match cs.next() {
-                Some(c) => {
-                    let mut o = titlecase(c);
-                    o.extend(cs.flat_map(char::to_lowercase));
-                    o
-                }
-                None => String::new(),
-            };
-            Value::str(&out)
-        }
-        "swapcase" => Value::str(
-            &text
-                .chars()
-                .flat_map(|c| {
-                    if c.is_uppercase() {
-                        c.to_lowercase().collect::<Vec<_>>()
-                    } else {
-                        c.to_uppercase().collect()
-                    }
-                })
-                .collect::<String>(),
-        ),
+        "istitle" => Value::Bool(crate::unicode::str_istitle(text)),
+        "title" => Value::str(&crate::unicode::title(text)),
+        "capitalize" => Value::str(&crate::unicode::capitalize(text)),
+        "swapcase" => Value::str(&crate::unicode::swapcase(text)),
         "ljust" => return pad(vm, s, &args, 0),
         "rjust" => return pad(vm, s, &args, 1),
         "center" => return pad(vm, s, &args, 2),
@@ -587,24 +573,6 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
     })
 }
 
-/// Unicode titlecase of one char (differs from uppercase for ß, ligatures and digraphs).
-fn titlecase(c: char) -> String {
-    match c {
-        'ß' => "Ss".into(),
-        'ǆ' | 'ǅ' | 'Ǆ' => "ǅ".into(),
-        'ǉ' | 'ǈ' | 'Ǉ' => "ǈ".into(),
-        'ǌ' | 'ǋ' | 'Ǌ' => "ǋ".into(),
-        'ǳ' | 'ǲ' | 'Ǳ' => "ǲ".into(),
-        'ﬀ' => "Ff".into(),
-        'ﬁ' => "Fi".into(),
-        'ﬂ' => "Fl".into(),
-        'ﬃ' => "Ffi".into(),
-        'ﬄ' => "Ffl".into(),
-        'ﬅ' | 'ﬆ' => "St".into(),
-        _ => c.to_uppercase().collect(),
-    }
-}
-
 /// `str.maketrans(x[, y[, z]])`.
 pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
     let d = crate::value::rc_dict(PyDict::new());
@@ -644,20 +612,6 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
         _ => return Err(vm.type_err("maketrans() arguments must be a dict or two/three strings")),
     }
     Ok(Value::Dict(d))
-}
-
-fn title(text: &str) -> String {
-    let mut out = String::new();
-    let mut prev_cased = false;
-    for c in text.chars() {
-        if prev_cased {
-            out.extend(c.to_lowercase());
-        } else {
-            out.push_str(&titlecase(c));
-        }
-        prev_cased = c.is_alphabetic();
-    }
-    out
 }
 
 /// bytes method names.
