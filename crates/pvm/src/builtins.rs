@@ -1567,6 +1567,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         };
     }
     if is!(str_) {
+        let first = first.or_else(|| a.take_kw("object"));
         return match first {
             None => Ok(Value::str("")),
             Some(v) if a.pos.len() > 1 || !a.kw.is_empty() => {

@@ -757,6 +757,12 @@ fn trim_zeros(s: &str) -> String {
 
 /// `str.format`.
 pub fn str_format(vm: &mut Vm, fmt: &str, args: &Args) -> R<String> {
+    str_format_map(vm, fmt, args, None)
+}
+
+/// `str.format` (mapping `None`) or `str.format_map(mapping)`, whose named fields are
+/// `mapping[name]` (so a dict subclass's `__missing__` applies).
+pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Value>) -> R<String> {
     let mut out = String::new();
     let cs: Vec<char> = fmt.chars().collect();
     let mut i = 0;
@@ -825,6 +831,8 @@ pub fn str_format(vm: &mut Vm, fmt: &str, args: &Args) -> R<String> {
                         &format!("Replacement index {n} out of range for positional args tuple"),
                     )
                 })?
+            } else if let Some(m) = mapping {
+                vm.getitem(m, &Value::str(first))?
             } else {
                 match args.kw.iter().find(|(k, _)| &**k == first) {
                     Some((_, v)) => v.clone(),

@@ -299,7 +299,24 @@ pub fn get_attr(vm: &mut Vm, v: &Value, name: &str) -> R<Option<Value>> {
 
 /// Normalise a (possibly negative) index for a sequence of length `n`.
 pub fn norm_index(vm: &mut Vm, k: &Value, n: usize, what: &str) -> R<usize> {
-    let i = vm.index_of(k)?;
+    let i = match vm.index_of(k) {
+        Ok(i) => i,
+        Err(e)
+            if vm.exc_is(&e, "TypeError")
+                && !matches!(k, Value::Instance(_))
+                && !matches!(what, "pop" | "index") =>
+        {
+            let tn = vm.type_name(k);
+            let owner = match what {
+                "string" => return Err(vm.type_err(format!("string indices must be integers, not '{tn}'"))),
+                "list assignment" => "list",
+                "range object" => "range",
+                other => other,
+            };
+            return Err(vm.type_err(format!("{owner} indices must be integers or slices, not {tn}")));
+        }
+        Err(e) => return Err(e),
+    };
     let j = if i < 0 { i + n as i64 } else { i };
     if j < 0 || j >= n as i64 {
         return Err(vm.new_exc("IndexError", &format!("{what} index out of range")));

@@ -24,6 +24,7 @@ pub const METHODS: &[&str] = &[
     "rindex",
     "count",
     "format",
+    "format_map",
     "isdigit",
     "isalpha",
     "isalnum",
@@ -59,20 +60,33 @@ fn arg_str(vm: &mut Vm, v: Option<&Value>, what: &str) -> R<Option<String>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(Value::Str(s)) => Ok(Some(s.s.to_string())),
-        Some(o) => Err(vm.type_err(format!(
-            "{what} arg must be None or str, not {}",
+        // CPython's two spellings: split/rsplit name the type, the strip family does not.
+        Some(o) if what == "sep" => Err(vm.type_err(format!(
+            "must be str or None, not {}",
             vm.type_name(o)
         ))),
+        Some(_) => Err(vm.type_err(format!("{what} arg must be None or str"))),
     }
 }
 
 fn need_str(vm: &mut Vm, v: Option<&Value>, m: &str) -> R<Rc<PyStr>> {
     match v {
         Some(Value::Str(s)) => Ok(s.clone()),
-        Some(o) => Err(vm.type_err(format!(
-            "{m}() argument must be str, not {}",
-            vm.type_name(o)
-        ))),
+        // CPython's argument-clinic message names None itself rather than its type.
+        Some(o) => {
+            let tn = match o {
+                Value::None if m.starts_with("re") => "None".to_string(),
+                o => vm.type_name(o),
+            };
+            // CPython spells this per method: the search methods and partition say only
+            // "must be str", removeprefix/removesuffix name themselves, replace its argument.
+            Err(vm.type_err(match m {
+                "removeprefix" | "removesuffix" => format!("{m}() argument must be str, not {tn}"),
+                "replace" => format!("replace() argument 1 must be str, not {tn}"),
+                "replace2" => format!("replace() argument 2 must be str, not {tn}"),
+                _ => format!("must be str, not {tn}"),
+            }))
+        }
         None => Err(vm.type_err(format!("{m}() takes at least 1 argument (0 given)"))),
     }
 }
@@ -80,11 +94,22 @@ fn need_str(vm: &mut Vm, v: Option<&Value>, m: &str) -> R<Rc<PyStr>> {
 fn pad(vm: &mut Vm, s: &PyStr, args: &Args, how: u8) -> R<Value> {
     let w = match args.pos.first() {
         Some(v) => vm.index_of(v)?,
-        None => return Err(vm.type_err("expected at least 1 argument")),
+        None => {
+            let m = ["ljust", "rjust", "center"][usize::from(how.min(2))];
+            return Err(vm.type_err(format!("{m} expected at least 1 argument, got 0")));
+        }
     };
     let fill = match args.pos.get(1) {
         Some(Value::Str(f)) if f.len == 1 => f.s.chars().next().unwrap_or(' '),
-        Some(_) => return Err(vm.type_err("The fill character must be exactly one character long")),
+        Some(Value::Str(_)) => {
+            return Err(vm.type_err("The fill character must be exactly one character long"))
+        }
+        Some(o) => {
+            let tn = vm.type_name(o);
+            return Err(vm.type_err(format!(
+                "The fill character must be a unicode character, not {tn}"
+            )));
+        }
         None => ' ',
     };
     let w = w.max(0) as usize;
@@ -258,7 +283,14 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             )
         }
         "join" => {
-            let items = vm.collect(a0.unwrap_or(&Value::None))?;
+            let it = a0.unwrap_or(&Value::None);
+            let items = match vm.collect(it) {
+                Ok(items) => items,
+                Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(it) => {
+                    return Err(vm.type_err("can only join an iterable"))
+                }
+                Err(e) => return Err(e),
+            };
             let mut total = 0usize;
             for (i, x) in items.iter().enumerate() {
                 match x {
@@ -286,8 +318,14 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             Value::str(&out)
         }
         "replace" => {
+            if args.pos.len() < 2 {
+                return Err(vm.type_err(format!(
+                    "replace expected at least 2 arguments, got {}",
+                    args.pos.len()
+                )));
+            }
             let old = need_str(vm, a0, "replace")?;
-            let new = need_str(vm, args.pos.get(1), "replace")?;
+            let new = need_str(vm, args.pos.get(1), "replace2")?;
             let count = match args.pos.get(2) {
                 Some(v) => vm.index_of(v)?,
                 None => -1,
@@ -317,10 +355,14 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 _ => 0,
             };
             let n = s.len as i64;
+            // Past the end nothing matches, not even "" (CPython does not clamp start).
+            if start > n {
+                return Ok(Value::Bool(false));
+            }
             let st = if start < 0 {
                 (start + n).max(0)
             } else {
-                start.min(n)
+                start
             } as usize;
             let end = match args.pos.get(2) {
                 Some(v) if !v.is_none() => {
@@ -361,13 +403,15 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         "find" | "rfind" | "index" | "rindex" | "count" => {
             let sub = need_str(vm, a0, name)?;
             let n = s.len as i64;
+            // A start past the end is kept as is (not clamped), so that even an empty
+            // substring is not found there, as in CPython.
             let st = match args.pos.get(1) {
                 Some(v) if !v.is_none() => {
                     let x = vm.index_of(v)?;
                     if x < 0 {
                         (x + n).max(0)
                     } else {
-                        x.min(n)
+                        x
                     }
                 }
                 _ => 0,
@@ -417,6 +461,16 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             }
         }
         "format" => Value::str(&crate::format::str_format(vm, text, &args)?),
+        "format_map" => {
+            let [m] = args.pos.as_slice() else {
+                return Err(vm.type_err(format!(
+                    "format_map() takes exactly one argument ({} given)",
+                    args.pos.len()
+                )));
+            };
+            let none = Args::default();
+            Value::str(&crate::format::str_format_map(vm, text, &none, Some(m))?)
+        }
         "isdigit" | "isdecimal" | "isnumeric" | "isalpha" | "isalnum" | "isspace" => {
             let pred = match name {
                 "isdigit" => crate::unicode::is_digit,
@@ -609,7 +663,29 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
                 }
             }
         }
-        _ => return Err(vm.type_err("maketrans() arguments must be a dict or two/three strings")),
+        [_] => {
+            return Err(vm.type_err(
+                "if you give only one argument to maketrans it must be a dict",
+            ))
+        }
+        [x, y, rest @ ..] => {
+            if !matches!(x, Value::Str(_)) {
+                return Err(vm.type_err(
+                    "first maketrans argument must be a string if there is a second argument",
+                ));
+            }
+            let bad = [y].into_iter().chain(rest.first()).enumerate();
+            let (i, v) = bad
+                .into_iter()
+                .find(|(_, v)| !matches!(v, Value::Str(_)))
+                .unwrap_or((0, y));
+            let tn = vm.type_name(v);
+            return Err(vm.type_err(format!(
+                "maketrans() argument {} must be str, not {tn}",
+                i + 2
+            )));
+        }
+        [] => return Err(vm.type_err("maketrans() takes at least 1 argument (0 given)")),
     }
     Ok(Value::Dict(d))
 }

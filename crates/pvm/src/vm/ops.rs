@@ -1312,6 +1312,12 @@ impl Vm<'_> {
                     if h.is_none() {
                         return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
                     }
+                    // A subclass of a builtin value type that does not define __hash__
+                    // hashes its value (`hash(S("a")) == hash("a")`).
+                    let base = i.base.borrow().clone();
+                    if let (Value::Builtin(_), Some(b)) = (&h, base) {
+                        return self.hash(&b);
+                    }
                 }
                 if let Some(r) = self.call_dunder(v, "__hash__", vec![])? {
                     // The result is reduced like an int's own hash (so -1 becomes -2).
