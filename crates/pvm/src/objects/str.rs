@@ -387,7 +387,9 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                         if (name == "startswith" && sub.starts_with(&*p.s))
                             || (name == "endswith" && sub.ends_with(&*p.s))
                         {
+                            // Later tuple items are not even type-checked, as in CPython.
                             r = true;
+                            break;
                         }
                     }
                     o => {
