@@ -801,6 +801,11 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                     return Ok(r);
                 }
             }
+            if vm.dict_view(&v).is_some() {
+                let mut items = vm.collect(&v)?;
+                items.reverse();
+                return vm.iter(&Value::list(items));
+            }
             // A builtin subclass without its own item access reverses its payload.
             let v = if matches!(v, Value::Instance(_))
                 && vm.lookup_dunder(&v, "__getitem__").is_none()
@@ -1610,6 +1615,11 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     }
     if is!(set) || is!(frozenset) {
         let frozen = is!(frozenset);
+        if let (true, Some(Value::Set(f))) = (frozen, &first) {
+            if f.frozen {
+                return Ok(Value::Set(f.clone()));
+            }
+        }
         let items = match first {
             None => vec![],
             Some(v) => vm.collect(&v)?,

@@ -180,6 +180,21 @@ fn seq_repr(vm: &mut Vm, items: &[Value], open: &str, close: &str) -> R<String> 
 
 /// `repr(v)`.
 pub fn repr(vm: &mut Vm, v: &Value) -> R<String> {
+    let (addr, again) = match v {
+        Value::List(l) => (std::rc::Rc::as_ptr(l) as *const () as usize, "[...]"),
+        Value::Dict(d) => (std::rc::Rc::as_ptr(d) as *const () as usize, "{...}"),
+        _ => return repr_value(vm, v),
+    };
+    if vm.repr_active.contains(&addr) {
+        return Ok(again.into());
+    }
+    vm.repr_active.push(addr);
+    let r = repr_value(vm, v);
+    vm.repr_active.pop();
+    r
+}
+
+fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
     let s = match v {
         Value::None => "None".into(),
         Value::NotImplemented => "NotImplemented".into(),

@@ -215,8 +215,17 @@ pub fn call(vm: &mut Vm, l: &Rc<PyList>, name: &str, mut args: Args) -> R<Value>
             let (key, rev) = sort_kw(vm, &mut args)?;
             let items = std::mem::take(&mut *l.items.borrow_mut());
             let r = sort_values(vm, items.clone(), &key, rev);
+            // The list is empty while it is sorted; a key function that fills it is a
+            // "modification during sort", as in CPython (the sorted items are kept).
+            let modified = !l.items.borrow().is_empty();
             match r {
-                Ok(v) => *l.items.borrow_mut() = v,
+                Ok(v) => {
+                    *l.items.borrow_mut() = v;
+                    l.touch();
+                    if modified {
+                        return Err(vm.value_err("list modified during sort"));
+                    }
+                }
                 Err(e) => {
                     *l.items.borrow_mut() = items;
                     return Err(e);

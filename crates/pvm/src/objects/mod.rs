@@ -543,7 +543,13 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
             if let Value::Slice(s) = &k {
                 let n = l.items.borrow().len();
                 let (start, stop, step, count) = slice_indices(vm, s, n)?;
-                let new = vm.collect(&v)?;
+                let new = match vm.collect(&v) {
+                    Ok(new) => new,
+                    Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&v) => {
+                        return Err(vm.type_err("can only assign an iterable"))
+                    }
+                    Err(e) => return Err(e),
+                };
                 vm.charge(crate::cost::per_elem(new.len() + count))?;
                 if step == 1 {
                     let stop = stop.max(start) as usize;
@@ -662,6 +668,27 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             let i = norm_index(vm, &k, n, "list assignment")?;
             l.items.borrow_mut().remove(i);
             l.touch();
+            Ok(())
+        }
+        Value::ByteArray(b) => {
+            let n = b.b.borrow().len();
+            if let Value::Slice(s) = &k {
+                let (start, _, step, count) = slice_indices(vm, s, n)?;
+                vm.charge(crate::cost::per_char(n))?;
+                let mut gone = vec![false; n];
+                for j in 0..count {
+                    gone[(start + j as i64 * step) as usize] = true;
+                }
+                let mut i = 0;
+                b.b.borrow_mut().retain(|_| {
+                    i += 1;
+                    !gone[i - 1]
+                });
+            } else {
+                let i = norm_index(vm, &k, n, "bytearray")?;
+                b.b.borrow_mut().remove(i);
+            }
+            b.touch();
             Ok(())
         }
         Value::Dict(d) => match vm.dict_del(d, &k)? {

@@ -29,9 +29,25 @@ pub const METHODS: &[&str] = &[
 
 /// Membership.
 pub fn contains(vm: &mut Vm, s: &PySet, k: &Value) -> R<bool> {
+    let k = &as_key(vm, k)?;
     let h = vm.hash(k)?;
     vm.charge(cost::DICT_OP)?;
     Ok(vm.table_find(&s.table, k, h)?.is_some())
+}
+
+/// A (mutable, unhashable) set used as the key of `in`, `remove` or `discard` stands for
+/// the frozenset of its items, as in CPython.
+fn as_key(vm: &mut Vm, k: &Value) -> R<Value> {
+    match k {
+        Value::Set(x) if !x.frozen => {
+            vm.charge(cost::per_elem(x.table.borrow().len))?;
+            Ok(Value::Set(crate::value::rc_set(PySet::from_table(
+                x.table.borrow().clone(),
+                true,
+            ))))
+        }
+        _ => Ok(k.clone()),
+    }
 }
 
 /// a ⊆ b.
@@ -133,6 +149,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PySet>, name: &str, args: Args) -> R<Value> {
             Ok(Value::None)
         }
         "discard" | "remove" => {
+            let a0 = as_key(vm, &a0)?;
             let h = vm.hash(&a0)?;
             match vm.table_find(&s.table, &a0, h)? {
                 Some(i) => {
@@ -163,6 +180,8 @@ pub fn call(vm: &mut Vm, s: &Rc<PySet>, name: &str, args: Args) -> R<Value> {
             s.touch();
             Ok(Value::None)
         }
+        // A frozenset is immutable, so its copy is itself.
+        "copy" if s.frozen => Ok(Value::Set(s.clone())),
         "copy" => Ok(Value::Set(crate::value::rc_set(PySet::from_table(
             s.table.borrow().clone(),
             s.frozen,

@@ -156,6 +156,9 @@ pub struct Vm<'h> {
     pub handling: Vec<Value>,
     /// Set by re-raising ops so the frame does not add a duplicate traceback entry.
     reraise: bool,
+    /// Containers whose repr is being built (by address), so a container that contains
+    /// itself prints `[...]`/`{...}` as in CPython instead of recursing.
+    pub(crate) repr_active: Vec<usize>,
     /// Host interface, if embedded (actors); `None` for plain scripts.
     pub host: Option<&'h mut dyn crate::host::Host>,
     /// Cycle prices of host calls.
@@ -184,6 +187,7 @@ impl<'h> Vm<'h> {
             sources: IndexMap::default(),
             handling: Vec::new(),
             reraise: false,
+            repr_active: Vec::new(),
             host: None,
             host_costs: crate::host::HostCosts::default(),
             native_classes: IndexMap::default(),

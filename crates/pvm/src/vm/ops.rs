@@ -538,11 +538,9 @@ impl Vm<'_> {
                 }
                 Ok(Some(Dict(target)))
             }
+            // `d |= other` is `d.update(other)`: a mapping or an iterable of pairs.
             (Dict(x), _) if op == BinOp::Or && inplace => {
-                let pairs = self.mapping_items(b)?;
-                for (k, v) in pairs {
-                    self.dict_set(x, k, v)?;
-                }
+                crate::objects::dict::call(self, x, "update", Args::new(vec![b.clone()]))?;
                 Ok(Some(a.clone()))
             }
             (Bytes(_) | ByteArray(_), Bytes(_) | ByteArray(_)) if op == BinOp::Add => {
@@ -960,6 +958,18 @@ impl Vm<'_> {
         if let Some(o) = float_mixed_cmp(a, b) {
             return Ok(Value::Bool(o.is_some_and(|o| cmp_ord(o, op))));
         }
+        // Keys and items views order like sets (against sets and other such views).
+        let set_like = |vm: &Self, v: &Value| {
+            matches!(v, Value::Set(_)) || vm.dict_view(v).is_some_and(|(k, _)| k != 1)
+        };
+        if (self.dict_view(a).is_some() || self.dict_view(b).is_some())
+            && set_like(self, a)
+            && set_like(self, b)
+        {
+            let (xa, xb) = (self.collect(a)?, self.collect(b)?);
+            let (sa, sb) = (self.new_set(xa, false)?, self.new_set(xb, false)?);
+            return self.compare(&sa, &sb, op);
+        }
         if let (Value::Set(x), Value::Set(y)) = (a, b) {
             let sub = crate::objects::set::is_subset(self, x, y)?;
             let sup = crate::objects::set::is_subset(self, y, x)?;
@@ -1181,6 +1191,12 @@ impl Vm<'_> {
                     return Ok(false);
                 }
                 return crate::objects::set::is_subset(self, x, y);
+            }
+            (Slice(x), Slice(y)) => {
+                // Slices compare as the tuples (start, stop, step).
+                let tx = Value::tuple(vec![x.start.clone(), x.stop.clone(), x.step.clone()]);
+                let ty = Value::tuple(vec![y.start.clone(), y.stop.clone(), y.step.clone()]);
+                return self.eq(&tx, &ty);
             }
             (Range(x), Range(y)) => {
                 return Ok((x.is_empty() && y.is_empty())
