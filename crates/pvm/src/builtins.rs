@@ -753,6 +753,11 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 Value::Float(f) => Ok(Value::Float(f.abs())),
                 _ => match vm.call_dunder(&v, "__abs__", vec![])? {
                     Some(r) => Ok(r),
+                    // A subclass of int/float without __abs__ takes its value's.
+                    None if !Vm::base_of(&v).is(&v) => {
+                        let b = Vm::base_of(&v);
+                        call_builtin(vm, f, Args::new(vec![b]))
+                    }
                     None => Err(vm.type_err(format!(
                         "bad operand type for abs(): '{}'",
                         vm.type_name(&v)
@@ -1047,7 +1052,14 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "divmod" => {
             let x = arg(vm, &a, 0, "divmod")?;
             let y = arg(vm, &a, 1, "divmod")?;
-            let q = vm.binary_op(&x, &y, BinOp::FloorDiv, false)?;
+            let q = vm.binary_op(&x, &y, BinOp::FloorDiv, false).map_err(|e| {
+                let float = matches!(x, Value::Float(_)) || matches!(y, Value::Float(_));
+                if float && vm.exc_is(&e, "ZeroDivisionError") {
+                    vm.new_exc("ZeroDivisionError", "float divmod()")
+                } else {
+                    e
+                }
+            })?;
             let r = vm.binary_op(&x, &y, BinOp::Mod, false)?;
             Ok(Value::tuple(vec![q, r]))
         }
@@ -1165,10 +1177,33 @@ fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
     vm.int_result(r)
 }
 
+/// `byteorder` of `int.to_bytes`/`int.from_bytes`.
+pub fn check_byteorder(vm: &mut Vm, order: &Value) -> R<()> {
+    match order {
+        Value::Str(s) if matches!(&*s.s, "little" | "big") => Ok(()),
+        Value::Str(_) => Err(vm.value_err("byteorder must be either 'little' or 'big'")),
+        other => {
+            let tn = vm.type_name(other);
+            Err(vm.type_err(format!("to_bytes() argument 'byteorder' must be str, not {tn}")))
+        }
+    }
+}
+
 fn int_from_bytes(vm: &mut Vm, mut a: Args) -> R<Value> {
-    if matches!(a.pos.first(), Some(Value::Class(_))) {
+    let mut cls = None;
+    if let Some(Value::Class(c)) = a.pos.first() {
+        cls = Some(c.clone());
         a.pos.remove(0);
     }
+    let v = int_from_bytes_value(vm, a)?;
+    // A subclass's from_bytes returns an instance of it: cls(value), as CPython does.
+    match cls {
+        Some(c) if !Rc::ptr_eq(&c, &vm.types.int) => vm.call(&Value::Class(c), Args::new(vec![v])),
+        _ => Ok(v),
+    }
+}
+
+fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
     let b = arg(vm, &a, 0, "from_bytes")?;
     let order = a
         .pos
@@ -1183,13 +1218,18 @@ fn int_from_bytes(vm: &mut Vm, mut a: Args) -> R<Value> {
     let mut bytes = match &b {
         Value::Bytes(x) => x.b.to_vec(),
         Value::ByteArray(x) => x.b.borrow().clone(),
-        other => vm
-            .collect(other)?
-            .iter()
-            .map(|v| if let Value::Int(i) = v { *i as u8 } else { 0 })
-            .collect(),
+        Value::Str(_) => return Err(vm.type_err("cannot convert 'str' object to bytes")),
+        // Anything else converts as bytes(other) would (iterables of ints in range(256)).
+        other => {
+            let bytes_cls = vm.types.bytes.clone();
+            match construct(vm, &bytes_cls, Args::new(vec![other.clone()]))? {
+                Value::Bytes(b) => b.b.to_vec(),
+                _ => Vec::new(),
+            }
+        }
     };
     vm.int_bound(bytes.len() as u64 * 8)?;
+    check_byteorder(vm, &order)?;
     if matches!(&order, Value::Str(s) if &*s.s == "little") {
         bytes.reverse();
     }
@@ -1419,6 +1459,9 @@ pub fn len_of(vm: &mut Vm, v: &Value) -> R<usize> {
 
 /// Parse `int(str, base)`.
 fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
+    if base == 1 || base > 36 {
+        return Err(vm.value_err("int() base must be >= 2 and <= 36, or 0"));
+    }
     let ascii = crate::unicode::decimal_and_space_to_ascii(s);
     let t = ascii.trim_matches(|c: char| matches!(c, ' ' | '\t'..='\r'));
     let bad = |vm: &mut Vm| {
@@ -1435,7 +1478,12 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
             "Exceeds the limit (4300 digits) for integer string conversion: value has {ndigits} digits; use sys.set_int_max_str_digits() to increase the limit"
         )));
     }
-    if t.len() > 1300 {
+    // Bound the work before parsing: a digit carries at least log2(base) bits (1 bit for
+    // base 0, whose prefix is not known yet); the exact cap is checked on the result.
+    let bits_per_digit = if base == 0 { 1.0 } else { f64::from(base).log2() };
+    let digits = t.chars().filter(|c| c.is_ascii_alphanumeric()).count();
+    if (digits.saturating_sub(2) as f64) * bits_per_digit > crate::limits::MAX_INT_BITS as f64 + 8.0
+    {
         return Err(vm.new_exc("OverflowError", "integer exceeds the PVM's 4096-bit limit"));
     }
     let (neg, body) = match t.strip_prefix('-') {
@@ -1452,6 +1500,10 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
         }
     }
     if base == 0 {
+        // Base 0 reads a literal: a decimal with a leading zero is invalid (except 0…0).
+        if body.starts_with('0') && body.chars().any(|c| c != '0' && c != '_') {
+            return Err(bad(vm));
+        }
         base = 10;
     }
     if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
@@ -1530,7 +1582,21 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
             (Some(Value::Bool(b)), None) => Ok(Value::Int(b as i64)),
             (Some(v @ Value::BigInt(_)), None) => Ok(v),
             (Some(Value::Float(f)), None) => crate::modules::float_to_int(vm, f.trunc()),
-            (Some(Value::Bytes(b)), _) => int_from_str(vm, &String::from_utf8_lossy(&b.b), 10),
+            (Some(Value::Bytes(b)), b2) => {
+                let base = match b2 {
+                    Some(v) => vm.index_of(&v)? as u32,
+                    None => 10,
+                };
+                int_from_str(vm, &String::from_utf8_lossy(&b.b), base)
+            }
+            (Some(Value::ByteArray(b)), b2) => {
+                let base = match b2 {
+                    Some(v) => vm.index_of(&v)? as u32,
+                    None => 10,
+                };
+                let text = String::from_utf8_lossy(&b.b.borrow()).into_owned();
+                int_from_str(vm, &text, base)
+            }
             (Some(v @ Value::Instance(_)), None) => {
                 for m in ["__int__", "__index__", "__trunc__"] {
                     if let Some(r) = vm.call_dunder(&v, m, vec![])? {
@@ -1543,6 +1609,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 }
                 Err(vm.type_err(format!("int() argument must be a string, a bytes-like object or a real number, not '{}'", vm.type_name(&v))))
             }
+            (Some(_), Some(_)) => Err(vm.type_err("int() can't convert non-string with explicit base")),
             (Some(v), _) => Err(vm.type_err(format!(
                 "int() argument must be a string, a bytes-like object or a real number, not '{}'",
                 vm.type_name(&v)

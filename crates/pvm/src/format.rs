@@ -663,10 +663,10 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
                     )))
                 }
             };
-            if a.is_nan() {
-                body = "nan".into();
-            } else if a.is_infinite() {
-                body = "inf".into();
+            if !a.is_finite() {
+                let word = if a.is_nan() { "nan" } else { "inf" };
+                // '%' keeps its percent sign even for inf and nan, as in CPython.
+                body = if sp.ty == Some('%') { format!("{word}%") } else { word.into() };
             }
             if matches!(sp.ty, Some('E' | 'G' | 'F')) {
                 body = body.to_uppercase();

@@ -3,6 +3,7 @@
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 /// Method names.
@@ -18,13 +19,34 @@ pub const METHODS: &[&str] = &[
 /// Exact int/int true division rounded like CPython (via f64 when exact enough).
 pub fn big_truediv(vm: &mut Vm, x: &BigInt, y: &BigInt) -> R<f64> {
     let (fx, fy) = (x.to_f64(), y.to_f64());
-    match (fx, fy) {
-        (Some(a), Some(b)) if a.is_finite() && b.is_finite() => Ok(a / b),
-        _ => Err(vm.new_exc(
+    // Both exact in a double: one correctly rounded IEEE division.
+    if let (Some(a), Some(b)) = (fx, fy) {
+        if a.is_finite() && b.is_finite() && a.abs() < 9.007_199_254_740_992e15 && b.abs() < 9.007_199_254_740_992e15 {
+            return Ok(a / b);
+        }
+    }
+    // Otherwise divide the integers scaled so that the quotient keeps 64+ significant bits,
+    // fold the remainder into a sticky bit, and let the u128 -> f64 conversion round once.
+    let (a, b) = (x.magnitude(), y.magnitude());
+    let shift = 66 + b.bits() as i64 - a.bits() as i64;
+    let (n, d) = if shift >= 0 {
+        (a << shift as usize, b.clone())
+    } else {
+        (a.clone(), b << (-shift) as usize)
+    };
+    let (q, r) = n.div_rem(&d);
+    let mut q: u128 = q.try_into().unwrap_or(u128::MAX);
+    if !r.is_zero() {
+        q |= 1;
+    }
+    let mag = libm::ldexp(q as f64, -(shift as i32));
+    if mag.is_infinite() {
+        return Err(vm.new_exc(
             "OverflowError",
             "integer division result too large for a float",
-        )),
+        ));
     }
+    Ok(if x.is_negative() != y.is_negative() { -mag } else { mag })
 }
 
 /// An integral float as a BigInt.
@@ -50,6 +72,15 @@ pub fn float_to_big(f: f64) -> Option<BigInt> {
 
 /// Call a numeric method.
 pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    // bool's int methods act on its value (bit_count, as_integer_ratio … give ints).
+    let as_int;
+    let v = match v {
+        Value::Bool(b) if name != "to_bytes" => {
+            as_int = Value::Int(i64::from(*b));
+            &as_int
+        }
+        _ => v,
+    };
     match (v, name) {
         (Value::Int(i), "bit_length") => {
             Ok(Value::Int(64 - i.unsigned_abs().leading_zeros() as i64))
@@ -91,10 +122,14 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 Value::BigInt(b) => (**b).clone(),
                 _ => BigInt::zero(),
             };
+            crate::builtins::check_byteorder(vm, &order)?;
             if b.is_negative() && !signed {
                 return Err(vm.new_exc("OverflowError", "can't convert negative int to unsigned"));
             }
-            if !(0..=4096).contains(&len) {
+            if len < 0 {
+                return Err(vm.value_err("length argument must be non-negative"));
+            }
+            if len > 4096 {
                 return Err(vm.value_err("length argument out of range"));
             }
             let mut bytes = b.to_signed_bytes_be();
