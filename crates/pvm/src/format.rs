@@ -496,6 +496,9 @@ fn parse_spec(vm: &mut Vm, s: &str) -> R<Spec> {
     if i < cs.len() && matches!(cs[i], ',' | '_') {
         sp.grouping = Some(cs[i]);
         i += 1;
+        if i < cs.len() && matches!(cs[i], ',' | '_') {
+            return Err(vm.value_err("Cannot specify both ',' and '_'."));
+        }
     }
     if i < cs.len() && cs[i] == '.' {
         i += 1;
@@ -515,6 +518,14 @@ fn parse_spec(vm: &mut Vm, s: &str) -> R<Spec> {
     if i < cs.len() {
         sp.ty = Some(cs[i]);
         i += 1;
+    }
+    if let (Some(g), Some(t)) = (sp.grouping, sp.ty) {
+        // ',' only with decimal types; '_' also with the power-of-two bases.
+        let ok = matches!(t, 'd' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')
+            || (g == '_' && matches!(t, 'b' | 'o' | 'x' | 'X'));
+        if !ok && i == cs.len() {
+            return Err(vm.value_err(format!("Cannot specify '{g}' with '{t}'.")));
+        }
     }
     if i < cs.len() {
         return Err(vm.value_err("Invalid format specifier"));
@@ -577,16 +588,15 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_)
             if !matches!(sp.ty, Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')) =>
         {
-            if matches!(v, Value::Bool(_)) && sp.ty.is_none() {
-                let s = vm_str(vm, v)?;
-                return pad_to(vm, s, &sp, false, 0);
-            }
             let b = match v {
                 Value::Int(i) => num_bigint::BigInt::from(*i),
                 Value::Bool(x) => num_bigint::BigInt::from(*x as i64),
                 Value::BigInt(b) => (**b).clone(),
                 _ => num_bigint::BigInt::default(),
             };
+            if sp.precision.is_some() {
+                return Err(vm.value_err("Precision not allowed in integer format specifier"));
+            }
             let neg = b.sign() == num_bigint::Sign::Minus;
             let mag = if neg { -b } else { b };
             let (digits, prefix) = match sp.ty {
@@ -638,8 +648,13 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             let a = f.abs();
             let prec = sp.precision;
             let mut body = match sp.ty {
+                // '#' keeps the decimal point even with no digits after it.
+                Some('f') | Some('F') if sp.alt && prec == Some(0) => format!("{}.", fixed(a, 0)),
                 Some('f') | Some('F') => fixed(a, prec.unwrap_or(6)),
+                Some('e') | Some('E') if sp.alt && prec == Some(0) => sci(a, 0).replacen('e', ".e", 1),
                 Some('e') | Some('E') => sci(a, prec.unwrap_or(6)),
+                // Without a locale, 'n' is 'g'.
+                Some('n') => general(a, prec.unwrap_or(6), sp.alt),
                 Some('%') => format!("{}%", fixed(a * 100.0, prec.unwrap_or(6))),
                 Some('g') | Some('G') => general(a, prec.unwrap_or(6), sp.alt),
                 None => match prec {
@@ -699,6 +714,9 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             }
             if sp.sign.is_some() {
                 return Err(vm.value_err("Sign not allowed in string format specifier"));
+            }
+            if sp.align == Some('=') {
+                return Err(vm.value_err("'=' alignment not allowed in string format specifier"));
             }
             let body: String = match sp.precision {
                 Some(p) => s.s.chars().take(p).collect(),
@@ -782,6 +800,8 @@ pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Valu
     let cs: Vec<char> = fmt.chars().collect();
     let mut i = 0;
     let mut auto = 0usize;
+    // 0: no field yet, 1: automatic numbering ("{}"), 2: manual ("{0}").
+    let mut numbering = 0u8;
     while i < cs.len() {
         let c = cs[i];
         if c == '{' {
@@ -827,6 +847,19 @@ pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Valu
                 Some(p) => (&name[..p], &name[p..]),
                 None => (name.as_str(), ""),
             };
+            let numbered = !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit());
+            if first.is_empty() || numbered {
+                // CPython forbids mixing "{}" and "{0}" in one format string.
+                let now = if first.is_empty() { 1 } else { 2 };
+                if numbering != 0 && numbering != now {
+                    return Err(vm.value_err(if now == 2 {
+                        "cannot switch from automatic field numbering to manual field specification"
+                    } else {
+                        "cannot switch from manual field specification to automatic field numbering"
+                    }));
+                }
+                numbering = now;
+            }
             let mut v = if first.is_empty() {
                 let v = args.pos.get(auto).cloned();
                 auto += 1;
@@ -882,7 +915,10 @@ pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Valu
                 Some('r') => Value::str(&vm.repr(&v)?),
                 Some('s') => Value::str(&vm.str(&v)?),
                 Some('a') => Value::str(&ascii_escape(&vm.repr(&v)?)),
-                _ => v,
+                Some(c) => {
+                    return Err(vm.value_err(format!("Unknown conversion specifier {c}")))
+                }
+                None => v,
             };
             out.push_str(&vm.format(&v, &spec)?);
             i = j + 1;
@@ -1008,7 +1044,15 @@ fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<Stri
             if cs[i] == '*' {
                 let w = items.get(k).cloned().unwrap_or(Value::Int(0));
                 k += 1;
-                width = vm.index_of(&w)?.to_string();
+                if !matches!(w, Value::Int(_) | Value::Bool(_)) {
+                    return Err(vm.type_err("* wants int"));
+                }
+                let n = vm.index_of(&w)?;
+                // A negative `*` width means left alignment.
+                if n < 0 && !flags.contains('-') {
+                    flags.push('-');
+                }
+                width = n.unsigned_abs().to_string();
             } else {
                 width.push(cs[i]);
             }
@@ -1018,6 +1062,16 @@ fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<Stri
         if cs.get(i) == Some(&'.') {
             i += 1;
             let mut p = String::new();
+            if cs.get(i) == Some(&'*') {
+                // `.*` takes the precision from the arguments.
+                let w = items.get(k).cloned().unwrap_or(Value::Int(0));
+                k += 1;
+                if !matches!(w, Value::Int(_) | Value::Bool(_)) {
+                    return Err(vm.type_err("* wants int"));
+                }
+                p = vm.index_of(&w)?.max(0).to_string();
+                i += 1;
+            }
             while i < cs.len() && cs[i].is_ascii_digit() {
                 p.push(cs[i]);
                 i += 1;
@@ -1116,12 +1170,47 @@ fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<Stri
                         )))
                     }
                 };
-                format_value(vm, &iv, &format!("{align}{sign}{zero}{width}d"))?
+                if let Some(prec) = p.strip_prefix('.').and_then(|d| d.parse::<usize>().ok()) {
+                    // A precision is a minimum digit count (then the 0 flag is ignored).
+                    let digits = format_value(vm, &iv, &format!("{sign}d"))?;
+                    let (sgn, num) = match digits.find(|c: char| c.is_ascii_digit()) {
+                        Some(pos) => digits.split_at(pos),
+                        None => ("", digits.as_str()),
+                    };
+                    vm.charge(cost::per_char(prec.min(1 << 20)))?;
+                    vm.reserve(prec as u64)?;
+                    let body = format!("{sgn}{}{num}", "0".repeat(prec.saturating_sub(num.len())));
+                    format_value(vm, &Value::str(&body), &format!("{talign}{width}"))?
+                } else {
+                    format_value(vm, &iv, &format!("{align}{sign}{zero}{width}d"))?
+                }
             }
             'x' | 'X' | 'o' => {
+                let v = match &v {
+                    Value::Instance(_) => match vm.call_dunder(&v, "__index__", vec![])? {
+                        Some(x) => x,
+                        None => Vm::base_of(&v),
+                    },
+                    _ => v.clone(),
+                };
+                if !matches!(v, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
+                    let tn = vm.type_name(&v);
+                    return Err(vm.type_err(format!(
+                        "%{ty} format: an integer is required, not {tn}"
+                    )));
+                }
                 format_value(vm, &v, &format!("{align}{sign}{alt}{zero}{width}{ty}"))?
             }
             'f' | 'F' | 'e' | 'E' | 'g' | 'G' => {
+                let real = match &v {
+                    Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => true,
+                    Value::Instance(_) => vm.lookup_dunder(&v, "__float__").is_some(),
+                    _ => false,
+                };
+                if !real {
+                    let tn = vm.type_name(&v);
+                    return Err(vm.type_err(format!("must be real number, not {tn}")));
+                }
                 let p = if p.is_empty() { ".6".to_string() } else { p };
                 format_value(vm, &v, &format!("{align}{sign}{alt}{zero}{width}{p}{ty}"))?
             }
@@ -1139,7 +1228,8 @@ fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<Stri
         };
         out.push_str(&s);
     }
-    if !mapping && k < items.len() && matches!(args, Value::Tuple(_)) {
+    // Leftover arguments are an error; a lone non-tuple, non-mapping argument counts as one.
+    if !mapping && k < items.len() {
         let what = if bytes { "bytes" } else { "string" };
         return Err(vm.type_err(format!(
             "not all arguments converted during {what} formatting"

@@ -1426,7 +1426,10 @@ impl Vm<'_> {
             if let Some(r) = self.call_dunder(v, "__format__", vec![Value::str(spec)])? {
                 return match r {
                     Value::Str(s) => Ok(s.s.to_string()),
-                    _ => Err(self.type_err("__format__ must return a str")),
+                    other => {
+                        let tn = self.type_name(&other);
+                        Err(self.type_err(format!("__format__ must return a str, not {tn}")))
+                    }
                 };
             }
             let b = Self::base_of(v);
