@@ -1,0 +1,27 @@
+"""%-formatting: every conversion and flag, mappings, * widths, and CPython's errors."""
+print("%d %i %u" % (42, -7, 3), "%o %x %X %#o %#x %#X" % (8, 255, 255, 8, 255, 255), "%e %E %f %F %g %G" % ((1234.5,) * 6))
+print("%c%c" % (65, "b"), "%s %r %a" % ("s", "r", "é"), "%%", "%5d|%-5d|%05d|%+d|% d" % (1, 2, 3, 4, 5))
+print("%.2f|%8.3f|%-8.1f|%+.0f|%#.0f" % (3.14159, 2.71828, 1.5, 2.5, 3.0), "%10.4s|" % "abcdefgh", "%-6s|" % "ab")
+print("%*d|%-*d|%.*f" % (5, 1, 4, 2, 2, 3.14159), "%(a)s %(b)05.1f %(a)r" % {"a": "x", "b": 2.25})
+print("%s" % (1,), "%s" % [1, 2], "%s %s" % ("a", "b"), "%d" % 3.99, "%x" % -255, "%o" % -8, "%e" % 0, "%g" % 1e-10)
+print("%s" % True, "%d" % True, "%r" % None, "%5.1s|" % "xyz", "%.3d" % 7, "%+05d" % 42, "% 05d" % -42, "%#5x" % 10)
+print(b"%s %d %x %c %b" % (b"b", 5, 255, 65, b"raw"), b"%5s|%-4d|" % (b"ab", 3), b"%%")
+def attempt(fmt, args):
+    try:
+        print(repr(fmt % args))
+    except (TypeError, ValueError, KeyError, OverflowError) as e:
+        print(repr(fmt), type(e).__name__, e)
+attempt("%d", "x")
+attempt("%d %d", (1,))
+attempt("%d", (1, 2))
+attempt("%(k)s", (1,))
+attempt("%(k)s", {"j": 1})
+attempt("%z", 1)
+attempt("%c", 1114112)
+attempt("%c", "ab")
+attempt("%x", 1.5)
+attempt("%s %", ("a",))
+attempt("no format", 5)
+attempt("%f", "1")
+attempt("%*d", ("a", 1))
+attempt(b"%s", "str")
