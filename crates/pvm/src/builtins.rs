@@ -53,6 +53,7 @@ const FUNCS: &[&str] = &[
     "format",
     "ascii",
     "vars",
+    "dir",
     "open",
 ];
 
@@ -420,6 +421,17 @@ pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
     inst.dict.set_str("args", Value::tuple(pos));
 }
 
+/// The attribute-name argument of getattr/setattr/delattr/hasattr.
+fn attr_name(vm: &mut Vm, a: &Args, fname: &str) -> R<Rc<PyStr>> {
+    match arg(vm, a, 1, fname)? {
+        Value::Str(s) => Ok(s),
+        other => {
+            let tn = vm.type_name(&other);
+            Err(vm.type_err(format!("attribute name must be string, not '{tn}'")))
+        }
+    }
+}
+
 fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
     match a.pos.get(i) {
         Some(v) => Ok(v.clone()),
@@ -737,6 +749,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "print" => print(vm, a),
         "open" => crate::native::file::open(vm, a),
         "len" => {
+            if a.pos.len() != 1 {
+                return Err(vm.type_err(format!(
+                    "len() takes exactly one argument ({} given)",
+                    a.pos.len()
+                )));
+            }
             let v = arg(vm, &a, 0, "len")?;
             let n = len_of(vm, &v)?;
             Ok(Value::Int(n as i64))
@@ -772,8 +790,19 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 .take_kw("start")
                 .or_else(|| a.pos.get(1).cloned())
                 .unwrap_or(Value::Int(0));
-            if let Value::Str(_) = start {
-                return Err(vm.type_err("sum() can't sum strings [use ''.join(seq) instead]"));
+            match start {
+                Value::Str(_) => {
+                    return Err(vm.type_err("sum() can't sum strings [use ''.join(seq) instead]"))
+                }
+                Value::Bytes(_) => {
+                    return Err(vm.type_err("sum() can't sum bytes [use b''.join(seq) instead]"))
+                }
+                Value::ByteArray(_) => {
+                    return Err(
+                        vm.type_err("sum() can't sum bytearray [use b''.join(seq) instead]")
+                    )
+                }
+                _ => {}
             }
             let items = {
                 let x_ = arg(vm, &a, 0, "sum")?;
@@ -845,6 +874,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 .take_kw("start")
                 .or_else(|| a.pos.get(1).cloned())
                 .unwrap_or(Value::Int(0));
+            if !matches!(start, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
+                vm.index_of(&start)?;
+            }
             let it = {
                 let x_ = arg(vm, &a, 0, "enumerate")?;
                 vm.iter(&x_)
@@ -869,6 +901,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             }))))
         }
         "map" => {
+            if a.pos.len() < 2 {
+                return Err(vm.type_err("map() must have at least two arguments."));
+            }
             let f = arg(vm, &a, 0, "map")?;
             let mut its = Vec::new();
             for x in &a.pos[1..] {
@@ -920,6 +955,18 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                             return Ok(Value::Bool(true));
                         }
                     }
+                    // `X | Y` unions check each member.
+                    Value::Instance(ref i) if Rc::ptr_eq(&i.cls(), &vm.types.union) => {
+                        let members = i.dict.get_str("__args__").unwrap_or(Value::tuple(vec![]));
+                        let r = call_builtin(
+                            vm,
+                            f,
+                            Args::new(vec![Value::Class(c.clone()), members]),
+                        )?;
+                        if vm.truthy(&r)? {
+                            return Ok(Value::Bool(true));
+                        }
+                    }
                     _ => {
                         return Err(vm.type_err(
                             "issubclass() arg 2 must be a class, a tuple of classes, or a union",
@@ -931,9 +978,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         "hasattr" => {
             let o = arg(vm, &a, 0, "hasattr")?;
-            let Value::Str(n) = arg(vm, &a, 1, "hasattr")? else {
-                return Err(vm.type_err("attribute name must be string"));
-            };
+            let n = attr_name(vm, &a, "hasattr")?;
             match vm.getattr(&o, &n.s) {
                 Ok(_) => Ok(Value::Bool(true)),
                 Err(e) if vm.exc_is(&e, "AttributeError") => Ok(Value::Bool(false)),
@@ -955,11 +1000,19 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 a.pos.len()
             ))),
         },
+        "dir" => match a.pos.as_slice() {
+            [] => Err(vm.type_err(
+                "dir() without an argument is not allowed in the PVM (it reads the caller's locals)",
+            )),
+            [o] => dir(vm, o),
+            _ => Err(vm.type_err(format!(
+                "dir expected at most 1 argument, got {}",
+                a.pos.len()
+            ))),
+        },
         "getattr" => {
             let o = arg(vm, &a, 0, "getattr")?;
-            let Value::Str(n) = arg(vm, &a, 1, "getattr")? else {
-                return Err(vm.type_err("attribute name must be string"));
-            };
+            let n = attr_name(vm, &a, "getattr")?;
             match vm.getattr(&o, &n.s) {
                 Ok(v) => Ok(v),
                 Err(e) if vm.exc_is(&e, "AttributeError") && a.pos.len() > 2 => {
@@ -970,18 +1023,14 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         "setattr" => {
             let o = arg(vm, &a, 0, "setattr")?;
-            let Value::Str(n) = arg(vm, &a, 1, "setattr")? else {
-                return Err(vm.type_err("attribute name must be string"));
-            };
+            let n = attr_name(vm, &a, "setattr")?;
             let v = arg(vm, &a, 2, "setattr")?;
             vm.setattr(&o, &n.s, v)?;
             Ok(Value::None)
         }
         "delattr" => {
             let o = arg(vm, &a, 0, "delattr")?;
-            let Value::Str(n) = arg(vm, &a, 1, "delattr")? else {
-                return Err(vm.type_err("attribute name must be string"));
-            };
+            let n = attr_name(vm, &a, "delattr")?;
             vm.delattr(&o, &n.s)?;
             Ok(Value::None)
         }
@@ -996,6 +1045,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "iter" => {
             let v = arg(vm, &a, 0, "iter")?;
             if let Some(s) = a.pos.get(1) {
+                if !vm.is_callable(&v) {
+                    return Err(vm.type_err("iter(v, w): v must be callable"));
+                }
                 return Ok(Value::Iter(Rc::new(PyIter::new(IterState::Callable {
                     f: v,
                     sentinel: s.clone(),
@@ -1110,6 +1162,11 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 s.len
             ))),
             Value::Bytes(b) if b.b.len() == 1 => Ok(Value::Int(b.b[0] as i64)),
+            Value::ByteArray(b) if b.b.borrow().len() == 1 => Ok(Value::Int(b.b.borrow()[0] as i64)),
+            Value::Bytes(b) => Err(vm.type_err(format!(
+                "ord() expected a character, but string of length {} found",
+                b.b.len()
+            ))),
             o => Err(vm.type_err(format!(
                 "ord() expected string of length 1, but {} found",
                 vm.type_name(&o)
@@ -1117,14 +1174,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         },
         "callable" => {
             let v = arg(vm, &a, 0, "callable")?;
-            Ok(Value::Bool(match &v {
-                Value::Function(_)
-                | Value::Builtin(_)
-                | Value::BoundMethod(_)
-                | Value::Class(_) => true,
-                Value::Instance(_) => vm.lookup_dunder(&v, "__call__").is_some(),
-                _ => false,
-            }))
+            Ok(Value::Bool(vm.is_callable(&v)))
         }
         "hash" => {
             let v = arg(vm, &a, 0, "hash")?;
@@ -1269,7 +1319,12 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
                         }
                     })
                     .collect(),
-                _ => return Err(vm.type_err("type.__new__() argument 2 must be tuple")),
+                other => {
+                    let tn = vm.type_name(other);
+                    return Err(vm.type_err(format!(
+                        "type.__new__() argument 2 must be tuple, not {tn}"
+                    )));
+                }
             };
             let ns = match &a.pos[3] {
                 Value::Dict(d) => d.clone(),
@@ -1776,6 +1831,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
             [s] => (0, *s, 1),
             [a, b] => (*a, *b, 1),
             [a, b, c] => (*a, *b, *c),
+            [] => return Err(vm.type_err("range expected at least 1 argument, got 0")),
             _ => {
                 return Err(vm.type_err(format!(
                     "range expected at most 3 arguments, got {}",
@@ -1854,4 +1910,40 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         return Ok(Value::Super(Rc::new(Super { class: cl, obj })));
     }
     Err(vm.type_err(format!("cannot create '{}' instances", c.name)))
+}
+
+/// `dir(obj)`: the sorted names of the object's `__dict__` and of every class in its type's
+/// MRO (for a class, its own MRO), plus a builtin value's methods.
+fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
+    let mut names: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut add_dict = |d: &PyDict| {
+        for e in d.table.borrow().iter() {
+            if let Value::Str(s) = &e.key {
+                names.insert(s.s.to_string());
+            }
+        }
+    };
+    match o {
+        Value::Module(m) => add_dict(&m.dict),
+        Value::Instance(i) => {
+            add_dict(&i.dict);
+        }
+        _ => {}
+    }
+    let cls = match o {
+        Value::Class(c) => c.clone(),
+        other => vm.type_of(other),
+    };
+    let mut classes = vec![cls.clone()];
+    classes.extend(cls.mro.iter().filter(|c| !Rc::ptr_eq(c, &cls)).cloned());
+    for c in &classes {
+        for k in c.dict.borrow().keys() {
+            names.insert(k.to_string());
+        }
+        for m in crate::objects::methods_of(c.builtin) {
+            names.insert(m.to_string());
+        }
+    }
+    vm.charge(cost::per_elem(names.len()))?;
+    Ok(Value::list(names.iter().map(|n| Value::str(n)).collect()))
 }

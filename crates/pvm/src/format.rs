@@ -733,10 +733,6 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
     }
 }
 
-fn vm_str(vm: &mut Vm, v: &Value) -> R<String> {
-    vm.str(v)
-}
-
 fn fixed(a: f64, p: usize) -> String {
     format!("{:.*}", p.min(400), a)
 }

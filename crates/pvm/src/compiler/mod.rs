@@ -40,9 +40,9 @@ impl std::fmt::Display for CompileError {
     }
 }
 
-/// Names that are rejected at compile time when called without a local binding. (`vars` is
-/// rejected only without an argument, when it would read the caller's locals; `vars(obj)` is
-/// `obj.__dict__`.)
+/// Names that are rejected at compile time when called without a local binding. (`vars` and
+/// `dir` are rejected only without an argument, when they would read the caller's locals;
+/// `vars(obj)` is `obj.__dict__`.)
 const FORBIDDEN_CALLS: &[&str] = &[
     "eval",
     "exec",
@@ -1814,14 +1814,14 @@ impl Compiler {
                     format!("call to '{name}' is not allowed in the PVM"),
                 ));
             }
-            if name == "vars"
+            if matches!(name, "vars" | "dir")
                 && args.is_empty()
                 && kws.is_empty()
                 && matches!(self.resolve_peek(name), NameKind::Global)
             {
                 return Err(self.err(
                     self.line(),
-                    "call to 'vars' without an argument is not allowed in the PVM".to_string(),
+                    format!("call to '{name}' without an argument is not allowed in the PVM"),
                 ));
             }
             if name == "super"

@@ -128,18 +128,28 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
                 match vm.next(x)? {
                     Some(v) => out.push(v),
                     None => {
+                        // CPython names the earlier arguments as "argument 1" or "arguments 1-N".
+                        let before = |n: usize| {
+                            if n == 1 {
+                                "argument 1".to_string()
+                            } else {
+                                format!("arguments 1-{n}")
+                            }
+                        };
                         if strict && k > 0 {
                             return Err(vm.value_err(format!(
-                                "zip() argument {} is shorter than argument 1",
-                                k + 1
+                                "zip() argument {} is shorter than {}",
+                                k + 1,
+                                before(k)
                             )));
                         }
                         if strict && k == 0 {
                             for (m, y) in its.iter().enumerate().skip(1) {
                                 if vm.next(y)?.is_some() {
                                     return Err(vm.value_err(format!(
-                                        "zip() argument {} is longer than argument 1",
-                                        m + 1
+                                        "zip() argument {} is longer than {}",
+                                        m + 1,
+                                        before(m)
                                     )));
                                 }
                             }

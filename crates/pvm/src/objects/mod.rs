@@ -185,6 +185,7 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         }
         Value::ByteArray(_) => str::BYTEARRAY_METHODS,
         Value::Slice(_) => &["indices"],
+        Value::Range(_) => &["count", "index"],
         _ => &[],
     };
     list.contains(&name)
@@ -210,6 +211,46 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         Value::Generator(g) => iter::gen_call(vm, g, name, args),
         Value::Bytes(b) => str::bytes_call(vm, b, name, args),
         Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
+        Value::Range(r) if matches!(name, "count" | "index") => {
+            let [x] = args.pos.as_slice() else {
+                return Err(vm.type_err(format!(
+                    "range.{name}() takes exactly one argument ({} given)",
+                    args.pos.len()
+                )));
+            };
+            // Ints are found arithmetically; anything else (2.0, True …) by equality.
+            let pos = match x {
+                Value::Int(i) => {
+                    let off = i - r.start;
+                    let inside = if r.step > 0 {
+                        *i >= r.start && *i < r.stop
+                    } else {
+                        *i <= r.start && *i > r.stop
+                    };
+                    (inside && off % r.step == 0).then(|| off / r.step)
+                }
+                _ => {
+                    let n = r.len();
+                    vm.charge(crate::cost::per_elem(n as usize))?;
+                    let mut found = None;
+                    for k in 0..n {
+                        if vm.eq(&Value::Int(r.start + k * r.step), x)? {
+                            found = Some(k);
+                            break;
+                        }
+                    }
+                    found
+                }
+            };
+            match (name, pos) {
+                ("count", p) => Ok(Value::Int(i64::from(p.is_some()))),
+                (_, Some(k)) => Ok(Value::Int(k)),
+                (_, None) => {
+                    let xs = vm.repr(x)?;
+                    Err(vm.value_err(format!("{xs} is not in range")))
+                }
+            }
+        }
         Value::Slice(sl) => {
             let n = match args.pos.as_slice() {
                 [n] => vm.index_of(n)?,

@@ -921,6 +921,16 @@ impl Vm<'_> {
                         return Ok(());
                     }
                 }
+                // Builtin classes (no __module__ in their dict, or a builtin exception) are
+                // immutable, as CPython's static types are.
+                let builtin = !c.dict.borrow().contains_key("__module__")
+                    || self.types.exc.values().any(|x| Rc::ptr_eq(x, c));
+                if builtin {
+                    return Err(self.type_err(format!(
+                        "cannot set '{name}' attribute of immutable type '{}'",
+                        c.name
+                    )));
+                }
                 if name == "__qualname__" {
                     if let Value::Str(q) = &v {
                         *c.qualname.borrow_mut() = q.s.as_ref().into();
@@ -1387,6 +1397,19 @@ fn is_builtin_class(vm: &Vm, c: &Rc<Class>) -> bool {
 /// A builtin (non-native) `__new__`: `object.__new__`, served by `new_instance`.
 fn is_builtin_new(f: &Value) -> bool {
     matches!(f, Value::Builtin(b) if !matches!(b.kind, BuiltinKind::Native(_)))
+}
+
+impl Vm<'_> {
+    /// `callable(v)`.
+    pub fn is_callable(&self, v: &Value) -> bool {
+        match v {
+            Value::Function(_) | Value::Builtin(_) | Value::BoundMethod(_) | Value::Class(_) => {
+                true
+            }
+            Value::Instance(_) => self.lookup_dunder(v, "__call__").is_some(),
+            _ => false,
+        }
+    }
 }
 
 /// What a `throw()` into a generator suspended in `yield from` leads to.

@@ -1336,9 +1336,11 @@ impl Vm<'_> {
                     }
                 }
                 if let Some(r) = self.call_dunder(v, "__hash__", vec![])? {
-                    // The result is reduced like an int's own hash (so -1 becomes -2).
+                    // As CPython's slot: an int that fits a machine word is used as is
+                    // (except -1, which becomes -2); a bigger one is hashed like an int.
                     return match r {
-                        Value::Int(i) => Ok(int_hash(i) as u64),
+                        Value::Int(-1) => Ok(-2i64 as u64),
+                        Value::Int(i) => Ok(i as u64),
                         Value::BigInt(b) => Ok(big_hash(&b) as u64),
                         Value::Bool(b) => Ok(b as u64),
                         _ => Err(self.type_err("__hash__ method should return an integer")),

@@ -1,0 +1,4 @@
+class A:
+    pass
+print(dir(A()) == dir(A))
+print(dir())

@@ -1,0 +1,5 @@
+class A:
+    x = 1
+print([n for n in dir(A()) if not n.startswith("_")])
+f = dir
+f()
