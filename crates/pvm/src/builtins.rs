@@ -1884,7 +1884,11 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         let fget = g(0, "fget", &mut a);
         let fset = g(1, "fset", &mut a);
         let fdel = g(2, "fdel", &mut a);
-        let doc = g(3, "doc", &mut a);
+        let mut doc = g(3, "doc", &mut a);
+        // Without an explicit doc, a property documents itself with its getter's docstring.
+        if doc.is_none() && !fget.is_none() {
+            doc = vm.getattr_opt(&fget, "__doc__")?.unwrap_or(Value::None);
+        }
         return Ok(Value::Property(Rc::new(Property {
             fget,
             fset,

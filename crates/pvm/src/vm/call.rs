@@ -1075,6 +1075,10 @@ impl Vm<'_> {
                     self.call(&d, Args::new(vec![obj.clone()]))?;
                     return Ok(());
                 }
+                return Err(self.new_exc(
+                    "AttributeError",
+                    &format!("property '{}' of '{}' object has no deleter", name, cls.name),
+                ));
             }
             if let Some(ca) = cls.lookup(name) {
                 if let Value::Instance(_) = ca {

@@ -1664,6 +1664,11 @@ impl<'h> Vm<'h> {
     }
 
     fn c3(&mut self, bases: &[Rc<Class>]) -> R<Vec<Rc<Class>>> {
+        for (i, b) in bases.iter().enumerate() {
+            if bases[..i].iter().any(|x| Rc::ptr_eq(x, b)) {
+                return Err(self.type_err(format!("duplicate base class {}", b.name)));
+            }
+        }
         let mut seqs: Vec<Vec<Rc<Class>>> = bases
             .iter()
             .map(|b| {
