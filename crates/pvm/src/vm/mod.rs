@@ -1159,8 +1159,14 @@ impl<'h> Vm<'h> {
                         Ok(x) => x,
                         Err(_) => {
                             let tn = self.type_name(&mgr);
+                            // CPython 3.11 says which half is missing when one is there.
+                            let detail = if self.getattr_opt(&mgr, "__enter__")?.is_some() {
+                                " (missed __exit__ method)"
+                            } else {
+                                ""
+                            };
                             return Err(self.type_err(format!(
-                                "'{tn}' object does not support the context manager protocol"
+                                "'{tn}' object does not support the context manager protocol{detail}"
                             )));
                         }
                     };
@@ -1646,7 +1652,16 @@ impl<'h> Vm<'h> {
     }
 
     /// Create a class with C3 linearisation.
-    pub fn new_class(&mut self, name: &str, bases: Vec<Rc<Class>>, dict: NameMap) -> R<Rc<Class>> {
+    pub fn new_class(
+        &mut self,
+        name: &str,
+        bases: Vec<Rc<Class>>,
+        mut dict: NameMap,
+    ) -> R<Rc<Class>> {
+        // A class that defines __eq__ but not __hash__ gets `__hash__ = None`, as in CPython.
+        if dict.contains_key("__eq__") && !dict.contains_key("__hash__") {
+            dict.insert("__hash__".into(), Value::None);
+        }
         let bases = if bases.is_empty() {
             vec![self.types.object.clone()]
         } else {

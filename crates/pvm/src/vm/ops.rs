@@ -931,15 +931,23 @@ impl Vm<'_> {
                     } else {
                         ("__ne__", "__ne__")
                     };
+                    let mut declined = 0;
                     if let Some(v) = self.call_dunder(a, m, vec![b.clone()])? {
                         if !matches!(v, Value::NotImplemented) {
                             return Ok(v);
                         }
+                        declined += 1;
                     }
                     if let Some(v) = self.call_dunder(b, other, vec![a.clone()])? {
                         if !matches!(v, Value::NotImplemented) {
                             return Ok(v);
                         }
+                        declined += 1;
+                    }
+                    // Both sides' own __eq__ said NotImplemented: == falls back to identity
+                    // without asking them again.
+                    if op == CmpOp::Eq && declined == 2 {
+                        return Ok(Value::Bool(a.is(b)));
                     }
                     if op == CmpOp::Ne {
                         // Default __ne__ inverts __eq__.
@@ -1416,6 +1424,16 @@ impl Vm<'_> {
                         return self.str(&b);
                     }
                 }
+                // object.__str__ is repr(), but CPython reports a bad result as __str__'s.
+                if let Some(r) = self.call_dunder(v, "__repr__", vec![])? {
+                    return match r {
+                        Value::Str(s) => Ok(s.s.to_string()),
+                        _ => Err(self.type_err(format!(
+                            "__str__ returned non-string (type {})",
+                            self.type_name(&r)
+                        ))),
+                    };
+                }
                 self.repr(v)
             }
             _ => self.repr(v),
@@ -1504,6 +1522,17 @@ impl Vm<'_> {
                     }))));
                 }
                 if let Some(r) = self.call_dunder(v, "__iter__", vec![])? {
+                    let iterator = match &r {
+                        Value::Iter(_) | Value::Generator(_) => true,
+                        Value::Instance(_) => self.lookup_dunder(&r, "__next__").is_some(),
+                        _ => false,
+                    };
+                    if !iterator {
+                        let tn = self.type_name(&r);
+                        return Err(
+                            self.type_err(format!("iter() returned non-iterator of type '{tn}'"))
+                        );
+                    }
                     return Ok(r);
                 }
                 if self.lookup_dunder(v, "__getitem__").is_some() {
