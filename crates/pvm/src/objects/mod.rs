@@ -744,13 +744,13 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             match b {
                 Some(b) => delitem(vm, &b, k),
                 None => Err(vm.type_err(format!(
-                    "'{}' object does not support item deletion",
+                    "'{}' object doesn't support item deletion",
                     vm.type_name(o)
                 ))),
             }
         }
         _ => Err(vm.type_err(format!(
-            "'{}' object does not support item deletion",
+            "'{}' object doesn't support item deletion",
             vm.type_name(o)
         ))),
     }

@@ -608,6 +608,15 @@ impl Vm<'_> {
                         "value" if cls.is_subclass(&self.types.exc["StopIteration"]) => {
                             return Ok(Some(stop_value(&Exc::Py(obj.clone()))))
                         }
+                        // SystemExit.code: None, the one argument, or the args tuple.
+                        "code" if cls.is_subclass(&self.types.exc["SystemExit"]) => {
+                            return Ok(Some(match i.dict.get_str("args") {
+                                Some(Value::Tuple(t)) if t.items.len() == 1 => t.items[0].clone(),
+                                Some(Value::Tuple(t)) if t.items.is_empty() => Value::None,
+                                Some(args) => args,
+                                None => Value::None,
+                            }))
+                        }
                         _ => {}
                     }
                 }
@@ -904,6 +913,27 @@ impl Vm<'_> {
                 if let Some(m) = self.lookup_dunder(obj, "__setattr__") {
                     self.call(&m, Args::new(vec![obj.clone(), Value::str(name), v]))?;
                     return Ok(());
+                }
+                // The chaining attributes of an exception live in its state; setting
+                // __cause__ also sets __suppress_context__, as in CPython.
+                if let Some(st) = i.exc.borrow_mut().as_mut() {
+                    let some = |v: &Value| (!v.is_none()).then(|| v.clone());
+                    match name {
+                        "__cause__" => {
+                            st.cause = some(&v);
+                            st.suppress = true;
+                            return Ok(());
+                        }
+                        "__context__" => {
+                            st.context = some(&v);
+                            return Ok(());
+                        }
+                        "__suppress_context__" => {
+                            st.suppress = matches!(v, Value::Bool(true));
+                            return Ok(());
+                        }
+                        _ => {}
+                    }
                 }
                 self.generic_setattr(i, &cls, obj, name, v)
             }

@@ -382,6 +382,14 @@ impl<'h> Vm<'h> {
         if !ok {
             return self.type_err("exceptions must derive from BaseException");
         }
+        let cause_ok = match &cause {
+            None | Some(Value::None) => true,
+            Some(Value::Instance(i)) => i.exc.borrow().is_some(),
+            Some(_) => false,
+        };
+        if !cause_ok {
+            return self.type_err("exception causes must derive from BaseException");
+        }
         if let Value::Instance(i) = &e {
             let ctx = self.handling.last().cloned();
             if let Some(st) = i.exc.borrow_mut().as_mut() {
@@ -1420,7 +1428,7 @@ impl<'h> Vm<'h> {
 
     fn exc_matches(&mut self, e: &Value, ty: &Value) -> R<bool> {
         match ty {
-            Value::Class(c) => {
+            Value::Class(c) if c.is_subclass(&self.types.exc["BaseException"]) => {
                 let ec = self.type_of(e);
                 Ok(ec.is_subclass(c))
             }

@@ -709,9 +709,10 @@ impl Vm<'_> {
                 }
                 let r = libm::pow(x, y);
                 if r.is_infinite() && x.is_finite() && y.is_finite() {
-                    return Err(
-                        self.new_exc("OverflowError", "(34, 'Numerical result out of range')")
-                    );
+                    // CPython reports the C library's ERANGE: args (34, strerror).
+                    let cls = self.types.exc["OverflowError"].clone();
+                    let args = vec![Value::Int(34), Value::str("Numerical result out of range")];
+                    return Err(Exc::Py(self.make_exc(&cls, args)));
                 }
                 r
             }
@@ -1415,7 +1416,8 @@ impl Vm<'_> {
                         ))),
                     };
                 }
-                if i.exc.borrow().is_some() && self.lookup_dunder(v, "__repr__").is_none() {
+                // BaseException.__str__ (shows the args) applies even with a custom __repr__.
+                if i.exc.borrow().is_some() {
                     return crate::format::exc_str(self, i);
                 }
                 let b = i.base.borrow().clone();
