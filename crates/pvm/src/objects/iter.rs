@@ -305,7 +305,17 @@ pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Val
             }
         }
         "throw" => {
-            let e = args.pos.first().cloned().unwrap_or(Value::None);
+            let mut e = args.pos.first().cloned().unwrap_or(Value::None);
+            // The legacy throw(type, value) form: an exception instance as the value is
+            // thrown as is, any other value is the argument of type(value).
+            if let Some(v) = args.pos.get(1).filter(|v| !v.is_none()) {
+                let is_exc = matches!(v, Value::Instance(i) if i.exc.borrow().is_some());
+                e = if is_exc {
+                    v.clone()
+                } else {
+                    vm.call(&e, Args::new(vec![v.clone()]))?
+                };
+            }
             let exc = vm.raise_value(e, None);
             match vm.gen_resume(g, None, Some(exc))? {
                 Ok(y) => Ok(y),

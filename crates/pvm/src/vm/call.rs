@@ -771,14 +771,16 @@ impl Vm<'_> {
                     self.getattr_opt(&f, name)
                 }
             },
-            Value::Generator(g) => {
-                let running = if g.coroutine { "cr_running" } else { "gi_running" };
-                Ok(match name {
-                    "__qualname__" => Some(Value::str(&g.name)),
-                    "__name__" => Some(Value::str(g.name.rsplit('.').next().unwrap_or(&g.name))),
-                    n if n == running => Some(Value::Bool(g.running.get())),
-                    _ => None,
-                })
+            Value::Generator(g)
+                if name == "__qualname__"
+                    || name == "__name__"
+                    || name == if g.coroutine { "cr_running" } else { "gi_running" } =>
+            {
+                Ok(Some(match name {
+                    "__qualname__" => Value::str(&g.name),
+                    "__name__" => Value::str(g.name.rsplit('.').next().unwrap_or(&g.name)),
+                    _ => Value::Bool(g.running.get()),
+                }))
             }
             Value::Builtin(b) => match name {
                 "__name__" | "__qualname__" => Ok(Some(Value::str(&b.name))),
