@@ -172,6 +172,22 @@ impl Vm<'_> {
         } else {
             None
         };
+        if kw_slot.is_none() {
+            // CPython names every positional-only parameter passed by keyword at once.
+            let posonly = &code.varnames[..code.posonly as usize];
+            let bad: Vec<&str> = args
+                .kw
+                .iter()
+                .filter(|(k, _)| posonly.iter().any(|n| **n == **k))
+                .map(|(k, _)| &**k)
+                .collect();
+            if !bad.is_empty() {
+                return Err(self.type_err(format!(
+                    "{name}() got some positional-only arguments passed as keyword arguments: '{}'",
+                    bad.join(", ")
+                )));
+            }
+        }
         let kwdict = crate::value::rc_dict(PyDict::new());
         for (k, v) in args.kw.drain(..) {
             let pos = code.varnames[code.posonly as usize..argc]
@@ -750,6 +766,15 @@ impl Vm<'_> {
                         Value::None
                     } else {
                         Value::tuple(f.defaults.clone())
+                    })),
+                    "__kwdefaults__" => Ok(Some(if f.kwdefaults.is_empty() {
+                        Value::None
+                    } else {
+                        let d = crate::value::rc_dict(PyDict::new());
+                        for (k, v) in &f.kwdefaults {
+                            self.dict_set_str(&d, k, v.clone())?;
+                        }
+                        Value::Dict(d)
                     })),
                     "__closure__" => Ok(Some(if f.closure.is_empty() {
                         Value::None
