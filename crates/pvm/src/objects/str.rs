@@ -883,9 +883,66 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
             };
             Ok(Value::str(&crate::codec::decode(vm, &b.b, &encoding, &errors)?))
         }
-        "hex" => Ok(Value::str(
-            &b.b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
-        )),
+        "join" => {
+            let it = args.pos.first().cloned().unwrap_or(Value::None);
+            let items = match vm.collect(&it) {
+                Ok(items) => items,
+                Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&it) => {
+                    return Err(vm.type_err("can only join an iterable"))
+                }
+                Err(e) => return Err(e),
+            };
+            let mut out = Vec::new();
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(&b.b);
+                }
+                match x {
+                    Value::Bytes(p) => out.extend_from_slice(&p.b),
+                    Value::ByteArray(p) => out.extend_from_slice(&p.b.borrow()),
+                    other => {
+                        let tn = vm.type_name(other);
+                        return Err(vm.type_err(format!(
+                            "sequence item {i}: expected a bytes-like object, {tn} found"
+                        )));
+                    }
+                }
+            }
+            vm.charge(cost::per_char(out.len()))?;
+            vm.reserve(out.len() as u64)?;
+            Ok(Value::bytes(out))
+        }
+        "hex" => {
+            let digits: Vec<String> = b.b.iter().map(|x| format!("{x:02x}")).collect();
+            let sep = match args.pos.first() {
+                None => return Ok(Value::str(&digits.concat())),
+                Some(Value::Str(s)) if s.len == 1 => s.s.to_string(),
+                Some(Value::Bytes(s)) if s.b.len() == 1 => (s.b[0] as char).to_string(),
+                Some(Value::Str(_) | Value::Bytes(_)) => {
+                    return Err(vm.value_err("sep must be length 1."))
+                }
+                Some(o) => {
+                    let tn = vm.type_name(o);
+                    return Err(vm.type_err(format!("object of type '{tn}' has no len()")));
+                }
+            };
+            let per = match args.pos.get(1) {
+                Some(v) => vm.index_of(v)?,
+                None => 1,
+            };
+            let n = per.unsigned_abs().max(1) as usize;
+            // Groups of `n` bytes counted from the right (positive) or the left (negative).
+            let len = digits.len();
+            let mut out = String::with_capacity(len * 3);
+            for (i, d) in digits.iter().enumerate() {
+                let boundary = if per >= 0 { (len - i) % n == 0 } else { i % n == 0 };
+                if i > 0 && boundary {
+                    out.push_str(&sep);
+                }
+                out.push_str(d);
+            }
+            Ok(Value::str(&out))
+        }
         "splitlines" => {
             let keep = splitlines_keep(vm, &args)?;
             let text = latin1(&b.b);
@@ -903,6 +960,20 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
             // A byte value where these methods accept an int (`b.index(65)`, `b.count(0)`);
             // only the first argument: the others are positions.
             let int_sub = matches!(name, "count" | "find" | "rfind" | "index" | "rindex");
+            // The str methods below would take text; bytes methods take only bytes-likes.
+            let text_arg = args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)).find(|v| {
+                matches!(v, Value::Str(_))
+                    || matches!(v, Value::Tuple(t) if t.items.iter().any(|x| matches!(x, Value::Str(_))))
+            });
+            if text_arg.is_some() && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust") {
+                return Err(vm.type_err(if int_sub {
+                    "argument should be integer or bytes-like object, not 'str'".to_string()
+                } else if matches!(name, "startswith" | "endswith") {
+                    format!("{name} first arg must be bytes or a tuple of bytes, not str")
+                } else {
+                    "a bytes-like object is required, not 'str'".to_string()
+                }));
+            }
             let pos = args
                 .pos
                 .iter()
