@@ -1234,7 +1234,9 @@ pub fn check_byteorder(vm: &mut Vm, order: &Value) -> R<()> {
         Value::Str(_) => Err(vm.value_err("byteorder must be either 'little' or 'big'")),
         other => {
             let tn = vm.type_name(other);
-            Err(vm.type_err(format!("to_bytes() argument 'byteorder' must be str, not {tn}")))
+            Err(vm.type_err(format!(
+                "to_bytes() argument 'byteorder' must be str, not {tn}"
+            )))
         }
     }
 }
@@ -1321,9 +1323,9 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
                     .collect(),
                 other => {
                     let tn = vm.type_name(other);
-                    return Err(vm.type_err(format!(
-                        "type.__new__() argument 2 must be tuple, not {tn}"
-                    )));
+                    return Err(
+                        vm.type_err(format!("type.__new__() argument 2 must be tuple, not {tn}"))
+                    );
                 }
             };
             let ns = match &a.pos[3] {
@@ -1535,7 +1537,11 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
     }
     // Bound the work before parsing: a digit carries at least log2(base) bits (1 bit for
     // base 0, whose prefix is not known yet); the exact cap is checked on the result.
-    let bits_per_digit = if base == 0 { 1.0 } else { f64::from(base).log2() };
+    let bits_per_digit = if base == 0 {
+        1.0
+    } else {
+        f64::from(base).log2()
+    };
     let digits = t.chars().filter(|c| c.is_ascii_alphanumeric()).count();
     if (digits.saturating_sub(2) as f64) * bits_per_digit > crate::limits::MAX_INT_BITS as f64 + 8.0
     {
@@ -1611,7 +1617,10 @@ fn codec_args(vm: &mut Vm, a: &mut Args, fname: &str) -> R<(String, String)> {
             Err(vm.type_err(format!("{fname}() argument '{what}' must be str, not {tn}")))
         }
     };
-    Ok((text(encoding, "encoding", "utf-8")?, text(errors, "errors", "strict")?))
+    Ok((
+        text(encoding, "encoding", "utf-8")?,
+        text(errors, "errors", "strict")?,
+    ))
 }
 
 /// Construct an instance of a builtin class.
@@ -1664,7 +1673,9 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 }
                 Err(vm.type_err(format!("int() argument must be a string, a bytes-like object or a real number, not '{}'", vm.type_name(&v))))
             }
-            (Some(_), Some(_)) => Err(vm.type_err("int() can't convert non-string with explicit base")),
+            (Some(_), Some(_)) => {
+                Err(vm.type_err("int() can't convert non-string with explicit base"))
+            }
             (Some(v), _) => Err(vm.type_err(format!(
                 "int() argument must be a string, a bytes-like object or a real number, not '{}'",
                 vm.type_name(&v)
@@ -1711,7 +1722,9 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                     }
                 };
                 vm.charge(cost::CODEC + cost::per_char(data.len()))?;
-                Ok(Value::str(&crate::codec::decode(vm, &data, &encoding, &errors)?))
+                Ok(Value::str(&crate::codec::decode(
+                    vm, &data, &encoding, &errors,
+                )?))
             }
             Some(v) => Ok(Value::str(&vm.str(&v)?)),
         };
@@ -1771,8 +1784,12 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 return Err(vm.type_err(e));
             }
             _ if coding => return Err(vm.type_err("errors without a string argument")),
-            Some(v @ Value::Instance(_)) if vm.lookup_dunder(&v, "__bytes__").is_some() && is!(bytes) => {
-                let r = vm.call_dunder(&v, "__bytes__", vec![])?.unwrap_or(Value::None);
+            Some(v @ Value::Instance(_))
+                if vm.lookup_dunder(&v, "__bytes__").is_some() && is!(bytes) =>
+            {
+                let r = vm
+                    .call_dunder(&v, "__bytes__", vec![])?
+                    .unwrap_or(Value::None);
                 return match r {
                     Value::Bytes(_) => Ok(r),
                     other => {
@@ -1797,10 +1814,9 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                     Ok(items) => items,
                     Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&v) => {
                         let tn = vm.type_name(&v);
-                        return Err(vm.type_err(format!(
-                            "cannot convert '{tn}' object to {}",
-                            c.name
-                        )));
+                        return Err(
+                            vm.type_err(format!("cannot convert '{tn}' object to {}", c.name))
+                        );
                     }
                     Err(e) => return Err(e),
                 };

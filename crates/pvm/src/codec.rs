@@ -89,7 +89,10 @@ pub fn next_utf8(d: &[u8]) -> Result<(char, usize), (usize, &'static str)> {
 }
 
 fn unknown_handler(vm: &mut Vm, errors: &str) -> Exc {
-    vm.new_exc("LookupError", &format!("unknown error handler name '{errors}'"))
+    vm.new_exc(
+        "LookupError",
+        &format!("unknown error handler name '{errors}'"),
+    )
 }
 
 /// A `UnicodeDecodeError`/`UnicodeEncodeError` with CPython's five arguments.
@@ -117,7 +120,9 @@ fn unicode_error(
 pub fn decode(vm: &mut Vm, data: &[u8], encoding: &str, errors: &str) -> R<String> {
     let codec = lookup(vm, encoding)?;
     let data = match codec {
-        Codec::Utf8Sig => data.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(data),
+        Codec::Utf8Sig => data
+            .strip_prefix(b"\xef\xbb\xbf".as_slice())
+            .unwrap_or(data),
         _ => data,
     };
     // The common case, valid input, costs one validation pass.

@@ -651,7 +651,9 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
                 // '#' keeps the decimal point even with no digits after it.
                 Some('f') | Some('F') if sp.alt && prec == Some(0) => format!("{}.", fixed(a, 0)),
                 Some('f') | Some('F') => fixed(a, prec.unwrap_or(6)),
-                Some('e') | Some('E') if sp.alt && prec == Some(0) => sci(a, 0).replacen('e', ".e", 1),
+                Some('e') | Some('E') if sp.alt && prec == Some(0) => {
+                    sci(a, 0).replacen('e', ".e", 1)
+                }
                 Some('e') | Some('E') => sci(a, prec.unwrap_or(6)),
                 // Without a locale, 'n' is 'g'.
                 Some('n') => general(a, prec.unwrap_or(6), sp.alt),
@@ -681,7 +683,11 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             if !a.is_finite() {
                 let word = if a.is_nan() { "nan" } else { "inf" };
                 // '%' keeps its percent sign even for inf and nan, as in CPython.
-                body = if sp.ty == Some('%') { format!("{word}%") } else { word.into() };
+                body = if sp.ty == Some('%') {
+                    format!("{word}%")
+                } else {
+                    word.into()
+                };
             }
             if matches!(sp.ty, Some('E' | 'G' | 'F')) {
                 body = body.to_uppercase();
@@ -911,9 +917,7 @@ pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Valu
                 Some('r') => Value::str(&vm.repr(&v)?),
                 Some('s') => Value::str(&vm.str(&v)?),
                 Some('a') => Value::str(&ascii_escape(&vm.repr(&v)?)),
-                Some(c) => {
-                    return Err(vm.value_err(format!("Unknown conversion specifier {c}")))
-                }
+                Some(c) => return Err(vm.value_err(format!("Unknown conversion specifier {c}"))),
                 None => v,
             };
             out.push_str(&vm.format(&v, &spec)?);
@@ -1191,9 +1195,9 @@ fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<Stri
                 };
                 if !matches!(v, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
                     let tn = vm.type_name(&v);
-                    return Err(vm.type_err(format!(
-                        "%{ty} format: an integer is required, not {tn}"
-                    )));
+                    return Err(
+                        vm.type_err(format!("%{ty} format: an integer is required, not {tn}"))
+                    );
                 }
                 format_value(vm, &v, &format!("{align}{sign}{alt}{zero}{width}{ty}"))?
             }

@@ -335,6 +335,7 @@ pub fn swapcase(s: &str) -> String {
 /// time as CPython does.
 pub fn casefold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    s.chars().for_each(|c| push_mapped(t::CASEFOLD, c, &mut out));
+    s.chars()
+        .for_each(|c| push_mapped(t::CASEFOLD, c, &mut out));
     out
 }

@@ -707,7 +707,6 @@ pub(crate) static NONPRINTABLE: &[(u32, u32)] = &[
     (0xE01F0, 0x10FFFF),
 ];
 
-
 /// Code point ranges where `str.isdecimal()` (general category Nd) holds.
 pub(crate) static DECIMAL: &[(u32, u32)] = &[
     (0x30, 0x39),

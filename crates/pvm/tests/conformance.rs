@@ -168,7 +168,11 @@ fn conformance() {
         for (r, why) in &failures {
             println!("FAIL {r}: {why}");
         }
-        assert!(failures.is_empty(), "{} conformance failures", failures.len());
+        assert!(
+            failures.is_empty(),
+            "{} conformance failures",
+            failures.len()
+        );
         return;
     }
     if std::env::var("PVM_UPDATE_KNOWN_FAILURES").is_ok_and(|v| v == "1") {

@@ -21,7 +21,11 @@ pub fn big_truediv(vm: &mut Vm, x: &BigInt, y: &BigInt) -> R<f64> {
     let (fx, fy) = (x.to_f64(), y.to_f64());
     // Both exact in a double: one correctly rounded IEEE division.
     if let (Some(a), Some(b)) = (fx, fy) {
-        if a.is_finite() && b.is_finite() && a.abs() < 9.007_199_254_740_992e15 && b.abs() < 9.007_199_254_740_992e15 {
+        if a.is_finite()
+            && b.is_finite()
+            && a.abs() < 9.007_199_254_740_992e15
+            && b.abs() < 9.007_199_254_740_992e15
+        {
             return Ok(a / b);
         }
     }
@@ -46,7 +50,11 @@ pub fn big_truediv(vm: &mut Vm, x: &BigInt, y: &BigInt) -> R<f64> {
             "integer division result too large for a float",
         ));
     }
-    Ok(if x.is_negative() != y.is_negative() { -mag } else { mag })
+    Ok(if x.is_negative() != y.is_negative() {
+        -mag
+    } else {
+        mag
+    })
 }
 
 /// An integral float as a BigInt.

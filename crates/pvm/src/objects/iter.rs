@@ -341,7 +341,11 @@ pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Val
             let e = vm.make_exc(&cls, vec![]);
             match vm.gen_resume(g, None, Some(Exc::Py(e))) {
                 Ok(Ok(_)) => {
-                    let kind = if g.coroutine { "coroutine" } else { "generator" };
+                    let kind = if g.coroutine {
+                        "coroutine"
+                    } else {
+                        "generator"
+                    };
                     Err(vm.new_exc("RuntimeError", &format!("{kind} ignored GeneratorExit")))
                 }
                 Ok(Err(_)) => Ok(Value::None),

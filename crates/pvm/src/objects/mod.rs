@@ -349,12 +349,16 @@ pub fn norm_index(vm: &mut Vm, k: &Value, n: usize, what: &str) -> R<usize> {
         {
             let tn = vm.type_name(k);
             let owner = match what {
-                "string" => return Err(vm.type_err(format!("string indices must be integers, not '{tn}'"))),
+                "string" => {
+                    return Err(vm.type_err(format!("string indices must be integers, not '{tn}'")))
+                }
                 "list assignment" => "list",
                 "range object" => "range",
                 other => other,
             };
-            return Err(vm.type_err(format!("{owner} indices must be integers or slices, not {tn}")));
+            return Err(vm.type_err(format!(
+                "{owner} indices must be integers or slices, not {tn}"
+            )));
         }
         Err(e) => return Err(e),
     };

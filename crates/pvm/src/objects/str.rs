@@ -61,10 +61,9 @@ fn arg_str(vm: &mut Vm, v: Option<&Value>, what: &str) -> R<Option<String>> {
         None | Some(Value::None) => Ok(None),
         Some(Value::Str(s)) => Ok(Some(s.s.to_string())),
         // CPython's two spellings: split/rsplit name the type, the strip family does not.
-        Some(o) if what == "sep" => Err(vm.type_err(format!(
-            "must be str or None, not {}",
-            vm.type_name(o)
-        ))),
+        Some(o) if what == "sep" => {
+            Err(vm.type_err(format!("must be str or None, not {}", vm.type_name(o))))
+        }
         Some(_) => Err(vm.type_err(format!("{what} arg must be None or str"))),
     }
 }
@@ -359,11 +358,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             if start > n {
                 return Ok(Value::Bool(false));
             }
-            let st = if start < 0 {
-                (start + n).max(0)
-            } else {
-                start
-            } as usize;
+            let st = if start < 0 { (start + n).max(0) } else { start } as usize;
             let end = match args.pos.get(2) {
                 Some(v) if !v.is_none() => {
                     let e = vm.index_of(v)?;
@@ -666,9 +661,7 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
             }
         }
         [_] => {
-            return Err(vm.type_err(
-                "if you give only one argument to maketrans it must be a dict",
-            ))
+            return Err(vm.type_err("if you give only one argument to maketrans it must be a dict"))
         }
         [x, y, rest @ ..] => {
             if !matches!(x, Value::Str(_)) {
@@ -881,7 +874,9 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                     );
                 }
             };
-            Ok(Value::str(&crate::codec::decode(vm, &b.b, &encoding, &errors)?))
+            Ok(Value::str(&crate::codec::decode(
+                vm, &b.b, &encoding, &errors,
+            )?))
         }
         "join" => {
             let it = args.pos.first().cloned().unwrap_or(Value::None);
@@ -935,7 +930,11 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
             let len = digits.len();
             let mut out = String::with_capacity(len * 3);
             for (i, d) in digits.iter().enumerate() {
-                let boundary = if per >= 0 { (len - i) % n == 0 } else { i % n == 0 };
+                let boundary = if per >= 0 {
+                    (len - i).is_multiple_of(n)
+                } else {
+                    i.is_multiple_of(n)
+                };
                 if i > 0 && boundary {
                     out.push_str(&sep);
                 }
@@ -965,7 +964,9 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 matches!(v, Value::Str(_))
                     || matches!(v, Value::Tuple(t) if t.items.iter().any(|x| matches!(x, Value::Str(_))))
             });
-            if text_arg.is_some() && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust") {
+            if text_arg.is_some()
+                && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust")
+            {
                 return Err(vm.type_err(if int_sub {
                     "argument should be integer or bytes-like object, not 'str'".to_string()
                 } else if matches!(name, "startswith" | "endswith") {

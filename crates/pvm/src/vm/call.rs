@@ -799,7 +799,12 @@ impl Vm<'_> {
             Value::Generator(g)
                 if name == "__qualname__"
                     || name == "__name__"
-                    || name == if g.coroutine { "cr_running" } else { "gi_running" } =>
+                    || name
+                        == if g.coroutine {
+                            "cr_running"
+                        } else {
+                            "gi_running"
+                        } =>
             {
                 Ok(Some(match name {
                     "__qualname__" => Value::str(&g.name),
@@ -1134,7 +1139,10 @@ impl Vm<'_> {
                 }
                 return Err(self.new_exc(
                     "AttributeError",
-                    &format!("property '{}' of '{}' object has no deleter", name, cls.name),
+                    &format!(
+                        "property '{}' of '{}' object has no deleter",
+                        name, cls.name
+                    ),
                 ));
             }
             if let Some(ca) = cls.lookup(name) {
@@ -1177,7 +1185,11 @@ impl Vm<'_> {
             return Err(self.value_err("generator already executing"));
         }
         let taken = g.frame.borrow_mut().take();
-        let kind = if g.coroutine { "coroutine" } else { "generator" };
+        let kind = if g.coroutine {
+            "coroutine"
+        } else {
+            "generator"
+        };
         let Some(mut frame) = taken else {
             if let Some(e) = throw {
                 return Err(e);
@@ -1248,8 +1260,11 @@ impl Vm<'_> {
     /// else is thrown into it, and what it yields, returns or raises decides what this
     /// frame does.
     fn throw_to_delegate(&mut self, frame: &mut crate::vm::frame::Frame, e: Value) -> Delegated {
-        let at_yield_from =
-            frame.started && matches!(frame.code.ops.get(frame.pc), Some(crate::bytecode::Op::YieldFrom));
+        let at_yield_from = frame.started
+            && matches!(
+                frame.code.ops.get(frame.pc),
+                Some(crate::bytecode::Op::YieldFrom)
+            );
         let Some(sub) = frame.stack.last().cloned().filter(|_| at_yield_from) else {
             return Delegated::Raise(Exc::Py(e));
         };

@@ -546,9 +546,7 @@ impl<'h> Vm<'h> {
                     let g = f.globals.clone();
                     let name = code.names[i as usize].clone();
                     if self.dict_del(&g, &Value::str(&name))?.is_none() {
-                        return Err(
-                            self.name_error(&name)
-                        );
+                        return Err(self.name_error(&name));
                     }
                 }
                 Op::LoadName(i) => {
@@ -575,11 +573,7 @@ impl<'h> Vm<'h> {
                     let v = f.cells[c as usize].v.borrow().clone();
                     match v {
                         Some(v) => f.stack.push(v),
-                        None => {
-                            return Err(
-                                self.name_error(&name)
-                            )
-                        }
+                        None => return Err(self.name_error(&name)),
                     }
                 }
                 Op::StoreName(i) => {
@@ -593,9 +587,7 @@ impl<'h> Vm<'h> {
                     let ns = f.ns.clone().unwrap_or_else(|| f.globals.clone());
                     let name = code.names[i as usize].clone();
                     if self.dict_del(&ns, &Value::str(&name))?.is_none() {
-                        return Err(
-                            self.name_error(&name)
-                        );
+                        return Err(self.name_error(&name));
                     }
                 }
                 Op::LoadAttr(i) => {
@@ -1386,7 +1378,7 @@ impl<'h> Vm<'h> {
         if let Some(v) = self.builtins.get(name) {
             return Ok(v.clone());
         }
-        Err(self.name_error(&name))
+        Err(self.name_error(name))
     }
 
     /// Exception class match for `except`.
