@@ -211,15 +211,88 @@ pub struct Entry {
 }
 
 /// Insertion-ordered hash table storage shared by dict and set. Lookups that need Python
-/// equality go through the VM (`crate::vm::dictops`).
+/// equality go through the VM (`Vm::table_find`).
+///
+/// The layout is CPython's compact dict: `entries` in insertion order (a removed entry leaves
+/// `None` until the next compaction) and `slots`, an open-addressed index of entry positions
+/// probed with CPython's perturbation recurrence. A lookup touches one small integer array and
+/// compares the full hashes of the entries it points at; inserting allocates nothing beyond the
+/// two vectors' amortized growth. None of this is observable: order is `entries`' order, and
+/// memory is accounted from the entry count, not from these vectors' capacities.
 #[derive(Debug, Default, Clone)]
 pub struct Table {
     /// Entries in insertion order; `None` marks a deleted slot.
     pub entries: Vec<Option<Entry>>,
-    /// hash → entry indexes.
-    pub index: IndexMap<u64, Vec<u32>, FxBuild>,
+    /// Open-addressed index into `entries`: `SLOT_EMPTY`, `SLOT_DELETED` or a position. Empty
+    /// (no allocation) until the first insertion; otherwise a power of two, at most 2/3 full.
+    slots: Vec<u32>,
     /// Live entries.
     pub len: usize,
+}
+
+const SLOT_EMPTY: u32 = u32::MAX;
+const SLOT_DELETED: u32 = u32::MAX - 1;
+const MIN_SLOTS: usize = 8;
+
+/// The probe sequence of `hash` over `mask + 1` slots: CPython's `i = 5i + 1 + perturb`, which
+/// visits every slot once `perturb` has shifted down to zero. The first slot comes from a
+/// multiplicative mix, so hashes that differ only in high bits (FxHash of similar strings)
+/// still start apart.
+struct Probe {
+    i: usize,
+    perturb: u64,
+    mask: usize,
+}
+
+impl Probe {
+    fn new(hash: u64, mask: usize) -> Probe {
+        let mixed = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Probe {
+            i: (mixed >> 32) as usize & mask,
+            perturb: hash,
+            mask,
+        }
+    }
+    fn next(&mut self) -> usize {
+        let cur = self.i;
+        self.perturb >>= 5;
+        self.i = (self
+            .i
+            .wrapping_mul(5)
+            .wrapping_add(1)
+            .wrapping_add(self.perturb as usize))
+            & self.mask;
+        cur
+    }
+}
+
+/// Positions of the live entries whose hash equals the one probed for (see [`Table::candidates`]).
+pub struct Candidates<'a> {
+    table: &'a Table,
+    probe: Option<Probe>,
+    hash: u64,
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        let probe = self.probe.as_mut()?;
+        loop {
+            let slot = self.table.slots[probe.next()];
+            if slot == SLOT_EMPTY {
+                self.probe = None;
+                return None;
+            }
+            if slot == SLOT_DELETED {
+                continue;
+            }
+            if let Some(Some(e)) = self.table.entries.get(slot as usize) {
+                if e.hash == self.hash {
+                    return Some(slot);
+                }
+            }
+        }
+    }
 }
 
 impl Table {
@@ -229,19 +302,51 @@ impl Table {
     }
     /// Append a new entry (caller checked absence).
     pub fn push(&mut self, hash: u64, key: Value, value: Value) {
+        if (self.entries.len() + 1) * 3 > self.slots.len() * 2 {
+            self.rebuild_slots(self.entries.len() + 1);
+        }
         let i = self.entries.len() as u32;
         self.entries.push(Some(Entry { hash, key, value }));
-        self.index.entry(hash).or_default().push(i);
+        self.place(hash, i);
         self.len += 1;
+    }
+    /// Put entry position `i` in the first free slot of its probe sequence.
+    fn place(&mut self, hash: u64, i: u32) {
+        let mut p = Probe::new(hash, self.slots.len() - 1);
+        loop {
+            let j = p.next();
+            if self.slots[j] == SLOT_EMPTY {
+                self.slots[j] = i;
+                return;
+            }
+        }
+    }
+    /// Re-index every entry into a slot array sized for `n` entries. Deleted entries are not
+    /// indexed, so this also drops the tombstones.
+    fn rebuild_slots(&mut self, n: usize) {
+        let size = (n * 3 / 2 + 1).next_power_of_two().max(MIN_SLOTS);
+        self.slots.clear();
+        self.slots.resize(size, SLOT_EMPTY);
+        for i in 0..self.entries.len() {
+            if let Some(h) = self.entries[i].as_ref().map(|e| e.hash) {
+                self.place(h, i as u32);
+            }
+        }
     }
     /// Remove entry `i`.
     pub fn remove_at(&mut self, i: usize) -> Option<Entry> {
         let e = self.entries.get_mut(i)?.take()?;
-        if let Some(v) = self.index.get_mut(&e.hash) {
-            v.retain(|&j| j as usize != i);
-            if v.is_empty() {
-                self.index.swap_remove(&e.hash);
+        let mut p = Probe::new(e.hash, self.slots.len() - 1);
+        loop {
+            let j = p.next();
+            if self.slots[j] == i as u32 {
+                self.slots[j] = SLOT_DELETED;
+                break;
             }
+            debug_assert!(
+                self.slots[j] != SLOT_EMPTY,
+                "indexed entry missing from its probe"
+            );
         }
         self.len -= 1;
         if self.entries.len() > 32 && self.len * 2 < self.entries.len() {
@@ -250,22 +355,23 @@ impl Table {
         Some(e)
     }
     fn compact(&mut self) {
-        let old = std::mem::take(&mut self.entries);
-        self.index.clear();
-        self.len = 0;
-        for e in old.into_iter().flatten() {
-            self.push(e.hash, e.key, e.value);
-        }
+        self.entries.retain(|e| e.is_some());
+        self.rebuild_slots(self.entries.len());
     }
     /// Remove everything.
     pub fn clear(&mut self) {
         self.entries.clear();
-        self.index.clear();
+        self.slots.clear();
         self.len = 0;
     }
-    /// Entry by live position (for popitem / iteration by index).
-    pub fn candidates(&self, hash: u64) -> &[u32] {
-        self.index.get(&hash).map(|v| v.as_slice()).unwrap_or(&[])
+    /// Positions of the live entries whose stored hash is `hash`, in probe order; the caller
+    /// compares keys.
+    pub fn candidates(&self, hash: u64) -> Candidates<'_> {
+        Candidates {
+            table: self,
+            probe: (!self.slots.is_empty()).then(|| Probe::new(hash, self.slots.len() - 1)),
+            hash,
+        }
     }
 }
 
@@ -303,7 +409,7 @@ impl PyDict {
     pub fn get_str(&self, key: &str) -> Option<Value> {
         let h = crate::vm::ops::str_hash(key);
         let t = self.table.borrow();
-        for &i in t.candidates(h) {
+        for i in t.candidates(h) {
             if let Some(Some(e)) = t.entries.get(i as usize) {
                 if let Value::Str(s) = &e.key {
                     if &*s.s == key {
@@ -315,7 +421,7 @@ impl PyDict {
         None
     }
     fn find_str(t: &Table, h: u64, key: &str) -> Option<usize> {
-        t.candidates(h).iter().map(|&i| i as usize).find(|&i| {
+        t.candidates(h).map(|i| i as usize).find(|&i| {
             matches!(t.entries.get(i), Some(Some(Entry { key: Value::Str(s), .. })) if &*s.s == key)
         })
     }
