@@ -224,7 +224,7 @@ pub fn install(vm: &mut Vm) {
     b.insert("NotImplemented".into(), Value::NotImplemented);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
-    vm.types.exc["BaseException"].dict.borrow_mut().insert(
+    vm.types.exc["BaseException"].dict_mut().insert(
         "__init__".into(),
         Value::Builtin(Rc::new(Builtin {
             name: "__init__".into(),
@@ -247,7 +247,7 @@ pub fn install(vm: &mut Vm) {
             // Never provided: no attribute path may enumerate classes (sandbox).
             continue;
         }
-        vm.types.type_.dict.borrow_mut().insert(
+        vm.types.type_.dict_mut().insert(
             n.into(),
             Value::Builtin(Rc::new(Builtin {
                 name: n.into(),
@@ -260,7 +260,7 @@ pub fn install(vm: &mut Vm) {
         (vm.types.list.clone(), "list.__init__"),
         (vm.types.set.clone(), "set.__init__"),
     ] {
-        c.dict.borrow_mut().insert(
+        c.dict_mut().insert(
             "__init__".into(),
             Value::Builtin(Rc::new(Builtin {
                 name: "__init__".into(),
@@ -1245,14 +1245,14 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
                 return Err(vm.type_err("type.__setattr__ expects a class and a name"));
             };
             let v = a.pos.get(2).cloned().unwrap_or(Value::None);
-            c.dict.borrow_mut().insert(n.s.as_ref().into(), v);
+            c.dict_mut().insert(n.s.as_ref().into(), v);
             Ok(Value::None)
         }
         "__delattr__" => {
             let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
                 return Err(vm.type_err("type.__delattr__ expects a class and a name"));
             };
-            if c.dict.borrow_mut().shift_remove(&*n.s).is_none() {
+            if c.dict_mut().shift_remove(&*n.s).is_none() {
                 return Err(vm.attr_error(&this, &n.s));
             }
             Ok(Value::None)

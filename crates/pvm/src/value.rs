@@ -634,6 +634,23 @@ pub enum BuiltinType {
     Ellipsis,
 }
 
+thread_local! {
+    /// Bumped by every class namespace change; a class's cached lookups from an older epoch
+    /// are stale (a change to a base class must invalidate its subclasses' caches too).
+    static CLASS_EPOCH: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Names remembered per class before its lookup cache starts over.
+const LOOKUP_CACHE_SIZE: usize = 32;
+
+/// One remembered `Class::lookup`: where `name` was found along the class's MRO.
+#[derive(Debug)]
+struct LookupEntry {
+    name: Rc<str>,
+    /// (MRO position, 0 = the class itself; index in that class's dict), or `None` if absent.
+    found: Option<(u32, u32)>,
+}
+
 /// A class (builtin or user).
 #[derive(Debug)]
 pub struct Class {
@@ -646,8 +663,12 @@ pub struct Class {
     /// Method resolution order, starting with the class itself (C3). Filled once at creation;
     /// the self-entry is implied (mro[0] is not stored to avoid an Rc cycle).
     pub mro: Vec<Rc<Class>>,
-    /// Class namespace.
+    /// Class namespace. Read it with `borrow()`; change it only through [`Class::dict_mut`],
+    /// which invalidates the attribute lookup cache.
     pub dict: RefCell<NameMap>,
+    /// Recent lookups (see [`Class::lookup`]), valid while `lookup_epoch` is current.
+    lookup_cache: RefCell<Vec<LookupEntry>>,
+    lookup_epoch: Cell<u64>,
     /// Builtin type this class is or derives from.
     pub builtin: BuiltinType,
     /// Class defines `__getattr__`/`__getattribute__`/`__setattr__`/descriptors fast flags.
@@ -673,6 +694,8 @@ impl Class {
             bases,
             mro,
             dict: RefCell::new(dict),
+            lookup_cache: RefCell::new(Vec::new()),
+            lookup_epoch: Cell::new(0),
             builtin,
             flags: Cell::new(0),
             meta: RefCell::new(None),
@@ -681,13 +704,60 @@ impl Class {
     }
     /// Look an attribute up along the MRO (self first). A builtin value type in the MRO supplies
     /// its `__hash__` at its MRO position (so `class N(int, Enum)` hashes like an int).
+    ///
+    /// Results are remembered in a small cache by (class, name) as the position where the name
+    /// was found (or that it was not), never as the value, so the cache keeps nothing alive and
+    /// changes no memory figure. Any change to any class namespace empties it.
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        if let Some(v) = self.dict.borrow().get(name) {
-            return Some(v.clone());
+        if name == "__hash__" {
+            // Synthesised for builtin value types, so not a dict position; see below.
+            return self.lookup_uncached(name).0;
         }
-        for c in &self.mro {
-            if let Some(v) = c.dict.borrow().get(name) {
-                return Some(v.clone());
+        let epoch = CLASS_EPOCH.with(|e| e.get());
+        let mut cache = self.lookup_cache.borrow_mut();
+        if self.lookup_epoch.get() != epoch {
+            cache.clear();
+            self.lookup_epoch.set(epoch);
+        }
+        if let Some(e) = cache.iter().find(|e| *e.name == *name) {
+            let (k, i) = e.found?;
+            let owner = if k == 0 {
+                self
+            } else {
+                &*self.mro[k as usize - 1]
+            };
+            return owner
+                .dict
+                .borrow()
+                .get_index(i as usize)
+                .map(|(_, v)| v.clone());
+        }
+        let (v, found) = self.lookup_uncached(name);
+        if cache.len() == LOOKUP_CACHE_SIZE {
+            cache.clear();
+        }
+        cache.push(LookupEntry {
+            name: name.into(),
+            found,
+        });
+        v
+    }
+
+    /// Change this class's namespace (invalidates every cached attribute lookup).
+    pub fn dict_mut(&self) -> std::cell::RefMut<'_, NameMap> {
+        CLASS_EPOCH.with(|e| e.set(e.get() + 1));
+        self.dict.borrow_mut()
+    }
+
+    /// The MRO walk behind [`Class::lookup`]: the value and where it was found (MRO position,
+    /// 0 = this class, and index in that class's dict).
+    fn lookup_uncached(&self, name: &str) -> (Option<Value>, Option<(u32, u32)>) {
+        if let Some((i, _, v)) = self.dict.borrow().get_full(name) {
+            return (Some(v.clone()), Some((0, i as u32)));
+        }
+        for (k, c) in self.mro.iter().enumerate() {
+            if let Some((i, _, v)) = c.dict.borrow().get_full(name) {
+                return (Some(v.clone()), Some((k as u32 + 1, i as u32)));
             }
             // Only `__hash__` is synthesised: the other protocols of builtin bases are served by
             // the payload fallbacks (which also handle `__missing__` and friends).
@@ -695,13 +765,14 @@ impl Class {
                 && c.is_builtin_value_type()
                 && crate::objects::type_has_dunder(c.builtin, name)
             {
-                return Some(Value::Builtin(Rc::new(Builtin {
+                let v = Value::Builtin(Rc::new(Builtin {
                     name: name.into(),
                     kind: BuiltinKind::Unbound(c.builtin),
-                })));
+                }));
+                return (Some(v), None);
             }
         }
-        None
+        (None, None)
     }
 
     /// The canonical class of a builtin value type (`int`, `list`, …), not a user subclass.
@@ -1087,8 +1158,21 @@ impl Drop for PySet {
 
 impl Drop for Instance {
     fn drop(&mut self) {
-        let d = std::mem::replace(&mut self.dict, Rc::new(PyDict::new()));
         let b = self.base.get_mut().take();
+        // The usual case: nothing else holds the attribute dict, so hand its contents to the
+        // deferred drop and let the emptied dict go with the instance (no replacement dict).
+        if let Some(d) = Rc::get_mut(&mut self.dict) {
+            let t = std::mem::take(d.table.get_mut());
+            defer_drop(
+                t.entries
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|e| [e.key, e.value])
+                    .chain(b),
+            );
+            return;
+        }
+        let d = std::mem::replace(&mut self.dict, Rc::new(PyDict::new()));
         defer_drop(std::iter::once(Value::Dict(d)).chain(b));
     }
 }
@@ -1219,7 +1303,7 @@ pub fn clear_tracked() {
             }
             Tracked::Class(w) => {
                 if let Some(c) = w.upgrade() {
-                    let d = std::mem::take(&mut *c.dict.borrow_mut());
+                    let d = std::mem::take(&mut *c.dict_mut());
                     drop(d);
                 }
             }

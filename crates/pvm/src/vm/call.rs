@@ -108,6 +108,51 @@ impl Vm<'_> {
         }
         let r = self.run_frame(&mut frame);
         self.depth -= 1;
+        self.recycle_frame(frame);
+        match r? {
+            Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
+        }
+    }
+
+    /// Call `func`, for which `func.code.takes_exactly(k)` holds, with the `k` values at the top
+    /// of `stack` from position `args_at`: they move straight into the new frame's first local
+    /// slots, with no argument vector. The value just below them is removed too; with
+    /// `receiver` it is the method's receiver and becomes the first argument, else it is the
+    /// function object itself. Behaves as `call_function` does for such a call.
+    pub(crate) fn call_positional(
+        &mut self,
+        func: &Rc<Function>,
+        stack: &mut Vec<Value>,
+        args_at: usize,
+        receiver: bool,
+    ) -> R<Value> {
+        let code = func.code.clone();
+        let mut frame = self.new_frame(
+            code.clone(),
+            func.globals.clone(),
+            None,
+            func.closure.clone(),
+        );
+        let first = usize::from(receiver);
+        for (slot, v) in frame.locals[first..].iter_mut().zip(stack.drain(args_at..)) {
+            *slot = Some(v);
+        }
+        let below = stack.pop();
+        if receiver {
+            frame.locals[0] = below;
+        }
+        for &(ci, pi) in &code.cell_params {
+            let v = frame.locals[pi as usize].clone();
+            *frame.cells[ci as usize].v.borrow_mut() = v;
+        }
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            self.depth -= 1;
+            return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        let r = self.run_frame(&mut frame);
+        self.depth -= 1;
+        self.recycle_frame(frame);
         match r? {
             Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
         }
@@ -909,7 +954,7 @@ impl Vm<'_> {
                         return Ok(());
                     }
                 }
-                c.dict.borrow_mut().insert(name.into(), v);
+                c.dict_mut().insert(name.into(), v);
                 Ok(())
             }
             Value::Function(f) => {
@@ -1065,7 +1110,7 @@ impl Vm<'_> {
                 self.call(&m, Args::new(vec![obj.clone(), Value::str(name)]))?;
                 return Ok(());
             }
-            if c.dict.borrow_mut().shift_remove(name).is_some() {
+            if c.dict_mut().shift_remove(name).is_some() {
                 return Ok(());
             }
         }

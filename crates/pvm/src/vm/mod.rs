@@ -3,7 +3,7 @@
 //! [`Vm::exec`] is the one dispatch loop. Every instruction first calls [`Vm::charge`] with its
 //! cost from [`crate::cost`]; operations whose work grows with their operands charge a
 //! surcharge through the same function before doing the work. `charge` is the only place the
-//! budget is decremented and checked, so a program stops at exactly the same instruction on
+//! running total is compared with the budget, so a program stops at exactly the same instruction on
 //! every run. Running out raises [`Abort::OutOfCycles`], which is not a Python exception: no
 //! `except` clause can catch it.
 
@@ -140,8 +140,9 @@ pub struct Vm<'h> {
     pub builtins: NameMap,
     /// Limits.
     pub limits: Limits,
-    /// Remaining budget (i128 avoids overflow on huge surcharges).
-    budget: i128,
+    /// The cycle budget: charging past it aborts. `u64::MAX` when unlimited (`stats.cycles`
+    /// saturates there, so it is never exceeded).
+    cycle_limit: u64,
     /// Counters.
     pub stats: Stats,
     /// Python call depth (plus native recursion guard depth).
@@ -165,7 +166,15 @@ pub struct Vm<'h> {
     pub native_classes: IndexMap<&'static str, Rc<Class>, FxBuild>,
     /// This invocation's `/tmp` (empty at start, gone with the VM).
     pub tmpfs: crate::tmpfs::TmpFs,
+    /// Value-stack and local-slot buffers of finished frames, reused by the next calls so a
+    /// Python-to-Python call allocates nothing for its frame (see `new_frame`/`recycle_frame`).
+    spare_frames: Vec<(Vec<Value>, Vec<Option<Value>>)>,
 }
+
+/// Frames kept for reuse, and the largest buffer worth keeping (a frame that once held a huge
+/// stack should not pin it for the rest of the invocation).
+const SPARE_FRAMES: usize = 64;
+const SPARE_FRAME_CAPACITY: usize = 256;
 
 impl<'h> Vm<'h> {
     /// New VM with the given limits. Resets the thread's memory accounting.
@@ -176,7 +185,7 @@ impl<'h> Vm<'h> {
             types,
             builtins: NameMap::default(),
             limits,
-            budget: limits.cycles.map(|c| c as i128).unwrap_or(i128::MAX),
+            cycle_limit: limits.cycles.unwrap_or(u64::MAX),
             stats: Stats::default(),
             depth: 0,
             stdout: String::new(),
@@ -188,6 +197,7 @@ impl<'h> Vm<'h> {
             host_costs: crate::host::HostCosts::default(),
             native_classes: IndexMap::default(),
             tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
+            spare_frames: Vec::new(),
         };
         crate::builtins::install(&mut vm);
         // The builtin namespace is the VM's, not the program's: start accounting from zero so
@@ -200,9 +210,10 @@ impl<'h> Vm<'h> {
     /// before the work it pays for.
     #[inline]
     pub fn charge(&mut self, n: u64) -> R<()> {
+        // One running total compared with the limit: the abort happens at the first charge that
+        // takes the total past the budget, and the total (reported as cycles used) includes it.
         self.stats.cycles = self.stats.cycles.saturating_add(n);
-        self.budget -= n as i128;
-        if self.budget < 0 {
+        if self.stats.cycles > self.cycle_limit {
             return Err(Exc::Abort(Abort::OutOfCycles));
         }
         Ok(())
@@ -276,7 +287,7 @@ impl<'h> Vm<'h> {
 
     /// Fresh frame for `code`.
     pub fn new_frame(
-        &self,
+        &mut self,
         code: Rc<crate::bytecode::Code>,
         globals: Rc<PyDict>,
         ns: Option<Rc<PyDict>>,
@@ -288,9 +299,14 @@ impl<'h> Vm<'h> {
             .map(|_| crate::value::rc_cell(PyCell::default()))
             .collect();
         cells.extend(closure);
+        let (stack, mut locals) = self
+            .spare_frames
+            .pop()
+            .unwrap_or_else(|| (Vec::with_capacity(8), Vec::new()));
+        locals.resize(code.varnames.len(), None);
         Frame {
-            locals: vec![None; code.varnames.len()],
-            stack: Vec::with_capacity(8),
+            locals,
+            stack,
             code,
             pc: 0,
             cells,
@@ -298,6 +314,24 @@ impl<'h> Vm<'h> {
             ns,
             blocks: Vec::new(),
             started: false,
+        }
+    }
+
+    /// Give a finished frame's buffers back for reuse. Its remaining values are dropped here,
+    /// exactly where dropping the frame would have dropped them.
+    pub fn recycle_frame(&mut self, f: Frame) {
+        let Frame {
+            mut stack,
+            mut locals,
+            ..
+        } = f;
+        stack.clear();
+        locals.clear();
+        if self.spare_frames.len() < SPARE_FRAMES
+            && stack.capacity() <= SPARE_FRAME_CAPACITY
+            && locals.capacity() <= SPARE_FRAME_CAPACITY
+        {
+            self.spare_frames.push((stack, locals));
         }
     }
 
@@ -598,6 +632,29 @@ impl<'h> Vm<'h> {
                 Op::CallMethod(i, argc) => {
                     self.charge(cost::CALL)?;
                     let n = f.stack.len() - argc as usize;
+                    // `obj.method(args…)` on an instance whose class defines a plain function
+                    // `method` (and whose own dict does not shadow it): the same lookup as
+                    // `call_method`, then a direct call with `obj` as the first argument.
+                    let direct = match n.checked_sub(1).map(|i| &f.stack[i]) {
+                        Some(Value::Instance(inst))
+                            if !inst.dict.has_str(&code.names[i as usize]) =>
+                        {
+                            match inst.cls().lookup(&code.names[i as usize]) {
+                                Some(Value::Function(func))
+                                    if func.code.takes_exactly(argc + 1) =>
+                                {
+                                    Some(func)
+                                }
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some(func) = direct {
+                        let v = self.call_positional(&func, &mut f.stack, n, true)?;
+                        f.stack.push(v);
+                        continue;
+                    }
                     let args: Vec<Value> = f.stack.drain(n..).collect();
                     let o = Self::pop(f);
                     let v = self.call_method(&o, &code.names[i as usize], Args::new(args))?;
@@ -874,6 +931,14 @@ impl<'h> Vm<'h> {
                 Op::Call(argc) => {
                     self.charge(cost::CALL)?;
                     let n = f.stack.len() - argc as usize;
+                    if let Some(Value::Function(func)) = n.checked_sub(1).map(|i| &f.stack[i]) {
+                        if func.code.takes_exactly(argc) {
+                            let func = func.clone();
+                            let v = self.call_positional(&func, &mut f.stack, n, false)?;
+                            f.stack.push(v);
+                            continue;
+                        }
+                    }
                     let args: Vec<Value> = f.stack.drain(n..).collect();
                     let func = Self::pop(f);
                     let v = self.call(&func, Args::new(args))?;
