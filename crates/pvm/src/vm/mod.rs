@@ -697,6 +697,22 @@ impl<'h> Vm<'h> {
                                 None => self.binary_op(&l, &r, b, false)?,
                             }
                         }
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Mul) => {
+                            match x.checked_mul(*y) {
+                                Some(z) => Value::Int(z),
+                                None => self.binary_op(&l, &r, b, false)?,
+                            }
+                        }
+                        // Float arithmetic that cannot raise: IEEE-754 +, -, * as `float_op`.
+                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Add) => {
+                            Value::Float(x + y)
+                        }
+                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Sub) => {
+                            Value::Float(x - y)
+                        }
+                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Mul) => {
+                            Value::Float(x * y)
+                        }
                         _ => self.binary_op(&l, &r, b, matches!(op, Op::InplaceOp(_)))?,
                     };
                     f.stack.push(v);
