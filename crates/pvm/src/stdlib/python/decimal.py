@@ -23,14 +23,7 @@ time; the current context is a module global). Written for the PVM from the docu
 behaviour; builtins only.
 """
 
-__all__ = ['Decimal', 'Context', 'DecimalTuple', 'DefaultContext', 'BasicContext',
-           'ExtendedContext', 'DecimalException', 'Clamped', 'InvalidOperation',
-           'DivisionByZero', 'Inexact', 'Rounded', 'Subnormal', 'Overflow', 'Underflow',
-           'FloatOperation', 'DivisionImpossible', 'InvalidContext', 'ConversionSyntax',
-           'DivisionUndefined', 'ROUND_DOWN', 'ROUND_HALF_UP', 'ROUND_HALF_EVEN',
-           'ROUND_CEILING', 'ROUND_FLOOR', 'ROUND_UP', 'ROUND_HALF_DOWN', 'ROUND_05UP',
-           'setcontext', 'getcontext', 'localcontext', 'MAX_PREC', 'MAX_EMAX', 'MIN_EMIN',
-           'MIN_ETINY', 'HAVE_THREADS', 'HAVE_CONTEXTVAR']
+# No __all__, as CPython's decimal: a star import takes every public name.
 
 # The PVM's ints hold at most 4096 bits (about 1233 digits), and a product of two
 # prec-digit coefficients, or the fixed-point intermediates of ln/exp/power at prec + 29
@@ -140,6 +133,35 @@ class DecimalTuple(tuple):
         return 'DecimalTuple(sign=%r, digits=%r, exponent=%r)' % tuple(self)
 
 
+_SIGNAL_KEY_ERROR = ('valid values for signals are:\n  [InvalidOperation, FloatOperation, '
+                     'DivisionByZero,\n   Overflow, Underflow, Subnormal, Inexact, Rounded,\n'
+                     '   Clamped]')
+
+
+class _SignalDict(dict):
+    """Context.flags / Context.traps: exactly the nine signals, as CPython's SignalDict."""
+
+    def __getitem__(self, key):
+        if key not in _SIGNALS:
+            raise KeyError(_SIGNAL_KEY_ERROR)
+        return dict.__getitem__(self, key)
+
+    def __setitem__(self, key, value):
+        if key not in _SIGNALS:
+            raise KeyError(_SIGNAL_KEY_ERROR)
+        dict.__setitem__(self, key, bool(value))
+
+    def __delitem__(self, key):
+        raise ValueError('signal keys cannot be deleted')
+
+    def __repr__(self):
+        return '{' + ', '.join(f"<class 'decimal.{k.__name__}'>:{v}"
+                               for k, v in self.items()) + '}'
+
+    def copy(self):
+        return dict(self)
+
+
 def _ndigits(n):
     return len(str(n))
 
@@ -161,10 +183,10 @@ class Context:
     @staticmethod
     def _signal_dict(value, default_on):
         if isinstance(value, dict):
-            d = {s: bool(value.get(s, False)) for s in _SIGNALS}
+            d = _SignalDict((s, bool(value.get(s, False))) for s in _SIGNALS)
         else:
             on = default_on if value is None else value
-            d = {s: s in on for s in _SIGNALS}
+            d = _SignalDict((s, s in on) for s in _SIGNALS)
         return d
 
     def __setattr__(self, name, value):
@@ -189,7 +211,14 @@ class Context:
         elif name == 'clamp':
             if value not in (0, 1):
                 raise ValueError('valid values for clamp are 0 or 1')
-        elif name not in ('flags', 'traps'):
+        elif name in ('flags', 'traps'):
+            if isinstance(value, dict):
+                if len(value) != len(_SIGNALS) or any(k not in value for k in _SIGNALS):
+                    raise KeyError('invalid signal dict')
+                value = Context._signal_dict(value, ())
+            else:
+                value = Context._signal_dict(value, ())
+        else:
             raise AttributeError(f"'decimal.Context' object has no attribute '{name}'")
         object.__setattr__(self, name, value)
 
@@ -868,7 +897,7 @@ class Decimal:
         if n is None:
             return self._to_int(ROUND_HALF_EVEN)
         if not isinstance(n, int):
-            raise TypeError('Second argument to round should be integral')
+            raise TypeError('optional arg must be an integer')
         return self.quantize(_dec(0, 1, -n))
 
     # ---- hashing and comparison
