@@ -1789,7 +1789,12 @@ def _ln_fixed(m, w):
     while abs(u - one) > tol:
         u = _isqrt(u * one)
         k += 1
-    z = (u - one) * one // (u + one)
+    # z = (u - one) / (u + one) at scale `one`. When u is very close to one, z has few
+    # significant digits, so the divisor is truncated to them (plus margin) instead of
+    # multiplying by `one`: intermediates stay about twice z's length, not one's.
+    keep = _ndigits(abs(u - one)) + 6
+    cut = max(0, w + g - keep)
+    z = (u - one) * 10 ** (w + g - cut) // ((u + one) // 10 ** cut)
     neg = z < 0
     z = abs(z)
     z2 = z * z // one
@@ -1853,7 +1858,9 @@ def _log10_approx(c, e):
         else:
             ww = w + 3
         g = ww + 4
-        q = _ln_fixed(_scaled(c, e - a, g), g) * 10 ** ww // _ln10_fixed(g)
+        # ln(10) only needs the result's relative precision, not its scale.
+        h = w + 12
+        q = _ln_fixed(_scaled(c, e - a, g), g) * 10 ** (h - 4) // _ln10_fixed(h)
         v = a * 10 ** ww + q
         return (1 if v < 0 else 0), abs(v), -ww, 3
     return approx
@@ -2018,12 +2025,13 @@ def _pow_int(base, y, rsign, ctx, conds):
     """Integral power as libmpdec: binary powering at prec + digits of y + 2 digits,
     half-even, every step rounded; then rounded to the context."""
     work = ctx.copy()
-    work.prec = ctx.prec + _ndigits(y._int) + y._exp + 2
+    # Working precision may exceed MAX_PREC, so it is set past the validation.
+    object.__setattr__(work, 'prec', ctx.prec + _ndigits(y._int) + y._exp + 2
+                       + (1 if y._sign else 0))
     work.rounding = ROUND_HALF_EVEN
     work.clamp = 0
     n = abs(int(y))
     if y._sign:
-        work.prec += 1
         tbase = _div(_dec(0, 1, 0), base, work, conds)
     else:
         tbase = base
@@ -2054,7 +2062,7 @@ def _pow_int(base, y, rsign, ctx, conds):
 def _pow_real(base, y, ctx, conds):
     """exp(y * ln(base)) with libmpdec's working precision and roundings."""
     work = _MAXCTX.copy()
-    work.prec = max(_ndigits(base._int), ctx.prec) + 4 + 19
+    object.__setattr__(work, 'prec', max(_ndigits(base._int), ctx.prec) + 4 + 19)
     wconds = []
     r = _ln(base, work, wconds)
     r = _mul(r, y, work, wconds)
