@@ -1038,7 +1038,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             let x = arg(vm, &a, 0, "pow")?;
             let y = arg(vm, &a, 1, "pow")?;
             match a.pos.get(2).cloned().or_else(|| a.take_kw("mod")) {
-                Some(m) if !m.is_none() => modpow(vm, &x, &y, &m),
+                // Three-argument pow on an instance (e.g. decimal.Decimal) is its
+                // `__pow__(y, mod)`, as CPython's ternary slot; ints keep the fast path.
+                Some(m) if !m.is_none() => match vm.lookup_dunder(&x, "__pow__") {
+                    Some(f) => vm.call(&f, Args::new(vec![x, y, m])),
+                    None => modpow(vm, &x, &y, &m),
+                },
                 _ => vm.binary_op(&x, &y, BinOp::Pow, false),
             }
         }

@@ -138,28 +138,62 @@ _SIGNAL_KEY_ERROR = ('valid values for signals are:\n  [InvalidOperation, FloatO
                      '   Clamped]')
 
 
-class _SignalDict(dict):
-    """Context.flags / Context.traps: exactly the nine signals, as CPython's SignalDict."""
+class _SignalDict:
+    """Context.flags / Context.traps: a mutable mapping of exactly the nine signals to
+    bools, as CPython's SignalDict (which is not a dict either)."""
+
+    __slots__ = ('_d',)
+
+    def __init__(self, pairs):
+        self._d = {k: bool(v) for k, v in pairs}
 
     def __getitem__(self, key):
-        if key not in _SIGNALS:
+        if key not in self._d:
             raise KeyError(_SIGNAL_KEY_ERROR)
-        return dict.__getitem__(self, key)
+        return self._d[key]
 
     def __setitem__(self, key, value):
-        if key not in _SIGNALS:
+        if key not in self._d:
             raise KeyError(_SIGNAL_KEY_ERROR)
-        dict.__setitem__(self, key, bool(value))
+        self._d[key] = bool(value)
 
     def __delitem__(self, key):
         raise ValueError('signal keys cannot be deleted')
 
-    def __repr__(self):
-        return '{' + ', '.join(f"<class 'decimal.{k.__name__}'>:{v}"
-                               for k, v in self.items()) + '}'
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self):
+        return len(self._d)
+
+    def __contains__(self, key):
+        return key in self._d
+
+    def __eq__(self, other):
+        if isinstance(other, _SignalDict):
+            other = other._d
+        return self._d == other
+
+    __hash__ = None
+
+    def keys(self):
+        return self._d.keys()
+
+    def values(self):
+        return self._d.values()
+
+    def items(self):
+        return self._d.items()
+
+    def get(self, key, default=None):
+        return self._d.get(key, default)
 
     def copy(self):
-        return dict(self)
+        return dict(self._d)
+
+    def __repr__(self):
+        return '{' + ', '.join(f"<class 'decimal.{k.__name__}'>:{v}"
+                               for k, v in self._d.items()) + '}'
 
 
 def _ndigits(n):
@@ -182,7 +216,7 @@ class Context:
 
     @staticmethod
     def _signal_dict(value, default_on):
-        if isinstance(value, dict):
+        if isinstance(value, (dict, _SignalDict)):
             d = _SignalDict((s, bool(value.get(s, False))) for s in _SIGNALS)
         else:
             on = default_on if value is None else value
@@ -212,7 +246,7 @@ class Context:
             if value not in (0, 1):
                 raise ValueError('valid values for clamp are 0 or 1')
         elif name in ('flags', 'traps'):
-            if isinstance(value, dict):
+            if isinstance(value, (dict, _SignalDict)):
                 if len(value) != len(_SIGNALS) or any(k not in value for k in _SIGNALS):
                     raise KeyError('invalid signal dict')
                 value = Context._signal_dict(value, ())
@@ -232,7 +266,7 @@ class Context:
     def copy(self):
         """A copy of the context, flags and traps included."""
         return Context(self.prec, self.rounding, self.Emin, self.Emax, self.capitals,
-                       self.clamp, dict(self.flags), dict(self.traps))
+                       self.clamp, self.flags.copy(), self.traps.copy())
 
     __copy__ = copy
 

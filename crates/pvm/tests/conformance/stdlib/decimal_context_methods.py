@@ -81,7 +81,15 @@ setcontext(DefaultContext)
 print(getcontext())
 print(DefaultContext, BasicContext, ExtendedContext, sep='\n')
 print(MAX_EMAX, MIN_EMIN, ROUND_05UP, ROUND_HALF_EVEN, HAVE_THREADS, HAVE_CONTEXTVAR)
-print(sorted(n for n in dir(decimal) if n[0] != '_' and n not in ('MAX_PREC', 'MIN_ETINY')))
+names = ['BasicContext', 'Clamped', 'Context', 'ConversionSyntax', 'Decimal', 'DecimalException',
+         'DecimalTuple', 'DefaultContext', 'DivisionByZero', 'DivisionImpossible',
+         'DivisionUndefined', 'ExtendedContext', 'FloatOperation', 'HAVE_CONTEXTVAR',
+         'HAVE_THREADS', 'Inexact', 'InvalidContext', 'InvalidOperation', 'MAX_EMAX', 'MAX_PREC',
+         'MIN_EMIN', 'MIN_ETINY', 'Overflow', 'ROUND_05UP', 'ROUND_CEILING', 'ROUND_DOWN',
+         'ROUND_FLOOR', 'ROUND_HALF_DOWN', 'ROUND_HALF_EVEN', 'ROUND_HALF_UP', 'ROUND_UP',
+         'Rounded', 'Subnormal', 'Underflow', 'getcontext', 'localcontext', 'setcontext',
+         '__all__']
+print([n for n in names if not hasattr(decimal, n)])
 with localcontext(Emax=50, rounding=ROUND_DOWN, traps=[Inexact]) as lc:
     print(lc.Emax, lc.rounding, lc.traps[Inexact], getcontext() is lc)
     try:
