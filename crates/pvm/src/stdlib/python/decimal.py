@@ -583,9 +583,11 @@ _DIGITS = frozenset('0123456789')
 def _digit_run(text):
     if not text or text[0] == '_' or text[-1] == '_' or '__' in text:
         return None
-    if not all(c in _DIGITS or c == '_' for c in text):
+    digits = text.replace('_', '')
+    # String methods, not a per-character loop: a long literal costs little per digit.
+    if not (digits.isascii() and digits.isdigit()):
         return None
-    return text.replace('_', '')
+    return digits
 
 
 def _parse(s):
@@ -631,7 +633,16 @@ def _parse(s):
         frac = _digit_run(frac)
         if frac is None:
             return None
-    return _dec(sign, int((intpart or '') + (frac or '') or '0'), exp - len(frac or ''))
+    # Leading zeros are dropped first: the PVM's int() refuses strings longer than its
+    # 4096-bit cap allows, whatever their value.
+    digits = ((intpart or '') + (frac or '')).lstrip('0') or '0'
+    if len(digits) > _INT_CAP_DIGITS:
+        raise OverflowError("integer exceeds the PVM's 4096-bit limit")
+    return _dec(sign, int(digits), exp - len(frac or ''))
+
+
+# More digits than this is certainly above 2**4096 (the PVM's int cap, LIMITATIONS 3).
+_INT_CAP_DIGITS = 1234
 
 
 _HASH_MODULUS = 2 ** 61 - 1
