@@ -1,26 +1,29 @@
-"""decimal for the PVM: decimal floating point with contexts (General Decimal Arithmetic).
+"""decimal for the PVM: decimal floating point with contexts (General Decimal Arithmetic),
+behaving as CPython 3.11's decimal (libmpdec) in results, flags and exceptions.
 
 Covers: Decimal from int, str (incl. underscores, whitespace, NaN/sNaN/Infinity), float
-(exact, sets FloatOperation), tuple and Decimal; str/repr/to_eng_string in CPython's
-notation; + - * / // % divmod, ** with integral exponents, unary - + abs, all correctly
-rounded to the context (prec, rounding, Emin, Emax, clamp) with CPython's signals; the
-eight rounding modes (ROUND_HALF_EVEN by default); comparisons with Decimal, int, float and
-Fraction (NaN ordering signals InvalidOperation); hash equal to equal ints/floats; quantize,
-sqrt, normalize, to_integral_value/to_integral_exact, compare, max, min, copy_abs,
-copy_negate, copy_sign, adjusted, as_tuple (DecimalTuple), as_integer_ratio, is_* predicates,
-int/float/round/math.floor/ceil/trunc; format() with fill/align/sign/zero/width/','/
-precision and types e E f F g G n %; Context (validation messages, copy, clear_flags,
-create_decimal, Etiny/Etop, repr), getcontext/setcontext/localcontext (with keyword
-arguments), DefaultContext/BasicContext/ExtendedContext; the signal classes
-(InvalidOperation, DivisionByZero, Overflow, ...) raised as CPython's C implementation does:
-the exception class of the first trapped signal, with the list of trapped conditions as its
-argument, e.g. InvalidOperation([<class 'decimal.ConversionSyntax'>]).
+(exact, sets FloatOperation), tuple and Decimal; str/repr/to_eng_string; + - * / // % divmod
+and unary ops, correctly rounded to the context (prec, the eight rounding modes, Emin, Emax,
+clamp, subnormals, overflow); ** with libmpdec's algorithms (integral exponents by rounded
+binary powering, others as exp(y*ln(x)) at extra precision) and three-argument pow; exp, ln,
+log10 correctly rounded (ROUND_HALF_EVEN) by integer fixed-point series, never floats; logb,
+sqrt, quantize, normalize, to_integral_*, fma, remainder_near, scaleb, rotate, shift,
+logical_and/or/xor/invert, next_plus/minus/toward, compare/compare_signal/compare_total(_mag),
+max/min(_mag), same_quantum, number_class, the is_* predicates, copy_*, adjusted, as_tuple,
+as_integer_ratio, from_float, round/floor/ceil/trunc/int/float, numeric hash equal to equal
+ints and floats; format() with fill/align/sign/z/0/width/,/precision and e E f F g G n %
+(with libmpdec's validation); Context with every operation as a method (ints accepted),
+create_decimal(_from_float), Etiny/Etop, flags/traps mappings with CPython's KeyErrors,
+copy/clear_flags/clear_traps, repr; getcontext/setcontext/localcontext(**kw),
+DefaultContext/BasicContext/ExtendedContext; the signal classes with CPython's hierarchy,
+raised as the C implementation does (the class of the first trapped signal, the list of
+trapped conditions as argument: InvalidOperation([<class 'decimal.ConversionSyntax'>])).
 
-Does not: exp, ln, log10, logb, scaleb, fma, the logical_* and next_* operations,
-non-integral or three-argument powers (these raise NotImplementedError), the 'z' and '_'
-format options or locale-aware 'n', or thread-local contexts (the PVM runs one call at a
-time; the current context is a module global). Written for the PVM from the documented
-behaviour; builtins only.
+PVM limits: MAX_PREC is 250 (CPython 999999999999999999) so every intermediate stays far
+below the PVM's 4096-bit int cap; a literal or operand whose coefficient exceeds the cap
+raises the cap's OverflowError. The current context is per invocation (one runs at a time),
+not thread-local. Locale-aware 'n' formats as in the C locale. Written for the PVM from the
+documented behaviour; builtins only.
 """
 
 # No __all__, as CPython's decimal: a star import takes every public name.
@@ -1757,7 +1760,10 @@ def _divmod(a, b, ctx, conds, which=None):
 # max(prec, digits of x) + 23 digits, then rounded to the context) because that is what
 # CPython returns, including its double rounding under directed rounding modes.
 
-_MAX_ZIV_EXTRA = 200  # digits beyond prec the correct-rounding loop may add (see _ziv)
+# Digits beyond prec the correct-rounding loop may add (see _ziv). A value whose rounding
+# needs more is within 10**-(prec+94) of a rounding boundary: not known to occur, and the cap
+# keeps the intermediates of MAX_PREC operations below about 2,600 bits.
+_MAX_ZIV_EXTRA = 100
 
 
 def _round_half_even(c, e, p):
@@ -1784,9 +1790,9 @@ def _ziv(approx, p):
     while True:
         sign, a, e, err = approx(w)
         lo = _round_half_even(a - err, e, p)
-        if lo == _round_half_even(a + err, e, p) or w > p + _MAX_ZIV_EXTRA:
+        if lo == _round_half_even(a + err, e, p) or w >= p + _MAX_ZIV_EXTRA:
             return sign, lo[0], lo[1]
-        w += 12 + w // 2
+        w = min(w + 12 + w // 2, p + _MAX_ZIV_EXTRA)
 
 
 def _isqrt(n):
