@@ -1,7 +1,8 @@
 """Shadow test for the PVM's Python-written standard library.
 
 The PVM embeds every ``crates/pvm/src/stdlib/python/<module>.py`` and runs it as the
-whitelisted module of that name (whitepaper "Standard Library Whitelist", Issue 4 item 16).
+whitelisted module of that name (a submodule's file is named after its dotted name,
+``collections.abc.py``) (whitepaper "Standard Library Whitelist", Issue 4 item 16).
 Until the VM can run them, this script proves those files behave like CPython 3.11's modules:
 it runs every conformance program under ``tests/conformance/stdlib/`` in a fresh CPython
 subprocess in which OUR module files replace the real stdlib modules of the same names, and
@@ -48,9 +49,13 @@ import importlib.abc, importlib.util, runpy, sys
 src, prog, names = sys.argv[1], sys.argv[2], sys.argv[3].split(",") if sys.argv[3] else []
 class _Ours(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name in names:
-            return importlib.util.spec_from_file_location(name, src + "/" + name + ".py")
-        return None
+        if name not in names:
+            return None
+        # A module with a submodule among ours (collections -> collections.abc) is a package
+        # whose __path__ is empty: its submodules come from this finder only.
+        package = [] if any(n.startswith(name + ".") for n in names) else None
+        return importlib.util.spec_from_file_location(
+            name, src + "/" + name + ".py", submodule_search_locations=package)
 for n in names:
     sys.modules.pop(n, None)
 sys.meta_path.insert(0, _Ours())
@@ -73,11 +78,18 @@ def imports_of(path):
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
     found = set()
+
+    def add(dotted):
+        # `import a.b` imports a, then a.b (a submodule's file is named `a.b.py`).
+        parts = dotted.split(".")
+        found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(a.name.split(".")[0] for a in node.names)
+            for a in node.names:
+                add(a.name)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            add(node.module)
     return tree, found
 
 
