@@ -413,6 +413,10 @@ class ReprEnum(Enum):
     def __format__(self, format_spec):
         if self._member_type_ is object:
             return Enum.__format__(self, format_spec)
+        # The data type's __format__ with an empty spec is str(self) (so a class that
+        # overrides __str__, like re.RegexFlag, shows it in f-strings).
+        if not format_spec:
+            return str(self)
         return self._member_type_.__format__(self._value_, format_spec)
 
 
