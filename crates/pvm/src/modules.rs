@@ -41,7 +41,10 @@ const PY_MODULES: &[(&str, &str)] = &[
     ("bisect", include_str!("stdlib/python/bisect.py")),
     ("collections", include_str!("stdlib/python/collections.py")),
     // A submodule's file is named after its full dotted name.
-    ("collections.abc", include_str!("stdlib/python/collections.abc.py")),
+    (
+        "collections.abc",
+        include_str!("stdlib/python/collections.abc.py"),
+    ),
     ("copy", include_str!("stdlib/python/copy.py")),
     ("cowboy_sdk", include_str!("stdlib/python/cowboy_sdk.py")),
     ("dataclasses", include_str!("stdlib/python/dataclasses.py")),
@@ -63,7 +66,10 @@ pub fn is_package(name: &str) -> bool {
         .iter()
         .map(|(n, _)| *n)
         .chain(REGISTRY.iter().map(|(n, _)| *n))
-        .any(|n| n.strip_prefix(name).is_some_and(|rest| rest.starts_with('.')))
+        .any(|n| {
+            n.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('.'))
+        })
 }
 
 /// Find the loader of a whitelisted module.

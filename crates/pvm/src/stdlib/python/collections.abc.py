@@ -21,7 +21,7 @@ PVM names a submodule's file after its dotted name). Written for the PVM from th
 behaviour; builtins and abc only.
 """
 
-from abc import ABCMeta, abstractmethod
+from abc import ABCMeta as _ABCMeta, abstractmethod as _abstractmethod
 
 __all__ = ["Awaitable", "Coroutine", "AsyncIterable", "AsyncIterator", "AsyncGenerator",
            "Hashable", "Iterable", "Iterator", "Generator", "Reversible", "Sized", "Container",
@@ -51,10 +51,10 @@ def _class_getitem(cls, item):
 
 # One-trick ponies: each has a hook that recognises classes defining its method.
 
-class Hashable(metaclass=ABCMeta):
+class Hashable(metaclass=_ABCMeta):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __hash__(self):
         return 0
 
@@ -65,10 +65,10 @@ class Hashable(metaclass=ABCMeta):
         return NotImplemented
 
 
-class Awaitable(metaclass=ABCMeta):
+class Awaitable(metaclass=_ABCMeta):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __await__(self):
         yield
 
@@ -84,13 +84,13 @@ class Awaitable(metaclass=ABCMeta):
 class Coroutine(Awaitable):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def send(self, value):
         """Send a value into the coroutine; return the next yielded value or raise
         StopIteration."""
         raise StopIteration
 
-    @abstractmethod
+    @_abstractmethod
     def throw(self, typ, val=None, tb=None):
         """Raise an exception in the coroutine."""
         if val is None:
@@ -117,10 +117,10 @@ class Coroutine(Awaitable):
         return NotImplemented
 
 
-class AsyncIterable(metaclass=ABCMeta):
+class AsyncIterable(metaclass=_ABCMeta):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __aiter__(self):
         return AsyncIterator()
 
@@ -136,7 +136,7 @@ class AsyncIterable(metaclass=ABCMeta):
 class AsyncIterator(AsyncIterable):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     async def __anext__(self):
         """Return the next item or raise StopAsyncIteration when exhausted."""
         raise StopAsyncIteration
@@ -158,12 +158,12 @@ class AsyncGenerator(AsyncIterator):
         """Return the next item from the asynchronous generator."""
         return await self.asend(None)
 
-    @abstractmethod
+    @_abstractmethod
     async def asend(self, value):
         """Send a value into the asynchronous generator."""
         raise StopAsyncIteration
 
-    @abstractmethod
+    @_abstractmethod
     async def athrow(self, typ, val=None, tb=None):
         """Raise an exception in the asynchronous generator."""
         if val is None:
@@ -190,10 +190,10 @@ class AsyncGenerator(AsyncIterator):
         return NotImplemented
 
 
-class Iterable(metaclass=ABCMeta):
+class Iterable(metaclass=_ABCMeta):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __iter__(self):
         while False:
             yield None
@@ -210,7 +210,7 @@ class Iterable(metaclass=ABCMeta):
 class Iterator(Iterable):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __next__(self):
         """Return the next item from the iterator. When exhausted, raise StopIteration"""
         raise StopIteration
@@ -228,7 +228,7 @@ class Iterator(Iterable):
 class Reversible(Iterable):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __reversed__(self):
         while False:
             yield None
@@ -247,13 +247,13 @@ class Generator(Iterator):
         """Return the next item from the generator. When exhausted, raise StopIteration."""
         return self.send(None)
 
-    @abstractmethod
+    @_abstractmethod
     def send(self, value):
         """Send a value into the generator; return the next yielded value or raise
         StopIteration."""
         raise StopIteration
 
-    @abstractmethod
+    @_abstractmethod
     def throw(self, typ, val=None, tb=None):
         """Raise an exception in the generator."""
         if val is None:
@@ -280,10 +280,10 @@ class Generator(Iterator):
         return NotImplemented
 
 
-class Sized(metaclass=ABCMeta):
+class Sized(metaclass=_ABCMeta):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __len__(self):
         return 0
 
@@ -294,10 +294,10 @@ class Sized(metaclass=ABCMeta):
         return NotImplemented
 
 
-class Container(metaclass=ABCMeta):
+class Container(metaclass=_ABCMeta):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __contains__(self, x):
         return False
 
@@ -320,10 +320,10 @@ class Collection(Sized, Iterable, Container):
         return NotImplemented
 
 
-class Callable(metaclass=ABCMeta):
+class Callable(metaclass=_ABCMeta):
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __call__(self, *args, **kwds):
         return False
 
@@ -452,12 +452,12 @@ class MutableSet(Set):
 
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def add(self, value):
         """Add an element."""
         raise NotImplementedError
 
-    @abstractmethod
+    @_abstractmethod
     def discard(self, value):
         """Remove an element. Do not raise an exception if absent."""
         raise NotImplementedError
@@ -525,7 +525,7 @@ class Mapping(Collection):
 
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __getitem__(self, key):
         raise KeyError
 
@@ -634,11 +634,11 @@ class MutableMapping(Mapping):
 
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __setitem__(self, key, value):
         raise KeyError
 
-    @abstractmethod
+    @_abstractmethod
     def __delitem__(self, key):
         raise KeyError
 
@@ -709,7 +709,7 @@ class Sequence(Reversible, Collection):
 
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __getitem__(self, index):
         raise IndexError
 
@@ -769,15 +769,15 @@ class MutableSequence(Sequence):
 
     __slots__ = ()
 
-    @abstractmethod
+    @_abstractmethod
     def __setitem__(self, index, value):
         raise IndexError
 
-    @abstractmethod
+    @_abstractmethod
     def __delitem__(self, index):
         raise IndexError
 
-    @abstractmethod
+    @_abstractmethod
     def insert(self, index, value):
         'S.insert(index, value) -- insert value before index'
         raise IndexError

@@ -734,21 +734,23 @@ class verify:
                     continue
                 low, high = min(values), max(values)
                 if enum_type == 'flag':
-                    missing = [2 ** i for i in range(_high_bit(low) + 1, _high_bit(high))
-                               if 2 ** i not in values]
+                    candidates = (2 ** i for i in range(_high_bit(low) + 1, _high_bit(high)))
                 else:
-                    missing = [i for i in range(low + 1, high) if i not in values]
-                if missing:
-                    # Cut at 256 characters, as CPython, so a sparse enum cannot make a
-                    # huge message.
-                    text = f"invalid {enum_type} {cls_name!r}: missing values "
-                    parts = []
-                    size = len(text)
-                    for m in missing:
-                        parts.append(str(m))
-                        size += len(parts[-1]) + 2
-                        if size > 256:
-                            break
+                    candidates = range(low + 1, high)
+                # CPython lists every missing value and cuts the message at 256 characters;
+                # stopping once that many are collected gives the same message with work
+                # bounded by the message, not by the gap.
+                text = f"invalid {enum_type} {cls_name!r}: missing values "
+                parts = []
+                size = len(text)
+                for m in candidates:
+                    if m in values:
+                        continue
+                    parts.append(str(m))
+                    size += len(parts[-1]) + 2
+                    if size - 2 >= 256:  # the joined message already has 256 characters
+                        break
+                if parts:
                     raise ValueError((text + ', '.join(parts))[:256])
             elif check is NAMED_FLAGS:
                 member_names = enumeration._member_names_
