@@ -65,10 +65,13 @@ fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
     let mut dict = NameMap::default();
     // The mutable builtins set `__hash__ = None` (as CPython's do), so `list.__hash__ is None`
     // and subclasses inherit unhashability instead of `object.__hash__`.
+    // So do the set-like dict views (dict_values keeps object's identity hash).
     if matches!(
         b,
         BuiltinType::List | BuiltinType::Dict | BuiltinType::Set | BuiltinType::ByteArray
-    ) {
+    ) || name == "dict_keys"
+        || name == "dict_items"
+    {
         dict.insert("__hash__".into(), Value::None);
     }
     crate::value::rc_class(Class::new(name, bases, mro, dict, b))
@@ -785,6 +788,11 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "reversed" => {
             let v = arg(vm, &a, 0, "reversed")?;
             if let Value::Instance(_) | Value::Class(_) = &v {
+                // `__reversed__ = None` opts out (collections.abc.Mapping does).
+                if vm.lookup_dunder(&v, "__reversed__").is_some_and(|m| m.is_none()) {
+                    let tn = vm.type_name(&v);
+                    return Err(vm.type_err(format!("'{tn}' object is not reversible")));
+                }
                 if let Some(r) = vm.call_dunder(&v, "__reversed__", vec![])? {
                     return Ok(r);
                 }
@@ -881,7 +889,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 o => vec![o.clone()],
             };
             for x in ts {
-                if matches!(x, Value::Class(_))
+                // Any object whose type defines __subclasscheck__ decides (ABCs, typing's
+                // aliases), not only classes.
+                if matches!(x, Value::Class(_) | Value::Instance(_))
                     && vm.lookup_dunder(&x, "__subclasscheck__").is_some()
                 {
                     let r = vm

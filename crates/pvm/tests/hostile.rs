@@ -205,6 +205,15 @@ fn sandbox_is_closed() {
         ("id(1)", "CompileError"),
         ("import os", "ImportError: No module named 'os'"),
         ("import time", "ImportError: No module named 'time'"),
+        // Submodules are whitelisted one by one: only collections.abc exists.
+        (
+            "import collections.foo",
+            "ImportError: No module named 'collections.foo'",
+        ),
+        (
+            "from math.x import y",
+            "ImportError: No module named 'math.x'; 'math' is not a package",
+        ),
         (
             "().__class__.__bases__[0].__subclasses__()",
             "AttributeError",
@@ -272,6 +281,52 @@ fn callbacks_from_builtins_are_charged() {
     let keyed = run_with("sorted(range(500), key=lambda x: -x)\n", Limits::default());
     let bare = run_with("sorted(range(500))\n", Limits::default());
     assert!(keyed.cycles >= bare.cycles + 500 * cowboy_pvm::cost::CALL);
+}
+
+#[test]
+fn enum_verify_of_a_huge_gap_is_cheap() {
+    // verify(CONTINUOUS) reports the missing values in a message CPython cuts at 256
+    // characters; the PVM stops collecting there, so a 10**12-wide gap costs no more than a
+    // small one (CPython would build the whole list first).
+    let src = |high: &str| {
+        format!("import enum\nE = enum.Enum('E', {{'A': 1, 'B': {high}}})\ntry:\n    enum.verify(enum.CONTINUOUS)(E)\nexcept ValueError as e:\n    print(len(str(e)))\n")
+    };
+    let small = run_cycles(&src("400"), 20_000_000);
+    let huge = run_cycles(&src("10**12"), 20_000_000);
+    assert_eq!(
+        (small.stdout.as_str(), huge.stdout.as_str()),
+        ("256\n", "256\n")
+    );
+    assert!(
+        huge.cycles <= small.cycles + 1_000,
+        "{} {}",
+        small.cycles,
+        huge.cycles
+    );
+}
+
+#[test]
+fn base85_and_formatter_cost_grows_with_input() {
+    // The pure-Python stdlib is metered per instruction, so these grow with their input.
+    let cost = |src: String| {
+        let o = run_cycles(&src, 2_000_000_000);
+        assert!(o.error.is_none(), "{src}: {:?}", o.error);
+        o.cycles
+    };
+    let a85 = |n: usize| {
+        cost(format!(
+            "import base64\nb = bytes(range(256)) * {n}\nassert base64.a85decode(base64.a85encode(b)) == b\nassert base64.b85decode(base64.b85encode(b)) == b\n"
+        ))
+    };
+    let (zero, small, big) = (a85(0), a85(4), a85(32));
+    assert!(big - zero >= 6 * (small - zero), "{zero} {small} {big}");
+    let fmt = |n: usize| {
+        cost(format!(
+            "import string\nstring.Formatter().format('{{}}-' * {n}, *range({n}))\n"
+        ))
+    };
+    let (zero, small, big) = (fmt(0), fmt(100), fmt(800));
+    assert!(big - zero >= 6 * (small - zero), "{zero} {small} {big}");
 }
 
 #[test]

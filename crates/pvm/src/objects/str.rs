@@ -24,6 +24,7 @@ pub const METHODS: &[&str] = &[
     "rindex",
     "count",
     "format",
+    "format_map",
     "isdigit",
     "isalpha",
     "isalnum",
@@ -407,6 +408,16 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             }
         }
         "format" => Value::str(&crate::format::str_format(vm, text, &args)?),
+        "format_map" => {
+            if args.pos.len() != 1 || !args.kw.is_empty() {
+                let n = args.pos.len() + args.kw.len();
+                return Err(vm.type_err(format!(
+                    "str.format_map() takes exactly one argument ({n} given)"
+                )));
+            }
+            let mapping = args.pos[0].clone();
+            Value::str(&crate::format::str_format_map(vm, text, &mapping)?)
+        }
         "isdigit" | "isdecimal" | "isnumeric" => Value::Bool(
             !text.is_empty()
                 && text

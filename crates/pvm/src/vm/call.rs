@@ -611,6 +611,11 @@ impl Vm<'_> {
 
     /// Attribute lookup; `None` when absent.
     pub fn getattr_opt(&mut self, obj: &Value, name: &str) -> R<Option<Value>> {
+        // Every object answers __class__ with its type (instances and classes below may
+        // report a different class, e.g. a metaclass).
+        if name == "__class__" && !matches!(obj, Value::Instance(_) | Value::Class(_)) {
+            return Ok(Some(Value::Class(self.type_of(obj))));
+        }
         match obj {
             Value::Instance(i) => {
                 let cls = i.cls();

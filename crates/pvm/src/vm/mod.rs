@@ -1565,6 +1565,11 @@ impl<'h> Vm<'h> {
                 );
             }
         }
+        // A class that defines __eq__ but not __hash__ is unhashable, and its subclasses
+        // inherit that (CPython's type_new sets __hash__ to None).
+        if dict.contains_key("__eq__") && !dict.contains_key("__hash__") {
+            dict.insert("__hash__".into(), Value::None);
+        }
         // Every class has its own __doc__ (never inherited).
         if !dict.contains_key("__doc__") {
             dict.insert("__doc__".into(), Value::None);
@@ -1705,23 +1710,44 @@ impl<'h> Vm<'h> {
         }
     }
 
-    /// Import a whitelisted module (the only import path; CIP-3 import costs).
+    /// Import a whitelisted module (the only import path; CIP-3 import costs) and return it.
+    ///
+    /// A dotted name is a submodule (`collections.abc`): its parent is imported first, as in
+    /// CPython, and the submodule is bound as an attribute of the parent once loaded. Each
+    /// dotted name is a whitelist entry of its own, so `collections.foo` stays an ImportError.
     pub fn import(&mut self, name: &str) -> R<Value> {
         if let Some(m) = self.modules.get(name) {
             let m = m.clone();
             self.charge(cost::IMPORT_CACHED)?;
             return Ok(m);
         }
+        let parent = match name.rsplit_once('.') {
+            Some((p, child)) => Some((self.import(p)?, p, child)),
+            None => None,
+        };
+        // The parent's body may have imported this submodule already.
+        if let Some(m) = self.modules.get(name) {
+            return Ok(m.clone());
+        }
         match crate::modules::lookup(name) {
             Some(loader) => {
                 self.charge(cost::IMPORT_FIRST)?;
                 let m = loader(self, name)?;
                 self.modules.insert(name.into(), m.clone());
+                if let Some((Value::Module(pm), _, child)) = &parent {
+                    self.dict_set_str(&pm.dict, child, m.clone())?;
+                }
                 Ok(m)
             }
             None => {
                 self.charge(cost::IMPORT_MISS)?;
-                Err(self.new_exc("ImportError", &format!("No module named '{name}'")))
+                let msg = match parent {
+                    Some((_, p, _)) if !crate::modules::is_package(p) => {
+                        format!("No module named '{name}'; '{p}' is not a package")
+                    }
+                    _ => format!("No module named '{name}'"),
+                };
+                Err(self.new_exc("ImportError", &msg))
             }
         }
     }

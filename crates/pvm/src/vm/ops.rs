@@ -1288,8 +1288,9 @@ impl Vm<'_> {
                 if self.lookup_dunder(v, "__eq__").is_some() {
                     return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
                 }
+                // A dict_values view carries its dict as payload but is hashed by identity.
                 let b = i.base.borrow().clone();
-                if let Some(b) = b {
+                if let Some(b) = b.filter(|_| !Rc::ptr_eq(&cls, &self.types.dict_values)) {
                     return self.hash(&b);
                 }
                 identity_hash(v)
