@@ -431,11 +431,14 @@ impl<'h> Vm<'h> {
     /// The dispatch loop.
     fn exec(&mut self, f: &mut Frame) -> R<Outcome> {
         let code = f.code.clone();
+        // The instruction slice stays in registers across the loop (the `Rc<Code>` is held).
+        let ops: &[Op] = &code.ops;
         loop {
-            let Some(&op) = code.ops.get(f.pc) else {
+            let pc = f.pc;
+            let Some(&op) = ops.get(pc) else {
                 return Ok(Outcome::Return(Value::None));
             };
-            f.pc += 1;
+            f.pc = pc + 1;
             self.stats.instructions += 1;
             if crate::memory::over_limit() {
                 return Err(Exc::Abort(Abort::MemoryLimit));
@@ -923,6 +926,55 @@ impl<'h> Vm<'h> {
                 }
                 Op::ForIter(t) => {
                     self.charge(cost::ITER)?;
+                    // `for` over a range or a list/tuple iterator: step it in place, as
+                    // `iter::next` would, without cloning the iterator or dispatching.
+                    let step = match f.stack.last() {
+                        Some(Value::Iter(it)) => {
+                            let mut st = it.state.borrow_mut();
+                            let (step, exhausted) = match &mut *st {
+                                IterState::Range { next, step, left } => {
+                                    if *left > 0 {
+                                        let v = *next;
+                                        *left -= 1;
+                                        *next = next.wrapping_add(*step);
+                                        (Some(Some(Value::Int(v))), false)
+                                    } else {
+                                        (Some(None), false)
+                                    }
+                                }
+                                IterState::Seq { seq, i } => {
+                                    let item = match seq {
+                                        Value::List(l) => Some(l.items.borrow().get(*i).cloned()),
+                                        Value::Tuple(t) => Some(t.items.get(*i).cloned()),
+                                        _ => None,
+                                    };
+                                    if let Some(Some(_)) = item {
+                                        *i += 1;
+                                    }
+                                    let done = matches!(item, Some(None));
+                                    (item, done)
+                                }
+                                _ => (None, false),
+                            };
+                            if exhausted {
+                                *st = IterState::Empty;
+                            }
+                            step
+                        }
+                        _ => None,
+                    };
+                    match step {
+                        Some(Some(v)) => {
+                            f.stack.push(v);
+                            continue;
+                        }
+                        Some(None) => {
+                            f.stack.pop();
+                            f.pc = t as usize;
+                            continue;
+                        }
+                        None => {}
+                    }
                     let it = Self::top(f).clone();
                     match self.next(&it)? {
                         Some(v) => f.stack.push(v),
