@@ -1415,7 +1415,19 @@ pub fn len_of(vm: &mut Vm, v: &Value) -> R<usize> {
     })
 }
 
-/// Parse `int(str, base)`.
+/// The `base` argument of `int(x, base)`: 0 (infer from the prefix) or 2..=36, else CPython's
+/// ValueError (a base outside the range must never reach the digit parser).
+fn int_base(vm: &mut Vm, base: Option<Value>) -> R<u32> {
+    let Some(v) = base else {
+        return Ok(10);
+    };
+    match vm.index_of(&v)? {
+        b @ (0 | 2..=36) => Ok(b as u32),
+        _ => Err(vm.value_err("int() base must be >= 2 and <= 36, or 0")),
+    }
+}
+
+/// Parse `int(s, base)` of a str (or decoded bytes); `base` is 0 or 2..=36 (see `int_base`).
 fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
     let t = s.trim();
     let bad = |vm: &mut Vm| {
@@ -1453,6 +1465,11 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
         }
     }
     if base == 0 {
+        // Base 0 reads a literal as Python source does: no prefix means decimal, where a
+        // leading zero is allowed only in zero itself ("00" yes, "08" no).
+        if body.starts_with('0') && body.chars().any(|c| c != '0' && c != '_') {
+            return Err(bad(vm));
+        }
         base = 10;
     }
     if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
@@ -1505,17 +1522,17 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         return match (first, base) {
             (None, _) => Ok(Value::Int(0)),
             (Some(Value::Str(s)), b) => {
-                let b = match b {
-                    Some(v) => vm.index_of(&v)? as u32,
-                    None => 10,
-                };
+                let b = int_base(vm, b)?;
                 int_from_str(vm, &s.s, b)
             }
             (Some(Value::Int(i)), None) => Ok(Value::Int(i)),
             (Some(Value::Bool(b)), None) => Ok(Value::Int(b as i64)),
             (Some(v @ Value::BigInt(_)), None) => Ok(v),
             (Some(Value::Float(f)), None) => crate::modules::float_to_int(vm, f.trunc()),
-            (Some(Value::Bytes(b)), _) => int_from_str(vm, &String::from_utf8_lossy(&b.b), 10),
+            (Some(Value::Bytes(b)), base) => {
+                let base = int_base(vm, base)?;
+                int_from_str(vm, &String::from_utf8_lossy(&b.b), base)
+            }
             (Some(v @ Value::Instance(_)), None) => {
                 for m in ["__int__", "__index__", "__trunc__"] {
                     if let Some(r) = vm.call_dunder(&v, m, vec![])? {
