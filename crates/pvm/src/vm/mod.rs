@@ -706,6 +706,16 @@ impl<'h> Vm<'h> {
                                 None => self.binary_op(&l, &r, b, false)?,
                             }
                         }
+                        // Python's floor modulo and division for a positive divisor are the
+                        // Euclidean ones (and cannot overflow); other signs take `int_op`.
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Mod) if *y > 0 => {
+                            Value::Int(x.rem_euclid(*y))
+                        }
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::FloorDiv)
+                            if *y > 0 =>
+                        {
+                            Value::Int(x.div_euclid(*y))
+                        }
                         // Float arithmetic that cannot raise: IEEE-754 +, -, * as `float_op`.
                         (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Add) => {
                             Value::Float(x + y)
