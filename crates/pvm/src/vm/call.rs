@@ -90,28 +90,18 @@ impl Vm<'_> {
             func.closure.clone(),
         );
         self.bind_args(func, &mut frame.locals, args)?;
-        for &(ci, pi) in &code.cell_params {
-            let v = frame.locals[pi as usize].clone();
-            *frame.cells[ci as usize].v.borrow_mut() = v;
-        }
         if code.is_generator {
+            for &(ci, pi) in &code.cell_params {
+                let v = frame.locals[pi as usize].clone();
+                *frame.cells[ci as usize].v.borrow_mut() = v;
+            }
             return Ok(Value::Generator(crate::value::rc_gen(Generator::new(
                 frame,
                 code.qualname.clone(),
                 code.is_coroutine,
             ))));
         }
-        self.depth += 1;
-        if self.depth > self.limits.max_depth {
-            self.depth -= 1;
-            return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
-        }
-        let r = self.run_frame(&mut frame);
-        self.depth -= 1;
-        self.recycle_frame(frame);
-        match r? {
-            Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
-        }
+        self.run_bound_frame(frame)
     }
 
     /// Call `func`, for which `func.code.takes_exactly(k)` holds, with the `k` values at the top
@@ -141,6 +131,13 @@ impl Vm<'_> {
         if receiver {
             frame.locals[0] = below;
         }
+        self.run_bound_frame(frame)
+    }
+
+    /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
+    /// enforce the call-depth limit, run it, and give its buffers back for reuse.
+    fn run_bound_frame(&mut self, mut frame: super::frame::Frame) -> R<Value> {
+        let code = frame.code.clone();
         for &(ci, pi) in &code.cell_params {
             let v = frame.locals[pi as usize].clone();
             *frame.cells[ci as usize].v.borrow_mut() = v;
