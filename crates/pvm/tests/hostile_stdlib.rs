@@ -218,10 +218,13 @@ fn json_hostile() {
             ErrPrefix("RecursionError: maximum recursion depth exceeded"),
         ),
         ("import json\njson.dumps([1], indent=10**9)", Stop),
-        ("import json\nprint(len(json.dumps('x' * 10**5)))", Out("100002\n")),
+        ("import json\nprint(len(json.dumps('x' * 10**4)))", Out("10002\n")),
         // ensure_ascii makes six characters of each: 12 MB of output.
         ("import json\ns = json.dumps('\\u1234' * 2000000)", Stop),
-        ("import json\njson.loads('1' * 5000)", Err(INT_CAP)),
+        (
+            "import json\njson.loads('1' * 5000)",
+            Err("ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
+        ),
         ("import json\njson.loads('1' * 10**6)", Stop),
         ("import json\nprint(json.loads('1e' + '9' * 10**5))", Out("inf\n")),
         ("import json\nx = json.loads('[' + '1,' * 10**6 + '1]')", Stop),
