@@ -226,7 +226,7 @@ fn json_hostile() {
             Err("ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
         ),
         ("import json\njson.loads('1' * 10**6)", Stop),
-        ("import json\nprint(json.loads('1e' + '9' * 10**5))", Out("inf\n")),
+        ("import json\nprint(json.loads('1e' + '9' * 10**4))", Out("inf\n")),
         ("import json\nx = json.loads('[' + '1,' * 10**6 + '1]')", Stop),
     ]);
 }
