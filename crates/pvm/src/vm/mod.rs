@@ -1721,28 +1721,37 @@ impl<'h> Vm<'h> {
         )))
     }
 
+    /// C3 linearisation of `bases`. Charged like any builtin that visits elements: each
+    /// candidate test scans the tails of the remaining sequences, and that scan is paid for
+    /// before it runs (a chain of n classes costs about n² per class, as in CPython; it was
+    /// unmetered, so a few thousand subclasses of a deep chain took seconds for few cycles).
     fn c3(&mut self, bases: &[Rc<Class>]) -> R<Vec<Rc<Class>>> {
-        let mut seqs: Vec<Vec<Rc<Class>>> = bases
-            .iter()
-            .map(|b| {
-                let mut v = vec![b.clone()];
-                v.extend(b.mro.iter().cloned());
-                v
-            })
-            .collect();
+        let mut seqs: Vec<Vec<Rc<Class>>> = Vec::with_capacity(bases.len() + 1);
+        for b in bases {
+            self.charge(cost::per_elem(b.mro.len() + 1))?;
+            let mut v = vec![b.clone()];
+            v.extend(b.mro.iter().cloned());
+            seqs.push(v);
+        }
         seqs.push(bases.to_vec());
+        // `heads[i]` is how much of `seqs[i]` has been merged (no front removals).
+        let mut heads = vec![0usize; seqs.len()];
         let mut out: Vec<Rc<Class>> = Vec::new();
         loop {
-            seqs.retain(|s| !s.is_empty());
-            if seqs.is_empty() {
+            let live: Vec<usize> = (0..seqs.len())
+                .filter(|&i| heads[i] < seqs[i].len())
+                .collect();
+            if live.is_empty() {
                 return Ok(out);
             }
+            let tails: usize = live.iter().map(|&i| seqs[i].len() - heads[i] - 1).sum();
             let mut found = None;
-            for s in &seqs {
-                let cand = &s[0];
-                if !seqs
+            for &i in &live {
+                self.charge(cost::per_elem(tails + 1))?;
+                let cand = &seqs[i][heads[i]];
+                if !live
                     .iter()
-                    .any(|t| t[1..].iter().any(|x| Rc::ptr_eq(x, cand)))
+                    .any(|&j| seqs[j][heads[j] + 1..].iter().any(|x| Rc::ptr_eq(x, cand)))
                 {
                     found = Some(cand.clone());
                     break;
@@ -1750,22 +1759,23 @@ impl<'h> Vm<'h> {
             }
             let Some(c) = found else {
                 // CPython names the distinct heads of the remaining sequences, in order.
-                let mut heads: Vec<&Rc<Class>> = Vec::new();
-                for s in &seqs {
-                    if !heads.iter().any(|h| Rc::ptr_eq(h, &s[0])) {
-                        heads.push(&s[0]);
+                let mut heads_seen: Vec<&Rc<Class>> = Vec::new();
+                for &i in &live {
+                    let h = &seqs[i][heads[i]];
+                    if !heads_seen.iter().any(|x| Rc::ptr_eq(x, h)) {
+                        heads_seen.push(h);
                     }
                 }
-                let names: Vec<&str> = heads.iter().map(|h| &*h.name).collect();
+                let names: Vec<&str> = heads_seen.iter().map(|h| &*h.name).collect();
                 let msg = format!(
                     "Cannot create a consistent method resolution\norder (MRO) for bases {}",
                     names.join(", ")
                 );
                 return Err(self.type_err(msg));
             };
-            for s in seqs.iter_mut() {
-                if Rc::ptr_eq(&s[0], &c) {
-                    s.remove(0);
+            for &i in &live {
+                if Rc::ptr_eq(&seqs[i][heads[i]], &c) {
+                    heads[i] += 1;
                 }
             }
             out.push(c);

@@ -1490,10 +1490,21 @@ impl Vm<'_> {
 
     /// All items of an iterable.
     pub fn collect(&mut self, v: &Value) -> R<Vec<Value>> {
-        match v {
-            Value::List(l) => return Ok(l.items.borrow().clone()),
-            Value::Tuple(t) => return Ok(t.items.to_vec()),
-            _ => {}
+        // A list or tuple is copied whole: the copy is paid for per element and must fit in
+        // memory before it is made (`list(l)`, `tuple(l)`, `f(*l)` were free copies).
+        let n = match v {
+            Value::List(l) => Some(l.items.borrow().len()),
+            Value::Tuple(t) => Some(t.items.len()),
+            _ => None,
+        };
+        if let Some(n) = n {
+            self.charge(cost::per_elem(n))?;
+            self.reserve((n as u64).saturating_mul(crate::memory::SLOT as u64))?;
+            match v {
+                Value::List(l) => return Ok(l.items.borrow().clone()),
+                Value::Tuple(t) => return Ok(t.items.to_vec()),
+                _ => {}
+            }
         }
         let it = self.iter(v)?;
         let mut out = Vec::new();

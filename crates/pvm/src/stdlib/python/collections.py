@@ -502,6 +502,9 @@ class deque:
                 raise TypeError('an integer is required')
             if maxlen < 0:
                 raise ValueError('maxlen must be non-negative')
+            if maxlen > 0x7FFFFFFFFFFFFFFF:
+                # CPython stores maxlen in a C Py_ssize_t.
+                raise OverflowError('Python int too large to convert to C ssize_t')
         self._buf = []
         self._head = 0
         self._maxlen = maxlen
@@ -643,6 +646,9 @@ class deque:
 
     def rotate(self, n=1):
         """Rotate the deque n steps to the right (default n=1); negative: to the left."""
+        if not -0x8000000000000000 <= n <= 0x7FFFFFFFFFFFFFFF:
+            # CPython reads n as a C Py_ssize_t before looking at the length.
+            raise OverflowError('Python int too large to convert to C ssize_t')
         size = len(self)
         if size <= 1:
             return
