@@ -47,7 +47,8 @@ SPEC = "spec"
 ADDITION = "addition"
 # (module, whitepaper whitelist or governance addition)
 MODULES = [
-    ("abc", SPEC), ("collections", SPEC), ("dataclasses", SPEC), ("decimal", SPEC),
+    ("abc", SPEC), ("collections", SPEC), ("collections.abc", SPEC), ("dataclasses", SPEC),
+    ("decimal", SPEC),
     ("enum", SPEC), ("functools", SPEC), ("hashlib", SPEC), ("itertools", SPEC),
     ("json", SPEC), ("math", SPEC), ("re", SPEC), ("struct", SPEC), ("typing", SPEC),
     ("base64", ADDITION), ("bisect", ADDITION), ("copy", ADDITION), ("fractions", ADDITION),
@@ -61,6 +62,13 @@ CLASSES = {
         ("Counter", "collections.Counter"), ("defaultdict", "collections.defaultdict"),
         ("ChainMap", "collections.ChainMap"),
         ("namedtuple class", "collections.namedtuple('P', 'x y')"),
+        ("UserDict", "collections.UserDict"), ("UserList", "collections.UserList"),
+        ("UserString", "collections.UserString"),
+    ],
+    "collections.abc": [
+        ("Mapping", "collections.abc.Mapping"), ("MutableMapping", "collections.abc.MutableMapping"),
+        ("MutableSequence", "collections.abc.MutableSequence"),
+        ("MutableSet", "collections.abc.MutableSet"),
     ],
     "decimal": [("Decimal", "decimal.Decimal"), ("Context", "decimal.Context()")],
     "fractions": [("Fraction", "fractions.Fraction")],
@@ -70,7 +78,8 @@ CLASSES = {
         ("blake2b()", "hashlib.blake2b()"),
     ],
     "json": [("JSONEncoder", "json.JSONEncoder()"), ("JSONDecoder", "json.JSONDecoder()")],
-    "re": [("Pattern", "re.compile('a')"), ("Match", "re.match('a', 'a')")],
+    "re": [("Pattern", "re.compile('a')"), ("Match", "re.match('a', 'a')"),
+           ("RegexFlag member", "re.I")],
     "string": [("Template", "string.Template"), ("Formatter", "string.Formatter")],
     "struct": [("Struct", "struct.Struct('<i')")],
     "enum": [("Enum member", "enum.Enum('E', 'A').A"), ("Flag member", "enum.Flag('F', 'A').A")],

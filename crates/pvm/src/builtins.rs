@@ -66,10 +66,13 @@ fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
     let mut dict = NameMap::default();
     // The mutable builtins set `__hash__ = None` (as CPython's do), so `list.__hash__ is None`
     // and subclasses inherit unhashability instead of `object.__hash__`.
+    // So do the set-like dict views (dict_values keeps object's identity hash).
     if matches!(
         b,
         BuiltinType::List | BuiltinType::Dict | BuiltinType::Set | BuiltinType::ByteArray
-    ) {
+    ) || name == "dict_keys"
+        || name == "dict_items"
+    {
         dict.insert("__hash__".into(), Value::None);
     }
     crate::value::rc_class(Class::new(name, bases, mro, dict, b))
@@ -225,7 +228,7 @@ pub fn install(vm: &mut Vm) {
     b.insert("NotImplemented".into(), Value::NotImplemented);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
-    vm.types.exc["BaseException"].dict.borrow_mut().insert(
+    vm.types.exc["BaseException"].dict_mut().insert(
         "__init__".into(),
         Value::Builtin(Rc::new(Builtin {
             name: "__init__".into(),
@@ -248,7 +251,7 @@ pub fn install(vm: &mut Vm) {
             // Never provided: no attribute path may enumerate classes (sandbox).
             continue;
         }
-        vm.types.type_.dict.borrow_mut().insert(
+        vm.types.type_.dict_mut().insert(
             n.into(),
             Value::Builtin(Rc::new(Builtin {
                 name: n.into(),
@@ -261,7 +264,7 @@ pub fn install(vm: &mut Vm) {
         (vm.types.list.clone(), "list.__init__"),
         (vm.types.set.clone(), "set.__init__"),
     ] {
-        c.dict.borrow_mut().insert(
+        c.dict_mut().insert(
             "__init__".into(),
             Value::Builtin(Rc::new(Builtin {
                 name: "__init__".into(),
@@ -831,6 +834,11 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "reversed" => {
             let v = arg(vm, &a, 0, "reversed")?;
             if let Value::Instance(_) | Value::Class(_) = &v {
+                // `__reversed__ = None` opts out (collections.abc.Mapping does).
+                if vm.lookup_dunder(&v, "__reversed__").is_some_and(|m| m.is_none()) {
+                    let tn = vm.type_name(&v);
+                    return Err(vm.type_err(format!("'{tn}' object is not reversible")));
+                }
                 if let Some(r) = vm.call_dunder(&v, "__reversed__", vec![])? {
                     return Ok(r);
                 }
@@ -938,7 +946,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 o => vec![o.clone()],
             };
             for x in ts {
-                if matches!(x, Value::Class(_))
+                // Any object whose type defines __subclasscheck__ decides (ABCs, typing's
+                // aliases), not only classes.
+                if matches!(x, Value::Class(_) | Value::Instance(_))
                     && vm.lookup_dunder(&x, "__subclasscheck__").is_some()
                 {
                     let r = vm
@@ -1119,7 +1129,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             let x = arg(vm, &a, 0, "pow")?;
             let y = arg(vm, &a, 1, "pow")?;
             match a.pos.get(2).cloned().or_else(|| a.take_kw("mod")) {
-                Some(m) if !m.is_none() => modpow(vm, &x, &y, &m),
+                // Three-argument pow on an instance (e.g. decimal.Decimal) is its
+                // `__pow__(y, mod)`, as CPython's ternary slot; ints keep the fast path.
+                Some(m) if !m.is_none() => match vm.lookup_dunder(&x, "__pow__") {
+                    Some(f) => vm.call(&f, Args::new(vec![x, y, m])),
+                    None => modpow(vm, &x, &y, &m),
+                },
                 _ => vm.binary_op(&x, &y, BinOp::Pow, false),
             }
         }
@@ -1359,14 +1374,14 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
                 return Err(vm.type_err("type.__setattr__ expects a class and a name"));
             };
             let v = a.pos.get(2).cloned().unwrap_or(Value::None);
-            c.dict.borrow_mut().insert(n.s.as_ref().into(), v);
+            c.dict_mut().insert(n.s.as_ref().into(), v);
             Ok(Value::None)
         }
         "__delattr__" => {
             let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
                 return Err(vm.type_err("type.__delattr__ expects a class and a name"));
             };
-            if c.dict.borrow_mut().shift_remove(&*n.s).is_none() {
+            if c.dict_mut().shift_remove(&*n.s).is_none() {
                 return Err(vm.attr_error(&this, &n.s));
             }
             Ok(Value::None)
@@ -1514,11 +1529,20 @@ pub fn len_of(vm: &mut Vm, v: &Value) -> R<usize> {
     })
 }
 
-/// Parse `int(str, base)`.
-fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
-    if base == 1 || base > 36 {
-        return Err(vm.value_err("int() base must be >= 2 and <= 36, or 0"));
+/// The `base` argument of `int(x, base)`: 0 (infer from the prefix) or 2..=36, else CPython's
+/// ValueError (a base outside the range must never reach the digit parser).
+fn int_base(vm: &mut Vm, base: Option<Value>) -> R<u32> {
+    let Some(v) = base else {
+        return Ok(10);
+    };
+    match vm.index_of(&v)? {
+        b @ (0 | 2..=36) => Ok(b as u32),
+        _ => Err(vm.value_err("int() base must be >= 2 and <= 36, or 0")),
     }
+}
+
+/// Parse `int(s, base)` of a str (or decoded bytes); `base` is 0 or 2..=36 (see `int_base`).
+fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
     let ascii = crate::unicode::decimal_and_space_to_ascii(s);
     let t = ascii.trim_matches(|c: char| matches!(c, ' ' | '\t'..='\r'));
     let bad = |vm: &mut Vm| {
@@ -1528,7 +1552,10 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
             crate::format::str_repr(s)
         ))
     };
-    vm.charge(cost::per_char(t.len()).saturating_mul(1 + t.len() as u64 / 64))?;
+    // The scan below is linear; the quadratic share of the charge is taken only for strings
+    // that pass the length checks and are parsed (same total for those), so a rejected
+    // 100,000-digit string costs 100,000 cycles, not 150 million.
+    vm.charge(cost::per_char(t.len()))?;
     let ndigits = t.chars().filter(|c| c.is_ascii_digit()).count();
     if base == 10 && ndigits > 4300 {
         return Err(vm.value_err(format!(
@@ -1547,6 +1574,7 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
     {
         return Err(vm.new_exc("OverflowError", "integer exceeds the PVM's 4096-bit limit"));
     }
+    vm.charge(cost::per_char(t.len()).saturating_mul(t.len() as u64 / 64))?;
     let (neg, body) = match t.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, t.strip_prefix('+').unwrap_or(t)),
@@ -1561,7 +1589,8 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
         }
     }
     if base == 0 {
-        // Base 0 reads a literal: a decimal with a leading zero is invalid (except 0…0).
+        // Base 0 reads a literal as Python source does: no prefix means decimal, where a
+        // leading zero is allowed only in zero itself ("00" yes, "08" no).
         if body.starts_with('0') && body.chars().any(|c| c != '0' && c != '_') {
             return Err(bad(vm));
         }
@@ -1636,28 +1665,19 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         return match (first, base) {
             (None, _) => Ok(Value::Int(0)),
             (Some(Value::Str(s)), b) => {
-                let b = match b {
-                    Some(v) => vm.index_of(&v)? as u32,
-                    None => 10,
-                };
+                let b = int_base(vm, b)?;
                 int_from_str(vm, &s.s, b)
             }
             (Some(Value::Int(i)), None) => Ok(Value::Int(i)),
             (Some(Value::Bool(b)), None) => Ok(Value::Int(b as i64)),
             (Some(v @ Value::BigInt(_)), None) => Ok(v),
             (Some(Value::Float(f)), None) => crate::modules::float_to_int(vm, f.trunc()),
-            (Some(Value::Bytes(b)), b2) => {
-                let base = match b2 {
-                    Some(v) => vm.index_of(&v)? as u32,
-                    None => 10,
-                };
+            (Some(Value::Bytes(b)), base) => {
+                let base = int_base(vm, base)?;
                 int_from_str(vm, &String::from_utf8_lossy(&b.b), base)
             }
-            (Some(Value::ByteArray(b)), b2) => {
-                let base = match b2 {
-                    Some(v) => vm.index_of(&v)? as u32,
-                    None => 10,
-                };
+            (Some(Value::ByteArray(b)), base) => {
+                let base = int_base(vm, base)?;
                 let text = String::from_utf8_lossy(&b.b.borrow()).into_owned();
                 int_from_str(vm, &text, base)
             }

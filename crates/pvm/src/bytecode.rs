@@ -230,3 +230,18 @@ pub struct Code {
     /// Line of the `def`.
     pub firstline: u32,
 }
+
+impl Code {
+    /// A call with exactly `n` positional arguments and no keywords binds them straight to the
+    /// first `n` local slots: no defaults, `*args`, `**kwargs` or keyword-only parameters to
+    /// fill, and the body runs now (not a generator or coroutine). The interpreter's direct call
+    /// path (`Vm::call_positional`) is taken only then.
+    pub fn takes_exactly(&self, n: u32) -> bool {
+        self.argcount == n
+            && !self.varargs
+            && !self.varkw
+            && self.kwonly == 0
+            && !self.is_generator
+            && !self.is_coroutine
+    }
+}

@@ -792,12 +792,16 @@ fn trim_zeros(s: &str) -> String {
 
 /// `str.format`.
 pub fn str_format(vm: &mut Vm, fmt: &str, args: &Args) -> R<String> {
-    str_format_map(vm, fmt, args, None)
+    format_fields(vm, fmt, args, None)
 }
 
-/// `str.format` (mapping `None`) or `str.format_map(mapping)`, whose named fields are
-/// `mapping[name]` (so a dict subclass's `__missing__` applies).
-pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Value>) -> R<String> {
+/// `str.format_map`: named fields are looked up with `mapping[name]` (so a dict subclass's
+/// `__missing__` applies); positional fields are an error, as in CPython.
+pub fn str_format_map(vm: &mut Vm, fmt: &str, mapping: &Value) -> R<String> {
+    format_fields(vm, fmt, &Args::new(Vec::new()), Some(mapping))
+}
+
+fn format_fields(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Value>) -> R<String> {
     let mut out = String::new();
     let cs: Vec<char> = fmt.chars().collect();
     let mut i = 0;
@@ -841,7 +845,7 @@ pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Valu
                 None => (name_conv, None),
             };
             let spec = if spec.contains('{') {
-                str_format(vm, &spec, args)?
+                format_fields(vm, &spec, args, mapping)?
             } else {
                 spec
             };
@@ -862,7 +866,12 @@ pub fn str_format_map(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Valu
                 }
                 numbering = now;
             }
-            let mut v = if first.is_empty() {
+            let positional = first.is_empty() || first.parse::<usize>().is_ok();
+            let mut v = if let (Some(m), false) = (mapping, positional) {
+                vm.getitem(m, &Value::str(first))?
+            } else if mapping.is_some() {
+                return Err(vm.value_err("Format string contains positional fields"));
+            } else if first.is_empty() {
                 let v = args.pos.get(auto).cloned();
                 auto += 1;
                 v.ok_or_else(|| {

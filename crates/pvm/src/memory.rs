@@ -5,7 +5,8 @@
 //! ([`Acct`]). Reference counting makes the drop point deterministic. Allocations whose size is
 //! known beforehand (`[0] * n`, `"x" * n`, `range` → list, `join`) call [`reserve`] first, so
 //! a giant allocation fails before any memory is touched. Growth that is not pre-checked sets
-//! the live counter above the limit; the interpreter notices at the next instruction.
+//! the live counter (and the peak) above the limit; the interpreter notices at the next
+//! instruction, even when the memory was freed again in between.
 //!
 //! One VM runs per thread at a time; the counter is thread-local for that reason.
 
@@ -40,9 +41,13 @@ pub fn peak() -> u64 {
     PEAK.with(|p| p.get())
 }
 
-/// True when live bytes exceed the limit.
+/// True when accounted memory has exceeded the limit at any point of this invocation.
+///
+/// The peak, not the live count: a native operation that grows memory without a pre-check and
+/// frees it again before the next instruction (a temporary copy of a huge argument list) must
+/// still end the invocation, so the limit bounds the peak every outcome reports.
 pub fn over_limit() -> bool {
-    live() > LIMIT.with(|l| l.get())
+    peak() > LIMIT.with(|l| l.get())
 }
 
 /// Check that `bytes` more would fit, without allocating. `Err` means MemoryError.

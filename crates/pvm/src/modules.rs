@@ -40,6 +40,11 @@ const PY_MODULES: &[(&str, &str)] = &[
     ("base64", include_str!("stdlib/python/base64.py")),
     ("bisect", include_str!("stdlib/python/bisect.py")),
     ("collections", include_str!("stdlib/python/collections.py")),
+    // A submodule's file is named after its full dotted name.
+    (
+        "collections.abc",
+        include_str!("stdlib/python/collections.abc.py"),
+    ),
     ("copy", include_str!("stdlib/python/copy.py")),
     ("cowboy_sdk", include_str!("stdlib/python/cowboy_sdk.py")),
     ("dataclasses", include_str!("stdlib/python/dataclasses.py")),
@@ -54,6 +59,18 @@ const PY_MODULES: &[(&str, &str)] = &[
     ("string", include_str!("stdlib/python/string.py")),
     ("typing", include_str!("stdlib/python/typing.py")),
 ];
+
+/// Whether `name` has whitelisted submodules (CPython: the module is a package).
+pub fn is_package(name: &str) -> bool {
+    PY_MODULES
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(REGISTRY.iter().map(|(n, _)| *n))
+        .any(|n| {
+            n.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('.'))
+        })
+}
 
 /// Find the loader of a whitelisted module.
 pub fn lookup(name: &str) -> Option<Loader> {

@@ -211,15 +211,88 @@ pub struct Entry {
 }
 
 /// Insertion-ordered hash table storage shared by dict and set. Lookups that need Python
-/// equality go through the VM (`crate::vm::dictops`).
+/// equality go through the VM (`Vm::table_find`).
+///
+/// The layout is CPython's compact dict: `entries` in insertion order (a removed entry leaves
+/// `None` until the next compaction) and `slots`, an open-addressed index of entry positions
+/// probed with CPython's perturbation recurrence. A lookup touches one small integer array and
+/// compares the full hashes of the entries it points at; inserting allocates nothing beyond the
+/// two vectors' amortized growth. None of this is observable: order is `entries`' order, and
+/// memory is accounted from the entry count, not from these vectors' capacities.
 #[derive(Debug, Default, Clone)]
 pub struct Table {
     /// Entries in insertion order; `None` marks a deleted slot.
     pub entries: Vec<Option<Entry>>,
-    /// hash → entry indexes.
-    pub index: IndexMap<u64, Vec<u32>, FxBuild>,
+    /// Open-addressed index into `entries`: `SLOT_EMPTY`, `SLOT_DELETED` or a position. Empty
+    /// (no allocation) until the first insertion; otherwise a power of two, at most 2/3 full.
+    slots: Vec<u32>,
     /// Live entries.
     pub len: usize,
+}
+
+const SLOT_EMPTY: u32 = u32::MAX;
+const SLOT_DELETED: u32 = u32::MAX - 1;
+const MIN_SLOTS: usize = 8;
+
+/// The probe sequence of `hash` over `mask + 1` slots: CPython's `i = 5i + 1 + perturb`, which
+/// visits every slot once `perturb` has shifted down to zero. The first slot comes from a
+/// multiplicative mix, so hashes that differ only in high bits (FxHash of similar strings)
+/// still start apart.
+struct Probe {
+    i: usize,
+    perturb: u64,
+    mask: usize,
+}
+
+impl Probe {
+    fn new(hash: u64, mask: usize) -> Probe {
+        let mixed = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Probe {
+            i: (mixed >> 32) as usize & mask,
+            perturb: hash,
+            mask,
+        }
+    }
+    fn next(&mut self) -> usize {
+        let cur = self.i;
+        self.perturb >>= 5;
+        self.i = (self
+            .i
+            .wrapping_mul(5)
+            .wrapping_add(1)
+            .wrapping_add(self.perturb as usize))
+            & self.mask;
+        cur
+    }
+}
+
+/// Positions of the live entries whose hash equals the one probed for (see [`Table::candidates`]).
+pub struct Candidates<'a> {
+    table: &'a Table,
+    probe: Option<Probe>,
+    hash: u64,
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        let probe = self.probe.as_mut()?;
+        loop {
+            let slot = self.table.slots[probe.next()];
+            if slot == SLOT_EMPTY {
+                self.probe = None;
+                return None;
+            }
+            if slot == SLOT_DELETED {
+                continue;
+            }
+            if let Some(Some(e)) = self.table.entries.get(slot as usize) {
+                if e.hash == self.hash {
+                    return Some(slot);
+                }
+            }
+        }
+    }
 }
 
 impl Table {
@@ -229,19 +302,51 @@ impl Table {
     }
     /// Append a new entry (caller checked absence).
     pub fn push(&mut self, hash: u64, key: Value, value: Value) {
+        if (self.entries.len() + 1) * 3 > self.slots.len() * 2 {
+            self.rebuild_slots(self.entries.len() + 1);
+        }
         let i = self.entries.len() as u32;
         self.entries.push(Some(Entry { hash, key, value }));
-        self.index.entry(hash).or_default().push(i);
+        self.place(hash, i);
         self.len += 1;
+    }
+    /// Put entry position `i` in the first free slot of its probe sequence.
+    fn place(&mut self, hash: u64, i: u32) {
+        let mut p = Probe::new(hash, self.slots.len() - 1);
+        loop {
+            let j = p.next();
+            if self.slots[j] == SLOT_EMPTY {
+                self.slots[j] = i;
+                return;
+            }
+        }
+    }
+    /// Re-index every entry into a slot array sized for `n` entries. Deleted entries are not
+    /// indexed, so this also drops the tombstones.
+    fn rebuild_slots(&mut self, n: usize) {
+        let size = (n * 3 / 2 + 1).next_power_of_two().max(MIN_SLOTS);
+        self.slots.clear();
+        self.slots.resize(size, SLOT_EMPTY);
+        for i in 0..self.entries.len() {
+            if let Some(h) = self.entries[i].as_ref().map(|e| e.hash) {
+                self.place(h, i as u32);
+            }
+        }
     }
     /// Remove entry `i`.
     pub fn remove_at(&mut self, i: usize) -> Option<Entry> {
         let e = self.entries.get_mut(i)?.take()?;
-        if let Some(v) = self.index.get_mut(&e.hash) {
-            v.retain(|&j| j as usize != i);
-            if v.is_empty() {
-                self.index.swap_remove(&e.hash);
+        let mut p = Probe::new(e.hash, self.slots.len() - 1);
+        loop {
+            let j = p.next();
+            if self.slots[j] == i as u32 {
+                self.slots[j] = SLOT_DELETED;
+                break;
             }
+            debug_assert!(
+                self.slots[j] != SLOT_EMPTY,
+                "indexed entry missing from its probe"
+            );
         }
         self.len -= 1;
         if self.entries.len() > 32 && self.len * 2 < self.entries.len() {
@@ -250,22 +355,23 @@ impl Table {
         Some(e)
     }
     fn compact(&mut self) {
-        let old = std::mem::take(&mut self.entries);
-        self.index.clear();
-        self.len = 0;
-        for e in old.into_iter().flatten() {
-            self.push(e.hash, e.key, e.value);
-        }
+        self.entries.retain(|e| e.is_some());
+        self.rebuild_slots(self.entries.len());
     }
     /// Remove everything.
     pub fn clear(&mut self) {
         self.entries.clear();
-        self.index.clear();
+        self.slots.clear();
         self.len = 0;
     }
-    /// Entry by live position (for popitem / iteration by index).
-    pub fn candidates(&self, hash: u64) -> &[u32] {
-        self.index.get(&hash).map(|v| v.as_slice()).unwrap_or(&[])
+    /// Positions of the live entries whose stored hash is `hash`, in probe order; the caller
+    /// compares keys.
+    pub fn candidates(&self, hash: u64) -> Candidates<'_> {
+        Candidates {
+            table: self,
+            probe: (!self.slots.is_empty()).then(|| Probe::new(hash, self.slots.len() - 1)),
+            hash,
+        }
     }
 }
 
@@ -303,7 +409,7 @@ impl PyDict {
     pub fn get_str(&self, key: &str) -> Option<Value> {
         let h = crate::vm::ops::str_hash(key);
         let t = self.table.borrow();
-        for &i in t.candidates(h) {
+        for i in t.candidates(h) {
             if let Some(Some(e)) = t.entries.get(i as usize) {
                 if let Value::Str(s) = &e.key {
                     if &*s.s == key {
@@ -315,7 +421,7 @@ impl PyDict {
         None
     }
     fn find_str(t: &Table, h: u64, key: &str) -> Option<usize> {
-        t.candidates(h).iter().map(|&i| i as usize).find(|&i| {
+        t.candidates(h).map(|i| i as usize).find(|&i| {
             matches!(t.entries.get(i), Some(Some(Entry { key: Value::Str(s), .. })) if &*s.s == key)
         })
     }
@@ -528,6 +634,23 @@ pub enum BuiltinType {
     Ellipsis,
 }
 
+thread_local! {
+    /// Bumped by every class namespace change; a class's cached lookups from an older epoch
+    /// are stale (a change to a base class must invalidate its subclasses' caches too).
+    static CLASS_EPOCH: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Names remembered per class before its lookup cache starts over.
+const LOOKUP_CACHE_SIZE: usize = 32;
+
+/// One remembered `Class::lookup`: where `name` was found along the class's MRO.
+#[derive(Debug)]
+struct LookupEntry {
+    name: Rc<str>,
+    /// (MRO position, 0 = the class itself; index in that class's dict), or `None` if absent.
+    found: Option<(u32, u32)>,
+}
+
 /// A class (builtin or user).
 #[derive(Debug)]
 pub struct Class {
@@ -540,8 +663,12 @@ pub struct Class {
     /// Method resolution order, starting with the class itself (C3). Filled once at creation;
     /// the self-entry is implied (mro[0] is not stored to avoid an Rc cycle).
     pub mro: Vec<Rc<Class>>,
-    /// Class namespace.
+    /// Class namespace. Read it with `borrow()`; change it only through [`Class::dict_mut`],
+    /// which invalidates the attribute lookup cache.
     pub dict: RefCell<NameMap>,
+    /// Recent lookups (see [`Class::lookup`]), valid while `lookup_epoch` is current.
+    lookup_cache: RefCell<Vec<LookupEntry>>,
+    lookup_epoch: Cell<u64>,
     /// Builtin type this class is or derives from.
     pub builtin: BuiltinType,
     /// Class defines `__getattr__`/`__getattribute__`/`__setattr__`/descriptors fast flags.
@@ -567,6 +694,8 @@ impl Class {
             bases,
             mro,
             dict: RefCell::new(dict),
+            lookup_cache: RefCell::new(Vec::new()),
+            lookup_epoch: Cell::new(0),
             builtin,
             flags: Cell::new(0),
             meta: RefCell::new(None),
@@ -575,13 +704,60 @@ impl Class {
     }
     /// Look an attribute up along the MRO (self first). A builtin value type in the MRO supplies
     /// its `__hash__` at its MRO position (so `class N(int, Enum)` hashes like an int).
+    ///
+    /// Results are remembered in a small cache by (class, name) as the position where the name
+    /// was found (or that it was not), never as the value, so the cache keeps nothing alive and
+    /// changes no memory figure. Any change to any class namespace empties it.
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        if let Some(v) = self.dict.borrow().get(name) {
-            return Some(v.clone());
+        if name == "__hash__" {
+            // Synthesised for builtin value types, so not a dict position; see below.
+            return self.lookup_uncached(name).0;
         }
-        for c in &self.mro {
-            if let Some(v) = c.dict.borrow().get(name) {
-                return Some(v.clone());
+        let epoch = CLASS_EPOCH.with(|e| e.get());
+        let mut cache = self.lookup_cache.borrow_mut();
+        if self.lookup_epoch.get() != epoch {
+            cache.clear();
+            self.lookup_epoch.set(epoch);
+        }
+        if let Some(e) = cache.iter().find(|e| *e.name == *name) {
+            let (k, i) = e.found?;
+            let owner = if k == 0 {
+                self
+            } else {
+                &*self.mro[k as usize - 1]
+            };
+            return owner
+                .dict
+                .borrow()
+                .get_index(i as usize)
+                .map(|(_, v)| v.clone());
+        }
+        let (v, found) = self.lookup_uncached(name);
+        if cache.len() == LOOKUP_CACHE_SIZE {
+            cache.clear();
+        }
+        cache.push(LookupEntry {
+            name: name.into(),
+            found,
+        });
+        v
+    }
+
+    /// Change this class's namespace (invalidates every cached attribute lookup).
+    pub fn dict_mut(&self) -> std::cell::RefMut<'_, NameMap> {
+        CLASS_EPOCH.with(|e| e.set(e.get() + 1));
+        self.dict.borrow_mut()
+    }
+
+    /// The MRO walk behind [`Class::lookup`]: the value and where it was found (MRO position,
+    /// 0 = this class, and index in that class's dict).
+    fn lookup_uncached(&self, name: &str) -> (Option<Value>, Option<(u32, u32)>) {
+        if let Some((i, _, v)) = self.dict.borrow().get_full(name) {
+            return (Some(v.clone()), Some((0, i as u32)));
+        }
+        for (k, c) in self.mro.iter().enumerate() {
+            if let Some((i, _, v)) = c.dict.borrow().get_full(name) {
+                return (Some(v.clone()), Some((k as u32 + 1, i as u32)));
             }
             // Only `__hash__` is synthesised: the other protocols of builtin bases are served by
             // the payload fallbacks (which also handle `__missing__` and friends).
@@ -589,13 +765,14 @@ impl Class {
                 && c.is_builtin_value_type()
                 && crate::objects::type_has_dunder(c.builtin, name)
             {
-                return Some(Value::Builtin(Rc::new(Builtin {
+                let v = Value::Builtin(Rc::new(Builtin {
                     name: name.into(),
                     kind: BuiltinKind::Unbound(c.builtin),
-                })));
+                }));
+                return (Some(v), None);
             }
         }
-        None
+        (None, None)
     }
 
     /// The canonical class of a builtin value type (`int`, `list`, …), not a user subclass.
@@ -981,8 +1158,21 @@ impl Drop for PySet {
 
 impl Drop for Instance {
     fn drop(&mut self) {
-        let d = std::mem::replace(&mut self.dict, Rc::new(PyDict::new()));
         let b = self.base.get_mut().take();
+        // The usual case: nothing else holds the attribute dict, so hand its contents to the
+        // deferred drop and let the emptied dict go with the instance (no replacement dict).
+        if let Some(d) = Rc::get_mut(&mut self.dict) {
+            let t = std::mem::take(d.table.get_mut());
+            defer_drop(
+                t.entries
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|e| [e.key, e.value])
+                    .chain(b),
+            );
+            return;
+        }
+        let d = std::mem::replace(&mut self.dict, Rc::new(PyDict::new()));
         defer_drop(std::iter::once(Value::Dict(d)).chain(b));
     }
 }
@@ -1113,7 +1303,7 @@ pub fn clear_tracked() {
             }
             Tracked::Class(w) => {
                 if let Some(c) = w.upgrade() {
-                    let d = std::mem::take(&mut *c.dict.borrow_mut());
+                    let d = std::mem::take(&mut *c.dict_mut());
                     drop(d);
                 }
             }

@@ -205,6 +205,15 @@ fn sandbox_is_closed() {
         ("id(1)", "CompileError"),
         ("import os", "ImportError: No module named 'os'"),
         ("import time", "ImportError: No module named 'time'"),
+        // Submodules are whitelisted one by one: only collections.abc exists.
+        (
+            "import collections.foo",
+            "ImportError: No module named 'collections.foo'",
+        ),
+        (
+            "from math.x import y",
+            "ImportError: No module named 'math.x'; 'math' is not a package",
+        ),
         (
             "().__class__.__bases__[0].__subclasses__()",
             "AttributeError",
@@ -275,6 +284,52 @@ fn callbacks_from_builtins_are_charged() {
 }
 
 #[test]
+fn enum_verify_of_a_huge_gap_is_cheap() {
+    // verify(CONTINUOUS) reports the missing values in a message CPython cuts at 256
+    // characters; the PVM stops collecting there, so a 10**12-wide gap costs no more than a
+    // small one (CPython would build the whole list first).
+    let src = |high: &str| {
+        format!("import enum\nE = enum.Enum('E', {{'A': 1, 'B': {high}}})\ntry:\n    enum.verify(enum.CONTINUOUS)(E)\nexcept ValueError as e:\n    print(len(str(e)))\n")
+    };
+    let small = run_cycles(&src("400"), 20_000_000);
+    let huge = run_cycles(&src("10**12"), 20_000_000);
+    assert_eq!(
+        (small.stdout.as_str(), huge.stdout.as_str()),
+        ("256\n", "256\n")
+    );
+    assert!(
+        huge.cycles <= small.cycles + 1_000,
+        "{} {}",
+        small.cycles,
+        huge.cycles
+    );
+}
+
+#[test]
+fn base85_and_formatter_cost_grows_with_input() {
+    // The pure-Python stdlib is metered per instruction, so these grow with their input.
+    let cost = |src: String| {
+        let o = run_cycles(&src, 2_000_000_000);
+        assert!(o.error.is_none(), "{src}: {:?}", o.error);
+        o.cycles
+    };
+    let a85 = |n: usize| {
+        cost(format!(
+            "import base64\nb = bytes(range(256)) * {n}\nassert base64.a85decode(base64.a85encode(b)) == b\nassert base64.b85decode(base64.b85encode(b)) == b\n"
+        ))
+    };
+    let (zero, small, big) = (a85(0), a85(4), a85(32));
+    assert!(big - zero >= 6 * (small - zero), "{zero} {small} {big}");
+    let fmt = |n: usize| {
+        cost(format!(
+            "import string\nstring.Formatter().format('{{}}-' * {n}, *range({n}))\n"
+        ))
+    };
+    let (zero, small, big) = (fmt(0), fmt(100), fmt(800));
+    assert!(big - zero >= 6 * (small - zero), "{zero} {small} {big}");
+}
+
+#[test]
 fn regex_backtracking_bomb_stops_within_budget() {
     // Exponential backtracking: CPython would take ~2^40 steps; every engine step is charged.
     assert_out_of_cycles(
@@ -284,4 +339,110 @@ fn regex_backtracking_bomb_stops_within_budget() {
     let src = "import re\nre.search(r'(.*a){12}', 'a' * 60)\n";
     let (a, b) = (run_cycles(src, BUDGET), run_cycles(src, BUDGET));
     assert_eq!((a.cycles, a.instructions), (b.cycles, b.instructions));
+}
+
+/// decimal (a Python module in the PVM, charged by its bytecode): huge exponents, huge
+/// precision requests, exp/ln at the exponent limits and long digit strings each end with the
+/// right exception or result well within a modest budget, in bounded memory.
+#[test]
+fn decimal_extremes_stop_within_budget() {
+    const DEC_BUDGET: u64 = 30_000_000;
+    let cases: &[(&str, &str)] = &[
+        (
+            "from decimal import *\nDecimal('1e999999999') ** 2",
+            "decimal.Overflow: [<class 'decimal.Overflow'>]",
+        ),
+        (
+            "from decimal import *\nDecimal('1e999999999') * Decimal('1e999999999')",
+            "decimal.Overflow: [<class 'decimal.Overflow'>]",
+        ),
+        (
+            "from decimal import *\nDecimal('1.0000001') ** Decimal('1E+999999999')",
+            "decimal.Overflow: [<class 'decimal.Overflow'>]",
+        ),
+        (
+            "from decimal import *\nDecimal('1e18').exp()",
+            "decimal.Overflow: [<class 'decimal.Overflow'>]",
+        ),
+        (
+            "from decimal import *\nDecimal(-1).ln()",
+            "decimal.InvalidOperation: [<class 'decimal.InvalidOperation'>]",
+        ),
+        (
+            "from decimal import *\nContext(prec=10 ** 18)",
+            "ValueError: valid range for prec is [1, MAX_PREC]",
+        ),
+        (
+            "from decimal import *\nDecimal('9' * 100000)",
+            "OverflowError: integer exceeds the PVM's 4096-bit limit",
+        ),
+    ];
+    for (src, want) in cases {
+        let o = run_cycles(src, DEC_BUDGET);
+        assert_eq!(err_line(&o), *want, "{src}");
+        assert!(
+            o.peak_memory < 4 * 1024 * 1024,
+            "{src}: peak {}",
+            o.peak_memory
+        );
+    }
+    // Results at the extremes (untrapped signals give special values and flags).
+    let o = run_cycles(
+        "from decimal import *\n\
+         print(Decimal('-1e18').exp(), Decimal('1e-999999999') ** 3)\n\
+         print(Decimal('1E-999999').ln(), Decimal('1E+999999').log10())\n\
+         c = Context(Emax=MAX_EMAX, Emin=MIN_EMIN)\n\
+         print(c.exp(Decimal('1e17')), c.ln(Decimal('1E-999999999999999999')))\n\
+         print(c.flags[Underflow], getcontext().flags[Underflow], getcontext().flags[Clamped])\n",
+        DEC_BUDGET,
+    );
+    assert_eq!(
+        o.stdout,
+        "0E-1000026 0E-1000026\n\
+         -2302582.790408952689972307437 999999\n\
+         5.822545512045740888090721191E+43429448190325182 -2302585092994045681.715406362\n\
+         False True True\n",
+        "{:?}",
+        o.error
+    );
+}
+
+/// The most expensive decimal calls at the largest precision the PVM allows finish within
+/// a budget (and without touching the int cap).
+#[test]
+fn decimal_max_precision_is_bounded() {
+    let src = "from decimal import *\n\
+        c = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)\n\
+        near1 = Decimal('1.' + '0' * 248 + '1')\n\
+        big = Decimal('7' * 250 + 'E-3')\n\
+        r = [c.ln(near1), c.log10(Decimal('0.' + '9' * 250)), c.exp(Decimal('-0.' + '3' * 250)),\n\
+             c.power(big, Decimal('-2.' + '5' * 249)), c.power(big, -987654321),\n\
+             c.exp(Decimal('-2302585092994045684')), c.divide(big, 7), c.sqrt(big)]\n\
+        print(len(r))\n";
+    let o = run_cycles(src, 200_000_000);
+    assert_eq!(o.stdout, "8\n", "{:?}", o.error);
+    eprintln!("decimal at MAX_PREC: {} cycles", o.cycles);
+}
+
+/// Converting a digit string is charged in proportion to its length.
+#[test]
+fn decimal_string_conversion_is_linear() {
+    let cost = |n: usize| {
+        let src = format!(
+            "from decimal import *\nd = Decimal('{}1.5')\nprint(d)\n",
+            "0".repeat(n)
+        );
+        let o = run_cycles(&src, 100_000_000);
+        assert_eq!(o.stdout, "1.5\n", "{:?}", o.error);
+        o.cycles
+    };
+    let base = cost(0);
+    let (a, b) = (cost(10_000) - base, cost(20_000) - base);
+    assert!(a >= 10_000, "10,000 digits cost only {a} cycles");
+    assert!(
+        b * 10 <= a * 22 && b * 10 >= a * 18,
+        "not linear: {a} then {b}"
+    );
+    // A long exponent of a three-argument pow is a loop the budget ends.
+    assert_out_of_cycles("from decimal import *\npow(Decimal(2), Decimal('1E+999999'), 7)\n");
 }

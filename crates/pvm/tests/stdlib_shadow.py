@@ -1,7 +1,8 @@
 """Shadow test for the PVM's Python-written standard library.
 
 The PVM embeds every ``crates/pvm/src/stdlib/python/<module>.py`` and runs it as the
-whitelisted module of that name (whitepaper "Standard Library Whitelist", Issue 4 item 16).
+whitelisted module of that name (a submodule's file is named after its dotted name,
+``collections.abc.py``) (whitepaper "Standard Library Whitelist", Issue 4 item 16).
 Until the VM can run them, this script proves those files behave like CPython 3.11's modules:
 it runs every conformance program under ``tests/conformance/stdlib/`` in a fresh CPython
 subprocess in which OUR module files replace the real stdlib modules of the same names, and
@@ -48,9 +49,13 @@ import importlib.abc, importlib.util, runpy, sys
 src, prog, names = sys.argv[1], sys.argv[2], sys.argv[3].split(",") if sys.argv[3] else []
 class _Ours(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name in names:
-            return importlib.util.spec_from_file_location(name, src + "/" + name + ".py")
-        return None
+        if name not in names:
+            return None
+        # A module with a submodule among ours (collections -> collections.abc) is a package
+        # whose __path__ is empty: its submodules come from this finder only.
+        package = [] if any(n.startswith(name + ".") for n in names) else None
+        return importlib.util.spec_from_file_location(
+            name, src + "/" + name + ".py", submodule_search_locations=package)
 for n in names:
     sys.modules.pop(n, None)
 sys.meta_path.insert(0, _Ours())
@@ -73,11 +78,18 @@ def imports_of(path):
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
     found = set()
+
+    def add(dotted):
+        # `import a.b` imports a, then a.b (a submodule's file is named `a.b.py`).
+        parts = dotted.split(".")
+        found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(a.name.split(".")[0] for a in node.names)
+            for a in node.names:
+                add(a.name)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            add(node.module)
     return tree, found
 
 
@@ -91,8 +103,18 @@ def lint(ours):
             problems.append(f"{name}.py imports {mod!r}, which is not one of our modules")
         if ast.get_docstring(tree) is None:
             problems.append(f"{name}.py has no module docstring")
+        # A parameter may carry a forbidden name (base64.encode(input, output) keeps
+        # CPython's keywords): inside its function the name is the argument, not the builtin.
+        shadowed = set()
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Name) and node.id in params:
+                        shadowed.add(id(node))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
+            if isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES \
+                    and id(node) not in shadowed:
                 problems.append(f"{name}.py:{node.lineno} uses forbidden name {node.id!r}")
     return problems
 

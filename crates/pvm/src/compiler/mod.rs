@@ -627,25 +627,19 @@ impl Compiler {
                 for a in &i.names {
                     let full = a.name.id.as_str();
                     let ni = self.name_idx(full);
+                    // ImportName pushes the named (sub)module itself.
                     self.emit(Op::ImportName(ni));
-                    match &a.asname {
-                        Some(asn) => {
-                            // `import a.b as c` binds the submodule.
-                            for part in full.split('.').skip(1) {
-                                let pi = self.name_idx(part);
-                                self.emit(Op::LoadAttr(pi));
-                            }
-                            self.store_name(asn.id.as_str());
+                    match (&a.asname, full.split_once('.')) {
+                        // `import a.b as c` binds the submodule.
+                        (Some(asn), _) => self.store_name(asn.id.as_str()),
+                        // `import a.b` loads a.b (binding it on a) and binds the top package.
+                        (None, Some((top, _))) => {
+                            self.emit(Op::Pop);
+                            let ti = self.name_idx(top);
+                            self.emit(Op::ImportName(ti));
+                            self.store_name(top);
                         }
-                        None => {
-                            if full.contains('.') {
-                                return Err(self.err(
-                                    self.line(),
-                                    "dotted import without 'as' is not supported",
-                                ));
-                            }
-                            self.store_name(full);
-                        }
+                        (None, None) => self.store_name(full),
                     }
                 }
             }

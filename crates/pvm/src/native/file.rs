@@ -550,7 +550,16 @@ fn check_readable(vm: &mut Vm, f: &File, method: &str) -> R<()> {
 /// Decode text from `d` for `read` (`line == false`) or `readline`, stopping after `limit`
 /// characters if given. Returns the text and the bytes consumed. Decoding errors are raised
 /// when the read reaches them; positions are counted from the read's start.
-fn decode(vm: &mut Vm, f: &File, d: &[u8], limit: Option<usize>, line: bool) -> R<(String, usize)> {
+/// A decoding failure: the exception class and message (built into an exception by the caller,
+/// so decoding can read the file's bytes in place while `vm.tmpfs` is borrowed).
+type DecodeErr = (&'static str, String);
+
+fn decode(
+    f: &File,
+    d: &[u8],
+    limit: Option<usize>,
+    line: bool,
+) -> Result<(String, usize), DecodeErr> {
     let mut out = String::new();
     let (mut i, mut chars) = (0, 0);
     while i < d.len() && limit.is_none_or(|l| chars < l) {
@@ -563,9 +572,9 @@ fn decode(vm: &mut Vm, f: &File, d: &[u8], limit: Option<usize>, line: bool) -> 
                     } else {
                         format!("bytes in position {i}-{}", i + bad - 1)
                     };
-                    return Err(vm.new_exc(
+                    return Err((
                         "UnicodeDecodeError",
-                        &format!("'utf-8' codec can't decode {what}: {reason}"),
+                        format!("'utf-8' codec can't decode {what}: {reason}"),
                     ));
                 }
                 "ignore" => {
@@ -574,9 +583,9 @@ fn decode(vm: &mut Vm, f: &File, d: &[u8], limit: Option<usize>, line: bool) -> 
                 }
                 "replace" => ('\u{fffd}', bad),
                 other => {
-                    return Err(vm.new_exc(
+                    return Err((
                         "LookupError",
-                        &format!("unknown error handler name '{other}'"),
+                        format!("unknown error handler name '{other}'"),
                     ))
                 }
             },
@@ -623,15 +632,17 @@ fn decode(vm: &mut Vm, f: &File, d: &[u8], limit: Option<usize>, line: bool) -> 
 
 /// Read up to `limit` characters/bytes (`None`: to the end), or one line, from the position.
 fn read_at(vm: &mut Vm, me: &Value, f: &File, limit: Option<usize>, line: bool) -> R<Value> {
-    let data = vm.tmpfs.data(&f.key);
-    let start = (f.pos as usize).min(data.len());
-    let rest = data[start..].to_vec();
+    // The file's bytes are read in place: copying the rest of the file on every call made a
+    // loop of readline()/read(1) quadratic in the file size while charging only what it read.
+    let start = (f.pos as usize).min(vm.tmpfs.data(&f.key).len());
     let (v, used) = if f.text() {
-        let (s, used) = decode(vm, f, &rest, limit, line)?;
+        let decoded = decode(f, &vm.tmpfs.data(&f.key)[start..], limit, line);
+        let (s, used) = decoded.map_err(|(class, msg)| vm.new_exc(class, &msg))?;
         vm.charge(cost::per_char(used))?;
         vm.reserve(s.len() as u64)?;
         (Value::str(&s), used)
     } else {
+        let rest = &vm.tmpfs.data(&f.key)[start..];
         let mut end = limit.map_or(rest.len(), |l| l.min(rest.len()));
         if line {
             if let Some(nl) = rest[..end].iter().position(|b| *b == b'\n') {
@@ -640,7 +651,8 @@ fn read_at(vm: &mut Vm, me: &Value, f: &File, limit: Option<usize>, line: bool) 
         }
         vm.charge(cost::per_char(end))?;
         vm.reserve(end as u64)?;
-        (Value::bytes(rest[..end].to_vec()), end)
+        let bytes = vm.tmpfs.data(&f.key)[start..start + end].to_vec();
+        (Value::bytes(bytes), end)
     };
     if used > 0 {
         set_pos(me, (start + used) as u64);
@@ -880,10 +892,12 @@ fn m_truncate(vm: &mut Vm, mut a: Args) -> R<Value> {
     }
     let size = size as u64;
     let len = vm.tmpfs.len(&f.key);
-    vm.charge(cost::per_char(size.abs_diff(len) as usize))?;
+    // The cap is checked before the per-byte charge: a size beyond /tmp's capacity is the
+    // documented ENOSPC, not a charge of `size` cycles (10**18 was OutOfCycles).
     let Ok(grow) = vm.tmpfs.growth(&f.key, size, 0) else {
         return Err(no_space(vm));
     };
+    vm.charge(cost::per_char(size.abs_diff(len) as usize))?;
     vm.reserve(grow)?;
     charge_cells(vm, grow)?;
     if vm.tmpfs.truncate(&f.key, size).is_err() {

@@ -1,7 +1,8 @@
 //! `re`: CPython 3.11's regular expressions on the metered engine `cowboy-pvm-re`.
 //!
 //! compile, match, search, fullmatch, findall, finditer, sub/subn (templates and callables),
-//! split, escape, purge; `re.Pattern`, `re.Match`, `re.error`; the flag constants as ints.
+//! split, escape, purge; `re.Pattern`, `re.Match`, `re.error`; `re.RegexFlag` (an IntFlag
+//! defined in Python, `re_flags.py`) and its members as the flag constants.
 //! Every matching step of the engine is charged through [`Vm::charge`] ([`cost::RE_STEP`]
 //! each, in the engine's batches of 64), so catastrophic backtracking ends in `OutOfCycles`;
 //! the engine's backtrack stack is bounded by what is left of the invocation's memory limit
@@ -10,9 +11,9 @@
 //! call (compiling is charged per pattern character and per instruction): there is no cache,
 //! so the cost of a call never depends on what ran before it.
 //!
-//! Differences from CPython (LIMITATIONS.md): flags are plain ints (`re.I` prints `2`, not
-//! `re.IGNORECASE`), `Pattern.groupindex` is a dict copy, not a mappingproxy; no `re.LOCALE`,
-//! `re.DEBUG`, `re.TEMPLATE`, `Pattern.scanner`, pickling, `copy`.
+//! Differences from CPython (LIMITATIONS.md): `Pattern.groupindex` is a dict copy, not a
+//! mappingproxy; no `re.LOCALE`, `re.DEBUG`, `re.TEMPLATE` (so they are not RegexFlag members
+//! either), `Pattern.scanner`, pickling, `copy`.
 
 use std::rc::Rc;
 
@@ -1321,6 +1322,8 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     for (n, f) in fns {
         vm.dict_set_str(&d, n, builtin(n, *f))?;
     }
+    let flags = regex_flag(vm)?;
+    vm.dict_set_str(&d, "RegexFlag", flags.clone())?;
     for (n, v) in [
         ("NOFLAG", 0),
         ("I", rf::IGNORECASE),
@@ -1336,7 +1339,26 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
         ("U", rf::UNICODE),
         ("UNICODE", rf::UNICODE),
     ] {
-        vm.dict_set_str(&d, n, Value::Int(i64::from(v)))?;
+        // RegexFlag(v) is the member (the engine's values are CPython's).
+        let member = vm.call(&flags, Args::new(vec![Value::Int(i64::from(v))]))?;
+        vm.dict_set_str(&d, n, member)?;
     }
     Ok(super::module(name, d))
+}
+
+/// Build `re.RegexFlag`, an `enum.IntFlag` defined in Python (`re_flags.py`): it runs in a
+/// namespace named `re`, so the class and its members report module `re`, as CPython's.
+fn regex_flag(vm: &mut Vm) -> R<Value> {
+    const SRC: &str = include_str!("re_flags.py");
+    let code = crate::code_cache::compile_builtin("re._flags", SRC, "re_flags.py")
+        .map_err(|e| vm.new_exc("ImportError", &format!("re flags failed to compile: {e}")))?;
+    vm.sources.insert("re_flags.py".into(), SRC.into());
+    let ns = rc_dict(PyDict::new());
+    vm.dict_set_str(&ns, "__name__", Value::str("re"))?;
+    let mut f = vm.new_frame(code, ns.clone(), None, Vec::new());
+    vm.run_frame(&mut f)?;
+    match vm.dict_get_str(&ns, "RegexFlag") {
+        Some(c) => Ok(c),
+        None => Err(vm.new_exc("ImportError", "re flags did not define RegexFlag")),
+    }
 }

@@ -72,8 +72,18 @@ pub fn sort_values(vm: &mut Vm, items: Vec<Value>, key: &Value, reverse: bool) -
 }
 
 fn less(vm: &mut Vm, a: &Value, b: &Value) -> R<bool> {
-    if let (Value::Int(x), Value::Int(y)) = (a, b) {
-        return Ok(x < y);
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => return Ok(x < y),
+        // `compare(.., Lt)` of two strs, tuples or lists is their native ordering (same charges);
+        // skipping the generic dispatch and the bool round trip matters in a sort.
+        (Value::Str(_), Value::Str(_))
+        | (Value::Tuple(_), Value::Tuple(_))
+        | (Value::List(_), Value::List(_)) => {
+            if let Some(o) = vm.native_cmp(a, b)? {
+                return Ok(o == std::cmp::Ordering::Less);
+            }
+        }
+        _ => {}
     }
     let r = vm.compare(a, b, CmpOp::Lt)?;
     vm.truthy(&r)

@@ -151,9 +151,15 @@ fn generic_dunder(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
     })
 }
 
+/// `name` is one of [`GENERIC_DUNDERS`]; ordinary method names (no leading `__`) are rejected
+/// without scanning the list, which keeps `d.get(…)`/`s.append(…)` dispatch cheap.
+fn is_generic_dunder(name: &str) -> bool {
+    name.starts_with("__") && GENERIC_DUNDERS.contains(&name)
+}
+
 /// Does the builtin type of `v` have method `name`.
 pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
-    if GENERIC_DUNDERS.contains(&name) {
+    if is_generic_dunder(name) {
         return match builtin_type_of(v) {
             Some(bt) => type_has_dunder(bt, name),
             None => {
@@ -193,10 +199,7 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
 
 /// Call builtin method `name` on `v`.
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
-    if GENERIC_DUNDERS.contains(&name)
-        && !matches!(v, Value::Instance(_))
-        && !has_own_method(vm, v, name)
-    {
+    if is_generic_dunder(name) && !matches!(v, Value::Instance(_)) && !has_own_method(vm, v, name) {
         return generic_dunder(vm, v, name, &args);
     }
     match v {

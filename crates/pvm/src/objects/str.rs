@@ -459,14 +459,14 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         }
         "format" => Value::str(&crate::format::str_format(vm, text, &args)?),
         "format_map" => {
-            let [m] = args.pos.as_slice() else {
+            if args.pos.len() != 1 || !args.kw.is_empty() {
+                let n = args.pos.len() + args.kw.len();
                 return Err(vm.type_err(format!(
-                    "format_map() takes exactly one argument ({} given)",
-                    args.pos.len()
+                    "str.format_map() takes exactly one argument ({n} given)"
                 )));
-            };
-            let none = Args::default();
-            Value::str(&crate::format::str_format_map(vm, text, &none, Some(m))?)
+            }
+            let mapping = args.pos[0].clone();
+            Value::str(&crate::format::str_format_map(vm, text, &mapping)?)
         }
         "isdigit" | "isdecimal" | "isnumeric" | "isalpha" | "isalnum" | "isspace" => {
             let pred = match name {

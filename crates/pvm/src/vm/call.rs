@@ -90,16 +90,57 @@ impl Vm<'_> {
             func.closure.clone(),
         );
         self.bind_args(func, &mut frame.locals, args)?;
-        for &(ci, pi) in &code.cell_params {
-            let v = frame.locals[pi as usize].clone();
-            *frame.cells[ci as usize].v.borrow_mut() = v;
-        }
         if code.is_generator {
+            for &(ci, pi) in &code.cell_params {
+                let v = frame.locals[pi as usize].clone();
+                *frame.cells[ci as usize].v.borrow_mut() = v;
+            }
             return Ok(Value::Generator(crate::value::rc_gen(Generator::new(
                 frame,
                 code.qualname.clone(),
                 code.is_coroutine,
             ))));
+        }
+        self.run_bound_frame(frame)
+    }
+
+    /// Call `func`, for which `func.code.takes_exactly(k)` holds, with the `k` values at the top
+    /// of `stack` from position `args_at`: they move straight into the new frame's first local
+    /// slots, with no argument vector. The value just below them is removed too; with
+    /// `receiver` it is the method's receiver and becomes the first argument, else it is the
+    /// function object itself. Behaves as `call_function` does for such a call.
+    pub(crate) fn call_positional(
+        &mut self,
+        func: &Rc<Function>,
+        stack: &mut Vec<Value>,
+        args_at: usize,
+        receiver: bool,
+    ) -> R<Value> {
+        let code = func.code.clone();
+        let mut frame = self.new_frame(
+            code.clone(),
+            func.globals.clone(),
+            None,
+            func.closure.clone(),
+        );
+        let first = usize::from(receiver);
+        for (slot, v) in frame.locals[first..].iter_mut().zip(stack.drain(args_at..)) {
+            *slot = Some(v);
+        }
+        let below = stack.pop();
+        if receiver {
+            frame.locals[0] = below;
+        }
+        self.run_bound_frame(frame)
+    }
+
+    /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
+    /// enforce the call-depth limit, run it, and give its buffers back for reuse.
+    fn run_bound_frame(&mut self, mut frame: super::frame::Frame) -> R<Value> {
+        let code = frame.code.clone();
+        for &(ci, pi) in &code.cell_params {
+            let v = frame.locals[pi as usize].clone();
+            *frame.cells[ci as usize].v.borrow_mut() = v;
         }
         self.depth += 1;
         if self.depth > self.limits.max_depth {
@@ -108,6 +149,7 @@ impl Vm<'_> {
         }
         let r = self.run_frame(&mut frame);
         self.depth -= 1;
+        self.recycle_frame(frame);
         match r? {
             Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
         }
@@ -582,6 +624,11 @@ impl Vm<'_> {
 
     /// Attribute lookup; `None` when absent.
     pub fn getattr_opt(&mut self, obj: &Value, name: &str) -> R<Option<Value>> {
+        // Every object answers __class__ with its type (instances and classes below may
+        // report a different class, e.g. a metaclass).
+        if name == "__class__" && !matches!(obj, Value::Instance(_) | Value::Class(_)) {
+            return Ok(Some(Value::Class(self.type_of(obj))));
+        }
         match obj {
             Value::Instance(i) => {
                 let cls = i.cls();
@@ -983,9 +1030,9 @@ impl Vm<'_> {
                         return Ok(());
                     }
                 }
-                // Builtin classes (no __module__ in their dict, or a builtin exception) are
-                // immutable, as CPython's static types are.
-                let builtin = !c.dict.borrow().contains_key("__module__")
+                // The builtin value classes (int, str, list …, object) and the builtin
+                // exceptions are immutable, as CPython's static types are.
+                let builtin = Rc::ptr_eq(c, &self.types_class(c.builtin))
                     || self.types.exc.values().any(|x| Rc::ptr_eq(x, c));
                 if builtin {
                     return Err(self.type_err(format!(
@@ -999,7 +1046,7 @@ impl Vm<'_> {
                         return Ok(());
                     }
                 }
-                c.dict.borrow_mut().insert(name.into(), v);
+                c.dict_mut().insert(name.into(), v);
                 Ok(())
             }
             Value::Function(f) => {
@@ -1162,7 +1209,7 @@ impl Vm<'_> {
                 self.call(&m, Args::new(vec![obj.clone(), Value::str(name)]))?;
                 return Ok(());
             }
-            if c.dict.borrow_mut().shift_remove(name).is_some() {
+            if c.dict_mut().shift_remove(name).is_some() {
                 return Ok(());
             }
         }

@@ -3,7 +3,7 @@
 //! [`Vm::exec`] is the one dispatch loop. Every instruction first calls [`Vm::charge`] with its
 //! cost from [`crate::cost`]; operations whose work grows with their operands charge a
 //! surcharge through the same function before doing the work. `charge` is the only place the
-//! budget is decremented and checked, so a program stops at exactly the same instruction on
+//! running total is compared with the budget, so a program stops at exactly the same instruction on
 //! every run. Running out raises [`Abort::OutOfCycles`], which is not a Python exception: no
 //! `except` clause can catch it.
 
@@ -140,8 +140,9 @@ pub struct Vm<'h> {
     pub builtins: NameMap,
     /// Limits.
     pub limits: Limits,
-    /// Remaining budget (i128 avoids overflow on huge surcharges).
-    budget: i128,
+    /// The cycle budget: charging past it aborts. `u64::MAX` when unlimited (`stats.cycles`
+    /// saturates there, so it is never exceeded).
+    cycle_limit: u64,
     /// Counters.
     pub stats: Stats,
     /// Python call depth (plus native recursion guard depth).
@@ -168,7 +169,15 @@ pub struct Vm<'h> {
     pub native_classes: IndexMap<&'static str, Rc<Class>, FxBuild>,
     /// This invocation's `/tmp` (empty at start, gone with the VM).
     pub tmpfs: crate::tmpfs::TmpFs,
+    /// Value-stack and local-slot buffers of finished frames, reused by the next calls so a
+    /// Python-to-Python call allocates nothing for its frame (see `new_frame`/`recycle_frame`).
+    spare_frames: Vec<(Vec<Value>, Vec<Option<Value>>)>,
 }
+
+/// Frames kept for reuse, and the largest buffer worth keeping (a frame that once held a huge
+/// stack should not pin it for the rest of the invocation).
+const SPARE_FRAMES: usize = 64;
+const SPARE_FRAME_CAPACITY: usize = 256;
 
 impl<'h> Vm<'h> {
     /// New VM with the given limits. Resets the thread's memory accounting.
@@ -179,7 +188,7 @@ impl<'h> Vm<'h> {
             types,
             builtins: NameMap::default(),
             limits,
-            budget: limits.cycles.map(|c| c as i128).unwrap_or(i128::MAX),
+            cycle_limit: limits.cycles.unwrap_or(u64::MAX),
             stats: Stats::default(),
             depth: 0,
             stdout: String::new(),
@@ -192,6 +201,7 @@ impl<'h> Vm<'h> {
             host_costs: crate::host::HostCosts::default(),
             native_classes: IndexMap::default(),
             tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
+            spare_frames: Vec::new(),
         };
         crate::builtins::install(&mut vm);
         // The builtin namespace is the VM's, not the program's: start accounting from zero so
@@ -204,9 +214,10 @@ impl<'h> Vm<'h> {
     /// before the work it pays for.
     #[inline]
     pub fn charge(&mut self, n: u64) -> R<()> {
+        // One running total compared with the limit: the abort happens at the first charge that
+        // takes the total past the budget, and the total (reported as cycles used) includes it.
         self.stats.cycles = self.stats.cycles.saturating_add(n);
-        self.budget -= n as i128;
-        if self.budget < 0 {
+        if self.stats.cycles > self.cycle_limit {
             return Err(Exc::Abort(Abort::OutOfCycles));
         }
         Ok(())
@@ -288,7 +299,7 @@ impl<'h> Vm<'h> {
 
     /// Fresh frame for `code`.
     pub fn new_frame(
-        &self,
+        &mut self,
         code: Rc<crate::bytecode::Code>,
         globals: Rc<PyDict>,
         ns: Option<Rc<PyDict>>,
@@ -300,9 +311,14 @@ impl<'h> Vm<'h> {
             .map(|_| crate::value::rc_cell(PyCell::default()))
             .collect();
         cells.extend(closure);
+        let (stack, mut locals) = self
+            .spare_frames
+            .pop()
+            .unwrap_or_else(|| (Vec::with_capacity(8), Vec::new()));
+        locals.resize(code.varnames.len(), None);
         Frame {
-            locals: vec![None; code.varnames.len()],
-            stack: Vec::with_capacity(8),
+            locals,
+            stack,
             code,
             pc: 0,
             cells,
@@ -310,6 +326,24 @@ impl<'h> Vm<'h> {
             ns,
             blocks: Vec::new(),
             started: false,
+        }
+    }
+
+    /// Give a finished frame's buffers back for reuse. Its remaining values are dropped here,
+    /// exactly where dropping the frame would have dropped them.
+    pub fn recycle_frame(&mut self, f: Frame) {
+        let Frame {
+            mut stack,
+            mut locals,
+            ..
+        } = f;
+        stack.clear();
+        locals.clear();
+        if self.spare_frames.len() < SPARE_FRAMES
+            && stack.capacity() <= SPARE_FRAME_CAPACITY
+            && locals.capacity() <= SPARE_FRAME_CAPACITY
+        {
+            self.spare_frames.push((stack, locals));
         }
     }
 
@@ -417,11 +451,14 @@ impl<'h> Vm<'h> {
     /// The dispatch loop.
     fn exec(&mut self, f: &mut Frame) -> R<Outcome> {
         let code = f.code.clone();
+        // The instruction slice stays in registers across the loop (the `Rc<Code>` is held).
+        let ops: &[Op] = &code.ops;
         loop {
-            let Some(&op) = code.ops.get(f.pc) else {
+            let pc = f.pc;
+            let Some(&op) = ops.get(pc) else {
                 return Ok(Outcome::Return(Value::None));
             };
-            f.pc += 1;
+            f.pc = pc + 1;
             self.stats.instructions += 1;
             if crate::memory::over_limit() {
                 return Err(Exc::Abort(Abort::MemoryLimit));
@@ -610,6 +647,29 @@ impl<'h> Vm<'h> {
                 Op::CallMethod(i, argc) => {
                     self.charge(cost::CALL)?;
                     let n = f.stack.len() - argc as usize;
+                    // `obj.method(args…)` on an instance whose class defines a plain function
+                    // `method` (and whose own dict does not shadow it): the same lookup as
+                    // `call_method`, then a direct call with `obj` as the first argument.
+                    let direct = match n.checked_sub(1).map(|i| &f.stack[i]) {
+                        Some(Value::Instance(inst))
+                            if !inst.dict.has_str(&code.names[i as usize]) =>
+                        {
+                            match inst.cls().lookup(&code.names[i as usize]) {
+                                Some(Value::Function(func))
+                                    if func.code.takes_exactly(argc + 1) =>
+                                {
+                                    Some(func)
+                                }
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some(func) = direct {
+                        let v = self.call_positional(&func, &mut f.stack, n, true)?;
+                        f.stack.push(v);
+                        continue;
+                    }
                     let args: Vec<Value> = f.stack.drain(n..).collect();
                     let o = Self::pop(f);
                     let v = self.call_method(&o, &code.names[i as usize], Args::new(args))?;
@@ -651,6 +711,32 @@ impl<'h> Vm<'h> {
                                 Some(z) => Value::Int(z),
                                 None => self.binary_op(&l, &r, b, false)?,
                             }
+                        }
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Mul) => {
+                            match x.checked_mul(*y) {
+                                Some(z) => Value::Int(z),
+                                None => self.binary_op(&l, &r, b, false)?,
+                            }
+                        }
+                        // Python's floor modulo and division for a positive divisor are the
+                        // Euclidean ones (and cannot overflow); other signs take `int_op`.
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Mod) if *y > 0 => {
+                            Value::Int(x.rem_euclid(*y))
+                        }
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::FloorDiv)
+                            if *y > 0 =>
+                        {
+                            Value::Int(x.div_euclid(*y))
+                        }
+                        // Float arithmetic that cannot raise: IEEE-754 +, -, * as `float_op`.
+                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Add) => {
+                            Value::Float(x + y)
+                        }
+                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Sub) => {
+                            Value::Float(x - y)
+                        }
+                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Mul) => {
+                            Value::Float(x * y)
                         }
                         _ => self.binary_op(&l, &r, b, matches!(op, Op::InplaceOp(_)))?,
                     };
@@ -887,6 +973,55 @@ impl<'h> Vm<'h> {
                 }
                 Op::ForIter(t) => {
                     self.charge(cost::ITER)?;
+                    // `for` over a range or a list/tuple iterator: step it in place, as
+                    // `iter::next` would, without cloning the iterator or dispatching.
+                    let step = match f.stack.last() {
+                        Some(Value::Iter(it)) => {
+                            let mut st = it.state.borrow_mut();
+                            let (step, exhausted) = match &mut *st {
+                                IterState::Range { next, step, left } => {
+                                    if *left > 0 {
+                                        let v = *next;
+                                        *left -= 1;
+                                        *next = next.wrapping_add(*step);
+                                        (Some(Some(Value::Int(v))), false)
+                                    } else {
+                                        (Some(None), false)
+                                    }
+                                }
+                                IterState::Seq { seq, i } => {
+                                    let item = match seq {
+                                        Value::List(l) => Some(l.items.borrow().get(*i).cloned()),
+                                        Value::Tuple(t) => Some(t.items.get(*i).cloned()),
+                                        _ => None,
+                                    };
+                                    if let Some(Some(_)) = item {
+                                        *i += 1;
+                                    }
+                                    let done = matches!(item, Some(None));
+                                    (item, done)
+                                }
+                                _ => (None, false),
+                            };
+                            if exhausted {
+                                *st = IterState::Empty;
+                            }
+                            step
+                        }
+                        _ => None,
+                    };
+                    match step {
+                        Some(Some(v)) => {
+                            f.stack.push(v);
+                            continue;
+                        }
+                        Some(None) => {
+                            f.stack.pop();
+                            f.pc = t as usize;
+                            continue;
+                        }
+                        None => {}
+                    }
                     let it = Self::top(f).clone();
                     match self.next(&it)? {
                         Some(v) => f.stack.push(v),
@@ -911,6 +1046,14 @@ impl<'h> Vm<'h> {
                 Op::Call(argc) => {
                     self.charge(cost::CALL)?;
                     let n = f.stack.len() - argc as usize;
+                    if let Some(Value::Function(func)) = n.checked_sub(1).map(|i| &f.stack[i]) {
+                        if func.code.takes_exactly(argc) {
+                            let func = func.clone();
+                            let v = self.call_positional(&func, &mut f.stack, n, false)?;
+                            f.stack.push(v);
+                            continue;
+                        }
+                    }
                     let args: Vec<Value> = f.stack.drain(n..).collect();
                     let func = Self::pop(f);
                     let v = self.call(&func, Args::new(args))?;
@@ -1580,6 +1723,11 @@ impl<'h> Vm<'h> {
                 );
             }
         }
+        // A class that defines __eq__ but not __hash__ is unhashable, and its subclasses
+        // inherit that (CPython's type_new sets __hash__ to None).
+        if dict.contains_key("__eq__") && !dict.contains_key("__hash__") {
+            dict.insert("__hash__".into(), Value::None);
+        }
         // Every class has its own __doc__ (never inherited).
         if !dict.contains_key("__doc__") {
             dict.insert("__doc__".into(), Value::None);
@@ -1678,33 +1826,42 @@ impl<'h> Vm<'h> {
         )))
     }
 
+    /// C3 linearisation of `bases`. Charged like any builtin that visits elements: each
+    /// candidate test scans the tails of the remaining sequences, and that scan is paid for
+    /// before it runs (a chain of n classes costs about n² per class, as in CPython; it was
+    /// unmetered, so a few thousand subclasses of a deep chain took seconds for few cycles).
     fn c3(&mut self, bases: &[Rc<Class>]) -> R<Vec<Rc<Class>>> {
         for (i, b) in bases.iter().enumerate() {
             if bases[..i].iter().any(|x| Rc::ptr_eq(x, b)) {
                 return Err(self.type_err(format!("duplicate base class {}", b.name)));
             }
         }
-        let mut seqs: Vec<Vec<Rc<Class>>> = bases
-            .iter()
-            .map(|b| {
-                let mut v = vec![b.clone()];
-                v.extend(b.mro.iter().cloned());
-                v
-            })
-            .collect();
+        let mut seqs: Vec<Vec<Rc<Class>>> = Vec::with_capacity(bases.len() + 1);
+        for b in bases {
+            self.charge(cost::per_elem(b.mro.len() + 1))?;
+            let mut v = vec![b.clone()];
+            v.extend(b.mro.iter().cloned());
+            seqs.push(v);
+        }
         seqs.push(bases.to_vec());
+        // `heads[i]` is how much of `seqs[i]` has been merged (no front removals).
+        let mut heads = vec![0usize; seqs.len()];
         let mut out: Vec<Rc<Class>> = Vec::new();
         loop {
-            seqs.retain(|s| !s.is_empty());
-            if seqs.is_empty() {
+            let live: Vec<usize> = (0..seqs.len())
+                .filter(|&i| heads[i] < seqs[i].len())
+                .collect();
+            if live.is_empty() {
                 return Ok(out);
             }
+            let tails: usize = live.iter().map(|&i| seqs[i].len() - heads[i] - 1).sum();
             let mut found = None;
-            for s in &seqs {
-                let cand = &s[0];
-                if !seqs
+            for &i in &live {
+                self.charge(cost::per_elem(tails + 1))?;
+                let cand = &seqs[i][heads[i]];
+                if !live
                     .iter()
-                    .any(|t| t[1..].iter().any(|x| Rc::ptr_eq(x, cand)))
+                    .any(|&j| seqs[j][heads[j] + 1..].iter().any(|x| Rc::ptr_eq(x, cand)))
                 {
                     found = Some(cand.clone());
                     break;
@@ -1712,45 +1869,67 @@ impl<'h> Vm<'h> {
             }
             let Some(c) = found else {
                 // CPython names the distinct heads of the remaining sequences, in order.
-                let mut heads: Vec<&Rc<Class>> = Vec::new();
-                for s in &seqs {
-                    if !heads.iter().any(|h| Rc::ptr_eq(h, &s[0])) {
-                        heads.push(&s[0]);
+                let mut heads_seen: Vec<&Rc<Class>> = Vec::new();
+                for &i in &live {
+                    let h = &seqs[i][heads[i]];
+                    if !heads_seen.iter().any(|x| Rc::ptr_eq(x, h)) {
+                        heads_seen.push(h);
                     }
                 }
-                let names: Vec<&str> = heads.iter().map(|h| &*h.name).collect();
+                let names: Vec<&str> = heads_seen.iter().map(|h| &*h.name).collect();
                 let msg = format!(
                     "Cannot create a consistent method resolution\norder (MRO) for bases {}",
                     names.join(", ")
                 );
                 return Err(self.type_err(msg));
             };
-            for s in seqs.iter_mut() {
-                if Rc::ptr_eq(&s[0], &c) {
-                    s.remove(0);
+            for &i in &live {
+                if Rc::ptr_eq(&seqs[i][heads[i]], &c) {
+                    heads[i] += 1;
                 }
             }
             out.push(c);
         }
     }
 
-    /// Import a whitelisted module (the only import path; CIP-3 import costs).
+    /// Import a whitelisted module (the only import path; CIP-3 import costs) and return it.
+    ///
+    /// A dotted name is a submodule (`collections.abc`): its parent is imported first, as in
+    /// CPython, and the submodule is bound as an attribute of the parent once loaded. Each
+    /// dotted name is a whitelist entry of its own, so `collections.foo` stays an ImportError.
     pub fn import(&mut self, name: &str) -> R<Value> {
         if let Some(m) = self.modules.get(name) {
             let m = m.clone();
             self.charge(cost::IMPORT_CACHED)?;
             return Ok(m);
         }
+        let parent = match name.rsplit_once('.') {
+            Some((p, child)) => Some((self.import(p)?, p, child)),
+            None => None,
+        };
+        // The parent's body may have imported this submodule already.
+        if let Some(m) = self.modules.get(name) {
+            return Ok(m.clone());
+        }
         match crate::modules::lookup(name) {
             Some(loader) => {
                 self.charge(cost::IMPORT_FIRST)?;
                 let m = loader(self, name)?;
                 self.modules.insert(name.into(), m.clone());
+                if let Some((Value::Module(pm), _, child)) = &parent {
+                    self.dict_set_str(&pm.dict, child, m.clone())?;
+                }
                 Ok(m)
             }
             None => {
                 self.charge(cost::IMPORT_MISS)?;
-                Err(self.new_exc("ImportError", &format!("No module named '{name}'")))
+                let msg = match parent {
+                    Some((_, p, _)) if !crate::modules::is_package(p) => {
+                        format!("No module named '{name}'; '{p}' is not a package")
+                    }
+                    _ => format!("No module named '{name}'"),
+                };
+                Err(self.new_exc("ImportError", &msg))
             }
         }
     }

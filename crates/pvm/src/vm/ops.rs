@@ -1060,11 +1060,9 @@ impl Vm<'_> {
                 Some(x.cmp(&y))
             }
             (Tuple(_), Tuple(_)) | (List(_), List(_)) => {
-                let xs = self.seq_items(a);
-                let ys = self.seq_items(b);
-                self.charge(cost::per_elem(xs.len().min(ys.len())))?;
+                self.charge(cost::per_elem(seq_len(a).min(seq_len(b))))?;
                 self.enter()?;
-                let r = self.lex_cmp(&xs, &ys);
+                let r = self.lex_cmp(a, b);
                 self.leave();
                 Some(r?)
             }
@@ -1084,22 +1082,27 @@ impl Vm<'_> {
         })
     }
 
-    fn lex_cmp(&mut self, xs: &[Value], ys: &[Value]) -> R<Ordering> {
-        for (x, y) in xs.iter().zip(ys.iter()) {
-            if x.is(y) || self.eq(x, y)? {
+    /// Lexicographic order of two lists/tuples. Walks by index and re-reads the lengths at every
+    /// step, as CPython does, so an `__eq__` that mutates a list sees no stale snapshot (and
+    /// nothing is copied).
+    fn lex_cmp(&mut self, a: &Value, b: &Value) -> R<Ordering> {
+        let mut i = 0;
+        while let (Some(x), Some(y)) = (seq_item(a, i), seq_item(b, i)) {
+            i += 1;
+            if x.is(&y) || self.eq(&x, &y)? {
                 continue;
             }
-            if let Some(o) = self.native_cmp(x, y)? {
+            if let Some(o) = self.native_cmp(&x, &y)? {
                 return Ok(o);
             }
-            let lt = self.compare(x, y, CmpOp::Lt)?;
+            let lt = self.compare(&x, &y, CmpOp::Lt)?;
             return Ok(if self.truthy(&lt)? {
                 Ordering::Less
             } else {
                 Ordering::Greater
             });
         }
-        Ok(xs.len().cmp(&ys.len()))
+        Ok(seq_len(a).cmp(&seq_len(b)))
     }
 
     /// Items of a list/tuple (cloned).
@@ -1138,16 +1141,18 @@ impl Vm<'_> {
                 if a.is(b) {
                     return Ok(true);
                 }
-                let xs = self.seq_items(a);
-                let ys = self.seq_items(b);
-                if xs.len() != ys.len() {
+                let n = seq_len(a);
+                if n != seq_len(b) {
                     return Ok(false);
                 }
-                self.charge(cost::per_elem(xs.len()))?;
+                self.charge(cost::per_elem(n))?;
                 self.enter()?;
                 let mut r = Ok(true);
-                for (x, y) in xs.iter().zip(ys.iter()) {
-                    match if x.is(y) { Ok(true) } else { self.eq(x, y) } {
+                let mut i = 0;
+                // By index, as `lex_cmp`: an `__eq__` that shrinks a list ends the walk.
+                while let (Some(x), Some(y)) = (seq_item(a, i), seq_item(b, i)) {
+                    i += 1;
+                    match if x.is(&y) { Ok(true) } else { self.eq(&x, &y) } {
                         Ok(true) => {}
                         other => {
                             r = other;
@@ -1341,7 +1346,22 @@ impl Vm<'_> {
                     // hashes its value (`hash(S("a")) == hash("a")`).
                     let base = i.base.borrow().clone();
                     if let (Value::Builtin(_), Some(b)) = (&h, base) {
-                        return self.hash(&b);
+                        let value_type = match &b {
+                            Value::Set(s) => s.frozen,
+                            _ => matches!(
+                                b,
+                                Value::Int(_)
+                                    | Value::BigInt(_)
+                                    | Value::Bool(_)
+                                    | Value::Float(_)
+                                    | Value::Str(_)
+                                    | Value::Bytes(_)
+                                    | Value::Tuple(_)
+                            ),
+                        };
+                        if value_type {
+                            return self.hash(&b);
+                        }
                     }
                 }
                 if let Some(r) = self.call_dunder(v, "__hash__", vec![])? {
@@ -1358,8 +1378,9 @@ impl Vm<'_> {
                 if self.lookup_dunder(v, "__eq__").is_some() {
                     return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
                 }
+                // A dict_values view carries its dict as payload but is hashed by identity.
                 let b = i.base.borrow().clone();
-                if let Some(b) = b {
+                if let Some(b) = b.filter(|_| !Rc::ptr_eq(&cls, &self.types.dict_values)) {
                     return self.hash(&b);
                 }
                 identity_hash(v)
@@ -1584,10 +1605,21 @@ impl Vm<'_> {
 
     /// All items of an iterable.
     pub fn collect(&mut self, v: &Value) -> R<Vec<Value>> {
-        match v {
-            Value::List(l) => return Ok(l.items.borrow().clone()),
-            Value::Tuple(t) => return Ok(t.items.to_vec()),
-            _ => {}
+        // A list or tuple is copied whole: the copy is paid for per element and must fit in
+        // memory before it is made (`list(l)`, `tuple(l)`, `f(*l)` were free copies).
+        let n = match v {
+            Value::List(l) => Some(l.items.borrow().len()),
+            Value::Tuple(t) => Some(t.items.len()),
+            _ => None,
+        };
+        if let Some(n) = n {
+            self.charge(cost::per_elem(n))?;
+            self.reserve((n as u64).saturating_mul(crate::memory::SLOT as u64))?;
+            match v {
+                Value::List(l) => return Ok(l.items.borrow().clone()),
+                Value::Tuple(t) => return Ok(t.items.to_vec()),
+                _ => {}
+            }
         }
         let it = self.iter(v)?;
         let mut out = Vec::new();
@@ -1805,11 +1837,38 @@ impl Vm<'_> {
         key: &Value,
         h: u64,
     ) -> R<Option<usize>> {
+        // When the key and every candidate are plain values (whose `eq` runs no Python code and
+        // cannot touch this table), compare under the borrow without copying the candidates.
+        // Same comparisons, same order, same cycles as the general path.
+        if is_plain_key(key) {
+            let tb = t.borrow();
+            let all_plain = tb.candidates(h).all(
+                |i| matches!(tb.entries.get(i as usize), Some(Some(e)) if is_plain_key(&e.key)),
+            );
+            if all_plain {
+                for i in tb.candidates(h) {
+                    if let Some(Some(e)) = tb.entries.get(i as usize) {
+                        if e.key.is(key) || self.eq(&e.key, key)? {
+                            return Ok(Some(i as usize));
+                        }
+                    }
+                }
+                return Ok(None);
+            }
+        }
+        self.table_find_slow(t, key, h)
+    }
+
+    fn table_find_slow(
+        &mut self,
+        t: &std::cell::RefCell<Table>,
+        key: &Value,
+        h: u64,
+    ) -> R<Option<usize>> {
         let cands: Vec<(u32, Value)> = {
             let tb = t.borrow();
             tb.candidates(h)
-                .iter()
-                .filter_map(|&i| {
+                .filter_map(|i| {
                     tb.entries
                         .get(i as usize)
                         .and_then(|e| e.as_ref())
@@ -1875,7 +1934,7 @@ impl Vm<'_> {
     pub fn dict_get_str(&self, d: &PyDict, key: &str) -> Option<Value> {
         let h = str_hash(key);
         let t = d.table.borrow();
-        for &i in t.candidates(h) {
+        for i in t.candidates(h) {
             if let Some(Some(e)) = t.entries.get(i as usize) {
                 if let Value::Str(s) = &e.key {
                     if &*s.s == key {
@@ -1892,7 +1951,7 @@ impl Vm<'_> {
         let h = str_hash(key);
         {
             let mut t = d.table.borrow_mut();
-            let found = t.candidates(h).iter().copied().find(|&i| {
+            let found = t.candidates(h).find(|&i| {
                 matches!(t.entries.get(i as usize), Some(Some(Entry { key: Value::Str(s), .. })) if &*s.s == key)
             });
             if let Some(i) = found {
@@ -1966,6 +2025,38 @@ pub fn float_mod(x: f64, y: f64) -> f64 {
         }
     } else {
         libm::copysign(0.0, y)
+    }
+}
+
+/// A dict key whose equality with another plain key is decided without running Python code.
+fn is_plain_key(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Str(_)
+            | Value::Int(_)
+            | Value::BigInt(_)
+            | Value::Float(_)
+            | Value::Bool(_)
+            | Value::None
+            | Value::Bytes(_)
+    )
+}
+
+/// Length of a list/tuple (0 for anything else).
+fn seq_len(v: &Value) -> usize {
+    match v {
+        Value::List(l) => l.items.borrow().len(),
+        Value::Tuple(t) => t.items.len(),
+        _ => 0,
+    }
+}
+
+/// Item `i` of a list/tuple, if in range.
+fn seq_item(v: &Value, i: usize) -> Option<Value> {
+    match v {
+        Value::List(l) => l.items.borrow().get(i).cloned(),
+        Value::Tuple(t) => t.items.get(i).cloned(),
+        _ => None,
     }
 }
 

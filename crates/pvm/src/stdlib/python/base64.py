@@ -9,12 +9,18 @@ exactly like binascii.a2b_base64. Errors are raised as `Error` (shown as binasci
 ValueError subclass) with CPython's messages ("Incorrect padding", "Non-base32 digit found",
 ...).
 
-Does not: provide Ascii85/Base85 (a85*/b85*/z85), or the legacy file helpers encode/decode.
+Also a85encode/a85decode (foldspaces, wrapcol, pad, adobe, ignorechars), b85encode/b85decode
+(pad), with CPython's ValueError messages, and the legacy file helpers encode/decode (binary
+file objects, i.e. /tmp files on the PVM) with MAXLINESIZE, MAXBINSIZE, bytes_types.
+
+Does not: accept memoryview or other buffer objects (the PVM has none); provide z85 (3.13) or
+the command-line main/test.
 Written for the PVM from the documented behaviour; builtins only.
 """
 
-__all__ = ['encodebytes', 'decodebytes', 'b64encode', 'b64decode', 'b32encode', 'b32decode',
-           'b32hexencode', 'b32hexdecode', 'b16encode', 'b16decode', 'standard_b64encode',
+__all__ = ['encode', 'decode', 'encodebytes', 'decodebytes', 'b64encode', 'b64decode',
+           'b32encode', 'b32decode', 'b32hexencode', 'b32hexdecode', 'b16encode', 'b16decode',
+           'b85encode', 'b85decode', 'a85encode', 'a85decode', 'standard_b64encode',
            'standard_b64decode', 'urlsafe_b64encode', 'urlsafe_b64decode']
 
 
@@ -169,15 +175,12 @@ def urlsafe_b64decode(s):
     return b64decode(_translate(s, b'-_', b'+/'))
 
 
-_MAXBINSIZE = 57  # 76 encoded characters per line
-
-
 def encodebytes(s):
     """Base64 in lines of at most 76 characters, each ending with a newline."""
     s = _bytes_for_encode(s, "expected bytes-like object, not {}")
     pieces = []
-    for i in range(0, len(s), _MAXBINSIZE):
-        pieces.append(_b64_encode_raw(s[i:i + _MAXBINSIZE]) + b'\n')
+    for i in range(0, len(s), MAXBINSIZE):
+        pieces.append(_b64_encode_raw(s[i:i + MAXBINSIZE]) + b'\n')
     return b''.join(pieces)
 
 
@@ -279,3 +282,156 @@ def b16decode(s, casefold=False):
     if len(s) % 2:
         raise Error('Odd-length string')
     return bytes(_B16.index(s[i]) * 16 + _B16.index(s[i + 1]) for i in range(0, len(s), 2))
+
+
+# Ascii85 and Base85: each 4-byte big-endian word is written as 5 base-85 digits; a short
+# last group is zero-padded and its extra digits dropped (unless pad=True).
+
+_A85START = b"<~"
+_A85END = b"~>"
+_B85ALPHABET = (b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                b"abcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~")
+_B85DEC = {c: i for i, c in enumerate(_B85ALPHABET)}
+
+
+def _85encode(b, alphabet, pad, foldnuls, foldspaces):
+    b = _bytes_for_encode(b, "memoryview: a bytes-like object is required, not '{}'")
+    padding = -len(b) % 4
+    if padding:
+        b += b'\0' * padding
+    chunks = []
+    for i in range(0, len(b), 4):
+        word = int.from_bytes(b[i:i + 4], 'big')
+        if foldnuls and not word:
+            chunks.append(b'z')
+        elif foldspaces and word == 0x20202020:
+            chunks.append(b'y')
+        else:
+            digits = bytearray(5)
+            for k in range(4, -1, -1):
+                word, digits[k] = divmod(word, 85)
+            chunks.append(bytes(alphabet[d] for d in digits))
+    if padding and not pad:
+        # A folded last group is expanded before its padding digits are dropped.
+        if chunks[-1] == b'z':
+            chunks[-1] = bytes([alphabet[0]]) * 5
+        chunks[-1] = chunks[-1][:-padding]
+    return b''.join(chunks)
+
+
+_A85ALPHABET = bytes(range(33, 118))
+
+
+def a85encode(b, *, foldspaces=False, wrapcol=0, pad=False, adobe=False):
+    """Ascii85: 'z' stands for four zero bytes, 'y' (with foldspaces) for four spaces;
+    wrapcol splits the output into lines, adobe frames it with <~ and ~>."""
+    result = _85encode(b, _A85ALPHABET, pad, True, foldspaces)
+    if adobe:
+        result = _A85START + result
+    if wrapcol:
+        wrapcol = max(2 if adobe else 1, wrapcol)
+        chunks = [result[i:i + wrapcol] for i in range(0, len(result), wrapcol)]
+        # The closing ~> must fit on the last line.
+        if adobe and len(chunks[-1]) + 2 > wrapcol:
+            chunks.append(b'')
+        result = b'\n'.join(chunks)
+    if adobe:
+        result += _A85END
+    return result
+
+
+def a85decode(b, *, foldspaces=False, adobe=False, ignorechars=b' \t\n\r\v'):
+    """Decode Ascii85 (bytes or ASCII str); characters in ignorechars are skipped."""
+    b = _bytes_from_decode_data(b)
+    if adobe:
+        if not b.endswith(_A85END):
+            raise ValueError(f"Ascii85 encoded byte sequences must end with {_A85END!r}")
+        b = b[2:-2] if b.startswith(_A85START) else b[:-2]
+    decoded = []
+    group = []
+    # Four 'u' (the largest digit) complete a short last group; the extra bytes go.
+    for x in b + b'uuuu':
+        if 33 <= x <= 117:
+            group.append(x)
+            if len(group) == 5:
+                acc = 0
+                for d in group:
+                    acc = 85 * acc + (d - 33)
+                if acc > 0xFFFFFFFF:
+                    raise ValueError('Ascii85 overflow')
+                decoded.append(acc.to_bytes(4, 'big'))
+                group = []
+        elif x == 122:  # z
+            if group:
+                raise ValueError('z inside Ascii85 5-tuple')
+            decoded.append(b'\0\0\0\0')
+        elif foldspaces and x == 121:  # y
+            if group:
+                raise ValueError('y inside Ascii85 5-tuple')
+            decoded.append(b'    ')
+        elif x in ignorechars:
+            continue
+        else:
+            raise ValueError(f'Non-Ascii85 digit found: {chr(x)}')
+    result = b''.join(decoded)
+    padding = 4 - len(group)
+    if padding:
+        result = result[:-padding]
+    return result
+
+
+def b85encode(b, pad=False):
+    """Base85 (the alphabet of git and Mercurial binary diffs)."""
+    return _85encode(b, _B85ALPHABET, pad, False, False)
+
+
+def b85decode(b):
+    """Decode Base85 (bytes or ASCII str)."""
+    b = _bytes_from_decode_data(b)
+    padding = -len(b) % 5
+    b += b'~' * padding
+    out = []
+    for i in range(0, len(b), 5):
+        acc = 0
+        for j in range(i, i + 5):
+            d = _B85DEC.get(b[j])
+            if d is None:
+                raise ValueError(f'bad base85 character at position {j}')
+            acc = acc * 85 + d
+        if acc > 0xFFFFFFFF:
+            raise ValueError(f'base85 overflow in hunk starting at byte {i}')
+        out.append(acc.to_bytes(4, 'big'))
+    result = b''.join(out)
+    if padding:
+        result = result[:-padding]
+    return result
+
+
+# The legacy file interface: binary file objects (on the PVM, files under /tmp).
+
+MAXLINESIZE = 76
+MAXBINSIZE = (MAXLINESIZE // 4) * 3
+bytes_types = (bytes, bytearray)
+
+
+def encode(input, output):
+    """Base64-encode the binary file input into output, in lines of 76 characters."""
+    while True:
+        s = input.read(MAXBINSIZE)
+        if not s:
+            break
+        while len(s) < MAXBINSIZE:
+            ns = input.read(MAXBINSIZE - len(s))
+            if not ns:
+                break
+            s += ns
+        output.write(_b64_encode_raw(s) + b'\n')
+
+
+def decode(input, output):
+    """Base64-decode the binary file input, line by line, into output."""
+    while True:
+        line = input.readline()
+        if not line:
+            break
+        output.write(_a2b_base64(line, False))

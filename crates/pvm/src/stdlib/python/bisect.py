@@ -9,11 +9,21 @@ behaviour; builtins only.
 """
 
 
+_SSIZE_MAX = 0x7FFFFFFFFFFFFFFF
+
+
 def _bounds(a, lo, hi):
+    # CPython converts lo and hi to C Py_ssize_t first (lo as an argument, hi through
+    # __index__), so a bound beyond sys.maxsize is an OverflowError, never a long search;
+    # hi=-1 is its "not given" sentinel and means len(a).
+    if not -_SSIZE_MAX - 1 <= lo <= _SSIZE_MAX:
+        raise OverflowError('Python int too large to convert to C ssize_t')
     if lo < 0:
         raise ValueError('lo must be non-negative')
-    if hi is None:
+    if hi is None or hi == -1:
         hi = len(a)
+    elif not -_SSIZE_MAX - 1 <= hi <= _SSIZE_MAX:
+        raise OverflowError("cannot fit 'int' into an index-sized integer")
     return lo, hi
 
 

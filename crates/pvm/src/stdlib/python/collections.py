@@ -12,11 +12,13 @@ Covers:
 - deque (amortised O(1) at both ends, maxlen, rotate, extendleft, index, insert, remove,
   reverse, count, rich comparisons, + * and in-place forms, mutation-during-iteration check,
   repr with maxlen).
-- ChainMap (lookups across maps, writes to maps[0], new_child, parents, keys/items/values
-  views, | operators).
+- ChainMap (a MutableMapping: lookups across maps, writes to maps[0], new_child, parents,
+  keys/items/values views, | operators).
+- UserDict, UserList, UserString: wrappers around a `data` dict/list/str with the full method
+  sets of CPython's (a MutableMapping, a MutableSequence and a Sequence of collections.abc).
+- the submodule collections.abc (its own file, collections.abc.py).
 
-Does not: provide collections.abc, UserDict/UserList/UserString, pickling, recursive-repr
-guards, or deque slicing/weakrefs. A namedtuple class reports __module__ 'collections' unless
+Does not: pickling, recursive-repr guards, or deque slicing/weakrefs. A namedtuple class reports __module__ 'collections' unless
 module= is given (CPython inspects the caller's frame, which the PVM does not expose).
 Written for the PVM from the documented behaviour; builtins only.
 """
@@ -27,6 +29,10 @@ _KEYWORDS = frozenset([
     'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return',
     'try', 'while', 'with', 'yield',
 ])
+
+# collections.abc is a submodule of this package; importing it here runs it once and binds
+# it as the attribute `abc` (CPython's collections imports _collections_abc the same way).
+import collections.abc as _abc
 
 _MISSING = object()
 
@@ -277,11 +283,6 @@ class OrderedDict(dict):
         return self
 
 
-def _is_mapping(obj):
-    return isinstance(obj, dict) or (hasattr(obj, 'items') and hasattr(obj, '__getitem__')
-                                     and hasattr(obj, 'keys'))
-
-
 class Counter(dict):
     """dict subclass for counting hashable items (a multiset)."""
 
@@ -315,7 +316,7 @@ class Counter(dict):
     def update(self, iterable=None, /, **kwds):
         """Add counts from an iterable of elements or a mapping of counts."""
         if iterable is not None:
-            if _is_mapping(iterable):
+            if isinstance(iterable, _abc.Mapping):
                 if self:
                     for elem, count in iterable.items():
                         self[elem] = count + self.get(elem, 0)
@@ -331,7 +332,7 @@ class Counter(dict):
     def subtract(self, iterable=None, /, **kwds):
         """Subtract counts; counts may go to zero or below."""
         if iterable is not None:
-            if _is_mapping(iterable):
+            if isinstance(iterable, _abc.Mapping):
                 for elem, count in iterable.items():
                     self[elem] = self.get(elem, 0) - count
             else:
@@ -501,6 +502,9 @@ class deque:
                 raise TypeError('an integer is required')
             if maxlen < 0:
                 raise ValueError('maxlen must be non-negative')
+            if maxlen > 0x7FFFFFFFFFFFFFFF:
+                # CPython stores maxlen in a C Py_ssize_t.
+                raise OverflowError('Python int too large to convert to C ssize_t')
         self._buf = []
         self._head = 0
         self._maxlen = maxlen
@@ -642,6 +646,9 @@ class deque:
 
     def rotate(self, n=1):
         """Rotate the deque n steps to the right (default n=1); negative: to the left."""
+        if not -0x8000000000000000 <= n <= 0x7FFFFFFFFFFFFFFF:
+            # CPython reads n as a C Py_ssize_t before looking at the length.
+            raise OverflowError('Python int too large to convert to C ssize_t')
         size = len(self)
         if size <= 1:
             return
@@ -761,66 +768,10 @@ class deque:
         return self
 
 
-class _MappingView:
-    __slots__ = ('_mapping',)
-
-    def __init__(self, mapping):
-        self._mapping = mapping
-
-    def __len__(self):
-        return len(self._mapping)
-
-    def __repr__(self):
-        return f'{self.__class__.__name__}({self._mapping!r})'
+_abc.MutableSequence.register(deque)
 
 
-class KeysView(_MappingView):
-    """Keys of a ChainMap."""
-
-    __slots__ = ()
-
-    def __iter__(self):
-        return iter(self._mapping)
-
-    def __contains__(self, key):
-        return key in self._mapping
-
-
-class ItemsView(_MappingView):
-    """(key, value) pairs of a ChainMap."""
-
-    __slots__ = ()
-
-    def __iter__(self):
-        for key in self._mapping:
-            yield key, self._mapping[key]
-
-    def __contains__(self, item):
-        key, value = item
-        try:
-            v = self._mapping[key]
-        except KeyError:
-            return False
-        return v is value or v == value
-
-
-class ValuesView(_MappingView):
-    """Values of a ChainMap."""
-
-    __slots__ = ()
-
-    def __iter__(self):
-        for key in self._mapping:
-            yield self._mapping[key]
-
-    def __contains__(self, value):
-        for v in self:
-            if v is value or v == value:
-                return True
-        return False
-
-
-class ChainMap:
+class ChainMap(_abc.MutableMapping):
     """A view of several mappings searched in order; writes go to maps[0]."""
 
     def __init__(self, *maps):
@@ -861,20 +812,11 @@ class ChainMap:
         return f'{self.__class__.__name__}({", ".join(map(repr, self.maps))})'
 
     def __eq__(self, other):
-        if not _is_mapping(other):
+        if not isinstance(other, _abc.Mapping):
             return NotImplemented
         return dict(self.items()) == dict(other.items())
 
     __hash__ = None
-
-    def keys(self):
-        return KeysView(self)
-
-    def items(self):
-        return ItemsView(self)
-
-    def values(self):
-        return ValuesView(self)
 
     @classmethod
     def fromkeys(cls, iterable, *args):
@@ -939,16 +881,479 @@ class ChainMap:
         return self
 
     def __or__(self, other):
-        if not _is_mapping(other):
+        if not isinstance(other, _abc.Mapping):
             return NotImplemented
         m = self.copy()
         m.maps[0].update(other)
         return m
 
     def __ror__(self, other):
-        if not _is_mapping(other):
+        if not isinstance(other, _abc.Mapping):
             return NotImplemented
         m = dict(other)
         for child in reversed(self.maps):
             m.update(child)
         return self.__class__(m)
+
+
+class UserDict(_abc.MutableMapping):
+    """A dict wrapper for subclassing: the contents live in the real dict `self.data`."""
+
+    def __init__(self, dict=None, /, **kwargs):
+        self.data = {}
+        if dict is not None:
+            self.update(dict)
+        if kwargs:
+            self.update(kwargs)
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, key):
+        if key in self.data:
+            return self.data[key]
+        if hasattr(self.__class__, "__missing__"):
+            return self.__class__.__missing__(self, key)
+        raise KeyError(key)
+
+    def __setitem__(self, key, item):
+        self.data[key] = item
+
+    def __delitem__(self, key):
+        del self.data[key]
+
+    def __iter__(self):
+        return iter(self.data)
+
+    # Membership asks the data, not __getitem__, so a __missing__ does not make every key
+    # look present.
+    def __contains__(self, key):
+        return key in self.data
+
+    def __repr__(self):
+        return repr(self.data)
+
+    def __or__(self, other):
+        if isinstance(other, UserDict):
+            return self.__class__(self.data | other.data)
+        if isinstance(other, dict):
+            return self.__class__(self.data | other)
+        return NotImplemented
+
+    def __ror__(self, other):
+        if isinstance(other, UserDict):
+            return self.__class__(other.data | self.data)
+        if isinstance(other, dict):
+            return self.__class__(other | self.data)
+        return NotImplemented
+
+    def __ior__(self, other):
+        if isinstance(other, UserDict):
+            self.data |= other.data
+        else:
+            self.data |= other
+        return self
+
+    def __copy__(self):
+        inst = self.__class__.__new__(self.__class__)
+        inst.__dict__.update(self.__dict__)
+        # The copy gets its own data dict; set through __dict__ to bypass descriptors.
+        inst.__dict__["data"] = self.__dict__["data"].copy()
+        return inst
+
+    def copy(self):
+        if self.__class__ is UserDict:
+            return UserDict(self.data.copy())
+        # A subclass is copied with copy.copy (keeping its other attributes) over an empty
+        # data dict, then refilled through __setitem__, as CPython does.
+        import copy
+        data = self.data
+        try:
+            self.data = {}
+            c = copy.copy(self)
+        finally:
+            self.data = data
+        c.update(self)
+        return c
+
+    @classmethod
+    def fromkeys(cls, iterable, value=None):
+        d = cls()
+        for key in iterable:
+            d[key] = value
+        return d
+
+
+class UserList(_abc.MutableSequence):
+    """A list wrapper for subclassing: the contents live in the real list `self.data`."""
+
+    def __init__(self, initlist=None):
+        self.data = []
+        if initlist is not None:
+            if type(initlist) == type(self.data):
+                self.data[:] = initlist
+            elif isinstance(initlist, UserList):
+                self.data[:] = initlist.data[:]
+            else:
+                self.data = list(initlist)
+
+    def __repr__(self):
+        return repr(self.data)
+
+    def __lt__(self, other):
+        return self.data < self.__cast(other)
+
+    def __le__(self, other):
+        return self.data <= self.__cast(other)
+
+    def __eq__(self, other):
+        return self.data == self.__cast(other)
+
+    def __gt__(self, other):
+        return self.data > self.__cast(other)
+
+    def __ge__(self, other):
+        return self.data >= self.__cast(other)
+
+    def __cast(self, other):
+        return other.data if isinstance(other, UserList) else other
+
+    def __contains__(self, item):
+        return item in self.data
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return self.__class__(self.data[i])
+        return self.data[i]
+
+    def __setitem__(self, i, item):
+        self.data[i] = item
+
+    def __delitem__(self, i):
+        del self.data[i]
+
+    def __add__(self, other):
+        if isinstance(other, UserList):
+            return self.__class__(self.data + other.data)
+        if isinstance(other, type(self.data)):
+            return self.__class__(self.data + other)
+        return self.__class__(self.data + list(other))
+
+    def __radd__(self, other):
+        if isinstance(other, UserList):
+            return self.__class__(other.data + self.data)
+        if isinstance(other, type(self.data)):
+            return self.__class__(other + self.data)
+        return self.__class__(list(other) + self.data)
+
+    def __iadd__(self, other):
+        if isinstance(other, UserList):
+            self.data += other.data
+        elif isinstance(other, type(self.data)):
+            self.data += other
+        else:
+            self.data += list(other)
+        return self
+
+    def __mul__(self, n):
+        return self.__class__(self.data * n)
+
+    __rmul__ = __mul__
+
+    def __imul__(self, n):
+        self.data *= n
+        return self
+
+    def __copy__(self):
+        inst = self.__class__.__new__(self.__class__)
+        inst.__dict__.update(self.__dict__)
+        inst.__dict__["data"] = self.__dict__["data"][:]
+        return inst
+
+    def append(self, item):
+        self.data.append(item)
+
+    def insert(self, i, item):
+        self.data.insert(i, item)
+
+    def pop(self, i=-1):
+        return self.data.pop(i)
+
+    def remove(self, item):
+        self.data.remove(item)
+
+    def clear(self):
+        self.data.clear()
+
+    def copy(self):
+        return self.__class__(self)
+
+    def count(self, item):
+        return self.data.count(item)
+
+    def index(self, item, *args):
+        return self.data.index(item, *args)
+
+    def reverse(self):
+        self.data.reverse()
+
+    def sort(self, /, *args, **kwds):
+        self.data.sort(*args, **kwds)
+
+    def extend(self, other):
+        if isinstance(other, UserList):
+            self.data.extend(other.data)
+        else:
+            self.data.extend(other)
+
+
+class UserString(_abc.Sequence):
+    """A str wrapper for subclassing: the text lives in the real str `self.data`. Methods
+    returning text return instances of the subclass."""
+
+    def __init__(self, seq):
+        if isinstance(seq, str):
+            self.data = seq
+        elif isinstance(seq, UserString):
+            self.data = seq.data[:]
+        else:
+            self.data = str(seq)
+
+    def __str__(self):
+        return str(self.data)
+
+    def __repr__(self):
+        return repr(self.data)
+
+    def __int__(self):
+        return int(self.data)
+
+    def __float__(self):
+        return float(self.data)
+
+    def __complex__(self):
+        return complex(self.data)
+
+    def __hash__(self):
+        return hash(self.data)
+
+    def __getnewargs__(self):
+        return (self.data[:],)
+
+    def __eq__(self, string):
+        if isinstance(string, UserString):
+            return self.data == string.data
+        return self.data == string
+
+    def __lt__(self, string):
+        if isinstance(string, UserString):
+            return self.data < string.data
+        return self.data < string
+
+    def __le__(self, string):
+        if isinstance(string, UserString):
+            return self.data <= string.data
+        return self.data <= string
+
+    def __gt__(self, string):
+        if isinstance(string, UserString):
+            return self.data > string.data
+        return self.data > string
+
+    def __ge__(self, string):
+        if isinstance(string, UserString):
+            return self.data >= string.data
+        return self.data >= string
+
+    def __contains__(self, char):
+        if isinstance(char, UserString):
+            char = char.data
+        return char in self.data
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, index):
+        return self.__class__(self.data[index])
+
+    def __add__(self, other):
+        if isinstance(other, UserString):
+            return self.__class__(self.data + other.data)
+        if isinstance(other, str):
+            return self.__class__(self.data + other)
+        return self.__class__(self.data + str(other))
+
+    def __radd__(self, other):
+        if isinstance(other, str):
+            return self.__class__(other + self.data)
+        return self.__class__(str(other) + self.data)
+
+    def __mul__(self, n):
+        return self.__class__(self.data * n)
+
+    __rmul__ = __mul__
+
+    def __mod__(self, args):
+        return self.__class__(self.data % args)
+
+    def __rmod__(self, template):
+        return self.__class__(str(template) % self)
+
+    def capitalize(self):
+        return self.__class__(self.data.capitalize())
+
+    def casefold(self):
+        return self.__class__(self.data.casefold())
+
+    def center(self, width, *args):
+        return self.__class__(self.data.center(width, *args))
+
+    def count(self, sub, start=0, end=None):
+        if isinstance(sub, UserString):
+            sub = sub.data
+        return self.data.count(sub, start, end)
+
+    def removeprefix(self, prefix, /):
+        if isinstance(prefix, UserString):
+            prefix = prefix.data
+        return self.__class__(self.data.removeprefix(prefix))
+
+    def removesuffix(self, suffix, /):
+        if isinstance(suffix, UserString):
+            suffix = suffix.data
+        return self.__class__(self.data.removesuffix(suffix))
+
+    def encode(self, encoding='utf-8', errors='strict'):
+        encoding = 'utf-8' if encoding is None else encoding
+        errors = 'strict' if errors is None else errors
+        return self.data.encode(encoding, errors)
+
+    def endswith(self, suffix, start=0, end=None):
+        return self.data.endswith(suffix, start, end)
+
+    def expandtabs(self, tabsize=8):
+        return self.__class__(self.data.expandtabs(tabsize))
+
+    def find(self, sub, start=0, end=None):
+        if isinstance(sub, UserString):
+            sub = sub.data
+        return self.data.find(sub, start, end)
+
+    def format(self, /, *args, **kwds):
+        return self.data.format(*args, **kwds)
+
+    def format_map(self, mapping):
+        return self.data.format_map(mapping)
+
+    def index(self, sub, start=0, end=None):
+        return self.data.index(sub, start, end)
+
+    def isalpha(self):
+        return self.data.isalpha()
+
+    def isalnum(self):
+        return self.data.isalnum()
+
+    def isascii(self):
+        return self.data.isascii()
+
+    def isdecimal(self):
+        return self.data.isdecimal()
+
+    def isdigit(self):
+        return self.data.isdigit()
+
+    def isidentifier(self):
+        return self.data.isidentifier()
+
+    def islower(self):
+        return self.data.islower()
+
+    def isnumeric(self):
+        return self.data.isnumeric()
+
+    def isprintable(self):
+        return self.data.isprintable()
+
+    def isspace(self):
+        return self.data.isspace()
+
+    def istitle(self):
+        return self.data.istitle()
+
+    def isupper(self):
+        return self.data.isupper()
+
+    def join(self, seq):
+        return self.data.join(seq)
+
+    def ljust(self, width, *args):
+        return self.__class__(self.data.ljust(width, *args))
+
+    def lower(self):
+        return self.__class__(self.data.lower())
+
+    def lstrip(self, chars=None):
+        return self.__class__(self.data.lstrip(chars))
+
+    maketrans = str.maketrans
+
+    def partition(self, sep):
+        return self.data.partition(sep)
+
+    def replace(self, old, new, maxsplit=-1):
+        if isinstance(old, UserString):
+            old = old.data
+        if isinstance(new, UserString):
+            new = new.data
+        return self.__class__(self.data.replace(old, new, maxsplit))
+
+    def rfind(self, sub, start=0, end=None):
+        if isinstance(sub, UserString):
+            sub = sub.data
+        return self.data.rfind(sub, start, end)
+
+    def rindex(self, sub, start=0, end=None):
+        return self.data.rindex(sub, start, end)
+
+    def rjust(self, width, *args):
+        return self.__class__(self.data.rjust(width, *args))
+
+    def rpartition(self, sep):
+        return self.data.rpartition(sep)
+
+    def rstrip(self, chars=None):
+        return self.__class__(self.data.rstrip(chars))
+
+    def split(self, sep=None, maxsplit=-1):
+        return self.data.split(sep, maxsplit)
+
+    def rsplit(self, sep=None, maxsplit=-1):
+        return self.data.rsplit(sep, maxsplit)
+
+    def splitlines(self, keepends=False):
+        return self.data.splitlines(keepends)
+
+    def startswith(self, prefix, start=0, end=None):
+        return self.data.startswith(prefix, start, end)
+
+    def strip(self, chars=None):
+        return self.__class__(self.data.strip(chars))
+
+    def swapcase(self):
+        return self.__class__(self.data.swapcase())
+
+    def title(self):
+        return self.__class__(self.data.title())
+
+    def translate(self, *args):
+        return self.__class__(self.data.translate(*args))
+
+    def upper(self):
+        return self.__class__(self.data.upper())
+
+    def zfill(self, width):
+        return self.__class__(self.data.zfill(width))

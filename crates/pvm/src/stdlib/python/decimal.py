@@ -1,41 +1,44 @@
-"""decimal for the PVM: decimal floating point with contexts (General Decimal Arithmetic).
+"""decimal for the PVM: decimal floating point with contexts (General Decimal Arithmetic),
+behaving as CPython 3.11's decimal (libmpdec) in results, flags and exceptions.
 
 Covers: Decimal from int, str (incl. underscores, whitespace, NaN/sNaN/Infinity), float
-(exact, sets FloatOperation), tuple and Decimal; str/repr/to_eng_string in CPython's
-notation; + - * / // % divmod, ** with integral exponents, unary - + abs, all correctly
-rounded to the context (prec, rounding, Emin, Emax, clamp) with CPython's signals; the
-eight rounding modes (ROUND_HALF_EVEN by default); comparisons with Decimal, int, float and
-Fraction (NaN ordering signals InvalidOperation); hash equal to equal ints/floats; quantize,
-sqrt, normalize, to_integral_value/to_integral_exact, compare, max, min, copy_abs,
-copy_negate, copy_sign, adjusted, as_tuple (DecimalTuple), as_integer_ratio, is_* predicates,
-int/float/round/math.floor/ceil/trunc; format() with fill/align/sign/zero/width/','/
-precision and types e E f F g G n %; Context (validation messages, copy, clear_flags,
-create_decimal, Etiny/Etop, repr), getcontext/setcontext/localcontext (with keyword
-arguments), DefaultContext/BasicContext/ExtendedContext; the signal classes
-(InvalidOperation, DivisionByZero, Overflow, ...) raised as CPython's C implementation does:
-the exception class of the first trapped signal, with the list of trapped conditions as its
-argument, e.g. InvalidOperation([<class 'decimal.ConversionSyntax'>]).
+(exact, sets FloatOperation), tuple and Decimal; str/repr/to_eng_string; + - * / // % divmod
+and unary ops, correctly rounded to the context (prec, the eight rounding modes, Emin, Emax,
+clamp, subnormals, overflow); ** with libmpdec's algorithms (integral exponents by rounded
+binary powering, others as exp(y*ln(x)) at extra precision) and three-argument pow; exp, ln,
+log10 correctly rounded (ROUND_HALF_EVEN) by integer fixed-point series, never floats; logb,
+sqrt, quantize, normalize, to_integral_*, fma, remainder_near, scaleb, rotate, shift,
+logical_and/or/xor/invert, next_plus/minus/toward, compare/compare_signal/compare_total(_mag),
+max/min(_mag), same_quantum, number_class, the is_* predicates, copy_*, adjusted, as_tuple,
+as_integer_ratio, from_float, round/floor/ceil/trunc/int/float, numeric hash equal to equal
+ints and floats; format() with fill/align/sign/z/0/width/,/precision and e E f F g G n %
+(with libmpdec's validation); Context with every operation as a method (ints accepted),
+create_decimal(_from_float), Etiny/Etop, flags/traps mappings with CPython's KeyErrors,
+copy/clear_flags/clear_traps, repr; getcontext/setcontext/localcontext(**kw),
+DefaultContext/BasicContext/ExtendedContext; the signal classes with CPython's hierarchy,
+raised as the C implementation does (the class of the first trapped signal, the list of
+trapped conditions as argument: InvalidOperation([<class 'decimal.ConversionSyntax'>])).
 
-Does not: exp, ln, log10, logb, scaleb, fma, the logical_* and next_* operations,
-non-integral or three-argument powers (these raise NotImplementedError), the 'z' and '_'
-format options or locale-aware 'n', or thread-local contexts (the PVM runs one call at a
-time; the current context is a module global). Written for the PVM from the documented
-behaviour; builtins only.
+PVM limits: MAX_PREC is 250 (CPython 999999999999999999) so every intermediate stays far
+below the PVM's 4096-bit int cap; a literal or operand whose coefficient exceeds the cap
+raises the cap's OverflowError. The current context is per invocation (one runs at a time),
+not thread-local. Locale-aware 'n' formats as in the C locale. Written for the PVM from the
+documented behaviour; builtins only.
 """
 
-__all__ = ['Decimal', 'Context', 'DecimalTuple', 'DefaultContext', 'BasicContext',
-           'ExtendedContext', 'DecimalException', 'Clamped', 'InvalidOperation',
-           'DivisionByZero', 'Inexact', 'Rounded', 'Subnormal', 'Overflow', 'Underflow',
-           'FloatOperation', 'DivisionImpossible', 'InvalidContext', 'ConversionSyntax',
-           'DivisionUndefined', 'ROUND_DOWN', 'ROUND_HALF_UP', 'ROUND_HALF_EVEN',
-           'ROUND_CEILING', 'ROUND_FLOOR', 'ROUND_UP', 'ROUND_HALF_DOWN', 'ROUND_05UP',
-           'setcontext', 'getcontext', 'localcontext', 'MAX_PREC', 'MAX_EMAX', 'MIN_EMIN',
-           'MIN_ETINY']
+# No __all__, as CPython's decimal: a star import takes every public name.
 
-MAX_PREC = 999999999999999999
+# The PVM's ints hold at most 4096 bits (about 1233 digits), and a product of two
+# prec-digit coefficients, or the fixed-point intermediates of ln/exp/power at prec + 29
+# digits, must fit with room to spare; CPython allows 999999999999999999.
+MAX_PREC = 250
 MAX_EMAX = 999999999999999999
 MIN_EMIN = -999999999999999999
 MIN_ETINY = MIN_EMIN - (MAX_PREC - 1)
+# One invocation runs at a time: the current context is private to it, as a context
+# variable would be.
+HAVE_THREADS = True
+HAVE_CONTEXTVAR = True
 
 ROUND_DOWN = 'ROUND_DOWN'
 ROUND_HALF_UP = 'ROUND_HALF_UP'
@@ -133,6 +136,69 @@ class DecimalTuple(tuple):
         return 'DecimalTuple(sign=%r, digits=%r, exponent=%r)' % tuple(self)
 
 
+_SIGNAL_KEY_ERROR = ('valid values for signals are:\n  [InvalidOperation, FloatOperation, '
+                     'DivisionByZero,\n   Overflow, Underflow, Subnormal, Inexact, Rounded,\n'
+                     '   Clamped]')
+
+
+class _SignalDict:
+    """Context.flags / Context.traps: a mutable mapping of exactly the nine signals to
+    bools, as CPython's SignalDict (which is not a dict either)."""
+
+    __slots__ = ('_d',)
+
+    def __init__(self, pairs):
+        self._d = {k: bool(v) for k, v in pairs}
+
+    def __getitem__(self, key):
+        if key not in self._d:
+            raise KeyError(_SIGNAL_KEY_ERROR)
+        return self._d[key]
+
+    def __setitem__(self, key, value):
+        if key not in self._d:
+            raise KeyError(_SIGNAL_KEY_ERROR)
+        self._d[key] = bool(value)
+
+    def __delitem__(self, key):
+        raise ValueError('signal keys cannot be deleted')
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self):
+        return len(self._d)
+
+    def __contains__(self, key):
+        return key in self._d
+
+    def __eq__(self, other):
+        if isinstance(other, _SignalDict):
+            other = other._d
+        return self._d == other
+
+    __hash__ = None
+
+    def keys(self):
+        return self._d.keys()
+
+    def values(self):
+        return self._d.values()
+
+    def items(self):
+        return self._d.items()
+
+    def get(self, key, default=None):
+        return self._d.get(key, default)
+
+    def copy(self):
+        return dict(self._d)
+
+    def __repr__(self):
+        return '{' + ', '.join(f"<class 'decimal.{k.__name__}'>:{v}"
+                               for k, v in self._d.items()) + '}'
+
+
 def _ndigits(n):
     return len(str(n))
 
@@ -153,11 +219,11 @@ class Context:
 
     @staticmethod
     def _signal_dict(value, default_on):
-        if isinstance(value, dict):
-            d = {s: bool(value.get(s, False)) for s in _SIGNALS}
+        if isinstance(value, (dict, _SignalDict)):
+            d = _SignalDict((s, bool(value.get(s, False))) for s in _SIGNALS)
         else:
             on = default_on if value is None else value
-            d = {s: s in on for s in _SIGNALS}
+            d = _SignalDict((s, s in on) for s in _SIGNALS)
         return d
 
     def __setattr__(self, name, value):
@@ -182,7 +248,14 @@ class Context:
         elif name == 'clamp':
             if value not in (0, 1):
                 raise ValueError('valid values for clamp are 0 or 1')
-        elif name not in ('flags', 'traps'):
+        elif name in ('flags', 'traps'):
+            if isinstance(value, (dict, _SignalDict)):
+                if len(value) != len(_SIGNALS) or any(k not in value for k in _SIGNALS):
+                    raise KeyError('invalid signal dict')
+                value = Context._signal_dict(value, ())
+            else:
+                value = Context._signal_dict(value, ())
+        else:
             raise AttributeError(f"'decimal.Context' object has no attribute '{name}'")
         object.__setattr__(self, name, value)
 
@@ -196,7 +269,7 @@ class Context:
     def copy(self):
         """A copy of the context, flags and traps included."""
         return Context(self.prec, self.rounding, self.Emin, self.Emax, self.capitals,
-                       self.clamp, dict(self.flags), dict(self.traps))
+                       self.clamp, self.flags.copy(), self.traps.copy())
 
     __copy__ = copy
 
@@ -233,8 +306,14 @@ class Context:
         """A Decimal from num, rounded to this context."""
         d = Decimal(num, self)
         conds = []
-        if d._is_special:
-            r = d._fix_nan(self)
+        if d.is_nan():
+            # A payload longer than the context allows is a conversion error.
+            r = d
+            if d._int and _ndigits(d._int) > self.prec - self.clamp:
+                conds.append(ConversionSyntax)
+                r = _special(0, 'n')
+        elif d._is_special:
+            r = d
         else:
             r = _fix(d._sign, d._int, d._exp, self, conds)
         self._signal(conds)
@@ -243,33 +322,43 @@ class Context:
     def create_decimal_from_float(self, f):
         return self.create_decimal(Decimal.from_float(f))
 
-    # Context methods for the supported operations.
+    # Every operation is also a context method; ints are accepted where Decimals are.
+    def _apply(self, a):
+        return _dec_arg(a)._plus(self)
+
+    def abs(self, a):
+        return _dec_arg(a).__abs__(True, self)
+
     def add(self, a, b):
-        return _dec_arg(a).__add__(b, self)
+        return _ctx_binary(a, b, '__add__', self)
 
     def subtract(self, a, b):
-        return _dec_arg(a).__sub__(b, self)
+        return _ctx_binary(a, b, '__sub__', self)
 
     def multiply(self, a, b):
-        return _dec_arg(a).__mul__(b, self)
+        return _ctx_binary(a, b, '__mul__', self)
 
     def divide(self, a, b):
-        return _dec_arg(a).__truediv__(b, self)
+        return _ctx_binary(a, b, '__truediv__', self)
 
     def divide_int(self, a, b):
-        return _dec_arg(a).__floordiv__(b, self)
+        return _ctx_binary(a, b, '__floordiv__', self)
 
     def remainder(self, a, b):
-        return _dec_arg(a).__mod__(b, self)
+        return _ctx_binary(a, b, '__mod__', self)
 
-    def power(self, a, b):
-        return _dec_arg(a).__pow__(b, None, self)
+    def divmod(self, a, b):
+        return _ctx_binary(a, b, '__divmod__', self)
 
-    def sqrt(self, a):
-        return _dec_arg(a).sqrt(self)
+    def power(self, a, b, modulo=None):
+        a = _dec_arg(a)
+        b = _dec_arg(b)
+        if modulo is not None:
+            modulo = _dec_arg(modulo)
+        return a.__pow__(b, modulo, self)
 
-    def quantize(self, a, b):
-        return _dec_arg(a).quantize(b, context=self)
+    def fma(self, a, b, c):
+        return _dec_arg(a).fma(b, c, self)
 
     def plus(self, a):
         return _dec_arg(a).__pos__(self)
@@ -277,11 +366,59 @@ class Context:
     def minus(self, a):
         return _dec_arg(a).__neg__(self)
 
-    def abs(self, a):
-        return _dec_arg(a).__abs__(True, self)
+    def canonical(self, a):
+        if not isinstance(a, Decimal):
+            raise TypeError('argument must be a Decimal')
+        return a
 
-    def compare(self, a, b):
-        return _dec_arg(a).compare(b, self)
+    def copy_decimal(self, a):
+        return Decimal(_dec_arg(a))
+
+    def copy_abs(self, a):
+        return _dec_arg(a).copy_abs()
+
+    def copy_negate(self, a):
+        return _dec_arg(a).copy_negate()
+
+    def copy_sign(self, a, b):
+        return _dec_arg(a).copy_sign(b)
+
+    def radix(self):
+        return Decimal(10)
+
+    def number_class(self, a):
+        return _dec_arg(a).number_class(self)
+
+    def is_canonical(self, a):
+        if not isinstance(a, Decimal):
+            raise TypeError('argument must be a Decimal')
+        return True
+
+    def is_normal(self, a):
+        return _dec_arg(a).is_normal(self)
+
+    def is_subnormal(self, a):
+        return _dec_arg(a).is_subnormal(self)
+
+    def same_quantum(self, a, b):
+        return _dec_arg(a).same_quantum(b)
+
+    def to_sci_string(self, a):
+        return _dec_arg(a).__str__(context=self)
+
+    def to_eng_string(self, a):
+        return _dec_arg(a).to_eng_string(self)
+
+    def to_integral_exact(self, a):
+        return _dec_arg(a).to_integral_exact(context=self)
+
+    def to_integral_value(self, a):
+        return _dec_arg(a).to_integral_value(context=self)
+
+    to_integral = to_integral_value
+
+    def logical_invert(self, a):
+        return _dec_arg(a).logical_invert(self)
 
 
 def _dec_arg(a):
@@ -449,9 +586,11 @@ _DIGITS = frozenset('0123456789')
 def _digit_run(text):
     if not text or text[0] == '_' or text[-1] == '_' or '__' in text:
         return None
-    if not all(c in _DIGITS or c == '_' for c in text):
+    digits = text.replace('_', '')
+    # String methods, not a per-character loop: a long literal costs little per digit.
+    if not (digits.isascii() and digits.isdigit()):
         return None
-    return text.replace('_', '')
+    return digits
 
 
 def _parse(s):
@@ -497,7 +636,16 @@ def _parse(s):
         frac = _digit_run(frac)
         if frac is None:
             return None
-    return _dec(sign, int((intpart or '') + (frac or '') or '0'), exp - len(frac or ''))
+    # Leading zeros are dropped first: the PVM's int() refuses strings longer than its
+    # 4096-bit cap allows, whatever their value.
+    digits = ((intpart or '') + (frac or '')).lstrip('0') or '0'
+    if len(digits) > _INT_CAP_DIGITS:
+        raise OverflowError("integer exceeds the PVM's 4096-bit limit")
+    return _dec(sign, int(digits), exp - len(frac or ''))
+
+
+# More digits than this is certainly above 2**4096 (the PVM's int cap, LIMITATIONS 3).
+_INT_CAP_DIGITS = 1234
 
 
 _HASH_MODULUS = 2 ** 61 - 1
@@ -694,7 +842,7 @@ class Decimal:
         return "Decimal('%s')" % str(self)
 
     def __format__(self, specifier, context=None):
-        """format() with [[fill]align][sign][0][width][,][.precision][type], type one of
+        """format() with [[fill]align][sign][z][0][width][,][.precision][type], type one of
         e E f F g G n % (rounded with the context's rounding, as CPython)."""
         ctx = getcontext() if context is None else context
         spec = _parse_format(specifier)
@@ -711,6 +859,8 @@ class Decimal:
             spec['type'] = ftype
         if ftype == 'n':
             ftype = spec['type'] = 'g'
+        if ftype in 'gG' and spec['precision'] == 0:
+            spec['precision'] = 1
         d = self
         if ftype == '%':
             d = _dec(d._sign, d._int, d._exp + 2)
@@ -739,7 +889,10 @@ class Decimal:
             intpart, fracpart = digits + '0' * (dotplace - len(digits)), ''
         else:
             intpart, fracpart = digits[:dotplace] or '0', digits[dotplace:]
-        return _format_number(d._sign, intpart, fracpart, leftdigits - dotplace, spec)
+        # 'z' drops the sign of a zero; CPython tests 'F' before rounding, the rest after.
+        sign = 0 if (spec['no_neg_0'] and (self if ftype == 'F' else d)._int == 0) \
+            else d._sign
+        return _format_number(sign, intpart, fracpart, leftdigits - dotplace, spec)
 
     def _round_sig(self, places, rounding):
         """Round to `places` significant digits."""
@@ -792,7 +945,7 @@ class Decimal:
         if n is None:
             return self._to_int(ROUND_HALF_EVEN)
         if not isinstance(n, int):
-            raise TypeError('Second argument to round should be integral')
+            raise TypeError('optional arg must be an integer')
         return self.quantize(_dec(0, 1, -n))
 
     # ---- hashing and comparison
@@ -907,26 +1060,31 @@ class Decimal:
     def min(self, other, context=None):
         return self._minmax(other, context, False)
 
-    def _minmax(self, other, context, want_max):
+    def _minmax(self, other, context, want_max, mag=False):
+        """max/min (of magnitudes if mag): a quiet NaN loses to a number; numerically
+        equal operands are ordered by sign, then exponent (libmpdec's rules)."""
         ctx = getcontext() if context is None else context
         other = _convert(other, True)
-        if self.is_snan() or other.is_snan():
-            conds = []
+        conds = []
+        if self.is_qnan() and not other.is_nan():
+            r = _fix(other._sign, other._int, other._exp, ctx, conds) \
+                if not other._is_special else other
+        elif other.is_qnan() and not self.is_nan():
+            r = _fix(self._sign, self._int, self._exp, ctx, conds) \
+                if not self._is_special else self
+        elif self.is_nan() or other.is_nan():
             r = _check_nans(self, other, ctx, conds)
-            ctx._signal(conds)
-            return r
-        if self.is_nan() and not other.is_nan():
-            return other._plus(ctx)
-        if other.is_nan() and not self.is_nan():
-            return self._plus(ctx)
-        if self.is_nan():
-            return self._plus(ctx)
-        c = self._cmp(other)
-        if c == 0:
-            # Numerically equal: the positive one is the larger (-0 < 0).
-            c = other._sign - self._sign
-        pick = self if (c >= 0) == want_max else other
-        return pick._plus(ctx)
+        else:
+            c = self.copy_abs()._cmp(other.copy_abs()) if mag else self._cmp(other)
+            if c == 0:
+                c = _cmp_numequal(self, other)
+            pick = self if (c >= 0) == want_max else other
+            if c == 0:
+                pick = self if want_max else other
+            r = pick if pick._is_special else \
+                _fix(pick._sign, pick._int, pick._exp, ctx, conds)
+        ctx._signal(conds)
+        return r
 
     # ---- arithmetic
     def _plus(self, ctx):
@@ -957,12 +1115,16 @@ class Decimal:
         ctx = getcontext() if context is None else context
         if not self._is_special and self._int == 0 and ctx.rounding != ROUND_FLOOR:
             return _dec(0, 0, self._exp)._plus(ctx)
+        if self.is_nan():
+            return self._plus(ctx)
         return self.copy_negate()._plus(ctx)
 
     def __abs__(self, round=True, context=None):
         ctx = getcontext() if context is None else context
         if not round:
             return self.copy_abs()
+        if self.is_nan():
+            return self._plus(ctx)
         return self.copy_abs()._plus(ctx)
 
     def _binary(self, other, context, fn, reflected=False):
@@ -1019,10 +1181,17 @@ class Decimal:
         return self._binary(other, context, _divmod, True)
 
     def __pow__(self, other, modulo=None, context=None):
-        if modulo is not None:
-            raise NotImplementedError('three-argument pow() is not supported by the PVM '
-                                      'decimal module')
-        return self._binary(other, context, _pow)
+        if modulo is None:
+            return self._binary(other, context, _pow)
+        other = _convert(other, False)
+        modulo = _convert(modulo, False)
+        if other is NotImplemented or modulo is NotImplemented:
+            return NotImplemented
+        ctx = getcontext() if context is None else context
+        conds = []
+        r = _powmod(self, other, modulo, ctx, conds)
+        ctx._signal(conds)
+        return r
 
     def __rpow__(self, other, context=None):
         return self._binary(other, context, _pow, True)
@@ -1097,7 +1266,7 @@ class Decimal:
     def to_integral_exact(self, rounding=None, context=None):
         """Round to an integer, signalling Inexact and Rounded as needed."""
         ctx = getcontext() if context is None else context
-        if self._is_special or self._exp >= 0:
+        if self._is_special or self._exp >= 0 or self._int == 0:
             return self.to_integral_value(rounding, ctx)
         ans, changed = self._rescale(0, ctx.rounding if rounding is None else rounding)
         conds = [Rounded]
@@ -1129,14 +1298,167 @@ class Decimal:
         ctx._signal(conds)
         return r
 
+    # ---- logarithms, exponentials and the remaining operations of the specification
     def exp(self, context=None):
-        raise NotImplementedError('Decimal.exp is not supported by the PVM decimal module')
+        """e**self, correctly rounded (ROUND_HALF_EVEN)."""
+        return self._unary(context, _exp)
 
     def ln(self, context=None):
-        raise NotImplementedError('Decimal.ln is not supported by the PVM decimal module')
+        """Natural logarithm, correctly rounded (ROUND_HALF_EVEN)."""
+        return self._unary(context, _ln)
 
     def log10(self, context=None):
-        raise NotImplementedError('Decimal.log10 is not supported by the PVM decimal module')
+        """Base-10 logarithm, correctly rounded (ROUND_HALF_EVEN); exact for powers of 10."""
+        return self._unary(context, _log10)
+
+    def logb(self, context=None):
+        """The adjusted exponent as a Decimal."""
+        return self._unary(context, _logb)
+
+    def _unary(self, context, fn):
+        ctx = getcontext() if context is None else context
+        conds = []
+        r = fn(self, ctx, conds)
+        ctx._signal(conds)
+        return r
+
+    def _binary_strict(self, other, context, fn):
+        other = _convert(other, True)
+        ctx = getcontext() if context is None else context
+        conds = []
+        r = fn(self, other, ctx, conds)
+        ctx._signal(conds)
+        return r
+
+    def compare_signal(self, other, context=None):
+        """compare(), but any NaN operand signals InvalidOperation."""
+        def fn(a, b, ctx, conds):
+            if a.is_nan() or b.is_nan():
+                nan = _check_nans(a, b, ctx, conds)
+                if InvalidOperation not in conds:
+                    conds.append(InvalidOperation)
+                return nan
+            return Decimal(a._cmp(b))
+        return self._binary_strict(other, context, fn)
+
+    def compare_total(self, other, context=None):
+        """Total order on representations (signs, NaN payloads and exponents count)."""
+        other = _convert(other, True)
+        return Decimal(_total_key_cmp(self, other))
+
+    def compare_total_mag(self, other, context=None):
+        other = _convert(other, True)
+        return Decimal(_total_key_cmp(self.copy_abs(), other.copy_abs()))
+
+    def conjugate(self):
+        return self
+
+    def canonical(self):
+        return self
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        return Decimal(0)
+
+    def radix(self):
+        return Decimal(10)
+
+    def fma(self, other, third, context=None):
+        """self * other + third with a single rounding."""
+        other = _convert(other, True)
+        third = _convert(third, True)
+        ctx = getcontext() if context is None else context
+        conds = []
+        if self._is_special or other._is_special:
+            product = _mul(self, other, ctx, conds)
+        else:
+            product = _dec(self._sign ^ other._sign, self._int * other._int,
+                           self._exp + other._exp)
+        r = _add(product, third, ctx, conds)
+        ctx._signal(conds)
+        return r
+
+    def max_mag(self, other, context=None):
+        return self._minmax(other, context, True, True)
+
+    def min_mag(self, other, context=None):
+        return self._minmax(other, context, False, True)
+
+    def next_minus(self, context=None):
+        """The largest representable number below self."""
+        return self._unary(context, lambda a, ctx, conds: _next(a, ctx, conds, -1))
+
+    def next_plus(self, context=None):
+        """The smallest representable number above self."""
+        return self._unary(context, lambda a, ctx, conds: _next(a, ctx, conds, 1))
+
+    def next_toward(self, other, context=None):
+        """The representable number next to self in the direction of other."""
+        return self._binary_strict(other, context, _next_toward)
+
+    def number_class(self, context=None):
+        ctx = getcontext() if context is None else context
+        if self.is_snan():
+            return 'sNaN'
+        if self.is_nan():
+            return 'NaN'
+        sign = '-' if self._sign else '+'
+        if self.is_infinite():
+            return sign + 'Infinity'
+        if self._int == 0:
+            return sign + 'Zero'
+        if self.adjusted() < ctx.Emin:
+            return sign + 'Subnormal'
+        return sign + 'Normal'
+
+    def remainder_near(self, other, context=None):
+        """self - n * other, n the integer nearest self / other (ties to even)."""
+        return self._binary_strict(other, context, _remainder_near)
+
+    def rotate(self, other, context=None):
+        """Rotate the coefficient's prec digits by other places (left if positive)."""
+        return self._binary_strict(other, context, lambda a, b, ctx, conds:
+                                   _shift_digits(a, b, ctx, conds, True))
+
+    def shift(self, other, context=None):
+        """Shift the coefficient's digits by other places (left if positive)."""
+        return self._binary_strict(other, context, lambda a, b, ctx, conds:
+                                   _shift_digits(a, b, ctx, conds, False))
+
+    def same_quantum(self, other, context=None):
+        other = _convert(other, True)
+        if self._is_special or other._is_special:
+            return (self.is_nan() and other.is_nan()) or \
+                (self.is_infinite() and other.is_infinite())
+        return self._exp == other._exp
+
+    def scaleb(self, other, context=None):
+        """self * 10**other for an integral other."""
+        return self._binary_strict(other, context, _scaleb)
+
+    def logical_and(self, other, context=None):
+        return self._binary_strict(other, context, lambda a, b, ctx, conds:
+                                   _logical(a, b, ctx, conds, lambda x, y: x & y))
+
+    def logical_or(self, other, context=None):
+        return self._binary_strict(other, context, lambda a, b, ctx, conds:
+                                   _logical(a, b, ctx, conds, lambda x, y: x | y))
+
+    def logical_xor(self, other, context=None):
+        return self._binary_strict(other, context, lambda a, b, ctx, conds:
+                                   _logical(a, b, ctx, conds, lambda x, y: x ^ y))
+
+    def logical_invert(self, context=None):
+        ctx = getcontext() if context is None else context
+        ones = _dec(0, int('1' * ctx.prec), 0)
+        conds = []
+        r = _logical(self, ones, ctx, conds, lambda x, y: x ^ y)
+        ctx._signal(conds)
+        return r
 
     def __reduce__(self):
         return (self.__class__, (str(self),))
@@ -1151,6 +1473,7 @@ class Decimal:
 def _parse_format(text):
     """Parse a format specification; raises ValueError('invalid format string')."""
     spec = {'fill': ' ', 'align': None, 'sign': '-', 'zeropad': False, 'alt': False,
+            'no_neg_0': False,
             'minimumwidth': 0, 'thousands_sep': '', 'precision': None, 'type': None}
     i, n = 0, len(text)
     if n >= 2 and text[1] in '<>=^':
@@ -1162,9 +1485,16 @@ def _parse_format(text):
     if i < n and text[i] in '+- ':
         spec['sign'] = text[i]
         i += 1
+    if i < n and text[i] == 'z':
+        spec['no_neg_0'] = True
+        i += 1
     if i < n and text[i] == '0':
+        if spec['align'] is not None:
+            raise ValueError('invalid format string')  # libmpdec: '0' excludes an align
         spec['zeropad'] = True
         i += 1
+    if i < n and text[i] == '0':
+        raise ValueError('invalid format string')  # a width never starts with 0
     start = i
     while i < n and text[i] in _DIGITS:
         i += 1
@@ -1184,7 +1514,7 @@ def _parse_format(text):
     if i < n and text[i] in 'eEfFgGn%':
         spec['type'] = text[i]
         i += 1
-    if i != n:
+    if i != n or (spec['type'] == 'n' and spec['thousands_sep']):
         raise ValueError('invalid format string')
     if spec['zeropad']:
         if spec['align'] is None:
@@ -1367,97 +1697,106 @@ def _div(a, b, ctx, conds):
 
 
 def _divmod(a, b, ctx, conds, which=None):
-    """(a // b, a % b) with Decimal semantics: the quotient truncates toward zero."""
+    """(a // b, a % b) with Decimal semantics (the quotient truncates toward zero), each
+    rounded into the context. `which` is 0 for the quotient alone, 1 for the remainder
+    alone (the other part's conditions are then not raised), None for both."""
     sign = a._sign ^ b._sign
+    nan = _special(0, 'n')
     if a._is_special or b._is_special:
-        nan = _check_nans(a, b, ctx, conds)
-        if nan is not None:
-            return nan, nan
+        r = _check_nans(a, b, ctx, conds)
+        if r is not None:
+            return r, r
         if a.is_infinite():
-            if b.is_infinite():
+            if b.is_infinite() or which != 0:
                 conds.append(InvalidOperation)
-                return _special(0, 'n'), _special(0, 'n')
-            conds.append(InvalidOperation)
-            return _special(sign, 'F'), _special(0, 'n')
-        return _dec(sign, 0, 0), _fix(a._sign, a._int, a._exp, ctx, conds)
+            if b.is_infinite():
+                return nan, nan
+            return _special(sign, 'F'), nan
+        q = _dec(sign, 0, 0)
+        r = _fix(a._sign, a._int, a._exp, ctx, conds) if which != 0 else None
+        return q, r
     if b._int == 0:
         if a._int == 0:
             conds.append(DivisionUndefined)
-            return _special(0, 'n'), _special(0, 'n')
+            return nan, nan
         # x // 0 signals DivisionByZero, x % 0 InvalidOperation, divmod both.
         if which != 1:
             conds.append(DivisionByZero)
         if which != 0:
             conds.append(InvalidOperation)
-        return _special(sign, 'F'), _special(0, 'n')
+        return _special(sign, 'F'), nan
     ideal = min(a._exp, b._exp)
     expdiff = a.adjusted() - b.adjusted()
     if a._int == 0 or expdiff <= -2:
-        rem, _ = a._rescale(ideal, ctx.rounding)
-        return _dec(sign, 0, 0), _fix(rem._sign, rem._int, rem._exp, ctx, conds)
-    if expdiff <= ctx.prec:
+        q, rem = 0, a._int * 10 ** (a._exp - ideal)
+    elif expdiff <= ctx.prec:
         x, y = a._int, b._int
         if a._exp >= b._exp:
             x *= 10 ** (a._exp - b._exp)
         else:
             y *= 10 ** (b._exp - a._exp)
-        q, r = divmod(x, y)
-        if q < 10 ** ctx.prec:
-            return (_dec(sign, q, 0),
-                    _fix(a._sign, r, ideal, ctx, conds))
-    conds.append(DivisionImpossible)
-    return _special(0, 'n'), _special(0, 'n')
+        q, rem = divmod(x, y)
+        if q >= 10 ** ctx.prec:
+            conds.append(DivisionImpossible)
+            return nan, nan
+    else:
+        conds.append(DivisionImpossible)
+        return nan, nan
+    qd = _fix(sign, q, 0, ctx, conds) if which is None or which == 0 else None
+    if which == 2:  # remainder_near wants the exact remainder
+        return None, _dec(a._sign, rem, ideal)
+    rd = _fix(a._sign, rem, ideal, ctx, conds) if which != 0 else None
+    return qd, rd
 
 
-def _pow(a, b, ctx, conds):
-    if a._is_special or b._is_special:
-        nan = _check_nans(a, b, ctx, conds)
-        if nan is not None:
-            return nan
-    if b._is_special:
-        # x ** +-Infinity
-        if a.is_zero():
-            return _special(0, 'F') if b._sign else _dec(0, 0, 0)
-        if a._sign:
-            conds.append(InvalidOperation)
-            return _special(0, 'n')
-        c = a._cmp(Decimal(1))
-        if c == 0:
-            conds.extend((Inexact, Rounded))
-            return _fix(0, 10 ** (ctx.prec - 1), 1 - ctx.prec, ctx, conds)
-        big = (c > 0) != bool(b._sign)
-        return _special(0, 'F') if big else _dec(0, 0, 0)
-    integral = b._exp >= 0 or b._int % 10 ** -b._exp == 0
-    if not integral:
-        if a._sign and not a.is_zero():
-            conds.append(InvalidOperation)
-            return _special(0, 'n')
-        raise NotImplementedError('non-integral powers are not supported by the PVM '
-                                  'decimal module')
-    n = int(b)
-    sign = a._sign if n % 2 else 0
-    if a.is_infinite():
-        if n == 0:
-            return _dec(0, 1, 0)
-        return _special(sign, 'F') if n > 0 else _dec(sign, 0, 0)
-    if a._int == 0:
-        if n == 0:
-            conds.append(InvalidOperation)
-            return _special(0, 'n')
-        return _dec(sign, 0, 0) if n > 0 else _special(sign, 'F')
-    if n == 0:
-        return _fix(0, 1, 0, ctx, conds)
-    if n > 0:
-        # Guard against results that could not fit any context before computing them.
-        if (a.adjusted() + 1) * n > ctx.Emax + ctx.prec + 2 and a.adjusted() >= 0:
-            conds.extend((Overflow, Inexact, Rounded))
-            return _overflow_result(sign, ctx)
-        return _fix(sign, a._int ** n, a._exp * n, ctx, conds)
-    denom = _dec(0, a._int ** -n, a._exp * -n)
-    return _div(_dec(sign, 1, 0), denom, ctx, conds)
+# ---- transcendental functions and powers
+#
+# exp, ln and log10 are correctly rounded (ROUND_HALF_EVEN, as libmpdec with its default
+# "all correctly rounded" setting): an approximation with a proven error bound is computed
+# at a working precision, and the precision grows until both ends of the error interval
+# round to the same p digits (Ziv's strategy; the results are transcendental, never exactly
+# halfway). Everything is integer fixed-point arithmetic: a value v is held as round(v*10**W).
+# The non-integral power follows libmpdec's algorithm step by step (exp(y*ln(x)) at
+# max(prec, digits of x) + 23 digits, then rounded to the context) because that is what
+# CPython returns, including its double rounding under directed rounding modes.
+
+# Digits beyond prec the correct-rounding loop may add (see _ziv). A value whose rounding
+# needs more is within 10**-(prec+94) of a rounding boundary: not known to occur, and the cap
+# keeps the intermediates of MAX_PREC operations below about 2,600 bits.
+_MAX_ZIV_EXTRA = 100
+
+
+def _round_half_even(c, e, p):
+    """(coefficient, exponent) of c*10**e rounded half-even to exactly p digits (c > 0)."""
+    n = _ndigits(c)
+    if n <= p:
+        return c * 10 ** (p - n), e - (p - n)
+    q, _ = _round_digits(c, n - p, 0, ROUND_HALF_EVEN)
+    e += n - p
+    if q == 10 ** p:
+        q //= 10
+        e += 1
+    return q, e
+
+
+def _ziv(approx, p):
+    """Correctly rounded p-digit (sign, coeff, exp) from approx(w) -> (sign, a, e, err),
+    meaning the true value is sign * [a - err, a + err] * 10**e with a of at least w digits.
+    The interval shrinks as w grows; a value not representable in p digits and not a
+    halfway point is separated from every rounding boundary at some finite w. The loop
+    is capped so a call's work stays bounded (no case this close is known for these
+    sizes; the cap returns the nearest candidate)."""
+    w = p + 6
+    while True:
+        sign, a, e, err = approx(w)
+        lo = _round_half_even(a - err, e, p)
+        if lo == _round_half_even(a + err, e, p) or w >= p + _MAX_ZIV_EXTRA:
+            return sign, lo[0], lo[1]
+        w = min(w + 12 + w // 2, p + _MAX_ZIV_EXTRA)
 
 
 def _isqrt(n):
+    """floor(sqrt(n)) by Newton's method from an overestimate."""
     if n == 0:
         return 0
     x = 1 << ((n.bit_length() + 1) // 2)
@@ -1466,6 +1805,428 @@ def _isqrt(n):
         if y >= x:
             return x
         x = y
+
+
+def _exp_fixed(r, w):
+    """round(exp(r / 10**w) * 10**w) within 4 units, for |r| <= 1.2 * 10**w.
+    r is halved 10 times (Taylor series of a value below 0.0012), then squared back;
+    the squarings multiply the relative error by 2**10, covered by g guard digits."""
+    g = 6 + _ndigits(w)
+    one = 10 ** (w + g)
+    y = (r * 10 ** g) >> 10
+    total = one + y
+    term = y
+    n = 2
+    while term:
+        term = term * y // (one * n)
+        total += term
+        n += 1
+    for _ in range(10):
+        total = total * total // one
+    half = 10 ** g // 2
+    return (total + half) // 10 ** g
+
+
+def _ln_fixed(m, w):
+    """round(ln(m / 10**w) * 10**w) within 4 units, for 0.3 <= m / 10**w <= 10.5.
+    Square roots bring the argument within 0.0005 of 1 (k of them, ln scales by 2**k),
+    then ln(u) = 2 atanh((u-1)/(u+1)) converges quickly; g guard digits cover the 2**k
+    amplification and the rounding of every term."""
+    g = 8 + _ndigits(w)
+    one = 10 ** (w + g)
+    u = m * 10 ** g
+    k = 0
+    tol = one >> 11
+    while abs(u - one) > tol:
+        u = _isqrt(u * one)
+        k += 1
+    # z = (u - one) / (u + one) at scale `one`. When u is very close to one, z has few
+    # significant digits, so the divisor is truncated to them (plus margin) instead of
+    # multiplying by `one`: intermediates stay about twice z's length, not one's.
+    keep = _ndigits(abs(u - one)) + 6
+    cut = max(0, w + g - keep)
+    z = (u - one) * 10 ** (w + g - cut) // ((u + one) // 10 ** cut)
+    neg = z < 0
+    z = abs(z)
+    z2 = z * z // one
+    total = z
+    term = z
+    n = 3
+    while term:
+        term = term * z2 // one
+        total += term // n
+        n += 2
+    total <<= k + 1
+    total = (total + 10 ** g // 2) // 10 ** g
+    return -total if neg else total
+
+
+def _scaled(c, e, w):
+    """floor(c * 10**(e + w)) for c >= 0 (exact when e + w >= 0)."""
+    s = e + w
+    return c * 10 ** s if s >= 0 else c // 10 ** -s
+
+
+def _ln10_fixed(w):
+    return _ln_fixed(10 ** (w + 1), w)
+
+
+def _ln_parts(c, e):
+    """x = c*10**e as m * 10**a with m in [0.5, 5): returns a (m = c * 10**(e - a))."""
+    a = e + _ndigits(c) - 1
+    if str(c)[0] >= '5':
+        a += 1
+    return a
+
+
+def _ln_approx(c, e):
+    """approx(w) for ln(c * 10**e), c*10**e > 0 and != 1."""
+    a = _ln_parts(c, e)
+
+    def approx(w):
+        if a == 0:
+            # |ln m| >= |m - 1| / 5 on [0.5, 5): scale so the result keeps w digits.
+            d = c - 10 ** -e if e < 0 else c - 1
+            t = _ndigits(abs(d)) - 1 + (e if e < 0 else 0)
+            ww = w + 2 - t
+            v = _ln_fixed(_scaled(c, e, ww), ww)
+            return (1 if v < 0 else 0), abs(v), -ww, 6
+        ww = w + 2 + _ndigits(abs(a))
+        v = a * _ln10_fixed(ww) + _ln_fixed(_scaled(c, e - a, ww), ww)
+        return (1 if v < 0 else 0), abs(v), -ww, 4 * abs(a) + 6
+    return approx
+
+
+def _log10_approx(c, e):
+    """approx(w) for log10(c * 10**e), not a power of ten."""
+    a = _ln_parts(c, e)
+
+    def approx(w):
+        if a == 0:
+            d = c - 10 ** -e if e < 0 else c - 1
+            t = _ndigits(abs(d)) - 1 + (e if e < 0 else 0)
+            ww = w + 3 - t
+        else:
+            ww = w + 3
+        g = ww + 4
+        # ln(10) only needs the result's relative precision, not its scale.
+        h = w + 12
+        q = _ln_fixed(_scaled(c, e - a, g), g) * 10 ** (h - 4) // _ln10_fixed(h)
+        v = a * 10 ** ww + q
+        return (1 if v < 0 else 0), abs(v), -ww, 3
+    return approx
+
+
+def _exp_approx(sign, c, e):
+    """approx(w) for exp(+-c*10**e), |x| below 10**20 (larger ones are decided early)."""
+    def approx(w):
+        big = e + _ndigits(c) > 0  # |x| >= 1: take out a power of ten first
+        if not big:
+            ww = w + 2
+            r = _scaled(c, e, ww)
+            v = _exp_fixed(-r if sign else r, ww)
+            return 0, v, -ww, 6
+        # x = k*ln(10) + r with |r| <= 1.16: exp(x) = 10**k * exp(r).
+        ww = w + 2
+        extra = e + _ndigits(c) + 2  # digits of k, plus margin
+        g = ww + extra
+        ln10 = _ln10_fixed(g)
+        x = _scaled(c, e, g)
+        if sign:
+            x = -x
+        k = (2 * x + ln10) // (2 * ln10)
+        r = (x - k * ln10) // 10 ** extra
+        v = _exp_fixed(r, ww)
+        return 0, v, k - ww, 12
+    return approx
+
+
+def _ctx_half_even(ctx):
+    if ctx.rounding == ROUND_HALF_EVEN:
+        return ctx
+    c = ctx.copy()
+    c.rounding = ROUND_HALF_EVEN
+    return c
+
+
+def _finish_cr(approx, ctx, conds):
+    """Round a transcendental result into the context (always half-even, Inexact and
+    Rounded). A subnormal result has fewer digits available, so it is recomputed at that
+    precision rather than rounded twice."""
+    he = _ctx_half_even(ctx)
+    sign, coeff, exp = _ziv(approx, ctx.prec)
+    etiny = ctx.Emin - ctx.prec + 1
+    if exp < etiny and exp + ctx.prec - 1 <= ctx.Emax:
+        room = ctx.prec - (etiny - exp)
+        if room >= 1:
+            sign, coeff, exp = _ziv(approx, room)
+        else:
+            # Below half the smallest subnormal (or close to it): only the sign matters,
+            # and a value in (0.5, 1) * 10**etiny must round up, so keep one sticky digit.
+            coeff, exp = (1, etiny - 1) if room < 0 or coeff * 2 < 10 ** ctx.prec \
+                else (6, etiny - 1)
+    sub = []
+    r = _fix(sign, coeff, exp, he, sub)
+    extra = (Underflow, Inexact, Rounded) if Subnormal in sub else (Inexact, Rounded)
+    for s in extra:
+        if s not in sub:
+            sub.append(s)
+    conds.extend(sub)
+    return r
+
+
+def _exp(a, ctx, conds):
+    if a._is_special:
+        nan = _check_nans(a, a, ctx, conds)
+        if nan is not None:
+            return nan
+        return _dec(0, 0, 0) if a._sign else _special(0, 'F')
+    if a._int == 0:
+        return _dec(0, 1, 0)
+    adj = a.adjusted()
+    p = ctx.prec
+    if adj < -p - 2:
+        # |x| < 10**(-p-2): exp(x) is 1 to well within half a unit of the p-th digit.
+        return _finish_cr(lambda w: (0, 10 ** (w + 1), -(w + 1), 1), ctx, conds)
+    # Certain overflow / underflow, decided from the exponent range alone.
+    lim = max(ctx.Emax + 2, -(ctx.Emin - p) + 2)
+    if adj >= 20 or a._cmp(Decimal(lim * 3)) > 0 or a._cmp(Decimal(-lim * 3)) < 0:
+        tiny = a._sign == 1
+        return _finish_cr(lambda w: (0, 10 ** w, (ctx.Emin - 3 * p - 10) if tiny
+                                     else ctx.Emax + 10, 1), ctx, conds)
+    return _finish_cr(_exp_approx(a._sign, a._int, a._exp), ctx, conds)
+
+
+def _ln(a, ctx, conds):
+    if a._is_special:
+        nan = _check_nans(a, a, ctx, conds)
+        if nan is not None:
+            return nan
+        if a._sign:
+            conds.append(InvalidOperation)
+            return _special(0, 'n')
+        return _special(0, 'F')
+    if a._int == 0:
+        return _special(1, 'F')
+    if a._sign:
+        conds.append(InvalidOperation)
+        return _special(0, 'n')
+    if a._cmp(_dec(0, 1, 0)) == 0:
+        return _dec(0, 0, 0)
+    return _finish_cr(_ln_approx(a._int, a._exp), ctx, conds)
+
+
+def _log10(a, ctx, conds):
+    if a._is_special or a._int == 0 or a._sign:
+        return _ln(a, ctx, conds)
+    c = a._int
+    s = str(c)
+    if s[0] == '1' and s.count('0') == len(s) - 1:
+        # Exact power of ten: the integer log, rounded into the context.
+        adj = a.adjusted()
+        return _fix(1 if adj < 0 else 0, abs(adj), 0, ctx, conds)
+    return _finish_cr(_log10_approx(c, a._exp), ctx, conds)
+
+
+def _logb(a, ctx, conds):
+    if a._is_special:
+        nan = _check_nans(a, a, ctx, conds)
+        if nan is not None:
+            return nan
+        return _special(0, 'F')
+    if a._int == 0:
+        conds.append(DivisionByZero)
+        return _special(1, 'F')
+    adj = a.adjusted()
+    return _fix(1 if adj < 0 else 0, abs(adj), 0, ctx, conds)
+
+
+def _is_integral(d):
+    return not d._is_special and (d._exp >= 0 or d._int % 10 ** -d._exp == 0)
+
+
+def _exp_digits(n):
+    """Number of decimal digits of |n| (libmpdec's exponent width)."""
+    return _ndigits(abs(n))
+
+
+def _pow_bounds(x, y, rsign, ctx, conds):
+    """libmpdec's early overflow/underflow test for x**y (|x| != 1, y != 0): a lower
+    bound of log10|log10|x|| + log10|y| compared with the width of Emax or Etiny."""
+    lb_theta = y.adjusted()
+    t = x.adjusted()
+    if t > 0:
+        lb_zeta = _exp_digits(t) - 1
+    elif t < -1:
+        lb_zeta = _exp_digits(t + 1) - 1
+    else:
+        u = _add(x.copy_abs(), _dec(0, 1, 0), _MAXCTX, [], True).adjusted()
+        lb_zeta = u - 2 if t == 0 else u - 1
+    if (t < 0) ^ (y._sign == 1) == 0:
+        if _exp_digits(ctx.Emax) < lb_zeta + lb_theta:
+            return _fix(rsign, 1, _EXP_INF, ctx, conds)
+    else:
+        etiny = ctx.Etiny()
+        if _exp_digits(etiny) < lb_zeta + lb_theta:
+            return _fix(rsign, 1, etiny - 1, ctx, conds)
+    return None
+
+
+def _pow_int(base, y, rsign, ctx, conds):
+    """Integral power as libmpdec: binary powering at prec + digits of y + 2 digits,
+    half-even, every step rounded; then rounded to the context."""
+    work = ctx.copy()
+    # Working precision may exceed MAX_PREC, so it is set past the validation.
+    object.__setattr__(work, 'prec', ctx.prec + _ndigits(y._int) + y._exp + 2
+                       + (1 if y._sign else 0))
+    work.rounding = ROUND_HALF_EVEN
+    work.clamp = 0
+    n = abs(int(y))
+    if y._sign:
+        tbase = _div(_dec(0, 1, 0), base, work, conds)
+    else:
+        tbase = base
+    wconds = []
+    if n < 1 << 64:
+        result = tbase
+        for bit in bin(n)[3:]:
+            result = _mul(result, result, work, wconds)
+            if bit == '1':
+                result = _mul(result, tbase, work, wconds)
+            if result._is_special or (result._int == 0 and Clamped in wconds):
+                break
+    else:
+        result = _dec(0, 1, 0)
+        while n:
+            if n & 1:
+                result = _mul(result, tbase, work, wconds)
+                if result._is_special or (result._int == 0 and Clamped in wconds):
+                    break
+            tbase = _mul(tbase, tbase, work, wconds)
+            n >>= 1
+    conds.extend(wconds)
+    if result._is_special:
+        return _fix(rsign, 1, _EXP_INF, ctx, conds)
+    return _fix(rsign, result._int, result._exp, ctx, conds)
+
+
+def _pow_real(base, y, ctx, conds):
+    """exp(y * ln(base)) with libmpdec's working precision and roundings."""
+    work = _MAXCTX.copy()
+    object.__setattr__(work, 'prec', max(_ndigits(base._int), ctx.prec) + 4 + 19)
+    wconds = []
+    r = _ln(base, work, wconds)
+    r = _mul(r, y, work, wconds)
+    econds = []
+    r = _exp(r, work, econds)
+    conds.extend(econds)
+    conds.extend(c for c in wconds if _signal_of(c) in (InvalidOperation, DivisionByZero,
+                                                         Overflow, Underflow))
+    conds.extend((Inexact, Rounded))
+    return r
+
+
+_EXP_INF = 10 ** 19  # an exponent above every context's Emax (libmpdec's MPD_EXP_INF)
+
+
+def _pow(a, b, ctx, conds):
+    if a._is_special or b._is_special:
+        nan = _check_nans(a, b, ctx, conds)
+        if nan is not None:
+            return nan
+    intexp = _is_integral(b)
+    rsign = 1 if a._sign and intexp and int(b) % 2 else 0
+    if a.is_zero():
+        if b.is_zero():
+            conds.append(InvalidOperation)
+            return _special(0, 'n')
+        if b._sign:
+            return _special(rsign, 'F')
+        return _dec(rsign, 0, 0)
+    if a._sign and (not intexp or b._is_special):
+        conds.append(InvalidOperation)
+        return _special(0, 'n')
+    if b._is_special:
+        c = a._cmp(_dec(0, 1, 0))
+        if c == 0:
+            conds.extend((Inexact, Rounded))
+            return _dec(rsign, 10 ** (ctx.prec - 1), 1 - ctx.prec)
+        if c * (-1 if b._sign else 1) < 0:
+            return _dec(rsign, 0, 0)
+        return _special(rsign, 'F')
+    if a._is_special:
+        if b.is_zero():
+            return _dec(rsign, 1, 0)
+        if b._sign:
+            return _dec(rsign, 0, 0)
+        return _special(rsign, 'F')
+    if b.is_zero():
+        return _dec(rsign, 1, 0)
+    if a.copy_abs()._cmp(_dec(0, 1, 0)) == 0:
+        # A power of one: exact for integral exponents (1.0**3 == 1.000), else inexact.
+        if intexp:
+            if b._sign:
+                return _dec(rsign, 1, 0)
+            shift = int(b) * -a._exp
+            if shift > ctx.prec - 1:
+                shift = ctx.prec - 1
+                conds.append(Rounded)
+        else:
+            shift = ctx.prec - 1
+            conds.extend((Inexact, Rounded))
+        return _dec(rsign, 10 ** shift, -shift)
+    r = _pow_bounds(a, b, rsign, ctx, conds)
+    if r is not None:
+        return r
+    if intexp:
+        return _pow_int(a, b, rsign, ctx, conds)
+    r = _pow_real(a, b, ctx, conds)
+    if not r._is_special and r._cmp(_dec(0, 1, 0)) == 0:
+        r = _dec(0, 10 ** (ctx.prec - 1), 1 - ctx.prec)
+    if r._is_special:
+        return _fix(0, 1, _EXP_INF, ctx, conds)
+    return _fix(r._sign, r._int, r._exp, ctx, conds)
+
+
+def _powmod(a, b, m, ctx, conds):
+    """Three-argument pow: exact modular exponentiation of integral operands."""
+    if a._is_special or b._is_special or m._is_special:
+        for x in (a, b, m):
+            if x.is_snan():
+                conds.append(InvalidOperation)
+                return _special(x._sign, 'n', x._int)._fix_nan(ctx)
+        for x in (a, b, m):
+            if x.is_qnan():
+                return x._fix_nan(ctx)
+        conds.append(InvalidOperation)
+        return _special(0, 'n')
+    if not (_is_integral(a) and _is_integral(b) and _is_integral(m)) or m._int == 0 \
+            or _ndigits(m._int) + m._exp > ctx.prec:
+        conds.append(InvalidOperation)
+        return _special(0, 'n')
+    sign = 1 if a._sign and int(b) % 2 else 0
+    if b._int == 0:
+        if a._int == 0:
+            conds.append(InvalidOperation)
+            return _special(0, 'n')
+        return _dec(sign, 0 if abs(int(m)) == 1 else 1, 0)
+    if b._sign:
+        conds.append(InvalidOperation)
+        return _special(0, 'n')
+    if a._int == 0:
+        return _dec(sign, 0, 0)
+    mod = abs(int(m))
+    base = a._int % mod
+    # The operands' exponents stay symbolic: 10**exp is reduced modulo mod (cost
+    # proportional to the exponent's value, as libmpdec's loop).
+    if a._exp > 0:
+        base = base * pow(10, a._exp, mod) % mod
+    exp_coeff = b._int
+    for _ in range(max(b._exp, 0)):
+        base = pow(base, 10, mod)
+    if b._exp < 0:
+        exp_coeff //= 10 ** -b._exp
+    return _dec(sign, pow(base, exp_coeff, mod), 0)
 
 
 def _sqrt(a, ctx, conds):
@@ -1507,3 +2268,208 @@ DefaultContext = Context(prec=28, rounding=ROUND_HALF_EVEN,
 BasicContext = Context(prec=9, rounding=ROUND_HALF_UP,
                        traps=[DivisionByZero, Overflow, InvalidOperation, Clamped, Underflow])
 ExtendedContext = Context(prec=9, rounding=ROUND_HALF_EVEN, traps=[])
+
+
+def _cmp_numequal(a, b):
+    """Order of numerically equal operands: + above -, then by exponent."""
+    if a._sign != b._sign:
+        return -1 if a._sign else 1
+    if a._exp == b._exp:
+        return 0
+    r = -1 if a._exp < b._exp else 1
+    return -r if a._sign else r
+
+
+def _total_key_cmp(a, b):
+    """compare_total: -1 < +1 by sign, then finite < Infinity < sNaN < NaN (reversed for
+    negatives); equal finite values order by exponent, NaNs by payload."""
+    if a._sign != b._sign:
+        return -1 if a._sign else 1
+
+    def kind(x):
+        if not x._is_special:
+            return 0
+        return {'F': 1, 'N': 2, 'n': 3}[x._exp]
+    ka, kb = kind(a), kind(b)
+    if ka != kb:
+        r = -1 if ka < kb else 1
+    elif ka == 0:
+        r = a.copy_abs()._cmp(b.copy_abs())
+        if r == 0:
+            r = (a._exp > b._exp) - (a._exp < b._exp)
+    elif ka == 1:
+        r = 0
+    else:
+        r = (a._int > b._int) - (a._int < b._int)
+    return -r if a._sign else r
+
+
+def _work(ctx, rounding):
+    c = ctx.copy()
+    c.rounding = rounding
+    return c
+
+
+def _next(a, ctx, conds, direction):
+    """next_plus (direction 1) / next_minus (-1) as libmpdec: only InvalidOperation is
+    ever signalled."""
+    if a._is_special:
+        nan = _check_nans(a, a, ctx, conds)
+        if nan is not None:
+            return nan
+        if (a._sign == 1) == (direction < 0):
+            return a
+        return _dec(a._sign, 10 ** ctx.prec - 1, ctx.Etop())
+    work = _work(ctx, ROUND_CEILING if direction > 0 else ROUND_FLOOR)
+    sub = []
+    r = _fix(a._sign, a._int, a._exp, work, sub)
+    if Inexact in sub:
+        return r
+    tiny = _dec(0, 1, ctx.Etiny() - 1)
+    return _add(a, tiny, work, [], direction < 0)
+
+
+def _next_toward(a, b, ctx, conds):
+    nan = _check_nans(a, b, ctx, conds) if (a._is_special or b._is_special) else None
+    if nan is not None:
+        return nan
+    c = a._cmp(b)
+    if c == 0:
+        return a._with_sign(b._sign)
+    r = _next(a, ctx, conds, 1 if c < 0 else -1)
+    if r._is_special:
+        conds.extend((Overflow, Inexact, Rounded))
+    elif r.adjusted() < ctx.Emin:
+        conds.extend((Underflow, Subnormal, Inexact, Rounded))
+        if r._int == 0:
+            conds.append(Clamped)
+    return r
+
+
+def _remainder_near(a, b, ctx, conds):
+    if a._is_special or b._is_special:
+        nan = _check_nans(a, b, ctx, conds)
+        if nan is not None:
+            return nan
+        if a.is_infinite():
+            conds.append(InvalidOperation)
+            return _special(0, 'n')
+        return _fix(a._sign, a._int, a._exp, ctx, conds)
+    if b._int == 0:
+        conds.append(DivisionUndefined if a._int == 0 else InvalidOperation)
+        return _special(0, 'n')
+    _, r = _divmod(a, b, ctx, conds, 2)
+    if r._is_special or r._int == 0:
+        return r if r._is_special else _fix(r._sign, 0, r._exp, ctx, conds)
+    if -1 <= b.adjusted() - r.adjusted() <= 1:
+        # The truncated quotient (small: the division was possible).
+        e = min(a._exp, b._exp)
+        q = (a._int * 10 ** (a._exp - e)) // (b._int * 10 ** (b._exp - e))
+        ideal = min(r._exp, b._exp)
+        rv = r._int * 10 ** (r._exp - ideal)
+        bv = b._int * 10 ** (b._exp - ideal)
+        # r has a's sign; moving one step of b toward zero flips it.
+        t = rv - bv
+        if abs(t) < rv or (abs(t) == rv and q % 2):
+            if q == 10 ** ctx.prec - 1:
+                conds.append(DivisionImpossible)
+                return _special(0, 'n')
+            sign = r._sign ^ (1 if t < 0 else 0)
+            return _fix(sign, abs(t), ideal, ctx, conds)
+    return _fix(r._sign, r._int, r._exp, ctx, conds)
+
+
+def _int_operand(b, ctx, conds, limit):
+    """The integral value of an exponent-0 operand within [-limit, limit], else None."""
+    if b._is_special or b._exp != 0 or b._int > limit:
+        conds.append(InvalidOperation)
+        return None
+    return -b._int if b._sign else b._int
+
+
+def _shift_digits(a, b, ctx, conds, rotate):
+    if a._is_special or b._is_special:
+        nan = _check_nans(a, b, ctx, conds)
+        if nan is not None:
+            return nan
+    n = _int_operand(b, ctx, conds, ctx.prec)
+    if n is None:
+        return _special(0, 'n')
+    if a._is_special:
+        return a
+    p = ctx.prec
+    c = a._int % 10 ** p
+    if rotate:
+        n %= p
+        c = c * 10 ** n % 10 ** p + c // 10 ** (p - n)
+    elif n >= 0:
+        c = c * 10 ** n % 10 ** p
+    else:
+        c //= 10 ** -n
+    return _dec(a._sign, c, a._exp)
+
+
+def _scaleb(a, b, ctx, conds):
+    if a._is_special or b._is_special:
+        nan = _check_nans(a, b, ctx, conds)
+        if nan is not None:
+            return nan
+    n = _int_operand(b, ctx, conds, 2 * (ctx.Emax + ctx.prec))
+    if n is None:
+        return _special(0, 'n')
+    if a._is_special:
+        return a
+    return _fix(a._sign, a._int, a._exp + n, ctx, conds)
+
+
+def _logical_digits(d, p):
+    if d._is_special or d._sign or d._exp != 0:
+        return None
+    s = str(d._int)
+    if s.strip('01'):
+        return None
+    return s[-p:].rjust(p, '0')  # every digit must be 0/1; only the last prec count
+
+
+def _logical(a, b, ctx, conds, op):
+    x = _logical_digits(a, ctx.prec)
+    y = _logical_digits(b, ctx.prec)
+    if x is None or y is None:
+        conds.append(InvalidOperation)
+        return _special(0, 'n')
+    bits = ''.join('1' if op(i == '1', j == '1') else '0' for i, j in zip(x, y))
+    return _dec(0, int(bits), 0)
+
+
+_MAXCTX = Context(prec=MAX_PREC, rounding=ROUND_HALF_EVEN, Emax=MAX_EMAX, Emin=MIN_EMIN,
+                  traps=[])
+
+
+def _ctx_binary(a, b, name, ctx):
+    r = getattr(_dec_arg(a), name)(_dec_arg(b), ctx)
+    return r
+
+
+def _ctx_method(name, nargs):
+    """A Context method forwarding to Decimal.<name>(..., context=ctx)."""
+    if nargs == 1:
+        def method(self, a):
+            return getattr(_dec_arg(a), name)(context=self)
+    else:
+        def method(self, a, b):
+            return getattr(_dec_arg(a), name)(_dec_arg(b), context=self)
+    method.__name__ = name
+    method.__qualname__ = 'Context.' + name
+    return method
+
+
+for _name in ('exp', 'ln', 'log10', 'logb', 'next_minus', 'next_plus', 'normalize', 'sqrt'):
+    setattr(Context, _name, _ctx_method(_name, 1))
+for _name in ('compare', 'compare_signal', 'compare_total', 'compare_total_mag', 'max',
+              'max_mag', 'min', 'min_mag', 'next_toward', 'quantize', 'remainder_near',
+              'rotate', 'scaleb', 'shift', 'logical_and', 'logical_or', 'logical_xor'):
+    setattr(Context, _name, _ctx_method(_name, 2))
+for _name in ('is_finite', 'is_infinite', 'is_nan', 'is_qnan', 'is_signed', 'is_snan',
+              'is_zero'):
+    setattr(Context, _name, (lambda n: lambda self, a: getattr(_dec_arg(a), n)())(_name))
+del _name

@@ -16,15 +16,24 @@ read in definition order), __call__, __getitem__, __iter__, __reversed__, __len_
 __contains__, __repr__, __setattr__, __delattr__ and a __members__ property on the
 metaclass.
 
+Also: FlagBoundary (STRICT, CONFORM, EJECT, KEEP; Flag is STRICT and IntFlag KEEP by default,
+`boundary=` picks another) with 3.11's pseudo-members, ~ and error messages; verify with
+EnumCheck (UNIQUE, CONTINUOUS, NAMED_FLAGS); enum.property / DynamicClassAttribute;
+_ignore_ as a list or a string; show_flag_values, bin; the global_enum_repr,
+global_flag_repr and global_str functions; pickle_by_enum_name / pickle_by_global_name.
+
 Does not: use __prepare__, so a name defined twice in the class body is not reported (the
 last definition wins) and `_ignore_` is honoured only by deleting the listed names; name a
-member 'name' or 'value'; provide pickling, _simple_enum, global_enum, verify/EnumCheck, or
-FlagBoundary CONFORM/EJECT (Flag is STRICT, IntFlag is KEEP, as their 3.11 defaults).
+member 'name' or 'value'; provide pickling itself, _simple_enum, or global_enum (it needs
+the defining module's globals, which the PVM does not expose).
 Written for the PVM from the documented behaviour; builtins only.
 """
 
 __all__ = ['EnumType', 'EnumMeta', 'Enum', 'IntEnum', 'StrEnum', 'Flag', 'IntFlag',
-           'ReprEnum', 'auto', 'unique', 'member', 'nonmember']
+           'ReprEnum', 'auto', 'unique', 'property', 'verify', 'member', 'nonmember',
+           'FlagBoundary', 'STRICT', 'CONFORM', 'EJECT', 'KEEP', 'global_flag_repr',
+           'global_enum_repr', 'global_str', 'EnumCheck', 'CONTINUOUS', 'NAMED_FLAGS',
+           'UNIQUE', 'pickle_by_global_name', 'pickle_by_enum_name']
 
 _auto_null = object()
 
@@ -91,7 +100,10 @@ class EnumType(type):
             enum_class._init_empty(object, None)
             return enum_class
         member_type, first_enum = metacls._get_mixins_(cls, bases)
-        for name in classdict.pop('_ignore_', ()):
+        ignore = classdict.pop('_ignore_', ())
+        if isinstance(ignore, str):
+            ignore = ignore.replace(',', ' ').split()
+        for name in ignore:
             classdict.pop(name, None)
 
         # Split the body into members and ordinary attributes, in definition order.
@@ -254,6 +266,10 @@ class EnumType(type):
         result = cls._missing_(value)
         if isinstance(result, cls):
             return result
+        # An EJECT flag hands back a plain int for values outside its members.
+        if _FlagDefined[0] and issubclass(cls, Flag) and cls._boundary_ is EJECT \
+                and isinstance(result, int):
+            return result
         if result is None:
             raise ValueError(f"{value!r} is not a valid {cls.__qualname__}")
         raise TypeError(f"error in {cls.__name__}._missing_: returned {result!r} instead of "
@@ -397,6 +413,10 @@ class ReprEnum(Enum):
     def __format__(self, format_spec):
         if self._member_type_ is object:
             return Enum.__format__(self, format_spec)
+        # The data type's __format__ with an empty spec is str(self) (so a class that
+        # overrides __str__, like re.RegexFlag, shows it in f-strings).
+        if not format_spec:
+            return str(self)
         return self._member_type_.__format__(self._value_, format_spec)
 
 
@@ -422,10 +442,70 @@ class StrEnum(str, ReprEnum):
         return name.lower()
 
 
-class Flag(Enum):
+class FlagBoundary(StrEnum):
+    """Control how out-of-range values are handled: "strict" raises ValueError (Flag),
+    "conform" discards unknown bits, "eject" returns a plain int, "keep" keeps them
+    (IntFlag)."""
+
+    STRICT = auto()
+    CONFORM = auto()
+    EJECT = auto()
+    KEEP = auto()
+
+
+STRICT, CONFORM, EJECT, KEEP = FlagBoundary
+
+
+class EnumCheck(StrEnum):
+    """Various conditions to check an enumeration for (see verify)."""
+
+    CONTINUOUS = "no skipped integer values"
+    NAMED_FLAGS = "multi-flag aliases may not contain unnamed flags"
+    UNIQUE = "one name per value"
+
+
+CONTINUOUS, NAMED_FLAGS, UNIQUE = EnumCheck
+
+
+def _iter_bits_lsb(num):
+    """The single-bit values of a non-negative int, lowest first."""
+    while num:
+        b = num & (~num + 1)
+        yield b
+        num ^= b
+
+
+def _high_bit(value):
+    """Index of the highest set bit (-1 for 0)."""
+    return value.bit_length() - 1
+
+
+def show_flag_values(value):
+    """The single-bit values making up value, lowest first."""
+    return list(_iter_bits_lsb(value))
+
+
+def bin(num, max_bits=None):
+    """Like the builtin bin(), but with a sign bit and a space after the 0b sign: bin(10)
+    is '0b0 1010', bin(~10) is '0b1 0101'; max_bits pads (with the sign bit) or truncates
+    the digits from the left."""
+    ceiling = 2 ** num.bit_length()
+    if num >= 0:
+        digits = format(num + ceiling, 'b')[1:]
+        sign = '0b0'
+    else:
+        digits = format(~num ^ (ceiling - 1) + ceiling, 'b')[1:]
+        sign = '0b1'
+    if max_bits is not None and len(digits) < max_bits:
+        digits = (sign[-1] * max_bits + digits)[-max_bits:]
+    return f"{sign} {digits}"
+
+
+class Flag(Enum, boundary=STRICT):
     """Support for bit flags: members combine with | & ^ ~."""
 
-    _boundary_ = 'strict'
+    _numeric_repr_ = repr
+
 
     @staticmethod
     def _generate_next_value_(name, start, count, last_values):
@@ -436,50 +516,101 @@ class Flag(Enum):
 
     @classmethod
     def _finish_flag_(cls):
-        # Iteration lists only the canonical (single-bit) members, in definition order.
-        mask = 0
+        # Iteration lists only the canonical (single-bit) members, in definition order;
+        # multi-bit members are aliases. The masks cover every member.
+        mask = singles = 0
         canonical = []
         for name in cls._member_names_:
             value = cls._member_map_[name]._value_
             mask |= value
             if _is_single_bit(value):
                 canonical.append(name)
-        type.__setattr__(cls, '_member_names_', canonical)
-        type.__setattr__(cls, '_flag_mask_', mask)
-        type.__setattr__(cls, '_all_bits_', 2 ** mask.bit_length() - 1)
+                singles |= value
+        setattr_ = type.__setattr__
+        setattr_(cls, '_member_names_', canonical)
+        setattr_(cls, '_flag_mask_', mask)
+        setattr_(cls, '_singles_mask_', singles)
+        setattr_(cls, '_all_bits_', 2 ** mask.bit_length() - 1)
+        # Members listed out of value order iterate in definition order (as 3.11).
+        values = [cls._member_map_[n]._value_ for n in canonical]
+        setattr_(cls, '_iter_by_definition_', values != sorted(values))
+
+    @classmethod
+    def _iter_member_(cls, value):
+        """The canonical members whose bits are all in value."""
+        if cls._iter_by_definition_:
+            for name in cls._member_names_:
+                m = cls._member_map_[name]
+                if m._value_ & value == m._value_:
+                    yield m
+        else:
+            for bit in _iter_bits_lsb(value & cls._singles_mask_):
+                yield cls._value2member_map_[bit]
 
     @classmethod
     def _missing_(cls, value):
+        """Build the pseudo-member of a combination of flags; bits no member has are
+        handled by the class's boundary (STRICT, CONFORM, EJECT or KEEP)."""
         if not isinstance(value, int):
             raise ValueError(f"{value!r} is not a valid {cls.__qualname__}")
         flag_mask = cls._flag_mask_
+        singles_mask = cls._singles_mask_
+        all_bits = cls._all_bits_
+        boundary = cls._boundary_
         neg_value = None
+        if not ~all_bits <= value <= all_bits or value & (all_bits ^ flag_mask):
+            if boundary == STRICT:
+                width = max(value.bit_length(), flag_mask.bit_length())
+                raise ValueError(f"{cls!r} invalid value {value!r}\n    given "
+                                 f"{bin(value, width)}\n  allowed {bin(flag_mask, width)}")
+            elif boundary == CONFORM:
+                value &= flag_mask
+            elif boundary == EJECT:
+                return value
+            elif boundary == KEEP:
+                if value < 0:
+                    value += max(all_bits + 1, 2 ** value.bit_length())
+            else:
+                raise ValueError(f"{cls!r} unknown flag boundary {boundary!r}")
         if value < 0:
             neg_value = value
-            value = cls._all_bits_ + 1 + value
-        if value < 0 or value & ~flag_mask:
-            if cls._boundary_ == 'strict':
-                width = max(flag_mask.bit_length(), value.bit_length())
-                raise ValueError(
-                    f"{cls!r} invalid value {neg_value if neg_value is not None else value!r}"
-                    f"\n    given {_bin(value, width)}\n  allowed {_bin(flag_mask, width)}")
+            value = all_bits + 1 + value
+        unknown = value & ~flag_mask
+        aliases = value & ~singles_mask
+        member_value = value & singles_mask
+        if unknown and boundary != KEEP:
+            raise ValueError(f"{cls.__name__}({value!r}) -->  unknown values {unknown!r} "
+                             f"[{bin(unknown)}]")
         if cls._member_type_ is object:
             pseudo = object.__new__(cls)
         else:
             pseudo = cls._member_type_.__new__(cls, value)
-        pseudo._value_ = value
-        names = [name for name in cls._member_names_
-                 if cls._member_map_[name]._value_ & value == cls._member_map_[name]._value_]
-        covered = 0
-        for name in names:
-            covered |= cls._member_map_[name]._value_
-        if names:
-            extra = value & ~covered
-            pseudo._name_ = '|'.join(names) + (f'|{extra}' if extra else '')
+        if not hasattr(pseudo, '_value_'):
+            pseudo._value_ = value
+        if member_value or aliases:
+            members = list(cls._iter_member_(member_value))
+            combined = 0
+            for m in members:
+                combined |= m._value_
+            if aliases:
+                # Multi-bit members cover bits no single-bit member names.
+                value = member_value | aliases
+                for m in cls._member_map_.values():
+                    if m not in members and m._value_ and m._value_ & value == m._value_:
+                        members.append(m)
+                        combined |= m._value_
+            unknown = value ^ combined
+            pseudo._name_ = '|'.join(m._name_ for m in members)
+            if not combined:
+                pseudo._name_ = None
+            elif unknown and boundary == STRICT:
+                raise ValueError(f"{cls!r}: no members with value {unknown!r}")
+            elif unknown:
+                pseudo._name_ += '|' + cls._numeric_repr_(unknown)
         else:
             pseudo._name_ = None
         pseudo.__objclass__ = cls
-        cls._value2member_map_[value] = pseudo
+        pseudo = cls._value2member_map_.setdefault(value, pseudo)
         if neg_value is not None:
             cls._value2member_map_[neg_value] = pseudo
         return pseudo
@@ -507,13 +638,10 @@ class Flag(Enum):
         return other._value_ & self._value_ == other._value_
 
     def __iter__(self):
-        for name in self._member_names_:
-            m = self._member_map_[name]
-            if m._value_ & self._value_ == m._value_:
-                yield m
+        yield from self._iter_member_(self._value_)
 
     def __len__(self):
-        return sum(1 for _ in self.__iter__())
+        return self._value_.bit_count()
 
     def _other_value(self, other):
         if isinstance(other, self.__class__):
@@ -545,16 +673,12 @@ class Flag(Enum):
     __rxor__ = __xor__
 
     def __invert__(self):
-        if self._boundary_ == 'keep':
-            return self.__class__(self._all_bits_ & ~self._value_)
-        return self.__class__(self._flag_mask_ & ~self._value_)
+        if self._boundary_ in (EJECT, KEEP):
+            return self.__class__(~self._value_)
+        return self.__class__(self._singles_mask_ & ~self._value_)
 
 
-def _bin(num, width):
-    return '0b0 ' + format(num, 'b').zfill(width)
-
-
-class IntFlag(int, ReprEnum, Flag, boundary='keep'):
+class IntFlag(int, ReprEnum, Flag, boundary=KEEP):
     """Flag whose members are also ints; unknown bits are kept."""
 
     __str__ = ReprEnum.__str__
@@ -581,3 +705,194 @@ def unique(enumeration):
         alias_details = ', '.join(f"{alias} -> {name}" for alias, name in duplicates)
         raise ValueError(f'duplicate values found in {enumeration!r}: {alias_details}')
     return enumeration
+
+
+class verify:
+    """Class decorator checking an enumeration for the given EnumCheck conditions."""
+
+    def __init__(self, *checks):
+        self.checks = checks
+
+    def __call__(self, enumeration):
+        cls_name = enumeration.__name__
+        if issubclass(enumeration, Flag):
+            enum_type = 'flag'
+        elif issubclass(enumeration, Enum):
+            enum_type = 'enum'
+        else:
+            raise TypeError("the 'verify' decorator only works with Enum and Flag")
+        for check in self.checks:
+            if check is UNIQUE:
+                duplicates = [(name, obj.name) for name, obj in enumeration.__members__.items()
+                              if name != obj.name]
+                if duplicates:
+                    details = ', '.join(f"{alias} -> {name}" for alias, name in duplicates)
+                    raise ValueError(f'aliases found in {enumeration!r}: {details}')
+            elif check is CONTINUOUS:
+                values = {m.value for m in enumeration}
+                if len(values) < 2:
+                    continue
+                low, high = min(values), max(values)
+                if enum_type == 'flag':
+                    candidates = (2 ** i for i in range(_high_bit(low) + 1, _high_bit(high)))
+                else:
+                    candidates = range(low + 1, high)
+                # CPython lists every missing value and cuts the message at 256 characters;
+                # stopping once that many are collected gives the same message with work
+                # bounded by the message, not by the gap.
+                text = f"invalid {enum_type} {cls_name!r}: missing values "
+                parts = []
+                size = len(text)
+                for m in candidates:
+                    if m in values:
+                        continue
+                    parts.append(str(m))
+                    size += len(parts[-1]) + 2
+                    if size - 2 >= 256:  # the joined message already has 256 characters
+                        break
+                if parts:
+                    raise ValueError((text + ', '.join(parts))[:256])
+            elif check is NAMED_FLAGS:
+                member_names = enumeration._member_names_
+                member_values = [m.value for m in enumeration]
+                missing_names = []
+                missing_value = 0
+                for name, alias in enumeration._member_map_.items():
+                    if name in member_names or alias.value < 0:
+                        continue
+                    missed = [v for v in _iter_bits_lsb(alias.value) if v not in member_values]
+                    if missed:
+                        missing_names.append(name)
+                        for v in missed:
+                            missing_value |= v
+                if missing_names:
+                    if len(missing_names) == 1:
+                        alias = f'alias {missing_names[0]} is missing'
+                    else:
+                        alias = (f"aliases {', '.join(missing_names[:-1])} and "
+                                 f"{missing_names[-1]} are missing")
+                    if _is_single_bit(missing_value):
+                        value = f'value 0x{missing_value:x}'
+                    else:
+                        value = f'combined values of 0x{missing_value:x}'
+                    raise ValueError(f'invalid Flag {cls_name!r}: {alias} {value} '
+                                     f'[use enum.show_flag_values(value) for details]')
+        return enumeration
+
+
+class DynamicClassAttribute:
+    """A property that is looked up on instances only: on the class it raises
+    AttributeError (so a class-level __getattr__ or a member of the same name can answer)."""
+
+    def __init__(self, fget=None, fset=None, fdel=None, doc=None):
+        self.fget = fget
+        self.fset = fset
+        self.fdel = fdel
+        self.__doc__ = doc or getattr(fget, '__doc__', None)
+        self.overwrite_doc = doc is None
+        self.__isabstractmethod__ = bool(getattr(fget, '__isabstractmethod__', False))
+
+    def __get__(self, instance, ownerclass=None):
+        if instance is None:
+            if self.__isabstractmethod__:
+                return self
+            raise AttributeError()
+        if self.fget is None:
+            raise AttributeError("unreadable attribute")
+        return self.fget(instance)
+
+    def __set__(self, instance, value):
+        if self.fset is None:
+            raise AttributeError("can't set attribute")
+        self.fset(instance, value)
+
+    def __delete__(self, instance):
+        if self.fdel is None:
+            raise AttributeError("can't delete attribute")
+        self.fdel(instance)
+
+    def getter(self, fget):
+        fdoc = fget.__doc__ if self.overwrite_doc else None
+        result = type(self)(fget, self.fset, self.fdel, fdoc or self.__doc__)
+        result.overwrite_doc = self.overwrite_doc
+        return result
+
+    def setter(self, fset):
+        result = type(self)(self.fget, fset, self.fdel, self.__doc__)
+        result.overwrite_doc = self.overwrite_doc
+        return result
+
+    def deleter(self, fdel):
+        result = type(self)(self.fget, self.fset, fdel, self.__doc__)
+        result.overwrite_doc = self.overwrite_doc
+        return result
+
+
+class property(DynamicClassAttribute):
+    """enum.property: on a member it works like property(); on the enum class it looks up
+    the member of the same name (so members may be called 'name' or 'value')."""
+
+    def __get__(self, instance, ownerclass=None):
+        if instance is None or self.fget is None:
+            try:
+                return ownerclass._member_map_[self.name]
+            except KeyError:
+                raise AttributeError(f'{ownerclass!r} has no attribute {self.name!r}') from None
+        return self.fget(instance)
+
+    def __set__(self, instance, value):
+        if self.fset is None:
+            raise AttributeError(f"<enum {self.clsname!r}> cannot set attribute {self.name!r}")
+        return self.fset(instance, value)
+
+    def __delete__(self, instance):
+        if self.fdel is None:
+            raise AttributeError(
+                f"<enum {self.clsname!r}> cannot delete attribute {self.name!r}")
+        return self.fdel(instance)
+
+    def __set_name__(self, ownerclass, name):
+        self.name = name
+        self.clsname = ownerclass.__name__
+
+
+def pickle_by_enum_name(self, proto):
+    """A __reduce_ex__ that pickles a member as getattr(its class, its name)."""
+    return getattr, (self.__class__, self._name_)
+
+
+def pickle_by_global_name(self, proto):
+    """A __reduce_ex__ that pickles a member by its bare (module-global) name."""
+    return self.name
+
+
+def global_enum_repr(self):
+    """repr() of a member as 'module.NAME', for enums whose members are module globals."""
+    module = self.__class__.__module__.split('.')[-1]
+    return f'{module}.{self._name_}'
+
+
+def global_flag_repr(self):
+    """repr() of a flag as 'module.A|module.B' (or 'module.Class(value)' if unnamed)."""
+    module = self.__class__.__module__.split('.')[-1]
+    cls_name = self.__class__.__name__
+    if self._name_ is None:
+        return f"{module}.{cls_name}({self._value_!r})"
+    if _is_single_bit(self._value_):
+        return f'{module}.{self._name_}'
+    if self._boundary_ is not FlagBoundary.KEEP:
+        return '|'.join(f'{module}.{name}' for name in self.name.split('|'))
+    parts = []
+    for n in self._name_.split('|'):
+        if n[0].isdigit():
+            parts.append(n)
+        else:
+            parts.append(f'{module}.{n}')
+    return '|'.join(parts)
+
+
+def global_str(self):
+    """str() of a member as its bare name (or 'Class(value)' if unnamed)."""
+    if self._name_ is None:
+        return f"{self.__class__.__name__}({self._value_!r})"
+    return self._name_

@@ -237,7 +237,7 @@ class islice(_Iter):
             start = self._index(start, msg)
             stop = self._index(stop, msg)
         if step is not None:
-            if not isinstance(step, int) or step < 1:
+            if not isinstance(step, int) or not 1 <= step <= 0x7FFFFFFFFFFFFFFF:
                 raise ValueError("Step for islice() must be a positive integer or None.")
         self._src = iter(iterable)
         self._next = start or 0
@@ -249,7 +249,8 @@ class islice(_Iter):
     def _index(value, msg):
         if value is None:
             return None
-        if isinstance(value, int) and value >= 0:
+        # CPython reads the bound as a C Py_ssize_t: 0 <= x <= sys.maxsize (2**63 - 1).
+        if isinstance(value, int) and 0 <= value <= 0x7FFFFFFFFFFFFFFF:
             return value
         raise ValueError(msg)
 

@@ -337,7 +337,9 @@ def _scanstring(s, end, strict=True):
     n = len(s)
     while True:
         q = s.find('"', end)
-        b = s.find('\\', end)
+        # Look for a backslash only before the closing quote: searching to the end of the
+        # document made every string cost the rest of the document (quadratic decoding).
+        b = s.find('\\', end, q if q >= 0 else n)
         stop = n
         if q >= 0:
             stop = q

@@ -11,19 +11,21 @@ get_type_hints, assert_never, assert_type, reveal_type, TYPE_CHECKING = False.
 
 Subscriptions (Optional[int], Dict[str, List[int]], Callable[[int], str], MyGeneric[T], ...)
 return small alias objects with CPython's reprs, __origin__/__args__, equality and hashing.
-isinstance() against an unsubscripted alias checks the runtime class (List -> list) or, for
-the abstract names, the defining dunder methods (Iterable -> __iter__).
+isinstance() and issubclass() against an unsubscripted alias check its origin class: List ->
+list, and the abstract collection names are aliases of collections.abc's ABCs (Iterable ->
+collections.abc.Iterable, AbstractSet -> collections.abc.Set), so the two modules agree.
 
 Does not: evaluate string annotations (get_type_hints returns them as strings; the PVM has
 no eval), check Protocol members structurally (isinstance against a Protocol class is
 nominal), substitute ParamSpec/TypeVarTuple, or give NewType/NamedTuple the caller's
 __module__ (no frame inspection). Needs from the VM: __mro_entries__ on base-class objects and
 __orig_bases__ (PEP 560), __class_getitem__, and a metaclass __new__ with namespace for
-NamedTuple/TypedDict classes. Imports collections (for NamedTuple). Written for the PVM from
-the documented behaviour.
+NamedTuple/TypedDict classes. Imports collections (for NamedTuple) and collections.abc.
+Written for the PVM from the documented behaviour.
 """
 
 import collections
+import collections.abc
 
 TYPE_CHECKING = False
 
@@ -334,7 +336,17 @@ class _SpecialGenericAlias(_Final):
                         f"use {self.__origin__.__name__}() instead")
 
     def __mro_entries__(self, bases):
-        return (self.__origin__,)
+        # As CPython: the origin (unless listed already), then Generic unless a later base
+        # is generic itself.
+        res = [] if self.__origin__ in bases else [self.__origin__]
+        i = bases.index(self)
+        for b in bases[i + 1:]:
+            if isinstance(b, (_GenericAlias, _SpecialGenericAlias)) or (
+                    isinstance(b, type) and issubclass(b, Generic)):
+                break
+        else:
+            res.append(Generic)
+        return tuple(res)
 
     def __instancecheck__(self, obj):
         if self._check is not None:
@@ -372,8 +384,9 @@ def _has(*names):
 
 
 class _AbstractOrigin:
-    """Stand-in origin for the abstract collection names (the PVM has no collections.abc);
-    subclassing typing.Iterable etc. gives a class deriving from this marker."""
+    """Stand-in origin for the abstract names whose CPython class lives in a module the PVM
+    does not have (contextlib, io, re's Pattern/Match, the Supports* protocols); subclassing
+    typing.ContextManager etc. gives a class deriving from this marker."""
 
     __slots__ = ()
 
@@ -388,7 +401,6 @@ def _abstract(name, nparams, *dunders, builtin=()):
     return _SpecialGenericAlias(origin, nparams, name, check)
 
 
-_SEQ = (list, tuple, str, range, bytes, bytearray)
 List = _SpecialGenericAlias(list, 1, 'List')
 Dict = _SpecialGenericAlias(dict, 2, 'Dict')
 Set = _SpecialGenericAlias(set, 1, 'Set')
@@ -400,33 +412,33 @@ OrderedDict = _SpecialGenericAlias(collections.OrderedDict, 2, 'OrderedDict')
 Counter = _SpecialGenericAlias(collections.Counter, 1, 'Counter')
 Deque = _SpecialGenericAlias(collections.deque, 1, 'Deque')
 ChainMap = _SpecialGenericAlias(collections.ChainMap, 2, 'ChainMap')
-Callable = _SpecialGenericAlias(type(len), -1, 'Callable', callable)
-Iterable = _abstract('Iterable', 1, '__iter__')
-Iterator = _abstract('Iterator', 1, '__iter__', '__next__')
-Reversible = _abstract('Reversible', 1, '__reversed__', '__iter__')
-Container = _abstract('Container', 1, '__contains__')
-Collection = _abstract('Collection', 1, '__len__', '__iter__', '__contains__')
-Sized = _abstract('Sized', 0, '__len__')
-Hashable = _abstract('Hashable', 0, '__hash__')
-Sequence = _abstract('Sequence', 1, builtin=_SEQ)
-MutableSequence = _abstract('MutableSequence', 1, builtin=(list, bytearray))
-Mapping = _abstract('Mapping', 2, builtin=(dict, collections.ChainMap))
-MutableMapping = _abstract('MutableMapping', 2, builtin=(dict, collections.ChainMap))
-AbstractSet = _abstract('AbstractSet', 1, builtin=(set, frozenset))
-MutableSet = _abstract('MutableSet', 1, builtin=(set,))
-MappingView = _abstract('MappingView', 1)
-KeysView = _abstract('KeysView', 1, builtin=(type({}.keys()),))
-ItemsView = _abstract('ItemsView', 2, builtin=(type({}.items()),))
-ValuesView = _abstract('ValuesView', 1, builtin=(type({}.values()),))
-Generator = _abstract('Generator', 3, '__next__', 'send', 'throw')
-Awaitable = _abstract('Awaitable', 1, '__await__')
-Coroutine = _abstract('Coroutine', 3, 'send', 'throw', '__await__')
-AsyncIterable = _abstract('AsyncIterable', 1, '__aiter__')
-AsyncIterator = _abstract('AsyncIterator', 1, '__aiter__', '__anext__')
-AsyncGenerator = _abstract('AsyncGenerator', 2, '__anext__', 'asend')
+Callable = _SpecialGenericAlias(collections.abc.Callable, -1, 'Callable')
+Iterable = _SpecialGenericAlias(collections.abc.Iterable, 1, 'Iterable')
+Iterator = _SpecialGenericAlias(collections.abc.Iterator, 1, 'Iterator')
+Reversible = _SpecialGenericAlias(collections.abc.Reversible, 1, 'Reversible')
+Container = _SpecialGenericAlias(collections.abc.Container, 1, 'Container')
+Collection = _SpecialGenericAlias(collections.abc.Collection, 1, 'Collection')
+Sized = _SpecialGenericAlias(collections.abc.Sized, 0, 'Sized')
+Hashable = _SpecialGenericAlias(collections.abc.Hashable, 0, 'Hashable')
+Sequence = _SpecialGenericAlias(collections.abc.Sequence, 1, 'Sequence')
+MutableSequence = _SpecialGenericAlias(collections.abc.MutableSequence, 1, 'MutableSequence')
+Mapping = _SpecialGenericAlias(collections.abc.Mapping, 2, 'Mapping')
+MutableMapping = _SpecialGenericAlias(collections.abc.MutableMapping, 2, 'MutableMapping')
+AbstractSet = _SpecialGenericAlias(collections.abc.Set, 1, 'AbstractSet')
+MutableSet = _SpecialGenericAlias(collections.abc.MutableSet, 1, 'MutableSet')
+MappingView = _SpecialGenericAlias(collections.abc.MappingView, 1, 'MappingView')
+KeysView = _SpecialGenericAlias(collections.abc.KeysView, 1, 'KeysView')
+ItemsView = _SpecialGenericAlias(collections.abc.ItemsView, 2, 'ItemsView')
+ValuesView = _SpecialGenericAlias(collections.abc.ValuesView, 1, 'ValuesView')
+Generator = _SpecialGenericAlias(collections.abc.Generator, 3, 'Generator')
+Awaitable = _SpecialGenericAlias(collections.abc.Awaitable, 1, 'Awaitable')
+Coroutine = _SpecialGenericAlias(collections.abc.Coroutine, 3, 'Coroutine')
+AsyncIterable = _SpecialGenericAlias(collections.abc.AsyncIterable, 1, 'AsyncIterable')
+AsyncIterator = _SpecialGenericAlias(collections.abc.AsyncIterator, 1, 'AsyncIterator')
+AsyncGenerator = _SpecialGenericAlias(collections.abc.AsyncGenerator, 2, 'AsyncGenerator')
 ContextManager = _abstract('ContextManager', 1, '__enter__', '__exit__')
 AsyncContextManager = _abstract('AsyncContextManager', 1, '__aenter__', '__aexit__')
-ByteString = _abstract('ByteString', 0, builtin=(bytes, bytearray))
+ByteString = _SpecialGenericAlias(collections.abc.ByteString, 0, 'ByteString')
 Text = str
 
 
