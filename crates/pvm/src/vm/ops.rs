@@ -1648,8 +1648,8 @@ impl Vm<'_> {
                 // Like CPython, take at most one item more than needed, so an over-long (or
                 // endless) iterator is reported without being drained.
                 let items = match v {
-                    Value::List(l) => l.items.borrow().clone(),
-                    Value::Tuple(t) => t.items.to_vec(),
+                    // A whole copy, charged per element by collect().
+                    Value::List(_) | Value::Tuple(_) => self.collect(v)?,
                     _ => {
                         let it = self.iter(v).map_err(|e| not_iterable(self, e))?;
                         let mut out = Vec::with_capacity(before + 1);
