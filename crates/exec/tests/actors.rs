@@ -451,4 +451,4 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "91dca99b345ee631d8b2846345e3aa4a72b246830f6943ead77619c7db7190fb";
+const GOLDEN_ROOT: &str = "a12c2d9f17a802e828b64931843edb866db7d152e12ce06943dd30e6d6cb9da6";

@@ -44,7 +44,7 @@ const BODIES: &[&[u8]] = &[
 fn generated(rng: &mut Lcg) -> Vec<u8> {
     let mut out = Vec::new();
     for _ in 0..1 + rng.next() % 6 {
-        let body: Vec<u8> = if rng.next() % 4 == 0 {
+        let body: Vec<u8> = if rng.next().is_multiple_of(4) {
             (0..rng.next() % 64).map(|_| rng.byte()).collect()
         } else {
             BODIES[(rng.next() as usize) % BODIES.len()].to_vec()
