@@ -5,70 +5,18 @@
 //! stack is no problem, and a host that tries to start an invocation from a host call gets
 //! an error, not a corrupted VM.
 
-use std::collections::BTreeMap;
-
 use cowboy_pvm::actor::{invoke, Entry, Invocation, InvocationOutcome, InvokeError};
-use cowboy_pvm::host::{Addr, BlockInfo, CallContext, Host, HostCosts, HostError};
+use cowboy_pvm::host::{Addr, CallContext, Host, HostCosts, HostError};
 use cowboy_pvm::Limits;
 use cowboy_types::cbor::Value;
 
-struct MemHost {
-    ctx: CallContext,
-    store: BTreeMap<Vec<u8>, Vec<u8>>,
-}
-
-impl Host for MemHost {
-    fn context(&self) -> &CallContext {
-        &self.ctx
-    }
-    fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
-        Ok(self.store.get(key).cloned())
-    }
-    fn storage_set(&mut self, key: &[u8], value: &[u8]) -> Result<(), HostError> {
-        self.store.insert(key.to_vec(), value.to_vec());
-        Ok(())
-    }
-    fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError> {
-        self.store.remove(key);
-        Ok(())
-    }
-    fn send_message(&mut self, _: Addr, _: &str, _: &[u8], _: u128) -> Result<[u8; 32], HostError> {
-        Ok([0; 32])
-    }
-    fn emit_event(&mut self, _: &str, _: &[u8]) -> Result<(), HostError> {
-        Ok(())
-    }
-    fn transfer(&mut self, _: Addr, _: u128) -> Result<(), HostError> {
-        Ok(())
-    }
-    fn balance(&mut self, _: Addr) -> Result<u128, HostError> {
-        Ok(0)
-    }
-    fn randomness(&mut self, _: &[u8]) -> Result<[u8; 32], HostError> {
-        Ok([7; 32])
-    }
-    fn tmp_write(&mut self, _: u64) -> Result<(), HostError> {
-        Ok(())
-    }
-}
+mod common;
+use common::MemHost;
 
 const SRC: &str = "import json\nfrom cowboy_sdk import actor\n@actor\nclass A:\n    def work(self, n):\n        data = [json.dumps({'i': i, 's': 'x' * i}) for i in range(n)]\n        self.storage['last'] = data[-1]\n        return len(''.join(data))\n";
 
 fn host() -> MemHost {
-    MemHost {
-        ctx: CallContext {
-            self_address: [1; 20],
-            sender: [2; 20],
-            value: 0,
-            block: BlockInfo {
-                height: 1,
-                timestamp_ms: 0,
-                chain_id: 1,
-                proposer: [3; 20],
-            },
-        },
-        store: BTreeMap::new(),
-    }
+    MemHost::new(u64::MAX)
 }
 
 fn run(n: u64, memory: u64) -> InvocationOutcome {

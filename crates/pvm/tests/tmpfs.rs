@@ -6,10 +6,8 @@
 mod common;
 use common::*;
 
-use std::collections::BTreeMap;
-
 use cowboy_pvm::actor::{invoke, Entry, Invocation, InvocationOutcome, InvokeError};
-use cowboy_pvm::host::{Addr, BlockInfo, CallContext, Host, HostCosts, HostError};
+use cowboy_pvm::host::HostCosts;
 use cowboy_pvm::Limits;
 use cowboy_types::cbor::Value;
 
@@ -173,70 +171,8 @@ fn io_is_charged_per_byte() {
     assert!(err_line(&o).starts_with("OutOfCycles"), "{:?}", o.error);
 }
 
-/// A host that counts the cells charged for `/tmp` and can run out of them.
-struct CellHost {
-    ctx: CallContext,
-    store: BTreeMap<Vec<u8>, Vec<u8>>,
-    tmp_cells: u64,
-    cell_limit: u64,
-}
-
-impl Host for CellHost {
-    fn context(&self) -> &CallContext {
-        &self.ctx
-    }
-    fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
-        Ok(self.store.get(key).cloned())
-    }
-    fn storage_set(&mut self, key: &[u8], value: &[u8]) -> Result<(), HostError> {
-        self.store.insert(key.to_vec(), value.to_vec());
-        Ok(())
-    }
-    fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError> {
-        self.store.remove(key);
-        Ok(())
-    }
-    fn send_message(&mut self, _: Addr, _: &str, _: &[u8], _: u128) -> Result<[u8; 32], HostError> {
-        Ok([0; 32])
-    }
-    fn emit_event(&mut self, _: &str, _: &[u8]) -> Result<(), HostError> {
-        Ok(())
-    }
-    fn transfer(&mut self, _: Addr, _: u128) -> Result<(), HostError> {
-        Ok(())
-    }
-    fn balance(&mut self, _: Addr) -> Result<u128, HostError> {
-        Ok(0)
-    }
-    fn randomness(&mut self, _: &[u8]) -> Result<[u8; 32], HostError> {
-        Ok([7; 32])
-    }
-    fn tmp_write(&mut self, bytes: u64) -> Result<(), HostError> {
-        if self.tmp_cells + bytes > self.cell_limit {
-            return Err(HostError::OutOfCells);
-        }
-        self.tmp_cells += bytes;
-        Ok(())
-    }
-}
-
-fn host(cell_limit: u64) -> CellHost {
-    CellHost {
-        ctx: CallContext {
-            self_address: [1; 20],
-            sender: [2; 20],
-            value: 0,
-            block: BlockInfo {
-                height: 1,
-                timestamp_ms: 0,
-                chain_id: 1,
-                proposer: [3; 20],
-            },
-        },
-        store: BTreeMap::new(),
-        tmp_cells: 0,
-        cell_limit,
-    }
+fn host(cell_limit: u64) -> MemHost {
+    MemHost::new(cell_limit)
 }
 
 const ACTOR: &str = "\
@@ -270,7 +206,7 @@ class Actor:
         return n
 ";
 
-fn call(h: &mut CellHost, handler: &str, args: Vec<Value>) -> InvocationOutcome {
+fn call(h: &mut MemHost, handler: &str, args: Vec<Value>) -> InvocationOutcome {
     let inv = Invocation {
         source: ACTOR,
         filename: "a.py",
@@ -287,7 +223,7 @@ fn call(h: &mut CellHost, handler: &str, args: Vec<Value>) -> InvocationOutcome 
     invoke(inv, h)
 }
 
-fn deploy(h: &mut CellHost) -> InvocationOutcome {
+fn deploy(h: &mut MemHost) -> InvocationOutcome {
     let inv = Invocation {
         source: ACTOR,
         filename: "a.py",
