@@ -1477,8 +1477,13 @@ fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
             let r = vm.eq(&this, &o)?;
             Ok(Value::Bool(!r))
         }
-        // Identity hash for ANY object (copy's memo relies on it); deterministic serials.
-        "__hash__" => Ok(Value::Int((this.identity() >> 1) as i64)),
+        // Identity hash for ANY object; copy's memo keys on it, so it must differ between
+        // any two live objects: the whole identity (heap serials even, inline values odd),
+        // never shifted (that once made `None` collide with the object of serial 16).
+        "__hash__" => Ok(Value::Int(match this.identity() as i64 {
+            -1 => -2,
+            h => h,
+        })),
         "__repr__" | "__str__" => {
             let c = vm.type_of(&this);
             Ok(Value::str(&format!("<{} object>", c.qualname.borrow())))

@@ -202,7 +202,9 @@ pub struct Code {
     /// Constants.
     pub consts: Vec<Value>,
     /// Names for global/attribute/name ops.
-    pub names: Vec<Rc<str>>,
+    /// Interned per compilation (one `Rc` per distinct name), so lookups by these names
+    /// compare pointers first and instance dicts share their keys.
+    pub names: Vec<Rc<crate::value::PyStr>>,
     /// Nested code objects (functions, classes, comprehensions) for `MakeFunction`.
     pub codes: Vec<Rc<Code>>,
     /// Local variable names (fast slots); parameters come first.

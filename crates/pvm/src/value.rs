@@ -81,6 +81,9 @@ pub struct PyStr {
     pub len: usize,
     /// All chars are ASCII.
     pub ascii: bool,
+    /// `str_hash` of the text once computed (0 = not yet; a true 0 is just recomputed). Names
+    /// and dict keys are hashed again and again, so the hash is kept, as CPython does.
+    hash: Cell<u64>,
     pub(crate) acct: Acct,
 }
 
@@ -93,8 +96,23 @@ impl PyStr {
             s: s.into(),
             len,
             ascii,
+            hash: Cell::new(0),
             acct: Acct::new(HEADER + s.len()),
         }
+    }
+    /// The text's `str_hash`, computed once.
+    pub fn hash(&self) -> u64 {
+        let h = self.hash.get();
+        if h != 0 {
+            return h;
+        }
+        let h = crate::vm::ops::str_hash(&self.s);
+        self.hash.set(h);
+        h
+    }
+    /// Same text as `other`; identical objects (interned names) answer without reading it.
+    pub fn same_text(self: &Rc<Self>, other: &Rc<PyStr>) -> bool {
+        Rc::ptr_eq(self, other) || self.s == other.s
     }
     /// Char at index `i` (must be in range).
     pub fn char_at(&self, i: usize) -> Option<char> {
@@ -456,6 +474,39 @@ impl PyDict {
         let h = crate::vm::ops::str_hash(key);
         Self::find_str(&self.table.borrow(), h, key).is_some()
     }
+
+    /// Position of the entry keyed by the text of `name`, using its cached hash and comparing
+    /// pointers before text (names from code are interned).
+    fn find_name(t: &Table, name: &Rc<PyStr>) -> Option<usize> {
+        t.candidates(name.hash()).map(|i| i as usize).find(|&i| {
+            matches!(t.entries.get(i), Some(Some(Entry { key: Value::Str(s), .. })) if s.same_text(name))
+        })
+    }
+    /// Lookup by a name string (attribute, global): [`PyDict::get_str`] without hashing.
+    pub fn get_name(&self, name: &Rc<PyStr>) -> Option<Value> {
+        let t = self.table.borrow();
+        let i = Self::find_name(&t, name)?;
+        t.entries[i].as_ref().map(|e| e.value.clone())
+    }
+    /// Contains a name string.
+    pub fn has_name(&self, name: &Rc<PyStr>) -> bool {
+        Self::find_name(&self.table.borrow(), name).is_some()
+    }
+    /// Store by a name string. A new entry's key is `name` itself, not a copy, so every
+    /// instance dict that gets `self.x = …` from the same code shares one key string.
+    pub fn set_name(&self, name: &Rc<PyStr>, v: Value) {
+        {
+            let mut t = self.table.borrow_mut();
+            if let Some(i) = Self::find_name(&t, name) {
+                if let Some(Some(e)) = t.entries.get_mut(i) {
+                    e.value = v;
+                }
+                return;
+            }
+            t.push(name.hash(), Value::Str(name.clone()), v);
+        }
+        self.touch();
+    }
 }
 
 impl Default for PyDict {
@@ -646,7 +697,7 @@ const LOOKUP_CACHE_SIZE: usize = 32;
 /// One remembered `Class::lookup`: where `name` was found along the class's MRO.
 #[derive(Debug)]
 struct LookupEntry {
-    name: Rc<str>,
+    name: Rc<PyStr>,
     /// (MRO position, 0 = the class itself; index in that class's dict), or `None` if absent.
     found: Option<(u32, u32)>,
 }
@@ -706,9 +757,20 @@ impl Class {
     /// its `__hash__` at its MRO position (so `class N(int, Enum)` hashes like an int).
     ///
     /// Results are remembered in a small cache by (class, name) as the position where the name
-    /// was found (or that it was not), never as the value, so the cache keeps nothing alive and
-    /// changes no memory figure. Any change to any class namespace empties it.
+    /// was found (or that it was not), never as the value, so the cache keeps no value alive
+    /// and changes no memory figure (its name strings are unaccounted copies or the program's
+    /// own interned names). Any change to any class namespace empties it.
     pub fn lookup(&self, name: &str) -> Option<Value> {
+        self.lookup_cached(name, None)
+    }
+
+    /// [`Class::lookup`] by a name from code: found in the cache by pointer, without reading
+    /// the text, when the same interned name asked before.
+    pub fn lookup_name(&self, name: &Rc<PyStr>) -> Option<Value> {
+        self.lookup_cached(&name.s, Some(name))
+    }
+
+    fn lookup_cached(&self, name: &str, interned: Option<&Rc<PyStr>>) -> Option<Value> {
         if name == "__hash__" {
             // Synthesised for builtin value types, so not a dict position; see below.
             return self.lookup_uncached(name).0;
@@ -719,7 +781,12 @@ impl Class {
             cache.clear();
             self.lookup_epoch.set(epoch);
         }
-        if let Some(e) = cache.iter().find(|e| *e.name == *name) {
+        // The entry holds its name alive, so equal data pointers and lengths mean equal text.
+        let hit = cache
+            .iter()
+            .position(|e| e.name.s.as_ptr() == name.as_ptr() && e.name.s.len() == name.len())
+            .or_else(|| cache.iter().position(|e| *e.name.s == *name));
+        if let Some(e) = hit.map(|k| &cache[k]) {
             let (k, i) = e.found?;
             let owner = if k == 0 {
                 self
@@ -736,10 +803,12 @@ impl Class {
         if cache.len() == LOOKUP_CACHE_SIZE {
             cache.clear();
         }
-        cache.push(LookupEntry {
-            name: name.into(),
-            found,
-        });
+        let name = match interned {
+            Some(n) => n.clone(),
+            // Not the program's memory: the cache must not move any accounted figure.
+            None => Rc::new(crate::memory::unaccounted(|| PyStr::new(name))),
+        };
+        cache.push(LookupEntry { name, found });
         v
     }
 

@@ -9,7 +9,7 @@
 pub mod scope;
 
 use crate::bytecode::{BinOp, CmpOp, Code, CodeKind, Op};
-use crate::value::Value;
+use crate::value::{PyStr, Value};
 use indexmap::IndexSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
@@ -71,6 +71,7 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
         lines,
         filename: filename.into(),
         units: Vec::new(),
+        interned: Default::default(),
     };
     c.push_unit(
         "<module>",
@@ -139,6 +140,8 @@ struct Compiler {
     lines: LineIndex,
     filename: Rc<str>,
     units: Vec<Unit>,
+    /// One string object per distinct global/attribute name in the module (see `Code::names`).
+    interned: std::collections::BTreeMap<Box<str>, Rc<PyStr>>,
 }
 
 type CResult = Result<(), CompileError>;
@@ -346,11 +349,16 @@ impl Compiler {
     }
 
     fn name_idx(&mut self, n: &str) -> u32 {
-        let names = &mut self.unit().code.names;
-        if let Some(i) = names.iter().position(|x| &**x == n) {
+        if let Some(i) = self.u().code.names.iter().position(|x| &*x.s == n) {
             return i as u32;
         }
-        names.push(n.into());
+        let name = self
+            .interned
+            .entry(n.into())
+            .or_insert_with(|| Rc::new(PyStr::new(n)))
+            .clone();
+        let names = &mut self.unit().code.names;
+        names.push(name);
         (names.len() - 1) as u32
     }
     fn resolve(&mut self, n: &str) -> NameKind {

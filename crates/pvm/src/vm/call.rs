@@ -567,6 +567,49 @@ impl Vm<'_> {
         }
     }
 
+    /// `obj.name` with a name from code (`LoadAttr`). An instance attribute found in the
+    /// instance dict, with no data descriptor of that name on the class, is answered here by
+    /// the interned name; everything else takes [`Vm::getattr`], whose order this follows.
+    pub fn getattr_name(&mut self, obj: &Value, name: &Rc<PyStr>) -> R<Value> {
+        if let Value::Instance(i) = obj {
+            if !name.s.starts_with("__") {
+                let data = matches!(
+                    i.cls().lookup_name(name),
+                    Some(Value::Property(_) | Value::Instance(_))
+                );
+                if !data {
+                    if let Some(v) = i.dict.get_name(name) {
+                        return Ok(v);
+                    }
+                }
+            }
+        }
+        self.getattr(obj, &name.s)
+    }
+
+    /// `obj.name = v` with a name from code (`StoreAttr`): a plain instance attribute (no
+    /// `__setattr__`, no data descriptor, no `__slots__`) is stored under the interned name
+    /// itself; everything else takes [`Vm::setattr`].
+    pub fn setattr_name(&mut self, obj: &Value, name: &Rc<PyStr>, v: Value) -> R<()> {
+        if let Value::Instance(i) = obj {
+            if !name.s.starts_with("__") {
+                let cls = i.cls();
+                let plain = self.lookup_dunder(obj, "__setattr__").is_none()
+                    && !matches!(
+                        cls.lookup_name(name),
+                        Some(Value::Property(_) | Value::Instance(_))
+                    )
+                    && !cls.dict.borrow().contains_key("__slots__");
+                if plain {
+                    i.dict.set_name(name, v);
+                    i.touch();
+                    return Ok(());
+                }
+            }
+        }
+        self.setattr(obj, &name.s, v)
+    }
+
     /// AttributeError in CPython's words.
     pub fn attr_error(&mut self, obj: &Value, name: &str) -> Exc {
         match obj {

@@ -568,81 +568,76 @@ impl<'h> Vm<'h> {
                 }
                 Op::LoadGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
-                    let name = &code.names[i as usize];
-                    let v = self.load_global(&f.globals, name)?;
+                    let v = self.load_global(&f.globals, &code.names[i as usize])?;
                     f.stack.push(v);
                 }
                 Op::StoreGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
                     let v = Self::pop(f);
-                    let g = f.globals.clone();
-                    self.dict_set_str(&g, &code.names[i as usize], v)?;
+                    f.globals.set_name(&code.names[i as usize], v);
                 }
                 Op::DeleteGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
                     let g = f.globals.clone();
                     let name = code.names[i as usize].clone();
-                    if self.dict_del(&g, &Value::str(&name))?.is_none() {
-                        return Err(self.name_error(&name));
+                    if self.dict_del(&g, &Value::Str(name.clone()))?.is_none() {
+                        return Err(self.name_error(&name.s));
                     }
                 }
                 Op::LoadName(i) => {
                     self.charge(cost::GLOBAL)?;
-                    let name = code.names[i as usize].clone();
-                    if let Some(ns) = f.ns.clone() {
-                        if let Some(v) = self.dict_get_str(&ns, &name) {
-                            f.stack.push(v);
-                            continue;
-                        }
+                    let name = &code.names[i as usize];
+                    if let Some(v) = f.ns.as_ref().and_then(|ns| ns.get_name(name)) {
+                        f.stack.push(v);
+                        continue;
                     }
-                    let v = self.load_global(&f.globals, &name)?;
+                    let v = self.load_global(&f.globals, name)?;
                     f.stack.push(v);
                 }
                 Op::LoadClassDeref(i, c) => {
                     self.charge(cost::GLOBAL)?;
-                    let name = code.names[i as usize].clone();
-                    if let Some(ns) = f.ns.clone() {
-                        if let Some(v) = self.dict_get_str(&ns, &name) {
-                            f.stack.push(v);
-                            continue;
-                        }
+                    let name = &code.names[i as usize];
+                    if let Some(v) = f.ns.as_ref().and_then(|ns| ns.get_name(name)) {
+                        f.stack.push(v);
+                        continue;
                     }
                     let v = f.cells[c as usize].v.borrow().clone();
                     match v {
                         Some(v) => f.stack.push(v),
-                        None => return Err(self.name_error(&name)),
+                        None => return Err(self.name_error(&name.s)),
                     }
                 }
                 Op::StoreName(i) => {
                     self.charge(cost::GLOBAL)?;
                     let v = Self::pop(f);
-                    let ns = f.ns.clone().unwrap_or_else(|| f.globals.clone());
-                    self.dict_set_str(&ns, &code.names[i as usize], v)?;
+                    f.ns.as_ref()
+                        .unwrap_or(&f.globals)
+                        .set_name(&code.names[i as usize], v);
                 }
                 Op::DeleteName(i) => {
                     self.charge(cost::GLOBAL)?;
                     let ns = f.ns.clone().unwrap_or_else(|| f.globals.clone());
                     let name = code.names[i as usize].clone();
-                    if self.dict_del(&ns, &Value::str(&name))?.is_none() {
-                        return Err(self.name_error(&name));
+                    if self.dict_del(&ns, &Value::Str(name.clone()))?.is_none() {
+                        return Err(self.name_error(&name.s));
                     }
                 }
                 Op::LoadAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
-                    let v = self.getattr(&o, &code.names[i as usize])?;
+                    let v = self.getattr_name(&o, &code.names[i as usize])?;
                     f.stack.push(v);
                 }
                 Op::StoreAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
                     let v = Self::pop(f);
-                    self.setattr(&o, &code.names[i as usize], v)?;
+                    self.setattr_name(&o, &code.names[i as usize], v)?;
                 }
                 Op::DeleteAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
-                    self.delattr(&o, &code.names[i as usize])?;
+                    self.delattr(&o, &code.names[i as usize].s)?;
                 }
                 Op::CallMethod(i, argc) => {
                     self.charge(cost::CALL)?;
@@ -652,9 +647,9 @@ impl<'h> Vm<'h> {
                     // `call_method`, then a direct call with `obj` as the first argument.
                     let direct = match n.checked_sub(1).map(|i| &f.stack[i]) {
                         Some(Value::Instance(inst))
-                            if !inst.dict.has_str(&code.names[i as usize]) =>
+                            if !inst.dict.has_name(&code.names[i as usize]) =>
                         {
-                            match inst.cls().lookup(&code.names[i as usize]) {
+                            match inst.cls().lookup_name(&code.names[i as usize]) {
                                 Some(Value::Function(func))
                                     if func.code.takes_exactly(argc + 1) =>
                                 {
@@ -672,7 +667,7 @@ impl<'h> Vm<'h> {
                     }
                     let args: Vec<Value> = f.stack.drain(n..).collect();
                     let o = Self::pop(f);
-                    let v = self.call_method(&o, &code.names[i as usize], Args::new(args))?;
+                    let v = self.call_method(&o, &code.names[i as usize].s, Args::new(args))?;
                     f.stack.push(v);
                 }
                 Op::Subscr => {
@@ -1347,13 +1342,14 @@ impl<'h> Vm<'h> {
                 }
                 Op::ImportName(i) => {
                     let name = code.names[i as usize].clone();
-                    let m = self.import(&name)?;
+                    let m = self.import(&name.s)?;
                     f.stack.push(m);
                 }
                 Op::ImportFrom(i) => {
                     self.charge(cost::ATTR)?;
                     let m = Self::top(f).clone();
                     let name = &code.names[i as usize];
+                    let name = &name.s;
                     let v = match self.getattr(&m, name) {
                         Ok(v) => v,
                         Err(_) => {
@@ -1473,7 +1469,7 @@ impl<'h> Vm<'h> {
                 Op::MatchAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let subj = Self::pop(f);
-                    let got = self.match_attr(&subj, &code.names[i as usize])?;
+                    let got = self.match_attr(&subj, &code.names[i as usize].s)?;
                     Self::push_match(f, got);
                 }
                 Op::CopyDictWithoutKeys => {
@@ -1514,14 +1510,14 @@ impl<'h> Vm<'h> {
     }
 
     /// Global, then builtin lookup.
-    pub fn load_global(&mut self, globals: &Rc<PyDict>, name: &str) -> R<Value> {
-        if let Some(v) = self.dict_get_str(globals, name) {
+    pub fn load_global(&mut self, globals: &Rc<PyDict>, name: &Rc<PyStr>) -> R<Value> {
+        if let Some(v) = globals.get_name(name) {
             return Ok(v);
         }
-        if let Some(v) = self.builtins.get(name) {
+        if let Some(v) = self.builtins.get(&*name.s) {
             return Ok(v.clone());
         }
-        Err(self.name_error(name))
+        Err(self.name_error(&name.s))
     }
 
     /// Exception class match for `except`.

@@ -1273,7 +1273,7 @@ impl Vm<'_> {
             Value::Float(f) => float_hash(*f) as u64,
             Value::Str(s) => {
                 self.charge(cost::per_char(s.s.len()))?;
-                str_hash(&s.s)
+                s.hash()
             }
             Value::Bytes(b) => {
                 let mut h = FxHasher::default();
