@@ -205,6 +205,8 @@ pub struct Code {
     /// Interned per compilation (one `Rc` per distinct name), so lookups by these names
     /// compare pointers first and instance dicts share their keys.
     pub names: Vec<Rc<crate::value::PyStr>>,
+    /// The inline cache of each name (parallel to `names`; see `vm::inline_cache`).
+    pub name_caches: Vec<crate::vm::inline_cache::NameCache>,
     /// Nested code objects (functions, classes, comprehensions) for `MakeFunction`.
     pub codes: Vec<Rc<Code>>,
     /// Local variable names (fast slots); parameters come first.

@@ -477,7 +477,7 @@ impl PyDict {
 
     /// Position of the entry keyed by the text of `name`, using its cached hash and comparing
     /// pointers before text (names from code are interned).
-    fn find_name(t: &Table, name: &Rc<PyStr>) -> Option<usize> {
+    pub(crate) fn find_name(t: &Table, name: &Rc<PyStr>) -> Option<usize> {
         t.candidates(name.hash()).map(|i| i as usize).find(|&i| {
             matches!(t.entries.get(i), Some(Some(Entry { key: Value::Str(s), .. })) if s.same_text(name))
         })
@@ -494,18 +494,21 @@ impl PyDict {
     }
     /// Store by a name string. A new entry's key is `name` itself, not a copy, so every
     /// instance dict that gets `self.x = …` from the same code shares one key string.
-    pub fn set_name(&self, name: &Rc<PyStr>, v: Value) {
-        {
+    /// Returns the entry's position.
+    pub fn set_name(&self, name: &Rc<PyStr>, v: Value) -> usize {
+        let i = {
             let mut t = self.table.borrow_mut();
             if let Some(i) = Self::find_name(&t, name) {
                 if let Some(Some(e)) = t.entries.get_mut(i) {
                     e.value = v;
                 }
-                return;
+                return i;
             }
             t.push(name.hash(), Value::Str(name.clone()), v);
-        }
+            t.entries.len() - 1
+        };
         self.touch();
+        i
     }
 }
 
@@ -683,6 +686,12 @@ pub enum BuiltinType {
     Complex,
     NotImplementedType,
     Ellipsis,
+}
+
+/// The current class epoch (see [`Class::dict_mut`]): cached class lookups made in another
+/// epoch are stale.
+pub fn class_epoch() -> u64 {
+    CLASS_EPOCH.with(|e| e.get())
 }
 
 thread_local! {

@@ -216,6 +216,7 @@ impl Compiler {
             lines: Vec::new(),
             consts: Vec::new(),
             names: Vec::new(),
+            name_caches: Vec::new(),
             codes: Vec::new(),
             varnames: Vec::new(),
             cellvars: Vec::new(),
@@ -357,9 +358,10 @@ impl Compiler {
             .entry(n.into())
             .or_insert_with(|| Rc::new(PyStr::new(n)))
             .clone();
-        let names = &mut self.unit().code.names;
-        names.push(name);
-        (names.len() - 1) as u32
+        let code = &mut self.unit().code;
+        code.names.push(name);
+        code.name_caches.push(Default::default());
+        (code.names.len() - 1) as u32
     }
     fn resolve(&mut self, n: &str) -> NameKind {
         let u = self.u();

@@ -567,47 +567,13 @@ impl Vm<'_> {
         }
     }
 
-    /// `obj.name` with a name from code (`LoadAttr`). An instance attribute found in the
-    /// instance dict, with no data descriptor of that name on the class, is answered here by
-    /// the interned name; everything else takes [`Vm::getattr`], whose order this follows.
-    pub fn getattr_name(&mut self, obj: &Value, name: &Rc<PyStr>) -> R<Value> {
-        if let Value::Instance(i) = obj {
-            if !name.s.starts_with("__") {
-                let data = matches!(
-                    i.cls().lookup_name(name),
-                    Some(Value::Property(_) | Value::Instance(_))
-                );
-                if !data {
-                    if let Some(v) = i.dict.get_name(name) {
-                        return Ok(v);
-                    }
-                }
-            }
+    /// Instances of `cls` take `object.__setattr__` (no class in the MRO overrides it).
+    pub fn class_setattr_is_default(&self, cls: &Class) -> bool {
+        match cls.lookup("__setattr__") {
+            None => true,
+            Some(Value::Builtin(b)) => matches!(b.kind, BuiltinKind::Func(_)),
+            Some(_) => false,
         }
-        self.getattr(obj, &name.s)
-    }
-
-    /// `obj.name = v` with a name from code (`StoreAttr`): a plain instance attribute (no
-    /// `__setattr__`, no data descriptor, no `__slots__`) is stored under the interned name
-    /// itself; everything else takes [`Vm::setattr`].
-    pub fn setattr_name(&mut self, obj: &Value, name: &Rc<PyStr>, v: Value) -> R<()> {
-        if let Value::Instance(i) = obj {
-            if !name.s.starts_with("__") {
-                let cls = i.cls();
-                let plain = self.lookup_dunder(obj, "__setattr__").is_none()
-                    && !matches!(
-                        cls.lookup_name(name),
-                        Some(Value::Property(_) | Value::Instance(_))
-                    )
-                    && !cls.dict.borrow().contains_key("__slots__");
-                if plain {
-                    i.dict.set_name(name, v);
-                    i.touch();
-                    return Ok(());
-                }
-            }
-        }
-        self.setattr(obj, &name.s, v)
     }
 
     /// AttributeError in CPython's words.
@@ -1131,6 +1097,51 @@ impl Vm<'_> {
             })
     }
 
+    /// `obj.__class__ = new`: allowed, as in CPython, between user classes of the same
+    /// layout (same builtin base, same `__slots__` along the MRO).
+    fn assign_class(&mut self, i: &Rc<Instance>, cls: &Rc<Class>, v: Value) -> R<()> {
+        let Value::Class(new) = v else {
+            let tn = self.type_name(&v);
+            return Err(self.type_err(&format!(
+                "__class__ must be set to a class, not '{tn}' object"
+            )));
+        };
+        if new.is_builtin_value_type() || Rc::ptr_eq(&new, &self.types.object) {
+            return Err(self.type_err(
+                "__class__ assignment only supported for mutable types or ModuleType subclasses",
+            ));
+        }
+        // Each class's declared slot names (None: no `__slots__`), along the MRO.
+        let slots = |c: &Rc<Class>| -> Vec<Option<Vec<String>>> {
+            let names = |v: &Value| -> Vec<String> {
+                let items = match v {
+                    Value::Tuple(t) => t.items.to_vec(),
+                    Value::List(l) => l.items.borrow().clone(),
+                    other => vec![other.clone()],
+                };
+                items
+                    .iter()
+                    .map(|x| match x {
+                        Value::Str(s) => s.s.to_string(),
+                        _ => String::new(),
+                    })
+                    .collect()
+            };
+            std::iter::once(c)
+                .chain(c.mro.iter())
+                .map(|k| k.dict.borrow().get("__slots__").map(names))
+                .collect()
+        };
+        if new.builtin != cls.builtin || slots(&new) != slots(cls) {
+            return Err(self.type_err(&format!(
+                "__class__ assignment: '{}' object layout differs from '{}'",
+                new.name, cls.name
+            )));
+        }
+        *i.class.borrow_mut() = new;
+        Ok(())
+    }
+
     /// `object.__setattr__`.
     pub fn generic_setattr(
         &mut self,
@@ -1140,6 +1151,9 @@ impl Vm<'_> {
         name: &str,
         v: Value,
     ) -> R<()> {
+        if name == "__class__" {
+            return self.assign_class(i, cls, v);
+        }
         if let Some(ca) = cls.lookup(name) {
             match &ca {
                 Value::Property(p) => {

@@ -9,6 +9,7 @@
 
 pub mod call;
 pub mod frame;
+pub mod inline_cache;
 pub mod ops;
 
 use crate::bytecode::{CodeKind, Op};
@@ -568,7 +569,8 @@ impl<'h> Vm<'h> {
                 }
                 Op::LoadGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
-                    let v = self.load_global(&f.globals, &code.names[i as usize])?;
+                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+                    let v = self.load_global_cached(&f.globals, name, c)?;
                     f.stack.push(v);
                 }
                 Op::StoreGlobal(i) => {
@@ -591,7 +593,8 @@ impl<'h> Vm<'h> {
                         f.stack.push(v);
                         continue;
                     }
-                    let v = self.load_global(&f.globals, name)?;
+                    let v =
+                        self.load_global_cached(&f.globals, name, &code.name_caches[i as usize])?;
                     f.stack.push(v);
                 }
                 Op::LoadClassDeref(i, c) => {
@@ -625,14 +628,16 @@ impl<'h> Vm<'h> {
                 Op::LoadAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
-                    let v = self.getattr_name(&o, &code.names[i as usize])?;
+                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+                    let v = self.load_attr_cached(&o, name, c)?;
                     f.stack.push(v);
                 }
                 Op::StoreAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
                     let v = Self::pop(f);
-                    self.setattr_name(&o, &code.names[i as usize], v)?;
+                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+                    self.store_attr_cached(&o, name, c, v)?;
                 }
                 Op::DeleteAttr(i) => {
                     self.charge(cost::ATTR)?;
@@ -645,20 +650,12 @@ impl<'h> Vm<'h> {
                     // `obj.method(args…)` on an instance whose class defines a plain function
                     // `method` (and whose own dict does not shadow it): the same lookup as
                     // `call_method`, then a direct call with `obj` as the first argument.
-                    let direct = match n.checked_sub(1).map(|i| &f.stack[i]) {
-                        Some(Value::Instance(inst))
-                            if !inst.dict.has_name(&code.names[i as usize]) =>
-                        {
-                            match inst.cls().lookup_name(&code.names[i as usize]) {
-                                Some(Value::Function(func))
-                                    if func.code.takes_exactly(argc + 1) =>
-                                {
-                                    Some(func)
-                                }
-                                _ => None,
-                            }
-                        }
-                        _ => None,
+                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+                    let direct = match n.checked_sub(1) {
+                        Some(recv) => self
+                            .method_cached(&f.stack[recv], name, c)
+                            .filter(|func| func.code.takes_exactly(argc + 1)),
+                        None => None,
                     };
                     if let Some(func) = direct {
                         let v = self.call_positional(&func, &mut f.stack, n, true)?;
@@ -1509,18 +1506,6 @@ impl<'h> Vm<'h> {
         }
     }
 
-    /// Global, then builtin lookup.
-    pub fn load_global(&mut self, globals: &Rc<PyDict>, name: &Rc<PyStr>) -> R<Value> {
-        if let Some(v) = globals.get_name(name) {
-            return Ok(v);
-        }
-        if let Some(v) = self.builtins.get(&*name.s) {
-            return Ok(v.clone());
-        }
-        Err(self.name_error(&name.s))
-    }
-
-    /// Exception class match for `except`.
     /// An attribute for a class pattern: `None` when it is missing (AttributeError), which
     /// fails the pattern as in CPython; other exceptions propagate.
     fn match_attr(&mut self, subj: &Value, name: &str) -> R<Option<Value>> {

@@ -1,0 +1,188 @@
+//! Inline caches for name accesses: `obj.name` loads and stores, `obj.name(...)` calls and
+//! global loads (CPython 3.11's specialising interpreter keeps the same kind of per-site state).
+//!
+//! Each name of a code object (`Code::names[i]`) has one [`NameCache`], shared by every
+//! instruction of that code using the name. It remembers, for the last instance class seen,
+//! the facts the full lookup derives from the class alone: whether a value in the instance
+//! dict wins (no data descriptor of that name), whether a store is a plain dict store (no
+//! `__setattr__`, no data descriptor, no `__slots__`), and which plain function a method call
+//! finds. It also keeps the position where the name was last found in a dict (instance dict
+//! or globals), checked by key identity before use.
+//!
+//! A cache entry is valid only for the same class object (held `Weak`, so its address cannot
+//! be reused while remembered) and the same class epoch (bumped by any change to any class
+//! namespace). It is a hint, never a source of truth: each use re-checks it and otherwise takes
+//! the full path, which answers the same. So caches change no result, no cycle count and no
+//! memory figure; they hold nothing alive that Python can see (`Weak` references only).
+
+use super::{Vm, R};
+use crate::value::{Class, Function, PyDict, PyStr, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+/// What the last class seen at a name's sites tells about it (see the module doc).
+#[derive(Debug)]
+struct ClassFacts {
+    class: Weak<Class>,
+    epoch: u64,
+    /// A value in the instance dict is the attribute (no data descriptor; not a dunder).
+    dict_load: bool,
+    /// `obj.name = v` is a plain instance dict store.
+    plain_store: bool,
+    /// The plain function the class finds for `name`, if it is one.
+    method: Option<Weak<Function>>,
+}
+
+/// The inline cache of one name of a code object.
+#[derive(Debug, Default)]
+pub struct NameCache {
+    facts: RefCell<Option<ClassFacts>>,
+    /// Where the name was last found in a dict (instance dict or globals).
+    hint: Cell<u32>,
+}
+
+impl NameCache {
+    /// The facts for `cls`, recomputed when the remembered class or epoch differs.
+    fn with_facts<T>(
+        &self,
+        vm: &Vm,
+        cls: &Rc<Class>,
+        name: &Rc<PyStr>,
+        f: impl FnOnce(&ClassFacts) -> T,
+    ) -> T {
+        let epoch = crate::value::class_epoch();
+        {
+            let facts = self.facts.borrow();
+            if let Some(c) = facts.as_ref() {
+                if c.epoch == epoch && std::ptr::eq(c.class.as_ptr(), Rc::as_ptr(cls)) {
+                    return f(c);
+                }
+            }
+        }
+        let found = cls.lookup_name(name);
+        let data = matches!(found, Some(Value::Property(_) | Value::Instance(_)));
+        let dunder = name.s.starts_with("__");
+        let facts = ClassFacts {
+            class: Rc::downgrade(cls),
+            epoch,
+            dict_load: !dunder && !data,
+            plain_store: !dunder
+                && !data
+                && vm.class_setattr_is_default(cls)
+                && !cls.dict.borrow().contains_key("__slots__"),
+            method: match &found {
+                Some(Value::Function(func)) => Some(Rc::downgrade(func)),
+                _ => None,
+            },
+        };
+        let out = f(&facts);
+        *self.facts.borrow_mut() = Some(facts);
+        out
+    }
+}
+
+impl PyDict {
+    /// Lookup of a code name, trying the position `hint` first (by key identity: a dict has
+    /// one entry per key, so an entry holding this very string is the one) and remembering
+    /// where it was found.
+    pub fn get_name_hinted(&self, name: &Rc<PyStr>, hint: &Cell<u32>) -> Option<Value> {
+        let t = self.table.borrow();
+        if let Some(Some(e)) = t.entries.get(hint.get() as usize) {
+            if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                return Some(e.value.clone());
+            }
+        }
+        let i = Self::find_name(&t, name)?;
+        hint.set(i as u32);
+        t.entries[i].as_ref().map(|e| e.value.clone())
+    }
+
+    /// Store under a code name, trying the position `hint` first (see `get_name_hinted`).
+    pub fn set_name_hinted(&self, name: &Rc<PyStr>, v: Value, hint: &Cell<u32>) {
+        {
+            let mut t = self.table.borrow_mut();
+            if let Some(Some(e)) = t.entries.get_mut(hint.get() as usize) {
+                if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                    e.value = v;
+                    return;
+                }
+            }
+        }
+        hint.set(self.set_name(name, v) as u32);
+    }
+}
+
+impl Vm<'_> {
+    /// `LoadAttr`: an attribute found in an instance's dict where the class lets it win; else
+    /// the full [`Vm::getattr`].
+    pub fn load_attr_cached(&mut self, obj: &Value, name: &Rc<PyStr>, c: &NameCache) -> R<Value> {
+        if let Value::Instance(i) = obj {
+            let cls = i.class.borrow();
+            if c.with_facts(self, &cls, name, |f| f.dict_load) {
+                if let Some(v) = i.dict.get_name_hinted(name, &c.hint) {
+                    return Ok(v);
+                }
+            }
+        }
+        self.getattr(obj, &name.s)
+    }
+
+    /// `StoreAttr`: a plain instance dict store where the class allows it; else the full
+    /// [`Vm::setattr`].
+    pub fn store_attr_cached(
+        &mut self,
+        obj: &Value,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+        v: Value,
+    ) -> R<()> {
+        if let Value::Instance(i) = obj {
+            let plain = {
+                let cls = i.class.borrow();
+                c.with_facts(self, &cls, name, |f| f.plain_store)
+            };
+            if plain {
+                i.dict.set_name_hinted(name, v, &c.hint);
+                i.touch();
+                return Ok(());
+            }
+        }
+        self.setattr(obj, &name.s, v)
+    }
+
+    /// `CallMethod` on an instance: the plain function its class finds for `name`, unless the
+    /// instance dict shadows it. `None` means: take the general method call.
+    pub fn method_cached(
+        &mut self,
+        obj: &Value,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+    ) -> Option<Rc<Function>> {
+        let Value::Instance(i) = obj else {
+            return None;
+        };
+        let func = {
+            let cls = i.class.borrow();
+            c.with_facts(self, &cls, name, |f| {
+                f.method.as_ref().and_then(Weak::upgrade)
+            })?
+        };
+        (!i.dict.has_name(name)).then_some(func)
+    }
+
+    /// `LoadGlobal`: module globals (by the remembered position first), then builtins.
+    pub fn load_global_cached(
+        &mut self,
+        globals: &PyDict,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+    ) -> R<Value> {
+        if let Some(v) = globals.get_name_hinted(name, &c.hint) {
+            return Ok(v);
+        }
+        if let Some(v) = self.builtins.get(&*name.s) {
+            return Ok(v.clone());
+        }
+        Err(self.name_error(&name.s))
+    }
+}
