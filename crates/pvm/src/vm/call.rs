@@ -1102,7 +1102,7 @@ impl Vm<'_> {
     fn assign_class(&mut self, i: &Rc<Instance>, cls: &Rc<Class>, v: Value) -> R<()> {
         let Value::Class(new) = v else {
             let tn = self.type_name(&v);
-            return Err(self.type_err(&format!(
+            return Err(self.type_err(format!(
                 "__class__ must be set to a class, not '{tn}' object"
             )));
         };
@@ -1133,7 +1133,7 @@ impl Vm<'_> {
                 .collect()
         };
         if new.builtin != cls.builtin || slots(&new) != slots(cls) {
-            return Err(self.type_err(&format!(
+            return Err(self.type_err(format!(
                 "__class__ assignment: '{}' object layout differs from '{}'",
                 new.name, cls.name
             )));
