@@ -729,6 +729,10 @@ pub struct Class {
     /// Recent lookups (see [`Class::lookup`]), valid while `lookup_epoch` is current.
     lookup_cache: RefCell<Vec<LookupEntry>>,
     lookup_epoch: Cell<u64>,
+    /// How `C(...)` runs, remembered for a class epoch: `Some(init)` when it is
+    /// `object.__new__` then the plain function `init` (see `Vm::plain_init`), `None` when
+    /// it takes the general path.
+    pub(crate) ctor_cache: RefCell<Option<(u64, Option<std::rc::Weak<Function>>)>>,
     /// Builtin type this class is or derives from.
     pub builtin: BuiltinType,
     /// Class defines `__getattr__`/`__getattribute__`/`__setattr__`/descriptors fast flags.
@@ -756,6 +760,7 @@ impl Class {
             dict: RefCell::new(dict),
             lookup_cache: RefCell::new(Vec::new()),
             lookup_epoch: Cell::new(0),
+            ctor_cache: RefCell::new(None),
             builtin,
             flags: Cell::new(0),
             meta: RefCell::new(None),

@@ -394,6 +394,35 @@ impl Vm<'_> {
         Ok(inst)
     }
 
+    /// The `__init__` of a plain user class, whose instances come from `object.__new__` (no
+    /// metaclass, no builtin base, no user `__new__`) and are initialised by a plain Python
+    /// function: `C(args…)` then needs no argument vector (the `Call` fast path). `None` when
+    /// `call_class` must decide. Remembered per class for the current class epoch.
+    pub(crate) fn plain_init(&self, c: &Rc<Class>) -> Option<Rc<Function>> {
+        let epoch = crate::value::class_epoch();
+        if let Some((e, init)) = &*c.ctor_cache.borrow() {
+            if *e == epoch {
+                return init.as_ref().and_then(std::rc::Weak::upgrade);
+            }
+        }
+        let default_new = match c.lookup("__new__") {
+            Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w)) => is_builtin_new(&w.0),
+            Some(Value::Function(_)) => false,
+            _ => true,
+        };
+        let plain = c.builtin == BuiltinType::Object
+            && c.meta.borrow().is_none()
+            && default_new
+            && !c.dict.borrow().contains_key("__builtin_ctor__")
+            && !is_builtin_class(self, c);
+        let init = match c.lookup("__init__") {
+            Some(Value::Function(f)) if plain => Some(f),
+            _ => None,
+        };
+        *c.ctor_cache.borrow_mut() = Some((epoch, init.as_ref().map(Rc::downgrade)));
+        init
+    }
+
     /// Instantiate a user metaclass: its `__new__` (or `type.__new__`), then its `__init__`.
     fn call_metaclass(&mut self, meta: &Rc<Class>, args: Args) -> R<Value> {
         let mcls = Value::Class(meta.clone());

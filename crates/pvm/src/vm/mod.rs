@@ -1038,13 +1038,35 @@ impl<'h> Vm<'h> {
                 Op::Call(argc) => {
                     self.charge(cost::CALL)?;
                     let n = f.stack.len() - argc as usize;
-                    if let Some(Value::Function(func)) = n.checked_sub(1).map(|i| &f.stack[i]) {
-                        if func.code.takes_exactly(argc) {
+                    match n.checked_sub(1).map(|i| &f.stack[i]) {
+                        Some(Value::Function(func)) if func.code.takes_exactly(argc) => {
                             let func = func.clone();
                             let v = self.call_positional(&func, &mut f.stack, n, false)?;
                             f.stack.push(v);
                             continue;
                         }
+                        // `C(args…)` of a plain class: the new instance takes the class's
+                        // stack slot and becomes `__init__`'s receiver (as `call_class`).
+                        Some(Value::Class(c)) => {
+                            let c = c.clone();
+                            if let Some(init) = self
+                                .plain_init(&c)
+                                .filter(|init| init.code.takes_exactly(argc + 1))
+                            {
+                                let inst = Value::Instance(rc_inst(Instance::new(c)));
+                                f.stack[n - 1] = inst.clone();
+                                let r = self.call_positional(&init, &mut f.stack, n, true)?;
+                                if !r.is_none() {
+                                    return Err(self.type_err(format!(
+                                        "__init__() should return None, not '{}'",
+                                        self.type_name(&r)
+                                    )));
+                                }
+                                f.stack.push(inst);
+                                continue;
+                            }
+                        }
+                        _ => {}
                     }
                     let args: Vec<Value> = f.stack.drain(n..).collect();
                     let func = Self::pop(f);
