@@ -1066,6 +1066,29 @@ pub struct Super {
 }
 
 impl Value {
+    /// `clone`, with the inline kinds copied without the out-of-line call (hot paths).
+    #[inline(always)]
+    pub fn clone_inline(&self) -> Value {
+        match self {
+            Value::Int(i) => Value::Int(*i),
+            Value::Float(x) => Value::Float(*x),
+            Value::Bool(b) => Value::Bool(*b),
+            Value::None => Value::None,
+            other => other.clone(),
+        }
+    }
+    /// Owns heap memory (anything but None, NotImplemented, Ellipsis, bool, small int, float).
+    pub fn is_heap(&self) -> bool {
+        !matches!(
+            self,
+            Value::None
+                | Value::NotImplemented
+                | Value::Ellipsis
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)
+        )
+    }
     /// Deterministic identity number: the object's serial for heap objects (see
     /// [`Acct::serial`]); immutable singletons and descriptors hash by kind.
     pub fn identity(&self) -> u64 {

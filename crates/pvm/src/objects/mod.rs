@@ -477,6 +477,12 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
             vm.charge(crate::cost::per_elem(count))?;
             Ok(Value::tuple(slice_vec(&t.items, start, step, count)))
         }
+        (Value::Tuple(t), Value::Int(i))
+            if (-(t.items.len() as i64)..t.items.len() as i64).contains(i) =>
+        {
+            let n = t.items.len() as i64;
+            Ok(t.items[(if *i < 0 { i + n } else { *i }) as usize].clone())
+        }
         (Value::Tuple(t), _) => {
             let i = norm_index(vm, k, t.items.len(), "tuple")?;
             Ok(t.items[i].clone())

@@ -442,6 +442,17 @@ impl<'h> Vm<'h> {
         Exc::Py(e)
     }
 
+    /// Replace the two top values, both inline (int or float: nothing to drop), by `v`: the
+    /// arithmetic fast paths work in place on the value stack.
+    #[inline(always)]
+    fn replace_top2(f: &mut Frame, v: Value) {
+        let n = f.stack.len();
+        debug_assert!(n >= 2 && !f.stack[n - 2].is_heap() && !f.stack[n - 1].is_heap());
+        // Forgetting an inline value releases nothing: it owns no heap memory.
+        std::mem::forget(f.stack.pop());
+        std::mem::forget(std::mem::replace(&mut f.stack[n - 2], v));
+    }
+
     fn pop(f: &mut Frame) -> Value {
         f.stack.pop().unwrap_or(Value::None)
     }
@@ -515,7 +526,7 @@ impl<'h> Vm<'h> {
                 Op::LoadFast(i) => {
                     self.charge(cost::BASIC)?;
                     match &f.locals[i as usize] {
-                        Some(v) => f.stack.push(v.clone()),
+                        Some(v) => f.stack.push(v.clone_inline()),
                         None => {
                             let n = code.varnames[i as usize].clone();
                             return Err(self.new_exc(
@@ -689,59 +700,24 @@ impl<'h> Vm<'h> {
                 }
                 Op::BinaryOp(b) | Op::InplaceOp(b) => {
                     self.charge(cost::ARITH)?;
+                    if let Some(z) = ops::fast_binary(&f.stack, b) {
+                        Self::replace_top2(f, z);
+                        continue;
+                    }
                     let r = Self::pop(f);
                     let l = Self::pop(f);
-                    let v = match (&l, &r, b) {
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Add) => {
-                            match x.checked_add(*y) {
-                                Some(z) => Value::Int(z),
-                                None => self.binary_op(&l, &r, b, false)?,
-                            }
-                        }
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Sub) => {
-                            match x.checked_sub(*y) {
-                                Some(z) => Value::Int(z),
-                                None => self.binary_op(&l, &r, b, false)?,
-                            }
-                        }
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Mul) => {
-                            match x.checked_mul(*y) {
-                                Some(z) => Value::Int(z),
-                                None => self.binary_op(&l, &r, b, false)?,
-                            }
-                        }
-                        // Python's floor modulo and division for a positive divisor are the
-                        // Euclidean ones (and cannot overflow); other signs take `int_op`.
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Mod) if *y > 0 => {
-                            Value::Int(x.rem_euclid(*y))
-                        }
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::FloorDiv)
-                            if *y > 0 =>
-                        {
-                            Value::Int(x.div_euclid(*y))
-                        }
-                        // Float arithmetic that cannot raise: IEEE-754 +, -, * as `float_op`.
-                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Add) => {
-                            Value::Float(x + y)
-                        }
-                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Sub) => {
-                            Value::Float(x - y)
-                        }
-                        (Value::Float(x), Value::Float(y), crate::bytecode::BinOp::Mul) => {
-                            Value::Float(x * y)
-                        }
-                        _ => self.binary_op(&l, &r, b, matches!(op, Op::InplaceOp(_)))?,
-                    };
+                    let v = self.binary_op(&l, &r, b, matches!(op, Op::InplaceOp(_)))?;
                     f.stack.push(v);
                 }
                 Op::Compare(c) => {
                     self.charge(cost::ARITH)?;
+                    if let Some(z) = ops::fast_compare(&f.stack, c) {
+                        Self::replace_top2(f, z);
+                        continue;
+                    }
                     let r = Self::pop(f);
                     let l = Self::pop(f);
-                    let v = match (&l, &r) {
-                        (Value::Int(x), Value::Int(y)) => Value::Bool(ops::cmp_ord(x.cmp(y), c)),
-                        _ => self.compare(&l, &r, c)?,
-                    };
+                    let v = self.compare(&l, &r, c)?;
                     f.stack.push(v);
                 }
                 Op::Is(neg) => {

@@ -28,6 +28,66 @@ pub fn cmp_ord(o: Ordering, c: CmpOp) -> bool {
     }
 }
 
+/// The result of `l op r` for the two values on top of `stack` when both are small ints or
+/// floats and the operation cannot raise or overflow: exactly what `binary_op` computes for
+/// them, without its dispatch. `None`: take `binary_op`.
+#[inline(always)]
+pub fn fast_binary(stack: &[Value], op: BinOp) -> Option<Value> {
+    let [.., l, r] = stack else {
+        return None;
+    };
+    match (l, r) {
+        (Value::Int(x), Value::Int(y)) => match op {
+            BinOp::Add => x.checked_add(*y).map(Value::Int),
+            BinOp::Sub => x.checked_sub(*y).map(Value::Int),
+            BinOp::Mul => x.checked_mul(*y).map(Value::Int),
+            // Python's floor modulo and division for a positive divisor are the Euclidean
+            // ones (and cannot overflow); other signs take `int_op`.
+            BinOp::Mod if *y > 0 => Some(Value::Int(x.rem_euclid(*y))),
+            BinOp::FloorDiv if *y > 0 => Some(Value::Int(x.div_euclid(*y))),
+            _ => None,
+        },
+        (Value::Float(x), Value::Float(y)) => fast_float(*x, *y, op),
+        // Mixed: the int converts as `to_float` converts it (`as_f64`).
+        (Value::Int(x), Value::Float(y)) => fast_float(*x as f64, *y, op),
+        (Value::Float(x), Value::Int(y)) => fast_float(*x, *y as f64, op),
+        _ => None,
+    }
+}
+
+/// IEEE-754 `+ - * /` as `float_op` (division only by a non-zero divisor).
+#[inline(always)]
+fn fast_float(x: f64, y: f64, op: BinOp) -> Option<Value> {
+    match op {
+        BinOp::Add => Some(Value::Float(x + y)),
+        BinOp::Sub => Some(Value::Float(x - y)),
+        BinOp::Mul => Some(Value::Float(x * y)),
+        BinOp::TrueDiv if y != 0.0 => Some(Value::Float(x / y)),
+        _ => None,
+    }
+}
+
+/// `l op r` for two small ints or two floats on top of `stack` (as `compare` answers them).
+#[inline(always)]
+pub fn fast_compare(stack: &[Value], c: CmpOp) -> Option<Value> {
+    let [.., l, r] = stack else {
+        return None;
+    };
+    match (l, r) {
+        (Value::Int(x), Value::Int(y)) => Some(Value::Bool(cmp_ord(x.cmp(y), c))),
+        // IEEE comparisons: a NaN compares unequal and unordered, as in CPython.
+        (Value::Float(x), Value::Float(y)) => Some(Value::Bool(match c {
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+        })),
+        _ => None,
+    }
+}
+
 fn op_symbol(b: BinOp) -> &'static str {
     match b {
         BinOp::Add => "+",
@@ -682,14 +742,7 @@ impl Vm<'_> {
                 if y == 0.0 {
                     return Err(self.new_exc("ZeroDivisionError", "float floor division by zero"));
                 }
-                let m = float_mod(x, y);
-                let d = (x - m) / y;
-                let f = libm::floor(d);
-                if d - f > 0.5 {
-                    f + 1.0
-                } else {
-                    f
-                }
+                float_divmod(x, y).0
             }
             BinOp::Mod => {
                 if y == 0.0 {
@@ -2015,6 +2068,33 @@ impl Vm<'_> {
 }
 
 /// Python's float modulo (result has the sign of the divisor).
+/// CPython's `float_divmod` (`y` non-zero): the floor quotient from the unadjusted `fmod`
+/// remainder, so signed zeros and infinite divisors come out as in CPython (`-0.0 // 2` is
+/// `-0.0`, `-2.25 // inf` is `-1.0`).
+pub fn float_divmod(x: f64, y: f64) -> (f64, f64) {
+    let mut m = libm::fmod(x, y);
+    let mut div = (x - m) / y;
+    if m != 0.0 {
+        if (y < 0.0) != (m < 0.0) {
+            m += y;
+            div -= 1.0;
+        }
+    } else {
+        m = libm::copysign(0.0, y);
+    }
+    let q = if div != 0.0 {
+        let f = libm::floor(div);
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
+    } else {
+        libm::copysign(0.0, x / y)
+    };
+    (q, m)
+}
+
 pub fn float_mod(x: f64, y: f64) -> f64 {
     let m = libm::fmod(x, y);
     if m != 0.0 {
