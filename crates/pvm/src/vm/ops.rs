@@ -2067,7 +2067,6 @@ impl Vm<'_> {
     }
 }
 
-/// Python's float modulo (result has the sign of the divisor).
 /// CPython's `float_divmod` (`y` non-zero): the floor quotient from the unadjusted `fmod`
 /// remainder, so signed zeros and infinite divisors come out as in CPython (`-0.0 // 2` is
 /// `-0.0`, `-2.25 // inf` is `-1.0`).
@@ -2095,6 +2094,7 @@ pub fn float_divmod(x: f64, y: f64) -> (f64, f64) {
     (q, m)
 }
 
+/// Python's float modulo (result has the sign of the divisor).
 pub fn float_mod(x: f64, y: f64) -> f64 {
     let m = libm::fmod(x, y);
     if m != 0.0 {
