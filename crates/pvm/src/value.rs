@@ -911,6 +911,9 @@ pub struct Instance {
     /// Rust state of instances of native classes (`hashlib` objects, `struct.Struct`,
     /// `re.Pattern`/`re.Match`; see `crate::native`). Invisible to Python.
     pub native: RefCell<Option<Box<dyn std::any::Any>>>,
+    /// `__dict__` was handed to Python, so the dict may outlive the instance and is tracked
+    /// for cycle reclamation on its own (see [`Instance::dict_value`]).
+    dict_escaped: Cell<bool>,
     pub(crate) acct: Acct,
 }
 impl Instance {
@@ -918,12 +921,23 @@ impl Instance {
     pub fn new(class: Rc<Class>) -> Instance {
         Instance {
             class: RefCell::new(class),
-            dict: rc_dict(PyDict::new()),
+            // Not tracked while only the instance holds it: the instance's own tracking
+            // empties it at the end of the invocation.
+            dict: Rc::new(PyDict::new()),
             base: RefCell::new(None),
             exc: RefCell::new(None),
             native: RefCell::new(None),
+            dict_escaped: Cell::new(false),
             acct: Acct::new(HEADER * 2),
         }
+    }
+    /// `obj.__dict__`: the live attribute dict, from now on tracked by itself too, since
+    /// Python code may keep it after the instance is gone.
+    pub fn dict_value(&self) -> Value {
+        if !self.dict_escaped.replace(true) {
+            track(Tracked::Dict(Rc::downgrade(&self.dict)));
+        }
+        Value::Dict(self.dict.clone())
     }
     /// Re-account (the attribute dict accounts for itself).
     pub fn touch(&self) {
@@ -1427,6 +1441,8 @@ pub fn clear_tracked() {
                     drop(e);
                     let n = i.native.borrow_mut().take();
                     drop(n);
+                    let d = std::mem::take(&mut *i.dict.table.borrow_mut());
+                    drop(d);
                 }
             }
         }

@@ -677,7 +677,7 @@ impl Vm<'_> {
                     if self.fully_slotted(&cls) {
                         return Ok(None);
                     }
-                    return Ok(Some(Value::Dict(i.dict.clone())));
+                    return Ok(Some(i.dict_value()));
                 }
                 let cattr = cls.lookup(name);
                 if let Some(ca) = &cattr {

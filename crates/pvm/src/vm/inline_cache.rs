@@ -43,6 +43,7 @@ pub struct NameCache {
 
 impl NameCache {
     /// The facts for `cls`, recomputed when the remembered class or epoch differs.
+    #[inline(always)]
     fn with_facts<T>(
         &self,
         vm: &Vm,
@@ -51,14 +52,22 @@ impl NameCache {
         f: impl FnOnce(&ClassFacts) -> T,
     ) -> T {
         let epoch = crate::value::class_epoch();
-        {
-            let facts = self.facts.borrow();
-            if let Some(c) = facts.as_ref() {
-                if c.epoch == epoch && std::ptr::eq(c.class.as_ptr(), Rc::as_ptr(cls)) {
-                    return f(c);
-                }
+        if let Some(c) = self.facts.borrow().as_ref() {
+            if c.epoch == epoch && std::ptr::eq(c.class.as_ptr(), Rc::as_ptr(cls)) {
+                return f(c);
             }
         }
+        self.refill(vm, cls, name, epoch);
+        match self.facts.borrow().as_ref() {
+            Some(c) => f(c),
+            None => unreachable!("refill stores the facts"),
+        }
+    }
+
+    /// Compute and remember the facts for `cls` in `epoch` (the miss path of `with_facts`).
+    #[cold]
+    #[inline(never)]
+    fn refill(&self, vm: &Vm, cls: &Rc<Class>, name: &Rc<PyStr>, epoch: u64) {
         let found = cls.lookup_name(name);
         let data = matches!(found, Some(Value::Property(_) | Value::Instance(_)));
         let dunder = name.s.starts_with("__");
@@ -75,9 +84,7 @@ impl NameCache {
                 _ => None,
             },
         };
-        let out = f(&facts);
         *self.facts.borrow_mut() = Some(facts);
-        out
     }
 }
 
@@ -85,19 +92,29 @@ impl PyDict {
     /// Lookup of a code name, trying the position `hint` first (by key identity: a dict has
     /// one entry per key, so an entry holding this very string is the one) and remembering
     /// where it was found.
+    #[inline(always)]
     pub fn get_name_hinted(&self, name: &Rc<PyStr>, hint: &Cell<u32>) -> Option<Value> {
-        let t = self.table.borrow();
-        if let Some(Some(e)) = t.entries.get(hint.get() as usize) {
-            if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
-                return Some(e.value.clone());
+        {
+            let t = self.table.borrow();
+            if let Some(Some(e)) = t.entries.get(hint.get() as usize) {
+                if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                    return Some(e.value.clone_inline());
+                }
             }
         }
+        self.get_name_rehint(name, hint)
+    }
+
+    #[inline(never)]
+    fn get_name_rehint(&self, name: &Rc<PyStr>, hint: &Cell<u32>) -> Option<Value> {
+        let t = self.table.borrow();
         let i = Self::find_name(&t, name)?;
         hint.set(i as u32);
         t.entries[i].as_ref().map(|e| e.value.clone())
     }
 
     /// Store under a code name, trying the position `hint` first (see `get_name_hinted`).
+    #[inline(always)]
     pub fn set_name_hinted(&self, name: &Rc<PyStr>, v: Value, hint: &Cell<u32>) {
         {
             let mut t = self.table.borrow_mut();
