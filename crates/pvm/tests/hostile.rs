@@ -245,7 +245,8 @@ fn reference_cycles_are_reclaimed_at_invocation_end() {
     let live_after = std::thread::Builder::new()
         .stack_size(64 * 1024 * 1024)
         .spawn(|| {
-            let src = "class Node:\n    pass\nfor i in range(500):\n    a = Node()\n    b = Node()\n    a.o = b\n    b.o = a\n    l = []\n    l.append(l)\n    d = {}\n    d['d'] = d\ndef f():\n    return f\ng = (x for x in [1])\n";
+            let src = "class Node:\n    pass\nfor i in range(500):\n    a = Node()\n    b = Node()\n    a.o = b\n    b.o = a\n    l = []\n    l.append(l)\n    d = {}\n    d['d'] = d\ndef f():\n    return f\ng = (x for x in [1])\n\
+                       for i in range(100):\n    e = Node().__dict__\n    e['e'] = e\n    n = Node()\n    n.__dict__['n'] = n\n";
             let o = cowboy_pvm::run(src, "t.py", Limits::default());
             assert!(o.error.is_none(), "{:?}", o.error);
             assert!(o.peak_memory > 100_000);
