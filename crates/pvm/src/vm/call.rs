@@ -101,7 +101,7 @@ impl Vm<'_> {
                 code.is_coroutine,
             ))));
         }
-        self.run_bound_frame(frame)
+        self.run_bound_frame(&mut frame)
     }
 
     /// Call `func`, for which `func.code.takes_exactly(k)` holds, with the `k` values at the top
@@ -131,12 +131,12 @@ impl Vm<'_> {
         if receiver {
             frame.locals[0] = below;
         }
-        self.run_bound_frame(frame)
+        self.run_bound_frame(&mut frame)
     }
 
     /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
     /// enforce the call-depth limit, run it, and give its buffers back for reuse.
-    fn run_bound_frame(&mut self, mut frame: super::frame::Frame) -> R<Value> {
+    fn run_bound_frame(&mut self, frame: &mut super::frame::Frame) -> R<Value> {
         let code = frame.code.clone();
         for &(ci, pi) in &code.cell_params {
             let v = frame.locals[pi as usize].clone();
@@ -147,7 +147,7 @@ impl Vm<'_> {
             self.depth -= 1;
             return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
         }
-        let r = self.run_frame(&mut frame);
+        let r = self.run_frame(frame);
         self.depth -= 1;
         self.recycle_frame(frame);
         match r? {

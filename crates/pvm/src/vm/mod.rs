@@ -332,12 +332,9 @@ impl<'h> Vm<'h> {
 
     /// Give a finished frame's buffers back for reuse. Its remaining values are dropped here,
     /// exactly where dropping the frame would have dropped them.
-    pub fn recycle_frame(&mut self, f: Frame) {
-        let Frame {
-            mut stack,
-            mut locals,
-            ..
-        } = f;
+    pub fn recycle_frame(&mut self, f: &mut Frame) {
+        let mut stack = std::mem::take(&mut f.stack);
+        let mut locals = std::mem::take(&mut f.locals);
         stack.clear();
         locals.clear();
         if self.spare_frames.len() < SPARE_FRAMES
