@@ -502,7 +502,7 @@ fn minmax(vm: &mut Vm, mut a: Args, is_max: bool) -> R<Value> {
         let k = if key.is_none() {
             x.clone()
         } else {
-            vm.call(&key, Args::new(vec![x.clone()]))?
+            vm.call1(&key, x.clone())?
         };
         match &best {
             None => best = Some((k, x)),

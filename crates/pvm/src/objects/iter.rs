@@ -174,6 +174,9 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
                 }
             }
             vm.charge(cost::CALL)?;
+            if args.len() == 1 {
+                return vm.call1(&f, args.swap_remove(0)).map(Some);
+            }
             vm.call(&f, Args::new(args)).map(Some)
         }
         IterState::Filter { f, it } => {
@@ -184,7 +187,7 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
                     vm.truthy(&v)?
                 } else {
                     vm.charge(cost::CALL)?;
-                    let r = vm.call(&f, Args::new(vec![v.clone()]))?;
+                    let r = vm.call1(&f, v.clone())?;
                     vm.truthy(&r)?
                 };
                 if keep {

@@ -20,7 +20,7 @@ pub fn sort_values(vm: &mut Vm, items: Vec<Value>, key: &Value, reverse: bool) -
         let mut k = Vec::with_capacity(items.len());
         for x in &items {
             vm.charge(cost::CALL)?;
-            k.push(vm.call(key, Args::new(vec![x.clone()]))?);
+            k.push(vm.call1(key, x.clone())?);
         }
         k
     };

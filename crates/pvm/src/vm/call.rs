@@ -134,6 +134,19 @@ impl Vm<'_> {
         self.run_bound_frame(&mut frame)
     }
 
+    /// `f(x)`: a plain function taking exactly one positional argument is entered directly
+    /// (as `call_positional`), anything else through [`Vm::call`]. For the callbacks builtins
+    /// make per element (sort keys, `filter`, `min`/`max` keys, `map`).
+    pub fn call1(&mut self, f: &Value, x: Value) -> R<Value> {
+        if let Value::Function(func) = f {
+            if func.code.takes_exactly(1) {
+                let mut stack = vec![Value::None, x];
+                return self.call_positional(func, &mut stack, 1, false);
+            }
+        }
+        self.call(f, Args::new(vec![x]))
+    }
+
     /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
     /// enforce the call-depth limit, run it, and give its buffers back for reuse.
     fn run_bound_frame(&mut self, frame: &mut super::frame::Frame) -> R<Value> {

@@ -1139,6 +1139,25 @@ impl Vm<'_> {
     /// step, as CPython does, so an `__eq__` that mutates a list sees no stale snapshot (and
     /// nothing is copied).
     fn lex_cmp(&mut self, a: &Value, b: &Value) -> R<Ordering> {
+        // Tuples are immutable, so their items are compared in place (no per-item clones);
+        // the comparisons, and so the charges, are the ones of the general walk below.
+        if let (Value::Tuple(ta), Value::Tuple(tb)) = (a, b) {
+            for (x, y) in ta.items.iter().zip(tb.items.iter()) {
+                if x.is(y) || self.eq(x, y)? {
+                    continue;
+                }
+                if let Some(o) = self.native_cmp(x, y)? {
+                    return Ok(o);
+                }
+                let lt = self.compare(x, y, CmpOp::Lt)?;
+                return Ok(if self.truthy(&lt)? {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                });
+            }
+            return Ok(ta.items.len().cmp(&tb.items.len()));
+        }
         let mut i = 0;
         while let (Some(x), Some(y)) = (seq_item(a, i), seq_item(b, i)) {
             i += 1;
