@@ -483,21 +483,22 @@ fn minmax(vm: &mut Vm, mut a: Args, is_max: bool) -> R<Value> {
     let name = if is_max { "max" } else { "min" };
     let key = a.take_kw("key").unwrap_or(Value::None);
     let default = a.take_kw("default");
-    let items = if a.pos.len() == 1 {
-        vm.collect(&a.pos[0])?
+    if a.pos.is_empty() {
+        return Err(vm.type_err(format!("{name} expected at least 1 argument, got 0")));
+    }
+    // One iterable is streamed (constant memory, as CPython); several arguments are the items.
+    let it = if a.pos.len() == 1 {
+        vm.iter(&a.pos[0])?
     } else {
         if default.is_some() {
             return Err(vm.type_err(format!(
                 "Cannot specify a default for {name}() with multiple positional arguments"
             )));
         }
-        a.pos.clone()
+        vm.iter(&Value::tuple(std::mem::take(&mut a.pos)))?
     };
-    if a.pos.is_empty() {
-        return Err(vm.type_err(format!("{name} expected at least 1 argument, got 0")));
-    }
     let mut best: Option<(Value, Value)> = None;
-    for x in items {
+    while let Some(x) = vm.next(&it)? {
         vm.charge(cost::PER_ELEM)?;
         let k = if key.is_none() {
             x.clone()
@@ -807,14 +808,18 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 }
                 _ => {}
             }
-            let items = {
+            // Streamed, as CPython: a generator of any length sums in constant memory.
+            let it = {
                 let x_ = arg(vm, &a, 0, "sum")?;
-                vm.collect(&x_)
+                vm.iter(&x_)
             }?;
             let mut acc = start;
-            for x in items {
+            while let Some(x) = vm.next(&it)? {
                 vm.charge(cost::PER_ELEM)?;
-                acc = vm.binary_op(&acc, &x, BinOp::Add, false)?;
+                acc = match crate::vm::ops::fast_binary_values(&acc, &x, BinOp::Add) {
+                    Some(v) => v,
+                    None => vm.binary_op(&acc, &x, BinOp::Add, false)?,
+                };
             }
             Ok(acc)
         }
@@ -1780,11 +1785,10 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 return Ok(Value::Set(f.clone()));
             }
         }
-        let items = match first {
-            None => vec![],
-            Some(v) => vm.collect(&v)?,
+        return match first {
+            None => vm.new_set(vec![], frozen),
+            Some(v) => Ok(Value::Set(vm.set_from_iter(&v, frozen)?)),
         };
-        return vm.new_set(items, frozen);
     }
     if is!(dict) {
         let d = crate::value::rc_dict(PyDict::new());

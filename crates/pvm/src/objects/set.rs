@@ -105,13 +105,7 @@ pub fn set_op(vm: &mut Vm, a: &PySet, b: &PySet, op: BinOp) -> R<Value> {
 fn as_set(vm: &mut Vm, v: &Value) -> R<Rc<PySet>> {
     match v {
         Value::Set(s) => Ok(s.clone()),
-        other => {
-            let items = vm.collect(other)?;
-            match vm.new_set(items, false)? {
-                Value::Set(s) => Ok(s),
-                _ => Err(vm.type_err("set expected")),
-            }
-        }
+        other => vm.set_from_iter(other, false),
     }
 }
 

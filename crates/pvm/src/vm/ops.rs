@@ -36,6 +36,12 @@ pub fn fast_binary(stack: &[Value], op: BinOp) -> Option<Value> {
     let [.., l, r] = stack else {
         return None;
     };
+    fast_binary_values(l, r, op)
+}
+
+/// [`fast_binary`] on two values.
+#[inline(always)]
+pub fn fast_binary_values(l: &Value, r: &Value, op: BinOp) -> Option<Value> {
     match (l, r) {
         (Value::Int(x), Value::Int(y)) => match op {
             BinOp::Add => x.checked_add(*y).map(Value::Int),
@@ -2045,6 +2051,18 @@ impl Vm<'_> {
             self.set_add(&s, x)?;
         }
         Ok(Value::Set(s))
+    }
+
+    /// A set of the items of iterable `v`, streamed (a generator with few distinct items
+    /// builds a small set in small memory); charged per item as `collect` charges.
+    pub fn set_from_iter(&mut self, v: &Value, frozen: bool) -> R<Rc<PySet>> {
+        let s = crate::value::rc_set(PySet::from_table(Table::default(), frozen));
+        let it = self.iter(v)?;
+        while let Some(x) = self.next(&it)? {
+            self.charge(cost::PER_ELEM)?;
+            self.set_add(&s, x)?;
+        }
+        Ok(s)
     }
 
     /// Add to a set.
