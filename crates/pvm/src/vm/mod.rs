@@ -677,6 +677,14 @@ impl<'h> Vm<'h> {
                 }
                 Op::Subscr => {
                     self.charge(cost::LIST_OP)?;
+                    if let Some(v) = ops::fast_subscr(&f.stack) {
+                        // The index is an int (nothing to drop); the container's reference goes.
+                        std::mem::forget(f.stack.pop());
+                        if let Some(top) = f.stack.last_mut() {
+                            *top = v;
+                        }
+                        continue;
+                    }
                     let k = Self::pop(f);
                     let o = Self::pop(f);
                     let v = self.getitem(&o, &k)?;
@@ -684,6 +692,9 @@ impl<'h> Vm<'h> {
                 }
                 Op::StoreSubscr => {
                     self.charge(cost::LIST_OP)?;
+                    if ops::fast_store_subscr(&mut f.stack) {
+                        continue;
+                    }
                     let k = Self::pop(f);
                     let o = Self::pop(f);
                     let v = Self::pop(f);

@@ -61,6 +61,51 @@ pub fn fast_binary_values(l: &Value, r: &Value, op: BinOp) -> Option<Value> {
     }
 }
 
+/// `o[i]` for a list or tuple and an in-range small int on top of `stack` (what `getitem`
+/// answers for them; anything else, including an index error, is `None`: take `getitem`).
+#[inline(always)]
+pub fn fast_subscr(stack: &[Value]) -> Option<Value> {
+    let [.., o, Value::Int(i)] = stack else {
+        return None;
+    };
+    let at = |n: usize| -> Option<usize> {
+        let j = if *i < 0 { *i + n as i64 } else { *i };
+        (0..n as i64).contains(&j).then_some(j as usize)
+    };
+    match o {
+        Value::List(l) => {
+            let items = l.items.borrow();
+            at(items.len()).map(|j| items[j].clone_inline())
+        }
+        Value::Tuple(t) => at(t.items.len()).map(|j| t.items[j].clone_inline()),
+        _ => None,
+    }
+}
+
+/// `o[i] = v` for a list and an in-range small int (stack: `v`, `o`, `i` on top), done in
+/// place as `setitem` does it. False: nothing was touched, take `setitem`.
+#[inline(always)]
+pub fn fast_store_subscr(stack: &mut Vec<Value>) -> bool {
+    let n = stack.len();
+    let j = match &stack[..] {
+        [.., _, Value::List(l), Value::Int(i)] => {
+            let len = l.items.borrow().len() as i64;
+            let j = if *i < 0 { *i + len } else { *i };
+            if !(0..len).contains(&j) {
+                return false;
+            }
+            j as usize
+        }
+        _ => return false,
+    };
+    let v = std::mem::replace(&mut stack[n - 3], Value::None);
+    if let Value::List(l) = &stack[n - 2] {
+        l.items.borrow_mut()[j] = v;
+    }
+    stack.truncate(n - 3);
+    true
+}
+
 /// IEEE-754 `+ - * /` as `float_op` (division only by a non-zero divisor).
 #[inline(always)]
 fn fast_float(x: f64, y: f64, op: BinOp) -> Option<Value> {
