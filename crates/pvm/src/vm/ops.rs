@@ -1960,37 +1960,54 @@ impl Vm<'_> {
         key: &Value,
         h: u64,
     ) -> R<Option<usize>> {
-        // When the key and every candidate are plain values (whose `eq` runs no Python code and
-        // cannot touch this table), compare under the borrow without copying the candidates.
-        // Same comparisons, same order, same cycles as the general path.
-        if is_plain_key(key) {
+        // Candidates are compared in probe order. While the key and the candidate are plain
+        // values (whose `eq` runs no Python code and cannot touch this table) they are compared
+        // under the borrow, without copies; from the first other candidate on, the rest are
+        // copied out first (`table_find_from`), since their `__eq__` may change the table.
+        // Same comparisons, same order, same cycles either way.
+        let plain_key = is_plain_key(key);
+        let mut skip = 0;
+        {
             let tb = t.borrow();
-            let all_plain = tb.candidates(h).all(
-                |i| matches!(tb.entries.get(i as usize), Some(Some(e)) if is_plain_key(&e.key)),
-            );
-            if all_plain {
-                for i in tb.candidates(h) {
-                    if let Some(Some(e)) = tb.entries.get(i as usize) {
-                        if e.key.is(key) || self.eq(&e.key, key)? {
-                            return Ok(Some(i as usize));
-                        }
+            let mut general = false;
+            for i in tb.candidates(h) {
+                let e = match tb.entries.get(i as usize) {
+                    Some(Some(e)) if plain_key && is_plain_key(&e.key) => e,
+                    Some(Some(_)) => {
+                        general = true;
+                        break;
                     }
+                    _ => {
+                        skip += 1;
+                        continue;
+                    }
+                };
+                if e.key.is(key) || self.eq(&e.key, key)? {
+                    return Ok(Some(i as usize));
                 }
+                skip += 1;
+            }
+            if !general {
                 return Ok(None);
             }
         }
-        self.table_find_slow(t, key, h)
+        // The borrow is released: the remaining comparisons may run Python code.
+        self.table_find_from(t, key, h, skip)
     }
 
-    fn table_find_slow(
+    /// The general lookup: candidates after the first `skip` are copied, then compared (an
+    /// `__eq__` may mutate the table).
+    fn table_find_from(
         &mut self,
         t: &std::cell::RefCell<Table>,
         key: &Value,
         h: u64,
+        skip: usize,
     ) -> R<Option<usize>> {
         let cands: Vec<(u32, Value)> = {
             let tb = t.borrow();
             tb.candidates(h)
+                .skip(skip)
                 .filter_map(|i| {
                     tb.entries
                         .get(i as usize)
