@@ -2250,6 +2250,10 @@ const MODULUS: i128 = (1 << 61) - 1;
 
 /// CPython's int hash for i64.
 pub fn int_hash(i: i64) -> i64 {
+    // Below the modulus an int is its own hash (no 128-bit division).
+    if i.unsigned_abs() < MODULUS as u64 {
+        return if i == -1 { -2 } else { i };
+    }
     let m = (i as i128).abs() % MODULUS;
     let r = if i < 0 { -m } else { m } as i64;
     if r == -1 {
