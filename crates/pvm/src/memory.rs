@@ -21,6 +21,8 @@ thread_local! {
     static LIVE: Cell<u64> = const { Cell::new(0) };
     static PEAK: Cell<u64> = const { Cell::new(0) };
     static LIMIT: Cell<u64> = const { Cell::new(u64::MAX) };
+    /// The peak has exceeded the limit (kept as a flag: the interpreter asks every instruction).
+    static OVER: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Reset the counters for a new invocation with the given limit.
@@ -29,6 +31,7 @@ pub fn reset(limit: u64) {
     LIVE.with(|l| l.set(0));
     PEAK.with(|p| p.set(0));
     LIMIT.with(|l| l.set(limit));
+    OVER.with(|o| o.set(false));
 }
 
 /// Live accounted bytes.
@@ -46,8 +49,9 @@ pub fn peak() -> u64 {
 /// The peak, not the live count: a native operation that grows memory without a pre-check and
 /// frees it again before the next instruction (a temporary copy of a huge argument list) must
 /// still end the invocation, so the limit bounds the peak every outcome reports.
+#[inline]
 pub fn over_limit() -> bool {
-    peak() > LIMIT.with(|l| l.get())
+    OVER.with(|o| o.get())
 }
 
 /// Check that `bytes` more would fit, without allocating. `Err` means MemoryError.
@@ -66,7 +70,10 @@ fn add(n: u64) {
         l.set(v);
         PEAK.with(|p| {
             if v > p.get() {
-                p.set(v)
+                p.set(v);
+                if v > LIMIT.with(|l| l.get()) {
+                    OVER.with(|o| o.set(true));
+                }
             }
         });
     });
