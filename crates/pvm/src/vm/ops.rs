@@ -1681,15 +1681,23 @@ impl Vm<'_> {
                     }
                     return Ok(r);
                 }
+                // An iterable builtin base (list, str, dict … subclasses) iterates as the base
+                // does, as its inherited `__iter__` would, even when the class overrides
+                // `__getitem__`; the sequence protocol is for everything else.
+                let b = i.base.borrow().clone();
+                if let Some(b) = b.filter(|b| {
+                    !matches!(
+                        b,
+                        Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_)
+                    )
+                }) {
+                    return self.iter(&b);
+                }
                 if self.lookup_dunder(v, "__getitem__").is_some() {
                     return Ok(Value::Iter(Rc::new(PyIter::new(IterState::Seq {
                         seq: v.clone(),
                         i: 0,
                     }))));
-                }
-                let b = i.base.borrow().clone();
-                if let Some(b) = b {
-                    return self.iter(&b);
                 }
                 return Err(
                     self.type_err(format!("'{}' object is not iterable", self.type_name(v)))
