@@ -39,6 +39,24 @@ pub struct NameCache {
     facts: RefCell<Option<ClassFacts>>,
     /// Where the name was last found in a dict (instance dict or globals).
     hint: Cell<u32>,
+    /// For `obj.name(…)` on a builtin value: the last receiver kind seen (see `builtin_kind`,
+    /// 0 = none yet) and whether that type has a method `name`.
+    builtin: Cell<(u8, bool)>,
+}
+
+/// The value kinds whose builtin methods depend on the kind alone (so `has_method` may be
+/// remembered per kind), numbered from 1.
+fn builtin_kind(v: &Value) -> Option<u8> {
+    Some(match v {
+        Value::Str(_) => 1,
+        Value::List(_) => 2,
+        Value::Tuple(_) => 3,
+        Value::Dict(_) => 4,
+        Value::Int(_) => 5,
+        Value::Float(_) => 6,
+        Value::Bytes(_) => 7,
+        _ => return None,
+    })
 }
 
 impl NameCache {
@@ -185,6 +203,21 @@ impl Vm<'_> {
             })?
         };
         (!i.dict.has_name(name)).then_some(func)
+    }
+
+    /// `CallMethod` on a str, list, tuple, dict, int, float or bytes: whether its type has the
+    /// builtin method `name` (what `objects::has_method` answers, remembered per kind).
+    pub fn builtin_method_cached(&self, obj: &Value, name: &Rc<PyStr>, c: &NameCache) -> bool {
+        let Some(kind) = builtin_kind(obj) else {
+            return false;
+        };
+        let (k, has) = c.builtin.get();
+        if k == kind {
+            return has;
+        }
+        let has = crate::objects::has_method(self, obj, &name.s);
+        c.builtin.set((kind, has));
+        has
     }
 
     /// `LoadGlobal`: module globals (by the remembered position first), then builtins.

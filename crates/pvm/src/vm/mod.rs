@@ -670,7 +670,16 @@ impl<'h> Vm<'h> {
                         f.stack.push(v);
                         continue;
                     }
-                    let args: Vec<Value> = f.stack.drain(n..).collect();
+                    // A builtin method of a builtin value (`xs.append(x)`, `d.get(k)`): the
+                    // lookup `call_method` makes first is remembered per receiver kind.
+                    if n > 0 && self.builtin_method_cached(&f.stack[n - 1], name, c) {
+                        let args: Vec<Value> = f.stack.split_off(n);
+                        let o = Self::pop(f);
+                        let v = crate::objects::call_method(self, &o, &name.s, Args::new(args))?;
+                        f.stack.push(v);
+                        continue;
+                    }
+                    let args: Vec<Value> = f.stack.split_off(n);
                     let o = Self::pop(f);
                     let v = self.call_method(&o, &code.names[i as usize].s, Args::new(args))?;
                     f.stack.push(v);
@@ -756,7 +765,7 @@ impl<'h> Vm<'h> {
                 Op::BuildTuple(n) | Op::BuildList(n) => {
                     self.charge(cost::BUILD + cost::per_elem(n as usize))?;
                     let k = f.stack.len() - n as usize;
-                    let items: Vec<Value> = f.stack.drain(k..).collect();
+                    let items: Vec<Value> = f.stack.split_off(k);
                     f.stack.push(if matches!(op, Op::BuildTuple(_)) {
                         Value::tuple(items)
                     } else {
@@ -766,14 +775,14 @@ impl<'h> Vm<'h> {
                 Op::BuildSet(n) => {
                     self.charge(cost::BUILD + cost::per_elem(n as usize))?;
                     let k = f.stack.len() - n as usize;
-                    let items: Vec<Value> = f.stack.drain(k..).collect();
+                    let items: Vec<Value> = f.stack.split_off(k);
                     let s = self.new_set(items, false)?;
                     f.stack.push(s);
                 }
                 Op::BuildMap(n) => {
                     self.charge(cost::BUILD + cost::per_elem(n as usize))?;
                     let k = f.stack.len() - 2 * n as usize;
-                    let items: Vec<Value> = f.stack.drain(k..).collect();
+                    let items: Vec<Value> = f.stack.split_off(k);
                     let d = crate::value::rc_dict(PyDict::new());
                     for kv in items.chunks(2) {
                         self.dict_set(&d, kv[0].clone(), kv[1].clone())?;
@@ -790,7 +799,7 @@ impl<'h> Vm<'h> {
                 }
                 Op::BuildString(n) => {
                     let k = f.stack.len() - n as usize;
-                    let parts: Vec<Value> = f.stack.drain(k..).collect();
+                    let parts: Vec<Value> = f.stack.split_off(k);
                     let mut s = String::new();
                     for p in &parts {
                         if let Value::Str(x) = p {
@@ -1052,7 +1061,7 @@ impl<'h> Vm<'h> {
                         }
                         _ => {}
                     }
-                    let args: Vec<Value> = f.stack.drain(n..).collect();
+                    let args: Vec<Value> = f.stack.split_off(n);
                     let func = Self::pop(f);
                     let v = self.call(&func, Args::new(args))?;
                     f.stack.push(v);
@@ -1063,7 +1072,7 @@ impl<'h> Vm<'h> {
                         continue;
                     };
                     let n = f.stack.len() - argc as usize;
-                    let mut args: Vec<Value> = f.stack.drain(n..).collect();
+                    let mut args: Vec<Value> = f.stack.split_off(n);
                     let kwv = args.split_off(args.len() - names.items.len());
                     let kw = names
                         .items
