@@ -8,6 +8,7 @@ pub mod dict;
 pub mod int;
 pub mod iter;
 pub mod list;
+pub mod search;
 pub mod set;
 pub mod str;
 
@@ -489,9 +490,19 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
         (Value::Str(s), Value::Slice(sl)) => {
             let (start, _, step, count) = slice_indices(vm, sl, s.len)?;
             vm.charge(crate::cost::per_char(count))?;
-            if s.ascii && step == 1 {
+            if step == 1 {
+                // Through the offset marks: no walk from the start of a non-ASCII string.
                 let st = start as usize;
-                return Ok(Value::str(&s.s[st..st + count]));
+                let (b0, b1) = (s.byte_offset(st), s.byte_offset(st + count));
+                return Ok(Value::str(&s.s[b0..b1]));
+            }
+            if s.ascii {
+                let b = s.s.as_bytes();
+                let v: String = slice_vec(b, start, step, count)
+                    .into_iter()
+                    .map(char::from)
+                    .collect();
+                return Ok(Value::str(&v));
             }
             let chars: Vec<char> = s.s.chars().collect();
             let v: String = slice_vec(&chars, start, step, count).into_iter().collect();

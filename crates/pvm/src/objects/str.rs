@@ -180,6 +180,10 @@ fn split_lines(text: &str, keep: bool, unicode: bool) -> Vec<&str> {
 
 /// Call a str method.
 pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
+    if super::search::NAMES.contains(&name) {
+        let pos = super::search::positions(vm, &args)?;
+        return super::search::call(vm, super::search::Hay::Str(s), name, &args, pos);
+    }
     vm.charge(cost::per_char(s.s.len()))?;
     let a0 = args.pos.first();
     let text = &*s.s;
@@ -341,120 +345,6 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 Value::str(&text.replace(&*old.s, &new.s))
             } else {
                 Value::str(&text.replacen(&*old.s, &new.s, count as usize))
-            }
-        }
-        "startswith" | "endswith" => {
-            let pats: Vec<Value> = match a0 {
-                Some(Value::Tuple(t)) => t.items.to_vec(),
-                Some(v) => vec![v.clone()],
-                None => vec![],
-            };
-            let start = match args.pos.get(1) {
-                Some(v) if !v.is_none() => vm.index_of(v)?,
-                _ => 0,
-            };
-            let n = s.len as i64;
-            // Past the end nothing matches, not even "" (CPython does not clamp start).
-            if start > n {
-                return Ok(Value::Bool(false));
-            }
-            let st = if start < 0 { (start + n).max(0) } else { start } as usize;
-            let end = match args.pos.get(2) {
-                Some(v) if !v.is_none() => {
-                    let e = vm.index_of(v)?;
-                    if e < 0 {
-                        (e + n).max(0)
-                    } else {
-                        e.min(n)
-                    }
-                }
-                _ => n,
-            } as usize;
-            let sub: String = if s.ascii {
-                text.get(st..end.max(st)).unwrap_or("").to_string()
-            } else {
-                text.chars().skip(st).take(end.saturating_sub(st)).collect()
-            };
-            let mut r = false;
-            for p in pats {
-                match p {
-                    Value::Str(p) => {
-                        if (name == "startswith" && sub.starts_with(&*p.s))
-                            || (name == "endswith" && sub.ends_with(&*p.s))
-                        {
-                            // Later tuple items are not even type-checked, as in CPython.
-                            r = true;
-                            break;
-                        }
-                    }
-                    o => {
-                        return Err(vm.type_err(format!(
-                            "{name} first arg must be str or a tuple of str, not {}",
-                            vm.type_name(&o)
-                        )))
-                    }
-                }
-            }
-            Value::Bool(r)
-        }
-        "find" | "rfind" | "index" | "rindex" | "count" => {
-            let sub = need_str(vm, a0, name)?;
-            let n = s.len as i64;
-            // A start past the end is kept as is (not clamped), so that even an empty
-            // substring is not found there, as in CPython.
-            let st = match args.pos.get(1) {
-                Some(v) if !v.is_none() => {
-                    let x = vm.index_of(v)?;
-                    if x < 0 {
-                        (x + n).max(0)
-                    } else {
-                        x
-                    }
-                }
-                _ => 0,
-            } as usize;
-            let en = match args.pos.get(2) {
-                Some(v) if !v.is_none() => {
-                    let x = vm.index_of(v)?;
-                    if x < 0 {
-                        (x + n).max(0)
-                    } else {
-                        x.min(n)
-                    }
-                }
-                _ => n,
-            } as usize;
-            if st > en {
-                return Ok(if name == "count" {
-                    Value::Int(0)
-                } else if name.ends_with("index") {
-                    return Err(vm.value_err("substring not found"));
-                } else {
-                    Value::Int(-1)
-                });
-            }
-            let b0 = s.byte_offset(st);
-            let b1 = s.byte_offset(en);
-            let hay = &text[b0..b1];
-            if name == "count" {
-                return Ok(Value::Int(if sub.s.is_empty() {
-                    (en - st + 1) as i64
-                } else {
-                    hay.matches(&*sub.s).count() as i64
-                }));
-            }
-            let pos = if name.starts_with('r') {
-                hay.rfind(&*sub.s)
-            } else {
-                hay.find(&*sub.s)
-            };
-            match pos {
-                Some(p) => {
-                    let ci = if s.ascii { p } else { hay[..p].chars().count() };
-                    Value::Int((st + ci) as i64)
-                }
-                None if name.ends_with("index") => return Err(vm.value_err("substring not found")),
-                None => Value::Int(-1),
             }
         }
         "format" => Value::str(&crate::format::str_format(vm, text, &args)?),
@@ -847,6 +737,10 @@ fn bytes_translate(vm: &mut Vm, b: &[u8], mut args: Args) -> R<Value> {
 
 /// Call a bytes method.
 pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
+    if super::search::NAMES.contains(&name) {
+        let pos = super::search::positions(vm, &args)?;
+        return super::search::call(vm, super::search::Hay::Bytes(&b.b), name, &args, pos);
+    }
     vm.charge(cost::per_char(b.b.len()))?;
     match name {
         "decode" => {
@@ -956,9 +850,6 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
         "translate" => bytes_translate(vm, &b.b, args),
         _ if BYTES_METHODS.contains(&name) => {
             let s = Rc::new(PyStr::new(&byte_text(&b.b)));
-            // A byte value where these methods accept an int (`b.index(65)`, `b.count(0)`);
-            // only the first argument: the others are positions.
-            let int_sub = matches!(name, "count" | "find" | "rfind" | "index" | "rindex");
             // The str methods below would take text; bytes methods take only bytes-likes.
             let text_arg = args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)).find(|v| {
                 matches!(v, Value::Str(_))
@@ -967,24 +858,12 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
             if text_arg.is_some()
                 && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust")
             {
-                return Err(vm.type_err(if int_sub {
-                    "argument should be integer or bytes-like object, not 'str'".to_string()
-                } else if matches!(name, "startswith" | "endswith") {
-                    format!("{name} first arg must be bytes or a tuple of bytes, not str")
-                } else {
-                    "a bytes-like object is required, not 'str'".to_string()
-                }));
+                return Err(vm.type_err("a bytes-like object is required, not 'str'"));
             }
             let pos = args
                 .pos
                 .iter()
-                .enumerate()
-                .map(|(i, v)| match v {
-                    Value::Int(x) if i == 0 && int_sub && (0..256).contains(x) => {
-                        Value::str(&byte_char(*x as u8).to_string())
-                    }
-                    v => arg_to_text(v),
-                })
+                .map(arg_to_text)
                 .collect();
             let a = Args {
                 pos,
@@ -1067,6 +946,11 @@ fn byte_arg(vm: &mut Vm, v: Option<&Value>) -> R<u8> {
 
 /// Call a bytearray method.
 pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) -> R<Value> {
+    if super::search::NAMES.contains(&name) {
+        let pos = super::search::positions(vm, &args)?;
+        let data = b.b.borrow();
+        return super::search::call(vm, super::search::Hay::Bytes(&data), name, &args, pos);
+    }
     let n = b.b.borrow().len();
     vm.charge(cost::per_char(n))?;
     match name {

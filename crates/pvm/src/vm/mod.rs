@@ -223,6 +223,13 @@ impl<'h> Vm<'h> {
         Ok(())
     }
 
+    /// Cycles that can still be charged before the budget is exhausted. Work whose size is
+    /// known only as it proceeds (a search stopping at its first match) bounds itself by this,
+    /// then charges exactly what it did, so it never works past the budget.
+    pub fn cycles_left(&self) -> u64 {
+        self.cycle_limit.saturating_sub(self.stats.cycles)
+    }
+
     /// Check that `bytes` more accounted memory fits before allocating it.
     pub fn reserve(&mut self, bytes: u64) -> R<()> {
         crate::memory::reserve(bytes).map_err(|_| Exc::Abort(Abort::MemoryLimit))
