@@ -733,3 +733,37 @@ fn windowed_search_is_charged_by_the_window() {
         ("s = 'a' * 10**6\nfor i in range(50000):\n    s.find('a', i)", Out("")),
     ]);
 }
+
+#[test]
+fn split_reserves_every_piece_before_building() {
+    // A few MB of text splits into millions of one-char pieces: each is an object header and
+    // a list slot (about 50 accounted bytes for 2 bytes of text), so the pieces would be far
+    // past the 10 MiB limit. The split counts and reserves them first: MemoryError with the
+    // peak still within the limit, not a 100 MB list built and then noticed.
+    for src in [
+        "x = ('a,' * 2000000).split(',')",
+        "x = ('a,' * 2000000).rsplit(',', 1999999)",
+        "x = ('a ' * 2000000).split()",
+        "x = ('a ' * 2000000).rsplit()",
+        "x = ('a\\n' * 2000000).splitlines()",
+        "x = (b'a,' * 2000000).split(b',')",
+        "x = (b'a ' * 2000000).split()",
+        "x = bytearray(b'a\\r' * 2000000).splitlines(True)",
+    ] {
+        let o = run_with(
+            src,
+            Limits {
+                cycles: Some(100_000_000),
+                memory: MEM,
+                ..Limits::default()
+            },
+        );
+        assert!(err_line(&o).starts_with("MemoryError"), "{src}: {:?}", err_line(&o));
+        assert!(o.peak_memory <= MEM, "{src}: peak {}", o.peak_memory);
+    }
+    // Just under the limit it works, and a split pays a cycle per piece.
+    let few = run_cycles("x = ('a,' * 1000).split(',')\nprint(len(x))", BUDGET);
+    let many = run_cycles("x = ('a,' * 100000).split(',')\nprint(len(x))", BUDGET);
+    assert_eq!(many.stdout, "100001\n");
+    assert!(many.cycles - few.cycles >= 99_000 * 3, "{} {}", few.cycles, many.cycles);
+}

@@ -10,6 +10,7 @@ pub mod iter;
 pub mod list;
 pub mod search;
 pub mod set;
+pub mod split;
 pub mod str;
 
 use crate::value::*;

@@ -133,53 +133,11 @@ fn pad(vm: &mut Vm, s: &PyStr, args: &Args, how: u8) -> R<Value> {
     Ok(Value::str(&out))
 }
 
-/// The `keepends` argument of `splitlines`, positional or keyword.
-fn splitlines_keep(vm: &mut Vm, args: &Args) -> R<bool> {
-    let v = args.pos.first().or_else(|| {
-        args.kw
-            .iter()
-            .find(|(k, _)| &**k == "keepends")
-            .map(|(_, v)| v)
-    });
-    match v {
-        Some(v) => vm.truthy(v),
-        None => Ok(false),
-    }
-}
-
-/// Lines of `text`: str splits at every Unicode line boundary, bytes (`unicode == false`,
-/// text holding Latin-1 chars) only at `\n`, `\r` and `\r\n`.
-fn split_lines(text: &str, keep: bool, unicode: bool) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut it = text.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        let sep = match c {
-            '\n' | '\r' => true,
-            '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}' => {
-                unicode
-            }
-            _ => false,
-        };
-        if !sep {
-            continue;
-        }
-        let mut end = i + c.len_utf8();
-        if c == '\r' && it.peek().is_some_and(|&(_, n)| n == '\n') {
-            it.next();
-            end += 1;
-        }
-        out.push(&text[start..if keep { end } else { i }]);
-        start = end;
-    }
-    if start < text.len() {
-        out.push(&text[start..]);
-    }
-    out
-}
-
 /// Call a str method.
 pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
+    if matches!(name, "split" | "rsplit" | "splitlines") {
+        return super::split::call(vm, &Value::Str(s.clone()), name, &args);
+    }
     if super::search::NAMES.contains(&name) {
         let pos = super::search::positions(vm, &args)?;
         return super::search::call(vm, super::search::Hay::Str(s), name, &args, pos);
@@ -202,88 +160,6 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 "lstrip" => text.trim_start_matches(pred),
                 _ => text.trim_end_matches(pred),
             })
-        }
-        "split" | "rsplit" => {
-            let mut a = args.clone();
-            let sep = a.pos.first().cloned().or_else(|| a.take_kw("sep"));
-            let maxsplit = match a.pos.get(1).cloned().or_else(|| a.take_kw("maxsplit")) {
-                Some(v) => vm.index_of(&v)?,
-                None => -1,
-            };
-            let sep = arg_str(vm, sep.as_ref(), "sep")?;
-            let parts: Vec<String> = match sep {
-                Some(sp) => {
-                    if sp.is_empty() {
-                        return Err(vm.value_err("empty separator"));
-                    }
-                    if maxsplit < 0 {
-                        text.split(sp.as_str()).map(String::from).collect()
-                    } else if name == "split" {
-                        text.splitn(maxsplit as usize + 1, sp.as_str())
-                            .map(String::from)
-                            .collect()
-                    } else {
-                        let mut v: Vec<String> = text
-                            .rsplitn(maxsplit as usize + 1, sp.as_str())
-                            .map(String::from)
-                            .collect();
-                        v.reverse();
-                        v
-                    }
-                }
-                None => {
-                    // Runs of str.isspace() characters separate words.
-                    let sp = crate::unicode::is_space;
-                    if maxsplit < 0 {
-                        text.split(sp)
-                            .filter(|w| !w.is_empty())
-                            .map(String::from)
-                            .collect()
-                    } else if name == "split" {
-                        let mut out = Vec::new();
-                        let mut rest = text.trim_start_matches(sp);
-                        while !rest.is_empty() {
-                            if out.len() as i64 == maxsplit {
-                                out.push(rest.to_string());
-                                break;
-                            }
-                            let end = rest.find(sp).unwrap_or(rest.len());
-                            out.push(rest[..end].to_string());
-                            rest = rest[end..].trim_start_matches(sp);
-                        }
-                        out
-                    } else {
-                        let mut out = Vec::new();
-                        let mut rest = text.trim_end_matches(sp);
-                        while !rest.is_empty() {
-                            if out.len() as i64 == maxsplit {
-                                out.push(rest.to_string());
-                                break;
-                            }
-                            let start = rest
-                                .char_indices()
-                                .rev()
-                                .find(|&(_, c)| sp(c))
-                                .map(|(i, c)| i + c.len_utf8())
-                                .unwrap_or(0);
-                            out.push(rest[start..].to_string());
-                            rest = rest[..start].trim_end_matches(sp);
-                        }
-                        out.reverse();
-                        out
-                    }
-                }
-            };
-            Value::list(parts.iter().map(|p| Value::str(p)).collect())
-        }
-        "splitlines" => {
-            let keep = splitlines_keep(vm, &args)?;
-            Value::list(
-                split_lines(text, keep, true)
-                    .into_iter()
-                    .map(Value::str)
-                    .collect(),
-            )
         }
         "join" => {
             let it = a0.unwrap_or(&Value::None);
@@ -737,6 +613,9 @@ fn bytes_translate(vm: &mut Vm, b: &[u8], mut args: Args) -> R<Value> {
 
 /// Call a bytes method.
 pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
+    if matches!(name, "split" | "rsplit" | "splitlines") {
+        return super::split::call(vm, &Value::Bytes(b.clone()), name, &args);
+    }
     if super::search::NAMES.contains(&name) {
         let pos = super::search::positions(vm, &args)?;
         return super::search::call(vm, super::search::Hay::Bytes(&b.b), name, &args, pos);
@@ -835,15 +714,6 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 out.push_str(d);
             }
             Ok(Value::str(&out))
-        }
-        "splitlines" => {
-            let keep = splitlines_keep(vm, &args)?;
-            let text = latin1(&b.b);
-            let lines = split_lines(&text, keep, false)
-                .into_iter()
-                .map(|l| Value::bytes(l.chars().map(|c| c as u8).collect()))
-                .collect();
-            Ok(Value::list(lines))
         }
         "isascii" => Ok(Value::Bool(b.b.is_ascii())),
         "maketrans" => bytes_maketrans(vm, &args),
@@ -946,6 +816,9 @@ fn byte_arg(vm: &mut Vm, v: Option<&Value>) -> R<u8> {
 
 /// Call a bytearray method.
 pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) -> R<Value> {
+    if matches!(name, "split" | "rsplit" | "splitlines") {
+        return super::split::call(vm, &Value::ByteArray(b.clone()), name, &args);
+    }
     if super::search::NAMES.contains(&name) {
         let pos = super::search::positions(vm, &args)?;
         let data = b.b.borrow();
