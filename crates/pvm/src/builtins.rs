@@ -328,7 +328,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             BuiltinType::Set | BuiltinType::FrozenSet => {
                 crate::objects::set::METHODS.contains(&name)
             }
-            BuiltinType::Int => {
+            BuiltinType::Int | BuiltinType::Bool => {
                 crate::objects::int::METHODS.contains(&name) || name == "from_bytes"
             }
             BuiltinType::Float => {
@@ -365,7 +365,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     };
     Some(match (c.builtin, name) {
         (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
-        (BuiltinType::Int, "from_bytes") => bound_ctor("int.from_bytes"),
+        (BuiltinType::Int | BuiltinType::Bool, "from_bytes") => bound_ctor("int.from_bytes"),
         (BuiltinType::Float, "fromhex") => bound_ctor("float.fromhex"),
         (BuiltinType::Bytes | BuiltinType::ByteArray, "fromhex") => bound_ctor("bytes.fromhex"),
         (BuiltinType::Str, "maketrans") => Value::Builtin(Rc::new(Builtin {
@@ -653,6 +653,30 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         if t == "type" {
             return type_method(vm, m, a);
         }
+        // The alternate constructors and static methods of the builtin types: CPython's
+        // argument-count checks (the receiver, the class, is not counted).
+        let ctor = match name {
+            "dict.fromkeys" => Some(("dict", "fromkeys", 1)),
+            "int.from_bytes" => Some(("int", "from_bytes", 1)),
+            "float.fromhex" => Some(("float", "fromhex", 1)),
+            "bytes.fromhex" => Some(
+                if matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray) {
+                    ("bytearray", "fromhex", 1)
+                } else {
+                    ("bytes", "fromhex", 1)
+                },
+            ),
+            "str.maketrans" => Some(("str", "maketrans", 0)),
+            "bytes.maketrans" => Some(("bytes", "maketrans", 0)),
+            _ => None,
+        };
+        if let Some((ty, m, skip)) = ctor {
+            let rest = Args {
+                pos: a.pos.get(skip..).unwrap_or_default().to_vec(),
+                kw: a.kw.clone(),
+            };
+            crate::objects::arity::check_type(vm, ty, m, &rest)?;
+        }
         if name == "str.maketrans" {
             return crate::objects::str::maketrans(vm, &a);
         }
@@ -661,8 +685,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         if name == "bytes.fromhex" {
             let is_ba = matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
-            let Some(Value::Str(s)) = a.pos.get(1).cloned() else {
-                return Err(vm.type_err("fromhex() argument must be str"));
+            let s = match a.pos.get(1) {
+                Some(Value::Str(s)) => s.clone(),
+                other => {
+                    let tn = crate::objects::clinic_type_name(vm, other.unwrap_or(&Value::None));
+                    return Err(vm.type_err(format!("fromhex() argument must be str, not {tn}")));
+                }
             };
             vm.charge(cost::per_char(s.s.len()))?;
             let mut out = Vec::new();
@@ -1243,14 +1271,14 @@ fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
 }
 
 /// `byteorder` of `int.to_bytes`/`int.from_bytes`.
-pub fn check_byteorder(vm: &mut Vm, order: &Value) -> R<()> {
+pub fn check_byteorder(vm: &mut Vm, order: &Value, who: &str) -> R<()> {
     match order {
         Value::Str(s) if matches!(&*s.s, "little" | "big") => Ok(()),
         Value::Str(_) => Err(vm.value_err("byteorder must be either 'little' or 'big'")),
         other => {
-            let tn = vm.type_name(other);
+            let tn = crate::objects::clinic_type_name(vm, other);
             Err(vm.type_err(format!(
-                "to_bytes() argument 'byteorder' must be str, not {tn}"
+                "{who}() argument 'byteorder' must be str, not {tn}"
             )))
         }
     }
@@ -1282,6 +1310,7 @@ fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
         Some(v) => vm.truthy(&v)?,
         None => false,
     };
+    check_byteorder(vm, &order, "from_bytes")?;
     let mut bytes = match &b {
         Value::Bytes(x) => x.b.to_vec(),
         Value::ByteArray(x) => x.b.borrow().clone(),
@@ -1296,7 +1325,6 @@ fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
         }
     };
     vm.int_bound(bytes.len() as u64 * 8)?;
-    check_byteorder(vm, &order)?;
     if matches!(&order, Value::Str(s) if &*s.s == "little") {
         bytes.reverse();
     }

@@ -130,7 +130,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 Value::BigInt(b) => (**b).clone(),
                 _ => BigInt::zero(),
             };
-            crate::builtins::check_byteorder(vm, &order)?;
+            crate::builtins::check_byteorder(vm, &order, "to_bytes")?;
             if b.is_negative() && !signed {
                 return Err(vm.new_exc("OverflowError", "can't convert negative int to unsigned"));
             }

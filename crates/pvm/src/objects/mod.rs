@@ -4,6 +4,7 @@
 //! `METHODS` list and an arm to its `call` match. [`has_method`] and [`call_method`] dispatch
 //! on the receiver's type.
 
+pub mod arity;
 pub mod dict;
 pub mod int;
 pub mod iter;
@@ -40,6 +41,15 @@ pub const GENERIC_DUNDERS: &[&str] = &[
     "__format__",
     "__bool__",
 ];
+
+/// A type's name as CPython's Argument Clinic words a bad argument: `None` itself, else the
+/// type name (`must be str, not None`, but `not int`).
+pub fn clinic_type_name(vm: &Vm, v: &Value) -> String {
+    match v {
+        Value::None => "None".to_string(),
+        v => vm.type_name(v),
+    }
+}
 
 /// Which generic special methods a builtin value type has (so `hasattr(int, "__len__")` is
 /// false, and an `int` base in an MRO supplies `__hash__` before a later mixin's).
@@ -199,8 +209,40 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
     list.contains(&name)
 }
 
+/// `name` is an alternate constructor (a class method) of `v`'s builtin type, reachable through
+/// an instance too (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`) and bound to its class.
+pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
+    match v {
+        Value::Dict(_) => name == "fromkeys",
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => name == "from_bytes",
+        Value::Float(_) | Value::Bytes(_) | Value::ByteArray(_) => name == "fromhex",
+        _ => false,
+    }
+}
+
 /// Call builtin method `name` on `v`.
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    if is_alt_ctor(v, name) {
+        let c = vm.type_of(v);
+        if let Some(f) = crate::builtins::class_attr(vm, &c, name) {
+            return vm.call(&f, args);
+        }
+    }
+    arity::check(vm, v, name, &args)?;
+    if let Some((kind, _)) = vm.dict_view(v) {
+        if name == "isdisjoint" && kind != 1 {
+            let ty = ["dict_keys", "dict_values", "dict_items"][usize::from(kind)];
+            arity::check_type(vm, ty, name, &args)?;
+            // No element of the other iterable is in the view (each `in` is charged).
+            let other = vm.collect(&args.pos[0])?;
+            for x in &other {
+                if vm.contains(v, x)? {
+                    return Ok(Value::Bool(false));
+                }
+            }
+            return Ok(Value::Bool(true));
+        }
+    }
     if is_generic_dunder(name) && !matches!(v, Value::Instance(_)) && !has_own_method(vm, v, name) {
         return generic_dunder(vm, v, name, &args);
     }

@@ -73,8 +73,21 @@ impl Hay<'_> {
 /// A `start`/`end` argument: None, an int (big ones clamp, as CPython's `Py_ssize_t`) or an
 /// object with `__index__`.
 fn slice_index(vm: &mut Vm, v: Option<&Value>) -> R<Option<i64>> {
+    match v {
+        Some(Value::None) => Ok(None),
+        v => slice_index_or(
+            vm,
+            v,
+            "slice indices must be integers or None or have an __index__ method",
+        ),
+    }
+}
+
+/// [`slice_index`] where None is not allowed (`list.index`), with CPython's message `msg`
+/// for anything that is not an index.
+pub fn slice_index_or(vm: &mut Vm, v: Option<&Value>, msg: &str) -> R<Option<i64>> {
     Ok(Some(match v {
-        None | Some(Value::None) => return Ok(None),
+        None => return Ok(None),
         Some(Value::Int(i)) => *i,
         Some(Value::Bool(b)) => i64::from(*b),
         Some(Value::BigInt(b)) => {
@@ -86,26 +99,22 @@ fn slice_index(vm: &mut Vm, v: Option<&Value>) -> R<Option<i64>> {
         }
         Some(v @ Value::Instance(_)) => {
             if let Some(r) = vm.call_dunder(v, "__index__", vec![])? {
-                return slice_index(vm, Some(&r));
+                return slice_index_or(vm, Some(&r), msg);
             }
             let b = Vm::base_of(v);
             if !b.is(v) && !matches!(b, Value::Instance(_)) {
-                return slice_index(vm, Some(&b));
+                return slice_index_or(vm, Some(&b), msg);
             }
-            return Err(slice_type_err(vm));
+            return Err(vm.type_err(msg));
         }
-        Some(_) => return Err(slice_type_err(vm)),
+        Some(_) => return Err(vm.type_err(msg)),
     }))
-}
-
-fn slice_type_err(vm: &mut Vm) -> crate::vm::Exc {
-    vm.type_err("slice indices must be integers or None or have an __index__ method")
 }
 
 /// The window `[start:end]` of a sequence of `n` items, CPython's `ADJUST_INDICES`: `end` is
 /// clamped to `n`, negatives count from the end; `start` may stay past `end` (then nothing,
 /// not even an empty needle, is found there).
-fn window(n: usize, start: Option<i64>, end: Option<i64>) -> (usize, usize) {
+pub fn window(n: usize, start: Option<i64>, end: Option<i64>) -> (usize, usize) {
     let n = n as i64;
     let adjust = |x: i64| if x < 0 { x.saturating_add(n).max(0) } else { x };
     let st = adjust(start.unwrap_or(0));

@@ -285,12 +285,22 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             let encoding = match &encoding {
                 None => "utf-8".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
-                Some(_) => return Err(vm.type_err("encode() argument 'encoding' must be str")),
+                Some(v) => {
+                    let tn = super::clinic_type_name(vm, v);
+                    return Err(vm.type_err(format!(
+                        "encode() argument 'encoding' must be str, not {tn}"
+                    )));
+                }
             };
             let errors = match &errors {
                 None => "strict".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
-                Some(_) => return Err(vm.type_err("encode() argument 'errors' must be str")),
+                Some(v) => {
+                    let tn = super::clinic_type_name(vm, v);
+                    return Err(vm.type_err(format!(
+                        "encode() argument 'errors' must be str, not {tn}"
+                    )));
+                }
             };
             Value::bytes(crate::codec::encode(vm, text, &encoding, &errors)?)
         }
@@ -430,21 +440,19 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
             return Err(vm.type_err("if you give only one argument to maketrans it must be a dict"))
         }
         [x, y, rest @ ..] => {
-            if !matches!(x, Value::Str(_)) {
-                return Err(vm.type_err(
-                    "first maketrans argument must be a string if there is a second argument",
-                ));
-            }
+            // The clinic converts `y` and `z` (typed str) before the body looks at `x`.
             let bad = [y].into_iter().chain(rest.first()).enumerate();
-            let (i, v) = bad
-                .into_iter()
-                .find(|(_, v)| !matches!(v, Value::Str(_)))
-                .unwrap_or((0, y));
-            let tn = vm.type_name(v);
-            return Err(vm.type_err(format!(
-                "maketrans() argument {} must be str, not {tn}",
-                i + 2
-            )));
+            if let Some((i, v)) = bad.into_iter().find(|(_, v)| !matches!(v, Value::Str(_))) {
+                let tn = super::clinic_type_name(vm, v);
+                return Err(vm.type_err(format!(
+                    "maketrans() argument {} must be str, not {tn}",
+                    i + 2
+                )));
+            }
+            let _ = x;
+            return Err(vm.type_err(
+                "first maketrans argument must be a string if there is a second argument",
+            ));
         }
         [] => return Err(vm.type_err("maketrans() takes at least 1 argument (0 given)")),
     }
@@ -631,7 +639,7 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 None => "utf-8".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
                 Some(v) => {
-                    let tn = vm.type_name(v);
+                    let tn = super::clinic_type_name(vm, v);
                     return Err(vm.type_err(format!(
                         "decode() argument 'encoding' must be str, not {tn}"
                     )));
@@ -641,7 +649,7 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 None => "strict".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
                 Some(v) => {
-                    let tn = vm.type_name(v);
+                    let tn = super::clinic_type_name(vm, v);
                     return Err(
                         vm.type_err(format!("decode() argument 'errors' must be str, not {tn}"))
                     );
@@ -682,7 +690,14 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
         }
         "hex" => {
             let digits: Vec<String> = b.b.iter().map(|x| format!("{x:02x}")).collect();
-            let sep = match args.pos.first() {
+            let mut a = args.clone();
+            let sep = a.pos.first().cloned().or_else(|| a.take_kw("sep"));
+            let per = a.pos.get(1).cloned().or_else(|| a.take_kw("bytes_per_sep"));
+            let per = match per {
+                Some(v) => vm.index_of(&v)?,
+                None => 1,
+            };
+            let sep = match sep.as_ref() {
                 None => return Ok(Value::str(&digits.concat())),
                 Some(Value::Str(s)) if s.len == 1 => s.s.to_string(),
                 Some(Value::Bytes(s)) if s.b.len() == 1 => (s.b[0] as char).to_string(),
@@ -693,10 +708,6 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                     let tn = vm.type_name(o);
                     return Err(vm.type_err(format!("object of type '{tn}' has no len()")));
                 }
-            };
-            let per = match args.pos.get(1) {
-                Some(v) => vm.index_of(v)?,
-                None => 1,
             };
             let n = per.unsigned_abs().max(1) as usize;
             // Groups of `n` bytes counted from the right (positive) or the left (negative).
@@ -729,6 +740,19 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust")
             {
                 return Err(vm.type_err("a bytes-like object is required, not 'str'"));
+            }
+            // Arguments that must be bytes-like (strip's may also be None).
+            let need = match name {
+                "partition" | "rpartition" | "removeprefix" | "removesuffix" => 1,
+                "replace" => 2,
+                "strip" | "lstrip" | "rstrip" if !matches!(args.pos.first(), Some(Value::None)) => 1,
+                _ => 0,
+            };
+            if let Some(o) = args.pos.iter().take(need).find(|v| {
+                !matches!(v, Value::Bytes(_) | Value::ByteArray(_))
+            }) {
+                let tn = vm.type_name(o);
+                return Err(vm.type_err(format!("a bytes-like object is required, not '{tn}'")));
             }
             let pos = args
                 .pos
@@ -837,6 +861,10 @@ pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) 
                 Some(Value::ByteArray(x)) => x.b.borrow().clone(),
                 Some(v) => {
                     let v = v.clone();
+                    if vm.not_iterable(&v) {
+                        let tn = vm.type_name(&v);
+                        return Err(vm.type_err(format!("can't extend bytearray with {tn}")));
+                    }
                     let items = vm.collect(&v)?;
                     let mut out = Vec::with_capacity(items.len());
                     for x in &items {

@@ -641,6 +641,12 @@ impl Vm<'_> {
                     }
                     return Ok(Some(Value::Dict(i.dict.clone())));
                 }
+                if name == "isdisjoint" && self.dict_view(obj).is_some_and(|(k, _)| k != 1) {
+                    return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: name.into(),
+                        kind: BuiltinKind::Method(obj.clone()),
+                    }))));
+                }
                 let cattr = cls.lookup(name);
                 if let Some(ca) = &cattr {
                     let is_data = match ca {
@@ -972,6 +978,12 @@ impl Vm<'_> {
             _ => {
                 if name == "__class__" {
                     return Ok(Some(Value::Class(self.type_of(obj))));
+                }
+                // Alternate constructors are class methods, reachable through an instance too
+                // (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`), bound to its class.
+                if crate::objects::is_alt_ctor(obj, name) {
+                    let c = self.type_of(obj);
+                    return Ok(crate::builtins::class_attr(self, &c, name));
                 }
                 if crate::objects::has_method(self, obj, name) {
                     return Ok(Some(Value::Builtin(Rc::new(Builtin {
