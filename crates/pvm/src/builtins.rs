@@ -1998,6 +1998,9 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
         _ => {}
     }
+    if vm.dict_view(o).is_some_and(|(kind, _)| kind != 1) {
+        names.insert("isdisjoint".to_string());
+    }
     let cls = match o {
         Value::Class(c) => c.clone(),
         other => vm.type_of(other),

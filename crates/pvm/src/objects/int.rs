@@ -12,8 +12,17 @@ pub const METHODS: &[&str] = &[
     "bit_count",
     "to_bytes",
     "conjugate",
-    "is_integer",
     "as_integer_ratio",
+    "from_bytes",
+];
+
+/// `float` method names.
+pub const FLOAT_METHODS: &[&str] = &[
+    "is_integer",
+    "hex",
+    "fromhex",
+    "as_integer_ratio",
+    "conjugate",
 ];
 
 /// Exact int/int true division rounded like CPython (via f64 when exact enough).

@@ -83,9 +83,31 @@ pub fn type_has_dunder(bt: BuiltinType, name: &str) -> bool {
     }
 }
 
-/// Method names of a builtin value type.
+/// Public names of a builtin value type for `dir()` and the class `__dict__`: its methods,
+/// alternate constructors and data attributes.
 pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
     use BuiltinType as B;
+    const INT: &[&str] = &[
+        "as_integer_ratio",
+        "bit_count",
+        "bit_length",
+        "conjugate",
+        "denominator",
+        "from_bytes",
+        "imag",
+        "numerator",
+        "real",
+        "to_bytes",
+    ];
+    const FLOAT: &[&str] = &[
+        "as_integer_ratio",
+        "conjugate",
+        "fromhex",
+        "hex",
+        "imag",
+        "is_integer",
+        "real",
+    ];
     match bt {
         B::Str => str::METHODS,
         B::Bytes => str::BYTES_METHODS,
@@ -93,8 +115,12 @@ pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
         B::List => list::METHODS,
         B::Tuple => &["count", "index"],
         B::Dict => dict::METHODS,
-        B::Set | B::FrozenSet => set::METHODS,
-        B::Int | B::Bool => int::METHODS,
+        B::Set => set::METHODS,
+        B::FrozenSet => set::FROZEN_METHODS,
+        B::Int | B::Bool => INT,
+        B::Float => FLOAT,
+        B::Range => &["count", "index", "start", "step", "stop"],
+        B::Slice => &["indices", "start", "step", "stop"],
         _ => &[],
     }
 }
@@ -191,9 +217,10 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::List(_) => list::METHODS,
         Value::Tuple(_) => &["count", "index"],
         Value::Dict(_) => dict::METHODS,
+        Value::Set(s) if s.frozen => set::FROZEN_METHODS,
         Value::Set(_) => set::METHODS,
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int::METHODS,
-        Value::Float(_) => &["is_integer", "hex", "as_integer_ratio", "conjugate"],
+        Value::Float(_) => int::FLOAT_METHODS,
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],

@@ -462,6 +462,7 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
 /// bytes method names.
 pub const BYTES_METHODS: &[&str] = &[
     "decode",
+    "fromhex",
     "hex",
     "startswith",
     "endswith",
@@ -785,6 +786,7 @@ pub const BYTEARRAY_METHODS: &[&str] = &[
     "reverse",
     "remove",
     "decode",
+    "fromhex",
     "hex",
     "startswith",
     "endswith",
