@@ -329,10 +329,12 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
                 crate::objects::set::METHODS.contains(&name)
             }
             BuiltinType::Int | BuiltinType::Bool => {
-                crate::objects::int::METHODS.contains(&name) || name == "from_bytes"
+                crate::objects::int::METHODS.contains(&name)
+                    || crate::objects::numdunder::INT.contains(&name)
             }
             BuiltinType::Float => {
-                matches!(name, "is_integer" | "as_integer_ratio" | "hex" | "fromhex")
+                crate::objects::int::FLOAT_METHODS.contains(&name)
+                    || crate::objects::numdunder::FLOAT.contains(&name)
             }
             BuiltinType::Tuple => matches!(name, "count" | "index"),
             BuiltinType::Bytes => {

@@ -9,6 +9,7 @@ pub mod dict;
 pub mod int;
 pub mod iter;
 pub mod list;
+pub mod numdunder;
 pub mod search;
 pub mod set;
 pub mod split;
@@ -197,6 +198,9 @@ fn is_generic_dunder(name: &str) -> bool {
 
 /// Does the builtin type of `v` have method `name`.
 pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
+    if numdunder::has(v, name) {
+        return true;
+    }
     if is_generic_dunder(name) {
         return match builtin_type_of(v) {
             Some(bt) => type_has_dunder(bt, name),
@@ -249,6 +253,9 @@ pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
 
 /// Call builtin method `name` on `v`.
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    if numdunder::has(v, name) {
+        return numdunder::call(vm, v, name, &args);
+    }
     if is_alt_ctor(v, name) {
         let c = vm.type_of(v);
         if let Some(f) = crate::builtins::class_attr(vm, &c, name) {

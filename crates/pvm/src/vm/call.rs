@@ -37,6 +37,17 @@ impl Vm<'_> {
                         && !self.type_of(&recv).is_subclass(&owner)
                     {
                         let tn = self.type_name(&recv);
+                        if crate::objects::numdunder::is_slot_wrapper(&name)
+                            && matches!(
+                                owner.builtin,
+                                BuiltinType::Int | BuiltinType::Bool | BuiltinType::Float
+                            )
+                        {
+                            return Err(self.type_err(format!(
+                                "descriptor '{name}' requires a '{}' object but received a '{tn}'",
+                                owner.name
+                            )));
+                        }
                         return Err(self.type_err(format!(
                             "descriptor '{}' for '{}' objects doesn't apply to a '{}' object",
                             name, owner.name, tn
