@@ -392,6 +392,20 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
 /// arguments the first two are errno and strerror, and a non-None third (the file name) and
 /// fifth (a second file name) are dropped from `args`, as CPython does.
 pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
+    if inst.cls().is_subclass(&vm.types.exc["ImportError"]) {
+        // `msg` is the message when there is exactly one argument; `name` and `path` are
+        // keyword-only (`Vm::new_instance` sets them).
+        let msg = match pos.as_slice() {
+            [m] => m.clone(),
+            _ => Value::None,
+        };
+        inst.dict.set_str("msg", msg);
+        for k in ["name", "path"] {
+            if inst.dict.get_str(k).is_none() {
+                inst.dict.set_str(k, Value::None);
+            }
+        }
+    }
     if inst.cls().is_subclass(&vm.types.exc["OSError"]) {
         let mut attrs = [Value::None, Value::None, Value::None, Value::None];
         if (2..=5).contains(&pos.len()) {

@@ -450,6 +450,20 @@ impl Vm<'_> {
             BuiltinType::BaseException => {
                 crate::builtins::set_exc_args(self, &inst, args.pos.clone());
                 *inst.exc.borrow_mut() = Some(Box::default());
+                if c.is_subclass(&self.types.exc["ImportError"]) {
+                    // ImportError(msg, *, name=None, path=None).
+                    for (k, v) in &args.kw {
+                        match &**k {
+                            "name" | "path" => inst.dict.set_str(k, v.clone()),
+                            _ => {
+                                return Err(self.type_err(format!(
+                                    "'{k}' is an invalid keyword argument for {}()",
+                                    c.name
+                                )))
+                            }
+                        }
+                    }
+                }
             }
             BuiltinType::List => *inst.base.borrow_mut() = Some(Value::list(Vec::new())),
             BuiltinType::Dict => {

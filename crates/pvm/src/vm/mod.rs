@@ -1368,10 +1368,16 @@ impl<'h> Vm<'h> {
                                 Value::Module(m) => m.name.to_string(),
                                 _ => String::new(),
                             };
-                            return Err(self.new_exc(
+                            // PVM modules have no file: CPython words a module without
+                            // `__file__` "(unknown location)" (LIMITATIONS 6).
+                            let e = self.new_exc(
                                 "ImportError",
-                                &format!("cannot import name '{name}' from '{mn}'"),
-                            ));
+                                &format!("cannot import name '{name}' from '{mn}' (unknown location)"),
+                            );
+                            if let Exc::Py(Value::Instance(i)) = &e {
+                                i.dict.set_str("name", Value::str(&mn));
+                            }
+                            return Err(e);
                         }
                     };
                     f.stack.push(v);
@@ -1936,7 +1942,13 @@ impl<'h> Vm<'h> {
                     }
                     _ => format!("No module named '{name}'"),
                 };
-                Err(self.new_exc("ImportError", &msg))
+                // A module that is not on the whitelist is, to the program, a missing one:
+                // ModuleNotFoundError (an ImportError) with its `name`, as CPython raises.
+                let e = self.new_exc("ModuleNotFoundError", &msg);
+                if let Exc::Py(Value::Instance(i)) = &e {
+                    i.dict.set_str("name", Value::str(name));
+                }
+                Err(e)
             }
         }
     }
