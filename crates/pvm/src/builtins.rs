@@ -175,6 +175,7 @@ pub fn make_types() -> Types {
         dict_keys: cls("dict_keys", o(), BuiltinType::Object),
         dict_values: cls("dict_values", o(), BuiltinType::Object),
         dict_items: cls("dict_items", o(), BuiltinType::Object),
+        mappingproxy: cls("mappingproxy", o(), BuiltinType::Object),
         exc,
         object,
     }
@@ -2014,8 +2015,14 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
         _ => {}
     }
-    if vm.dict_view(o).is_some_and(|(kind, _)| kind != 1) {
-        names.insert("isdisjoint".to_string());
+    if let Some((kind, _)) = vm.dict_view(o) {
+        names.insert("mapping".to_string());
+        if kind != 1 {
+            names.insert("isdisjoint".to_string());
+        }
+    }
+    for m in vm.sealed_methods(o).unwrap_or(&[]) {
+        names.insert(m.to_string());
     }
     let cls = match o {
         Value::Class(c) => c.clone(),

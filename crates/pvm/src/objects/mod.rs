@@ -386,9 +386,15 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         }
         Value::Instance(i) => {
             let b = i.base.borrow().clone();
+            let sealed = vm.sealed_methods(v);
+            if sealed.is_some_and(|ok| ok.contains(&name)) && name.starts_with("__") {
+                return generic_dunder(vm, v, name, &args);
+            }
             match b {
-                Some(b) => call_method(vm, &b, name, args),
-                None => Err(vm.attr_error(v, name)),
+                Some(b) if sealed.is_none_or(|ok| ok.contains(&name)) => {
+                    call_method(vm, &b, name, args)
+                }
+                _ => Err(vm.attr_error(v, name)),
             }
         }
         _ => Err(vm.attr_error(v, name)),
@@ -633,7 +639,11 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
             if let Some(r) = vm.call_dunder(o, "__getitem__", vec![k.clone()])? {
                 return Ok(r);
             }
-            let b = i.base.borrow().clone();
+            let b = if vm.dict_view(o).is_some() {
+                None
+            } else {
+                i.base.borrow().clone()
+            };
             if let Some(b) = b {
                 if let Value::Dict(d) = &b {
                     if let Some(v) = vm.dict_get(d, k)? {
@@ -769,8 +779,8 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
             }
             let b = i.base.borrow().clone();
             match b {
-                Some(b) => setitem(vm, &b, k, v),
-                None => Err(vm.type_err(format!(
+                Some(b) if vm.sealed_methods(o).is_none() => setitem(vm, &b, k, v),
+                _ => Err(vm.type_err(format!(
                     "'{}' object does not support item assignment",
                     vm.type_name(o)
                 ))),
@@ -837,8 +847,8 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             }
             let b = i.base.borrow().clone();
             match b {
-                Some(b) => delitem(vm, &b, k),
-                None => Err(vm.type_err(format!(
+                Some(b) if vm.sealed_methods(o).is_none() => delitem(vm, &b, k),
+                _ => Err(vm.type_err(format!(
                     "'{}' object doesn't support item deletion",
                     vm.type_name(o)
                 ))),

@@ -717,9 +717,23 @@ impl Vm<'_> {
                 if let Some(ca) = cattr {
                     return Ok(Some(self.bind(ca, obj, &cls)?));
                 }
+                if let Some((_, d)) = self.dict_view(obj) {
+                    if name == "mapping" {
+                        return Ok(Some(self.new_mapping_proxy(d)));
+                    }
+                }
+                let sealed = self.sealed_methods(obj);
+                if sealed.is_some_and(|ok| ok.contains(&name)) && name.starts_with("__") {
+                    return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: name.into(),
+                        kind: BuiltinKind::Method(obj.clone()),
+                    }))));
+                }
                 let base = i.base.borrow().clone();
                 if let Some(b) = base {
-                    if crate::objects::has_method(self, &b, name) {
+                    if sealed.is_none_or(|ok| ok.contains(&name))
+                        && crate::objects::has_method(self, &b, name)
+                    {
                         return Ok(Some(Value::Builtin(Rc::new(Builtin {
                             name: name.into(),
                             kind: BuiltinKind::Method(b),

@@ -117,6 +117,8 @@ pub struct Types {
     pub dict_values: Rc<Class>,
     /// Dict views.
     pub dict_items: Rc<Class>,
+    /// A read-only live view of a dict (a dict view's `.mapping`).
+    pub mappingproxy: Rc<Class>,
     /// `types.UnionType` (`int | None`).
     pub union: Rc<Class>,
     /// Exception classes by name.

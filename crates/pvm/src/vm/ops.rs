@@ -567,7 +567,55 @@ impl Vm<'_> {
         }
     }
 
-    /// 0 keys, 1 values, 2 items when `v` is a dict view; with its dict.
+    /// The dict behind `v` when `v` is a `mappingproxy`.
+    pub fn mapping_proxy(&self, v: &Value) -> Option<Rc<PyDict>> {
+        let Value::Instance(i) = v else { return None };
+        if !Rc::ptr_eq(&i.cls(), &self.types.mappingproxy) {
+            return None;
+        }
+        match i.base.borrow().as_ref() {
+            Some(Value::Dict(d)) => Some(d.clone()),
+            _ => None,
+        }
+    }
+
+    /// A read-only proxy of dict `d` (`mappingproxy`), as a dict view's `.mapping`.
+    pub fn new_mapping_proxy(&self, d: Rc<PyDict>) -> Value {
+        let inst = Instance::new(self.types.mappingproxy.clone());
+        *inst.base.borrow_mut() = Some(Value::Dict(d));
+        Value::Instance(crate::value::rc_inst(inst))
+    }
+
+    /// The methods `v` has when it wraps a dict without being one (a dict view or a
+    /// mappingproxy; `None` otherwise), so that the dict's item assignment, deletion and other
+    /// methods do not leak through it. The dunders answer for `v` itself (`len`, `iter`, `in`
+    /// and, for a proxy, `[]` of the view or proxy); the others are the dict's own.
+    pub fn sealed_methods(&self, v: &Value) -> Option<&'static [&'static str]> {
+        if let Some((kind, _)) = self.dict_view(v) {
+            // dict_values has no __contains__ of its own (`in` iterates it).
+            Some(if kind == 1 {
+                &["__iter__", "__len__"]
+            } else {
+                &["__contains__", "__iter__", "__len__"]
+            })
+        } else if self.mapping_proxy(v).is_some() {
+            Some(&[
+                "__contains__",
+                "__getitem__",
+                "__iter__",
+                "__len__",
+                "copy",
+                "get",
+                "items",
+                "keys",
+                "values",
+            ])
+        } else {
+            None
+        }
+    }
+
+    /// `v` is a dict view: its dict, and which view (0 keys, 1 values, 2 items).
     pub fn dict_view(&self, v: &Value) -> Option<(u8, Rc<PyDict>)> {
         let Value::Instance(i) = v else { return None };
         let c = i.cls();
