@@ -2000,6 +2000,14 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
 /// `dir(obj)`: the sorted names of the object's `__dict__` and of every class in its type's
 /// MRO (for a class, its own MRO), plus a builtin value's methods.
 fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
+    // A class's own `__dir__` (its metaclass's, for a class) decides, sorted, as in CPython.
+    if matches!(o, Value::Instance(_) | Value::Class(_)) {
+        if let Some(r) = vm.call_dunder(o, "__dir__", vec![])? {
+            let items = vm.collect(&r)?;
+            let sorted = crate::objects::list::sort_values(vm, items, &Value::None, false)?;
+            return Ok(Value::list(sorted));
+        }
+    }
     let mut names: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut add_dict = |d: &PyDict| {
         for e in d.table.borrow().iter() {
@@ -2036,6 +2044,19 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
         for m in crate::objects::methods_of(c.builtin) {
             names.insert(m.to_string());
+        }
+        if c.is_builtin_value_type() {
+            for m in crate::objects::GENERIC_DUNDERS {
+                if crate::objects::type_has_dunder(c.builtin, m) {
+                    names.insert(m.to_string());
+                }
+            }
+            let numeric: &[&str] = match c.builtin {
+                BuiltinType::Int | BuiltinType::Bool => crate::objects::numdunder::INT,
+                BuiltinType::Float => crate::objects::numdunder::FLOAT,
+                _ => &[],
+            };
+            names.extend(numeric.iter().map(|m| m.to_string()));
         }
     }
     vm.charge(cost::per_elem(names.len()))?;

@@ -788,6 +788,13 @@ impl Vm<'_> {
                                 .filter(|n| crate::objects::type_has_dunder(c.builtin, n))
                                 .collect();
                             names.extend(crate::objects::methods_of(c.builtin));
+                            names.extend(match c.builtin {
+                                BuiltinType::Int | BuiltinType::Bool => {
+                                    crate::objects::numdunder::INT
+                                }
+                                BuiltinType::Float => crate::objects::numdunder::FLOAT,
+                                _ => &[],
+                            });
                             for n in names {
                                 if let Some(v) = crate::builtins::class_attr(self, c, n) {
                                     self.dict_set(&d, Value::str(n), v)?;
