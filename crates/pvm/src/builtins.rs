@@ -320,7 +320,8 @@ fn obj_fn(n: &str) -> &'static str {
 /// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
 pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     let _ = vm;
-    let unbound = (crate::objects::GENERIC_DUNDERS.contains(&name)
+    let unbound = crate::objects::seqdunder::names(c.builtin).contains(&name)
+        || (crate::objects::GENERIC_DUNDERS.contains(&name)
         && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
         || match c.builtin {
             BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
@@ -2057,6 +2058,8 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
                 _ => &[],
             };
             names.extend(numeric.iter().map(|m| m.to_string()));
+            let seq = crate::objects::seqdunder::names(c.builtin);
+            names.extend(seq.iter().map(|m| m.to_string()));
         }
     }
     vm.charge(cost::per_elem(names.len()))?;

@@ -11,6 +11,7 @@ pub mod iter;
 pub mod list;
 pub mod numdunder;
 pub mod search;
+pub mod seqdunder;
 pub mod set;
 pub mod split;
 pub mod str;
@@ -198,7 +199,7 @@ fn is_generic_dunder(name: &str) -> bool {
 
 /// Does the builtin type of `v` have method `name`.
 pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
-    if numdunder::has(v, name) {
+    if numdunder::has(v, name) || seqdunder::has(v, name) {
         return true;
     }
     if is_generic_dunder(name) {
@@ -255,6 +256,9 @@ pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     if numdunder::has(v, name) {
         return numdunder::call(vm, v, name, &args);
+    }
+    if seqdunder::has(v, name) {
+        return seqdunder::call(vm, v, name, &args);
     }
     if is_alt_ctor(v, name) {
         let c = vm.type_of(v);

@@ -795,6 +795,7 @@ impl Vm<'_> {
                                 BuiltinType::Float => crate::objects::numdunder::FLOAT,
                                 _ => &[],
                             });
+                            names.extend(crate::objects::seqdunder::names(c.builtin));
                             for n in names {
                                 if let Some(v) = crate::builtins::class_attr(self, c, n) {
                                     self.dict_set(&d, Value::str(n), v)?;

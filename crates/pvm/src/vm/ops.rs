@@ -372,7 +372,9 @@ impl Vm<'_> {
         }
         let (ta, tb) = (self.type_name(a), self.type_name(b));
         match (op, &ba) {
-            (BinOp::Add, Value::Bytes(_) | Value::ByteArray(_)) if matches!(bb, Value::Str(_)) => {
+            (BinOp::Add, Value::Bytes(_) | Value::ByteArray(_))
+                if !matches!(bb, Value::Bytes(_) | Value::ByteArray(_)) =>
+            {
                 return Err(self.type_err(format!("can't concat {tb} to {ta}")));
             }
             (BinOp::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
@@ -446,12 +448,37 @@ impl Vm<'_> {
                 v.extend_from_slice(&y.b);
                 Ok(Some(Value::bytes(v)))
             }
-            (Bytes(x), Int(_)) if op == BinOp::Mul => {
-                let n = self.index_of(b)?.max(0) as u64;
-                let total = (x.b.len() as u64).saturating_mul(n);
+            // Repetition of bytes or a bytearray, either side (`*=` on a bytearray in place).
+            (Bytes(_) | ByteArray(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), Bytes(_) | ByteArray(_))
+                if op == BinOp::Mul =>
+            {
+                let (seq, count) = if matches!(a, Bytes(_) | ByteArray(_)) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let n = self.index_of(count)?.max(0) as u64;
+                let len = match seq {
+                    Bytes(x) => x.b.len(),
+                    ByteArray(x) => x.b.borrow().len(),
+                    _ => 0,
+                } as u64;
+                let total = len.saturating_mul(n);
                 self.charge(total)?;
                 self.reserve(total)?;
-                Ok(Some(Value::bytes(x.b.repeat(n as usize))))
+                match seq {
+                    ByteArray(x) => {
+                        let v = x.b.borrow().repeat(n as usize);
+                        if inplace {
+                            *x.b.borrow_mut() = v;
+                            x.touch();
+                            return Ok(Some(seq.clone()));
+                        }
+                        Ok(Some(ByteArray(Rc::new(PyByteArray::new(v)))))
+                    }
+                    Bytes(x) => Ok(Some(Value::bytes(x.b.repeat(n as usize)))),
+                    _ => Ok(Option::None),
+                }
             }
             (List(x), List(y)) if op == BinOp::Add => {
                 if inplace {
@@ -552,6 +579,7 @@ impl Vm<'_> {
                 let mut v = bytes_of(a);
                 let w = bytes_of(b);
                 self.charge(cost::per_char(v.len() + w.len()))?;
+                self.reserve((v.len() + w.len()) as u64)?;
                 v.extend(w);
                 if let ByteArray(x) = a {
                     if inplace {
