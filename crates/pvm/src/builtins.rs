@@ -322,7 +322,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     let _ = vm;
     let unbound = crate::objects::seqdunder::names(c.builtin).contains(&name)
         || (crate::objects::GENERIC_DUNDERS.contains(&name)
-        && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
+            && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
         || match c.builtin {
             BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
             BuiltinType::List => crate::objects::list::METHODS.contains(&name),
@@ -678,7 +678,8 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             "int.from_bytes" => Some(("int", "from_bytes", 1)),
             "float.fromhex" => Some(("float", "fromhex", 1)),
             "bytes.fromhex" => Some(
-                if matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray) {
+                if matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray)
+                {
                     ("bytearray", "fromhex", 1)
                 } else {
                     ("bytes", "fromhex", 1)

@@ -66,13 +66,13 @@ pub fn is_package(name: &str) -> bool {
     // Packages in CPython whose submodules are not on the whitelist.
     matches!(name, "json" | "re")
         || PY_MODULES
-        .iter()
-        .map(|(n, _)| *n)
-        .chain(REGISTRY.iter().map(|(n, _)| *n))
-        .any(|n| {
-            n.strip_prefix(name)
-                .is_some_and(|rest| rest.starts_with('.'))
-        })
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(REGISTRY.iter().map(|(n, _)| *n))
+            .any(|n| {
+                n.strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with('.'))
+            })
 }
 
 /// Find the loader of a whitelisted module.

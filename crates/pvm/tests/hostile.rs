@@ -201,7 +201,10 @@ fn sandbox_is_closed() {
             "PermissionError: [Errno 13] Permission denied: '/etc/passwd'",
         ),
         ("import io", "ModuleNotFoundError: No module named 'io'"),
-        ("import pathlib", "ModuleNotFoundError: No module named 'pathlib'"),
+        (
+            "import pathlib",
+            "ModuleNotFoundError: No module named 'pathlib'",
+        ),
         ("id(1)", "CompileError"),
         ("import os", "ModuleNotFoundError: No module named 'os'"),
         ("import time", "ModuleNotFoundError: No module named 'time'"),

@@ -709,7 +709,10 @@ fn json_loads_cost_is_linear() {
     };
     let (small, big) = (cycles_of(&prog(1800)), cycles_of(&prog(3600)));
     let ratio = big as f64 / small as f64;
-    assert!(ratio < 2.5, "json.loads cycles {small} -> {big} (x{ratio:.2})");
+    assert!(
+        ratio < 2.5,
+        "json.loads cycles {small} -> {big} (x{ratio:.2})"
+    );
 }
 
 #[test]
@@ -729,8 +732,14 @@ fn windowed_search_is_charged_by_the_window() {
     // A search stops at the budget: it never reads past what the cycles left pay for.
     check(&[
         ("s = 'a' * 10**7\ns.find('b')", Stop),
-        ("s = 'a' * 10**6\nfor i in range(100):\n    s.count('a', 0)", Stop),
-        ("s = 'a' * 10**6\nfor i in range(50000):\n    s.find('a', i)", Out("")),
+        (
+            "s = 'a' * 10**6\nfor i in range(100):\n    s.count('a', 0)",
+            Stop,
+        ),
+        (
+            "s = 'a' * 10**6\nfor i in range(50000):\n    s.find('a', i)",
+            Out(""),
+        ),
     ]);
 }
 
@@ -758,12 +767,21 @@ fn split_reserves_every_piece_before_building() {
                 ..Limits::default()
             },
         );
-        assert!(err_line(&o).starts_with("MemoryError"), "{src}: {:?}", err_line(&o));
+        assert!(
+            err_line(&o).starts_with("MemoryError"),
+            "{src}: {:?}",
+            err_line(&o)
+        );
         assert!(o.peak_memory <= MEM, "{src}: peak {}", o.peak_memory);
     }
     // Just under the limit it works, and a split pays a cycle per piece.
     let few = run_cycles("x = ('a,' * 1000).split(',')\nprint(len(x))", BUDGET);
     let many = run_cycles("x = ('a,' * 100000).split(',')\nprint(len(x))", BUDGET);
     assert_eq!(many.stdout, "100001\n");
-    assert!(many.cycles - few.cycles >= 99_000 * 3, "{} {}", few.cycles, many.cycles);
+    assert!(
+        many.cycles - few.cycles >= 99_000 * 3,
+        "{} {}",
+        few.cycles,
+        many.cycles
+    );
 }

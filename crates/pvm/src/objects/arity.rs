@@ -47,125 +47,488 @@ pub enum Arity {
 }
 use Arity::*;
 
-/// The CPython type name whose method a builtin value's method is.
-fn type_key(v: &Value) -> Option<&'static str> {
+/// The index in [`TYPES`] of the CPython type whose method a builtin value's method is.
+fn type_index(v: &Value) -> Option<usize> {
     Some(match v {
-        Value::Str(_) => "str",
-        Value::Bytes(_) => "bytes",
-        Value::ByteArray(_) => "bytearray",
-        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => "int",
-        Value::Float(_) => "float",
-        Value::List(_) => "list",
-        Value::Tuple(_) => "tuple",
-        Value::Dict(_) => "dict",
-        Value::Set(s) if s.frozen => "frozenset",
-        Value::Set(_) => "set",
+        Value::Str(_) => 0,
+        Value::Bytes(_) => 1,
+        Value::ByteArray(_) => 2,
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => 3,
+        Value::Float(_) => 4,
+        Value::List(_) => 5,
+        Value::Tuple(_) => 6,
+        Value::Dict(_) => 7,
+        Value::Set(s) if s.frozen => 9,
+        Value::Set(_) => 8,
         _ => return None,
     })
 }
 
-/// The convention of method `name` of CPython type `ty`, if the PVM checks it.
-pub fn spec(ty: &str, name: &str) -> Option<Arity> {
-    Some(match ty {
-        "str" => match name {
-            "capitalize" | "casefold" | "isalnum" | "isalpha" | "isascii" | "isdecimal" | "isdigit" | "isidentifier" | "islower" | "isnumeric" | "isprintable" | "isspace" | "istitle" | "isupper" | "lower" | "swapcase" | "title" | "upper" => NoArgs,
-            "center" | "ljust" | "rjust" => Clinic(1, 2),
-            "count" | "endswith" | "find" | "index" | "rfind" | "rindex" | "startswith" => Tuple(1, 3),
-            "encode" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["encoding", "errors"] },
-            "expandtabs" => Kw { posonly: 0, minpos: 0, maxpos: 1, names: &["tabsize"] },
-            "format_map" | "join" | "partition" | "removeprefix" | "removesuffix" | "rpartition" | "translate" | "zfill" => One,
-            "lstrip" | "rstrip" | "strip" => Clinic(0, 1),
-            "maketrans" => Clinic(1, 3),
-            "replace" => Clinic(2, 3),
-            "rsplit" | "split" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["sep", "maxsplit"] },
-            "splitlines" => Kw { posonly: 0, minpos: 0, maxpos: 1, names: &["keepends"] },
+/// The convention of method `name` of the type at index `i` of [`TYPES`]. Every builtin
+/// method call looks here, so the lookup is a jump on the name's length and first byte, then
+/// one comparison (the arms are generated from CPython's conventions; see the module doc).
+fn spec_at(i: usize, name: &str) -> Option<Arity> {
+    let b = name.as_bytes();
+    let key = (b.len(), *b.first()?);
+    let cands: &[(&str, Arity)] = match i {
+        // str
+        0 => match key {
+            (4, b'f') => &[("find", Tuple(1, 3))],
+            (4, b'j') => &[("join", One)],
+            (5, b'c') => &[("count", Tuple(1, 3))],
+            (5, b'i') => &[("index", Tuple(1, 3))],
+            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
+            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
+            (5, b's') => &[
+                (
+                    "split",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("strip", Clinic(0, 1)),
+            ],
+            (5, b't') => &[("title", NoArgs)],
+            (5, b'u') => &[("upper", NoArgs)],
+            (5, b'z') => &[("zfill", One)],
+            (6, b'c') => &[("center", Clinic(1, 2))],
+            (6, b'e') => &[(
+                "encode",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["encoding", "errors"],
+                },
+            )],
+            (6, b'l') => &[("lstrip", Clinic(0, 1))],
+            (6, b'r') => &[
+                ("rindex", Tuple(1, 3)),
+                (
+                    "rsplit",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("rstrip", Clinic(0, 1)),
+            ],
+            (7, b'i') => &[
+                ("isalnum", NoArgs),
+                ("isalpha", NoArgs),
+                ("isascii", NoArgs),
+                ("isdigit", NoArgs),
+                ("islower", NoArgs),
+                ("isspace", NoArgs),
+                ("istitle", NoArgs),
+                ("isupper", NoArgs),
+            ],
+            (7, b'r') => &[("replace", Clinic(2, 3))],
+            (8, b'c') => &[("casefold", NoArgs)],
+            (8, b'e') => &[("endswith", Tuple(1, 3))],
+            (8, b's') => &[("swapcase", NoArgs)],
+            (9, b'i') => &[("isdecimal", NoArgs), ("isnumeric", NoArgs)],
+            (9, b'm') => &[("maketrans", Clinic(1, 3))],
+            (9, b'p') => &[("partition", One)],
+            (9, b't') => &[("translate", One)],
+            (10, b'c') => &[("capitalize", NoArgs)],
+            (10, b'e') => &[(
+                "expandtabs",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 1,
+                    names: &["tabsize"],
+                },
+            )],
+            (10, b'f') => &[("format_map", One)],
+            (10, b'r') => &[("rpartition", One)],
+            (10, b's') => &[
+                (
+                    "splitlines",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 1,
+                        names: &["keepends"],
+                    },
+                ),
+                ("startswith", Tuple(1, 3)),
+            ],
+            (11, b'i') => &[("isprintable", NoArgs)],
+            (12, b'i') => &[("isidentifier", NoArgs)],
+            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
             _ => return None,
         },
-        "bytes" => match name {
-            "capitalize" | "isalnum" | "isalpha" | "isascii" | "isdigit" | "islower" | "isspace" | "istitle" | "isupper" | "lower" | "swapcase" | "title" | "upper" => NoArgs,
-            "center" | "ljust" | "rjust" => Clinic(1, 2),
-            "count" | "endswith" | "find" | "index" | "rfind" | "rindex" | "startswith" => Tuple(1, 3),
-            "decode" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["encoding", "errors"] },
-            "expandtabs" => Kw { posonly: 0, minpos: 0, maxpos: 1, names: &["tabsize"] },
-            "fromhex" | "join" | "partition" | "removeprefix" | "removesuffix" | "rpartition" | "zfill" => One,
-            "hex" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["sep", "bytes_per_sep"] },
-            "lstrip" | "rstrip" | "strip" => Clinic(0, 1),
-            "maketrans" => Clinic(2, 2),
-            "replace" => Clinic(2, 3),
-            "rsplit" | "split" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["sep", "maxsplit"] },
-            "splitlines" => Kw { posonly: 0, minpos: 0, maxpos: 1, names: &["keepends"] },
-            "translate" => Kw { posonly: 1, minpos: 1, maxpos: 2, names: &["delete"] },
+        // bytes
+        1 => match key {
+            (3, b'h') => &[(
+                "hex",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["sep", "bytes_per_sep"],
+                },
+            )],
+            (4, b'f') => &[("find", Tuple(1, 3))],
+            (4, b'j') => &[("join", One)],
+            (5, b'c') => &[("count", Tuple(1, 3))],
+            (5, b'i') => &[("index", Tuple(1, 3))],
+            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
+            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
+            (5, b's') => &[
+                (
+                    "split",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("strip", Clinic(0, 1)),
+            ],
+            (5, b't') => &[("title", NoArgs)],
+            (5, b'u') => &[("upper", NoArgs)],
+            (5, b'z') => &[("zfill", One)],
+            (6, b'c') => &[("center", Clinic(1, 2))],
+            (6, b'd') => &[(
+                "decode",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["encoding", "errors"],
+                },
+            )],
+            (6, b'l') => &[("lstrip", Clinic(0, 1))],
+            (6, b'r') => &[
+                ("rindex", Tuple(1, 3)),
+                (
+                    "rsplit",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("rstrip", Clinic(0, 1)),
+            ],
+            (7, b'f') => &[("fromhex", One)],
+            (7, b'i') => &[
+                ("isalnum", NoArgs),
+                ("isalpha", NoArgs),
+                ("isascii", NoArgs),
+                ("isdigit", NoArgs),
+                ("islower", NoArgs),
+                ("isspace", NoArgs),
+                ("istitle", NoArgs),
+                ("isupper", NoArgs),
+            ],
+            (7, b'r') => &[("replace", Clinic(2, 3))],
+            (8, b'e') => &[("endswith", Tuple(1, 3))],
+            (8, b's') => &[("swapcase", NoArgs)],
+            (9, b'm') => &[("maketrans", Clinic(2, 2))],
+            (9, b'p') => &[("partition", One)],
+            (9, b't') => &[(
+                "translate",
+                Kw {
+                    posonly: 1,
+                    minpos: 1,
+                    maxpos: 2,
+                    names: &["delete"],
+                },
+            )],
+            (10, b'c') => &[("capitalize", NoArgs)],
+            (10, b'e') => &[(
+                "expandtabs",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 1,
+                    names: &["tabsize"],
+                },
+            )],
+            (10, b'r') => &[("rpartition", One)],
+            (10, b's') => &[
+                (
+                    "splitlines",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 1,
+                        names: &["keepends"],
+                    },
+                ),
+                ("startswith", Tuple(1, 3)),
+            ],
+            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
             _ => return None,
         },
-        "bytearray" => match name {
-            "append" | "extend" | "fromhex" | "join" | "partition" | "remove" | "removeprefix" | "removesuffix" | "rpartition" | "zfill" => One,
-            "capitalize" | "clear" | "copy" | "isalnum" | "isalpha" | "isascii" | "isdigit" | "islower" | "isspace" | "istitle" | "isupper" | "lower" | "reverse" | "swapcase" | "title" | "upper" => NoArgs,
-            "center" | "ljust" | "rjust" => Clinic(1, 2),
-            "count" | "endswith" | "find" | "index" | "rfind" | "rindex" | "startswith" => Tuple(1, 3),
-            "decode" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["encoding", "errors"] },
-            "expandtabs" => Kw { posonly: 0, minpos: 0, maxpos: 1, names: &["tabsize"] },
-            "hex" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["sep", "bytes_per_sep"] },
-            "insert" | "maketrans" => Clinic(2, 2),
-            "lstrip" | "pop" | "rstrip" | "strip" => Clinic(0, 1),
-            "replace" => Clinic(2, 3),
-            "rsplit" | "split" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["sep", "maxsplit"] },
-            "splitlines" => Kw { posonly: 0, minpos: 0, maxpos: 1, names: &["keepends"] },
-            "translate" => Kw { posonly: 1, minpos: 1, maxpos: 2, names: &["delete"] },
+        // bytearray
+        2 => match key {
+            (3, b'h') => &[(
+                "hex",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["sep", "bytes_per_sep"],
+                },
+            )],
+            (3, b'p') => &[("pop", Clinic(0, 1))],
+            (4, b'c') => &[("copy", NoArgs)],
+            (4, b'f') => &[("find", Tuple(1, 3))],
+            (4, b'j') => &[("join", One)],
+            (5, b'c') => &[("clear", NoArgs), ("count", Tuple(1, 3))],
+            (5, b'i') => &[("index", Tuple(1, 3))],
+            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
+            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
+            (5, b's') => &[
+                (
+                    "split",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("strip", Clinic(0, 1)),
+            ],
+            (5, b't') => &[("title", NoArgs)],
+            (5, b'u') => &[("upper", NoArgs)],
+            (5, b'z') => &[("zfill", One)],
+            (6, b'a') => &[("append", One)],
+            (6, b'c') => &[("center", Clinic(1, 2))],
+            (6, b'd') => &[(
+                "decode",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["encoding", "errors"],
+                },
+            )],
+            (6, b'e') => &[("extend", One)],
+            (6, b'i') => &[("insert", Clinic(2, 2))],
+            (6, b'l') => &[("lstrip", Clinic(0, 1))],
+            (6, b'r') => &[
+                ("remove", One),
+                ("rindex", Tuple(1, 3)),
+                (
+                    "rsplit",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("rstrip", Clinic(0, 1)),
+            ],
+            (7, b'f') => &[("fromhex", One)],
+            (7, b'i') => &[
+                ("isalnum", NoArgs),
+                ("isalpha", NoArgs),
+                ("isascii", NoArgs),
+                ("isdigit", NoArgs),
+                ("islower", NoArgs),
+                ("isspace", NoArgs),
+                ("istitle", NoArgs),
+                ("isupper", NoArgs),
+            ],
+            (7, b'r') => &[("replace", Clinic(2, 3)), ("reverse", NoArgs)],
+            (8, b'e') => &[("endswith", Tuple(1, 3))],
+            (8, b's') => &[("swapcase", NoArgs)],
+            (9, b'm') => &[("maketrans", Clinic(2, 2))],
+            (9, b'p') => &[("partition", One)],
+            (9, b't') => &[(
+                "translate",
+                Kw {
+                    posonly: 1,
+                    minpos: 1,
+                    maxpos: 2,
+                    names: &["delete"],
+                },
+            )],
+            (10, b'c') => &[("capitalize", NoArgs)],
+            (10, b'e') => &[(
+                "expandtabs",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 1,
+                    names: &["tabsize"],
+                },
+            )],
+            (10, b'r') => &[("rpartition", One)],
+            (10, b's') => &[
+                (
+                    "splitlines",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 1,
+                        names: &["keepends"],
+                    },
+                ),
+                ("startswith", Tuple(1, 3)),
+            ],
+            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
             _ => return None,
         },
-        "int" => match name {
-            "as_integer_ratio" | "bit_count" | "bit_length" | "conjugate" => NoArgs,
-            "from_bytes" => Kw { posonly: 0, minpos: 1, maxpos: 2, names: &["bytes", "byteorder", "signed"] },
-            "to_bytes" => Kw { posonly: 0, minpos: 0, maxpos: 2, names: &["length", "byteorder", "signed"] },
+        // int
+        3 => match key {
+            (8, b't') => &[(
+                "to_bytes",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["length", "byteorder", "signed"],
+                },
+            )],
+            (9, b'b') => &[("bit_count", NoArgs)],
+            (9, b'c') => &[("conjugate", NoArgs)],
+            (10, b'b') => &[("bit_length", NoArgs)],
+            (10, b'f') => &[(
+                "from_bytes",
+                Kw {
+                    posonly: 0,
+                    minpos: 1,
+                    maxpos: 2,
+                    names: &["bytes", "byteorder", "signed"],
+                },
+            )],
+            (16, b'a') => &[("as_integer_ratio", NoArgs)],
             _ => return None,
         },
-        "float" => match name {
-            "as_integer_ratio" | "conjugate" | "hex" | "is_integer" => NoArgs,
-            "fromhex" => One,
+        // float
+        4 => match key {
+            (3, b'h') => &[("hex", NoArgs)],
+            (7, b'f') => &[("fromhex", One)],
+            (9, b'c') => &[("conjugate", NoArgs)],
+            (10, b'i') => &[("is_integer", NoArgs)],
+            (16, b'a') => &[("as_integer_ratio", NoArgs)],
             _ => return None,
         },
-        "list" => match name {
-            "append" | "count" | "extend" | "remove" => One,
-            "clear" | "copy" | "reverse" => NoArgs,
-            "index" => Clinic(1, 3),
-            "insert" => Clinic(2, 2),
-            "pop" => Clinic(0, 1),
-            "sort" => Kw { posonly: 0, minpos: 0, maxpos: 0, names: &["key", "reverse"] },
+        // list
+        5 => match key {
+            (3, b'p') => &[("pop", Clinic(0, 1))],
+            (4, b'c') => &[("copy", NoArgs)],
+            (4, b's') => &[(
+                "sort",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 0,
+                    names: &["key", "reverse"],
+                },
+            )],
+            (5, b'c') => &[("clear", NoArgs), ("count", One)],
+            (5, b'i') => &[("index", Clinic(1, 3))],
+            (6, b'a') => &[("append", One)],
+            (6, b'e') => &[("extend", One)],
+            (6, b'i') => &[("insert", Clinic(2, 2))],
+            (6, b'r') => &[("remove", One)],
+            (7, b'r') => &[("reverse", NoArgs)],
             _ => return None,
         },
-        "tuple" => match name {
-            "count" => One,
-            "index" => Clinic(1, 3),
+        // tuple
+        6 => match key {
+            (5, b'c') => &[("count", One)],
+            (5, b'i') => &[("index", Clinic(1, 3))],
             _ => return None,
         },
-        "dict" => match name {
-            "clear" | "copy" | "items" | "keys" | "popitem" | "values" => NoArgs,
-            "fromkeys" | "get" | "pop" | "setdefault" => Clinic(1, 2),
-            "update" => ClinicKw(0, 1),
+        // dict
+        7 => match key {
+            (3, b'g') => &[("get", Clinic(1, 2))],
+            (3, b'p') => &[("pop", Clinic(1, 2))],
+            (4, b'c') => &[("copy", NoArgs)],
+            (4, b'k') => &[("keys", NoArgs)],
+            (5, b'c') => &[("clear", NoArgs)],
+            (5, b'i') => &[("items", NoArgs)],
+            (6, b'u') => &[("update", ClinicKw(0, 1))],
+            (6, b'v') => &[("values", NoArgs)],
+            (7, b'p') => &[("popitem", NoArgs)],
+            (8, b'f') => &[("fromkeys", Clinic(1, 2))],
+            (10, b's') => &[("setdefault", Clinic(1, 2))],
             _ => return None,
         },
-        "set" => match name {
-            "add" | "discard" | "isdisjoint" | "issubset" | "issuperset" | "remove" | "symmetric_difference" | "symmetric_difference_update" => One,
-            "clear" | "copy" | "pop" => NoArgs,
-            "difference" | "difference_update" | "intersection" | "intersection_update" | "union" | "update" => VarNoKw,
+        // set
+        8 => match key {
+            (3, b'a') => &[("add", One)],
+            (3, b'p') => &[("pop", NoArgs)],
+            (4, b'c') => &[("copy", NoArgs)],
+            (5, b'c') => &[("clear", NoArgs)],
+            (5, b'u') => &[("union", VarNoKw)],
+            (6, b'r') => &[("remove", One)],
+            (6, b'u') => &[("update", VarNoKw)],
+            (7, b'd') => &[("discard", One)],
+            (8, b'i') => &[("issubset", One)],
+            (10, b'd') => &[("difference", VarNoKw)],
+            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
+            (12, b'i') => &[("intersection", VarNoKw)],
+            (17, b'd') => &[("difference_update", VarNoKw)],
+            (19, b'i') => &[("intersection_update", VarNoKw)],
+            (20, b's') => &[("symmetric_difference", One)],
+            (27, b's') => &[("symmetric_difference_update", One)],
             _ => return None,
         },
-        "frozenset" => match name {
-            "copy" => NoArgs,
-            "difference" | "intersection" | "union" => VarNoKw,
-            "isdisjoint" | "issubset" | "issuperset" | "symmetric_difference" => One,
+        // frozenset
+        9 => match key {
+            (4, b'c') => &[("copy", NoArgs)],
+            (5, b'u') => &[("union", VarNoKw)],
+            (8, b'i') => &[("issubset", One)],
+            (10, b'd') => &[("difference", VarNoKw)],
+            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
+            (12, b'i') => &[("intersection", VarNoKw)],
+            (20, b's') => &[("symmetric_difference", One)],
             _ => return None,
         },
-        "dict_keys" => match name {
-            "isdisjoint" => One,
+        // dict_keys
+        10 => match key {
+            (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
-        "dict_items" => match name {
-            "isdisjoint" => One,
+        // dict_items
+        11 => match key {
+            (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
         _ => return None,
-    })
+    };
+    cands.iter().find(|(k, _)| *k == name).map(|(_, a)| *a)
+}
+
+/// The CPython types with checked methods, in the order [`spec_at`] numbers them.
+const TYPES: &[&str] = &[
+    "str",
+    "bytes",
+    "bytearray",
+    "int",
+    "float",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "frozenset",
+    "dict_keys",
+    "dict_items",
+];
+
+/// The convention of method `name` of CPython type `ty`, if the PVM checks it.
+pub fn spec(ty: &str, name: &str) -> Option<Arity> {
+    let i = TYPES.iter().position(|t| *t == ty)?;
+    spec_at(i, name)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -177,14 +540,44 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Check the arguments of builtin method `name` of `v` against its CPython convention.
+#[inline]
 pub fn check(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<()> {
-    let Some(ty) = type_key(v) else { return Ok(()) };
-    check_type(vm, ty, name, args)
+    let Some(i) = type_index(v) else {
+        return Ok(());
+    };
+    match spec_at(i, name) {
+        Some(a) if !fits(a, args.pos.len(), args.kw.len()) => {
+            check_spec(vm, TYPES[i], name, a, args)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The common case, decided without building anything: `n` positional and `nkw` keyword
+/// arguments certainly suit `a` (when false, [`check_spec`] decides and words the error).
+#[inline]
+fn fits(a: Arity, n: usize, nkw: usize) -> bool {
+    let within = |lo: u8, hi: u8| (lo as usize..=hi as usize).contains(&n);
+    match a {
+        NoArgs => n == 0 && nkw == 0,
+        One => n == 1 && nkw == 0,
+        Clinic(lo, hi) | Tuple(lo, hi) => nkw == 0 && within(lo, hi),
+        ClinicKw(lo, hi) => within(lo, hi),
+        VarNoKw => nkw == 0,
+        Kw { minpos, maxpos, .. } => nkw == 0 && within(minpos, maxpos),
+    }
 }
 
 /// [`check`] for a receiver of CPython type `ty` (also the dict views, which are instances).
 pub fn check_type(vm: &mut Vm, ty: &str, name: &str, args: &Args) -> R<()> {
-    let Some(a) = spec(ty, name) else { return Ok(()) };
+    match spec(ty, name) {
+        Some(a) => check_spec(vm, ty, name, a, args),
+        None => Ok(()),
+    }
+}
+
+#[cold]
+fn check_spec(vm: &mut Vm, ty: &str, name: &str, a: Arity, args: &Args) -> R<()> {
     let n = args.pos.len();
     let nkw = args.kw.len();
     let msg = match a {
@@ -201,7 +594,10 @@ pub fn check_type(vm: &mut Vm, ty: &str, name: &str, args: &Args) -> R<()> {
             } else {
                 ("at most ", hi)
             };
-            format!("{name} expected {how}{k} argument{}, got {n}", plural(k as usize))
+            format!(
+                "{name} expected {how}{k} argument{}, got {n}",
+                plural(k as usize)
+            )
         }
         Tuple(lo, hi) if n < lo as usize || n > hi as usize => {
             let (how, k) = if lo == hi {
@@ -211,14 +607,24 @@ pub fn check_type(vm: &mut Vm, ty: &str, name: &str, args: &Args) -> R<()> {
             } else {
                 ("at most", hi)
             };
-            format!("{name}() takes {how} {k} argument{} ({n} given)", plural(k as usize))
+            format!(
+                "{name}() takes {how} {k} argument{} ({n} given)",
+                plural(k as usize)
+            )
         }
         Kw {
             posonly,
             minpos,
             maxpos,
             names,
-        } => match kw_error(name, args, posonly as usize, minpos as usize, maxpos as usize, names) {
+        } => match kw_error(
+            name,
+            args,
+            posonly as usize,
+            minpos as usize,
+            maxpos as usize,
+            names,
+        ) {
             Some(m) => m,
             None => return Ok(()),
         },
@@ -253,7 +659,11 @@ fn kw_error(
         } else {
             format!(
                 "{name}() takes {} {maxpos} positional argument{} ({n} given)",
-                if minpos < maxpos { "at most" } else { "exactly" },
+                if minpos < maxpos {
+                    "at most"
+                } else {
+                    "exactly"
+                },
                 plural(maxpos)
             )
         });
@@ -262,7 +672,11 @@ fn kw_error(
         let k = posonly.min(minpos);
         return Some(format!(
             "{name}() takes {} {k} positional argument{} ({n} given)",
-            if minpos < maxargs { "at least" } else { "exactly" },
+            if minpos < maxargs {
+                "at least"
+            } else {
+                "exactly"
+            },
             plural(k)
         ));
     }

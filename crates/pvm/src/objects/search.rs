@@ -280,7 +280,9 @@ fn affix(
             }
             (o, true) => {
                 let tn = vm.type_name(o);
-                return Err(vm.type_err(format!("tuple for {name} must only contain str, not {tn}")));
+                return Err(
+                    vm.type_err(format!("tuple for {name} must only contain str, not {tn}"))
+                );
             }
             (o, false) => {
                 let tn = vm.type_name(o);

@@ -229,9 +229,10 @@ pub fn split(vm: &mut Vm, t: Text, how: &How) -> R<Value> {
 fn maxsplit(vm: &mut Vm, v: Option<Value>) -> R<i64> {
     match v {
         None => Ok(-1),
-        Some(Value::BigInt(_)) => {
-            Err(vm.new_exc("OverflowError", "Python int too large to convert to C ssize_t"))
-        }
+        Some(Value::BigInt(_)) => Err(vm.new_exc(
+            "OverflowError",
+            "Python int too large to convert to C ssize_t",
+        )),
         Some(v) => vm.index_of(&v),
     }
 }

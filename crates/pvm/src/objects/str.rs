@@ -297,9 +297,9 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 Some(Value::Str(e)) => e.s.to_string(),
                 Some(v) => {
                     let tn = super::clinic_type_name(vm, v);
-                    return Err(vm.type_err(format!(
-                        "encode() argument 'errors' must be str, not {tn}"
-                    )));
+                    return Err(
+                        vm.type_err(format!("encode() argument 'errors' must be str, not {tn}"))
+                    );
                 }
             };
             Value::bytes(crate::codec::encode(vm, text, &encoding, &errors)?)
@@ -746,20 +746,21 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
             let need = match name {
                 "partition" | "rpartition" | "removeprefix" | "removesuffix" => 1,
                 "replace" => 2,
-                "strip" | "lstrip" | "rstrip" if !matches!(args.pos.first(), Some(Value::None)) => 1,
+                "strip" | "lstrip" | "rstrip" if !matches!(args.pos.first(), Some(Value::None)) => {
+                    1
+                }
                 _ => 0,
             };
-            if let Some(o) = args.pos.iter().take(need).find(|v| {
-                !matches!(v, Value::Bytes(_) | Value::ByteArray(_))
-            }) {
+            if let Some(o) = args
+                .pos
+                .iter()
+                .take(need)
+                .find(|v| !matches!(v, Value::Bytes(_) | Value::ByteArray(_)))
+            {
                 let tn = vm.type_name(o);
                 return Err(vm.type_err(format!("a bytes-like object is required, not '{tn}'")));
             }
-            let pos = args
-                .pos
-                .iter()
-                .map(arg_to_text)
-                .collect();
+            let pos = args.pos.iter().map(arg_to_text).collect();
             let a = Args {
                 pos,
                 kw: args

@@ -1374,7 +1374,9 @@ impl<'h> Vm<'h> {
                             // `__file__` "(unknown location)" (LIMITATIONS 6).
                             let e = self.new_exc(
                                 "ImportError",
-                                &format!("cannot import name '{name}' from '{mn}' (unknown location)"),
+                                &format!(
+                                    "cannot import name '{name}' from '{mn}' (unknown location)"
+                                ),
                             );
                             if let Exc::Py(Value::Instance(i)) = &e {
                                 i.dict.set_str("name", Value::str(&mn));

@@ -449,7 +449,8 @@ impl Vm<'_> {
                 Ok(Some(Value::bytes(v)))
             }
             // Repetition of bytes or a bytearray, either side (`*=` on a bytearray in place).
-            (Bytes(_) | ByteArray(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), Bytes(_) | ByteArray(_))
+            (Bytes(_) | ByteArray(_), Int(_) | Bool(_))
+            | (Int(_) | Bool(_), Bytes(_) | ByteArray(_))
                 if op == BinOp::Mul =>
             {
                 let (seq, count) = if matches!(a, Bytes(_) | ByteArray(_)) {
