@@ -1,8 +1,9 @@
 //! Builtin types' methods and subscripting, one file per type.
 //!
-//! To add a method to a builtin type, edit that type's file only: add the name to its
-//! `METHODS` list and an arm to its `call` match. [`has_method`] and [`call_method`] dispatch
-//! on the receiver's type.
+//! To add a method to a builtin type, edit that type's file: add the name to its `METHODS`
+//! list and an arm to its `call` match; then give it its CPython calling convention in
+//! [`arity`], which [`call_method`] checks before any method runs. [`has_method`] and
+//! [`call_method`] dispatch on the receiver's type.
 
 pub mod arity;
 pub mod dict;
