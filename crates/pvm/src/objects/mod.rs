@@ -592,8 +592,18 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
                     .collect();
                 return Ok(Value::str(&v));
             }
-            let chars: Vec<char> = s.s.chars().collect();
-            let v: String = slice_vec(&chars, start, step, count).into_iter().collect();
+            if count == 0 {
+                return Ok(Value::str(""));
+            }
+            // Non-ASCII with a step: decode only the chars between the first and the last
+            // index taken (found through the offset marks), and pay for them.
+            let last = start + step * (count as i64 - 1);
+            let (lo, hi) = (start.min(last) as usize, start.max(last) as usize + 1);
+            vm.charge(crate::cost::per_char((hi - lo).saturating_sub(count)))?;
+            let chars: Vec<char> = s.s[s.byte_offset(lo)..s.byte_offset(hi)].chars().collect();
+            let v: String = slice_vec(&chars, start - lo as i64, step, count)
+                .into_iter()
+                .collect();
             Ok(Value::str(&v))
         }
         (Value::Str(s), _) => {
