@@ -205,7 +205,7 @@ fn deploy_rejects_bad_programs_with_the_error_and_line() {
                 "class Actor:\n    def f(self):\n        return (\n",
                 "SyntaxError",
             ),
-            ("import os\nclass Actor:\n    pass\n", "ImportError"),
+            ("import os\nclass Actor:\n    pass\n", "ModuleNotFoundError"),
             ("x = 1\n", "NoActorClass"),
             (
                 "class Actor:\n    def __init__(self):\n        raise KeyError('boom')\n",

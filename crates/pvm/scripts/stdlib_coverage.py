@@ -433,7 +433,7 @@ def generate(cowboy):
         text += (f" Only with a chain host attached (an actor run by the node): "
                  f"{cell(host_only)}.")
     out.append(text + "\n")
-    out.append(f"Not importable ({len(plain)}, each `ImportError: No module named '…'`): "
+    out.append(f"Not importable ({len(plain)}, each `ModuleNotFoundError: No module named '…'`, an ImportError): "
                f"{cell(plain)}.\n")
     if odd:
         out.append("Not importable, with another message: " + ", ".join(odd) + ".\n")

@@ -175,6 +175,7 @@ pub fn make_types() -> Types {
         dict_keys: cls("dict_keys", o(), BuiltinType::Object),
         dict_values: cls("dict_values", o(), BuiltinType::Object),
         dict_items: cls("dict_items", o(), BuiltinType::Object),
+        mappingproxy: cls("mappingproxy", o(), BuiltinType::Object),
         exc,
         object,
     }
@@ -319,8 +320,9 @@ fn obj_fn(n: &str) -> &'static str {
 /// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
 pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     let _ = vm;
-    let unbound = (crate::objects::GENERIC_DUNDERS.contains(&name)
-        && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
+    let unbound = crate::objects::seqdunder::names(c.builtin).contains(&name)
+        || (crate::objects::GENERIC_DUNDERS.contains(&name)
+            && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
         || match c.builtin {
             BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
             BuiltinType::List => crate::objects::list::METHODS.contains(&name),
@@ -328,11 +330,13 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
             BuiltinType::Set | BuiltinType::FrozenSet => {
                 crate::objects::set::METHODS.contains(&name)
             }
-            BuiltinType::Int => {
-                crate::objects::int::METHODS.contains(&name) || name == "from_bytes"
+            BuiltinType::Int | BuiltinType::Bool => {
+                crate::objects::int::METHODS.contains(&name)
+                    || crate::objects::numdunder::INT.contains(&name)
             }
             BuiltinType::Float => {
-                matches!(name, "is_integer" | "as_integer_ratio" | "hex" | "fromhex")
+                crate::objects::int::FLOAT_METHODS.contains(&name)
+                    || crate::objects::numdunder::FLOAT.contains(&name)
             }
             BuiltinType::Tuple => matches!(name, "count" | "index"),
             BuiltinType::Bytes => {
@@ -365,7 +369,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     };
     Some(match (c.builtin, name) {
         (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
-        (BuiltinType::Int, "from_bytes") => bound_ctor("int.from_bytes"),
+        (BuiltinType::Int | BuiltinType::Bool, "from_bytes") => bound_ctor("int.from_bytes"),
         (BuiltinType::Float, "fromhex") => bound_ctor("float.fromhex"),
         (BuiltinType::Bytes | BuiltinType::ByteArray, "fromhex") => bound_ctor("bytes.fromhex"),
         (BuiltinType::Str, "maketrans") => Value::Builtin(Rc::new(Builtin {
@@ -390,6 +394,20 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
 /// arguments the first two are errno and strerror, and a non-None third (the file name) and
 /// fifth (a second file name) are dropped from `args`, as CPython does.
 pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
+    if inst.cls().is_subclass(&vm.types.exc["ImportError"]) {
+        // `msg` is the message when there is exactly one argument; `name` and `path` are
+        // keyword-only (`Vm::new_instance` sets them).
+        let msg = match pos.as_slice() {
+            [m] => m.clone(),
+            _ => Value::None,
+        };
+        inst.dict.set_str("msg", msg);
+        for k in ["name", "path"] {
+            if inst.dict.get_str(k).is_none() {
+                inst.dict.set_str(k, Value::None);
+            }
+        }
+    }
     if inst.cls().is_subclass(&vm.types.exc["OSError"]) {
         let mut attrs = [Value::None, Value::None, Value::None, Value::None];
         if (2..=5).contains(&pos.len()) {
@@ -654,6 +672,31 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         if t == "type" {
             return type_method(vm, m, a);
         }
+        // The alternate constructors and static methods of the builtin types: CPython's
+        // argument-count checks (the receiver, the class, is not counted).
+        let ctor = match name {
+            "dict.fromkeys" => Some(("dict", "fromkeys", 1)),
+            "int.from_bytes" => Some(("int", "from_bytes", 1)),
+            "float.fromhex" => Some(("float", "fromhex", 1)),
+            "bytes.fromhex" => Some(
+                if matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray)
+                {
+                    ("bytearray", "fromhex", 1)
+                } else {
+                    ("bytes", "fromhex", 1)
+                },
+            ),
+            "str.maketrans" => Some(("str", "maketrans", 0)),
+            "bytes.maketrans" => Some(("bytes", "maketrans", 0)),
+            _ => None,
+        };
+        if let Some((ty, m, skip)) = ctor {
+            let rest = Args {
+                pos: a.pos.get(skip..).unwrap_or_default().to_vec(),
+                kw: a.kw.clone(),
+            };
+            crate::objects::arity::check_type(vm, ty, m, &rest)?;
+        }
         if name == "str.maketrans" {
             return crate::objects::str::maketrans(vm, &a);
         }
@@ -662,8 +705,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         if name == "bytes.fromhex" {
             let is_ba = matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
-            let Some(Value::Str(s)) = a.pos.get(1).cloned() else {
-                return Err(vm.type_err("fromhex() argument must be str"));
+            let s = match a.pos.get(1) {
+                Some(Value::Str(s)) => s.clone(),
+                other => {
+                    let tn = crate::objects::clinic_type_name(vm, other.unwrap_or(&Value::None));
+                    return Err(vm.type_err(format!("fromhex() argument must be str, not {tn}")));
+                }
             };
             vm.charge(cost::per_char(s.s.len()))?;
             let mut out = Vec::new();
@@ -1248,14 +1295,14 @@ fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
 }
 
 /// `byteorder` of `int.to_bytes`/`int.from_bytes`.
-pub fn check_byteorder(vm: &mut Vm, order: &Value) -> R<()> {
+pub fn check_byteorder(vm: &mut Vm, order: &Value, who: &str) -> R<()> {
     match order {
         Value::Str(s) if matches!(&*s.s, "little" | "big") => Ok(()),
         Value::Str(_) => Err(vm.value_err("byteorder must be either 'little' or 'big'")),
         other => {
-            let tn = vm.type_name(other);
+            let tn = crate::objects::clinic_type_name(vm, other);
             Err(vm.type_err(format!(
-                "to_bytes() argument 'byteorder' must be str, not {tn}"
+                "{who}() argument 'byteorder' must be str, not {tn}"
             )))
         }
     }
@@ -1287,6 +1334,7 @@ fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
         Some(v) => vm.truthy(&v)?,
         None => false,
     };
+    check_byteorder(vm, &order, "from_bytes")?;
     let mut bytes = match &b {
         Value::Bytes(x) => x.b.to_vec(),
         Value::ByteArray(x) => x.b.borrow().clone(),
@@ -1301,7 +1349,6 @@ fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
         }
     };
     vm.int_bound(bytes.len() as u64 * 8)?;
-    check_byteorder(vm, &order)?;
     if matches!(&order, Value::Str(s) if &*s.s == "little") {
         bytes.reverse();
     }
@@ -1964,6 +2011,14 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
 /// `dir(obj)`: the sorted names of the object's `__dict__` and of every class in its type's
 /// MRO (for a class, its own MRO), plus a builtin value's methods.
 fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
+    // A class's own `__dir__` (its metaclass's, for a class) decides, sorted, as in CPython.
+    if matches!(o, Value::Instance(_) | Value::Class(_)) {
+        if let Some(r) = vm.call_dunder(o, "__dir__", vec![])? {
+            let items = vm.collect(&r)?;
+            let sorted = crate::objects::list::sort_values(vm, items, &Value::None, false)?;
+            return Ok(Value::list(sorted));
+        }
+    }
     let mut names: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut add_dict = |d: &PyDict| {
         for e in d.table.borrow().iter() {
@@ -1979,6 +2034,15 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
         _ => {}
     }
+    if let Some((kind, _)) = vm.dict_view(o) {
+        names.insert("mapping".to_string());
+        if kind != 1 {
+            names.insert("isdisjoint".to_string());
+        }
+    }
+    for m in vm.sealed_methods(o).unwrap_or(&[]) {
+        names.insert(m.to_string());
+    }
     let cls = match o {
         Value::Class(c) => c.clone(),
         other => vm.type_of(other),
@@ -1991,6 +2055,21 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
         for m in crate::objects::methods_of(c.builtin) {
             names.insert(m.to_string());
+        }
+        if c.is_builtin_value_type() {
+            for m in crate::objects::GENERIC_DUNDERS {
+                if crate::objects::type_has_dunder(c.builtin, m) {
+                    names.insert(m.to_string());
+                }
+            }
+            let numeric: &[&str] = match c.builtin {
+                BuiltinType::Int | BuiltinType::Bool => crate::objects::numdunder::INT,
+                BuiltinType::Float => crate::objects::numdunder::FLOAT,
+                _ => &[],
+            };
+            names.extend(numeric.iter().map(|m| m.to_string()));
+            let seq = crate::objects::seqdunder::names(c.builtin);
+            names.extend(seq.iter().map(|m| m.to_string()));
         }
     }
     vm.charge(cost::per_elem(names.len()))?;

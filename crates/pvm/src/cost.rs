@@ -83,6 +83,12 @@ pub fn per_char(n: usize) -> u64 {
     (n as u64) / PER_CHAR_DIV
 }
 
+/// How many characters/bytes `cycles` pay for at [`per_char`] (its inverse, rounded down).
+#[inline]
+pub fn chars_for(cycles: u64) -> usize {
+    usize::try_from(cycles.saturating_mul(PER_CHAR_DIV)).unwrap_or(usize::MAX)
+}
+
 /// Surcharge for big-int arithmetic on operands of `bits` bits (linear operations).
 #[inline]
 pub fn bigint_linear(bits: u64) -> u64 {

@@ -321,6 +321,10 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
                     ))),
                 };
             }
+            if let Some(d) = vm.mapping_proxy(v) {
+                let inner = repr(vm, &Value::Dict(d))?;
+                return Ok(format!("mappingproxy({inner})"));
+            }
             if let Some((kind, d)) = vm.dict_view(v) {
                 let items = vm.view_items(kind, &d)?;
                 let name = ["dict_keys", "dict_values", "dict_items"][kind as usize];

@@ -60,16 +60,19 @@ const PY_MODULES: &[(&str, &str)] = &[
     ("typing", include_str!("stdlib/python/typing.py")),
 ];
 
-/// Whether `name` has whitelisted submodules (CPython: the module is a package).
+/// Whether `name` is a package in CPython: `json` and `re`, and every module with whitelisted
+/// submodules (`collections`).
 pub fn is_package(name: &str) -> bool {
-    PY_MODULES
-        .iter()
-        .map(|(n, _)| *n)
-        .chain(REGISTRY.iter().map(|(n, _)| *n))
-        .any(|n| {
-            n.strip_prefix(name)
-                .is_some_and(|rest| rest.starts_with('.'))
-        })
+    // Packages in CPython whose submodules are not on the whitelist.
+    matches!(name, "json" | "re")
+        || PY_MODULES
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(REGISTRY.iter().map(|(n, _)| *n))
+            .any(|n| {
+                n.strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with('.'))
+            })
 }
 
 /// Find the loader of a whitelisted module.

@@ -84,20 +84,45 @@ pub struct PyStr {
     /// `str_hash` of the text once computed (0 = not yet; a true 0 is just recomputed). Names
     /// and dict keys are hashed again and again, so the hash is kept, as CPython does.
     hash: Cell<u64>,
+    /// For a non-ASCII string of more than [`STR_STRIDE`] chars: the byte offset of every
+    /// `STR_STRIDE`-th char (entry `k` is char `k * STR_STRIDE`), so that a char index becomes a
+    /// byte offset by walking at most `STR_STRIDE - 1` chars (indexing, slicing and the
+    /// windowed search methods never walk the string from its start). Built in the pass that
+    /// counts the chars and accounted with the string. Empty otherwise.
+    marks: Box<[u32]>,
     pub(crate) acct: Acct,
 }
+
+/// Char stride of [`PyStr`]'s offset marks.
+pub const STR_STRIDE: usize = 32;
 
 impl PyStr {
     /// Build from text.
     pub fn new(s: &str) -> PyStr {
         let ascii = s.is_ascii();
-        let len = if ascii { s.len() } else { s.chars().count() };
+        let (len, marks) = if ascii {
+            (s.len(), Box::default())
+        } else {
+            let mut marks = Vec::new();
+            let mut n = 0;
+            for (b, _) in s.char_indices() {
+                if n % STR_STRIDE == 0 {
+                    marks.push(b as u32);
+                }
+                n += 1;
+            }
+            if n <= STR_STRIDE {
+                marks.clear();
+            }
+            (n, marks.into_boxed_slice())
+        };
         PyStr {
+            acct: Acct::new(HEADER + s.len() + marks.len() * 4),
             s: s.into(),
             len,
             ascii,
             hash: Cell::new(0),
-            acct: Acct::new(HEADER + s.len()),
+            marks,
         }
     }
     /// The text's `str_hash`, computed once.
@@ -119,20 +144,26 @@ impl PyStr {
         if self.ascii {
             self.s.as_bytes().get(i).map(|&b| b as char)
         } else {
-            self.s.chars().nth(i)
+            self.s[self.byte_offset(i)..].chars().next()
         }
     }
-    /// Byte offset of char index `i` (clamped to the end).
+    /// Byte offset of char index `i` (clamped to the end), walking at most
+    /// `STR_STRIDE - 1` chars.
     pub fn byte_offset(&self, i: usize) -> usize {
         if self.ascii {
-            i.min(self.s.len())
-        } else {
-            self.s
-                .char_indices()
-                .nth(i)
-                .map(|(b, _)| b)
-                .unwrap_or(self.s.len())
+            return i.min(self.s.len());
         }
+        if i >= self.len {
+            return self.s.len();
+        }
+        let (from, skip) = match self.marks.get(i / STR_STRIDE) {
+            Some(&b) => (b as usize, i % STR_STRIDE),
+            None => (0, i),
+        };
+        self.s[from..]
+            .char_indices()
+            .nth(skip)
+            .map_or(self.s.len(), |(b, _)| from + b)
     }
 }
 

@@ -200,19 +200,22 @@ fn sandbox_is_closed() {
             "open('/etc/passwd')",
             "PermissionError: [Errno 13] Permission denied: '/etc/passwd'",
         ),
-        ("import io", "ImportError: No module named 'io'"),
-        ("import pathlib", "ImportError: No module named 'pathlib'"),
+        ("import io", "ModuleNotFoundError: No module named 'io'"),
+        (
+            "import pathlib",
+            "ModuleNotFoundError: No module named 'pathlib'",
+        ),
         ("id(1)", "CompileError"),
-        ("import os", "ImportError: No module named 'os'"),
-        ("import time", "ImportError: No module named 'time'"),
+        ("import os", "ModuleNotFoundError: No module named 'os'"),
+        ("import time", "ModuleNotFoundError: No module named 'time'"),
         // Submodules are whitelisted one by one: only collections.abc exists.
         (
             "import collections.foo",
-            "ImportError: No module named 'collections.foo'",
+            "ModuleNotFoundError: No module named 'collections.foo'",
         ),
         (
             "from math.x import y",
-            "ImportError: No module named 'math.x'; 'math' is not a package",
+            "ModuleNotFoundError: No module named 'math.x'; 'math' is not a package",
         ),
         (
             "().__class__.__bases__[0].__subclasses__()",

@@ -191,10 +191,12 @@ fn json_hostile() {
             "import json\njson.loads('[' * 100000 + ']' * 100000)",
             Err("RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string"),
         ),
-        // Every str method call is charged the whole string's length, and the decoder calls
-        // str.find per key: a 500 KB document runs out of cycles before depth 500
-        // (`json_deep_object_is_recursion_error` checks the message on a smaller one).
-        ("import json\njson.loads('{\"a\":' * 100000 + '1' + '}' * 100000)", Stop),
+        // The decoder's str.find per key pays for what it scans, not for the document: a
+        // 500 KB document reaches the depth limit within the budget.
+        (
+            "import json\njson.loads('{\"a\":' * 100000 + '1' + '}' * 100000)",
+            Err("RecursionError: maximum recursion depth exceeded while decoding a JSON object from a unicode string"),
+        ),
         (
             "import json\nx = []\nfor i in range(100000):\n    x = [x]\njson.dumps(x)\n",
             Err("RecursionError: maximum recursion depth exceeded while encoding a JSON object"),
@@ -685,4 +687,101 @@ fn tmp_files_hostile() {
             Stop,
         ),
     ]);
+}
+
+/// Cycles of a successful run of `src` (generous budget).
+fn cycles_of(src: &str) -> u64 {
+    let o = run_cycles(src, 1_000_000_000);
+    assert_eq!(err_line(&o), "", "{src}");
+    o.cycles
+}
+
+#[test]
+fn json_loads_cost_is_linear() {
+    // A list of small objects, about 100 KB and 200 KB of JSON. The decoder searches from a
+    // moving position (`s.find('"', i)`, `s.startswith('null', i)`); when those calls were
+    // charged the whole document, doubling it quadrupled the cycles.
+    let prog = |n: u32| {
+        format!(
+            "import json\ndoc = json.dumps([{{'id': i, 'name': 'item%d' % i, 'ok': True, 'v': None}} \
+             for i in range({n})])\nassert len(json.loads(doc)) == {n}\n"
+        )
+    };
+    let (small, big) = (cycles_of(&prog(1800)), cycles_of(&prog(3600)));
+    let ratio = big as f64 / small as f64;
+    assert!(
+        ratio < 2.5,
+        "json.loads cycles {small} -> {big} (x{ratio:.2})"
+    );
+}
+
+#[test]
+fn windowed_search_is_charged_by_the_window() {
+    // 1000 windowed calls on a 2 MB non-ASCII string: each reads a few chars, so the run costs
+    // about eight million cycles (building and encoding the string, one full `index`, the loop), where charging
+    // the whole string per call would be two billion.
+    let src = "s = 'é' * 10**6 + 'x'\nt = 0\nfor i in range(0, 10**6, 1000):\n    \
+               t += s.startswith('é', i) + s.find('é', i, i + 10) + s.count('é', i, i + 5)\n    \
+               t += s.endswith('é', 0, i + 1) + s.rfind('é', 0, i + 1) + (s[i] == 'é')\n\
+               b = s.encode()\nfor i in range(0, 10**6, 1000):\n    t += b.find(b'\\xa9', i) + b.startswith(b'\\xc3', 2 * i)\n\
+               print(t, s.index('x'))\n";
+    let o = run_cycles(src, BUDGET * 3);
+    assert_eq!(err_line(&o), "", "{src}");
+    assert_eq!(o.stdout, "1498510000 1000000\n");
+    assert!(o.cycles < 12_000_000, "{} cycles", o.cycles);
+    // A search stops at the budget: it never reads past what the cycles left pay for.
+    check(&[
+        ("s = 'a' * 10**7\ns.find('b')", Stop),
+        (
+            "s = 'a' * 10**6\nfor i in range(100):\n    s.count('a', 0)",
+            Stop,
+        ),
+        (
+            "s = 'a' * 10**6\nfor i in range(50000):\n    s.find('a', i)",
+            Out(""),
+        ),
+    ]);
+}
+
+#[test]
+fn split_reserves_every_piece_before_building() {
+    // A few MB of text splits into millions of one-char pieces: each is an object header and
+    // a list slot (about 50 accounted bytes for 2 bytes of text), so the pieces would be far
+    // past the 10 MiB limit. The split counts and reserves them first: MemoryError with the
+    // peak still within the limit, not a 100 MB list built and then noticed.
+    for src in [
+        "x = ('a,' * 2000000).split(',')",
+        "x = ('a,' * 2000000).rsplit(',', 1999999)",
+        "x = ('a ' * 2000000).split()",
+        "x = ('a ' * 2000000).rsplit()",
+        "x = ('a\\n' * 2000000).splitlines()",
+        "x = (b'a,' * 2000000).split(b',')",
+        "x = (b'a ' * 2000000).split()",
+        "x = bytearray(b'a\\r' * 2000000).splitlines(True)",
+    ] {
+        let o = run_with(
+            src,
+            Limits {
+                cycles: Some(100_000_000),
+                memory: MEM,
+                ..Limits::default()
+            },
+        );
+        assert!(
+            err_line(&o).starts_with("MemoryError"),
+            "{src}: {:?}",
+            err_line(&o)
+        );
+        assert!(o.peak_memory <= MEM, "{src}: peak {}", o.peak_memory);
+    }
+    // Just under the limit it works, and a split pays a cycle per piece.
+    let few = run_cycles("x = ('a,' * 1000).split(',')\nprint(len(x))", BUDGET);
+    let many = run_cycles("x = ('a,' * 100000).split(',')\nprint(len(x))", BUDGET);
+    assert_eq!(many.stdout, "100001\n");
+    assert!(
+        many.cycles - few.cycles >= 99_000 * 3,
+        "{} {}",
+        few.cycles,
+        many.cycles
+    );
 }

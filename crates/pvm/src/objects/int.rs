@@ -12,8 +12,17 @@ pub const METHODS: &[&str] = &[
     "bit_count",
     "to_bytes",
     "conjugate",
-    "is_integer",
     "as_integer_ratio",
+    "from_bytes",
+];
+
+/// `float` method names.
+pub const FLOAT_METHODS: &[&str] = &[
+    "is_integer",
+    "hex",
+    "fromhex",
+    "as_integer_ratio",
+    "conjugate",
 ];
 
 /// Exact int/int true division rounded like CPython (via f64 when exact enough).
@@ -130,7 +139,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 Value::BigInt(b) => (**b).clone(),
                 _ => BigInt::zero(),
             };
-            crate::builtins::check_byteorder(vm, &order)?;
+            crate::builtins::check_byteorder(vm, &order, "to_bytes")?;
             if b.is_negative() && !signed {
                 return Err(vm.new_exc("OverflowError", "can't convert negative int to unsigned"));
             }

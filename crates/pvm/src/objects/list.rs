@@ -105,33 +105,17 @@ fn sort_kw(vm: &mut Vm, args: &mut Args) -> R<(Value, bool)> {
 fn index_count(vm: &mut Vm, items: &[Value], name: &str, args: &Args, what: &str) -> R<Value> {
     let x = args.pos.first().cloned().unwrap_or(Value::None);
     let mut n = 0;
-    let start = match args.pos.get(1) {
-        Some(v) => {
-            let s = vm.index_of(v)?;
-            if s < 0 {
-                (s + items.len() as i64).max(0) as usize
-            } else {
-                s as usize
-            }
-        }
-        None => 0,
+    // Only `index` takes a window; only the window is scanned (and charged).
+    let (start, stop) = if name == "index" {
+        const MSG: &str = "slice indices must be integers or have an __index__ method";
+        let s = super::search::slice_index_or(vm, args.pos.get(1), MSG)?;
+        let e = super::search::slice_index_or(vm, args.pos.get(2), MSG)?;
+        super::search::window(items.len(), s, e)
+    } else {
+        (0, items.len())
     };
-    let stop = match args.pos.get(2) {
-        Some(v) => {
-            let s = vm.index_of(v)?;
-            if s < 0 {
-                (s + items.len() as i64).max(0) as usize
-            } else {
-                (s as usize).min(items.len())
-            }
-        }
-        None => items.len(),
-    };
-    for (i, y) in items.iter().enumerate() {
+    for (i, y) in items.iter().enumerate().take(stop).skip(start) {
         vm.charge(cost::PER_ELEM)?;
-        if name == "index" && (i < start || i >= stop) {
-            continue;
-        }
         if y.is(&x) || vm.eq(y, &x)? {
             if name == "index" {
                 return Ok(Value::Int(i as i64));

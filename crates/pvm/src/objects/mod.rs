@@ -1,14 +1,20 @@
 //! Builtin types' methods and subscripting, one file per type.
 //!
-//! To add a method to a builtin type, edit that type's file only: add the name to its
-//! `METHODS` list and an arm to its `call` match. [`has_method`] and [`call_method`] dispatch
-//! on the receiver's type.
+//! To add a method to a builtin type, edit that type's file: add the name to its `METHODS`
+//! list and an arm to its `call` match; then give it its CPython calling convention in
+//! [`arity`], which [`call_method`] checks before any method runs. [`has_method`] and
+//! [`call_method`] dispatch on the receiver's type.
 
+pub mod arity;
 pub mod dict;
 pub mod int;
 pub mod iter;
 pub mod list;
+pub mod numdunder;
+pub mod search;
+pub mod seqdunder;
 pub mod set;
+pub mod split;
 pub mod str;
 
 use crate::value::*;
@@ -38,6 +44,15 @@ pub const GENERIC_DUNDERS: &[&str] = &[
     "__format__",
     "__bool__",
 ];
+
+/// A type's name as CPython's Argument Clinic words a bad argument: `None` itself, else the
+/// type name (`must be str, not None`, but `not int`).
+pub fn clinic_type_name(vm: &Vm, v: &Value) -> String {
+    match v {
+        Value::None => "None".to_string(),
+        v => vm.type_name(v),
+    }
+}
 
 /// Which generic special methods a builtin value type has (so `hasattr(int, "__len__")` is
 /// false, and an `int` base in an MRO supplies `__hash__` before a later mixin's).
@@ -71,9 +86,31 @@ pub fn type_has_dunder(bt: BuiltinType, name: &str) -> bool {
     }
 }
 
-/// Method names of a builtin value type.
+/// Public names of a builtin value type for `dir()` and the class `__dict__`: its methods,
+/// alternate constructors and data attributes.
 pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
     use BuiltinType as B;
+    const INT: &[&str] = &[
+        "as_integer_ratio",
+        "bit_count",
+        "bit_length",
+        "conjugate",
+        "denominator",
+        "from_bytes",
+        "imag",
+        "numerator",
+        "real",
+        "to_bytes",
+    ];
+    const FLOAT: &[&str] = &[
+        "as_integer_ratio",
+        "conjugate",
+        "fromhex",
+        "hex",
+        "imag",
+        "is_integer",
+        "real",
+    ];
     match bt {
         B::Str => str::METHODS,
         B::Bytes => str::BYTES_METHODS,
@@ -81,8 +118,12 @@ pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
         B::List => list::METHODS,
         B::Tuple => &["count", "index"],
         B::Dict => dict::METHODS,
-        B::Set | B::FrozenSet => set::METHODS,
-        B::Int | B::Bool => int::METHODS,
+        B::Set => set::METHODS,
+        B::FrozenSet => set::FROZEN_METHODS,
+        B::Int | B::Bool => INT,
+        B::Float => FLOAT,
+        B::Range => &["count", "index", "start", "step", "stop"],
+        B::Slice => &["indices", "start", "step", "stop"],
         _ => &[],
     }
 }
@@ -159,6 +200,9 @@ fn is_generic_dunder(name: &str) -> bool {
 
 /// Does the builtin type of `v` have method `name`.
 pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
+    if numdunder::has(v, name) || seqdunder::has(v, name) {
+        return true;
+    }
     if is_generic_dunder(name) {
         return match builtin_type_of(v) {
             Some(bt) => type_has_dunder(bt, name),
@@ -179,9 +223,10 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::List(_) => list::METHODS,
         Value::Tuple(_) => &["count", "index"],
         Value::Dict(_) => dict::METHODS,
+        Value::Set(s) if s.frozen => set::FROZEN_METHODS,
         Value::Set(_) => set::METHODS,
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int::METHODS,
-        Value::Float(_) => &["is_integer", "hex", "as_integer_ratio", "conjugate"],
+        Value::Float(_) => int::FLOAT_METHODS,
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
@@ -197,8 +242,46 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
     list.contains(&name)
 }
 
+/// `name` is an alternate constructor (a class method) of `v`'s builtin type, reachable through
+/// an instance too (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`) and bound to its class.
+pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
+    match v {
+        Value::Dict(_) => name == "fromkeys",
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => name == "from_bytes",
+        Value::Float(_) | Value::Bytes(_) | Value::ByteArray(_) => name == "fromhex",
+        _ => false,
+    }
+}
+
 /// Call builtin method `name` on `v`.
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    if numdunder::has(v, name) {
+        return numdunder::call(vm, v, name, &args);
+    }
+    if seqdunder::has(v, name) {
+        return seqdunder::call(vm, v, name, &args);
+    }
+    if is_alt_ctor(v, name) {
+        let c = vm.type_of(v);
+        if let Some(f) = crate::builtins::class_attr(vm, &c, name) {
+            return vm.call(&f, args);
+        }
+    }
+    arity::check(vm, v, name, &args)?;
+    if let Some((kind, _)) = vm.dict_view(v) {
+        if name == "isdisjoint" && kind != 1 {
+            let ty = ["dict_keys", "dict_values", "dict_items"][usize::from(kind)];
+            arity::check_type(vm, ty, name, &args)?;
+            // No element of the other iterable is in the view (each `in` is charged).
+            let other = vm.collect(&args.pos[0])?;
+            for x in &other {
+                if vm.contains(v, x)? {
+                    return Ok(Value::Bool(false));
+                }
+            }
+            return Ok(Value::Bool(true));
+        }
+    }
     if is_generic_dunder(name) && !matches!(v, Value::Instance(_)) && !has_own_method(vm, v, name) {
         return generic_dunder(vm, v, name, &args);
     }
@@ -308,9 +391,15 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         }
         Value::Instance(i) => {
             let b = i.base.borrow().clone();
+            let sealed = vm.sealed_methods(v);
+            if sealed.is_some_and(|ok| ok.contains(&name)) && name.starts_with("__") {
+                return generic_dunder(vm, v, name, &args);
+            }
             match b {
-                Some(b) => call_method(vm, &b, name, args),
-                None => Err(vm.attr_error(v, name)),
+                Some(b) if sealed.is_none_or(|ok| ok.contains(&name)) => {
+                    call_method(vm, &b, name, args)
+                }
+                _ => Err(vm.attr_error(v, name)),
             }
         }
         _ => Err(vm.attr_error(v, name)),
@@ -495,12 +584,32 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
         (Value::Str(s), Value::Slice(sl)) => {
             let (start, _, step, count) = slice_indices(vm, sl, s.len)?;
             vm.charge(crate::cost::per_char(count))?;
-            if s.ascii && step == 1 {
+            if step == 1 {
+                // Through the offset marks: no walk from the start of a non-ASCII string.
                 let st = start as usize;
-                return Ok(Value::str(&s.s[st..st + count]));
+                let (b0, b1) = (s.byte_offset(st), s.byte_offset(st + count));
+                return Ok(Value::str(&s.s[b0..b1]));
             }
-            let chars: Vec<char> = s.s.chars().collect();
-            let v: String = slice_vec(&chars, start, step, count).into_iter().collect();
+            if s.ascii {
+                let b = s.s.as_bytes();
+                let v: String = slice_vec(b, start, step, count)
+                    .into_iter()
+                    .map(char::from)
+                    .collect();
+                return Ok(Value::str(&v));
+            }
+            if count == 0 {
+                return Ok(Value::str(""));
+            }
+            // Non-ASCII with a step: decode only the chars between the first and the last
+            // index taken (found through the offset marks), and pay for them.
+            let last = start + step * (count as i64 - 1);
+            let (lo, hi) = (start.min(last) as usize, start.max(last) as usize + 1);
+            vm.charge(crate::cost::per_char((hi - lo).saturating_sub(count)))?;
+            let chars: Vec<char> = s.s[s.byte_offset(lo)..s.byte_offset(hi)].chars().collect();
+            let v: String = slice_vec(&chars, start - lo as i64, step, count)
+                .into_iter()
+                .collect();
             Ok(Value::str(&v))
         }
         (Value::Str(s), _) => {
@@ -551,7 +660,11 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
             if let Some(r) = vm.call_dunder(o, "__getitem__", vec![k.clone()])? {
                 return Ok(r);
             }
-            let b = i.base.borrow().clone();
+            let b = if vm.dict_view(o).is_some() {
+                None
+            } else {
+                i.base.borrow().clone()
+            };
             if let Some(b) = b {
                 if let Value::Dict(d) = &b {
                     if let Some(v) = vm.dict_get(d, k)? {
@@ -687,8 +800,8 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
             }
             let b = i.base.borrow().clone();
             match b {
-                Some(b) => setitem(vm, &b, k, v),
-                None => Err(vm.type_err(format!(
+                Some(b) if vm.sealed_methods(o).is_none() => setitem(vm, &b, k, v),
+                _ => Err(vm.type_err(format!(
                     "'{}' object does not support item assignment",
                     vm.type_name(o)
                 ))),
@@ -755,8 +868,8 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             }
             let b = i.base.borrow().clone();
             match b {
-                Some(b) => delitem(vm, &b, k),
-                None => Err(vm.type_err(format!(
+                Some(b) if vm.sealed_methods(o).is_none() => delitem(vm, &b, k),
+                _ => Err(vm.type_err(format!(
                     "'{}' object doesn't support item deletion",
                     vm.type_name(o)
                 ))),

@@ -6,6 +6,18 @@ use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
 
+/// `frozenset` method names: the non-mutating ones.
+pub const FROZEN_METHODS: &[&str] = &[
+    "copy",
+    "difference",
+    "intersection",
+    "isdisjoint",
+    "issubset",
+    "issuperset",
+    "symmetric_difference",
+    "union",
+];
+
 /// Method names.
 pub const METHODS: &[&str] = &[
     "add",

@@ -133,53 +133,15 @@ fn pad(vm: &mut Vm, s: &PyStr, args: &Args, how: u8) -> R<Value> {
     Ok(Value::str(&out))
 }
 
-/// The `keepends` argument of `splitlines`, positional or keyword.
-fn splitlines_keep(vm: &mut Vm, args: &Args) -> R<bool> {
-    let v = args.pos.first().or_else(|| {
-        args.kw
-            .iter()
-            .find(|(k, _)| &**k == "keepends")
-            .map(|(_, v)| v)
-    });
-    match v {
-        Some(v) => vm.truthy(v),
-        None => Ok(false),
-    }
-}
-
-/// Lines of `text`: str splits at every Unicode line boundary, bytes (`unicode == false`,
-/// text holding Latin-1 chars) only at `\n`, `\r` and `\r\n`.
-fn split_lines(text: &str, keep: bool, unicode: bool) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut it = text.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        let sep = match c {
-            '\n' | '\r' => true,
-            '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}' => {
-                unicode
-            }
-            _ => false,
-        };
-        if !sep {
-            continue;
-        }
-        let mut end = i + c.len_utf8();
-        if c == '\r' && it.peek().is_some_and(|&(_, n)| n == '\n') {
-            it.next();
-            end += 1;
-        }
-        out.push(&text[start..if keep { end } else { i }]);
-        start = end;
-    }
-    if start < text.len() {
-        out.push(&text[start..]);
-    }
-    out
-}
-
 /// Call a str method.
 pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
+    if matches!(name, "split" | "rsplit" | "splitlines") {
+        return super::split::call(vm, &Value::Str(s.clone()), name, &args);
+    }
+    if super::search::NAMES.contains(&name) {
+        let pos = super::search::positions(vm, &args)?;
+        return super::search::call(vm, super::search::Hay::Str(s), name, &args, pos);
+    }
     vm.charge(cost::per_char(s.s.len()))?;
     let a0 = args.pos.first();
     let text = &*s.s;
@@ -198,88 +160,6 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 "lstrip" => text.trim_start_matches(pred),
                 _ => text.trim_end_matches(pred),
             })
-        }
-        "split" | "rsplit" => {
-            let mut a = args.clone();
-            let sep = a.pos.first().cloned().or_else(|| a.take_kw("sep"));
-            let maxsplit = match a.pos.get(1).cloned().or_else(|| a.take_kw("maxsplit")) {
-                Some(v) => vm.index_of(&v)?,
-                None => -1,
-            };
-            let sep = arg_str(vm, sep.as_ref(), "sep")?;
-            let parts: Vec<String> = match sep {
-                Some(sp) => {
-                    if sp.is_empty() {
-                        return Err(vm.value_err("empty separator"));
-                    }
-                    if maxsplit < 0 {
-                        text.split(sp.as_str()).map(String::from).collect()
-                    } else if name == "split" {
-                        text.splitn(maxsplit as usize + 1, sp.as_str())
-                            .map(String::from)
-                            .collect()
-                    } else {
-                        let mut v: Vec<String> = text
-                            .rsplitn(maxsplit as usize + 1, sp.as_str())
-                            .map(String::from)
-                            .collect();
-                        v.reverse();
-                        v
-                    }
-                }
-                None => {
-                    // Runs of str.isspace() characters separate words.
-                    let sp = crate::unicode::is_space;
-                    if maxsplit < 0 {
-                        text.split(sp)
-                            .filter(|w| !w.is_empty())
-                            .map(String::from)
-                            .collect()
-                    } else if name == "split" {
-                        let mut out = Vec::new();
-                        let mut rest = text.trim_start_matches(sp);
-                        while !rest.is_empty() {
-                            if out.len() as i64 == maxsplit {
-                                out.push(rest.to_string());
-                                break;
-                            }
-                            let end = rest.find(sp).unwrap_or(rest.len());
-                            out.push(rest[..end].to_string());
-                            rest = rest[end..].trim_start_matches(sp);
-                        }
-                        out
-                    } else {
-                        let mut out = Vec::new();
-                        let mut rest = text.trim_end_matches(sp);
-                        while !rest.is_empty() {
-                            if out.len() as i64 == maxsplit {
-                                out.push(rest.to_string());
-                                break;
-                            }
-                            let start = rest
-                                .char_indices()
-                                .rev()
-                                .find(|&(_, c)| sp(c))
-                                .map(|(i, c)| i + c.len_utf8())
-                                .unwrap_or(0);
-                            out.push(rest[start..].to_string());
-                            rest = rest[..start].trim_end_matches(sp);
-                        }
-                        out.reverse();
-                        out
-                    }
-                }
-            };
-            Value::list(parts.iter().map(|p| Value::str(p)).collect())
-        }
-        "splitlines" => {
-            let keep = splitlines_keep(vm, &args)?;
-            Value::list(
-                split_lines(text, keep, true)
-                    .into_iter()
-                    .map(Value::str)
-                    .collect(),
-            )
         }
         "join" => {
             let it = a0.unwrap_or(&Value::None);
@@ -341,120 +221,6 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 Value::str(&text.replace(&*old.s, &new.s))
             } else {
                 Value::str(&text.replacen(&*old.s, &new.s, count as usize))
-            }
-        }
-        "startswith" | "endswith" => {
-            let pats: Vec<Value> = match a0 {
-                Some(Value::Tuple(t)) => t.items.to_vec(),
-                Some(v) => vec![v.clone()],
-                None => vec![],
-            };
-            let start = match args.pos.get(1) {
-                Some(v) if !v.is_none() => vm.index_of(v)?,
-                _ => 0,
-            };
-            let n = s.len as i64;
-            // Past the end nothing matches, not even "" (CPython does not clamp start).
-            if start > n {
-                return Ok(Value::Bool(false));
-            }
-            let st = if start < 0 { (start + n).max(0) } else { start } as usize;
-            let end = match args.pos.get(2) {
-                Some(v) if !v.is_none() => {
-                    let e = vm.index_of(v)?;
-                    if e < 0 {
-                        (e + n).max(0)
-                    } else {
-                        e.min(n)
-                    }
-                }
-                _ => n,
-            } as usize;
-            let sub: String = if s.ascii {
-                text.get(st..end.max(st)).unwrap_or("").to_string()
-            } else {
-                text.chars().skip(st).take(end.saturating_sub(st)).collect()
-            };
-            let mut r = false;
-            for p in pats {
-                match p {
-                    Value::Str(p) => {
-                        if (name == "startswith" && sub.starts_with(&*p.s))
-                            || (name == "endswith" && sub.ends_with(&*p.s))
-                        {
-                            // Later tuple items are not even type-checked, as in CPython.
-                            r = true;
-                            break;
-                        }
-                    }
-                    o => {
-                        return Err(vm.type_err(format!(
-                            "{name} first arg must be str or a tuple of str, not {}",
-                            vm.type_name(&o)
-                        )))
-                    }
-                }
-            }
-            Value::Bool(r)
-        }
-        "find" | "rfind" | "index" | "rindex" | "count" => {
-            let sub = need_str(vm, a0, name)?;
-            let n = s.len as i64;
-            // A start past the end is kept as is (not clamped), so that even an empty
-            // substring is not found there, as in CPython.
-            let st = match args.pos.get(1) {
-                Some(v) if !v.is_none() => {
-                    let x = vm.index_of(v)?;
-                    if x < 0 {
-                        (x + n).max(0)
-                    } else {
-                        x
-                    }
-                }
-                _ => 0,
-            } as usize;
-            let en = match args.pos.get(2) {
-                Some(v) if !v.is_none() => {
-                    let x = vm.index_of(v)?;
-                    if x < 0 {
-                        (x + n).max(0)
-                    } else {
-                        x.min(n)
-                    }
-                }
-                _ => n,
-            } as usize;
-            if st > en {
-                return Ok(if name == "count" {
-                    Value::Int(0)
-                } else if name.ends_with("index") {
-                    return Err(vm.value_err("substring not found"));
-                } else {
-                    Value::Int(-1)
-                });
-            }
-            let b0 = s.byte_offset(st);
-            let b1 = s.byte_offset(en);
-            let hay = &text[b0..b1];
-            if name == "count" {
-                return Ok(Value::Int(if sub.s.is_empty() {
-                    (en - st + 1) as i64
-                } else {
-                    hay.matches(&*sub.s).count() as i64
-                }));
-            }
-            let pos = if name.starts_with('r') {
-                hay.rfind(&*sub.s)
-            } else {
-                hay.find(&*sub.s)
-            };
-            match pos {
-                Some(p) => {
-                    let ci = if s.ascii { p } else { hay[..p].chars().count() };
-                    Value::Int((st + ci) as i64)
-                }
-                None if name.ends_with("index") => return Err(vm.value_err("substring not found")),
-                None => Value::Int(-1),
             }
         }
         "format" => Value::str(&crate::format::str_format(vm, text, &args)?),
@@ -519,12 +285,22 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             let encoding = match &encoding {
                 None => "utf-8".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
-                Some(_) => return Err(vm.type_err("encode() argument 'encoding' must be str")),
+                Some(v) => {
+                    let tn = super::clinic_type_name(vm, v);
+                    return Err(vm.type_err(format!(
+                        "encode() argument 'encoding' must be str, not {tn}"
+                    )));
+                }
             };
             let errors = match &errors {
                 None => "strict".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
-                Some(_) => return Err(vm.type_err("encode() argument 'errors' must be str")),
+                Some(v) => {
+                    let tn = super::clinic_type_name(vm, v);
+                    return Err(
+                        vm.type_err(format!("encode() argument 'errors' must be str, not {tn}"))
+                    );
+                }
             };
             Value::bytes(crate::codec::encode(vm, text, &encoding, &errors)?)
         }
@@ -664,21 +440,19 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
             return Err(vm.type_err("if you give only one argument to maketrans it must be a dict"))
         }
         [x, y, rest @ ..] => {
-            if !matches!(x, Value::Str(_)) {
-                return Err(vm.type_err(
-                    "first maketrans argument must be a string if there is a second argument",
-                ));
-            }
+            // The clinic converts `y` and `z` (typed str) before the body looks at `x`.
             let bad = [y].into_iter().chain(rest.first()).enumerate();
-            let (i, v) = bad
-                .into_iter()
-                .find(|(_, v)| !matches!(v, Value::Str(_)))
-                .unwrap_or((0, y));
-            let tn = vm.type_name(v);
-            return Err(vm.type_err(format!(
-                "maketrans() argument {} must be str, not {tn}",
-                i + 2
-            )));
+            if let Some((i, v)) = bad.into_iter().find(|(_, v)| !matches!(v, Value::Str(_))) {
+                let tn = super::clinic_type_name(vm, v);
+                return Err(vm.type_err(format!(
+                    "maketrans() argument {} must be str, not {tn}",
+                    i + 2
+                )));
+            }
+            let _ = x;
+            return Err(vm.type_err(
+                "first maketrans argument must be a string if there is a second argument",
+            ));
         }
         [] => return Err(vm.type_err("maketrans() takes at least 1 argument (0 given)")),
     }
@@ -688,6 +462,7 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
 /// bytes method names.
 pub const BYTES_METHODS: &[&str] = &[
     "decode",
+    "fromhex",
     "hex",
     "startswith",
     "endswith",
@@ -847,6 +622,13 @@ fn bytes_translate(vm: &mut Vm, b: &[u8], mut args: Args) -> R<Value> {
 
 /// Call a bytes method.
 pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
+    if matches!(name, "split" | "rsplit" | "splitlines") {
+        return super::split::call(vm, &Value::Bytes(b.clone()), name, &args);
+    }
+    if super::search::NAMES.contains(&name) {
+        let pos = super::search::positions(vm, &args)?;
+        return super::search::call(vm, super::search::Hay::Bytes(&b.b), name, &args, pos);
+    }
     vm.charge(cost::per_char(b.b.len()))?;
     match name {
         "decode" => {
@@ -858,7 +640,7 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 None => "utf-8".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
                 Some(v) => {
-                    let tn = vm.type_name(v);
+                    let tn = super::clinic_type_name(vm, v);
                     return Err(vm.type_err(format!(
                         "decode() argument 'encoding' must be str, not {tn}"
                     )));
@@ -868,7 +650,7 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 None => "strict".to_string(),
                 Some(Value::Str(e)) => e.s.to_string(),
                 Some(v) => {
-                    let tn = vm.type_name(v);
+                    let tn = super::clinic_type_name(vm, v);
                     return Err(
                         vm.type_err(format!("decode() argument 'errors' must be str, not {tn}"))
                     );
@@ -909,7 +691,14 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
         }
         "hex" => {
             let digits: Vec<String> = b.b.iter().map(|x| format!("{x:02x}")).collect();
-            let sep = match args.pos.first() {
+            let mut a = args.clone();
+            let sep = a.pos.first().cloned().or_else(|| a.take_kw("sep"));
+            let per = a.pos.get(1).cloned().or_else(|| a.take_kw("bytes_per_sep"));
+            let per = match per {
+                Some(v) => vm.index_of(&v)?,
+                None => 1,
+            };
+            let sep = match sep.as_ref() {
                 None => return Ok(Value::str(&digits.concat())),
                 Some(Value::Str(s)) if s.len == 1 => s.s.to_string(),
                 Some(Value::Bytes(s)) if s.b.len() == 1 => (s.b[0] as char).to_string(),
@@ -920,10 +709,6 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                     let tn = vm.type_name(o);
                     return Err(vm.type_err(format!("object of type '{tn}' has no len()")));
                 }
-            };
-            let per = match args.pos.get(1) {
-                Some(v) => vm.index_of(v)?,
-                None => 1,
             };
             let n = per.unsigned_abs().max(1) as usize;
             // Groups of `n` bytes counted from the right (positive) or the left (negative).
@@ -942,23 +727,11 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
             }
             Ok(Value::str(&out))
         }
-        "splitlines" => {
-            let keep = splitlines_keep(vm, &args)?;
-            let text = latin1(&b.b);
-            let lines = split_lines(&text, keep, false)
-                .into_iter()
-                .map(|l| Value::bytes(l.chars().map(|c| c as u8).collect()))
-                .collect();
-            Ok(Value::list(lines))
-        }
         "isascii" => Ok(Value::Bool(b.b.is_ascii())),
         "maketrans" => bytes_maketrans(vm, &args),
         "translate" => bytes_translate(vm, &b.b, args),
         _ if BYTES_METHODS.contains(&name) => {
             let s = Rc::new(PyStr::new(&byte_text(&b.b)));
-            // A byte value where these methods accept an int (`b.index(65)`, `b.count(0)`);
-            // only the first argument: the others are positions.
-            let int_sub = matches!(name, "count" | "find" | "rfind" | "index" | "rindex");
             // The str methods below would take text; bytes methods take only bytes-likes.
             let text_arg = args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)).find(|v| {
                 matches!(v, Value::Str(_))
@@ -967,25 +740,27 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
             if text_arg.is_some()
                 && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust")
             {
-                return Err(vm.type_err(if int_sub {
-                    "argument should be integer or bytes-like object, not 'str'".to_string()
-                } else if matches!(name, "startswith" | "endswith") {
-                    format!("{name} first arg must be bytes or a tuple of bytes, not str")
-                } else {
-                    "a bytes-like object is required, not 'str'".to_string()
-                }));
+                return Err(vm.type_err("a bytes-like object is required, not 'str'"));
             }
-            let pos = args
+            // Arguments that must be bytes-like (strip's may also be None).
+            let need = match name {
+                "partition" | "rpartition" | "removeprefix" | "removesuffix" => 1,
+                "replace" => 2,
+                "strip" | "lstrip" | "rstrip" if !matches!(args.pos.first(), Some(Value::None)) => {
+                    1
+                }
+                _ => 0,
+            };
+            if let Some(o) = args
                 .pos
                 .iter()
-                .enumerate()
-                .map(|(i, v)| match v {
-                    Value::Int(x) if i == 0 && int_sub && (0..256).contains(x) => {
-                        Value::str(&byte_char(*x as u8).to_string())
-                    }
-                    v => arg_to_text(v),
-                })
-                .collect();
+                .take(need)
+                .find(|v| !matches!(v, Value::Bytes(_) | Value::ByteArray(_)))
+            {
+                let tn = vm.type_name(o);
+                return Err(vm.type_err(format!("a bytes-like object is required, not '{tn}'")));
+            }
+            let pos = args.pos.iter().map(arg_to_text).collect();
             let a = Args {
                 pos,
                 kw: args
@@ -1012,6 +787,7 @@ pub const BYTEARRAY_METHODS: &[&str] = &[
     "reverse",
     "remove",
     "decode",
+    "fromhex",
     "hex",
     "startswith",
     "endswith",
@@ -1067,6 +843,14 @@ fn byte_arg(vm: &mut Vm, v: Option<&Value>) -> R<u8> {
 
 /// Call a bytearray method.
 pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) -> R<Value> {
+    if matches!(name, "split" | "rsplit" | "splitlines") {
+        return super::split::call(vm, &Value::ByteArray(b.clone()), name, &args);
+    }
+    if super::search::NAMES.contains(&name) {
+        let pos = super::search::positions(vm, &args)?;
+        let data = b.b.borrow();
+        return super::search::call(vm, super::search::Hay::Bytes(&data), name, &args, pos);
+    }
     let n = b.b.borrow().len();
     vm.charge(cost::per_char(n))?;
     match name {
@@ -1080,6 +864,10 @@ pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) 
                 Some(Value::ByteArray(x)) => x.b.borrow().clone(),
                 Some(v) => {
                     let v = v.clone();
+                    if vm.not_iterable(&v) {
+                        let tn = vm.type_name(&v);
+                        return Err(vm.type_err(format!("can't extend bytearray with {tn}")));
+                    }
                     let items = vm.collect(&v)?;
                     let mut out = Vec::with_capacity(items.len());
                     for x in &items {

@@ -37,6 +37,17 @@ impl Vm<'_> {
                         && !self.type_of(&recv).is_subclass(&owner)
                     {
                         let tn = self.type_name(&recv);
+                        if crate::objects::numdunder::is_slot_wrapper(&name)
+                            && matches!(
+                                owner.builtin,
+                                BuiltinType::Int | BuiltinType::Bool | BuiltinType::Float
+                            )
+                        {
+                            return Err(self.type_err(format!(
+                                "descriptor '{name}' requires a '{}' object but received a '{tn}'",
+                                owner.name
+                            )));
+                        }
                         return Err(self.type_err(format!(
                             "descriptor '{}' for '{}' objects doesn't apply to a '{}' object",
                             name, owner.name, tn
@@ -481,6 +492,20 @@ impl Vm<'_> {
             BuiltinType::BaseException => {
                 crate::builtins::set_exc_args(self, &inst, args.pos.clone());
                 *inst.exc.borrow_mut() = Some(Box::default());
+                if c.is_subclass(&self.types.exc["ImportError"]) {
+                    // ImportError(msg, *, name=None, path=None).
+                    for (k, v) in &args.kw {
+                        match &**k {
+                            "name" | "path" => inst.dict.set_str(k, v.clone()),
+                            _ => {
+                                return Err(self.type_err(format!(
+                                    "'{k}' is an invalid keyword argument for {}()",
+                                    c.name
+                                )))
+                            }
+                        }
+                    }
+                }
             }
             BuiltinType::List => *inst.base.borrow_mut() = Some(Value::list(Vec::new())),
             BuiltinType::Dict => {
@@ -692,6 +717,12 @@ impl Vm<'_> {
                     }
                     return Ok(Some(i.dict_value()));
                 }
+                if name == "isdisjoint" && self.dict_view(obj).is_some_and(|(k, _)| k != 1) {
+                    return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: name.into(),
+                        kind: BuiltinKind::Method(obj.clone()),
+                    }))));
+                }
                 let cattr = cls.lookup(name);
                 if let Some(ca) = &cattr {
                     let is_data = match ca {
@@ -737,9 +768,23 @@ impl Vm<'_> {
                 if let Some(ca) = cattr {
                     return Ok(Some(self.bind(ca, obj, &cls)?));
                 }
+                if let Some((_, d)) = self.dict_view(obj) {
+                    if name == "mapping" {
+                        return Ok(Some(self.new_mapping_proxy(d)));
+                    }
+                }
+                let sealed = self.sealed_methods(obj);
+                if sealed.is_some_and(|ok| ok.contains(&name)) && name.starts_with("__") {
+                    return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: name.into(),
+                        kind: BuiltinKind::Method(obj.clone()),
+                    }))));
+                }
                 let base = i.base.borrow().clone();
                 if let Some(b) = base {
-                    if crate::objects::has_method(self, &b, name) {
+                    if sealed.is_none_or(|ok| ok.contains(&name))
+                        && crate::objects::has_method(self, &b, name)
+                    {
                         return Ok(Some(Value::Builtin(Rc::new(Builtin {
                             name: name.into(),
                             kind: BuiltinKind::Method(b),
@@ -794,6 +839,14 @@ impl Vm<'_> {
                                 .filter(|n| crate::objects::type_has_dunder(c.builtin, n))
                                 .collect();
                             names.extend(crate::objects::methods_of(c.builtin));
+                            names.extend(match c.builtin {
+                                BuiltinType::Int | BuiltinType::Bool => {
+                                    crate::objects::numdunder::INT
+                                }
+                                BuiltinType::Float => crate::objects::numdunder::FLOAT,
+                                _ => &[],
+                            });
+                            names.extend(crate::objects::seqdunder::names(c.builtin));
                             for n in names {
                                 if let Some(v) = crate::builtins::class_attr(self, c, n) {
                                     self.dict_set(&d, Value::str(n), v)?;
@@ -1023,6 +1076,12 @@ impl Vm<'_> {
             _ => {
                 if name == "__class__" {
                     return Ok(Some(Value::Class(self.type_of(obj))));
+                }
+                // Alternate constructors are class methods, reachable through an instance too
+                // (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`), bound to its class.
+                if crate::objects::is_alt_ctor(obj, name) {
+                    let c = self.type_of(obj);
+                    return Ok(crate::builtins::class_attr(self, &c, name));
                 }
                 if crate::objects::has_method(self, obj, name) {
                     return Ok(Some(Value::Builtin(Rc::new(Builtin {

@@ -118,6 +118,8 @@ pub struct Types {
     pub dict_values: Rc<Class>,
     /// Dict views.
     pub dict_items: Rc<Class>,
+    /// A read-only live view of a dict (a dict view's `.mapping`).
+    pub mappingproxy: Rc<Class>,
     /// `types.UnionType` (`int | None`).
     pub union: Rc<Class>,
     /// Exception classes by name.
@@ -222,6 +224,13 @@ impl<'h> Vm<'h> {
             return Err(Exc::Abort(Abort::OutOfCycles));
         }
         Ok(())
+    }
+
+    /// Cycles that can still be charged before the budget is exhausted. Work whose size is
+    /// known only as it proceeds (a search stopping at its first match) bounds itself by this,
+    /// then charges exactly what it did, so it never works past the budget.
+    pub fn cycles_left(&self) -> u64 {
+        self.cycle_limit.saturating_sub(self.stats.cycles)
     }
 
     /// Check that `bytes` more accounted memory fits before allocating it.
@@ -1369,10 +1378,18 @@ impl<'h> Vm<'h> {
                                 Value::Module(m) => m.name.to_string(),
                                 _ => String::new(),
                             };
-                            return Err(self.new_exc(
+                            // PVM modules have no file: CPython words a module without
+                            // `__file__` "(unknown location)" (LIMITATIONS 6).
+                            let e = self.new_exc(
                                 "ImportError",
-                                &format!("cannot import name '{name}' from '{mn}'"),
-                            ));
+                                &format!(
+                                    "cannot import name '{name}' from '{mn}' (unknown location)"
+                                ),
+                            );
+                            if let Exc::Py(Value::Instance(i)) = &e {
+                                i.dict.set_str("name", Value::str(&mn));
+                            }
+                            return Err(e);
                         }
                     };
                     f.stack.push(v);
@@ -1925,7 +1942,13 @@ impl<'h> Vm<'h> {
                     }
                     _ => format!("No module named '{name}'"),
                 };
-                Err(self.new_exc("ImportError", &msg))
+                // A module that is not on the whitelist is, to the program, a missing one:
+                // ModuleNotFoundError (an ImportError) with its `name`, as CPython raises.
+                let e = self.new_exc("ModuleNotFoundError", &msg);
+                if let Exc::Py(Value::Instance(i)) = &e {
+                    i.dict.set_str("name", Value::str(name));
+                }
+                Err(e)
             }
         }
     }

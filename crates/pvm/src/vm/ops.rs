@@ -483,7 +483,9 @@ impl Vm<'_> {
         }
         let (ta, tb) = (self.type_name(a), self.type_name(b));
         match (op, &ba) {
-            (BinOp::Add, Value::Bytes(_) | Value::ByteArray(_)) if matches!(bb, Value::Str(_)) => {
+            (BinOp::Add, Value::Bytes(_) | Value::ByteArray(_))
+                if !matches!(bb, Value::Bytes(_) | Value::ByteArray(_)) =>
+            {
                 return Err(self.type_err(format!("can't concat {tb} to {ta}")));
             }
             (BinOp::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
@@ -557,12 +559,38 @@ impl Vm<'_> {
                 v.extend_from_slice(&y.b);
                 Ok(Some(Value::bytes(v)))
             }
-            (Bytes(x), Int(_)) if op == BinOp::Mul => {
-                let n = self.index_of(b)?.max(0) as u64;
-                let total = (x.b.len() as u64).saturating_mul(n);
+            // Repetition of bytes or a bytearray, either side (`*=` on a bytearray in place).
+            (Bytes(_) | ByteArray(_), Int(_) | Bool(_))
+            | (Int(_) | Bool(_), Bytes(_) | ByteArray(_))
+                if op == BinOp::Mul =>
+            {
+                let (seq, count) = if matches!(a, Bytes(_) | ByteArray(_)) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let n = self.index_of(count)?.max(0) as u64;
+                let len = match seq {
+                    Bytes(x) => x.b.len(),
+                    ByteArray(x) => x.b.borrow().len(),
+                    _ => 0,
+                } as u64;
+                let total = len.saturating_mul(n);
                 self.charge(total)?;
                 self.reserve(total)?;
-                Ok(Some(Value::bytes(x.b.repeat(n as usize))))
+                match seq {
+                    ByteArray(x) => {
+                        let v = x.b.borrow().repeat(n as usize);
+                        if inplace {
+                            *x.b.borrow_mut() = v;
+                            x.touch();
+                            return Ok(Some(seq.clone()));
+                        }
+                        Ok(Some(ByteArray(Rc::new(PyByteArray::new(v)))))
+                    }
+                    Bytes(x) => Ok(Some(Value::bytes(x.b.repeat(n as usize)))),
+                    _ => Ok(Option::None),
+                }
             }
             (List(x), List(y)) if op == BinOp::Add => {
                 if inplace {
@@ -663,6 +691,7 @@ impl Vm<'_> {
                 let mut v = bytes_of(a);
                 let w = bytes_of(b);
                 self.charge(cost::per_char(v.len() + w.len()))?;
+                self.reserve((v.len() + w.len()) as u64)?;
                 v.extend(w);
                 if let ByteArray(x) = a {
                     if inplace {
@@ -678,7 +707,55 @@ impl Vm<'_> {
         }
     }
 
-    /// 0 keys, 1 values, 2 items when `v` is a dict view; with its dict.
+    /// The dict behind `v` when `v` is a `mappingproxy`.
+    pub fn mapping_proxy(&self, v: &Value) -> Option<Rc<PyDict>> {
+        let Value::Instance(i) = v else { return None };
+        if !Rc::ptr_eq(&i.cls(), &self.types.mappingproxy) {
+            return None;
+        }
+        match i.base.borrow().as_ref() {
+            Some(Value::Dict(d)) => Some(d.clone()),
+            _ => None,
+        }
+    }
+
+    /// A read-only proxy of dict `d` (`mappingproxy`), as a dict view's `.mapping`.
+    pub fn new_mapping_proxy(&self, d: Rc<PyDict>) -> Value {
+        let inst = Instance::new(self.types.mappingproxy.clone());
+        *inst.base.borrow_mut() = Some(Value::Dict(d));
+        Value::Instance(crate::value::rc_inst(inst))
+    }
+
+    /// The methods `v` has when it wraps a dict without being one (a dict view or a
+    /// mappingproxy; `None` otherwise), so that the dict's item assignment, deletion and other
+    /// methods do not leak through it. The dunders answer for `v` itself (`len`, `iter`, `in`
+    /// and, for a proxy, `[]` of the view or proxy); the others are the dict's own.
+    pub fn sealed_methods(&self, v: &Value) -> Option<&'static [&'static str]> {
+        if let Some((kind, _)) = self.dict_view(v) {
+            // dict_values has no __contains__ of its own (`in` iterates it).
+            Some(if kind == 1 {
+                &["__iter__", "__len__"]
+            } else {
+                &["__contains__", "__iter__", "__len__"]
+            })
+        } else if self.mapping_proxy(v).is_some() {
+            Some(&[
+                "__contains__",
+                "__getitem__",
+                "__iter__",
+                "__len__",
+                "copy",
+                "get",
+                "items",
+                "keys",
+                "values",
+            ])
+        } else {
+            None
+        }
+    }
+
+    /// `v` is a dict view: its dict, and which view (0 keys, 1 values, 2 items).
     pub fn dict_view(&self, v: &Value) -> Option<(u8, Rc<PyDict>)> {
         let Value::Instance(i) = v else { return None };
         let c = i.cls();

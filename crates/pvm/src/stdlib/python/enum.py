@@ -3,7 +3,8 @@
 Covers: Enum, IntEnum, StrEnum, Flag, IntFlag, ReprEnum, auto, unique, EnumType (alias
 EnumMeta), member/nonmember; members with .name/.value (and _name_/_value_), aliases,
 lookup by value Color(1) and by name Color['RED'], iteration (definition order, aliases
-skipped), len, `in`, reversed, __members__, _missing_, _generate_next_value_, custom
+skipped), len, `in`, reversed, __members__ (a read-only mappingproxy), dir() of classes and
+members (CPython 3.11's __dir__), _missing_, _generate_next_value_, custom
 __init__ / __new__ in the enum body, mixin data types (int, str, float, tuple, ...), the
 functional API Enum('Name', 'A B C' | [names] | [(name, value)] | {name: value}),
 CPython 3.11's repr/str/format for each family ('<Color.RED: 1>' / 'Color.RED'; IntEnum and
@@ -325,8 +326,21 @@ class EnumType(type):
 
     @property
     def __members__(cls):
-        """Mapping of member names to members, including aliases."""
-        return dict(cls._member_map_)
+        """Read-only live mapping of member names to members, including aliases."""
+        # CPython returns MappingProxyType(cls._member_map_); a dict view's .mapping is the
+        # same read-only proxy (the PVM has no types module).
+        return cls._member_map_.keys().mapping
+
+    def __dir__(cls):
+        interesting = set(['__class__', '__contains__', '__doc__', '__getitem__',
+                           '__init_subclass__', '__iter__', '__len__', '__members__',
+                           '__module__', '__name__', '__qualname__'] + cls._member_names_)
+        if cls._new_member_ not in (None, object.__new__):
+            interesting.add('__new__')
+        if cls._member_type_ is object:
+            return sorted(interesting)
+        # Whatever the mixed-in data type has.
+        return sorted(set(dir(cls._member_type_)) | interesting)
 
     def __repr__(cls):
         if _FlagDefined[0] and issubclass(cls, Flag):
@@ -351,6 +365,39 @@ _FlagDefined = [False]
 
 class Enum(metaclass=EnumType):
     """Create a collection of name/value pairs: class Color(Enum): RED = 1."""
+
+    def __dir__(self):
+        """Members' public names, as CPython 3.11's Enum.__dir__."""
+        if self.__class__._member_type_ is object:
+            interesting = set(['__class__', '__doc__', '__eq__', '__hash__', '__module__',
+                               'name', 'value'])
+        else:
+            # CPython: object.__dir__(self), the instance's and its classes' names.
+            interesting = set(getattr(self, '__dict__', ()))
+            for klass in type(self).__mro__:
+                interesting.update(klass.__dict__)
+        for name in getattr(self, '__dict__', []):
+            if name[0] != '_':
+                interesting.add(name)
+        for klass in self.__class__.mro():
+            for name, obj in klass.__dict__.items():
+                if name[0] == '_':
+                    continue
+                if isinstance(obj, property):
+                    # An enum.property: a member's name shadows it unless it has a getter.
+                    if obj.fget is not None or name not in self._member_map_:
+                        interesting.add(name)
+                    else:
+                        interesting.discard(name)
+                elif (name in self._member_map_ and obj is self._member_map_[name]
+                      and self.__class__._member_type_ is object):
+                    # CPython keeps members in the class as getter-less enum.property objects,
+                    # which the branch above leaves out; the PVM keeps the members themselves.
+                    interesting.discard(name)
+                else:
+                    interesting.add(name)
+        return sorted(set(['__class__', '__doc__', '__eq__', '__hash__', '__module__'])
+                      | interesting)
 
     @staticmethod
     def _generate_next_value_(name, start, count, last_values):

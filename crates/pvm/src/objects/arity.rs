@@ -1,0 +1,706 @@
+//! Argument counts and keywords of the builtin types' methods, checked in one place
+//! ([`check`], called by `call_method` before any method runs) with CPython 3.11's messages.
+//!
+//! CPython's methods are C functions of a few calling conventions, and each convention words
+//! its errors its own way; [`Arity`] names the convention, and [`spec`] gives each method of
+//! `str`, `bytes`, `bytearray`, `int`, `float`, `list`, `tuple`, `dict`, `set`, `frozenset`
+//! and the dict views its CPython convention (the table was derived by calling every method of
+//! CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
+//! `tests/conformance/methods_*/arity_*.py` pin the messages). Methods that are not listed
+//! (`str.format`, and names the PVM does not know) are not checked here.
+//!
+//! A method whose keyword is rejected names itself the way CPython's method-descriptor call
+//! does (`str.find() takes no keyword arguments`): CPython words a few of these without the
+//! type when the method is first bound to a variable and called through it.
+
+use crate::value::*;
+use crate::vm::{Args, Vm, R};
+
+/// A CPython calling convention, with its argument bounds.
+#[derive(Clone, Copy)]
+pub enum Arity {
+    /// `METH_NOARGS`: `list.clear() takes no arguments (1 given)`.
+    NoArgs,
+    /// `METH_O`: `list.append() takes exactly one argument (2 given)`.
+    One,
+    /// Argument Clinic, positional only (min, max): `pop expected at most 1 argument, got 2`.
+    Clinic(u8, u8),
+    /// As [`Arity::Clinic`], but keywords are the method's own business (`dict.update`).
+    ClinicKw(u8, u8),
+    /// `PyArg_ParseTuple` (min, max): `find() takes at most 3 arguments (4 given)`.
+    Tuple(u8, u8),
+    /// Any number of positional arguments, no keywords (`set.union`).
+    VarNoKw,
+    /// Argument Clinic with keywords: `posonly` positional-only parameters, then `names`
+    /// (positional-or-keyword up to `maxpos`, keyword-only after); the first `minpos` are
+    /// required. `'x' is an invalid keyword argument for split()`.
+    Kw {
+        /// Leading positional-only parameters.
+        posonly: u8,
+        /// Required positional parameters.
+        minpos: u8,
+        /// Parameters that can be given by position.
+        maxpos: u8,
+        /// Parameters that can be given by keyword, in order.
+        names: &'static [&'static str],
+    },
+}
+use Arity::*;
+
+/// The index in [`TYPES`] of the CPython type whose method a builtin value's method is.
+fn type_index(v: &Value) -> Option<usize> {
+    Some(match v {
+        Value::Str(_) => 0,
+        Value::Bytes(_) => 1,
+        Value::ByteArray(_) => 2,
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => 3,
+        Value::Float(_) => 4,
+        Value::List(_) => 5,
+        Value::Tuple(_) => 6,
+        Value::Dict(_) => 7,
+        Value::Set(s) if s.frozen => 9,
+        Value::Set(_) => 8,
+        _ => return None,
+    })
+}
+
+/// The convention of method `name` of the type at index `i` of [`TYPES`]. Every builtin
+/// method call looks here, so the lookup is a jump on the name's length and first byte, then
+/// one comparison (the arms are generated from CPython's conventions; see the module doc).
+fn spec_at(i: usize, name: &str) -> Option<Arity> {
+    let b = name.as_bytes();
+    let key = (b.len(), *b.first()?);
+    let cands: &[(&str, Arity)] = match i {
+        // str
+        0 => match key {
+            (4, b'f') => &[("find", Tuple(1, 3))],
+            (4, b'j') => &[("join", One)],
+            (5, b'c') => &[("count", Tuple(1, 3))],
+            (5, b'i') => &[("index", Tuple(1, 3))],
+            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
+            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
+            (5, b's') => &[
+                (
+                    "split",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("strip", Clinic(0, 1)),
+            ],
+            (5, b't') => &[("title", NoArgs)],
+            (5, b'u') => &[("upper", NoArgs)],
+            (5, b'z') => &[("zfill", One)],
+            (6, b'c') => &[("center", Clinic(1, 2))],
+            (6, b'e') => &[(
+                "encode",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["encoding", "errors"],
+                },
+            )],
+            (6, b'l') => &[("lstrip", Clinic(0, 1))],
+            (6, b'r') => &[
+                ("rindex", Tuple(1, 3)),
+                (
+                    "rsplit",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("rstrip", Clinic(0, 1)),
+            ],
+            (7, b'i') => &[
+                ("isalnum", NoArgs),
+                ("isalpha", NoArgs),
+                ("isascii", NoArgs),
+                ("isdigit", NoArgs),
+                ("islower", NoArgs),
+                ("isspace", NoArgs),
+                ("istitle", NoArgs),
+                ("isupper", NoArgs),
+            ],
+            (7, b'r') => &[("replace", Clinic(2, 3))],
+            (8, b'c') => &[("casefold", NoArgs)],
+            (8, b'e') => &[("endswith", Tuple(1, 3))],
+            (8, b's') => &[("swapcase", NoArgs)],
+            (9, b'i') => &[("isdecimal", NoArgs), ("isnumeric", NoArgs)],
+            (9, b'm') => &[("maketrans", Clinic(1, 3))],
+            (9, b'p') => &[("partition", One)],
+            (9, b't') => &[("translate", One)],
+            (10, b'c') => &[("capitalize", NoArgs)],
+            (10, b'e') => &[(
+                "expandtabs",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 1,
+                    names: &["tabsize"],
+                },
+            )],
+            (10, b'f') => &[("format_map", One)],
+            (10, b'r') => &[("rpartition", One)],
+            (10, b's') => &[
+                (
+                    "splitlines",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 1,
+                        names: &["keepends"],
+                    },
+                ),
+                ("startswith", Tuple(1, 3)),
+            ],
+            (11, b'i') => &[("isprintable", NoArgs)],
+            (12, b'i') => &[("isidentifier", NoArgs)],
+            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
+            _ => return None,
+        },
+        // bytes
+        1 => match key {
+            (3, b'h') => &[(
+                "hex",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["sep", "bytes_per_sep"],
+                },
+            )],
+            (4, b'f') => &[("find", Tuple(1, 3))],
+            (4, b'j') => &[("join", One)],
+            (5, b'c') => &[("count", Tuple(1, 3))],
+            (5, b'i') => &[("index", Tuple(1, 3))],
+            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
+            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
+            (5, b's') => &[
+                (
+                    "split",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("strip", Clinic(0, 1)),
+            ],
+            (5, b't') => &[("title", NoArgs)],
+            (5, b'u') => &[("upper", NoArgs)],
+            (5, b'z') => &[("zfill", One)],
+            (6, b'c') => &[("center", Clinic(1, 2))],
+            (6, b'd') => &[(
+                "decode",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["encoding", "errors"],
+                },
+            )],
+            (6, b'l') => &[("lstrip", Clinic(0, 1))],
+            (6, b'r') => &[
+                ("rindex", Tuple(1, 3)),
+                (
+                    "rsplit",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("rstrip", Clinic(0, 1)),
+            ],
+            (7, b'f') => &[("fromhex", One)],
+            (7, b'i') => &[
+                ("isalnum", NoArgs),
+                ("isalpha", NoArgs),
+                ("isascii", NoArgs),
+                ("isdigit", NoArgs),
+                ("islower", NoArgs),
+                ("isspace", NoArgs),
+                ("istitle", NoArgs),
+                ("isupper", NoArgs),
+            ],
+            (7, b'r') => &[("replace", Clinic(2, 3))],
+            (8, b'e') => &[("endswith", Tuple(1, 3))],
+            (8, b's') => &[("swapcase", NoArgs)],
+            (9, b'm') => &[("maketrans", Clinic(2, 2))],
+            (9, b'p') => &[("partition", One)],
+            (9, b't') => &[(
+                "translate",
+                Kw {
+                    posonly: 1,
+                    minpos: 1,
+                    maxpos: 2,
+                    names: &["delete"],
+                },
+            )],
+            (10, b'c') => &[("capitalize", NoArgs)],
+            (10, b'e') => &[(
+                "expandtabs",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 1,
+                    names: &["tabsize"],
+                },
+            )],
+            (10, b'r') => &[("rpartition", One)],
+            (10, b's') => &[
+                (
+                    "splitlines",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 1,
+                        names: &["keepends"],
+                    },
+                ),
+                ("startswith", Tuple(1, 3)),
+            ],
+            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
+            _ => return None,
+        },
+        // bytearray
+        2 => match key {
+            (3, b'h') => &[(
+                "hex",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["sep", "bytes_per_sep"],
+                },
+            )],
+            (3, b'p') => &[("pop", Clinic(0, 1))],
+            (4, b'c') => &[("copy", NoArgs)],
+            (4, b'f') => &[("find", Tuple(1, 3))],
+            (4, b'j') => &[("join", One)],
+            (5, b'c') => &[("clear", NoArgs), ("count", Tuple(1, 3))],
+            (5, b'i') => &[("index", Tuple(1, 3))],
+            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
+            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
+            (5, b's') => &[
+                (
+                    "split",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("strip", Clinic(0, 1)),
+            ],
+            (5, b't') => &[("title", NoArgs)],
+            (5, b'u') => &[("upper", NoArgs)],
+            (5, b'z') => &[("zfill", One)],
+            (6, b'a') => &[("append", One)],
+            (6, b'c') => &[("center", Clinic(1, 2))],
+            (6, b'd') => &[(
+                "decode",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["encoding", "errors"],
+                },
+            )],
+            (6, b'e') => &[("extend", One)],
+            (6, b'i') => &[("insert", Clinic(2, 2))],
+            (6, b'l') => &[("lstrip", Clinic(0, 1))],
+            (6, b'r') => &[
+                ("remove", One),
+                ("rindex", Tuple(1, 3)),
+                (
+                    "rsplit",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 2,
+                        names: &["sep", "maxsplit"],
+                    },
+                ),
+                ("rstrip", Clinic(0, 1)),
+            ],
+            (7, b'f') => &[("fromhex", One)],
+            (7, b'i') => &[
+                ("isalnum", NoArgs),
+                ("isalpha", NoArgs),
+                ("isascii", NoArgs),
+                ("isdigit", NoArgs),
+                ("islower", NoArgs),
+                ("isspace", NoArgs),
+                ("istitle", NoArgs),
+                ("isupper", NoArgs),
+            ],
+            (7, b'r') => &[("replace", Clinic(2, 3)), ("reverse", NoArgs)],
+            (8, b'e') => &[("endswith", Tuple(1, 3))],
+            (8, b's') => &[("swapcase", NoArgs)],
+            (9, b'm') => &[("maketrans", Clinic(2, 2))],
+            (9, b'p') => &[("partition", One)],
+            (9, b't') => &[(
+                "translate",
+                Kw {
+                    posonly: 1,
+                    minpos: 1,
+                    maxpos: 2,
+                    names: &["delete"],
+                },
+            )],
+            (10, b'c') => &[("capitalize", NoArgs)],
+            (10, b'e') => &[(
+                "expandtabs",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 1,
+                    names: &["tabsize"],
+                },
+            )],
+            (10, b'r') => &[("rpartition", One)],
+            (10, b's') => &[
+                (
+                    "splitlines",
+                    Kw {
+                        posonly: 0,
+                        minpos: 0,
+                        maxpos: 1,
+                        names: &["keepends"],
+                    },
+                ),
+                ("startswith", Tuple(1, 3)),
+            ],
+            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
+            _ => return None,
+        },
+        // int
+        3 => match key {
+            (8, b't') => &[(
+                "to_bytes",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 2,
+                    names: &["length", "byteorder", "signed"],
+                },
+            )],
+            (9, b'b') => &[("bit_count", NoArgs)],
+            (9, b'c') => &[("conjugate", NoArgs)],
+            (10, b'b') => &[("bit_length", NoArgs)],
+            (10, b'f') => &[(
+                "from_bytes",
+                Kw {
+                    posonly: 0,
+                    minpos: 1,
+                    maxpos: 2,
+                    names: &["bytes", "byteorder", "signed"],
+                },
+            )],
+            (16, b'a') => &[("as_integer_ratio", NoArgs)],
+            _ => return None,
+        },
+        // float
+        4 => match key {
+            (3, b'h') => &[("hex", NoArgs)],
+            (7, b'f') => &[("fromhex", One)],
+            (9, b'c') => &[("conjugate", NoArgs)],
+            (10, b'i') => &[("is_integer", NoArgs)],
+            (16, b'a') => &[("as_integer_ratio", NoArgs)],
+            _ => return None,
+        },
+        // list
+        5 => match key {
+            (3, b'p') => &[("pop", Clinic(0, 1))],
+            (4, b'c') => &[("copy", NoArgs)],
+            (4, b's') => &[(
+                "sort",
+                Kw {
+                    posonly: 0,
+                    minpos: 0,
+                    maxpos: 0,
+                    names: &["key", "reverse"],
+                },
+            )],
+            (5, b'c') => &[("clear", NoArgs), ("count", One)],
+            (5, b'i') => &[("index", Clinic(1, 3))],
+            (6, b'a') => &[("append", One)],
+            (6, b'e') => &[("extend", One)],
+            (6, b'i') => &[("insert", Clinic(2, 2))],
+            (6, b'r') => &[("remove", One)],
+            (7, b'r') => &[("reverse", NoArgs)],
+            _ => return None,
+        },
+        // tuple
+        6 => match key {
+            (5, b'c') => &[("count", One)],
+            (5, b'i') => &[("index", Clinic(1, 3))],
+            _ => return None,
+        },
+        // dict
+        7 => match key {
+            (3, b'g') => &[("get", Clinic(1, 2))],
+            (3, b'p') => &[("pop", Clinic(1, 2))],
+            (4, b'c') => &[("copy", NoArgs)],
+            (4, b'k') => &[("keys", NoArgs)],
+            (5, b'c') => &[("clear", NoArgs)],
+            (5, b'i') => &[("items", NoArgs)],
+            (6, b'u') => &[("update", ClinicKw(0, 1))],
+            (6, b'v') => &[("values", NoArgs)],
+            (7, b'p') => &[("popitem", NoArgs)],
+            (8, b'f') => &[("fromkeys", Clinic(1, 2))],
+            (10, b's') => &[("setdefault", Clinic(1, 2))],
+            _ => return None,
+        },
+        // set
+        8 => match key {
+            (3, b'a') => &[("add", One)],
+            (3, b'p') => &[("pop", NoArgs)],
+            (4, b'c') => &[("copy", NoArgs)],
+            (5, b'c') => &[("clear", NoArgs)],
+            (5, b'u') => &[("union", VarNoKw)],
+            (6, b'r') => &[("remove", One)],
+            (6, b'u') => &[("update", VarNoKw)],
+            (7, b'd') => &[("discard", One)],
+            (8, b'i') => &[("issubset", One)],
+            (10, b'd') => &[("difference", VarNoKw)],
+            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
+            (12, b'i') => &[("intersection", VarNoKw)],
+            (17, b'd') => &[("difference_update", VarNoKw)],
+            (19, b'i') => &[("intersection_update", VarNoKw)],
+            (20, b's') => &[("symmetric_difference", One)],
+            (27, b's') => &[("symmetric_difference_update", One)],
+            _ => return None,
+        },
+        // frozenset
+        9 => match key {
+            (4, b'c') => &[("copy", NoArgs)],
+            (5, b'u') => &[("union", VarNoKw)],
+            (8, b'i') => &[("issubset", One)],
+            (10, b'd') => &[("difference", VarNoKw)],
+            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
+            (12, b'i') => &[("intersection", VarNoKw)],
+            (20, b's') => &[("symmetric_difference", One)],
+            _ => return None,
+        },
+        // dict_keys
+        10 => match key {
+            (10, b'i') => &[("isdisjoint", One)],
+            _ => return None,
+        },
+        // dict_items
+        11 => match key {
+            (10, b'i') => &[("isdisjoint", One)],
+            _ => return None,
+        },
+        _ => return None,
+    };
+    cands.iter().find(|(k, _)| *k == name).map(|(_, a)| *a)
+}
+
+/// The CPython types with checked methods, in the order [`spec_at`] numbers them.
+const TYPES: &[&str] = &[
+    "str",
+    "bytes",
+    "bytearray",
+    "int",
+    "float",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "frozenset",
+    "dict_keys",
+    "dict_items",
+];
+
+/// The convention of method `name` of CPython type `ty`, if the PVM checks it.
+pub fn spec(ty: &str, name: &str) -> Option<Arity> {
+    let i = TYPES.iter().position(|t| *t == ty)?;
+    spec_at(i, name)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Check the arguments of builtin method `name` of `v` against its CPython convention.
+#[inline]
+pub fn check(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<()> {
+    let Some(i) = type_index(v) else {
+        return Ok(());
+    };
+    match spec_at(i, name) {
+        Some(a) if !fits(a, args.pos.len(), args.kw.len()) => {
+            check_spec(vm, TYPES[i], name, a, args)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The common case, decided without building anything: `n` positional and `nkw` keyword
+/// arguments certainly suit `a` (when false, [`check_spec`] decides and words the error).
+#[inline]
+fn fits(a: Arity, n: usize, nkw: usize) -> bool {
+    let within = |lo: u8, hi: u8| (lo as usize..=hi as usize).contains(&n);
+    match a {
+        NoArgs => n == 0 && nkw == 0,
+        One => n == 1 && nkw == 0,
+        Clinic(lo, hi) | Tuple(lo, hi) => nkw == 0 && within(lo, hi),
+        ClinicKw(lo, hi) => within(lo, hi),
+        VarNoKw => nkw == 0,
+        Kw { minpos, maxpos, .. } => nkw == 0 && within(minpos, maxpos),
+    }
+}
+
+/// [`check`] for a receiver of CPython type `ty` (also the dict views, which are instances).
+pub fn check_type(vm: &mut Vm, ty: &str, name: &str, args: &Args) -> R<()> {
+    match spec(ty, name) {
+        Some(a) => check_spec(vm, ty, name, a, args),
+        None => Ok(()),
+    }
+}
+
+#[cold]
+fn check_spec(vm: &mut Vm, ty: &str, name: &str, a: Arity, args: &Args) -> R<()> {
+    let n = args.pos.len();
+    let nkw = args.kw.len();
+    let msg = match a {
+        NoArgs | One | Clinic(..) | Tuple(..) | VarNoKw if nkw > 0 => {
+            format!("{ty}.{name}() takes no keyword arguments")
+        }
+        NoArgs if n > 0 => format!("{ty}.{name}() takes no arguments ({n} given)"),
+        One if n != 1 => format!("{ty}.{name}() takes exactly one argument ({n} given)"),
+        Clinic(lo, hi) | ClinicKw(lo, hi) if n < lo as usize || n > hi as usize => {
+            let (how, k) = if lo == hi {
+                ("", lo)
+            } else if n < lo as usize {
+                ("at least ", lo)
+            } else {
+                ("at most ", hi)
+            };
+            format!(
+                "{name} expected {how}{k} argument{}, got {n}",
+                plural(k as usize)
+            )
+        }
+        Tuple(lo, hi) if n < lo as usize || n > hi as usize => {
+            let (how, k) = if lo == hi {
+                ("exactly", lo)
+            } else if n < lo as usize {
+                ("at least", lo)
+            } else {
+                ("at most", hi)
+            };
+            format!(
+                "{name}() takes {how} {k} argument{} ({n} given)",
+                plural(k as usize)
+            )
+        }
+        Kw {
+            posonly,
+            minpos,
+            maxpos,
+            names,
+        } => match kw_error(
+            name,
+            args,
+            posonly as usize,
+            minpos as usize,
+            maxpos as usize,
+            names,
+        ) {
+            Some(m) => m,
+            None => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
+    Err(vm.type_err(msg))
+}
+
+/// CPython's `_PyArg_UnpackKeywords` checks, in its order.
+fn kw_error(
+    name: &str,
+    args: &Args,
+    posonly: usize,
+    minpos: usize,
+    maxpos: usize,
+    names: &[&str],
+) -> Option<String> {
+    let n = args.pos.len();
+    let nkw = args.kw.len();
+    let maxargs = posonly + names.len();
+    if n + nkw > maxargs {
+        return Some(format!(
+            "{name}() takes at most {maxargs} {}argument{} ({} given)",
+            if n == 0 { "keyword " } else { "" },
+            plural(maxargs),
+            n + nkw
+        ));
+    }
+    if n > maxpos {
+        return Some(if maxpos == 0 {
+            format!("{name}() takes no positional arguments")
+        } else {
+            format!(
+                "{name}() takes {} {maxpos} positional argument{} ({n} given)",
+                if minpos < maxpos {
+                    "at most"
+                } else {
+                    "exactly"
+                },
+                plural(maxpos)
+            )
+        });
+    }
+    if n < posonly.min(minpos) {
+        let k = posonly.min(minpos);
+        return Some(format!(
+            "{name}() takes {} {k} positional argument{} ({n} given)",
+            if minpos < maxargs {
+                "at least"
+            } else {
+                "exactly"
+            },
+            plural(k)
+        ));
+    }
+    let given = |k: &str| args.kw.iter().any(|(x, _)| &**x == k);
+    for (i, p) in names.iter().enumerate() {
+        let at = posonly + i;
+        if at >= n && at < minpos && !given(p) {
+            return Some(format!(
+                "{name}() missing required argument '{p}' (pos {})",
+                at + 1
+            ));
+        }
+    }
+    for (i, p) in names.iter().enumerate() {
+        let at = posonly + i;
+        if at < n && given(p) {
+            return Some(format!(
+                "argument for {name}() given by name ('{p}') and position ({})",
+                at + 1
+            ));
+        }
+    }
+    args.kw
+        .iter()
+        .find(|(k, _)| !names.contains(&&**k))
+        .map(|(k, _)| format!("'{k}' is an invalid keyword argument for {name}()"))
+}
