@@ -376,12 +376,14 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             "<{} object {}>",
             if g.coroutine {
                 "coroutine"
+            } else if g.async_gen {
+                "async_generator"
             } else {
                 "generator"
             },
             g.name
         ),
-        Value::Iter(_) => "<iterator object>".into(),
+        Value::Iter(_) => format!("<{} object>", vm.type_name(v)),
         Value::Module(m) => format!("<module '{}'>", m.name),
         Value::Property(_) => "<property object>".into(),
         Value::ClassMethod(_) => "<classmethod object>".into(),

@@ -863,16 +863,23 @@ pub struct Generator {
     pub running: Cell<bool>,
     /// Coroutine (async def).
     pub coroutine: bool,
+    /// Async generator (async def with yield, or an async generator expression).
+    pub async_gen: bool,
+    /// Async generator: a step (`__anext__` …) is suspended in an `await` of its frame.
+    pub running_async: Cell<bool>,
     pub(crate) acct: Acct,
 }
 impl Generator {
     /// Wrap a frame.
     pub fn new(frame: crate::vm::frame::Frame, name: Rc<str>, coroutine: bool) -> Generator {
+        let async_gen = frame.code.is_async_gen;
         Generator {
             frame: RefCell::new(Some(Box::new(frame))),
             name,
             running: Cell::new(false),
             coroutine,
+            async_gen,
+            running_async: Cell::new(false),
             acct: Acct::new(HEADER * 8),
         }
     }
@@ -947,7 +954,24 @@ pub enum IterState {
         f: Value,
         sentinel: Value,
     },
+    /// The awaitable of one step of an async generator (`objects/asyncgen.rs`).
+    AsyncGenStep {
+        gen: Rc<Generator>,
+        op: AsyncGenOp,
+        /// 0 not started, 1 suspended in an `await` of the generator, 2 done.
+        state: u8,
+    },
     Empty,
+}
+
+/// What an async generator step does first: `__anext__`/`asend(v)` send a value,
+/// `athrow(e)` throws an exception, `aclose()` throws `GeneratorExit`.
+#[derive(Debug, Clone)]
+#[allow(missing_docs)]
+pub enum AsyncGenOp {
+    Send(Value),
+    Throw(Value),
+    Close,
 }
 
 /// A module object.

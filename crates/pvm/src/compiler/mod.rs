@@ -120,6 +120,7 @@ enum FBlock {
         name: Option<String>,
     },
     With,
+    AsyncWith,
 }
 
 struct Unit {
@@ -225,6 +226,7 @@ impl Compiler {
             varkw: false,
             is_generator: scope.is_generator && kind != CodeKind::Module,
             is_coroutine: false,
+            is_async_gen: false,
             firstline: line,
         };
         let first_param = params.first().cloned();
@@ -530,10 +532,8 @@ impl Compiler {
                     self.patch(b);
                 }
             }
+            Stmt::For(f) if f.is_async => self.async_for(f)?,
             Stmt::For(f) => {
-                if f.is_async {
-                    return Err(self.err(self.line(), "async for is not supported"));
-                }
                 self.expr(&f.iter)?;
                 self.emit(Op::GetIter);
                 let start = self.here();
@@ -573,6 +573,9 @@ impl Compiler {
             Stmt::Return(r) => {
                 if self.u().code.kind == CodeKind::Module || self.u().code.kind == CodeKind::Class {
                     return Err(self.syntax(self.line(), "'return' outside function"));
+                }
+                if r.value.is_some() && self.u().code.is_async_gen {
+                    return Err(self.syntax(self.line(), "'return' with value in async generator"));
                 }
                 match &r.value {
                     Some(v) => self.expr(v)?,
@@ -618,9 +621,11 @@ impl Compiler {
             }
             Stmt::With(w) => {
                 if w.is_async {
-                    return Err(self.err(self.line(), "async with is not supported"));
+                    self.check_async("'async with' outside async function")?;
+                    self.async_with_items(&w.items, &w.body)?;
+                } else {
+                    self.with_items(&w.items, &w.body)?;
                 }
-                self.with_items(&w.items, &w.body)?;
             }
             Stmt::Global(_) | Stmt::Nonlocal(_) => {}
             Stmt::Import(i) => {
@@ -765,6 +770,13 @@ impl Compiler {
                 }
                 self.emit(Op::WithExit);
             }
+            FBlock::AsyncWith => {
+                self.emit(Op::PopBlock);
+                if with_value {
+                    self.emit(Op::Rot2);
+                }
+                self.async_with_exit();
+            }
         }
         Ok(())
     }
@@ -868,6 +880,104 @@ impl Compiler {
         self.patch(setup);
         self.emit(Op::WithExcept);
         self.patch(end);
+        Ok(())
+    }
+
+    /// `await` the value on top of the stack (`k` as in `Op::GetAwaitable`).
+    fn await_top(&mut self, k: u32) {
+        self.emit(Op::GetAwaitable(k));
+        self.emit(Op::LoadNone);
+        self.emit(Op::YieldFrom);
+    }
+
+    /// `await`, `async for` and `async with` are only valid in an `async def` (or an async
+    /// comprehension or async generator expression, which are compiled as such).
+    fn check_async(&self, msg: &str) -> CResult {
+        let c = &self.u().code;
+        if c.is_coroutine || c.is_async_gen {
+            Ok(())
+        } else {
+            Err(self.syntax(self.line(), msg))
+        }
+    }
+
+    /// Normal exit of an `async with` (stack: bound `__aexit__`): `await __aexit__(None, None,
+    /// None)` and drop the result.
+    fn async_with_exit(&mut self) {
+        for _ in 0..3 {
+            self.emit(Op::LoadNone);
+        }
+        self.emit(Op::Call(3));
+        self.await_top(2);
+        self.emit(Op::Pop);
+    }
+
+    /// `async with` (PEP 492): `__aenter__()` and `__aexit__(…)` are awaited; a truthy result of
+    /// `__aexit__` swallows the exception.
+    fn async_with_items(&mut self, items: &[ast::WithItem], body: &[Stmt]) -> CResult {
+        let Some((first, rest)) = items.split_first() else {
+            return self.stmts(body);
+        };
+        self.expr(&first.context_expr)?;
+        self.emit(Op::BeforeAsyncWith);
+        self.await_top(1);
+        match &first.optional_vars {
+            Some(t) => self.store(t)?,
+            None => {
+                self.emit(Op::Pop);
+            }
+        }
+        let setup = self.emit(Op::SetupFinally(0));
+        self.unit().fblocks.push(FBlock::AsyncWith);
+        self.async_with_items(rest, body)?;
+        self.unit().fblocks.pop();
+        self.emit(Op::PopBlock);
+        self.async_with_exit();
+        let end = self.emit(Op::Jump(0));
+        self.patch(setup);
+        self.emit(Op::AsyncWithExcept);
+        self.await_top(2);
+        self.emit(Op::AsyncWithExceptEnd);
+        self.patch(end);
+        Ok(())
+    }
+
+    /// One step of an `async for` whose async iterator is on the stack: await `__anext__()`
+    /// under a handler that ends the loop on `StopAsyncIteration`, then bind the target.
+    /// Returns the position of the handler's `SetupExcept` (patched to `EndAsyncFor`).
+    fn async_for_step(&mut self, target: &Expr) -> Result<usize, CompileError> {
+        let setup = self.emit(Op::SetupExcept(0));
+        self.emit(Op::GetANext);
+        self.await_top(3);
+        self.emit(Op::PopBlock);
+        self.store(target)?;
+        Ok(setup)
+    }
+
+    /// `async for` (PEP 492), with `else`, `break` and `continue`.
+    fn async_for(&mut self, f: &ast::StmtFor) -> CResult {
+        self.check_async("'async for' outside async function")?;
+        self.expr(&f.iter)?;
+        self.emit(Op::GetAIter);
+        let start = self.here();
+        let setup = self.async_for_step(&f.target)?;
+        self.unit().fblocks.push(FBlock::Loop {
+            start,
+            breaks: Vec::new(),
+            is_for: true,
+        });
+        self.stmts(&f.body)?;
+        self.emit(Op::Jump(start as u32));
+        let breaks = match self.unit().fblocks.pop() {
+            Some(FBlock::Loop { breaks, .. }) => breaks,
+            _ => Vec::new(),
+        };
+        self.patch(setup);
+        self.emit(Op::EndAsyncFor);
+        self.stmts(&f.orelse)?;
+        for b in breaks {
+            self.patch(b);
+        }
         Ok(())
     }
 
@@ -1000,6 +1110,7 @@ impl Compiler {
         }
         let line = self.line();
         let scope = scope::analyze_function(Some(&f.parameters), &f.body, false);
+        let has_yield = scope.has_yield;
         let qn = self.qualname(f.name.id.as_str());
         let params = scope::param_names(&f.parameters);
         self.push_unit(
@@ -1011,7 +1122,8 @@ impl Compiler {
             line,
         );
         self.set_params(&f.parameters);
-        self.unit().code.is_coroutine = f.is_async;
+        self.unit().code.is_coroutine = f.is_async && !has_yield;
+        self.unit().code.is_async_gen = f.is_async && has_yield;
         if f.is_async {
             self.unit().code.is_generator = true;
         }
@@ -1655,6 +1767,9 @@ impl Compiler {
             }
             Expr::YieldFrom(y) => {
                 self.check_in_function("'yield from' outside function")?;
+                if self.u().code.is_coroutine || self.u().code.is_async_gen {
+                    return Err(self.syntax(self.line(), "'yield from' inside async function"));
+                }
                 self.expr(&y.value)?;
                 self.emit(Op::GetIter);
                 self.emit(Op::LoadNone);
@@ -1662,10 +1777,9 @@ impl Compiler {
             }
             Expr::Await(a) => {
                 self.check_in_function("'await' outside function")?;
+                self.check_async("'await' outside async function")?;
                 self.expr(&a.value)?;
-                self.emit(Op::GetAwaitable);
-                self.emit(Op::LoadNone);
-                self.emit(Op::YieldFrom);
+                self.await_top(0);
             }
             Expr::FString(f) => {
                 let mut n = 0;
@@ -1933,6 +2047,12 @@ impl Compiler {
         );
         let scope = scope::analyze_comprehension(elts, gens, parent_fn);
         let is_gen = kind == 3 || scope.is_generator;
+        // `async for` clauses or `await`s make a list/set/dict comprehension a coroutine
+        // awaited in place, and a generator expression an async generator.
+        let is_async = scope.has_await;
+        if is_async && kind != 3 {
+            self.check_async("asynchronous comprehension outside of an asynchronous function")?;
+        }
         let qn = self.qualname(name);
         self.push_unit(
             name,
@@ -1944,6 +2064,8 @@ impl Compiler {
         );
         self.unit().code.argcount = 1;
         self.unit().code.is_generator = is_gen;
+        self.unit().code.is_coroutine = is_async && kind != 3;
+        self.unit().code.is_async_gen = is_async && kind == 3;
         self.konst(Value::None);
         match kind {
             0 => {
@@ -1965,8 +2087,15 @@ impl Compiler {
         let code = self.pop_unit();
         self.make_function(code, None, None)?;
         self.expr(&first.iter)?;
-        self.emit(Op::GetIter);
+        self.emit(if first.is_async {
+            Op::GetAIter
+        } else {
+            Op::GetIter
+        });
         self.emit(Op::Call(1));
+        if is_async && kind != 3 {
+            self.await_top(0);
+        }
         Ok(())
     }
 
@@ -2002,18 +2131,24 @@ impl Compiler {
             }
             return Ok(());
         };
-        if g.is_async {
-            return Err(self.err(self.line(), "async comprehensions are not supported"));
-        }
         if depth == 0 {
             self.emit(Op::LoadFast(0));
         } else {
             self.expr(&g.iter)?;
-            self.emit(Op::GetIter);
+            self.emit(if g.is_async {
+                Op::GetAIter
+            } else {
+                Op::GetIter
+            });
         }
         let start = self.here();
-        let fi = self.emit(Op::ForIter(0));
-        self.store(&g.target)?;
+        let fi = if g.is_async {
+            self.async_for_step(&g.target)?
+        } else {
+            let fi = self.emit(Op::ForIter(0));
+            self.store(&g.target)?;
+            fi
+        };
         let mut skips = Vec::new();
         for c in &g.ifs {
             self.expr(c)?;
@@ -2025,6 +2160,9 @@ impl Compiler {
         }
         self.emit(Op::Jump(start as u32));
         self.patch(fi);
+        if g.is_async {
+            self.emit(Op::EndAsyncFor);
+        }
         Ok(())
     }
 }

@@ -204,6 +204,10 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
             }
             Ok(Some(v))
         }
+        IterState::AsyncGenStep { .. } => {
+            drop(st);
+            Ok(super::asyncgen::step_send(vm, it, Value::None)?.ok())
+        }
         IterState::Empty => Ok(None),
     }
 }
@@ -222,6 +226,7 @@ pub fn has_length_hint(it: &PyIter) -> bool {
             | IterState::Map { .. }
             | IterState::Filter { .. }
             | IterState::Callable { .. }
+            | IterState::AsyncGenStep { .. }
     )
 }
 
@@ -286,6 +291,22 @@ pub fn length_hint(vm: &mut Vm, it: &PyIter) -> R<Value> {
     Ok(Value::Int(n as i64))
 }
 
+/// The exception `throw(typ[, val[, tb]])` (of generators, coroutines and async generator
+/// steps) throws: the legacy form with a value uses an exception instance as is and makes
+/// any other value the argument of `typ`.
+pub fn throw_arg(vm: &mut Vm, args: &Args) -> R<Value> {
+    let mut e = args.pos.first().cloned().unwrap_or(Value::None);
+    if let Some(v) = args.pos.get(1).filter(|v| !v.is_none()) {
+        let is_exc = matches!(v, Value::Instance(i) if i.exc.borrow().is_some());
+        e = if is_exc {
+            v.clone()
+        } else {
+            vm.call(&e, Args::new(vec![v.clone()]))?
+        };
+    }
+    Ok(e)
+}
+
 /// Generator methods: send, throw, close, __next__.
 pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> {
     match name {
@@ -305,17 +326,7 @@ pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Val
             }
         }
         "throw" => {
-            let mut e = args.pos.first().cloned().unwrap_or(Value::None);
-            // The legacy throw(type, value) form: an exception instance as the value is
-            // thrown as is, any other value is the argument of type(value).
-            if let Some(v) = args.pos.get(1).filter(|v| !v.is_none()) {
-                let is_exc = matches!(v, Value::Instance(i) if i.exc.borrow().is_some());
-                e = if is_exc {
-                    v.clone()
-                } else {
-                    vm.call(&e, Args::new(vec![v.clone()]))?
-                };
-            }
+            let e = throw_arg(vm, &args)?;
             let exc = vm.raise_value(e, None);
             match vm.gen_resume(g, None, Some(exc))? {
                 Ok(y) => Ok(y),

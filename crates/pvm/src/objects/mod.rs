@@ -4,6 +4,7 @@
 //! `METHODS` list and an arm to its `call` match. [`has_method`] and [`call_method`] dispatch
 //! on the receiver's type.
 
+pub mod asyncgen;
 pub mod dict;
 pub mod int;
 pub mod iter;
@@ -182,12 +183,14 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Set(_) => set::METHODS,
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int::METHODS,
         Value::Float(_) => &["is_integer", "hex", "as_integer_ratio", "conjugate"],
+        Value::Generator(g) if g.async_gen => asyncgen::METHODS,
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
         Value::Iter(it) => {
             return matches!(name, "__next__" | "__iter__")
                 || (name == "__length_hint__" && iter::has_length_hint(it))
+                || (asyncgen::is_step(it) && asyncgen::step_has_method(name))
         }
         Value::ByteArray(_) => str::BYTEARRAY_METHODS,
         Value::Slice(_) => &["indices"],
@@ -211,6 +214,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
             int::call(vm, v, name, args)
         }
+        Value::Generator(g) if g.async_gen => asyncgen::call(vm, g, name, args),
         Value::Generator(g) => iter::gen_call(vm, g, name, args),
         Value::Bytes(b) => str::bytes_call(vm, b, name, args),
         Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
@@ -275,6 +279,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 Value::Int(step),
             ]))
         }
+        Value::Iter(it) if asyncgen::is_step(it) => asyncgen::step_call(vm, v, it, name, args),
         Value::Iter(it) => match name {
             "__next__" => match vm.next(v)? {
                 Some(x) => Ok(x),

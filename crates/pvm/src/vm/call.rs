@@ -1234,6 +1234,8 @@ impl Vm<'_> {
         let taken = g.frame.borrow_mut().take();
         let kind = if g.coroutine {
             "coroutine"
+        } else if g.async_gen {
+            "async generator"
         } else {
             "generator"
         };
@@ -1267,6 +1269,12 @@ impl Vm<'_> {
         }
         g.running.set(true);
         let saved_handling = self.handling.len();
+        // The exceptions its suspended frame was handling are being handled again.
+        for b in &frame.blocks {
+            if let (super::frame::BlockKind::Handler, Some(e)) = (b.kind, &b.exc) {
+                self.handling.push(e.clone());
+            }
+        }
         let r = match throw {
             Some(Exc::Py(e)) => match self.throw_to_delegate(&mut frame, e) {
                 Delegated::Yield(v) => Ok(Outcome::Yield(v)),
@@ -1295,7 +1303,13 @@ impl Vm<'_> {
             Ok(Outcome::Return(v)) => Ok(Err(v)),
             Err(e) => {
                 if self.exc_is(&e, "StopIteration") {
-                    return Err(self.new_exc("RuntimeError", "generator raised StopIteration"));
+                    return Err(self.new_exc("RuntimeError", &format!("{kind} raised StopIteration")));
+                }
+                if g.async_gen && self.exc_is(&e, "StopAsyncIteration") {
+                    return Err(self.new_exc(
+                        "RuntimeError",
+                        "async generator raised StopAsyncIteration",
+                    ));
                 }
                 Err(e)
             }
@@ -1315,6 +1329,7 @@ impl Vm<'_> {
         let Some(sub) = frame.stack.last().cloned().filter(|_| at_yield_from) else {
             return Delegated::Raise(Exc::Py(e));
         };
+        let step = matches!(&sub, Value::Iter(it) if crate::objects::asyncgen::is_step(it));
         let is_exit = match &e {
             Value::Instance(i) => self
                 .types
@@ -1326,6 +1341,10 @@ impl Vm<'_> {
         if is_exit {
             frame.stack.pop();
             let closed = match &sub {
+                Value::Iter(it) if step => {
+                    crate::objects::asyncgen::step_close(it);
+                    Ok(())
+                }
                 Value::Generator(g) => {
                     crate::objects::iter::gen_call(self, g, "close", Args::default()).map(drop)
                 }
@@ -1338,6 +1357,9 @@ impl Vm<'_> {
             return Delegated::Raise(closed.err().unwrap_or(Exc::Py(e)));
         }
         let r = match &sub {
+            Value::Iter(it) if step => {
+                crate::objects::asyncgen::step_throw(self, it, Exc::Py(e))
+            }
             Value::Generator(g) => self.gen_resume(g, None, Some(Exc::Py(e))),
             _ => match self.getattr_opt(&sub, "throw") {
                 Ok(Some(throw)) => match self.call(&throw, Args::new(vec![e])) {
@@ -1384,6 +1406,9 @@ impl Vm<'_> {
     pub fn send(&mut self, sub: &Value, sent: Value) -> R<Result<Value, Value>> {
         match sub {
             Value::Generator(g) => self.gen_send(g, sent),
+            Value::Iter(it) if crate::objects::asyncgen::is_step(it) => {
+                crate::objects::asyncgen::step_send(self, it, sent)
+            }
             _ => {
                 if sent.is_none() {
                     match self.next_or_stop(sub)? {
@@ -1417,10 +1442,24 @@ impl Vm<'_> {
         }
     }
 
-    /// The awaitable behind `await v`.
-    pub fn awaitable(&mut self, v: Value) -> R<Value> {
+    /// The awaitable behind `await v`; `ctx` (as in `Op::GetAwaitable`) picks CPython's
+    /// message for a value that cannot be awaited.
+    pub fn awaitable(&mut self, v: Value, ctx: u32) -> R<Value> {
+        let not_awaitable = |vm: &mut Self, v: &Value| {
+            let tn = vm.type_name(v);
+            vm.type_err(match ctx {
+                1 | 2 => format!(
+                    "'async with' received an object from __a{}__ that does not implement \
+                     __await__: {tn}",
+                    if ctx == 1 { "enter" } else { "exit" }
+                ),
+                3 => format!("'async for' received an invalid object from __anext__: {tn}"),
+                _ => format!("object {tn} can't be used in 'await' expression"),
+            })
+        };
         match &v {
             Value::Generator(g) if g.coroutine => Ok(v),
+            Value::Iter(it) if crate::objects::asyncgen::is_step(it) => Ok(v),
             Value::Instance(_) => match self.call_dunder(&v, "__await__", vec![])? {
                 Some(it) => {
                     let iterator = match &it {
@@ -1439,15 +1478,9 @@ impl Vm<'_> {
                     }
                     Ok(it)
                 }
-                None => {
-                    let tn = self.type_name(&v);
-                    Err(self.type_err(format!("object {tn} can't be used in 'await' expression")))
-                }
+                None => Err(not_awaitable(self, &v)),
             },
-            _ => {
-                let tn = self.type_name(&v);
-                Err(self.type_err(format!("object {tn} can't be used in 'await' expression")))
-            }
+            _ => Err(not_awaitable(self, &v)),
         }
     }
 }

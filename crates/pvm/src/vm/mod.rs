@@ -13,6 +13,7 @@ pub mod ops;
 
 use crate::bytecode::{CodeKind, Op};
 use crate::cost;
+use crate::objects::asyncgen;
 use crate::limits::Limits;
 use crate::value::*;
 use frame::{Block, BlockKind, Frame};
@@ -100,6 +101,9 @@ pub struct Types {
     pub method: Rc<Class>,
     pub generator: Rc<Class>,
     pub coroutine: Rc<Class>,
+    pub async_generator: Rc<Class>,
+    pub async_generator_asend: Rc<Class>,
+    pub async_generator_athrow: Rc<Class>,
     pub iterator: Rc<Class>,
     pub module: Rc<Class>,
     pub property: Rc<Class>,
@@ -1214,11 +1218,69 @@ impl<'h> Vm<'h> {
                         }
                     }
                 }
-                Op::GetAwaitable => {
+                Op::GetAwaitable(k) => {
                     self.charge(cost::BASIC)?;
                     let v = Self::pop(f);
-                    let a = self.awaitable(v)?;
+                    let a = self.awaitable(v, k)?;
                     f.stack.push(a);
+                }
+                Op::BeforeAsyncWith => {
+                    self.charge(cost::CALL)?;
+                    let mgr = Self::pop(f);
+                    let (exit, r) = asyncgen::async_with_enter(self, &mgr)?;
+                    f.stack.push(exit);
+                    f.stack.push(r);
+                }
+                Op::AsyncWithExcept => {
+                    self.charge(cost::CALL)?;
+                    let e = Self::pop(f);
+                    let exit = Self::pop(f);
+                    let ty = self.type_of(&e);
+                    let args = vec![Value::Class(ty), e.clone(), Value::None];
+                    let r = self.call(&exit, Args::new(args))?;
+                    f.stack.push(e);
+                    f.stack.push(r);
+                }
+                Op::AsyncWithExceptEnd => {
+                    self.charge(cost::BASIC)?;
+                    let r = Self::pop(f);
+                    let e = Self::pop(f);
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    if !self.truthy(&r)? {
+                        self.reraise = true;
+                        return Err(Exc::Py(e));
+                    }
+                }
+                Op::GetAIter => {
+                    self.charge(cost::CALL)?;
+                    let v = Self::pop(f);
+                    let it = asyncgen::get_aiter(self, &v)?;
+                    f.stack.push(it);
+                }
+                Op::GetANext => {
+                    self.charge(cost::CALL)?;
+                    let it = Self::top(f).clone();
+                    let a = asyncgen::get_anext(self, &it)?;
+                    f.stack.push(a);
+                }
+                Op::EndAsyncFor => {
+                    self.charge(cost::EXCEPT)?;
+                    let e = Self::pop(f);
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    let e = Exc::Py(e);
+                    if !self.exc_is(&e, "StopAsyncIteration") {
+                        self.reraise = true;
+                        return Err(e);
+                    }
+                    f.stack.pop();
                 }
                 Op::Raise(n) => {
                     self.charge(cost::RAISE)?;

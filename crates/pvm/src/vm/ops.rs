@@ -175,13 +175,21 @@ impl Vm<'_> {
             Value::Class(c) => c.meta.borrow().clone().unwrap_or_else(|| t.type_.clone()),
             Value::Instance(i) => i.cls(),
             Value::Generator(g) => {
-                if g.coroutine {
+                if g.async_gen {
+                    t.async_generator.clone()
+                } else if g.coroutine {
                     t.coroutine.clone()
                 } else {
                     t.generator.clone()
                 }
             }
-            Value::Iter(_) => t.iterator.clone(),
+            Value::Iter(it) => match &*it.state.borrow() {
+                IterState::AsyncGenStep { op, .. } => match op {
+                    crate::value::AsyncGenOp::Send(_) => t.async_generator_asend.clone(),
+                    _ => t.async_generator_athrow.clone(),
+                },
+                _ => t.iterator.clone(),
+            },
             Value::Module(_) => t.module.clone(),
             Value::Property(_) => t.property.clone(),
             Value::ClassMethod(_) => t.classmethod.clone(),
@@ -1527,6 +1535,9 @@ impl Vm<'_> {
                     i: 0,
                     len,
                 }
+            }
+            Value::Generator(g) if g.async_gen => {
+                return Err(self.type_err("'async_generator' object is not iterable"))
             }
             Value::Iter(_) | Value::Generator(_) => return Ok(v.clone()),
             Value::Class(_) if self.lookup_dunder(v, "__iter__").is_some() => {
