@@ -1070,7 +1070,12 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         }
         "next" => {
             let it = arg(vm, &a, 0, "next")?;
+            // Coroutines and async generators are not iterators.
             if let Value::Generator(g) = &it {
+                if g.coroutine || g.async_gen {
+                    let tn = vm.type_name(&it);
+                    return Err(vm.type_err(format!("'{tn}' object is not an iterator")));
+                }
                 return match vm.gen_send(g, Value::None)? {
                     Ok(v) => Ok(v),
                     Err(r) => match a.pos.get(1) {

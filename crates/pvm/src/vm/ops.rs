@@ -1536,8 +1536,9 @@ impl Vm<'_> {
                     len,
                 }
             }
-            Value::Generator(g) if g.async_gen => {
-                return Err(self.type_err("'async_generator' object is not iterable"))
+            Value::Generator(g) if g.async_gen || g.coroutine => {
+                let tn = self.type_name(v);
+                return Err(self.type_err(format!("'{tn}' object is not iterable")));
             }
             Value::Iter(_) | Value::Generator(_) => return Ok(v.clone()),
             Value::Class(_) if self.lookup_dunder(v, "__iter__").is_some() => {
