@@ -228,6 +228,7 @@ pub fn install(vm: &mut Vm) {
     for n in ["IOError", "EnvironmentError"] {
         b.insert(n.into(), Value::Class(t.exc["OSError"].clone()));
     }
+    crate::objects::complex::install(vm);
     b.insert("NotImplemented".into(), Value::NotImplemented);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
@@ -1718,8 +1719,13 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 if let Some(r) = vm.call_dunder(&v, "__float__", vec![])? {
                     return Ok(r);
                 }
-                let b = Vm::base_of(&v);
-                Ok(Value::Float(vm.to_float(&b)?))
+                if Vm::base_of(&v).is(&v) && vm.lookup_dunder(&v, "__index__").is_none() {
+                    return Err(vm.type_err(format!(
+                        "float() argument must be a string or a real number, not '{}'",
+                        vm.type_name(&v)
+                    )));
+                }
+                Ok(Value::Float(vm.to_float(&v)?))
             }
             Some(v) => match v {
                 Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {

@@ -136,6 +136,8 @@ pub enum Op {
     YieldValue,
     /// Delegate to the sub-iterator under the sent value.
     YieldFrom,
+    /// An imaginary literal: pops the float `x`, pushes `complex(0, x)`.
+    Imaginary,
     /// `await`: the awaitable behind the popped value. The operand names the context for
     /// CPython's error messages: 0 `await`, 1 `__aenter__`, 2 `__aexit__`, 3 `__anext__`.
     GetAwaitable(u32),

@@ -1586,8 +1586,9 @@ impl Compiler {
                     self.load_const(v);
                 }
                 ast::Number::Float(f) => self.load_const(Value::Float(*f)),
-                ast::Number::Complex { .. } => {
-                    return Err(self.err(self.line(), "complex numbers are not supported"))
+                ast::Number::Complex { imag, .. } => {
+                    self.load_const(Value::Float(*imag));
+                    self.emit(Op::Imaginary);
                 }
             },
             Expr::StringLiteral(s) => self.load_const(Value::str(s.value.to_str())),

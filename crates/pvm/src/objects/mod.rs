@@ -5,6 +5,7 @@
 //! on the receiver's type.
 
 pub mod asyncgen;
+pub mod complex;
 pub mod dict;
 pub mod int;
 pub mod iter;

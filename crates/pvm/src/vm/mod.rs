@@ -113,7 +113,7 @@ pub struct Types {
     pub notimpl: Rc<Class>,
     pub ellipsis: Rc<Class>,
     pub cell: Rc<Class>,
-    /// `complex` exists as a type for isinstance checks; it has no instances (LIMITATIONS.md).
+    /// `complex`: instances carry their value natively (`objects/complex.rs`).
     pub complex: Rc<Class>,
     /// Dict views.
     pub dict_keys: Rc<Class>,
@@ -1217,6 +1217,12 @@ impl<'h> Vm<'h> {
                             f.stack.push(ret);
                         }
                     }
+                }
+                Op::Imaginary => {
+                    self.charge(cost::BUILD)?;
+                    let v = Self::pop(f);
+                    let im = crate::vm::ops::as_f64(&v).unwrap_or(0.0);
+                    f.stack.push(crate::objects::complex::new(self, 0.0, im));
                 }
                 Op::GetAwaitable(k) => {
                     self.charge(cost::BASIC)?;

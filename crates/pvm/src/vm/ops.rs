@@ -713,7 +713,9 @@ impl Vm<'_> {
                     ));
                 }
                 if x < 0.0 && y.fract() != 0.0 {
-                    return Err(self.value_err("complex results are not supported"));
+                    // CPython 3.11 hands a negative base with a fractional exponent to complex.
+                    let (re, im) = crate::objects::complex::pow(self, (x, 0.0), (y, 0.0))?;
+                    return Ok(crate::objects::complex::new(self, re, im));
                 }
                 let r = libm::pow(x, y);
                 if r.is_infinite() && x.is_finite() && y.is_finite() {
