@@ -1422,9 +1422,20 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
             Ok(Value::Bool(s.is_subclass(c)))
         }
         "mro" => {
+            if a.pos.is_empty() {
+                return Err(vm.type_err("unbound method type.mro() needs an argument"));
+            }
             let Value::Class(c) = &this else {
-                return Err(vm.type_err("mro expects a class"));
+                let tn = vm.type_name(&this);
+                return Err(vm.type_err(format!(
+                    "descriptor 'mro' for 'type' objects doesn't apply to a '{tn}' object"
+                )));
             };
+            if a.pos.len() > 1 {
+                let n = a.pos.len() - 1;
+                return Err(vm.type_err(format!("type.mro() takes no arguments ({n} given)")));
+            }
+            vm.charge(cost::per_elem(c.mro.len() + 1))?;
             let mut v = vec![this.clone()];
             v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
             Ok(Value::list(v))

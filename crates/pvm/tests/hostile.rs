@@ -218,6 +218,13 @@ fn sandbox_is_closed() {
             "().__class__.__bases__[0].__subclasses__()",
             "AttributeError",
         ),
+        // `mro()` is reachable on every class (through `type`), `__subclasses__` never is.
+        ("object.__subclasses__()", "AttributeError"),
+        ("type.__subclasses__(object)", "AttributeError"),
+        ("int.__class__.__subclasses__(int)", "AttributeError"),
+        ("getattr(object, '__subclasses__')", "AttributeError"),
+        ("class C: pass\nC.mro()[-1].__subclasses__()", "AttributeError"),
+        ("class M(type): pass\nclass C(metaclass=M): pass\nC.__subclasses__()", "AttributeError"),
         ("(lambda: 0).__globals__", "AttributeError"),
         ("(lambda: 0).__code__", "AttributeError"),
         ("f = getattr(__builtins__, 'eval')", "NameError"),

@@ -773,9 +773,10 @@ impl Vm<'_> {
                     }
                     Some(v) => Ok(Some(v)),
                     None => {
-                        // Attributes of the metaclass, bound to the class.
+                        // Attributes of the metaclass (`type` by default, e.g. `C.mro()`),
+                        // bound to the class.
                         let meta = c.meta.borrow().clone();
-                        if let Some(m) = meta {
+                        if let Some(m) = meta.or_else(|| Some(self.types.type_.clone())) {
                             if let Some(v) = m.lookup(name) {
                                 return Ok(Some(self.bind(v, obj, &m)?));
                             }
