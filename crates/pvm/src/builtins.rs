@@ -164,6 +164,7 @@ pub fn make_types() -> Types {
         async_generator: cls("async_generator", o(), BuiltinType::Generator),
         async_generator_asend: cls("async_generator_asend", o(), BuiltinType::Object),
         async_generator_athrow: cls("async_generator_athrow", o(), BuiltinType::Object),
+        traceback: cls("traceback", o(), BuiltinType::Object),
         iterator: cls("iterator", o(), BuiltinType::Object),
         module: cls("module", o(), BuiltinType::Module),
         property: cls("property", o(), BuiltinType::Property),
@@ -229,6 +230,7 @@ pub fn install(vm: &mut Vm) {
         b.insert(n.into(), Value::Class(t.exc["OSError"].clone()));
     }
     crate::objects::complex::install(vm);
+    crate::objects::traceback::install(vm);
     b.insert("NotImplemented".into(), Value::NotImplemented);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
@@ -237,6 +239,13 @@ pub fn install(vm: &mut Vm) {
         Value::Builtin(Rc::new(Builtin {
             name: "__init__".into(),
             kind: BuiltinKind::Func(BuiltinFn("BaseException.__init__")),
+        })),
+    );
+    vm.types.exc["BaseException"].dict_mut().insert(
+        "with_traceback".into(),
+        Value::Builtin(Rc::new(Builtin {
+            name: "with_traceback".into(),
+            kind: BuiltinKind::Func(BuiltinFn("BaseException.with_traceback")),
         })),
     );
     for (n, k) in [
@@ -696,6 +705,16 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             } else {
                 Value::bytes(out)
             });
+        }
+        if name == "BaseException.with_traceback" {
+            let (Some(e), Some(tb), 2) = (a.pos.first(), a.pos.get(1), a.pos.len()) else {
+                let n = a.pos.len().saturating_sub(1);
+                return Err(vm.type_err(format!(
+                    "BaseException.with_traceback() takes exactly one argument ({n} given)"
+                )));
+            };
+            crate::objects::traceback::set(vm, e, tb)?;
+            return Ok(e.clone());
         }
         if name == "BaseException.__init__" {
             if let Some(Value::Instance(i)) = a.pos.first() {

@@ -803,8 +803,10 @@ impl Class {
 /// Extra state of exception instances.
 #[derive(Debug, Default)]
 pub struct ExcState {
-    /// Traceback entries (file, line, function), outermost first.
+    /// Traceback entries (file, line, function), innermost first (pushed as it unwinds).
     pub traceback: Vec<(Rc<str>, u32, Rc<str>)>,
+    /// The traceback objects made for the first entries so far (`objects/traceback.rs`).
+    pub tb_objs: Vec<Value>,
     /// `__cause__`.
     pub cause: Option<Value>,
     /// `__context__`.

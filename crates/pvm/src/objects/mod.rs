@@ -12,6 +12,7 @@ pub mod iter;
 pub mod list;
 pub mod set;
 pub mod str;
+pub mod traceback;
 
 use crate::value::*;
 use crate::vm::{Args, Vm, R};

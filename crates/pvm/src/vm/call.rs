@@ -658,6 +658,9 @@ impl Vm<'_> {
                 if let Some(v) = i.dict.get_str(name) {
                     return Ok(Some(v));
                 }
+                if name == "__traceback__" && i.exc.borrow().is_some() {
+                    return Ok(Some(crate::objects::traceback::of(self, obj)));
+                }
                 if let Some(st) = i.exc.borrow().as_ref() {
                     match name {
                         "__cause__" => return Ok(Some(st.cause.clone().unwrap_or(Value::None))),
@@ -665,7 +668,6 @@ impl Vm<'_> {
                             return Ok(Some(st.context.clone().unwrap_or(Value::None)))
                         }
                         "__suppress_context__" => return Ok(Some(Value::Bool(st.suppress))),
-                        "__traceback__" => return Ok(Some(Value::None)),
                         // CPython's StopIteration.__init__ stores `args[0]` (or None) as
                         // `value`; derive it from `args` so every way of raising agrees.
                         "value" if cls.is_subclass(&self.types.exc["StopIteration"]) => {
@@ -1014,6 +1016,9 @@ impl Vm<'_> {
                         }
                         _ => {}
                     }
+                }
+                if name == "__traceback__" && i.exc.borrow().is_some() {
+                    return crate::objects::traceback::set(self, obj, &v);
                 }
                 self.generic_setattr(i, &cls, obj, name, v)
             }

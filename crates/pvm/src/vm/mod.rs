@@ -104,6 +104,7 @@ pub struct Types {
     pub async_generator: Rc<Class>,
     pub async_generator_asend: Rc<Class>,
     pub async_generator_athrow: Rc<Class>,
+    pub traceback: Rc<Class>,
     pub iterator: Rc<Class>,
     pub module: Rc<Class>,
     pub property: Rc<Class>,
@@ -1242,7 +1243,8 @@ impl<'h> Vm<'h> {
                     let e = Self::pop(f);
                     let exit = Self::pop(f);
                     let ty = self.type_of(&e);
-                    let args = vec![Value::Class(ty), e.clone(), Value::None];
+                    let tb = crate::objects::traceback::of(self, &e);
+                    let args = vec![Value::Class(ty), e.clone(), tb];
                     let r = self.call(&exit, Args::new(args))?;
                     f.stack.push(e);
                     f.stack.push(r);
@@ -1295,7 +1297,9 @@ impl<'h> Vm<'h> {
                             let cur = self.handling.last().cloned();
                             return match cur {
                                 Some(e) => {
-                                    self.reraise = false;
+                                    // A bare `raise` adds no traceback entry for this frame
+                                    // (CPython's RERAISE path skips PyTraceBack_Here).
+                                    self.reraise = true;
                                     Err(Exc::Py(e))
                                 }
                                 None => {
@@ -1398,10 +1402,8 @@ impl<'h> Vm<'h> {
                     let e = Self::pop(f);
                     let exit = Self::pop(f);
                     let ty = self.type_of(&e);
-                    let r = self.call(
-                        &exit,
-                        Args::new(vec![Value::Class(ty), e.clone(), Value::None]),
-                    );
+                    let tb = crate::objects::traceback::of(self, &e);
+                    let r = self.call(&exit, Args::new(vec![Value::Class(ty), e.clone(), tb]));
                     if let Some(b) = f.blocks.pop() {
                         if b.kind == BlockKind::Handler {
                             self.handling.pop();
