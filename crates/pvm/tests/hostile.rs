@@ -76,6 +76,39 @@ fn long_hex_float_is_linear() {
 }
 
 #[test]
+fn list_slice_deletion_is_linear_and_charged() {
+    // `del a[::2]` (and a resizing slice assignment) moves each element after the first
+    // deleted index once and is charged for it before the work: the cost of the statement
+    // grows linearly with the list (it was element-by-element removal, quadratic and free).
+    let cost = |n: usize, stmt: &str| {
+        let base = run_cycles(&format!("a = [0] * {n}\n"), 100_000_000);
+        let with = run_cycles(&format!("a = [0] * {n}\n{stmt}\n"), 100_000_000);
+        assert_eq!(err_line(&with), "", "{stmt}");
+        with.cycles - base.cycles
+    };
+    for stmt in ["del a[::2]", "del a[::-3]", "del a[1:-1]", "a[1:2] = []", "a[:1] = [1, 2]"] {
+        let (c1, c2) = (cost(100_000, stmt), cost(200_000, stmt));
+        assert!(c1 >= 99_000, "{stmt}: {c1} cycles for 100k elements");
+        assert!(c2 <= 2 * c1 + 100, "{stmt}: {c1} then {c2}: not linear");
+    }
+    // Repeatedly deleting from the front of a long list runs out of cycles (each deletion
+    // pays for the elements it moves) instead of doing unbounded work for a few cycles.
+    assert_out_of_cycles("a = [0] * 100000\nwhile a:\n    del a[:1]\n");
+    assert_out_of_cycles("a = [0] * 100000\nwhile a:\n    a[0:1] = []\n");
+    // An iterable that resizes the list while a slice assignment consumes it (CPython crashes
+    // on the extended-slice form) is clamped, or a ValueError: never a VM panic.
+    let o = run_cycles(
+        "a = list(range(10))\na[2:8] = (a.clear() or x for x in range(3))\nprint(a)\na = list(range(10))\na[::2] = (a.clear() or x for x in range(5))\n",
+        1_000_000,
+    );
+    assert_eq!(o.stdout, "[0, 1, 2]\n");
+    assert_eq!(
+        err_line(&o),
+        "ValueError: list changed size during extended slice assignment"
+    );
+}
+
+#[test]
 fn huge_ints_overflow_before_computing() {
     for src in [
         "x = 2 ** 10000",

@@ -605,11 +605,26 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                     }
                     Err(e) => return Err(e),
                 };
-                vm.charge(crate::cost::per_elem(new.len() + count))?;
-                if step == 1 {
-                    let stop = stop.max(start) as usize;
-                    l.items.borrow_mut().splice(start as usize..stop, new);
+                // Iterating the value may have run code that resized the list: clamp the
+                // slice to the list as it is now, as CPython's list_ass_slice does.
+                let now = l.items.borrow().len();
+                if step != 1 && now != n {
+                    return Err(vm.value_err("list changed size during extended slice assignment"));
+                }
+                let start = (start.max(0) as usize).min(now);
+                let stop = (stop.max(0) as usize).clamp(start, now);
+                let count = if step == 1 { stop - start } else { count };
+                // A resize also moves every element after the slice.
+                let moved = if step == 1 && new.len() != count {
+                    now - stop
                 } else {
+                    0
+                };
+                vm.charge(crate::cost::per_elem(new.len() + count + moved))?;
+                if step == 1 {
+                    l.items.borrow_mut().splice(start..stop, new);
+                } else {
+                    let start = start as i64;
                     if new.len() != count {
                         return Err(vm.value_err(format!(
                             "attempt to assign sequence of size {} to extended slice of size {}",
@@ -653,11 +668,24 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                         out
                     }
                 };
-                vm.charge(crate::cost::per_char(new.len() + count))?;
-                if step == 1 {
-                    let stop = stop.max(start) as usize;
-                    b.b.borrow_mut().splice(start as usize..stop, new);
+                // Iterating the value may have resized the bytearray (see the list case).
+                let now = b.b.borrow().len();
+                if step != 1 && now != n {
+                    return Err(vm.value_err("bytearray changed size during extended slice assignment"));
+                }
+                let start = (start.max(0) as usize).min(now);
+                let stop = (stop.max(0) as usize).clamp(start, now);
+                let count = if step == 1 { stop - start } else { count };
+                let moved = if step == 1 && new.len() != count {
+                    now - stop
                 } else {
+                    0
+                };
+                vm.charge(crate::cost::per_char(new.len() + count + moved))?;
+                if step == 1 {
+                    b.b.borrow_mut().splice(start..stop, new);
+                } else {
+                    let start = start as i64;
                     if new.len() != count {
                         return Err(vm.value_err(format!(
                             "attempt to assign bytes of size {} to extended slice of size {}",
@@ -709,13 +737,33 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             if let Value::Slice(s) = &k {
                 let n = l.items.borrow().len();
                 let (start, _, step, count) = slice_indices(vm, s, n)?;
-                let mut idx: Vec<usize> = (0..count)
-                    .map(|j| (start + j as i64 * step) as usize)
-                    .collect();
-                idx.sort_unstable();
-                for i in idx.into_iter().rev() {
-                    l.items.borrow_mut().remove(i);
+                if count == 0 {
+                    return Ok(());
                 }
+                // The deleted indexes as lo, lo + st, …, hi (st > 0). Everything from lo on is
+                // moved or dropped once, in one pass; that is charged first.
+                let (lo, st) = if step > 0 {
+                    (start as usize, step as usize)
+                } else {
+                    ((start + (count as i64 - 1) * step) as usize, step.unsigned_abs() as usize)
+                };
+                vm.charge(crate::cost::per_elem(n - lo))?;
+                let hi = lo + (count - 1) * st;
+                let mut items = l.items.borrow_mut();
+                if st == 1 {
+                    items.drain(lo..=hi);
+                } else {
+                    let mut w = lo;
+                    for r in lo..n {
+                        if r <= hi && (r - lo) % st == 0 {
+                            continue;
+                        }
+                        items.swap(w, r);
+                        w += 1;
+                    }
+                    items.truncate(w);
+                }
+                drop(items);
                 l.touch();
                 return Ok(());
             }
