@@ -86,7 +86,13 @@ fn list_slice_deletion_is_linear_and_charged() {
         assert_eq!(err_line(&with), "", "{stmt}");
         with.cycles - base.cycles
     };
-    for stmt in ["del a[::2]", "del a[::-3]", "del a[1:-1]", "a[1:2] = []", "a[:1] = [1, 2]"] {
+    for stmt in [
+        "del a[::2]",
+        "del a[::-3]",
+        "del a[1:-1]",
+        "a[1:2] = []",
+        "a[:1] = [1, 2]",
+    ] {
         let (c1, c2) = (cost(100_000, stmt), cost(200_000, stmt));
         assert!(c1 >= 99_000, "{stmt}: {c1} cycles for 100k elements");
         assert!(c2 <= 2 * c1 + 100, "{stmt}: {c1} then {c2}: not linear");
@@ -256,8 +262,14 @@ fn sandbox_is_closed() {
         ("type.__subclasses__(object)", "AttributeError"),
         ("int.__class__.__subclasses__(int)", "AttributeError"),
         ("getattr(object, '__subclasses__')", "AttributeError"),
-        ("class C: pass\nC.mro()[-1].__subclasses__()", "AttributeError"),
-        ("class M(type): pass\nclass C(metaclass=M): pass\nC.__subclasses__()", "AttributeError"),
+        (
+            "class C: pass\nC.mro()[-1].__subclasses__()",
+            "AttributeError",
+        ),
+        (
+            "class M(type): pass\nclass C(metaclass=M): pass\nC.__subclasses__()",
+            "AttributeError",
+        ),
         ("(lambda: 0).__globals__", "AttributeError"),
         ("(lambda: 0).__code__", "AttributeError"),
         ("f = getattr(__builtins__, 'eval')", "NameError"),

@@ -53,9 +53,7 @@ pub fn call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> 
         }
         "athrow" => {
             if !(1..=3).contains(&n) {
-                return Err(vm.type_err(format!(
-                    "athrow expected at least 1 argument, got {n}"
-                )));
+                return Err(vm.type_err(format!("athrow expected at least 1 argument, got {n}")));
             }
             let e = super::iter::throw_arg(vm, &args)?;
             Ok(step(vm, g, AsyncGenOp::Throw(e)))

@@ -18,6 +18,9 @@ use crate::value::{Instance, Value, Wrapped};
 use crate::vm::{Args, Exc, Vm, R};
 use std::rc::Rc;
 
+/// A complex value as `(real, imag)`.
+type C64 = (f64, f64);
+
 /// The state of a complex instance.
 #[derive(Debug, Clone, Copy)]
 pub struct Complex {
@@ -79,7 +82,7 @@ pub fn install(vm: &mut Vm) {
 }
 
 /// The receiver of a complex method.
-fn this(vm: &mut Vm, a: &Args, method: &str) -> R<(f64, f64)> {
+fn this(vm: &mut Vm, a: &Args, method: &str) -> R<C64> {
     match a.pos.first() {
         Some(v) => match value_of(v) {
             Some(c) => Ok(c),
@@ -93,7 +96,7 @@ fn this(vm: &mut Vm, a: &Args, method: &str) -> R<(f64, f64)> {
 
 /// The other operand of a binary method, made complex; `None` (NotImplemented) if it is
 /// not an int, float or complex.
-fn operand(vm: &mut Vm, v: &Value) -> R<Option<(f64, f64)>> {
+fn operand(vm: &mut Vm, v: &Value) -> R<Option<C64>> {
     Ok(match v {
         Value::Int(_) | Value::Bool(_) | Value::BigInt(_) | Value::Float(_) => {
             Some((vm.to_float(v)?, 0.0))
@@ -103,9 +106,9 @@ fn operand(vm: &mut Vm, v: &Value) -> R<Option<(f64, f64)>> {
             None => {
                 let b = i.base.borrow().clone();
                 match b {
-                    Some(b @ (Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_))) => {
-                        Some((vm.to_float(&b)?, 0.0))
-                    }
+                    Some(
+                        b @ (Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_)),
+                    ) => Some((vm.to_float(&b)?, 0.0)),
                     _ => None,
                 }
             }
@@ -115,7 +118,7 @@ fn operand(vm: &mut Vm, v: &Value) -> R<Option<(f64, f64)>> {
 }
 
 /// `(self, other)` of a binary method, or `None` for NotImplemented.
-fn pair(vm: &mut Vm, a: &Args, method: &str) -> R<Option<((f64, f64), (f64, f64))>> {
+fn pair(vm: &mut Vm, a: &Args, method: &str) -> R<Option<(C64, C64)>> {
     let x = this(vm, a, method)?;
     let Some(o) = a.pos.get(1) else {
         return Err(vm.type_err(format!("expected 1 argument, got {}", a.pos.len() - 1)));
@@ -129,7 +132,7 @@ fn binary(
     a: Args,
     method: &str,
     reflected: bool,
-    f: fn(&mut Vm, (f64, f64), (f64, f64)) -> R<(f64, f64)>,
+    f: fn(&mut Vm, C64, C64) -> R<C64>,
 ) -> R<Value> {
     match pair(vm, &a, method)? {
         None => Ok(Value::NotImplemented),
@@ -141,25 +144,25 @@ fn binary(
     }
 }
 
-fn add(_: &mut Vm, a: (f64, f64), b: (f64, f64)) -> R<(f64, f64)> {
+fn add(_: &mut Vm, a: C64, b: C64) -> R<C64> {
     Ok((a.0 + b.0, a.1 + b.1))
 }
 
-fn sub(_: &mut Vm, a: (f64, f64), b: (f64, f64)) -> R<(f64, f64)> {
+fn sub(_: &mut Vm, a: C64, b: C64) -> R<C64> {
     Ok((a.0 - b.0, a.1 - b.1))
 }
 
 /// `_Py_c_prod`.
-fn prod(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+fn prod(a: C64, b: C64) -> C64 {
     (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
 }
 
-fn mul(_: &mut Vm, a: (f64, f64), b: (f64, f64)) -> R<(f64, f64)> {
+fn mul(_: &mut Vm, a: C64, b: C64) -> R<C64> {
     Ok(prod(a, b))
 }
 
 /// `_Py_c_quot` (Smith's algorithm); `None` for a zero divisor.
-fn quot(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
+fn quot(a: C64, b: C64) -> Option<C64> {
     let abs_br = b.0.abs();
     let abs_bi = b.1.abs();
     if abs_br >= abs_bi {
@@ -179,12 +182,12 @@ fn quot(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
     }
 }
 
-fn div(vm: &mut Vm, a: (f64, f64), b: (f64, f64)) -> R<(f64, f64)> {
+fn div(vm: &mut Vm, a: C64, b: C64) -> R<C64> {
     quot(a, b).ok_or_else(|| vm.new_exc("ZeroDivisionError", "complex division by zero"))
 }
 
 /// `c_powu`: `x ** n` for `n >= 1` by repeated squaring.
-fn powu(x: (f64, f64), n: i64) -> (f64, f64) {
+fn powu(x: C64, n: i64) -> C64 {
     let mut r = (1.0, 0.0);
     let mut p = x;
     let mut mask: i64 = 1;
@@ -199,7 +202,7 @@ fn powu(x: (f64, f64), n: i64) -> (f64, f64) {
 }
 
 /// `_Py_c_pow`; `Err(())` is CPython's EDOM (zero to a negative or complex power).
-fn c_pow_general(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64), ()> {
+fn c_pow_general(a: C64, b: C64) -> Result<C64, ()> {
     if b.0 == 0.0 && b.1 == 0.0 {
         return Ok((1.0, 0.0));
     }
@@ -222,8 +225,9 @@ fn c_pow_general(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64), ()> {
 
 /// `complex_pow` of CPython 3.11: `c_powi` for integral exponents within ±100, else
 /// `_Py_c_pow`; an infinite part is an OverflowError.
-pub fn pow(vm: &mut Vm, a: (f64, f64), b: (f64, f64)) -> R<(f64, f64)> {
-    let zero_div = |vm: &mut Vm| vm.new_exc("ZeroDivisionError", "0.0 to a negative or complex power");
+pub fn pow(vm: &mut Vm, a: C64, b: C64) -> R<C64> {
+    let zero_div =
+        |vm: &mut Vm| vm.new_exc("ZeroDivisionError", "0.0 to a negative or complex power");
     let int_exp = b.0 as i64;
     let r = if b.1 == 0.0 && b.0 == int_exp as f64 {
         if !(-100..=100).contains(&int_exp) {
@@ -271,7 +275,10 @@ fn c_rtruediv(vm: &mut Vm, a: Args) -> R<Value> {
 
 fn pow_method(vm: &mut Vm, a: Args, method: &str, reflected: bool) -> R<Value> {
     if a.pos.len() > 3 {
-        return Err(vm.type_err(format!("expected at most 2 arguments, got {}", a.pos.len() - 1)));
+        return Err(vm.type_err(format!(
+            "expected at most 2 arguments, got {}",
+            a.pos.len() - 1
+        )));
     }
     let modulo = a.pos.get(2).cloned().unwrap_or(Value::None);
     let Some((x, y)) = pair(vm, &a, method)? else {
@@ -446,9 +453,7 @@ fn c_format(vm: &mut Vm, a: Args) -> R<Value> {
         return Err(vm.value_err("Zero padding is not allowed in complex format specifier"));
     }
     if p.align == Some('=') {
-        return Err(vm.value_err(
-            "'=' alignment flag is not allowed in complex format specifier",
-        ));
+        return Err(vm.value_err("'=' alignment flag is not allowed in complex format specifier"));
     }
     let ty = match p.ty {
         None => None,
@@ -536,7 +541,7 @@ fn group_int_part(s: &str, sep: char) -> String {
     let digits = &s[start..end];
     let mut out = String::from(&s[..start]);
     for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k) % 3 == 0 {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
             out.push(sep);
         }
         out.push(c);
@@ -654,7 +659,7 @@ fn c_new(vm: &mut Vm, mut a: Args) -> R<Value> {
     Ok(Value::Instance(crate::value::rc_inst(inst)))
 }
 
-fn construct(vm: &mut Vm, r: Option<Value>, i: Option<Value>) -> R<(f64, f64)> {
+fn construct(vm: &mut Vm, r: Option<Value>, i: Option<Value>) -> R<C64> {
     let Some(r) = r else {
         return match i {
             None => Ok((0.0, 0.0)),
@@ -692,7 +697,7 @@ fn construct(vm: &mut Vm, r: Option<Value>, i: Option<Value>) -> R<(f64, f64)> {
 }
 
 /// A constructor argument as `((re, im), is_complex)`.
-fn part(vm: &mut Vm, v: &Value, first: bool) -> R<((f64, f64), bool)> {
+fn part(vm: &mut Vm, v: &Value, first: bool) -> R<(C64, bool)> {
     if let Some(c) = value_of(v) {
         // A subclass may convert itself with `__complex__`.
         if let Some(r) = complex_dunder(vm, v)? {
@@ -728,7 +733,7 @@ fn base(v: &Value) -> Value {
     }
 }
 
-fn complex_dunder(vm: &mut Vm, v: &Value) -> R<Option<(f64, f64)>> {
+fn complex_dunder(vm: &mut Vm, v: &Value) -> R<Option<C64>> {
     let Some(m) = vm.lookup_dunder(v, "__complex__") else {
         return Ok(None);
     };
@@ -754,7 +759,7 @@ fn not_a_number(vm: &mut Vm, v: &Value, first: bool) -> Exc {
 /// `complex(str)` once underscores are removed: CPython's `complex_from_string_inner`:
 /// `<float>`, `<float>j`, `<float><signed-float>j`, `<float><sign>j`, `<sign>j`
 /// and `j`, optionally in parentheses, with surrounding whitespace.
-pub fn parse_str(s: &str) -> Option<(f64, f64)> {
+pub fn parse_str(s: &str) -> Option<C64> {
     let s: String = s
         .chars()
         .map(|c| if crate::unicode::is_space(c) { ' ' } else { c })

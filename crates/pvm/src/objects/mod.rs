@@ -671,7 +671,9 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                 // Iterating the value may have resized the bytearray (see the list case).
                 let now = b.b.borrow().len();
                 if step != 1 && now != n {
-                    return Err(vm.value_err("bytearray changed size during extended slice assignment"));
+                    return Err(
+                        vm.value_err("bytearray changed size during extended slice assignment")
+                    );
                 }
                 let start = (start.max(0) as usize).min(now);
                 let stop = (stop.max(0) as usize).clamp(start, now);
@@ -745,7 +747,10 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
                 let (lo, st) = if step > 0 {
                     (start as usize, step as usize)
                 } else {
-                    ((start + (count as i64 - 1) * step) as usize, step.unsigned_abs() as usize)
+                    (
+                        (start + (count as i64 - 1) * step) as usize,
+                        step.unsigned_abs() as usize,
+                    )
                 };
                 vm.charge(crate::cost::per_elem(n - lo))?;
                 let hi = lo + (count - 1) * st;

@@ -1309,13 +1309,14 @@ impl Vm<'_> {
             Ok(Outcome::Return(v)) => Ok(Err(v)),
             Err(e) => {
                 if self.exc_is(&e, "StopIteration") {
-                    return Err(self.new_exc("RuntimeError", &format!("{kind} raised StopIteration")));
+                    return Err(
+                        self.new_exc("RuntimeError", &format!("{kind} raised StopIteration"))
+                    );
                 }
                 if g.async_gen && self.exc_is(&e, "StopAsyncIteration") {
-                    return Err(self.new_exc(
-                        "RuntimeError",
-                        "async generator raised StopAsyncIteration",
-                    ));
+                    return Err(
+                        self.new_exc("RuntimeError", "async generator raised StopAsyncIteration")
+                    );
                 }
                 Err(e)
             }
@@ -1363,9 +1364,7 @@ impl Vm<'_> {
             return Delegated::Raise(closed.err().unwrap_or(Exc::Py(e)));
         }
         let r = match &sub {
-            Value::Iter(it) if step => {
-                crate::objects::asyncgen::step_throw(self, it, Exc::Py(e))
-            }
+            Value::Iter(it) if step => crate::objects::asyncgen::step_throw(self, it, Exc::Py(e)),
             Value::Generator(g) => self.gen_resume(g, None, Some(Exc::Py(e))),
             _ => match self.getattr_opt(&sub, "throw") {
                 Ok(Some(throw)) => match self.call(&throw, Args::new(vec![e])) {

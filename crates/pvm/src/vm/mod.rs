@@ -13,8 +13,8 @@ pub mod ops;
 
 use crate::bytecode::{CodeKind, Op};
 use crate::cost;
-use crate::objects::asyncgen;
 use crate::limits::Limits;
+use crate::objects::asyncgen;
 use crate::value::*;
 use frame::{Block, BlockKind, Frame};
 use indexmap::IndexMap;
