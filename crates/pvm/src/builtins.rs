@@ -38,6 +38,8 @@ const FUNCS: &[&str] = &[
     "repr",
     "iter",
     "next",
+    "aiter",
+    "anext",
     "any",
     "all",
     "divmod",
@@ -164,6 +166,7 @@ pub fn make_types() -> Types {
         async_generator: cls("async_generator", o(), BuiltinType::Generator),
         async_generator_asend: cls("async_generator_asend", o(), BuiltinType::Object),
         async_generator_athrow: cls("async_generator_athrow", o(), BuiltinType::Object),
+        anext_awaitable: cls("anext_awaitable", o(), BuiltinType::Object),
         traceback: cls("traceback", o(), BuiltinType::Object),
         iterator: cls("iterator", o(), BuiltinType::Object),
         module: cls("module", o(), BuiltinType::Module),
@@ -1088,6 +1091,22 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             }
             vm.iter(&v)
         }
+        "aiter" => {
+            if a.pos.len() != 1 {
+                let n = a.pos.len();
+                return Err(vm.type_err(format!("aiter() takes exactly one argument ({n} given)")));
+            }
+            crate::objects::asyncgen::aiter(vm, &a.pos[0])
+        }
+        "anext" => match a.pos.as_slice() {
+            [it] => crate::objects::asyncgen::anext(vm, it, None),
+            [it, default] => crate::objects::asyncgen::anext(vm, it, Some(default.clone())),
+            [] => Err(vm.type_err("anext expected at least 1 argument, got 0")),
+            more => Err(vm.type_err(format!(
+                "anext expected at most 2 arguments, got {}",
+                more.len()
+            ))),
+        },
         "next" => {
             let it = arg(vm, &a, 0, "next")?;
             // Coroutines and async generators are not iterators.

@@ -956,6 +956,14 @@ pub enum IterState {
         f: Value,
         sentinel: Value,
     },
+    /// `anext(it, default)` (`objects/asyncgen.rs`): awaits `awaitable` (the result of
+    /// `it.__anext__()`, turned into its iterator `iter` on the first send) and gives
+    /// `default` instead of `StopAsyncIteration`.
+    AnextDefault {
+        awaitable: Value,
+        iter: Option<Value>,
+        default: Value,
+    },
     /// The awaitable of one step of an async generator (`objects/asyncgen.rs`).
     AsyncGenStep {
         gen: Rc<Generator>,

@@ -71,20 +71,16 @@ fn step(vm: &mut Vm, g: &Rc<Generator>, op: AsyncGenOp) -> Value {
     })))
 }
 
-/// Is `it` the awaitable of an async generator step?
+/// Is `it` one of the awaitables of this module (an async generator step or `anext`'s)?
 pub fn is_step(it: &PyIter) -> bool {
-    matches!(&*it.state.borrow(), IterState::AsyncGenStep { .. })
-}
-
-/// Is `it` an `athrow`/`aclose` step (type `async_generator_athrow`)?
-pub fn is_throw_step(it: &PyIter) -> bool {
     matches!(
         &*it.state.borrow(),
-        IterState::AsyncGenStep {
-            op: AsyncGenOp::Throw(_) | AsyncGenOp::Close,
-            ..
-        }
+        IterState::AsyncGenStep { .. } | IterState::AnextDefault { .. }
     )
+}
+
+fn is_anext_default(it: &PyIter) -> bool {
+    matches!(&*it.state.borrow(), IterState::AnextDefault { .. })
 }
 
 /// Method names of a step awaitable.
@@ -97,7 +93,7 @@ pub fn step_call(vm: &mut Vm, v: &Value, it: &Rc<PyIter>, name: &str, args: Args
     let r = match name {
         "__await__" | "__iter__" => return Ok(v.clone()),
         "close" => {
-            set_state(it, DONE);
+            step_close(vm, it)?;
             return Ok(Value::None);
         }
         "__next__" => step_send(vm, it, Value::None)?,
@@ -126,6 +122,7 @@ pub fn step_call(vm: &mut Vm, v: &Value, it: &Rc<PyIter>, name: &str, args: Args
 }
 
 fn parts(it: &PyIter) -> (Rc<Generator>, AsyncGenOp, u8) {
+    // Callers have handled `AnextDefault` already.
     match &*it.state.borrow() {
         IterState::AsyncGenStep { gen, op, state } => (gen.clone(), op.clone(), *state),
         _ => unreachable!("async generator step expected"),
@@ -174,6 +171,11 @@ fn start(vm: &mut Vm, g: &Rc<Generator>, op: &AsyncGenOp) -> R<()> {
 /// `send(sent)` on a step: `Ok(Ok(v))` passes `v` up to the driver of the awaiting coroutine,
 /// `Ok(Err(v))` finishes the step with result `v`.
 pub fn step_send(vm: &mut Vm, it: &Rc<PyIter>, sent: Value) -> R<Result<Value, Value>> {
+    if is_anext_default(it) {
+        let (inner, default) = anext_inner(vm, it)?;
+        let r = vm.send(&inner, sent);
+        return anext_result(vm, r, default);
+    }
     let (g, op, state) = parts(it);
     let r = match state {
         DONE => return Err(reuse_error(vm, &op)),
@@ -214,6 +216,11 @@ pub fn step_send(vm: &mut Vm, it: &Rc<PyIter>, sent: Value) -> R<Result<Value, V
 
 /// `throw(exc)` on a step: thrown into the generator.
 pub fn step_throw(vm: &mut Vm, it: &Rc<PyIter>, exc: Exc) -> R<Result<Value, Value>> {
+    if is_anext_default(it) {
+        let (inner, default) = anext_inner(vm, it)?;
+        let r = throw_into(vm, &inner, exc);
+        return anext_result(vm, r, default);
+    }
     let (g, op, state) = parts(it);
     if state == DONE {
         return Err(reuse_error(vm, &op));
@@ -226,8 +233,126 @@ pub fn step_throw(vm: &mut Vm, it: &Rc<PyIter>, exc: Exc) -> R<Result<Value, Val
 }
 
 /// `close()` on a step (a coroutine awaiting it is being closed).
-pub fn step_close(it: &PyIter) {
-    set_state(it, DONE);
+pub fn step_close(vm: &mut Vm, it: &PyIter) -> R<()> {
+    let inner = match &*it.state.borrow() {
+        IterState::AnextDefault { iter, .. } => iter.clone(),
+        _ => None,
+    };
+    match inner {
+        Some(Value::Generator(g)) => {
+            super::iter::gen_call(vm, &g, "close", Args::default())?;
+        }
+        Some(Value::Iter(s)) if is_step(&s) => step_close(vm, &s)?,
+        Some(other) => {
+            if let Some(close) = vm.getattr_opt(&other, "close")? {
+                vm.call(&close, Args::default())?;
+            }
+        }
+        None => set_state(it, DONE),
+    }
+    Ok(())
+}
+
+/// `throw(exc)` into the iterator behind an awaitable, as `yield from` delegates it.
+fn throw_into(vm: &mut Vm, inner: &Value, exc: Exc) -> R<Result<Value, Value>> {
+    match inner {
+        Value::Generator(g) => vm.gen_resume(g, None, Some(exc)),
+        Value::Iter(s) if is_step(s) => step_throw(vm, s, exc),
+        _ => {
+            let Exc::Py(e) = exc else { return Err(exc) };
+            match vm.getattr_opt(inner, "throw")? {
+                Some(throw) => match vm.call(&throw, Args::new(vec![e])) {
+                    Ok(v) => Ok(Ok(v)),
+                    Err(x) if vm.exc_is(&x, "StopIteration") => {
+                        Ok(Err(crate::vm::call::stop_value(&x)))
+                    }
+                    Err(x) => Err(x),
+                },
+                None => Err(Exc::Py(e)),
+            }
+        }
+    }
+}
+
+/// The iterator `anext(it, default)` awaits (made from `__anext__()`'s result on first use)
+/// and the default.
+fn anext_inner(vm: &mut Vm, it: &PyIter) -> R<(Value, Value)> {
+    let (awaitable, iter, default) = match &*it.state.borrow() {
+        IterState::AnextDefault {
+            awaitable,
+            iter,
+            default,
+        } => (awaitable.clone(), iter.clone(), default.clone()),
+        _ => unreachable!("anext awaitable expected"),
+    };
+    let iter = match iter {
+        Some(i) => i,
+        None => {
+            let i = vm.awaitable(awaitable, 0)?;
+            if let IterState::AnextDefault { iter, .. } = &mut *it.state.borrow_mut() {
+                *iter = Some(i.clone());
+            }
+            i
+        }
+    };
+    Ok((iter, default))
+}
+
+/// `StopAsyncIteration` from the awaited `__anext__()` becomes the default.
+fn anext_result(
+    vm: &mut Vm,
+    r: R<Result<Value, Value>>,
+    default: Value,
+) -> R<Result<Value, Value>> {
+    match r {
+        Err(e) if vm.exc_is(&e, "StopAsyncIteration") => Ok(Err(default)),
+        other => other,
+    }
+}
+
+/// `aiter(v)`.
+pub fn aiter(vm: &mut Vm, v: &Value) -> R<Value> {
+    let it = match v {
+        Value::Generator(g) if g.async_gen => return Ok(v.clone()),
+        Value::Instance(_) => vm.call_dunder(v, "__aiter__", vec![])?,
+        _ => None,
+    };
+    let Some(it) = it else {
+        let tn = vm.type_name(v);
+        return Err(vm.type_err(format!("'{tn}' object is not an async iterable")));
+    };
+    if !has_anext(vm, &it) {
+        let tn = vm.type_name(&it);
+        return Err(vm.type_err(format!(
+            "aiter() returned not an async iterator of type '{tn}'"
+        )));
+    }
+    Ok(it)
+}
+
+fn has_anext(vm: &Vm, v: &Value) -> bool {
+    match v {
+        Value::Generator(g) => g.async_gen,
+        Value::Instance(_) => vm.lookup_dunder(v, "__anext__").is_some(),
+        _ => false,
+    }
+}
+
+/// `anext(it)` and `anext(it, default)`.
+pub fn anext(vm: &mut Vm, it: &Value, default: Option<Value>) -> R<Value> {
+    if !has_anext(vm, it) {
+        let tn = vm.type_name(it);
+        return Err(vm.type_err(format!("'{tn}' object is not an async iterator")));
+    }
+    let awaitable = get_anext(vm, it)?;
+    Ok(match default {
+        None => awaitable,
+        Some(default) => Value::Iter(Rc::new(PyIter::new(IterState::AnextDefault {
+            awaitable,
+            iter: None,
+            default,
+        }))),
+    })
 }
 
 /// Interpret what the generator did for a step.

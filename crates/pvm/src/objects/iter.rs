@@ -204,7 +204,7 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
             }
             Ok(Some(v))
         }
-        IterState::AsyncGenStep { .. } => {
+        IterState::AsyncGenStep { .. } | IterState::AnextDefault { .. } => {
             drop(st);
             Ok(super::asyncgen::step_send(vm, it, Value::None)?.ok())
         }
@@ -227,6 +227,7 @@ pub fn has_length_hint(it: &PyIter) -> bool {
             | IterState::Filter { .. }
             | IterState::Callable { .. }
             | IterState::AsyncGenStep { .. }
+            | IterState::AnextDefault { .. }
     )
 }
 

@@ -1348,10 +1348,7 @@ impl Vm<'_> {
         if is_exit {
             frame.stack.pop();
             let closed = match &sub {
-                Value::Iter(it) if step => {
-                    crate::objects::asyncgen::step_close(it);
-                    Ok(())
-                }
+                Value::Iter(it) if step => crate::objects::asyncgen::step_close(self, it),
                 Value::Generator(g) => {
                     crate::objects::iter::gen_call(self, g, "close", Args::default()).map(drop)
                 }

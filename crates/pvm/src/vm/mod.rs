@@ -104,6 +104,7 @@ pub struct Types {
     pub async_generator: Rc<Class>,
     pub async_generator_asend: Rc<Class>,
     pub async_generator_athrow: Rc<Class>,
+    pub anext_awaitable: Rc<Class>,
     pub traceback: Rc<Class>,
     pub iterator: Rc<Class>,
     pub module: Rc<Class>,

@@ -184,6 +184,7 @@ impl Vm<'_> {
                 }
             }
             Value::Iter(it) => match &*it.state.borrow() {
+                IterState::AnextDefault { .. } => t.anext_awaitable.clone(),
                 IterState::AsyncGenStep { op, .. } => match op {
                     crate::value::AsyncGenOp::Send(_) => t.async_generator_asend.clone(),
                     _ => t.async_generator_athrow.clone(),
