@@ -142,6 +142,27 @@ pub fn make_types() -> Types {
         let parent = exc[*p].clone();
         exc.insert(n, cls(n, vec![parent], BuiltinType::BaseException));
     }
+    // PEP 654: ExceptionGroup(BaseExceptionGroup, Exception), its C3 MRO written out.
+    let base_group = cls(
+        "BaseExceptionGroup",
+        vec![exc["BaseException"].clone()],
+        BuiltinType::BaseException,
+    );
+    let group_mro = vec![
+        base_group.clone(),
+        exc["Exception"].clone(),
+        exc["BaseException"].clone(),
+        object.clone(),
+    ];
+    let group = crate::value::rc_class(Class::new(
+        "ExceptionGroup",
+        vec![base_group.clone(), exc["Exception"].clone()],
+        group_mro,
+        NameMap::default(),
+        BuiltinType::BaseException,
+    ));
+    exc.insert("BaseExceptionGroup", base_group);
+    exc.insert("ExceptionGroup", group);
     Types {
         type_: cls("type", o(), BuiltinType::Type),
         bool_: cls("bool", vec![int.clone()], BuiltinType::Bool),
@@ -234,6 +255,7 @@ pub fn install(vm: &mut Vm) {
     }
     crate::objects::complex::install(vm);
     crate::objects::traceback::install(vm);
+    crate::objects::excgroup::install(vm);
     b.insert("NotImplemented".into(), Value::NotImplemented);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
@@ -242,6 +264,13 @@ pub fn install(vm: &mut Vm) {
         Value::Builtin(Rc::new(Builtin {
             name: "__init__".into(),
             kind: BuiltinKind::Func(BuiltinFn("BaseException.__init__")),
+        })),
+    );
+    vm.types.exc["BaseException"].dict_mut().insert(
+        "add_note".into(),
+        Value::Builtin(Rc::new(Builtin {
+            name: "add_note".into(),
+            kind: BuiltinKind::Func(BuiltinFn("BaseException.add_note")),
         })),
     );
     vm.types.exc["BaseException"].dict_mut().insert(
@@ -708,6 +737,29 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             } else {
                 Value::bytes(out)
             });
+        }
+        if name == "BaseException.add_note" {
+            let (Some(Value::Instance(e)), Some(note), 2) =
+                (a.pos.first(), a.pos.get(1), a.pos.len())
+            else {
+                let n = a.pos.len().saturating_sub(1);
+                return Err(vm.type_err(format!(
+                    "BaseException.add_note() takes exactly one argument ({n} given)"
+                )));
+            };
+            if !matches!(note, Value::Str(_)) {
+                let tn = vm.type_name(note);
+                return Err(vm.type_err(format!("note must be a str, not '{tn}'")));
+            }
+            match e.dict.get_str("__notes__") {
+                None => e.dict.set_str("__notes__", Value::list(vec![note.clone()])),
+                Some(Value::List(l)) => {
+                    l.items.borrow_mut().push(note.clone());
+                    l.touch();
+                }
+                Some(_) => return Err(vm.type_err("Cannot add note: __notes__ is not a list")),
+            }
+            return Ok(Value::None);
         }
         if name == "BaseException.with_traceback" {
             let (Some(e), Some(tb), 2) = (a.pos.first(), a.pos.get(1), a.pos.len()) else {

@@ -151,6 +151,14 @@ pub enum Op {
     GetAIter,
     /// `async for`: peeks the async iterator, pushes the awaitable of `__anext__()`.
     GetANext,
+    /// `except*` (PEP 654) entry: stack exc → orig, [] (exceptions raised by handlers), rest.
+    ExcStarBegin,
+    /// `except* T`: stack orig, list, rest, T. On a match: orig, list, rest', match, with
+    /// `match` being handled (a handler block); else orig, list, rest and jump.
+    ExcStarMatch(u32),
+    /// End of `except*`: stack orig, list, rest → what remains to raise (`PREP_RERAISE_STAR`)
+    /// is re-raised, or the statement is done.
+    ExcStarEnd,
     /// End of an `async for` (handler): stack iterator, exc. `StopAsyncIteration` pops both and
     /// continues after the loop; anything else is re-raised.
     EndAsyncFor,

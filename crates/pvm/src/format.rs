@@ -348,16 +348,17 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             }
             if i.exc.borrow().is_some() {
                 let args = i.dict.get_str("args").unwrap_or(Value::tuple(vec![]));
-                let a = repr(vm, &args)?;
                 let cls = i.cls();
+                // `Name(arg, …)`: the reprs of the args (a tuple's repr minus its parentheses
+                // and a 1-tuple's trailing comma, without stripping nested parentheses).
                 let inner = if let Value::Tuple(t) = &args {
-                    if t.items.len() == 1 {
-                        a.trim_end_matches(",)").trim_start_matches('(').to_string()
-                    } else {
-                        a.trim_start_matches('(').trim_end_matches(')').to_string()
+                    let mut parts = Vec::with_capacity(t.items.len());
+                    for x in t.items.iter() {
+                        parts.push(repr(vm, x)?);
                     }
+                    parts.join(", ")
                 } else {
-                    a
+                    repr(vm, &args)?
                 };
                 return Ok(format!("{}({})", cls.name, inner));
             }

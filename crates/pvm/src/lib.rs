@@ -177,5 +177,12 @@ fn render_chain(vm: &mut Vm, v: &value::Value, out: &mut String, depth: u32) {
         } else {
             out.push_str(&format!("{}{}: {}\n", module, cls.name, msg));
         }
+        // PEP 678 notes, one per line after the message.
+        if let Some(notes) = i.dict.get_str("__notes__") {
+            for note in vm.collect(&notes).unwrap_or_default() {
+                out.push_str(&vm.str(&note).unwrap_or_default());
+                out.push('\n');
+            }
+        }
     }
 }

@@ -121,6 +121,8 @@ enum FBlock {
     },
     With,
     AsyncWith,
+    /// The body of an `except*` clause: `break`, `continue` and `return` may not leave it.
+    ExceptStar,
 }
 
 struct Unit {
@@ -307,6 +309,7 @@ impl Compiler {
             Op::ForIter(_) => Op::ForIter(target),
             Op::SetupExcept(_) => Op::SetupExcept(target),
             Op::SetupFinally(_) => Op::SetupFinally(target),
+            Op::ExcStarMatch(_) => Op::ExcStarMatch(target),
             other => other,
         };
     }
@@ -770,6 +773,12 @@ impl Compiler {
                 }
                 self.emit(Op::WithExit);
             }
+            FBlock::ExceptStar => {
+                return Err(self.syntax(
+                    self.line(),
+                    "'break', 'continue' and 'return' cannot appear in an except* block",
+                ));
+            }
             FBlock::AsyncWith => {
                 self.emit(Op::PopBlock);
                 if with_value {
@@ -782,9 +791,6 @@ impl Compiler {
     }
 
     fn try_stmt(&mut self, t: &ast::StmtTry) -> CResult {
-        if t.is_star {
-            return Err(self.err(self.line(), "except* is not supported"));
-        }
         let has_finally = !t.finalbody.is_empty();
         let fin_setup = if has_finally {
             let s = self.emit(Op::SetupFinally(0));
@@ -806,7 +812,10 @@ impl Compiler {
             self.stmts(&t.orelse)?;
             let mut ends = vec![self.emit(Op::Jump(0))];
             self.patch(setup);
-            for h in &t.handlers {
+            if t.is_star {
+                self.star_handlers(&t.handlers)?;
+            }
+            for h in t.handlers.iter().filter(|_| !t.is_star) {
                 let ast::ExceptHandler::ExceptHandler(h) = h;
                 self.set_line(h);
                 let mut next = None;
@@ -838,7 +847,9 @@ impl Compiler {
                     self.patch(nx);
                 }
             }
-            self.emit(Op::Reraise);
+            if !t.is_star {
+                self.emit(Op::Reraise);
+            }
             for e in ends {
                 self.patch(e);
             }
@@ -856,6 +867,57 @@ impl Compiler {
             self.patch(end);
         }
         Ok(())
+    }
+
+    /// The clauses of `try: … except* T as e: …` (PEP 654), entered with the exception on the
+    /// stack: each clause takes the part of what is left that matches `T`, and exceptions its
+    /// body raises are collected; `ExcStarEnd` re-raises what is left unhandled plus them.
+    fn star_handlers(&mut self, handlers: &[ast::ExceptHandler]) -> CResult {
+        self.emit(Op::ExcStarBegin);
+        for h in handlers {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            self.set_line(h);
+            let Some(ty) = &h.type_ else {
+                return Err(self.syntax(self.line(), "expected one or more exception types"));
+            };
+            self.expr(ty)?;
+            let nomatch = self.emit(Op::ExcStarMatch(0));
+            let name = h.name.as_ref().map(|n| n.id.to_string());
+            match &name {
+                Some(n) => self.store_name(n),
+                None => {
+                    self.emit(Op::Pop);
+                }
+            }
+            let fin = self.emit(Op::SetupFinally(0));
+            self.unit().fblocks.push(FBlock::ExceptStar);
+            self.stmts(&h.body)?;
+            self.unit().fblocks.pop();
+            self.emit(Op::PopBlock);
+            self.emit(Op::PopExcept);
+            self.clear_handler_name(name.as_deref());
+            let next = self.emit(Op::Jump(0));
+            // The body raised: collect the exception, leave both handlers.
+            self.patch(fin);
+            // Stack: orig, list, rest, raised.
+            self.emit(Op::ListAppend(2));
+            self.emit(Op::PopExcept);
+            self.emit(Op::PopExcept);
+            self.clear_handler_name(name.as_deref());
+            self.patch(next);
+            self.patch(nomatch);
+        }
+        self.emit(Op::ExcStarEnd);
+        Ok(())
+    }
+
+    /// `e = None; del e` after a handler bound `except … as e`.
+    fn clear_handler_name(&mut self, name: Option<&str>) {
+        if let Some(n) = name {
+            self.emit(Op::LoadNone);
+            self.store_name(n);
+            self.delete_name(n);
+        }
     }
 
     fn with_items(&mut self, items: &[ast::WithItem], body: &[Stmt]) -> CResult {

@@ -7,6 +7,7 @@
 pub mod asyncgen;
 pub mod complex;
 pub mod dict;
+pub mod excgroup;
 pub mod int;
 pub mod iter;
 pub mod list;

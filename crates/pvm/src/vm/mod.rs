@@ -1264,6 +1264,58 @@ impl<'h> Vm<'h> {
                         return Err(Exc::Py(e));
                     }
                 }
+                Op::ExcStarBegin => {
+                    self.charge(cost::EXCEPT)?;
+                    let e = Self::pop(f);
+                    f.stack.push(e.clone());
+                    f.stack.push(Value::list(Vec::new()));
+                    f.stack.push(e);
+                }
+                Op::ExcStarMatch(t) => {
+                    self.charge(cost::EXCEPT)?;
+                    let ty = Self::pop(f);
+                    let rest = Self::pop(f);
+                    let (rest, m) = if rest.is_none() {
+                        (rest, Value::None)
+                    } else {
+                        crate::objects::excgroup::star_match(self, &rest, &ty)?
+                    };
+                    f.stack.push(rest);
+                    if m.is_none() {
+                        f.pc = t as usize;
+                    } else {
+                        f.blocks.push(Block {
+                            kind: BlockKind::Handler,
+                            handler: 0,
+                            depth: f.stack.len() as u32,
+                            exc: Some(m.clone()),
+                        });
+                        self.handling.push(m.clone());
+                        f.stack.push(m);
+                    }
+                }
+                Op::ExcStarEnd => {
+                    self.charge(cost::EXCEPT)?;
+                    let rest = Self::pop(f);
+                    let list = Self::pop(f);
+                    let orig = Self::pop(f);
+                    let mut excs = match &list {
+                        Value::List(l) => l.items.borrow().clone(),
+                        _ => Vec::new(),
+                    };
+                    excs.push(rest);
+                    let r = crate::objects::excgroup::prep_reraise(self, &orig, excs);
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    let r = r?;
+                    if !r.is_none() {
+                        self.reraise = true;
+                        return Err(Exc::Py(r));
+                    }
+                }
                 Op::GetAIter => {
                     self.charge(cost::CALL)?;
                     let v = Self::pop(f);
@@ -1632,7 +1684,7 @@ impl<'h> Vm<'h> {
         }
     }
 
-    fn exc_matches(&mut self, e: &Value, ty: &Value) -> R<bool> {
+    pub(crate) fn exc_matches(&mut self, e: &Value, ty: &Value) -> R<bool> {
         match ty {
             Value::Class(c) if c.is_subclass(&self.types.exc["BaseException"]) => {
                 let ec = self.type_of(e);
