@@ -1120,7 +1120,7 @@ thread_local! {
     static PENDING: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
 }
 
-fn defer_drop(items: impl IntoIterator<Item = Value>) {
+pub(crate) fn defer_drop(items: impl IntoIterator<Item = Value>) {
     // During thread teardown (a thread-local code cache dropping its constants after these
     // thread-locals are gone) drop directly: constants are shallow.
     let mut items = Some(items);

@@ -115,6 +115,29 @@ fn list_slice_deletion_is_linear_and_charged() {
 }
 
 #[test]
+fn long_traceback_chains_and_deep_exception_groups() {
+    // `raise e` in a loop grows e's traceback by one entry per raise (as in CPython): the
+    // traceback objects are charged when made and the chain is released without recursion;
+    // walking a deeply nested exception group is a RecursionError and dropping it is iterative.
+    let src = "e = ValueError()\nfor i in range(50000):\n    try:\n        raise e\n    except ValueError:\n        pass\ntb = e.__traceback__\ndel e\ndel tb\ng = ValueError('leaf')\nfor i in range(20000):\n    g = ExceptionGroup('', [g])\ntry:\n    g.split(ValueError)\nexcept RecursionError:\n    print('RecursionError')\ndel g\nprint('done')\n";
+    let o = run_cycles(src, 50_000_000);
+    assert_eq!(err_line(&o), "");
+    assert_eq!(o.stdout, "RecursionError\ndone\n");
+    let base = run_cycles(
+        "e = ValueError()\nfor i in range(50000):\n    try:\n        raise e\n    except ValueError:\n        pass\n",
+        50_000_000,
+    );
+    let with_tb = run_cycles(
+        "e = ValueError()\nfor i in range(50000):\n    try:\n        raise e\n    except ValueError:\n        pass\ne.__traceback__\n",
+        50_000_000,
+    );
+    assert!(
+        with_tb.cycles >= base.cycles + 50_000,
+        "traceback objects are charged"
+    );
+}
+
+#[test]
 fn huge_ints_overflow_before_computing() {
     for src in [
         "x = 2 ** 10000",

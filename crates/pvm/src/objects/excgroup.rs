@@ -22,6 +22,13 @@ pub struct Eg {
     pub exceptions: Vec<Value>,
 }
 
+// Deeply nested groups are released one level at a time, never by recursion.
+impl Drop for Eg {
+    fn drop(&mut self) {
+        crate::value::defer_drop(std::mem::take(&mut self.exceptions));
+    }
+}
+
 /// Fill the `BaseExceptionGroup` class (once per VM, from `builtins::install`).
 pub fn install(vm: &mut Vm) {
     let c = vm.types.exc["BaseExceptionGroup"].clone();
@@ -209,7 +216,7 @@ fn derive_from(vm: &mut Vm, orig: &Value, excs: Vec<Value>) -> R<Value> {
     if state::<Eg>(&d).is_none() {
         return Err(vm.type_err("derive must return an instance of BaseExceptionGroup"));
     }
-    let tb = super::traceback::of(vm, orig);
+    let tb = super::traceback::of(vm, orig)?;
     super::traceback::set(vm, &d, &tb)?;
     if let (Value::Instance(o), Value::Instance(n)) = (orig, &d) {
         let (cause, context, suppress) = match o.exc.borrow().as_ref() {
@@ -317,7 +324,7 @@ pub fn star_match(vm: &mut Vm, exc: &Value, ty: &Value) -> R<(Value, Value)> {
             &cls,
             Args::new(vec![Value::str(""), Value::tuple(vec![exc.clone()])]),
         )?;
-        let tb = super::traceback::of(vm, exc);
+        let tb = super::traceback::of(vm, exc)?;
         super::traceback::set(vm, &wrapped, &tb)?;
         return Ok((Value::None, wrapped));
     }
@@ -353,12 +360,12 @@ fn leaves(vm: &mut Vm, e: &Value, out: &mut Vec<Value>) -> R<()> {
 }
 
 /// Do `a` and `b` carry the same metadata (so `a` is `b` or a part of it re-raised)?
-fn same_metadata(vm: &mut Vm, a: &Value, b: &Value) -> bool {
+fn same_metadata(vm: &mut Vm, a: &Value, b: &Value) -> R<bool> {
     let (Value::Instance(x), Value::Instance(y)) = (a, b) else {
-        return false;
+        return Ok(false);
     };
-    let ta = super::traceback::of(vm, a);
-    let tb = super::traceback::of(vm, b);
+    let ta = super::traceback::of(vm, a)?;
+    let tb = super::traceback::of(vm, b)?;
     let same = |p: &Option<Value>, q: &Option<Value>| match (p, q) {
         (None, None) => true,
         (Some(p), Some(q)) => p.is(q),
@@ -366,12 +373,12 @@ fn same_metadata(vm: &mut Vm, a: &Value, b: &Value) -> bool {
     };
     let (sx, sy) = (x.exc.borrow(), y.exc.borrow());
     let (Some(sx), Some(sy)) = (sx.as_ref(), sy.as_ref()) else {
-        return false;
+        return Ok(false);
     };
-    ta.is(&tb)
+    Ok(ta.is(&tb)
         && same(&sx.cause, &sy.cause)
         && same(&sx.context, &sy.context)
-        && same(&x.dict.get_str("__notes__"), &y.dict.get_str("__notes__"))
+        && same(&x.dict.get_str("__notes__"), &y.dict.get_str("__notes__")))
 }
 
 /// `PREP_RERAISE_STAR`: what an `except*` statement raises once its clauses ran, from the
@@ -389,7 +396,7 @@ pub fn prep_reraise(vm: &mut Vm, orig: &Value, excs: Vec<Value>) -> R<Value> {
     let mut raised = Vec::new();
     let mut reraised = Vec::new();
     for e in excs {
-        if same_metadata(vm, &e, orig) {
+        if same_metadata(vm, &e, orig)? {
             reraised.push(e);
         } else {
             raised.push(e);

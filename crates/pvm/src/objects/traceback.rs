@@ -27,6 +27,17 @@ pub struct Tb {
     pub next: Value,
 }
 
+// A chain as long as the exception's history (`raise e` in a loop keeps adding entries) is
+// released link by link, never by recursion.
+impl Drop for Tb {
+    fn drop(&mut self) {
+        crate::value::defer_drop(std::iter::once(std::mem::replace(
+            &mut self.next,
+            Value::None,
+        )));
+    }
+}
+
 /// Fill the `traceback` class (once per VM, from `builtins::install`).
 pub fn install(vm: &mut Vm) {
     let c = vm.types.traceback.clone();
@@ -62,14 +73,22 @@ fn tb_next(vm: &mut Vm, a: Args) -> R<Value> {
     }
 }
 
-/// `exc.__traceback__`: the outermost traceback object, or None before it was raised.
-pub fn of(vm: &mut Vm, e: &Value) -> Value {
+/// `exc.__traceback__`: the outermost traceback object, or None before it was raised. The
+/// objects not made yet are charged per object first.
+pub fn of(vm: &mut Vm, e: &Value) -> R<Value> {
     let Value::Instance(i) = e else {
-        return Value::None;
+        return Ok(Value::None);
     };
+    let missing = match i.exc.borrow().as_ref() {
+        Some(st) => st.traceback.len().saturating_sub(st.tb_objs.len()),
+        None => return Ok(Value::None),
+    };
+    if missing > 0 {
+        vm.charge(crate::cost::per_elem(missing))?;
+    }
     let mut st = i.exc.borrow_mut();
     let Some(st) = st.as_mut() else {
-        return Value::None;
+        return Ok(Value::None);
     };
     while st.tb_objs.len() < st.traceback.len() {
         let (file, line, name) = st.traceback[st.tb_objs.len()].clone();
@@ -85,7 +104,7 @@ pub fn of(vm: &mut Vm, e: &Value) -> Value {
         );
         st.tb_objs.push(t);
     }
-    st.tb_objs.last().cloned().unwrap_or(Value::None)
+    Ok(st.tb_objs.last().cloned().unwrap_or(Value::None))
 }
 
 /// `exc.__traceback__ = tb` (a traceback object or None), also `exc.with_traceback(tb)`.

@@ -659,7 +659,7 @@ impl Vm<'_> {
                     return Ok(Some(v));
                 }
                 if name == "__traceback__" && i.exc.borrow().is_some() {
-                    return Ok(Some(crate::objects::traceback::of(self, obj)));
+                    return Ok(Some(crate::objects::traceback::of(self, obj)?));
                 }
                 if let Some(st) = i.exc.borrow().as_ref() {
                     match name {

@@ -1244,7 +1244,7 @@ impl<'h> Vm<'h> {
                     let e = Self::pop(f);
                     let exit = Self::pop(f);
                     let ty = self.type_of(&e);
-                    let tb = crate::objects::traceback::of(self, &e);
+                    let tb = crate::objects::traceback::of(self, &e)?;
                     let args = vec![Value::Class(ty), e.clone(), tb];
                     let r = self.call(&exit, Args::new(args))?;
                     f.stack.push(e);
@@ -1456,7 +1456,9 @@ impl<'h> Vm<'h> {
                     let exit = Self::pop(f);
                     let ty = self.type_of(&e);
                     let tb = crate::objects::traceback::of(self, &e);
-                    let r = self.call(&exit, Args::new(vec![Value::Class(ty), e.clone(), tb]));
+                    let r = tb.and_then(|tb| {
+                        self.call(&exit, Args::new(vec![Value::Class(ty), e.clone(), tb]))
+                    });
                     if let Some(b) = f.blocks.pop() {
                         if b.kind == BlockKind::Handler {
                             self.handling.pop();
