@@ -6,7 +6,8 @@
 //! [`Instance::native`] ([`Eg`]); `split`, `subgroup` and `derive` work as CPython's (derived
 //! groups are made with the overridable `derive()` and get the original's `__traceback__`,
 //! `__cause__`, `__context__` and `__notes__`). Walking nested groups counts as native
-//! recursion (`Vm::enter`) and is charged per exception visited.
+//! recursion (`Vm::enter`) and is charged per exception visited; the members are held in a
+//! tuple, so their memory is accounted and a deep nesting is dropped iteratively.
 
 use crate::native::{builtin, getter, state};
 use crate::value::{Instance, Value, Wrapped};
@@ -18,15 +19,8 @@ use std::rc::Rc;
 pub struct Eg {
     /// `message` (a str).
     pub message: Value,
-    /// `exceptions`, in order.
-    pub exceptions: Vec<Value>,
-}
-
-// Deeply nested groups are released one level at a time, never by recursion.
-impl Drop for Eg {
-    fn drop(&mut self) {
-        crate::value::defer_drop(std::mem::take(&mut self.exceptions));
-    }
+    /// `exceptions`: a tuple (so its memory is accounted like any tuple's).
+    pub exceptions: Value,
 }
 
 /// Fill the `BaseExceptionGroup` class (once per VM, from `builtins::install`).
@@ -51,7 +45,10 @@ fn is_exc(v: &Value) -> bool {
 
 /// The sub-exceptions of `v` if it is a group.
 fn members(v: &Value) -> Option<Vec<Value>> {
-    state::<Eg>(v).map(|g| g.exceptions.clone())
+    state::<Eg>(v).map(|g| match &g.exceptions {
+        Value::Tuple(t) => t.items.to_vec(),
+        _ => Vec::new(),
+    })
 }
 
 /// `BaseExceptionGroup(message, exceptions)`: CPython's checks, and `BaseExceptionGroup`
@@ -117,7 +114,7 @@ fn eg_new(vm: &mut Vm, a: Args) -> R<Value> {
     *inst.exc.borrow_mut() = Some(Box::default());
     *inst.native.borrow_mut() = Some(Box::new(Eg {
         message: message.clone(),
-        exceptions: items,
+        exceptions: Value::tuple(items),
     }));
     Ok(Value::Instance(crate::value::rc_inst(inst)))
 }
@@ -144,13 +141,21 @@ fn eg_message(vm: &mut Vm, a: Args) -> R<Value> {
 
 fn eg_exceptions(vm: &mut Vm, a: Args) -> R<Value> {
     let v = this(vm, &a, "exceptions")?;
-    Ok(Value::tuple(members(&v).unwrap_or_default()))
+    Ok(state::<Eg>(&v)
+        .map(|g| g.exceptions.clone())
+        .unwrap_or(Value::None))
 }
 
 fn eg_str(vm: &mut Vm, a: Args) -> R<Value> {
     let v = this(vm, &a, "__str__")?;
     let (msg, n) = match state::<Eg>(&v) {
-        Some(g) => (g.message.clone(), g.exceptions.len()),
+        Some(g) => (
+            g.message.clone(),
+            match &g.exceptions {
+                Value::Tuple(t) => t.items.len(),
+                _ => 0,
+            },
+        ),
         None => (Value::None, 0),
     };
     let m = vm.str(&msg)?;
