@@ -980,7 +980,8 @@ pub enum IterState {
 #[allow(missing_docs)]
 pub enum AsyncGenOp {
     Send(Value),
-    Throw(Value),
+    /// The arguments of `athrow(typ[, val[, tb]])`, checked when the step starts.
+    Throw(Vec<Value>),
     Close,
 }
 

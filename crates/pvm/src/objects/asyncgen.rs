@@ -29,8 +29,9 @@ pub fn call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> 
         if n == want {
             return Ok(());
         }
-        Err(vm.type_err(match want {
-            0 => format!("async_generator.{name}() takes no arguments ({n} given)"),
+        Err(vm.type_err(match (want, name) {
+            (0, "__aiter__" | "__anext__") => format!("expected 0 arguments, got {n}"),
+            (0, _) => format!("async_generator.{name}() takes no arguments ({n} given)"),
             _ => format!("async_generator.{name}() takes exactly one argument ({n} given)"),
         }))
     };
@@ -41,29 +42,23 @@ pub fn call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> 
         }
         "__anext__" => {
             arity(vm, 0)?;
-            Ok(step(vm, g, AsyncGenOp::Send(Value::None)))
+            Ok(step(g, AsyncGenOp::Send(Value::None)))
         }
         "asend" => {
             arity(vm, 1)?;
-            Ok(step(vm, g, AsyncGenOp::Send(args.pos[0].clone())))
+            Ok(step(g, AsyncGenOp::Send(args.pos[0].clone())))
         }
         "aclose" => {
             arity(vm, 0)?;
-            Ok(step(vm, g, AsyncGenOp::Close))
+            Ok(step(g, AsyncGenOp::Close))
         }
-        "athrow" => {
-            if !(1..=3).contains(&n) {
-                return Err(vm.type_err(format!("athrow expected at least 1 argument, got {n}")));
-            }
-            let e = super::iter::throw_arg(vm, &args)?;
-            Ok(step(vm, g, AsyncGenOp::Throw(e)))
-        }
+        // As in CPython, the arguments are checked when the step is first awaited.
+        "athrow" => Ok(step(g, AsyncGenOp::Throw(args.pos))),
         _ => Err(vm.attr_error(&Value::Generator(g.clone()), name)),
     }
 }
 
-fn step(vm: &mut Vm, g: &Rc<Generator>, op: AsyncGenOp) -> Value {
-    let _ = vm;
+fn step(g: &Rc<Generator>, op: AsyncGenOp) -> Value {
     Value::Iter(Rc::new(PyIter::new(IterState::AsyncGenStep {
         gen: g.clone(),
         op,
@@ -199,7 +194,7 @@ pub fn step_send(vm: &mut Vm, it: &Rc<PyIter>, sent: Value) -> R<Result<Value, V
                         return Ok(Err(Value::None));
                     }
                     let e = match &op {
-                        AsyncGenOp::Throw(e) => e.clone(),
+                        AsyncGenOp::Throw(args) => athrow_arg(vm, args)?,
                         _ => {
                             let cls = vm.types.exc["GeneratorExit"].clone();
                             vm.make_exc(&cls, vec![])
@@ -212,6 +207,15 @@ pub fn step_send(vm: &mut Vm, it: &Rc<PyIter>, sent: Value) -> R<Result<Value, V
         }
     };
     finish(vm, it, &g, &op, r)
+}
+
+/// The exception `athrow(*args)` throws.
+fn athrow_arg(vm: &mut Vm, args: &[Value]) -> R<Value> {
+    match args.len() {
+        0 => Err(vm.type_err("athrow expected at least 1 argument, got 0")),
+        1..=3 => super::iter::throw_arg(vm, &Args::new(args.to_vec())),
+        n => Err(vm.type_err(format!("athrow expected at most 3 arguments, got {n}"))),
+    }
 }
 
 /// `throw(exc)` on a step: thrown into the generator.
@@ -446,9 +450,7 @@ pub fn get_aiter(vm: &mut Vm, v: &Value) -> R<Value> {
 /// One `async for` step: `it.__anext__()` (awaited by the caller).
 pub fn get_anext(vm: &mut Vm, it: &Value) -> R<Value> {
     let r = match it {
-        Value::Generator(g) if g.async_gen => {
-            return Ok(step(vm, g, AsyncGenOp::Send(Value::None)))
-        }
+        Value::Generator(g) if g.async_gen => return Ok(step(g, AsyncGenOp::Send(Value::None))),
         Value::Instance(_) => vm.call_dunder(it, "__anext__", vec![])?,
         _ => None,
     };

@@ -297,6 +297,18 @@ pub fn length_hint(vm: &mut Vm, it: &PyIter) -> R<Value> {
 /// any other value the argument of `typ`.
 pub fn throw_arg(vm: &mut Vm, args: &Args) -> R<Value> {
     let mut e = args.pos.first().cloned().unwrap_or(Value::None);
+    let base = vm.types.exc["BaseException"].clone();
+    let ok = match &e {
+        Value::Class(c) => c.is_subclass(&base),
+        Value::Instance(i) => i.exc.borrow().is_some(),
+        _ => false,
+    };
+    if !ok {
+        let tn = vm.type_name(&e);
+        return Err(vm.type_err(format!(
+            "exceptions must be classes or instances deriving from BaseException, not {tn}"
+        )));
+    }
     if let Some(v) = args.pos.get(1).filter(|v| !v.is_none()) {
         let is_exc = matches!(v, Value::Instance(i) if i.exc.borrow().is_some());
         e = if is_exc {
