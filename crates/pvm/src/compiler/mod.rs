@@ -1820,6 +1820,7 @@ impl Compiler {
             Expr::Generator(c) => self.comprehension("<genexpr>", 3, &[&c.elt], &c.generators)?,
             Expr::Yield(y) => {
                 self.check_in_function("'yield' outside function")?;
+                self.check_not_in_comprehension("yield")?;
                 match &y.value {
                     Some(v) => self.expr(v)?,
                     None => {
@@ -1830,6 +1831,7 @@ impl Compiler {
             }
             Expr::YieldFrom(y) => {
                 self.check_in_function("'yield from' outside function")?;
+                self.check_not_in_comprehension("yield")?;
                 if self.u().code.is_coroutine || self.u().code.is_async_gen {
                     return Err(self.syntax(self.line(), "'yield from' inside async function"));
                 }
@@ -1872,6 +1874,21 @@ impl Compiler {
             Expr::IpyEscapeCommand(_) => return Err(self.syntax(self.line(), "invalid syntax")),
         }
         Ok(())
+    }
+
+    /// `yield` in a comprehension or generator expression is a SyntaxError (Python 3.8+).
+    fn check_not_in_comprehension(&self, what: &str) -> CResult {
+        let c = &self.u().code;
+        if c.kind != CodeKind::Comprehension {
+            return Ok(());
+        }
+        let kind = match &*c.name {
+            "<genexpr>" => "generator expression",
+            "<setcomp>" => "set comprehension",
+            "<dictcomp>" => "dict comprehension",
+            _ => "list comprehension",
+        };
+        Err(self.syntax(self.line(), format!("'{what}' inside {kind}")))
     }
 
     fn check_in_function(&self, msg: &str) -> CResult {

@@ -1308,17 +1308,23 @@ impl Vm<'_> {
             }
             Ok(Outcome::Return(v)) => Ok(Err(v)),
             Err(e) => {
-                if self.exc_is(&e, "StopIteration") {
-                    return Err(
-                        self.new_exc("RuntimeError", &format!("{kind} raised StopIteration"))
-                    );
+                let msg = if self.exc_is(&e, "StopIteration") {
+                    format!("{kind} raised StopIteration")
+                } else if g.async_gen && self.exc_is(&e, "StopAsyncIteration") {
+                    "async generator raised StopAsyncIteration".to_string()
+                } else {
+                    return Err(e);
+                };
+                // The RuntimeError is raised from the StopIteration (its cause and context).
+                let r = self.new_exc("RuntimeError", &msg);
+                if let (Exc::Py(Value::Instance(ri)), Exc::Py(stop)) = (&r, &e) {
+                    if let Some(st) = ri.exc.borrow_mut().as_mut() {
+                        st.cause = Some(stop.clone());
+                        st.context = Some(stop.clone());
+                        st.suppress = true;
+                    }
                 }
-                if g.async_gen && self.exc_is(&e, "StopAsyncIteration") {
-                    return Err(
-                        self.new_exc("RuntimeError", "async generator raised StopAsyncIteration")
-                    );
-                }
-                Err(e)
+                Err(r)
             }
         }
     }
