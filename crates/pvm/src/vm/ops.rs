@@ -362,6 +362,31 @@ impl Vm<'_> {
                 return Ok(v);
             }
         }
+        // A sequence times an object with `__index__` (CPython's sq_repeat takes any index).
+        if op == BinOp::Mul {
+            let seq = |v: &Value| {
+                matches!(
+                    v,
+                    Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Bytes(_)
+                )
+            };
+            let has_index = |vm: &Self, v: &Value| {
+                matches!(v, Value::Instance(_)) && vm.lookup_dunder(v, "__index__").is_some()
+            };
+            let (s, n) = if seq(&ba) && has_index(self, &bb) {
+                (&ba, &bb)
+            } else if seq(&bb) && has_index(self, &ba) {
+                (&bb, &ba)
+            } else {
+                (&ba, &ba)
+            };
+            if !s.is(n) {
+                let k = Value::Int(self.index_of(n)?);
+                if let Some(v) = self.native_binop(s, &k, op, false)? {
+                    return Ok(v);
+                }
+            }
+        }
         if op == BinOp::Or && self.is_type_like(a) && self.is_type_like(b) {
             return self.make_union(a, b);
         }
@@ -1349,6 +1374,8 @@ impl Vm<'_> {
             }
             Value::Instance(i) => {
                 let cls = i.cls();
+                // `__hash__ = object.__hash__` next to an `__eq__` keeps identity hashing.
+                let object_hash = matches!(cls.lookup("__hash__"), Some(Value::Builtin(_)));
                 if let Some(h) = cls.lookup("__hash__") {
                     if h.is_none() {
                         return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
@@ -1386,7 +1413,7 @@ impl Vm<'_> {
                         _ => Err(self.type_err("__hash__ method should return an integer")),
                     };
                 }
-                if self.lookup_dunder(v, "__eq__").is_some() {
+                if !object_hash && self.lookup_dunder(v, "__eq__").is_some() {
                     return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
                 }
                 // A dict_values view carries its dict as payload but is hashed by identity.
