@@ -364,6 +364,10 @@ fn obj_fn(n: &str) -> &'static str {
 /// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
 pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     let _ = vm;
+    // What the class dict holds itself (e.g. `complex`'s native methods) is found there.
+    if c.dict.borrow().contains_key(name) {
+        return None;
+    }
     let unbound = (crate::objects::GENERIC_DUNDERS.contains(&name)
         && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
         || match c.builtin {

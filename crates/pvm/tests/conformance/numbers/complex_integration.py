@@ -28,3 +28,4 @@ d[complex(0, 1.0)] += 1
 print(d)
 print(1j.__hash__() == hash(1j), (1j).__eq__(1j), (1j).__ne__(2j), (2+0j).__bool__(), (3+4j).__abs__(), (1j).__neg__(), (1j).__format__(".1f"))
 print(vars(type(1j)).keys() if False else sorted(n for n in dir(1j) if not n.startswith('_')))
+print(complex.__repr__(1j), complex.__add__(1j, 1), complex.conjugate(2 - 1j), complex.__hash__(1j) == hash(1j), list.__hash__)
