@@ -69,6 +69,7 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
     let scope = scope::analyze_function(None, &module.body, false);
     let mut c = Compiler {
         lines,
+        source: source.into(),
         filename: filename.into(),
         units: Vec::new(),
     };
@@ -140,6 +141,8 @@ struct Unit {
 
 struct Compiler {
     lines: LineIndex,
+    /// The source text (for checks the AST does not answer, e.g. f-string expression text).
+    source: Rc<str>,
     filename: Rc<str>,
     units: Vec<Unit>,
 }
@@ -1855,6 +1858,7 @@ impl Compiler {
                             n += 1;
                         }
                         ast::FStringPart::FString(fs) => {
+                            self.check_fstring_311(&fs.elements, fs.flags)?;
                             for el in fs.elements.iter() {
                                 n += self.fstring_element(el)?;
                             }
@@ -1896,6 +1900,57 @@ impl Compiler {
             CodeKind::Function | CodeKind::Comprehension => Ok(()),
             _ => Err(self.syntax(self.line(), msg)),
         }
+    }
+
+    /// The parser accepts Python 3.12's f-strings (PEP 701); 3.11 forbids a backslash, a
+    /// comment or (in a single-quoted f-string) the string's own quote in an expression part.
+    fn check_fstring_311(
+        &self,
+        elements: &ast::InterpolatedStringElements,
+        flags: ast::FStringFlags,
+    ) -> CResult {
+        use ast::StringFlags;
+        let quote = match flags.quote_style() {
+            ast::str::Quote::Single => '\'',
+            ast::str::Quote::Double => '"',
+        };
+        for el in elements.iter() {
+            let ast::InterpolatedStringElement::Interpolation(i) = el else {
+                continue;
+            };
+            let line = self.lines.line(i.range.start().to_u32());
+            // From after `{` to the format spec's `:` (or the closing `}`): the expression,
+            // any `=` / `!r` and whatever comment the parser skipped.
+            let start = i.range.start().to_usize() + 1;
+            let end = match &i.format_spec {
+                Some(spec) => spec.range.start().to_usize(),
+                None => i.range.end().to_usize().saturating_sub(1),
+            };
+            let text = self.source.get(start..end.max(start)).unwrap_or("");
+            if text.contains('\\') {
+                return Err(
+                    self.syntax(line, "f-string expression part cannot include a backslash")
+                );
+            }
+            if !flags.is_triple_quoted() && text.contains(quote) {
+                return Err(self.syntax(line, "f-string: expecting '}'"));
+            }
+            let mut in_str: Option<char> = None;
+            for ch in text.chars() {
+                match (in_str, ch) {
+                    (None, '\'' | '"') => in_str = Some(ch),
+                    (Some(q), c) if c == q => in_str = None,
+                    (None, '#') => {
+                        return Err(self.syntax(line, "f-string expression part cannot include '#'"))
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(spec) = &i.format_spec {
+                self.check_fstring_311(&spec.elements, flags)?;
+            }
+        }
+        Ok(())
     }
 
     fn fstring_element(
