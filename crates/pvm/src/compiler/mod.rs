@@ -633,7 +633,40 @@ impl Compiler {
                     self.with_items(&w.items, &w.body)?;
                 }
             }
-            Stmt::Global(_) | Stmt::Nonlocal(_) => {}
+            Stmt::Global(g) => {
+                for n in &g.names {
+                    let n = n.id.as_str();
+                    if self.is_param(n) {
+                        return Err(
+                            self.syntax(self.line(), format!("name '{n}' is parameter and global"))
+                        );
+                    }
+                    if self.u().scope.nonlocals.contains(n) {
+                        return Err(
+                            self.syntax(self.line(), format!("name '{n}' is nonlocal and global"))
+                        );
+                    }
+                }
+            }
+            Stmt::Nonlocal(g) => {
+                if self.u().code.kind == CodeKind::Module {
+                    return Err(self.syntax(
+                        self.line(),
+                        "nonlocal declaration not allowed at module level",
+                    ));
+                }
+                for n in &g.names {
+                    let n = n.id.as_str();
+                    if self.is_param(n) {
+                        return Err(self
+                            .syntax(self.line(), format!("name '{n}' is parameter and nonlocal")));
+                    }
+                    if !self.u().code.freevars.iter().any(|f| &**f == n) {
+                        return Err(self
+                            .syntax(self.line(), format!("no binding for nonlocal '{n}' found")));
+                    }
+                }
+            }
             Stmt::Import(i) => {
                 for a in &i.names {
                     let full = a.name.id.as_str();
@@ -823,6 +856,7 @@ impl Compiler {
                 self.set_line(h);
                 let mut next = None;
                 if let Some(ty) = &h.type_ {
+                    self.check_except_type(ty)?;
                     self.expr(ty)?;
                     self.emit(Op::ExcMatch);
                     next = Some(self.emit(Op::JumpIfFalse(0)));
@@ -883,6 +917,7 @@ impl Compiler {
             let Some(ty) = &h.type_ else {
                 return Err(self.syntax(self.line(), "expected one or more exception types"));
             };
+            self.check_except_type(ty)?;
             self.expr(ty)?;
             let nomatch = self.emit(Op::ExcStarMatch(0));
             let name = h.name.as_ref().map(|n| n.id.to_string());
@@ -1858,7 +1893,7 @@ impl Compiler {
                             n += 1;
                         }
                         ast::FStringPart::FString(fs) => {
-                            self.check_fstring_311(&fs.elements, fs.flags)?;
+                            self.check_fstring_311(&fs.elements, fs.flags, 0)?;
                             for el in fs.elements.iter() {
                                 n += self.fstring_element(el)?;
                             }
@@ -1878,6 +1913,27 @@ impl Compiler {
             Expr::IpyEscapeCommand(_) => return Err(self.syntax(self.line(), "invalid syntax")),
         }
         Ok(())
+    }
+
+    /// Is `n` a parameter of the function being compiled?
+    fn is_param(&self, n: &str) -> bool {
+        let c = &self.u().code;
+        if c.kind != CodeKind::Function {
+            return false;
+        }
+        let k = (c.argcount + c.kwonly) as usize + usize::from(c.varargs) + usize::from(c.varkw);
+        c.varnames.iter().take(k).any(|v| &**v == n)
+    }
+
+    /// `except A, B:` (Python 3.14) must be `except (A, B):` in 3.11.
+    fn check_except_type(&self, ty: &Expr) -> CResult {
+        match ty {
+            Expr::Tuple(t) if !t.parenthesized => Err(self.syntax(
+                self.line(),
+                "multiple exception types must be parenthesized",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// `yield` in a comprehension or generator expression is a SyntaxError (Python 3.8+).
@@ -1908,6 +1964,7 @@ impl Compiler {
         &self,
         elements: &ast::InterpolatedStringElements,
         flags: ast::FStringFlags,
+        spec_depth: u32,
     ) -> CResult {
         use ast::StringFlags;
         let quote = match flags.quote_style() {
@@ -1919,6 +1976,9 @@ impl Compiler {
                 continue;
             };
             let line = self.lines.line(i.range.start().to_u32());
+            if spec_depth >= 2 {
+                return Err(self.syntax(line, "f-string: expressions nested too deeply"));
+            }
             // From after `{` to the format spec's `:` (or the closing `}`): the expression,
             // any `=` / `!r` and whatever comment the parser skipped.
             let start = i.range.start().to_usize() + 1;
@@ -1947,7 +2007,7 @@ impl Compiler {
                 }
             }
             if let Some(spec) = &i.format_spec {
-                self.check_fstring_311(&spec.elements, flags)?;
+                self.check_fstring_311(&spec.elements, flags, spec_depth + 1)?;
             }
         }
         Ok(())
