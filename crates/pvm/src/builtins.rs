@@ -257,6 +257,8 @@ pub fn install(vm: &mut Vm) {
     crate::objects::traceback::install(vm);
     crate::objects::excgroup::install(vm);
     b.insert("NotImplemented".into(), Value::NotImplemented);
+    // Assertions always run (there is no -O), so `__debug__` is True.
+    b.insert("__debug__".into(), Value::Bool(true));
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
     vm.types.exc["BaseException"].dict_mut().insert(

@@ -67,11 +67,31 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
     })?;
     let module = parsed.into_syntax();
     let scope = scope::analyze_function(None, &module.body, false);
+    // `from __future__ import …` may only open the module (after its docstring).
+    let mut future_ok = Vec::new();
+    let mut future_annotations = false;
+    for (k, st) in module.body.iter().enumerate() {
+        match st {
+            Stmt::Expr(e) if k == 0 && matches!(&*e.value, Expr::StringLiteral(_)) => {}
+            Stmt::ImportFrom(i)
+                if i.level == 0
+                    && i.module
+                        .as_ref()
+                        .is_some_and(|m| m.id.as_str() == "__future__") =>
+            {
+                future_ok.push(i.range.start().to_u32());
+                future_annotations |= i.names.iter().any(|a| a.name.id.as_str() == "annotations");
+            }
+            _ => break,
+        }
+    }
     let mut c = Compiler {
         lines,
         source: source.into(),
         filename: filename.into(),
         units: Vec::new(),
+        future_ok,
+        future_annotations,
     };
     c.push_unit(
         "<module>",
@@ -81,10 +101,41 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
         Vec::new(),
         1,
     );
+    // A module with annotated names gets `__annotations__` (CPython's SETUP_ANNOTATIONS).
+    if has_annotations(&module.body) {
+        c.emit(Op::BuildMap(0));
+        let ai = c.name_idx("__annotations__");
+        c.emit(Op::StoreName(ai));
+    }
     c.stmts(&module.body)?;
     c.emit(Op::LoadNone);
     c.emit(Op::ReturnValue);
     Ok(Rc::new(c.pop_unit()))
+}
+
+/// Does a module or class body annotate a name (at any depth of its compound statements, not
+/// inside functions or classes)? Then it gets an `__annotations__` dict first.
+fn has_annotations(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::AnnAssign(a) => a.simple,
+        Stmt::If(i) => {
+            has_annotations(&i.body) || i.elif_else_clauses.iter().any(|c| has_annotations(&c.body))
+        }
+        Stmt::For(f) => has_annotations(&f.body) || has_annotations(&f.orelse),
+        Stmt::While(w) => has_annotations(&w.body) || has_annotations(&w.orelse),
+        Stmt::With(w) => has_annotations(&w.body),
+        Stmt::Try(t) => {
+            has_annotations(&t.body)
+                || has_annotations(&t.orelse)
+                || has_annotations(&t.finalbody)
+                || t.handlers.iter().any(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    has_annotations(&h.body)
+                })
+        }
+        Stmt::Match(m) => m.cases.iter().any(|c| has_annotations(&c.body)),
+        _ => false,
+    })
 }
 
 struct LineIndex {
@@ -143,6 +194,10 @@ struct Compiler {
     lines: LineIndex,
     /// The source text (for checks the AST does not answer, e.g. f-string expression text).
     source: Rc<str>,
+    /// Offsets of the `from __future__ import` statements that open the module.
+    future_ok: Vec<u32>,
+    /// `from __future__ import annotations` (PEP 563): annotations are kept as strings.
+    future_annotations: bool,
     filename: Rc<str>,
     units: Vec<Unit>,
 }
@@ -480,12 +535,13 @@ impl Compiler {
                     self.expr(v)?;
                     self.store(&a.target)?;
                 }
-                // Class bodies record simple annotations in `__annotations__` (dataclasses,
-                // NamedTuple and TypedDict read them); elsewhere annotations are ignored.
-                if let (CodeKind::Class, Expr::Name(n), true) =
+                // Class bodies and modules record simple annotations in `__annotations__`
+                // (dataclasses, NamedTuple and TypedDict read them); in functions they are
+                // not evaluated, as in CPython.
+                if let (CodeKind::Class | CodeKind::Module, Expr::Name(n), true) =
                     (self.u().code.kind, &*a.target, a.simple)
                 {
-                    self.expr(&a.annotation)?;
+                    self.annotation(&a.annotation)?;
                     let ai = self.name_idx("__annotations__");
                     self.emit(Op::LoadName(ai));
                     self.load_const(Value::str(n.id.as_str()));
@@ -690,6 +746,12 @@ impl Compiler {
             Stmt::ImportFrom(i) => {
                 if i.level > 0 {
                     return Err(self.err(self.line(), "relative import is not supported"));
+                }
+                if i.module
+                    .as_ref()
+                    .is_some_and(|m| m.id.as_str() == "__future__")
+                {
+                    self.check_future(i)?;
                 }
                 let m = i
                     .module
@@ -1151,7 +1213,7 @@ impl Compiler {
         if !ann.is_empty() {
             for (n, x) in &ann {
                 self.load_const(Value::str(n));
-                self.expr(x)?;
+                self.annotation(x)?;
             }
             self.emit(Op::BuildMap(ann.len() as u32));
             flags |= 8;
@@ -1275,10 +1337,7 @@ impl Compiler {
                 self.emit(Op::StoreName(i));
             }
         }
-        if c.body
-            .iter()
-            .any(|s| matches!(s, Stmt::AnnAssign(a) if a.simple))
-        {
+        if has_annotations(&c.body) {
             self.emit(Op::BuildMap(0));
             let ai = self.name_idx("__annotations__");
             self.emit(Op::StoreName(ai));
@@ -1330,6 +1389,9 @@ impl Compiler {
 
     fn store(&mut self, t: &Expr) -> CResult {
         match t {
+            Expr::Name(n) if n.id.as_str() == "__debug__" => {
+                return Err(self.syntax(self.line(), "cannot assign to __debug__"))
+            }
             Expr::Name(n) => self.store_name(n.id.as_str()),
             Expr::Attribute(a) => {
                 self.expr(&a.value)?;
@@ -1913,6 +1975,81 @@ impl Compiler {
             Expr::IpyEscapeCommand(_) => return Err(self.syntax(self.line(), "invalid syntax")),
         }
         Ok(())
+    }
+
+    /// A `from __future__ import` must open the module and name features Python 3.11 knows.
+    fn check_future(&self, i: &ast::StmtImportFrom) -> CResult {
+        if !self.future_ok.contains(&i.range.start().to_u32()) {
+            return Err(self.syntax(
+                self.line(),
+                "from __future__ imports must occur at the beginning of the file",
+            ));
+        }
+        for a in &i.names {
+            match a.name.id.as_str() {
+                "nested_scopes" | "generators" | "division" | "absolute_import"
+                | "with_statement" | "print_function" | "unicode_literals" | "barry_as_FLUFL"
+                | "generator_stop" | "annotations" => {}
+                "braces" => return Err(self.syntax(self.line(), "not a chance")),
+                other => {
+                    return Err(self.syntax(
+                        self.line(),
+                        format!("future feature {other} is not defined"),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An annotation: evaluated, or under `from __future__ import annotations` its source
+    /// text as a string (CPython stores `ast.unparse` of it; the text as written is used).
+    fn annotation(&mut self, x: &Expr) -> CResult {
+        if self.future_annotations {
+            let text = match self.unparse(x) {
+                Some(t) => t,
+                None => self
+                    .source
+                    .get(x.range().to_std_range())
+                    .unwrap_or("")
+                    .to_string(),
+            };
+            self.load_const(Value::str(&text));
+            return Ok(());
+        }
+        self.expr(x)
+    }
+
+    /// `ast.unparse` for the expressions annotations are made of (names, attributes,
+    /// subscripts, tuples, lists, `|`, constants); None for anything else.
+    fn unparse(&self, x: &Expr) -> Option<String> {
+        let join = |xs: &[Expr]| -> Option<String> {
+            let parts: Option<Vec<String>> = xs.iter().map(|e| self.unparse(e)).collect();
+            Some(parts?.join(", "))
+        };
+        Some(match x {
+            Expr::Name(n) => n.id.to_string(),
+            Expr::Attribute(a) => format!("{}.{}", self.unparse(&a.value)?, a.attr.id),
+            Expr::Subscript(s) => {
+                let inner = match &*s.slice {
+                    Expr::Tuple(t) if !t.elts.is_empty() => join(&t.elts)?,
+                    other => self.unparse(other)?,
+                };
+                format!("{}[{inner}]", self.unparse(&s.value)?)
+            }
+            Expr::Tuple(t) if t.elts.len() == 1 => format!("({},)", self.unparse(&t.elts[0])?),
+            Expr::Tuple(t) => format!("({})", join(&t.elts)?),
+            Expr::List(l) => format!("[{}]", join(&l.elts)?),
+            Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
+                format!("{} | {}", self.unparse(&b.left)?, self.unparse(&b.right)?)
+            }
+            Expr::StringLiteral(s) => crate::format::str_repr(s.value.to_str()),
+            Expr::NoneLiteral(_) => "None".into(),
+            Expr::BooleanLiteral(b) => if b.value { "True" } else { "False" }.into(),
+            Expr::EllipsisLiteral(_) => "...".into(),
+            Expr::NumberLiteral(_) => self.source.get(x.range().to_std_range())?.to_string(),
+            _ => return None,
+        })
     }
 
     /// Is `n` a parameter of the function being compiled?
