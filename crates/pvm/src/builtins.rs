@@ -188,6 +188,7 @@ pub fn make_types() -> Types {
         async_generator_asend: cls("async_generator_asend", o(), BuiltinType::Object),
         async_generator_athrow: cls("async_generator_athrow", o(), BuiltinType::Object),
         anext_awaitable: cls("anext_awaitable", o(), BuiltinType::Object),
+        generic_alias: cls("GenericAlias", o(), BuiltinType::Object),
         traceback: cls("traceback", o(), BuiltinType::Object),
         iterator: cls("iterator", o(), BuiltinType::Object),
         module: cls("module", o(), BuiltinType::Module),
@@ -256,6 +257,7 @@ pub fn install(vm: &mut Vm) {
     crate::objects::complex::install(vm);
     crate::objects::traceback::install(vm);
     crate::objects::excgroup::install(vm);
+    crate::objects::genericalias::install(vm);
     b.insert("NotImplemented".into(), Value::NotImplemented);
     // Assertions always run (there is no -O), so `__debug__` is True.
     b.insert("__debug__".into(), Value::Bool(true));
@@ -494,6 +496,9 @@ fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
 }
 
 fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
+    if crate::objects::genericalias::is_alias(t) {
+        return Err(vm.type_err("isinstance() argument 2 cannot be a parameterized generic"));
+    }
     if matches!(t, Value::Instance(_)) && vm.lookup_dunder(t, "__instancecheck__").is_some() {
         let r = vm
             .call_dunder(t, "__instancecheck__", vec![v.clone()])?
@@ -1029,6 +1034,11 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 Value::Tuple(x) => x.items.to_vec(),
                 o => vec![o.clone()],
             };
+            if ts.iter().any(crate::objects::genericalias::is_alias) {
+                return Err(
+                    vm.type_err("issubclass() argument 2 cannot be a parameterized generic")
+                );
+            }
             for x in ts {
                 // Any object whose type defines __subclasscheck__ decides (ABCs, typing's
                 // aliases), not only classes.

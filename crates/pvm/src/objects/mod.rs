@@ -8,6 +8,7 @@ pub mod asyncgen;
 pub mod complex;
 pub mod dict;
 pub mod excgroup;
+pub mod genericalias;
 pub mod int;
 pub mod iter;
 pub mod list;
@@ -579,6 +580,9 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
                     other => other,
                 };
                 return vm.call(&f, Args::new(vec![o.clone(), k.clone()]));
+            }
+            if genericalias::is_generic_builtin(vm, c) {
+                return Ok(genericalias::new(vm, o.clone(), k));
             }
             Ok(o.clone())
         }

@@ -105,6 +105,7 @@ pub struct Types {
     pub async_generator_asend: Rc<Class>,
     pub async_generator_athrow: Rc<Class>,
     pub anext_awaitable: Rc<Class>,
+    pub generic_alias: Rc<Class>,
     pub traceback: Rc<Class>,
     pub iterator: Rc<Class>,
     pub module: Rc<Class>,

@@ -633,7 +633,7 @@ impl Vm<'_> {
             .collect())
     }
 
-    fn is_union(&self, v: &Value) -> bool {
+    pub(crate) fn is_union(&self, v: &Value) -> bool {
         matches!(v, Value::Instance(i) if Rc::ptr_eq(&i.cls(), &self.types.union))
     }
 
@@ -642,7 +642,7 @@ impl Vm<'_> {
     }
 
     /// `X | Y` on types: a `types.UnionType` with flattened, de-duplicated `__args__`.
-    fn make_union(&mut self, a: &Value, b: &Value) -> R<Value> {
+    pub(crate) fn make_union(&mut self, a: &Value, b: &Value) -> R<Value> {
         let mut args: Vec<Value> = Vec::new();
         for v in [a, b] {
             let parts = if self.is_union(v) {
