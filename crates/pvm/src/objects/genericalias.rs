@@ -18,12 +18,14 @@ pub struct Ga {
     pub args: Value,
 }
 
-/// The builtin classes whose subscription makes a generic alias.
+/// The classes whose subscription makes a generic alias: `type` and the builtin containers
+/// with their subclasses (their `__class_getitem__` is inherited in CPython).
 pub fn is_generic_builtin(vm: &Vm, c: &Rc<Class>) -> bool {
     let t = &vm.types;
-    [&t.list, &t.dict, &t.tuple, &t.set, &t.frozenset, &t.type_]
-        .iter()
-        .any(|x| Rc::ptr_eq(x, c))
+    Rc::ptr_eq(c, &t.type_)
+        || [&t.list, &t.dict, &t.tuple, &t.set, &t.frozenset]
+            .iter()
+            .any(|x| c.is_subclass(x))
 }
 
 /// Is `v` a generic alias?
@@ -57,6 +59,10 @@ pub fn install(vm: &mut Vm) {
     d.insert("__origin__".into(), getter(ga_origin));
     d.insert("__args__".into(), getter(ga_args));
     d.insert("__parameters__".into(), getter(ga_parameters));
+    d.insert(
+        "__new__".into(),
+        Value::StaticMethod(Rc::new(crate::value::Wrapped(builtin("__new__", ga_new)))),
+    );
     for (n, f) in [
         ("__repr__", ga_repr as crate::native::Body),
         ("__eq__", ga_eq),
@@ -69,6 +75,18 @@ pub fn install(vm: &mut Vm) {
     ] {
         d.insert(n.into(), builtin(n, f));
     }
+}
+
+/// `GenericAlias(origin, args)` (what `__class_getitem__ = classmethod(GenericAlias)` calls).
+fn ga_new(vm: &mut Vm, a: Args) -> R<Value> {
+    if !a.kw.is_empty() {
+        return Err(vm.type_err("GenericAlias() takes no keyword arguments"));
+    }
+    let [_, origin, args] = a.pos.as_slice() else {
+        let n = a.pos.len().saturating_sub(1);
+        return Err(vm.type_err(format!("GenericAlias expected 2 arguments, got {n}")));
+    };
+    Ok(new(vm, origin.clone(), args))
 }
 
 fn parts(vm: &mut Vm, a: &Args, what: &str) -> R<(Value, Value)> {
