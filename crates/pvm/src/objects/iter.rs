@@ -320,6 +320,43 @@ pub fn throw_arg(vm: &mut Vm, args: &Args) -> R<Value> {
     Ok(e)
 }
 
+/// The data attributes of generators, coroutines and async generators: `__name__`,
+/// `__qualname__`, `gi_running`/`cr_running`/`ag_running`, the object a suspended frame is
+/// delegating to (`gi_yieldfrom`/`cr_await`/`ag_await`) and `gi_suspended`/`cr_suspended`.
+/// Frames and code objects are not reachable (`gi_frame`, `gi_code` … do not exist).
+pub fn gen_attr(g: &Generator, name: &str) -> Option<Value> {
+    let (running, delegate, suspended) = if g.coroutine {
+        ("cr_running", "cr_await", "cr_suspended")
+    } else if g.async_gen {
+        ("ag_running", "ag_await", "")
+    } else {
+        ("gi_running", "gi_yieldfrom", "gi_suspended")
+    };
+    Some(match name {
+        "__qualname__" => Value::str(&g.name),
+        "__name__" => Value::str(g.name.rsplit('.').next().unwrap_or(&g.name)),
+        n if n == running => Value::Bool(if g.async_gen {
+            g.running_async.get()
+        } else {
+            g.running.get()
+        }),
+        n if n == delegate => {
+            let f = g.frame.borrow();
+            let at = f.as_ref().filter(|f| {
+                f.started && matches!(f.code.ops.get(f.pc), Some(crate::bytecode::Op::YieldFrom))
+            });
+            at.and_then(|f| f.stack.last().cloned())
+                .unwrap_or(Value::None)
+        }
+        n if n == suspended && !n.is_empty() => {
+            let f = g.frame.borrow();
+            Value::Bool(f.as_ref().is_some_and(|f| f.started) && !g.running.get())
+        }
+        "cr_origin" if g.coroutine => Value::None,
+        _ => return None,
+    })
+}
+
 /// Generator methods: send, throw, close, __next__.
 pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> {
     match name {

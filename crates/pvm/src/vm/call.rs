@@ -846,21 +846,8 @@ impl Vm<'_> {
                     self.getattr_opt(&f, name)
                 }
             },
-            Value::Generator(g)
-                if name == "__qualname__"
-                    || name == "__name__"
-                    || name
-                        == if g.coroutine {
-                            "cr_running"
-                        } else {
-                            "gi_running"
-                        } =>
-            {
-                Ok(Some(match name {
-                    "__qualname__" => Value::str(&g.name),
-                    "__name__" => Value::str(g.name.rsplit('.').next().unwrap_or(&g.name)),
-                    _ => Value::Bool(g.running.get()),
-                }))
+            Value::Generator(g) if crate::objects::iter::gen_attr(g, name).is_some() => {
+                Ok(crate::objects::iter::gen_attr(g, name))
             }
             Value::Builtin(b) => match name {
                 "__name__" | "__qualname__" => Ok(Some(Value::str(&b.name))),
