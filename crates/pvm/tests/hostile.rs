@@ -138,6 +138,28 @@ fn long_traceback_chains_and_deep_exception_groups() {
 }
 
 #[test]
+fn float_format_precision_is_charged_and_never_panics() {
+    // Precisions past Rust's formatter limit (65535) pad exact zeros instead of panicking the
+    // VM; the digits past the first 400 are charged before the string is made.
+    let o = run_cycles(
+        "print(len(format(0.1, '.70000g')), len(format(2.5, '#.70000g')), len('%.70000e' % 1.5))\n",
+        10_000_000,
+    );
+    assert_eq!(err_line(&o), "");
+    assert_eq!(o.stdout, "57 70001 70006\n");
+    let big = run_cycles("format(1.5, '.100000f')\n", 10_000_000);
+    let small = run_cycles("format(1.5, '.1f')\n", 10_000_000);
+    assert!(
+        big.cycles >= small.cycles + 99_000,
+        "{} vs {}",
+        big.cycles,
+        small.cycles
+    );
+    let o = run_cycles("while True:\n    format(1.5, '.100000f')\n", 1_000_000);
+    assert!(err_line(&o).starts_with("OutOfCycles"), "{:?}", o.error);
+}
+
+#[test]
 fn huge_ints_overflow_before_computing() {
     for src in [
         "x = 2 ** 10000",
