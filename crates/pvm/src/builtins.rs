@@ -1229,6 +1229,34 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "divmod" => {
             let x = arg(vm, &a, 0, "divmod")?;
             let y = arg(vm, &a, 1, "divmod")?;
+            let numeric =
+                |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_) | Value::Float(_));
+            let (x, y) = if numeric(&x) && numeric(&y) {
+                (x, y)
+            } else {
+                // CPython's nb_divmod: __divmod__, then the reflected __rdivmod__.
+                if let Some(r) = vm.call_dunder(&x, "__divmod__", vec![y.clone()])? {
+                    if !matches!(r, Value::NotImplemented) {
+                        return Ok(r);
+                    }
+                }
+                if !Rc::ptr_eq(&vm.type_of(&x), &vm.type_of(&y)) {
+                    if let Some(r) = vm.call_dunder(&y, "__rdivmod__", vec![x.clone()])? {
+                        if !matches!(r, Value::NotImplemented) {
+                            return Ok(r);
+                        }
+                    }
+                }
+                // Subclasses of int and float divide their values.
+                let (bx, by) = (Vm::base_of(&x), Vm::base_of(&y));
+                if !(numeric(&bx) && numeric(&by)) {
+                    let (tx, ty) = (vm.type_name(&x), vm.type_name(&y));
+                    return Err(vm.type_err(format!(
+                        "unsupported operand type(s) for divmod(): '{tx}' and '{ty}'"
+                    )));
+                }
+                (bx, by)
+            };
             let q = vm.binary_op(&x, &y, BinOp::FloorDiv, false).map_err(|e| {
                 let float = matches!(x, Value::Float(_)) || matches!(y, Value::Float(_));
                 if float && vm.exc_is(&e, "ZeroDivisionError") {
