@@ -116,11 +116,11 @@ pub fn step_call(vm: &mut Vm, v: &Value, it: &Rc<PyIter>, name: &str, args: Args
     }
 }
 
-fn parts(it: &PyIter) -> (Rc<Generator>, AsyncGenOp, u8) {
-    // Callers have handled `AnextDefault` already.
+/// The generator, operation and state of a step (callers handle `AnextDefault` first).
+fn parts(vm: &mut Vm, it: &PyIter) -> R<(Rc<Generator>, AsyncGenOp, u8)> {
     match &*it.state.borrow() {
-        IterState::AsyncGenStep { gen, op, state } => (gen.clone(), op.clone(), *state),
-        _ => unreachable!("async generator step expected"),
+        IterState::AsyncGenStep { gen, op, state } => Ok((gen.clone(), op.clone(), *state)),
+        _ => Err(vm.type_err("an async generator step was expected")),
     }
 }
 
@@ -171,7 +171,7 @@ pub fn step_send(vm: &mut Vm, it: &Rc<PyIter>, sent: Value) -> R<Result<Value, V
         let r = vm.send(&inner, sent);
         return anext_result(vm, r, default);
     }
-    let (g, op, state) = parts(it);
+    let (g, op, state) = parts(vm, it)?;
     let r = match state {
         DONE => return Err(reuse_error(vm, &op)),
         AWAITING => vm.gen_resume(&g, Some(sent), None),
@@ -225,7 +225,7 @@ pub fn step_throw(vm: &mut Vm, it: &Rc<PyIter>, exc: Exc) -> R<Result<Value, Val
         let r = throw_into(vm, &inner, exc);
         return anext_result(vm, r, default);
     }
-    let (g, op, state) = parts(it);
+    let (g, op, state) = parts(vm, it)?;
     if state == DONE {
         return Err(reuse_error(vm, &op));
     }
@@ -287,7 +287,7 @@ fn anext_inner(vm: &mut Vm, it: &PyIter) -> R<(Value, Value)> {
             iter,
             default,
         } => (awaitable.clone(), iter.clone(), default.clone()),
-        _ => unreachable!("anext awaitable expected"),
+        _ => return Err(vm.type_err("an anext awaitable was expected")),
     };
     let iter = match iter {
         Some(i) => i,
