@@ -112,6 +112,13 @@ fn list_slice_deletion_is_linear_and_charged() {
         err_line(&o),
         "ValueError: list changed size during extended slice assignment"
     );
+    // A byte value whose __index__ empties the bytearray being assigned to (undefined
+    // behaviour in CPython) is an IndexError, never an out-of-bounds write.
+    let o = run_cycles(
+        "b = bytearray(b'abcdef')\nclass Y:\n    def __index__(self):\n        b.clear()\n        return 65\nb[2] = Y()\n",
+        1_000_000,
+    );
+    assert_eq!(err_line(&o), "IndexError: bytearray index out of range");
 }
 
 #[test]

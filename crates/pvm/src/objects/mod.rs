@@ -381,6 +381,34 @@ pub fn norm_index(vm: &mut Vm, k: &Value, n: usize, what: &str) -> R<usize> {
     Ok(j as usize)
 }
 
+/// An index object's `__index__` applied before the sequence's length is read (it may run
+/// code that resizes the sequence).
+fn index_first(vm: &mut Vm, k: Value) -> R<Value> {
+    Ok(match &k {
+        Value::Instance(_) if vm.lookup_dunder(&k, "__index__").is_some() => {
+            Value::Int(vm.index_of(&k)?)
+        }
+        _ => k,
+    })
+}
+
+/// `s` with `__index__` already applied to its parts (CPython's `PySlice_Unpack`), so that
+/// resolving it afterwards against a length (`slice_indices`) runs no Python code: a mutating
+/// `__index__` cannot change the length between the two.
+fn unpacked_slice(vm: &mut Vm, s: &PySlice) -> R<PySlice> {
+    let mut part = |v: &Value| -> R<Value> {
+        Ok(match v {
+            Value::Instance(_) => Value::Int(vm.index_of(v)?),
+            other => other.clone(),
+        })
+    };
+    Ok(PySlice {
+        start: part(&s.start)?,
+        stop: part(&s.stop)?,
+        step: part(&s.step)?,
+    })
+}
+
 /// Resolve a slice against length `n`: (start, stop, step, count).
 pub fn slice_indices(vm: &mut Vm, s: &PySlice, n: usize) -> R<(i64, i64, i64, usize)> {
     let n = n as i64;
@@ -601,8 +629,9 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
     match o {
         Value::List(l) => {
             if let Value::Slice(s) = &k {
+                let s = unpacked_slice(vm, s)?;
                 let n = l.items.borrow().len();
-                let (start, stop, step, count) = slice_indices(vm, s, n)?;
+                let (start, stop, step, count) = slice_indices(vm, &s, n)?;
                 let new = match vm.collect(&v) {
                     Ok(new) => new,
                     Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&v) => {
@@ -646,6 +675,7 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                 l.touch();
                 return Ok(());
             }
+            let k = index_first(vm, k)?;
             let n = l.items.borrow().len();
             let i = norm_index(vm, &k, n, "list assignment")?;
             l.items.borrow_mut()[i] = v;
@@ -653,6 +683,11 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
         }
         Value::Dict(d) => vm.dict_set(d, k, v),
         Value::ByteArray(b) => {
+            let k = index_first(vm, k)?;
+            let k = match &k {
+                Value::Slice(s) => Value::Slice(Rc::new(unpacked_slice(vm, s)?)),
+                _ => k,
+            };
             let n = b.b.borrow().len();
             if let Value::Slice(s) = &k {
                 let (start, stop, step, count) = slice_indices(vm, s, n)?;
@@ -711,7 +746,11 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
             }
             let i = norm_index(vm, &k, n, "bytearray")?;
             let x = byte_value(vm, &v)?;
-            b.b.borrow_mut()[i] = x;
+            // The value's `__index__` may have shrunk the bytearray.
+            match b.b.borrow_mut().get_mut(i) {
+                Some(slot) => *slot = x,
+                None => return Err(vm.new_exc("IndexError", "bytearray index out of range")),
+            }
             Ok(())
         }
         Value::Instance(i) => {
@@ -742,8 +781,9 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
     match o {
         Value::List(l) => {
             if let Value::Slice(s) = &k {
+                let s = unpacked_slice(vm, s)?;
                 let n = l.items.borrow().len();
-                let (start, _, step, count) = slice_indices(vm, s, n)?;
+                let (start, _, step, count) = slice_indices(vm, &s, n)?;
                 if count == 0 {
                     return Ok(());
                 }
@@ -777,6 +817,7 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
                 l.touch();
                 return Ok(());
             }
+            let k = index_first(vm, k)?;
             let n = l.items.borrow().len();
             let i = norm_index(vm, &k, n, "list assignment")?;
             l.items.borrow_mut().remove(i);
@@ -784,9 +825,10 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             Ok(())
         }
         Value::ByteArray(b) => {
-            let n = b.b.borrow().len();
             if let Value::Slice(s) = &k {
-                let (start, _, step, count) = slice_indices(vm, s, n)?;
+                let s = unpacked_slice(vm, s)?;
+                let n = b.b.borrow().len();
+                let (start, _, step, count) = slice_indices(vm, &s, n)?;
                 vm.charge(crate::cost::per_char(n))?;
                 let mut gone = vec![false; n];
                 for j in 0..count {
@@ -798,6 +840,8 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
                     !gone[i - 1]
                 });
             } else {
+                let k = index_first(vm, k)?;
+                let n = b.b.borrow().len();
                 let i = norm_index(vm, &k, n, "bytearray")?;
                 b.b.borrow_mut().remove(i);
             }
