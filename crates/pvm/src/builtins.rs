@@ -38,6 +38,8 @@ const FUNCS: &[&str] = &[
     "repr",
     "iter",
     "next",
+    "aiter",
+    "anext",
     "any",
     "all",
     "divmod",
@@ -140,6 +142,27 @@ pub fn make_types() -> Types {
         let parent = exc[*p].clone();
         exc.insert(n, cls(n, vec![parent], BuiltinType::BaseException));
     }
+    // PEP 654: ExceptionGroup(BaseExceptionGroup, Exception), its C3 MRO written out.
+    let base_group = cls(
+        "BaseExceptionGroup",
+        vec![exc["BaseException"].clone()],
+        BuiltinType::BaseException,
+    );
+    let group_mro = vec![
+        base_group.clone(),
+        exc["Exception"].clone(),
+        exc["BaseException"].clone(),
+        object.clone(),
+    ];
+    let group = crate::value::rc_class(Class::new(
+        "ExceptionGroup",
+        vec![base_group.clone(), exc["Exception"].clone()],
+        group_mro,
+        NameMap::default(),
+        BuiltinType::BaseException,
+    ));
+    exc.insert("BaseExceptionGroup", base_group);
+    exc.insert("ExceptionGroup", group);
     Types {
         type_: cls("type", o(), BuiltinType::Type),
         bool_: cls("bool", vec![int.clone()], BuiltinType::Bool),
@@ -161,6 +184,12 @@ pub fn make_types() -> Types {
         method: cls("method", o(), BuiltinType::Function),
         generator: cls("generator", o(), BuiltinType::Generator),
         coroutine: cls("coroutine", o(), BuiltinType::Generator),
+        async_generator: cls("async_generator", o(), BuiltinType::Generator),
+        async_generator_asend: cls("async_generator_asend", o(), BuiltinType::Object),
+        async_generator_athrow: cls("async_generator_athrow", o(), BuiltinType::Object),
+        anext_awaitable: cls("anext_awaitable", o(), BuiltinType::Object),
+        generic_alias: cls("GenericAlias", o(), BuiltinType::Object),
+        traceback: cls("traceback", o(), BuiltinType::Object),
         iterator: cls("iterator", o(), BuiltinType::Object),
         module: cls("module", o(), BuiltinType::Module),
         property: cls("property", o(), BuiltinType::Property),
@@ -226,7 +255,13 @@ pub fn install(vm: &mut Vm) {
     for n in ["IOError", "EnvironmentError"] {
         b.insert(n.into(), Value::Class(t.exc["OSError"].clone()));
     }
+    crate::objects::complex::install(vm);
+    crate::objects::traceback::install(vm);
+    crate::objects::excgroup::install(vm);
+    crate::objects::genericalias::install(vm);
     b.insert("NotImplemented".into(), Value::NotImplemented);
+    // Assertions always run (there is no -O), so `__debug__` is True.
+    b.insert("__debug__".into(), Value::Bool(true));
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
     vm.types.exc["BaseException"].dict_mut().insert(
@@ -234,6 +269,20 @@ pub fn install(vm: &mut Vm) {
         Value::Builtin(Rc::new(Builtin {
             name: "__init__".into(),
             kind: BuiltinKind::Func(BuiltinFn("BaseException.__init__")),
+        })),
+    );
+    vm.types.exc["BaseException"].dict_mut().insert(
+        "add_note".into(),
+        Value::Builtin(Rc::new(Builtin {
+            name: "add_note".into(),
+            kind: BuiltinKind::Func(BuiltinFn("BaseException.add_note")),
+        })),
+    );
+    vm.types.exc["BaseException"].dict_mut().insert(
+        "with_traceback".into(),
+        Value::Builtin(Rc::new(Builtin {
+            name: "with_traceback".into(),
+            kind: BuiltinKind::Func(BuiltinFn("BaseException.with_traceback")),
         })),
     );
     for (n, k) in [
@@ -320,6 +369,10 @@ fn obj_fn(n: &str) -> &'static str {
 /// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
 pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     let _ = vm;
+    // What the class dict holds itself (e.g. `complex`'s native methods) is found there.
+    if c.dict.borrow().contains_key(name) {
+        return None;
+    }
     let unbound = crate::objects::seqdunder::names(c.builtin).contains(&name)
         || (crate::objects::GENERIC_DUNDERS.contains(&name)
             && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
@@ -461,6 +514,9 @@ fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
 }
 
 fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
+    if crate::objects::genericalias::is_alias(t) {
+        return Err(vm.type_err("isinstance() argument 2 cannot be a parameterized generic"));
+    }
     if matches!(t, Value::Instance(_)) && vm.lookup_dunder(t, "__instancecheck__").is_some() {
         let r = vm
             .call_dunder(t, "__instancecheck__", vec![v.clone()])?
@@ -741,6 +797,39 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 Value::bytes(out)
             });
         }
+        if name == "BaseException.add_note" {
+            let (Some(Value::Instance(e)), Some(note), 2) =
+                (a.pos.first(), a.pos.get(1), a.pos.len())
+            else {
+                let n = a.pos.len().saturating_sub(1);
+                return Err(vm.type_err(format!(
+                    "BaseException.add_note() takes exactly one argument ({n} given)"
+                )));
+            };
+            if !matches!(note, Value::Str(_)) {
+                let tn = vm.type_name(note);
+                return Err(vm.type_err(format!("note must be a str, not '{tn}'")));
+            }
+            match e.dict.get_str("__notes__") {
+                None => e.dict.set_str("__notes__", Value::list(vec![note.clone()])),
+                Some(Value::List(l)) => {
+                    l.items.borrow_mut().push(note.clone());
+                    l.touch();
+                }
+                Some(_) => return Err(vm.type_err("Cannot add note: __notes__ is not a list")),
+            }
+            return Ok(Value::None);
+        }
+        if name == "BaseException.with_traceback" {
+            let (Some(e), Some(tb), 2) = (a.pos.first(), a.pos.get(1), a.pos.len()) else {
+                let n = a.pos.len().saturating_sub(1);
+                return Err(vm.type_err(format!(
+                    "BaseException.with_traceback() takes exactly one argument ({n} given)"
+                )));
+            };
+            crate::objects::traceback::set(vm, e, tb)?;
+            return Ok(e.clone());
+        }
         if name == "BaseException.__init__" {
             if let Some(Value::Instance(i)) = a.pos.first() {
                 set_exc_args(vm, i, a.pos[1..].to_vec());
@@ -997,6 +1086,11 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 Value::Tuple(x) => x.items.to_vec(),
                 o => vec![o.clone()],
             };
+            if ts.iter().any(crate::objects::genericalias::is_alias) {
+                return Err(
+                    vm.type_err("issubclass() argument 2 cannot be a parameterized generic")
+                );
+            }
             for x in ts {
                 // Any object whose type defines __subclasscheck__ decides (ABCs, typing's
                 // aliases), not only classes.
@@ -1117,9 +1211,30 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             }
             vm.iter(&v)
         }
+        "aiter" => {
+            if a.pos.len() != 1 {
+                let n = a.pos.len();
+                return Err(vm.type_err(format!("aiter() takes exactly one argument ({n} given)")));
+            }
+            crate::objects::asyncgen::aiter(vm, &a.pos[0])
+        }
+        "anext" => match a.pos.as_slice() {
+            [it] => crate::objects::asyncgen::anext(vm, it, None),
+            [it, default] => crate::objects::asyncgen::anext(vm, it, Some(default.clone())),
+            [] => Err(vm.type_err("anext expected at least 1 argument, got 0")),
+            more => Err(vm.type_err(format!(
+                "anext expected at most 2 arguments, got {}",
+                more.len()
+            ))),
+        },
         "next" => {
             let it = arg(vm, &a, 0, "next")?;
+            // Coroutines and async generators are not iterators.
             if let Value::Generator(g) = &it {
+                if g.coroutine || g.async_gen {
+                    let tn = vm.type_name(&it);
+                    return Err(vm.type_err(format!("'{tn}' object is not an iterator")));
+                }
                 return match vm.gen_send(g, Value::None)? {
                     Ok(v) => Ok(v),
                     Err(r) => match a.pos.get(1) {
@@ -1166,6 +1281,34 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "divmod" => {
             let x = arg(vm, &a, 0, "divmod")?;
             let y = arg(vm, &a, 1, "divmod")?;
+            let numeric =
+                |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_) | Value::Float(_));
+            let (x, y) = if numeric(&x) && numeric(&y) {
+                (x, y)
+            } else {
+                // CPython's nb_divmod: __divmod__, then the reflected __rdivmod__.
+                if let Some(r) = vm.call_dunder(&x, "__divmod__", vec![y.clone()])? {
+                    if !matches!(r, Value::NotImplemented) {
+                        return Ok(r);
+                    }
+                }
+                if !Rc::ptr_eq(&vm.type_of(&x), &vm.type_of(&y)) {
+                    if let Some(r) = vm.call_dunder(&y, "__rdivmod__", vec![x.clone()])? {
+                        if !matches!(r, Value::NotImplemented) {
+                            return Ok(r);
+                        }
+                    }
+                }
+                // Subclasses of int and float divide their values.
+                let (bx, by) = (Vm::base_of(&x), Vm::base_of(&y));
+                if !(numeric(&bx) && numeric(&by)) {
+                    let (tx, ty) = (vm.type_name(&x), vm.type_name(&y));
+                    return Err(vm.type_err(format!(
+                        "unsupported operand type(s) for divmod(): '{tx}' and '{ty}'"
+                    )));
+                }
+                (bx, by)
+            };
             let q = vm.binary_op(&x, &y, BinOp::FloorDiv, false).map_err(|e| {
                 let float = matches!(x, Value::Float(_)) || matches!(y, Value::Float(_));
                 if float && vm.exc_is(&e, "ZeroDivisionError") {
@@ -1465,9 +1608,20 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
             Ok(Value::Bool(s.is_subclass(c)))
         }
         "mro" => {
+            if a.pos.is_empty() {
+                return Err(vm.type_err("unbound method type.mro() needs an argument"));
+            }
             let Value::Class(c) = &this else {
-                return Err(vm.type_err("mro expects a class"));
+                let tn = vm.type_name(&this);
+                return Err(vm.type_err(format!(
+                    "descriptor 'mro' for 'type' objects doesn't apply to a '{tn}' object"
+                )));
             };
+            if a.pos.len() > 1 {
+                let n = a.pos.len() - 1;
+                return Err(vm.type_err(format!("type.mro() takes no arguments ({n} given)")));
+            }
+            vm.charge(cost::per_elem(c.mro.len() + 1))?;
             let mut v = vec![this.clone()];
             v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
             Ok(Value::list(v))
@@ -1767,8 +1921,13 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 if let Some(r) = vm.call_dunder(&v, "__float__", vec![])? {
                     return Ok(r);
                 }
-                let b = Vm::base_of(&v);
-                Ok(Value::Float(vm.to_float(&b)?))
+                if Vm::base_of(&v).is(&v) && vm.lookup_dunder(&v, "__index__").is_none() {
+                    return Err(vm.type_err(format!(
+                        "float() argument must be a string or a real number, not '{}'",
+                        vm.type_name(&v)
+                    )));
+                }
+                Ok(Value::Float(vm.to_float(&v)?))
             }
             Some(v) => match v {
                 Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {

@@ -136,7 +136,32 @@ pub enum Op {
     YieldValue,
     /// Delegate to the sub-iterator under the sent value.
     YieldFrom,
-    GetAwaitable,
+    /// An imaginary literal: pops the float `x`, pushes `complex(0, x)`.
+    Imaginary,
+    /// `await`: the awaitable behind the popped value. The operand names the context for
+    /// CPython's error messages: 0 `await`, 1 `__aenter__`, 2 `__aexit__`, 3 `__anext__`.
+    GetAwaitable(u32),
+    /// `async with`: pops the manager, pushes bound `__aexit__` then the `__aenter__()` result.
+    BeforeAsyncWith,
+    /// Exceptional `async with` exit: stack `__aexit__`, exc → exc, `__aexit__(type, exc, tb)`.
+    AsyncWithExcept,
+    /// After awaiting `__aexit__`: stack exc, result. Swallows (truthy) or re-raises.
+    AsyncWithExceptEnd,
+    /// `async for`: pops the iterable, pushes `__aiter__()`.
+    GetAIter,
+    /// `async for`: peeks the async iterator, pushes the awaitable of `__anext__()`.
+    GetANext,
+    /// `except*` (PEP 654) entry: stack exc → orig, [] (exceptions raised by handlers), rest.
+    ExcStarBegin,
+    /// `except* T`: stack orig, list, rest, T. On a match: orig, list, rest', match, with
+    /// `match` being handled (a handler block); else orig, list, rest and jump.
+    ExcStarMatch(u32),
+    /// End of `except*`: stack orig, list, rest → what remains to raise (`PREP_RERAISE_STAR`)
+    /// is re-raised, or the statement is done.
+    ExcStarEnd,
+    /// End of an `async for` (handler): stack iterator, exc. `StopAsyncIteration` pops both and
+    /// continues after the loop; anything else is re-raised.
+    EndAsyncFor,
     Raise(u32),
     SetupExcept(u32),
     SetupFinally(u32),
@@ -229,8 +254,10 @@ pub struct Code {
     pub varkw: bool,
     /// Contains `yield`.
     pub is_generator: bool,
-    /// `async def`.
+    /// `async def` (or an async comprehension): calling it makes a coroutine.
     pub is_coroutine: bool,
+    /// `async def` containing `yield` (or an async generator expression).
+    pub is_async_gen: bool,
     /// Line of the `def`.
     pub firstline: u32,
 }

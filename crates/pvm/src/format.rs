@@ -352,16 +352,17 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             }
             if i.exc.borrow().is_some() {
                 let args = i.dict.get_str("args").unwrap_or(Value::tuple(vec![]));
-                let a = repr(vm, &args)?;
                 let cls = i.cls();
+                // `Name(arg, …)`: the reprs of the args (a tuple's repr minus its parentheses
+                // and a 1-tuple's trailing comma, without stripping nested parentheses).
                 let inner = if let Value::Tuple(t) = &args {
-                    if t.items.len() == 1 {
-                        a.trim_end_matches(",)").trim_start_matches('(').to_string()
-                    } else {
-                        a.trim_start_matches('(').trim_end_matches(')').to_string()
+                    let mut parts = Vec::with_capacity(t.items.len());
+                    for x in t.items.iter() {
+                        parts.push(repr(vm, x)?);
                     }
+                    parts.join(", ")
                 } else {
-                    a
+                    repr(vm, &args)?
                 };
                 return Ok(format!("{}({})", cls.name, inner));
             }
@@ -380,12 +381,14 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             "<{} object {}>",
             if g.coroutine {
                 "coroutine"
+            } else if g.async_gen {
+                "async_generator"
             } else {
                 "generator"
             },
             g.name
         ),
-        Value::Iter(_) => "<iterator object>".into(),
+        Value::Iter(_) => format!("<{} object>", vm.type_name(v)),
         Value::Module(m) => format!("<module '{}'>", m.name),
         Value::Property(_) => "<property object>".into(),
         Value::ClassMethod(_) => "<classmethod object>".into(),
@@ -651,6 +654,13 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             let neg = f.is_sign_negative();
             let a = f.abs();
             let prec = sp.precision;
+            // The digits a precision asks for are produced exactly (CPython prints every
+            // digit of the binary value); past the first 400, which the fixed price covers,
+            // each is charged and accounted before the string is made.
+            if let Some(p) = prec.filter(|p| *p > FREE_DIGITS) {
+                vm.charge(cost::per_char(p - FREE_DIGITS))?;
+                vm.reserve(p as u64 + 400)?;
+            }
             let mut body = match sp.ty {
                 // '#' keeps the decimal point even with no digits after it.
                 Some('f') | Some('F') if sp.alt && prec == Some(0) => format!("{}.", fixed(a, 0)),
@@ -743,40 +753,50 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
     }
 }
 
+/// Float formatting digits covered by the fixed price of a format call.
+const FREE_DIGITS: usize = 400;
+
+/// A double's exact decimal expansion has at most 1074 fractional and 767 significant digits:
+/// past this many, every digit is '0', so longer precisions are padded (Rust's formatter
+/// takes at most 65535).
+const EXACT_DIGITS: usize = 1100;
+
+fn zeros(n: usize) -> String {
+    "0".repeat(n)
+}
+
 fn fixed(a: f64, p: usize) -> String {
-    format!("{:.*}", p.min(400), a)
+    let q = p.min(EXACT_DIGITS);
+    format!("{:.*}{}", q, a, zeros(p - q))
+}
+
+/// `a` as `d.ddd` with `p` digits after the point, and its decimal exponent.
+fn sci_parts(a: f64, p: usize) -> (String, i32) {
+    let q = p.min(EXACT_DIGITS);
+    let s = format!("{:.*e}", q, a);
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    (format!("{m}{}", zeros(p - q)), e.parse().unwrap_or(0))
 }
 
 fn sci(a: f64, p: usize) -> String {
-    let s = format!("{:.*e}", p.min(400), a);
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
+    let (m, e) = sci_parts(a, p);
     format!("{}e{}{:02}", m, if e < 0 { '-' } else { '+' }, e.abs())
 }
 
 fn general(a: f64, p: usize, alt: bool) -> String {
     let p = p.max(1);
     if a == 0.0 {
-        return if alt {
-            format!("{:.*}", p - 1, 0.0)
-        } else {
-            "0".into()
-        };
+        return if alt { fixed(0.0, p - 1) } else { "0".into() };
     }
     if !a.is_finite() {
         return float_repr(a);
     }
-    let s = format!("{:.*e}", p - 1, a);
-    let exp: i32 = s
-        .split_once('e')
-        .map(|(_, e)| e.parse().unwrap_or(0))
-        .unwrap_or(0);
+    let (m, exp) = sci_parts(a, p - 1);
     let out = if exp < -4 || exp >= p as i32 {
-        let (m, _) = s.split_once('e').unwrap_or((&s, ""));
-        let m = if alt { m.to_string() } else { trim_zeros(m) };
+        let m = if alt { m } else { trim_zeros(&m) };
         format!("{}e{}{:02}", m, if exp < 0 { '-' } else { '+' }, exp.abs())
     } else {
-        let f = format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, a);
+        let f = fixed(a, (p as i32 - 1 - exp).max(0) as usize);
         if alt {
             f
         } else {

@@ -36,6 +36,7 @@ const REGISTRY: &[(&str, Loader)] = &[
 
 /// Whitelisted modules written in Python (`src/stdlib/python/`, embedded at build time).
 const PY_MODULES: &[(&str, &str)] = &[
+    ("__future__", include_str!("stdlib/python/__future__.py")),
     ("abc", include_str!("stdlib/python/abc.py")),
     ("base64", include_str!("stdlib/python/base64.py")),
     ("bisect", include_str!("stdlib/python/bisect.py")),

@@ -917,8 +917,10 @@ impl Class {
 /// Extra state of exception instances.
 #[derive(Debug, Default)]
 pub struct ExcState {
-    /// Traceback entries (file, line, function), outermost first.
+    /// Traceback entries (file, line, function), innermost first (pushed as it unwinds).
     pub traceback: Vec<(Rc<str>, u32, Rc<str>)>,
+    /// The traceback objects made for the first entries so far (`objects/traceback.rs`).
+    pub tb_objs: Vec<Value>,
     /// `__cause__`.
     pub cause: Option<Value>,
     /// `__context__`.
@@ -991,16 +993,23 @@ pub struct Generator {
     pub running: Cell<bool>,
     /// Coroutine (async def).
     pub coroutine: bool,
+    /// Async generator (async def with yield, or an async generator expression).
+    pub async_gen: bool,
+    /// Async generator: a step (`__anext__` …) is suspended in an `await` of its frame.
+    pub running_async: Cell<bool>,
     pub(crate) acct: Acct,
 }
 impl Generator {
     /// Wrap a frame.
     pub fn new(frame: crate::vm::frame::Frame, name: Rc<str>, coroutine: bool) -> Generator {
+        let async_gen = frame.code.is_async_gen;
         Generator {
             frame: RefCell::new(Some(Box::new(frame))),
             name,
             running: Cell::new(false),
             coroutine,
+            async_gen,
+            running_async: Cell::new(false),
             acct: Acct::new(HEADER * 8),
         }
     }
@@ -1075,7 +1084,33 @@ pub enum IterState {
         f: Value,
         sentinel: Value,
     },
+    /// `anext(it, default)` (`objects/asyncgen.rs`): awaits `awaitable` (the result of
+    /// `it.__anext__()`, turned into its iterator `iter` on the first send) and gives
+    /// `default` instead of `StopAsyncIteration`.
+    AnextDefault {
+        awaitable: Value,
+        iter: Option<Value>,
+        default: Value,
+    },
+    /// The awaitable of one step of an async generator (`objects/asyncgen.rs`).
+    AsyncGenStep {
+        gen: Rc<Generator>,
+        op: AsyncGenOp,
+        /// 0 not started, 1 suspended in an `await` of the generator, 2 done.
+        state: u8,
+    },
     Empty,
+}
+
+/// What an async generator step does first: `__anext__`/`asend(v)` send a value,
+/// `athrow(e)` throws an exception, `aclose()` throws `GeneratorExit`.
+#[derive(Debug, Clone)]
+#[allow(missing_docs)]
+pub enum AsyncGenOp {
+    Send(Value),
+    /// The arguments of `athrow(typ[, val[, tb]])`, checked when the step starts.
+    Throw(Vec<Value>),
+    Close,
 }
 
 /// A module object.
@@ -1237,7 +1272,7 @@ thread_local! {
     static PENDING: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
 }
 
-fn defer_drop(items: impl IntoIterator<Item = Value>) {
+pub(crate) fn defer_drop(items: impl IntoIterator<Item = Value>) {
     // During thread teardown (a thread-local code cache dropping its constants after these
     // thread-locals are gone) drop directly: constants are shallow.
     let mut items = Some(items);

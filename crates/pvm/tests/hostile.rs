@@ -76,6 +76,97 @@ fn long_hex_float_is_linear() {
 }
 
 #[test]
+fn list_slice_deletion_is_linear_and_charged() {
+    // `del a[::2]` (and a resizing slice assignment) moves each element after the first
+    // deleted index once and is charged for it before the work: the cost of the statement
+    // grows linearly with the list (it was element-by-element removal, quadratic and free).
+    let cost = |n: usize, stmt: &str| {
+        let base = run_cycles(&format!("a = [0] * {n}\n"), 100_000_000);
+        let with = run_cycles(&format!("a = [0] * {n}\n{stmt}\n"), 100_000_000);
+        assert_eq!(err_line(&with), "", "{stmt}");
+        with.cycles - base.cycles
+    };
+    for stmt in [
+        "del a[::2]",
+        "del a[::-3]",
+        "del a[1:-1]",
+        "a[1:2] = []",
+        "a[:1] = [1, 2]",
+    ] {
+        let (c1, c2) = (cost(100_000, stmt), cost(200_000, stmt));
+        assert!(c1 >= 99_000, "{stmt}: {c1} cycles for 100k elements");
+        assert!(c2 <= 2 * c1 + 100, "{stmt}: {c1} then {c2}: not linear");
+    }
+    // Repeatedly deleting from the front of a long list runs out of cycles (each deletion
+    // pays for the elements it moves) instead of doing unbounded work for a few cycles.
+    assert_out_of_cycles("a = [0] * 100000\nwhile a:\n    del a[:1]\n");
+    assert_out_of_cycles("a = [0] * 100000\nwhile a:\n    a[0:1] = []\n");
+    // An iterable that resizes the list while a slice assignment consumes it (CPython crashes
+    // on the extended-slice form) is clamped, or a ValueError: never a VM panic.
+    let o = run_cycles(
+        "a = list(range(10))\na[2:8] = (a.clear() or x for x in range(3))\nprint(a)\na = list(range(10))\na[::2] = (a.clear() or x for x in range(5))\n",
+        1_000_000,
+    );
+    assert_eq!(o.stdout, "[0, 1, 2]\n");
+    assert_eq!(
+        err_line(&o),
+        "ValueError: list changed size during extended slice assignment"
+    );
+    // A byte value whose __index__ empties the bytearray being assigned to (undefined
+    // behaviour in CPython) is an IndexError, never an out-of-bounds write.
+    let o = run_cycles(
+        "b = bytearray(b'abcdef')\nclass Y:\n    def __index__(self):\n        b.clear()\n        return 65\nb[2] = Y()\n",
+        1_000_000,
+    );
+    assert_eq!(err_line(&o), "IndexError: bytearray index out of range");
+}
+
+#[test]
+fn long_traceback_chains_and_deep_exception_groups() {
+    // `raise e` in a loop grows e's traceback by one entry per raise (as in CPython): the
+    // traceback objects are charged when made and the chain is released without recursion;
+    // walking a deeply nested exception group is a RecursionError and dropping it is iterative.
+    let src = "e = ValueError()\nfor i in range(50000):\n    try:\n        raise e\n    except ValueError:\n        pass\ntb = e.__traceback__\ndel e\ndel tb\ng = ValueError('leaf')\nfor i in range(20000):\n    g = ExceptionGroup('', [g])\ntry:\n    g.split(ValueError)\nexcept RecursionError:\n    print('RecursionError')\ndel g\nprint('done')\n";
+    let o = run_cycles(src, 50_000_000);
+    assert_eq!(err_line(&o), "");
+    assert_eq!(o.stdout, "RecursionError\ndone\n");
+    let base = run_cycles(
+        "e = ValueError()\nfor i in range(50000):\n    try:\n        raise e\n    except ValueError:\n        pass\n",
+        50_000_000,
+    );
+    let with_tb = run_cycles(
+        "e = ValueError()\nfor i in range(50000):\n    try:\n        raise e\n    except ValueError:\n        pass\ne.__traceback__\n",
+        50_000_000,
+    );
+    assert!(
+        with_tb.cycles >= base.cycles + 50_000,
+        "traceback objects are charged"
+    );
+}
+
+#[test]
+fn float_format_precision_is_charged_and_never_panics() {
+    // Precisions past Rust's formatter limit (65535) pad exact zeros instead of panicking the
+    // VM; the digits past the first 400 are charged before the string is made.
+    let o = run_cycles(
+        "print(len(format(0.1, '.70000g')), len(format(2.5, '#.70000g')), len('%.70000e' % 1.5))\n",
+        10_000_000,
+    );
+    assert_eq!(err_line(&o), "");
+    assert_eq!(o.stdout, "57 70001 70006\n");
+    let big = run_cycles("format(1.5, '.100000f')\n", 10_000_000);
+    let small = run_cycles("format(1.5, '.1f')\n", 10_000_000);
+    assert!(
+        big.cycles >= small.cycles + 99_000,
+        "{} vs {}",
+        big.cycles,
+        small.cycles
+    );
+    let o = run_cycles("while True:\n    format(1.5, '.100000f')\n", 1_000_000);
+    assert!(err_line(&o).starts_with("OutOfCycles"), "{:?}", o.error);
+}
+
+#[test]
 fn huge_ints_overflow_before_computing() {
     for src in [
         "x = 2 ** 10000",
@@ -219,6 +310,19 @@ fn sandbox_is_closed() {
         ),
         (
             "().__class__.__bases__[0].__subclasses__()",
+            "AttributeError",
+        ),
+        // `mro()` is reachable on every class (through `type`), `__subclasses__` never is.
+        ("object.__subclasses__()", "AttributeError"),
+        ("type.__subclasses__(object)", "AttributeError"),
+        ("int.__class__.__subclasses__(int)", "AttributeError"),
+        ("getattr(object, '__subclasses__')", "AttributeError"),
+        (
+            "class C: pass\nC.mro()[-1].__subclasses__()",
+            "AttributeError",
+        ),
+        (
+            "class M(type): pass\nclass C(metaclass=M): pass\nC.__subclasses__()",
             "AttributeError",
         ),
         ("(lambda: 0).__globals__", "AttributeError"),

@@ -67,11 +67,32 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
     })?;
     let module = parsed.into_syntax();
     let scope = scope::analyze_function(None, &module.body, false);
+    // `from __future__ import …` may only open the module (after its docstring).
+    let mut future_ok = Vec::new();
+    let mut future_annotations = false;
+    for (k, st) in module.body.iter().enumerate() {
+        match st {
+            Stmt::Expr(e) if k == 0 && matches!(&*e.value, Expr::StringLiteral(_)) => {}
+            Stmt::ImportFrom(i)
+                if i.level == 0
+                    && i.module
+                        .as_ref()
+                        .is_some_and(|m| m.id.as_str() == "__future__") =>
+            {
+                future_ok.push(i.range.start().to_u32());
+                future_annotations |= i.names.iter().any(|a| a.name.id.as_str() == "annotations");
+            }
+            _ => break,
+        }
+    }
     let mut c = Compiler {
         lines,
+        source: source.into(),
         filename: filename.into(),
         units: Vec::new(),
         interned: Default::default(),
+        future_ok,
+        future_annotations,
     };
     c.push_unit(
         "<module>",
@@ -81,10 +102,41 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
         Vec::new(),
         1,
     );
+    // A module with annotated names gets `__annotations__` (CPython's SETUP_ANNOTATIONS).
+    if has_annotations(&module.body) {
+        c.emit(Op::BuildMap(0));
+        let ai = c.name_idx("__annotations__");
+        c.emit(Op::StoreName(ai));
+    }
     c.stmts(&module.body)?;
     c.emit(Op::LoadNone);
     c.emit(Op::ReturnValue);
     Ok(Rc::new(c.pop_unit()))
+}
+
+/// Does a module or class body annotate a name (at any depth of its compound statements, not
+/// inside functions or classes)? Then it gets an `__annotations__` dict first.
+fn has_annotations(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::AnnAssign(a) => a.simple,
+        Stmt::If(i) => {
+            has_annotations(&i.body) || i.elif_else_clauses.iter().any(|c| has_annotations(&c.body))
+        }
+        Stmt::For(f) => has_annotations(&f.body) || has_annotations(&f.orelse),
+        Stmt::While(w) => has_annotations(&w.body) || has_annotations(&w.orelse),
+        Stmt::With(w) => has_annotations(&w.body),
+        Stmt::Try(t) => {
+            has_annotations(&t.body)
+                || has_annotations(&t.orelse)
+                || has_annotations(&t.finalbody)
+                || t.handlers.iter().any(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    has_annotations(&h.body)
+                })
+        }
+        Stmt::Match(m) => m.cases.iter().any(|c| has_annotations(&c.body)),
+        _ => false,
+    })
 }
 
 struct LineIndex {
@@ -121,6 +173,9 @@ enum FBlock {
         name: Option<String>,
     },
     With,
+    AsyncWith,
+    /// The body of an `except*` clause: `break`, `continue` and `return` may not leave it.
+    ExceptStar,
 }
 
 struct Unit {
@@ -138,6 +193,12 @@ struct Unit {
 
 struct Compiler {
     lines: LineIndex,
+    /// The source text (for checks the AST does not answer, e.g. f-string expression text).
+    source: Rc<str>,
+    /// Offsets of the `from __future__ import` statements that open the module.
+    future_ok: Vec<u32>,
+    /// `from __future__ import annotations` (PEP 563): annotations are kept as strings.
+    future_annotations: bool,
     filename: Rc<str>,
     units: Vec<Unit>,
     /// One string object per distinct global/attribute name in the module (see `Code::names`).
@@ -229,6 +290,7 @@ impl Compiler {
             varkw: false,
             is_generator: scope.is_generator && kind != CodeKind::Module,
             is_coroutine: false,
+            is_async_gen: false,
             firstline: line,
         };
         let first_param = params.first().cloned();
@@ -309,6 +371,7 @@ impl Compiler {
             Op::ForIter(_) => Op::ForIter(target),
             Op::SetupExcept(_) => Op::SetupExcept(target),
             Op::SetupFinally(_) => Op::SetupFinally(target),
+            Op::ExcStarMatch(_) => Op::ExcStarMatch(target),
             other => other,
         };
     }
@@ -482,12 +545,13 @@ impl Compiler {
                     self.expr(v)?;
                     self.store(&a.target)?;
                 }
-                // Class bodies record simple annotations in `__annotations__` (dataclasses,
-                // NamedTuple and TypedDict read them); elsewhere annotations are ignored.
-                if let (CodeKind::Class, Expr::Name(n), true) =
+                // Class bodies and modules record simple annotations in `__annotations__`
+                // (dataclasses, NamedTuple and TypedDict read them); in functions they are
+                // not evaluated, as in CPython.
+                if let (CodeKind::Class | CodeKind::Module, Expr::Name(n), true) =
                     (self.u().code.kind, &*a.target, a.simple)
                 {
-                    self.expr(&a.annotation)?;
+                    self.annotation(&a.annotation)?;
                     let ai = self.name_idx("__annotations__");
                     self.emit(Op::LoadName(ai));
                     self.load_const(Value::str(n.id.as_str()));
@@ -540,10 +604,8 @@ impl Compiler {
                     self.patch(b);
                 }
             }
+            Stmt::For(f) if f.is_async => self.async_for(f)?,
             Stmt::For(f) => {
-                if f.is_async {
-                    return Err(self.err(self.line(), "async for is not supported"));
-                }
                 self.expr(&f.iter)?;
                 self.emit(Op::GetIter);
                 let start = self.here();
@@ -583,6 +645,9 @@ impl Compiler {
             Stmt::Return(r) => {
                 if self.u().code.kind == CodeKind::Module || self.u().code.kind == CodeKind::Class {
                     return Err(self.syntax(self.line(), "'return' outside function"));
+                }
+                if r.value.is_some() && self.u().code.is_async_gen {
+                    return Err(self.syntax(self.line(), "'return' with value in async generator"));
                 }
                 match &r.value {
                     Some(v) => self.expr(v)?,
@@ -628,11 +693,46 @@ impl Compiler {
             }
             Stmt::With(w) => {
                 if w.is_async {
-                    return Err(self.err(self.line(), "async with is not supported"));
+                    self.check_async("'async with' outside async function")?;
+                    self.async_with_items(&w.items, &w.body)?;
+                } else {
+                    self.with_items(&w.items, &w.body)?;
                 }
-                self.with_items(&w.items, &w.body)?;
             }
-            Stmt::Global(_) | Stmt::Nonlocal(_) => {}
+            Stmt::Global(g) => {
+                for n in &g.names {
+                    let n = n.id.as_str();
+                    if self.is_param(n) {
+                        return Err(
+                            self.syntax(self.line(), format!("name '{n}' is parameter and global"))
+                        );
+                    }
+                    if self.u().scope.nonlocals.contains(n) {
+                        return Err(
+                            self.syntax(self.line(), format!("name '{n}' is nonlocal and global"))
+                        );
+                    }
+                }
+            }
+            Stmt::Nonlocal(g) => {
+                if self.u().code.kind == CodeKind::Module {
+                    return Err(self.syntax(
+                        self.line(),
+                        "nonlocal declaration not allowed at module level",
+                    ));
+                }
+                for n in &g.names {
+                    let n = n.id.as_str();
+                    if self.is_param(n) {
+                        return Err(self
+                            .syntax(self.line(), format!("name '{n}' is parameter and nonlocal")));
+                    }
+                    if !self.u().code.freevars.iter().any(|f| &**f == n) {
+                        return Err(self
+                            .syntax(self.line(), format!("no binding for nonlocal '{n}' found")));
+                    }
+                }
+            }
             Stmt::Import(i) => {
                 for a in &i.names {
                     let full = a.name.id.as_str();
@@ -656,6 +756,12 @@ impl Compiler {
             Stmt::ImportFrom(i) => {
                 if i.level > 0 {
                     return Err(self.err(self.line(), "relative import is not supported"));
+                }
+                if i.module
+                    .as_ref()
+                    .is_some_and(|m| m.id.as_str() == "__future__")
+                {
+                    self.check_future(i)?;
                 }
                 let m = i
                     .module
@@ -775,14 +881,24 @@ impl Compiler {
                 }
                 self.emit(Op::WithExit);
             }
+            FBlock::ExceptStar => {
+                return Err(self.syntax(
+                    self.line(),
+                    "'break', 'continue' and 'return' cannot appear in an except* block",
+                ));
+            }
+            FBlock::AsyncWith => {
+                self.emit(Op::PopBlock);
+                if with_value {
+                    self.emit(Op::Rot2);
+                }
+                self.async_with_exit();
+            }
         }
         Ok(())
     }
 
     fn try_stmt(&mut self, t: &ast::StmtTry) -> CResult {
-        if t.is_star {
-            return Err(self.err(self.line(), "except* is not supported"));
-        }
         let has_finally = !t.finalbody.is_empty();
         let fin_setup = if has_finally {
             let s = self.emit(Op::SetupFinally(0));
@@ -804,11 +920,15 @@ impl Compiler {
             self.stmts(&t.orelse)?;
             let mut ends = vec![self.emit(Op::Jump(0))];
             self.patch(setup);
-            for h in &t.handlers {
+            if t.is_star {
+                self.star_handlers(&t.handlers)?;
+            }
+            for h in t.handlers.iter().filter(|_| !t.is_star) {
                 let ast::ExceptHandler::ExceptHandler(h) = h;
                 self.set_line(h);
                 let mut next = None;
                 if let Some(ty) = &h.type_ {
+                    self.check_except_type(ty)?;
                     self.expr(ty)?;
                     self.emit(Op::ExcMatch);
                     next = Some(self.emit(Op::JumpIfFalse(0)));
@@ -836,7 +956,9 @@ impl Compiler {
                     self.patch(nx);
                 }
             }
-            self.emit(Op::Reraise);
+            if !t.is_star {
+                self.emit(Op::Reraise);
+            }
             for e in ends {
                 self.patch(e);
             }
@@ -854,6 +976,58 @@ impl Compiler {
             self.patch(end);
         }
         Ok(())
+    }
+
+    /// The clauses of `try: … except* T as e: …` (PEP 654), entered with the exception on the
+    /// stack: each clause takes the part of what is left that matches `T`, and exceptions its
+    /// body raises are collected; `ExcStarEnd` re-raises what is left unhandled plus them.
+    fn star_handlers(&mut self, handlers: &[ast::ExceptHandler]) -> CResult {
+        self.emit(Op::ExcStarBegin);
+        for h in handlers {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            self.set_line(h);
+            let Some(ty) = &h.type_ else {
+                return Err(self.syntax(self.line(), "expected one or more exception types"));
+            };
+            self.check_except_type(ty)?;
+            self.expr(ty)?;
+            let nomatch = self.emit(Op::ExcStarMatch(0));
+            let name = h.name.as_ref().map(|n| n.id.to_string());
+            match &name {
+                Some(n) => self.store_name(n),
+                None => {
+                    self.emit(Op::Pop);
+                }
+            }
+            let fin = self.emit(Op::SetupFinally(0));
+            self.unit().fblocks.push(FBlock::ExceptStar);
+            self.stmts(&h.body)?;
+            self.unit().fblocks.pop();
+            self.emit(Op::PopBlock);
+            self.emit(Op::PopExcept);
+            self.clear_handler_name(name.as_deref());
+            let next = self.emit(Op::Jump(0));
+            // The body raised: collect the exception, leave both handlers.
+            self.patch(fin);
+            // Stack: orig, list, rest, raised.
+            self.emit(Op::ListAppend(2));
+            self.emit(Op::PopExcept);
+            self.emit(Op::PopExcept);
+            self.clear_handler_name(name.as_deref());
+            self.patch(next);
+            self.patch(nomatch);
+        }
+        self.emit(Op::ExcStarEnd);
+        Ok(())
+    }
+
+    /// `e = None; del e` after a handler bound `except … as e`.
+    fn clear_handler_name(&mut self, name: Option<&str>) {
+        if let Some(n) = name {
+            self.emit(Op::LoadNone);
+            self.store_name(n);
+            self.delete_name(n);
+        }
     }
 
     fn with_items(&mut self, items: &[ast::WithItem], body: &[Stmt]) -> CResult {
@@ -878,6 +1052,104 @@ impl Compiler {
         self.patch(setup);
         self.emit(Op::WithExcept);
         self.patch(end);
+        Ok(())
+    }
+
+    /// `await` the value on top of the stack (`k` as in `Op::GetAwaitable`).
+    fn await_top(&mut self, k: u32) {
+        self.emit(Op::GetAwaitable(k));
+        self.emit(Op::LoadNone);
+        self.emit(Op::YieldFrom);
+    }
+
+    /// `await`, `async for` and `async with` are only valid in an `async def` (or an async
+    /// comprehension or async generator expression, which are compiled as such).
+    fn check_async(&self, msg: &str) -> CResult {
+        let c = &self.u().code;
+        if c.is_coroutine || c.is_async_gen {
+            Ok(())
+        } else {
+            Err(self.syntax(self.line(), msg))
+        }
+    }
+
+    /// Normal exit of an `async with` (stack: bound `__aexit__`): `await __aexit__(None, None,
+    /// None)` and drop the result.
+    fn async_with_exit(&mut self) {
+        for _ in 0..3 {
+            self.emit(Op::LoadNone);
+        }
+        self.emit(Op::Call(3));
+        self.await_top(2);
+        self.emit(Op::Pop);
+    }
+
+    /// `async with` (PEP 492): `__aenter__()` and `__aexit__(…)` are awaited; a truthy result of
+    /// `__aexit__` swallows the exception.
+    fn async_with_items(&mut self, items: &[ast::WithItem], body: &[Stmt]) -> CResult {
+        let Some((first, rest)) = items.split_first() else {
+            return self.stmts(body);
+        };
+        self.expr(&first.context_expr)?;
+        self.emit(Op::BeforeAsyncWith);
+        self.await_top(1);
+        match &first.optional_vars {
+            Some(t) => self.store(t)?,
+            None => {
+                self.emit(Op::Pop);
+            }
+        }
+        let setup = self.emit(Op::SetupFinally(0));
+        self.unit().fblocks.push(FBlock::AsyncWith);
+        self.async_with_items(rest, body)?;
+        self.unit().fblocks.pop();
+        self.emit(Op::PopBlock);
+        self.async_with_exit();
+        let end = self.emit(Op::Jump(0));
+        self.patch(setup);
+        self.emit(Op::AsyncWithExcept);
+        self.await_top(2);
+        self.emit(Op::AsyncWithExceptEnd);
+        self.patch(end);
+        Ok(())
+    }
+
+    /// One step of an `async for` whose async iterator is on the stack: await `__anext__()`
+    /// under a handler that ends the loop on `StopAsyncIteration`, then bind the target.
+    /// Returns the position of the handler's `SetupExcept` (patched to `EndAsyncFor`).
+    fn async_for_step(&mut self, target: &Expr) -> Result<usize, CompileError> {
+        let setup = self.emit(Op::SetupExcept(0));
+        self.emit(Op::GetANext);
+        self.await_top(3);
+        self.emit(Op::PopBlock);
+        self.store(target)?;
+        Ok(setup)
+    }
+
+    /// `async for` (PEP 492), with `else`, `break` and `continue`.
+    fn async_for(&mut self, f: &ast::StmtFor) -> CResult {
+        self.check_async("'async for' outside async function")?;
+        self.expr(&f.iter)?;
+        self.emit(Op::GetAIter);
+        let start = self.here();
+        let setup = self.async_for_step(&f.target)?;
+        self.unit().fblocks.push(FBlock::Loop {
+            start,
+            breaks: Vec::new(),
+            is_for: true,
+        });
+        self.stmts(&f.body)?;
+        self.emit(Op::Jump(start as u32));
+        let breaks = match self.unit().fblocks.pop() {
+            Some(FBlock::Loop { breaks, .. }) => breaks,
+            _ => Vec::new(),
+        };
+        self.patch(setup);
+        self.emit(Op::EndAsyncFor);
+        self.stmts(&f.orelse)?;
+        for b in breaks {
+            self.patch(b);
+        }
         Ok(())
     }
 
@@ -951,7 +1223,7 @@ impl Compiler {
         if !ann.is_empty() {
             for (n, x) in &ann {
                 self.load_const(Value::str(n));
-                self.expr(x)?;
+                self.annotation(x)?;
             }
             self.emit(Op::BuildMap(ann.len() as u32));
             flags |= 8;
@@ -1010,6 +1282,7 @@ impl Compiler {
         }
         let line = self.line();
         let scope = scope::analyze_function(Some(&f.parameters), &f.body, false);
+        let has_yield = scope.has_yield;
         let qn = self.qualname(f.name.id.as_str());
         let params = scope::param_names(&f.parameters);
         self.push_unit(
@@ -1021,7 +1294,8 @@ impl Compiler {
             line,
         );
         self.set_params(&f.parameters);
-        self.unit().code.is_coroutine = f.is_async;
+        self.unit().code.is_coroutine = f.is_async && !has_yield;
+        self.unit().code.is_async_gen = f.is_async && has_yield;
         if f.is_async {
             self.unit().code.is_generator = true;
         }
@@ -1073,10 +1347,7 @@ impl Compiler {
                 self.emit(Op::StoreName(i));
             }
         }
-        if c.body
-            .iter()
-            .any(|s| matches!(s, Stmt::AnnAssign(a) if a.simple))
-        {
+        if has_annotations(&c.body) {
             self.emit(Op::BuildMap(0));
             let ai = self.name_idx("__annotations__");
             self.emit(Op::StoreName(ai));
@@ -1128,6 +1399,9 @@ impl Compiler {
 
     fn store(&mut self, t: &Expr) -> CResult {
         match t {
+            Expr::Name(n) if n.id.as_str() == "__debug__" => {
+                return Err(self.syntax(self.line(), "cannot assign to __debug__"))
+            }
             Expr::Name(n) => self.store_name(n.id.as_str()),
             Expr::Attribute(a) => {
                 self.expr(&a.value)?;
@@ -1484,8 +1758,9 @@ impl Compiler {
                     self.load_const(v);
                 }
                 ast::Number::Float(f) => self.load_const(Value::Float(*f)),
-                ast::Number::Complex { .. } => {
-                    return Err(self.err(self.line(), "complex numbers are not supported"))
+                ast::Number::Complex { imag, .. } => {
+                    self.load_const(Value::Float(*imag));
+                    self.emit(Op::Imaginary);
                 }
             },
             Expr::StringLiteral(s) => self.load_const(Value::str(s.value.to_str())),
@@ -1655,6 +1930,7 @@ impl Compiler {
             Expr::Generator(c) => self.comprehension("<genexpr>", 3, &[&c.elt], &c.generators)?,
             Expr::Yield(y) => {
                 self.check_in_function("'yield' outside function")?;
+                self.check_not_in_comprehension("yield")?;
                 match &y.value {
                     Some(v) => self.expr(v)?,
                     None => {
@@ -1665,6 +1941,10 @@ impl Compiler {
             }
             Expr::YieldFrom(y) => {
                 self.check_in_function("'yield from' outside function")?;
+                self.check_not_in_comprehension("yield")?;
+                if self.u().code.is_coroutine || self.u().code.is_async_gen {
+                    return Err(self.syntax(self.line(), "'yield from' inside async function"));
+                }
                 self.expr(&y.value)?;
                 self.emit(Op::GetIter);
                 self.emit(Op::LoadNone);
@@ -1672,10 +1952,9 @@ impl Compiler {
             }
             Expr::Await(a) => {
                 self.check_in_function("'await' outside function")?;
+                self.check_async("'await' outside async function")?;
                 self.expr(&a.value)?;
-                self.emit(Op::GetAwaitable);
-                self.emit(Op::LoadNone);
-                self.emit(Op::YieldFrom);
+                self.await_top(0);
             }
             Expr::FString(f) => {
                 let mut n = 0;
@@ -1686,6 +1965,7 @@ impl Compiler {
                             n += 1;
                         }
                         ast::FStringPart::FString(fs) => {
+                            self.check_fstring_311(&fs.elements, fs.flags, 0)?;
                             for el in fs.elements.iter() {
                                 n += self.fstring_element(el)?;
                             }
@@ -1707,11 +1987,177 @@ impl Compiler {
         Ok(())
     }
 
+    /// A `from __future__ import` must open the module and name features Python 3.11 knows.
+    fn check_future(&self, i: &ast::StmtImportFrom) -> CResult {
+        if !self.future_ok.contains(&i.range.start().to_u32()) {
+            return Err(self.syntax(
+                self.line(),
+                "from __future__ imports must occur at the beginning of the file",
+            ));
+        }
+        for a in &i.names {
+            match a.name.id.as_str() {
+                "nested_scopes" | "generators" | "division" | "absolute_import"
+                | "with_statement" | "print_function" | "unicode_literals" | "barry_as_FLUFL"
+                | "generator_stop" | "annotations" => {}
+                "braces" => return Err(self.syntax(self.line(), "not a chance")),
+                other => {
+                    return Err(self.syntax(
+                        self.line(),
+                        format!("future feature {other} is not defined"),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An annotation: evaluated, or under `from __future__ import annotations` its source
+    /// text as a string (CPython stores `ast.unparse` of it; the text as written is used).
+    fn annotation(&mut self, x: &Expr) -> CResult {
+        if self.future_annotations {
+            let text = match self.unparse(x) {
+                Some(t) => t,
+                None => self
+                    .source
+                    .get(x.range().to_std_range())
+                    .unwrap_or("")
+                    .to_string(),
+            };
+            self.load_const(Value::str(&text));
+            return Ok(());
+        }
+        self.expr(x)
+    }
+
+    /// `ast.unparse` for the expressions annotations are made of (names, attributes,
+    /// subscripts, tuples, lists, `|`, constants); None for anything else.
+    fn unparse(&self, x: &Expr) -> Option<String> {
+        let join = |xs: &[Expr]| -> Option<String> {
+            let parts: Option<Vec<String>> = xs.iter().map(|e| self.unparse(e)).collect();
+            Some(parts?.join(", "))
+        };
+        Some(match x {
+            Expr::Name(n) => n.id.to_string(),
+            Expr::Attribute(a) => format!("{}.{}", self.unparse(&a.value)?, a.attr.id),
+            Expr::Subscript(s) => {
+                let inner = match &*s.slice {
+                    Expr::Tuple(t) if !t.elts.is_empty() => join(&t.elts)?,
+                    other => self.unparse(other)?,
+                };
+                format!("{}[{inner}]", self.unparse(&s.value)?)
+            }
+            Expr::Tuple(t) if t.elts.len() == 1 => format!("({},)", self.unparse(&t.elts[0])?),
+            Expr::Tuple(t) => format!("({})", join(&t.elts)?),
+            Expr::List(l) => format!("[{}]", join(&l.elts)?),
+            Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
+                format!("{} | {}", self.unparse(&b.left)?, self.unparse(&b.right)?)
+            }
+            Expr::StringLiteral(s) => crate::format::str_repr(s.value.to_str()),
+            Expr::NoneLiteral(_) => "None".into(),
+            Expr::BooleanLiteral(b) => if b.value { "True" } else { "False" }.into(),
+            Expr::EllipsisLiteral(_) => "...".into(),
+            Expr::NumberLiteral(_) => self.source.get(x.range().to_std_range())?.to_string(),
+            _ => return None,
+        })
+    }
+
+    /// Is `n` a parameter of the function being compiled?
+    fn is_param(&self, n: &str) -> bool {
+        let c = &self.u().code;
+        if c.kind != CodeKind::Function {
+            return false;
+        }
+        let k = (c.argcount + c.kwonly) as usize + usize::from(c.varargs) + usize::from(c.varkw);
+        c.varnames.iter().take(k).any(|v| &**v == n)
+    }
+
+    /// `except A, B:` (Python 3.14) must be `except (A, B):` in 3.11.
+    fn check_except_type(&self, ty: &Expr) -> CResult {
+        match ty {
+            Expr::Tuple(t) if !t.parenthesized => Err(self.syntax(
+                self.line(),
+                "multiple exception types must be parenthesized",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// `yield` in a comprehension or generator expression is a SyntaxError (Python 3.8+).
+    fn check_not_in_comprehension(&self, what: &str) -> CResult {
+        let c = &self.u().code;
+        if c.kind != CodeKind::Comprehension {
+            return Ok(());
+        }
+        let kind = match &*c.name {
+            "<genexpr>" => "generator expression",
+            "<setcomp>" => "set comprehension",
+            "<dictcomp>" => "dict comprehension",
+            _ => "list comprehension",
+        };
+        Err(self.syntax(self.line(), format!("'{what}' inside {kind}")))
+    }
+
     fn check_in_function(&self, msg: &str) -> CResult {
         match self.u().code.kind {
             CodeKind::Function | CodeKind::Comprehension => Ok(()),
             _ => Err(self.syntax(self.line(), msg)),
         }
+    }
+
+    /// The parser accepts Python 3.12's f-strings (PEP 701); 3.11 forbids a backslash, a
+    /// comment or (in a single-quoted f-string) the string's own quote in an expression part.
+    fn check_fstring_311(
+        &self,
+        elements: &ast::InterpolatedStringElements,
+        flags: ast::FStringFlags,
+        spec_depth: u32,
+    ) -> CResult {
+        use ast::StringFlags;
+        let quote = match flags.quote_style() {
+            ast::str::Quote::Single => '\'',
+            ast::str::Quote::Double => '"',
+        };
+        for el in elements.iter() {
+            let ast::InterpolatedStringElement::Interpolation(i) = el else {
+                continue;
+            };
+            let line = self.lines.line(i.range.start().to_u32());
+            if spec_depth >= 2 {
+                return Err(self.syntax(line, "f-string: expressions nested too deeply"));
+            }
+            // From after `{` to the format spec's `:` (or the closing `}`): the expression,
+            // any `=` / `!r` and whatever comment the parser skipped.
+            let start = i.range.start().to_usize() + 1;
+            let end = match &i.format_spec {
+                Some(spec) => spec.range.start().to_usize(),
+                None => i.range.end().to_usize().saturating_sub(1),
+            };
+            let text = self.source.get(start..end.max(start)).unwrap_or("");
+            if text.contains('\\') {
+                return Err(
+                    self.syntax(line, "f-string expression part cannot include a backslash")
+                );
+            }
+            if !flags.is_triple_quoted() && text.contains(quote) {
+                return Err(self.syntax(line, "f-string: expecting '}'"));
+            }
+            let mut in_str: Option<char> = None;
+            for ch in text.chars() {
+                match (in_str, ch) {
+                    (None, '\'' | '"') => in_str = Some(ch),
+                    (Some(q), c) if c == q => in_str = None,
+                    (None, '#') => {
+                        return Err(self.syntax(line, "f-string expression part cannot include '#'"))
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(spec) = &i.format_spec {
+                self.check_fstring_311(&spec.elements, flags, spec_depth + 1)?;
+            }
+        }
+        Ok(())
     }
 
     fn fstring_element(
@@ -1943,6 +2389,12 @@ impl Compiler {
         );
         let scope = scope::analyze_comprehension(elts, gens, parent_fn);
         let is_gen = kind == 3 || scope.is_generator;
+        // `async for` clauses or `await`s make a list/set/dict comprehension a coroutine
+        // awaited in place, and a generator expression an async generator.
+        let is_async = scope.has_await;
+        if is_async && kind != 3 {
+            self.check_async("asynchronous comprehension outside of an asynchronous function")?;
+        }
         let qn = self.qualname(name);
         self.push_unit(
             name,
@@ -1954,6 +2406,8 @@ impl Compiler {
         );
         self.unit().code.argcount = 1;
         self.unit().code.is_generator = is_gen;
+        self.unit().code.is_coroutine = is_async && kind != 3;
+        self.unit().code.is_async_gen = is_async && kind == 3;
         self.konst(Value::None);
         match kind {
             0 => {
@@ -1975,8 +2429,15 @@ impl Compiler {
         let code = self.pop_unit();
         self.make_function(code, None, None)?;
         self.expr(&first.iter)?;
-        self.emit(Op::GetIter);
+        self.emit(if first.is_async {
+            Op::GetAIter
+        } else {
+            Op::GetIter
+        });
         self.emit(Op::Call(1));
+        if is_async && kind != 3 {
+            self.await_top(0);
+        }
         Ok(())
     }
 
@@ -2012,18 +2473,24 @@ impl Compiler {
             }
             return Ok(());
         };
-        if g.is_async {
-            return Err(self.err(self.line(), "async comprehensions are not supported"));
-        }
         if depth == 0 {
             self.emit(Op::LoadFast(0));
         } else {
             self.expr(&g.iter)?;
-            self.emit(Op::GetIter);
+            self.emit(if g.is_async {
+                Op::GetAIter
+            } else {
+                Op::GetIter
+            });
         }
         let start = self.here();
-        let fi = self.emit(Op::ForIter(0));
-        self.store(&g.target)?;
+        let fi = if g.is_async {
+            self.async_for_step(&g.target)?
+        } else {
+            let fi = self.emit(Op::ForIter(0));
+            self.store(&g.target)?;
+            fi
+        };
         let mut skips = Vec::new();
         for c in &g.ifs {
             self.expr(c)?;
@@ -2035,6 +2502,9 @@ impl Compiler {
         }
         self.emit(Op::Jump(start as u32));
         self.patch(fi);
+        if g.is_async {
+            self.emit(Op::EndAsyncFor);
+        }
         Ok(())
     }
 }

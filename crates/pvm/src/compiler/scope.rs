@@ -24,6 +24,10 @@ pub struct Scope {
     pub child_free: IndexSet<String>,
     /// Contains `yield` / `yield from` / `await`.
     pub is_generator: bool,
+    /// Contains `yield` / `yield from` (an `async def` with it is an async generator).
+    pub has_yield: bool,
+    /// Contains `await`, `async for`, `async with` or an async comprehension (awaited here).
+    pub has_await: bool,
     /// Names bound by walrus inside comprehensions nested here (bind in this scope).
     pub walrus: IndexSet<String>,
     /// This is a class body.
@@ -122,6 +126,7 @@ pub fn analyze_comprehension(
         }
         if g.is_async {
             b.s.is_generator = true;
+            b.s.has_await = true;
         }
     }
     for e in elts {
@@ -248,6 +253,7 @@ impl Builder {
             Stmt::For(f) => {
                 if f.is_async {
                     self.s.is_generator = true;
+                    self.s.has_await = true;
                 }
                 self.expr(&f.iter);
                 self.target(&f.target);
@@ -272,6 +278,7 @@ impl Builder {
             Stmt::With(w) => {
                 if w.is_async {
                     self.s.is_generator = true;
+                    self.s.has_await = true;
                 }
                 for it in &w.items {
                     self.expr(&it.context_expr);
@@ -388,11 +395,17 @@ impl Builder {
             P::MatchOr(o) => o.patterns.iter().for_each(|x| self.pattern(x)),
         }
     }
-    fn comp(&mut self, elts: &[&Expr], gens: &[ast::Comprehension]) {
+    fn comp(&mut self, elts: &[&Expr], gens: &[ast::Comprehension], is_genexp: bool) {
         if let Some(g) = gens.first() {
             self.expr(&g.iter);
         }
         let c = analyze_comprehension(elts, gens, !self.s.is_class);
+        // An async list/set/dict comprehension is a coroutine awaited where it stands; an
+        // async generator expression is an async generator, not awaited.
+        if c.has_await && !is_genexp {
+            self.s.is_generator = true;
+            self.s.has_await = true;
+        }
         for n in c.nonlocals.iter().chain(c.globals.iter()) {
             self.bind(n);
             self.s.walrus.insert(n.clone());
@@ -435,25 +448,28 @@ impl Builder {
                 }
             }
             Expr::Set(s) => s.elts.iter().for_each(|x| self.expr(x)),
-            Expr::ListComp(c) => self.comp(&[&c.elt], &c.generators),
-            Expr::SetComp(c) => self.comp(&[&c.elt], &c.generators),
-            Expr::Generator(c) => self.comp(&[&c.elt], &c.generators),
+            Expr::ListComp(c) => self.comp(&[&c.elt], &c.generators, false),
+            Expr::SetComp(c) => self.comp(&[&c.elt], &c.generators, false),
+            Expr::Generator(c) => self.comp(&[&c.elt], &c.generators, true),
             Expr::DictComp(c) => match &c.key {
-                Some(k) => self.comp(&[k, &c.value], &c.generators),
-                None => self.comp(&[&c.value], &c.generators),
+                Some(k) => self.comp(&[k, &c.value], &c.generators, false),
+                None => self.comp(&[&c.value], &c.generators, false),
             },
             Expr::Await(a) => {
                 self.s.is_generator = true;
+                self.s.has_await = true;
                 self.expr(&a.value)
             }
             Expr::Yield(y) => {
                 self.s.is_generator = true;
+                self.s.has_yield = true;
                 if let Some(v) = &y.value {
                     self.expr(v)
                 }
             }
             Expr::YieldFrom(y) => {
                 self.s.is_generator = true;
+                self.s.has_yield = true;
                 self.expr(&y.value)
             }
             Expr::Compare(c) => {

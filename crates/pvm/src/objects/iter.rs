@@ -207,6 +207,10 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
             }
             Ok(Some(v))
         }
+        IterState::AsyncGenStep { .. } | IterState::AnextDefault { .. } => {
+            drop(st);
+            Ok(super::asyncgen::step_send(vm, it, Value::None)?.ok())
+        }
         IterState::Empty => Ok(None),
     }
 }
@@ -225,6 +229,8 @@ pub fn has_length_hint(it: &PyIter) -> bool {
             | IterState::Map { .. }
             | IterState::Filter { .. }
             | IterState::Callable { .. }
+            | IterState::AsyncGenStep { .. }
+            | IterState::AnextDefault { .. }
     )
 }
 
@@ -289,6 +295,71 @@ pub fn length_hint(vm: &mut Vm, it: &PyIter) -> R<Value> {
     Ok(Value::Int(n as i64))
 }
 
+/// The exception `throw(typ[, val[, tb]])` (of generators, coroutines and async generator
+/// steps) throws: the legacy form with a value uses an exception instance as is and makes
+/// any other value the argument of `typ`.
+pub fn throw_arg(vm: &mut Vm, args: &Args) -> R<Value> {
+    let mut e = args.pos.first().cloned().unwrap_or(Value::None);
+    let base = vm.types.exc["BaseException"].clone();
+    let ok = match &e {
+        Value::Class(c) => c.is_subclass(&base),
+        Value::Instance(i) => i.exc.borrow().is_some(),
+        _ => false,
+    };
+    if !ok {
+        let tn = vm.type_name(&e);
+        return Err(vm.type_err(format!(
+            "exceptions must be classes or instances deriving from BaseException, not {tn}"
+        )));
+    }
+    if let Some(v) = args.pos.get(1).filter(|v| !v.is_none()) {
+        let is_exc = matches!(v, Value::Instance(i) if i.exc.borrow().is_some());
+        e = if is_exc {
+            v.clone()
+        } else {
+            vm.call(&e, Args::new(vec![v.clone()]))?
+        };
+    }
+    Ok(e)
+}
+
+/// The data attributes of generators, coroutines and async generators: `__name__`,
+/// `__qualname__`, `gi_running`/`cr_running`/`ag_running`, the object a suspended frame is
+/// delegating to (`gi_yieldfrom`/`cr_await`/`ag_await`) and `gi_suspended`/`cr_suspended`.
+/// Frames and code objects are not reachable (`gi_frame`, `gi_code` … do not exist).
+pub fn gen_attr(g: &Generator, name: &str) -> Option<Value> {
+    let (running, delegate, suspended) = if g.coroutine {
+        ("cr_running", "cr_await", "cr_suspended")
+    } else if g.async_gen {
+        ("ag_running", "ag_await", "")
+    } else {
+        ("gi_running", "gi_yieldfrom", "gi_suspended")
+    };
+    Some(match name {
+        "__qualname__" => Value::str(&g.name),
+        "__name__" => Value::str(g.name.rsplit('.').next().unwrap_or(&g.name)),
+        n if n == running => Value::Bool(if g.async_gen {
+            g.running_async.get()
+        } else {
+            g.running.get()
+        }),
+        n if n == delegate => {
+            let f = g.frame.borrow();
+            let at = f.as_ref().filter(|f| {
+                f.started && matches!(f.code.ops.get(f.pc), Some(crate::bytecode::Op::YieldFrom))
+            });
+            at.and_then(|f| f.stack.last().cloned())
+                .unwrap_or(Value::None)
+        }
+        n if n == suspended && !n.is_empty() => {
+            let f = g.frame.borrow();
+            Value::Bool(f.as_ref().is_some_and(|f| f.started) && !g.running.get())
+        }
+        "cr_origin" if g.coroutine => Value::None,
+        _ => return None,
+    })
+}
+
 /// Generator methods: send, throw, close, __next__.
 pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> {
     match name {
@@ -308,17 +379,7 @@ pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Val
             }
         }
         "throw" => {
-            let mut e = args.pos.first().cloned().unwrap_or(Value::None);
-            // The legacy throw(type, value) form: an exception instance as the value is
-            // thrown as is, any other value is the argument of type(value).
-            if let Some(v) = args.pos.get(1).filter(|v| !v.is_none()) {
-                let is_exc = matches!(v, Value::Instance(i) if i.exc.borrow().is_some());
-                e = if is_exc {
-                    v.clone()
-                } else {
-                    vm.call(&e, Args::new(vec![v.clone()]))?
-                };
-            }
+            let e = throw_arg(vm, &args)?;
             let exc = vm.raise_value(e, None);
             match vm.gen_resume(g, None, Some(exc))? {
                 Ok(y) => Ok(y),

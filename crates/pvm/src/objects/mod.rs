@@ -6,7 +6,11 @@
 //! [`call_method`] dispatch on the receiver's type.
 
 pub mod arity;
+pub mod asyncgen;
+pub mod complex;
 pub mod dict;
+pub mod excgroup;
+pub mod genericalias;
 pub mod int;
 pub mod iter;
 pub mod list;
@@ -16,6 +20,7 @@ pub mod seqdunder;
 pub mod set;
 pub mod split;
 pub mod str;
+pub mod traceback;
 
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
@@ -227,12 +232,14 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Set(_) => set::METHODS,
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int::METHODS,
         Value::Float(_) => int::FLOAT_METHODS,
+        Value::Generator(g) if g.async_gen => asyncgen::METHODS,
         Value::Generator(_) => &["send", "throw", "close", "__next__"],
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
         Value::Iter(it) => {
             return matches!(name, "__next__" | "__iter__")
                 || (name == "__length_hint__" && iter::has_length_hint(it))
+                || (asyncgen::is_step(it) && asyncgen::step_has_method(name))
         }
         Value::ByteArray(_) => str::BYTEARRAY_METHODS,
         Value::Slice(_) => &["indices"],
@@ -294,6 +301,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
             int::call(vm, v, name, args)
         }
+        Value::Generator(g) if g.async_gen => asyncgen::call(vm, g, name, args),
         Value::Generator(g) => iter::gen_call(vm, g, name, args),
         Value::Bytes(b) => str::bytes_call(vm, b, name, args),
         Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
@@ -358,6 +366,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 Value::Int(step),
             ]))
         }
+        Value::Iter(it) if asyncgen::is_step(it) => asyncgen::step_call(vm, v, it, name, args),
         Value::Iter(it) => match name {
             "__next__" => match vm.next(v)? {
                 Some(x) => Ok(x),
@@ -459,6 +468,34 @@ pub fn norm_index(vm: &mut Vm, k: &Value, n: usize, what: &str) -> R<usize> {
         return Err(vm.new_exc("IndexError", &format!("{what} index out of range")));
     }
     Ok(j as usize)
+}
+
+/// An index object's `__index__` applied before the sequence's length is read (it may run
+/// code that resizes the sequence).
+fn index_first(vm: &mut Vm, k: Value) -> R<Value> {
+    Ok(match &k {
+        Value::Instance(_) if vm.lookup_dunder(&k, "__index__").is_some() => {
+            Value::Int(vm.index_of(&k)?)
+        }
+        _ => k,
+    })
+}
+
+/// `s` with `__index__` already applied to its parts (CPython's `PySlice_Unpack`), so that
+/// resolving it afterwards against a length (`slice_indices`) runs no Python code: a mutating
+/// `__index__` cannot change the length between the two.
+fn unpacked_slice(vm: &mut Vm, s: &PySlice) -> R<PySlice> {
+    let mut part = |v: &Value| -> R<Value> {
+        Ok(match v {
+            Value::Instance(_) => Value::Int(vm.index_of(v)?),
+            other => other.clone(),
+        })
+    };
+    Ok(PySlice {
+        start: part(&s.start)?,
+        stop: part(&s.stop)?,
+        step: part(&s.step)?,
+    })
 }
 
 /// Resolve a slice against length `n`: (start, stop, step, count).
@@ -691,6 +728,9 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
                 };
                 return vm.call(&f, Args::new(vec![o.clone(), k.clone()]));
             }
+            if genericalias::is_generic_builtin(vm, c) {
+                return Ok(genericalias::new(vm, o.clone(), k));
+            }
             Ok(o.clone())
         }
         _ => Err(vm.type_err(format!("'{}' object is not subscriptable", vm.type_name(o)))),
@@ -708,8 +748,9 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
     match o {
         Value::List(l) => {
             if let Value::Slice(s) = &k {
+                let s = unpacked_slice(vm, s)?;
                 let n = l.items.borrow().len();
-                let (start, stop, step, count) = slice_indices(vm, s, n)?;
+                let (start, stop, step, count) = slice_indices(vm, &s, n)?;
                 let new = match vm.collect(&v) {
                     Ok(new) => new,
                     Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&v) => {
@@ -717,11 +758,26 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                     }
                     Err(e) => return Err(e),
                 };
-                vm.charge(crate::cost::per_elem(new.len() + count))?;
-                if step == 1 {
-                    let stop = stop.max(start) as usize;
-                    l.items.borrow_mut().splice(start as usize..stop, new);
+                // Iterating the value may have run code that resized the list: clamp the
+                // slice to the list as it is now, as CPython's list_ass_slice does.
+                let now = l.items.borrow().len();
+                if step != 1 && now != n {
+                    return Err(vm.value_err("list changed size during extended slice assignment"));
+                }
+                let start = (start.max(0) as usize).min(now);
+                let stop = (stop.max(0) as usize).clamp(start, now);
+                let count = if step == 1 { stop - start } else { count };
+                // A resize also moves every element after the slice.
+                let moved = if step == 1 && new.len() != count {
+                    now - stop
                 } else {
+                    0
+                };
+                vm.charge(crate::cost::per_elem(new.len() + count + moved))?;
+                if step == 1 {
+                    l.items.borrow_mut().splice(start..stop, new);
+                } else {
+                    let start = start as i64;
                     if new.len() != count {
                         return Err(vm.value_err(format!(
                             "attempt to assign sequence of size {} to extended slice of size {}",
@@ -738,6 +794,7 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                 l.touch();
                 return Ok(());
             }
+            let k = index_first(vm, k)?;
             let n = l.items.borrow().len();
             let i = norm_index(vm, &k, n, "list assignment")?;
             l.items.borrow_mut()[i] = v;
@@ -745,6 +802,11 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
         }
         Value::Dict(d) => vm.dict_set(d, k, v),
         Value::ByteArray(b) => {
+            let k = index_first(vm, k)?;
+            let k = match &k {
+                Value::Slice(s) => Value::Slice(Rc::new(unpacked_slice(vm, s)?)),
+                _ => k,
+            };
             let n = b.b.borrow().len();
             if let Value::Slice(s) = &k {
                 let (start, stop, step, count) = slice_indices(vm, s, n)?;
@@ -765,11 +827,26 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
                         out
                     }
                 };
-                vm.charge(crate::cost::per_char(new.len() + count))?;
-                if step == 1 {
-                    let stop = stop.max(start) as usize;
-                    b.b.borrow_mut().splice(start as usize..stop, new);
+                // Iterating the value may have resized the bytearray (see the list case).
+                let now = b.b.borrow().len();
+                if step != 1 && now != n {
+                    return Err(
+                        vm.value_err("bytearray changed size during extended slice assignment")
+                    );
+                }
+                let start = (start.max(0) as usize).min(now);
+                let stop = (stop.max(0) as usize).clamp(start, now);
+                let count = if step == 1 { stop - start } else { count };
+                let moved = if step == 1 && new.len() != count {
+                    now - stop
                 } else {
+                    0
+                };
+                vm.charge(crate::cost::per_char(new.len() + count + moved))?;
+                if step == 1 {
+                    b.b.borrow_mut().splice(start..stop, new);
+                } else {
+                    let start = start as i64;
                     if new.len() != count {
                         return Err(vm.value_err(format!(
                             "attempt to assign bytes of size {} to extended slice of size {}",
@@ -788,7 +865,11 @@ pub fn setitem(vm: &mut Vm, o: &Value, k: Value, v: Value) -> R<()> {
             }
             let i = norm_index(vm, &k, n, "bytearray")?;
             let x = byte_value(vm, &v)?;
-            b.b.borrow_mut()[i] = x;
+            // The value's `__index__` may have shrunk the bytearray.
+            match b.b.borrow_mut().get_mut(i) {
+                Some(slot) => *slot = x,
+                None => return Err(vm.new_exc("IndexError", "bytearray index out of range")),
+            }
             Ok(())
         }
         Value::Instance(i) => {
@@ -819,18 +900,43 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
     match o {
         Value::List(l) => {
             if let Value::Slice(s) = &k {
+                let s = unpacked_slice(vm, s)?;
                 let n = l.items.borrow().len();
-                let (start, _, step, count) = slice_indices(vm, s, n)?;
-                let mut idx: Vec<usize> = (0..count)
-                    .map(|j| (start + j as i64 * step) as usize)
-                    .collect();
-                idx.sort_unstable();
-                for i in idx.into_iter().rev() {
-                    l.items.borrow_mut().remove(i);
+                let (start, _, step, count) = slice_indices(vm, &s, n)?;
+                if count == 0 {
+                    return Ok(());
                 }
+                // The deleted indexes as lo, lo + st, …, hi (st > 0). Everything from lo on is
+                // moved or dropped once, in one pass; that is charged first.
+                let (lo, st) = if step > 0 {
+                    (start as usize, step as usize)
+                } else {
+                    (
+                        (start + (count as i64 - 1) * step) as usize,
+                        step.unsigned_abs() as usize,
+                    )
+                };
+                vm.charge(crate::cost::per_elem(n - lo))?;
+                let hi = lo + (count - 1) * st;
+                let mut items = l.items.borrow_mut();
+                if st == 1 {
+                    items.drain(lo..=hi);
+                } else {
+                    let mut w = lo;
+                    for r in lo..n {
+                        if r <= hi && (r - lo) % st == 0 {
+                            continue;
+                        }
+                        items.swap(w, r);
+                        w += 1;
+                    }
+                    items.truncate(w);
+                }
+                drop(items);
                 l.touch();
                 return Ok(());
             }
+            let k = index_first(vm, k)?;
             let n = l.items.borrow().len();
             let i = norm_index(vm, &k, n, "list assignment")?;
             l.items.borrow_mut().remove(i);
@@ -838,9 +944,10 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
             Ok(())
         }
         Value::ByteArray(b) => {
-            let n = b.b.borrow().len();
             if let Value::Slice(s) = &k {
-                let (start, _, step, count) = slice_indices(vm, s, n)?;
+                let s = unpacked_slice(vm, s)?;
+                let n = b.b.borrow().len();
+                let (start, _, step, count) = slice_indices(vm, &s, n)?;
                 vm.charge(crate::cost::per_char(n))?;
                 let mut gone = vec![false; n];
                 for j in 0..count {
@@ -852,6 +959,8 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
                     !gone[i - 1]
                 });
             } else {
+                let k = index_first(vm, k)?;
+                let n = b.b.borrow().len();
                 let i = norm_index(vm, &k, n, "bytearray")?;
                 b.b.borrow_mut().remove(i);
             }

@@ -740,6 +740,9 @@ impl Vm<'_> {
                 if let Some(v) = i.dict.get_str(name) {
                     return Ok(Some(v));
                 }
+                if name == "__traceback__" && i.exc.borrow().is_some() {
+                    return Ok(Some(crate::objects::traceback::of(self, obj)?));
+                }
                 if let Some(st) = i.exc.borrow().as_ref() {
                     match name {
                         "__cause__" => return Ok(Some(st.cause.clone().unwrap_or(Value::None))),
@@ -747,7 +750,6 @@ impl Vm<'_> {
                             return Ok(Some(st.context.clone().unwrap_or(Value::None)))
                         }
                         "__suppress_context__" => return Ok(Some(Value::Bool(st.suppress))),
-                        "__traceback__" => return Ok(Some(Value::None)),
                         // CPython's StopIteration.__init__ stores `args[0]` (or None) as
                         // `value`; derive it from `args` so every way of raising agrees.
                         "value" if cls.is_subclass(&self.types.exc["StopIteration"]) => {
@@ -877,9 +879,10 @@ impl Vm<'_> {
                     }
                     Some(v) => Ok(Some(v)),
                     None => {
-                        // Attributes of the metaclass, bound to the class.
+                        // Attributes of the metaclass (`type` by default, e.g. `C.mro()`),
+                        // bound to the class.
                         let meta = c.meta.borrow().clone();
-                        if let Some(m) = meta {
+                        if let Some(m) = meta.or_else(|| Some(self.types.type_.clone())) {
                             if let Some(v) = m.lookup(name) {
                                 return Ok(Some(self.bind(v, obj, &m)?));
                             }
@@ -947,21 +950,8 @@ impl Vm<'_> {
                     self.getattr_opt(&f, name)
                 }
             },
-            Value::Generator(g)
-                if name == "__qualname__"
-                    || name == "__name__"
-                    || name
-                        == if g.coroutine {
-                            "cr_running"
-                        } else {
-                            "gi_running"
-                        } =>
-            {
-                Ok(Some(match name {
-                    "__qualname__" => Value::str(&g.name),
-                    "__name__" => Value::str(g.name.rsplit('.').next().unwrap_or(&g.name)),
-                    _ => Value::Bool(g.running.get()),
-                }))
+            Value::Generator(g) if crate::objects::iter::gen_attr(g, name).is_some() => {
+                Ok(crate::objects::iter::gen_attr(g, name))
             }
             Value::Builtin(b) => match name {
                 "__name__" | "__qualname__" => Ok(Some(Value::str(&b.name))),
@@ -1123,6 +1113,9 @@ impl Vm<'_> {
                         }
                         _ => {}
                     }
+                }
+                if name == "__traceback__" && i.exc.borrow().is_some() {
+                    return crate::objects::traceback::set(self, obj, &v);
                 }
                 self.generic_setattr(i, &cls, obj, name, v)
             }
@@ -1392,6 +1385,8 @@ impl Vm<'_> {
         let taken = g.frame.borrow_mut().take();
         let kind = if g.coroutine {
             "coroutine"
+        } else if g.async_gen {
+            "async generator"
         } else {
             "generator"
         };
@@ -1425,6 +1420,12 @@ impl Vm<'_> {
         }
         g.running.set(true);
         let saved_handling = self.handling.len();
+        // The exceptions its suspended frame was handling are being handled again.
+        for b in &frame.blocks {
+            if let (super::frame::BlockKind::Handler, Some(e)) = (b.kind, &b.exc) {
+                self.handling.push(e.clone());
+            }
+        }
         let r = match throw {
             Some(Exc::Py(e)) => match self.throw_to_delegate(&mut frame, e) {
                 Delegated::Yield(v) => Ok(Outcome::Yield(v)),
@@ -1452,10 +1453,23 @@ impl Vm<'_> {
             }
             Ok(Outcome::Return(v)) => Ok(Err(v)),
             Err(e) => {
-                if self.exc_is(&e, "StopIteration") {
-                    return Err(self.new_exc("RuntimeError", "generator raised StopIteration"));
+                let msg = if self.exc_is(&e, "StopIteration") {
+                    format!("{kind} raised StopIteration")
+                } else if g.async_gen && self.exc_is(&e, "StopAsyncIteration") {
+                    "async generator raised StopAsyncIteration".to_string()
+                } else {
+                    return Err(e);
+                };
+                // The RuntimeError is raised from the StopIteration (its cause and context).
+                let r = self.new_exc("RuntimeError", &msg);
+                if let (Exc::Py(Value::Instance(ri)), Exc::Py(stop)) = (&r, &e) {
+                    if let Some(st) = ri.exc.borrow_mut().as_mut() {
+                        st.cause = Some(stop.clone());
+                        st.context = Some(stop.clone());
+                        st.suppress = true;
+                    }
                 }
-                Err(e)
+                Err(r)
             }
         }
     }
@@ -1473,6 +1487,7 @@ impl Vm<'_> {
         let Some(sub) = frame.stack.last().cloned().filter(|_| at_yield_from) else {
             return Delegated::Raise(Exc::Py(e));
         };
+        let step = matches!(&sub, Value::Iter(it) if crate::objects::asyncgen::is_step(it));
         let is_exit = match &e {
             Value::Instance(i) => self
                 .types
@@ -1484,6 +1499,7 @@ impl Vm<'_> {
         if is_exit {
             frame.stack.pop();
             let closed = match &sub {
+                Value::Iter(it) if step => crate::objects::asyncgen::step_close(self, it),
                 Value::Generator(g) => {
                     crate::objects::iter::gen_call(self, g, "close", Args::default()).map(drop)
                 }
@@ -1496,6 +1512,7 @@ impl Vm<'_> {
             return Delegated::Raise(closed.err().unwrap_or(Exc::Py(e)));
         }
         let r = match &sub {
+            Value::Iter(it) if step => crate::objects::asyncgen::step_throw(self, it, Exc::Py(e)),
             Value::Generator(g) => self.gen_resume(g, None, Some(Exc::Py(e))),
             _ => match self.getattr_opt(&sub, "throw") {
                 Ok(Some(throw)) => match self.call(&throw, Args::new(vec![e])) {
@@ -1542,6 +1559,9 @@ impl Vm<'_> {
     pub fn send(&mut self, sub: &Value, sent: Value) -> R<Result<Value, Value>> {
         match sub {
             Value::Generator(g) => self.gen_send(g, sent),
+            Value::Iter(it) if crate::objects::asyncgen::is_step(it) => {
+                crate::objects::asyncgen::step_send(self, it, sent)
+            }
             _ => {
                 if sent.is_none() {
                     match self.next_or_stop(sub)? {
@@ -1575,10 +1595,24 @@ impl Vm<'_> {
         }
     }
 
-    /// The awaitable behind `await v`.
-    pub fn awaitable(&mut self, v: Value) -> R<Value> {
+    /// The awaitable behind `await v`; `ctx` (as in `Op::GetAwaitable`) picks CPython's
+    /// message for a value that cannot be awaited.
+    pub fn awaitable(&mut self, v: Value, ctx: u32) -> R<Value> {
+        let not_awaitable = |vm: &mut Self, v: &Value| {
+            let tn = vm.type_name(v);
+            vm.type_err(match ctx {
+                1 | 2 => format!(
+                    "'async with' received an object from __a{}__ that does not implement \
+                     __await__: {tn}",
+                    if ctx == 1 { "enter" } else { "exit" }
+                ),
+                3 => format!("'async for' received an invalid object from __anext__: {tn}"),
+                _ => format!("object {tn} can't be used in 'await' expression"),
+            })
+        };
         match &v {
             Value::Generator(g) if g.coroutine => Ok(v),
+            Value::Iter(it) if crate::objects::asyncgen::is_step(it) => Ok(v),
             Value::Instance(_) => match self.call_dunder(&v, "__await__", vec![])? {
                 Some(it) => {
                     let iterator = match &it {
@@ -1597,15 +1631,9 @@ impl Vm<'_> {
                     }
                     Ok(it)
                 }
-                None => {
-                    let tn = self.type_name(&v);
-                    Err(self.type_err(format!("object {tn} can't be used in 'await' expression")))
-                }
+                None => Err(not_awaitable(self, &v)),
             },
-            _ => {
-                let tn = self.type_name(&v);
-                Err(self.type_err(format!("object {tn} can't be used in 'await' expression")))
-            }
+            _ => Err(not_awaitable(self, &v)),
         }
     }
 }

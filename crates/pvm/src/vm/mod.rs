@@ -15,6 +15,7 @@ pub mod ops;
 use crate::bytecode::{CodeKind, Op};
 use crate::cost;
 use crate::limits::Limits;
+use crate::objects::asyncgen;
 use crate::value::*;
 use frame::{Block, BlockKind, Frame};
 use indexmap::IndexMap;
@@ -101,6 +102,12 @@ pub struct Types {
     pub method: Rc<Class>,
     pub generator: Rc<Class>,
     pub coroutine: Rc<Class>,
+    pub async_generator: Rc<Class>,
+    pub async_generator_asend: Rc<Class>,
+    pub async_generator_athrow: Rc<Class>,
+    pub anext_awaitable: Rc<Class>,
+    pub generic_alias: Rc<Class>,
+    pub traceback: Rc<Class>,
     pub iterator: Rc<Class>,
     pub module: Rc<Class>,
     pub property: Rc<Class>,
@@ -110,7 +117,7 @@ pub struct Types {
     pub notimpl: Rc<Class>,
     pub ellipsis: Rc<Class>,
     pub cell: Rc<Class>,
-    /// `complex` exists as a type for isinstance checks; it has no instances (LIMITATIONS.md).
+    /// `complex`: instances carry their value natively (`objects/complex.rs`).
     pub complex: Rc<Class>,
     /// Dict views.
     pub dict_keys: Rc<Class>,
@@ -1230,11 +1237,128 @@ impl<'h> Vm<'h> {
                         }
                     }
                 }
-                Op::GetAwaitable => {
+                Op::Imaginary => {
+                    self.charge(cost::BUILD)?;
+                    let v = Self::pop(f);
+                    let im = crate::vm::ops::as_f64(&v).unwrap_or(0.0);
+                    f.stack.push(crate::objects::complex::new(self, 0.0, im));
+                }
+                Op::GetAwaitable(k) => {
                     self.charge(cost::BASIC)?;
                     let v = Self::pop(f);
-                    let a = self.awaitable(v)?;
+                    let a = self.awaitable(v, k)?;
                     f.stack.push(a);
+                }
+                Op::BeforeAsyncWith => {
+                    self.charge(cost::CALL)?;
+                    let mgr = Self::pop(f);
+                    let (exit, r) = asyncgen::async_with_enter(self, &mgr)?;
+                    f.stack.push(exit);
+                    f.stack.push(r);
+                }
+                Op::AsyncWithExcept => {
+                    self.charge(cost::CALL)?;
+                    let e = Self::pop(f);
+                    let exit = Self::pop(f);
+                    let ty = self.type_of(&e);
+                    let tb = crate::objects::traceback::of(self, &e)?;
+                    let args = vec![Value::Class(ty), e.clone(), tb];
+                    let r = self.call(&exit, Args::new(args))?;
+                    f.stack.push(e);
+                    f.stack.push(r);
+                }
+                Op::AsyncWithExceptEnd => {
+                    self.charge(cost::BASIC)?;
+                    let r = Self::pop(f);
+                    let e = Self::pop(f);
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    if !self.truthy(&r)? {
+                        self.reraise = true;
+                        return Err(Exc::Py(e));
+                    }
+                }
+                Op::ExcStarBegin => {
+                    self.charge(cost::EXCEPT)?;
+                    let e = Self::pop(f);
+                    f.stack.push(e.clone());
+                    f.stack.push(Value::list(Vec::new()));
+                    f.stack.push(e);
+                }
+                Op::ExcStarMatch(t) => {
+                    self.charge(cost::EXCEPT)?;
+                    let ty = Self::pop(f);
+                    let rest = Self::pop(f);
+                    let (rest, m) = if rest.is_none() {
+                        (rest, Value::None)
+                    } else {
+                        crate::objects::excgroup::star_match(self, &rest, &ty)?
+                    };
+                    f.stack.push(rest);
+                    if m.is_none() {
+                        f.pc = t as usize;
+                    } else {
+                        f.blocks.push(Block {
+                            kind: BlockKind::Handler,
+                            handler: 0,
+                            depth: f.stack.len() as u32,
+                            exc: Some(m.clone()),
+                        });
+                        self.handling.push(m.clone());
+                        f.stack.push(m);
+                    }
+                }
+                Op::ExcStarEnd => {
+                    self.charge(cost::EXCEPT)?;
+                    let rest = Self::pop(f);
+                    let list = Self::pop(f);
+                    let orig = Self::pop(f);
+                    let mut excs = match &list {
+                        Value::List(l) => l.items.borrow().clone(),
+                        _ => Vec::new(),
+                    };
+                    excs.push(rest);
+                    let r = crate::objects::excgroup::prep_reraise(self, &orig, excs);
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    let r = r?;
+                    if !r.is_none() {
+                        self.reraise = true;
+                        return Err(Exc::Py(r));
+                    }
+                }
+                Op::GetAIter => {
+                    self.charge(cost::CALL)?;
+                    let v = Self::pop(f);
+                    let it = asyncgen::get_aiter(self, &v)?;
+                    f.stack.push(it);
+                }
+                Op::GetANext => {
+                    self.charge(cost::CALL)?;
+                    let it = Self::top(f).clone();
+                    let a = asyncgen::get_anext(self, &it)?;
+                    f.stack.push(a);
+                }
+                Op::EndAsyncFor => {
+                    self.charge(cost::EXCEPT)?;
+                    let e = Self::pop(f);
+                    if let Some(b) = f.blocks.pop() {
+                        if b.kind == BlockKind::Handler {
+                            self.handling.pop();
+                        }
+                    }
+                    let e = Exc::Py(e);
+                    if !self.exc_is(&e, "StopAsyncIteration") {
+                        self.reraise = true;
+                        return Err(e);
+                    }
+                    f.stack.pop();
                 }
                 Op::Raise(n) => {
                     self.charge(cost::RAISE)?;
@@ -1243,7 +1367,9 @@ impl<'h> Vm<'h> {
                             let cur = self.handling.last().cloned();
                             return match cur {
                                 Some(e) => {
-                                    self.reraise = false;
+                                    // A bare `raise` adds no traceback entry for this frame
+                                    // (CPython's RERAISE path skips PyTraceBack_Here).
+                                    self.reraise = true;
                                     Err(Exc::Py(e))
                                 }
                                 None => {
@@ -1346,10 +1472,10 @@ impl<'h> Vm<'h> {
                     let e = Self::pop(f);
                     let exit = Self::pop(f);
                     let ty = self.type_of(&e);
-                    let r = self.call(
-                        &exit,
-                        Args::new(vec![Value::Class(ty), e.clone(), Value::None]),
-                    );
+                    let tb = crate::objects::traceback::of(self, &e);
+                    let r = tb.and_then(|tb| {
+                        self.call(&exit, Args::new(vec![Value::Class(ty), e.clone(), tb]))
+                    });
                     if let Some(b) = f.blocks.pop() {
                         if b.kind == BlockKind::Handler {
                             self.handling.pop();
@@ -1574,7 +1700,7 @@ impl<'h> Vm<'h> {
         }
     }
 
-    fn exc_matches(&mut self, e: &Value, ty: &Value) -> R<bool> {
+    pub(crate) fn exc_matches(&mut self, e: &Value, ty: &Value) -> R<bool> {
         match ty {
             Value::Class(c) if c.is_subclass(&self.types.exc["BaseException"]) => {
                 let ec = self.type_of(e);

@@ -286,13 +286,22 @@ impl Vm<'_> {
             Value::Class(c) => c.meta.borrow().clone().unwrap_or_else(|| t.type_.clone()),
             Value::Instance(i) => i.cls(),
             Value::Generator(g) => {
-                if g.coroutine {
+                if g.async_gen {
+                    t.async_generator.clone()
+                } else if g.coroutine {
                     t.coroutine.clone()
                 } else {
                     t.generator.clone()
                 }
             }
-            Value::Iter(_) => t.iterator.clone(),
+            Value::Iter(it) => match &*it.state.borrow() {
+                IterState::AnextDefault { .. } => t.anext_awaitable.clone(),
+                IterState::AsyncGenStep { op, .. } => match op {
+                    crate::value::AsyncGenOp::Send(_) => t.async_generator_asend.clone(),
+                    _ => t.async_generator_athrow.clone(),
+                },
+                _ => t.iterator.clone(),
+            },
             Value::Module(_) => t.module.clone(),
             Value::Property(_) => t.property.clone(),
             Value::ClassMethod(_) => t.classmethod.clone(),
@@ -462,6 +471,31 @@ impl Vm<'_> {
         if !ba.is(a) || !bb.is(b) {
             if let Some(v) = self.native_binop(&ba, &bb, op, false)? {
                 return Ok(v);
+            }
+        }
+        // A sequence times an object with `__index__` (CPython's sq_repeat takes any index).
+        if op == BinOp::Mul {
+            let seq = |v: &Value| {
+                matches!(
+                    v,
+                    Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Bytes(_)
+                )
+            };
+            let has_index = |vm: &Self, v: &Value| {
+                matches!(v, Value::Instance(_)) && vm.lookup_dunder(v, "__index__").is_some()
+            };
+            let (s, n) = if seq(&ba) && has_index(self, &bb) {
+                (&ba, &bb)
+            } else if seq(&bb) && has_index(self, &ba) {
+                (&bb, &ba)
+            } else {
+                (&ba, &ba)
+            };
+            if !s.is(n) {
+                let k = Value::Int(self.index_of(n)?);
+                if let Some(v) = self.native_binop(s, &k, op, false)? {
+                    return Ok(v);
+                }
             }
         }
         if op == BinOp::Or && self.is_type_like(a) && self.is_type_like(b) {
@@ -787,7 +821,7 @@ impl Vm<'_> {
             .collect())
     }
 
-    fn is_union(&self, v: &Value) -> bool {
+    pub(crate) fn is_union(&self, v: &Value) -> bool {
         matches!(v, Value::Instance(i) if Rc::ptr_eq(&i.cls(), &self.types.union))
     }
 
@@ -796,7 +830,7 @@ impl Vm<'_> {
     }
 
     /// `X | Y` on types: a `types.UnionType` with flattened, de-duplicated `__args__`.
-    fn make_union(&mut self, a: &Value, b: &Value) -> R<Value> {
+    pub(crate) fn make_union(&mut self, a: &Value, b: &Value) -> R<Value> {
         let mut args: Vec<Value> = Vec::new();
         for v in [a, b] {
             let parts = if self.is_union(v) {
@@ -886,7 +920,9 @@ impl Vm<'_> {
                     ));
                 }
                 if x < 0.0 && y.fract() != 0.0 {
-                    return Err(self.value_err("complex results are not supported"));
+                    // CPython 3.11 hands a negative base with a fractional exponent to complex.
+                    let (re, im) = crate::objects::complex::pow(self, (x, 0.0), (y, 0.0))?;
+                    return Ok(crate::objects::complex::new(self, re, im));
                 }
                 let r = libm::pow(x, y);
                 if r.is_infinite() && x.is_finite() && y.is_finite() {
@@ -1538,6 +1574,8 @@ impl Vm<'_> {
             }
             Value::Instance(i) => {
                 let cls = i.cls();
+                // `__hash__ = object.__hash__` next to an `__eq__` keeps identity hashing.
+                let object_hash = matches!(cls.lookup("__hash__"), Some(Value::Builtin(_)));
                 if let Some(h) = cls.lookup("__hash__") {
                     if h.is_none() {
                         return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
@@ -1575,7 +1613,7 @@ impl Vm<'_> {
                         _ => Err(self.type_err("__hash__ method should return an integer")),
                     };
                 }
-                if self.lookup_dunder(v, "__eq__").is_some() {
+                if !object_hash && self.lookup_dunder(v, "__eq__").is_some() {
                     return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
                 }
                 // A dict_values view carries its dict as payload but is hashed by identity.
@@ -1727,6 +1765,10 @@ impl Vm<'_> {
                     i: 0,
                     len,
                 }
+            }
+            Value::Generator(g) if g.async_gen || g.coroutine => {
+                let tn = self.type_name(v);
+                return Err(self.type_err(format!("'{tn}' object is not iterable")));
             }
             Value::Iter(_) | Value::Generator(_) => return Ok(v.clone()),
             Value::Class(_) if self.lookup_dunder(v, "__iter__").is_some() => {

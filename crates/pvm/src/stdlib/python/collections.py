@@ -494,6 +494,8 @@ class deque:
     half of it is dead) and appendleft grows free room in front, so both ends are amortised
     O(1) without a linked structure."""
 
+    __class_getitem__ = classmethod(type(list[int]))  # deque[int] is a types.GenericAlias
+
     __slots__ = ('_buf', '_head', '_maxlen', '_state')
 
     def __init__(self, iterable=(), maxlen=None):
@@ -773,6 +775,8 @@ _abc.MutableSequence.register(deque)
 
 class ChainMap(_abc.MutableMapping):
     """A view of several mappings searched in order; writes go to maps[0]."""
+
+    __class_getitem__ = classmethod(type(list[int]))
 
     def __init__(self, *maps):
         self.maps = list(maps) or [{}]

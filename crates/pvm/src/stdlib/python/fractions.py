@@ -205,6 +205,18 @@ class Fraction:
     def denominator(self):
         return self._denominator
 
+    # The numbers.Complex members a Rational inherits in CPython.
+    @property
+    def real(self):
+        return +self
+
+    @property
+    def imag(self):
+        return 0
+
+    def conjugate(self):
+        return +self
+
     def __repr__(self):
         return f'{self.__class__.__name__}({self._numerator}, {self._denominator})'
 

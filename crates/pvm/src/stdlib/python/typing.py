@@ -626,8 +626,15 @@ def dataclass_transform(**kwargs):
     return decorator
 
 
+_BuiltinGenericAlias = type(list[int])  # types.GenericAlias (PEP 585)
+
+
 def get_origin(tp):
     """The unsubscripted origin of an alias: List[int] -> list, Union[...] -> Union."""
+    if isinstance(tp, _BuiltinGenericAlias):
+        return tp.__origin__
+    if isinstance(tp, _UnionType):
+        return _UnionType
     if isinstance(tp, _GenericAlias):
         if tp._name == 'Annotated':
             return Annotated
@@ -641,7 +648,7 @@ def get_origin(tp):
 
 def get_args(tp):
     """The arguments of an alias: Dict[str, int] -> (str, int)."""
-    if isinstance(tp, _GenericAlias):
+    if isinstance(tp, (_GenericAlias, _BuiltinGenericAlias, _UnionType)):
         return tp.__args__
     return ()
 

@@ -1,0 +1,3 @@
+"""__debug__ cannot be assigned."""
+print("never printed")
+__debug__ = False

@@ -1,0 +1,6 @@
+"""nonlocal needs a binding in an enclosing function."""
+print("never printed")
+
+
+def f():
+    nonlocal missing
