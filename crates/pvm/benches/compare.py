@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PVM vs CPython: run every program in benches/programs in both, same run, and report ratios.
 
-Usage: python3 crates/pvm/benches/compare.py [--cowboy PATH] [--runs N] [programs...]
+Usage: python3 crates/pvm/benches/compare.py [--cowboy PATH] [--runs N] [--callgrind] [programs...]
 
 Builds nothing itself: pass the release `cowboy` binary (default target/release/cowboy, built by
 `cargo build --release -p cowboy-cli`). Each program runs --runs times (default 3) in each engine;
@@ -9,9 +9,14 @@ the best wall time counts (least disturbed by the other core's load). Outputs mu
 else the program is reported as a MISMATCH and excluded from the median. Metering is on in the
 PVM (cycles are always counted; no --cycles budget is given). The ratio is PVM time / CPython time:
 below 1.0 the PVM is faster. Process start-up is included for both engines.
+
+With --callgrind, each program runs once per engine under `valgrind --tool=callgrind` and the
+columns are instructions executed (millions) instead of seconds: a load-independent measure
+for comparing commits on a busy machine (about 50 times slower; needs valgrind).
 """
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -19,6 +24,16 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+
+
+def instructions(cmd, _runs):
+    """(millions of instructions, stdout) of one run under callgrind, or (None, output)."""
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                       capture_output=True)
+    m = re.search(rb"Collected : (\d+)", p.stderr)
+    if p.returncode != 0 or not m:
+        return None, p.stdout + p.stderr
+    return int(m.group(1)) / 1e6, p.stdout
 
 
 def best_time(cmd, runs):
@@ -38,6 +53,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cowboy", default=os.path.join(ROOT, "target", "release", "cowboy"))
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--callgrind", action="store_true")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args()
     progdir = os.path.join(HERE, "programs")
@@ -45,25 +61,27 @@ def main():
         os.path.join(progdir, f) for f in os.listdir(progdir) if f.endswith(".py"))
     if not os.path.exists(args.cowboy):
         sys.exit(f"no cowboy binary at {args.cowboy}: run `cargo build --release -p cowboy-cli`")
-    print(f"{'program':28} {'cpython s':>10} {'pvm s':>10} {'ratio':>7}")
+    measure = instructions if args.callgrind else best_time
+    unit = "Minstr" if args.callgrind else "s"
+    print(f"{'program':28} {'cpython ' + unit:>14} {'pvm ' + unit:>14} {'ratio':>7}")
     ratios = []
     for prog in programs:
         name = os.path.basename(prog)
-        py_t, py_out = best_time([sys.executable, prog], args.runs)
-        pvm_t, pvm_out = best_time([args.cowboy, "pvm", "run", prog], args.runs)
+        py_t, py_out = measure([sys.executable, prog], args.runs)
+        pvm_t, pvm_out = measure([args.cowboy, "pvm", "run", prog], args.runs)
         if py_t is None:
             print(f"{name:28} CPython failed: {py_out[-200:]!r}")
             continue
         if pvm_t is None:
             last = pvm_out.decode(errors="replace").strip().splitlines()[-1:] or [""]
-            print(f"{name:28} {py_t:10.3f} {'FAILED':>10}  {last[0][:80]}")
+            print(f"{name:28} {py_t:14.3f} {'FAILED':>14}  {last[0][:80]}")
             continue
         if pvm_out != py_out:
-            print(f"{name:28} {py_t:10.3f} {pvm_t:10.3f}  MISMATCH (output differs)")
+            print(f"{name:28} {py_t:14.3f} {pvm_t:14.3f}  MISMATCH (output differs)")
             continue
         r = pvm_t / py_t
         ratios.append(r)
-        print(f"{name:28} {py_t:10.3f} {pvm_t:10.3f} {r:7.2f}")
+        print(f"{name:28} {py_t:14.3f} {pvm_t:14.3f} {r:7.2f}")
     if ratios:
         geo = statistics.geometric_mean(ratios)
         print(f"median ratio {statistics.median(ratios):.2f}  geometric mean {geo:.2f}  "
