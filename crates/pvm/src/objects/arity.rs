@@ -272,118 +272,17 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
             _ => return None,
         },
-        // bytearray
+        // bytearray: its mutators here, every other method as bytes has it (below)
         2 => match key {
-            (3, b'h') => &[(
-                "hex",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["sep", "bytes_per_sep"],
-                },
-            )],
             (3, b'p') => &[("pop", Clinic(0, 1))],
             (4, b'c') => &[("copy", NoArgs)],
-            (4, b'f') => &[("find", Tuple(1, 3))],
-            (4, b'j') => &[("join", One)],
-            (5, b'c') => &[("clear", NoArgs), ("count", Tuple(1, 3))],
-            (5, b'i') => &[("index", Tuple(1, 3))],
-            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
-            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
-            (5, b's') => &[
-                (
-                    "split",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("strip", Clinic(0, 1)),
-            ],
-            (5, b't') => &[("title", NoArgs)],
-            (5, b'u') => &[("upper", NoArgs)],
-            (5, b'z') => &[("zfill", One)],
+            (5, b'c') => &[("clear", NoArgs)],
             (6, b'a') => &[("append", One)],
-            (6, b'c') => &[("center", Clinic(1, 2))],
-            (6, b'd') => &[(
-                "decode",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["encoding", "errors"],
-                },
-            )],
             (6, b'e') => &[("extend", One)],
             (6, b'i') => &[("insert", Clinic(2, 2))],
-            (6, b'l') => &[("lstrip", Clinic(0, 1))],
-            (6, b'r') => &[
-                ("remove", One),
-                ("rindex", Tuple(1, 3)),
-                (
-                    "rsplit",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("rstrip", Clinic(0, 1)),
-            ],
-            (7, b'f') => &[("fromhex", One)],
-            (7, b'i') => &[
-                ("isalnum", NoArgs),
-                ("isalpha", NoArgs),
-                ("isascii", NoArgs),
-                ("isdigit", NoArgs),
-                ("islower", NoArgs),
-                ("isspace", NoArgs),
-                ("istitle", NoArgs),
-                ("isupper", NoArgs),
-            ],
-            (7, b'r') => &[("replace", Clinic(2, 3)), ("reverse", NoArgs)],
-            (8, b'e') => &[("endswith", Tuple(1, 3))],
-            (8, b's') => &[("swapcase", NoArgs)],
-            (9, b'm') => &[("maketrans", Clinic(2, 2))],
-            (9, b'p') => &[("partition", One)],
-            (9, b't') => &[(
-                "translate",
-                Kw {
-                    posonly: 1,
-                    minpos: 1,
-                    maxpos: 2,
-                    names: &["delete"],
-                },
-            )],
-            (10, b'c') => &[("capitalize", NoArgs)],
-            (10, b'e') => &[(
-                "expandtabs",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 1,
-                    names: &["tabsize"],
-                },
-            )],
-            (10, b'r') => &[("rpartition", One)],
-            (10, b's') => &[
-                (
-                    "splitlines",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 1,
-                        names: &["keepends"],
-                    },
-                ),
-                ("startswith", Tuple(1, 3)),
-            ],
-            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
-            _ => return None,
+            (6, b'r') => &[("remove", One)],
+            (7, b'r') => &[("reverse", NoArgs)],
+            _ => &[],
         },
         // int
         3 => match key {
@@ -506,7 +405,11 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
         },
         _ => return None,
     };
-    cands.iter().find(|(k, _)| *k == name).map(|(_, a)| *a)
+    match cands.iter().find(|(k, _)| *k == name) {
+        Some((_, a)) => Some(*a),
+        None if i == 2 => spec_at(1, name),
+        None => None,
+    }
 }
 
 /// The CPython types with checked methods, in the order [`spec_at`] numbers them.
