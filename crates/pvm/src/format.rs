@@ -449,29 +449,29 @@ pub fn exc_str(vm: &mut Vm, i: &Instance) -> R<String> {
     }
 }
 
-/// Parsed format spec.
+/// Parsed format spec (`[[fill]align][sign][#][0][width][grouping][.precision][type]`).
 #[derive(Default, Debug)]
-struct Spec {
-    fill: char,
-    align: Option<char>,
-    sign: Option<char>,
-    alt: bool,
-    zero: bool,
-    width: usize,
-    grouping: Option<char>,
-    precision: Option<usize>,
-    ty: Option<char>,
+pub(crate) struct Spec {
+    /// The fill character, if the spec gives one (else a space).
+    pub fill: Option<char>,
+    pub align: Option<char>,
+    pub sign: Option<char>,
+    pub alt: bool,
+    pub zero: bool,
+    pub width: usize,
+    pub grouping: Option<char>,
+    pub precision: Option<usize>,
+    pub ty: Option<char>,
 }
 
-fn parse_spec(vm: &mut Vm, s: &str) -> R<Spec> {
+/// Parse a format spec with CPython's errors (shared by every type's `__format__`); `ty` is
+/// the formatted object's type name, for the message about a malformed spec.
+pub(crate) fn parse_spec(vm: &mut Vm, s: &str, ty: &str) -> R<Spec> {
     let cs: Vec<char> = s.chars().collect();
-    let mut sp = Spec {
-        fill: ' ',
-        ..Spec::default()
-    };
+    let mut sp = Spec::default();
     let mut i = 0;
     if cs.len() >= 2 && matches!(cs[1], '<' | '>' | '^' | '=') {
-        sp.fill = cs[0];
+        sp.fill = Some(cs[0]);
         sp.align = Some(cs[1]);
         i = 2;
     } else if !cs.is_empty() && matches!(cs[0], '<' | '>' | '^' | '=') {
@@ -535,7 +535,9 @@ fn parse_spec(vm: &mut Vm, s: &str) -> R<Spec> {
         }
     }
     if i < cs.len() {
-        return Err(vm.value_err("Invalid format specifier"));
+        return Err(vm.value_err(format!(
+            "Invalid format specifier '{s}' for object of type '{ty}'"
+        )));
     }
     Ok(sp)
 }
@@ -563,7 +565,7 @@ fn pad_to(vm: &mut Vm, body: String, sp: &Spec, default_right: bool, sign_len: u
     let fill = if sp.zero && sp.align.is_none() {
         '0'
     } else {
-        sp.fill
+        sp.fill.unwrap_or(' ')
     };
     let align = sp.align.unwrap_or(if sp.zero {
         '='
@@ -589,7 +591,8 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
     if spec.is_empty() {
         return vm.str(v);
     }
-    let sp = parse_spec(vm, spec)?;
+    let tn = vm.type_name(v);
+    let sp = parse_spec(vm, spec, &tn)?;
     vm.charge(cost::per_char(sp.width.min(1 << 20)))?;
     match v {
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_)
@@ -620,7 +623,7 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
                 ),
                 Some(t) => {
                     return Err(vm.value_err(format!(
-                        "Unknown format code '{t}' for object of type 'int'"
+                        "Unknown format code '{t}' for object of type '{tn}'"
                     )))
                 }
             };
@@ -690,7 +693,7 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
                 },
                 Some(t) => {
                     return Err(vm.value_err(format!(
-                        "Unknown format code '{t}' for object of type 'float'"
+                        "Unknown format code '{t}' for object of type '{tn}'"
                     )))
                 }
             };
@@ -728,7 +731,7 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             if let Some(t) = sp.ty {
                 if t != 's' {
                     return Err(vm.value_err(format!(
-                        "Unknown format code '{t}' for object of type 'str'"
+                        "Unknown format code '{t}' for object of type '{tn}'"
                     )));
                 }
             }

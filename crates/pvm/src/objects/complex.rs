@@ -448,7 +448,7 @@ fn c_format(vm: &mut Vm, a: Args) -> R<Value> {
         return Ok(Value::str(&repr(re, im)));
     }
     vm.charge(cost::per_char(spec.len()))?;
-    let p = parse(&spec).ok_or_else(|| vm.value_err("Invalid format specifier"))?;
+    let p = crate::format::parse_spec(vm, &spec, "complex")?;
     if p.zero || p.fill == Some('0') {
         return Err(vm.value_err("Zero padding is not allowed in complex format specifier"));
     }
@@ -548,73 +548,6 @@ fn group_int_part(s: &str, sep: char) -> String {
     }
     out.push_str(&s[end..]);
     out
-}
-
-/// The fields of a format spec that matter to complex.
-#[derive(Default)]
-struct Spec {
-    fill: Option<char>,
-    align: Option<char>,
-    sign: Option<char>,
-    alt: bool,
-    zero: bool,
-    width: usize,
-    grouping: Option<char>,
-    precision: Option<usize>,
-    ty: Option<char>,
-}
-
-fn parse(s: &str) -> Option<Spec> {
-    let cs: Vec<char> = s.chars().collect();
-    let mut sp = Spec::default();
-    let mut i = 0;
-    if cs.len() >= 2 && matches!(cs[1], '<' | '>' | '^' | '=') {
-        sp.fill = Some(cs[0]);
-        sp.align = Some(cs[1]);
-        i = 2;
-    } else if !cs.is_empty() && matches!(cs[0], '<' | '>' | '^' | '=') {
-        sp.align = Some(cs[0]);
-        i = 1;
-    }
-    if i < cs.len() && matches!(cs[i], '+' | '-' | ' ') {
-        sp.sign = Some(cs[i]);
-        i += 1;
-    }
-    if i < cs.len() && cs[i] == '#' {
-        sp.alt = true;
-        i += 1;
-    }
-    if i < cs.len() && cs[i] == '0' {
-        sp.zero = true;
-        i += 1;
-    }
-    let start = i;
-    while i < cs.len() && cs[i].is_ascii_digit() {
-        i += 1;
-    }
-    if i > start {
-        sp.width = cs[start..i].iter().collect::<String>().parse().ok()?;
-    }
-    if i < cs.len() && matches!(cs[i], ',' | '_') {
-        sp.grouping = Some(cs[i]);
-        i += 1;
-    }
-    if i < cs.len() && cs[i] == '.' {
-        i += 1;
-        let start = i;
-        while i < cs.len() && cs[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        sp.precision = Some(cs[start..i].iter().collect::<String>().parse().ok()?);
-    }
-    if i < cs.len() {
-        sp.ty = Some(cs[i]);
-        i += 1;
-    }
-    (i == cs.len()).then_some(sp)
 }
 
 /// `complex(real=0, imag=0)` and `complex(string)`.
