@@ -211,6 +211,15 @@ fn giant_allocations_fail_before_allocating() {
 }
 
 #[test]
+fn empty_sequences_repeat_for_free_whatever_the_count() {
+    // Found by the fuzzer: `[] * 10**18` looped 10**18 times, charging nothing (the charge is
+    // per element produced). Every empty repetition must end at once, as in CPython.
+    let src = "for e in ([], (), '', b'', bytearray()):\n    for n in (10**18, 2**62, -1, 0):\n        assert len(e * n) == 0 and len(n * e) == 0\nl = []\nl *= 10**18\nprint(len(l), 'ok')\n";
+    let o = run_cycles(src, 100_000);
+    assert_eq!(o.stdout, "0 ok\n", "{:?}", o.error);
+}
+
+#[test]
 fn memory_limit_is_not_catchable() {
     let o = run_with(
         "l = []\ntry:\n    while True:\n        l.append([1, 2, 3, 4])\nexcept MemoryError:\n    print('caught')\n",

@@ -670,8 +670,12 @@ impl Vm<'_> {
                 self.charge(cost::per_elem(total as usize))?;
                 self.reserve(total.saturating_mul(crate::memory::SLOT as u64))?;
                 let mut v = Vec::with_capacity(total as usize);
-                for _ in 0..n {
-                    v.extend(items.iter().cloned());
+                // An empty sequence repeats to nothing whatever the count: no loop over `n`
+                // (`[] * 10**18` is free in CPython, and must not spin here uncharged).
+                if !items.is_empty() {
+                    for _ in 0..n {
+                        v.extend(items.iter().cloned());
+                    }
                 }
                 if inplace {
                     if let List(l) = seq {
