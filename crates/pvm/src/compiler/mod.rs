@@ -587,17 +587,7 @@ impl Compiler {
                 let start = self.here();
                 self.expr(&w.test)?;
                 let jf = self.emit(Op::JumpIfFalse(0));
-                self.unit().fblocks.push(FBlock::Loop {
-                    start,
-                    breaks: Vec::new(),
-                    is_for: false,
-                });
-                self.stmts(&w.body)?;
-                self.emit(Op::Jump(start as u32));
-                let breaks = match self.unit().fblocks.pop() {
-                    Some(FBlock::Loop { breaks, .. }) => breaks,
-                    _ => Vec::new(),
-                };
+                let breaks = self.loop_body(start, false, &w.body)?;
                 self.patch(jf);
                 self.stmts(&w.orelse)?;
                 for b in breaks {
@@ -611,17 +601,7 @@ impl Compiler {
                 let start = self.here();
                 let fi = self.emit(Op::ForIter(0));
                 self.store(&f.target)?;
-                self.unit().fblocks.push(FBlock::Loop {
-                    start,
-                    breaks: Vec::new(),
-                    is_for: true,
-                });
-                self.stmts(&f.body)?;
-                self.emit(Op::Jump(start as u32));
-                let breaks = match self.unit().fblocks.pop() {
-                    Some(FBlock::Loop { breaks, .. }) => breaks,
-                    _ => Vec::new(),
-                };
+                let breaks = self.loop_body(start, true, &f.body)?;
                 self.patch(fi);
                 self.stmts(&f.orelse)?;
                 for b in breaks {
@@ -1127,23 +1107,34 @@ impl Compiler {
     }
 
     /// `async for` (PEP 492), with `else`, `break` and `continue`.
+    /// A loop body whose `continue` jumps to `start`, then the jump back to `start`; returns
+    /// the `break` jumps to patch past the loop (and its `else`).
+    fn loop_body(
+        &mut self,
+        start: usize,
+        is_for: bool,
+        body: &[Stmt],
+    ) -> Result<Vec<usize>, CompileError> {
+        self.unit().fblocks.push(FBlock::Loop {
+            start,
+            breaks: Vec::new(),
+            is_for,
+        });
+        self.stmts(body)?;
+        self.emit(Op::Jump(start as u32));
+        Ok(match self.unit().fblocks.pop() {
+            Some(FBlock::Loop { breaks, .. }) => breaks,
+            _ => Vec::new(),
+        })
+    }
+
     fn async_for(&mut self, f: &ast::StmtFor) -> CResult {
         self.check_async("'async for' outside async function")?;
         self.expr(&f.iter)?;
         self.emit(Op::GetAIter);
         let start = self.here();
         let setup = self.async_for_step(&f.target)?;
-        self.unit().fblocks.push(FBlock::Loop {
-            start,
-            breaks: Vec::new(),
-            is_for: true,
-        });
-        self.stmts(&f.body)?;
-        self.emit(Op::Jump(start as u32));
-        let breaks = match self.unit().fblocks.pop() {
-            Some(FBlock::Loop { breaks, .. }) => breaks,
-            _ => Vec::new(),
-        };
+        let breaks = self.loop_body(start, true, &f.body)?;
         self.patch(setup);
         self.emit(Op::EndAsyncFor);
         self.stmts(&f.orelse)?;
