@@ -1311,38 +1311,37 @@ impl Vm<'_> {
         // the comparisons, and so the charges, are the ones of the general walk below.
         if let (Value::Tuple(ta), Value::Tuple(tb)) = (a, b) {
             for (x, y) in ta.items.iter().zip(tb.items.iter()) {
-                if x.is(y) || self.eq(x, y)? {
-                    continue;
-                }
-                if let Some(o) = self.native_cmp(x, y)? {
+                if let Some(o) = self.item_order(x, y)? {
                     return Ok(o);
                 }
-                let lt = self.compare(x, y, CmpOp::Lt)?;
-                return Ok(if self.truthy(&lt)? {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                });
             }
             return Ok(ta.items.len().cmp(&tb.items.len()));
         }
         let mut i = 0;
         while let (Some(x), Some(y)) = (seq_item(a, i), seq_item(b, i)) {
             i += 1;
-            if x.is(&y) || self.eq(&x, &y)? {
-                continue;
-            }
-            if let Some(o) = self.native_cmp(&x, &y)? {
+            if let Some(o) = self.item_order(&x, &y)? {
                 return Ok(o);
             }
-            let lt = self.compare(&x, &y, CmpOp::Lt)?;
-            return Ok(if self.truthy(&lt)? {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            });
         }
         Ok(seq_len(a).cmp(&seq_len(b)))
+    }
+
+    /// One step of a lexicographic comparison: `None` when the items are equal (go on), else
+    /// the order they decide (native ordering, or their `<`).
+    fn item_order(&mut self, x: &Value, y: &Value) -> R<Option<Ordering>> {
+        if x.is(y) || self.eq(x, y)? {
+            return Ok(None);
+        }
+        if let Some(o) = self.native_cmp(x, y)? {
+            return Ok(Some(o));
+        }
+        let lt = self.compare(x, y, CmpOp::Lt)?;
+        Ok(Some(if self.truthy(&lt)? {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }))
     }
 
     /// Items of a list/tuple (cloned).
