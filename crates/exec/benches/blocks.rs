@@ -153,7 +153,7 @@ fn main() {
         let mut nonces = vec![0u64; per_block as usize];
         let proposer = Address([0xEE; 20]);
         let run =
-            |state: &mut StateDb<_>, txs: Vec<Transaction>, h: u64, basefees: &mut Basefees| {
+            |state: &mut StateDb<_>, mut txs: Vec<Transaction>, h: u64, basefees: &mut Basefees| {
                 let env = BlockEnv {
                     chain_id: 1,
                     height: h,
@@ -162,6 +162,14 @@ fn main() {
                     randomness: keccak256(&h.to_be_bytes()),
                     basefees: *basefees,
                 };
+                // The block order of the rule (untimed): by keccak256(R ‖ sender), then nonce.
+                txs.sort_by_cached_key(|t| {
+                    let sender = t.sender().expect("signed");
+                    (
+                        cowboy_exec::lanes::order_key(&env.randomness, &sender),
+                        t.nonce,
+                    )
+                });
                 let t0 = Instant::now();
                 for t in &txs {
                     let _ = t.sender();

@@ -34,10 +34,11 @@ use cowboy_types::genesis::GenesisParams;
 use cowboy_types::tx::Payload;
 use cowboy_types::{actor_address, keccak256, message_id, Address, Event, Hash32};
 
-use crate::apply::{BlockEnv, CheckedTx};
+use crate::apply::CheckedTx;
+use crate::header::BlockEnv;
 use crate::intrinsic::{Exhausted, TxMeter};
-use crate::mailbox;
 use crate::state::{BlockState, SResult, StateFailure};
+use crate::system::{self, mailbox};
 
 /// Why a transaction's execution failed (goes into the receipt).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(class: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(class: &str, message: impl Into<String>) -> Self {
         Failure {
             class: class.to_string(),
             message: message.into(),
@@ -59,7 +60,7 @@ impl Failure {
         }
     }
 
-    fn out_of(e: Exhausted) -> Self {
+    pub(crate) fn out_of(e: Exhausted) -> Self {
         match e {
             Exhausted::Cycles => {
                 Failure::new("OutOfCycles", "the transaction's cycle limit is exhausted")
@@ -157,11 +158,8 @@ impl<'r> TxRun<'r> {
                         "a call needs a target",
                     )));
                 };
-                if state.account(&to)?.code_hash.is_none() {
-                    return Ok(Err(Failure::new(
-                        "NoSuchActor",
-                        format!("no actor is deployed at {}", to.to_checksum()),
-                    )));
+                if let Err(f) = callable(state, &to)? {
+                    return Ok(Err(f));
                 }
                 move_value(state, &sender, &to, value)?;
                 let entry = Entry::Call {
@@ -274,6 +272,9 @@ impl<'r> TxRun<'r> {
         entry: Entry,
         depth: u64,
     ) -> SResult<Result<Vec<u8>, Failure>> {
+        if at.is_system() {
+            return self.invoke_system(state, meter, at, sender, value, entry);
+        }
         let acct = state.account(&at)?;
         let Some(hash) = acct.code_hash else {
             return Ok(Err(Failure::new(
@@ -343,26 +344,89 @@ impl<'r> TxRun<'r> {
             return Ok(Err(Failure::out_of(e)));
         }
         match outcome.result {
-            Ok(ret) => {
-                let max = self.params.max_return_data_bytes;
-                if ret.len() as u64 > max {
-                    return Ok(Err(Failure::new(
-                        "ReturnTooLarge",
-                        format!("return value is {} bytes, the limit is {max}", ret.len()),
-                    )));
-                }
-                let cells = self
-                    .params
-                    .calldata_cells_per_byte
-                    .saturating_mul(ret.len() as u64);
-                if let Err(e) = meter.charge_cells(cells) {
-                    return Ok(Err(Failure::out_of(e)));
-                }
-                Ok(Ok(ret))
-            }
+            Ok(ret) => Ok(self.return_data(meter, ret)),
             Err(e) => Ok(Err(invoke_failure(e, limited_by_actor, self.params))),
         }
     }
+
+    /// Check and bill a handler's return value (Python or system actor alike).
+    fn return_data(&self, meter: &mut TxMeter, ret: Vec<u8>) -> Result<Vec<u8>, Failure> {
+        let max = self.params.max_return_data_bytes;
+        if ret.len() as u64 > max {
+            return Err(Failure::new(
+                "ReturnTooLarge",
+                format!("return value is {} bytes, the limit is {max}", ret.len()),
+            ));
+        }
+        let cells = self
+            .params
+            .calldata_cells_per_byte
+            .saturating_mul(ret.len() as u64);
+        meter.charge_cells(cells).map_err(Failure::out_of)?;
+        Ok(ret)
+    }
+
+    /// Run one handler of the system actor at `at` (see [`crate::system`]).
+    fn invoke_system<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+        at: Address,
+        sender: Address,
+        value: u128,
+        entry: Entry,
+    ) -> SResult<Result<Vec<u8>, Failure>> {
+        let Some(actor) = system::lookup(&at) else {
+            return Ok(Err(no_system_actor(&at)));
+        };
+        let Entry::Call { handler, args } = entry else {
+            return Ok(Err(Failure::new(
+                "InvalidTransaction",
+                "system actors cannot be deployed",
+            )));
+        };
+        let mut call = system::Call {
+            me: at,
+            sender,
+            value,
+            env: self.env,
+            params: self.params,
+            state,
+            meter: &mut *meter,
+        };
+        match actor.call(&mut call, &handler, &system::Args::new(&args)) {
+            Ok(ret) => Ok(self.return_data(meter, cbor::encode(&ret))),
+            Err(system::CallError::Fail(f)) => Ok(Err(f)),
+            Err(system::CallError::State(s)) => Err(s),
+        }
+    }
+}
+
+fn no_system_actor(at: &Address) -> Failure {
+    Failure::new(
+        "NoSuchActor",
+        format!(
+            "{} is a reserved system address with no system actor yet",
+            at.to_checksum()
+        ),
+    )
+}
+
+/// Whether `to` can be called: a registered system actor or a deployed Python actor.
+fn callable<E: Context>(state: &BlockState<'_, E>, to: &Address) -> SResult<Result<(), Failure>> {
+    if to.is_system() {
+        return Ok(match system::lookup(to) {
+            Some(_) => Ok(()),
+            None => Err(no_system_actor(to)),
+        });
+    }
+    if state.account(to)?.code_hash.is_none() {
+        return Ok(Err(Failure::new(
+            "NoSuchActor",
+            format!("no actor is deployed at {}", to.to_checksum()),
+        )));
+    }
+    Ok(Ok(()))
 }
 
 /// Map a PVM failure to the receipt's error.
@@ -563,13 +627,9 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
                 "message arguments must be a list, a dict or None",
             ));
         }
-        let r = self.state.account(&to);
-        let target_acct = self.io(r)?;
-        if target_acct.code_hash.is_none() {
-            return Err(rejected(
-                "ValueError",
-                format!("no actor is deployed at {}", to.to_checksum()),
-            ));
+        let r = callable(self.state, &to);
+        if let Err(f) = self.io(r)? {
+            return Err(rejected("ValueError", f.message));
         }
         let bytes = (handler.len() + args.len()) as u64;
         let queued = self.run.mailbox_bytes.get(&to).copied().unwrap_or(0);
@@ -642,6 +702,16 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
     }
 
     fn transfer(&mut self, to: [u8; 20], amount: u128) -> Result<(), HostError> {
+        let to_address = Address(to);
+        if to_address.is_system() {
+            return Err(rejected(
+                "ValueError",
+                format!(
+                    "{} is a reserved system address: send it a message instead of a transfer",
+                    to_address.to_checksum()
+                ),
+            ));
+        }
         let me = self.me();
         let r = self.state.debit(&me, amount);
         if !self.io(r)? {

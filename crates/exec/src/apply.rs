@@ -26,26 +26,11 @@ use cowboy_types::tx::{Payload, Transaction, TxError};
 use cowboy_types::{Address, ExecError, Hash32, Receipt};
 
 use crate::actors::{self, Failure};
-use crate::fees::{self, Basefees, FeeError};
+use crate::fees::{self, FeeError};
+use crate::header::BlockEnv;
 use crate::intrinsic::{intrinsic, TxMeter};
+use crate::lanes::{Lane, LaneFull};
 use crate::state::{BlockState, SResult};
-
-/// What the block being executed looks like to the transactions in it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BlockEnv {
-    /// Chain id transactions must carry.
-    pub chain_id: u64,
-    /// Height of the block.
-    pub height: u64,
-    /// Block timestamp (ms since the Unix epoch), from the header.
-    pub timestamp_ms: u64,
-    /// Receives the tips.
-    pub proposer: Address,
-    /// The header's randomness `R_n` (§3.4); actors derive `HKDF(R_n, label)` from it.
-    pub randomness: Hash32,
-    /// The basefees in force.
-    pub basefees: Basefees,
-}
 
 /// Why a transaction cannot be part of a block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,8 +42,23 @@ pub enum TxInvalid {
         /// The transaction's.
         got: u64,
     },
+    /// Larger than `max_tx_size_bytes` (§12.1).
+    TooLarge {
+        /// Its encoded size.
+        size: u64,
+        /// The limit.
+        max: u64,
+    },
     /// Unsigned, or the signature does not recover a sender.
     Signature(TxError),
+    /// A plain value transfer to a reserved system address (it would be burned by accident;
+    /// call the system actor instead).
+    TransferToSystem {
+        /// The system address.
+        to: Address,
+    },
+    /// The access list is invalid (§2.2 (d)).
+    AccessList(AccessListError),
     /// The payload does not decode for this kind of transaction.
     Payload(String),
     /// Limits or fee caps are unacceptable.
@@ -91,6 +91,85 @@ pub enum TxInvalid {
         /// `"cycles"` or `"cells"`.
         meter: &'static str,
     },
+    /// The cycles limit does not fit in what remains of the transaction's lane.
+    LaneFull(LaneFull),
+}
+
+/// Why an access list is invalid (§2.2 (d)). An access list names accounts and storage keys a
+/// transaction declares; each may appear once, and a key is at most the state's key size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccessListError {
+    /// An address listed twice.
+    DuplicateAddress(Address),
+    /// A storage key listed twice under one address.
+    DuplicateKey {
+        /// The entry's address.
+        address: Address,
+        /// Position of the repeated key in the entry.
+        index: usize,
+    },
+    /// A storage key longer than the state allows.
+    KeyTooLong {
+        /// The entry's address.
+        address: Address,
+        /// The key's length.
+        len: usize,
+        /// The limit ([`cowboy_state::batch::MAX_STORAGE_KEY_LEN`]).
+        max: usize,
+    },
+}
+
+impl std::fmt::Display for AccessListError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AccessListError::DuplicateAddress(a) => {
+                write!(f, "address {} is listed twice", a.to_checksum())
+            }
+            AccessListError::DuplicateKey { address, index } => write!(
+                f,
+                "storage key {index} of {} is listed twice",
+                address.to_checksum()
+            ),
+            AccessListError::KeyTooLong { address, len, max } => write!(
+                f,
+                "a storage key of {} is {len} bytes, longer than the {max}-byte limit",
+                address.to_checksum()
+            ),
+        }
+    }
+}
+
+/// The access list rule (§2.2 (d)): no address twice, no key twice under an address, keys at
+/// most the state's key size. Linear in the list's size (sorting aside), which its bytes pay
+/// for as cells.
+fn check_access_list(tx: &Transaction) -> Result<(), AccessListError> {
+    let Some(entries) = &tx.access_list else {
+        return Ok(());
+    };
+    let mut addresses: Vec<&Address> = entries.iter().map(|e| &e.address).collect();
+    addresses.sort_unstable();
+    if let Some(w) = addresses.windows(2).find(|w| w[0] == w[1]) {
+        return Err(AccessListError::DuplicateAddress(*w[0]));
+    }
+    for e in entries {
+        let max = cowboy_state::batch::MAX_STORAGE_KEY_LEN;
+        if let Some(k) = e.storage_keys.iter().find(|k| k.len() > max) {
+            return Err(AccessListError::KeyTooLong {
+                address: e.address,
+                len: k.len(),
+                max,
+            });
+        }
+        let mut keys: Vec<(&Vec<u8>, usize)> = e.storage_keys.iter().zip(0..).collect();
+        keys.sort_unstable();
+        if let Some(w) = keys.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(AccessListError::DuplicateKey {
+                address: e.address,
+                index: w[0].1.max(w[1].1),
+            });
+        }
+    }
+    Ok(())
 }
 
 impl std::fmt::Display for TxInvalid {
@@ -99,7 +178,18 @@ impl std::fmt::Display for TxInvalid {
             TxInvalid::WrongChain { expected, got } => {
                 write!(f, "wrong chain id {got}, this chain is {expected}")
             }
+            TxInvalid::TooLarge { size, max } => write!(
+                f,
+                "transaction is {size} bytes, larger than the {max}-byte limit (max_tx_size_bytes)"
+            ),
             TxInvalid::Signature(e) => write!(f, "bad signature: {e}"),
+            TxInvalid::TransferToSystem { to } => write!(
+                f,
+                "{} is a reserved system address: a plain transfer there would burn the value; \
+                 call the system actor instead",
+                to.to_checksum()
+            ),
+            TxInvalid::AccessList(e) => write!(f, "invalid access list: {e}"),
             TxInvalid::Payload(e) => write!(f, "bad payload: {e}"),
             TxInvalid::Fees(e) => write!(f, "{e}"),
             TxInvalid::Intrinsic {
@@ -123,13 +213,17 @@ impl std::fmt::Display for TxInvalid {
                     "the block has no room left for this transaction's {meter} limit"
                 )
             }
+            TxInvalid::LaneFull(full) => full.fmt(f),
         }
     }
 }
 
 impl std::error::Error for TxInvalid {}
 
-/// A transaction that passed the stateless checks.
+/// A transaction that passed the stateless checks: decoded, its sender recovered and its
+/// payload decoded once, on its way in (mempool or block), and carried from there to execution
+/// so nothing downstream re-decodes or re-recovers. Only [`check_stateless`] makes one for a
+/// signed transaction.
 #[derive(Debug, Clone)]
 pub struct CheckedTx {
     /// The transaction.
@@ -142,22 +236,29 @@ pub struct CheckedTx {
     pub payload: Payload,
     /// Intrinsic cycles and cells.
     pub intrinsic: crate::intrinsic::Intrinsic,
+    /// Its encoded size in bytes.
+    pub size: u64,
+    /// Its block lane ([`crate::lanes`]).
+    pub lane: Lane,
 }
 
-/// Stateless validity (§2.2 (a), (c), (d), (e) and §17.2). `basefees` are the block's.
-pub fn check_stateless(
+/// The lane of a transaction: a call to a system actor's handler that the actor places in a
+/// reserved lane, else the user lane.
+fn lane_of(to: Option<Address>, payload: &Payload) -> Lane {
+    match (to, payload) {
+        (Some(to), Payload::Call { handler, .. }) if to.is_system() => {
+            crate::system::lookup(&to).map_or(Lane::User, |a| a.lane(handler))
+        }
+        _ => Lane::User,
+    }
+}
+
+/// Decode the payload (canonicalising a deploy's source) and price it.
+fn decode_payload(
     tx: &Transaction,
     params: &GenesisParams,
-    chain_id: u64,
-    basefees: Basefees,
-) -> Result<CheckedTx, TxInvalid> {
-    if tx.chain_id != chain_id {
-        return Err(TxInvalid::WrongChain {
-            expected: chain_id,
-            got: tx.chain_id,
-        });
-    }
-    let sender = tx.sender().map_err(TxInvalid::Signature)?;
+    size: u64,
+) -> Result<(Payload, crate::intrinsic::Intrinsic), TxInvalid> {
     let mut payload = Payload::decode(tx.to.is_some(), &tx.payload)
         .map_err(|e| TxInvalid::Payload(e.to_string()))?;
     let mut code_len = 0;
@@ -167,9 +268,40 @@ pub fn check_stateless(
         code_len = canonical.len();
         *source = canonical;
     }
+    let intrinsic = intrinsic(params, &payload, size, code_len as u64);
+    Ok((payload, intrinsic))
+}
+
+/// Stateless validity (§2.2 (a), (c), (d), (e), §12.1 and §17.2): everything that depends on
+/// the transaction and the parameters alone. The basefee check depends on the block and is
+/// made when the transaction is applied.
+pub fn check_stateless(
+    tx: &Transaction,
+    params: &GenesisParams,
+    chain_id: u64,
+) -> Result<CheckedTx, TxInvalid> {
+    let size = tx.encode().len() as u64;
+    if size > params.max_tx_size_bytes {
+        return Err(TxInvalid::TooLarge {
+            size,
+            max: params.max_tx_size_bytes,
+        });
+    }
+    if tx.chain_id != chain_id {
+        return Err(TxInvalid::WrongChain {
+            expected: chain_id,
+            got: tx.chain_id,
+        });
+    }
+    let sender = tx.sender().map_err(TxInvalid::Signature)?;
+    let (payload, intrinsic) = decode_payload(tx, params, size)?;
+    if let (Some(to), Payload::Transfer) = (tx.to, &payload) {
+        if to.is_system() {
+            return Err(TxInvalid::TransferToSystem { to });
+        }
+    }
+    check_access_list(tx).map_err(TxInvalid::AccessList)?;
     fees::check_limits(tx, params).map_err(TxInvalid::Fees)?;
-    fees::reservation(tx, basefees).map_err(TxInvalid::Fees)?;
-    let intrinsic = intrinsic(params, &payload, tx.payload.len(), code_len);
     if tx.cycles_limit < intrinsic.cycles {
         return Err(TxInvalid::Intrinsic {
             meter: "cycles",
@@ -186,10 +318,12 @@ pub fn check_stateless(
     }
     Ok(CheckedTx {
         hash: tx.hash(),
+        lane: lane_of(tx.to, &payload),
         tx: tx.clone(),
         sender,
         payload,
         intrinsic,
+        size,
     })
 }
 
@@ -213,6 +347,7 @@ pub struct BlockExecutor<'p> {
     params: &'p GenesisParams,
     env: BlockEnv,
     usage: BlockUsage,
+    lanes: crate::lanes::LaneMeter,
 }
 
 impl<'p> BlockExecutor<'p> {
@@ -222,6 +357,7 @@ impl<'p> BlockExecutor<'p> {
             params,
             env,
             usage: BlockUsage::default(),
+            lanes: crate::lanes::LaneMeter::new(params),
         }
     }
 
@@ -233,20 +369,6 @@ impl<'p> BlockExecutor<'p> {
     /// What the block has used so far.
     pub fn usage(&self) -> &BlockUsage {
         &self.usage
-    }
-
-    /// Validate and, if valid, apply `tx`. `Ok(Err(_))` means the transaction is not part of
-    /// the block and the state is unchanged; `Err` means the state itself failed.
-    pub fn try_apply<E: Context>(
-        &mut self,
-        state: &mut BlockState<'_, E>,
-        tx: &Transaction,
-    ) -> SResult<Result<Receipt, TxInvalid>> {
-        let checked = match check_stateless(tx, self.params, self.env.chain_id, self.env.basefees) {
-            Ok(c) => c,
-            Err(e) => return Ok(Err(e)),
-        };
-        self.apply_checked(state, &checked)
     }
 
     /// Apply a transaction that passed [`check_stateless`] for this block.
@@ -268,6 +390,9 @@ impl<'p> BlockExecutor<'p> {
         }
         if tx.cells_limit > room_cells {
             return Ok(Err(TxInvalid::BlockFull { meter: "cells" }));
+        }
+        if let Err(full) = self.lanes.fits(c.lane, tx.cycles_limit) {
+            return Ok(Err(TxInvalid::LaneFull(full)));
         }
         let mut sender = state.account(&c.sender)?;
         if tx.nonce != sender.nonce {
@@ -331,6 +456,7 @@ impl<'p> BlockExecutor<'p> {
         state.credit(&self.env.proposer, split.tip)?;
         self.usage.cycles += cycles_used;
         self.usage.cells += cells_used;
+        self.lanes.record(c.lane, cycles_used);
         self.usage.burned += split.burned;
         self.usage.tips += split.tip;
         Ok(Ok(Receipt {
@@ -372,27 +498,35 @@ pub fn simulate<E: Context>(
     sender: Address,
     tx: &Transaction,
 ) -> SResult<Result<Simulation, TxInvalid>> {
-    let mut payload = match Payload::decode(tx.to.is_some(), &tx.payload) {
+    let size = tx.encode().len() as u64;
+    if size > params.max_tx_size_bytes {
+        return Ok(Err(TxInvalid::TooLarge {
+            size,
+            max: params.max_tx_size_bytes,
+        }));
+    }
+    let (payload, intrinsic) = match decode_payload(tx, params, size) {
         Ok(p) => p,
-        Err(e) => return Ok(Err(TxInvalid::Payload(e.to_string()))),
+        Err(e) => return Ok(Err(e)),
     };
-    let mut code_len = 0;
-    if let Payload::Deploy { source, .. } = &mut payload {
-        match cowboy_types::canonicalize_source(source.as_bytes()) {
-            Ok(canonical) => {
-                code_len = canonical.len();
-                *source = canonical;
-            }
-            Err(e) => return Ok(Err(TxInvalid::Payload(format!("actor source: {e}")))),
+    if let (Some(to), Payload::Transfer) = (tx.to, &payload) {
+        if to.is_system() {
+            return Ok(Err(TxInvalid::TransferToSystem { to }));
         }
     }
-    let intrinsic = intrinsic(params, &payload, tx.payload.len(), code_len);
+    let needed = tx.value;
+    let balance = state.account(&sender)?.balance;
+    if balance < needed {
+        return Ok(Err(TxInvalid::InsufficientBalance { needed, balance }));
+    }
     let checked = CheckedTx {
         hash: tx.hash(),
+        lane: lane_of(tx.to, &payload),
         tx: tx.clone(),
         sender,
         payload,
         intrinsic,
+        size,
     };
     let mut meter = TxMeter::new(tx.cycles_limit, tx.cells_limit);
     if meter.charge_cycles(intrinsic.cycles).is_err()

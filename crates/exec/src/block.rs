@@ -1,21 +1,37 @@
-//! Whole blocks: genesis allocation, executing a proposed block, and building one from
-//! candidate transactions (whitepaper "The State Transition Function", §4.2, §4.3).
+//! Whole blocks: the one lifecycle that both builds and verifies a block (whitepaper "The State
+//! Transition Function", §4.2, §4.3, §6.3, §6.4; ARCHITECTURE D9).
 //!
-//! A block's execution starts by expiring old dedup records ([`crate::mailbox::prune`]), then
-//! applies its transactions in order through [`BlockExecutor`], and ends by computing the next
-//! block's basefees from its usage. [`execute_block`] is what a validator runs on a proposal:
-//! one invalid transaction makes the whole block invalid. [`build_block`] is what a proposer
-//! runs: invalid candidates (wrong nonce, too poor, no room left…) are skipped with their
-//! reason. Both are deterministic functions of the state, the parameters, the environment and
-//! the transaction list.
+//! ```text
+//! begin_block   system actors' begin hooks (mailbox: expire dedup records; later: due
+//!               timers from the timer lane, rent, epoch change)
+//! transactions  lane by lane in priority order; within a lane by keccak256(R ‖ sender),
+//!               then nonce (crate::lanes); each one validated, charged to its lane's budget
+//!               and applied (crate::apply)
+//! end_block     system actors' end hooks (later: validator-set and reward changes);
+//!               the next block's basefees from this block's usage
+//! ```
+//!
+//! [`build_block`] is what a proposer runs: it puts the candidates in block order itself and
+//! skips any that are invalid at their position (wrong nonce, too poor, lane or block full…),
+//! with the reason. [`execute_block`] is what a validator runs: the list as proposed must
+//! already be in block order, and any invalid transaction makes the whole block invalid.
+//! They share [`Lifecycle`], the ordering key and every check, so a block the builder makes
+//! is one the verifier accepts: they cannot drift apart. [`propose`] and [`verify`] wrap them
+//! with the header rule ([`crate::header`]) and the state root, for the node.
 
-use cowboy_state::Context;
+use cowboy_state::{Changes, Context, StateDb};
+use cowboy_types::block::Block;
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::{Address, Receipt, Transaction};
+use cowboy_types::{Address, Hash32, Receipt, Transaction};
 
-use crate::apply::{check_stateless, BlockEnv, BlockExecutor, BlockUsage, CheckedTx, TxInvalid};
+use crate::apply::{check_stateless, BlockExecutor, BlockUsage, CheckedTx, TxInvalid};
 use crate::fees::{next_basefees, Basefees};
-use crate::state::{BlockState, SResult};
+use crate::header::{
+    check_header_against_execution, check_header_against_parent, env_after, seal_header, BlockEnv,
+    BlockError, ChainRules, ExecutedSummary, Parent,
+};
+use crate::lanes::{order_key, Lane};
+use crate::state::{BlockState, SResult, StateFailure};
 
 /// Credit the genesis allocations (block 0 carries no transactions).
 pub fn apply_genesis<E: Context>(
@@ -41,89 +57,167 @@ pub struct BlockOutcome {
     pub next_basefees: Basefees,
 }
 
-/// A block contains a transaction that could not be included.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidBlock {
-    /// Position of the offending transaction.
-    pub index: usize,
-    /// Why it is invalid.
-    pub reason: TxInvalid,
+/// A transaction's place in the block order: lane, then `keccak256(R ‖ sender)`, then nonce.
+type OrderKey = (Lane, Hash32, u64);
+
+fn position(env: &BlockEnv, c: &CheckedTx) -> OrderKey {
+    (c.lane, order_key(&env.randomness, &c.sender), c.tx.nonce)
 }
 
-impl std::fmt::Display for InvalidBlock {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "transaction {} is invalid: {}", self.index, self.reason)
+/// Sort transactions into the order a block of environment `env` must have them in (ties,
+/// which no valid block contains, by hash).
+pub fn put_in_block_order(env: &BlockEnv, txs: &mut [CheckedTx]) {
+    txs.sort_by_cached_key(|c| (position(env, c), c.hash));
+}
+
+/// One block from `begin_block` to `end_block` (see the module docs).
+pub struct Lifecycle<'p> {
+    params: &'p GenesisParams,
+    exec: BlockExecutor<'p>,
+    receipts: Vec<Receipt>,
+}
+
+impl<'p> Lifecycle<'p> {
+    /// `begin_block`: the system actors' begin hooks.
+    pub fn begin<E: Context>(
+        state: &mut BlockState<'_, E>,
+        params: &'p GenesisParams,
+        env: BlockEnv,
+    ) -> SResult<Self> {
+        crate::system::run_hooks(state, params, &env, false)?;
+        Ok(Lifecycle {
+            params,
+            exec: BlockExecutor::new(params, env),
+            receipts: Vec::new(),
+        })
+    }
+
+    /// Apply one transaction at the block's next position. `Ok(Err(_))`: it cannot be part of
+    /// the block here, and the state is unchanged.
+    pub fn apply<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        c: &CheckedTx,
+    ) -> SResult<Result<(), TxInvalid>> {
+        Ok(self
+            .exec
+            .apply_checked(state, c)?
+            .map(|r| self.receipts.push(r)))
+    }
+
+    /// `end_block`: the system actors' end hooks, then the next basefees.
+    pub fn end<E: Context>(self, state: &mut BlockState<'_, E>) -> SResult<BlockOutcome> {
+        let env = *self.exec.env();
+        crate::system::run_hooks(state, self.params, &env, true)?;
+        let usage = self.exec.usage().clone();
+        let next = next_basefees(env.basefees, usage.cycles, usage.cells, self.params);
+        Ok(BlockOutcome {
+            receipts: self.receipts,
+            usage,
+            next_basefees: next,
+        })
     }
 }
 
-impl std::error::Error for InvalidBlock {}
-
-/// Execute a proposed block. `Ok(Err(_))`: the block is invalid, and the caller must discard
-/// `state` (it holds the partial writes).
+/// Execute a proposed block's transactions. `Ok(Err(_))`: the block is invalid, and the caller
+/// must discard `state` (it holds partial writes).
 pub fn execute_block<E: Context>(
     state: &mut BlockState<'_, E>,
     params: &GenesisParams,
     env: BlockEnv,
     txs: &[Transaction],
-) -> SResult<Result<BlockOutcome, InvalidBlock>> {
-    crate::mailbox::prune(state, params, env.height)?;
-    let checked = check_all(txs, params, &env);
-    let mut exec = BlockExecutor::new(params, env);
-    let mut receipts = Vec::with_capacity(txs.len());
+) -> SResult<Result<BlockOutcome, BlockError>> {
+    if txs.len() as u64 > params.max_txs_per_block() {
+        return Ok(Err(BlockError::TooManyTransactions {
+            got: txs.len(),
+            max: params.max_txs_per_block(),
+        }));
+    }
+    let checked = check_all(txs, params, env.chain_id);
+    // Order is checked on the whole list before anything runs: it needs no state.
+    let mut previous: Option<OrderKey> = None;
+    let mut valid = Vec::with_capacity(checked.len());
+    for (index, c) in checked.into_iter().enumerate() {
+        let c = c.map_err(|reason| BlockError::Transaction { index, reason });
+        let c = match c {
+            Ok(c) => c,
+            Err(e) => return Ok(Err(e)),
+        };
+        let key = position(&env, &c);
+        if previous.is_some_and(|p| p >= key) {
+            return Ok(Err(BlockError::OutOfOrder {
+                index,
+                lane: c.lane,
+            }));
+        }
+        previous = Some(key);
+        valid.push(c);
+    }
+    let mut life = Lifecycle::begin(state, params, env)?;
     // One VM stack for the whole block, not one per actor invocation.
-    cowboy_pvm::actor::with_vm_stack(|| {
-        for (index, c) in checked.into_iter().enumerate() {
-            let applied = match c {
-                Ok(c) => exec.apply_checked(state, &c)?,
-                Err(e) => Err(e),
-            };
-            match applied {
-                Ok(r) => receipts.push(r),
-                Err(reason) => return Ok(Err(InvalidBlock { index, reason })),
+    let applied = cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<(), BlockError>> {
+        for (index, c) in valid.iter().enumerate() {
+            if let Err(reason) = life.apply(state, c)? {
+                return Ok(Err(BlockError::Transaction { index, reason }));
             }
         }
-        Ok(Ok(finish(exec, params, receipts)))
-    })
+        Ok(Ok(()))
+    })?;
+    if let Err(e) = applied {
+        return Ok(Err(e));
+    }
+    life.end(state).map(Ok)
 }
 
 /// A block assembled by [`build_block`].
 #[derive(Debug, Clone)]
 pub struct BuiltBlock {
-    /// The transactions included, in order.
-    pub included: Vec<Transaction>,
+    /// The transactions included, in block order.
+    pub included: Vec<CheckedTx>,
     /// Candidates left out, with the reason.
-    pub skipped: Vec<(Transaction, TxInvalid)>,
+    pub skipped: Vec<(CheckedTx, TxInvalid)>,
     /// Receipts and usage of the included transactions.
     pub outcome: BlockOutcome,
 }
 
-/// Assemble a block from `candidates` in the given order (the mempool's selection order),
-/// skipping any that are invalid at their position.
+/// Assemble a block from `candidates` (in any order: the block order is fixed here), skipping
+/// any that are invalid at their position.
 pub fn build_block<E: Context>(
     state: &mut BlockState<'_, E>,
     params: &GenesisParams,
     env: BlockEnv,
-    candidates: Vec<Transaction>,
+    mut candidates: Vec<CheckedTx>,
 ) -> SResult<BuiltBlock> {
-    crate::mailbox::prune(state, params, env.height)?;
-    let checked = check_all(&candidates, params, &env);
-    let mut exec = BlockExecutor::new(params, env);
-    let mut receipts = Vec::new();
+    put_in_block_order(&env, &mut candidates);
+    let max_txs = usize::try_from(params.max_txs_per_block()).unwrap_or(usize::MAX);
+    let mut life = Lifecycle::begin(state, params, env)?;
     let mut included = Vec::new();
     let mut skipped = Vec::new();
-    // One VM stack for the whole block, not one per actor invocation.
+    let mut previous: Option<OrderKey> = None;
     cowboy_pvm::actor::with_vm_stack(|| -> SResult<()> {
-        for (tx, c) in candidates.into_iter().zip(checked) {
-            let applied = match c {
-                Ok(c) => exec.apply_checked(state, &c)?,
-                Err(e) => Err(e),
-            };
-            match applied {
-                Ok(r) => {
-                    receipts.push(r);
-                    included.push(tx);
+        for c in candidates {
+            // A second transaction at the same position (same sender and nonce) can never
+            // follow the first in a valid block; it is a replacement the pool kept too.
+            let key = position(&env, &c);
+            if previous == Some(key) {
+                let got = c.tx.nonce;
+                let expected = got + 1;
+                skipped.push((c, TxInvalid::Nonce { expected, got }));
+                continue;
+            }
+            if included.len() >= max_txs {
+                let full = TxInvalid::BlockFull {
+                    meter: "transactions",
+                };
+                skipped.push((c, full));
+                continue;
+            }
+            match life.apply(state, &c)? {
+                Ok(()) => {
+                    previous = Some(key);
+                    included.push(c);
                 }
-                Err(reason) => skipped.push((tx, reason)),
+                Err(reason) => skipped.push((c, reason)),
             }
         }
         Ok(())
@@ -131,19 +225,19 @@ pub fn build_block<E: Context>(
     Ok(BuiltBlock {
         included,
         skipped,
-        outcome: finish(exec, params, receipts),
+        outcome: life.end(state)?,
     })
 }
 
 /// The stateless checks of every transaction (signature recovery dominates), spread over the
 /// machine's cores. Each result depends only on its own transaction, so the outcome is the same
 /// on any number of threads; the state is then applied in block order on this thread.
-fn check_all(
+pub fn check_all(
     txs: &[Transaction],
     params: &GenesisParams,
-    env: &BlockEnv,
+    chain_id: u64,
 ) -> Vec<Result<CheckedTx, TxInvalid>> {
-    let check = |tx: &Transaction| check_stateless(tx, params, env.chain_id, env.basefees);
+    let check = |tx: &Transaction| check_stateless(tx, params, chain_id);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if threads < 2 || txs.len() < 64 {
         return txs.iter().map(check).collect();
@@ -165,12 +259,108 @@ fn check_all(
     })
 }
 
-fn finish(exec: BlockExecutor<'_>, params: &GenesisParams, receipts: Vec<Receipt>) -> BlockOutcome {
-    let usage = exec.usage().clone();
-    let next = next_basefees(exec.env().basefees, usage.cycles, usage.cells, params);
-    BlockOutcome {
-        receipts,
-        usage,
-        next_basefees: next,
+/// A block executed on the state of its parent: what to commit if it is finalized.
+#[derive(Debug)]
+pub struct Executed {
+    /// The state changes.
+    pub changes: Changes,
+    /// One receipt per transaction.
+    pub receipts: Vec<Receipt>,
+}
+
+/// A block a proposer built.
+#[derive(Debug)]
+pub struct Proposal {
+    /// The sealed block.
+    pub block: Block,
+    /// Its execution.
+    pub executed: Executed,
+    /// Candidates left out, with the reason (for the mempool to drop or demote).
+    pub skipped: Vec<(CheckedTx, TxInvalid)>,
+}
+
+/// Build and seal the child of `parent` on `db` (which must hold the parent's state): the
+/// environment from the header rule, the block from `candidates`, the header over the result.
+pub async fn propose<E: Context>(
+    db: &StateDb<E>,
+    rules: ChainRules<'_>,
+    parent: Parent<'_>,
+    timestamp_ms: u64,
+    proposer: Address,
+    candidates: Vec<CheckedTx>,
+) -> SResult<Proposal> {
+    let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms.saturating_add(1));
+    let env = env_after(rules, parent, timestamp_ms, proposer);
+    let mut bs = BlockState::new(db.batch());
+    let built = build_block(&mut bs, rules.params, env, candidates)?;
+    let changes = bs.finish();
+    let root = db
+        .root_after(env.height, &changes)
+        .await
+        .map_err(StateFailure::State)?;
+    let summary = ExecutedSummary {
+        receipts_root: Receipt::receipts_root(&built.outcome.receipts),
+        cycles_used: built.outcome.usage.cycles,
+        cells_used: built.outcome.usage.cells,
+        state_root: Hash32(root),
+    };
+    let transactions: Vec<Transaction> = built.included.into_iter().map(|c| c.tx).collect();
+    let header = seal_header(&env, parent.hash, Block::tx_root(&transactions), &summary);
+    Ok(Proposal {
+        block: Block {
+            header,
+            transactions,
+        },
+        executed: Executed {
+            changes,
+            receipts: built.outcome.receipts,
+        },
+        skipped: built.skipped,
+    })
+}
+
+/// Verify `block` as the child of `parent` on `db` (which must hold the parent's state): every
+/// header check, the block order and lanes, every transaction, and the header's commitments to
+/// the execution. `Ok(Err(_))`: the block is invalid, with the reason.
+pub async fn verify<E: Context>(
+    db: &StateDb<E>,
+    rules: ChainRules<'_>,
+    parent: Parent<'_>,
+    block: &Block,
+) -> SResult<Result<Executed, BlockError>> {
+    let h = &block.header;
+    let env = match check_header_against_parent(rules, parent, h) {
+        Ok(env) => env,
+        Err(e) => return Ok(Err(e)),
+    };
+    let tx_root = Block::tx_root(&block.transactions);
+    if h.tx_root != tx_root {
+        return Ok(Err(BlockError::TxRoot(crate::header::GotExpected {
+            got: h.tx_root,
+            expected: tx_root,
+        })));
     }
+    let mut bs = BlockState::new(db.batch());
+    let outcome = match execute_block(&mut bs, rules.params, env, &block.transactions)? {
+        Ok(o) => o,
+        Err(e) => return Ok(Err(e)),
+    };
+    let changes = bs.finish();
+    let root = db
+        .root_after(env.height, &changes)
+        .await
+        .map_err(StateFailure::State)?;
+    let summary = ExecutedSummary {
+        receipts_root: Receipt::receipts_root(&outcome.receipts),
+        cycles_used: outcome.usage.cycles,
+        cells_used: outcome.usage.cells,
+        state_root: Hash32(root),
+    };
+    if let Err(e) = check_header_against_execution(h, &summary) {
+        return Ok(Err(e));
+    }
+    Ok(Ok(Executed {
+        changes,
+        receipts: outcome.receipts,
+    }))
 }

@@ -2,11 +2,17 @@
 //!
 //! Every transaction pays a base cost in both meters before anything runs:
 //!
-//! | kind     | cycles                         | cells                                        |
+//! | kind     | cycles                         | cells, beyond the calldata cells below       |
 //! |----------|--------------------------------|----------------------------------------------|
 //! | transfer | `transfer_base_cycles`         | 0                                            |
 //! | deploy   | `deploy_base_cycles`           | `deploy_base_cells + per_code_byte · len(canonical source)` |
-//! | call     | `actor_message_base_cycles`    | `calldata_cells_per_byte · len(payload)`     |
+//! | call     | `actor_message_base_cycles`    | 0                                            |
+//!
+//! and every kind pays `calldata_cells_per_byte` for each byte of the **whole encoded
+//! transaction** (§17.4 "1 cell/byte of transaction data": access list, payload, signature and
+//! framing alike). So no byte a block carries is free, and the block's cell cap bounds its size
+//! (`GenesisParams::max_block_bytes`). A deploy pays for its code twice on purpose: once as
+//! data carried by the block, once as code written to the state.
 //!
 //! Cells that the spec prices in fractions (reads at 0.01/byte, events at 0.5/byte) are kept
 //! in millicells and rounded **up** to whole cells when checked against the limit and when
@@ -24,34 +30,28 @@ pub struct Intrinsic {
     pub cells: u64,
 }
 
-/// Intrinsic cost of a decoded payload. `payload_len` is the raw payload length (calldata);
+/// Intrinsic cost of a decoded payload. `tx_size` is the whole transaction's encoded size;
 /// for a deploy, `code_len` is the length of the canonical source.
 pub fn intrinsic(
     params: &GenesisParams,
     payload: &Payload,
-    payload_len: usize,
-    code_len: usize,
+    tx_size: u64,
+    code_len: u64,
 ) -> Intrinsic {
-    let len = |n: usize| n as u64;
-    match payload {
-        Payload::Transfer => Intrinsic {
-            cycles: params.transfer_base_cycles,
-            cells: 0,
-        },
-        Payload::Deploy { .. } => Intrinsic {
-            cycles: params.deploy_base_cycles,
-            cells: params.deploy_base_cells.saturating_add(
-                params
-                    .deploy_cells_per_code_byte
-                    .saturating_mul(len(code_len)),
-            ),
-        },
-        Payload::Call { .. } => Intrinsic {
-            cycles: params.actor_message_base_cycles,
-            cells: params
-                .calldata_cells_per_byte
-                .saturating_mul(len(payload_len)),
-        },
+    let calldata = params.calldata_cells_per_byte.saturating_mul(tx_size);
+    let (cycles, kind_cells) = match payload {
+        Payload::Transfer => (params.transfer_base_cycles, 0),
+        Payload::Deploy { .. } => (
+            params.deploy_base_cycles,
+            params
+                .deploy_base_cells
+                .saturating_add(params.deploy_cells_per_code_byte.saturating_mul(code_len)),
+        ),
+        Payload::Call { .. } => (params.actor_message_base_cycles, 0),
+    };
+    Intrinsic {
+        cycles,
+        cells: kind_cells.saturating_add(calldata),
     }
 }
 
@@ -156,8 +156,9 @@ mod tests {
     #[test]
     fn intrinsic_costs_follow_the_table() {
         let p = GenesisParams::default();
-        let t = intrinsic(&p, &Payload::Transfer, 0, 0);
-        assert_eq!((t.cycles, t.cells), (10_000, 0));
+        // Every kind pays a cell per byte of the whole transaction.
+        let t = intrinsic(&p, &Payload::Transfer, 120, 0);
+        assert_eq!((t.cycles, t.cells), (10_000, 120));
         let call = Payload::Call {
             handler: "f".into(),
             args: cowboy_types::cbor::Value::Null,
@@ -170,6 +171,6 @@ mod tests {
             init_args: cowboy_types::cbor::Value::Null,
         };
         let d = intrinsic(&p, &dep, 500, 400);
-        assert_eq!((d.cycles, d.cells), (50_000, 500));
+        assert_eq!((d.cycles, d.cells), (50_000, 100 + 400 + 500));
     }
 }

@@ -4,22 +4,27 @@
 //! Function", §2–§4, §17). What it is not: storage (`cowboy-state`), the VM (`cowboy-pvm`),
 //! consensus or networking.
 //!
-//! Reading order: [`apply`] (validity, the per-transaction steps, settlement) →
-//! [`actors`] (deploy, calls, messages, the PVM host) → [`fees`] (the dual EIP-1559
-//! arithmetic) → [`intrinsic`] (base costs, meters) → [`state`] (the synchronous view of the
-//! block's write batch) → [`mailbox`] (the dedup set) → [`randomness`] → [`block`] (whole
-//! blocks, genesis).
+//! It owns the block rule (ARCHITECTURE D9): the node asks [`block::propose`] for a block and
+//! [`block::verify`] for a verdict, and holds no rule of its own.
+//!
+//! Reading order: [`block`] (the lifecycle shared by building and verifying) → [`header`]
+//! (environment, header checks, [`BlockError`]) → [`lanes`] (budgets and order) → [`apply`]
+//! (transaction validity, the per-transaction steps, settlement) → [`actors`] (deploy, calls,
+//! messages, the PVM host) → [`system`] (native system actors; the mailbox) → [`fees`] (the
+//! dual EIP-1559 arithmetic) → [`intrinsic`] (base costs, meters) → [`state`] (the synchronous
+//! view of the block's write batch) → [`randomness`].
 
 pub mod actors;
 pub mod apply;
 pub mod block;
 pub mod fees;
+pub mod header;
 pub mod intrinsic;
-pub mod mailbox;
+pub mod lanes;
 pub mod randomness;
 pub mod state;
+pub mod system;
 
-pub use apply::{
-    check_stateless, simulate, BlockEnv, BlockExecutor, CheckedTx, Simulation, TxInvalid,
-};
+pub use apply::{check_stateless, simulate, BlockExecutor, CheckedTx, Simulation, TxInvalid};
+pub use header::{BlockEnv, BlockError, ChainRules, Parent};
 pub use state::{BlockState, StateFailure};

@@ -452,3 +452,188 @@ fn actor_blocks_replay_to_a_golden_root() {
 }
 
 const GOLDEN_ROOT: &str = "a12c2d9f17a802e828b64931843edb866db7d152e12ce06943dd30e6d6cb9da6";
+
+/// An actor that sends one message and returns its id.
+const ASKER: &str = r#"
+from cowboy_sdk import actor, send_message
+
+
+@actor
+class Asker:
+    def ask(self, target, handler, args):
+        return send_message(target, handler, args)
+"#;
+
+/// System actors (the mailbox at 0x…0C) are reached like any actor: by a transaction, by an
+/// actor's message and by a read-only simulation; reserved addresses without an actor fail
+/// clearly, and value is never sent there by a plain transfer.
+#[test]
+fn system_actors_are_reached_like_actors_and_reserved_addresses_refuse_clearly() {
+    use cowboy_types::system::{MAILBOX, TREASURY};
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut chain = Chain::new(ctx, 1).await;
+        let asker = deploy_ok(&mut chain, 0, ASKER, 1, vec![]).await;
+        let relay = deploy_ok(&mut chain, 1, RELAY, 1, vec![]).await;
+        let bytes = |a: &Address| Value::Bytes(a.0.to_vec());
+
+        // A message to the relay, delivered in the same transaction: its id is in the mailbox.
+        let r = call_tx(
+            &mut chain,
+            0,
+            2,
+            asker,
+            "ask",
+            vec![
+                text(&relay.to_checksum()),
+                text("hops_of"),
+                Value::Array(vec![]),
+            ],
+        )
+        .await;
+        assert!(r.success, "{:?}", r.error);
+        let id = ret(&r);
+        assert!(matches!(&id, Value::Bytes(b) if b.len() == 32));
+
+        // A transaction calls the mailbox's `delivered` handler.
+        let r = call_tx(
+            &mut chain,
+            0,
+            3,
+            MAILBOX,
+            "delivered",
+            vec![bytes(&relay), id.clone()],
+        )
+        .await;
+        assert!(r.success, "{:?}", r.error);
+        assert_eq!(ret(&r), Value::Bool(true));
+        let other = Value::Bytes(vec![7; 32]);
+        let r = call_tx(
+            &mut chain,
+            0,
+            4,
+            MAILBOX,
+            "delivered",
+            vec![bytes(&relay), other],
+        )
+        .await;
+        assert_eq!(ret(&r), Value::Bool(false));
+        assert!(r.cycles_used > 10_000, "the storage read is charged");
+
+        // Typed arguments: a wrong shape is a TypeError, an unknown handler NoSuchHandler.
+        let r = call_tx(&mut chain, 0, 5, MAILBOX, "delivered", vec![int(1), int(2)]).await;
+        assert_eq!(
+            r.error.as_ref().map(|e| e.class.as_str()),
+            Some("TypeError")
+        );
+        let r = call_tx(&mut chain, 0, 6, MAILBOX, "steal", vec![]).await;
+        assert_eq!(
+            r.error.as_ref().map(|e| e.class.as_str()),
+            Some("NoSuchHandler")
+        );
+
+        // An actor's message reaches it too; a failing system call fails the transaction
+        // and names the message.
+        let r = call_tx(
+            &mut chain,
+            0,
+            7,
+            asker,
+            "ask",
+            vec![
+                text(&MAILBOX.to_checksum()),
+                text("delivered"),
+                Value::Array(vec![bytes(&relay), id.clone()]),
+            ],
+        )
+        .await;
+        assert!(r.success, "{:?}", r.error);
+        let r = call_tx(
+            &mut chain,
+            0,
+            8,
+            asker,
+            "ask",
+            vec![
+                text(&MAILBOX.to_checksum()),
+                text("nope"),
+                Value::Array(vec![]),
+            ],
+        )
+        .await;
+        let e = r.error.expect("fails");
+        assert_eq!(e.class, "NoSuchHandler");
+        assert!(e.message.contains("in message"), "{}", e.message);
+
+        // A reserved address with no system actor: a clear failure from a transaction and at
+        // the send_message line.
+        let r = call_tx(&mut chain, 0, 9, TREASURY, "anything", vec![]).await;
+        let e = r.error.expect("fails");
+        assert_eq!(e.class, "NoSuchActor");
+        assert!(
+            e.message.contains("reserved system address"),
+            "{}",
+            e.message
+        );
+        let r = call_tx(
+            &mut chain,
+            0,
+            10,
+            asker,
+            "ask",
+            vec![
+                text(&TREASURY.to_checksum()),
+                text("x"),
+                Value::Array(vec![]),
+            ],
+        )
+        .await;
+        let e = r.error.expect("fails");
+        assert_eq!(
+            (e.class.as_str(), e.line),
+            ("ValueError", 8),
+            "{}",
+            e.message
+        );
+
+        // A plain transfer to a system address is not a valid transaction at all.
+        let root = chain.root();
+        let t = signed(
+            &key(0),
+            11,
+            Some(MAILBOX),
+            5,
+            cowboy_types::tx::Payload::Transfer,
+        );
+        let err = chain.block(&[t]).await.expect_err("refused");
+        assert!(
+            matches!(
+                err,
+                cowboy_exec::BlockError::Transaction {
+                    index: 0,
+                    reason: cowboy_exec::TxInvalid::TransferToSystem { to }
+                } if to == MAILBOX
+            ),
+            "{err}"
+        );
+        assert_eq!(chain.root(), root);
+
+        // A read-only simulation (the RPC's cowboy_call) reaches it the same way.
+        let query = signed(
+            &key(0),
+            11,
+            Some(MAILBOX),
+            0,
+            call("delivered", vec![bytes(&relay), id]),
+        );
+        let env = chain.env();
+        let mut bs = cowboy_exec::BlockState::new(chain.state.batch());
+        let sim = cowboy_exec::simulate(&mut bs, &chain.params, &env, key(0).address(), &query)
+            .expect("state")
+            .expect("valid");
+        assert!(sim.receipt.success);
+        assert_eq!(
+            cbor::decode(&sim.receipt.return_data),
+            Ok(Value::Bool(true))
+        );
+    });
+}

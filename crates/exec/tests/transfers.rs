@@ -4,7 +4,7 @@
 mod support;
 
 use commonware_runtime::{deterministic, Runner as _};
-use cowboy_exec::TxInvalid;
+use cowboy_exec::{BlockError, TxInvalid};
 use cowboy_types::tx::Payload;
 use cowboy_types::Address;
 use proptest::prelude::*;
@@ -74,9 +74,12 @@ fn invalid_transactions_make_the_block_invalid_and_change_nothing() {
 
         for (tx, what) in cases {
             let err = chain.block(&[tx]).await.expect_err(what);
-            assert_eq!(err.index, 0, "{what}");
+            let BlockError::Transaction { index, reason } = &err else {
+                panic!("{what}: not a transaction error: {err}")
+            };
+            assert_eq!(*index, 0, "{what}");
             let ok = matches!(
-                (&err.reason, what),
+                (reason, what),
                 (
                     TxInvalid::Nonce {
                         expected: 0,
@@ -106,7 +109,7 @@ fn invalid_transactions_make_the_block_invalid_and_change_nothing() {
                     | (TxInvalid::Fees(_), "underpriced" | "limit")
                     | (TxInvalid::Payload(_), "payload")
             );
-            assert!(ok, "{what}: unexpected {:?}", err.reason);
+            assert!(ok, "{what}: unexpected {reason:?}");
             assert!(!err.to_string().is_empty());
             assert_eq!(chain.root(), root, "{what} changed the state");
         }
@@ -137,8 +140,13 @@ fn the_block_caps_bound_the_limits_of_included_transactions() {
             .block(&[t1, t2, t3])
             .await
             .expect_err("third does not fit");
-        assert_eq!(err.index, 2);
-        assert_eq!(err.reason, TxInvalid::BlockFull { meter: "cycles" });
+        assert_eq!(
+            err,
+            BlockError::Transaction {
+                index: 2,
+                reason: TxInvalid::BlockFull { meter: "cycles" }
+            }
+        );
     });
 }
 
@@ -188,4 +196,271 @@ proptest! {
         prop_assert!(supply_ok);
         prop_assert_eq!(r1, r2);
     }
+}
+
+/// The block rule beyond single transactions: the order is fixed by `keccak256(R ‖ sender)`,
+/// a transaction over `max_tx_size_bytes` or with an invalid access list is refused with its
+/// typed error, and every byte of a transaction is charged as a cell.
+#[test]
+fn order_size_access_lists_and_cells_for_every_byte() {
+    use cowboy_exec::lanes::order_key;
+    use cowboy_types::AccessListEntry;
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut chain = Chain::new(ctx, 3).await;
+        let to = Some(Address([1; 20]));
+        let r = chain.env().randomness;
+        let mut txs: Vec<_> = (0..3)
+            .map(|i| signed(&key(i), 0, to, 1, Payload::Transfer))
+            .collect();
+        txs.sort_by_key(|t| order_key(&r, &t.sender().expect("signed")));
+        txs.swap(0, 1);
+        let root = chain.root();
+        let err = chain.block_as_is(&txs).await.expect_err("out of order");
+        assert!(
+            matches!(err, BlockError::OutOfOrder { index: 1, .. }),
+            "{err}"
+        );
+        assert_eq!(chain.root(), root);
+
+        // Too large: named with its size and the limit.
+        let mut big = signed(&key(0), 0, to, 1, Payload::Transfer);
+        big.access_list = Some(vec![AccessListEntry {
+            address: Address([2; 20]),
+            storage_keys: (0..200).map(|i| vec![i as u8; 700]).collect(),
+        }]);
+        big.sign(&key(0)).expect("sign");
+        let size = big.encode().len() as u64;
+        let err = chain.block(&[big]).await.expect_err("too large");
+        assert_eq!(
+            err,
+            BlockError::Transaction {
+                index: 0,
+                reason: TxInvalid::TooLarge {
+                    size,
+                    max: 128 * 1024
+                }
+            }
+        );
+
+        // Access lists (§2.2 (d)): no address or key twice, keys within the state's key size.
+        let with_list = |entries: Vec<AccessListEntry>| {
+            let mut t = signed(&key(0), 0, to, 1, Payload::Transfer);
+            t.access_list = Some(entries);
+            t.sign(&key(0)).expect("sign");
+            t
+        };
+        let entry = |a: u8, keys: Vec<Vec<u8>>| AccessListEntry {
+            address: Address([a; 20]),
+            storage_keys: keys,
+        };
+        for (bad, what) in [
+            (
+                vec![entry(2, vec![]), entry(2, vec![])],
+                "duplicate address",
+            ),
+            (
+                vec![entry(2, vec![vec![1], vec![2], vec![1]])],
+                "duplicate key",
+            ),
+            (vec![entry(2, vec![vec![0; 1025]])], "long key"),
+        ] {
+            let err = chain.block(&[with_list(bad)]).await.expect_err(what);
+            assert!(
+                matches!(
+                    err,
+                    BlockError::Transaction {
+                        reason: TxInvalid::AccessList(_),
+                        ..
+                    }
+                ),
+                "{what}: {err}"
+            );
+        }
+
+        // A valid access list is paid for byte by byte: a transfer's cells are its size.
+        let t = with_list(vec![entry(2, (0..50).map(|i| vec![i; 32]).collect())]);
+        let size = t.encode().len() as u64;
+        assert!(size > 1_700);
+        let out = chain.block(&[t]).await.expect("valid");
+        assert_eq!(out.receipts[0].cells_used, size);
+    });
+}
+
+/// The largest block the caps allow fits `GenesisParams::max_block_bytes` (and so the p2p and
+/// block-store limits the node checks against it): the cell cap stops a flood of
+/// maximum-size transactions.
+#[test]
+fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
+    use cowboy_exec::block::{build_block, check_all};
+    deterministic::Runner::default().start(|ctx| async move {
+        let chain = Chain::new(ctx, 12).await;
+        let params = chain.params.clone();
+        let txs: Vec<_> = (0..12)
+            .map(|i| {
+                let mut t = signed(&key(i), 0, Some(Address([1; 20])), 1, Payload::Transfer);
+                t.cells_limit = 0;
+                t.access_list = Some(vec![cowboy_types::AccessListEntry {
+                    address: Address([2; 20]),
+                    storage_keys: (0..127).map(|k| vec![k as u8; 1020]).collect(),
+                }]);
+                let size = t.encode().len() as u64 + 70;
+                t.cells_limit = size;
+                t.sign(&key(i)).expect("sign");
+                assert!(t.encode().len() as u64 <= params.max_tx_size_bytes);
+                t
+            })
+            .collect();
+        let checked: Vec<_> = check_all(&txs, &params, CHAIN_ID)
+            .into_iter()
+            .map(|c| c.expect("valid"))
+            .collect();
+        let mut bs = cowboy_exec::BlockState::new(chain.state.batch());
+        let built = build_block(&mut bs, &params, chain.env(), checked).expect("state");
+        // ~130 KB each against a 1,000,000-cell cap: seven fit, the rest wait.
+        assert_eq!(built.included.len(), 7);
+        assert!(built
+            .skipped
+            .iter()
+            .all(|(_, r)| *r == TxInvalid::BlockFull { meter: "cells" }));
+        let block = cowboy_types::Block {
+            header: cowboy_exec::header::genesis_header(&params, 0, cowboy_types::Hash32([0; 32])),
+            transactions: built.included.into_iter().map(|c| c.tx).collect(),
+        };
+        let bytes = block.encode().len() as u64;
+        assert!(
+            bytes > 900_000 && bytes <= params.max_block_bytes(),
+            "{bytes}"
+        );
+    });
+}
+
+/// A Byzantine proposer's blocks: `block::propose` makes a valid block and `block::verify`
+/// accepts it; every tampering — each header field, the order, a transaction over the size
+/// limit — is rejected with the typed error naming it, and changes no state.
+#[test]
+fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
+    use cowboy_exec::block::{check_all, propose, verify};
+    use cowboy_exec::header::genesis_header;
+    use cowboy_exec::{ChainRules, Parent};
+    use cowboy_types::Hash32;
+    deterministic::Runner::default().start(|ctx| async move {
+        let chain = Chain::new(ctx, 3).await;
+        let params = chain.params.clone();
+        let rules = ChainRules {
+            chain_id: CHAIN_ID,
+            params: &params,
+        };
+        let genesis = genesis_header(&params, 1_000, Hash32(chain.root()));
+        let parent = Parent {
+            header: &genesis,
+            hash: genesis.hash(),
+        };
+        let txs: Vec<_> = (0..3)
+            .map(|i| signed(&key(i), 0, Some(Address([1; 20])), 5, Payload::Transfer))
+            .collect();
+        let candidates = check_all(&txs, &params, CHAIN_ID)
+            .into_iter()
+            .map(|c| c.expect("valid"))
+            .collect();
+        let proposal = propose(
+            &chain.state,
+            rules,
+            parent,
+            2_000,
+            Address([9; 20]),
+            candidates,
+        )
+        .await
+        .expect("state");
+        assert!(proposal.skipped.is_empty());
+        let good = proposal.block;
+        assert_eq!(good.transactions.len(), 3);
+        assert!(verify(&chain.state, rules, parent, &good)
+            .await
+            .expect("state")
+            .is_ok());
+
+        let tamper = |f: &dyn Fn(&mut cowboy_types::Block)| {
+            let mut b = good.clone();
+            f(&mut b);
+            b
+        };
+        let reseal = |b: &mut cowboy_types::Block| {
+            b.header.tx_root = cowboy_types::Block::tx_root(&b.transactions);
+        };
+        let cases: Vec<(cowboy_types::Block, &str)> = vec![
+            (tamper(&|b| b.header.height = 5), "height"),
+            (
+                tamper(&|b| b.header.parent_hash = Hash32([1; 32])),
+                "parent_hash",
+            ),
+            (tamper(&|b| b.header.timestamp_ms = 1_000), "timestamp_ms"),
+            (
+                tamper(&|b| b.header.randomness = Hash32([2; 32])),
+                "randomness",
+            ),
+            (tamper(&|b| b.header.cycle_basefee += 1), "cycle_basefee"),
+            (tamper(&|b| b.header.cell_basefee -= 1), "cell_basefee"),
+            (tamper(&|b| b.header.tx_root = Hash32([3; 32])), "tx_root"),
+            (
+                tamper(&|b| b.header.receipts_root = Hash32([4; 32])),
+                "receipts_root",
+            ),
+            (tamper(&|b| b.header.cycles_used += 1), "cycles_used"),
+            (tamper(&|b| b.header.cells_used -= 1), "cells_used"),
+            (
+                tamper(&|b| b.header.state_root = Hash32([5; 32])),
+                "state_root",
+            ),
+            (
+                tamper(&|b| {
+                    b.transactions.swap(0, 2);
+                    reseal(b);
+                }),
+                "out of order",
+            ),
+            (
+                tamper(&|b| {
+                    let mut t = b.transactions[0].clone();
+                    t.payload = vec![0; 140_000];
+                    b.transactions[0] = t;
+                    reseal(b);
+                }),
+                "too large",
+            ),
+        ];
+        for (block, what) in cases {
+            let err = verify(&chain.state, rules, parent, &block)
+                .await
+                .expect("state")
+                .expect_err(what);
+            let named = match (&err, what) {
+                (BlockError::Height(_), "height")
+                | (BlockError::ParentHash(_), "parent_hash")
+                | (BlockError::TimestampNotAfterParent { .. }, "timestamp_ms")
+                | (BlockError::Randomness(_), "randomness")
+                | (BlockError::CycleBasefee(_), "cycle_basefee")
+                | (BlockError::CellBasefee(_), "cell_basefee")
+                | (BlockError::TxRoot(_), "tx_root")
+                | (BlockError::ReceiptsRoot(_), "receipts_root")
+                | (BlockError::CyclesUsed(_), "cycles_used")
+                | (BlockError::CellsUsed(_), "cells_used")
+                | (BlockError::StateRoot(_), "state_root")
+                | (BlockError::OutOfOrder { .. }, "out of order") => true,
+                (
+                    BlockError::Transaction {
+                        index: 0,
+                        reason: TxInvalid::TooLarge { .. },
+                    },
+                    "too large",
+                ) => true,
+                _ => false,
+            };
+            assert!(named, "{what}: got {err}");
+            // The message names the field; got/expected variants say both values.
+            assert!(!err.to_string().is_empty());
+        }
+        // Nothing was committed by any of it.
+        assert_eq!(chain.state.root().expect("root"), genesis.state_root.0);
+    });
 }

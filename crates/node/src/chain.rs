@@ -16,18 +16,20 @@
 //! are written to `pending/` before the node votes for them, so after a restart the consensus
 //! engine's replayed votes still refer to blocks the node has.
 //!
-//! **Randomness.** The header's randomness `R_n` is the parent block's hash (CIP-2 §10 phase L1):
-//! the ed25519 signing scheme wired in [`crate::consensus`] has no threshold seed to offer.
+//! **The rule is exec's.** What a block must be (environment, header fields, lanes, order,
+//! transactions) is decided by `cowboy_exec::block::{propose, verify}`; the chain only stores,
+//! keeps pending blocks and answers queries.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use cowboy_exec::block::{apply_genesis, build_block, execute_block};
-use cowboy_exec::fees::{next_basefees, Basefees};
-use cowboy_exec::{simulate, BlockEnv, BlockState, Simulation, TxInvalid};
+use cowboy_exec::block::{self as rule, apply_genesis, Executed};
+use cowboy_exec::fees::Basefees;
+use cowboy_exec::header::{basefees_after, env_after, genesis_header};
+use cowboy_exec::{simulate, BlockError, BlockState, ChainRules, Parent, Simulation, TxInvalid};
 use cowboy_state::verifier::Account;
-use cowboy_state::{BlockStore, Changes, Context, StateConfig, StateDb};
+use cowboy_state::{BlockStore, Context, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
 use cowboy_types::{Address, Hash32, Receipt, Transaction};
 use tokio::sync::{broadcast, watch};
@@ -35,32 +37,76 @@ use tokio::sync::{broadcast, watch};
 use crate::genesis::Genesis;
 use crate::mempool::{Mempool, Rejection, SenderState};
 
-/// Something went wrong below the chain logic (storage, invariants). Fatal for the operation.
+/// Why a chain operation failed: below the block rule (storage, the disk) or because the node's
+/// own data contradicts itself. Fatal for the operation; never caused by a peer's invalid
+/// block, which is a [`Verdict::Invalid`] instead.
 #[derive(Debug)]
-pub struct ChainError(pub String);
+pub enum ChainError {
+    /// The state database failed.
+    State(cowboy_state::StateError),
+    /// Execution could not read or write the state, or broke an invariant.
+    Exec(cowboy_exec::StateFailure),
+    /// A file of the data directory could not be read or written.
+    Io(std::io::Error),
+    /// A stored block does not decode.
+    Decode(cowboy_types::block::DecodeError),
+    /// The data directory holds a chain with another genesis.
+    GenesisMismatch(PathBuf),
+    /// A block the node stored or was told is final fails the block rule.
+    InvalidStored {
+        /// Its height.
+        height: u64,
+        /// The rule it breaks.
+        error: BlockError,
+    },
+    /// A block consensus asked about is not here.
+    Missing(Hash32),
+    /// The node's own stores disagree (state and block store heights, roots, ancestry).
+    Inconsistent(String),
+}
 
 impl std::fmt::Display for ChainError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            ChainError::State(e) => write!(f, "state: {e}"),
+            ChainError::Exec(e) => e.fmt(f),
+            ChainError::Io(e) => write!(f, "data directory: {e}"),
+            ChainError::Decode(e) => write!(f, "stored block: {e}"),
+            ChainError::GenesisMismatch(dir) => write!(
+                f,
+                "{} holds a chain with a different genesis; start with --reset to wipe it, \
+                 or use another --data-dir",
+                dir.display()
+            ),
+            ChainError::InvalidStored { height, error } => {
+                write!(f, "block {height} is final but invalid: {error}")
+            }
+            ChainError::Missing(h) => write!(
+                f,
+                "block {} is not available locally (it will be fetched from a peer)",
+                h.to_hex()
+            ),
+            ChainError::Inconsistent(m) => write!(f, "inconsistent data directory: {m}"),
+        }
     }
 }
 
 impl std::error::Error for ChainError {}
 
 macro_rules! from_error {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $v:ident),*) => {$(
         impl From<$t> for ChainError {
             fn from(e: $t) -> Self {
-                ChainError(e.to_string())
+                ChainError::$v(e)
             }
         }
     )*};
 }
 from_error!(
-    cowboy_state::StateError,
-    cowboy_exec::StateFailure,
-    std::io::Error,
-    cowboy_types::block::DecodeError
+    cowboy_state::StateError => State,
+    cowboy_exec::StateFailure => Exec,
+    std::io::Error => Io,
+    cowboy_types::block::DecodeError => Decode
 );
 
 /// Result of the chain's operations.
@@ -89,7 +135,7 @@ pub struct Finalized {
 struct Pending {
     block: Block,
     /// The block's executed state changes and receipts, once executed on the current head.
-    executed: Option<(Changes, Vec<Receipt>)>,
+    executed: Option<Executed>,
 }
 
 /// Verdict on a proposal.
@@ -97,8 +143,8 @@ struct Pending {
 pub enum Verdict {
     /// Valid: vote for it.
     Valid,
-    /// Invalid, with the reason.
-    Invalid(String),
+    /// Invalid, with the rule it breaks.
+    Invalid(BlockError),
 }
 
 /// The chain (see the module docs).
@@ -132,11 +178,7 @@ impl<E: Context> Chain<E> {
                 if Genesis::from_json(&existing).map(|g| g.identity()).ok()
                     != Some(genesis.identity()) =>
             {
-                return Err(ChainError(format!(
-                    "{} holds a chain with a different genesis; start with --reset to wipe it, \
-                     or use another --data-dir",
-                    dir.display()
-                )))
+                return Err(ChainError::GenesisMismatch(dir.to_path_buf()))
             }
             Ok(_) => {}
             Err(_) => write_atomic(&genesis_file, genesis.to_json().as_bytes())?,
@@ -149,7 +191,7 @@ impl<E: Context> Chain<E> {
 
         if state.last_committed().is_none() {
             if blocks.last_height()?.is_some() {
-                return Err(ChainError(
+                return Err(ChainError::Inconsistent(
                     "block store has blocks but the state is empty".into(),
                 ));
             }
@@ -160,20 +202,7 @@ impl<E: Context> Chain<E> {
         }
         if blocks.last_height()?.is_none() {
             let root = state.root()?;
-            let header = BlockHeader {
-                parent_hash: Hash32([0; 32]),
-                height: 0,
-                timestamp_ms: genesis.timestamp_ms,
-                proposer: Address([0; 20]),
-                state_root: Hash32(root),
-                tx_root: Block::tx_root(&[]),
-                receipts_root: Receipt::receipts_root(&[]),
-                cycle_basefee: genesis.params.initial_cycle_basefee_wei,
-                cell_basefee: genesis.params.initial_cell_basefee_wei,
-                cycles_used: 0,
-                cells_used: 0,
-                randomness: Hash32([0; 32]),
-            };
+            let header = genesis_header(&genesis.params, genesis.timestamp_ms, Hash32(root));
             let block = Block {
                 header,
                 transactions: Vec::new(),
@@ -184,7 +213,8 @@ impl<E: Context> Chain<E> {
         }
 
         let tip = blocks.last_height()?.unwrap_or(0);
-        let head = read_head(&blocks, tip).await?;
+        let limits = genesis.params.block_limits();
+        let head = read_head(&blocks, tip, limits).await?;
         let committed = state.last_committed().map_or(0, |c| c.height);
         let (head_tx, _) = watch::channel(head.clone());
         let (finalized_tx, _) = broadcast::channel(1024);
@@ -203,17 +233,21 @@ impl<E: Context> Chain<E> {
         if committed + 1 == tip {
             // Crashed after storing block `tip` but before committing its state.
             tracing::info!(height = tip, "re-executing the last stored block");
-            let block = Block::decode(&chain.blocks.block(tip).await?.unwrap_or_default())?;
-            let parent = read_head(&chain.blocks, committed).await?;
-            let (changes, _) = chain.execute(&parent, &block).await?.map_err(ChainError)?;
-            let root = chain.state.commit(tip, changes).await?;
+            let bytes = chain.blocks.block(tip).await?.unwrap_or_default();
+            let block = Block::decode(&bytes, limits)?;
+            let parent = read_head(&chain.blocks, committed, limits).await?;
+            let executed = chain
+                .execute(&parent, &block)
+                .await?
+                .map_err(|error| ChainError::InvalidStored { height: tip, error })?;
+            let root = chain.state.commit(tip, executed.changes).await?;
             if root != block.header.state_root.0 {
-                return Err(ChainError(format!(
+                return Err(ChainError::Inconsistent(format!(
                     "re-executed block {tip} to a different state root"
                 )));
             }
         } else if committed != tip {
-            return Err(ChainError(format!(
+            return Err(ChainError::Inconsistent(format!(
                 "state is at block {committed} but the block store at {tip}"
             )));
         }
@@ -241,90 +275,26 @@ impl<E: Context> Chain<E> {
         self.finalized_tx.subscribe()
     }
 
-    /// Basefees in force for the child of `parent`.
-    fn basefees_after(&self, parent: &BlockHeader) -> Basefees {
-        if parent.height == 0 {
-            return Basefees {
-                cycle: self.genesis.params.initial_cycle_basefee_wei,
-                cell: self.genesis.params.initial_cell_basefee_wei,
-            };
+    fn rules(&self) -> ChainRules<'_> {
+        ChainRules {
+            chain_id: self.genesis.chain_id,
+            params: &self.genesis.params,
         }
-        next_basefees(
-            Basefees {
-                cycle: parent.cycle_basefee,
-                cell: parent.cell_basefee,
-            },
-            parent.cycles_used,
-            parent.cells_used,
-            &self.genesis.params,
-        )
     }
 
     /// Basefees of the next block.
     pub fn next_basefees(&self) -> Basefees {
-        self.basefees_after(&self.head.header)
+        basefees_after(&self.head.header, &self.genesis.params)
     }
 
-    /// The environment of the child of `parent`.
-    fn env_after(&self, parent: &Head, timestamp_ms: u64, proposer: Address) -> BlockEnv {
-        BlockEnv {
-            chain_id: self.genesis.chain_id,
-            height: parent.header.height + 1,
-            timestamp_ms,
-            proposer,
-            randomness: parent.hash,
-            basefees: self.basefees_after(&parent.header),
-        }
-    }
-
-    /// Execute `block` on the committed state (which must be its parent's). `Ok(Err(_))`: the
-    /// block is invalid.
-    async fn execute(
-        &self,
-        parent: &Head,
-        block: &Block,
-    ) -> CResult<Result<(Changes, Vec<Receipt>), String>> {
-        let h = &block.header;
-        if h.parent_hash != parent.hash {
-            return Ok(Err("parent hash is not the parent's".into()));
-        }
-        if h.height != parent.header.height + 1 {
-            return Ok(Err(format!(
-                "height {} does not follow {}",
-                h.height, parent.header.height
-            )));
-        }
-        if h.timestamp_ms <= parent.header.timestamp_ms {
-            return Ok(Err("timestamp does not increase".into()));
-        }
-        let env = self.env_after(parent, h.timestamp_ms, h.proposer);
-        if h.randomness != env.randomness {
-            return Ok(Err("randomness is not the parent hash".into()));
-        }
-        if (h.cycle_basefee, h.cell_basefee) != (env.basefees.cycle, env.basefees.cell) {
-            return Ok(Err("basefees do not follow the parent's".into()));
-        }
-        if h.tx_root != Block::tx_root(&block.transactions) {
-            return Ok(Err("tx_root does not commit to the transactions".into()));
-        }
-        let mut bs = BlockState::new(self.state.batch());
-        let outcome = match execute_block(&mut bs, &self.genesis.params, env, &block.transactions)?
-        {
-            Ok(o) => o,
-            Err(invalid) => return Ok(Err(invalid.to_string())),
+    /// Execute `block` on the committed state (which must be its parent's), under exec's block
+    /// rule. `Ok(Err(_))`: the block is invalid.
+    async fn execute(&self, parent: &Head, block: &Block) -> CResult<Result<Executed, BlockError>> {
+        let parent = Parent {
+            header: &parent.header,
+            hash: parent.hash,
         };
-        let changes = bs.finish();
-        if h.receipts_root != Receipt::receipts_root(&outcome.receipts) {
-            return Ok(Err("receipts_root does not match execution".into()));
-        }
-        if (h.cycles_used, h.cells_used) != (outcome.usage.cycles, outcome.usage.cells) {
-            return Ok(Err("cycles_used/cells_used do not match execution".into()));
-        }
-        let root = self.state.root_after(h.height, &changes).await?;
-        if h.state_root.0 != root {
-            return Ok(Err("state_root does not match execution".into()));
-        }
-        Ok(Ok((changes, outcome.receipts)))
+        Ok(rule::verify(&self.state, self.rules(), parent, block).await?)
     }
 
     /// Next nonces at the committed state of every sender with queued transactions.
@@ -336,43 +306,37 @@ impl<E: Context> Chain<E> {
         Ok(out)
     }
 
-    /// Build the child of the head: select from the mempool, execute, seal the header. The
-    /// block is kept (and persisted) as pending; its hash is the consensus payload.
+    /// Build the child of the head: select from the mempool, then let exec's block rule build
+    /// and seal it. The block is kept (and persisted) as pending; its hash is the consensus
+    /// payload.
     pub async fn build(&mut self, timestamp_ms: u64, proposer: Address) -> CResult<Block> {
         let parent = self.head.clone();
-        let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms + 1);
-        let env = self.env_after(&parent, timestamp_ms, proposer);
+        let basefees = self.next_basefees();
+        let randomness = cowboy_exec::header::randomness_after(&parent.hash);
         let nonces = self.queued_nonces().await?;
-        let candidates =
-            self.mempool
-                .select(&self.genesis.params, env.basefees, &env.randomness, |a| {
-                    nonces.get(a).copied().unwrap_or(0)
-                });
-        let mut bs = BlockState::new(self.state.batch());
-        let built = build_block(&mut bs, &self.genesis.params, env, candidates)?;
-        let changes = bs.finish();
-        let height = env.height;
-        let root = self.state.root_after(height, &changes).await?;
-        let outcome = built.outcome;
-        let header = BlockHeader {
-            parent_hash: parent.hash,
-            height,
+        let candidates = self
+            .mempool
+            .select(&self.genesis.params, basefees, &randomness, |a| {
+                nonces.get(a).copied().unwrap_or(0)
+            });
+        let candidates = rule::check_all(&candidates, &self.genesis.params, self.genesis.chain_id)
+            .into_iter()
+            .flatten()
+            .collect();
+        let proposal = rule::propose(
+            &self.state,
+            self.rules(),
+            Parent {
+                header: &parent.header,
+                hash: parent.hash,
+            },
             timestamp_ms,
             proposer,
-            state_root: Hash32(root),
-            tx_root: Block::tx_root(&built.included),
-            receipts_root: Receipt::receipts_root(&outcome.receipts),
-            cycle_basefee: env.basefees.cycle,
-            cell_basefee: env.basefees.cell,
-            cycles_used: outcome.usage.cycles,
-            cells_used: outcome.usage.cells,
-            randomness: env.randomness,
-        };
-        let block = Block {
-            header,
-            transactions: built.included,
-        };
-        self.keep_pending(block.clone(), Some((changes, outcome.receipts)))?;
+            candidates,
+        )
+        .await?;
+        let block = proposal.block;
+        self.keep_pending(block.clone(), Some(proposal.executed))?;
         Ok(block)
     }
 
@@ -416,7 +380,7 @@ impl<E: Context> Chain<E> {
     /// Verify pending block `hash`, whose parent must be the head. Persists it when valid.
     pub async fn verify(&mut self, hash: &Hash32) -> CResult<Verdict> {
         let Some(p) = self.pending.get(hash) else {
-            return Err(ChainError("verify: block not available".into()));
+            return Err(ChainError::Missing(*hash));
         };
         if p.executed.is_some() {
             return Ok(Verdict::Valid);
@@ -435,11 +399,7 @@ impl<E: Context> Chain<E> {
         }
     }
 
-    fn keep_pending(
-        &mut self,
-        block: Block,
-        executed: Option<(Changes, Vec<Receipt>)>,
-    ) -> CResult<()> {
+    fn keep_pending(&mut self, block: Block, executed: Option<Executed>) -> CResult<()> {
         let hash = block.header.hash();
         let path = self
             .pending_dir
@@ -452,11 +412,12 @@ impl<E: Context> Chain<E> {
     }
 
     fn load_pending(&mut self) -> CResult<()> {
+        let limits = self.genesis.params.block_limits();
         for entry in std::fs::read_dir(&self.pending_dir)? {
             let path = entry?.path();
             let keep = std::fs::read(&path)
                 .ok()
-                .and_then(|b| Block::decode(&b).ok())
+                .and_then(|b| Block::decode(&b, limits).ok())
                 .filter(|b| b.header.height > self.head.header.height);
             match keep {
                 Some(block) => {
@@ -485,21 +446,19 @@ impl<E: Context> Chain<E> {
             return Ok(None);
         }
         let Some(p) = self.pending.remove(hash) else {
-            return Err(ChainError(format!(
-                "finalized block {} is not available locally (block sync is not implemented)",
-                hash.to_hex()
-            )));
+            return Err(ChainError::Missing(*hash));
         };
         let head = self.head.clone();
-        let (changes, receipts) = match p.executed {
-            Some(e) => e,
-            None => self.execute(&head, &p.block).await?.map_err(|reason| {
-                ChainError(format!(
-                    "finalized block {} is invalid: {reason}",
-                    hash.to_hex()
-                ))
-            })?,
-        };
+        let Executed { changes, receipts } =
+            match p.executed {
+                Some(e) => e,
+                None => self.execute(&head, &p.block).await?.map_err(|error| {
+                    ChainError::InvalidStored {
+                        height: p.block.header.height,
+                        error,
+                    }
+                })?,
+            };
         let block = p.block;
         let height = block.header.height;
         let tx_hashes: Vec<[u8; 32]> = block.transactions.iter().map(|t| t.hash().0).collect();
@@ -509,7 +468,7 @@ impl<E: Context> Chain<E> {
             .await?;
         let root = self.state.commit(height, changes).await?;
         if root != block.header.state_root.0 {
-            return Err(ChainError(format!(
+            return Err(ChainError::Inconsistent(format!(
                 "block {height} committed to a different state root"
             )));
         }
@@ -523,11 +482,12 @@ impl<E: Context> Chain<E> {
         for p in self.pending.values_mut() {
             p.executed = None;
         }
+        let limits = self.genesis.params.block_limits();
         if let Ok(dir) = std::fs::read_dir(&self.pending_dir) {
             for entry in dir.flatten() {
                 let stale = std::fs::read(entry.path())
                     .ok()
-                    .and_then(|b| Block::decode(&b).ok())
+                    .and_then(|b| Block::decode(&b, limits).ok())
                     .is_none_or(|b| b.header.height <= height);
                 if stale {
                     let _ = std::fs::remove_file(entry.path());
@@ -569,7 +529,7 @@ impl<E: Context> Chain<E> {
                 return Ok(Err(cur));
             };
             if p.block.header.height <= self.head.header.height {
-                return Err(ChainError(format!(
+                return Err(ChainError::Inconsistent(format!(
                     "finalized block {} does not descend from the finalized head",
                     hash.to_hex()
                 )));
@@ -641,7 +601,7 @@ impl<E: Context> Chain<E> {
     /// A finalized block by height.
     pub async fn block(&self, height: u64) -> CResult<Option<Block>> {
         match self.blocks.block(height).await? {
-            Some(b) => Ok(Some(Block::decode(&b)?)),
+            Some(b) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
             None => Ok(None),
         }
     }
@@ -649,7 +609,7 @@ impl<E: Context> Chain<E> {
     /// A finalized block by hash.
     pub async fn block_by_hash(&self, hash: &Hash32) -> CResult<Option<Block>> {
         match self.blocks.block_by_hash(&hash.0).await? {
-            Some((_, b)) => Ok(Some(Block::decode(&b)?)),
+            Some((_, b)) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
             None => Ok(None),
         }
     }
@@ -678,8 +638,13 @@ impl<E: Context> Chain<E> {
         sender: Address,
         tx: &Transaction,
     ) -> CResult<Result<Simulation, TxInvalid>> {
-        let env = self.env_after(
-            &self.head,
+        let parent = Parent {
+            header: &self.head.header,
+            hash: self.head.hash,
+        };
+        let env = env_after(
+            self.rules(),
+            parent,
             self.head.header.timestamp_ms + 1,
             Address([0; 20]),
         );
@@ -688,12 +653,15 @@ impl<E: Context> Chain<E> {
     }
 }
 
-async fn read_head<E: Context>(blocks: &BlockStore<E>, height: u64) -> CResult<Head> {
-    let bytes = blocks
-        .block(height)
-        .await?
-        .ok_or_else(|| ChainError(format!("block {height} missing from the block store")))?;
-    let block = Block::decode(&bytes)?;
+async fn read_head<E: Context>(
+    blocks: &BlockStore<E>,
+    height: u64,
+    limits: cowboy_types::block::BlockLimits,
+) -> CResult<Head> {
+    let bytes = blocks.block(height).await?.ok_or_else(|| {
+        ChainError::Inconsistent(format!("block {height} missing from the block store"))
+    })?;
+    let block = Block::decode(&bytes, limits)?;
     Ok(Head {
         hash: block.header.hash(),
         header: block.header,

@@ -168,10 +168,11 @@ impl Application {
         let arrived_in = arrived.clone();
         let answers = self.outbound.clone();
         tokio::spawn(async move {
+            let limits = chain.lock().await.genesis().params.block_limits();
             while let Ok((peer, bytes)) = receiver.recv().await {
                 let bytes = bytes.as_ref();
                 match bytes.split_first() {
-                    Some((&MSG_BLOCK, block)) => match Block::decode(block) {
+                    Some((&MSG_BLOCK, block)) => match Block::decode(block, limits) {
                         Ok(block) => {
                             chain.lock().await.receive(block);
                             arrived_in.notify_one();

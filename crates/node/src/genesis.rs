@@ -190,6 +190,24 @@ impl Genesis {
         if validators.is_empty() {
             return Err(err("validators must be a non-empty array"));
         }
+        // The allocations are the whole supply at genesis; they may not exceed it (§8).
+        let allocated = allocations
+            .iter()
+            .try_fold(0u128, |sum, (_, a)| sum.checked_add(*a));
+        if allocated.is_none_or(|sum| sum > params.total_supply_wei) {
+            return Err(err(format!(
+                "allocations total more than params.total_supply_wei ({} wei)",
+                params.total_supply_wei
+            )));
+        }
+        let max_block = params.max_block_bytes();
+        if max_block > u64::from(crate::node::MAX_P2P_MESSAGE_BYTES) {
+            return Err(err(format!(
+                "params allow {max_block}-byte blocks, more than the {}-byte p2p message limit \
+                 (lower block_cells_cap or raise calldata_cells_per_byte)",
+                crate::node::MAX_P2P_MESSAGE_BYTES
+            )));
+        }
         Ok(Genesis {
             chain_id,
             timestamp_ms,

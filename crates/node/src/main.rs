@@ -45,9 +45,9 @@ struct Args {
     /// Serve Prometheus metrics here.
     #[arg(long)]
     metrics_addr: Option<SocketAddr>,
-    /// Target time between blocks, in milliseconds.
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
-    block_time: u64,
+    /// Target time between blocks, in milliseconds [default: the genesis `block_time_ms`].
+    #[arg(long, value_name = "MS")]
+    block_time: Option<u64>,
     /// Most transactions the mempool holds.
     #[arg(long, default_value_t = 100_000)]
     mempool_size: usize,
@@ -170,6 +170,11 @@ fn main() {
         println!();
     });
 
+    let block_time = Duration::from_millis(
+        args.block_time
+            .unwrap_or(genesis.params.block_time_ms)
+            .max(1),
+    );
     let cfg = NodeConfig {
         data_dir: data_dir.clone(),
         genesis,
@@ -177,7 +182,7 @@ fn main() {
         p2p_addr: args.p2p_addr,
         rpc_addr: args.rpc_addr,
         metrics_addr: args.metrics_addr,
-        block_time: Duration::from_millis(args.block_time.max(1)),
+        block_time,
         mempool_txs: args.mempool_size.max(1),
         on_ready,
     };

@@ -7,13 +7,10 @@
 //!   are rejected; up to [`MAX_NONCE_GAP`] ahead are queued (they wait for the gap to fill).
 //! - **Replacement**: a transaction with the same sender and nonce replaces the queued one if it
 //!   raises both tips by at least 10%.
-//! - **Lanes** (§6.3, §17.9): every transaction is tagged with a lane; a block reserves a share of
-//!   its cycle cap for each (system 5%, timer 20%, runner 25%, user 50%). Selection fills lanes in
-//!   priority order, each up to its reserve; reserve left unused by the system, timer and runner
-//!   lanes spills to the user lane, and the user lane never borrows beyond that. Today only
-//!   transactions to system addresses (`0x00…00`–`0x00…0F`) use the system lane and every other
-//!   transaction uses the user lane: the timer and runner lanes keep their reserve for the
-//!   timer and runner transaction kinds, which are not part of the protocol yet.
+//! - **Lanes** (§6.3, §17.9): every transaction carries its lane (`cowboy_exec::lanes`, where the
+//!   rule and the budgets live); selection fills lanes in priority order, each up to its
+//!   genesis budget, with what the reserved lanes leave spilling to the user lane, so the set
+//!   it offers fits the budgets the block rule enforces.
 //! - **Selection** (§6.4): within a lane, by highest effective fee computed from intrinsic costs,
 //!   `intrinsic_cycles·min(max_fee_per_cycle, basefee_cycle + tip_per_cycle) + intrinsic_cells·…`,
 //!   ties broken by transaction hash; a sender's transactions are taken in nonce order (only a
@@ -30,6 +27,7 @@
 use std::collections::BTreeMap;
 
 use cowboy_exec::fees::Basefees;
+use cowboy_exec::lanes::{Lane, LaneBudgets};
 use cowboy_exec::{check_stateless, TxInvalid};
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::hash::keccak256_concat;
@@ -41,42 +39,6 @@ pub const MAX_NONCE_GAP: u64 = 64;
 pub const MAX_PER_SENDER: usize = 256;
 /// Largest transaction accepted (bytes of its canonical encoding).
 pub const MAX_TX_BYTES: usize = 1 << 20;
-
-/// A block lane (§6.3), in priority order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Lane {
-    /// Validator updates, governance, slashing: 5%.
-    System,
-    /// Scheduled timer executions: 20%.
-    Timer,
-    /// Runner job results and attestations: 25%.
-    Runner,
-    /// User transactions: 50% plus what the others leave.
-    User,
-}
-
-impl Lane {
-    /// All lanes in priority order.
-    pub const ALL: [Lane; 4] = [Lane::System, Lane::Timer, Lane::Runner, Lane::User];
-
-    /// Percent of the block's cycle cap reserved for the lane.
-    pub fn reserve_percent(self) -> u64 {
-        match self {
-            Lane::System => 5,
-            Lane::Timer => 20,
-            Lane::Runner => 25,
-            Lane::User => 50,
-        }
-    }
-
-    /// The lane of a transaction.
-    pub fn of(tx: &Transaction) -> Lane {
-        match tx.to {
-            Some(to) if to.is_system() => Lane::System,
-            _ => Lane::User,
-        }
-    }
-}
 
 /// Why the mempool refused a transaction. `kind()` is the RPC's `reason`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,8 +235,7 @@ impl Mempool {
         }
         let tx = Transaction::decode_with_limit(bytes, MAX_TX_BYTES)
             .map_err(|e| Rejection::Decode(e.to_string()))?;
-        let checked =
-            check_stateless(&tx, params, chain_id, basefees).map_err(Rejection::Invalid)?;
+        let checked = check_stateless(&tx, params, chain_id).map_err(Rejection::Invalid)?;
         let hash = checked.hash;
         if self.by_hash.contains_key(&hash) {
             return Err(Rejection::AlreadyKnown);
@@ -303,7 +264,7 @@ impl Mempool {
             });
         }
         let entry = Entry {
-            lane: Lane::of(&tx),
+            lane: checked.lane,
             sender,
             bytes: bytes.len(),
             intrinsic_cycles: checked.intrinsic.cycles,
@@ -393,11 +354,11 @@ impl Mempool {
         randomness: &Hash32,
         nonce_of: impl Fn(&Address) -> u64,
     ) -> Vec<Transaction> {
-        let cap = params.block_cycles_cap;
+        let budgets = LaneBudgets::new(params);
         let mut chosen: Vec<&Entry> = Vec::new();
         let mut spill = 0u64;
         for lane in Lane::ALL {
-            let mut budget = cap / 100 * lane.reserve_percent();
+            let mut budget = budgets.reserved(lane);
             if lane == Lane::User {
                 budget = budget.saturating_add(spill);
             }

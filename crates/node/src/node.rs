@@ -31,6 +31,11 @@ use crate::genesis::Genesis;
 use crate::mempool::Mempool;
 use crate::metrics::Metrics;
 
+/// The largest p2p message: a block of the largest size any genesis this node accepts allows
+/// (`GenesisParams::max_block_bytes`, checked when the genesis is loaded) fits with room for
+/// framing. With the default parameters a block is at most ~1 MiB.
+pub const MAX_P2P_MESSAGE_BYTES: u32 = 8 << 20;
+
 /// Everything `cowboyd` needs to run.
 pub struct NodeConfig {
     /// Data directory (state, blocks, consensus journal, pending blocks).
@@ -97,7 +102,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         namespace.as_bytes(),
         cfg.p2p_addr,
         NonZeroUsize::new(genesis.validators.len().max(1)).unwrap_or(NonZeroUsize::MIN),
-        8 << 20,
+        MAX_P2P_MESSAGE_BYTES,
         NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
     );
     let (mut network, mut oracle) = lookup::Network::new(context.child("network"), p2p_cfg);

@@ -509,6 +509,73 @@ fn four_validators_agree_and_a_late_one_catches_up() {
         let receipt = node.rpc("cowboy_getReceipt", json!([r["transactionHash"]]));
         assert_eq!(receipt["blockHash"], r["blockHash"]);
     }
+
+    // A flood of maximum-size transactions (each ~128 KiB, its access list paid cell by cell):
+    // the proposer fills blocks up to the cell cap (~1 MB), relays them to the other three,
+    // and every validator keeps finalizing the same chain.
+    let key = dev_key(0);
+    let mut nonce = nodes[0].rpc("cowboy_getAccount", json!([hex0x(&funded.0)]))["pendingNonce"]
+        .as_u64()
+        .unwrap();
+    let mut hashes = Vec::new();
+    for i in 0..14u8 {
+        let mut tx = signed(
+            &nodes[0],
+            &key,
+            Some(Address([0xCE; 20])),
+            1,
+            Payload::Transfer,
+        );
+        tx.nonce = nonce;
+        nonce += 1;
+        tx.access_list = Some(vec![cowboy_types::AccessListEntry {
+            address: Address([i; 20]),
+            storage_keys: (0..127).map(|k| vec![k as u8; 1020]).collect(),
+        }]);
+        tx.cells_limit = 140_000;
+        tx.sign(&key).unwrap();
+        assert!(tx.encode().len() > 120_000 && tx.encode().len() <= 128 * 1024);
+        let h = nodes[0].rpc("cowboy_sendRawTransaction", json!([hex0x(&tx.encode())]));
+        hashes.push((h, tx.encode().len() as u64));
+    }
+    let started = Instant::now();
+    let mut last = 0;
+    let mut per_block = std::collections::BTreeMap::new();
+    for (h, size) in &hashes {
+        let r = loop {
+            let r = nodes[0].rpc("cowboy_getReceipt", json!([h]));
+            if !r.is_null() {
+                break r;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "the flood stalled the chain"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        assert!(r["cellsUsed"].as_u64().unwrap() >= *size, "{r}");
+        let height = r["blockHeight"].as_u64().unwrap();
+        *per_block.entry(height).or_insert(0) += 1;
+        last = last.max(height);
+    }
+    let target = last + 2;
+    for node in &nodes {
+        while node.height() < target {
+            assert!(
+                started.elapsed() < Duration::from_secs(150),
+                "a validator stopped finalizing under the flood"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    // The cell cap admits seven such transactions a block, and a full block was built.
+    assert!(per_block.values().all(|n| *n <= 7), "{per_block:?}");
+    assert!(per_block.values().any(|n| *n >= 5), "{per_block:?}");
+    let expected = nodes[0].rpc("cowboy_getBlockByNumber", json!([last, false]));
+    for node in &nodes[1..] {
+        let b = node.rpc("cowboy_getBlockByNumber", json!([last, false]));
+        assert_eq!(b["hash"], expected["hash"]);
+    }
 }
 
 #[test]

@@ -134,7 +134,9 @@ impl fmt::Debug for Address {
     }
 }
 
-/// The canonical system actors of §9 (addresses `0x…01`–`0x…0B`).
+/// The system actors' addresses: the eleven of whitepaper §9 (`0x…01`–`0x…0B`) and ours
+/// beyond them. Every address up to [`system::SYSTEM_RANGE_END`] is reserved for system actors
+/// (`Address::is_system`); which of them have an actor yet is `cowboy-exec`'s registry.
 pub mod system {
     use super::Address;
     /// Runner registration, staking, capabilities, health, reputation.
@@ -159,6 +161,9 @@ pub mod system {
     pub const STORAGE_MANAGER: Address = Address::system(0x0A);
     /// Relay node registration and repair coordination (CIP-9).
     pub const RELAY_REGISTRY: Address = Address::system(0x0B);
+    /// The message dedup set (whitepaper §3.3). **Ours**: the spec numbers system actors only
+    /// up to 0x0B and keeps the dedup set without naming an address; we give it the next one.
+    pub const MAILBOX: Address = Address::system(0x0C);
     /// The last reserved address.
     pub const SYSTEM_RANGE_END: Address = Address::system(0x100);
 }

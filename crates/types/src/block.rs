@@ -34,6 +34,13 @@ pub enum DecodeError {
         /// What was expected.
         expected: &'static str,
     },
+    /// The encoded block is larger than the parameters allow.
+    TooLarge {
+        /// Its size in bytes.
+        size: usize,
+        /// The limit ([`crate::GenesisParams::max_block_bytes`]).
+        max: usize,
+    },
     /// A transaction inside a block is invalid.
     Tx {
         /// Its index in the block.
@@ -55,6 +62,9 @@ impl fmt::Display for DecodeError {
                 field,
                 expected,
             } => write!(f, "{object}.{field}: expected {expected}"),
+            DecodeError::TooLarge { size, max } => {
+                write!(f, "block is {size} bytes, larger than the {max}-byte limit")
+            }
             DecodeError::Tx { index, error } => write!(f, "transaction {index}: {error}"),
         }
     }
@@ -227,6 +237,16 @@ impl BlockHeader {
     }
 }
 
+/// Size limits of block decoding, from the genesis parameters
+/// ([`crate::GenesisParams::block_limits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockLimits {
+    /// The largest encoded block.
+    pub max_block_bytes: usize,
+    /// The largest encoded transaction inside it (`max_tx_size_bytes`, §12.1).
+    pub max_tx_bytes: usize,
+}
+
 /// A block: `[header, [tx, …]]`, each transaction as its canonical encoding nested in place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
@@ -245,9 +265,16 @@ impl Block {
         ]))
     }
 
-    /// Strict decoding; every transaction is validated as by [`Transaction::decode`] (without
-    /// the per-transaction size limit, which applies at admission).
-    pub fn decode(bytes: &[u8]) -> Result<Block, DecodeError> {
+    /// Strict decoding under `limits`: the block's size is checked before any parsing, and
+    /// every transaction is decoded as by [`Transaction::decode_with_limit`] with the
+    /// transaction size limit, so no block can carry a transaction that admission refuses.
+    pub fn decode(bytes: &[u8], limits: BlockLimits) -> Result<Block, DecodeError> {
+        if bytes.len() > limits.max_block_bytes {
+            return Err(DecodeError::TooLarge {
+                size: bytes.len(),
+                max: limits.max_block_bytes,
+            });
+        }
         let [header, txs] = fields::<2>(bytes, "block")?;
         let header = BlockHeader::from_value(header)?;
         let Value::Array(txs) = txs else {
@@ -261,7 +288,7 @@ impl Block {
             .iter()
             .enumerate()
             .map(|(index, v)| {
-                Transaction::decode_with_limit(&cbor::encode(v), usize::MAX)
+                Transaction::decode_with_limit(&cbor::encode(v), limits.max_tx_bytes)
                     .map_err(|error| DecodeError::Tx { index, error })
             })
             .collect::<Result<_, _>>()?;

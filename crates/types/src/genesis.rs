@@ -315,7 +315,47 @@ impl GenesisParams {
     pub fn hash(&self) -> Hash32 {
         keccak256(&self.encode())
     }
+
+    /// The largest encoded block the parameters allow, derived rather than chosen: every
+    /// transaction pays at least one cell per byte of its encoding (`calldata_cells_per_byte`,
+    /// §17.4) and the block's cells are capped, so its transactions' bytes are at most
+    /// `block_cells_cap`; every transaction pays at least `min_tx_cycles` and the block's
+    /// cycles are capped, which bounds how many there are and so their CBOR framing (at most
+    /// 9 bytes each: the array item header); the header is a fixed-shape array of at most
+    /// [`MAX_HEADER_BYTES`]. The p2p message limit and the block store's record limit must
+    /// be at least this (checked by the node and by tests).
+    pub fn max_block_bytes(&self) -> u64 {
+        let per_byte = self.calldata_cells_per_byte.max(1);
+        let tx_bytes = self.block_cells_cap / per_byte;
+        let max_txs = self.max_txs_per_block();
+        // [header, [tx…]]: two array heads of at most 9 bytes each, then the items.
+        MAX_HEADER_BYTES + 18 + max_txs.saturating_mul(9) + tx_bytes
+    }
+
+    /// The most transactions a block can hold: each costs at least the smallest intrinsic
+    /// cycle cost of any transaction kind (§17.2) and the block's cycles are capped.
+    pub fn max_txs_per_block(&self) -> u64 {
+        let min_tx_cycles = self
+            .transfer_base_cycles
+            .min(self.deploy_base_cycles)
+            .min(self.actor_message_base_cycles)
+            .max(1);
+        self.block_cycles_cap / min_tx_cycles
+    }
+
+    /// The size limits a block decoder applies for these parameters.
+    pub fn block_limits(&self) -> crate::block::BlockLimits {
+        crate::block::BlockLimits {
+            max_block_bytes: usize::try_from(self.max_block_bytes()).unwrap_or(usize::MAX),
+            max_tx_bytes: usize::try_from(self.max_tx_size_bytes).unwrap_or(usize::MAX),
+        }
+    }
 }
+
+/// An upper bound on an encoded block header: a 12-item array of three 32-byte hashes, a
+/// 20-byte address, a 32-byte randomness and integers of at most 17 bytes each (u128 with its
+/// CBOR head), rounded up.
+pub const MAX_HEADER_BYTES: u64 = 512;
 
 #[cfg(test)]
 mod tests {

@@ -123,7 +123,7 @@ proptest! {
         };
         prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
         let block = Block { header, transactions: vec![tx.clone(), tx] };
-        prop_assert_eq!(Block::decode(&block.encode()), Ok(block));
+        prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block));
         let receipt = Receipt {
             success: ok, cycles_used: h, cells_used: h / 2, fee_paid: fee,
             return_data: data.clone(),
@@ -138,7 +138,7 @@ proptest! {
         let _ = decode(&bytes);
         let _ = Transaction::decode(&bytes);
         let _ = BlockHeader::decode(&bytes);
-        let _ = Block::decode(&bytes);
+        let _ = Block::decode(&bytes, GenesisParams::default().block_limits());
         let _ = Receipt::decode(&bytes);
         let _ = Event::decode(&bytes);
         let _ = GenesisParams::decode(&bytes);
@@ -153,4 +153,73 @@ proptest! {
             prop_assert_eq!(encode(&v), bytes);
         }
     }
+}
+
+/// The header bound behind `GenesisParams::max_block_bytes` holds for the largest header, and
+/// block decoding refuses a block over the limit, or carrying a transaction over the
+/// transaction limit, before parsing it.
+#[test]
+fn block_size_limits() {
+    let widest = BlockHeader {
+        parent_hash: Hash32([0xff; 32]),
+        height: u64::MAX,
+        timestamp_ms: u64::MAX,
+        proposer: Address([0xff; 20]),
+        state_root: Hash32([0xff; 32]),
+        tx_root: Hash32([0xff; 32]),
+        receipts_root: Hash32([0xff; 32]),
+        cycle_basefee: u128::MAX,
+        cell_basefee: u128::MAX,
+        cycles_used: u64::MAX,
+        cells_used: u64::MAX,
+        randomness: Hash32([0xff; 32]),
+    };
+    assert!(widest.encode().len() as u64 <= cowboy_types::genesis::MAX_HEADER_BYTES);
+
+    let params = GenesisParams::default();
+    let limits = params.block_limits();
+    // The default caps: 1,000,000 cells of transaction bytes, 2,000 transactions.
+    assert_eq!(params.max_txs_per_block(), 2_000);
+    assert_eq!(params.max_block_bytes(), 512 + 18 + 18_000 + 1_000_000);
+
+    let big = Transaction {
+        chain_id: 1,
+        nonce: 0,
+        to: Some(Address([1; 20])),
+        value: 0,
+        cycles_limit: 0,
+        cells_limit: 0,
+        max_fee_per_cycle: 0,
+        max_fee_per_cell: 0,
+        tip_per_cycle: 0,
+        tip_per_cell: 0,
+        access_list: None,
+        payload: vec![7; limits.max_tx_bytes],
+        signature: None,
+    };
+    let block = Block {
+        header: widest,
+        transactions: vec![big],
+    };
+    let bytes = block.encode();
+    match Block::decode(&bytes, limits) {
+        Err(cowboy_types::block::DecodeError::Tx { index: 0, error }) => {
+            assert!(
+                matches!(error, cowboy_types::TxError::TooLarge { .. }),
+                "{error}"
+            )
+        }
+        other => panic!("a transaction over the limit was accepted: {other:?}"),
+    }
+    let tight = cowboy_types::block::BlockLimits {
+        max_block_bytes: bytes.len() - 1,
+        max_tx_bytes: usize::MAX,
+    };
+    assert_eq!(
+        Block::decode(&bytes, tight),
+        Err(cowboy_types::block::DecodeError::TooLarge {
+            size: bytes.len(),
+            max: bytes.len() - 1
+        })
+    );
 }

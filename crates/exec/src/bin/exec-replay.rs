@@ -3,11 +3,15 @@
 //! transactions that block building skips), execute it from genesis over a fresh state, and
 //! print the final state root and a digest of every receipt. Two processes given the same
 //! arguments must print the same line: the replay test (`tests/replay.rs`) checks exactly that.
+//!
+//! Blocks are made exactly as a node's proposer makes them: `block::propose` on top of the
+//! parent header, so the environment (basefees, randomness), lanes, order and header come from
+//! the same block rule.
 
 use commonware_runtime::{deterministic, Runner as _};
-use cowboy_exec::block::{apply_genesis, build_block};
-use cowboy_exec::fees::Basefees;
-use cowboy_exec::{BlockEnv, BlockState};
+use cowboy_exec::block::{apply_genesis, check_all, propose};
+use cowboy_exec::header::{basefees_after, genesis_header};
+use cowboy_exec::{BlockState, ChainRules, Parent};
 use cowboy_state::{StateConfig, StateDb};
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
@@ -86,17 +90,19 @@ fn main() {
         let mut batch = BlockState::new(state.batch());
         apply_genesis(&mut batch, &alloc).expect("genesis");
         state.commit(0, batch.finish()).await.expect("commit");
+        let rules = ChainRules {
+            chain_id: 1,
+            params: &params,
+        };
+        let mut parent = genesis_header(&params, 0, Hash32(state.root().expect("root")));
 
         let mut rng = Rng(seed);
         let mut nonces = vec![0u64; KEYS as usize];
         let mut actors: Vec<(Address, usize)> = Vec::new();
-        let mut basefees = Basefees {
-            cycle: params.initial_cycle_basefee_wei,
-            cell: params.initial_cell_basefee_wei,
-        };
         let mut digest = Hash32([0; 32]);
         let (mut ok, mut failed, mut skipped) = (0u64, 0u64, 0u64);
         for height in 1..=blocks {
+            let basefees = basefees_after(&parent, &params);
             let mut txs = Vec::new();
             for _ in 0..rng.below(12) + 1 {
                 let k = rng.below(KEYS);
@@ -174,28 +180,37 @@ fn main() {
                 }
                 txs.push(tx);
             }
-            let env = BlockEnv {
-                chain_id: 1,
-                height,
-                timestamp_ms: 1_000 * height,
-                proposer: Address([0xEE; 20]),
-                randomness: keccak256(&height.to_be_bytes()),
-                basefees,
+            let checked = check_all(&txs, &params, rules.chain_id);
+            let invalid = checked.iter().filter(|c| c.is_err()).count() as u64;
+            let candidates = checked.into_iter().flatten().collect();
+            let at = Parent {
+                header: &parent,
+                hash: parent.hash(),
             };
-            let mut batch = BlockState::new(state.batch());
-            let built = build_block(&mut batch, &params, env, txs).expect("state");
+            let proposal = propose(
+                &state,
+                rules,
+                at,
+                1_000 * height,
+                Address([0xEE; 20]),
+                candidates,
+            )
+            .await
+            .expect("state");
+            state
+                .commit(height, proposal.executed.changes)
+                .await
+                .expect("commit");
             // A skipped transaction leaves its sender's later nonces gapped: resynchronise.
-            for (tx, _) in &built.skipped {
-                if let Ok(sender) = tx.sender() {
-                    if let Some(i) = (0..KEYS).find(|i| key(*i).address() == sender) {
-                        let acct = batch.account(&sender).expect("read");
-                        nonces[i as usize] = acct.nonce;
-                    }
-                }
+            for (i, n) in nonces.iter_mut().enumerate() {
+                let acct = state
+                    .account(&key(i as u64).address().0)
+                    .await
+                    .expect("read");
+                *n = acct.map_or(0, |a| a.nonce);
             }
-            state.commit(height, batch.finish()).await.expect("commit");
-            skipped += built.skipped.len() as u64;
-            for r in &built.outcome.receipts {
+            skipped += proposal.skipped.len() as u64 + invalid;
+            for r in &proposal.executed.receipts {
                 if r.success {
                     ok += 1;
                 } else {
@@ -203,7 +218,7 @@ fn main() {
                 }
                 digest = keccak256_concat(&[&digest.0, &r.encode()]);
             }
-            basefees = built.outcome.next_basefees;
+            parent = proposal.block.header;
         }
         let root = state.root().expect("root");
         format!(

@@ -7,7 +7,9 @@
 //! leave a readable state.
 
 use commonware_runtime::{deterministic, Runner as _};
-use cowboy_exec::block::{apply_genesis, build_block, execute_block};
+use cowboy_exec::block::{
+    apply_genesis, build_block, check_all, execute_block, put_in_block_order,
+};
 use cowboy_exec::fees::Basefees;
 use cowboy_exec::{BlockEnv, BlockState};
 use cowboy_state::{StateConfig, StateDb};
@@ -142,6 +144,10 @@ pub fn run(data: &[u8]) {
             deploy(1, TOKEN, vec![Value::Text("F".into()), Value::Uint(1000)]),
         ];
         let mut b = BlockState::new(state.batch());
+        let setup = check_all(&setup, &params, 1)
+            .into_iter()
+            .flatten()
+            .collect();
         let built = build_block(&mut b, &params, env(1), setup).expect("state");
         assert_eq!(built.included.len(), 2);
         state.commit(1, b.finish()).await.expect("commit");
@@ -152,14 +158,30 @@ pub fn run(data: &[u8]) {
         ];
 
         let txs = txs_from(data, &actors);
-        // As a validator would: the proposed list, valid or not.
+        // As a validator would: the proposed list, valid or not, in any order (block-level
+        // violations: order, lanes, caps, invalid transactions)...
         let mut b = BlockState::new(state.batch());
         let _ = execute_block(&mut b, &params, env(2), &txs).expect("state");
         drop(b);
-        // As a proposer would: skip what is invalid, commit the rest, read it back.
+        // ...and the stateless-valid ones in block order, so execution itself is reached.
+        let mut checked: Vec<_> = check_all(&txs, &params, 1).into_iter().flatten().collect();
+        put_in_block_order(&env(2), &mut checked);
+        let ordered: Vec<Transaction> = checked.iter().map(|c| c.tx.clone()).collect();
         let mut b = BlockState::new(state.batch());
-        let built = build_block(&mut b, &params, env(2), txs).expect("state");
+        let _ = execute_block(&mut b, &params, env(2), &ordered).expect("state");
+        drop(b);
+        // As a proposer would: skip what is invalid, commit the rest, read it back; the block
+        // it built must verify.
+        let mut b = BlockState::new(state.batch());
+        let built = build_block(&mut b, &params, env(2), checked).expect("state");
         assert_eq!(built.outcome.receipts.len(), built.included.len());
+        drop(b);
+        let included: Vec<Transaction> = built.included.iter().map(|c| c.tx.clone()).collect();
+        let mut b = BlockState::new(state.batch());
+        let verified = execute_block(&mut b, &params, env(2), &included)
+            .expect("state")
+            .expect("a built block verifies");
+        assert_eq!(verified, built.outcome);
         state.commit(2, b.finish()).await.expect("commit");
         for a in actors {
             state.account(&a.0).await.expect("readable");

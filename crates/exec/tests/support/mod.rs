@@ -4,9 +4,10 @@
 #![allow(dead_code, reason = "each test target uses a subset")]
 
 use commonware_runtime::deterministic;
-use cowboy_exec::block::{apply_genesis, execute_block, BlockOutcome, InvalidBlock};
+use cowboy_exec::block::{apply_genesis, execute_block, BlockOutcome};
 use cowboy_exec::fees::Basefees;
-use cowboy_exec::{BlockEnv, BlockState};
+use cowboy_exec::lanes::order_key;
+use cowboy_exec::{BlockEnv, BlockError, BlockState};
 use cowboy_state::verifier::Account;
 use cowboy_state::{StateConfig, StateDb};
 use cowboy_types::cbor::Value;
@@ -123,8 +124,22 @@ impl Chain {
         }
     }
 
-    /// Execute `txs` as the next block and commit it; an invalid block is returned unapplied.
-    pub async fn block(&mut self, txs: &[Transaction]) -> Result<BlockOutcome, InvalidBlock> {
+    /// Execute `txs`, put in block order (by `keccak256(R ‖ sender)`, then nonce; every test
+    /// transaction is in the user lane), as the next block and commit it; an invalid block is
+    /// returned unapplied.
+    pub async fn block(&mut self, txs: &[Transaction]) -> Result<BlockOutcome, BlockError> {
+        let r = self.env().randomness;
+        let mut ordered = txs.to_vec();
+        ordered.sort_by_cached_key(|t| {
+            let sender = t.sender().unwrap_or(Address([0; 20]));
+            (order_key(&r, &sender), t.nonce)
+        });
+        self.block_as_is(&ordered).await
+    }
+
+    /// Execute `txs` in the order given as the next block and commit it; an invalid block is
+    /// returned unapplied.
+    pub async fn block_as_is(&mut self, txs: &[Transaction]) -> Result<BlockOutcome, BlockError> {
         let env = self.env();
         let mut batch = BlockState::new(self.state.batch());
         let outcome = execute_block(&mut batch, &self.params, env, txs).expect("state")?;

@@ -1,28 +1,69 @@
-//! The message dedup set (whitepaper §3.3): exactly-once delivery within `dedup_window`.
+//! The mailbox system actor at `0x…0C` (ours; whitepaper §3.3): the message dedup set that
+//! makes delivery exactly-once within `dedup_window_blocks`. It is the first system actor and
+//! the worked example of one (see [`super`]).
 //!
-//! Every delivered message id is recorded, per target actor, in a separate metered mailbox
-//! store — the storage of the system account [`MAILBOX`] — rather than in the actor's own
-//! storage, so other actors' traffic can never eat into an actor's quota. A delivery whose
-//! `(target, id)` is already recorded is skipped.
+//! Every delivered message id is recorded, per target actor, in the mailbox's own storage
+//! rather than in the actor's, so other actors' traffic can never eat into an actor's quota.
+//! Delivery code records it ([`record_delivery`], metered as state writes by the caller); a
+//! delivery whose `(target, id)` is already recorded is skipped.
 //!
 //! Records expire after `dedup_window_blocks`: each block's records are also listed under a
-//! per-height index (`["dedup", h]` → count, `["dedup", h, i]` → `[actor, id]`), and
-//! [`prune`] at the start of block `h` deletes the records of block `h − window`. The state
-//! cannot enumerate keys (they are hashed), which is why the index exists.
+//! per-height index (`["dedup", h]` → count, `["dedup", h, i]` → `[actor, id]`), and the
+//! mailbox's `begin_block` hook deletes the records of block `h − window` ([`prune`]). The
+//! state cannot enumerate keys (they are hashed), which is why the index exists.
+//!
+//! Handlers: `delivered(actor, id) -> bool`, whether message `id` was delivered to `actor`
+//! within the window (a storage read, at the `storage_read()` price). It takes no value.
 //!
 //! Ids are `keccak256(sender ‖ nonce ‖ msg_hash)` with the sending actor's nonce, which only
 //! grows, so two distinct sends never share an id; the set is what makes redelivery of the
 //! *same* message (a replayed or re-injected one) a no-op.
 
-use cowboy_state::Context;
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::GenesisParams;
+use cowboy_types::system::MAILBOX;
 use cowboy_types::{Address, Hash32};
 
-use crate::state::{BlockState, SResult, StateFailure};
+use super::{Args, Call, CallError, Hook, SystemActor, SystemState};
+use crate::state::{SResult, StateFailure};
 
-/// The system account holding the dedup set (first free slot after the §9 system actors).
-pub const MAILBOX: Address = Address::system(0x0C);
+/// The mailbox system actor.
+pub struct Mailbox;
+
+impl SystemActor for Mailbox {
+    fn address(&self) -> Address {
+        MAILBOX
+    }
+
+    fn name(&self) -> &'static str {
+        "mailbox"
+    }
+
+    fn call(
+        &self,
+        call: &mut Call<'_>,
+        handler: &str,
+        args: &Args<'_>,
+    ) -> Result<Value, CallError> {
+        call.no_value()?;
+        match handler {
+            "delivered" => {
+                args.expect_count(2)?;
+                let actor = args.address(0, "actor")?;
+                let id = args.hash(1, "id")?;
+                Ok(Value::Bool(call.read(&seen_key(&actor, &id))?.is_some()))
+            }
+            other => Err(CallError::fail(
+                "NoSuchHandler",
+                format!("the mailbox has no handler {other:?} (it has: delivered)"),
+            )),
+        }
+    }
+
+    fn begin_block(&self, hook: &mut Hook<'_>) -> SResult<()> {
+        prune(hook.state, hook.params, hook.env.height)
+    }
+}
 
 fn seen_key(actor: &Address, id: &Hash32) -> Vec<u8> {
     cbor::encode(&Value::Array(vec![
@@ -47,7 +88,7 @@ fn entry_key(height: u64, i: u64) -> Vec<u8> {
     ]))
 }
 
-fn read_uint<E: Context>(state: &BlockState<'_, E>, key: &[u8]) -> SResult<u64> {
+fn read_uint(state: &dyn SystemState, key: &[u8]) -> SResult<u64> {
     match state.storage(&MAILBOX, key)? {
         None => Ok(0),
         Some(bytes) => match cbor::decode(&bytes) {
@@ -60,8 +101,8 @@ fn read_uint<E: Context>(state: &BlockState<'_, E>, key: &[u8]) -> SResult<u64> 
 /// Record the delivery of message `id` to `actor` in block `height`. Returns the bytes written
 /// (for cell metering), or `None` (and changes nothing) if it was already delivered within
 /// the window.
-pub fn record_delivery<E: Context>(
-    state: &mut BlockState<'_, E>,
+pub fn record_delivery(
+    state: &mut dyn SystemState,
     height: u64,
     actor: &Address,
     id: &Hash32,
@@ -89,11 +130,7 @@ pub fn record_delivery<E: Context>(
 }
 
 /// At the start of block `height`, forget the deliveries of block `height − window`.
-pub fn prune<E: Context>(
-    state: &mut BlockState<'_, E>,
-    params: &GenesisParams,
-    height: u64,
-) -> SResult<()> {
+pub fn prune(state: &mut dyn SystemState, params: &GenesisParams, height: u64) -> SResult<()> {
     let Some(old) = height.checked_sub(params.dedup_window_blocks) else {
         return Ok(());
     };

@@ -1,0 +1,299 @@
+//! System actors (whitepaper §9; ARCHITECTURE D10): protocol logic that lives at a reserved
+//! address and runs natively inside the block, in the spirit of revm's precompiles.
+//!
+//! A system actor is a Rust value implementing [`SystemActor`], registered by address in
+//! [`REGISTRY`]. It is reached exactly as a Python actor is: by a transaction's call payload
+//! (`[handler, args]`), by an actor's `send_message`, and by the RPC's read-only
+//! `cowboy_call`. Its calls are metered from the genesis cost table through [`Call`] (storage
+//! reads and writes at the §17.3/§17.4 prices, plus whatever base price the actor charges for
+//! a handler), its state is the storage of its own address in the authenticated state (so
+//! proofs cover it), and it may hook the start and the end of every block
+//! ([`SystemActor::begin_block`], [`SystemActor::end_block`], run by the block lifecycle in
+//! `crate::block`).
+//!
+//! Every address up to `0x…0100` is reserved (`Address::is_system`). A call to a reserved
+//! address with no actor registered fails with `NoSuchActor`; a plain value transfer to one is
+//! an invalid transaction ([`crate::TxInvalid::TransferToSystem`]) and an actor's `transfer()`
+//! to one raises, so value is never burned there by accident.
+//!
+//! Adding one: write `system/<name>.rs` with a unit struct implementing [`SystemActor`], put
+//! its address in `cowboy_types::system`, add it to [`REGISTRY`] in address order, and give
+//! its prices genesis parameters. `mailbox.rs` is the worked example.
+
+pub mod mailbox;
+
+use cowboy_state::verifier::Account;
+use cowboy_state::Context;
+use cowboy_types::cbor::Value;
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::{Address, Hash32};
+
+use crate::actors::Failure;
+use crate::header::BlockEnv;
+use crate::intrinsic::TxMeter;
+use crate::lanes::Lane;
+use crate::state::{BlockState, SResult, StateFailure};
+
+/// The state operations system actors use. Object-safe, so one registry serves every storage
+/// runtime; implemented by [`BlockState`].
+pub trait SystemState {
+    /// The account at `a` (the empty account if absent).
+    fn account(&self, a: &Address) -> SResult<Account>;
+    /// Whether an account record exists at `a`.
+    fn exists(&self, a: &Address) -> SResult<bool>;
+    /// Write the account at `a`.
+    fn set_account(&mut self, a: &Address, acct: &Account) -> SResult<()>;
+    /// Storage entry `k` of `a`.
+    fn storage(&self, a: &Address, k: &[u8]) -> SResult<Option<Vec<u8>>>;
+    /// Set storage entry `k` of `a`.
+    fn set_storage(&mut self, a: &Address, k: &[u8], v: &[u8]) -> SResult<()>;
+    /// Delete storage entry `k` of `a`.
+    fn delete_storage(&mut self, a: &Address, k: &[u8]) -> SResult<()>;
+}
+
+impl<E: Context> SystemState for BlockState<'_, E> {
+    fn account(&self, a: &Address) -> SResult<Account> {
+        BlockState::account(self, a)
+    }
+    fn exists(&self, a: &Address) -> SResult<bool> {
+        BlockState::exists(self, a)
+    }
+    fn set_account(&mut self, a: &Address, acct: &Account) -> SResult<()> {
+        BlockState::set_account(self, a, acct)
+    }
+    fn storage(&self, a: &Address, k: &[u8]) -> SResult<Option<Vec<u8>>> {
+        BlockState::storage(self, a, k)
+    }
+    fn set_storage(&mut self, a: &Address, k: &[u8], v: &[u8]) -> SResult<()> {
+        BlockState::set_storage(self, a, k, v)
+    }
+    fn delete_storage(&mut self, a: &Address, k: &[u8]) -> SResult<()> {
+        BlockState::delete_storage(self, a, k)
+    }
+}
+
+/// Why a system actor's call did not return a value.
+#[derive(Debug)]
+pub enum CallError {
+    /// The call failed; the transaction rolls back and its receipt carries this.
+    Fail(Failure),
+    /// The node's state failed (not the transaction's fault): the block aborts.
+    State(StateFailure),
+}
+
+impl From<StateFailure> for CallError {
+    fn from(e: StateFailure) -> Self {
+        CallError::State(e)
+    }
+}
+
+impl CallError {
+    /// A failure with a Python-style class and a message.
+    pub fn fail(class: &str, message: impl Into<String>) -> Self {
+        CallError::Fail(Failure::new(class, message))
+    }
+}
+
+/// One call of a system actor: who calls, with what value, and metered access to the actor's
+/// own storage.
+pub struct Call<'c> {
+    /// The system actor's address.
+    pub me: Address,
+    /// The caller (the transaction's sender, or the actor that sent the message).
+    pub sender: Address,
+    /// Value sent with the call, already credited to `me`.
+    pub value: u128,
+    /// The block.
+    pub env: &'c BlockEnv,
+    /// Genesis parameters (the cost table).
+    pub params: &'c GenesisParams,
+    pub(crate) state: &'c mut dyn SystemState,
+    pub(crate) meter: &'c mut TxMeter,
+}
+
+impl Call<'_> {
+    /// Charge `cycles` before doing work worth them.
+    pub fn charge(&mut self, cycles: u64) -> Result<(), CallError> {
+        self.meter
+            .charge_cycles(cycles)
+            .map_err(|e| CallError::Fail(Failure::out_of(e)))
+    }
+
+    fn charge_millicells(&mut self, millicells: u128) -> Result<(), CallError> {
+        self.meter
+            .charge_millicells(millicells)
+            .map_err(|e| CallError::Fail(Failure::out_of(e)))
+    }
+
+    /// Read entry `key` of the actor's storage, charged as an actor's `storage_read()`.
+    pub fn read(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, CallError> {
+        self.charge(self.params.storage_read_cycles)?;
+        let v = self.state.storage(&self.me, key)?;
+        let bytes = key.len() + v.as_ref().map_or(0, Vec::len);
+        let per = u128::from(self.params.state_read_millicells_per_byte);
+        self.charge_millicells(per * bytes as u128)?;
+        Ok(v)
+    }
+
+    /// Refuse value: for handlers that take none.
+    pub fn no_value(&self) -> Result<(), CallError> {
+        if self.value == 0 {
+            return Ok(());
+        }
+        Err(CallError::fail(
+            "ValueError",
+            format!("this handler takes no value (got {} wei)", self.value),
+        ))
+    }
+}
+
+/// Access to the state for a block hook (unmetered: protocol work bounded by what the block's
+/// transactions paid for).
+pub struct Hook<'h> {
+    /// The system actor's address.
+    pub me: Address,
+    /// The block.
+    pub env: &'h BlockEnv,
+    /// Genesis parameters.
+    pub params: &'h GenesisParams,
+    /// The block's state.
+    pub state: &'h mut dyn SystemState,
+}
+
+/// A call's positional or keyword arguments (a CBOR array or text-keyed map, as for Python
+/// actors), read into typed values by position or name.
+pub struct Args<'a> {
+    value: &'a Value,
+}
+
+impl<'a> Args<'a> {
+    /// Wrap the call's CBOR arguments.
+    pub fn new(value: &'a Value) -> Self {
+        Args { value }
+    }
+
+    /// The argument at position `i`, or the keyword `name`.
+    pub fn get(&self, i: usize, name: &str) -> Result<&'a Value, CallError> {
+        let found = match self.value {
+            Value::Array(items) => items.get(i),
+            Value::Map(entries) => entries
+                .iter()
+                .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
+                .map(|(_, v)| v),
+            _ => None,
+        };
+        found.ok_or_else(|| {
+            CallError::fail(
+                "TypeError",
+                format!("missing required argument {name:?} (position {i})"),
+            )
+        })
+    }
+
+    /// Exactly `n` arguments, no more.
+    pub fn expect_count(&self, n: usize) -> Result<(), CallError> {
+        let got = match self.value {
+            Value::Array(items) => items.len(),
+            Value::Map(entries) => entries.len(),
+            Value::Null => 0,
+            _ => usize::MAX,
+        };
+        if got == n {
+            return Ok(());
+        }
+        Err(CallError::fail(
+            "TypeError",
+            format!("expected {n} arguments, got {got}"),
+        ))
+    }
+
+    fn bytes<const N: usize>(&self, i: usize, name: &str) -> Result<[u8; N], CallError> {
+        match self.get(i, name)? {
+            Value::Bytes(b) => b.as_slice().try_into().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| CallError::fail("TypeError", format!("argument {name:?} must be {N} bytes")))
+    }
+
+    /// A 20-byte address.
+    pub fn address(&self, i: usize, name: &str) -> Result<Address, CallError> {
+        self.bytes::<20>(i, name).map(Address)
+    }
+
+    /// A 32-byte hash.
+    pub fn hash(&self, i: usize, name: &str) -> Result<Hash32, CallError> {
+        self.bytes::<32>(i, name).map(Hash32)
+    }
+}
+
+/// A native system actor (see the module docs).
+pub trait SystemActor: Sync {
+    /// Its reserved address.
+    fn address(&self) -> Address;
+    /// Its name, for errors and the RPC.
+    fn name(&self) -> &'static str;
+    /// The block lane of a transaction calling `handler` ([`crate::lanes`]). Default: user.
+    fn lane(&self, _handler: &str) -> Lane {
+        Lane::User
+    }
+    /// Handle a call of `handler` with `args`; the value it returns goes back to the caller
+    /// as canonical CBOR, billed as return data.
+    fn call(&self, call: &mut Call<'_>, handler: &str, args: &Args<'_>)
+        -> Result<Value, CallError>;
+    /// Runs at the start of every block, before its transactions.
+    fn begin_block(&self, _hook: &mut Hook<'_>) -> SResult<()> {
+        Ok(())
+    }
+    /// Runs at the end of every block, after its transactions.
+    fn end_block(&self, _hook: &mut Hook<'_>) -> SResult<()> {
+        Ok(())
+    }
+}
+
+/// Every system actor, in address order.
+pub static REGISTRY: &[&dyn SystemActor] = &[&mailbox::Mailbox];
+
+/// The system actor at `address`, if one is registered.
+pub fn lookup(address: &Address) -> Option<&'static dyn SystemActor> {
+    REGISTRY.iter().copied().find(|a| a.address() == *address)
+}
+
+/// Run every system actor's `begin_block` (or `end_block` when `end`), in address order.
+pub(crate) fn run_hooks(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    env: &BlockEnv,
+    end: bool,
+) -> SResult<()> {
+    for actor in REGISTRY {
+        let mut hook = Hook {
+            me: actor.address(),
+            env,
+            params,
+            state: &mut *state,
+        };
+        if end {
+            actor.end_block(&mut hook)?;
+        } else {
+            actor.begin_block(&mut hook)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_in_address_order_at_reserved_addresses() {
+        for pair in REGISTRY.windows(2) {
+            assert!(pair[0].address().0 < pair[1].address().0);
+        }
+        for actor in REGISTRY {
+            assert!(actor.address().is_system(), "{}", actor.name());
+            assert!(lookup(&actor.address()).is_some());
+        }
+        assert!(lookup(&cowboy_types::system::TREASURY).is_none());
+    }
+}
