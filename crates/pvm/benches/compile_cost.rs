@@ -50,13 +50,13 @@ fn shapes() -> Vec<(&'static str, String)> {
         nest(scopes.min(199), |s| format!("[{s} for x in y]"), "x")
     );
     let mut defs = String::new();
-    for i in 0..98 {
+    for i in 0..scopes {
         defs.push_str(&format!("{}def f{i}(a{i}):\n", " ".repeat(i)));
     }
     defs.push_str(&format!(
         "{}return {}\n",
-        " ".repeat(98),
-        (0..98)
+        " ".repeat(scopes),
+        (0..scopes)
             .map(|i| format!("a{i}"))
             .collect::<Vec<_>>()
             .join("+")
@@ -94,7 +94,7 @@ fn shapes() -> Vec<(&'static str, String)> {
         ("lambdas at the scope limit", fill(&lambdas)),
         ("lambdas with free vars", fill(&lambdas_args)),
         ("comprehensions at the scope limit", fill(&comps)),
-        ("defs 98 deep, free vars", fill(&defs)),
+        ("defs at the scope limit, free vars", fill(&defs)),
         (
             "parens at the limit",
             fill(&format!("x = {}1{}\n", "(".repeat(200), ")".repeat(200))),
@@ -171,10 +171,10 @@ fn main() {
         println!("|---|---|---|---|---|---|---|---|");
         let mut worst = 0f64;
         for (name, src) in shapes() {
-            let tokens = compiler::check(&src, "s.py")
-                .map(|c| c.tokens())
-                .unwrap_or(0);
-            let cycles = cost::load_bytes(src.len()) + cost::load_tokens(tokens);
+            let (tokens, price) = compiler::check(&src, "s.py")
+                .map(|c| (c.tokens(), c.price()))
+                .unwrap_or((0, 0));
+            let cycles = cost::load_bytes(src.len()) + price;
             let mut result = String::new();
             let ns = best(rounds, || {
                 result = match compiler::compile_module(&src, "s.py") {

@@ -4,12 +4,13 @@
 //!
 //! **Metering (issue 15).** Every load — a deploy and every later call of the actor — charges
 //! [`crate::cost::load_bytes`] for the source's size before anything else, then, once the
-//! pre-scan has counted the tokens, [`crate::cost::load_tokens`] before parsing. The charge is
+//! pre-scan has counted tokens, scopes and f-strings, [`crate::cost::load_scanned`] before
+//! parsing. The charge is
 //! the price of a full compilation in the worst case measured per byte and token (README,
 //! "Compilation is metered"), and it is the same on a cache hit: what an invocation costs
 //! never depends on which validator compiled what before, and the cache is purely an
-//! optimisation. A cache hit remembers the token count, so it charges the same without
-//! scanning again.
+//! optimisation. A cache hit remembers that price, so it charges the same without scanning
+//! again.
 //!
 //! Caching must not be observable by a program either. Code is compiled with memory
 //! accounting off ([`crate::memory::unaccounted`]), so its constants weigh nothing in every
@@ -41,8 +42,8 @@ type Key = (Box<str>, [u8; 32]);
 /// A cached module.
 struct Entry {
     code: Rc<Code>,
-    /// The pre-scan's token count (what a load of this source is charged for).
-    tokens: u32,
+    /// What a load of this source is charged after its size ([`crate::compiler::Checked::price`]).
+    price: u64,
     /// [`code_size`] of `code`.
     bytes: usize,
     /// When it was last used ([`Lru::clock`]).
@@ -75,14 +76,14 @@ impl Lru {
         }
     }
 
-    fn get(&mut self, key: &Key) -> Option<(Rc<Code>, u32)> {
+    fn get(&mut self, key: &Key) -> Option<(Rc<Code>, u64)> {
         self.clock += 1;
         let e = self.entries.get_mut(key)?;
         e.used = self.clock;
-        Some((e.code.clone(), e.tokens))
+        Some((e.code.clone(), e.price))
     }
 
-    fn insert(&mut self, key: Key, code: Rc<Code>, tokens: u32) {
+    fn insert(&mut self, key: Key, code: Rc<Code>, price: u64) {
         let bytes = code_size(&code);
         if bytes > self.max_bytes {
             return;
@@ -108,7 +109,7 @@ impl Lru {
             key,
             Entry {
                 code,
-                tokens,
+                price,
                 bytes,
                 used: self.clock,
             },
@@ -157,8 +158,8 @@ pub fn load(
         cowboy_types::keccak256(source.as_bytes()).0,
     );
     if cached {
-        if let Some((code, tokens)) = CACHE.with(|c| c.borrow_mut().get(&key)) {
-            vm.charge(crate::cost::load_tokens(tokens))?;
+        if let Some((code, price)) = CACHE.with(|c| c.borrow_mut().get(&key)) {
+            vm.charge(price)?;
             return Ok(Ok(code));
         }
     }
@@ -166,13 +167,13 @@ pub fn load(
         Ok(c) => c,
         Err(e) => return Ok(Err(e)),
     };
-    vm.charge(crate::cost::load_tokens(checked.tokens()))?;
+    vm.charge(checked.price())?;
     let code = match crate::memory::unaccounted(|| compile_checked(checked, filename)) {
         Ok(c) => c,
         Err(e) => return Ok(Err(e)),
     };
     if cached {
-        CACHE.with(|c| c.borrow_mut().insert(key, code.clone(), checked.tokens()));
+        CACHE.with(|c| c.borrow_mut().insert(key, code.clone(), checked.price()));
     }
     Ok(Ok(code))
 }

@@ -581,7 +581,7 @@ fn decimal_string_conversion_is_linear() {
 fn load_price(src: &str) -> u64 {
     let bytes = cowboy_pvm::cost::load_bytes(src.len());
     match cowboy_pvm::compiler::check(src, "test.py") {
-        Ok(c) => bytes + cowboy_pvm::cost::load_tokens(c.tokens()),
+        Ok(c) => bytes + c.price(),
         Err(_) => bytes,
     }
 }
@@ -667,8 +667,12 @@ fn nested_scopes_near_the_largest_transaction_are_refused_and_charged() {
             &nested_statements(100, open),
             "IndentationError: too many levels of indentation",
         );
-        // 99 compile (the class bodies then run into the call depth limit).
-        let o = run_cycles(&nested_statements(99, open), 20_000_000);
+        refused(
+            &nested_statements(99, open),
+            "CompileError: too many nested scopes",
+        );
+        // At the scope limit they compile (class bodies then run into the call depth limit).
+        let o = run_cycles(&nested_statements(max, open), 20_000_000);
         assert!(
             !matches!(o.error, Some(cowboy_pvm::RunError::Compile(_))),
             "{:?}",

@@ -79,9 +79,13 @@ pub struct Checked<'a> {
 }
 
 impl Checked<'_> {
-    /// Tokens counted by the pre-scan (what compilation is charged for).
+    /// Tokens counted by the pre-scan.
     pub fn tokens(&self) -> u32 {
         self.scan.tokens
+    }
+    /// What compiling this source is charged on top of its size ([`crate::cost::load_scanned`]).
+    pub fn price(&self) -> u64 {
+        crate::cost::load_scanned(self.scan.tokens, self.scan.scopes, self.scan.fstrings)
     }
 }
 
@@ -204,6 +208,7 @@ fn compile_unchecked(checked: Checked<'_>, filename: &str) -> Result<Rc<Code>, C
         work_left: WORK_PER_TOKEN
             .saturating_mul(u64::from(checked.tokens()))
             .saturating_add(WORK_SLACK),
+        visible: Default::default(),
         interned: Default::default(),
         future_ok,
         future_annotations,
@@ -297,6 +302,10 @@ struct Unit {
     scope: Scope,
     /// `code.freevars` as a set, for [`Compiler::enclosing_binds`].
     free_names: IndexSet<String>,
+    /// Index of each name in `code.names`.
+    name_at: std::collections::BTreeMap<Box<str>, u32>,
+    /// Index of each local in `code.varnames`.
+    var_at: std::collections::BTreeMap<Box<str>, u32>,
     fblocks: Vec<FBlock>,
     line: u32,
     /// First parameter name (for zero-argument super()).
@@ -319,6 +328,8 @@ struct Compiler {
     scopes: scope::Scopes,
     /// Syntax nodes code generation may still visit ([`WORK_PER_TOKEN`]).
     work_left: u64,
+    /// Per name, how many open units make it visible to nested ones ([`Self::enclosing_binds`]).
+    visible: std::collections::BTreeMap<String, u32>,
     /// One string object per distinct global/attribute name in the module (see `Code::names`).
     interned: std::collections::BTreeMap<Box<str>, Rc<PyStr>>,
 }
@@ -435,31 +446,63 @@ impl Compiler {
             self.units.last().and_then(|u| u.private.clone())
         };
         let free_names = code.freevars.iter().map(|f| f.to_string()).collect();
+        let var_at = code
+            .varnames
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Box::<str>::from(&**v), i as u32))
+            .collect();
         self.units.push(Unit {
             code,
             scope,
             free_names,
+            name_at: Default::default(),
+            var_at,
             fblocks: Vec::new(),
             line,
             first_param,
             private,
         });
+        if let Some(u) = self.units.last() {
+            for n in Self::unit_exports(u) {
+                *self.visible.entry(n).or_insert(0) += 1;
+            }
+        }
     }
     /// Is `n` visible to a new unit as a variable of an enclosing function: a local or free
     /// variable of an enclosing function-like unit, or `__class__` of an enclosing class?
-    /// (Asked of the units open now, the new unit's ancestors. The answer was once a set
-    /// copied into every unit, which cost the nesting depth times the names per unit.)
+    /// (`visible` counts, per name, the open units that make it visible; it was once a set
+    /// copied into every unit, then a walk over the open units per name, both a factor of the
+    /// nesting depth.)
     fn enclosing_binds(&self, n: &str) -> bool {
-        self.units.iter().any(|p| match p.code.kind {
-            CodeKind::Module => false,
-            CodeKind::Class => n == "__class__",
-            _ => p.scope.is_local(n) || p.free_names.contains(n),
-        })
+        self.visible.get(n).is_some_and(|&k| k > 0)
+    }
+    /// The names a unit makes visible to the units nested in it.
+    fn unit_exports(u: &Unit) -> Vec<String> {
+        match u.code.kind {
+            CodeKind::Module => Vec::new(),
+            CodeKind::Class => vec!["__class__".to_string()],
+            _ => u
+                .scope
+                .bound
+                .iter()
+                .filter(|n| u.scope.is_local(n))
+                .chain(u.free_names.iter())
+                .cloned()
+                .collect(),
+        }
     }
     fn pop_unit(&mut self) -> Code {
         let u = self.units.pop();
         match u {
-            Some(u) => u.code,
+            Some(u) => {
+                for n in Self::unit_exports(&u) {
+                    if let Some(k) = self.visible.get_mut(&n) {
+                        *k -= 1;
+                    }
+                }
+                u.code
+            }
             None => unreachable_code(),
         }
     }
@@ -530,18 +573,21 @@ impl Compiler {
     }
 
     fn name_idx(&mut self, n: &str) -> u32 {
-        if let Some(i) = self.u().code.names.iter().position(|x| &*x.s == n) {
-            return i as u32;
+        // A map, not a walk of `names`: a module with many distinct names was quadratic.
+        if let Some(&i) = self.u().name_at.get(n) {
+            return i;
         }
         let name = self
             .interned
             .entry(n.into())
             .or_insert_with(|| Rc::new(PyStr::new(n)))
             .clone();
-        let code = &mut self.unit().code;
-        code.names.push(name);
-        code.name_caches.push(Default::default());
-        (code.names.len() - 1) as u32
+        let u = self.unit();
+        u.code.names.push(name);
+        u.code.name_caches.push(Default::default());
+        let i = (u.code.names.len() - 1) as u32;
+        u.name_at.insert(n.into(), i);
+        i
     }
     fn resolve(&mut self, n: &str) -> NameKind {
         let u = self.u();
@@ -572,13 +618,14 @@ impl Compiler {
             return NameKind::Deref(c as u32);
         }
         if u.scope.is_local(n) {
-            let vs = &self.u().code.varnames;
-            if let Some(i) = vs.iter().position(|x| &**x == n) {
-                return NameKind::Fast(i as u32);
+            if let Some(&i) = self.u().var_at.get(n) {
+                return NameKind::Fast(i);
             }
-            let vs = &mut self.unit().code.varnames;
-            vs.push(n.into());
-            return NameKind::Fast((vs.len() - 1) as u32);
+            let u = self.unit();
+            u.code.varnames.push(n.into());
+            let i = (u.code.varnames.len() - 1) as u32;
+            u.var_at.insert(n.into(), i);
+            return NameKind::Fast(i);
         }
         if let Some(f) = free {
             return NameKind::Deref((ncell + f) as u32);

@@ -67,6 +67,12 @@ pub struct Scan {
     /// Tokens (names, numbers, strings, operator characters, brackets, line ends): the size
     /// of the work of every later pass, which compilation is charged for.
     pub tokens: u32,
+    /// Scope openers: `def`, `class`, `lambda`, and `for` inside brackets (a comprehension or
+    /// generator expression). Each costs the compiler a code object, a scope and its names,
+    /// more than its few tokens.
+    pub scopes: u32,
+    /// f-strings (each is parsed and compiled as a sequence of parts).
+    pub fstrings: u32,
 }
 
 /// One open level of the scan.
@@ -97,6 +103,8 @@ pub fn scan(src: &str) -> Result<Scan, ScanError> {
         b: src.as_bytes(),
         i: 0,
         tokens: 0,
+        scopes: 0,
+        fstrings: 0,
         levels: vec![Level::Code {
             ops: 0,
             lambdas: 0,
@@ -114,6 +122,8 @@ struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
     tokens: u32,
+    scopes: u32,
+    fstrings: u32,
     /// `levels[0]` is the statement level; it is never popped.
     levels: Vec<Level>,
     /// Open brackets.
@@ -140,6 +150,8 @@ impl Scanner<'_> {
         }
         Ok(Scan {
             tokens: self.tokens,
+            scopes: self.scopes,
+            fstrings: self.fstrings,
         })
     }
 
@@ -329,8 +341,18 @@ impl Scanner<'_> {
                 return self.string(lower.contains(&b'f'));
             }
         }
+        let in_brackets = self.levels.len() > 1;
+        match w {
+            b"def" | b"class" => self.scopes += 1,
+            b"for" if in_brackets => {
+                self.scopes += 1;
+                self.op(1)?;
+            }
+            _ => {}
+        }
         match w {
             b"lambda" => {
+                self.scopes += 1;
                 self.op(1)?;
                 if let Some(Level::Code { lambdas, .. }) = self.levels.last_mut() {
                     *lambdas += 1;
@@ -381,6 +403,7 @@ impl Scanner<'_> {
         let triple = self.peek(1) == quote && self.peek(2) == quote;
         self.i += if triple { 3 } else { 1 };
         if fstring {
+            self.fstrings += 1;
             // An f-string is a node of the expression it stands in, and its fields are
             // nested inside it.
             self.op(1)?;

@@ -74,10 +74,11 @@ impl Scope {
 /// The deepest nesting of scopes (functions, lambdas, classes, comprehensions and generator
 /// expressions inside one another, the module not counted) the PVM compiles. Free names pass
 /// through every scope between their binding and their use, so resolving them costs the
-/// nesting depth per name; the limit keeps that a constant factor of the source size.
-/// CPython has no such limit (it fails with `MemoryError` or `RecursionError` at a few
-/// thousand); real programs nest a handful of scopes.
-pub const MAX_SCOPE_DEPTH: u32 = 100;
+/// nesting depth per name, and a scope's qualified name grows with its depth; the limit
+/// keeps both a small constant factor of the source size. CPython has no such limit (it fails
+/// with `MemoryError` or `RecursionError` at a few thousand); real programs nest a handful of
+/// scopes, and 20 matches CPython's limit on statically nested blocks.
+pub const MAX_SCOPE_DEPTH: u32 = 20;
 
 /// Identifies a scope's node: its source range and kind. The scopes of a module are computed
 /// in one pass ([`analyze_module`]) and looked up by the compiler when it reaches each node.
