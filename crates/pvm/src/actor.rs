@@ -9,8 +9,9 @@
 //! thread and kept for the thread's next invocations.
 //!
 //! One invocation:
-//! 1. compile the source (a failure is [`InvokeError::Compile`] with the line) and run the
-//!    module body;
+//! 1. load the code — charged per byte and token on every invocation, whether this thread's
+//!    cache holds it or not (`code_cache::load`); a failure is [`InvokeError::Compile`] with
+//!    the line — and run the module body;
 //! 2. find the actor class: the one decorated with `cowboy_sdk.actor`, else a class named
 //!    `Actor`;
 //! 3. make an instance **without** calling `__init__`, give it `storage` (a
@@ -191,17 +192,16 @@ fn internal(msg: String) -> InvocationOutcome {
 
 /// Compile, run, and collect the outcome.
 fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
-    let code = match crate::code_cache::compile(inv.source, inv.filename) {
-        Ok(c) => c,
+    let mut vm = Vm::new(inv.limits);
+    // Loading the code is charged on every invocation, cached or not (`code_cache::load`).
+    let code = match crate::code_cache::load(&mut vm, inv.source, inv.filename, true) {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => return failed(&mut vm, InvokeError::Compile(e)),
         Err(e) => {
-            return InvocationOutcome {
-                result: Err(InvokeError::Compile(e)),
-                cycles: 0,
-                stdout: String::new(),
-            }
+            let e = exc_to_error(&mut vm, e, inv.filename);
+            return failed(&mut vm, e);
         }
     };
-    let mut vm = Vm::new(inv.limits);
     vm.host = Some(host);
     vm.host_costs = inv.costs;
     let result = match run_actor(&mut vm, code, inv) {
@@ -215,6 +215,15 @@ fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
     };
     drop(vm);
     outcome
+}
+
+/// An invocation that ended while loading its code, with the cycles the load charged.
+fn failed(vm: &mut Vm, e: InvokeError) -> InvocationOutcome {
+    InvocationOutcome {
+        result: Err(e),
+        cycles: vm.stats.cycles,
+        stdout: String::new(),
+    }
 }
 
 /// The reserved storage key of the persisted instance attributes.

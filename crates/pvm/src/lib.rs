@@ -73,22 +73,24 @@ pub struct RunOutcome {
     pub peak_memory: u64,
 }
 
-/// Compile and run `source` as `__main__` under `limits`.
+/// Compile and run `source` as `__main__` under `limits`. Compilation is charged to the same
+/// cycle budget, before it runs.
 pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
-    let code = match compile_module(source, filename) {
-        Ok(c) => c,
-        Err(e) => {
+    let mut vm = Vm::new(limits);
+    // Compilation is charged as for an actor (`code_cache::load`), without the cache.
+    let r = match code_cache::load(&mut vm, source, filename, false) {
+        Ok(Ok(code)) => vm.run_main(code, source),
+        Ok(Err(e)) => {
             return RunOutcome {
                 stdout: String::new(),
                 error: Some(RunError::Compile(e)),
-                cycles: 0,
+                cycles: vm.stats.cycles,
                 instructions: 0,
                 peak_memory: 0,
             }
         }
+        Err(e) => Err(e),
     };
-    let mut vm = Vm::new(limits);
-    let r = vm.run_main(code, source);
     let error = match r {
         Ok(_) => None,
         Err(e) => Some(render_error(&mut vm, e)),

@@ -11,6 +11,12 @@ const BUDGET: u64 = 200_000;
 const MAX_STEP: u64 = 100;
 
 fn assert_out_of_cycles(src: &str) {
+    assert_out_of_cycles_within(src, MAX_STEP);
+}
+
+/// [`assert_out_of_cycles`] for programs whose steps are size-proportional charges up to
+/// `max_step` cycles (the budget falls inside one of them).
+fn assert_out_of_cycles_within(src: &str, max_step: u64) {
     let o = run_cycles(src, BUDGET);
     assert!(
         err_line(&o).starts_with("OutOfCycles"),
@@ -18,7 +24,7 @@ fn assert_out_of_cycles(src: &str) {
         o.error
     );
     assert!(
-        o.cycles <= BUDGET + MAX_STEP,
+        o.cycles <= BUDGET + max_step,
         "overran budget: {}",
         o.cycles
     );
@@ -99,8 +105,9 @@ fn list_slice_deletion_is_linear_and_charged() {
     }
     // Repeatedly deleting from the front of a long list runs out of cycles (each deletion
     // pays for the elements it moves) instead of doing unbounded work for a few cycles.
-    assert_out_of_cycles("a = [0] * 100000\nwhile a:\n    del a[:1]\n");
-    assert_out_of_cycles("a = [0] * 100000\nwhile a:\n    a[0:1] = []\n");
+    // One deletion charges for the up to 100,000 elements it moves.
+    assert_out_of_cycles_within("a = [0] * 100000\nwhile a:\n    del a[:1]\n", 100_000);
+    assert_out_of_cycles_within("a = [0] * 100000\nwhile a:\n    a[0:1] = []\n", 100_000);
     // An iterable that resizes the list while a slice assignment consumes it (CPython crashes
     // on the extended-slice form) is clamped, or a ValueError: never a VM panic.
     let o = run_cycles(
@@ -562,4 +569,223 @@ fn decimal_string_conversion_is_linear() {
     );
     // A long exponent of a three-argument pow is a loop the budget ends.
     assert_out_of_cycles("from decimal import *\npow(Decimal(2), Decimal('1E+999999'), 7)\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compilation (issue 15): linear, bounded, and charged before it runs. Every program here is
+// near the largest transaction (128 KiB) or at a nesting limit; each either compiles or fails
+// with its documented error, and is charged exactly the load price of its size.
+// ---------------------------------------------------------------------------------------------
+
+/// What loading `src` is charged: bytes, plus tokens when the pre-scan accepts it.
+fn load_price(src: &str) -> u64 {
+    let bytes = cowboy_pvm::cost::load_bytes(src.len());
+    match cowboy_pvm::compiler::check(src, "test.py") {
+        Ok(c) => bytes + c.price(),
+        Err(_) => bytes,
+    }
+}
+
+/// Run `src` under a 20M budget: it must fail to compile with `expect` (its last line), and be
+/// charged exactly its load price.
+fn refused(src: &str, expect: &str) {
+    let o = run_cycles(src, 20_000_000);
+    let line = err_line(&o);
+    assert!(
+        matches!(o.error, Some(cowboy_pvm::RunError::Compile(_))),
+        "{line}"
+    );
+    assert!(
+        line.starts_with(expect),
+        "expected {expect:?}, got {line:?}"
+    );
+    assert_eq!(o.cycles, load_price(src), "{line}");
+}
+
+fn nested_lambdas(n: usize) -> String {
+    format!("f = {}1\nprint(f)\n", "lambda: ".repeat(n))
+}
+
+fn nested_comprehensions(n: usize) -> String {
+    let mut s = "x".to_string();
+    for _ in 0..n {
+        s = format!("[{s} for x in [1]]");
+    }
+    format!("y = {s}\n")
+}
+
+fn nested_statements(n: usize, open: &str) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&" ".repeat(i));
+        s.push_str(open);
+        s.push('\n');
+    }
+    s.push_str(&" ".repeat(n));
+    s.push_str("pass\n");
+    s
+}
+
+const MAX_TX: usize = 128 * 1024;
+
+#[test]
+fn nested_scopes_near_the_largest_transaction_are_refused_and_charged() {
+    // The issue's 8,000 nested lambdas (64 KB), and 16,000 (128 KB): too deep for the pre-scan.
+    for n in [8_000, 16_000] {
+        refused(
+            &nested_lambdas(n),
+            "CompileError: expression nested too deeply",
+        );
+    }
+    // Within the expression limit but beyond the scope limit.
+    let max = cowboy_pvm::compiler::scope::MAX_SCOPE_DEPTH as usize;
+    refused(
+        &nested_lambdas(max + 1),
+        "CompileError: too many nested scopes",
+    );
+    let ok = run_cycles(&nested_lambdas(max), 20_000_000);
+    assert!(ok.error.is_none(), "{:?}", ok.error);
+    assert!(ok.cycles > load_price(&nested_lambdas(max)));
+    // The issue's 3,000 nested comprehensions, and as many as fit in a transaction.
+    for n in [3_000, MAX_TX / 16] {
+        refused(
+            &nested_comprehensions(n),
+            "SyntaxError: too many nested parentheses",
+        );
+    }
+    refused(
+        &nested_comprehensions(max + 1),
+        "CompileError: too many nested scopes",
+    );
+    // Nested defs and classes hit CPython's indentation limit first.
+    for open in ["def f():", "class C:"] {
+        refused(
+            &nested_statements(MAX_TX / 600, open),
+            "IndentationError: too many levels of indentation",
+        );
+        refused(
+            &nested_statements(100, open),
+            "IndentationError: too many levels of indentation",
+        );
+        refused(
+            &nested_statements(99, open),
+            "CompileError: too many nested scopes",
+        );
+        // At the scope limit they compile (class bodies then run into the call depth limit).
+        let o = run_cycles(&nested_statements(max, open), 20_000_000);
+        assert!(
+            !matches!(o.error, Some(cowboy_pvm::RunError::Compile(_))),
+            "{:?}",
+            o.error
+        );
+    }
+}
+
+#[test]
+fn nested_brackets_and_blocks_stop_at_cpythons_limits() {
+    let parens = |n: usize| format!("x = {}1{}\n", "(".repeat(n), ")".repeat(n));
+    let ok = run_cycles(&parens(200), 20_000_000);
+    assert!(ok.error.is_none(), "{:?}", ok.error);
+    refused(&parens(201), "SyntaxError: too many nested parentheses");
+    refused(
+        &parens(MAX_TX / 2 - 8),
+        "SyntaxError: too many nested parentheses",
+    );
+    for open in ["for x in y:", "while x:", "with x:", "try:"] {
+        let mut src = nested_statements(21, open);
+        if open == "try:" {
+            for i in (0..21).rev() {
+                src.push_str(&format!(
+                    "{}finally:\n{} pass\n",
+                    " ".repeat(i),
+                    " ".repeat(i)
+                ));
+            }
+        }
+        refused(&src, "SyntaxError: too many statically nested blocks");
+    }
+    let ok = run_cycles(&nested_statements(20, "while False:"), 20_000_000);
+    assert!(ok.error.is_none(), "{:?}", ok.error);
+    // `if` is not a block in CPython's sense: only indentation limits it.
+    let ok = run_cycles(&nested_statements(99, "if True:"), 20_000_000);
+    assert!(ok.error.is_none(), "{:?}", ok.error);
+}
+
+#[test]
+fn deep_expressions_are_refused_before_parsing() {
+    let size = MAX_TX - 64;
+    for (unit, tail) in [
+        ("-", "1"),
+        ("not ", "1"),
+        ("1 + ", "1"),
+        ("1 if x else ", "1"),
+        ("2 ** ", "1"),
+        ("x.", "y"),
+        ("await ", "1"),
+    ] {
+        let src = format!("x = {}{tail}\n", unit.repeat(size / unit.len()));
+        refused(&src, "CompileError: expression nested too deeply");
+    }
+    refused(
+        &format!("x = f{}\n", "()".repeat(size / 2)),
+        "CompileError: expression nested too deeply",
+    );
+    refused(
+        &format!("x = f'{}1{}'\n", "{f'".repeat(2000), "'}".repeat(2000)),
+        "CompileError: expression nested too deeply",
+    );
+    // Siblings are not nesting: 128 KiB of negative numbers in one list compiles.
+    let list = format!("x = [{}]\nprint(len(x))\n", "-1, ".repeat(size / 4 - 8));
+    let o = run_cycles(&list, 20_000_000);
+    assert!(o.error.is_none(), "{:?}", o.error);
+    assert_eq!(o.stdout, format!("{}\n", size / 4 - 8));
+}
+
+#[test]
+fn finally_inlining_is_bounded_by_the_source() {
+    // Each `try`/`finally` nested in a `finally` doubles the code (CPython takes 78 s at 20).
+    let mut src = String::new();
+    for i in 0..30 {
+        src.push_str(&format!("{0}try:\n{0} pass\n{0}finally:\n", " ".repeat(i)));
+    }
+    src.push_str(&format!("{}x = 1\n", " ".repeat(30)));
+    refused(
+        &src,
+        "CompileError: the program is too large once its finally blocks",
+    );
+}
+
+#[test]
+fn compilation_is_charged_in_proportion_to_the_source() {
+    let small = "x = -1\n".repeat(100);
+    let large = "x = -1\n".repeat(MAX_TX / 7 - 1);
+    let (s, l) = (
+        run_cycles(&small, 20_000_000),
+        run_cycles(&large, 20_000_000),
+    );
+    assert!(s.error.is_none() && l.error.is_none());
+    assert!(l.cycles >= load_price(&large));
+    // Both the load and the run are linear; the large program is charged ~its size ratio.
+    let ratio = l.cycles as f64 / s.cycles as f64;
+    let size_ratio = large.len() as f64 / small.len() as f64;
+    assert!(
+        ratio > size_ratio * 0.9 && ratio < size_ratio * 1.1,
+        "{ratio} vs {size_ratio}"
+    );
+    // A budget smaller than the load price stops before compiling.
+    let o = run_cycles(&large, load_price(&large) / 2);
+    assert!(err_line(&o).starts_with("OutOfCycles"), "{:?}", o.error);
+    assert_eq!(o.instructions, 0);
+}
+
+#[test]
+fn a_source_larger_than_a_transaction_is_refused_before_parsing() {
+    let src = format!("x = 1\n{}", "#".repeat(MAX_TX));
+    let o = run_cycles(&src, 20_000_000);
+    assert!(
+        err_line(&o).starts_with("CompileError: the source is"),
+        "{:?}",
+        o.error
+    );
+    assert_eq!(o.cycles, 0);
 }

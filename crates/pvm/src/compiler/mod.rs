@@ -6,6 +6,7 @@
 //! an unbound name `eval`, `exec`, `compile`, `__import__`, `globals`, `locals`, `vars` or
 //! `input` is a compile error, and `import` is the only way to reach another module.
 
+pub mod prescan;
 pub mod scope;
 
 use crate::bytecode::{BinOp, CmpOp, Code, CodeKind, Op};
@@ -56,8 +57,112 @@ const FORBIDDEN_CALLS: &[&str] = &[
     "id",
 ];
 
-/// Compile a module's source.
+/// The largest source the PVM compiles: what the largest transaction can carry (genesis
+/// `max_tx_size_bytes`). A larger source is refused before any work.
+pub const MAX_SOURCE_BYTES: usize = cowboy_types::genesis::DEFAULT_MAX_TX_SIZE_BYTES as usize;
+
+/// Compilation visits at most this many syntax nodes per token of the source (plus
+/// [`WORK_SLACK`]). A `finally` body is compiled once per way out of its `try` (the normal
+/// path, the exceptional path, each `return`/`break`/`continue`), as CPython does, so nested
+/// `try`/`finally` statements multiply: CPython 3.11 takes 78 s to compile 20 of them nested
+/// in one another's `finally` (200 bytes of source). The budget keeps compilation linear in
+/// the source; a program over it is refused with a `CompileError`.
+pub const WORK_PER_TOKEN: u64 = 8;
+/// Nodes every program may visit whatever its size.
+pub const WORK_SLACK: u64 = 10_000;
+
+/// A source that passed the size check and the pre-scan ([`check`]): only those are parsed.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked<'a> {
+    source: &'a str,
+    scan: prescan::Scan,
+}
+
+impl Checked<'_> {
+    /// Tokens counted by the pre-scan.
+    pub fn tokens(&self) -> u32 {
+        self.scan.tokens
+    }
+    /// What compiling this source is charged on top of its size ([`crate::cost::load_scanned`]).
+    pub fn price(&self) -> u64 {
+        crate::cost::load_scanned(self.scan.tokens, self.scan.scopes, self.scan.fstrings)
+    }
+}
+
+/// Refuse a source larger than [`MAX_SOURCE_BYTES`], before any work.
+pub fn check_size(source: &str, filename: &str) -> Result<(), CompileError> {
+    if source.len() <= MAX_SOURCE_BYTES {
+        return Ok(());
+    }
+    Err(CompileError {
+        kind: "CompileError",
+        msg: format!(
+            "the source is {} bytes; a program is at most {MAX_SOURCE_BYTES} bytes (the \
+             largest transaction)",
+            source.len()
+        ),
+        filename: filename.into(),
+        line: 1,
+    })
+}
+
+/// Refuse a source that is too large ([`MAX_SOURCE_BYTES`]) or nested too deeply
+/// ([`prescan`]), before parsing it; otherwise count its tokens.
+pub fn check<'a>(source: &'a str, filename: &str) -> Result<Checked<'a>, CompileError> {
+    let lines = || LineIndex::new(source);
+    let error = |kind: &'static str, msg: String, at: u32| CompileError {
+        kind,
+        msg,
+        filename: filename.into(),
+        line: lines().line(at),
+    };
+    check_size(source, filename)?;
+    match prescan::scan(source) {
+        Ok(scan) => Ok(Checked { source, scan }),
+        Err(prescan::ScanError::TooManyParens { offset }) => Err(error(
+            "SyntaxError",
+            "too many nested parentheses".into(),
+            offset,
+        )),
+        Err(prescan::ScanError::TooDeepIndent { offset }) => Err(error(
+            "IndentationError",
+            "too many levels of indentation".into(),
+            offset,
+        )),
+        Err(prescan::ScanError::TooDeepExpr { offset }) => Err(error(
+            "CompileError",
+            format!(
+                "expression nested too deeply: more than {} levels of operators (a PVM limit)",
+                prescan::MAX_EXPR_DEPTH
+            ),
+            offset,
+        )),
+    }
+}
+
+/// Stack the compiler needs free: the parser, the compiler and dropping the syntax tree
+/// recurse once per level of nesting, which [`check`] bounds; this covers the deepest with a
+/// wide margin. [`compile_checked`] switches to a fresh stack of [`COMPILE_STACK`] bytes when
+/// less is left.
+const COMPILE_STACK_NEEDED: usize = 48 << 20;
+const COMPILE_STACK: usize = 96 << 20;
+
+/// Compile a module's source ([`check`], then [`compile_checked`]).
 pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileError> {
+    compile_checked(check(source, filename)?, filename)
+}
+
+/// Compile a checked source. Time and memory are linear in the source: every node is visited
+/// by the scope analysis once and by code generation at most [`WORK_PER_TOKEN`] times per
+/// token.
+pub fn compile_checked(checked: Checked<'_>, filename: &str) -> Result<Rc<Code>, CompileError> {
+    stacker::maybe_grow(COMPILE_STACK_NEEDED, COMPILE_STACK, || {
+        compile_unchecked(checked, filename)
+    })
+}
+
+fn compile_unchecked(checked: Checked<'_>, filename: &str) -> Result<Rc<Code>, CompileError> {
+    let source = checked.source;
     let lines = LineIndex::new(source);
     let parsed = ruff_python_parser::parse_module(source).map_err(|e| CompileError {
         kind: "SyntaxError",
@@ -66,7 +171,16 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
         line: lines.line(e.location.start().to_u32()),
     })?;
     let module = parsed.into_syntax();
-    let scope = scope::analyze_function(None, &module.body, false);
+    let (scope, scopes) = scope::analyze_module(&module.body).map_err(|at| CompileError {
+        kind: "CompileError",
+        msg: format!(
+            "too many nested scopes: functions, lambdas, classes and comprehensions nest at \
+             most {} deep in the PVM",
+            scope::MAX_SCOPE_DEPTH
+        ),
+        filename: filename.into(),
+        line: lines.line(at),
+    })?;
     // `from __future__ import …` may only open the module (after its docstring).
     let mut future_ok = Vec::new();
     let mut future_annotations = false;
@@ -90,6 +204,11 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
         source: source.into(),
         filename: filename.into(),
         units: Vec::new(),
+        scopes,
+        work_left: WORK_PER_TOKEN
+            .saturating_mul(u64::from(checked.tokens()))
+            .saturating_add(WORK_SLACK),
+        visible: Default::default(),
         interned: Default::default(),
         future_ok,
         future_annotations,
@@ -181,8 +300,12 @@ enum FBlock {
 struct Unit {
     code: Code,
     scope: Scope,
-    /// Names visible as enclosing function locals (for free variable resolution).
-    enclosing: IndexSet<String>,
+    /// `code.freevars` as a set, for [`Compiler::enclosing_binds`].
+    free_names: IndexSet<String>,
+    /// Index of each name in `code.names`.
+    name_at: std::collections::BTreeMap<Box<str>, u32>,
+    /// Index of each local in `code.varnames`.
+    var_at: std::collections::BTreeMap<Box<str>, u32>,
     fblocks: Vec<FBlock>,
     line: u32,
     /// First parameter name (for zero-argument super()).
@@ -201,6 +324,12 @@ struct Compiler {
     future_annotations: bool,
     filename: Rc<str>,
     units: Vec<Unit>,
+    /// The scopes of every function, class, lambda and comprehension, from one analysis pass.
+    scopes: scope::Scopes,
+    /// Syntax nodes code generation may still visit ([`WORK_PER_TOKEN`]).
+    work_left: u64,
+    /// Per name, how many open units make it visible to nested ones ([`Self::enclosing_binds`]).
+    visible: std::collections::BTreeMap<String, u32>,
     /// One string object per distinct global/attribute name in the module (see `Code::names`).
     interned: std::collections::BTreeMap<Box<str>, Rc<PyStr>>,
 }
@@ -232,6 +361,13 @@ impl Compiler {
             line,
         }
     }
+    /// The scope the one-pass analysis computed for a nested scope's node.
+    fn take_scope(&mut self, key: scope::ScopeKey) -> Result<Scope, CompileError> {
+        match self.scopes.take(key) {
+            Some(s) => Ok(s),
+            None => Err(self.err(self.line(), "internal: scope not analysed")),
+        }
+    }
     fn unit(&mut self) -> &mut Unit {
         let n = self.units.len() - 1;
         &mut self.units[n]
@@ -248,26 +384,6 @@ impl Compiler {
         params: Vec<String>,
         line: u32,
     ) {
-        let enclosing = match self.units.last() {
-            None => IndexSet::new(),
-            Some(p) => {
-                let mut e = p.enclosing.clone();
-                if p.code.kind != CodeKind::Module && p.code.kind != CodeKind::Class {
-                    for n in &p.scope.bound {
-                        if p.scope.is_local(n) {
-                            e.insert(n.clone());
-                        }
-                    }
-                    for n in p.code.freevars.iter() {
-                        e.insert(n.to_string());
-                    }
-                }
-                if p.code.kind == CodeKind::Class {
-                    e.insert("__class__".into());
-                }
-                e
-            }
-        };
         let mut code = Code {
             name: name.into(),
             qualname: qualname.into(),
@@ -310,7 +426,7 @@ impl Compiler {
                 }
             }
             for n in scope.free() {
-                if enclosing.contains(&n) {
+                if self.enclosing_binds(&n) {
                     code.freevars.push(n.as_str().into());
                 }
             }
@@ -319,7 +435,7 @@ impl Compiler {
                 code.cellvars.push("__class__".into());
             }
             for n in scope.free() {
-                if enclosing.contains(&n) {
+                if self.enclosing_binds(&n) {
                     code.freevars.push(n.as_str().into());
                 }
             }
@@ -329,20 +445,64 @@ impl Compiler {
         } else {
             self.units.last().and_then(|u| u.private.clone())
         };
+        let free_names = code.freevars.iter().map(|f| f.to_string()).collect();
+        let var_at = code
+            .varnames
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Box::<str>::from(&**v), i as u32))
+            .collect();
         self.units.push(Unit {
             code,
             scope,
-            enclosing,
+            free_names,
+            name_at: Default::default(),
+            var_at,
             fblocks: Vec::new(),
             line,
             first_param,
             private,
         });
+        if let Some(u) = self.units.last() {
+            for n in Self::unit_exports(u) {
+                *self.visible.entry(n).or_insert(0) += 1;
+            }
+        }
+    }
+    /// Is `n` visible to a new unit as a variable of an enclosing function: a local or free
+    /// variable of an enclosing function-like unit, or `__class__` of an enclosing class?
+    /// (`visible` counts, per name, the open units that make it visible; it was once a set
+    /// copied into every unit, then a walk over the open units per name, both a factor of the
+    /// nesting depth.)
+    fn enclosing_binds(&self, n: &str) -> bool {
+        self.visible.get(n).is_some_and(|&k| k > 0)
+    }
+    /// The names a unit makes visible to the units nested in it.
+    fn unit_exports(u: &Unit) -> Vec<String> {
+        match u.code.kind {
+            CodeKind::Module => Vec::new(),
+            CodeKind::Class => vec!["__class__".to_string()],
+            _ => u
+                .scope
+                .bound
+                .iter()
+                .filter(|n| u.scope.is_local(n))
+                .chain(u.free_names.iter())
+                .cloned()
+                .collect(),
+        }
     }
     fn pop_unit(&mut self) -> Code {
         let u = self.units.pop();
         match u {
-            Some(u) => u.code,
+            Some(u) => {
+                for n in Self::unit_exports(&u) {
+                    if let Some(k) = self.visible.get_mut(&n) {
+                        *k -= 1;
+                    }
+                }
+                u.code
+            }
             None => unreachable_code(),
         }
     }
@@ -413,18 +573,21 @@ impl Compiler {
     }
 
     fn name_idx(&mut self, n: &str) -> u32 {
-        if let Some(i) = self.u().code.names.iter().position(|x| &*x.s == n) {
-            return i as u32;
+        // A map, not a walk of `names`: a module with many distinct names was quadratic.
+        if let Some(&i) = self.u().name_at.get(n) {
+            return i;
         }
         let name = self
             .interned
             .entry(n.into())
             .or_insert_with(|| Rc::new(PyStr::new(n)))
             .clone();
-        let code = &mut self.unit().code;
-        code.names.push(name);
-        code.name_caches.push(Default::default());
-        (code.names.len() - 1) as u32
+        let u = self.unit();
+        u.code.names.push(name);
+        u.code.name_caches.push(Default::default());
+        let i = (u.code.names.len() - 1) as u32;
+        u.name_at.insert(n.into(), i);
+        i
     }
     fn resolve(&mut self, n: &str) -> NameKind {
         let u = self.u();
@@ -455,13 +618,14 @@ impl Compiler {
             return NameKind::Deref(c as u32);
         }
         if u.scope.is_local(n) {
-            let vs = &self.u().code.varnames;
-            if let Some(i) = vs.iter().position(|x| &**x == n) {
-                return NameKind::Fast(i as u32);
+            if let Some(&i) = self.u().var_at.get(n) {
+                return NameKind::Fast(i);
             }
-            let vs = &mut self.unit().code.varnames;
-            vs.push(n.into());
-            return NameKind::Fast((vs.len() - 1) as u32);
+            let u = self.unit();
+            u.code.varnames.push(n.into());
+            let i = (u.code.varnames.len() - 1) as u32;
+            u.var_at.insert(n.into(), i);
+            return NameKind::Fast(i);
         }
         if let Some(f) = free {
             return NameKind::Deref((ncell + f) as u32);
@@ -522,8 +686,39 @@ impl Compiler {
         Ok(())
     }
 
+    /// Enter a block that `break`/`continue`/`return`/exceptions must unwind, refusing more
+    /// than CPython's 20 statically nested blocks with its error. An except handler's body
+    /// weighs two, as in CPython (its handler and its cleanup).
+    fn push_fblock(&mut self, b: FBlock) -> CResult {
+        const MAX_BLOCKS: usize = 20;
+        let weight = |b: &FBlock| match b {
+            FBlock::Handler { .. } | FBlock::ExceptStar => 2,
+            _ => 1,
+        };
+        let open: usize = self.u().fblocks.iter().map(weight).sum();
+        if open + weight(&b) > MAX_BLOCKS {
+            return Err(self.syntax(self.line(), "too many statically nested blocks"));
+        }
+        self.unit().fblocks.push(b);
+        Ok(())
+    }
+    /// Count one node visited against the budget ([`WORK_PER_TOKEN`]).
+    fn work(&mut self) -> CResult {
+        if self.work_left == 0 {
+            return Err(self.err(
+                self.line(),
+                format!(
+                    "the program is too large once its finally blocks are inlined (code \
+                     generation may visit {WORK_PER_TOKEN} syntax nodes per token)"
+                ),
+            ));
+        }
+        self.work_left -= 1;
+        Ok(())
+    }
     fn stmt(&mut self, st: &Stmt) -> CResult {
         self.set_line(st);
+        self.work()?;
         match st {
             Stmt::Expr(e) => {
                 self.expr(&e.value)?;
@@ -882,9 +1077,7 @@ impl Compiler {
         let has_finally = !t.finalbody.is_empty();
         let fin_setup = if has_finally {
             let s = self.emit(Op::SetupFinally(0));
-            self.unit()
-                .fblocks
-                .push(FBlock::Finally(t.finalbody.to_vec()));
+            self.push_fblock(FBlock::Finally(t.finalbody.to_vec()))?;
             Some(s)
         } else {
             None
@@ -893,7 +1086,7 @@ impl Compiler {
             self.stmts(&t.body)?;
         } else {
             let setup = self.emit(Op::SetupExcept(0));
-            self.unit().fblocks.push(FBlock::Try);
+            self.push_fblock(FBlock::Try)?;
             self.stmts(&t.body)?;
             self.unit().fblocks.pop();
             self.emit(Op::PopBlock);
@@ -920,9 +1113,7 @@ impl Compiler {
                         self.emit(Op::Pop);
                     }
                 }
-                self.unit()
-                    .fblocks
-                    .push(FBlock::Handler { name: name.clone() });
+                self.push_fblock(FBlock::Handler { name: name.clone() })?;
                 self.stmts(&h.body)?;
                 self.unit().fblocks.pop();
                 self.emit(Op::PopExcept);
@@ -949,7 +1140,7 @@ impl Compiler {
             self.stmts(&t.finalbody)?;
             let end = self.emit(Op::Jump(0));
             self.patch(fs);
-            self.unit().fblocks.push(FBlock::FinallyEnd);
+            self.push_fblock(FBlock::FinallyEnd)?;
             self.stmts(&t.finalbody)?;
             self.unit().fblocks.pop();
             self.emit(Op::Reraise);
@@ -980,7 +1171,7 @@ impl Compiler {
                 }
             }
             let fin = self.emit(Op::SetupFinally(0));
-            self.unit().fblocks.push(FBlock::ExceptStar);
+            self.push_fblock(FBlock::ExceptStar)?;
             self.stmts(&h.body)?;
             self.unit().fblocks.pop();
             self.emit(Op::PopBlock);
@@ -1023,7 +1214,7 @@ impl Compiler {
             }
         }
         let setup = self.emit(Op::SetupFinally(0));
-        self.unit().fblocks.push(FBlock::With);
+        self.push_fblock(FBlock::With)?;
         self.with_items(rest, body)?;
         self.unit().fblocks.pop();
         self.emit(Op::PopBlock);
@@ -1080,7 +1271,7 @@ impl Compiler {
             }
         }
         let setup = self.emit(Op::SetupFinally(0));
-        self.unit().fblocks.push(FBlock::AsyncWith);
+        self.push_fblock(FBlock::AsyncWith)?;
         self.async_with_items(rest, body)?;
         self.unit().fblocks.pop();
         self.emit(Op::PopBlock);
@@ -1115,11 +1306,11 @@ impl Compiler {
         is_for: bool,
         body: &[Stmt],
     ) -> Result<Vec<usize>, CompileError> {
-        self.unit().fblocks.push(FBlock::Loop {
+        self.push_fblock(FBlock::Loop {
             start,
             breaks: Vec::new(),
             is_for,
-        });
+        })?;
         self.stmts(body)?;
         self.emit(Op::Jump(start as u32));
         Ok(match self.unit().fblocks.pop() {
@@ -1272,7 +1463,7 @@ impl Compiler {
             self.expr(&d.expression)?;
         }
         let line = self.line();
-        let scope = scope::analyze_function(Some(&f.parameters), &f.body, false);
+        let scope = self.take_scope(scope::def_key(f))?;
         let has_yield = scope.has_yield;
         let qn = self.qualname(f.name.id.as_str());
         let params = scope::param_names(&f.parameters);
@@ -1319,7 +1510,7 @@ impl Compiler {
             self.expr(&d.expression)?;
         }
         let line = self.line();
-        let scope = scope::analyze_function(None, &c.body, true);
+        let scope = self.take_scope(scope::class_key(c))?;
         let qn = self.qualname(c.name.id.as_str());
         self.push_unit(
             c.name.id.as_str(),
@@ -1731,6 +1922,7 @@ impl Compiler {
     }
 
     fn expr(&mut self, e: &Expr) -> CResult {
+        self.work()?;
         match e {
             Expr::NumberLiteral(n) => match &n.value {
                 ast::Number::Int(i) => {
@@ -1890,7 +2082,7 @@ impl Compiler {
             Expr::Call(c) => self.call(c)?,
             Expr::Lambda(l) => {
                 let line = self.line();
-                let scope = scope::analyze_lambda(l.parameters.as_deref(), &l.body);
+                let scope = self.take_scope(scope::lambda_key(l))?;
                 let params = l
                     .parameters
                     .as_deref()
@@ -2374,11 +2566,7 @@ impl Compiler {
             return Err(self.syntax(self.line(), "comprehension without for"));
         };
         let line = self.line();
-        let parent_fn = matches!(
-            self.u().code.kind,
-            CodeKind::Function | CodeKind::Comprehension
-        );
-        let scope = scope::analyze_comprehension(elts, gens, parent_fn);
+        let scope = self.take_scope(scope::comp_key(first))?;
         let is_gen = kind == 3 || scope.is_generator;
         // `async for` clauses or `await`s make a list/set/dict comprehension a coroutine
         // awaited in place, and a generator expression an async generator.

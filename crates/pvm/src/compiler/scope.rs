@@ -8,6 +8,7 @@
 
 use indexmap::IndexSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
 
 /// Names used by one scope.
 #[derive(Debug, Default, Clone)]
@@ -70,33 +71,106 @@ impl Scope {
     }
 }
 
-/// Analyse a function-like scope.
+/// The deepest nesting of scopes (functions, lambdas, classes, comprehensions and generator
+/// expressions inside one another, the module not counted) the PVM compiles. Free names pass
+/// through every scope between their binding and their use, so resolving them costs the
+/// nesting depth per name, and a scope's qualified name grows with its depth; the limit
+/// keeps both a small constant factor of the source size. CPython has no such limit (it fails
+/// with `MemoryError` or `RecursionError` at a few thousand); real programs nest a handful of
+/// scopes, and 20 matches CPython's limit on statically nested blocks.
+pub const MAX_SCOPE_DEPTH: u32 = 20;
+
+/// Identifies a scope's node: its source range and kind. The scopes of a module are computed
+/// in one pass ([`analyze_module`]) and looked up by the compiler when it reaches each node.
+pub type ScopeKey = (u32, u32, u8);
+
+/// The key of a `def`.
+pub fn def_key(f: &ast::StmtFunctionDef) -> ScopeKey {
+    key(f.range(), 0)
+}
+/// The key of a `class`.
+pub fn class_key(c: &ast::StmtClassDef) -> ScopeKey {
+    key(c.range(), 1)
+}
+/// The key of a `lambda`.
+pub fn lambda_key(l: &ast::ExprLambda) -> ScopeKey {
+    key(l.range(), 2)
+}
+/// The key of a comprehension or generator expression (by its first `for` clause).
+pub fn comp_key(first: &ast::Comprehension) -> ScopeKey {
+    key(first.range(), 3)
+}
+fn key(r: ruff_text_size::TextRange, kind: u8) -> ScopeKey {
+    (r.start().to_u32(), r.end().to_u32(), kind)
+}
+
+/// Every nested scope of a module, by node.
+#[derive(Debug, Default)]
+pub struct Scopes {
+    map: std::collections::BTreeMap<ScopeKey, Scope>,
+    /// Offset of the first scope nested deeper than [`MAX_SCOPE_DEPTH`].
+    too_deep: Option<u32>,
+}
+
+impl Scopes {
+    /// The scope of the node `key` (each is taken once, by the compiler).
+    pub fn take(&mut self, key: ScopeKey) -> Option<Scope> {
+        self.map.remove(&key)
+    }
+}
+
+/// Analyse a module and, in the same pass, every scope nested in it: each node is visited
+/// once, whatever the nesting (the compiler used to analyse each nested scope again when it
+/// reached it, which made `lambda: lambda: …` quadratic). `Err` holds the offset of a scope
+/// nested deeper than [`MAX_SCOPE_DEPTH`].
+pub fn analyze_module(body: &[Stmt]) -> Result<(Scope, Scopes), u32> {
+    let mut scopes = Scopes::default();
+    let mut b = Builder::new(Scope::default(), false, 0, &mut scopes);
+    b.body(body);
+    let s = b.s;
+    match scopes.too_deep {
+        Some(at) => Err(at),
+        None => Ok((s, scopes)),
+    }
+}
+
+/// Analyse a function-like scope on its own (nested scopes are analysed but discarded).
 pub fn analyze_function(params: Option<&ast::Parameters>, body: &[Stmt], is_class: bool) -> Scope {
-    let mut b = Builder {
-        s: Scope {
-            is_class,
-            ..Scope::default()
-        },
+    let mut scopes = Scopes::default();
+    function_scope(params, body, is_class, 1, &mut scopes)
+}
+
+fn function_scope(
+    params: Option<&ast::Parameters>,
+    body: &[Stmt],
+    is_class: bool,
+    depth: u32,
+    scopes: &mut Scopes,
+) -> Scope {
+    let s = Scope {
+        is_class,
+        ..Scope::default()
     };
+    let mut b = Builder::new(s, !is_class, depth, scopes);
     if let Some(p) = params {
         for n in param_names(p) {
             b.s.bound.insert(n);
         }
     }
-    for st in body {
-        b.stmt(st);
-    }
+    b.body(body);
     if !is_class && b.s.uses.contains("super") {
         b.s.uses.insert("__class__".into());
     }
     b.s
 }
 
-/// Analyse a lambda.
-pub fn analyze_lambda(params: Option<&ast::Parameters>, body: &Expr) -> Scope {
-    let mut b = Builder {
-        s: Scope::default(),
-    };
+fn lambda_scope(
+    params: Option<&ast::Parameters>,
+    body: &Expr,
+    depth: u32,
+    scopes: &mut Scopes,
+) -> Scope {
+    let mut b = Builder::new(Scope::default(), true, depth, scopes);
     if let Some(p) = params {
         for n in param_names(p) {
             b.s.bound.insert(n);
@@ -106,15 +180,16 @@ pub fn analyze_lambda(params: Option<&ast::Parameters>, body: &Expr) -> Scope {
     b.s
 }
 
-/// Analyse a comprehension body (everything except the first iterable).
-pub fn analyze_comprehension(
+/// A comprehension body (everything except the first iterable). A walrus target binds in
+/// the enclosing function (`nonlocal`) or, at module or class level, globally.
+fn comprehension_scope(
     elts: &[&Expr],
     gens: &[ast::Comprehension],
     parent_is_function: bool,
+    depth: u32,
+    scopes: &mut Scopes,
 ) -> Scope {
-    let mut b = Builder {
-        s: Scope::default(),
-    };
+    let mut b = Builder::new(Scope::default(), true, depth, scopes);
     b.s.bound.insert(".0".into());
     for (i, g) in gens.iter().enumerate() {
         if i > 0 {
@@ -161,18 +236,42 @@ pub fn param_names(p: &ast::Parameters) -> Vec<String> {
     v
 }
 
-struct Builder {
+struct Builder<'s> {
     s: Scope,
+    /// A function, lambda or comprehension (not the module, not a class body): a walrus in
+    /// a comprehension nested here binds here.
+    function_like: bool,
+    /// Scopes enclosing this one, the module not counted.
+    depth: u32,
+    /// Where nested scopes go.
+    scopes: &'s mut Scopes,
 }
 
-impl Builder {
+impl<'s> Builder<'s> {
+    fn new(s: Scope, function_like: bool, depth: u32, scopes: &'s mut Scopes) -> Builder<'s> {
+        Builder {
+            s,
+            function_like,
+            depth,
+            scopes,
+        }
+    }
     fn bind(&mut self, n: &str) {
         self.s.bound.insert(n.to_string());
     }
-    fn child(&mut self, c: Scope) {
+    /// Record a nested scope (built by `build` one level deeper) under `key`, and its free
+    /// names as this scope's `child_free`. Beyond [`MAX_SCOPE_DEPTH`] nothing is built.
+    fn child(&mut self, key: ScopeKey, build: impl FnOnce(u32, &mut Scopes) -> Scope) {
+        let depth = self.depth + 1;
+        if depth > MAX_SCOPE_DEPTH {
+            self.scopes.too_deep.get_or_insert(key.0);
+            return;
+        }
+        let c = build(depth, self.scopes);
         for n in c.free() {
             self.s.child_free.insert(n);
         }
+        self.scopes.map.insert(key, c);
     }
     fn params_defaults(&mut self, p: &ast::Parameters) {
         for a in p
@@ -208,8 +307,9 @@ impl Builder {
                 }
                 self.params_defaults(&f.parameters);
                 self.bind(f.name.id.as_str());
-                let c = analyze_function(Some(&f.parameters), &f.body, false);
-                self.child(c);
+                self.child(def_key(f), |d, sc| {
+                    function_scope(Some(&f.parameters), &f.body, false, d, sc)
+                });
             }
             Stmt::ClassDef(c) => {
                 for d in &c.decorator_list {
@@ -220,8 +320,9 @@ impl Builder {
                     a.keywords.iter().for_each(|k| self.expr(&k.value));
                 }
                 self.bind(c.name.id.as_str());
-                let cs = analyze_function(None, &c.body, true);
-                self.child(cs);
+                self.child(class_key(c), |d, sc| {
+                    function_scope(None, &c.body, true, d, sc)
+                });
             }
             Stmt::Return(r) => {
                 if let Some(v) = &r.value {
@@ -396,21 +497,27 @@ impl Builder {
         }
     }
     fn comp(&mut self, elts: &[&Expr], gens: &[ast::Comprehension], is_genexp: bool) {
-        if let Some(g) = gens.first() {
-            self.expr(&g.iter);
-        }
-        let c = analyze_comprehension(elts, gens, !self.s.is_class);
+        let Some(first) = gens.first() else { return };
+        self.expr(&first.iter);
+        let parent_is_function = self.function_like;
+        let mut has_await = false;
+        let mut walrus = Vec::new();
+        self.child(comp_key(first), |d, sc| {
+            let c = comprehension_scope(elts, gens, parent_is_function, d, sc);
+            has_await = c.has_await;
+            walrus.extend(c.nonlocals.iter().chain(c.globals.iter()).cloned());
+            c
+        });
         // An async list/set/dict comprehension is a coroutine awaited where it stands; an
         // async generator expression is an async generator, not awaited.
-        if c.has_await && !is_genexp {
+        if has_await && !is_genexp {
             self.s.is_generator = true;
             self.s.has_await = true;
         }
-        for n in c.nonlocals.iter().chain(c.globals.iter()) {
-            self.bind(n);
-            self.s.walrus.insert(n.clone());
+        for n in walrus {
+            self.bind(&n);
+            self.s.walrus.insert(n);
         }
-        self.child(c);
     }
     fn expr(&mut self, e: &Expr) {
         match e {
@@ -431,8 +538,9 @@ impl Builder {
                 if let Some(p) = &l.parameters {
                     self.params_defaults(p);
                 }
-                let c = analyze_lambda(l.parameters.as_deref(), &l.body);
-                self.child(c);
+                self.child(lambda_key(l), |d, sc| {
+                    lambda_scope(l.parameters.as_deref(), &l.body, d, sc)
+                });
             }
             Expr::If(i) => {
                 self.expr(&i.test);
