@@ -488,6 +488,33 @@ pub struct Simulation {
     pub intrinsic: crate::intrinsic::Intrinsic,
 }
 
+/// An upper bound on the size `tx` will have once its sender fills in the nonce, limits and
+/// fees and signs it: the same payload, recipient and access list with every number at its
+/// widest encoding and a signature. A simulation charges the calldata cells of this size, so
+/// an estimate taken from it covers the transaction actually sent.
+fn signed_size_bound(tx: &Transaction) -> u64 {
+    if tx.signature.is_some() {
+        return tx.encode().len() as u64;
+    }
+    let widest = Transaction {
+        nonce: u64::MAX,
+        value: u128::MAX,
+        cycles_limit: u64::MAX,
+        cells_limit: u64::MAX,
+        max_fee_per_cycle: u128::MAX,
+        max_fee_per_cell: u128::MAX,
+        tip_per_cycle: u128::MAX,
+        tip_per_cell: u128::MAX,
+        signature: Some(cowboy_types::Signature {
+            y_parity: 1,
+            r: [0xff; 32],
+            s: [0xff; 32],
+        }),
+        ..tx.clone()
+    };
+    widest.encode().len() as u64
+}
+
 /// Run `tx` as `sender` the way [`BlockExecutor::apply_checked`] runs it, without a signature,
 /// nonce, fee reservation or settlement: the read-only `cowboy_call` and fee estimation of the
 /// RPC. The transaction's limits bound the run; the caller discards `state` afterwards.
@@ -498,7 +525,7 @@ pub fn simulate<E: Context>(
     sender: Address,
     tx: &Transaction,
 ) -> SResult<Result<Simulation, TxInvalid>> {
-    let size = tx.encode().len() as u64;
+    let size = signed_size_bound(tx);
     if size > params.max_tx_size_bytes {
         return Ok(Err(TxInvalid::TooLarge {
             size,
