@@ -1422,6 +1422,7 @@ fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
     let bits = m.bits();
     vm.charge(cost::bigint_quadratic(bits, bits).saturating_mul(e.bits().max(1)))?;
     let r = if e.is_negative() {
+        vm.charge(cost::bigint_gcd(b.bits(), bits).saturating_mul(2))?;
         let inv = b
             .modinv(&m)
             .ok_or_else(|| vm.value_err("base is not invertible for the given modulus"))?;

@@ -52,23 +52,34 @@ pub const YIELD: u64 = 3;
 /// Iterator step (FOR_ITER), on top of the element access it performs.
 pub const ITER: u64 = 1;
 
-/// Hashing (`hashlib`): per 32-byte word hashed, rounded up (CIP-3 §2.2 "Hashing (keccak256,
-/// per 32 bytes): 6"). Finalising a digest pays for one block.
-pub const HASH_WORD: u64 = 6;
-
 /// One matching step of the `re` engine (`cowboy-pvm-re`'s step: a VM instruction, a
 /// character examined by a repeat, a backtrack entry popped, a code unit copied).
 pub const RE_STEP: u64 = 1;
+
+/// Each hash-table slot read beyond the first in a lookup (dict/set get, set, delete, `in`,
+/// attribute and global names). Ordinary tables read about 1.5 slots a lookup; keys that
+/// collide on purpose (every `i * (2**61 - 1)` hashes to 0) make a lookup read one slot, and
+/// compare one key, per colliding entry, and this is what pays for it.
+pub const PROBE: u64 = 1;
+
+/// One replacement field of `str.format`/`format_map` or one conversion of `%`-formatting,
+/// on top of the characters it produces: parsing the field, converting the value and padding
+/// it allocate several temporaries, far more work than a character.
+pub const FORMAT_FIELD: u64 = 10;
 
 /// Opening a `/tmp` file with `open()`, on top of the call: resolving the path and looking
 /// the file up. The path's characters add [`per_char`]; every file read or write then charges
 /// [`per_char`] of the bytes it moves (`crate::native::file`).
 pub const TMP_OPEN: u64 = 20;
 
-/// Surcharge for hashing `n` bytes.
+/// Cycles of `hashlib` hashing `n` bytes: whitepaper §17.3's actor-API `hash()`, 100 cycles
+/// plus 1 cycle per byte hashed, with both numbers from the genesis parameters (`hash_base_cycles`,
+/// `hash_cycles_per_byte`, carried in [`crate::host::HostCosts`]). The bytes are charged as
+/// they are fed (constructor, `update`), the base once per digest computed (`digest`,
+/// `hexdigest`). (CIP-3's "6 per 32-byte word" is older; §17 is authoritative for fees.)
 #[inline]
-pub fn hash_bytes(n: usize) -> u64 {
-    (n as u64).div_ceil(32).saturating_mul(HASH_WORD)
+pub fn hash_bytes(per_byte: u64, n: usize) -> u64 {
+    (n as u64).saturating_mul(per_byte)
 }
 
 /// Surcharge for an operation touching `n` elements.
@@ -93,6 +104,28 @@ pub fn chars_for(cycles: u64) -> usize {
 #[inline]
 pub fn bigint_linear(bits: u64) -> u64 {
     (bits / 64 + 1) * PER_LIMB
+}
+
+/// Surcharge for a big-int gcd (`math.gcd`, `math.lcm`, `pow` with a negative exponent's
+/// inverse): num-integer's binary gcd runs one shift-and-subtract pass over the limbs per bit
+/// of the larger operand, so its work is bits × limbs.
+#[inline]
+pub fn bigint_gcd(bits_a: u64, bits_b: u64) -> u64 {
+    let bits = bits_a.max(bits_b);
+    let limbs = bits / 64 + 1;
+    (bits * limbs / GCD_DIV + 1) * PER_LIMB
+}
+
+/// Bit-limb steps of a binary gcd per cycle (calibrated, `benches/calibrate.rs`).
+const GCD_DIV: u64 = 16;
+
+/// Surcharge for an integer square root (`math.isqrt`): Newton's method, one long division
+/// per iteration, about log2 of the size in limbs iterations from num-bigint's first guess.
+#[inline]
+pub fn bigint_isqrt(bits: u64) -> u64 {
+    let limbs = bits / 64 + 1;
+    let iterations = u64::from(64 - limbs.leading_zeros()) + 2;
+    bigint_quadratic(bits, bits).saturating_mul(iterations)
 }
 
 /// Surcharge for big-int multiplication/division/conversion (schoolbook quadratic bound).

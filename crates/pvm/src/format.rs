@@ -156,6 +156,14 @@ pub fn bytes_repr(b: &[u8]) -> String {
     out
 }
 
+/// The repr of a container is built from its items' reprs, each copied into it: every level
+/// of nesting copies the text of the levels below once more, so the work is the output size
+/// times the depth, not the output size. Each item pays for its visit and for the characters
+/// copied, before the copy ([`nested_piece`]).
+fn nested_piece(vm: &mut Vm, piece: &str) -> R<()> {
+    vm.charge(cost::PER_ELEM + cost::per_char(piece.len()))
+}
+
 fn seq_repr(vm: &mut Vm, items: &[Value], open: &str, close: &str) -> R<String> {
     vm.enter()?;
     let mut out = String::from(open);
@@ -164,7 +172,7 @@ fn seq_repr(vm: &mut Vm, items: &[Value], open: &str, close: &str) -> R<String> 
         if i > 0 {
             out.push_str(", ");
         }
-        match vm.repr(x) {
+        match vm.repr(x).and_then(|s| nested_piece(vm, &s).map(|()| s)) {
             Ok(s) => out.push_str(&s),
             Err(e) => {
                 res = Err(e);
@@ -210,8 +218,15 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             vm.charge(cost::per_char(s.s.len()))?;
             str_repr(&s.s)
         }
-        Value::Bytes(b) => bytes_repr(&b.b),
-        Value::ByteArray(b) => format!("bytearray({})", bytes_repr(&b.b.borrow())),
+        Value::Bytes(b) => {
+            vm.charge(cost::per_char(b.b.len()))?;
+            bytes_repr(&b.b)
+        }
+        Value::ByteArray(b) => {
+            let n = b.b.borrow().len();
+            vm.charge(cost::per_char(n))?;
+            format!("bytearray({})", bytes_repr(&b.b.borrow()))
+        }
         Value::Tuple(t) => {
             if t.items.len() == 1 {
                 seq_repr(vm, &t.items, "(", ",)")?
@@ -235,6 +250,8 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
                 match vm
                     .repr(&e.key)
                     .and_then(|k| vm.repr(&e.value).map(|v| (k, v)))
+                    .and_then(|(k, v)| nested_piece(vm, &k).map(|()| (k, v)))
+                    .and_then(|(k, v)| nested_piece(vm, &v).map(|()| (k, v)))
                 {
                     Ok((k, v)) => {
                         out.push_str(&k);
@@ -859,6 +876,7 @@ fn format_fields(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Value>) -
             if j >= cs.len() {
                 return Err(vm.value_err("Single '{' encountered in format string"));
             }
+            vm.charge(cost::FORMAT_FIELD)?;
             let field: String = cs[i + 1..j].iter().collect();
             let (name_conv, spec) = match field.find(':') {
                 Some(p) => (field[..p].to_string(), field[p + 1..].to_string()),
@@ -1118,6 +1136,7 @@ fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<Stri
             return Err(vm.value_err("incomplete format"));
         };
         i += 1;
+        vm.charge(cost::FORMAT_FIELD)?;
         if ty == '%' {
             out.push('%');
             continue;

@@ -345,7 +345,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         if num_traits::Signed::is_negative(&n) {
             return Err(vm.value_err("isqrt() argument must be nonnegative"));
         }
-        vm.charge(crate::cost::bigint_quadratic(n.bits(), n.bits()))?;
+        vm.charge(crate::cost::bigint_isqrt(n.bits()))?;
         vm.int_result(n.sqrt())
     })?;
     native(vm, &d, "factorial", |vm, a| {
@@ -380,6 +380,11 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
                 Value::Bool(b) => num_bigint::BigInt::from(*b as i64),
                 _ => return Err(vm.type_err("lcm() arguments must be integers")),
             };
+            // gcd, then a division and a product of the operands' sizes.
+            vm.charge(
+                crate::cost::bigint_gcd(l.bits(), b.bits())
+                    .saturating_add(crate::cost::bigint_quadratic(l.bits(), b.bits()) * 2),
+            )?;
             l = num_integer::Integer::lcm(&l, &b);
             vm.int_bound(l.bits())?;
         }
@@ -394,6 +399,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
                 Value::Bool(b) => num_bigint::BigInt::from(*b as i64),
                 _ => return Err(vm.type_err("gcd() arguments must be integers")),
             };
+            vm.charge(crate::cost::bigint_gcd(g.bits(), b.bits()))?;
             g = num_integer::Integer::gcd(&g, &b);
         }
         vm.int_result(g)

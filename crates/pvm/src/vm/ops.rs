@@ -1506,7 +1506,10 @@ impl Vm<'_> {
         Ok(match v {
             Value::Int(i) => int_hash(*i) as u64,
             Value::Bool(b) => *b as u64,
-            Value::BigInt(b) => big_hash(b) as u64,
+            Value::BigInt(b) => {
+                self.charge(cost::bigint_linear(b.bits()))?;
+                big_hash(b) as u64
+            }
             // CPython hashes a NaN by identity; a PVM float has none, so its bits decide.
             Value::Float(f) if f.is_nan() => f.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15),
             Value::Float(f) => float_hash(*f) as u64,
@@ -1515,7 +1518,8 @@ impl Vm<'_> {
                 s.hash()
             }
             Value::Bytes(b) => {
-                let mut h = FxHasher::default();
+                self.charge(cost::per_char(b.b.len()))?;
+                let mut h = FixedHasher::default();
                 h.write(&b.b);
                 h.finish() ^ 0xb5
             }
@@ -2084,7 +2088,22 @@ impl Vm<'_> {
     }
 
     /// Find `key` in a table: index of its entry.
+    ///
+    /// Every slot read beyond the first is charged ([`cost::PROBE`], owed by the probe walk
+    /// and settled here, after each lookup), so keys colliding on purpose pay one probe per
+    /// entry they are compared with, and a native loop of lookups pays as it goes.
     pub fn table_find(
+        &mut self,
+        t: &std::cell::RefCell<Table>,
+        key: &Value,
+        h: u64,
+    ) -> R<Option<usize>> {
+        let r = self.table_find_walk(t, key, h);
+        self.settle()?;
+        r
+    }
+
+    fn table_find_walk(
         &mut self,
         t: &std::cell::RefCell<Table>,
         key: &Value,
@@ -2371,7 +2390,7 @@ fn seq_item(v: &Value, i: usize) -> Option<Value> {
 
 /// Fixed string hash (FxHash of the UTF-8 bytes; never seeded).
 pub fn str_hash(s: &str) -> u64 {
-    let mut h = FxHasher::default();
+    let mut h = FixedHasher::default();
     h.write(s.as_bytes());
     h.finish()
 }
