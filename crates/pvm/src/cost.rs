@@ -25,10 +25,14 @@ pub const CALL: u64 = 10;
 pub const BUILD: u64 = 2;
 /// Per element moved, compared, hashed or visited by a builtin.
 pub const PER_ELEM: u64 = 1;
+/// Per element a builtin steps an iterator over and compares or combines with Python
+/// semantics (`in` on a list, `min`/`max`/`sum`, `list.index`/`count`/`remove`): the iterator
+/// step and the general comparison cost about two elements' worth (calibrated).
+pub const PER_ELEM_CMP: u64 = 2;
 /// Per character of a string created, compared, hashed or formatted (§17.3 "string ops: 1/char").
 pub const PER_CHAR_DIV: u64 = 1;
 /// Raising an exception (fixed).
-pub const RAISE: u64 = 20;
+pub const RAISE: u64 = 30;
 /// Entering a try block / handler / finally (fixed).
 pub const TRY: u64 = 2;
 /// Matching an except clause.
@@ -56,11 +60,15 @@ pub const ITER: u64 = 1;
 /// character examined by a repeat, a backtrack entry popped, a code unit copied).
 pub const RE_STEP: u64 = 1;
 
-/// Each hash-table slot read beyond the first in a lookup (dict/set get, set, delete, `in`,
+/// Slots a hash-table lookup reads within the fixed price of its operation ([`DICT_OP`],
+/// [`ATTR`], [`GLOBAL`]): with the table at most 2/3 full, ordinary lookups rarely read more.
+pub const FREE_PROBES: u64 = 4;
+
+/// Each hash-table slot read beyond [`FREE_PROBES`] in a lookup (dict/set get, set, delete, `in`,
 /// attribute and global names). Ordinary tables read about 1.5 slots a lookup; keys that
 /// collide on purpose (every `i * (2**61 - 1)` hashes to 0) make a lookup read one slot, and
 /// compare one key, per colliding entry, and this is what pays for it.
-pub const PROBE: u64 = 1;
+pub const PROBE: u64 = 3;
 
 /// One replacement field of `str.format`/`format_map` or one conversion of `%`-formatting,
 /// on top of the characters it produces: parsing the field, converting the value and padding
@@ -126,6 +134,28 @@ pub fn bigint_isqrt(bits: u64) -> u64 {
     let limbs = bits / 64 + 1;
     let iterations = u64::from(64 - limbs.leading_zeros()) + 2;
     bigint_quadratic(bits, bits).saturating_mul(iterations)
+}
+
+/// Surcharge for writing an int of `bits` bits in `radix`: decimal is quadratic in num-bigint
+/// (a long division per 19 digits, calibrated at twice the schoolbook bound), the power-of-two
+/// bases linear; both pay per digit written.
+#[inline]
+pub fn int_to_text(bits: u64, radix: u32) -> u64 {
+    let per_digit = match radix {
+        2 => 1,
+        8 => 3,
+        16 => 4,
+        _ => 3,
+    };
+    let digits = bits / per_digit + 1;
+    let base = if radix.is_power_of_two() {
+        bigint_linear(bits)
+    } else if bits < 64 {
+        0
+    } else {
+        bigint_quadratic(bits, bits) * 2
+    };
+    base + digits
 }
 
 /// Surcharge for big-int multiplication/division/conversion (schoolbook quadratic bound).

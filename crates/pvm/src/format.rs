@@ -210,7 +210,7 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Int(i) => i.to_string(),
         Value::BigInt(b) => {
-            vm.charge(cost::bigint_quadratic(b.bits(), b.bits()))?;
+            vm.charge(cost::int_to_text(b.bits(), 10))?;
             b.to_string()
         }
         Value::Float(f) => float_repr(*f),
@@ -626,6 +626,14 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             }
             let neg = b.sign() == num_bigint::Sign::Minus;
             let mag = if neg { -b } else { b };
+            let radix = match sp.ty {
+                Some('x' | 'X') => 16,
+                Some('o') => 8,
+                Some('b') => 2,
+                _ => 10,
+            };
+            // The conversion, and then the grouping pass over its digits.
+            vm.charge(cost::int_to_text(mag.bits(), radix).saturating_mul(2))?;
             let (digits, prefix) = match sp.ty {
                 None | Some('d') | Some('n') => (mag.to_str_radix(10), ""),
                 Some('x') => (mag.to_str_radix(16), "0x"),
@@ -677,8 +685,16 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             // The digits a precision asks for are produced exactly (CPython prints every
             // digit of the binary value); past the first 400, which the fixed price covers,
             // each is charged and accounted before the string is made.
+            // Every digit is paid for: the ones the precision asks for and, for the fixed-point
+            // types, the integer part's (up to 309 for 1e308), from the binary exponent.
+            let int_digits = if matches!(sp.ty, Some('f' | 'F' | '%')) && a.is_finite() {
+                let e2 = ((a.to_bits() >> 52) & 0x7ff).saturating_sub(1023);
+                (e2 * 30_103 / 100_000 + 3) as usize
+            } else {
+                0
+            };
+            vm.charge(cost::per_char(prec.unwrap_or(0).saturating_add(int_digits)))?;
             if let Some(p) = prec.filter(|p| *p > FREE_DIGITS) {
-                vm.charge(cost::per_char(p - FREE_DIGITS))?;
                 vm.reserve(p as u64 + 400)?;
             }
             let mut body = match sp.ty {

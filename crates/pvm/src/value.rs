@@ -352,9 +352,10 @@ impl Candidates<'_> {
 
 impl Drop for Candidates<'_> {
     fn drop(&mut self) {
-        // The first slot is part of every lookup's fixed price; each further one is owed.
-        if self.probes > 1 {
-            crate::memory::owe((self.probes - 1) * crate::cost::PROBE);
+        // The first few slots are part of every lookup's fixed price (an ordinary table, at most
+        // 2/3 full, rarely needs more); each further one is owed.
+        if self.probes > crate::cost::FREE_PROBES {
+            crate::memory::owe((self.probes - crate::cost::FREE_PROBES) * crate::cost::PROBE);
         }
     }
 }

@@ -465,9 +465,9 @@ while True:
     "%.300f" % x
     repr(x)
 
-### float | float(str) / float(int) | 300-digit literal, 4,000-bit int
+### float | float(str) / float(int) | 300-digit literal, 1,000-bit int
 s = "1" * 300
-a = 3**2500
+a = 3**640
 while True:
     float(s)
     float(a)

@@ -879,10 +879,13 @@ impl Vm<'_> {
                 }
                 self.to_float(&b)
             }
-            Value::BigInt(b) => match b.to_f64() {
-                Some(f) if f.is_finite() => Ok(f),
-                _ => Err(self.new_exc("OverflowError", "int too large to convert to float")),
-            },
+            Value::BigInt(b) => {
+                self.charge(cost::bigint_linear(b.bits()))?;
+                match b.to_f64() {
+                    Some(f) if f.is_finite() => Ok(f),
+                    _ => Err(self.new_exc("OverflowError", "int too large to convert to float")),
+                }
+            }
             _ => match as_f64(v) {
                 Some(f) => Ok(f),
                 None => {
@@ -1384,7 +1387,8 @@ impl Vm<'_> {
                 if n != seq_len(b) {
                     return Ok(false);
                 }
-                self.charge(cost::per_elem(n))?;
+                // The container's own visit (a level of nested data) and each item.
+                self.charge(cost::per_elem(n + 1))?;
                 self.enter()?;
                 let mut r = Ok(true);
                 let mut i = 0;
@@ -2066,7 +2070,7 @@ impl Vm<'_> {
             Err(e) => return Err(e),
         };
         while let Some(x) = self.next(&it)? {
-            self.charge(cost::PER_ELEM)?;
+            self.charge(cost::PER_ELEM_CMP)?;
             if x.is(k) || self.eq(&x, k)? {
                 return Ok(true);
             }
@@ -2089,7 +2093,7 @@ impl Vm<'_> {
 
     /// Find `key` in a table: index of its entry.
     ///
-    /// Every slot read beyond the first is charged ([`cost::PROBE`], owed by the probe walk
+    /// Every slot read beyond the first few is charged ([`cost::PROBE`], owed by the probe walk
     /// and settled here, after each lookup), so keys colliding on purpose pay one probe per
     /// entry they are compared with, and a native loop of lookups pays as it goes.
     pub fn table_find(
