@@ -28,19 +28,19 @@ pub const PER_ELEM: u64 = 1;
 /// Per element a builtin steps an iterator over and compares or combines with Python
 /// semantics (`in` on a list, `min`/`max`/`sum`, `list.index`/`count`/`remove`): the iterator
 /// step and the general comparison cost about two elements' worth (calibrated).
-pub const PER_ELEM_CMP: u64 = 2;
+pub const PER_ELEM_CMP: u64 = 3;
 /// Per character of a string created, compared, hashed or formatted (§17.3 "string ops: 1/char").
 pub const PER_CHAR_DIV: u64 = 1;
 /// Raising an exception (fixed).
-pub const RAISE: u64 = 30;
+pub const RAISE: u64 = 45;
 /// Entering a try block / handler / finally (fixed).
 pub const TRY: u64 = 2;
 /// Matching an except clause.
 pub const EXCEPT: u64 = 5;
 /// Creating a function, class or generator object.
-pub const MAKE: u64 = 10;
+pub const MAKE: u64 = 20;
 /// Creating a class object (fixed, plus the body's own instructions).
-pub const CLASS: u64 = 50;
+pub const CLASS: u64 = 100;
 /// Import of a whitelisted module, first time (§17.3 "import: 100 first").
 pub const IMPORT_FIRST: u64 = 100;
 /// Import of an already-loaded module (§17.3 "5 cached").
@@ -68,12 +68,12 @@ pub const FREE_PROBES: u64 = 4;
 /// attribute and global names). Ordinary tables read about 1.5 slots a lookup; keys that
 /// collide on purpose (every `i * (2**61 - 1)` hashes to 0) make a lookup read one slot, and
 /// compare one key, per colliding entry, and this is what pays for it.
-pub const PROBE: u64 = 3;
+pub const PROBE: u64 = 5;
 
 /// One replacement field of `str.format`/`format_map` or one conversion of `%`-formatting,
 /// on top of the characters it produces: parsing the field, converting the value and padding
 /// it allocate several temporaries, far more work than a character.
-pub const FORMAT_FIELD: u64 = 10;
+pub const FORMAT_FIELD: u64 = 15;
 
 /// Opening a `/tmp` file with `open()`, on top of the call: resolving the path and looking
 /// the file up. The path's characters add [`per_char`]; every file read or write then charges

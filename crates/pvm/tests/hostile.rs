@@ -631,7 +631,7 @@ fn colliding_lookups_pay_per_probe_for_every_family() {
 #[test]
 fn colliding_insert_loop_runs_out_of_cycles_early() {
     // The attack: a transaction inserting colliding keys until its budget ends. With
-    // probes charged it gets about sqrt(2 * budget) inserts done, not budget / 10.
+    // probes charged (5 each) it gets about sqrt(2 * budget / 5) inserts done, not budget / 10.
     let budget = 2_000_000;
     let o = run_cycles(
         "M = 2**61 - 1\nd = {}\ni = 0\nwhile True:\n    d[i * M] = 0\n    i += 1\n    if i % 100 == 0:\n        print(i)\n",
@@ -645,7 +645,7 @@ fn colliding_insert_loop_runs_out_of_cycles_early() {
         .and_then(|l| l.parse().ok())
         .unwrap_or(0);
     assert!(
-        (1000..=3000).contains(&done),
+        (500..=2000).contains(&done),
         "{done} colliding inserts in {budget} cycles"
     );
 }
