@@ -439,7 +439,8 @@ fn actor_blocks_replay_to_a_golden_root() {
                 signed(&key(0), 3, Some(t), 0, call("add", vec![text("")])),
             ];
             let out = chain.block(&txs).await.expect("valid");
-            assert!(out.receipts[0].success && out.receipts[1].success && !out.receipts[2].success);
+            // Block order is by keccak256(R ‖ sender): one of the three fails, whatever its place.
+            assert_eq!(out.receipts.iter().filter(|r| r.success).count(), 2);
             cowboy_types::hash::hex_lower(&chain.root())
         })
     };
@@ -451,7 +452,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "a12c2d9f17a802e828b64931843edb866db7d152e12ce06943dd30e6d6cb9da6";
+const GOLDEN_ROOT: &str = "6f0b320d8063631d38aa265affcfbd40e0c415aeab47e00342a705c17ec8cb50";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"

@@ -16,20 +16,22 @@ fn a_transfer_settles_exactly() {
         let mut chain = Chain::new(ctx, 2).await;
         let (a, b) = (key(0), key(1));
         let tx = signed(&a, 0, Some(b.address()), 1_000, Payload::Transfer);
+        let n = tx.encode().len() as u128;
         let out = chain.block(&[tx]).await.expect("valid block");
         let r = &out.receipts[0];
         assert!(r.success);
-        // Intrinsic transfer cost only: 10,000 cycles, 0 cells.
-        assert_eq!((r.cycles_used, r.cells_used), (10_000, 0));
-        // price per cycle = basefee 10 + min(tip 2, 100 − 10) = 12.
-        assert_eq!(r.fee_paid, 120_000);
-        assert_eq!(out.usage.burned, 100_000);
-        assert_eq!(out.usage.tips, 20_000);
+        // Intrinsic transfer cost only: 10,000 cycles, and a cell per byte of the transaction.
+        assert_eq!((r.cycles_used, u128::from(r.cells_used)), (10_000, n));
+        // price per cycle = basefee 10 + min(tip 2, 100 − 10) = 12; per cell 5 + min(1, 95) = 6.
+        let fee = 120_000 + 6 * n;
+        assert_eq!(r.fee_paid, fee);
+        assert_eq!(out.usage.burned, 100_000 + 5 * n);
+        assert_eq!(out.usage.tips, 20_000 + n);
         let sa = chain.account(&a.address()).await;
-        assert_eq!(sa.balance, FUNDS - 1_000 - 120_000);
+        assert_eq!(sa.balance, FUNDS - 1_000 - fee);
         assert_eq!(sa.nonce, 1);
         assert_eq!(chain.account(&b.address()).await.balance, FUNDS + 1_000);
-        assert_eq!(chain.account(&chain.proposer).await.balance, 20_000);
+        assert_eq!(chain.account(&chain.proposer).await.balance, 20_000 + n);
         // A block far below target lowers both basefees (by at most 12.5%).
         assert!(out.next_basefees.cycle < 10 && out.next_basefees.cycle >= 8);
     });
