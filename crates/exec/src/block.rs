@@ -268,6 +268,27 @@ pub struct Executed {
     pub receipts: Vec<Receipt>,
 }
 
+/// What a header commits to about an executed block: its receipts, usage and the state root
+/// after `changes` (merkleized over `db` without writing). One function for proposer and
+/// verifier, so the two compare the same figures.
+async fn summarize<E: Context>(
+    db: &StateDb<E>,
+    height: u64,
+    changes: &Changes,
+    outcome: &BlockOutcome,
+) -> SResult<ExecutedSummary> {
+    let root = db
+        .root_after(height, changes)
+        .await
+        .map_err(StateFailure::State)?;
+    Ok(ExecutedSummary {
+        receipts_root: Receipt::receipts_root(&outcome.receipts),
+        cycles_used: outcome.usage.cycles,
+        cells_used: outcome.usage.cells,
+        state_root: Hash32(root),
+    })
+}
+
 /// A block a proposer built.
 #[derive(Debug)]
 pub struct Proposal {
@@ -294,16 +315,7 @@ pub async fn propose<E: Context>(
     let mut bs = BlockState::new(db.batch());
     let built = build_block(&mut bs, rules.params, env, candidates)?;
     let changes = bs.finish();
-    let root = db
-        .root_after(env.height, &changes)
-        .await
-        .map_err(StateFailure::State)?;
-    let summary = ExecutedSummary {
-        receipts_root: Receipt::receipts_root(&built.outcome.receipts),
-        cycles_used: built.outcome.usage.cycles,
-        cells_used: built.outcome.usage.cells,
-        state_root: Hash32(root),
-    };
+    let summary = summarize(db, env.height, &changes, &built.outcome).await?;
     let transactions: Vec<Transaction> = built.included.into_iter().map(|c| c.tx).collect();
     let header = seal_header(&env, parent.hash, Block::tx_root(&transactions), &summary);
     Ok(Proposal {
@@ -346,16 +358,7 @@ pub async fn verify<E: Context>(
         Err(e) => return Ok(Err(e)),
     };
     let changes = bs.finish();
-    let root = db
-        .root_after(env.height, &changes)
-        .await
-        .map_err(StateFailure::State)?;
-    let summary = ExecutedSummary {
-        receipts_root: Receipt::receipts_root(&outcome.receipts),
-        cycles_used: outcome.usage.cycles,
-        cells_used: outcome.usage.cells,
-        state_root: Hash32(root),
-    };
+    let summary = summarize(db, env.height, &changes, &outcome).await?;
     if let Err(e) = check_header_against_execution(h, &summary) {
         return Ok(Err(e));
     }
