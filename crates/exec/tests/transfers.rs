@@ -436,28 +436,28 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
                 .await
                 .expect("state")
                 .expect_err(what);
-            let named = match (&err, what) {
+            let named = matches!(
+                (&err, what),
                 (BlockError::Height(_), "height")
-                | (BlockError::ParentHash(_), "parent_hash")
-                | (BlockError::TimestampNotAfterParent { .. }, "timestamp_ms")
-                | (BlockError::Randomness(_), "randomness")
-                | (BlockError::CycleBasefee(_), "cycle_basefee")
-                | (BlockError::CellBasefee(_), "cell_basefee")
-                | (BlockError::TxRoot(_), "tx_root")
-                | (BlockError::ReceiptsRoot(_), "receipts_root")
-                | (BlockError::CyclesUsed(_), "cycles_used")
-                | (BlockError::CellsUsed(_), "cells_used")
-                | (BlockError::StateRoot(_), "state_root")
-                | (BlockError::OutOfOrder { .. }, "out of order") => true,
-                (
-                    BlockError::Transaction {
-                        index: 0,
-                        reason: TxInvalid::TooLarge { .. },
-                    },
-                    "too large",
-                ) => true,
-                _ => false,
-            };
+                    | (BlockError::ParentHash(_), "parent_hash")
+                    | (BlockError::TimestampNotAfterParent { .. }, "timestamp_ms")
+                    | (BlockError::Randomness(_), "randomness")
+                    | (BlockError::CycleBasefee(_), "cycle_basefee")
+                    | (BlockError::CellBasefee(_), "cell_basefee")
+                    | (BlockError::TxRoot(_), "tx_root")
+                    | (BlockError::ReceiptsRoot(_), "receipts_root")
+                    | (BlockError::CyclesUsed(_), "cycles_used")
+                    | (BlockError::CellsUsed(_), "cells_used")
+                    | (BlockError::StateRoot(_), "state_root")
+                    | (BlockError::OutOfOrder { .. }, "out of order")
+                    | (
+                        BlockError::Transaction {
+                            index: 0,
+                            reason: TxInvalid::TooLarge { .. },
+                        },
+                        "too large",
+                    )
+            );
             assert!(named, "{what}: got {err}");
             // The message names the field; got/expected variants say both values.
             assert!(!err.to_string().is_empty());

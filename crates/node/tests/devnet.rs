@@ -514,11 +514,11 @@ fn four_validators_agree_and_a_late_one_catches_up() {
     // the proposer fills blocks up to the cell cap (~1 MB), relays them to the other three,
     // and every validator keeps finalizing the same chain.
     let key = dev_key(0);
-    let mut nonce = nodes[0].rpc("cowboy_getAccount", json!([hex0x(&funded.0)]))["pendingNonce"]
+    let first_nonce = nodes[0].rpc("cowboy_getAccount", json!([hex0x(&funded.0)]))["pendingNonce"]
         .as_u64()
         .unwrap();
     let mut hashes = Vec::new();
-    for i in 0..14u8 {
+    for (i, nonce) in (0..14u8).zip(first_nonce..) {
         let mut tx = signed(
             &nodes[0],
             &key,
@@ -527,7 +527,6 @@ fn four_validators_agree_and_a_late_one_catches_up() {
             Payload::Transfer,
         );
         tx.nonce = nonce;
-        nonce += 1;
         tx.access_list = Some(vec![cowboy_types::AccessListEntry {
             address: Address([i; 20]),
             storage_keys: (0..127).map(|k| vec![k as u8; 1020]).collect(),
