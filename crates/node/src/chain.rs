@@ -36,6 +36,7 @@ use tokio::sync::{broadcast, watch};
 
 use crate::genesis::Genesis;
 use crate::mempool::{Mempool, Rejection, SenderState};
+use crate::reader::{Reader, ReceiptRecord};
 
 /// Why a chain operation failed: below the block rule (storage, the disk) or because the node's
 /// own data contradicts itself. Fatal for the operation; never caused by a peer's invalid
@@ -160,6 +161,8 @@ pub struct Chain<E: Context> {
     head_tx: watch::Sender<Head>,
     finalized_tx: broadcast::Sender<Arc<Finalized>>,
     since_prune: u64,
+    /// A read-only view of the last finalized block, replaced after each (see `crate::reader`).
+    readers: watch::Sender<Option<Arc<Reader<E>>>>,
 }
 
 /// Unverified blocks received from peers kept at most.
@@ -229,6 +232,7 @@ impl<E: Context> Chain<E> {
             head_tx,
             finalized_tx,
             since_prune: 0,
+            readers: watch::channel(None).0,
         };
         if committed + 1 == tip {
             // Crashed after storing block `tip` but before committing its state.
@@ -252,7 +256,28 @@ impl<E: Context> Chain<E> {
             )));
         }
         chain.load_pending()?;
+        chain.publish_reader();
         Ok(chain)
+    }
+
+    /// Readers of the last finalized block, one per finalization, for work done outside the
+    /// chain's lock (see `crate::reader`).
+    pub fn readers(&self) -> watch::Receiver<Option<Arc<Reader<E>>>> {
+        self.readers.subscribe()
+    }
+
+    fn publish_reader(&self) {
+        let head = self.head.clone();
+        let sim_env = self.env_after(&head, head.header.timestamp_ms + 1, Address([0; 20]));
+        let reader = Reader {
+            state: self.state.snapshot(),
+            blocks: self.blocks.clone(),
+            genesis: Arc::new(self.genesis.clone()),
+            basefees: self.next_basefees(),
+            head,
+            sim_env,
+        };
+        self.readers.send_replace(Some(Arc::new(reader)));
     }
 
     /// The genesis.
@@ -335,6 +360,13 @@ impl<E: Context> Chain<E> {
             candidates,
         )
         .await?;
+        // Transactions the rule found invalid leave the pool instead of holding their budget.
+        let skipped: Vec<_> = proposal
+            .skipped
+            .into_iter()
+            .map(|(c, reason)| (c.tx, reason))
+            .collect();
+        self.mempool.on_skipped(&skipped);
         let block = proposal.block;
         self.keep_pending(block.clone(), Some(proposal.executed))?;
         Ok(block)
@@ -462,7 +494,12 @@ impl<E: Context> Chain<E> {
         let block = p.block;
         let height = block.header.height;
         let tx_hashes: Vec<[u8; 32]> = block.transactions.iter().map(|t| t.hash().0).collect();
-        let encoded: Vec<Vec<u8>> = receipts.iter().map(Receipt::encode).collect();
+        let encoded: Vec<Vec<u8>> = block
+            .transactions
+            .iter()
+            .zip(&receipts)
+            .map(|(tx, r)| ReceiptRecord::encode(hash, tx, r))
+            .collect();
         self.blocks
             .append(height, hash.0, &block.encode(), &tx_hashes, &encoded)
             .await?;
@@ -494,8 +531,19 @@ impl<E: Context> Chain<E> {
                 }
             }
         }
-        let nonces = self.queued_nonces().await?;
-        self.mempool.prune(|a| nonces.get(a).copied().unwrap_or(0));
+        let mut accounts = BTreeMap::new();
+        for sender in self.mempool.senders() {
+            let a = self.account(&sender).await?;
+            accounts.insert(
+                sender,
+                SenderState {
+                    nonce: a.nonce,
+                    balance: a.balance,
+                },
+            );
+        }
+        self.mempool
+            .prune(|a| accounts.get(a).copied().unwrap_or_default());
         self.since_prune += 1;
         if self.since_prune >= PRUNE_EVERY {
             self.since_prune = 0;
@@ -507,6 +555,7 @@ impl<E: Context> Chain<E> {
             receipts,
         });
         let _ = self.finalized_tx.send(finalized.clone());
+        self.publish_reader();
         let head = self.head.clone();
         self.head_tx.send_replace(head);
         Ok(Some(finalized))
@@ -627,7 +676,7 @@ impl<E: Context> Chain<E> {
     pub async fn receipts(&self, height: u64) -> CResult<Vec<Receipt>> {
         let mut out = Vec::new();
         for r in self.blocks.receipts(height).await? {
-            out.push(Receipt::decode(&r)?);
+            out.push(ReceiptRecord::decode(&r)?.receipt);
         }
         Ok(out)
     }

@@ -174,7 +174,27 @@ impl Application {
                 match bytes.split_first() {
                     Some((&MSG_BLOCK, block)) => match Block::decode(block, limits) {
                         Ok(block) => {
-                            chain.lock().await.receive(block);
+                            let mut chain = chain.lock().await;
+                            // A transaction above max_tx_size_bytes makes the block invalid;
+                            // it is not kept (so never voted for).
+                            let limit = crate::mempool::max_tx_bytes(&chain.genesis().params);
+                            let oversized = block
+                                .transactions
+                                .iter()
+                                .map(|t| t.encode().len())
+                                .enumerate()
+                                .find(|(_, size)| *size > limit);
+                            if let Some((index, size)) = oversized {
+                                tracing::warn!(
+                                    ?peer,
+                                    index,
+                                    size,
+                                    limit,
+                                    "peer sent a block with a transaction larger than max_tx_size_bytes"
+                                );
+                                continue;
+                            }
+                            chain.receive(block);
                             arrived_in.notify_one();
                         }
                         Err(e) => {

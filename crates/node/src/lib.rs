@@ -1,12 +1,15 @@
 //! `cowboyd`, the Cowboy node: commonware simplex consensus ([`consensus`]) over the chain
 //! ([`chain`]: execution, state, blocks), a mempool ([`mempool`]), the JSON-RPC server
-//! ([`rpc`], contract in `RPC.md`), metrics ([`metrics`]) and the genesis ([`genesis`]).
+//! ([`rpc`], contract in `RPC.md`; it reads through [`reader`] snapshots within the bounds of
+//! [`limits`]), metrics ([`metrics`]) and the genesis ([`genesis`]).
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
 
 pub mod chain;
 pub mod consensus;
 pub mod genesis;
+pub mod limits;
 pub mod mempool;
 pub mod metrics;
 pub mod node;
+pub mod reader;
 pub mod rpc;

@@ -51,6 +51,13 @@ struct Args {
     /// Most transactions the mempool holds.
     #[arg(long, default_value_t = 100_000)]
     mempool_size: usize,
+    /// Threads running RPC simulations and heavy reads (default: half the cores, at least 1).
+    #[arg(long, value_name = "N")]
+    rpc_workers: Option<usize>,
+    /// Close an RPC connection (HTTP or WebSocket) without subscriptions after this many
+    /// seconds without a request.
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    rpc_idle_timeout: u64,
     /// Log as JSON lines instead of text.
     #[arg(long)]
     log_json: bool,
@@ -184,6 +191,14 @@ fn main() {
         metrics_addr: args.metrics_addr,
         block_time,
         mempool_txs: args.mempool_size.max(1),
+        rpc_limits: {
+            let mut l = cowboy_node::limits::RpcLimits::default();
+            if let Some(n) = args.rpc_workers {
+                l.workers = n.max(1);
+            }
+            l.idle = Duration::from_secs(args.rpc_idle_timeout.max(1));
+            l
+        },
         on_ready,
     };
     let runtime = commonware_runtime::tokio::Config::new()

@@ -54,6 +54,8 @@ pub struct NodeConfig {
     pub block_time: Duration,
     /// Mempool bound (transactions).
     pub mempool_txs: usize,
+    /// What the RPC may cost the node (workers, connections, idle timeout).
+    pub rpc_limits: crate::limits::RpcLimits,
     /// Called once the node serves RPC, with the bound RPC address.
     pub on_ready: Box<dyn FnOnce(SocketAddr) + Send>,
 }
@@ -169,12 +171,20 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let _engine = engine.start(votes, certificates, resolver);
 
     // Interfaces.
+    let (readers, finalized) = {
+        let c = chain.lock().await;
+        (c.readers(), c.subscribe_finalized())
+    };
     let (rpc_addr, rpc_handle) = crate::rpc::serve(
         cfg.rpc_addr,
         crate::rpc::RpcState {
             chain: chain.clone(),
+            readers,
+            finalized,
+            pool: crate::limits::WorkerPool::new(&cfg.rpc_limits),
             metrics: metrics.clone(),
         },
+        cfg.rpc_limits.clone(),
     )
     .await
     .map_err(|e| format!("cannot serve RPC on {}: {e}", cfg.rpc_addr))?;

@@ -1,16 +1,25 @@
 //! The JSON-RPC 2.0 server (HTTP and WebSocket on one port) implementing `RPC.md`.
 //!
-//! Every method reads the chain under its lock, so it sees one finalized state; long work
-//! (executing a `cowboy_call`) holds the lock like a block's execution does. Limits: 5 MiB per
-//! request, 256 connections, 64 subscriptions per connection, 10,000 blocks per event query.
-//! Subscriptions follow the chain's stream of finalized blocks; a subscriber that falls more
-//! than 1,024 blocks behind is dropped with an error rather than buffered without bound.
+//! **Reads never take the chain's lock.** Every read and every simulation is served from the
+//! [`Reader`] the chain publishes after each finalized block (a snapshot of the state and a
+//! handle on the block store), so it sees one finalized state and neither waits for nor
+//! delays block production. Simulations (`cowboy_call`, `cowboy_estimateFee`) and heavy reads
+//! (blocks, receipts, transactions, events, proofs) run on the bounded [`WorkerPool`], off
+//! the async runtime that drives consensus. Only what touches the mempool
+//! (`cowboy_sendRawTransaction`, a pending transaction, `pendingNonce`) takes the lock.
+//!
+//! Limits ([`crate::limits`]): 5 MiB per request, 64 subscriptions per connection, 10,000
+//! blocks per event query, the worker pool's concurrency and per-client shares, connection and
+//! WebSocket caps in all and per client address, and an idle timeout. Subscriptions follow the
+//! chain's stream of finalized blocks; a subscriber that falls more than 1,024 blocks behind
+//! is dropped with an error rather than buffered without bound, and a `receipt` subscription
+//! ends after [`MAX_RECEIPT_WAIT_BLOCKS`] blocks without its transaction.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
-use cowboy_exec::TxInvalid;
+use cowboy_exec::{Simulation, StateFailure, TxInvalid};
 use cowboy_types::block::{Block, Event, Receipt};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::json::to_json;
@@ -20,25 +29,103 @@ use jsonrpsee::server::{
     PendingSubscriptionSink, RpcModule, Server, ServerConfig, ServerHandle, SubscriptionMessage,
 };
 use jsonrpsee::types::{ErrorObjectOwned, Params};
+use jsonrpsee::Extensions;
 use serde_json::{json, Value as Json};
-use tokio::sync::{broadcast, Mutex};
+use tokio::sync::{broadcast, watch, Mutex};
 
 use crate::chain::{Chain, ChainError, Finalized};
 use crate::consensus::Ctx;
 use crate::genesis::{parse_address, parse_amount};
+use crate::limits::{Conn, Connections, IdleStream, Refused, RpcLimits, WorkerPool};
+use crate::mempool::{max_tx_bytes, Rejection};
 use crate::metrics::Metrics;
+use crate::reader::{is_stale, Reader};
 
 /// Largest request body.
 pub const MAX_REQUEST_BYTES: u32 = 5 << 20;
 /// Most blocks one `cowboy_getEvents` scans.
 pub const MAX_EVENT_BLOCKS: u64 = 10_000;
+/// Finalized blocks a `receipt` subscription waits for its transaction.
+pub const MAX_RECEIPT_WAIT_BLOCKS: u64 = 1_000;
+/// Attempts of a simulation whose snapshot a finalized block overtook.
+const STALE_RETRIES: usize = 3;
+
+/// A published reader of the node's chain.
+type SharedReader = Arc<Reader<Ctx>>;
 
 /// What the methods share.
 pub struct RpcState {
-    /// The chain.
+    /// The chain (for the mempool only: reads go through `readers`).
     pub chain: Arc<Mutex<Chain<Ctx>>>,
+    /// The chain's readers, one per finalized block.
+    pub readers: watch::Receiver<Option<SharedReader>>,
+    /// Finalized blocks as they come (resubscribed per subscription).
+    pub finalized: broadcast::Receiver<Arc<Finalized>>,
+    /// Workers for simulations and heavy reads.
+    pub pool: WorkerPool,
     /// Metrics.
     pub metrics: Metrics,
+}
+
+impl RpcState {
+    /// The newest reader.
+    async fn reader(&self) -> Result<SharedReader, ErrorObjectOwned> {
+        let mut rx = self.readers.clone();
+        let r = rx
+            .wait_for(Option::is_some)
+            .await
+            .map_err(|_| error(-32603, "the node is shutting down", None))?;
+        r.clone().ok_or_else(|| error(-32603, "no reader", None))
+    }
+
+    /// Run `work` on a worker with the newest reader. `work` returns `None` when its snapshot
+    /// was overtaken by a finalized block; it is then run again on the next reader.
+    async fn on_worker<T: Send + 'static>(
+        &self,
+        client: Option<IpAddr>,
+        work: impl Fn(SharedReader) -> Option<T> + Send + Sync + 'static,
+    ) -> Result<T, ErrorObjectOwned> {
+        let work = Arc::new(work);
+        for _ in 0..STALE_RETRIES {
+            let reader = self.reader().await?;
+            let w = work.clone();
+            let height = reader.head.header.height;
+            match self.pool.run(client, move || w(reader)).await {
+                Ok(Some(t)) => return Ok(t),
+                Ok(None) => {
+                    let mut rx = self.readers.clone();
+                    let _ = rx
+                        .wait_for(|r| r.as_ref().is_some_and(|r| r.head.header.height > height))
+                        .await;
+                }
+                Err(refused) => return Err(refused_error(refused)),
+            }
+        }
+        Err(error(
+            -32005,
+            "the chain moved on during the request three times; retry",
+            None,
+        ))
+    }
+}
+
+/// The client address a request came from (`None` outside the server, e.g. in tests).
+fn client_of(ext: &Extensions) -> Option<IpAddr> {
+    ext.get::<Arc<Conn>>().map(|c| c.ip)
+}
+
+fn refused_error(r: Refused) -> ErrorObjectOwned {
+    let reason = match r {
+        Refused::Busy => "workersBusy",
+        Refused::ClientBusy => "clientBusy",
+        Refused::Failed => "workerFailed",
+    };
+    error(-32005, r.to_string(), Some(json!({"reason": reason})))
+}
+
+/// Run an async read on the current worker thread (inside [`WorkerPool::run`]).
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Handle::current().block_on(f)
 }
 
 type RpcResult = Result<Json, ErrorObjectOwned>;
@@ -175,18 +262,39 @@ fn error_json(r: &Receipt) -> Json {
 /// A receipt as JSON (`RPC.md`, "Objects").
 pub fn receipt_json(block: &Block, block_hash: &Hash32, index: usize, r: &Receipt) -> Json {
     let tx = &block.transactions[index];
-    let hash = tx.hash();
-    let contract = match (tx.to, r.success, cbor::decode(&r.return_data)) {
+    let from = tx.sender().unwrap_or(Address([0; 20]));
+    receipt_fields(
+        &tx.hash(),
+        block.header.height,
+        block_hash,
+        index,
+        &from,
+        tx.to.as_ref(),
+        r,
+    )
+}
+
+/// A receipt as JSON from its parts.
+fn receipt_fields(
+    hash: &Hash32,
+    height: u64,
+    block_hash: &Hash32,
+    index: usize,
+    from: &Address,
+    to: Option<&Address>,
+    r: &Receipt,
+) -> Json {
+    let contract = match (to, r.success, cbor::decode(&r.return_data)) {
         (None, true, Ok(Value::Bytes(b))) if b.len() == 20 => Json::String(hex0x(&b)),
         _ => Json::Null,
     };
     json!({
-        "transactionHash": hash_json(&hash),
-        "blockHeight": block.header.height,
+        "transactionHash": hash_json(hash),
+        "blockHeight": height,
         "blockHash": hash_json(block_hash),
         "index": index,
-        "from": tx.sender().map(|a| addr_json(&a)).unwrap_or(Json::Null),
-        "to": tx.to.as_ref().map(addr_json),
+        "from": addr_json(from),
+        "to": to.map(addr_json),
         "success": r.success,
         "cyclesUsed": r.cycles_used,
         "cellsUsed": r.cells_used,
@@ -194,7 +302,7 @@ pub fn receipt_json(block: &Block, block_hash: &Hash32, index: usize, r: &Receip
         "returnData": hex0x(&r.return_data),
         "returnValue": if r.return_data.is_empty() { Json::Null } else { cbor_json(&r.return_data) },
         "events": r.events.iter().enumerate()
-            .map(|(i, e)| event_json(e, block.header.height, &hash, i)).collect::<Vec<_>>(),
+            .map(|(i, e)| event_json(e, height, hash, i)).collect::<Vec<_>>(),
         "error": error_json(r),
         "contractAddress": contract,
     })
@@ -233,17 +341,25 @@ pub fn block_json(block: &Block, hash: &Hash32, full: bool) -> Json {
     })
 }
 
-fn rejection_error(e: &crate::mempool::Rejection) -> ErrorObjectOwned {
-    error(
-        -32000,
-        format!("transaction rejected: {e}"),
-        Some(json!({"reason": e.kind(), "message": e.to_string()})),
-    )
+fn rejection_error(e: &Rejection) -> ErrorObjectOwned {
+    let mut data = json!({"reason": e.kind(), "message": e.to_string()});
+    match e {
+        Rejection::TooLarge { size, limit } => {
+            data["size"] = json!(size);
+            data["limit"] = json!(limit);
+        }
+        Rejection::InsufficientBalance { needed, balance } => {
+            data["needed"] = json!(needed.to_string());
+            data["balance"] = json!(balance.to_string());
+        }
+        _ => {}
+    }
+    error(-32000, format!("transaction rejected: {e}"), Some(data))
 }
 
 /// An unsigned transaction for simulation, from a `cowboy_call`/`cowboy_estimateFee` object.
 fn sim_tx(
-    chain: &Chain<Ctx>,
+    chain: &Reader<Ctx>,
     obj: &Json,
     call: bool,
 ) -> Result<(Address, Transaction), ErrorObjectOwned> {
@@ -281,9 +397,9 @@ fn sim_tx(
             Some(v) => bytes_arg(v, "payload")?,
         }
     };
-    let params = &chain.genesis().params;
+    let params = &chain.genesis.params;
     let tx = Transaction {
-        chain_id: chain.genesis().chain_id,
+        chain_id: chain.genesis.chain_id,
         nonce: 0,
         to,
         value: amount_arg(o.get("value"), "value")?,
@@ -304,6 +420,67 @@ fn simulation_error(e: TxInvalid) -> ErrorObjectOwned {
     invalid("transaction", e)
 }
 
+/// Check what a simulation needs before it runs: the transaction's size (a signature
+/// included) against `max_tx_size_bytes`, and the value against the sender's balance.
+async fn precheck(
+    r: &Reader<Ctx>,
+    from: &Address,
+    tx: &Transaction,
+) -> Result<(), ErrorObjectOwned> {
+    let limit = max_tx_bytes(&r.genesis.params);
+    let mut signed = tx.clone();
+    // Any key: the signature's size does not depend on it.
+    signed
+        .sign(&cowboy_types::dev_key(0))
+        .map_err(|e| invalid("transaction", e))?;
+    let size = signed.encode().len();
+    if size > limit {
+        return Err(rejection_error(&Rejection::TooLarge { size, limit }));
+    }
+    let balance = r
+        .account(from)
+        .await
+        .map_err(|e| internal(e.into()))?
+        .balance;
+    if tx.value > balance {
+        return Err(rejection_error(&Rejection::InsufficientBalance {
+            needed: tx.value,
+            balance,
+        }));
+    }
+    Ok(())
+}
+
+/// Simulate `tx` from `from` on a worker, on the newest snapshot.
+async fn simulate_on_worker(
+    st: &RpcState,
+    ext: &Extensions,
+    obj: Json,
+    call: bool,
+) -> Result<(SharedReader, Simulation), ErrorObjectOwned> {
+    let reader = st.reader().await?;
+    let (from, tx) = sim_tx(&reader, &obj, call)?;
+    precheck(&reader, &from, &tx).await?;
+    st.on_worker(client_of(ext), move |r: SharedReader| {
+        match r.simulate(from, &tx) {
+            Err(e) if is_stale(&e) => None,
+            other => Some((r, other)),
+        }
+    })
+    .await
+    .and_then(
+        |(r, result): (
+            SharedReader,
+            Result<Result<Simulation, TxInvalid>, StateFailure>,
+        )| {
+            let sim = result
+                .map_err(|e| internal(e.into()))?
+                .map_err(simulation_error)?;
+            Ok((r, sim))
+        },
+    )
+}
+
 /// Build the module of every method.
 pub fn module(
     state: RpcState,
@@ -311,13 +488,14 @@ pub fn module(
     let mut m = RpcModule::new(state);
 
     macro_rules! method {
-        ($name:literal, |$a:ident, $s:ident| $body:expr) => {
-            m.register_async_method($name, |params, st, _| async move {
+        ($name:literal, |$a:ident, $s:ident, $e:ident| $body:expr) => {
+            m.register_async_method($name, |params, st, ext| async move {
                 let started = Instant::now();
                 st.metrics.rpc_requests.inc();
                 let result: RpcResult = async {
                     let $a = args(&params)?;
                     let $s = &st;
+                    let $e = &ext;
                     $body
                 }
                 .await;
@@ -329,18 +507,25 @@ pub fn module(
         };
     }
 
-    method!("cowboy_chainId", |_a, s| Ok(json!(
-        s.chain.lock().await.genesis().chain_id
+    method!("cowboy_chainId", |_a, s, _e| Ok(json!(
+        s.reader().await?.genesis.chain_id
     )));
-    method!("cowboy_blockNumber", |_a, s| Ok(json!(
-        s.chain.lock().await.head().header.height
+    method!("cowboy_blockNumber", |_a, s, _e| Ok(json!(
+        s.reader().await?.head.header.height
     )));
-    method!("cowboy_basefees", |_a, s| {
-        let b = s.chain.lock().await.next_basefees();
+    method!("cowboy_basefees", |_a, s, _e| {
+        let b = s.reader().await?.basefees;
         Ok(json!({"cycleBasefee": b.cycle.to_string(), "cellBasefee": b.cell.to_string()}))
     });
-    method!("cowboy_sendRawTransaction", |a, s| {
-        let bytes = bytes_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+    method!("cowboy_sendRawTransaction", |a, s, _e| {
+        let raw = arg(&a, 0, "params[0]")?;
+        // Refuse an oversized transaction before decoding its hex.
+        let limit = max_tx_bytes(&s.reader().await?.genesis.params);
+        let size = raw.as_str().map_or(0, |h| h.len().saturating_sub(2) / 2);
+        if size > limit {
+            return Err(rejection_error(&Rejection::TooLarge { size, limit }));
+        }
+        let bytes = bytes_arg(raw, "params[0]")?;
         let mut chain = s.chain.lock().await;
         let result = chain.submit(&bytes).await.map_err(internal)?;
         s.metrics.mempool.set(chain.mempool.len() as i64);
@@ -349,192 +534,239 @@ pub fn module(
             Err(e) => Err(rejection_error(&e)),
         }
     });
-    method!("cowboy_getTransaction", |a, s| {
+    method!("cowboy_getTransaction", |a, s, e| {
         let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
-        let chain = s.chain.lock().await;
-        if let Some((tx, _)) = chain.mempool.get(&hash) {
-            return Ok(tx_json(tx, None));
+        {
+            let chain = s.chain.lock().await;
+            if let Some((tx, _)) = chain.mempool.get(&hash) {
+                return Ok(tx_json(tx, None));
+            }
         }
-        let Some((height, index)) = chain.tx_location(&hash).await.map_err(internal)? else {
-            return Ok(Json::Null);
-        };
-        let block = chain.block(height).await.map_err(internal)?;
-        Ok(block
-            .and_then(|b| {
-                b.transactions
-                    .get(index as usize)
-                    .map(|t| tx_json(t, Some((height, index))))
-            })
-            .unwrap_or(Json::Null))
-    });
-    method!("cowboy_getReceipt", |a, s| {
-        let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
-        let chain = s.chain.lock().await;
-        receipt_of(&chain, &hash).await
-    });
-    method!("cowboy_getBlockByNumber", |a, s| {
-        let full = a.get(1).and_then(Json::as_bool).unwrap_or(false);
-        let chain = s.chain.lock().await;
-        let height = match arg(&a, 0, "params[0]")? {
-            Json::String(t) if t == "latest" => chain.head().header.height,
-            v => v
-                .as_u64()
-                .ok_or_else(|| invalid("params[0]", "expected a height or \"latest\""))?,
-        };
-        Ok(match chain.block(height).await.map_err(internal)? {
-            Some(b) => block_json(&b, &b.header.hash(), full),
-            None => Json::Null,
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            Some(block_on(async {
+                let Some((height, index)) = r.tx_location(&hash).await.map_err(internal)? else {
+                    return Ok(Json::Null);
+                };
+                let block = r.block(height).await.map_err(internal)?;
+                Ok(block
+                    .and_then(|b| {
+                        b.transactions
+                            .get(index as usize)
+                            .map(|t| tx_json(t, Some((height, index))))
+                    })
+                    .unwrap_or(Json::Null))
+            }))
         })
+        .await?
     });
-    method!("cowboy_getBlockByHash", |a, s| {
+    method!("cowboy_getReceipt", |a, s, e| {
+        let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            Some(block_on(receipt_of(&r, &hash)))
+        })
+        .await?
+    });
+    method!("cowboy_getBlockByNumber", |a, s, e| {
+        let full = a.get(1).and_then(Json::as_bool).unwrap_or(false);
+        let tag = arg(&a, 0, "params[0]")?.clone();
+        let height = match &tag {
+            Json::String(t) if t == "latest" => None,
+            v => Some(
+                v.as_u64()
+                    .ok_or_else(|| invalid("params[0]", "expected a height or \"latest\""))?,
+            ),
+        };
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            let height = height.unwrap_or(r.head.header.height);
+            Some(block_on(async {
+                Ok(match r.block(height).await.map_err(internal)? {
+                    Some(b) => block_json(&b, &b.header.hash(), full),
+                    None => Json::Null,
+                })
+            }))
+        })
+        .await?
+    });
+    method!("cowboy_getBlockByHash", |a, s, e| {
         let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
         let full = a.get(1).and_then(Json::as_bool).unwrap_or(false);
-        let chain = s.chain.lock().await;
-        Ok(match chain.block_by_hash(&hash).await.map_err(internal)? {
-            Some(b) => block_json(&b, &hash, full),
-            None => Json::Null,
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            Some(block_on(async {
+                Ok(match r.block_by_hash(&hash).await.map_err(internal)? {
+                    Some(b) => block_json(&b, &hash, full),
+                    None => Json::Null,
+                })
+            }))
         })
+        .await?
     });
-    method!("cowboy_getAccount", |a, s| {
+    method!("cowboy_getAccount", |a, s, _e| {
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
-        let chain = s.chain.lock().await;
-        let acct = chain.account(&address).await.map_err(internal)?;
+        let r = s.reader().await?;
+        let acct = match r.account(&address).await {
+            Err(e) if matches!(e, cowboy_state::StateError::SnapshotStale { .. }) => {
+                s.reader().await?.account(&address).await
+            }
+            other => other,
+        }
+        .map_err(|e| internal(e.into()))?;
+        let pending = s
+            .chain
+            .lock()
+            .await
+            .mempool
+            .next_nonce(&address, acct.nonce);
         Ok(json!({
             "address": addr_json(&address),
             "balance": acct.balance.to_string(),
             "nonce": acct.nonce,
-            "pendingNonce": chain.mempool.next_nonce(&address, acct.nonce),
+            "pendingNonce": pending,
             "codeHash": acct.code_hash.map(|h| hex0x(&h)),
             "isActor": acct.code_hash.is_some(),
-            "height": chain.head().header.height,
+            "height": r.head.header.height,
         }))
     });
-    method!("cowboy_getActorSource", |a, s| {
+    method!("cowboy_getActorSource", |a, s, e| {
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
-        let chain = s.chain.lock().await;
-        let acct = chain.account(&address).await.map_err(internal)?;
-        let Some(code_hash) = acct.code_hash else {
-            return Ok(Json::Null);
-        };
-        let source = chain.code(&code_hash).await.map_err(internal)?;
-        Ok(json!({"address": addr_json(&address), "codeHash": hex0x(&code_hash), "source": source}))
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            let read: Result<Json, cowboy_state::StateError> = block_on(async {
+                let acct = r.account(&address).await?;
+                let Some(code_hash) = acct.code_hash else {
+                    return Ok(Json::Null);
+                };
+                let source = r.code(&code_hash).await?;
+                Ok(json!({"address": addr_json(&address), "codeHash": hex0x(&code_hash), "source": source}))
+            });
+            stale_or(read)
+        })
+        .await?
     });
-    method!("cowboy_getStorage", |a, s| {
+    method!("cowboy_getStorage", |a, s, e| {
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
         let key = bytes_arg(arg(&a, 1, "params[1]")?, "params[1]")?;
-        let chain = s.chain.lock().await;
-        let (value, proof) = chain
-            .prove_storage(&address, &key)
-            .await
-            .map_err(internal)?;
-        Ok(json!({
-            "value": value.as_deref().map(hex0x),
-            "valueValue": value.as_deref().map(cbor_json),
-            "proof": hex0x(&proof),
-            "stateRoot": hash_json(&chain.head().header.state_root),
-            "height": chain.head().header.height,
-        }))
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            let read = block_on(r.prove_storage(&address, &key)).map(|(value, proof)| {
+                json!({
+                    "value": value.as_deref().map(hex0x),
+                    "valueValue": value.as_deref().map(cbor_json),
+                    "proof": hex0x(&proof),
+                    "stateRoot": hash_json(&r.head.header.state_root),
+                    "height": r.head.header.height,
+                })
+            });
+            stale_or(read)
+        })
+        .await?
     });
-    method!("cowboy_call", |a, s| {
-        let chain = s.chain.lock().await;
-        let (from, tx) = sim_tx(&chain, arg(&a, 0, "params[0]")?, true)?;
-        let sim = chain
-            .simulate(from, &tx)
-            .map_err(internal)?
-            .map_err(simulation_error)?;
-        let r = &sim.receipt;
-        let height = chain.head().header.height;
+    method!("cowboy_call", |a, s, e| {
+        let obj = arg(&a, 0, "params[0]")?.clone();
+        let (r, sim) = simulate_on_worker(s, e, obj, true).await?;
+        let rc = &sim.receipt;
+        let height = r.head.header.height;
         let zero = Hash32([0; 32]);
         Ok(json!({
-            "success": r.success,
-            "returnData": hex0x(&r.return_data),
-            "returnValue": if r.return_data.is_empty() { Json::Null } else { cbor_json(&r.return_data) },
-            "cyclesUsed": r.cycles_used,
-            "cellsUsed": r.cells_used,
-            "events": r.events.iter().enumerate().map(|(i, e)| event_json(e, height + 1, &zero, i)).collect::<Vec<_>>(),
-            "error": error_json(r),
+            "success": rc.success,
+            "returnData": hex0x(&rc.return_data),
+            "returnValue": if rc.return_data.is_empty() { Json::Null } else { cbor_json(&rc.return_data) },
+            "cyclesUsed": rc.cycles_used,
+            "cellsUsed": rc.cells_used,
+            "events": rc.events.iter().enumerate().map(|(i, e)| event_json(e, height + 1, &zero, i)).collect::<Vec<_>>(),
+            "error": error_json(rc),
             "height": height,
         }))
     });
-    method!("cowboy_estimateFee", |a, s| {
-        let chain = s.chain.lock().await;
-        let (from, tx) = sim_tx(&chain, arg(&a, 0, "params[0]")?, false)?;
-        let sim = chain
-            .simulate(from, &tx)
-            .map_err(internal)?
-            .map_err(simulation_error)?;
-        let r = &sim.receipt;
-        let b = chain.next_basefees();
-        let p = &chain.genesis().params;
+    method!("cowboy_estimateFee", |a, s, e| {
+        let obj = arg(&a, 0, "params[0]")?.clone();
+        let (r, sim) = simulate_on_worker(s, e, obj, false).await?;
+        let rc = &sim.receipt;
+        let b = r.basefees;
+        let p = &r.genesis.params;
         let headroom = |x: u64| x.saturating_add(x / 4);
         let tip_cycle = (b.cycle / 20).max(1);
         let tip_cell = (b.cell / 20).max(1);
         Ok(json!({
-            "cycles": r.cycles_used,
-            "cells": r.cells_used,
-            "success": r.success,
-            "error": error_json(r),
+            "cycles": rc.cycles_used,
+            "cells": rc.cells_used,
+            "success": rc.success,
+            "error": error_json(rc),
             "cycleBasefee": b.cycle.to_string(),
             "cellBasefee": b.cell.to_string(),
             "tipPerCycle": tip_cycle.to_string(),
             "tipPerCell": tip_cell.to_string(),
             "maxFeePerCycle": (2 * b.cycle + tip_cycle).to_string(),
             "maxFeePerCell": (2 * b.cell + tip_cell).to_string(),
-            "cyclesLimit": headroom(r.cycles_used).min(p.block_cycles_cap),
-            "cellsLimit": headroom(r.cells_used).min(p.block_cells_cap),
+            "cyclesLimit": headroom(rc.cycles_used).min(p.block_cycles_cap),
+            "cellsLimit": headroom(rc.cells_used).min(p.block_cells_cap),
         }))
     });
-    method!("cowboy_getEvents", |a, s| {
+    method!("cowboy_getEvents", |a, s, e| {
         let filter = EventFilter::parse(a.first())?;
-        let chain = s.chain.lock().await;
-        let tip = chain.head().header.height;
-        let from = filter
-            .from
-            .unwrap_or(tip.saturating_sub(MAX_EVENT_BLOCKS - 1));
-        let to = filter.to.unwrap_or(tip).min(tip);
-        if to >= from && to - from >= MAX_EVENT_BLOCKS {
-            return Err(error(
-                -32005,
-                format!("at most {MAX_EVENT_BLOCKS} blocks per query"),
-                None,
-            ));
-        }
-        let mut out = Vec::new();
-        for height in from..=to {
-            let Some(block) = chain.block(height).await.map_err(internal)? else {
-                break;
-            };
-            let receipts = chain.receipts(height).await.map_err(internal)?;
-            out.extend(filter.matches(&block, &receipts));
-        }
-        Ok(Json::Array(out))
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            Some(block_on(async {
+                let tip = r.head.header.height;
+                let from = filter
+                    .from
+                    .unwrap_or(tip.saturating_sub(MAX_EVENT_BLOCKS - 1));
+                let to = filter.to.unwrap_or(tip).min(tip);
+                if to >= from && to - from >= MAX_EVENT_BLOCKS {
+                    return Err(error(
+                        -32005,
+                        format!("at most {MAX_EVENT_BLOCKS} blocks per query"),
+                        None,
+                    ));
+                }
+                let mut out = Vec::new();
+                for height in from..=to {
+                    let Some(block) = r.block(height).await.map_err(internal)? else {
+                        break;
+                    };
+                    let receipts = r.receipts(height).await.map_err(internal)?;
+                    out.extend(filter.matches(&block, &receipts));
+                }
+                Ok(Json::Array(out))
+            }))
+        })
+        .await?
     });
 
     m.register_subscription(
         "cowboy_subscribe",
         "cowboy_subscription",
         "cowboy_unsubscribe",
-        |params, pending, st, _| async move { subscribe(params, pending, st).await },
+        |params, pending, st, ext| async move {
+            // A subscribed connection is not idle (see `crate::limits`).
+            let _subscribed = ext.get::<Arc<Conn>>().map(Conn::subscribed);
+            subscribe(params, pending, st).await
+        },
     )?;
     Ok(m)
 }
 
-async fn receipt_of(chain: &Chain<Ctx>, hash: &Hash32) -> RpcResult {
-    let Some((height, index)) = chain.tx_location(hash).await.map_err(internal)? else {
+/// A state read that may meet a snapshot overtaken by a commit: `None` retries it.
+fn stale_or(read: Result<Json, cowboy_state::StateError>) -> Option<RpcResult> {
+    match read {
+        Err(cowboy_state::StateError::SnapshotStale { .. }) => None,
+        other => Some(other.map_err(|e| internal(e.into()))),
+    }
+}
+
+/// A receipt by transaction hash: the index and the receipt's own record (see
+/// [`crate::reader::ReceiptRecord`]), never its block's other receipts.
+async fn receipt_of(r: &Reader<Ctx>, hash: &Hash32) -> RpcResult {
+    let Some((height, index, rec)) = r.located_receipt(hash).await.map_err(internal)? else {
         return Ok(Json::Null);
     };
-    let Some(block) = chain.block(height).await.map_err(internal)? else {
+    let Some(ctx) = rec.context else {
         return Ok(Json::Null);
     };
-    let receipts = chain.receipts(height).await.map_err(internal)?;
-    let Some(r) = receipts.get(index as usize) else {
-        return Ok(Json::Null);
-    };
-    Ok(receipt_json(
-        &block,
-        &block.header.hash(),
+    Ok(receipt_fields(
+        hash,
+        height,
+        &ctx.block_hash,
         index as usize,
-        r,
+        &ctx.from,
+        ctx.to.as_ref(),
+        &rec.receipt,
     ))
 }
 
@@ -611,7 +843,7 @@ async fn subscribe(
         .and_then(Json::as_str)
         .unwrap_or_default()
         .to_string();
-    let mut finalized = st.chain.lock().await.subscribe_finalized();
+    let mut finalized = st.finalized.resubscribe();
     match kind.as_str() {
         "newHeads" => {
             let sink = pending.accept().await.map_err(SubError::from)?;
@@ -649,23 +881,24 @@ async fn subscribe(
                 }
             };
             let sink = pending.accept().await.map_err(SubError::from)?;
-            let existing = {
-                let chain = st.chain.lock().await;
-                receipt_of(&chain, &hash)
-                    .await
-                    .map_err(|e| SubError::from(e.message()))?
-            };
+            let reader = st.reader().await.map_err(|e| SubError::from(e.message()))?;
+            let existing = receipt_of(&reader, &hash)
+                .await
+                .map_err(|e| SubError::from(e.message()))?;
             if !existing.is_null() {
                 send(&sink, &existing).await?;
                 return Ok(());
             }
-            loop {
+            for _ in 0..MAX_RECEIPT_WAIT_BLOCKS {
                 let f = next_block(&mut finalized).await?;
                 if let Some(i) = f.block.transactions.iter().position(|t| t.hash() == hash) {
                     send(&sink, &receipt_json(&f.block, &f.hash, i, &f.receipts[i])).await?;
                     return Ok(());
                 }
             }
+            Err(SubError::from(format!(
+                "transaction not included within {MAX_RECEIPT_WAIT_BLOCKS} blocks"
+            )))
         }
         other => {
             pending
@@ -698,18 +931,101 @@ async fn send(sink: &jsonrpsee::server::SubscriptionSink, v: &Json) -> Result<()
         .map_err(|_| SubError::from("subscriber disconnected"))
 }
 
-/// Start serving on `addr`; returns the bound address and the handle that stops the server.
+/// Start serving on `addr` with `limits`; returns the bound address and the handle that
+/// stops the server.
+///
+/// The accept loop is ours rather than jsonrpsee's so that connections are counted per client
+/// address and WebSockets separately from HTTP (jsonrpsee counts both against one cap, so
+/// idle WebSockets could lock HTTP out), and so that idle connections are closed (see
+/// [`crate::limits`]).
 pub async fn serve(
     addr: SocketAddr,
     state: RpcState,
+    limits: RpcLimits,
 ) -> std::io::Result<(SocketAddr, ServerHandle)> {
     let config = ServerConfig::builder()
         .max_request_body_size(MAX_REQUEST_BYTES)
-        .max_connections(256)
+        // Our own limits below are the binding ones.
+        .max_connections(u32::try_from(limits.total + limits.ws_total).unwrap_or(u32::MAX))
         .max_subscriptions_per_connection(64)
         .build();
-    let server = Server::builder().set_config(config).build(addr).await?;
-    let bound = server.local_addr()?;
-    let module = module(state).map_err(std::io::Error::other)?;
-    Ok((bound, server.start(module)))
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    let methods: jsonrpsee::server::Methods = module(state).map_err(std::io::Error::other)?.into();
+    let (stop, handle) = jsonrpsee::server::stop_channel();
+    let builder = Server::builder().set_config(config).to_service_builder();
+    let connections = Connections::new(&limits);
+    tokio::spawn(async move {
+        loop {
+            let accepted = tokio::select! {
+                a = listener.accept() => a,
+                _ = stop.clone().shutdown() => return,
+            };
+            let Ok((socket, peer)) = accepted else {
+                continue;
+            };
+            let ip = peer.ip();
+            let Some(slot) = connections.accept(ip) else {
+                tracing::debug!(%peer, "RPC connection refused: connection limit");
+                drop(socket);
+                continue;
+            };
+            let _ = socket.set_nodelay(true);
+            let stream = IdleStream::new(socket, slot);
+            let conn = stream.conn();
+            let watchdog = connections.clone();
+            let watched = conn.clone();
+            tokio::spawn(async move { watchdog.watch_idle(watched).await });
+            let (methods, stop, builder, connections) = (
+                methods.clone(),
+                stop.clone(),
+                builder.clone(),
+                connections.clone(),
+            );
+            let shutdown = stop.clone();
+            let service =
+                tower::service_fn(move |mut req: http::Request<hyper::body::Incoming>| {
+                    req.extensions_mut().insert(conn.clone());
+                    let mut svc = builder.clone().build(methods.clone(), stop.clone());
+                    let upgrade = jsonrpsee::server::ws::is_upgrade_request(&req);
+                    let ws_slot = if upgrade {
+                        match connections.upgrade(conn.ip) {
+                            Some(slot) => Some(slot),
+                            None => {
+                                let mut resp =
+                                    jsonrpsee::server::http::response::too_many_requests();
+                                resp.headers_mut().insert(
+                                    http::header::CONNECTION,
+                                    http::HeaderValue::from_static("close"),
+                                );
+                                return futures::future::Either::Left(futures::future::ready(Ok(
+                                    resp,
+                                )));
+                            }
+                        }
+                    } else {
+                        None
+                    };
+                    if let Some(slot) = ws_slot {
+                        let closed = svc.on_session_closed();
+                        tokio::spawn(async move {
+                            closed.await;
+                            drop(slot);
+                        });
+                    }
+                    futures::future::Either::Right(async move {
+                        tower::Service::call(&mut svc, req).await
+                    })
+                });
+            tokio::spawn(async move {
+                let _ = jsonrpsee::server::serve_with_graceful_shutdown(
+                    stream,
+                    service,
+                    shutdown.shutdown(),
+                )
+                .await;
+            });
+        }
+    });
+    Ok((bound, handle))
 }

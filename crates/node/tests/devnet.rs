@@ -1,7 +1,9 @@
 //! End to end: real `cowboyd --dev` processes on loopback, driven through JSON-RPC with
 //! transactions signed by `cowboy-types`. Covers deploy/call/view/storage proofs/events, hostile
-//! RPC input, durability under `kill -9` in a loop, and a four-validator network in which one
-//! validator starts late and catches up by fetching blocks from its peers.
+//! RPC input, durability under `kill -9` in a loop, a four-validator network in which one
+//! validator starts late and catches up by fetching blocks from its peers, the mempool
+//! censorship attack of issue 14, and the RPC's limits (WebSocket floods, oversized and
+//! unaffordable calls).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -641,4 +643,266 @@ fn sigterm_shuts_down_cleanly_and_restart_resumes() {
     drop(node);
     let node = Node::start(dir.path());
     assert!(node.height() >= 3, "restart lost finalized blocks");
+}
+
+/// A transfer with a nonce and limits of the test's choosing.
+#[allow(clippy::too_many_arguments)]
+fn transfer(
+    key: &PrivateKey,
+    nonce: u64,
+    to: Address,
+    value: u128,
+    cycles_limit: u64,
+    tip: u128,
+) -> Transaction {
+    let mut tx = Transaction {
+        chain_id: 1337,
+        nonce,
+        to: Some(to),
+        value,
+        cycles_limit,
+        cells_limit: 10_000,
+        max_fee_per_cycle: 10_000_000_000,
+        max_fee_per_cell: 10_000_000_000,
+        tip_per_cycle: tip,
+        tip_per_cell: tip,
+        access_list: None,
+        payload: Payload::Transfer.encode(),
+        signature: None,
+    };
+    tx.sign(key).unwrap();
+    tx
+}
+
+fn send(node: &Node, tx: &Transaction) -> Result<Json, Json> {
+    node.try_rpc("cowboy_sendRawTransaction", json!([hex0x(&tx.encode())]))
+}
+
+fn wait_receipt(node: &Node, hash: &Hash32) -> Json {
+    let started = Instant::now();
+    loop {
+        let r = node.rpc("cowboy_getReceipt", json!([hex0x(&hash.0)]));
+        if !r.is_null() {
+            return r;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no receipt");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Issue 14, item 7: two throwaway keys each queue nonce 0 (sending nearly their whole
+/// balance away) and nonce 1 (a whole block's cycles at a high tip), and a third parks
+/// gapped nonces with huge limits. None of it may keep 20 honest transfers out of the next
+/// blocks, and `pendingNonce` must not count what will never be mined.
+#[test]
+fn mempool_censorship_attack_does_not_delay_honest_transfers() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(dir.path());
+    let funder = dev_key(4);
+    let attackers: Vec<PrivateKey> = (0x51..0x54u8)
+        .map(|b| PrivateKey::from_bytes(&[b; 32]).unwrap())
+        .collect();
+    let cby = 10u128.pow(18);
+    let mut last = Hash32([0; 32]);
+    for (i, a) in attackers.iter().enumerate() {
+        let tx = transfer(&funder, i as u64, a.address(), 2 * cby, 100_000, 1);
+        send(&node, &tx).unwrap();
+        last = tx.hash();
+    }
+    wait_receipt(&node, &last);
+
+    let sink = Address([0x77; 20]);
+    let fee_of = |t: &Transaction| {
+        u128::from(t.cycles_limit) * t.max_fee_per_cycle
+            + u128::from(t.cells_limit) * t.max_fee_per_cell
+    };
+    for a in &attackers[..2] {
+        let probe = transfer(a, 0, sink, 0, 100_000, 1);
+        let drain = transfer(a, 0, sink, 2 * cby - fee_of(&probe), 100_000, 1);
+        send(&node, &drain).unwrap();
+        let greedy = transfer(a, 1, sink, 0, 10_000_000, 1_000_000_000);
+        let e = send(&node, &greedy).unwrap_err();
+        assert_eq!(e["code"], json!(-32000), "{e}");
+        assert_eq!(e["data"]["reason"], json!("insufficientBalance"), "{e}");
+        let acct = node.rpc("cowboy_getAccount", json!([hex0x(&a.address().0)]));
+        assert_eq!(acct["pendingNonce"], json!(1), "{acct}");
+    }
+    // Gapped nonces with a whole block's cycles each: queued, bounded, never pending.
+    let parker = &attackers[2];
+    let mut queued = 0;
+    for n in 1..=40u64 {
+        match send(
+            &node,
+            &transfer(parker, n, sink, 0, 1_000_000, 1_000_000_000),
+        ) {
+            Ok(_) => queued += 1,
+            Err(e) => {
+                let reason = e["data"]["reason"].clone();
+                assert!(
+                    reason == json!("mempoolFull") || reason == json!("insufficientBalance"),
+                    "{e}"
+                );
+            }
+        }
+    }
+    assert!(
+        (1..=16).contains(&queued),
+        "{queued} gapped transactions queued"
+    );
+    let acct = node.rpc("cowboy_getAccount", json!([hex0x(&parker.address().0)]));
+    assert_eq!(
+        acct["pendingNonce"],
+        json!(0),
+        "gapped nonces are not pending"
+    );
+
+    // Twenty honest transfers, four from each of five accounts.
+    let mut honest = Vec::new();
+    for k in 5..10 {
+        let key = dev_key(k);
+        for _ in 0..4 {
+            let acct = node.rpc("cowboy_getAccount", json!([hex0x(&key.address().0)]));
+            let nonce = acct["pendingNonce"].as_u64().unwrap();
+            let tx = transfer(&key, nonce, Address([0x66; 20]), 1, 100_000, 1);
+            send(&node, &tx).unwrap();
+            honest.push(tx.hash());
+        }
+    }
+    let submitted_at = node.height();
+    for h in &honest {
+        let r = wait_receipt(&node, h);
+        assert_eq!(r["success"], json!(true), "{r}");
+        let included = r["blockHeight"].as_u64().unwrap();
+        assert!(
+            included <= submitted_at + 3,
+            "honest transfer waited from block {submitted_at} to {included}"
+        );
+    }
+    // The parked transactions were never included, and the drains were.
+    let acct = node.rpc("cowboy_getAccount", json!([hex0x(&parker.address().0)]));
+    assert_eq!(acct["nonce"], json!(0));
+    for a in &attackers[..2] {
+        let acct = node.rpc("cowboy_getAccount", json!([hex0x(&a.address().0)]));
+        assert_eq!(acct["nonce"], json!(1), "{acct}");
+    }
+}
+
+/// Open a WebSocket by hand (the handshake only) and return the HTTP status (0: closed).
+fn ws_open(url: &str) -> (std::net::TcpStream, u16) {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let req = format!(
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    if s.write_all(req.as_bytes()).is_err() {
+        return (s, 0);
+    }
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match s.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return (s, 0),
+        }
+    }
+    let text = String::from_utf8_lossy(&head);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (s, status)
+}
+
+/// Issue 14, items 8 and 4: free calls are bounded and typed, and idle WebSockets can
+/// neither lock HTTP out nor stay forever.
+#[test]
+fn rpc_limits_hold_under_websocket_floods_and_bad_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start_with(
+        dir.path(),
+        &["--dev", "--block-time", "100", "--rpc-idle-timeout", "2"],
+        free_port(),
+    );
+
+    // A deploy larger than max_tx_size_bytes cannot be estimated.
+    let source = format!("x = 1\n# {}\n", "y".repeat(130 << 10));
+    let deploy = Payload::Deploy {
+        source,
+        salt: Hash32([1; 32]),
+        init_args: Value::Array(vec![]),
+    };
+    let e = node
+        .try_rpc(
+            "cowboy_estimateFee",
+            json!([{"payload": hex0x(&deploy.encode())}]),
+        )
+        .unwrap_err();
+    assert_eq!(e["code"], json!(-32000), "{e}");
+    assert_eq!(e["data"]["reason"], json!("tooLarge"), "{e}");
+    assert_eq!(e["data"]["limit"], json!(128 << 10), "{e}");
+    assert!(e["data"]["size"].as_u64().unwrap() > 128 << 10, "{e}");
+    // So cannot a transaction of that size be submitted.
+    let mut big = transfer(&dev_key(1), 0, Address([1; 20]), 1, 100_000, 1);
+    big.payload = vec![0; 130 << 10];
+    big.sign(&dev_key(1)).unwrap();
+    let e = send(&node, &big).unwrap_err();
+    assert_eq!(e["data"]["reason"], json!("tooLarge"), "{e}");
+
+    // A value above the balance is an ordinary typed error, not an internal one.
+    let args = hex0x(&cbor::encode(&Value::Array(vec![])));
+    for method in ["cowboy_call", "cowboy_estimateFee"] {
+        let e = node
+            .try_rpc(
+                method,
+                json!([{"to": hex0x(&[5; 20]), "handler": "get", "args": args,
+                        "value": "1000000000000000000000000000", "from": hex0x(&[6; 20])}]),
+            )
+            .unwrap_err();
+        assert_eq!(e["code"], json!(-32000), "{method}: {e}");
+        assert_eq!(e["data"]["reason"], json!("insufficientBalance"), "{e}");
+        assert_eq!(e["data"]["balance"], json!("0"), "{e}");
+    }
+
+    // 256 idle WebSockets: a bounded number is accepted, the rest refused, HTTP still served.
+    let sockets: Vec<(std::net::TcpStream, u16)> = (0..256).map(|_| ws_open(&node.url)).collect();
+    let accepted = sockets.iter().filter(|(_, s)| *s == 101).count();
+    assert!(
+        accepted >= 1 && accepted < 256,
+        "{accepted} WebSockets accepted"
+    );
+    assert!(sockets.iter().all(|(_, s)| [101, 429, 0].contains(s)));
+    assert_eq!(node.rpc("cowboy_chainId", json!([])), json!(1337));
+    let h = node.height();
+    let started = Instant::now();
+    while node.height() < h + 3 {
+        assert!(started.elapsed() < Duration::from_secs(30), "chain stalled");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Idle WebSockets are closed by the node.
+    {
+        use std::io::Read;
+        let (mut ws, _) = sockets.into_iter().find(|(_, s)| *s == 101).unwrap();
+        let mut buf = [0u8; 64];
+        loop {
+            match ws.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {} // a close frame
+                Err(e) => {
+                    assert!(
+                        !matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        ),
+                        "an idle WebSocket was not closed"
+                    );
+                    break;
+                }
+            }
+        }
+    }
+    assert_eq!(node.rpc("cowboy_chainId", json!([])), json!(1337));
 }

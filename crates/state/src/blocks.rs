@@ -20,6 +20,13 @@
 //! block that is present always has its receipts and index; a crash in between leaves index
 //! entries for a height above the tip, which lookups ignore and the retried append rewrites
 //! (writes to an occupied index are no-ops in an immutable archive).
+//!
+//! **Shared handles.** The archives live behind an async read-write lock: a [BlockStore] is a
+//! cheap handle ([Clone]), so the node's RPC reads blocks and receipts on its own tasks while
+//! the chain appends. A read holds the read lock for that read; `append` holds the write lock
+//! while it writes one block. What was appended never changes, so a reader needs no snapshot.
+//! A receipt is reached in O(1) from its transaction hash ([BlockStore::receipt]: the index,
+//! then the receipt's own slot), never by reading its block's other receipts.
 
 use std::num::{NonZeroU64, NonZeroUsize};
 
@@ -51,11 +58,38 @@ pub struct TxLocation {
     pub index: u32,
 }
 
-/// The append-only block store (see the module docs).
-pub struct BlockStore<E: Context> {
+/// The archives, shared by every handle.
+struct Inner<E: Context> {
     blocks: Option<Records<E>>,
     receipts: Option<Records<E>>,
     txs: Option<TxIndex<E>>,
+}
+
+impl<E: Context> Inner<E> {
+    fn blocks(&self) -> Result<&Records<E>, StateError> {
+        self.blocks.as_ref().ok_or(StateError::Poisoned)
+    }
+
+    fn last_height(&self) -> Result<Option<u64>, StateError> {
+        Ok(self.blocks()?.last_index())
+    }
+}
+
+/// The append-only block store (see the module docs). Cloning gives another handle on the
+/// same store.
+pub struct BlockStore<E: Context> {
+    inner: std::sync::Arc<tokio::sync::RwLock<Inner<E>>>,
+    /// Height of the last stored block plus one (0: empty), readable without the lock.
+    next: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<E: Context> Clone for BlockStore<E> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+            next: self.next.clone(),
+        }
+    }
 }
 
 fn config<C>(prefix: &str, name: &str, codec_config: C, page_cache: &CacheRef) -> Config<C> {
@@ -109,20 +143,23 @@ impl<E: Context> BlockStore<E> {
         let txs = Archive::init(context.child("txs"), config(prefix, "txs", (), &cache))
             .await
             .map_err(storage)?;
+        let next = blocks.last_index().map_or(0, |h| h + 1);
         Ok(Self {
-            blocks: Some(blocks),
-            receipts: Some(receipts),
-            txs: Some(txs),
+            inner: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
+                blocks: Some(blocks),
+                receipts: Some(receipts),
+                txs: Some(txs),
+            })),
+            next: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(next)),
         })
-    }
-
-    fn blocks(&self) -> Result<&Records<E>, StateError> {
-        self.blocks.as_ref().ok_or(StateError::Poisoned)
     }
 
     /// Height of the last stored block, `None` if the store is empty.
     pub fn last_height(&self) -> Result<Option<u64>, StateError> {
-        Ok(self.blocks()?.last_index())
+        Ok(self
+            .next
+            .load(std::sync::atomic::Ordering::Acquire)
+            .checked_sub(1))
     }
 
     /// The height the next [Self::append] must carry.
@@ -173,8 +210,9 @@ impl<E: Context> BlockStore<E> {
 
         // Receipts and index first, each made durable before the block record that vouches for
         // them (see the module docs).
-        let mut txs = self.txs.take().ok_or(StateError::Poisoned)?;
-        let mut rcpts = self.receipts.take().ok_or(StateError::Poisoned)?;
+        let mut inner = self.inner.write().await;
+        let mut txs = inner.txs.take().ok_or(StateError::Poisoned)?;
+        let mut rcpts = inner.receipts.take().ok_or(StateError::Poisoned)?;
         for (i, (tx, receipt)) in tx_hashes.iter().zip(receipts).enumerate() {
             let mut loc = [0u8; 12];
             loc[..8].copy_from_slice(&height.to_be_bytes());
@@ -189,24 +227,27 @@ impl<E: Context> BlockStore<E> {
                 .await
                 .map_err(storage)?;
         }
-        self.txs = Some(txs.sync().await.map_err(storage)?);
-        self.receipts = Some(rcpts.sync().await.map_err(storage)?);
+        inner.txs = Some(txs.sync().await.map_err(storage)?);
+        inner.receipts = Some(rcpts.sync().await.map_err(storage)?);
 
         let mut record = Vec::with_capacity(8 + block.len());
         record.extend_from_slice(&height.to_be_bytes());
         record.extend_from_slice(block);
-        let blocks = self.blocks.take().ok_or(StateError::Poisoned)?;
+        let blocks = inner.blocks.take().ok_or(StateError::Poisoned)?;
         let blocks = blocks
             .put_sync(height, Hash::new(hash), &record)
             .await
             .map_err(storage)?;
-        self.blocks = Some(blocks);
+        inner.blocks = Some(blocks);
+        self.next
+            .store(height + 1, std::sync::atomic::Ordering::Release);
         Ok(())
     }
 
     /// The canonical bytes of the block at `height`.
     pub async fn block(&self, height: u64) -> Result<Option<Vec<u8>>, StateError> {
-        let record = self
+        let inner = self.inner.read().await;
+        let record = inner
             .blocks()?
             .get(Identifier::Index(height))
             .await
@@ -220,7 +261,8 @@ impl<E: Context> BlockStore<E> {
         hash: &[u8; 32],
     ) -> Result<Option<(u64, Vec<u8>)>, StateError> {
         let key = Hash::new(*hash);
-        let record = self
+        let inner = self.inner.read().await;
+        let record = inner
             .blocks()?
             .get(Identifier::Key(&key))
             .await
@@ -233,7 +275,12 @@ impl<E: Context> BlockStore<E> {
 
     /// Where the transaction with hash `tx` was included, if it is in a stored block.
     pub async fn tx_location(&self, tx: &[u8; 32]) -> Result<Option<TxLocation>, StateError> {
-        let txs = self.txs.as_ref().ok_or(StateError::Poisoned)?;
+        let inner = self.inner.read().await;
+        Self::locate(&inner, tx).await
+    }
+
+    async fn locate(inner: &Inner<E>, tx: &[u8; 32]) -> Result<Option<TxLocation>, StateError> {
+        let txs = inner.txs.as_ref().ok_or(StateError::Poisoned)?;
         let key = Hash::new(*tx);
         let Some(loc) = txs.get(Identifier::Key(&key)).await.map_err(storage)? else {
             return Ok(None);
@@ -245,7 +292,7 @@ impl<E: Context> BlockStore<E> {
             index: u32::from_be_bytes(i.try_into().unwrap_or_default()),
         };
         // Entries above the tip are leftovers of an append a crash interrupted.
-        match self.last_height()? {
+        match inner.last_height()? {
             Some(tip) if location.height <= tip => Ok(Some(location)),
             _ => Ok(None),
         }
@@ -253,23 +300,35 @@ impl<E: Context> BlockStore<E> {
 
     /// The receipt of the transaction with hash `tx`, if it is in a stored block.
     pub async fn receipt(&self, tx: &[u8; 32]) -> Result<Option<Vec<u8>>, StateError> {
-        let Some(loc) = self.tx_location(tx).await? else {
+        Ok(self.located_receipt(tx).await?.map(|(_, r)| r))
+    }
+
+    /// Where the transaction with hash `tx` was included, with its receipt: one index read and
+    /// one receipt read, whatever the size of the block.
+    pub async fn located_receipt(
+        &self,
+        tx: &[u8; 32],
+    ) -> Result<Option<(TxLocation, Vec<u8>)>, StateError> {
+        let inner = self.inner.read().await;
+        let Some(loc) = Self::locate(&inner, tx).await? else {
             return Ok(None);
         };
-        let receipts = self.receipts.as_ref().ok_or(StateError::Poisoned)?;
-        receipts
+        let receipts = inner.receipts.as_ref().ok_or(StateError::Poisoned)?;
+        let receipt = receipts
             .get(Identifier::Index(tx_slot(loc.height, loc.index as usize)))
             .await
-            .map_err(storage)
+            .map_err(storage)?;
+        Ok(receipt.map(|r| (loc, r)))
     }
 
     /// The receipts of the block at `height`, in transaction order.
     pub async fn receipts(&self, height: u64) -> Result<Vec<Vec<u8>>, StateError> {
         let mut out = Vec::new();
-        if self.last_height()?.is_none_or(|tip| height > tip) {
+        let inner = self.inner.read().await;
+        if inner.last_height()?.is_none_or(|tip| height > tip) {
             return Ok(out);
         }
-        let receipts = self.receipts.as_ref().ok_or(StateError::Poisoned)?;
+        let receipts = inner.receipts.as_ref().ok_or(StateError::Poisoned)?;
         while out.len() < MAX_TXS_PER_BLOCK {
             let slot = tx_slot(height, out.len());
             match receipts

@@ -15,6 +15,15 @@
 //!   and made durable by `commit()`. QMDB's recovery rewinds the log to the last commit operation,
 //!   so after a crash the state is exactly that of the last committed block, whose height is read
 //!   back from the commit metadata.
+//! * **Shared handles and snapshots.** The QMDB lives behind an async read-write lock shared by
+//!   the owning handle and any number of [StateDb::snapshot]s. A read holds the read lock only
+//!   for that one read; `commit` and `prune` hold the write lock. So a snapshot used on another
+//!   thread (the node's `cowboy_call`) never makes a commit wait longer than one key read. QMDB
+//!   keeps no readable history, so a snapshot cannot outlive its state: it is pinned to the
+//!   committed height it was taken at, and each read checks, under the same lock, that this is
+//!   still the committed height; once a later block is committed every read through it fails
+//!   with [StateError::SnapshotStale] and the caller starts over on a fresh snapshot. A snapshot
+//!   therefore never mixes two states.
 
 use std::num::{NonZeroU64, NonZeroUsize};
 
@@ -148,11 +157,28 @@ impl StateConfig {
     }
 }
 
-/// The authenticated state (see the module docs).
-pub struct StateDb<E: Context> {
+/// What the handles share: the database and the last commit.
+struct Inner<E: Context> {
     /// `None` once a failed mutation has consumed the handle (see [StateError::Poisoned]).
     db: Option<Qmdb<E>>,
     committed: Option<Committed>,
+}
+
+impl<E: Context> Inner<E> {
+    fn db(&self) -> Result<&Qmdb<E>, StateError> {
+        self.db.as_ref().ok_or(StateError::Poisoned)
+    }
+}
+
+type ReadGuard<'a, E> = tokio::sync::RwLockReadGuard<'a, Inner<E>>;
+
+/// The authenticated state (see the module docs): the owning handle, or a read-only snapshot.
+pub struct StateDb<E: Context> {
+    shared: std::sync::Arc<tokio::sync::RwLock<Inner<E>>>,
+    /// The last commit as this handle knows it: the owner's latest, or a snapshot's pin.
+    committed: Option<Committed>,
+    /// Whether this handle is a snapshot (read-only, pinned to `committed`).
+    snapshot: bool,
 }
 
 impl<E: Context> StateDb<E> {
@@ -169,28 +195,58 @@ impl<E: Context> StateDb<E> {
             None => None,
         };
         Ok(Self {
-            db: Some(db),
+            shared: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
+                db: Some(db),
+                committed,
+            })),
             committed,
+            snapshot: false,
         })
     }
 
-    fn db(&self) -> Result<&Qmdb<E>, StateError> {
-        self.db.as_ref().ok_or(StateError::Poisoned)
+    /// A read-only handle on the state as last committed, usable from other tasks and threads
+    /// while this handle goes on committing. Its reads fail with [StateError::SnapshotStale]
+    /// once a later block is committed (see the module docs).
+    pub fn snapshot(&self) -> StateDb<E> {
+        StateDb {
+            shared: self.shared.clone(),
+            committed: self.committed,
+            snapshot: true,
+        }
     }
 
-    /// The last committed block and its root, `None` before the first (genesis) commit.
+    /// Take the read lock, checking that a snapshot's state is still the committed one.
+    async fn read(&self) -> Result<ReadGuard<'_, E>, StateError> {
+        let guard = self.shared.read().await;
+        if self.snapshot && guard.committed != self.committed {
+            return Err(StateError::SnapshotStale {
+                pinned: self.committed.map_or(0, |c| c.height),
+                now: guard.committed.map_or(0, |c| c.height),
+            });
+        }
+        Ok(guard)
+    }
+
+    /// The last committed block and its root, `None` before the first (genesis) commit. For a
+    /// snapshot: the commit it is pinned to.
     pub fn last_committed(&self) -> Option<Committed> {
         self.committed
     }
 
     /// The current state root (of the last commit, or of the empty state).
     pub fn root(&self) -> Result<Root, StateError> {
-        Ok(digest(&self.db()?.root()))
+        if let Some(c) = self.committed {
+            return Ok(c.root);
+        }
+        // Before the first commit nobody writes, so the lock is free.
+        let guard = self.shared.try_read().map_err(|_| StateError::Poisoned)?;
+        Ok(digest(&guard.db()?.root()))
     }
 
     /// The value under a raw state key at the last committed state.
     pub async fn get_raw(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StateError> {
-        self.db()?.get(&key.to_vec()).await.map_err(storage)
+        let guard = self.read().await?;
+        guard.db()?.get(&key.to_vec()).await.map_err(storage)
     }
 
     /// The account at `address` at the last committed state.
@@ -237,11 +293,16 @@ impl<E: Context> StateDb<E> {
                 got: height,
             });
         }
-        let db = self.db.take().ok_or(StateError::Poisoned)?;
+        if self.snapshot {
+            return Err(StateError::ReadOnly);
+        }
+        let mut inner = self.shared.write().await;
+        let db = inner.db.take().ok_or(StateError::Poisoned)?;
         let db = apply(db, height, changes).await?;
         let root = digest(&db.root());
-        self.db = Some(db);
-        self.committed = Some(Committed { height, root });
+        inner.db = Some(db);
+        inner.committed = Some(Committed { height, root });
+        self.committed = inner.committed;
         Ok(root)
     }
 
@@ -256,8 +317,8 @@ impl<E: Context> StateDb<E> {
                 got: height,
             });
         }
-        let db = self.db()?;
-        let merkleized = merkleize(db, height, changes.0.clone()).await?;
+        let guard = self.read().await?;
+        let merkleized = merkleize(guard.db()?, height, changes.0.clone()).await?;
         Ok(digest(&merkleized.root()))
     }
 
@@ -266,11 +327,15 @@ impl<E: Context> StateDb<E> {
     /// replay. Bounds disk use and startup time; call it every few blocks. Proofs and reads of
     /// the current state are unaffected, and so are future roots.
     pub async fn prune(&mut self) -> Result<(), StateError> {
-        let db = self.db.take().ok_or(StateError::Poisoned)?;
+        if self.snapshot {
+            return Err(StateError::ReadOnly);
+        }
+        let mut inner = self.shared.write().await;
+        let db = inner.db.take().ok_or(StateError::Poisoned)?;
         let boundary = db.sync_boundary();
         let db = db.prune(boundary).await.map_err(storage)?;
         let db = db.sync().await.map_err(storage)?;
-        self.db = Some(db);
+        inner.db = Some(db);
         Ok(())
     }
 
@@ -308,7 +373,8 @@ impl<E: Context> StateDb<E> {
 
     /// Prove a raw state key: its value with an inclusion proof, or `None` with an exclusion one.
     pub async fn prove_key(&self, key: &[u8]) -> Result<(Option<Vec<u8>>, StateProof), StateError> {
-        let db = self.db()?;
+        let guard = self.read().await?;
+        let db = guard.db()?;
         let key = key.to_vec();
         match db.get(&key).await.map_err(storage)? {
             Some(value) => {

@@ -57,6 +57,16 @@ pub enum StateError {
     },
     /// More transactions in one block than the transaction index can address.
     TooManyTransactions(usize),
+    /// A read through a [crate::StateDb::snapshot] after a later block was committed: the state
+    /// it was pinned to is gone. Take a new snapshot and start over.
+    SnapshotStale {
+        /// The committed height the snapshot reads.
+        pinned: u64,
+        /// The committed height now.
+        now: u64,
+    },
+    /// A snapshot was asked to commit or prune: snapshots only read.
+    ReadOnly,
     /// The number of receipts differs from the number of transactions.
     ReceiptCountMismatch {
         /// Transactions in the block.

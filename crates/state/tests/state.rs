@@ -307,3 +307,47 @@ fn block_store_appends_and_indexes() {
         assert_eq!(blocks.receipts(9).await.expect("rs"), workload::receipts(9));
     });
 }
+
+#[test]
+fn a_snapshot_reads_its_commit_and_refuses_once_overtaken() {
+    deterministic::Runner::default().start(|context| async move {
+        let mut state = StateDb::open(context, &StateConfig::new("snap"))
+            .await
+            .expect("open");
+        let a = addr(7);
+        let mut batch = state.batch();
+        batch.set_account(&a, &funded(1)).await.expect("set");
+        let changes = batch.finish();
+        state.commit(0, changes).await.expect("commit");
+
+        let mut snap = state.snapshot();
+        assert_eq!(snap.account(&a).await.expect("read"), Some(funded(1)));
+        assert_eq!(snap.last_committed(), state.last_committed());
+        // A snapshot's batch reads like the owner's.
+        let view = snap.batch();
+        assert_eq!(view.account(&a).await.expect("read"), Some(funded(1)));
+        drop(view);
+        assert_eq!(
+            snap.commit(1, Default::default()).await,
+            Err(StateError::ReadOnly)
+        );
+
+        let mut batch = state.batch();
+        batch.set_account(&a, &funded(2)).await.expect("set");
+        let changes = batch.finish();
+        state.commit(1, changes).await.expect("commit");
+        // Never a mix of two states: every read after the next commit fails, typed.
+        assert_eq!(
+            snap.account(&a).await,
+            Err(StateError::SnapshotStale { pinned: 0, now: 1 })
+        );
+        assert!(matches!(
+            snap.prove_account(&a).await,
+            Err(StateError::SnapshotStale { .. })
+        ));
+        assert_eq!(
+            state.snapshot().account(&a).await.expect("read"),
+            Some(funded(2))
+        );
+    });
+}
