@@ -998,9 +998,9 @@ pub async fn serve(
                                     http::header::CONNECTION,
                                     http::HeaderValue::from_static("close"),
                                 );
-                                return futures::future::Either::Left(futures::future::ready(Ok(
-                                    resp,
-                                )));
+                                return futures::future::Either::Left(futures::future::ready(
+                                    Ok::<_, std::io::Error>(resp),
+                                ));
                             }
                         }
                     } else {
@@ -1014,7 +1014,11 @@ pub async fn serve(
                         });
                     }
                     futures::future::Either::Right(async move {
-                        tower::Service::call(&mut svc, req).await
+                        // A concrete error type: `BoxError` here trips a higher-ranked
+                        // lifetime inference in `tokio::spawn` below.
+                        tower::Service::call(&mut svc, req)
+                            .await
+                            .map_err(std::io::Error::other)
                     })
                 });
             tokio::spawn(async move {
