@@ -344,10 +344,6 @@ impl<E: Context> Chain<E> {
             .select(&self.genesis.params, basefees, &randomness, |a| {
                 nonces.get(a).copied().unwrap_or(0)
             });
-        let candidates = rule::check_all(&candidates, &self.genesis.params, self.genesis.chain_id)
-            .into_iter()
-            .flatten()
-            .collect();
         let proposal = rule::propose(
             &self.state,
             self.rules(),
@@ -361,12 +357,7 @@ impl<E: Context> Chain<E> {
         )
         .await?;
         // Transactions the rule found invalid leave the pool instead of holding their budget.
-        let skipped: Vec<_> = proposal
-            .skipped
-            .into_iter()
-            .map(|(c, reason)| (c.tx, reason))
-            .collect();
-        self.mempool.on_skipped(&skipped);
+        self.mempool.on_skipped(&proposal.skipped);
         let block = proposal.block;
         self.keep_pending(block.clone(), Some(proposal.executed))?;
         Ok(block)

@@ -40,7 +40,7 @@ use std::collections::BTreeMap;
 
 use cowboy_exec::fees::Basefees;
 use cowboy_exec::lanes::{Lane, LaneBudgets};
-use cowboy_exec::{check_stateless, TxInvalid};
+use cowboy_exec::{check_stateless, CheckedTx, TxInvalid};
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::hash::keccak256_concat;
 use cowboy_types::{Address, Hash32, Transaction};
@@ -177,12 +177,9 @@ pub struct SenderState {
 
 #[derive(Clone, Debug)]
 struct Entry {
-    tx: Transaction,
-    sender: Address,
-    lane: Lane,
-    bytes: usize,
-    intrinsic_cycles: u64,
-    intrinsic_cells: u64,
+    /// Decoded, its sender recovered and its stateless checks passed once, on admission; the
+    /// block builder takes it as is.
+    checked: CheckedTx,
     /// `value` plus the fee reservation: the most the transaction can take from the sender.
     cost: u128,
     /// The pool's height when it was admitted (for the queued expiry).
@@ -190,18 +187,27 @@ struct Entry {
 }
 
 impl Entry {
+    fn tx(&self) -> &Transaction {
+        &self.checked.tx
+    }
+    fn sender(&self) -> Address {
+        self.checked.sender
+    }
+    fn bytes(&self) -> usize {
+        usize::try_from(self.checked.size).unwrap_or(usize::MAX)
+    }
     fn effective_fee(&self, basefees: Basefees) -> u128 {
         let per_cycle = self
-            .tx
+            .tx()
             .max_fee_per_cycle
-            .min(basefees.cycle.saturating_add(self.tx.tip_per_cycle));
+            .min(basefees.cycle.saturating_add(self.tx().tip_per_cycle));
         let per_cell = self
-            .tx
+            .tx()
             .max_fee_per_cell
-            .min(basefees.cell.saturating_add(self.tx.tip_per_cell));
-        u128::from(self.intrinsic_cycles)
+            .min(basefees.cell.saturating_add(self.tx().tip_per_cell));
+        u128::from(self.checked.intrinsic.cycles)
             .saturating_mul(per_cycle)
-            .saturating_add(u128::from(self.intrinsic_cells).saturating_mul(per_cell))
+            .saturating_add(u128::from(self.checked.intrinsic.cells).saturating_mul(per_cell))
     }
 }
 
@@ -255,7 +261,7 @@ impl Mempool {
         while let Some(e) = q.txs.get(&n).map(|h| &self.by_hash[h]) {
             spent = spent.saturating_add(e.cost);
             let priced_out = basefees.is_some_and(|b| {
-                e.tx.max_fee_per_cycle < b.cycle || e.tx.max_fee_per_cell < b.cell
+                e.tx().max_fee_per_cycle < b.cycle || e.tx().max_fee_per_cell < b.cell
             });
             if spent > q.account.balance || priced_out {
                 break;
@@ -295,7 +301,7 @@ impl Mempool {
 
     /// A queued transaction by hash.
     pub fn get(&self, hash: &Hash32) -> Option<(&Transaction, Address)> {
-        self.by_hash.get(hash).map(|e| (&e.tx, e.sender))
+        self.by_hash.get(hash).map(|e| (e.tx(), e.sender()))
     }
 
     /// The nonce after the sender's pending run starting at `account_nonce` (what a wallet
@@ -368,14 +374,9 @@ impl Mempool {
             });
         }
         let entry = Entry {
-            lane: checked.lane,
-            sender,
-            bytes: bytes.len(),
-            intrinsic_cycles: checked.intrinsic.cycles,
-            intrinsic_cells: checked.intrinsic.cells,
+            checked,
             cost,
             since: self.height,
-            tx,
         };
         let result = self.admit(entry, hash, basefees);
         self.forget_if_empty(&sender);
@@ -391,13 +392,13 @@ impl Mempool {
 
     /// Whether `entry`, once in the sender's queue, would be pending.
     fn would_be_pending(&self, entry: &Entry) -> bool {
-        let Some(q) = self.by_sender.get(&entry.sender) else {
-            return entry.tx.nonce == 0;
+        let Some(q) = self.by_sender.get(&entry.sender()) else {
+            return entry.tx().nonce == 0;
         };
         // Admission checked that the balance covers the whole queue with this transaction, so
         // it is pending exactly when no nonce is missing before it.
         let end = self.pending_end(q, q.account.nonce, None);
-        entry.tx.nonce <= end
+        entry.tx().nonce <= end
     }
 
     /// Replacement, per-sender bounds and eviction for an admitted transaction.
@@ -407,7 +408,7 @@ impl Mempool {
         hash: Hash32,
         basefees: Basefees,
     ) -> Result<Hash32, Rejection> {
-        let sender = entry.sender;
+        let sender = entry.sender();
         // Kept aside: removing a replaced or evicted transaction may drop the sender's queue.
         let account = self
             .by_sender
@@ -427,14 +428,14 @@ impl Mempool {
         let existing = self
             .by_sender
             .get(&sender)
-            .and_then(|q| q.txs.get(&entry.tx.nonce))
+            .and_then(|q| q.txs.get(&entry.tx().nonce))
             .copied();
         if let Some(old_hash) = existing {
-            let old = &self.by_hash[&old_hash].tx;
+            let old = self.by_hash[&old_hash].tx();
             let bumped =
                 |new: u128, old: u128| new >= old.saturating_add(old.div_ceil(10)).max(old + 1);
-            if !(bumped(entry.tx.tip_per_cycle, old.tip_per_cycle)
-                && bumped(entry.tx.tip_per_cell, old.tip_per_cell))
+            if !(bumped(entry.tx().tip_per_cycle, old.tip_per_cycle)
+                && bumped(entry.tx().tip_per_cell, old.tip_per_cell))
             {
                 return Err(Rejection::ReplacementUnderpriced);
             }
@@ -445,7 +446,7 @@ impl Mempool {
 
         // Make room: queued transactions go first, then the cheapest pending tail.
         let rank = (pending, entry.effective_fee(basefees));
-        while self.by_hash.len() >= self.max_txs || self.bytes + entry.bytes > self.max_bytes {
+        while self.by_hash.len() >= self.max_txs || self.bytes + entry.bytes() > self.max_bytes {
             match self.cheapest_evictable(basefees) {
                 Some((victim, h)) if victim < rank => {
                     self.remove(&h);
@@ -454,10 +455,10 @@ impl Mempool {
             }
         }
 
-        self.bytes += entry.bytes;
+        self.bytes += entry.bytes();
         let queue = self.by_sender.entry(sender).or_default();
         queue.account = account;
-        queue.txs.insert(entry.tx.nonce, hash);
+        queue.txs.insert(entry.tx().nonce, hash);
         self.by_hash.insert(hash, entry);
         Ok(hash)
     }
@@ -478,11 +479,11 @@ impl Mempool {
 
     fn remove(&mut self, hash: &Hash32) {
         if let Some(e) = self.by_hash.remove(hash) {
-            self.bytes -= e.bytes;
-            if let Some(q) = self.by_sender.get_mut(&e.sender) {
-                q.txs.remove(&e.tx.nonce);
+            self.bytes -= e.bytes();
+            if let Some(q) = self.by_sender.get_mut(&e.sender()) {
+                q.txs.remove(&e.tx().nonce);
                 if q.txs.is_empty() {
-                    self.by_sender.remove(&e.sender);
+                    self.by_sender.remove(&e.sender());
                 }
             }
         }
@@ -525,10 +526,10 @@ impl Mempool {
     /// basefee (the basefee may fall; selection skips it meanwhile) and a nonce ahead of the
     /// sender's (an earlier transaction of the sender was skipped in the same block).
     /// Returns how many were dropped.
-    pub fn on_skipped(&mut self, skipped: &[(Transaction, TxInvalid)]) -> usize {
+    pub fn on_skipped(&mut self, skipped: &[(CheckedTx, TxInvalid)]) -> usize {
         use cowboy_exec::fees::FeeError;
         let mut dropped = 0;
-        for (tx, reason) in skipped {
+        for (checked, reason) in skipped {
             let keep = match reason {
                 TxInvalid::BlockFull { .. } | TxInvalid::LaneFull(_) => true,
                 TxInvalid::Nonce { expected, got } => got > expected,
@@ -538,7 +539,7 @@ impl Mempool {
                 _ => false,
             };
             if !keep {
-                let hash = tx.hash();
+                let hash = checked.hash;
                 if self.by_hash.contains_key(&hash) {
                     tracing::debug!(hash = %hash.to_hex(), %reason, "dropped from the mempool");
                     self.remove(&hash);
@@ -557,7 +558,7 @@ impl Mempool {
         basefees: Basefees,
         randomness: &Hash32,
         nonce_of: impl Fn(&Address) -> u64,
-    ) -> Vec<Transaction> {
+    ) -> Vec<CheckedTx> {
         let budgets = LaneBudgets::new(params);
         let mut chosen: Vec<&Entry> = Vec::new();
         let mut spill = 0u64;
@@ -581,8 +582,8 @@ impl Mempool {
             }
         }
         // VRF-style ordering: senders in keccak(R ‖ sender) order, each sender's nonces in order.
-        chosen.sort_by_key(|e| (keccak256_concat(&[&randomness.0, &e.sender.0]), e.tx.nonce));
-        chosen.into_iter().map(|e| e.tx.clone()).collect()
+        chosen.sort_by_key(|e| (keccak256_concat(&[&randomness.0, &e.sender().0]), e.tx().nonce));
+        chosen.into_iter().map(|e| e.checked.clone()).collect()
     }
 
     /// Take the lane's best ready transactions up to `budget` cycles of limits; returns the
@@ -609,7 +610,7 @@ impl Mempool {
             let n = pending.get(sender).map_or(0, |r| r.start);
             if let Some(h) = ready(sender, n) {
                 let e = &self.by_hash[h];
-                if e.lane == lane {
+                if e.checked.lane == lane {
                     heads.insert((std::cmp::Reverse(e.effective_fee(basefees)), *h), e);
                     next.insert(*sender, n);
                 }
@@ -617,17 +618,17 @@ impl Mempool {
         }
         let mut used = 0u64;
         while let Some((_, e)) = heads.pop_first() {
-            if used.saturating_add(e.tx.cycles_limit) > budget {
+            if used.saturating_add(e.tx().cycles_limit) > budget {
                 continue;
             }
-            used += e.tx.cycles_limit;
+            used += e.tx().cycles_limit;
             chosen.push(e);
-            let n = next[&e.sender] + 1;
-            if let Some(h) = ready(&e.sender, n) {
+            let n = next[&e.sender()] + 1;
+            if let Some(h) = ready(&e.sender(), n) {
                 let nx = &self.by_hash[h];
-                if nx.lane == lane {
+                if nx.checked.lane == lane {
                     heads.insert((std::cmp::Reverse(nx.effective_fee(basefees)), *h), nx);
-                    next.insert(e.sender, n);
+                    next.insert(e.sender(), n);
                 }
             }
         }
@@ -696,7 +697,7 @@ mod tests {
         let picked = pool.select(&GenesisParams::default(), BASE, &Hash32([0; 32]), |_| 0);
         let order: Vec<(Address, u64)> = picked
             .iter()
-            .map(|t| (t.sender().unwrap(), t.nonce))
+            .map(|c| (c.sender, c.tx.nonce))
             .collect();
         assert_eq!(order.len(), 3, "b's nonce 2 waits for nonce 1");
         let a_pos: Vec<u64> = order
@@ -899,7 +900,7 @@ mod tests {
         assert_eq!(pool.counts(), (1, 2));
         let picked = pool.select(&p, BASE, &Hash32([0; 32]), |_| 0);
         assert_eq!(picked.len(), 1);
-        assert_eq!(picked[0].nonce, 0);
+        assert_eq!(picked[0].tx.nonce, 0);
     }
 
     #[test]
@@ -908,10 +909,13 @@ mod tests {
         let mut pool = Mempool::new(100, 1 << 20);
         let (a, b) = (dev_key(8), dev_key(9));
         let rich = holding(u128::MAX / 2);
-        let ta = Transaction::decode(&spend(&a, 0, 1, 100_000, 1)).unwrap();
-        let tb = Transaction::decode(&spend(&b, 0, 1, 100_000, 1)).unwrap();
-        pool.insert(&ta.encode(), &p, 1337, BASE, rich).unwrap();
-        pool.insert(&tb.encode(), &p, 1337, BASE, rich).unwrap();
+        let checked = |bytes: Vec<u8>| {
+            check_stateless(&Transaction::decode(&bytes).unwrap(), &p, 1337).unwrap()
+        };
+        let ta = checked(spend(&a, 0, 1, 100_000, 1));
+        let tb = checked(spend(&b, 0, 1, 100_000, 1));
+        pool.insert(&ta.tx.encode(), &p, 1337, BASE, rich).unwrap();
+        pool.insert(&tb.tx.encode(), &p, 1337, BASE, rich).unwrap();
         let dropped = pool.on_skipped(&[
             (
                 ta.clone(),
@@ -923,9 +927,9 @@ mod tests {
             (tb.clone(), TxInvalid::BlockFull { meter: "cycles" }),
         ]);
         assert_eq!(dropped, 1);
-        assert!(pool.get(&ta.hash()).is_none(), "dead transaction dropped");
+        assert!(pool.get(&ta.hash).is_none(), "dead transaction dropped");
         assert!(
-            pool.get(&tb.hash()).is_some(),
+            pool.get(&tb.hash).is_some(),
             "no room is not the transaction's fault"
         );
         let stale = TxInvalid::Nonce {
