@@ -27,7 +27,7 @@ use std::sync::Arc;
 use cowboy_exec::block::{self as rule, apply_genesis, Executed};
 use cowboy_exec::fees::Basefees;
 use cowboy_exec::header::{basefees_after, env_after, genesis_header};
-use cowboy_exec::{simulate, BlockError, BlockState, ChainRules, Parent, Simulation, TxInvalid};
+use cowboy_exec::{BlockError, BlockState, ChainRules, Parent};
 use cowboy_state::verifier::Account;
 use cowboy_state::{BlockStore, Context, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
@@ -268,7 +268,16 @@ impl<E: Context> Chain<E> {
 
     fn publish_reader(&self) {
         let head = self.head.clone();
-        let sim_env = self.env_after(&head, head.header.timestamp_ms + 1, Address([0; 20]));
+        // Simulations run as the next block would: at the head's timestamp plus one.
+        let sim_env = env_after(
+            self.rules(),
+            Parent {
+                header: &head.header,
+                hash: head.hash,
+            },
+            head.header.timestamp_ms + 1,
+            Address([0; 20]),
+        );
         let reader = Reader {
             state: self.state.snapshot(),
             blocks: self.blocks.clone(),
@@ -670,26 +679,6 @@ impl<E: Context> Chain<E> {
             out.push(ReceiptRecord::decode(&r)?.receipt);
         }
         Ok(out)
-    }
-
-    /// Run `tx` as `sender` read-only on the head state, as the next block would.
-    pub fn simulate(
-        &self,
-        sender: Address,
-        tx: &Transaction,
-    ) -> CResult<Result<Simulation, TxInvalid>> {
-        let parent = Parent {
-            header: &self.head.header,
-            hash: self.head.hash,
-        };
-        let env = env_after(
-            self.rules(),
-            parent,
-            self.head.header.timestamp_ms + 1,
-            Address([0; 20]),
-        );
-        let mut bs = BlockState::new(self.state.batch());
-        Ok(simulate(&mut bs, &self.genesis.params, &env, sender, tx)?)
     }
 }
 

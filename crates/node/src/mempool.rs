@@ -582,7 +582,12 @@ impl Mempool {
             }
         }
         // VRF-style ordering: senders in keccak(R ‖ sender) order, each sender's nonces in order.
-        chosen.sort_by_key(|e| (keccak256_concat(&[&randomness.0, &e.sender().0]), e.tx().nonce));
+        chosen.sort_by_key(|e| {
+            (
+                keccak256_concat(&[&randomness.0, &e.sender().0]),
+                e.tx().nonce,
+            )
+        });
         chosen.into_iter().map(|e| e.checked.clone()).collect()
     }
 
@@ -695,10 +700,7 @@ mod tests {
         insert(&mut pool, &tx(&b, 0, 5, to)).unwrap();
         insert(&mut pool, &tx(&b, 2, 50, to)).unwrap(); // gap: not ready
         let picked = pool.select(&GenesisParams::default(), BASE, &Hash32([0; 32]), |_| 0);
-        let order: Vec<(Address, u64)> = picked
-            .iter()
-            .map(|c| (c.sender, c.tx.nonce))
-            .collect();
+        let order: Vec<(Address, u64)> = picked.iter().map(|c| (c.sender, c.tx.nonce)).collect();
         assert_eq!(order.len(), 3, "b's nonce 2 waits for nonce 1");
         let a_pos: Vec<u64> = order
             .iter()

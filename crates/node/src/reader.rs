@@ -75,7 +75,7 @@ impl<E: Context> Reader<E> {
     /// A finalized block by height.
     pub async fn block(&self, height: u64) -> CResult<Option<Block>> {
         match self.blocks.block(height).await? {
-            Some(b) => Ok(Some(Block::decode(&b)?)),
+            Some(b) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
             None => Ok(None),
         }
     }
@@ -83,7 +83,7 @@ impl<E: Context> Reader<E> {
     /// A finalized block by hash.
     pub async fn block_by_hash(&self, hash: &Hash32) -> CResult<Option<Block>> {
         match self.blocks.block_by_hash(&hash.0).await? {
-            Some((_, b)) => Ok(Some(Block::decode(&b)?)),
+            Some((_, b)) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
             None => Ok(None),
         }
     }
@@ -198,7 +198,7 @@ impl ReceiptRecord {
                 receipt: Receipt::decode(bytes)?,
             });
         };
-        let bad = || ChainError("corrupt receipt record".into());
+        let bad = || ChainError::Inconsistent("corrupt receipt record".into());
         let block_hash = Hash32(
             rest.get(..32)
                 .ok_or_else(bad)?

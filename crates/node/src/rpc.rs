@@ -604,7 +604,7 @@ pub fn module(
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
         let r = s.reader().await?;
         let acct = match r.account(&address).await {
-            Err(e) if matches!(e, cowboy_state::StateError::SnapshotStale { .. }) => {
+            Err(cowboy_state::StateError::SnapshotStale { .. }) => {
                 s.reader().await?.account(&address).await
             }
             other => other,
