@@ -51,6 +51,9 @@ pub fn apply_genesis<E: Context>(
 pub struct BlockOutcome {
     /// One receipt per transaction, in block order.
     pub receipts: Vec<Receipt>,
+    /// The sender of each transaction, in block order (recovered once, on the way in; stores
+    /// and indexes need them without recovering signatures again).
+    pub senders: Vec<Address>,
     /// What the block used, burned and paid in tips.
     pub usage: BlockUsage,
     /// The basefees of the next block (§4.2).
@@ -75,6 +78,7 @@ pub struct Lifecycle<'p> {
     params: &'p GenesisParams,
     exec: BlockExecutor<'p>,
     receipts: Vec<Receipt>,
+    senders: Vec<Address>,
 }
 
 impl<'p> Lifecycle<'p> {
@@ -89,6 +93,7 @@ impl<'p> Lifecycle<'p> {
             params,
             exec: BlockExecutor::new(params, env),
             receipts: Vec::new(),
+            senders: Vec::new(),
         })
     }
 
@@ -99,10 +104,10 @@ impl<'p> Lifecycle<'p> {
         state: &mut BlockState<'_, E>,
         c: &CheckedTx,
     ) -> SResult<Result<(), TxInvalid>> {
-        Ok(self
-            .exec
-            .apply_checked(state, c)?
-            .map(|r| self.receipts.push(r)))
+        Ok(self.exec.apply_checked(state, c)?.map(|r| {
+            self.receipts.push(r);
+            self.senders.push(c.sender);
+        }))
     }
 
     /// `end_block`: the system actors' end hooks, then the next basefees.
@@ -113,6 +118,7 @@ impl<'p> Lifecycle<'p> {
         let next = next_basefees(env.basefees, usage.cycles, usage.cells, self.params);
         Ok(BlockOutcome {
             receipts: self.receipts,
+            senders: self.senders,
             usage,
             next_basefees: next,
         })
@@ -266,6 +272,8 @@ pub struct Executed {
     pub changes: Changes,
     /// One receipt per transaction.
     pub receipts: Vec<Receipt>,
+    /// The sender of each transaction.
+    pub senders: Vec<Address>,
 }
 
 /// What a header commits to about an executed block: its receipts, usage and the state root
@@ -326,6 +334,7 @@ pub async fn propose<E: Context>(
         executed: Executed {
             changes,
             receipts: built.outcome.receipts,
+            senders: built.outcome.senders,
         },
         skipped: built.skipped,
     })
@@ -365,5 +374,6 @@ pub async fn verify<E: Context>(
     Ok(Ok(Executed {
         changes,
         receipts: outcome.receipts,
+        senders: outcome.senders,
     }))
 }

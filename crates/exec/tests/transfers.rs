@@ -338,11 +338,12 @@ fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
 
 /// A Byzantine proposer's blocks: `block::propose` makes a valid block and `block::verify`
 /// accepts it; every tampering — each header field, the order, a transaction over the size
-/// limit — is rejected with the typed error naming it, and changes no state.
+/// limit, transactions over the block's cycle cap — is rejected with the typed error naming it, and changes no state.
 #[test]
 fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
     use cowboy_exec::block::{check_all, propose, verify};
     use cowboy_exec::header::genesis_header;
+    use cowboy_exec::lanes::order_key;
     use cowboy_exec::{ChainRules, Parent};
     use cowboy_types::Hash32;
     deterministic::Runner::default().start(|ctx| async move {
@@ -422,6 +423,27 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
                 "out of order",
             ),
             (
+                // Three transactions whose cycle limits together pass the block's cap (and so
+                // the user lane's budget with every reserve spilled into it).
+                tamper(&|b| {
+                    let mut heavy: Vec<_> = (0..3)
+                        .map(|i| {
+                            let mut t =
+                                signed(&key(i), 0, Some(Address([1; 20])), 5, Payload::Transfer);
+                            t.cycles_limit = params.block_cycles_cap * 2 / 5;
+                            t.sign(&key(i)).expect("sign");
+                            t
+                        })
+                        .collect();
+                    heavy.sort_by_cached_key(|t| {
+                        order_key(&b.header.randomness, &t.sender().expect("signed"))
+                    });
+                    b.transactions = heavy;
+                    reseal(b);
+                }),
+                "over the cap",
+            ),
+            (
                 tamper(&|b| {
                     let mut t = b.transactions[0].clone();
                     t.payload = vec![0; 140_000];
@@ -450,6 +472,13 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
                     | (BlockError::CellsUsed(_), "cells_used")
                     | (BlockError::StateRoot(_), "state_root")
                     | (BlockError::OutOfOrder { .. }, "out of order")
+                    | (
+                        BlockError::Transaction {
+                            index: 2,
+                            reason: TxInvalid::BlockFull { meter: "cycles" },
+                        },
+                        "over the cap",
+                    )
                     | (
                         BlockError::Transaction {
                             index: 0,

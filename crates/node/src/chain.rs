@@ -481,7 +481,11 @@ impl<E: Context> Chain<E> {
             return Err(ChainError::Missing(*hash));
         };
         let head = self.head.clone();
-        let Executed { changes, receipts } =
+        let Executed {
+            changes,
+            receipts,
+            senders,
+        } =
             match p.executed {
                 Some(e) => e,
                 None => self.execute(&head, &p.block).await?.map_err(|error| {
@@ -497,8 +501,8 @@ impl<E: Context> Chain<E> {
         let encoded: Vec<Vec<u8>> = block
             .transactions
             .iter()
-            .zip(&receipts)
-            .map(|(tx, r)| ReceiptRecord::encode(hash, tx, r))
+            .zip(senders.iter().zip(&receipts))
+            .map(|(tx, (from, r))| ReceiptRecord::encode(hash, *from, tx.to, r))
             .collect();
         self.blocks
             .append(height, hash.0, &block.encode(), &tx_hashes, &encoded)

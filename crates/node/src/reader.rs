@@ -107,8 +107,7 @@ impl<E: Context> Reader<E> {
     }
 
     /// The receipt of a finalized transaction with its location and record: O(1) in the size
-    /// of its block for records written since receipts carry their context; older (bare)
-    /// receipts get it from their block.
+    /// of its block.
     pub async fn located_receipt(
         &self,
         hash: &Hash32,
@@ -116,21 +115,11 @@ impl<E: Context> Reader<E> {
         let Some((loc, bytes)) = self.blocks.located_receipt(&hash.0).await? else {
             return Ok(None);
         };
-        let mut record = ReceiptRecord::decode(&bytes)?;
-        if record.context.is_none() {
-            let Some(block) = self.block(loc.height).await? else {
-                return Ok(None);
-            };
-            let Some(tx) = block.transactions.get(loc.index as usize) else {
-                return Ok(None);
-            };
-            record.context = Some(ReceiptContext {
-                block_hash: block.header.hash(),
-                from: tx.sender().unwrap_or(Address([0; 20])),
-                to: tx.to,
-            });
-        }
-        Ok(Some((loc.height, loc.index, record)))
+        Ok(Some((
+            loc.height,
+            loc.index,
+            ReceiptRecord::decode(&bytes)?,
+        )))
     }
 
     /// Run `tx` as `sender` read-only on the snapshot, as the next block would. Blocking: call
@@ -157,29 +146,33 @@ pub struct ReceiptContext {
 }
 
 /// A receipt as the node stores it: `0x01 ‖ block hash (32) ‖ sender (20) ‖ 0|1 ‖ recipient
-/// (20, if 1) ‖ canonical receipt`. A record that does not start with `0x01` is a bare
-/// canonical receipt (written before records carried their context; a CBOR receipt never
-/// starts with `0x01`).
+/// (20, if 1) ‖ canonical receipt`. The leading byte is the record's version: a node meeting
+/// another refuses it rather than misreading it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReceiptRecord {
-    /// Context, absent in bare records.
-    pub context: Option<ReceiptContext>,
+    /// Where the transaction is and who sent it where.
+    pub context: ReceiptContext,
     /// The receipt.
     pub receipt: Receipt,
 }
 
-const RECORD_TAG: u8 = 0x01;
+const RECORD_VERSION: u8 = 0x01;
 
 impl ReceiptRecord {
-    /// Encode the record of `receipt` for `tx` in block `block_hash`.
-    pub fn encode(block_hash: &Hash32, tx: &Transaction, receipt: &Receipt) -> Vec<u8> {
-        let from = tx.sender().unwrap_or(Address([0; 20]));
+    /// Encode the record of `receipt` for a transaction from `from` to `to` in block
+    /// `block_hash`.
+    pub fn encode(
+        block_hash: &Hash32,
+        from: Address,
+        to: Option<Address>,
+        receipt: &Receipt,
+    ) -> Vec<u8> {
         let body = receipt.encode();
         let mut out = Vec::with_capacity(1 + 32 + 20 + 21 + body.len());
-        out.push(RECORD_TAG);
+        out.push(RECORD_VERSION);
         out.extend_from_slice(&block_hash.0);
         out.extend_from_slice(&from.0);
-        match tx.to {
+        match to {
             Some(to) => {
                 out.push(1);
                 out.extend_from_slice(&to.0);
@@ -190,46 +183,37 @@ impl ReceiptRecord {
         out
     }
 
-    /// Decode a record (or a bare receipt).
+    /// Decode a record.
     pub fn decode(bytes: &[u8]) -> CResult<ReceiptRecord> {
-        let Some((&RECORD_TAG, rest)) = bytes.split_first() else {
-            return Ok(ReceiptRecord {
-                context: None,
-                receipt: Receipt::decode(bytes)?,
-            });
+        let bad = |what: &str| ChainError::Inconsistent(format!("corrupt receipt record: {what}"));
+        let address = |b: Option<&[u8]>| {
+            b.and_then(|b| <[u8; 20]>::try_from(b).ok())
+                .map(Address)
+                .ok_or_else(|| bad("truncated"))
         };
-        let bad = || ChainError::Inconsistent("corrupt receipt record".into());
-        let block_hash = Hash32(
-            rest.get(..32)
-                .ok_or_else(bad)?
-                .try_into()
-                .map_err(|_| bad())?,
-        );
-        let from = Address(
-            rest.get(32..52)
-                .ok_or_else(bad)?
-                .try_into()
-                .map_err(|_| bad())?,
-        );
+        let Some((&RECORD_VERSION, rest)) = bytes.split_first() else {
+            return Err(bad("unknown version"));
+        };
+        let block_hash = rest
+            .get(..32)
+            .and_then(|b| <[u8; 32]>::try_from(b).ok())
+            .map(Hash32)
+            .ok_or_else(|| bad("truncated"))?;
+        let from = address(rest.get(32..52))?;
         let (to, body) = match rest.get(52) {
-            Some(0) => (None, rest.get(53..).ok_or_else(bad)?),
+            Some(0) => (None, &rest[53..]),
             Some(1) => (
-                Some(Address(
-                    rest.get(53..73)
-                        .ok_or_else(bad)?
-                        .try_into()
-                        .map_err(|_| bad())?,
-                )),
-                rest.get(73..).ok_or_else(bad)?,
+                Some(address(rest.get(53..73))?),
+                rest.get(73..).unwrap_or(&[]),
             ),
-            _ => return Err(bad()),
+            _ => return Err(bad("recipient flag")),
         };
         Ok(ReceiptRecord {
-            context: Some(ReceiptContext {
+            context: ReceiptContext {
                 block_hash,
                 from,
                 to,
-            }),
+            },
             receipt: Receipt::decode(body)?,
         })
     }
@@ -238,26 +222,9 @@ impl ReceiptRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cowboy_types::tx::Payload;
 
     #[test]
-    fn receipt_records_round_trip_and_bare_receipts_still_decode() {
-        let mut tx = Transaction {
-            chain_id: 1,
-            nonce: 0,
-            to: None,
-            value: 0,
-            cycles_limit: 1,
-            cells_limit: 1,
-            max_fee_per_cycle: 1,
-            max_fee_per_cell: 1,
-            tip_per_cycle: 0,
-            tip_per_cell: 0,
-            access_list: None,
-            payload: Payload::Transfer.encode(),
-            signature: None,
-        };
-        tx.sign(&cowboy_types::dev_key(0)).unwrap();
+    fn receipt_records_round_trip_and_refuse_what_they_are_not() {
         let r = Receipt {
             success: true,
             cycles_used: 5,
@@ -267,18 +234,25 @@ mod tests {
             events: vec![],
             error: None,
         };
+        let from = Address([7; 20]);
         for to in [None, Some(Address([3; 20]))] {
-            tx.to = to;
-            let rec =
-                ReceiptRecord::decode(&ReceiptRecord::encode(&Hash32([9; 32]), &tx, &r)).unwrap();
-            let ctx = rec.context.unwrap();
-            assert_eq!(ctx.to, to);
-            assert_eq!(ctx.block_hash, Hash32([9; 32]));
-            assert_eq!(ctx.from, cowboy_types::dev_key(0).address());
+            let rec = ReceiptRecord::decode(&ReceiptRecord::encode(&Hash32([9; 32]), from, to, &r))
+                .unwrap();
+            assert_eq!(
+                rec.context,
+                ReceiptContext {
+                    block_hash: Hash32([9; 32]),
+                    from,
+                    to
+                }
+            );
             assert_eq!(rec.receipt, r);
         }
-        let bare = ReceiptRecord::decode(&r.encode()).unwrap();
-        assert_eq!((bare.context, bare.receipt), (None, r));
-        assert!(ReceiptRecord::decode(&[RECORD_TAG, 1, 2]).is_err());
+        // A bare receipt, a truncated record, a bad flag: errors, never a wrong receipt.
+        assert!(ReceiptRecord::decode(&r.encode()).is_err());
+        assert!(ReceiptRecord::decode(&[RECORD_VERSION, 1, 2]).is_err());
+        let mut bad_flag = ReceiptRecord::encode(&Hash32([9; 32]), from, None, &r);
+        bad_flag[53] = 2;
+        assert!(ReceiptRecord::decode(&bad_flag).is_err());
     }
 }

@@ -756,9 +756,7 @@ async fn receipt_of(r: &Reader<Ctx>, hash: &Hash32) -> RpcResult {
     let Some((height, index, rec)) = r.located_receipt(hash).await.map_err(internal)? else {
         return Ok(Json::Null);
     };
-    let Some(ctx) = rec.context else {
-        return Ok(Json::Null);
-    };
+    let ctx = rec.context;
     Ok(receipt_fields(
         hash,
         height,
