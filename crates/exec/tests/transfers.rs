@@ -423,14 +423,15 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
                 "out of order",
             ),
             (
-                // Three transactions whose cycle limits together pass the block's cap (and so
-                // the user lane's budget with every reserve spilled into it).
+                // Transactions whose cycle limits are each nearly the block's cap: once the
+                // first two have used 10,000 cycles each, the third's limit no longer fits in what
+                // the block (and its user lane, every reserve spilled into it) has left.
                 tamper(&|b| {
                     let mut heavy: Vec<_> = (0..3)
                         .map(|i| {
                             let mut t =
                                 signed(&key(i), 0, Some(Address([1; 20])), 5, Payload::Transfer);
-                            t.cycles_limit = params.block_cycles_cap * 2 / 5;
+                            t.cycles_limit = params.block_cycles_cap - 15_000;
                             t.sign(&key(i)).expect("sign");
                             t
                         })
