@@ -19,7 +19,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
-use cowboy_exec::{Simulation, StateFailure, TxInvalid};
+use cowboy_exec::{Simulation, TxInvalid};
 use cowboy_types::block::{Block, Event, Receipt};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::json::to_json;
@@ -417,38 +417,18 @@ fn sim_tx(
 }
 
 fn simulation_error(e: TxInvalid) -> ErrorObjectOwned {
-    invalid("transaction", e)
-}
-
-/// Check what a simulation needs before it runs: the transaction's size (a signature
-/// included) against `max_tx_size_bytes`, and the value against the sender's balance.
-async fn precheck(
-    r: &Reader<Ctx>,
-    from: &Address,
-    tx: &Transaction,
-) -> Result<(), ErrorObjectOwned> {
-    let limit = max_tx_bytes(&r.genesis.params);
-    let mut signed = tx.clone();
-    // Any key: the signature's size does not depend on it.
-    signed
-        .sign(&cowboy_types::dev_key(0))
-        .map_err(|e| invalid("transaction", e))?;
-    let size = signed.encode().len();
-    if size > limit {
-        return Err(rejection_error(&Rejection::TooLarge { size, limit }));
-    }
-    let balance = r
-        .account(from)
-        .await
-        .map_err(|e| internal(e.into()))?
-        .balance;
-    if tx.value > balance {
-        return Err(rejection_error(&Rejection::InsufficientBalance {
-            needed: tx.value,
-            balance,
-        }));
-    }
-    Ok(())
+    // What the node would refuse as a transaction is refused as one (RPC.md, -32000).
+    let rejection = match e {
+        TxInvalid::TooLarge { size, max } => Rejection::TooLarge {
+            size: usize::try_from(size).unwrap_or(usize::MAX),
+            limit: usize::try_from(max).unwrap_or(usize::MAX),
+        },
+        TxInvalid::InsufficientBalance { needed, balance } => {
+            Rejection::InsufficientBalance { needed, balance }
+        }
+        other => Rejection::Invalid(other),
+    };
+    rejection_error(&rejection)
 }
 
 /// Simulate `tx` from `from` on a worker, on the newest snapshot.
@@ -458,27 +438,19 @@ async fn simulate_on_worker(
     obj: Json,
     call: bool,
 ) -> Result<(SharedReader, Simulation), ErrorObjectOwned> {
+    // Size and balance are checked by the simulation itself (`cowboy_exec::simulate`), on the
+    // worker's snapshot, so a read that meets a newer block is retried like the rest.
     let reader = st.reader().await?;
     let (from, tx) = sim_tx(&reader, &obj, call)?;
-    precheck(&reader, &from, &tx).await?;
     st.on_worker(client_of(ext), move |r: SharedReader| {
         match r.simulate(from, &tx) {
             Err(e) if is_stale(&e) => None,
-            other => Some((r, other)),
+            Err(e) => Some(Err(internal(e.into()))),
+            Ok(Err(invalid)) => Some(Err(simulation_error(invalid))),
+            Ok(Ok(sim)) => Some(Ok((r, sim))),
         }
     })
-    .await
-    .and_then(
-        |(r, result): (
-            SharedReader,
-            Result<Result<Simulation, TxInvalid>, StateFailure>,
-        )| {
-            let sim = result
-                .map_err(|e| internal(e.into()))?
-                .map_err(simulation_error)?;
-            Ok((r, sim))
-        },
-    )
+    .await?
 }
 
 /// Build the module of every method.
@@ -600,16 +572,19 @@ pub fn module(
         })
         .await?
     });
-    method!("cowboy_getAccount", |a, s, _e| {
+    method!("cowboy_getAccount", |a, s, e| {
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
-        let r = s.reader().await?;
-        let acct = match r.account(&address).await {
-            Err(cowboy_state::StateError::SnapshotStale { .. }) => {
-                s.reader().await?.account(&address).await
-            }
-            other => other,
-        }
-        .map_err(|e| internal(e.into()))?;
+        let (acct, height) = s
+            .on_worker(client_of(e), move |r: SharedReader| {
+                match block_on(r.account(&address)) {
+                    Err(cowboy_state::StateError::SnapshotStale { .. }) => None,
+                    read => Some(
+                        read.map(|acct| (acct, r.head.header.height))
+                            .map_err(|e| internal(e.into())),
+                    ),
+                }
+            })
+            .await??;
         let pending = s
             .chain
             .lock()
@@ -623,7 +598,7 @@ pub fn module(
             "pendingNonce": pending,
             "codeHash": acct.code_hash.map(|h| hex0x(&h)),
             "isActor": acct.code_hash.is_some(),
-            "height": r.head.header.height,
+            "height": height,
         }))
     });
     method!("cowboy_getActorSource", |a, s, e| {
