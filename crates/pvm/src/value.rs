@@ -14,28 +14,45 @@ use std::cell::{Cell, RefCell};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-/// Fixed-key hasher for name tables (FxHash); never seeded from the environment.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
+/// The hash of `str` and `bytes` text and of the VM's name maps: SipHash-1-3 under fixed keys.
+///
+/// Fixed, so every validator computes the same values (and `hash('a')` is the same on every
+/// run, where CPython salts it per process). Not FxHash: FxHash mixes one byte at a time
+/// through an invertible step, so anyone can compute offline as many strings as they like that
+/// share one hash, and lookups of such keys compare them all (the name paths of attribute
+/// and global lookups pay probes only after the fact). SipHash keeps a 256-bit state, so equal
+/// 64-bit hashes of different texts are found only by brute force, one pair at a time.
+#[derive(Clone, Copy)]
+pub struct FixedHasher(siphasher::sip::SipHasher13);
 
-impl std::hash::Hasher for FxHasher {
+impl Default for FixedHasher {
+    fn default() -> Self {
+        // Arbitrary fixed keys (the fractional digits of pi); changing them changes consensus.
+        FixedHasher(siphasher::sip::SipHasher13::new_with_keys(
+            0x243F_6A88_85A3_08D3,
+            0x1319_8A2E_0370_7344,
+        ))
+    }
+}
+
+impl std::hash::Hasher for FixedHasher {
     fn finish(&self) -> u64 {
-        self.0
+        self.0.finish()
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
+        self.0.write(bytes);
     }
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0.write_u64(n);
     }
 }
 
 /// Deterministic hasher builder.
-pub type FxBuild = BuildHasherDefault<FxHasher>;
+pub type FixedBuild = BuildHasherDefault<FixedHasher>;
+/// The builder's former name, still used by `code_cache.rs` (reworked on another branch).
+pub type FxBuild = FixedBuild;
 /// Insertion-ordered map from attribute names to values.
-pub type NameMap = IndexMap<Rc<str>, Value, FxBuild>;
+pub type NameMap = IndexMap<Rc<str>, Value, FixedBuild>;
 
 /// A Python value.
 #[derive(Clone, Debug)]
@@ -287,6 +304,7 @@ const MIN_SLOTS: usize = 8;
 /// visits every slot once `perturb` has shifted down to zero. The first slot comes from a
 /// multiplicative mix, so hashes that differ only in high bits (FxHash of similar strings)
 /// still start apart.
+#[derive(Clone, Copy)]
 struct Probe {
     i: usize,
     perturb: u64,
@@ -320,6 +338,26 @@ pub struct Candidates<'a> {
     table: &'a Table,
     probe: Option<Probe>,
     hash: u64,
+    /// Slots read so far: the work of the lookup, which colliding keys make as long as the
+    /// table (all of `i * (2**61 - 1)` hash to 0). The VM charges it ([`Vm::table_find`]).
+    probes: u64,
+}
+
+impl Candidates<'_> {
+    /// Slots read so far.
+    pub fn probes(&self) -> u64 {
+        self.probes
+    }
+}
+
+impl Drop for Candidates<'_> {
+    fn drop(&mut self) {
+        // The first few slots are part of every lookup's fixed price (an ordinary table, at most
+        // 2/3 full, rarely needs more); each further one is owed.
+        if self.probes > crate::cost::FREE_PROBES {
+            crate::memory::owe((self.probes - crate::cost::FREE_PROBES) * crate::cost::PROBE);
+        }
+    }
 }
 
 impl Iterator for Candidates<'_> {
@@ -327,6 +365,7 @@ impl Iterator for Candidates<'_> {
     fn next(&mut self) -> Option<u32> {
         let probe = self.probe.as_mut()?;
         loop {
+            self.probes += 1;
             let slot = self.table.slots[probe.next()];
             if slot == SLOT_EMPTY {
                 self.probe = None;
@@ -372,13 +411,43 @@ impl Table {
     }
     /// Re-index every entry into a slot array sized for `n` entries. Deleted entries are not
     /// indexed, so this also drops the tombstones.
+    ///
+    /// Linear even when many entries share one hash (keys colliding on purpose): placing the
+    /// k-th entry of a hash would walk past the k−1 slots its predecessors took, so a long walk
+    /// leaves its probe state in `resume`, and the next entry with that hash continues from
+    /// there. Slots only fill during a rebuild, so every slot the naive walk would pass is
+    /// still taken: the layout is exactly the naive one. (A `BTreeMap`: keys are hashes the
+    /// program chooses, so a hash map here could itself be made to collide.)
     fn rebuild_slots(&mut self, n: usize) {
+        /// Walks shorter than this are not remembered (nearly every walk, in ordinary tables).
+        const REMEMBER: u32 = 4;
         let size = (n * 3 / 2 + 1).next_power_of_two().max(MIN_SLOTS);
         self.slots.clear();
         self.slots.resize(size, SLOT_EMPTY);
+        let mask = size - 1;
+        let mut resume: std::collections::BTreeMap<u64, Probe> = Default::default();
         for i in 0..self.entries.len() {
-            if let Some(h) = self.entries[i].as_ref().map(|e| e.hash) {
-                self.place(h, i as u32);
+            let Some(h) = self.entries[i].as_ref().map(|e| e.hash) else {
+                continue;
+            };
+            let saved = if resume.is_empty() {
+                None
+            } else {
+                resume.remove(&h)
+            };
+            let resumed = saved.is_some();
+            let mut p = saved.unwrap_or_else(|| Probe::new(h, mask));
+            let mut walked = 0;
+            loop {
+                walked += 1;
+                let j = p.next();
+                if self.slots[j] == SLOT_EMPTY {
+                    self.slots[j] = i as u32;
+                    break;
+                }
+            }
+            if resumed || walked >= REMEMBER {
+                resume.insert(h, p);
             }
         }
     }
@@ -420,6 +489,7 @@ impl Table {
             table: self,
             probe: (!self.slots.is_empty()).then(|| Probe::new(hash, self.slots.len() - 1)),
             hash,
+            probes: 0,
         }
     }
 }
