@@ -788,6 +788,8 @@ fn a_source_larger_than_a_transaction_is_refused_before_parsing() {
         o.error
     );
     assert_eq!(o.cycles, 0);
+}
+
 // ---- Issue 15: work a program can cause is paid for in proportion (sound metering). ----
 //
 // Each test does a fixed amount of hostile work and asserts the cycles charged are at least
