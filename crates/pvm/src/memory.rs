@@ -33,7 +33,14 @@ thread_local! {
 /// Record `cycles` of work done below the VM (the probes of a hash-table lookup on a name
 /// path that has no `Vm` to charge). The VM charges the debt at its next instruction, or
 /// sooner at its next table operation (`Vm::settle`), so the overrun is at most one lookup.
+///
+/// Work done with accounting off ([`unaccounted`]: the compiler building cached code) is the
+/// loader's, priced by its own formula, and is not owed: whether it happens at all depends on
+/// the thread's code cache, so charging it would make cycles depend on what ran before.
 pub fn owe(cycles: u64) {
+    if !ACCOUNTING.with(|a| a.get()) {
+        return;
+    }
     DEBT.with(|d| d.set(d.get().saturating_add(cycles)));
     ATTENTION.with(|a| a.set(true));
 }

@@ -274,6 +274,30 @@ pub struct Entry {
     pub key: Value,
     /// Value.
     pub value: Value,
+    /// Slots a lookup of this key reads to reach it: its slot's position (from 1) in its probe
+    /// sequence. Fixed from placement to the next rebuild, since the slots it passed were
+    /// taken then and only a rebuild empties a slot. A lookup that finds the entry without
+    /// walking (an inline cache's remembered position) charges this, so it costs exactly
+    /// what the walk would ([`owe_probes`]).
+    probes: u32,
+}
+
+impl Entry {
+    /// Slots a lookup reads to find this entry (see the field).
+    pub fn probes(&self) -> u32 {
+        self.probes
+    }
+}
+
+/// Owe the probes of one lookup that read `probes` slots: the first [`crate::cost::FREE_PROBES`]
+/// are part of the operation's fixed price (an ordinary table, at most 2/3 full, rarely needs
+/// more), each further one costs [`crate::cost::PROBE`]. Owed, not charged, because name
+/// lookups run where no `Vm` is at hand; the VM settles the debt at its next instruction.
+#[inline]
+pub fn owe_probes(probes: u64) {
+    if probes > crate::cost::FREE_PROBES {
+        crate::memory::owe((probes - crate::cost::FREE_PROBES) * crate::cost::PROBE);
+    }
 }
 
 /// Insertion-ordered hash table storage shared by dict and set. Lookups that need Python
@@ -352,11 +376,7 @@ impl Candidates<'_> {
 
 impl Drop for Candidates<'_> {
     fn drop(&mut self) {
-        // The first few slots are part of every lookup's fixed price (an ordinary table, at most
-        // 2/3 full, rarely needs more); each further one is owed.
-        if self.probes > crate::cost::FREE_PROBES {
-            crate::memory::owe((self.probes - crate::cost::FREE_PROBES) * crate::cost::PROBE);
-        }
+        owe_probes(self.probes);
     }
 }
 
@@ -394,18 +414,26 @@ impl Table {
             self.rebuild_slots(self.entries.len() + 1);
         }
         let i = self.entries.len() as u32;
-        self.entries.push(Some(Entry { hash, key, value }));
-        self.place(hash, i);
+        let probes = self.place(hash, i);
+        self.entries.push(Some(Entry {
+            hash,
+            key,
+            value,
+            probes,
+        }));
         self.len += 1;
     }
-    /// Put entry position `i` in the first free slot of its probe sequence.
-    fn place(&mut self, hash: u64, i: u32) {
+    /// Put entry position `i` in the first free slot of its probe sequence; returns the slots
+    /// read to get there (the entry's [`Entry::probes`]).
+    fn place(&mut self, hash: u64, i: u32) -> u32 {
         let mut p = Probe::new(hash, self.slots.len() - 1);
+        let mut read = 0u32;
         loop {
+            read += 1;
             let j = p.next();
             if self.slots[j] == SLOT_EMPTY {
                 self.slots[j] = i;
-                return;
+                return read;
             }
         }
     }
@@ -425,7 +453,8 @@ impl Table {
         self.slots.clear();
         self.slots.resize(size, SLOT_EMPTY);
         let mask = size - 1;
-        let mut resume: std::collections::BTreeMap<u64, Probe> = Default::default();
+        // Per remembered hash: the probe state and the slots read before it.
+        let mut resume: std::collections::BTreeMap<u64, (Probe, u32)> = Default::default();
         for i in 0..self.entries.len() {
             let Some(h) = self.entries[i].as_ref().map(|e| e.hash) else {
                 continue;
@@ -436,18 +465,22 @@ impl Table {
                 resume.remove(&h)
             };
             let resumed = saved.is_some();
-            let mut p = saved.unwrap_or_else(|| Probe::new(h, mask));
+            let (mut p, mut read) = saved.unwrap_or_else(|| (Probe::new(h, mask), 0));
             let mut walked = 0;
             loop {
                 walked += 1;
+                read += 1;
                 let j = p.next();
                 if self.slots[j] == SLOT_EMPTY {
                     self.slots[j] = i as u32;
                     break;
                 }
             }
+            if let Some(e) = self.entries[i].as_mut() {
+                e.probes = read;
+            }
             if resumed || walked >= REMEMBER {
-                resume.insert(h, p);
+                resume.insert(h, (p, read));
             }
         }
     }
@@ -1584,4 +1617,62 @@ pub fn clear_tracked() {
         }
     }
     TRACK_LIMIT.with(|l| l.set(1024));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Table, Value};
+
+    /// Slots a full walk reads to find the entry at position `i` (what `Candidates` counts).
+    fn walk_to(t: &Table, i: usize) -> u64 {
+        let h = t.entries[i].as_ref().expect("live").hash;
+        let mut c = t.candidates(h);
+        while let Some(pos) = c.next() {
+            if pos as usize == i {
+                return c.probes();
+            }
+        }
+        panic!("entry {i} not found by its own walk");
+    }
+
+    /// An entry's recorded slot count is what the walk to it reads, through inserts, deletes,
+    /// growth and compaction, with ordinary hashes and with many sharing one hash (the inline
+    /// caches charge the recorded count in place of the walk, so they must agree).
+    #[test]
+    fn recorded_probes_match_the_walk() {
+        let mut t = Table::default();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..3000u64 {
+            let r = next();
+            let live: Vec<usize> = (0..t.entries.len())
+                .filter(|&i| t.entries[i].is_some())
+                .collect();
+            if r % 5 == 0 && !live.is_empty() {
+                let i = live[(r as usize / 5) % live.len()];
+                t.remove_at(i);
+            } else {
+                // A third of the keys collide on hash 0, another third on 7.
+                let hash = match r % 3 {
+                    0 => 0,
+                    1 => 7,
+                    _ => next(),
+                };
+                t.push(hash, Value::Int(round as i64), Value::None);
+            }
+            if round % 97 == 0 || round > 2900 {
+                for i in 0..t.entries.len() {
+                    if let Some(e) = &t.entries[i] {
+                        assert_eq!(u64::from(e.probes()), walk_to(&t, i), "entry {i}");
+                    }
+                }
+            }
+        }
+        crate::memory::take_debt();
+    }
 }

@@ -249,6 +249,15 @@ impl<'h> Vm<'h> {
         Ok(())
     }
 
+    /// Charge whatever is still owed when an invocation ends (probes of lookups after its
+    /// last instruction: returning a value, persisting attributes, rendering an error), so
+    /// the cycle count read next is complete. Memory is not checked again: the run's outcome
+    /// stands, and the over-limit check stays where it was, at instructions.
+    pub fn settle_final(&mut self) -> R<()> {
+        let owed = crate::memory::take_debt();
+        self.charge(owed)
+    }
+
     /// Cycles that can still be charged before the budget is exhausted. Work whose size is
     /// known only as it proceeds (a search stopping at its first match) bounds itself by this,
     /// then charges exactly what it did, so it never works past the budget.
