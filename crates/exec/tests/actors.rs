@@ -452,7 +452,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "ee3bb0394a9b35d4087fcd598806ca5273f8321613daf18b8508865d4597c20a";
+const GOLDEN_ROOT: &str = "6f0b320d8063631d38aa265affcfbd40e0c415aeab47e00342a705c17ec8cb50";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"

@@ -204,10 +204,18 @@ fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
     };
     vm.host = Some(host);
     vm.host_costs = inv.costs;
-    let result = match run_actor(&mut vm, code, inv) {
+    let mut result = match run_actor(&mut vm, code, inv) {
         Ok(r) => r,
         Err(e) => Err(exc_to_error(&mut vm, e, inv.filename)),
     };
+    // Probes owed after the last instruction belong to this invocation: charge them before the
+    // count is read (the next invocation's `Vm::new` would otherwise just drop them). A
+    // success that cannot pay for them runs out of cycles like any other overrun.
+    if let Err(e) = vm.settle_final() {
+        if result.is_ok() {
+            result = Err(exc_to_error(&mut vm, e, inv.filename));
+        }
+    }
     let outcome = InvocationOutcome {
         result,
         cycles: vm.stats.cycles,

@@ -573,7 +573,7 @@ fn minmax(vm: &mut Vm, mut a: Args, is_max: bool) -> R<Value> {
     };
     let mut best: Option<(Value, Value)> = None;
     while let Some(x) = vm.next(&it)? {
-        vm.charge(cost::PER_ELEM)?;
+        vm.charge(cost::PER_ELEM_CMP)?;
         let k = if key.is_none() {
             x.clone()
         } else {
@@ -951,7 +951,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             }?;
             let mut acc = start;
             while let Some(x) = vm.next(&it)? {
-                vm.charge(cost::PER_ELEM)?;
+                vm.charge(cost::PER_ELEM_CMP)?;
                 acc = match crate::vm::ops::fast_binary_values(&acc, &x, BinOp::Add) {
                     Some(v) => v,
                     None => vm.binary_op(&acc, &x, BinOp::Add, false)?,
@@ -1422,6 +1422,7 @@ fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
     let bits = m.bits();
     vm.charge(cost::bigint_quadratic(bits, bits).saturating_mul(e.bits().max(1)))?;
     let r = if e.is_negative() {
+        vm.charge(cost::bigint_gcd(b.bits(), bits).saturating_mul(2))?;
         let inv = b
             .modinv(&m)
             .ok_or_else(|| vm.value_err("base is not invertible for the given modulus"))?;
@@ -1492,6 +1493,7 @@ fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
         }
     };
     vm.int_bound(bytes.len() as u64 * 8)?;
+    vm.charge(cost::per_char(bytes.len()))?;
     if matches!(&order, Value::Str(s) if &*s.s == "little") {
         bytes.reverse();
     }
@@ -1819,6 +1821,8 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
 
 /// Parse a float literal the way `float(str)` does.
 fn float_from_str(vm: &mut Vm, s: &str) -> R<f64> {
+    // Long digit strings take the slow, big-decimal path of the parser: two per char.
+    vm.charge(cost::per_char(s.len()).saturating_mul(2))?;
     let ascii = crate::unicode::decimal_and_space_to_ascii(s);
     let t = ascii.trim_matches(|c: char| matches!(c, ' ' | '\t'..='\r'));
     let l = t.to_ascii_lowercase();

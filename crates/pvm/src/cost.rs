@@ -25,18 +25,22 @@ pub const CALL: u64 = 10;
 pub const BUILD: u64 = 2;
 /// Per element moved, compared, hashed or visited by a builtin.
 pub const PER_ELEM: u64 = 1;
+/// Per element a builtin steps an iterator over and compares or combines with Python
+/// semantics (`in` on a list, `min`/`max`/`sum`, `list.index`/`count`/`remove`): the iterator
+/// step and the general comparison cost about two elements' worth (calibrated).
+pub const PER_ELEM_CMP: u64 = 3;
 /// Per character of a string created, compared, hashed or formatted (§17.3 "string ops: 1/char").
 pub const PER_CHAR_DIV: u64 = 1;
 /// Raising an exception (fixed).
-pub const RAISE: u64 = 20;
+pub const RAISE: u64 = 45;
 /// Entering a try block / handler / finally (fixed).
 pub const TRY: u64 = 2;
 /// Matching an except clause.
 pub const EXCEPT: u64 = 5;
 /// Creating a function, class or generator object.
-pub const MAKE: u64 = 10;
+pub const MAKE: u64 = 20;
 /// Creating a class object (fixed, plus the body's own instructions).
-pub const CLASS: u64 = 50;
+pub const CLASS: u64 = 100;
 /// Import of a whitelisted module, first time (§17.3 "import: 100 first").
 pub const IMPORT_FIRST: u64 = 100;
 /// Import of an already-loaded module (§17.3 "5 cached").
@@ -52,23 +56,38 @@ pub const YIELD: u64 = 3;
 /// Iterator step (FOR_ITER), on top of the element access it performs.
 pub const ITER: u64 = 1;
 
-/// Hashing (`hashlib`): per 32-byte word hashed, rounded up (CIP-3 §2.2 "Hashing (keccak256,
-/// per 32 bytes): 6"). Finalising a digest pays for one block.
-pub const HASH_WORD: u64 = 6;
-
 /// One matching step of the `re` engine (`cowboy-pvm-re`'s step: a VM instruction, a
 /// character examined by a repeat, a backtrack entry popped, a code unit copied).
 pub const RE_STEP: u64 = 1;
+
+/// Slots a hash-table lookup reads within the fixed price of its operation ([`DICT_OP`],
+/// [`ATTR`], [`GLOBAL`]): with the table at most 2/3 full, ordinary lookups rarely read more.
+pub const FREE_PROBES: u64 = 4;
+
+/// Each hash-table slot read beyond [`FREE_PROBES`] in a lookup (dict/set get, set, delete, `in`,
+/// attribute and global names). Ordinary tables read about 1.5 slots a lookup; keys that
+/// collide on purpose (every `i * (2**61 - 1)` hashes to 0) make a lookup read one slot, and
+/// compare one key, per colliding entry, and this is what pays for it.
+pub const PROBE: u64 = 5;
+
+/// One replacement field of `str.format`/`format_map` or one conversion of `%`-formatting,
+/// on top of the characters it produces: parsing the field, converting the value and padding
+/// it allocate several temporaries, far more work than a character.
+pub const FORMAT_FIELD: u64 = 15;
 
 /// Opening a `/tmp` file with `open()`, on top of the call: resolving the path and looking
 /// the file up. The path's characters add [`per_char`]; every file read or write then charges
 /// [`per_char`] of the bytes it moves (`crate::native::file`).
 pub const TMP_OPEN: u64 = 20;
 
-/// Surcharge for hashing `n` bytes.
+/// Cycles of `hashlib` hashing `n` bytes: whitepaper §17.3's actor-API `hash()`, 100 cycles
+/// plus 1 cycle per byte hashed, with both numbers from the genesis parameters (`hash_base_cycles`,
+/// `hash_cycles_per_byte`, carried in [`crate::host::HostCosts`]). The bytes are charged as
+/// they are fed (constructor, `update`), the base once per digest computed (`digest`,
+/// `hexdigest`). (CIP-3's "6 per 32-byte word" is older; §17 is authoritative for fees.)
 #[inline]
-pub fn hash_bytes(n: usize) -> u64 {
-    (n as u64).div_ceil(32).saturating_mul(HASH_WORD)
+pub fn hash_bytes(per_byte: u64, n: usize) -> u64 {
+    (n as u64).saturating_mul(per_byte)
 }
 
 /// Surcharge for an operation touching `n` elements.
@@ -93,6 +112,50 @@ pub fn chars_for(cycles: u64) -> usize {
 #[inline]
 pub fn bigint_linear(bits: u64) -> u64 {
     (bits / 64 + 1) * PER_LIMB
+}
+
+/// Surcharge for a big-int gcd (`math.gcd`, `math.lcm`, `pow` with a negative exponent's
+/// inverse): num-integer's binary gcd runs one shift-and-subtract pass over the limbs per bit
+/// of the larger operand, so its work is bits × limbs.
+#[inline]
+pub fn bigint_gcd(bits_a: u64, bits_b: u64) -> u64 {
+    let bits = bits_a.max(bits_b);
+    let limbs = bits / 64 + 1;
+    (bits * limbs / GCD_DIV + 1) * PER_LIMB
+}
+
+/// Bit-limb steps of a binary gcd per cycle (calibrated, `benches/calibrate.rs`).
+const GCD_DIV: u64 = 16;
+
+/// Surcharge for an integer square root (`math.isqrt`): Newton's method, one long division
+/// per iteration, about log2 of the size in limbs iterations from num-bigint's first guess.
+#[inline]
+pub fn bigint_isqrt(bits: u64) -> u64 {
+    let limbs = bits / 64 + 1;
+    let iterations = u64::from(64 - limbs.leading_zeros()) + 2;
+    bigint_quadratic(bits, bits).saturating_mul(iterations)
+}
+
+/// Surcharge for writing an int of `bits` bits in `radix`: decimal is quadratic in num-bigint
+/// (a long division per 19 digits, calibrated at twice the schoolbook bound), the power-of-two
+/// bases linear; both pay per digit written.
+#[inline]
+pub fn int_to_text(bits: u64, radix: u32) -> u64 {
+    let per_digit = match radix {
+        2 => 1,
+        8 => 3,
+        16 => 4,
+        _ => 3,
+    };
+    let digits = bits / per_digit + 1;
+    let base = if radix.is_power_of_two() {
+        bigint_linear(bits)
+    } else if bits < 64 {
+        0
+    } else {
+        bigint_quadratic(bits, bits) * 2
+    };
+    base + digits
 }
 
 /// Surcharge for big-int multiplication/division/conversion (schoolbook quadratic bound).

@@ -156,6 +156,14 @@ pub fn bytes_repr(b: &[u8]) -> String {
     out
 }
 
+/// The repr of a container is built from its items' reprs, each copied into it: every level
+/// of nesting copies the text of the levels below once more, so the work is the output size
+/// times the depth, not the output size. Each item pays for its visit and for the characters
+/// copied, before the copy ([`nested_piece`]).
+fn nested_piece(vm: &mut Vm, piece: &str) -> R<()> {
+    vm.charge(cost::PER_ELEM + cost::per_char(piece.len()))
+}
+
 fn seq_repr(vm: &mut Vm, items: &[Value], open: &str, close: &str) -> R<String> {
     vm.enter()?;
     let mut out = String::from(open);
@@ -164,7 +172,7 @@ fn seq_repr(vm: &mut Vm, items: &[Value], open: &str, close: &str) -> R<String> 
         if i > 0 {
             out.push_str(", ");
         }
-        match vm.repr(x) {
+        match vm.repr(x).and_then(|s| nested_piece(vm, &s).map(|()| s)) {
             Ok(s) => out.push_str(&s),
             Err(e) => {
                 res = Err(e);
@@ -202,7 +210,7 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Int(i) => i.to_string(),
         Value::BigInt(b) => {
-            vm.charge(cost::bigint_quadratic(b.bits(), b.bits()))?;
+            vm.charge(cost::int_to_text(b.bits(), 10))?;
             b.to_string()
         }
         Value::Float(f) => float_repr(*f),
@@ -210,8 +218,15 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             vm.charge(cost::per_char(s.s.len()))?;
             str_repr(&s.s)
         }
-        Value::Bytes(b) => bytes_repr(&b.b),
-        Value::ByteArray(b) => format!("bytearray({})", bytes_repr(&b.b.borrow())),
+        Value::Bytes(b) => {
+            vm.charge(cost::per_char(b.b.len()))?;
+            bytes_repr(&b.b)
+        }
+        Value::ByteArray(b) => {
+            let n = b.b.borrow().len();
+            vm.charge(cost::per_char(n))?;
+            format!("bytearray({})", bytes_repr(&b.b.borrow()))
+        }
         Value::Tuple(t) => {
             if t.items.len() == 1 {
                 seq_repr(vm, &t.items, "(", ",)")?
@@ -235,6 +250,8 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
                 match vm
                     .repr(&e.key)
                     .and_then(|k| vm.repr(&e.value).map(|v| (k, v)))
+                    .and_then(|(k, v)| nested_piece(vm, &k).map(|()| (k, v)))
+                    .and_then(|(k, v)| nested_piece(vm, &v).map(|()| (k, v)))
                 {
                     Ok((k, v)) => {
                         out.push_str(&k);
@@ -609,6 +626,14 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             }
             let neg = b.sign() == num_bigint::Sign::Minus;
             let mag = if neg { -b } else { b };
+            let radix = match sp.ty {
+                Some('x' | 'X') => 16,
+                Some('o') => 8,
+                Some('b') => 2,
+                _ => 10,
+            };
+            // The conversion, and then the grouping pass over its digits.
+            vm.charge(cost::int_to_text(mag.bits(), radix).saturating_mul(2))?;
             let (digits, prefix) = match sp.ty {
                 None | Some('d') | Some('n') => (mag.to_str_radix(10), ""),
                 Some('x') => (mag.to_str_radix(16), "0x"),
@@ -660,8 +685,16 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             // The digits a precision asks for are produced exactly (CPython prints every
             // digit of the binary value); past the first 400, which the fixed price covers,
             // each is charged and accounted before the string is made.
+            // Every digit is paid for: the ones the precision asks for and, for the fixed-point
+            // types, the integer part's (up to 309 for 1e308), from the binary exponent.
+            let int_digits = if matches!(sp.ty, Some('f' | 'F' | '%')) && a.is_finite() {
+                let e2 = ((a.to_bits() >> 52) & 0x7ff).saturating_sub(1023);
+                (e2 * 30_103 / 100_000 + 3) as usize
+            } else {
+                0
+            };
+            vm.charge(cost::per_char(prec.unwrap_or(0).saturating_add(int_digits)))?;
             if let Some(p) = prec.filter(|p| *p > FREE_DIGITS) {
-                vm.charge(cost::per_char(p - FREE_DIGITS))?;
                 vm.reserve(p as u64 + 400)?;
             }
             let mut body = match sp.ty {
@@ -859,6 +892,7 @@ fn format_fields(vm: &mut Vm, fmt: &str, args: &Args, mapping: Option<&Value>) -
             if j >= cs.len() {
                 return Err(vm.value_err("Single '{' encountered in format string"));
             }
+            vm.charge(cost::FORMAT_FIELD)?;
             let field: String = cs[i + 1..j].iter().collect();
             let (name_conv, spec) = match field.find(':') {
                 Some(p) => (field[..p].to_string(), field[p + 1..].to_string()),
@@ -1118,6 +1152,7 @@ fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<Stri
             return Err(vm.value_err("incomplete format"));
         };
         i += 1;
+        vm.charge(cost::FORMAT_FIELD)?;
         if ty == '%' {
             out.push('%');
             continue;

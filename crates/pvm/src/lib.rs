@@ -91,10 +91,16 @@ pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
         }
         Err(e) => Err(e),
     };
-    let error = match r {
+    let mut error = match r {
         Ok(_) => None,
         Err(e) => Some(render_error(&mut vm, e)),
     };
+    // Probes owed after the last instruction are this run's (see `actor::execute`).
+    if let Err(e) = vm.settle_final() {
+        if error.is_none() {
+            error = Some(render_error(&mut vm, e));
+        }
+    }
     let out = RunOutcome {
         stdout: std::mem::take(&mut vm.stdout),
         error,

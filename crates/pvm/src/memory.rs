@@ -21,8 +21,43 @@ thread_local! {
     static LIVE: Cell<u64> = const { Cell::new(0) };
     static PEAK: Cell<u64> = const { Cell::new(0) };
     static LIMIT: Cell<u64> = const { Cell::new(u64::MAX) };
-    /// The peak has exceeded the limit (kept as a flag: the interpreter asks every instruction).
+    /// The peak has exceeded the limit.
     static OVER: Cell<bool> = const { Cell::new(false) };
+    /// Work done where no VM was at hand to charge it, in cycles (see [`owe`]).
+    static DEBT: Cell<u64> = const { Cell::new(0) };
+    /// The memory limit was passed or work is owed: the one flag the interpreter asks every
+    /// instruction, so neither costs the common path more than one read.
+    static ATTENTION: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Record `cycles` of work done below the VM (the probes of a hash-table lookup on a name
+/// path that has no `Vm` to charge). The VM charges the debt at its next instruction, or
+/// sooner at its next table operation (`Vm::settle`), so the overrun is at most one lookup.
+///
+/// Work done with accounting off ([`unaccounted`]: the compiler building cached code) is the
+/// loader's, priced by its own formula, and is not owed: whether it happens at all depends on
+/// the thread's code cache, so charging it would make cycles depend on what ran before.
+pub fn owe(cycles: u64) {
+    if !ACCOUNTING.with(|a| a.get()) {
+        return;
+    }
+    DEBT.with(|d| d.set(d.get().saturating_add(cycles)));
+    ATTENTION.with(|a| a.set(true));
+}
+
+/// Take the owed cycles (zero when none), clearing the flag unless memory is over its limit.
+pub fn take_debt() -> u64 {
+    let d = DEBT.with(|d| d.replace(0));
+    if !OVER.with(|o| o.get()) {
+        ATTENTION.with(|a| a.set(false));
+    }
+    d
+}
+
+/// True when the interpreter must look: memory over its limit or cycles owed.
+#[inline]
+pub fn attention() -> bool {
+    ATTENTION.with(|a| a.get())
 }
 
 /// Reset the counters for a new invocation with the given limit.
@@ -32,6 +67,8 @@ pub fn reset(limit: u64) {
     PEAK.with(|p| p.set(0));
     LIMIT.with(|l| l.set(limit));
     OVER.with(|o| o.set(false));
+    DEBT.with(|d| d.set(0));
+    ATTENTION.with(|a| a.set(false));
 }
 
 /// Live accounted bytes.
@@ -73,6 +110,7 @@ fn add(n: u64) {
                 p.set(v);
                 if v > LIMIT.with(|l| l.get()) {
                     OVER.with(|o| o.set(true));
+                    ATTENTION.with(|a| a.set(true));
                 }
             }
         });

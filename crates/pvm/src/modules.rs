@@ -345,7 +345,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         if num_traits::Signed::is_negative(&n) {
             return Err(vm.value_err("isqrt() argument must be nonnegative"));
         }
-        vm.charge(crate::cost::bigint_quadratic(n.bits(), n.bits()))?;
+        vm.charge(crate::cost::bigint_isqrt(n.bits()))?;
         vm.int_result(n.sqrt())
     })?;
     native(vm, &d, "factorial", |vm, a| {
@@ -380,7 +380,14 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
                 Value::Bool(b) => num_bigint::BigInt::from(*b as i64),
                 _ => return Err(vm.type_err("lcm() arguments must be integers")),
             };
-            l = num_integer::Integer::lcm(&l, &b);
+            // gcd, then a division and a product of the operands' sizes.
+            let g = big_gcd(vm, &l, &b)?;
+            vm.charge(crate::cost::bigint_quadratic(l.bits(), b.bits()) * 2)?;
+            l = if num_traits::Zero::is_zero(&g) {
+                g
+            } else {
+                num_traits::Signed::abs(&(&l / &g * &b))
+            };
             vm.int_bound(l.bits())?;
         }
         vm.int_result(l)
@@ -394,7 +401,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
                 Value::Bool(b) => num_bigint::BigInt::from(*b as i64),
                 _ => return Err(vm.type_err("gcd() arguments must be integers")),
             };
-            g = num_integer::Integer::gcd(&g, &b);
+            g = big_gcd(vm, &g, &b)?;
         }
         vm.int_result(g)
     })?;
@@ -736,6 +743,31 @@ fn fsum(vm: &mut Vm, xs: &[f64]) -> R<Value> {
         }
     }
     Ok(Value::Float(hi))
+}
+
+/// `gcd(a, b)` charged by its work. num-integer's gcd is binary (Stein's): one shift and
+/// subtraction over the larger operand per bit it removes, so a 4,096-bit number against a
+/// small one costs as much as two 4,096-bit ones. One Euclid step first (the larger modulo the
+/// smaller, a long division) brings both down to the smaller size, then the binary gcd runs on
+/// that; each part is charged before it runs.
+fn big_gcd(vm: &mut Vm, a: &num_bigint::BigInt, b: &num_bigint::BigInt) -> R<num_bigint::BigInt> {
+    use num_traits::{Signed, Zero};
+    let (mut x, mut y) = (a.abs(), b.abs());
+    if x < y {
+        std::mem::swap(&mut x, &mut y);
+    }
+    if y.is_zero() {
+        return Ok(x);
+    }
+    if x.bits() > y.bits() + 64 {
+        vm.charge(crate::cost::bigint_quadratic(x.bits(), y.bits()))?;
+        x %= &y;
+        if x.is_zero() {
+            return Ok(y);
+        }
+    }
+    vm.charge(crate::cost::bigint_gcd(x.bits(), y.bits()))?;
+    Ok(num_integer::Integer::gcd(&x, &y))
 }
 
 fn comb_perm(vm: &mut Vm, a: Args, comb: bool) -> R<Value> {

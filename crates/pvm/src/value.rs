@@ -14,28 +14,45 @@ use std::cell::{Cell, RefCell};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-/// Fixed-key hasher for name tables (FxHash); never seeded from the environment.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
+/// The hash of `str` and `bytes` text and of the VM's name maps: SipHash-1-3 under fixed keys.
+///
+/// Fixed, so every validator computes the same values (and `hash('a')` is the same on every
+/// run, where CPython salts it per process). Not FxHash: FxHash mixes one byte at a time
+/// through an invertible step, so anyone can compute offline as many strings as they like that
+/// share one hash, and lookups of such keys compare them all (the name paths of attribute
+/// and global lookups pay probes only after the fact). SipHash keeps a 256-bit state, so equal
+/// 64-bit hashes of different texts are found only by brute force, one pair at a time.
+#[derive(Clone, Copy)]
+pub struct FixedHasher(siphasher::sip::SipHasher13);
 
-impl std::hash::Hasher for FxHasher {
+impl Default for FixedHasher {
+    fn default() -> Self {
+        // Arbitrary fixed keys (the fractional digits of pi); changing them changes consensus.
+        FixedHasher(siphasher::sip::SipHasher13::new_with_keys(
+            0x243F_6A88_85A3_08D3,
+            0x1319_8A2E_0370_7344,
+        ))
+    }
+}
+
+impl std::hash::Hasher for FixedHasher {
     fn finish(&self) -> u64 {
-        self.0
+        self.0.finish()
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
+        self.0.write(bytes);
     }
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0.write_u64(n);
     }
 }
 
 /// Deterministic hasher builder.
-pub type FxBuild = BuildHasherDefault<FxHasher>;
+pub type FixedBuild = BuildHasherDefault<FixedHasher>;
+/// The builder's former name, still used by `code_cache.rs` (reworked on another branch).
+pub type FxBuild = FixedBuild;
 /// Insertion-ordered map from attribute names to values.
-pub type NameMap = IndexMap<Rc<str>, Value, FxBuild>;
+pub type NameMap = IndexMap<Rc<str>, Value, FixedBuild>;
 
 /// A Python value.
 #[derive(Clone, Debug)]
@@ -257,6 +274,30 @@ pub struct Entry {
     pub key: Value,
     /// Value.
     pub value: Value,
+    /// Slots a lookup of this key reads to reach it: its slot's position (from 1) in its probe
+    /// sequence. Fixed from placement to the next rebuild, since the slots it passed were
+    /// taken then and only a rebuild empties a slot. A lookup that finds the entry without
+    /// walking (an inline cache's remembered position) charges this, so it costs exactly
+    /// what the walk would ([`owe_probes`]).
+    probes: u32,
+}
+
+impl Entry {
+    /// Slots a lookup reads to find this entry (see the field).
+    pub fn probes(&self) -> u32 {
+        self.probes
+    }
+}
+
+/// Owe the probes of one lookup that read `probes` slots: the first [`crate::cost::FREE_PROBES`]
+/// are part of the operation's fixed price (an ordinary table, at most 2/3 full, rarely needs
+/// more), each further one costs [`crate::cost::PROBE`]. Owed, not charged, because name
+/// lookups run where no `Vm` is at hand; the VM settles the debt at its next instruction.
+#[inline]
+pub fn owe_probes(probes: u64) {
+    if probes > crate::cost::FREE_PROBES {
+        crate::memory::owe((probes - crate::cost::FREE_PROBES) * crate::cost::PROBE);
+    }
 }
 
 /// Insertion-ordered hash table storage shared by dict and set. Lookups that need Python
@@ -287,6 +328,7 @@ const MIN_SLOTS: usize = 8;
 /// visits every slot once `perturb` has shifted down to zero. The first slot comes from a
 /// multiplicative mix, so hashes that differ only in high bits (FxHash of similar strings)
 /// still start apart.
+#[derive(Clone, Copy)]
 struct Probe {
     i: usize,
     perturb: u64,
@@ -320,6 +362,22 @@ pub struct Candidates<'a> {
     table: &'a Table,
     probe: Option<Probe>,
     hash: u64,
+    /// Slots read so far: the work of the lookup, which colliding keys make as long as the
+    /// table (all of `i * (2**61 - 1)` hash to 0). The VM charges it ([`Vm::table_find`]).
+    probes: u64,
+}
+
+impl Candidates<'_> {
+    /// Slots read so far.
+    pub fn probes(&self) -> u64 {
+        self.probes
+    }
+}
+
+impl Drop for Candidates<'_> {
+    fn drop(&mut self) {
+        owe_probes(self.probes);
+    }
 }
 
 impl Iterator for Candidates<'_> {
@@ -327,6 +385,7 @@ impl Iterator for Candidates<'_> {
     fn next(&mut self) -> Option<u32> {
         let probe = self.probe.as_mut()?;
         loop {
+            self.probes += 1;
             let slot = self.table.slots[probe.next()];
             if slot == SLOT_EMPTY {
                 self.probe = None;
@@ -355,30 +414,73 @@ impl Table {
             self.rebuild_slots(self.entries.len() + 1);
         }
         let i = self.entries.len() as u32;
-        self.entries.push(Some(Entry { hash, key, value }));
-        self.place(hash, i);
+        let probes = self.place(hash, i);
+        self.entries.push(Some(Entry {
+            hash,
+            key,
+            value,
+            probes,
+        }));
         self.len += 1;
     }
-    /// Put entry position `i` in the first free slot of its probe sequence.
-    fn place(&mut self, hash: u64, i: u32) {
+    /// Put entry position `i` in the first free slot of its probe sequence; returns the slots
+    /// read to get there (the entry's [`Entry::probes`]).
+    fn place(&mut self, hash: u64, i: u32) -> u32 {
         let mut p = Probe::new(hash, self.slots.len() - 1);
+        let mut read = 0u32;
         loop {
+            read += 1;
             let j = p.next();
             if self.slots[j] == SLOT_EMPTY {
                 self.slots[j] = i;
-                return;
+                return read;
             }
         }
     }
     /// Re-index every entry into a slot array sized for `n` entries. Deleted entries are not
     /// indexed, so this also drops the tombstones.
+    ///
+    /// Linear even when many entries share one hash (keys colliding on purpose): placing the
+    /// k-th entry of a hash would walk past the k−1 slots its predecessors took, so a long walk
+    /// leaves its probe state in `resume`, and the next entry with that hash continues from
+    /// there. Slots only fill during a rebuild, so every slot the naive walk would pass is
+    /// still taken: the layout is exactly the naive one. (A `BTreeMap`: keys are hashes the
+    /// program chooses, so a hash map here could itself be made to collide.)
     fn rebuild_slots(&mut self, n: usize) {
+        /// Walks shorter than this are not remembered (nearly every walk, in ordinary tables).
+        const REMEMBER: u32 = 4;
         let size = (n * 3 / 2 + 1).next_power_of_two().max(MIN_SLOTS);
         self.slots.clear();
         self.slots.resize(size, SLOT_EMPTY);
+        let mask = size - 1;
+        // Per remembered hash: the probe state and the slots read before it.
+        let mut resume: std::collections::BTreeMap<u64, (Probe, u32)> = Default::default();
         for i in 0..self.entries.len() {
-            if let Some(h) = self.entries[i].as_ref().map(|e| e.hash) {
-                self.place(h, i as u32);
+            let Some(h) = self.entries[i].as_ref().map(|e| e.hash) else {
+                continue;
+            };
+            let saved = if resume.is_empty() {
+                None
+            } else {
+                resume.remove(&h)
+            };
+            let resumed = saved.is_some();
+            let (mut p, mut read) = saved.unwrap_or_else(|| (Probe::new(h, mask), 0));
+            let mut walked = 0;
+            loop {
+                walked += 1;
+                read += 1;
+                let j = p.next();
+                if self.slots[j] == SLOT_EMPTY {
+                    self.slots[j] = i as u32;
+                    break;
+                }
+            }
+            if let Some(e) = self.entries[i].as_mut() {
+                e.probes = read;
+            }
+            if resumed || walked >= REMEMBER {
+                resume.insert(h, (p, read));
             }
         }
     }
@@ -420,6 +522,7 @@ impl Table {
             table: self,
             probe: (!self.slots.is_empty()).then(|| Probe::new(hash, self.slots.len() - 1)),
             hash,
+            probes: 0,
         }
     }
 }
@@ -1514,4 +1617,62 @@ pub fn clear_tracked() {
         }
     }
     TRACK_LIMIT.with(|l| l.set(1024));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Table, Value};
+
+    /// Slots a full walk reads to find the entry at position `i` (what `Candidates` counts).
+    fn walk_to(t: &Table, i: usize) -> u64 {
+        let h = t.entries[i].as_ref().expect("live").hash;
+        let mut c = t.candidates(h);
+        while let Some(pos) = c.next() {
+            if pos as usize == i {
+                return c.probes();
+            }
+        }
+        panic!("entry {i} not found by its own walk");
+    }
+
+    /// An entry's recorded slot count is what the walk to it reads, through inserts, deletes,
+    /// growth and compaction, with ordinary hashes and with many sharing one hash (the inline
+    /// caches charge the recorded count in place of the walk, so they must agree).
+    #[test]
+    fn recorded_probes_match_the_walk() {
+        let mut t = Table::default();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..3000u64 {
+            let r = next();
+            let live: Vec<usize> = (0..t.entries.len())
+                .filter(|&i| t.entries[i].is_some())
+                .collect();
+            if r % 5 == 0 && !live.is_empty() {
+                let i = live[(r as usize / 5) % live.len()];
+                t.remove_at(i);
+            } else {
+                // A third of the keys collide on hash 0, another third on 7.
+                let hash = match r % 3 {
+                    0 => 0,
+                    1 => 7,
+                    _ => next(),
+                };
+                t.push(hash, Value::Int(round as i64), Value::None);
+            }
+            if round % 97 == 0 || round > 2900 {
+                for i in 0..t.entries.len() {
+                    if let Some(e) = &t.entries[i] {
+                        assert_eq!(u64::from(e.probes()), walk_to(&t, i), "entry {i}");
+                    }
+                }
+            }
+        }
+        crate::memory::take_debt();
+    }
 }

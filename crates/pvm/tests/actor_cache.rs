@@ -190,3 +190,167 @@ fn an_invocation_cannot_start_inside_a_host_call() {
     assert_eq!(outer.result, run(3, 10 << 20).result);
     assert!(run(3, 10 << 20).result.is_ok());
 }
+
+// ---- Cycles never depend on a cache -------------------------------------------------------
+//
+// Hash-table lookups pay for the slots they read past the first few (`cost::PROBE`). Code
+// objects, and the inline caches inside them that remember where a name was found, live in
+// the per-thread code cache, so a lookup may walk the table on a cold thread and go straight
+// to the entry on a warm one. Both must charge the same: a block built on one validator and
+// verified on another (or on the same thread, warm) must cost the same cycles.
+
+/// An actor with enough globals and instance attributes that some of them sit several slots
+/// down their probe sequences (so their walks are charged), read through inline-cached sites;
+/// plus methods, class creation, stdlib imports and dict/set/frozenset work with colliding keys.
+fn busy_source() -> String {
+    let mut s = String::from(concat!(
+        "import json\nimport math\nimport heapq\nimport collections\nimport dataclasses\n",
+        "import fractions\nimport decimal\nimport enum\nfrom cowboy_sdk import actor\n",
+    ));
+    for i in 0..80 {
+        s += &format!("G{i} = {i}\n");
+    }
+    s += "def gsum():\n    return 0";
+    for i in 0..80 {
+        s += &format!(" + G{i}");
+    }
+    s += "\nclass P:\n    def __init__(self):\n";
+    for i in 0..80 {
+        s += &format!("        self.a{i} = {i}\n");
+    }
+    s += "    def total(self):\n        return 0";
+    for i in 0..80 {
+        s += &format!(" + self.a{i}");
+    }
+    s += "\n    def bump(self, k):\n        self.a7 = self.a7 + k\n        return self.a7\n";
+    s += concat!(
+        "@actor\n",
+        "class A:\n",
+        "    def work(self, n):\n",
+        "        p = P()\n",
+        "        t = p.total() + gsum() + p.bump(n)\n",
+        "        setattr(p, 'dyn' + str(n), n)\n",
+        "        t += getattr(p, 'dyn' + str(n))\n",
+        "        d = {}\n",
+        "        for i in range(n):\n",
+        "            d[i * (2**61 - 1)] = i\n",
+        "        s = {i * (2**61 - 1) for i in range(n)}\n",
+        "        fs = frozenset(s)\n",
+        "        hits = sum(1 for i in range(n) if i * (2**61 - 1) in fs)\n",
+        "        del d[0]\n",
+        "        class K(P):\n",
+        "            extra = 1\n",
+        "        k = K()\n",
+        "        h = [5, 1, 4]\n",
+        "        heapq.heapify(h)\n",
+        "        @dataclasses.dataclass\n",
+        "        class D:\n",
+        "            x: int\n",
+        "            y: int = 2\n",
+        "        class E(enum.Enum):\n",
+        "            R = 1\n",
+        "            G = 2\n",
+        "        c = collections.Counter('abracadabra').most_common(2)\n",
+        "        q = collections.deque([1, 2, 3], maxlen=2)\n",
+        "        fr = fractions.Fraction(3, 4) + fractions.Fraction(1, 3)\n",
+        "        dm = decimal.Decimal('1.5') * 3\n",
+        "        t += D(n).x + E.G.value + len(c) + len(q) + fr.denominator + int(dm)\n",
+        "        self.count = getattr(self, 'count', 0) + 1\n",
+        "        self.last = {'t': t, 'k': k.total()}\n",
+        "        return [t, len(d), len(s), hits, k.extra, h[0], math.isqrt(10**40),\n",
+        "                json.dumps({'a': [1, 2]}), self.count]\n",
+    );
+    s
+}
+
+/// The other actor a warm thread ran before: it shares the stdlib modules' code objects (and
+/// so their inline caches) and has its own layouts of similar names.
+const OTHER: &str = "import json\nimport heapq\nfrom cowboy_sdk import actor\nG1 = 1\nG0 = 0\n@actor\nclass B:\n    def work(self, n):\n        h = list(range(n, 0, -1))\n        heapq.heapify(h)\n        return json.dumps({'h': h, 'z': [G0, G1]})\n";
+
+fn invoke_src(src: &str, host: &mut MemHost, entry: Entry) -> InvocationOutcome {
+    let inv = Invocation {
+        source: src,
+        filename: "busy.py",
+        entry,
+        limits: Limits {
+            cycles: Some(50_000_000),
+            ..Limits::default()
+        },
+        costs: HostCosts::default(),
+    };
+    invoke(inv, host)
+}
+
+/// Deploy, then three calls against the same storage: the cycles of each step.
+fn busy_session() -> Vec<(u64, Result<Vec<u8>, InvokeError>)> {
+    let src = busy_source();
+    let mut h = host();
+    let mut out = vec![invoke_src(
+        &src,
+        &mut h,
+        Entry::Deploy {
+            args: Value::Array(vec![]),
+        },
+    )];
+    for n in [40u64, 300, 41] {
+        let call = Entry::Call {
+            handler: "work".into(),
+            args: Value::Array(vec![Value::Uint(n)]),
+        };
+        out.push(invoke_src(&src, &mut h, call));
+    }
+    out.into_iter().map(|o| (o.cycles, o.result)).collect()
+}
+
+#[test]
+fn cycles_are_the_same_cold_warm_and_after_other_programs() {
+    let cold_run = cold(busy_session);
+    for (i, (_, r)) in cold_run.iter().enumerate() {
+        assert!(r.is_ok(), "step {i}: {r:?}");
+    }
+    let (again, after_other) = cold(|| {
+        let first = busy_session();
+        assert_eq!(
+            first, cold_run,
+            "a fresh thread charges what another fresh thread does"
+        );
+        let again = busy_session();
+        let mut h = host();
+        for n in [3, 50] {
+            let call = Entry::Call {
+                handler: "work".into(),
+                args: Value::Array(vec![Value::Uint(n)]),
+            };
+            let o = invoke_src(OTHER, &mut h, call);
+            assert!(o.result.is_ok(), "{:?}", o.result);
+        }
+        (again, busy_session())
+    });
+    assert_eq!(again, cold_run, "same thread, code and inline caches warm");
+    assert_eq!(after_other, cold_run, "warm, after another program");
+}
+
+/// The same for plain runs (`cowboy_pvm::run`, the CLI's `pvm run`): the main module is
+/// compiled afresh each time, the stdlib modules it imports come from the thread's cache.
+#[test]
+fn plain_runs_charge_the_same_cold_and_warm() {
+    let src = format!(
+        "{}\nprint(A().work(60))\nprint(A().work(60))\n",
+        busy_source()
+            .replace("from cowboy_sdk import actor\n", "")
+            .replace("@actor\n", "")
+    );
+    let limits = Limits {
+        cycles: Some(50_000_000),
+        ..Limits::default()
+    };
+    let once = |src: &str| {
+        let o = cowboy_pvm::run(src, "busy.py", limits);
+        assert!(o.error.is_none(), "{:?}", o.error);
+        (o.cycles, o.stdout)
+    };
+    let first = cold(|| once(&src));
+    let (a, b) = cold(|| (once(&src), once(&src)));
+    assert_eq!(a, first);
+    assert_eq!(b, first);
+}

@@ -789,3 +789,199 @@ fn a_source_larger_than_a_transaction_is_refused_before_parsing() {
     );
     assert_eq!(o.cycles, 0);
 }
+
+// ---- Issue 15: work a program can cause is paid for in proportion (sound metering). ----
+//
+// Each test does a fixed amount of hostile work and asserts the cycles charged are at least
+// the work's size (before the fix these ran for O(1) cycles per operation), or runs the attack
+// loop under a budget and asserts how little it got done before running out of cycles.
+
+/// Cycles of `src` run to completion (it must succeed).
+fn cycles_of(src: &str) -> u64 {
+    let o = run_cycles(src, 2_000_000_000);
+    assert!(
+        o.error.is_none(),
+        "{src}: {:?}",
+        o.error.map(|e| e.last_line())
+    );
+    o.cycles
+}
+
+/// Extra cycles `attack` costs over `baseline` (the same program doing ordinary work).
+fn extra(baseline: &str, attack: &str) -> u64 {
+    cycles_of(attack).saturating_sub(cycles_of(baseline))
+}
+
+#[test]
+fn colliding_dict_inserts_pay_per_probe() {
+    // Every `i * (2**61 - 1)` hashes to 0: the i-th insert compares with i keys.
+    let n: u64 = 1500;
+    let attack = format!("M = 2**61 - 1\nd = {{}}\nfor i in range({n}):\n    d[i * M] = 0\n");
+    let base = format!("M = 2**61 - 1\nd = {{}}\nfor i in range({n}):\n    d[i * M + i] = 0\n");
+    let x = extra(&base, &attack);
+    assert!(
+        x >= n * (n - 1) / 2,
+        "{x} extra cycles for {n} colliding inserts"
+    );
+}
+
+#[test]
+fn colliding_lookups_pay_per_probe_for_every_family() {
+    // A missed lookup in a table of n colliding keys compares with all n of them: ints equal
+    // modulo 2**61 - 1, 1-tuples and frozensets of those, and sets as well as dicts.
+    let n: u64 = 1000;
+    let lookups: u64 = 200;
+    for (keys, probe) in [
+        ("{i * M for i in range(N)}", "(N + 1) * M"),
+        ("{i * M + 7 for i in range(N)}", "(N + 1) * M + 7"),
+        (
+            "dict.fromkeys([(i * M,) for i in range(N)])",
+            "((N + 1) * M,)",
+        ),
+        (
+            "{frozenset({i * M}) for i in range(N)}",
+            "frozenset({(N + 1) * M})",
+        ),
+    ] {
+        let prog = |body: &str| {
+            format!("M = 2**61 - 1\nN = {n}\ns = {keys}\nk = {probe}\nfor _ in range({lookups}):\n    {body}\n")
+        };
+        let x = extra(&prog("k is s"), &prog("k in s"));
+        assert!(
+            x >= lookups * (n - 1),
+            "{keys}: {x} extra cycles for {lookups} missed lookups among {n} colliding keys"
+        );
+    }
+}
+
+#[test]
+fn colliding_insert_loop_runs_out_of_cycles_early() {
+    // The issue's attack: a transaction inserting colliding keys until its budget ends. With
+    // probes charged (5 each) it gets about sqrt(2 * budget / 5) inserts done, not budget / 10.
+    let budget = 2_000_000;
+    let o = run_cycles(
+        "M = 2**61 - 1\nd = {}\ni = 0\nwhile True:\n    d[i * M] = 0\n    i += 1\n    if i % 100 == 0:\n        print(i)\n",
+        budget,
+    );
+    assert!(err_line(&o).starts_with("OutOfCycles"), "{:?}", o.error);
+    let done: u64 = o
+        .stdout
+        .lines()
+        .last()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        (500..=2000).contains(&done),
+        "{done} colliding inserts in {budget} cycles"
+    );
+}
+
+#[test]
+fn colliding_table_rebuilds_stay_linear() {
+    // Growing a table of colliding keys re-indexes them all at each resize; the rebuild
+    // resumes each hash's probe walk, so 20,000 colliding set members (charged quadratically
+    // on insert) still end by running out of cycles, not by stalling in a resize.
+    let o = run_cycles(
+        "M = 2**61 - 1\ns = set()\nfor i in range(20000):\n    s.add(i * M)\n",
+        3_000_000,
+    );
+    assert!(err_line(&o).starts_with("OutOfCycles"), "{:?}", o.error);
+}
+
+#[test]
+fn expandtabs_pays_for_its_output() {
+    let x = extra(
+        "s = '\\t' * 4\nfor _ in range(10):\n    s.expandtabs(1)\n",
+        "s = '\\t' * 4\nfor _ in range(10):\n    s.expandtabs(100000)\n",
+    );
+    assert!(
+        x >= 10 * 4 * 99_999,
+        "{x} extra cycles for 4M expanded spaces"
+    );
+    // Each call charges its 100,000 output chars in one step; the budget falls inside one.
+    assert_out_of_cycles_within(
+        "while True:\n    '\\t'.expandtabs(10**5)\n",
+        100_000 + MAX_STEP,
+    );
+    // Output past the memory limit is refused before it is built.
+    let o = run_cycles("'\\t'.expandtabs(10**9)\n", 10_000_000_000);
+    assert!(err_line(&o).starts_with("MemoryError"), "{:?}", o.error);
+}
+
+#[test]
+fn repr_of_nested_lists_pays_per_level_copied() {
+    // Each level copies the text of the levels below: 60 levels of a 60-char leaf copy it 60
+    // times over.
+    let base = "x = [list(range(20))]\nfor _ in range(60):\n    x = [x]\nfor _ in range(10):\n    len(x)\n";
+    let attack = "x = [list(range(20))]\nfor _ in range(60):\n    x = [x]\nfor _ in range(10):\n    repr(x)\n";
+    let x = extra(base, attack);
+    assert!(
+        x >= 10 * 60 * 60,
+        "{x} extra cycles for 10 reprs of 60 nested levels"
+    );
+    let x = extra(
+        "d = {i: i for i in range(2000)}\nfor _ in range(10):\n    len(d)\n",
+        "d = {i: i for i in range(2000)}\nfor _ in range(10):\n    str(d)\n",
+    );
+    assert!(
+        x >= 10 * 2000 * 2,
+        "{x} extra cycles for str() of a 2,000-key dict"
+    );
+}
+
+#[test]
+fn formatting_pays_per_field() {
+    let x = extra(
+        "fmt = '%s' * 1000\nargs = tuple(range(1000))\nfor _ in range(10):\n    len(fmt)\n",
+        "fmt = '%s' * 1000\nargs = tuple(range(1000))\nfor _ in range(10):\n    fmt % args\n",
+    );
+    assert!(
+        x >= 10 * 1000 * 10,
+        "{x} extra cycles for 10,000 %-conversions"
+    );
+    let x = extra(
+        "fmt = '{}' * 500\nargs = list(range(500))\nfor _ in range(10):\n    len(fmt)\n",
+        "fmt = '{}' * 500\nargs = list(range(500))\nfor _ in range(10):\n    fmt.format(*args)\n",
+    );
+    assert!(
+        x >= 10 * 500 * 10,
+        "{x} extra cycles for 5,000 format fields"
+    );
+}
+
+#[test]
+fn translate_pays_for_long_replacements_before_building_them() {
+    let x = extra(
+        "s = 'a' * 1000\nt = {97: 'x'}\nfor _ in range(10):\n    s.translate(t)\n",
+        "s = 'a' * 1000\nt = {97: 'x' * 1000}\nfor _ in range(10):\n    s.translate(t)\n",
+    );
+    assert!(
+        x >= 10 * 1000 * 999,
+        "{x} extra cycles for 10M translated chars"
+    );
+    let o = run_cycles(
+        "s = 'a' * 100000\nt = {97: 'x' * 1000}\ns.translate(t)\n",
+        10_000_000_000,
+    );
+    assert!(err_line(&o).starts_with("MemoryError"), "{:?}", o.error);
+}
+
+#[test]
+fn hashing_bytes_and_big_ints_is_charged() {
+    let x = extra(
+        "b = bytes(100000)\nfor i in range(10):\n    len(b + b'')\n",
+        "b = bytes(100000)\nfor i in range(10):\n    hash(b + b'')\n",
+    );
+    assert!(
+        x >= 10 * 100_000,
+        "{x} extra cycles for hashing 1 MB of bytes"
+    );
+    let x = extra(
+        "a = 3**2500\nfor i in range(100):\n    a + 0\n",
+        "a = 3**2500\nfor i in range(100):\n    hash(a + 0)\n",
+    );
+    assert!(
+        x >= 100 * 60,
+        "{x} extra cycles for 100 hashes of 4,000-bit ints"
+    );
+}

@@ -785,3 +785,47 @@ fn split_reserves_every_piece_before_building() {
         many.cycles
     );
 }
+
+// ---- Issue 15: big-int algorithms and hashing pay for their work. ----
+
+#[test]
+fn math_big_int_algorithms_pay_by_their_complexity() {
+    // Setup: two 4,000-bit Fibonacci numbers (the slowest inputs of a binary gcd) and a
+    // 4,000-bit square. Each call below was O(1) cycles before issue 15.
+    let setup =
+        "import math\na, b = 0, 1\nfor _ in range(5700):\n    a, b = b, a + b\nc = 3**2500\n";
+    let base = cycles_of(&format!("{setup}for _ in range(10):\n    a + b\n"));
+    // All three operands have more than 3,900 bits.
+    let limbs: u64 = 3900 / 64 + 1;
+    for (call, at_least) in [
+        ("math.gcd(a, b)", 3900 * limbs / 16),
+        (
+            "math.lcm(a >> 2000, b >> 2000)",
+            2000 * (2000 / 64 + 1) / 16,
+        ),
+        ("math.isqrt(c)", limbs * limbs / 8 * 8),
+    ] {
+        let x = cycles_of(&format!("{setup}for _ in range(10):\n    {call}\n")) - base;
+        assert!(x >= 10 * at_least, "{call}: {x} extra cycles for 10 calls");
+    }
+}
+
+#[test]
+fn hashlib_is_priced_as_the_spec_hash() {
+    // Whitepaper §17.3: hash() costs 100 cycles + 1 per byte hashed.
+    let base = cycles_of("import hashlib\nb = bytes(10000)\nfor _ in range(10):\n    len(b)\n");
+    for algo in ["sha256", "sha3_256", "keccak256", "blake2b"] {
+        let c = cycles_of(&format!(
+            "import hashlib\nb = bytes(10000)\nfor _ in range(10):\n    hashlib.{algo}(b).digest()\n"
+        ));
+        let x = c - base;
+        assert!(
+            x >= 10 * (100 + 10_000),
+            "{algo}: {x} extra cycles for 10 hashes of 10 KB"
+        );
+        assert!(
+            x < 10 * (100 + 10_000) + 2_000,
+            "{algo}: {x} extra cycles, more than the spec's"
+        );
+    }
+}

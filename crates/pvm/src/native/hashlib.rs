@@ -8,8 +8,9 @@
 //! `blake2b512`). Hash objects are `_hashlib.HASH` / `_blake2.blake2b` / `_blake2.blake2s`
 //! with `update`, `digest`, `hexdigest`, `copy`, `name`, `digest_size`, `block_size`.
 //!
-//! Metering: [`cost::hash_bytes`] per update (6 cycles per 32-byte word, CIP-3), one block's
-//! worth for the finalisation in `digest`/`hexdigest`, plus the output characters.
+//! Metering (whitepaper §17.3, actor-API `hash()`: 100 cycles + 1 per byte, from the genesis
+//! parameters via `HostCosts`): [`cost::hash_bytes`] per byte fed (constructor, `update`), the
+//! base once per digest computed (`digest`, `hexdigest`), plus the output characters.
 //! Not provided: md5, sha1, shake_*, blake2 `key`/`salt`/`person`/tree parameters,
 //! `pbkdf2_hmac`, `scrypt`, `file_digest` (see LIMITATIONS.md).
 
@@ -173,7 +174,7 @@ fn data_arg(vm: &mut Vm, v: &Value) -> R<Vec<u8>> {
 
 /// Charge and feed `data` into `h`.
 fn feed(vm: &mut Vm, h: &mut Hash, data: &[u8]) -> R<()> {
-    vm.charge(cost::hash_bytes(data.len()))?;
+    vm.charge(cost::hash_bytes(vm.host_costs.hash_per_byte, data.len()))?;
     h.update(data);
     Ok(())
 }
@@ -428,7 +429,7 @@ fn m_update(vm: &mut Vm, mut a: Args) -> R<Value> {
         )));
     }
     let data = data_arg(vm, &a.pos[0])?;
-    vm.charge(cost::hash_bytes(data.len()))?;
+    vm.charge(cost::hash_bytes(vm.host_costs.hash_per_byte, data.len()))?;
     if let Some(mut h) = state_mut::<Hash>(&me) {
         h.update(&data);
     }
@@ -440,11 +441,12 @@ fn finish(vm: &mut Vm, a: &mut Args, method: &str) -> R<Vec<u8>> {
     let me = this(vm, a, method)?;
     let owner = owner_of(&me);
     no_args(vm, a, owner, method)?;
-    let (bs, ds) = match state::<Hash>(&me) {
-        Some(h) => (h.block_size, h.digest_size),
-        None => (0, 0),
-    };
-    vm.charge(cost::hash_bytes(bs) + cost::per_char(ds * 2))?;
+    let ds = state::<Hash>(&me).map(|h| h.digest_size).unwrap_or(0);
+    vm.charge(
+        vm.host_costs
+            .hash_base
+            .saturating_add(cost::per_char(ds * 2)),
+    )?;
     Ok(state::<Hash>(&me).map(|h| h.digest()).unwrap_or_default())
 }
 

@@ -149,6 +149,10 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             if len > 4096 {
                 return Err(vm.value_err("length argument out of range"));
             }
+            vm.charge(
+                crate::cost::per_char(len as usize)
+                    .saturating_add(crate::cost::bigint_linear(b.bits())),
+            )?;
             let mut bytes = b.to_signed_bytes_be();
             if !signed && bytes.len() > 1 && bytes[0] == 0 {
                 bytes.remove(0);

@@ -183,7 +183,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 }
             }
             total += text.len() * items.len().saturating_sub(1);
-            vm.charge(cost::per_char(total))?;
+            vm.charge(cost::per_char(total).saturating_add(cost::per_elem(items.len())))?;
             vm.reserve(total as u64)?;
             let mut out = String::with_capacity(total);
             for (i, x) in items.iter().enumerate() {
@@ -339,14 +339,39 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 Some(v) => vm.index_of(v)?.max(0) as usize,
                 None => 8,
             };
-            let mut out = String::new();
+            // The output can be far longer than the input (one tab, a tab size of a
+            // million): a first pass over the input (already paid per char) sizes it, and
+            // the output is charged and reserved per char before it is built.
+            let mut len = 0usize;
+            let mut col = 0usize;
+            for c in text.chars() {
+                match c {
+                    '\t' if ts > 0 => {
+                        let n = ts - col % ts;
+                        len = len.saturating_add(n);
+                        col = col.saturating_add(n);
+                    }
+                    '\t' => {}
+                    '\n' | '\r' => {
+                        len += 1;
+                        col = 0;
+                    }
+                    _ => {
+                        len = len.saturating_add(c.len_utf8());
+                        col = col.saturating_add(1);
+                    }
+                }
+            }
+            vm.charge(cost::per_char(len))?;
+            vm.reserve(len as u64)?;
+            let mut out = String::with_capacity(len);
             let mut col = 0;
             for c in text.chars() {
                 match c {
                     '\t' => {
                         if ts > 0 {
                             let n = ts - col % ts;
-                            out.push_str(&" ".repeat(n));
+                            out.extend(std::iter::repeat_n(' ', n));
                             col += n;
                         }
                     }
@@ -365,11 +390,24 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         "translate" => {
             let table = a0.cloned().unwrap_or(Value::None);
             let mut out = String::with_capacity(text.len());
+            // A dict table is looked up directly (a charged table lookup per char); any other
+            // table is subscripted, and each miss pays for the LookupError it raised.
+            let dict = match &table {
+                Value::Dict(d) => Some(d.clone()),
+                _ => None,
+            };
             for c in text.chars() {
-                let r = match vm.getitem(&table, &Value::Int(c as i64)) {
-                    Ok(v) => Some(v),
-                    Err(e) if vm.exc_is(&e, "LookupError") => None,
-                    Err(e) => return Err(e),
+                let k = Value::Int(c as i64);
+                let r = match &dict {
+                    Some(d) => vm.dict_get(d, &k)?,
+                    None => match vm.getitem(&table, &k) {
+                        Ok(v) => Some(v),
+                        Err(e) if vm.exc_is(&e, "LookupError") => {
+                            vm.charge(cost::RAISE)?;
+                            None
+                        }
+                        Err(e) => return Err(e),
+                    },
                 };
                 match r {
                     None => out.push(c),
@@ -380,7 +418,12 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                             return Err(vm.value_err("character mapping must be in range(0x110000)"))
                         }
                     },
-                    Some(Value::Str(x)) => out.push_str(&x.s),
+                    Some(Value::Str(x)) => {
+                        // A replacement may be long: pay for it and check memory before the copy.
+                        vm.charge(cost::per_char(x.s.len()))?;
+                        vm.reserve((out.len() + x.s.len()) as u64)?;
+                        out.push_str(&x.s)
+                    }
                     Some(_) => {
                         return Err(
                             vm.type_err("character mapping must return integer, None or str")
@@ -388,7 +431,6 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                     }
                 }
             }
-            vm.charge(cost::per_char(out.len()))?;
             Value::str(&out)
         }
         "maketrans" => {

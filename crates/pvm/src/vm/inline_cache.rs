@@ -14,6 +14,15 @@
 //! namespace). It is a hint, never a source of truth: each use re-checks it and otherwise takes
 //! the full path, which answers the same. So caches change no result, no cycle count and no
 //! memory figure; they hold nothing alive that Python can see (`Weak` references only).
+//!
+//! Cycles in particular: code objects, and so these caches, live in the per-thread code cache
+//! and outlast an invocation, so whether a hint is warm depends on what the thread ran before.
+//! A full lookup pays for the slots its walk reads past the free few (`cost::PROBE`); a hit on
+//! a remembered position pays the same, from the slot count the entry recorded when it was
+//! placed (`Entry::probes`), which is exactly what the walk to it reads. Everything else
+//! remembered here (class facts, builtin kinds) decides which path runs, never what it costs:
+//! both paths charge the same instructions, and the class namespaces they consult are not
+//! probe-charged tables.
 
 use super::{Vm, R};
 use crate::value::{Class, Function, PyDict, PyStr, Value};
@@ -116,6 +125,9 @@ impl PyDict {
             let t = self.table.borrow();
             if let Some(Some(e)) = t.entries.get(hint.get() as usize) {
                 if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                    // What the walk to this entry would have cost: a remembered position
+                    // must not make a lookup cheaper on a warm thread than on a cold one.
+                    crate::value::owe_probes(u64::from(e.probes()));
                     return Some(e.value.clone_inline());
                 }
             }
@@ -138,6 +150,7 @@ impl PyDict {
             let mut t = self.table.borrow_mut();
             if let Some(Some(e)) = t.entries.get_mut(hint.get() as usize) {
                 if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                    crate::value::owe_probes(u64::from(e.probes()));
                     e.value = v;
                     return;
                 }

@@ -160,9 +160,9 @@ pub struct Vm<'h> {
     /// Captured stdout.
     pub stdout: String,
     /// Loaded modules.
-    pub modules: IndexMap<Rc<str>, Value, FxBuild>,
+    pub modules: IndexMap<Rc<str>, Value, FixedBuild>,
     /// Source text by file name (for tracebacks).
-    pub sources: IndexMap<Rc<str>, Rc<str>, FxBuild>,
+    pub sources: IndexMap<Rc<str>, Rc<str>, FixedBuild>,
     /// Exceptions currently being handled, innermost last (for bare `raise` and `__context__`).
     pub handling: Vec<Value>,
     /// Set by re-raising ops so the frame does not add a duplicate traceback entry.
@@ -176,7 +176,7 @@ pub struct Vm<'h> {
     pub host_costs: crate::host::HostCosts,
     /// Classes of native modules' objects (`crate::native`), by qualified name, so their
     /// constructors find them whatever the program does to the module's namespace.
-    pub native_classes: IndexMap<&'static str, Rc<Class>, FxBuild>,
+    pub native_classes: IndexMap<&'static str, Rc<Class>, FixedBuild>,
     /// This invocation's `/tmp` (empty at start, gone with the VM).
     pub tmpfs: crate::tmpfs::TmpFs,
     /// Value-stack and local-slot buffers of finished frames, reused by the next calls so a
@@ -231,6 +231,31 @@ impl<'h> Vm<'h> {
             return Err(Exc::Abort(Abort::OutOfCycles));
         }
         Ok(())
+    }
+
+    /// Charge the work owed from below the VM (hash-table probes on name lookups,
+    /// [`crate::memory::owe`]) and stop if memory went over its limit. The interpreter calls
+    /// this before an instruction when the attention flag is up; table operations call it
+    /// after each lookup, so a native loop of lookups pays as it goes.
+    #[inline]
+    pub fn settle(&mut self) -> R<()> {
+        let owed = crate::memory::take_debt();
+        if owed > 0 {
+            self.charge(owed)?;
+        }
+        if crate::memory::over_limit() {
+            return Err(Exc::Abort(Abort::MemoryLimit));
+        }
+        Ok(())
+    }
+
+    /// Charge whatever is still owed when an invocation ends (probes of lookups after its
+    /// last instruction: returning a value, persisting attributes, rendering an error), so
+    /// the cycle count read next is complete. Memory is not checked again: the run's outcome
+    /// stands, and the over-limit check stays where it was, at instructions.
+    pub fn settle_final(&mut self) -> R<()> {
+        let owed = crate::memory::take_debt();
+        self.charge(owed)
     }
 
     /// Cycles that can still be charged before the budget is exhausted. Work whose size is
@@ -485,8 +510,8 @@ impl<'h> Vm<'h> {
             };
             f.pc = pc + 1;
             self.stats.instructions += 1;
-            if crate::memory::over_limit() {
-                return Err(Exc::Abort(Abort::MemoryLimit));
+            if crate::memory::attention() {
+                self.settle()?;
             }
             match op {
                 Op::Nop => self.charge(cost::BASIC)?,

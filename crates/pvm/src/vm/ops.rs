@@ -879,10 +879,13 @@ impl Vm<'_> {
                 }
                 self.to_float(&b)
             }
-            Value::BigInt(b) => match b.to_f64() {
-                Some(f) if f.is_finite() => Ok(f),
-                _ => Err(self.new_exc("OverflowError", "int too large to convert to float")),
-            },
+            Value::BigInt(b) => {
+                self.charge(cost::bigint_linear(b.bits()))?;
+                match b.to_f64() {
+                    Some(f) if f.is_finite() => Ok(f),
+                    _ => Err(self.new_exc("OverflowError", "int too large to convert to float")),
+                }
+            }
             _ => match as_f64(v) {
                 Some(f) => Ok(f),
                 None => {
@@ -1384,7 +1387,8 @@ impl Vm<'_> {
                 if n != seq_len(b) {
                     return Ok(false);
                 }
-                self.charge(cost::per_elem(n))?;
+                // The container's own visit (a level of nested data) and each item.
+                self.charge(cost::per_elem(n + 1))?;
                 self.enter()?;
                 let mut r = Ok(true);
                 let mut i = 0;
@@ -1506,7 +1510,10 @@ impl Vm<'_> {
         Ok(match v {
             Value::Int(i) => int_hash(*i) as u64,
             Value::Bool(b) => *b as u64,
-            Value::BigInt(b) => big_hash(b) as u64,
+            Value::BigInt(b) => {
+                self.charge(cost::bigint_linear(b.bits()))?;
+                big_hash(b) as u64
+            }
             // CPython hashes a NaN by identity; a PVM float has none, so its bits decide.
             Value::Float(f) if f.is_nan() => f.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15),
             Value::Float(f) => float_hash(*f) as u64,
@@ -1515,7 +1522,8 @@ impl Vm<'_> {
                 s.hash()
             }
             Value::Bytes(b) => {
-                let mut h = FxHasher::default();
+                self.charge(cost::per_char(b.b.len()))?;
+                let mut h = FixedHasher::default();
                 h.write(&b.b);
                 h.finish() ^ 0xb5
             }
@@ -2062,7 +2070,7 @@ impl Vm<'_> {
             Err(e) => return Err(e),
         };
         while let Some(x) = self.next(&it)? {
-            self.charge(cost::PER_ELEM)?;
+            self.charge(cost::PER_ELEM_CMP)?;
             if x.is(k) || self.eq(&x, k)? {
                 return Ok(true);
             }
@@ -2084,7 +2092,22 @@ impl Vm<'_> {
     }
 
     /// Find `key` in a table: index of its entry.
+    ///
+    /// Every slot read beyond the first few is charged ([`cost::PROBE`], owed by the probe walk
+    /// and settled here, after each lookup), so keys colliding on purpose pay one probe per
+    /// entry they are compared with, and a native loop of lookups pays as it goes.
     pub fn table_find(
+        &mut self,
+        t: &std::cell::RefCell<Table>,
+        key: &Value,
+        h: u64,
+    ) -> R<Option<usize>> {
+        let r = self.table_find_walk(t, key, h);
+        self.settle()?;
+        r
+    }
+
+    fn table_find_walk(
         &mut self,
         t: &std::cell::RefCell<Table>,
         key: &Value,
@@ -2371,7 +2394,7 @@ fn seq_item(v: &Value, i: usize) -> Option<Value> {
 
 /// Fixed string hash (FxHash of the UTF-8 bytes; never seeded).
 pub fn str_hash(s: &str) -> u64 {
-    let mut h = FxHasher::default();
+    let mut h = FixedHasher::default();
     h.write(s.as_bytes());
     h.finish()
 }
