@@ -632,58 +632,6 @@ impl<E: Context> Chain<E> {
     pub async fn account(&self, address: &Address) -> CResult<Account> {
         Ok(self.state.account(&address.0).await?.unwrap_or_default())
     }
-
-    /// An actor's canonical source.
-    pub async fn code(&self, code_hash: &[u8; 32]) -> CResult<Option<String>> {
-        Ok(self
-            .state
-            .code(code_hash)
-            .await?
-            .map(|b| String::from_utf8_lossy(&b).into_owned()))
-    }
-
-    /// A storage entry with its proof against the head's state root.
-    pub async fn prove_storage(
-        &self,
-        address: &Address,
-        key: &[u8],
-    ) -> CResult<(Option<Vec<u8>>, Vec<u8>)> {
-        Ok(self.state.prove_storage(&address.0, key).await?)
-    }
-
-    /// A finalized block by height.
-    pub async fn block(&self, height: u64) -> CResult<Option<Block>> {
-        match self.blocks.block(height).await? {
-            Some(b) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
-            None => Ok(None),
-        }
-    }
-
-    /// A finalized block by hash.
-    pub async fn block_by_hash(&self, hash: &Hash32) -> CResult<Option<Block>> {
-        match self.blocks.block_by_hash(&hash.0).await? {
-            Some((_, b)) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
-            None => Ok(None),
-        }
-    }
-
-    /// Where a finalized transaction is: `(height, index)`.
-    pub async fn tx_location(&self, hash: &Hash32) -> CResult<Option<(u64, u32)>> {
-        Ok(self
-            .blocks
-            .tx_location(&hash.0)
-            .await?
-            .map(|l| (l.height, l.index)))
-    }
-
-    /// The receipts of a finalized block.
-    pub async fn receipts(&self, height: u64) -> CResult<Vec<Receipt>> {
-        let mut out = Vec::new();
-        for r in self.blocks.receipts(height).await? {
-            out.push(ReceiptRecord::decode(&r)?.receipt);
-        }
-        Ok(out)
-    }
 }
 
 async fn read_head<E: Context>(

@@ -80,7 +80,13 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     .await
     .map_err(|e| e.to_string())?;
     let genesis_hash = {
-        let g = chain.block(0).await.map_err(|e| e.to_string())?;
+        // Reads go through the published reader, as the RPC's do (`crate::reader`).
+        let reader = chain
+            .readers()
+            .borrow()
+            .clone()
+            .ok_or("no reader published")?;
+        let g = reader.block(0).await.map_err(|e| e.to_string())?;
         g.ok_or("genesis block missing")?.header.hash()
     };
     let head = chain.head().header.height;
