@@ -9,7 +9,11 @@
 //! is pinned to the committed height it was taken at, and a read after a later commit fails
 //! with `SnapshotStale` instead of mixing two states. A caller that meets it takes the next
 //! published reader and starts over ([`is_stale`]). Blocks and receipts are written once and
-//! never change, so the block store needs no snapshot.
+//! never change, so the block store needs no snapshot, but the chain appends block `h + 1` to
+//! it before it commits that block's state and publishes the next reader: a reader shows
+//! nothing above its own head, so a client that saw a receipt reads the state that includes it
+//! (a receipt of block `h + 1` beside the balance of block `h` was a real race, caught by the
+//! kill -9 test).
 //!
 //! **Receipt records.** A receipt is stored with what its JSON needs from the block (block
 //! hash, sender, recipient), so `cowboy_getReceipt` reads the transaction index and one record,
@@ -72,8 +76,16 @@ impl<E: Context> Reader<E> {
         self.state.prove_storage(&address.0, key).await
     }
 
+    /// Whether block `height` is part of this reader's view (see the module docs).
+    fn visible(&self, height: u64) -> bool {
+        height <= self.head.header.height
+    }
+
     /// A finalized block by height.
     pub async fn block(&self, height: u64) -> CResult<Option<Block>> {
+        if !self.visible(height) {
+            return Ok(None);
+        }
         match self.blocks.block(height).await? {
             Some(b) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
             None => Ok(None),
@@ -83,8 +95,10 @@ impl<E: Context> Reader<E> {
     /// A finalized block by hash.
     pub async fn block_by_hash(&self, hash: &Hash32) -> CResult<Option<Block>> {
         match self.blocks.block_by_hash(&hash.0).await? {
-            Some((_, b)) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
-            None => Ok(None),
+            Some((height, b)) if self.visible(height) => {
+                Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?))
+            }
+            _ => Ok(None),
         }
     }
 
@@ -94,12 +108,16 @@ impl<E: Context> Reader<E> {
             .blocks
             .tx_location(&hash.0)
             .await?
+            .filter(|l| self.visible(l.height))
             .map(|l| (l.height, l.index)))
     }
 
     /// The receipts of a finalized block.
     pub async fn receipts(&self, height: u64) -> CResult<Vec<Receipt>> {
         let mut out = Vec::new();
+        if !self.visible(height) {
+            return Ok(out);
+        }
         for r in self.blocks.receipts(height).await? {
             out.push(ReceiptRecord::decode(&r)?.receipt);
         }
@@ -115,6 +133,9 @@ impl<E: Context> Reader<E> {
         let Some((loc, bytes)) = self.blocks.located_receipt(&hash.0).await? else {
             return Ok(None);
         };
+        if !self.visible(loc.height) {
+            return Ok(None);
+        }
         Ok(Some((
             loc.height,
             loc.index,

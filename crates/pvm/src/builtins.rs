@@ -163,6 +163,12 @@ pub fn make_types() -> Types {
     ));
     exc.insert("BaseExceptionGroup", base_group);
     exc.insert("ExceptionGroup", group);
+    let attr_exc = crate::vm::AttrExcClasses {
+        import_error: exc["ImportError"].clone(),
+        os_error: exc["OSError"].clone(),
+        unicode_decode_error: exc["UnicodeDecodeError"].clone(),
+        unicode_encode_error: exc["UnicodeEncodeError"].clone(),
+    };
     Types {
         type_: cls("type", o(), BuiltinType::Type),
         bool_: cls("bool", vec![int.clone()], BuiltinType::Bool),
@@ -206,6 +212,7 @@ pub fn make_types() -> Types {
         dict_items: cls("dict_items", o(), BuiltinType::Object),
         mappingproxy: cls("mappingproxy", o(), BuiltinType::Object),
         exc,
+        attr_exc,
         object,
     }
 }
@@ -447,7 +454,13 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
 /// arguments the first two are errno and strerror, and a non-None third (the file name) and
 /// fifth (a second file name) are dropped from `args`, as CPython does.
 pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
-    if inst.cls().is_subclass(&vm.types.exc["ImportError"]) {
+    // Building an exception's state costs far more than the call that asks for it (see
+    // `cost::EXC_NEW`); owed rather than charged because VM errors are built where no charge
+    // can fail (`Vm::new_exc`), and paid before the next instruction.
+    crate::memory::owe(crate::cost::EXC_NEW);
+    let special = &vm.types.attr_exc;
+    let cls = inst.cls();
+    if cls.is_subclass(&special.import_error) {
         // `msg` is the message when there is exactly one argument; `name` and `path` are
         // keyword-only (`Vm::new_instance` sets them).
         let msg = match pos.as_slice() {
@@ -461,7 +474,7 @@ pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
             }
         }
     }
-    if inst.cls().is_subclass(&vm.types.exc["OSError"]) {
+    if cls.is_subclass(&special.os_error) {
         let mut attrs = [Value::None, Value::None, Value::None, Value::None];
         if (2..=5).contains(&pos.len()) {
             attrs[0] = pos[0].clone();
@@ -481,9 +494,8 @@ pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
             inst.dict.set_str(n, v);
         }
     }
-    let unicode = ["UnicodeDecodeError", "UnicodeEncodeError"]
-        .iter()
-        .any(|n| inst.cls().is_subclass(&vm.types.exc[*n]));
+    let unicode = cls.is_subclass(&special.unicode_decode_error)
+        || cls.is_subclass(&special.unicode_encode_error);
     if unicode && pos.len() == 5 {
         for (n, v) in ["encoding", "object", "start", "end", "reason"]
             .into_iter()

@@ -33,14 +33,29 @@ pub const PER_ELEM_CMP: u64 = 3;
 pub const PER_CHAR_DIV: u64 = 1;
 /// Raising an exception (fixed).
 pub const RAISE: u64 = 45;
+/// Creating an exception instance, by a call of its class or by the VM for an error it
+/// raises (`NameError`, `TypeError`, …): its state, `args` tuple and attribute dict, freed
+/// again when it is dropped. About 1 us on the reference machine: 7-14x the plain loop per
+/// cycle before this was charged (the adversarial search's first finding); at 100 it sits near
+/// the median (`benches/calibrate`, group `exception`).
+pub const EXC_NEW: u64 = 100;
 /// Entering a try block / handler / finally (fixed).
 pub const TRY: u64 = 2;
 /// Matching an except clause.
 pub const EXCEPT: u64 = 5;
+/// The shortest round-trip repr of a float (`format::float_repr`): a shortest-digits search,
+/// an exact re-format and a parse to check it, about 0.5-1 us whatever the value. Uncharged it
+/// ran at 4-8x the plain loop per cycle (`repr(1.7976931348623157e308)`; adversarial search).
+pub const FLOAT_REPR: u64 = 60;
 /// Creating a function, class or generator object.
 pub const MAKE: u64 = 20;
-/// Creating a class object (fixed, plus the body's own instructions).
-pub const CLASS: u64 = 100;
+/// Creating a class object (fixed, plus the body's own instructions), charged where every
+/// class is made (`Vm::type_new`): its MRO, name map and the hooks looked up on it. About 3 us
+/// on the reference machine; at 100 a `class` statement ran at 3x the plain loop per cycle and
+/// `type(name, bases, ns)`, which was not charged it at all, at 6-8x (adversarial search).
+pub const CLASS: u64 = 250;
+/// Per entry of the namespace a new class copies into its own name map.
+pub const CLASS_PER_NAME: u64 = 5;
 /// Import of a whitelisted module, first time (§17.3 "import: 100 first").
 pub const IMPORT_FIRST: u64 = 100;
 /// Import of an already-loaded module (§17.3 "5 cached").
@@ -124,7 +139,7 @@ pub fn bigint_gcd(bits_a: u64, bits_b: u64) -> u64 {
     (bits * limbs / GCD_DIV + 1) * PER_LIMB
 }
 
-/// Bit-limb steps of a binary gcd per cycle (calibrated, `benches/calibrate.rs`).
+/// Bit-limb steps of a binary gcd per cycle (calibrated, `benches/calibrate/main.rs`).
 const GCD_DIV: u64 = 16;
 
 /// Surcharge for an integer square root (`math.isqrt`): Newton's method, one long division

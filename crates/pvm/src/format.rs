@@ -30,8 +30,11 @@ fn shortest_sci(f: f64) -> String {
     }
 }
 
-/// CPython `repr(float)`.
+/// CPython `repr(float)`. Owes [`cost::FLOAT_REPR`] (paid before the next instruction): every
+/// path that shows a float in repr style (`repr`, `str`, `print`, `format` without a type,
+/// complex parts) comes through here.
 pub fn float_repr(f: f64) -> String {
+    crate::memory::owe(cost::FLOAT_REPR);
     if f.is_nan() {
         return "nan".into();
     }

@@ -1,4 +1,4 @@
-# Calibration cases for `benches/calibrate.rs` (see the PVM README, "Calibration").
+# Calibration cases for `benches/calibrate/main.rs` (see the PVM README, "Calibration").
 #
 # Each case starts with a header line `### group | op | worst-case input` and runs until the
 # cycle budget stops it (OutOfCycles): a little setup, then a `while True:` loop repeating the
@@ -552,3 +552,14 @@ f = Fraction(355, 113)
 while True:
     a * a + a
     f * f + f
+
+### exception | create | `ValueError("x")` built and dropped
+while True:
+    ValueError("x")
+
+### exception | VM error | `NameError` from a failed lookup, caught
+while True:
+    try:
+        undefined_name
+    except NameError:
+        pass

@@ -492,7 +492,7 @@ impl Vm<'_> {
             BuiltinType::BaseException => {
                 crate::builtins::set_exc_args(self, &inst, args.pos.clone());
                 *inst.exc.borrow_mut() = Some(Box::default());
-                if c.is_subclass(&self.types.exc["ImportError"]) {
+                if c.is_subclass(&self.types.attr_exc.import_error) {
                     // ImportError(msg, *, name=None, path=None).
                     for (k, v) in &args.kw {
                         match &**k {

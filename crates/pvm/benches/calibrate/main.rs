@@ -17,7 +17,12 @@
 //! cargo bench -p cowboy-pvm --bench calibrate -- --only int   # cases whose group/op matches
 //! cargo bench -p cowboy-pvm --bench calibrate -- --run f.py --budget 20000000
 //!                                           # one program: cycles, wall time, how it ended
+//! cargo bench -p cowboy-pvm --bench calibrate -- --search --minutes 60 --seed 1
+//!                                           # the adversarial search (search.rs)
 //! ```
+//!
+//! The cases are `cases.py`, written by reading each operation's algorithm, and `found.py`, the
+//! adversarial search's findings kept as regressions.
 //!
 //! `--check` reports, it does not assert the goal: it runs on a shared 2-core machine whose load
 //! changes during the run, and rows near the goal (the worst is above 5 on a loaded machine)
@@ -33,32 +38,49 @@ use std::time::{Duration, Instant};
 
 use cowboy_pvm::{Limits, RunOutcome};
 
+mod search;
+
 /// The allocator cowboyd links: the figures should be the node's.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const CASES: &str = include_str!("calibrate/cases.py");
+const CASES: &str = include_str!("cases.py");
+
+/// The adversarial search's findings kept as regression cases (group `search`, see `search.rs`).
+const FOUND: &str = include_str!("found.py");
 
 /// The ordinary programs the ratio is taken against (with the plain loop from `CASES`).
 const ORDINARY: &[(&str, &str)] = &[
-    ("actor_ledger", include_str!("programs/actor_ledger.py")),
-    ("bigint_arith", include_str!("programs/bigint_arith.py")),
-    ("comprehensions", include_str!("programs/comprehensions.py")),
-    ("dict_wordcount", include_str!("programs/dict_wordcount.py")),
-    ("fib_recursive", include_str!("programs/fib_recursive.py")),
+    ("actor_ledger", include_str!("../programs/actor_ledger.py")),
+    ("bigint_arith", include_str!("../programs/bigint_arith.py")),
+    (
+        "comprehensions",
+        include_str!("../programs/comprehensions.py"),
+    ),
+    (
+        "dict_wordcount",
+        include_str!("../programs/dict_wordcount.py"),
+    ),
+    (
+        "fib_recursive",
+        include_str!("../programs/fib_recursive.py"),
+    ),
     (
         "generators_pipeline",
-        include_str!("programs/generators_pipeline.py"),
+        include_str!("../programs/generators_pipeline.py"),
     ),
-    ("nbody_float", include_str!("programs/nbody_float.py")),
-    ("nqueens", include_str!("programs/nqueens.py")),
+    ("nbody_float", include_str!("../programs/nbody_float.py")),
+    ("nqueens", include_str!("../programs/nqueens.py")),
     (
         "objects_methods",
-        include_str!("programs/objects_methods.py"),
+        include_str!("../programs/objects_methods.py"),
     ),
-    ("sort_tuples", include_str!("programs/sort_tuples.py")),
-    ("spectral_norm", include_str!("programs/spectral_norm.py")),
-    ("string_build", include_str!("programs/string_build.py")),
+    ("sort_tuples", include_str!("../programs/sort_tuples.py")),
+    (
+        "spectral_norm",
+        include_str!("../programs/spectral_norm.py"),
+    ),
+    ("string_build", include_str!("../programs/string_build.py")),
 ];
 
 /// The goal of issue 15: no operation costs more than 3× ordinary code per cycle.
@@ -161,6 +183,12 @@ fn main() {
 
 fn calibrate() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--search-worker") {
+        return search::worker();
+    }
+    if args.iter().any(|a| a == "--search") {
+        return search::search(&args);
+    }
     let value = |flag: &str| {
         args.iter()
             .position(|a| a == flag)
@@ -198,7 +226,8 @@ fn calibrate() {
             reps: 3,
         }
     };
-    let cases = parse_cases(CASES);
+    let mut cases = parse_cases(CASES);
+    cases.extend(parse_cases(FOUND));
     let plain = cases
         .iter()
         .find(|c| c.op == "loop")
