@@ -452,7 +452,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "6f0b320d8063631d38aa265affcfbd40e0c415aeab47e00342a705c17ec8cb50";
+const GOLDEN_ROOT: &str = "aa96c804918735d3b4ba216b5346a9d365a6c1789fec1ffbfdba4bbcf9cb0306";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"

@@ -552,14 +552,3 @@ f = Fraction(355, 113)
 while True:
     a * a + a
     f * f + f
-
-### exception | create | `ValueError("x")` built and dropped
-while True:
-    ValueError("x")
-
-### exception | VM error | `NameError` from a failed lookup, caught
-while True:
-    try:
-        undefined_name
-    except NameError:
-        pass
