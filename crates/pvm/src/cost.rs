@@ -111,6 +111,19 @@ pub fn per_elem(n: usize) -> u64 {
     (n as u64).saturating_mul(PER_ELEM)
 }
 
+/// Parameter-name comparisons one cycle pays for when a call binds by keyword: each keyword
+/// scans the parameter names and each keyword-only parameter left unset scans the function's
+/// keyword defaults, so the work is quadratic in a function's size (as in CPython). Unpriced,
+/// `f(**kw)` on a function of 2,000 keyword-only parameters ran at 20x the plain loop per
+/// cycle and `f()` did not stop within minutes (adversarial search, then by reading the code).
+pub const NAME_COMPARES_PER_CYCLE: u64 = 4;
+
+/// Surcharge for a call binding that makes at most `compares` parameter-name comparisons.
+#[inline]
+pub fn name_compares(compares: u64) -> u64 {
+    compares.div_ceil(NAME_COMPARES_PER_CYCLE)
+}
+
 /// Surcharge for an operation producing or reading `n` characters/bytes.
 #[inline]
 pub fn per_char(n: usize) -> u64 {

@@ -276,6 +276,26 @@ fn exception_storm_stops() {
 }
 
 #[test]
+fn keyword_binding_is_priced_by_its_quadratic_worst_case() {
+    // Each unset keyword-only parameter scans the keyword defaults, each keyword the parameter
+    // names: 2,000 of each is 4,000,000 comparisons per call. Unpriced, this ran for minutes
+    // under a budget a plain loop spends in milliseconds.
+    let params: Vec<String> = (0..2000).map(|i| format!("a{i}=0")).collect();
+    let def = format!("def f(*, {}):\n    return 0\n", params.join(", "));
+    for call in ["f()", "f(**{'a%d' % i: 1 for i in range(2000)})"] {
+        let src = format!("{def}while True:\n    {call}\n");
+        let o = run_cycles(&src, BUDGET);
+        assert!(err_line(&o).starts_with("OutOfCycles"), "{:?}", o.error);
+        // One call's price (~1,000,000 cycles) is above the whole budget: the first call stops.
+        assert!(
+            o.cycles > BUDGET && o.cycles < BUDGET + 1_100_000,
+            "{}",
+            o.cycles
+        );
+    }
+}
+
+#[test]
 fn catastrophic_format_width() {
     for src in [
         "x = f'{1:>1000000000}'",

@@ -197,6 +197,14 @@ impl Vm<'_> {
             return Ok(());
         }
         let kwonly = code.kwonly as usize;
+        // Name matching below is priced by its worst case before it runs (`cost::name_compares`):
+        // every keyword may scan every parameter name, every keyword-only parameter the
+        // keyword defaults.
+        let names = code.varnames.len().min(argc + kwonly) as u64;
+        let compares = (args.kw.len() as u64)
+            .saturating_mul(names)
+            .saturating_add((kwonly as u64).saturating_mul(func.kwdefaults.len() as u64));
+        self.charge(crate::cost::name_compares(compares))?;
         let mut extra = Vec::new();
         for (i, v) in args.pos.drain(..).enumerate() {
             if i < argc {
@@ -254,7 +262,8 @@ impl Vm<'_> {
                 )));
             }
         }
-        let kwdict = crate::value::rc_dict(PyDict::new());
+        // Only a `**kwargs` parameter needs the dict.
+        let kwdict = kw_slot.map(|_| crate::value::rc_dict(PyDict::new()));
         for (k, v) in args.kw.drain(..) {
             let pos = code.varnames[code.posonly as usize..argc]
                 .iter()
@@ -287,8 +296,8 @@ impl Vm<'_> {
                     }
                     locals[real] = Some(v);
                 }
-                None => match kw_slot {
-                    Some(_) => self.dict_set(&kwdict, Value::str(&k), v)?,
+                None => match &kwdict {
+                    Some(d) => self.dict_set(d, Value::str(&k), v)?,
                     None => {
                         if code.varnames[..code.posonly as usize]
                             .iter()
@@ -305,8 +314,8 @@ impl Vm<'_> {
                 },
             }
         }
-        if let Some(s) = kw_slot {
-            locals[s] = Some(Value::Dict(kwdict));
+        if let (Some(s), Some(d)) = (kw_slot, kwdict) {
+            locals[s] = Some(Value::Dict(d));
         }
         // Defaults for positional params.
         let ndef = func.defaults.len();
