@@ -548,7 +548,8 @@ fn mutate_once(src: &str, donor: &str, rng: &mut Rng) -> Option<(String, &'stati
         0 | 1 => {
             let lits = int_literals(src);
             let span = rng.choose(&lits)?;
-            Some((splice(span, *rng.pick(INTS)), "int"))
+            let value: &str = rng.pick::<&str>(INTS);
+            Some((splice(span, value), "int"))
         }
         2 => {
             let lits = str_literals(src);
