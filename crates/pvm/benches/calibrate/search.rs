@@ -799,12 +799,7 @@ pub fn search(args: &[String]) {
         let e = worker.eval(&harness(&child), BUDGET);
         evals += 1;
         let ratio = scale.ratio(&e);
-        let lineage = format!("{} > {how}", parent.lineage);
-        let lineage = if lineage.len() > 200 {
-            format!("…{}", &lineage[lineage.len() - 190..])
-        } else {
-            lineage
-        };
+        let lineage = short_lineage(&format!("{} > {how}", parent.lineage));
         consider(
             &mut worker,
             &scale,
@@ -846,6 +841,19 @@ pub fn search(args: &[String]) {
         f.src = shrink(&mut worker, &scale, &f.src, f.ratio.min(50.0) * 0.7, broken);
     }
     write_report(&out_dir, &findings, evals, minutes, seed, &scale);
+}
+
+/// A lineage kept readable: the seed's name and its last twelve mutation steps.
+fn short_lineage(lineage: &str) -> String {
+    let steps: Vec<&str> = lineage.split(" > ").collect();
+    if steps.len() <= 13 {
+        return lineage.to_string();
+    }
+    format!(
+        "{} > … > {}",
+        steps[0],
+        steps[steps.len() - 12..].join(" > ")
+    )
 }
 
 /// Tournament of three: the best of three random members.
