@@ -36,8 +36,9 @@ pub const RAISE: u64 = 45;
 /// Creating an exception instance, by a call of its class or by the VM for an error it
 /// raises (`NameError`, `TypeError`, …): its state, `args` tuple and attribute dict, freed
 /// again when it is dropped. About 1 us on the reference machine: 7-14x the plain loop per
-/// cycle before this was charged (the adversarial search's first finding); at 100 it sits near
-/// the median (`benches/calibrate`, group `exception`).
+/// cycle before this was charged (the adversarial search's first finding); at 100 the search's
+/// regression cases (`benches/calibrate/found.py`) measure 0.3-0.6 of the median, an
+/// overcharge kept rather than risk the other side.
 pub const EXC_NEW: u64 = 100;
 /// Entering a try block / handler / finally (fixed).
 pub const TRY: u64 = 2;
