@@ -85,12 +85,18 @@ enum Outbound {
     Want(Hash32),
 }
 
+/// Rewrites each block this validator proposes before it is relayed, making it a Byzantine
+/// proposer: how `tests/devnet.rs` shows what honest validators do with blocks that break the
+/// rule. `cowboyd` never sets one.
+pub type ProposalTamper = Arc<dyn Fn(Block) -> Block + Send + Sync>;
+
 /// The application handed to the simplex engine (see the module docs).
 #[derive(Clone)]
 pub struct Application {
     chain: Arc<Mutex<Chain<Ctx>>>,
     coinbase: Address,
     block_time: Duration,
+    tamper: Option<ProposalTamper>,
     outbound: mpsc::UnboundedSender<Outbound>,
     finalized: mpsc::UnboundedSender<Hash32>,
 }
@@ -102,11 +108,13 @@ pub struct Tasks {
 }
 
 impl Application {
-    /// An application proposing blocks every `block_time` with tips to `coinbase`.
+    /// An application proposing blocks every `block_time` with tips to `coinbase` (each
+    /// rewritten by `tamper`, if given, before it is relayed).
     pub fn new(
         chain: Arc<Mutex<Chain<Ctx>>>,
         coinbase: Address,
         block_time: Duration,
+        tamper: Option<ProposalTamper>,
     ) -> (Self, Tasks) {
         let (outbound_tx, outbound) = mpsc::unbounded_channel();
         let (finalized_tx, finalized) = mpsc::unbounded_channel();
@@ -115,6 +123,7 @@ impl Application {
                 chain,
                 coinbase,
                 block_time,
+                tamper,
                 outbound: outbound_tx,
                 finalized: finalized_tx,
             },
@@ -172,29 +181,11 @@ impl Application {
             while let Ok((peer, bytes)) = receiver.recv().await {
                 let bytes = bytes.as_ref();
                 match bytes.split_first() {
+                    // The decoder applies max_tx_size_bytes: a block holding a larger
+                    // transaction is refused here, never kept, so never voted for.
                     Some((&MSG_BLOCK, block)) => match Block::decode(block, limits) {
                         Ok(block) => {
-                            let mut chain = chain.lock().await;
-                            // A transaction above max_tx_size_bytes makes the block invalid;
-                            // it is not kept (so never voted for).
-                            let limit = crate::mempool::max_tx_bytes(&chain.genesis().params);
-                            let oversized = block
-                                .transactions
-                                .iter()
-                                .map(|t| t.encode().len())
-                                .enumerate()
-                                .find(|(_, size)| *size > limit);
-                            if let Some((index, size)) = oversized {
-                                tracing::warn!(
-                                    ?peer,
-                                    index,
-                                    size,
-                                    limit,
-                                    "peer sent a block with a transaction larger than max_tx_size_bytes"
-                                );
-                                continue;
-                            }
-                            chain.receive(block);
+                            chain.lock().await.receive(block);
                             arrived_in.notify_one();
                         }
                         Err(e) => {
@@ -274,6 +265,14 @@ impl Application {
                 let started = std::time::Instant::now();
                 return match chain.build(now_ms(), self.coinbase).await {
                     Ok(block) => {
+                        let block = match &self.tamper {
+                            Some(tamper) => {
+                                let bad = tamper(block);
+                                chain.receive(bad.clone());
+                                bad
+                            }
+                            None => block,
+                        };
                         tracing::info!(
                             height = block.header.height,
                             txs = block.transactions.len(),

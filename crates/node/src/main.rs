@@ -200,6 +200,8 @@ fn main() {
             l
         },
         on_ready,
+        tamper_proposals: None,
+        shutdown: Box::pin(cowboy_node::node::shutdown_signal()),
     };
     let runtime = commonware_runtime::tokio::Config::new()
         .with_storage_directory(data_dir.join("db"))

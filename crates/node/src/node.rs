@@ -1,9 +1,11 @@
 //! Wiring: open the chain, start the p2p network, the simplex engine, the RPC server and the
 //! metrics endpoint, then run until SIGINT/SIGTERM.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -58,9 +60,14 @@ pub struct NodeConfig {
     pub rpc_limits: crate::limits::RpcLimits,
     /// Called once the node serves RPC, with the bound RPC address.
     pub on_ready: Box<dyn FnOnce(SocketAddr) + Send>,
+    /// Rewrites this validator's proposals (tests of Byzantine proposers only; `None` in
+    /// `cowboyd`).
+    pub tamper_proposals: Option<crate::consensus::ProposalTamper>,
+    /// The node runs until this resolves (`cowboyd`: [`shutdown_signal`]).
+    pub shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
 }
 
-/// Run the node until a shutdown signal.
+/// Run the node until `cfg.shutdown` resolves.
 pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let genesis = cfg.genesis.clone();
     let me = cfg.validator_key.public_key();
@@ -139,7 +146,12 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     )
     .ok_or("validator key is not a participant")?;
     let metrics = Metrics::new(&context.child("cowboy"));
-    let (app, tasks) = Application::new(chain.clone(), coinbase, cfg.block_time);
+    let (app, tasks) = Application::new(
+        chain.clone(),
+        coinbase,
+        cfg.block_time,
+        cfg.tamper_proposals,
+    );
     app.start(tasks, blocks, metrics.clone());
     let leader_timeout = cfg.block_time + Duration::from_secs(2);
     let engine_cfg = simplex::Config {
@@ -202,7 +214,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     }
     (cfg.on_ready)(rpc_addr);
 
-    shutdown_signal().await;
+    cfg.shutdown.await;
     tracing::info!("shutting down");
     let _ = rpc_handle.stop();
     // Finalized blocks are durable when announced; wait for an in-flight finalization.
@@ -210,7 +222,8 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     Ok(())
 }
 
-async fn shutdown_signal() {
+/// Resolves on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};

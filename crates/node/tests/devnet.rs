@@ -1,9 +1,9 @@
 //! End to end: real `cowboyd --dev` processes on loopback, driven through JSON-RPC with
 //! transactions signed by `cowboy-types`. Covers deploy/call/view/storage proofs/events, hostile
 //! RPC input, durability under `kill -9` in a loop, a four-validator network in which one
-//! validator starts late and catches up by fetching blocks from its peers, the mempool
-//! censorship attack of issue 14, and the RPC's limits (WebSocket floods, oversized and
-//! unaffordable calls).
+//! validator starts late and catches up by fetching blocks from its peers, a Byzantine proposer
+//! among three honest validators, the mempool censorship attack of issue 14, and the RPC's
+//! limits (WebSocket floods, oversized and unaffordable calls).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -22,8 +22,9 @@ fn free_port() -> u16 {
         .expect("free port")
 }
 
+/// A node under test: a `cowboyd` process, or (`child` = `None`) a node run in this process.
 struct Node {
-    child: Child,
+    child: Option<Child>,
     url: String,
 }
 
@@ -51,7 +52,7 @@ impl Node {
             .spawn()
             .expect("spawn cowboyd");
         let node = Node {
-            child,
+            child: Some(child),
             url: format!("http://127.0.0.1:{rpc}"),
         };
         let started = Instant::now();
@@ -106,16 +107,21 @@ impl Node {
         self.rpc("cowboy_blockNumber", json!([])).as_u64().unwrap()
     }
 
-    fn kill9(mut self) {
-        let _ = self.child.kill(); // SIGKILL
-        let _ = self.child.wait();
+    fn kill9(self) {
+        drop(self); // SIGKILL
+    }
+
+    fn process(&mut self) -> &mut Child {
+        self.child.as_mut().expect("a cowboyd process")
     }
 }
 
 impl Drop for Node {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -429,47 +435,148 @@ fn kill_9_loses_no_finalized_block_and_restart_resumes() {
     assert_eq!(bal["balance"], json!(sent.to_string()));
 }
 
-#[test]
-fn four_validators_agree_and_a_late_one_catches_up() {
-    use commonware_codec::Encode;
-    use commonware_cryptography::{ed25519, Signer};
+/// A network of validators on loopback: their keys, ports and the genesis, under one directory.
+struct ValidatorNetwork {
+    dir: std::path::PathBuf,
+    ports: Vec<u16>,
+    genesis: std::path::PathBuf,
+}
 
-    let dir = tempfile::tempdir().unwrap();
-    let ports: Vec<u16> = (0..4).map(|_| free_port()).collect();
-    let mut validators = Vec::new();
-    for (i, port) in ports.iter().enumerate() {
-        let seed = cowboy_types::keccak256(format!("test-validator-{i}").as_bytes());
-        std::fs::write(dir.path().join(format!("key{i}")), hex::encode(seed.0)).unwrap();
-        let key = {
-            use commonware_codec::DecodeExt;
-            ed25519::PrivateKey::decode(seed.0.to_vec()).unwrap()
-        };
-        validators.push(json!({
-            "publicKey": hex::encode(key.public_key().encode()),
-            "p2p": format!("127.0.0.1:{port}"),
-            "coinbase": hex0x(&[i as u8 + 1; 20]),
-        }));
+impl ValidatorNetwork {
+    /// `n` validators (coinbase of validator `i`: `[i + 1; 20]`); dev keys 0 and 1 funded.
+    fn new(dir: &Path, n: usize) -> ValidatorNetwork {
+        use commonware_codec::Encode;
+        use commonware_cryptography::Signer;
+        let ports: Vec<u16> = (0..n).map(|_| free_port()).collect();
+        let mut validators = Vec::new();
+        for (i, port) in ports.iter().enumerate() {
+            let (seed, key) = Self::key(i);
+            std::fs::write(dir.join(format!("key{i}")), hex::encode(seed.0)).unwrap();
+            validators.push(json!({
+                "publicKey": hex::encode(key.public_key().encode()),
+                "p2p": format!("127.0.0.1:{port}"),
+                "coinbase": hex0x(&[i as u8 + 1; 20]),
+            }));
+        }
+        let genesis = json!({
+            "chainId": 1337,
+            "allocations": {
+                hex0x(&dev_key(0).address().0): "1000000000000000000000",
+                hex0x(&dev_key(1).address().0): "1000000000000000000000",
+            },
+            "validators": validators,
+        });
+        let genesis_path = dir.join("genesis.json");
+        std::fs::write(&genesis_path, genesis.to_string()).unwrap();
+        ValidatorNetwork {
+            dir: dir.to_path_buf(),
+            ports,
+            genesis: genesis_path,
+        }
     }
-    let funded = dev_key(0).address();
-    let genesis = json!({
-        "chainId": 1337,
-        "allocations": { hex0x(&funded.0): "1000000000000000000000" },
-        "validators": validators,
-    });
-    let genesis_path = dir.path().join("genesis.json");
-    std::fs::write(&genesis_path, genesis.to_string()).unwrap();
-    let start = |i: usize| {
-        let key = dir.path().join(format!("key{i}"));
+
+    /// Validator `i`'s key: its seed (the key file's content) and the key.
+    fn key(i: usize) -> (Hash32, commonware_cryptography::ed25519::PrivateKey) {
+        use commonware_codec::DecodeExt;
+        let seed = cowboy_types::keccak256(format!("test-validator-{i}").as_bytes());
+        let key = commonware_cryptography::ed25519::PrivateKey::decode(seed.0.to_vec()).unwrap();
+        (seed, key)
+    }
+
+    /// Validator `i` as a `cowboyd` process (200 ms blocks; log in `v{i}.log`).
+    fn start(&self, i: usize) -> Node {
+        let key = self.dir.join(format!("key{i}"));
         let args = [
             "--genesis",
-            genesis_path.to_str().unwrap(),
+            self.genesis.to_str().unwrap(),
             "--validator-key",
             key.to_str().unwrap(),
             "--block-time",
             "200",
         ];
-        Node::start_with(&dir.path().join(format!("v{i}")), &args, ports[i])
-    };
+        Node::start_with(&self.dir.join(format!("v{i}")), &args, self.ports[i])
+    }
+
+    /// Validator `i` run in this process by the node's own code (`cowboy_node::node::run`),
+    /// each block it proposes rewritten by `tamper` before it is relayed. It stops when the
+    /// returned guard is dropped.
+    fn start_in_process(
+        &self,
+        i: usize,
+        tamper: cowboy_node::consensus::ProposalTamper,
+    ) -> (Node, InProcess) {
+        use commonware_runtime::Runner as _;
+        let data_dir = self.dir.join(format!("v{i}"));
+        std::fs::create_dir_all(&data_dir).unwrap();
+        let genesis = std::fs::read_to_string(&self.genesis).unwrap();
+        let (ready_tx, ready) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let cfg = cowboy_node::node::NodeConfig {
+            data_dir: data_dir.clone(),
+            genesis: cowboy_node::genesis::Genesis::from_json(&genesis).unwrap(),
+            validator_key: Self::key(i).1,
+            p2p_addr: format!("127.0.0.1:{}", self.ports[i]).parse().unwrap(),
+            rpc_addr: "127.0.0.1:0".parse().unwrap(),
+            metrics_addr: None,
+            block_time: Duration::from_millis(200),
+            mempool_txs: 1_000,
+            rpc_limits: cowboy_node::limits::RpcLimits::default(),
+            on_ready: Box::new(move |addr| {
+                let _ = ready_tx.send(addr);
+            }),
+            tamper_proposals: Some(tamper),
+            shutdown: Box::pin(async move {
+                let _ = stopped.await;
+            }),
+        };
+        let thread = std::thread::spawn(move || {
+            let runtime = commonware_runtime::tokio::Config::new()
+                .with_storage_directory(data_dir.join("db"))
+                .with_worker_threads(2);
+            commonware_runtime::tokio::Runner::new(runtime)
+                .start(|context| cowboy_node::node::run(context, cfg))
+                .expect("in-process node");
+        });
+        let addr = ready
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the in-process node serves RPC");
+        let node = Node {
+            child: None,
+            url: format!("http://{addr}"),
+        };
+        let guard = InProcess {
+            stop: Some(stop),
+            thread: Some(thread),
+        };
+        (node, guard)
+    }
+
+    fn log(&self, i: usize) -> String {
+        std::fs::read_to_string(self.dir.join(format!("v{i}.log"))).unwrap_or_default()
+    }
+}
+
+/// A node run in this process: stopped (and waited for) on drop, before its directory goes.
+struct InProcess {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for InProcess {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[test]
+fn four_validators_agree_and_a_late_one_catches_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = ValidatorNetwork::new(dir.path(), 4);
+    let start = |i: usize| net.start(i);
+    let funded = dev_key(0).address();
     let mut nodes: Vec<Node> = [0, 1, 3].into_iter().map(start).collect();
     let started = Instant::now();
     while nodes[0].height() < 5 {
@@ -624,13 +731,13 @@ fn sigterm_shuts_down_cleanly_and_restart_resumes() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let status = Command::new("kill")
-        .args(["-TERM", &node.child.id().to_string()])
+        .args(["-TERM", &node.process().id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     let started = Instant::now();
     let exit = loop {
-        if let Some(s) = node.child.try_wait().unwrap() {
+        if let Some(s) = node.process().try_wait().unwrap() {
             break s;
         }
         assert!(
@@ -905,4 +1012,152 @@ fn rpc_limits_hold_under_websocket_floods_and_bad_calls() {
         }
     }
     assert_eq!(node.rpc("cowboy_chainId", json!([])), json!(1337));
+}
+
+/// A Byzantine validator among three honest ones. Validator 3 runs in this process (the node's
+/// own code on the same p2p network) and rewrites every block it proposes to break one rule
+/// before relaying it: a header field it cannot choose (randomness, cycle basefee, state root),
+/// the transaction order, a transaction over `max_tx_size_bytes`. The honest `cowboyd`
+/// processes reject each with the error naming the rule, never finalize one of its blocks, and
+/// keep finalizing the same chain, including an honest transfer.
+#[test]
+fn byzantine_proposer_blocks_are_rejected_and_honest_validators_go_on() {
+    use cowboy_types::Block;
+    use std::sync::{Arc, Mutex};
+
+    let dir = tempfile::tempdir().unwrap();
+    let net = ValidatorNetwork::new(dir.path(), 4);
+    let honest: Vec<Node> = (0..3).map(|i| net.start(i)).collect();
+    // What an honest validator logs for each tampering, in the order they were made.
+    let made: Arc<Mutex<Vec<&'static str>>> = Arc::default();
+    let record = made.clone();
+    let tamper: cowboy_node::consensus::ProposalTamper = Arc::new(move |mut b: Block| {
+        let mut made = record.lock().unwrap();
+        let logged = match made.len() % 5 {
+            0 => {
+                b.header.randomness.0[0] ^= 1;
+                "randomness: got"
+            }
+            1 => {
+                b.header.cycle_basefee += 1;
+                "cycle_basefee: got"
+            }
+            2 => {
+                b.header.state_root.0[0] ^= 1;
+                "state_root: got"
+            }
+            3 if b.transactions.len() >= 2 => {
+                b.transactions.swap(0, 1);
+                b.header.tx_root = Block::tx_root(&b.transactions);
+                "is out of the block order"
+            }
+            3 => {
+                b.header.receipts_root.0[0] ^= 1;
+                "receipts_root: got"
+            }
+            _ => {
+                let big = Transaction {
+                    chain_id: 1337,
+                    nonce: 0,
+                    to: Some(Address([0xB1; 20])),
+                    value: 0,
+                    cycles_limit: 10_000,
+                    cells_limit: 200_000,
+                    max_fee_per_cycle: 1,
+                    max_fee_per_cell: 1,
+                    tip_per_cycle: 0,
+                    tip_per_cell: 0,
+                    access_list: None,
+                    payload: vec![0; 140_000],
+                    signature: None,
+                };
+                b.transactions.push(big);
+                b.header.tx_root = Block::tx_root(&b.transactions);
+                "larger than the 131072-byte limit"
+            }
+        };
+        made.push(logged);
+        b
+    });
+    let (byzantine, _stop) = net.start_in_process(3, tamper);
+    // Two transactions only the Byzantine validator holds, so its blocks have an order to break
+    // (they are never finalized: only its own blocks would carry them).
+    let key = dev_key(1);
+    let first = signed(
+        &byzantine,
+        &key,
+        Some(Address([0xB0; 20])),
+        1,
+        Payload::Transfer,
+    );
+    let mut second = first.clone();
+    second.nonce += 1;
+    second.sign(&key).unwrap();
+    for tx in [&first, &second] {
+        byzantine.rpc("cowboy_sendRawTransaction", json!([hex0x(&tx.encode())]));
+    }
+
+    let wanted = [
+        "randomness: got",
+        "cycle_basefee: got",
+        "state_root: got",
+        "is out of the block order",
+        "larger than the 131072-byte limit",
+    ];
+    let started = Instant::now();
+    loop {
+        let proposed = made.lock().unwrap().clone();
+        let logged = (0..3).all(|i| {
+            let log = net.log(i);
+            wanted.iter().all(|w| log.contains(w))
+        });
+        if logged && wanted.iter().all(|w| proposed.contains(w)) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "honest validators did not log a rejection of every tampering; proposed {proposed:?}"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+
+    // The honest three keep finalizing: a transfer lands, and all agree on the chain.
+    let tx = signed(
+        &honest[0],
+        &dev_key(0),
+        Some(Address([0xCD; 20])),
+        5,
+        Payload::Transfer,
+    );
+    let target = submit_and_wait(&honest[0], &tx)["blockHeight"]
+        .as_u64()
+        .unwrap()
+        + 2;
+    let started = Instant::now();
+    for node in honest.iter().chain([&byzantine]) {
+        while node.height() < target {
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "a validator stopped finalizing"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    let expected = honest[0].rpc("cowboy_getBlockByNumber", json!([target, false]));
+    for node in honest[1..].iter().chain([&byzantine]) {
+        let b = node.rpc("cowboy_getBlockByNumber", json!([target, false]));
+        assert_eq!(b["hash"], expected["hash"]);
+        assert_eq!(b["stateRoot"], expected["stateRoot"]);
+    }
+    // None of the Byzantine validator's blocks was finalized (every one it made was tampered).
+    let byzantine_coinbase = hex0x(&[4; 20]);
+    for h in 1..=target {
+        let b = honest[0].rpc("cowboy_getBlockByNumber", json!([h, false]));
+        let proposer = b["proposer"].as_str().unwrap().to_lowercase();
+        assert_ne!(
+            proposer, byzantine_coinbase,
+            "block {h} was the Byzantine's"
+        );
+    }
+    assert!(made.lock().unwrap().len() >= wanted.len());
 }
