@@ -585,12 +585,16 @@ pub fn module(
                 }
             })
             .await??;
-        let pending = s
-            .chain
-            .lock()
-            .await
-            .mempool
-            .next_nonce(&address, acct.nonce);
+        let pending = {
+            // The pool is at the chain's head, which can be a block ahead of the reader that
+            // served `acct`; counted from the reader's nonce, a transaction mined in between
+            // would be neither in the state nor in the pool, and `pendingNonce` would point at
+            // a nonce already used. So the count starts from the head's nonce, read under the
+            // same lock (one account read).
+            let chain = s.chain.lock().await;
+            let nonce = chain.account(&address).await.map_err(internal)?.nonce;
+            chain.mempool.next_nonce(&address, nonce)
+        };
         Ok(json!({
             "address": addr_json(&address),
             "balance": acct.balance.to_string(),
