@@ -12,7 +12,7 @@
 //! Called from a tokio task, `block_on` never yields to the scheduler, so the task's budget
 //! never refills: once a block has made ~128 storage reads that miss the page cache, every
 //! tokio resource (the `spawn_blocking` handle of a read) would answer "pending, try again"
-//! forever and execution would spin without end (`tests/cold_reads.rs`). Outside tokio the
+//! forever and execution would spin without end (`tests/it/cold_reads.rs`). Outside tokio the
 //! wrapper does nothing.
 //!
 //! Everything here is infallible except storage I/O; an I/O failure is [`StateFailure`], which

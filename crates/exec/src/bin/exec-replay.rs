@@ -2,7 +2,7 @@
 //! deploys of the example actors, handler calls that succeed and fail, messages, and invalid
 //! transactions that block building skips), execute it from genesis over a fresh state, and
 //! print the final state root and a digest of every receipt. Two processes given the same
-//! arguments must print the same line: the replay test (`tests/replay.rs`) checks exactly that.
+//! arguments must print the same line: the replay test (`tests/it/replay.rs`) checks exactly that.
 //!
 //! Blocks are made exactly as a node's proposer makes them: `block::propose` on top of the
 //! parent header, so the environment (basefees, randomness), lanes, order and header come from

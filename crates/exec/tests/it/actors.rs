@@ -2,18 +2,16 @@
 //! mutation of stored values), atomic failure with the Python exception and its actor line,
 //! every metering limit, messages, events, isolation and randomness.
 
-mod support;
-
+use crate::support::*;
 use commonware_runtime::{deterministic, Runner as _};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::{actor_address, code_hash, Address, Hash32, Receipt};
-use support::*;
 
-const COUNTER: &str = include_str!("../../../examples/actors/counter.py");
-const LEGACY: &str = include_str!("../../../examples/actors/legacy_counter.py");
-const TODO: &str = include_str!("../../../examples/actors/todo.py");
-const TOKEN: &str = include_str!("../../../examples/actors/token.py");
-const RELAY: &str = include_str!("../../../examples/actors/relay.py");
+const COUNTER: &str = include_str!("../../../../examples/actors/counter.py");
+const LEGACY: &str = include_str!("../../../../examples/actors/legacy_counter.py");
+const TODO: &str = include_str!("../../../../examples/actors/todo.py");
+const TOKEN: &str = include_str!("../../../../examples/actors/token.py");
+const RELAY: &str = include_str!("../../../../examples/actors/relay.py");
 
 fn text(s: &str) -> Value {
     Value::Text(s.into())

@@ -2,15 +2,13 @@
 //! value held by actors, paid out by `transfer`, access control with user exception classes,
 //! deadlines in block heights, and refunds.
 
-mod support;
-
+use crate::support::*;
 use commonware_runtime::{deterministic, Runner as _};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::{actor_address, code_hash, Address, Hash32, Receipt};
-use support::*;
 
-const ESCROW: &str = include_str!("../../../examples/actors/escrow.py");
-const AUCTION: &str = include_str!("../../../examples/actors/auction.py");
+const ESCROW: &str = include_str!("../../../../examples/actors/escrow.py");
+const AUCTION: &str = include_str!("../../../../examples/actors/auction.py");
 
 fn text(s: &str) -> Value {
     Value::Text(s.into())

@@ -6,8 +6,7 @@
 //! proposer's) must each be rejected with the typed error naming what is wrong (see
 //! `support/arbitrary_block.rs`).
 
-#[path = "support/arbitrary_block.rs"]
-mod arbitrary_block;
+use crate::support::arbitrary_block;
 
 use std::path::Path;
 

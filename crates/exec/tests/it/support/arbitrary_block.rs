@@ -1,6 +1,6 @@
 //! Arbitrary blocks over real state, shared by the coverage-guided fuzz target
 //! (`crates/exec/fuzz`, `cargo +nightly fuzz run apply_block`) and the stable replay test
-//! (`tests/arbitrary_blocks.rs`, which runs in CI): raw transaction bytes, transfers, deploys of
+//! (`tests/it/arbitrary_blocks.rs`, which runs in CI): raw transaction bytes, transfers, deploys of
 //! arbitrary source text, and calls of deployed actors with arbitrary handler names and CBOR
 //! arguments, all signed by funded keys so they reach execution. Each input also makes a
 //! Byzantine proposer of the honest block: three tamperings chosen by the input's hash, from
@@ -22,8 +22,8 @@ use cowboy_types::genesis::GenesisParams;
 use cowboy_types::tx::Payload;
 use cowboy_types::{actor_address, code_hash, keccak256, Address, Hash32, PrivateKey, Transaction};
 
-const COUNTER: &str = include_str!("../../../../examples/actors/counter.py");
-const TOKEN: &str = include_str!("../../../../examples/actors/token.py");
+const COUNTER: &str = include_str!("../../../../../examples/actors/counter.py");
+const TOKEN: &str = include_str!("../../../../../examples/actors/token.py");
 
 fn key(i: u8) -> PrivateKey {
     PrivateKey::from_bytes(&keccak256(&[b'k', i % 4]).0).expect("key")

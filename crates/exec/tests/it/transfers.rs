@@ -1,14 +1,12 @@
 //! Transfers and transaction validity end to end: exact fee settlement, supply accounting,
 //! every rejection reason of §2.2 leaving the state untouched, and deterministic roots.
 
-mod support;
-
+use crate::support::*;
 use commonware_runtime::{deterministic, Runner as _};
 use cowboy_exec::{BlockError, TxInvalid};
 use cowboy_types::tx::Payload;
 use cowboy_types::Address;
 use proptest::prelude::*;
-use support::*;
 
 #[test]
 fn a_transfer_settles_exactly() {

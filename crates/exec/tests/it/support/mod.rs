@@ -1,7 +1,7 @@
 //! Shared test fixtures: deterministic keys, signed transactions and a chain driver that
 //! executes blocks with `cowboy-exec` over a real `cowboy-state` QMDB and commits them.
 
-#![allow(dead_code, reason = "each test target uses a subset")]
+pub mod arbitrary_block;
 
 use commonware_runtime::deterministic;
 use cowboy_exec::block::{apply_genesis, execute_block, BlockOutcome};

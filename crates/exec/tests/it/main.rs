@@ -1,0 +1,11 @@
+//! The crate's integration tests, one module per concern, in one test binary: the state,
+//! runtime and PVM link once instead of once per file (CI time on a 2-core machine).
+
+mod actors;
+mod arbitrary_blocks;
+mod cold_reads;
+mod examples;
+mod replay;
+mod supply;
+mod support;
+mod transfers;
