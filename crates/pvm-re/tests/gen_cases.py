@@ -112,7 +112,7 @@ for repl in [r"\1", r"\g<1>", r"\g<0>", r"\g<name>", r"\g<x>", r"\g<1", r"\g", r
 # split/findall/sub empty-match rules
 for p in [r"", r"x*", r"\b", r"\B", r"(x*)", r"(?=a)", r"(a)|(b)", r"(,)", r",", r"\s*", r"(\s)*", r"a|", r"|a", r"(?:)"]:
     add(p, "", ["", "a", "abc", "a,b,,c", "xaxbx", " a  b ", "aab", "ba"])
-# Known deviations (README "does not") are tested in tests/api.rs, not here:
+# Known deviations (README "does not") are tested in tests/it/api.rs, not here:
 # \N{...} names, re.LOCALE for bytes, re.TEMPLATE.
 # Hostile but small
 for p in [r"(a+)+$", r"(a|a)*b", r"(a*)*b", r"(?:a|aa)*c", r"(x+x+)+y", r"(.*a){3}"]:

@@ -406,7 +406,7 @@ def generate(cowboy):
 
     out.append("### Test programs per module\n")
     out.append("Programs under `tests/conformance/` (expected output from CPython 3.11, run by "
-               "`cargo test -p cowboy-pvm --test conformance`), `tests/pvm_only/` (PVM-specific "
+               "`cargo test -p cowboy-pvm --test it conformance::`), `tests/pvm_only/` (PVM-specific "
                "expectations) and `tests/lang/` that import the module; \"known failure\" "
                "marks entries of `tests/conformance/KNOWN_FAILURES`.\n")
     out.append("| module | programs | test programs |")

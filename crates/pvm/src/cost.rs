@@ -2,7 +2,7 @@
 //!
 //! Every cycle the VM charges comes from a constant in this file, and every charge goes through
 //! [`crate::vm::Vm::charge`]. Changing a number here changes consensus: the golden cycle test
-//! (`tests/golden_cycles.rs`) pins the totals of a fixed program set so a change is deliberate.
+//! (`tests/it/golden_cycles.rs`) pins the totals of a fixed program set so a change is deliberate.
 //!
 //! Fixed costs are per executed instruction; size-proportional surcharges (`PER_*`) are charged
 //! before the work they pay for, so a budget is never overrun by more than one fixed step.

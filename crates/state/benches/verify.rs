@@ -11,7 +11,7 @@ use cowboy_proof_verifier::proof::StateProof;
 use cowboy_state::verifier::{self, keys, Account};
 use cowboy_state::{StateConfig, StateDb};
 
-#[path = "../tests/support/commonware.rs"]
+#[path = "../tests/it/support/commonware.rs"]
 mod commonware;
 
 const ACCOUNTS: u32 = 20_000;

@@ -1,4 +1,4 @@
-"""Canonical CBOR: the vectors of crates/types/src/cbor.rs and tests/vectors.rs, ported."""
+"""Canonical CBOR: the vectors of crates/types/src/cbor.rs and tests/it/vectors.rs, ported."""
 
 import math
 import struct
@@ -55,7 +55,7 @@ def test_map_keys_are_sorted_by_encoding():
 
 
 def test_appendix_a_transaction_arrays():
-    # The same vectors tests/vectors.rs cross-checks against cbor2.
+    # The same vectors tests/it/vectors.rs cross-checks against cbor2.
     to = bytes.fromhex("11" * 20)
     v1 = [1, 0, to, 1, 21000, 0, 10, 2, 1, 0, None, b"", None]
     v2 = v1[:12] + [[0, b"\x01" * 32, b"\x02" * 32]]

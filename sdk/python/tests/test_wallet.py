@@ -1,5 +1,5 @@
 """Keys, addresses, transactions and payloads: the vectors of crates/types (src/keys.rs,
-src/address.rs, src/hash.rs, tests/vectors.rs, tests/transactions.rs) and whitepaper
+src/address.rs, src/hash.rs, tests/it/vectors.rs, tests/it/transactions.rs) and whitepaper
 Appendix A, ported."""
 
 import pytest
@@ -30,7 +30,7 @@ from cowboy.wallet import DEV_ACCOUNTS, Wallet, dev_account
 
 HARDHAT0 = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 
-# Whitepaper Appendix A, pinned in crates/types/tests/vectors.rs.
+# Whitepaper Appendix A, pinned in crates/types/tests/it/vectors.rs.
 V1_HEX = "8d010054111111111111111111111111111111111111111101195208000a020100f640f6"
 V1_SIGNING_HASH = "03f042a1d387fac67bd4519f2d6e3a3ace49ccca0780ed3b6c5dd38f2f83f0ea"
 V2_HEX = (

@@ -1,7 +1,7 @@
-//! Test helper for the crash-safety test (`tests/crash.rs`): commits the deterministic workload's
-//! blocks to a state and block store on disk, one per height, printing `height root_hex` after
-//! each commit (and pruning old history every 8 blocks), until it reaches `max_height` or is
-//! killed.
+//! Test helper for the crash-safety test (`tests/it/crash.rs`): commits the deterministic
+//! workload's blocks to a state and block store on disk, one per height, printing
+//! `height root_hex` after each commit (and pruning old history every 8 blocks), until it
+//! reaches `max_height` or is killed.
 //!
 //! Usage: `state-crash-writer <directory> <max_height>`. It resumes from whatever the directory
 //! holds, so running it again after a SIGKILL continues where the last commit left off.
@@ -11,7 +11,7 @@ use std::io::Write as _;
 use commonware_runtime::{tokio, Runner as _, Supervisor as _};
 use cowboy_state::{BlockStore, StateConfig, StateDb};
 
-#[path = "../../tests/support/workload.rs"]
+#[path = "../../tests/it/support/workload.rs"]
 mod workload;
 
 fn hex(bytes: &[u8]) -> String {

@@ -13,12 +13,7 @@ use std::time::Duration;
 use commonware_runtime::{deterministic, tokio, Runner as _, Supervisor as _};
 use cowboy_state::{verifier, BlockStore, Root, StateConfig, StateDb};
 
-#[path = "support/workload.rs"]
-#[allow(
-    dead_code,
-    reason = "shared helper module; each test target uses a subset"
-)]
-mod workload;
+use crate::support::workload;
 
 /// Heights the writer may reach; roots are precomputed for all of them.
 const MAX_HEIGHT: u64 = 800;

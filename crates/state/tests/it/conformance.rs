@@ -9,9 +9,7 @@ use cowboy_proof_verifier::proof::StateProof;
 use cowboy_state::verifier::{self, keys, Account};
 use cowboy_state::{StateConfig, StateDb};
 
-#[path = "support/commonware.rs"]
-mod commonware;
-use commonware::commonware_verdict;
+use crate::support::commonware::commonware_verdict;
 
 fn addr(i: u32) -> [u8; 20] {
     let mut a = [0u8; 20];

@@ -1,4 +1,5 @@
-//! Shared helpers for the PVM integration tests: run a program on a big-stack thread.
+//! Shared helpers for the PVM integration tests: run a program on a big-stack thread, and an
+//! in-memory host for actor invocations.
 
 use cowboy_pvm::{Limits, RunOutcome};
 
@@ -13,10 +14,6 @@ pub fn run_with(src: &str, limits: Limits) -> RunOutcome {
         .expect("VM thread panicked")
 }
 
-#[allow(
-    dead_code,
-    reason = "shared by several test crates; each uses a subset"
-)]
 /// Run with default (on-chain) limits and the given cycle budget.
 pub fn run_cycles(src: &str, cycles: u64) -> RunOutcome {
     run_with(
@@ -28,10 +25,6 @@ pub fn run_cycles(src: &str, cycles: u64) -> RunOutcome {
     )
 }
 
-#[allow(
-    dead_code,
-    reason = "shared by several test crates; each uses a subset"
-)]
 /// Last traceback line, or "" on success.
 pub fn err_line(o: &RunOutcome) -> String {
     o.error.as_ref().map(|e| e.last_line()).unwrap_or_default()
@@ -39,10 +32,6 @@ pub fn err_line(o: &RunOutcome) -> String {
 
 /// An in-memory host for actor invocations: storage in a map, trivial answers elsewhere, and
 /// `/tmp` bytes counted as cells against `cell_limit` (`u64::MAX`: unlimited).
-#[allow(
-    dead_code,
-    reason = "shared by several test crates; each uses a subset"
-)]
 pub struct MemHost {
     /// The call context every invocation sees.
     pub ctx: cowboy_pvm::host::CallContext,
@@ -54,10 +43,6 @@ pub struct MemHost {
     pub cell_limit: u64,
 }
 
-#[allow(
-    dead_code,
-    reason = "shared by several test crates; each uses a subset"
-)]
 impl MemHost {
     /// Empty storage, a fixed call context, `/tmp` capped at `cell_limit` cells.
     pub fn new(cell_limit: u64) -> MemHost {

@@ -3,8 +3,7 @@
 //! capped at 256 KiB, its bytes are charged as cells through the host and count against the
 //! invocation's memory, and nothing survives from one invocation to the next.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use cowboy_pvm::actor::{invoke, Entry, Invocation, InvocationOutcome, InvokeError};
 use cowboy_pvm::host::HostCosts;

@@ -10,8 +10,7 @@
 //! memory past the limit. `re`, `decimal`, `enum.verify`, `base64` costs and `string.Formatter`
 //! are covered in `hostile.rs`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use cowboy_pvm::Limits;
 
 /// Cycle budget of every case: a few hundred milliseconds in a debug build.

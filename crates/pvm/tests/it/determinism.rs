@@ -3,7 +3,7 @@
 //! cycle/instruction counts. The children are this test binary re-executed with
 //! `PVM_DET_CHILD=<program>`, so nothing outside the crate is needed.
 
-mod common;
+use crate::common;
 use std::process::Command;
 
 const PROGRAMS: &[&str] = &[
@@ -13,10 +13,20 @@ const PROGRAMS: &[&str] = &[
     "x = 0\nwhile True:\n    x += 1\n",
 ];
 
+/// The libtest name of [`child_entry`]: its module path without the crate name (the module is
+/// one of several in the `it` test binary, so the name is `determinism::child_entry`).
+fn child_test_name() -> String {
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::child_entry"),
+        None => "child_entry".to_string(),
+    }
+}
+
 fn child_output(i: usize, env: &[(&str, &str)]) -> String {
     let exe = std::env::current_exe().expect("current exe");
     let mut cmd = Command::new(exe);
-    cmd.args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
+    let name = child_test_name();
+    cmd.args(["--exact", &name, "--nocapture", "--test-threads=1"])
         .env("PVM_DET_CHILD", i.to_string());
     for (k, v) in env {
         cmd.env(k, v);

@@ -4,7 +4,7 @@
 //! binding, closures, classes/MRO/super, descriptors, metaclasses, name mangling, generators,
 //! exceptions, `match`, formatting and builtin error messages.
 
-mod common;
+use crate::common;
 use std::path::Path;
 
 #[test]

@@ -1,8 +1,7 @@
 //! Hostile programs (Issue 3 item 9): each must stop within its budget with the right error
 //! and bounded memory, never hang, never overflow the Rust stack, never escape the sandbox.
 
-mod common;
-use common::*;
+use crate::common::*;
 use cowboy_pvm::Limits;
 
 const BUDGET: u64 = 200_000;
@@ -327,7 +326,7 @@ fn sandbox_is_closed() {
         ("__import__('os')", "CompileError"),
         ("globals()", "CompileError"),
         ("vars()", "CompileError"),
-        // `open` exists, but only for the invocation's in-memory /tmp (tests/tmpfs.rs).
+        // `open` exists, but only for the invocation's in-memory /tmp (tests/it/tmpfs.rs).
         (
             "open('/etc/passwd')",
             "PermissionError: [Errno 13] Permission denied: '/etc/passwd'",

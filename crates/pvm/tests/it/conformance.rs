@@ -51,7 +51,7 @@ fn check(path: &Path, pvm_only: bool) -> Result<(), String> {
     let src = std::fs::read_to_string(path).map_err(|e| format!("read: {e}"))?;
     // Conformance programs state CPython behaviour, so they get CPython-like headroom (deep
     // recursion, large budgets and memory); the PVM's own limits are exercised by tests/pvm_only
-    // and tests/hostile.rs.
+    // and tests/it/hostile.rs.
     let limits = if pvm_only {
         parse_args(&src)
     } else {

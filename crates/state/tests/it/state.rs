@@ -6,13 +6,7 @@ use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
 use cowboy_state::verifier::Account;
 use cowboy_state::{BlockStore, StateConfig, StateDb, StateError, TxLocation};
 
-#[path = "support/workload.rs"]
-#[allow(
-    dead_code,
-    reason = "shared helper module; each test target uses a subset"
-)]
-mod workload;
-use workload::addr;
+use crate::support::workload::{self, addr};
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -2,18 +2,13 @@
 //! deterministic workload, its root, and proofs of an account, an absent account, a storage
 //! entry and an absent storage entry. `cowboy-proof-verifier/tests/vectors.rs` verifies the
 //! same file without this crate, so the two crates are checked against one pinned artefact.
-//! Regenerate with `COWBOY_WRITE_VECTORS=1 cargo test -p cowboy-state --test vectors` only on
+//! Regenerate with `COWBOY_WRITE_VECTORS=1 cargo test -p cowboy-state --test it vectors::` only on
 //! purpose (a change here changes the proof format or the state layout).
 
 use commonware_runtime::{deterministic, Runner as _};
 use cowboy_state::{StateConfig, StateDb};
 
-#[path = "support/workload.rs"]
-#[allow(
-    dead_code,
-    reason = "shared helper module; each test target uses a subset"
-)]
-mod workload;
+use crate::support::workload;
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

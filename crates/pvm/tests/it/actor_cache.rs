@@ -10,8 +10,7 @@ use cowboy_pvm::host::{Addr, CallContext, Host, HostCosts, HostError};
 use cowboy_pvm::Limits;
 use cowboy_types::cbor::Value;
 
-mod common;
-use common::MemHost;
+use crate::common::MemHost;
 
 const SRC: &str = "import json\nfrom cowboy_sdk import actor\n@actor\nclass A:\n    def work(self, n):\n        data = [json.dumps({'i': i, 's': 'x' * i}) for i in range(n)]\n        self.storage['last'] = data[-1]\n        return len(''.join(data))\n";
 

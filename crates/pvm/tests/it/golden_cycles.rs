@@ -3,7 +3,7 @@
 //! instruction selection, builtin surcharges) changes these numbers and fails this test, so it
 //! is a visible, deliberate act: rerun with `PVM_UPDATE_GOLDEN=1` and commit the new file.
 
-mod common;
+use crate::common;
 use std::path::Path;
 
 #[test]
