@@ -472,7 +472,7 @@ fn exc_to_error(vm: &mut Vm, e: Exc, filename: &str) -> InvokeError {
         Exc::Py(v) => {
             let line = match &v {
                 Value::Instance(i) => i.exc.borrow().as_ref().and_then(|st| {
-                    st.traceback
+                    st.traceback()
                         .iter()
                         .find(|(file, _, _)| &**file == filename)
                         .map(|(_, line, _)| *line)

@@ -181,7 +181,7 @@ fn render_exc(vm: &mut Vm, v: &value::Value, out: &mut String, depth: u32, ctx: 
                 st.cause.clone(),
                 st.context.clone(),
                 st.suppress,
-                st.traceback.clone(),
+                st.traceback().to_vec(),
             ),
             None => (None, None, false, Vec::new()),
         };

@@ -190,6 +190,13 @@ impl Acct {
     }
 }
 
+/// An empty object's token (it accounts nothing until [`Acct::resize`]d).
+impl Default for Acct {
+    fn default() -> Acct {
+        Acct::new(0)
+    }
+}
+
 impl Clone for Acct {
     fn clone(&self) -> Acct {
         Acct::new(self.0.get() as usize)

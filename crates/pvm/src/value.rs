@@ -1017,11 +1017,19 @@ impl Class {
     }
 }
 
+/// One traceback entry: file, line, function.
+pub type TbEntry = (Rc<str>, u32, Rc<str>);
+
 /// Extra state of exception instances.
 #[derive(Debug, Default)]
 pub struct ExcState {
-    /// Traceback entries (file, line, function), innermost first (pushed as it unwinds).
-    pub traceback: Vec<(Rc<str>, u32, Rc<str>)>,
+    /// Traceback entries, innermost first (pushed as it unwinds). Private so that every
+    /// change goes through [`ExcState::push_traceback`]/[`ExcState::set_traceback`], which
+    /// account it: raising one instance again and again grows it without bound (as CPython's
+    /// does), so it must count against the invocation's memory.
+    traceback: Vec<TbEntry>,
+    /// What `traceback` weighs in the memory accounting.
+    traceback_acct: crate::memory::Acct,
     /// The traceback objects made for the first entries so far (`objects/traceback.rs`).
     pub tb_objs: Vec<Value>,
     /// `__cause__`.
@@ -1030,6 +1038,30 @@ pub struct ExcState {
     pub context: Option<Value>,
     /// `__suppress_context__`.
     pub suppress: bool,
+}
+
+impl ExcState {
+    /// The traceback entries, innermost first.
+    pub fn traceback(&self) -> &[TbEntry] {
+        &self.traceback
+    }
+
+    /// Record that the exception unwound through a frame.
+    pub fn push_traceback(&mut self, entry: TbEntry) {
+        self.traceback.push(entry);
+        self.account_traceback();
+    }
+
+    /// Replace the entries (`exc.__traceback__ = tb`).
+    pub fn set_traceback(&mut self, entries: Vec<TbEntry>) {
+        self.traceback = entries;
+        self.account_traceback();
+    }
+
+    fn account_traceback(&self) {
+        let bytes = self.traceback.capacity() * std::mem::size_of::<TbEntry>();
+        self.traceback_acct.resize(bytes);
+    }
 }
 
 /// An instance of a user class.

@@ -80,7 +80,7 @@ pub fn of(vm: &mut Vm, e: &Value) -> R<Value> {
         return Ok(Value::None);
     };
     let missing = match i.exc.borrow().as_ref() {
-        Some(st) => st.traceback.len().saturating_sub(st.tb_objs.len()),
+        Some(st) => st.traceback().len().saturating_sub(st.tb_objs.len()),
         None => return Ok(Value::None),
     };
     if missing > 0 {
@@ -90,8 +90,8 @@ pub fn of(vm: &mut Vm, e: &Value) -> R<Value> {
     let Some(st) = st.as_mut() else {
         return Ok(Value::None);
     };
-    while st.tb_objs.len() < st.traceback.len() {
-        let (file, line, name) = st.traceback[st.tb_objs.len()].clone();
+    while st.tb_objs.len() < st.traceback().len() {
+        let (file, line, name) = st.traceback()[st.tb_objs.len()].clone();
         let next = st.tb_objs.last().cloned().unwrap_or(Value::None);
         let t = crate::native::new_obj(
             &vm.types.traceback,
@@ -128,7 +128,7 @@ pub fn set(vm: &mut Vm, e: &Value, tb: &Value) -> R<()> {
         .collect();
     if let Value::Instance(i) = e {
         if let Some(st) = i.exc.borrow_mut().as_mut() {
-            st.traceback = entries;
+            st.set_traceback(entries);
             st.tb_objs = chain;
         }
     }

@@ -1440,7 +1440,7 @@ impl Vm<'_> {
                 Delegated::Yield(v) => Ok(Outcome::Yield(v)),
                 Delegated::Resume => self.run_frame(&mut frame),
                 Delegated::Raise(Exc::Py(e)) => {
-                    self.add_tb_frame(&e, &frame);
+                    self.add_traceback(&e, &frame);
                     if self.unwind_pub(&mut frame, e.clone()) {
                         self.run_frame(&mut frame)
                     } else {
@@ -1547,15 +1547,6 @@ impl Vm<'_> {
             Err(x) => {
                 frame.stack.pop();
                 Delegated::Raise(x)
-            }
-        }
-    }
-
-    fn add_tb_frame(&mut self, e: &Value, f: &crate::vm::frame::Frame) {
-        if let Value::Instance(i) = e {
-            if let Some(st) = i.exc.borrow_mut().as_mut() {
-                st.traceback
-                    .push((f.code.filename.clone(), f.line(), f.code.name.clone()));
             }
         }
     }

@@ -420,11 +420,11 @@ impl<'h> Vm<'h> {
         }
     }
 
-    fn add_traceback(&mut self, e: &Value, f: &Frame) {
+    /// Record that exception `e` unwound through frame `f`.
+    pub(crate) fn add_traceback(&mut self, e: &Value, f: &Frame) {
         if let Value::Instance(i) = e {
             if let Some(st) = i.exc.borrow_mut().as_mut() {
-                st.traceback
-                    .push((f.code.filename.clone(), f.line(), f.code.name.clone()));
+                st.push_traceback((f.code.filename.clone(), f.line(), f.code.name.clone()));
             }
         }
     }
