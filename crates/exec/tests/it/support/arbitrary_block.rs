@@ -86,28 +86,51 @@ fn txs_from(mut data: &[u8], actors: &[Address]) -> Vec<Transaction> {
                 (Some(target), Payload::Call { handler, args })
             }
         };
-        let sk = key(k);
-        let mut tx = Transaction {
-            chain_id: 1,
-            nonce: nonces[usize::from(k)],
+        let nonce = &mut nonces[usize::from(k)];
+        let limits = (10_000 + u64::from(limit) * 30, u64::from(limit));
+        let tip = u128::from(h[2] % 2);
+        out.push(signed(
+            &key(k),
+            *nonce,
             to,
-            value: u128::from(h[3]),
-            cycles_limit: 10_000 + u64::from(limit) * 30,
-            cells_limit: u64::from(limit),
-            max_fee_per_cycle: 2,
-            max_fee_per_cell: 2,
-            tip_per_cycle: u128::from(h[2] % 2),
-            tip_per_cell: 0,
-            access_list: None,
-            payload: payload.encode(),
-            signature: None,
-        };
-        if tx.sign(&sk).is_ok() {
-            nonces[usize::from(k)] += 1;
-            out.push(tx);
-        }
+            u128::from(h[3]),
+            limits,
+            tip,
+            &payload,
+        ));
+        *nonce += 1;
     }
     out
+}
+
+/// A chain-1 transaction with fee caps of 2 wei a cycle and a cell, signed by `sk`;
+/// `limits` are its cycles and cells limits.
+fn signed(
+    sk: &PrivateKey,
+    nonce: u64,
+    to: Option<Address>,
+    value: u128,
+    limits: (u64, u64),
+    tip_per_cycle: u128,
+    payload: &Payload,
+) -> Transaction {
+    let mut tx = Transaction {
+        chain_id: 1,
+        nonce,
+        to,
+        value,
+        cycles_limit: limits.0,
+        cells_limit: limits.1,
+        max_fee_per_cycle: 2,
+        max_fee_per_cell: 2,
+        tip_per_cycle,
+        tip_per_cell: 0,
+        access_list: None,
+        payload: payload.encode(),
+        signature: None,
+    };
+    tx.sign(sk).expect("sign");
+    tx
 }
 
 /// Execute the transactions decoded from `data` over a fresh chain (genesis, then a block
@@ -143,28 +166,12 @@ pub fn run(data: &[u8]) -> Vec<usize> {
 
         // Block 1: the two actors the calls target.
         let deploy = |nonce, src: &str, args| {
-            let mut tx = Transaction {
-                chain_id: 1,
-                nonce,
-                to: None,
-                value: 0,
-                cycles_limit: 2_000_000,
-                cells_limit: 50_000,
-                max_fee_per_cycle: 2,
-                max_fee_per_cell: 2,
-                tip_per_cycle: 0,
-                tip_per_cell: 0,
-                access_list: None,
-                payload: Payload::Deploy {
-                    source: src.into(),
-                    salt: Hash32([1; 32]),
-                    init_args: Value::Array(args),
-                }
-                .encode(),
-                signature: None,
+            let payload = Payload::Deploy {
+                source: src.into(),
+                salt: Hash32([1; 32]),
+                init_args: Value::Array(args),
             };
-            tx.sign(&key(0)).expect("sign");
-            tx
+            signed(&key(0), nonce, None, 0, (2_000_000, 50_000), 0, &payload)
         };
         let setup = vec![
             deploy(0, COUNTER, vec![]),
@@ -302,24 +309,10 @@ fn in_block_order(env: &BlockEnv, params: &GenesisParams, txs: &[Transaction]) -
     checked.into_iter().map(|c| c.tx).collect()
 }
 
+/// A first transfer of 1 wei from `sk`.
 fn transfer(sk: &PrivateKey, cycles_limit: u64) -> Transaction {
-    let mut tx = Transaction {
-        chain_id: 1,
-        nonce: 0,
-        to: Some(Address([0x77; 20])),
-        value: 1,
-        cycles_limit,
-        cells_limit: 1_000,
-        max_fee_per_cycle: 2,
-        max_fee_per_cell: 2,
-        tip_per_cycle: 0,
-        tip_per_cell: 0,
-        access_list: None,
-        payload: Payload::Transfer.encode(),
-        signature: None,
-    };
-    tx.sign(sk).expect("sign");
-    tx
+    let to = Some(Address([0x77; 20]));
+    signed(sk, 0, to, 1, (cycles_limit, 1_000), 0, &Payload::Transfer)
 }
 
 /// How many kinds of tampering [`tamper`] knows: eleven header fields, then the transaction
