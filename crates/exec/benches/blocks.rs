@@ -161,6 +161,7 @@ fn main() {
                     proposer,
                     randomness: keccak256(&h.to_be_bytes()),
                     basefees: *basefees,
+                    parent_cycles_used: 0,
                 };
                 // The block order of the rule (untimed): by keccak256(R ‖ sender), then nonce.
                 txs.sort_by_cached_key(|t| {

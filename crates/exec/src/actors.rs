@@ -26,7 +26,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use cowboy_pvm::actor::{self as pvm_actor, Entry, Invocation, InvokeError};
-use cowboy_pvm::host::{BlockInfo, CallContext, Host, HostCosts, HostError};
+use cowboy_pvm::host::{BlockInfo, CallContext, Host, HostCosts, HostError, TimerRequest};
 use cowboy_pvm::Limits;
 use cowboy_state::Context;
 use cowboy_types::cbor::{self, Value};
@@ -34,7 +34,7 @@ use cowboy_types::genesis::GenesisParams;
 use cowboy_types::tx::Payload;
 use cowboy_types::{actor_address, keccak256, message_id, Address, Event, Hash32};
 
-use crate::apply::CheckedTx;
+use crate::apply::{BlockUsage, CheckedTx};
 use crate::header::BlockEnv;
 use crate::intrinsic::{Exhausted, TxMeter};
 use crate::state::{BlockState, SResult, StateFailure};
@@ -99,8 +99,7 @@ struct Message {
 pub struct TxRun<'r> {
     params: &'r GenesisParams,
     env: &'r BlockEnv,
-    tx: &'r CheckedTx,
-    per_actor: &'r mut BTreeMap<Address, u64>,
+    usage: &'r mut BlockUsage,
     events: Vec<Event>,
     queue: VecDeque<Message>,
     sent: u64,
@@ -108,18 +107,13 @@ pub struct TxRun<'r> {
 }
 
 impl<'r> TxRun<'r> {
-    /// Prepare to run `tx` in block `env`; `per_actor` is the block's per-actor cycle tally.
-    pub fn new(
-        params: &'r GenesisParams,
-        env: &'r BlockEnv,
-        tx: &'r CheckedTx,
-        per_actor: &'r mut BTreeMap<Address, u64>,
-    ) -> Self {
+    /// Prepare to run payloads in block `env`; `usage` holds the block's per-actor tallies
+    /// (cycles, timers set).
+    pub fn new(params: &'r GenesisParams, env: &'r BlockEnv, usage: &'r mut BlockUsage) -> Self {
         Self {
             params,
             env,
-            tx,
-            per_actor,
+            usage,
             events: Vec::new(),
             queue: VecDeque::new(),
             sent: 0,
@@ -127,17 +121,18 @@ impl<'r> TxRun<'r> {
         }
     }
 
-    /// Run the payload. The caller holds a checkpoint and rolls it back on `Ok(Err(_))`.
+    /// Run `tx`'s payload. The caller holds a checkpoint and rolls it back on `Ok(Err(_))`.
     pub fn execute<E: Context>(
         &mut self,
         state: &mut BlockState<'_, E>,
         meter: &mut TxMeter,
+        tx: &CheckedTx,
     ) -> SResult<Result<Done, Failure>> {
-        let sender = self.tx.sender;
-        let value = self.tx.tx.value;
-        let result = match &self.tx.payload {
+        let sender = tx.sender;
+        let value = tx.tx.value;
+        let result = match &tx.payload {
             Payload::Transfer => {
-                let Some(to) = self.tx.tx.to else {
+                let Some(to) = tx.tx.to else {
                     return Ok(Err(Failure::new(
                         "InvalidTransaction",
                         "a transfer needs a recipient",
@@ -150,9 +145,9 @@ impl<'r> TxRun<'r> {
                 source,
                 salt,
                 init_args,
-            } => self.deploy(state, meter, source, salt, init_args.clone())?,
+            } => self.deploy(state, meter, tx, source, salt, init_args.clone())?,
             Payload::Call { handler, args } => {
-                let Some(to) = self.tx.tx.to else {
+                let Some(to) = tx.tx.to else {
                     return Ok(Err(Failure::new(
                         "InvalidTransaction",
                         "a call needs a target",
@@ -169,6 +164,51 @@ impl<'r> TxRun<'r> {
                 self.invoke(state, meter, to, sender, value, entry, 0)?
             }
         };
+        self.finish(state, meter, result)
+    }
+
+    /// Run `handler(*args)` of the actor at `at` as a message from `sender` carrying no value,
+    /// with the messages it sends: a timer's delivery (`crate::timers::deliver`). The caller
+    /// holds a checkpoint and rolls it back on `Ok(Err(_))`.
+    pub fn call<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+        at: Address,
+        sender: Address,
+        entry: Entry,
+    ) -> SResult<Result<Done, Failure>> {
+        if let Err(f) = callable(state, &at)? {
+            return Ok(Err(f));
+        }
+        let result = self.invoke(state, meter, at, sender, 0, entry, 0)?;
+        self.finish(state, meter, result)
+    }
+
+    /// Run `handler(*args)` of the actor at `at` and return its value, delivering none of the
+    /// messages it sends: a Gas Bidding Agent's read-only query. The caller rolls the state
+    /// back afterwards.
+    pub fn query<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+        at: Address,
+        sender: Address,
+        entry: Entry,
+    ) -> SResult<Result<Vec<u8>, Failure>> {
+        if let Err(f) = callable(state, &at)? {
+            return Ok(Err(f));
+        }
+        self.invoke(state, meter, at, sender, 0, entry, 0)
+    }
+
+    /// After the first handler: deliver its messages, collect the events.
+    fn finish<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+        result: Result<Vec<u8>, Failure>,
+    ) -> SResult<Result<Done, Failure>> {
         let return_data = match result {
             Ok(r) => r,
             Err(f) => return Ok(Err(f)),
@@ -186,11 +226,12 @@ impl<'r> TxRun<'r> {
         &mut self,
         state: &mut BlockState<'_, E>,
         meter: &mut TxMeter,
+        tx: &CheckedTx,
         source: &str,
         salt: &Hash32,
         init_args: Value,
     ) -> SResult<Result<Vec<u8>, Failure>> {
-        let sender = self.tx.sender;
+        let sender = tx.sender;
         let code_hash = cowboy_types::code_hash(source);
         let address = actor_address(&sender, salt, &code_hash);
         let mut acct = state.account(&address)?;
@@ -211,9 +252,9 @@ impl<'r> TxRun<'r> {
         }
         acct.code_hash = Some(stored);
         state.set_account(&address, &acct)?;
-        move_value(state, &sender, &address, self.tx.tx.value)?;
+        move_value(state, &sender, &address, tx.tx.value)?;
         let entry = Entry::Deploy { args: init_args };
-        match self.invoke(state, meter, address, sender, self.tx.tx.value, entry, 0)? {
+        match self.invoke(state, meter, address, sender, tx.tx.value, entry, 0)? {
             Ok(_) => Ok(Ok(cbor::encode(&Value::Bytes(address.0.to_vec())))),
             Err(f) => Ok(Err(f)),
         }
@@ -291,7 +332,7 @@ impl<'r> TxRun<'r> {
         let source = String::from_utf8(code)
             .map_err(|_| StateFailure::Invariant("stored actor code is not UTF-8".into()))?;
 
-        let actor_used = self.per_actor.get(&at).copied().unwrap_or(0);
+        let actor_used = self.usage.per_actor.get(&at).copied().unwrap_or(0);
         let actor_left = self
             .params
             .per_actor_per_block_cycles
@@ -339,7 +380,7 @@ impl<'r> TxRun<'r> {
         }
         // The VM never charges more than its budget, which is within both allowances.
         let cycles = outcome.cycles.min(budget);
-        *self.per_actor.entry(at).or_insert(0) += cycles;
+        *self.usage.per_actor.entry(at).or_insert(0) += cycles;
         if let Err(e) = meter.charge_cycles(cycles) {
             return Ok(Err(Failure::out_of(e)));
         }
@@ -489,6 +530,8 @@ pub fn host_costs(p: &GenesisParams) -> HostCosts {
         emit_event_per_byte: p.emit_event_cycles_per_byte,
         hash_base: p.hash_base_cycles,
         hash_per_byte: p.hash_cycles_per_byte,
+        set_timer: p.set_timer_cycles,
+        cancel_timer: p.cancel_timer_cycles,
     }
 }
 
@@ -734,5 +777,51 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
         // CIP-3 §2.2: a /tmp write charges data.len() cells, at once (the PVM caps /tmp at
         // `tmp_scratch_bytes` itself).
         self.cells(bytes)
+    }
+
+    fn set_timer_price(&mut self, _base: u64) -> u64 {
+        // The timer basefee replaces the static base (it starts there, `crate::timers`).
+        let me = self.me();
+        let p = self.run.params;
+        let r = crate::timers::Meta::load(&*self.state, p);
+        let Ok(meta) = self.io(r) else {
+            return u64::MAX;
+        };
+        let k = self.run.usage.timers_set.get(&me).copied().unwrap_or(0) + 1;
+        meta.basefee_cycles
+            .saturating_mul(crate::timers::surcharge_factor(p, k))
+    }
+
+    fn set_timer(&mut self, req: &TimerRequest<'_>) -> Result<u64, HostError> {
+        let me = self.me();
+        // Counted once priced and charged, refused or not: a failing transaction cannot reset
+        // its actor's same-block surcharge.
+        *self.run.usage.timers_set.entry(me).or_insert(0) += 1;
+        let new = crate::timers::NewTimer {
+            owner: me,
+            due: req.height,
+            every: req.every,
+            handler: req.handler,
+            data: req.data,
+            gba: req.gba.map(Address),
+        };
+        let r = crate::timers::schedule(&mut *self.state, self.run.params, self.run.env.height, &new);
+        match self.io(r)? {
+            Ok((id, written)) => {
+                let p = self.run.params.state_write_cells_per_byte;
+                self.cells(p.saturating_mul(written))?;
+                Ok(id)
+            }
+            Err(refused) => Err(rejected(refused.class, refused.message)),
+        }
+    }
+
+    fn cancel_timer(&mut self, id: u64) -> Result<u128, HostError> {
+        let me = self.me();
+        let r = crate::timers::cancel(&mut *self.state, self.run.params, &me, id);
+        match self.io(r)? {
+            Ok(refund) => Ok(refund),
+            Err(refused) => Err(rejected(refused.class, refused.message)),
+        }
     }
 }

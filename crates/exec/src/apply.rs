@@ -336,6 +336,8 @@ pub struct BlockUsage {
     pub cells: u64,
     /// Cycles each actor has run for in this block (`per_actor_per_block_cycles`).
     pub per_actor: BTreeMap<Address, u64>,
+    /// Timers each actor has set in this block (the same-block surcharge, `crate::timers`).
+    pub timers_set: BTreeMap<Address, u64>,
     /// Sum of burned basefees (wei), for supply accounting.
     pub burned: u128,
     /// Sum of tips paid to the proposer (wei).
@@ -346,8 +348,8 @@ pub struct BlockUsage {
 pub struct BlockExecutor<'p> {
     params: &'p GenesisParams,
     env: BlockEnv,
-    usage: BlockUsage,
-    lanes: crate::lanes::LaneMeter,
+    pub(crate) usage: BlockUsage,
+    pub(crate) lanes: crate::lanes::LaneMeter,
 }
 
 impl<'p> BlockExecutor<'p> {
@@ -369,6 +371,30 @@ impl<'p> BlockExecutor<'p> {
     /// What the block has used so far.
     pub fn usage(&self) -> &BlockUsage {
         &self.usage
+    }
+
+    /// The genesis parameters.
+    pub(crate) fn params(&self) -> &'p GenesisParams {
+        self.params
+    }
+
+    /// Cycles and cells the block has left under its caps.
+    pub(crate) fn block_room(&self) -> (u64, u64) {
+        (
+            self.params
+                .block_cycles_cap
+                .saturating_sub(self.usage.cycles),
+            self.params.block_cells_cap.saturating_sub(self.usage.cells),
+        )
+    }
+
+    /// Count work done for timers (`crate::timers::deliver`) in the block and its lane.
+    pub(crate) fn record_timer_work(&mut self, cycles: u64, cells: u64, burned: u128, tip: u128) {
+        self.usage.cycles += cycles;
+        self.usage.cells += cells;
+        self.lanes.record(Lane::Timer, cycles);
+        self.usage.burned += burned;
+        self.usage.tips += tip;
     }
 
     /// Apply a transaction that passed [`check_stateless`] for this block.
@@ -424,8 +450,8 @@ impl<'p> BlockExecutor<'p> {
         let _ = meter.charge_cells(c.intrinsic.cells);
 
         let cp = state.checkpoint();
-        let mut run = actors::TxRun::new(self.params, &self.env, c, &mut self.usage.per_actor);
-        let outcome = run.execute(state, &mut meter)?;
+        let mut run = actors::TxRun::new(self.params, &self.env, &mut self.usage);
+        let outcome = run.execute(state, &mut meter, c)?;
         let (success, return_data, events, error) = match outcome {
             Ok(done) => {
                 state.release(cp)?;
@@ -569,9 +595,9 @@ pub fn simulate<E: Context>(
     let mut acct = state.account(&sender)?;
     acct.nonce = acct.nonce.saturating_add(1);
     state.set_account(&sender, &acct)?;
-    let mut per_actor = BTreeMap::new();
-    let mut run = actors::TxRun::new(params, env, &checked, &mut per_actor);
-    let outcome = run.execute(state, &mut meter)?;
+    let mut usage = BlockUsage::default();
+    let mut run = actors::TxRun::new(params, env, &mut usage);
+    let outcome = run.execute(state, &mut meter, &checked)?;
     let (success, return_data, events, error) = match outcome {
         Ok(done) => (true, done.return_data, done.events, None),
         Err(failure) => (

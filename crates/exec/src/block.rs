@@ -2,8 +2,8 @@
 //! Transition Function", §4.2, §4.3, §6.3, §6.4; ARCHITECTURE D9).
 //!
 //! ```text
-//! begin_block   system actors' begin hooks (mailbox: expire dedup records; later: due
-//!               timers from the timer lane, rent, epoch change)
+//! begin_block   system actors' begin hooks (mailbox: expire dedup records; later: rent,
+//!               epoch change), then due timers in the timer lane (crate::timers::deliver)
 //! transactions  lane by lane in priority order; within a lane by keccak256(R ‖ sender),
 //!               then nonce (crate::lanes); each one validated, charged to its lane's budget
 //!               and applied (crate::apply)
@@ -22,7 +22,7 @@
 use cowboy_state::{Changes, Context, StateDb};
 use cowboy_types::block::Block;
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::{Address, Hash32, Receipt, Transaction};
+use cowboy_types::{block_receipts_root, Address, Hash32, Receipt, TimerExecution, Transaction};
 
 use crate::apply::{check_stateless, BlockExecutor, BlockUsage, CheckedTx, TxInvalid};
 use crate::fees::{next_basefees, Basefees};
@@ -51,6 +51,8 @@ pub fn apply_genesis<E: Context>(
 pub struct BlockOutcome {
     /// One receipt per transaction, in block order.
     pub receipts: Vec<Receipt>,
+    /// The timers delivered in `begin_block` (and those dropped), in delivery order.
+    pub timers: Vec<TimerExecution>,
     /// The sender of each transaction, in block order (recovered once, on the way in; stores
     /// and indexes need them without recovering signatures again).
     pub senders: Vec<Address>,
@@ -78,21 +80,26 @@ pub struct Lifecycle<'p> {
     params: &'p GenesisParams,
     exec: BlockExecutor<'p>,
     receipts: Vec<Receipt>,
+    timers: Vec<TimerExecution>,
     senders: Vec<Address>,
 }
 
 impl<'p> Lifecycle<'p> {
-    /// `begin_block`: the system actors' begin hooks.
+    /// `begin_block`: the system actors' begin hooks, then the due timers. Runs actors: call
+    /// it on a VM stack (`cowboy_pvm::actor::with_vm_stack`).
     pub fn begin<E: Context>(
         state: &mut BlockState<'_, E>,
         params: &'p GenesisParams,
         env: BlockEnv,
     ) -> SResult<Self> {
         crate::system::run_hooks(state, params, &env, false)?;
+        let mut exec = BlockExecutor::new(params, env);
+        let timers = crate::timers::deliver::deliver(state, &mut exec)?;
         Ok(Lifecycle {
             params,
-            exec: BlockExecutor::new(params, env),
+            exec,
             receipts: Vec::new(),
+            timers,
             senders: Vec::new(),
         })
     }
@@ -118,6 +125,7 @@ impl<'p> Lifecycle<'p> {
         let next = next_basefees(env.basefees, usage.cycles, usage.cells, self.params);
         Ok(BlockOutcome {
             receipts: self.receipts,
+            timers: self.timers,
             senders: self.senders,
             usage,
             next_basefees: next,
@@ -159,20 +167,20 @@ pub fn execute_block<E: Context>(
         previous = Some(key);
         valid.push(c);
     }
-    let mut life = Lifecycle::begin(state, params, env)?;
     // One VM stack for the whole block, not one per actor invocation.
-    let applied = cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<(), BlockError>> {
+    let applied = cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<Lifecycle, BlockError>> {
+        let mut life = Lifecycle::begin(state, params, env)?;
         for (index, c) in valid.iter().enumerate() {
             if let Err(reason) = life.apply(state, c)? {
                 return Ok(Err(BlockError::Transaction { index, reason }));
             }
         }
-        Ok(Ok(()))
+        Ok(Ok(life))
     })?;
-    if let Err(e) = applied {
-        return Ok(Err(e));
+    match applied {
+        Ok(life) => life.end(state).map(Ok),
+        Err(e) => Ok(Err(e)),
     }
-    life.end(state).map(Ok)
 }
 
 /// A block assembled by [`build_block`].
@@ -196,11 +204,11 @@ pub fn build_block<E: Context>(
 ) -> SResult<BuiltBlock> {
     put_in_block_order(&env, &mut candidates);
     let max_txs = usize::try_from(params.max_txs_per_block()).unwrap_or(usize::MAX);
-    let mut life = Lifecycle::begin(state, params, env)?;
     let mut included = Vec::new();
     let mut skipped = Vec::new();
     let mut previous: Option<OrderKey> = None;
-    cowboy_pvm::actor::with_vm_stack(|| -> SResult<()> {
+    let life = cowboy_pvm::actor::with_vm_stack(|| -> SResult<Lifecycle> {
+        let mut life = Lifecycle::begin(state, params, env)?;
         for c in candidates {
             // A second transaction at the same position (same sender and nonce) can never
             // follow the first in a valid block; it is a replacement the pool kept too.
@@ -226,7 +234,7 @@ pub fn build_block<E: Context>(
                 Err(reason) => skipped.push((c, reason)),
             }
         }
-        Ok(())
+        Ok(life)
     })?;
     Ok(BuiltBlock {
         included,
@@ -272,6 +280,8 @@ pub struct Executed {
     pub changes: Changes,
     /// One receipt per transaction.
     pub receipts: Vec<Receipt>,
+    /// The timers delivered (and dropped) in `begin_block`.
+    pub timers: Vec<TimerExecution>,
     /// The sender of each transaction.
     pub senders: Vec<Address>,
 }
@@ -290,7 +300,7 @@ async fn summarize<E: Context>(
         .await
         .map_err(StateFailure::State)?;
     Ok(ExecutedSummary {
-        receipts_root: Receipt::receipts_root(&outcome.receipts),
+        receipts_root: block_receipts_root(&outcome.timers, &outcome.receipts),
         cycles_used: outcome.usage.cycles,
         cells_used: outcome.usage.cells,
         state_root: Hash32(root),
@@ -334,6 +344,7 @@ pub async fn propose<E: Context>(
         executed: Executed {
             changes,
             receipts: built.outcome.receipts,
+            timers: built.outcome.timers,
             senders: built.outcome.senders,
         },
         skipped: built.skipped,
@@ -374,6 +385,7 @@ pub async fn verify<E: Context>(
     Ok(Ok(Executed {
         changes,
         receipts: outcome.receipts,
+        timers: outcome.timers,
         senders: outcome.senders,
     }))
 }

@@ -124,9 +124,50 @@ pub fn check_limits(tx: &Transaction, params: &GenesisParams) -> Result<(), FeeE
     Ok(())
 }
 
-/// The amount reserved from the sender before execution: `cycles_limit · max_fee_per_cycle +
+/// What a payer offers for one execution: a transaction's limits and fee fields, or the bid a
+/// timer's Gas Bidding Agent returns (`crate::timers`). One set of rules prices both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeeParams {
+    /// Cycles limit.
+    pub cycles_limit: u64,
+    /// Cells limit.
+    pub cells_limit: u64,
+    /// Maximum price per cycle.
+    pub max_fee_per_cycle: u128,
+    /// Maximum price per cell.
+    pub max_fee_per_cell: u128,
+    /// Tip per cycle.
+    pub tip_per_cycle: u128,
+    /// Tip per cell.
+    pub tip_per_cell: u128,
+}
+
+impl From<&Transaction> for FeeParams {
+    fn from(tx: &Transaction) -> Self {
+        FeeParams {
+            cycles_limit: tx.cycles_limit,
+            cells_limit: tx.cells_limit,
+            max_fee_per_cycle: tx.max_fee_per_cycle,
+            max_fee_per_cell: tx.max_fee_per_cell,
+            tip_per_cycle: tx.tip_per_cycle,
+            tip_per_cell: tx.tip_per_cell,
+        }
+    }
+}
+
+impl FeeParams {
+    /// The tip per cycle actually paid at `basefees`: `min(tip, max_fee − basefee)` (0 when
+    /// the maximum does not cover the basefee).
+    pub fn effective_tip_per_cycle(&self, basefees: Basefees) -> u128 {
+        self.tip_per_cycle
+            .min(self.max_fee_per_cycle.saturating_sub(basefees.cycle))
+    }
+}
+
+/// The amount reserved from the payer before execution: `cycles_limit · max_fee_per_cycle +
 /// cells_limit · max_fee_per_cell`. Also checks both maximums cover the basefees.
-pub fn reservation(tx: &Transaction, basefees: Basefees) -> Result<u128, FeeError> {
+pub fn reservation(fee: impl Into<FeeParams>, basefees: Basefees) -> Result<u128, FeeError> {
+    let tx = fee.into();
     if tx.max_fee_per_cycle < basefees.cycle {
         return Err(FeeError::CycleFeeBelowBasefee {
             max_fee: tx.max_fee_per_cycle,
@@ -149,13 +190,14 @@ pub fn reservation(tx: &Transaction, basefees: Basefees) -> Result<u128, FeeErro
 }
 
 /// Splits the payment for `cycles_used`/`cells_used` (§2.3). Requires a successful
-/// [`reservation`] for the same transaction and basefees.
+/// [`reservation`] for the same fee parameters and basefees.
 pub fn settle(
-    tx: &Transaction,
+    fee: impl Into<FeeParams>,
     basefees: Basefees,
     cycles_used: u64,
     cells_used: u64,
 ) -> Result<FeeBreakdown, FeeError> {
+    let tx = fee.into();
     if cycles_used > tx.cycles_limit || cells_used > tx.cells_limit {
         return Err(FeeError::UsageAboveLimit);
     }

@@ -41,6 +41,8 @@ pub struct BlockEnv {
     pub randomness: Hash32,
     /// The basefees in force.
     pub basefees: Basefees,
+    /// Cycles the parent block used (the congestion figure a Gas Bidding Agent sees).
+    pub parent_cycles_used: u64,
 }
 
 /// The chain a block belongs to: its id and genesis parameters.
@@ -216,6 +218,7 @@ pub fn env_after(
         proposer,
         randomness: randomness_after(&parent.hash),
         basefees: basefees_after(parent.header, rules.params),
+        parent_cycles_used: parent.header.cycles_used,
     }
 }
 

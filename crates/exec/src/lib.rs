@@ -24,6 +24,7 @@ pub mod lanes;
 pub mod randomness;
 pub mod state;
 pub mod system;
+pub mod timers;
 
 pub use apply::{check_stateless, simulate, BlockExecutor, CheckedTx, Simulation, TxInvalid};
 pub use header::{BlockEnv, BlockError, ChainRules, Parent};

@@ -131,6 +131,8 @@ pub struct Finalized {
     pub hash: Hash32,
     /// One receipt per transaction.
     pub receipts: Vec<Receipt>,
+    /// The timers delivered in its `begin_block`.
+    pub timers: Vec<cowboy_types::TimerExecution>,
 }
 
 struct Pending {
@@ -484,6 +486,7 @@ impl<E: Context> Chain<E> {
         let Executed {
             changes,
             receipts,
+            timers,
             senders,
         } =
             match p.executed {
@@ -557,6 +560,7 @@ impl<E: Context> Chain<E> {
             block,
             hash: *hash,
             receipts,
+            timers,
         });
         let _ = self.finalized_tx.send(finalized.clone());
         self.publish_reader();

@@ -257,6 +257,7 @@ fn run_actor(
         Ok(c) => c,
         Err(msg) => return Ok(Err(InvokeError::NoActorClass(msg))),
     };
+    vm.actor_class = Some(cls.clone());
     let sdk = vm.import("cowboy_sdk")?;
     let storage_cls = vm.getattr(&sdk, "Storage")?;
     let storage = vm.call(&storage_cls, Args::default())?;

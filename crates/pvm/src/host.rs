@@ -84,6 +84,45 @@ pub trait Host {
     /// file.write(data) MUST immediately charge data.len() Cells"). The VM keeps the files
     /// and enforces the size cap; the host only meters.
     fn tmp_write(&mut self, bytes: u64) -> Result<(), HostError>;
+    /// The cycle price of the running actor's next `set_timer`/`set_interval`, given the
+    /// base price `base`: the host applies the same-block surcharge (whitepaper "Timer bomb":
+    /// `base × 2^max(0, k − free)` for the actor's k-th timer in the block). The VM charges it
+    /// before calling [`Host::set_timer`].
+    fn set_timer_price(&mut self, base: u64) -> u64 {
+        base
+    }
+    /// Schedule a timer owned by the running actor (§3.3); returns its id. The host checks
+    /// the height, the per-actor cap and the deposit, and charges the record's cells.
+    /// Hosts without a scheduler (a test host, a local runner) refuse.
+    fn set_timer(&mut self, _timer: &TimerRequest<'_>) -> Result<u64, HostError> {
+        Err(no_scheduler())
+    }
+    /// Cancel one of the running actor's timers; returns the deposit refunded to it.
+    fn cancel_timer(&mut self, _id: u64) -> Result<u128, HostError> {
+        Err(no_scheduler())
+    }
+}
+
+fn no_scheduler() -> HostError {
+    HostError::Rejected {
+        class: "RuntimeError",
+        message: "this host has no timer scheduler".into(),
+    }
+}
+
+/// A timer an actor asks for (`cowboy_sdk.set_timer` / `set_interval`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimerRequest<'a> {
+    /// First height at which it is due (for an interval: the current height + `every`).
+    pub height: u64,
+    /// Blocks between firings of an interval; 0 for a one-shot timer.
+    pub every: u64,
+    /// The public handler of the running actor it calls.
+    pub handler: &'a str,
+    /// Canonical CBOR of the one argument the handler receives.
+    pub data: &'a [u8],
+    /// Its Gas Bidding Agent; `None`: the network default agent.
+    pub gba: Option<Addr>,
 }
 
 /// Cycle prices of host calls (§17.3). The embedding fills them from the genesis parameters;
@@ -106,6 +145,10 @@ pub struct HostCosts {
     pub hash_base: u64,
     /// `hash()` per byte hashed.
     pub hash_per_byte: u64,
+    /// `set_timer()` / `set_interval()` before the host's same-block surcharge.
+    pub set_timer: u64,
+    /// `cancel_timer()`.
+    pub cancel_timer: u64,
 }
 
 impl Default for HostCosts {
@@ -119,6 +162,8 @@ impl Default for HostCosts {
             emit_event_per_byte: 5,
             hash_base: 100,
             hash_per_byte: 1,
+            set_timer: 1_000,
+            cancel_timer: 500,
         }
     }
 }

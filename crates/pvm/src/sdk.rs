@@ -49,6 +49,8 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
         ("emit_event", emit_event),
         ("transfer", transfer),
         ("randomness", randomness),
+        ("set_timer", set_timer),
+        ("cancel_timer", cancel_timer),
     ];
     for (n, f) in fns {
         vm.dict_set_str(
@@ -60,6 +62,8 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
             })),
         )?;
     }
+    let scheduler = address_value(cowboy_types::system::SCHEDULER.0);
+    vm.dict_set_str(&d, "SCHEDULER", scheduler)?;
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     Ok(Value::Module(Rc::new(Module {
         name: name.into(),
@@ -340,4 +344,69 @@ fn randomness(vm: &mut Vm, a: Args) -> R<Value> {
     vm.charge(cost)?;
     let out = host(vm, |h| h.randomness(&label))?;
     Ok(Value::bytes(out.to_vec()))
+}
+
+fn u64_arg(vm: &mut Vm, v: &Value, what: &str) -> R<u64> {
+    let n = u128_arg(vm, v, what)?;
+    u64::try_from(n).map_err(|_| vm.value_err(format!("{what} must be below 2**64")))
+}
+
+/// `set_timer(height, every, handler, data, gba)`: the one native behind `cowboy_sdk`'s
+/// `set_timer` and `set_interval` (`every` = 0 for a one-shot timer; `data` already encoded).
+fn set_timer(vm: &mut Vm, a: Args) -> R<Value> {
+    let height = arg(vm, &a, 0, "set_timer")?;
+    let every = arg(vm, &a, 1, "set_timer")?;
+    let handler = arg(vm, &a, 2, "set_timer")?;
+    let raw = arg(vm, &a, 3, "set_timer")?;
+    let gba = a.pos.get(4).cloned().unwrap_or(Value::None);
+    let height = u64_arg(vm, &height, "the timer height")?;
+    let every = u64_arg(vm, &every, "the interval")?;
+    let handler = match &handler {
+        Value::Str(s) => s.s.to_string(),
+        other => {
+            let t = vm.type_name(other);
+            return Err(vm.type_err(format!("a timer handler must be a str, not '{t}'")));
+        }
+    };
+    if handler.is_empty() || handler.starts_with('_') {
+        return Err(vm.value_err(format!("timer handler {handler:?} is not a public handler name")));
+    }
+    let is_handler = vm
+        .actor_class
+        .as_ref()
+        .is_some_and(|c| matches!(c.lookup(&handler), Some(Value::Function(_))));
+    if !is_handler {
+        return Err(vm.value_err(format!(
+            "timer handler {handler:?} is not a method of this actor"
+        )));
+    }
+    let data = bytes_arg(vm, &raw, "the encoded timer data")?;
+    let gba = match &gba {
+        Value::None => None,
+        v => {
+            let v = v.clone();
+            Some(address_arg(vm, &v)?)
+        }
+    };
+    let base = vm.host_costs.set_timer;
+    let price = host(vm, |h| Ok(h.set_timer_price(base)))?;
+    vm.charge(price)?;
+    let request = crate::host::TimerRequest {
+        height,
+        every,
+        handler: &handler,
+        data: &data,
+        gba,
+    };
+    let id = host(vm, |h| h.set_timer(&request))?;
+    u128_value(vm, u128::from(id))
+}
+
+/// `cancel_timer(id)`: the refunded deposit.
+fn cancel_timer(vm: &mut Vm, a: Args) -> R<Value> {
+    let id = arg(vm, &a, 0, "cancel_timer")?;
+    let id = u64_arg(vm, &id, "a timer id")?;
+    vm.charge(vm.host_costs.cancel_timer)?;
+    let refund = host(vm, |h| h.cancel_timer(id))?;
+    u128_value(vm, refund)
 }

@@ -164,6 +164,13 @@ pub mod system {
     /// The message dedup set (whitepaper §3.3). **Ours**: the spec numbers system actors only
     /// up to 0x0B and keeps the dedup set without naming an address; we give it the next one.
     pub const MAILBOX: Address = Address::system(0x0C);
+    /// The timer scheduler (whitepaper "Native Timers and the Actor Scheduler"). **Ours**: the
+    /// 2025-09 draft put timers at 0x02, which the current numbering gives the job dispatcher.
+    /// A timer's handler runs with this address as its `sender()`.
+    pub const SCHEDULER: Address = Address::system(0x0D);
+    /// The network default Gas Bidding Agent (CIP-1): the agent of every timer that names
+    /// none. **Ours**, as the scheduler.
+    pub const DEFAULT_GBA: Address = Address::system(0x0E);
     /// The last reserved address.
     pub const SYSTEM_RANGE_END: Address = Address::system(0x100);
 }

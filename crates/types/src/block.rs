@@ -459,6 +459,68 @@ impl Receipt {
     }
 }
 
+/// A timer's delivery in `begin_block` (exec `timers`): which timer, and the receipt of its
+/// handler's run (or of its drop, with error class `TimerDropped`). Encoding: `[timer_id,
+/// owner, handler, due, receipt]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimerExecution {
+    /// The timer.
+    pub timer_id: u64,
+    /// The actor whose handler ran and whose balance paid.
+    pub owner: Address,
+    /// The handler.
+    pub handler: String,
+    /// The height it was scheduled for (it may run later: deferred by the auction).
+    pub due: u64,
+    /// What the run did; `fee_paid` includes the agent's bid query.
+    pub receipt: Receipt,
+}
+
+impl TimerExecution {
+    /// Canonical encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&Value::Array(vec![
+            Value::Uint(self.timer_id),
+            address_value(&self.owner),
+            Value::Text(self.handler.clone()),
+            Value::Uint(self.due),
+            Value::Bytes(self.receipt.encode()),
+        ]))
+    }
+
+    /// Strict decoding.
+    pub fn decode(bytes: &[u8]) -> Result<TimerExecution, DecodeError> {
+        let r = Reader {
+            object: "timer execution",
+        };
+        let [id, owner, handler, due, receipt] = fields::<5>(bytes, "timer execution")?;
+        Ok(TimerExecution {
+            timer_id: r.u64(&id, "timer_id")?,
+            owner: r.address(&owner, "owner")?,
+            handler: r.text(handler, "handler")?,
+            due: r.u64(&due, "due")?,
+            receipt: Receipt::decode(&r.bytes(receipt, "receipt")?)?,
+        })
+    }
+
+    /// keccak256 of the encoding.
+    pub fn hash(&self) -> Hash32 {
+        keccak256(&self.encode())
+    }
+}
+
+/// A header's `receipts_root`: keccak256 of the CBOR array of the hashes of the block's timer
+/// executions (in delivery order, they run first) followed by its transactions' receipts. A
+/// block without timers commits exactly as [`Receipt::receipts_root`].
+pub fn block_receipts_root(timers: &[TimerExecution], receipts: &[Receipt]) -> Hash32 {
+    let hashes = timers
+        .iter()
+        .map(|t| hash_value(&t.hash()))
+        .chain(receipts.iter().map(|r| hash_value(&r.hash())))
+        .collect();
+    keccak256(&cbor::encode(&Value::Array(hashes)))
+}
+
 /// A message id (§3.3): `keccak256(sender ‖ nonce_be8 ‖ msg_hash)`.
 pub fn message_id(sender: &Address, nonce: u64, msg_hash: &Hash32) -> Hash32 {
     keccak256_concat(&[&sender.0, &nonce.to_be_bytes(), &msg_hash.0])

@@ -235,11 +235,33 @@ genesis_params! {
     /// User lane share.
     user_lane_bps: u64 = 5_000,
 
-    // ---- Timers (whitepaper "Native Timers") ----
+    // ---- Timers (whitepaper "Native Timers"; CIP-1; exec `timers/`) ----
     /// Progressive deposit step: deposit(n) = base × (1 + floor(n / step)).
     timer_deposit_step_count: u64 = 100,
     /// Timers per block before the exponential surcharge 2^(k − free) applies.
     timer_surcharge_free_per_block: u64 = 16,
+    /// The refundable deposit of an actor's first timers (not in the spec; chosen: 0.001 CBY).
+    timer_base_deposit_wei: u128 = WEI_PER_CBY / 1_000,
+    /// Pending timers one actor may own (per-actor cap; not in the spec; chosen).
+    timer_max_per_actor: u64 = 1_024,
+    /// Tier 1: heights the block ring covers (even; an epoch bucket is half of it).
+    timer_ring_blocks: u64 = 256,
+    /// Tier 2: epoch buckets ahead of the ring; beyond them, tier 3 (overflow).
+    timer_epoch_buckets: u64 = 64,
+    /// Due timers whose agents are asked for a bid per block (the auction's width).
+    timer_bid_window: u64 = 64,
+    /// Cycle cap of one Gas Bidding Agent call (read-only, paid by the timer's owner).
+    timer_gba_cycles: u64 = 20_000,
+    /// Cycles limit of the network default agent's bid.
+    timer_default_cycles_limit: u64 = 100_000,
+    /// Cells limit of the network default agent's bid.
+    timer_default_cells_limit: u64 = 4_096,
+    /// Pending timers above which the timer basefee (the cycle price of `set_timer`) rises.
+    timer_queue_target: u64 = 100_000,
+    /// Anti-starvation boost per deferral, in basis points of the cycle basefee.
+    timer_starvation_boost_bps: u64 = 500,
+    /// Consecutive blocks a timer whose owner cannot pay is deferred before it is dropped.
+    timer_unpaid_deferrals_max: u64 = 16,
 
     // ---- Consensus (§6.1, §13) ----
     /// Blocks per epoch.

@@ -16,7 +16,9 @@ pub mod keys;
 pub mod tx;
 
 pub use address::{actor_address, canonicalize_source, code_hash, system, Address};
-pub use block::{message_id, Block, BlockHeader, Event, ExecError, Receipt};
+pub use block::{
+    block_receipts_root, message_id, Block, BlockHeader, Event, ExecError, Receipt, TimerExecution,
+};
 pub use genesis::GenesisParams;
 pub use hash::{keccak256, Hash32};
 pub use keys::{dev_key, PrivateKey, Signature};

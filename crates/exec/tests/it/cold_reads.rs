@@ -75,6 +75,7 @@ fn run() -> usize {
             proposer: Address([0xEE; 20]),
             randomness: keccak256(b"r"),
             basefees: Basefees { cycle: 1, cell: 1 },
+            parent_cycles_used: 0,
         };
         let mut batch = BlockState::new(state.batch());
         let out = execute_block(&mut batch, &params, env, &txs)

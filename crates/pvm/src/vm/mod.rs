@@ -190,6 +190,9 @@ pub struct Vm<'h> {
     pub host: Option<&'h mut dyn crate::host::Host>,
     /// Cycle prices of host calls.
     pub host_costs: crate::host::HostCosts,
+    /// The actor class of the running invocation (`crate::actor`), so host calls that name a
+    /// handler (timers) can check it is one.
+    pub actor_class: Option<Rc<Class>>,
     /// Classes of native modules' objects (`crate::native`), by qualified name, so their
     /// constructors find them whatever the program does to the module's namespace.
     pub native_classes: IndexMap<&'static str, Rc<Class>, FixedBuild>,
@@ -225,6 +228,7 @@ impl<'h> Vm<'h> {
             repr_active: Vec::new(),
             host: None,
             host_costs: crate::host::HostCosts::default(),
+            actor_class: None,
             native_classes: IndexMap::default(),
             tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
             spare_frames: Vec::new(),

@@ -86,6 +86,8 @@ pub struct Chain {
     pub height: u64,
     pub basefees: Basefees,
     pub proposer: Address,
+    /// Cycles the last block used (the next block's `parent_cycles_used`).
+    pub last_cycles: u64,
 }
 
 impl Chain {
@@ -109,6 +111,7 @@ impl Chain {
             params,
             height: 0,
             proposer: Address([0xEE; 20]),
+            last_cycles: 0,
         }
     }
 
@@ -121,6 +124,7 @@ impl Chain {
             proposer: self.proposer,
             randomness: keccak256(&(self.height + 1).to_be_bytes()),
             basefees: self.basefees,
+            parent_cycles_used: self.last_cycles,
         }
     }
 
@@ -150,6 +154,7 @@ impl Chain {
             .await
             .expect("commit");
         self.basefees = outcome.next_basefees;
+        self.last_cycles = outcome.usage.cycles;
         Ok(outcome)
     }
 

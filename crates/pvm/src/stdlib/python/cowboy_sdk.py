@@ -173,6 +173,55 @@ def transfer(to, amount):
     pvm_host.transfer(to, amount)
 
 
+SCHEDULER = pvm_host.SCHEDULER
+"""The scheduler's address: `sender()` inside a handler a timer called."""
+
+
+def _timer_handler(handler):
+    # A bound method of the actor (`self.tick`) names its handler; so does a str.
+    if isinstance(handler, str):
+        return handler
+    name = getattr(handler, "__name__", None)
+    if callable(handler) and isinstance(name, str):
+        return name
+    raise TypeError("a timer handler must be a handler name (str) or a method of the actor")
+
+
+def _timer_data(data):
+    try:
+        return pvm_host.encode(data)
+    except TypeError as e:
+        raise TypeError(f"timer data must be CBOR-encodable: {e}") from None
+
+
+def set_timer(height, handler, data=None, gba=None):
+    """Call this actor's public `handler(data)` at block `height` (> the current block).
+
+    The handler runs as this actor with `sender() == SCHEDULER`, paid from this actor's
+    balance at the fee its Gas Bidding Agent bids when the timer is due (`gba`: an agent
+    actor's address; None: the network default). A refundable deposit is taken now and
+    returned when the timer fires or is cancelled. Returns the timer id (an int).
+    """
+    return pvm_host.set_timer(height, 0, _timer_handler(handler), _timer_data(data), gba)
+
+
+def set_interval(every_n_blocks, handler, data=None, gba=None):
+    """Call `handler(data)` every `every_n_blocks` blocks, first at the current height plus
+    `every_n_blocks`, until cancelled. A late firing does not shift the schedule: the next one
+    is due at the scheduled height plus the interval. Returns the timer id."""
+    if not isinstance(every_n_blocks, int) or every_n_blocks < 1:
+        raise ValueError("an interval must be a positive number of blocks")
+    now = pvm_host.block_info()[0]
+    return pvm_host.set_timer(
+        now + every_n_blocks, every_n_blocks, _timer_handler(handler), _timer_data(data), gba
+    )
+
+
+def cancel_timer(timer_id):
+    """Cancel one of this actor's pending timers; returns the deposit refunded (wei)."""
+    return pvm_host.cancel_timer(timer_id)
+
+
 def randomness(label):
     """32 bytes of HKDF(R_n, label) for the current block (whitepaper §3.4)."""
     return pvm_host.randomness(label)
