@@ -805,7 +805,8 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
             data: req.data,
             gba: req.gba.map(Address),
         };
-        let r = crate::timers::schedule(&mut *self.state, self.run.params, self.run.env.height, &new);
+        let r =
+            crate::timers::schedule(&mut *self.state, self.run.params, self.run.env.height, &new);
         match self.io(r)? {
             Ok((id, written)) => {
                 let p = self.run.params.state_write_cells_per_byte;

@@ -168,15 +168,16 @@ pub fn execute_block<E: Context>(
         valid.push(c);
     }
     // One VM stack for the whole block, not one per actor invocation.
-    let applied = cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<Lifecycle, BlockError>> {
-        let mut life = Lifecycle::begin(state, params, env)?;
-        for (index, c) in valid.iter().enumerate() {
-            if let Err(reason) = life.apply(state, c)? {
-                return Ok(Err(BlockError::Transaction { index, reason }));
+    let applied =
+        cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<Lifecycle, BlockError>> {
+            let mut life = Lifecycle::begin(state, params, env)?;
+            for (index, c) in valid.iter().enumerate() {
+                if let Err(reason) = life.apply(state, c)? {
+                    return Ok(Err(BlockError::Transaction { index, reason }));
+                }
             }
-        }
-        Ok(Ok(life))
-    })?;
+            Ok(Ok(life))
+        })?;
     match applied {
         Ok(life) => life.end(state).map(Ok),
         Err(e) => Ok(Err(e)),

@@ -369,7 +369,9 @@ fn set_timer(vm: &mut Vm, a: Args) -> R<Value> {
         }
     };
     if handler.is_empty() || handler.starts_with('_') {
-        return Err(vm.value_err(format!("timer handler {handler:?} is not a public handler name")));
+        return Err(vm.value_err(format!(
+            "timer handler {handler:?} is not a public handler name"
+        )));
     }
     let is_handler = vm
         .actor_class

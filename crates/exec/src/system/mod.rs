@@ -20,7 +20,9 @@
 //! its address in `cowboy_types::system`, add it to [`REGISTRY`] in address order, and give
 //! its prices genesis parameters. `mailbox.rs` is the worked example.
 
+pub mod default_gba;
 pub mod mailbox;
+pub mod scheduler;
 
 use cowboy_state::verifier::Account;
 use cowboy_state::Context;
@@ -251,7 +253,11 @@ pub trait SystemActor: Sync {
 }
 
 /// Every system actor, in address order.
-pub static REGISTRY: &[&dyn SystemActor] = &[&mailbox::Mailbox];
+pub static REGISTRY: &[&dyn SystemActor] = &[
+    &mailbox::Mailbox,
+    &scheduler::Scheduler,
+    &default_gba::DefaultGba,
+];
 
 /// The system actor at `address`, if one is registered.
 pub fn lookup(address: &Address) -> Option<&'static dyn SystemActor> {

@@ -18,8 +18,14 @@
 //!    out of cycles or returns anything but a map of non-negative ints gets the **default
 //!    bid**; missing keys take the default's values.
 //! 4. **Order** by priority, highest first: the effective tip per cycle plus an
-//!    **anti-starvation boost** of `timer_starvation_boost_bps` of the cycle basefee per block
-//!    the timer was deferred; ties by timer id (older first).
+//!    **anti-starvation boost** of `timer_starvation_boost_bps` of the cycle basefee per point
+//!    of the owner's starvation score; ties by timer id (older first). The score is per actor
+//!    (whitepaper: "tracks an actor's scheduling history ... with exponential decay"): +1 for
+//!    each block in which one of its timers was deferred, halved for each block in which one
+//!    ran. A per-timer count would not do: an actor outbidding everyone with fresh timers
+//!    every block has deferred timers of nearly the same age, whose boost would keep pace;
+//!    its score instead stays near 1 while it runs every block, and the starved actor's grows
+//!    until its boost passes the attacker's tip.
 //! 5. **Run** each in that order while it fits: its cycles limit in what the timer lane has
 //!    left, both limits in what the block has left, maxima at or above the basefees, and the
 //!    owner able to cover the reservation. The handler runs as a message from the scheduler
@@ -30,7 +36,8 @@
 //! 6. **Defer** the rest to slot `H + 1` with one more deferral. A timer whose owner could not
 //!    pay (the bid query or the reservation) for more than `timer_unpaid_deferrals_max`
 //!    consecutive blocks is **dropped**: removed, deposit returned, and a `TimerDropped`
-//!    execution record in the block.
+//!    execution record in the block. Bid-query fees paid in blocks that deferred a timer are
+//!    reported in the receipt of its next run (or drop), so receipts account for every wei.
 //! 7. Adjust the timer basefee from the number pending (EIP-1559 rule, target
 //!    `timer_queue_target`, floor `set_timer_cycles`).
 
@@ -146,12 +153,15 @@ fn ask<E: Context>(
     let mut scratch = BlockUsage::default();
     let mut meter = TxMeter::new(cap, p.max_return_data_bytes);
     let cp = state.checkpoint();
-    let answer = TxRun::new(p, &env, &mut scratch).query(state, &mut meter, agent, SCHEDULER, entry)?;
+    let answer =
+        TxRun::new(p, &env, &mut scratch).query(state, &mut meter, agent, SCHEDULER, entry)?;
     state.rollback(cp)?;
     let used = meter.cycles();
     let cost = u128::from(used) * env.basefees.cycle;
     if !state.debit(&t.owner, cost)? {
-        return Err(StateFailure::Invariant("owner balance fell during a read-only query".into()));
+        return Err(StateFailure::Invariant(
+            "owner balance fell during a read-only query".into(),
+        ));
     }
     *fees_paid += cost;
     exec.record_timer_work(used, 0, cost, 0);
@@ -169,6 +179,8 @@ struct Candidate {
     bid: Bid,
     /// Fees already paid for the bid query.
     query_fee: u128,
+    /// The owner's starvation score.
+    starvation: u64,
 }
 
 impl Candidate {
@@ -178,7 +190,7 @@ impl Candidate {
         };
         let boost = basefees
             .cycle
-            .saturating_mul(u128::from(self.timer.deferrals))
+            .saturating_mul(u128::from(self.starvation))
             .saturating_mul(u128::from(p.timer_starvation_boost_bps))
             / 10_000;
         bid.effective_tip_per_cycle(basefees).saturating_add(boost)
@@ -233,16 +245,20 @@ pub fn deliver<E: Context>(
     for timer in taken {
         let mut query_fee = 0;
         let bid = ask(state, exec, &timer, &mut query_fee)?;
+        let starvation = super::starvation(&*state, &timer.owner)?;
         candidates.push(Candidate {
             timer,
             bid,
             query_fee,
+            starvation,
         });
     }
     // 4. Order.
     candidates.sort_by_key(|c| (std::cmp::Reverse(c.priority(p, env.basefees)), c.timer.id));
     // 5–6. Run or defer.
     let mut out = Vec::new();
+    // Owners with a timer run (true) or only deferred (false) in this block.
+    let mut owners: std::collections::BTreeMap<cowboy_types::Address, bool> = Default::default();
     for c in candidates {
         // An earlier handler of this block may have cancelled it.
         let Some(current) = get(&*state, c.timer.id)? else {
@@ -253,6 +269,8 @@ pub fn deliver<E: Context>(
             Bid::Unpaid => Run::Deferred { unpaid: true },
             Bid::NoRoom => Run::Deferred { unpaid: false },
         };
+        let ran = matches!(outcome, Run::Done(_));
+        *owners.entry(current.owner).or_insert(ran) |= ran;
         match outcome {
             Run::Done(receipt) => {
                 out.push(record(&current, receipt));
@@ -263,6 +281,13 @@ pub fn deliver<E: Context>(
                     out.push(dropped);
                 }
             }
+        }
+    }
+    for (owner, ran) in owners {
+        let score = super::starvation(&*state, &owner)?;
+        let next = if ran { score / 2 } else { score + 1 };
+        if next != score && super::owned_count(&*state, &owner)? > 0 {
+            super::set_starvation(state, &owner, next)?;
         }
     }
     // 7. The timer basefee.
@@ -312,7 +337,9 @@ fn run<E: Context>(
         ..bid
     };
     let wait = Run::Deferred { unpaid: false };
-    if bid.cycles_limit < p.timer_schedule_base_cycles || bid.cells_limit < p.timer_schedule_base_cells {
+    if bid.cycles_limit < p.timer_schedule_base_cycles
+        || bid.cells_limit < p.timer_schedule_base_cells
+    {
         // Too small to pay the intrinsic cost: the agent asked for nothing to run.
         return Ok(wait);
     }
@@ -365,7 +392,7 @@ fn run<E: Context>(
         success,
         cycles_used: cycles,
         cells_used: cells,
-        fee_paid: split.fee + query_fee,
+        fee_paid: split.fee + query_fee + t.bid_fees,
         return_data,
         events,
         error,
@@ -409,6 +436,7 @@ fn finish(
     t.due = t.due.saturating_add(missed.max(1).saturating_mul(t.every));
     t.deferrals = 0;
     t.unpaid = 0;
+    t.bid_fees = 0;
     enqueue(state, g, h, &mut t)?;
     Ok(())
 }
@@ -424,6 +452,7 @@ fn defer(
 ) -> SResult<Option<TimerExecution>> {
     t.deferrals = t.deferrals.saturating_add(1);
     t.unpaid = if unpaid { t.unpaid + 1 } else { 0 };
+    t.bid_fees = t.bid_fees.saturating_add(query_fee);
     if t.unpaid > p.timer_unpaid_deferrals_max {
         let before = Meta::load(state, p)?;
         let mut meta = before;
@@ -433,7 +462,7 @@ fn defer(
             success: false,
             cycles_used: 0,
             cells_used: 0,
-            fee_paid: query_fee,
+            fee_paid: t.bid_fees,
             return_data: Vec::new(),
             events: Vec::new(),
             error: Some(ExecError {

@@ -24,8 +24,8 @@
 //!   actor's pending timers) moves from the actor to the scheduler and comes back when the
 //!   timer fires (one-shot), is cancelled, or is dropped.
 //! * At most `timer_max_per_actor` pending timers per actor.
-//! * Delivery is bounded per block by the timer lane's budget and the bid window; deferred
-//!   timers get an anti-starvation boost ([`deliver`]).
+//! * Delivery is bounded per block by the timer lane's budget and the bid window; the timers
+//!   of an actor that keeps being deferred get an anti-starvation boost ([`deliver`]).
 
 pub mod deliver;
 pub mod queue;
@@ -62,6 +62,9 @@ pub struct Timer {
     pub deferrals: u64,
     /// Of those, consecutive blocks its owner could not pay.
     pub unpaid: u64,
+    /// Fees its owner paid for bid queries in blocks that deferred it: reported in the
+    /// receipt of its next run or of its drop.
+    pub bid_fees: u128,
     /// Position in the owner's list.
     pub owner_index: u64,
     /// Where it is queued.
@@ -95,6 +98,7 @@ impl Timer {
             Value::from_u128(self.deposit),
             Value::Uint(self.deferrals),
             Value::Uint(self.unpaid),
+            Value::from_u128(self.bid_fees),
             Value::Uint(self.owner_index),
             self.loc.to_value(),
         ])
@@ -102,7 +106,7 @@ impl Timer {
 
     fn from_value(id: u64, v: &Value) -> Option<Timer> {
         let Value::Array(f) = v else { return None };
-        let [owner, handler, data, due, every, gba, deposit, deferrals, unpaid, oi, loc] =
+        let [owner, handler, data, due, every, gba, deposit, deferrals, unpaid, fees, oi, loc] =
             f.as_slice()
         else {
             return None;
@@ -131,6 +135,7 @@ impl Timer {
             deposit: deposit.as_u128()?,
             deferrals: uint(deferrals)?,
             unpaid: uint(unpaid)?,
+            bid_fees: fees.as_u128()?,
             owner_index: uint(oi)?,
             loc: Loc::from_value(loc)?,
         })
@@ -172,6 +177,20 @@ fn owned_key(owner: &Address, i: u64) -> Vec<u8> {
         addr_value(owner),
         Value::Uint(i),
     ])
+}
+
+fn starve_key(owner: &Address) -> Vec<u8> {
+    key(&[Value::Text("starve".into()), addr_value(owner)])
+}
+
+/// The owner's starvation score: blocks in which one of its timers was deferred, halved each
+/// block in which one of them ran (exponential decay; [`deliver`]).
+pub fn starvation(state: &dyn SystemState, owner: &Address) -> SResult<u64> {
+    queue::read_uint(state, &starve_key(owner))
+}
+
+pub(crate) fn set_starvation(state: &mut dyn SystemState, owner: &Address, n: u64) -> SResult<()> {
+    queue::write_uint(state, &starve_key(owner), n).map(|_| ())
 }
 
 fn meta_key() -> Vec<u8> {
@@ -323,6 +342,10 @@ pub(crate) fn remove(state: &mut dyn SystemState, meta: &mut Meta, t: &Timer) ->
     let last = queue::read_uint(state, &last_key)?;
     state.delete_storage(&SCHEDULER, &last_key)?;
     queue::write_uint(state, &ck, n - 1)?;
+    if n == 1 {
+        // Its last timer: nothing left to starve.
+        set_starvation(state, &t.owner, 0)?;
+    }
     if t.owner_index != n - 1 {
         let v = cbor::encode(&Value::Uint(last));
         state.set_storage(&SCHEDULER, &owned_key(&t.owner, t.owner_index), &v)?;
@@ -436,9 +459,7 @@ pub fn schedule(
     if n >= p.timer_max_per_actor {
         return Ok(Err(refused(
             "RuntimeError",
-            format!(
-                "this actor already has {n} pending timers, the most one actor may have"
-            ),
+            format!("this actor already has {n} pending timers, the most one actor may have"),
         )));
     }
     let deposit = deposit_for(p, n);
@@ -476,6 +497,7 @@ pub fn schedule(
         deposit,
         deferrals: 0,
         unpaid: 0,
+        bid_fees: 0,
         owner_index: n,
         loc: Loc::InFlight,
     };

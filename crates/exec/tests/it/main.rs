@@ -8,4 +8,5 @@ mod examples;
 mod replay;
 mod supply;
 mod support;
+mod timers;
 mod transfers;
