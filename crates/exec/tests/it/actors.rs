@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "aa96c804918735d3b4ba216b5346a9d365a6c1789fec1ffbfdba4bbcf9cb0306";
+const GOLDEN_ROOT: &str = "04daaf4586b8f4fecf59f58181a8a7ce0c013292ecf0f371cf23da482da765e4";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
