@@ -249,7 +249,7 @@ genesis_params! {
     /// Tier 2: epoch buckets ahead of the ring; beyond them, tier 3 (overflow).
     timer_epoch_buckets: u64 = 64,
     /// Due timers whose agents are asked for a bid per block (the auction's width).
-    timer_bid_window: u64 = 64,
+    timer_bid_window: u64 = 256,
     /// Cycle cap of one Gas Bidding Agent call (read-only, paid by the timer's owner).
     timer_gba_cycles: u64 = 20_000,
     /// Cycles limit of the network default agent's bid.

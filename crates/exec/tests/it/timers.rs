@@ -545,3 +545,78 @@ fn hostile_agents_get_the_default_bid_and_an_unpayable_bid_is_dropped() {
         );
     });
 }
+
+const HEARTBEAT: &str = include_str!("../../../../examples/actors/heartbeat.py");
+const URGENCY: &str = include_str!("../../../../examples/actors/urgency_gba.py");
+
+fn field(v: &Value, name: &str) -> Value {
+    let Value::Map(m) = v else { panic!("{v:?}") };
+    m.iter()
+        .find(|(k, _)| *k == text(name))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| panic!("no {name} in {v:?}"))
+}
+
+#[test]
+fn the_heartbeat_example_beats_on_schedule_from_its_own_balance_until_stopped() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut b = Bench::new(ctx, |_| {}).await;
+        let start = b.chain.height + 1;
+        let hb = b.deploy(HEARTBEAT, 1, vec![int(5)], ACTOR_FUNDS).await;
+        let funded = b.chain.account(&hb).await.balance;
+        b.until(start + 31).await;
+        let status = b.ok(hb, "status", vec![]).await;
+        assert_eq!(field(&status, "beats"), int(6));
+        assert_eq!(field(&status, "last"), int(start + 30));
+        // Every beat ran from the timer, emitted its event and was paid by the actor.
+        let beats: Vec<_> = b.fired.iter().filter(|(_, t)| t.owner == hb).collect();
+        assert_eq!(beats.len(), 6);
+        for (h, t) in &beats {
+            assert_eq!(t.due, *h, "on time");
+            assert!(t.receipt.success, "{:?}", t.receipt.error);
+            assert_eq!(t.receipt.events[0].topic, "beat");
+        }
+        let fees: u128 = beats.iter().map(|(_, t)| t.receipt.fee_paid).sum();
+        let deposit = b.chain.params.timer_base_deposit_wei;
+        assert_eq!(b.chain.account(&hb).await.balance, funded - fees);
+        assert_eq!(funded, ACTOR_FUNDS - deposit);
+        // Only the deployer stops it; stopping refunds the deposit and the beats end.
+        let tx = signed(&key(1), 0, Some(hb), 0, call("stop", vec![]));
+        let out = b.chain.block(&[tx]).await.expect("valid block");
+        b.note(&out);
+        assert_eq!(
+            out.receipts[0].error.as_ref().expect("refused").class,
+            "PermissionError"
+        );
+        assert_eq!(b.ok(hb, "stop", vec![]).await.as_u128(), Some(deposit));
+        let beats_then = b.fired.len();
+        b.until(b.chain.height + 12).await;
+        assert_eq!(b.fired.len(), beats_then, "no beat after stop");
+    });
+}
+
+#[test]
+fn the_urgency_agent_puts_its_timer_first_in_a_crowded_lane() {
+    deterministic::Runner::default().start(|ctx| async move {
+        // A lane of 300,000 cycles: the agent's 200,000-cycle bid and one or two default ones.
+        let mut b = Bench::new(ctx, |p| p.timer_lane_bps = 150).await;
+        let clock = b.deploy(CLOCK, 1, vec![], ACTOR_FUNDS).await;
+        let gba = b.deploy(URGENCY, 2, vec![], 0).await;
+        let start = b.chain.height + 1;
+        let hb = b
+            .deploy(HEARTBEAT, 3, vec![int(4), addr(&gba)], ACTOR_FUNDS)
+            .await;
+        // Eight default-bid timers due with the heartbeat's first beat (at start + 4).
+        b.ok(clock, "many", vec![int(start + 4), int(8)]).await;
+        b.until(start + 4).await;
+        let first: Vec<_> = b.fired.iter().filter(|(h, _)| *h == start + 4).collect();
+        assert_eq!(
+            first[0].1.owner, hb,
+            "the urgent timer ran first: {first:?}"
+        );
+        assert!(first[0].1.receipt.success);
+        b.until(start + 12).await;
+        // The default-bid timers still all ran, later.
+        assert_eq!(b.fired_log(&clock).await.len(), 8);
+    });
+}

@@ -1,0 +1,280 @@
+//! Benchmark: the timer scheduler's per-block cost is flat in the number of pending timers,
+//! and how many timer executions a block's timer lane delivers per second (issue 16).
+//!
+//! ```text
+//! cargo bench -p cowboy-exec --bench timers
+//! BENCH_TIMERS=100000 BENCH_BLOCKS=30 cargo bench -p cowboy-exec --bench timers
+//! ```
+//!
+//! **Flat cost.** Two chains on disk (commonware tokio runtime, a temporary directory) run the
+//! same `BENCH_BLOCKS` blocks, each delivering the same `BENCH_DUE_PER_BLOCK` timers of one
+//! actor (a handler that increments a stored counter), through the real block lifecycle
+//! (`execute_block`, then the state commit). The second chain also holds `BENCH_TIMERS`
+//! (default 1,000,000) other pending timers of 1,000 actors, due one every two blocks from
+//! just after the measured blocks onwards, so the measured blocks also migrate epoch and
+//! overflow buckets as they would on a live chain. The table gives the time per block of each
+//! and the ratio (goal ≤ 1.2). The pending timers are written with `timers::schedule`, the
+//! code path `set_timer` takes after the VM (setup time is reported, not measured).
+//!
+//! **Lane throughput.** A third chain has 2,048 timers due at one height; blocks run until all
+//! have fired. The table gives executions per block (bounded by the timer lane, 20% of the
+//! cycle cap, with the default bid's 100,000-cycle limit) and executions per second of block
+//! time. Nothing is asserted about speed.
+
+use std::time::{Duration, Instant};
+
+/// The allocator cowboyd links.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use commonware_runtime::{tokio as cw_tokio, Runner as _, Supervisor as _};
+use cowboy_exec::block::{apply_genesis, execute_block};
+use cowboy_exec::fees::Basefees;
+use cowboy_exec::timers::{schedule, NewTimer};
+use cowboy_exec::{BlockEnv, BlockState};
+use cowboy_state::{StateConfig, StateDb};
+use cowboy_types::cbor::{self, Value};
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::tx::Payload;
+use cowboy_types::{actor_address, code_hash, keccak256, Address, Hash32, PrivateKey, Transaction};
+
+const TICKER: &str = r#"
+from cowboy_sdk import actor
+
+@actor
+class Ticker:
+    def __init__(self):
+        self.storage["n"] = 0
+
+    def tick(self, data):
+        self.storage["n"] += 1
+"#;
+
+const FUNDS: u128 = 10u128.pow(24);
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn owner(i: u64) -> Address {
+    let h = keccak256(&i.to_be_bytes());
+    let mut a = [0u8; 20];
+    a.copy_from_slice(&h.0[..20]);
+    Address(a)
+}
+
+/// A chain on its own partition, advanced one block at a time.
+struct Chain {
+    state: StateDb<cw_tokio::Context>,
+    params: GenesisParams,
+    height: u64,
+    deployer: PrivateKey,
+    nonce: u64,
+}
+
+impl Chain {
+    async fn open(ctx: cw_tokio::Context, name: &str, owners: u64) -> Chain {
+        let mut state = StateDb::open(ctx, &StateConfig::new(name))
+            .await
+            .expect("open");
+        let deployer = PrivateKey::from_bytes(&keccak256(b"timer-bench").0).expect("key");
+        let mut alloc = vec![(deployer.address(), FUNDS)];
+        alloc.extend((0..owners).map(|i| (owner(i), FUNDS)));
+        let mut batch = BlockState::new(state.batch());
+        apply_genesis(&mut batch, &alloc).expect("genesis");
+        state.commit(0, batch.finish()).await.expect("commit");
+        Chain {
+            state,
+            params: GenesisParams::default(),
+            height: 0,
+            deployer,
+            nonce: 0,
+        }
+    }
+
+    fn env(&self) -> BlockEnv {
+        let h = self.height + 1;
+        BlockEnv {
+            chain_id: 1,
+            height: h,
+            timestamp_ms: h * 1000,
+            proposer: Address([0xEE; 20]),
+            randomness: keccak256(&h.to_be_bytes()),
+            basefees: Basefees { cycle: 1, cell: 1 },
+            parent_cycles_used: 0,
+        }
+    }
+
+    /// Execute the next block with `txs`; returns the timers it delivered and its time.
+    async fn block(&mut self, txs: &[Transaction]) -> (usize, Duration) {
+        let env = self.env();
+        let t0 = Instant::now();
+        let mut batch = BlockState::new(self.state.batch());
+        let out = execute_block(&mut batch, &self.params, env, txs)
+            .expect("state")
+            .expect("valid block");
+        assert!(out.receipts.iter().all(|r| r.success), "{:?}", out.receipts);
+        assert!(
+            out.timers.iter().all(|t| t.receipt.success),
+            "{:?}",
+            out.timers.iter().find(|t| !t.receipt.success)
+        );
+        self.height += 1;
+        self.state
+            .commit(self.height, batch.finish())
+            .await
+            .expect("commit");
+        (out.timers.len(), t0.elapsed())
+    }
+
+    /// Deploy a ticker with a large balance (deposits and fees); returns its address.
+    async fn ticker(&mut self, salt: u8) -> Address {
+        let payload = Payload::Deploy {
+            source: TICKER.to_string(),
+            salt: Hash32([salt; 32]),
+            init_args: Value::Array(vec![]),
+        };
+        let mut tx = Transaction {
+            chain_id: 1,
+            nonce: self.nonce,
+            to: None,
+            value: FUNDS / 10,
+            cycles_limit: 1_000_000,
+            cells_limit: 100_000,
+            max_fee_per_cycle: 10,
+            max_fee_per_cell: 10,
+            tip_per_cycle: 0,
+            tip_per_cell: 0,
+            access_list: None,
+            payload: payload.encode(),
+            signature: None,
+        };
+        tx.sign(&self.deployer).expect("sign");
+        self.nonce += 1;
+        self.block(&[tx]).await;
+        let a = actor_address(
+            &self.deployer.address(),
+            &Hash32([salt; 32]),
+            &code_hash(TICKER),
+        );
+        assert!(self.state.account(&a.0).await.expect("read").is_some());
+        a
+    }
+
+    /// Write timers `(owner, due)` directly, as `set_timer` would after the VM, committing
+    /// every 50,000 as a block of its own height.
+    async fn schedule_all(&mut self, timers: impl Iterator<Item = (Address, u64)>) {
+        let data = cbor::encode(&Value::Uint(0));
+        let timers: Vec<(Address, u64)> = timers.collect();
+        for chunk in timers.chunks(50_000) {
+            let mut batch = BlockState::new(self.state.batch());
+            for (owner, due) in chunk {
+                let t = NewTimer {
+                    owner: *owner,
+                    due: *due,
+                    every: 0,
+                    handler: "tick",
+                    data: &data,
+                    gba: None,
+                };
+                schedule(&mut batch, &self.params, self.height, &t)
+                    .expect("state")
+                    .expect("accepted");
+            }
+            let changes = batch.finish();
+            self.height += 1;
+            self.state
+                .commit(self.height, changes)
+                .await
+                .expect("commit");
+        }
+        self.state.prune().await.expect("prune");
+    }
+}
+
+/// Run `blocks` blocks that each deliver `due` timers, with `pending` other timers waiting.
+async fn flat(ctx: cw_tokio::Context, name: &str, pending: u64, blocks: u64, due: u64) -> Duration {
+    let owners = 1_000u64;
+    let mut chain = Chain::open(ctx, name, owners).await;
+    let ticker = chain.ticker(1).await;
+    let t0 = Instant::now();
+    // The due stream, identical on both chains: `due` per block from two blocks after setup.
+    let first = chain.height + 3;
+    let stream = (0..blocks).flat_map(|b| (0..due).map(move |_| (ticker, first + b)));
+    // The backlog: one every two blocks from just after the measured blocks.
+    let after = first + blocks + 1;
+    let backlog = (0..pending).map(|i| (owner(i % owners), after + 2 * i));
+    chain.schedule_all(stream.chain(backlog)).await;
+    println!(
+        "{name}: {} timers scheduled in {:.1?}",
+        blocks * due + pending,
+        t0.elapsed()
+    );
+    // Start exactly at the first due height.
+    while chain.height + 1 < first {
+        chain.block(&[]).await;
+    }
+    let mut total = Duration::ZERO;
+    for _ in 0..blocks {
+        let (fired, took) = chain.block(&[]).await;
+        assert_eq!(
+            fired as u64, due,
+            "each measured block delivers the same timers"
+        );
+        total += took;
+    }
+    total / blocks as u32
+}
+
+/// Timers delivered per block and per second when 2,048 are due at once.
+async fn lane(ctx: cw_tokio::Context) -> (f64, f64) {
+    let mut chain = Chain::open(ctx, "lane", 0).await;
+    let a = chain.ticker(1).await;
+    let b = chain.ticker(2).await;
+    let due = chain.height + 3;
+    let all = (0..2_048u64).map(|i| (if i % 2 == 0 { a } else { b }, due));
+    chain.schedule_all(all).await;
+    while chain.height + 1 < due {
+        chain.block(&[]).await;
+    }
+    let (mut fired, mut blocks, mut time) = (0usize, 0u64, Duration::ZERO);
+    while fired < 2_048 {
+        let (n, took) = chain.block(&[]).await;
+        fired += n;
+        blocks += 1;
+        time += took;
+    }
+    (
+        fired as f64 / blocks as f64,
+        fired as f64 / time.as_secs_f64(),
+    )
+}
+
+fn main() {
+    let pending = env_or("BENCH_TIMERS", 1_000_000);
+    let blocks = env_or("BENCH_BLOCKS", 50);
+    let due = env_or("BENCH_DUE_PER_BLOCK", 8);
+    let dir = std::env::temp_dir().join(format!("cowboy-timer-bench-{}", std::process::id()));
+    let cfg = cw_tokio::Config::new().with_storage_directory(&dir);
+    let (none, full, (per_block, per_sec)) = cw_tokio::Runner::new(cfg).start(|ctx| async move {
+        let none = flat(ctx.child("none"), "none", 0, blocks, due).await;
+        let full = flat(ctx.child("full"), "full", pending, blocks, due).await;
+        (none, full, lane(ctx.child("lane")).await)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    println!();
+    println!("| pending timers | time per block ({due} timers delivered) |");
+    println!("|---:|---:|");
+    println!("| 0 | {none:.2?} |");
+    println!("| {pending} | {full:.2?} |");
+    println!(
+        "ratio (with {pending} pending / with none): {:.2}",
+        full.as_secs_f64() / none.as_secs_f64()
+    );
+    println!(
+        "lane: {per_block:.1} timer executions per block, {per_sec:.0} executions/s of block time"
+    );
+}
