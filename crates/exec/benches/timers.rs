@@ -14,7 +14,10 @@
 //! just after the measured blocks onwards, so the measured blocks also migrate epoch and
 //! overflow buckets as they would on a live chain. The table gives the time per block of each
 //! and the ratio (goal ≤ 1.2). The pending timers are written with `timers::schedule`, the
-//! code path `set_timer` takes after the VM (setup time is reported, not measured).
+//! code path `set_timer` takes after the VM (setup time is reported, not measured). A third
+//! chain holds as many plain storage entries as the pending timers write (three each) and no
+//! timers: the ratio against it isolates the scheduler from the cost of a larger state
+//! (deeper Merkle paths, reads that miss the page cache), which every entry of any kind pays.
 //!
 //! **Lane throughput.** A third chain has 2,048 timers due at one height; blocks run until all
 //! have fired. The table gives executions per block (bounded by the timer lane, 20% of the
@@ -73,6 +76,8 @@ struct Chain {
     height: u64,
     deployer: PrivateKey,
     nonce: u64,
+    /// Time spent executing (the rest of a block's time is the commit).
+    exec_time: Duration,
 }
 
 impl Chain {
@@ -92,6 +97,7 @@ impl Chain {
             height: 0,
             deployer,
             nonce: 0,
+            exec_time: Duration::ZERO,
         }
     }
 
@@ -116,6 +122,7 @@ impl Chain {
         let out = execute_block(&mut batch, &self.params, env, txs)
             .expect("state")
             .expect("valid block");
+        self.exec_time += t0.elapsed();
         assert!(out.receipts.iter().all(|r| r.success), "{:?}", out.receipts);
         assert!(
             out.timers.iter().all(|t| t.receipt.success),
@@ -195,29 +202,94 @@ impl Chain {
     }
 }
 
-/// Run `blocks` blocks that each deliver `due` timers, with `pending` other timers waiting.
-async fn flat(ctx: cw_tokio::Context, name: &str, pending: u64, blocks: u64, due: u64) -> Duration {
+/// What a chain holds besides the measured timers.
+#[derive(Clone, Copy)]
+enum Backlog {
+    /// Nothing.
+    None,
+    /// This many other pending timers.
+    Timers(u64),
+    /// As many state entries as that many timers write (record, owner entry, queue entry),
+    /// but no timers: the control for the state's size.
+    Filler(u64),
+}
+
+impl Backlog {
+    fn count(self) -> u64 {
+        match self {
+            Backlog::None => 0,
+            Backlog::Timers(n) | Backlog::Filler(n) => n,
+        }
+    }
+}
+
+impl Chain {
+    /// Write the filler of [`Backlog::Filler`]: three storage entries per would-be timer.
+    async fn fill(&mut self, n: u64, owners: u64) {
+        let record = vec![7u8; 100];
+        for start in (0..n).step_by(50_000) {
+            let mut batch = BlockState::new(self.state.batch());
+            for i in start..(start + 50_000).min(n) {
+                let a = owner(i % owners);
+                for (j, v) in [&record[..], &[1u8; 9], &[2u8; 9]].iter().enumerate() {
+                    let k = cbor::encode(&Value::Array(vec![
+                        Value::Text("filler".into()),
+                        Value::Uint(i),
+                        Value::Uint(j as u64),
+                    ]));
+                    batch.set_storage(&a, &k, v).expect("state");
+                }
+            }
+            self.height += 1;
+            self.state
+                .commit(self.height, batch.finish())
+                .await
+                .expect("commit");
+        }
+        self.state.prune().await.expect("prune");
+    }
+}
+
+/// Run `blocks` blocks that each deliver `due` timers, over `backlog`; returns the time per
+/// block.
+async fn flat(
+    ctx: cw_tokio::Context,
+    name: &str,
+    backlog: Backlog,
+    blocks: u64,
+    due: u64,
+) -> Duration {
     let owners = 1_000u64;
     let mut chain = Chain::open(ctx, name, owners).await;
     let ticker = chain.ticker(1).await;
     let t0 = Instant::now();
-    // The due stream, identical on both chains: `due` per block from two blocks after setup.
-    let first = chain.height + 3;
+    // The due stream, identical on every chain: `due` per block from two blocks after setup
+    // (which commits one height per 50,000 timers or fillers).
+    let n = backlog.count();
+    let setup_heights = (blocks * due).div_ceil(50_000) + n.div_ceil(50_000) + 1;
+    let first = chain.height + setup_heights + 3;
     let stream = (0..blocks).flat_map(|b| (0..due).map(move |_| (ticker, first + b)));
-    // The backlog: one every two blocks from just after the measured blocks.
+    // The pending timers: one every two blocks from just after the measured blocks.
     let after = first + blocks + 1;
-    let backlog = (0..pending).map(|i| (owner(i % owners), after + 2 * i));
-    chain.schedule_all(stream.chain(backlog)).await;
-    println!(
-        "{name}: {} timers scheduled in {:.1?}",
-        blocks * due + pending,
-        t0.elapsed()
-    );
+    match backlog {
+        Backlog::Timers(n) => {
+            let pending = (0..n).map(|i| (owner(i % owners), after + 2 * i));
+            chain.schedule_all(stream.chain(pending)).await;
+        }
+        Backlog::Filler(n) => {
+            chain.schedule_all(stream).await;
+            chain.fill(n, owners).await;
+        }
+        Backlog::None => chain.schedule_all(stream).await,
+    }
+    println!("{name}: set up in {:.1?}", t0.elapsed());
     // Start exactly at the first due height.
+    assert!(chain.height < first, "setup overran the first due height");
     while chain.height + 1 < first {
         chain.block(&[]).await;
     }
     let mut total = Duration::ZERO;
+    chain.exec_time = Duration::ZERO;
     for _ in 0..blocks {
         let (fired, took) = chain.block(&[]).await;
         assert_eq!(
@@ -226,6 +298,11 @@ async fn flat(ctx: cw_tokio::Context, name: &str, pending: u64, blocks: u64, due
         );
         total += took;
     }
+    println!(
+        "{name}: per block {:.2?}, of which execution {:.2?}",
+        total / blocks as u32,
+        chain.exec_time / blocks as u32
+    );
     total / blocks as u32
 }
 
@@ -259,20 +336,42 @@ fn main() {
     let due = env_or("BENCH_DUE_PER_BLOCK", 8);
     let dir = std::env::temp_dir().join(format!("cowboy-timer-bench-{}", std::process::id()));
     let cfg = cw_tokio::Config::new().with_storage_directory(&dir);
-    let (none, full, (per_block, per_sec)) = cw_tokio::Runner::new(cfg).start(|ctx| async move {
-        let none = flat(ctx.child("none"), "none", 0, blocks, due).await;
-        let full = flat(ctx.child("full"), "full", pending, blocks, due).await;
-        (none, full, lane(ctx.child("lane")).await)
-    });
+    let (none, filler, full, (per_block, per_sec)) =
+        cw_tokio::Runner::new(cfg).start(|ctx| async move {
+            let none = flat(ctx.child("none"), "none", Backlog::None, blocks, due).await;
+            let filler = flat(
+                ctx.child("filler"),
+                "filler",
+                Backlog::Filler(pending),
+                blocks,
+                due,
+            )
+            .await;
+            let full = flat(
+                ctx.child("full"),
+                "full",
+                Backlog::Timers(pending),
+                blocks,
+                due,
+            )
+            .await;
+            (none, filler, full, lane(ctx.child("lane")).await)
+        });
     let _ = std::fs::remove_dir_all(&dir);
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     println!();
-    println!("| pending timers | time per block ({due} timers delivered) |");
-    println!("|---:|---:|");
-    println!("| 0 | {none:.2?} |");
-    println!("| {pending} | {full:.2?} |");
+    println!("| chain | time per block ({due} timers delivered) |");
+    println!("|---|---:|");
+    println!("| no other state | {none:.2?} |");
+    println!("| {pending} × 3 filler entries, no timers | {filler:.2?} |");
+    println!("| {pending} pending timers | {full:.2?} |");
     println!(
-        "ratio (with {pending} pending / with none): {:.2}",
-        full.as_secs_f64() / none.as_secs_f64()
+        "ratio, {pending} pending timers / the same state size without timers: {:.2}",
+        ratio(full, filler)
+    );
+    println!(
+        "ratio, {pending} pending timers / an empty state: {:.2}",
+        ratio(full, none)
     );
     println!(
         "lane: {per_block:.1} timer executions per block, {per_sec:.0} executions/s of block time"

@@ -1,7 +1,8 @@
 //! `exec-replay SEED BLOCKS`: build a pseudo-random block sequence from `SEED` (transfers,
-//! deploys of the example actors, handler calls that succeed and fail, messages, and invalid
-//! transactions that block building skips), execute it from genesis over a fresh state, and
-//! print the final state root and a digest of every receipt. Two processes given the same
+//! deploys of the example actors, handler calls that succeed and fail, messages, heartbeats
+//! whose native timers fire, are deferred and are stopped, and invalid transactions that block
+//! building skips), execute it from genesis over a fresh state, and print the final state root
+//! and a digest of every receipt and timer execution. Two processes given the same
 //! arguments must print the same line: the replay test (`tests/it/replay.rs`) checks exactly that.
 //!
 //! Blocks are made exactly as a node's proposer makes them: `block::propose` on top of the
@@ -19,11 +20,12 @@ use cowboy_types::hash::{hex_lower, keccak256_concat};
 use cowboy_types::tx::Payload;
 use cowboy_types::{actor_address, code_hash, keccak256, Address, Hash32, PrivateKey, Transaction};
 
-const SOURCES: [&str; 4] = [
+const SOURCES: [&str; 5] = [
     include_str!("../../../../examples/actors/counter.py"),
     include_str!("../../../../examples/actors/todo.py"),
     include_str!("../../../../examples/actors/token.py"),
     include_str!("../../../../examples/actors/relay.py"),
+    include_str!("../../../../examples/actors/heartbeat.py"),
 ];
 const KEYS: u64 = 6;
 
@@ -64,6 +66,11 @@ fn args_for(rng: &mut Rng, kind: usize, actors: &[(Address, usize)]) -> (String,
             let to = key(rng.below(KEYS)).address().to_checksum();
             ("transfer".into(), vec![t(&to), Value::Uint(rng.below(50))])
         }
+        4 => match rng.below(6) {
+            0 => ("stop".into(), vec![]),
+            1 => ("fund".into(), vec![]),
+            _ => ("status".into(), vec![]),
+        },
         _ => {
             let relays: Vec<&(Address, usize)> = actors.iter().filter(|(_, k)| *k == 3).collect();
             let other = relays[rng.below(relays.len() as u64) as usize].0;
@@ -100,7 +107,7 @@ fn main() {
         let mut nonces = vec![0u64; KEYS as usize];
         let mut actors: Vec<(Address, usize)> = Vec::new();
         let mut digest = Hash32([0; 32]);
-        let (mut ok, mut failed, mut skipped) = (0u64, 0u64, 0u64);
+        let (mut ok, mut failed, mut skipped, mut timers) = (0u64, 0u64, 0u64, 0u64);
         for height in 1..=blocks {
             let basefees = basefees_after(&parent, &params);
             let mut txs = Vec::new();
@@ -119,13 +126,16 @@ fn main() {
                         u128::from(rng.below(1_000_000)),
                     ),
                     1 => {
-                        let kind = (rng.below(4)) as usize;
+                        let kind = (rng.below(5)) as usize;
                         let salt = Hash32(keccak256(&rng.next().to_be_bytes()).0);
                         let args = match kind {
                             0 => vec![Value::Uint(rng.below(10))],
                             2 => vec![Value::Text("Replay".into()), Value::Uint(1_000_000)],
+                            4 => vec![Value::Uint(rng.below(6) + 1)],
                             _ => vec![],
                         };
+                        // A heartbeat needs a balance for its deposit and its beats.
+                        let value = if kind == 4 { 10u128.pow(20) } else { 0 };
                         let src = SOURCES[kind];
                         actors.push((actor_address(&sk.address(), &salt, &code_hash(src)), kind));
                         (
@@ -135,7 +145,7 @@ fn main() {
                                 salt,
                                 init_args: Value::Array(args),
                             },
-                            0,
+                            value,
                         )
                     }
                     _ if actors.iter().filter(|(_, k)| *k == 3).count() > 0
@@ -210,6 +220,10 @@ fn main() {
                 *n = acct.map_or(0, |a| a.nonce);
             }
             skipped += proposal.skipped.len() as u64 + invalid;
+            for t in &proposal.executed.timers {
+                timers += 1;
+                digest = keccak256_concat(&[&digest.0, &t.encode()]);
+            }
             for r in &proposal.executed.receipts {
                 if r.success {
                     ok += 1;
@@ -222,7 +236,7 @@ fn main() {
         }
         let root = state.root().expect("root");
         format!(
-            "root={} receipts={} succeeded={ok} failed={failed} skipped={skipped}",
+            "root={} receipts={} succeeded={ok} failed={failed} skipped={skipped} timers={timers}",
             hex_lower(&root),
             hex_lower(&digest.0)
         )

@@ -1,6 +1,7 @@
 //! Determinism across processes: `exec-replay` executes a long pseudo-random block sequence
-//! (transfers, deploys, successful and failing calls, messages, skipped invalid transactions)
-//! from genesis; two separate processes must print the same state root and receipts digest.
+//! (transfers, deploys, successful and failing calls, messages, timers, skipped invalid
+//! transactions) from genesis; two separate processes must print the same state root and
+//! receipts digest.
 
 use std::process::Command;
 
@@ -27,6 +28,13 @@ fn two_processes_agree_bit_for_bit() {
     let a = replay(7, 60);
     let b = replay(7, 60);
     assert_eq!(a, b);
+    // The sequence exercises timers: heartbeats fired.
+    let fired: u64 = a
+        .split("timers=")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("timers count");
+    assert!(fired > 10, "{a}");
     assert_ne!(
         a,
         replay(8, 60),
