@@ -369,7 +369,7 @@ mod tests {
             handler: "tick".into(),
             due: 17,
             receipt: Receipt {
-                success: false,
+                success: true,
                 cycles_used: 5,
                 cells_used: 6,
                 fee_paid: 7,
