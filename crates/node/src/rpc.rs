@@ -4,8 +4,8 @@
 //! [`Reader`] the chain publishes after each finalized block (a snapshot of the state and a
 //! handle on the block store), so it sees one finalized state and neither waits for nor
 //! delays block production. Simulations (`cowboy_call`, `cowboy_estimateFee`) and heavy reads
-//! (blocks, receipts, transactions, events, proofs) run on the bounded [`WorkerPool`], off
-//! the async runtime that drives consensus. Only what touches the mempool
+//! (blocks, receipts, transactions, events, proofs, timers) run on the bounded [`WorkerPool`],
+//! off the async runtime that drives consensus. Only what touches the mempool
 //! (`cowboy_sendRawTransaction`, a pending transaction, `pendingNonce`) takes the lock.
 //!
 //! Limits ([`crate::limits`]): 5 MiB per request, 64 subscriptions per connection, 10,000
