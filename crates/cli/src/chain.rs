@@ -466,6 +466,118 @@ pub fn events(ctx: &Ctx, addr: &str, topic: Option<&str>, follow: bool) -> CmdRe
     }
 }
 
+/// One pending timer as a table row.
+fn timer_row(t: &Json) -> String {
+    let every = match t["every"].as_u64() {
+        Some(0) | None => "-".to_string(),
+        Some(n) => n.to_string(),
+    };
+    format!(
+        "{:<8} {:<20} {:<10} {:<6} {:<42} {:<16} {}",
+        // JSON values ignore width: format them as text first.
+        t["id"].to_string(),
+        t["handler"].as_str().unwrap_or_default(),
+        t["due"].to_string(),
+        every,
+        t["gba"].as_str().unwrap_or_default(),
+        format_cby(amount(&t["deposit"])),
+        t["deferrals"]
+    )
+}
+
+const TIMER_HEADER: &str =
+    "id       handler              due        every  agent                                      deposit          deferrals";
+
+/// `cowboy timers ADDR`: the address's pending timers.
+pub fn timers(ctx: &Ctx, addr: &str) -> CmdResult {
+    let address = parse_address(addr)?;
+    let ts = ctx
+        .client
+        .call("cowboy_getTimers", json!([hex0x(&address.0)]))
+        .map_err(rpc)?;
+    if ctx.json {
+        println!("{}", serde_json::to_string_pretty(&ts).unwrap_or_default());
+        return Ok(());
+    }
+    let list = ts.as_array().cloned().unwrap_or_default();
+    if list.is_empty() {
+        eprintln!("{addr} has no pending timers");
+        return Ok(());
+    }
+    println!("{TIMER_HEADER}");
+    for t in &list {
+        println!("{}", timer_row(t));
+    }
+    Ok(())
+}
+
+/// `cowboy timer ID`: one pending timer, with its argument.
+pub fn timer(ctx: &Ctx, id: u64) -> CmdResult {
+    let t = ctx
+        .client
+        .call("cowboy_getTimer", json!([id]))
+        .map_err(rpc)?;
+    if t.is_null() {
+        return Err(format!(
+            "timer {id} is not pending (it fired, was cancelled or dropped, or never existed); \
+             see `cowboy timer-executions HEIGHT`"
+        ));
+    }
+    if ctx.json {
+        println!("{}", serde_json::to_string_pretty(&t).unwrap_or_default());
+        return Ok(());
+    }
+    println!("{TIMER_HEADER}");
+    println!("{}", timer_row(&t));
+    println!(
+        "owner {}  data {}",
+        t["owner"].as_str().unwrap_or_default(),
+        t["dataValue"]
+    );
+    Ok(())
+}
+
+/// `cowboy timer-executions [HEIGHT]`: the timers a block's `begin_block` ran, with receipts.
+pub fn timer_executions(ctx: &Ctx, height: Option<u64>) -> CmdResult {
+    let tag = height.map_or(json!("latest"), |n| json!(n));
+    let xs = ctx
+        .client
+        .call("cowboy_getTimerExecutions", json!([tag]))
+        .map_err(rpc)?;
+    if xs.is_null() {
+        return Err("no such block".into());
+    }
+    if ctx.json {
+        println!("{}", serde_json::to_string_pretty(&xs).unwrap_or_default());
+        return Ok(());
+    }
+    let list = xs.as_array().cloned().unwrap_or_default();
+    if list.is_empty() {
+        eprintln!("no timer ran in that block");
+    }
+    for x in &list {
+        let handler = x["handler"].as_str().unwrap_or_default();
+        let outcome = if x["success"].as_bool() == Some(true) {
+            format!("ok {}", x["returnValue"])
+        } else {
+            traceback(ctx, x["owner"].as_str(), handler, &x["error"])
+        };
+        println!(
+            "block {}  timer {}  {}.{}  due {}  cycles {}  fee {}  events {}\n{}",
+            x["blockHeight"],
+            x["timerId"],
+            x["owner"].as_str().unwrap_or_default(),
+            handler,
+            x["due"],
+            x["cyclesUsed"],
+            format_cby(amount(&x["feePaid"])),
+            x["events"].as_array().map_or(0, Vec::len),
+            outcome
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -492,5 +604,22 @@ mod tests {
         ));
         assert!(parse_args(Some("3")).is_err());
         assert!(parse_args(Some("[1,")).is_err());
+    }
+
+    #[test]
+    fn timer_rows_line_up_with_the_header() {
+        let t = json!({"id": 3, "handler": "ring", "due": 120, "every": 0,
+                       "gba": format!("0x{}", "00".repeat(19) + "0e"),
+                       "deposit": "1000000000000000", "deferrals": 2});
+        let row = timer_row(&t);
+        assert!(row.starts_with("3        ring"), "{row}");
+        assert!(
+            row.contains(" - "),
+            "a one-shot timer shows no interval: {row}"
+        );
+        assert!(row.contains("0.001 CBY"), "{row}");
+        assert!(row.ends_with(" 2"), "{row}");
+        let cols = |s: &str| s.find("due").or_else(|| s.find("120"));
+        assert_eq!(cols(TIMER_HEADER), cols(&row));
     }
 }

@@ -119,6 +119,21 @@ enum Cmd {
         #[arg(long)]
         follow: bool,
     },
+    /// An address's pending timers (id, handler, due, every, agent, deposit, deferrals).
+    Timers {
+        /// Owner (actor) address.
+        address: String,
+    },
+    /// One pending timer.
+    Timer {
+        /// Timer id.
+        id: u64,
+    },
+    /// The timers a block ran, with their receipts (default: the latest block).
+    TimerExecutions {
+        /// Height.
+        height: Option<u64>,
+    },
     /// Python VM tools.
     Pvm {
         #[command(subcommand)]
@@ -212,6 +227,9 @@ fn main() -> ExitCode {
                     topic,
                     follow,
                 } => chain::events(&ctx, &address, topic.as_deref(), follow),
+                Cmd::Timers { address } => chain::timers(&ctx, &address),
+                Cmd::Timer { id } => chain::timer(&ctx, id),
+                Cmd::TimerExecutions { height } => chain::timer_executions(&ctx, height),
                 Cmd::Pvm { .. } | Cmd::Key { .. } => Ok(()),
             })
         }

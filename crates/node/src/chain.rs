@@ -10,8 +10,8 @@
 //! short). The result of executing a pending block (its state changes) is kept with it, so
 //! finalizing it only writes.
 //!
-//! **Durability.** Finalizing block `h` appends it (with receipts and the transaction index) to
-//! the block store, durably, and then commits its state changes. A crash between the two leaves
+//! **Durability.** Finalizing block `h` appends it (with receipts, timer executions and the
+//! transaction index) to the block store, durably, and then commits its state changes. A crash between the two leaves
 //! the state one block behind the store; [`Chain::open`] re-executes that block. Pending blocks
 //! are written to `pending/` before the node votes for them, so after a restart the consensus
 //! engine's replayed votes still refer to blocks the node has.
@@ -36,7 +36,7 @@ use tokio::sync::{broadcast, watch};
 
 use crate::genesis::Genesis;
 use crate::mempool::{Mempool, Rejection, SenderState};
-use crate::reader::{Reader, ReceiptRecord};
+use crate::reader::{Reader, ReceiptRecord, TimerRecord};
 
 /// Why a chain operation failed: below the block rule (storage, the disk) or because the node's
 /// own data contradicts itself. Fatal for the operation; never caused by a peer's invalid
@@ -213,7 +213,7 @@ impl<E: Context> Chain<E> {
                 transactions: Vec::new(),
             };
             blocks
-                .append(0, block.header.hash().0, &block.encode(), &[], &[])
+                .append(0, block.header.hash().0, &block.encode(), &[], &[], &[])
                 .await?;
         }
 
@@ -507,8 +507,19 @@ impl<E: Context> Chain<E> {
             .zip(senders.iter().zip(&receipts))
             .map(|(tx, (from, r))| ReceiptRecord::encode(hash, *from, tx.to, r))
             .collect();
+        let timer_records: Vec<([u8; 32], Vec<u8>)> = timers
+            .iter()
+            .map(|t| TimerRecord::encode(hash, t))
+            .collect();
         self.blocks
-            .append(height, hash.0, &block.encode(), &tx_hashes, &encoded)
+            .append(
+                height,
+                hash.0,
+                &block.encode(),
+                &tx_hashes,
+                &encoded,
+                &timer_records,
+            )
             .await?;
         let root = self.state.commit(height, changes).await?;
         if root != block.header.state_root.0 {

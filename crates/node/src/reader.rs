@@ -17,16 +17,26 @@
 //!
 //! **Receipt records.** A receipt is stored with what its JSON needs from the block (block
 //! hash, sender, recipient), so `cowboy_getReceipt` reads the transaction index and one record,
-//! never its block or the block's other receipts ([`ReceiptRecord`]).
+//! never its block or the block's other receipts ([`ReceiptRecord`]). A timer execution is
+//! stored likewise with its block's hash ([`TimerRecord`]), in the block store's `timers`
+//! archive, next to the block's receipts and in the same crash-safe append.
+//!
+//! **Pending timers** are read straight from the scheduler's storage in the snapshot
+//! (`cowboy_exec::timers::{get, owned}` over a read-only [`BlockState`]): one record read for a
+//! timer, and for an address its list (at most `timer_max_per_actor` entries, enforced by
+//! `set_timer`) plus one record read per entry, so the work per request is bounded by a genesis
+//! parameter. This is the same data the scheduler's `get`/`timers_of` handlers return, without
+//! compiling a call or metering cycles nobody pays for.
 
 use std::sync::Arc;
 
 use cowboy_exec::fees::Basefees;
+use cowboy_exec::timers::{self, Timer};
 use cowboy_exec::{simulate, BlockEnv, BlockState, Simulation, StateFailure, TxInvalid};
 use cowboy_state::verifier::Account;
 use cowboy_state::{BlockStore, Context, StateDb, StateError};
 use cowboy_types::block::{Block, Receipt};
-use cowboy_types::{Address, Hash32, Transaction};
+use cowboy_types::{Address, Hash32, TimerExecution, Transaction};
 
 use crate::chain::{CResult, ChainError, Head};
 use crate::genesis::Genesis;
@@ -143,6 +153,38 @@ impl<E: Context> Reader<E> {
         )))
     }
 
+    /// The timer executions of a finalized block, in the order they ran.
+    pub async fn timer_executions(&self, height: u64) -> CResult<Vec<TimerRecord>> {
+        let mut out = Vec::new();
+        if !self.visible(height) {
+            return Ok(out);
+        }
+        for r in self.blocks.timer_executions(height).await? {
+            out.push(TimerRecord::decode(&r)?);
+        }
+        Ok(out)
+    }
+
+    /// The pending timer `id` at the snapshot. Blocking: call it on a worker thread.
+    pub fn timer(&self, id: u64) -> Result<Option<Timer>, StateFailure> {
+        let bs = BlockState::new(self.state.batch());
+        timers::get(&bs, id)
+    }
+
+    /// The pending timers of `owner` at the snapshot, in the order of its list (see the module
+    /// docs for the bound). Blocking: call it on a worker thread.
+    pub fn timers_of(&self, owner: &Address) -> Result<Vec<Timer>, StateFailure> {
+        let bs = BlockState::new(self.state.batch());
+        let cap = usize::try_from(self.genesis.params.timer_max_per_actor).unwrap_or(usize::MAX);
+        let mut out = Vec::new();
+        for id in timers::owned(&bs, owner)?.into_iter().take(cap) {
+            if let Some(t) = timers::get(&bs, id)? {
+                out.push(t);
+            }
+        }
+        Ok(out)
+    }
+
     /// Run `tx` as `sender` read-only on the snapshot, as the next block would. Blocking: call
     /// it on a worker thread. `Err` with [`is_stale`] means a block was committed meanwhile.
     pub fn simulate(
@@ -240,6 +282,48 @@ impl ReceiptRecord {
     }
 }
 
+/// A timer execution as the node stores it: `0x01 ‖ block hash (32) ‖ canonical
+/// [`TimerExecution`]`, versioned like [`ReceiptRecord`]. Keyed in the store by the
+/// execution's hash (the leaf of the header's `receipts_root`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimerRecord {
+    /// Hash of the block whose `begin_block` ran it.
+    pub block_hash: Hash32,
+    /// The execution with its receipt.
+    pub execution: TimerExecution,
+}
+
+impl TimerRecord {
+    /// Encode the record of `execution` run in block `block_hash`, with its store key.
+    pub fn encode(block_hash: &Hash32, execution: &TimerExecution) -> ([u8; 32], Vec<u8>) {
+        let body = execution.encode();
+        let mut out = Vec::with_capacity(1 + 32 + body.len());
+        out.push(RECORD_VERSION);
+        out.extend_from_slice(&block_hash.0);
+        out.extend_from_slice(&body);
+        (execution.hash().0, out)
+    }
+
+    /// Decode a record.
+    pub fn decode(bytes: &[u8]) -> CResult<TimerRecord> {
+        let bad = |what: &str| {
+            ChainError::Inconsistent(format!("corrupt timer execution record: {what}"))
+        };
+        let Some((&RECORD_VERSION, rest)) = bytes.split_first() else {
+            return Err(bad("unknown version"));
+        };
+        let block_hash = rest
+            .get(..32)
+            .and_then(|b| <[u8; 32]>::try_from(b).ok())
+            .map(Hash32)
+            .ok_or_else(|| bad("truncated"))?;
+        Ok(TimerRecord {
+            block_hash,
+            execution: TimerExecution::decode(rest.get(32..).unwrap_or(&[]))?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,5 +359,32 @@ mod tests {
         let mut bad_flag = ReceiptRecord::encode(&Hash32([9; 32]), from, None, &r);
         bad_flag[53] = 2;
         assert!(ReceiptRecord::decode(&bad_flag).is_err());
+    }
+
+    #[test]
+    fn timer_records_round_trip_and_refuse_what_they_are_not() {
+        let execution = TimerExecution {
+            timer_id: 3,
+            owner: Address([4; 20]),
+            handler: "tick".into(),
+            due: 17,
+            receipt: Receipt {
+                success: true,
+                cycles_used: 5,
+                cells_used: 6,
+                fee_paid: 7,
+                return_data: vec![],
+                events: vec![],
+                error: None,
+            },
+        };
+        let (key, bytes) = TimerRecord::encode(&Hash32([9; 32]), &execution);
+        assert_eq!(key, execution.hash().0);
+        let rec = TimerRecord::decode(&bytes).unwrap();
+        assert_eq!(rec.block_hash, Hash32([9; 32]));
+        assert_eq!(rec.execution, execution);
+        assert!(TimerRecord::decode(&execution.encode()).is_err());
+        assert!(TimerRecord::decode(&bytes[..40]).is_err());
+        assert!(TimerRecord::decode(&[RECORD_VERSION]).is_err());
     }
 }

@@ -4,8 +4,8 @@
 //! [`Reader`] the chain publishes after each finalized block (a snapshot of the state and a
 //! handle on the block store), so it sees one finalized state and neither waits for nor
 //! delays block production. Simulations (`cowboy_call`, `cowboy_estimateFee`) and heavy reads
-//! (blocks, receipts, transactions, events, proofs) run on the bounded [`WorkerPool`], off
-//! the async runtime that drives consensus. Only what touches the mempool
+//! (blocks, receipts, transactions, events, proofs, timers) run on the bounded [`WorkerPool`],
+//! off the async runtime that drives consensus. Only what touches the mempool
 //! (`cowboy_sendRawTransaction`, a pending transaction, `pendingNonce`) takes the lock.
 //!
 //! Limits ([`crate::limits`]): 5 MiB per request, 64 subscriptions per connection, 10,000
@@ -19,8 +19,9 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
+use cowboy_exec::timers::Timer;
 use cowboy_exec::{Simulation, TxInvalid};
-use cowboy_types::block::{Block, Event, Receipt};
+use cowboy_types::block::{Block, Event, Receipt, TimerExecution};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::json::to_json;
 use cowboy_types::tx::Payload;
@@ -308,8 +309,8 @@ fn receipt_fields(
     })
 }
 
-/// A block as JSON (`RPC.md`, "Objects").
-pub fn block_json(block: &Block, hash: &Hash32, full: bool) -> Json {
+/// A block as JSON (`RPC.md`, "Objects"), with the timer executions of its `begin_block`.
+pub fn block_json(block: &Block, hash: &Hash32, full: bool, timers: &[TimerExecution]) -> Json {
     let h = &block.header;
     let txs: Vec<Json> = block
         .transactions
@@ -338,6 +339,69 @@ pub fn block_json(block: &Block, hash: &Hash32, full: bool) -> Json {
         "cellsUsed": h.cells_used,
         "randomness": hash_json(&h.randomness),
         "transactions": txs,
+        "timerExecutions": timers.iter().enumerate().map(|(i, t)| {
+            if full {
+                timer_execution_json(h.height, hash, i, t)
+            } else {
+                hash_json(&t.hash())
+            }
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// A pending timer as JSON (`RPC.md`, "Objects").
+fn timer_json(t: &Timer) -> Json {
+    json!({
+        "id": t.id,
+        "owner": addr_json(&t.owner),
+        "handler": t.handler,
+        "data": hex0x(&t.data),
+        "dataValue": cbor_json(&t.data),
+        "due": t.due,
+        "every": t.every,
+        "gba": addr_json(&t.agent()),
+        "deposit": t.deposit.to_string(),
+        "deferrals": t.deferrals,
+    })
+}
+
+/// An event a timer's handler emitted: an event object whose `transactionHash` is null and
+/// which names the timer execution instead.
+fn timer_event_json(e: &Event, height: u64, x: &TimerExecution, index: usize) -> Json {
+    let mut v = event_json(e, height, &Hash32([0; 32]), index);
+    v["transactionHash"] = Json::Null;
+    v["timerId"] = json!(x.timer_id);
+    v["timerExecutionHash"] = hash_json(&x.hash());
+    v
+}
+
+/// A timer execution with its receipt as JSON (`RPC.md`, "Objects"): the receipt fields of a
+/// transaction's receipt, with the timer's instead of the transaction's.
+fn timer_execution_json(
+    height: u64,
+    block_hash: &Hash32,
+    index: usize,
+    x: &TimerExecution,
+) -> Json {
+    let r = &x.receipt;
+    json!({
+        "hash": hash_json(&x.hash()),
+        "timerId": x.timer_id,
+        "owner": addr_json(&x.owner),
+        "handler": x.handler,
+        "due": x.due,
+        "blockHeight": height,
+        "blockHash": hash_json(block_hash),
+        "index": index,
+        "success": r.success,
+        "cyclesUsed": r.cycles_used,
+        "cellsUsed": r.cells_used,
+        "feePaid": r.fee_paid.to_string(),
+        "returnData": hex0x(&r.return_data),
+        "returnValue": if r.return_data.is_empty() { Json::Null } else { cbor_json(&r.return_data) },
+        "events": r.events.iter().enumerate()
+            .map(|(i, e)| timer_event_json(e, height, x, i)).collect::<Vec<_>>(),
+        "error": error_json(r),
     })
 }
 
@@ -552,7 +616,10 @@ pub fn module(
             let height = height.unwrap_or(r.head.header.height);
             Some(block_on(async {
                 Ok(match r.block(height).await.map_err(internal)? {
-                    Some(b) => block_json(&b, &b.header.hash(), full),
+                    Some(b) => {
+                        let timers = executions(&r, height).await?;
+                        block_json(&b, &b.header.hash(), full, &timers)
+                    }
                     None => Json::Null,
                 })
             }))
@@ -565,7 +632,10 @@ pub fn module(
         s.on_worker(client_of(e), move |r: SharedReader| {
             Some(block_on(async {
                 Ok(match r.block_by_hash(&hash).await.map_err(internal)? {
-                    Some(b) => block_json(&b, &hash, full),
+                    Some(b) => {
+                        let timers = executions(&r, b.header.height).await?;
+                        block_json(&b, &hash, full, &timers)
+                    }
                     None => Json::Null,
                 })
             }))
@@ -678,6 +748,54 @@ pub fn module(
             "cellsLimit": headroom(rc.cells_used).min(p.block_cells_cap),
         }))
     });
+    method!("cowboy_getTimer", |a, s, e| {
+        let id = arg(&a, 0, "params[0]")?
+            .as_u64()
+            .ok_or_else(|| invalid("params[0]", "expected a timer id (a non-negative integer)"))?;
+        s.on_worker(client_of(e), move |r: SharedReader| match r.timer(id) {
+            Err(e) if is_stale(&e) => None,
+            Err(e) => Some(Err(internal(e.into()))),
+            Ok(t) => Some(Ok(t.as_ref().map_or(Json::Null, timer_json))),
+        })
+        .await?
+    });
+    method!("cowboy_getTimers", |a, s, e| {
+        let owner = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            match r.timers_of(&owner) {
+                Err(e) if is_stale(&e) => None,
+                Err(e) => Some(Err(internal(e.into()))),
+                Ok(ts) => Some(Ok(Json::Array(ts.iter().map(timer_json).collect()))),
+            }
+        })
+        .await?
+    });
+    method!("cowboy_getTimerExecutions", |a, s, e| {
+        let height = match arg(&a, 0, "params[0]")? {
+            Json::String(t) if t == "latest" => None,
+            v => Some(
+                v.as_u64()
+                    .ok_or_else(|| invalid("params[0]", "expected a height or \"latest\""))?,
+            ),
+        };
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            let height = height.unwrap_or(r.head.header.height);
+            Some(block_on(async {
+                if height > r.head.header.height {
+                    return Ok(Json::Null);
+                }
+                let records = r.timer_executions(height).await.map_err(internal)?;
+                Ok(Json::Array(
+                    records
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| timer_execution_json(height, &t.block_hash, i, &t.execution))
+                        .collect(),
+                ))
+            }))
+        })
+        .await?
+    });
     method!("cowboy_getEvents", |a, s, e| {
         let filter = EventFilter::parse(a.first())?;
         s.on_worker(client_of(e), move |r: SharedReader| {
@@ -700,7 +818,8 @@ pub fn module(
                         break;
                     };
                     let receipts = r.receipts(height).await.map_err(internal)?;
-                    out.extend(filter.matches(&block, &receipts));
+                    let timers = executions(&r, height).await?;
+                    out.extend(filter.matches(&block, &timers, &receipts));
                 }
                 Ok(Json::Array(out))
             }))
@@ -719,6 +838,16 @@ pub fn module(
         },
     )?;
     Ok(m)
+}
+
+/// The timer executions of finalized block `height`, in the order they ran.
+async fn executions(r: &Reader<Ctx>, height: u64) -> Result<Vec<TimerExecution>, ErrorObjectOwned> {
+    Ok(r.timer_executions(height)
+        .await
+        .map_err(internal)?
+        .into_iter()
+        .map(|t| t.execution)
+        .collect())
 }
 
 /// A state read that may meet a snapshot overtaken by a commit: `None` retries it.
@@ -786,20 +915,65 @@ impl EventFilter {
         })
     }
 
-    fn matches(&self, block: &Block, receipts: &[Receipt]) -> Vec<Json> {
+    fn keeps(&self, e: &Event) -> bool {
+        self.address.is_none_or(|a| a == e.emitter)
+            && self.topic.as_ref().is_none_or(|t| *t == e.topic)
+    }
+
+    /// The matching events of a block: its timers' first (they run in `begin_block`), then its
+    /// transactions'.
+    fn matches(&self, block: &Block, timers: &[TimerExecution], receipts: &[Receipt]) -> Vec<Json> {
         let mut out = Vec::new();
+        for x in timers {
+            for (i, e) in x.receipt.events.iter().enumerate() {
+                if self.keeps(e) {
+                    out.push(timer_event_json(e, block.header.height, x, i));
+                }
+            }
+        }
         for (tx, r) in block.transactions.iter().zip(receipts) {
             let hash = tx.hash();
             for (i, e) in r.events.iter().enumerate() {
-                if self.address.is_some_and(|a| a != e.emitter)
-                    || self.topic.as_ref().is_some_and(|t| *t != e.topic)
-                {
+                if !self.keeps(e) {
                     continue;
                 }
                 out.push(event_json(e, block.header.height, &hash, i));
             }
         }
         out
+    }
+}
+
+/// Which timer executions a `timers` subscription sends: `{owner?, timerId?}`.
+struct TimerFilter {
+    owner: Option<Address>,
+    timer_id: Option<u64>,
+}
+
+impl TimerFilter {
+    fn parse(v: Option<&Json>) -> Result<TimerFilter, ErrorObjectOwned> {
+        let empty = serde_json::Map::new();
+        let o = match v {
+            None | Some(Json::Null) => &empty,
+            Some(Json::Object(o)) => o,
+            Some(_) => return Err(invalid("filter", "expected an object")),
+        };
+        let owner = match o.get("owner") {
+            None | Some(Json::Null) => None,
+            Some(v) => Some(address_arg(v, "owner")?),
+        };
+        let timer_id = match o.get("timerId") {
+            None | Some(Json::Null) => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .ok_or_else(|| invalid("timerId", "expected a non-negative integer"))?,
+            ),
+        };
+        Ok(TimerFilter { owner, timer_id })
+    }
+
+    fn keeps(&self, x: &TimerExecution) -> bool {
+        self.owner.is_none_or(|o| o == x.owner) && self.timer_id.is_none_or(|id| id == x.timer_id)
     }
 }
 
@@ -826,7 +1000,7 @@ async fn subscribe(
             let sink = pending.accept().await.map_err(SubError::from)?;
             loop {
                 let f = next_block(&mut finalized).await?;
-                send(&sink, &block_json(&f.block, &f.hash, false)).await?;
+                send(&sink, &block_json(&f.block, &f.hash, false, &f.timers)).await?;
             }
         }
         "events" => {
@@ -840,8 +1014,27 @@ async fn subscribe(
             let sink = pending.accept().await.map_err(SubError::from)?;
             loop {
                 let f = next_block(&mut finalized).await?;
-                for ev in filter.matches(&f.block, &f.receipts) {
+                for ev in filter.matches(&f.block, &f.timers, &f.receipts) {
                     send(&sink, &ev).await?;
+                }
+            }
+        }
+        "timers" => {
+            let filter = match TimerFilter::parse(a.get(1)) {
+                Ok(f) => f,
+                Err(e) => {
+                    pending.reject(e).await;
+                    return Ok(());
+                }
+            };
+            let sink = pending.accept().await.map_err(SubError::from)?;
+            loop {
+                let f = next_block(&mut finalized).await?;
+                for (i, x) in f.timers.iter().enumerate() {
+                    if filter.keeps(x) {
+                        let v = timer_execution_json(f.block.header.height, &f.hash, i, x);
+                        send(&sink, &v).await?;
+                    }
                 }
             }
         }
@@ -881,7 +1074,9 @@ async fn subscribe(
             pending
                 .reject(invalid(
                     "params[0]",
-                    format!("unknown subscription {other:?}; expected newHeads, events or receipt"),
+                    format!(
+                        "unknown subscription {other:?}; expected newHeads, events, timers or receipt"
+                    ),
                 ))
                 .await;
             Ok(())

@@ -2,8 +2,9 @@
 //! transactions signed by `cowboy-types`. Covers deploy/call/view/storage proofs/events, hostile
 //! RPC input, durability under `kill -9` in a loop, a four-validator network in which one
 //! validator starts late and catches up by fetching blocks from its peers, a Byzantine proposer
-//! among three honest validators, the mempool censorship attack of issue 14, and the RPC's
-//! limits (WebSocket floods, oversized and unaffordable calls).
+//! among three honest validators, the mempool censorship attack of issue 14, the RPC's
+//! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
+//! `kill -9` (issue 16: each fires exactly once, their executions stay readable).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -433,6 +434,186 @@ fn kill_9_loses_no_finalized_block_and_restart_resumes() {
     }
     let bal = node.rpc("cowboy_getAccount", json!([hex0x(&[0xAB; 20])]));
     assert_eq!(bal["balance"], json!(sent.to_string()));
+}
+
+/// An actor that schedules itself: `later(n, data)` sets a timer `n` blocks ahead whose
+/// handler logs `data` and emits an event.
+const ALARM: &str = r#"
+from cowboy_sdk import actor, set_timer, block_info, emit_event, sender, SCHEDULER
+
+@actor
+class Alarm:
+    def __init__(self):
+        self.storage["rang"] = []
+
+    def later(self, n, data):
+        return set_timer(block_info().height + n, self.ring, data)
+
+    def ring(self, data):
+        assert sender() == SCHEDULER
+        self.storage["rang"].append(data)
+        emit_event("Rang", data)
+        return data
+
+    def rang(self):
+        return self.storage["rang"]
+"#;
+
+/// Every timer execution in blocks `0..=tip`, with its block height.
+fn all_timer_executions(node: &Node) -> Vec<Json> {
+    let tip = node.height();
+    let mut out = Vec::new();
+    for h in 0..=tip {
+        let xs = node.rpc("cowboy_getTimerExecutions", json!([h]));
+        out.extend(
+            xs.as_array()
+                .expect("an array below the tip")
+                .iter()
+                .cloned(),
+        );
+    }
+    out
+}
+
+fn wait_height(node: &Node, h: u64) {
+    let started = Instant::now();
+    while node.height() < h {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "chain did not reach {h}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn timers_fire_exactly_once_across_kill_9_and_their_executions_persist() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dev_key(4);
+    let node = Node::start(dir.path());
+    let deploy = signed(
+        &node,
+        &key,
+        None,
+        10u128.pow(19),
+        Payload::Deploy {
+            source: ALARM.into(),
+            salt: Hash32([16; 32]),
+            init_args: Value::Array(vec![]),
+        },
+    );
+    let r = submit_and_wait(&node, &deploy);
+    assert_eq!(r["success"], json!(true), "{r}");
+    let alarm = r["contractAddress"].as_str().unwrap().to_string();
+    let later = |node: &Node, n: u64, data: u64| {
+        let tx = signed(
+            node,
+            &key,
+            Some(parse(&alarm)),
+            0,
+            Payload::Call {
+                handler: "later".into(),
+                args: Value::Array(vec![Value::Uint(n), Value::Uint(data)]),
+            },
+        );
+        let r = submit_and_wait(node, &tx);
+        assert_eq!(r["success"], json!(true), "{r}");
+        (
+            r["returnValue"].as_u64().unwrap(),
+            r["blockHeight"].as_u64().unwrap(),
+        )
+    };
+    // One timer that fires before the kill, one that is pending through it.
+    let (near, set_at) = later(&node, 3, 7);
+    let (far, far_set_at) = later(&node, 40, 8);
+    assert_ne!(near, far);
+    let pending = node.rpc("cowboy_getTimer", json!([far]));
+    assert_eq!(pending["id"], json!(far), "{pending}");
+    assert_eq!(pending["owner"], json!(alarm));
+    assert_eq!(pending["handler"], json!("ring"));
+    assert_eq!(pending["due"], json!(far_set_at + 40));
+    assert_eq!(pending["every"], json!(0));
+    assert_eq!(pending["dataValue"], json!(8));
+    assert_eq!(
+        pending["gba"],
+        json!(hex0x(&cowboy_types::system::DEFAULT_GBA.0))
+    );
+    assert!(
+        pending["deposit"]
+            .as_str()
+            .unwrap()
+            .parse::<u128>()
+            .unwrap()
+            > 0
+    );
+
+    wait_height(&node, set_at + 3);
+    let fired = all_timer_executions(&node);
+    assert_eq!(fired.len(), 1, "{fired:?}");
+    let x = &fired[0];
+    assert_eq!(x["timerId"], json!(near));
+    assert_eq!(x["success"], json!(true), "{x}");
+    assert_eq!(x["returnValue"], json!(7));
+    assert_eq!(x["due"], json!(set_at + 3));
+    assert_eq!(x["events"][0]["topic"], json!("Rang"));
+    assert_eq!(x["events"][0]["timerId"], json!(near));
+    assert!(x["feePaid"].as_str().unwrap().parse::<u128>().unwrap() > 0);
+    let h = x["blockHeight"].as_u64().unwrap();
+    let block = node.rpc("cowboy_getBlockByNumber", json!([h, false]));
+    assert_eq!(block["timerExecutions"], json!([x["hash"]]));
+    assert_eq!(block["hash"], x["blockHash"]);
+    assert_eq!(node.rpc("cowboy_getTimer", json!([near])), Json::Null);
+    let mine = node.rpc("cowboy_getTimers", json!([alarm]));
+    assert_eq!(mine.as_array().map(Vec::len), Some(1), "{mine}");
+    assert_eq!(mine[0]["id"], json!(far));
+    // The timer's event is found like any other.
+    let evs = node.rpc(
+        "cowboy_getEvents",
+        json!([{"address": alarm, "topic": "Rang"}]),
+    );
+    assert_eq!(evs.as_array().map(Vec::len), Some(1), "{evs}");
+    assert_eq!(evs[0]["timerExecutionHash"], x["hash"]);
+
+    // Kill with the far timer pending, then again just before it is due.
+    assert_eq!(node.rpc("cowboy_getTimer", json!([far]))["id"], json!(far));
+    node.kill9();
+    let node = Node::start(dir.path());
+    assert_eq!(
+        all_timer_executions(&node),
+        fired,
+        "executions changed after kill -9"
+    );
+    assert_eq!(node.rpc("cowboy_getTimer", json!([far]))["id"], json!(far));
+    wait_height(&node, far_set_at + 39);
+    node.kill9();
+    let node = Node::start(dir.path());
+    wait_height(&node, far_set_at + 45);
+    let all = all_timer_executions(&node);
+    let ids: Vec<u64> = all.iter().map(|x| x["timerId"].as_u64().unwrap()).collect();
+    assert_eq!(
+        ids,
+        vec![near, far],
+        "each timer fires exactly once: {all:?}"
+    );
+    assert_eq!(all[0], fired[0]);
+    assert_eq!(all[1]["due"], json!(far_set_at + 40));
+    assert_eq!(all[1]["returnValue"], json!(8));
+    assert_eq!(node.rpc("cowboy_getTimer", json!([far])), Json::Null);
+    assert_eq!(node.rpc("cowboy_getTimers", json!([alarm])), json!([]));
+    let args = hex0x(&cbor::encode(&Value::Array(vec![])));
+    let v = node.rpc(
+        "cowboy_call",
+        json!([{"to": alarm, "handler": "rang", "args": args}]),
+    );
+    assert_eq!(v["returnValue"], json!([7, 8]));
+    // A height above the tip has no executions yet: null, not an empty list.
+    let above = node.height() + 1000;
+    assert_eq!(
+        node.rpc("cowboy_getTimerExecutions", json!([above])),
+        Json::Null
+    );
+    let bad = node.try_rpc("cowboy_getTimer", json!(["x"])).unwrap_err();
+    assert_eq!(bad["code"], json!(-32602), "{bad}");
 }
 
 /// A network of validators on loopback: their keys, ports and the genesis, under one directory.

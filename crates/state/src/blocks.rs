@@ -1,8 +1,8 @@
-//! The ledger of finalized blocks with their receipts and a transaction index (whitepaper
-//! "Storage and State Persistence": "The Ledger: Append-only log of blocks"; "Auxiliary
-//! Indexes ... transaction hashes").
+//! The ledger of finalized blocks with their receipts, timer executions and a transaction index
+//! (whitepaper "Storage and State Persistence": "The Ledger: Append-only log of blocks";
+//! "Auxiliary Indexes ... transaction hashes").
 //!
-//! Three commonware-storage *immutable archives* (write-once stores addressed by an index and a
+//! Four commonware-storage *immutable archives* (write-once stores addressed by an index and a
 //! key, built for finalized chain data):
 //!
 //! | archive | index | key | value |
@@ -10,16 +10,28 @@
 //! | `blocks` | height | block hash | `height (u64 BE) ‖ block bytes` |
 //! | `receipts` | `height << 24 ‖ i` | tx hash | receipt bytes of the block's `i`-th transaction |
 //! | `txs` | `height << 24 ‖ i` | tx hash | `height (u64 BE) ‖ i (u32 BE)` |
+//! | `timers` | `height << 24 ‖ i` | execution hash | the block's `i`-th timer execution |
 //!
-//! Blocks and receipts are opaque canonical bytes here: their encoding belongs to `cowboy-types`,
-//! and the store never needs to look inside them. A block holds at most 2^24 transactions and
-//! heights are below 2^40, so `height << 24 ‖ i` is unique.
+//! Blocks, receipts and timer executions are opaque canonical bytes here: their encoding
+//! belongs to `cowboy-types` (and the node), and the store never needs to look inside them. A
+//! block holds at most 2^24 transactions (and 2^24 timer executions) and heights are below
+//! 2^40, so `height << 24 ‖ i` is unique.
+//!
+//! **Why a fourth archive for timer executions.** Timer executions (`begin_block` running due
+//! timers, issue 16) are not transactions: they have no transaction hash and no place in the
+//! `txs` index, and a block's receipts are read by counting slots up from `height << 24` until
+//! one is empty, so putting them in the `receipts` archive would need a second, shifted slot
+//! space and a count stored somewhere. Their own archive keeps both reads the same simple scan,
+//! keeps `receipts` meaning "one per transaction", and keys each execution by its hash (the
+//! leaf the header's `receipts_root` commits to) for a later lookup by hash. An empty block
+//! writes nothing to it.
 //!
 //! **Crash safety.** An archive only trusts what its own last `sync` recorded. [BlockStore::append]
-//! writes and syncs the receipts and transaction index *first* and the block record *last*, so a
-//! block that is present always has its receipts and index; a crash in between leaves index
-//! entries for a height above the tip, which lookups ignore and the retried append rewrites
-//! (writes to an occupied index are no-ops in an immutable archive).
+//! writes and syncs the timer executions, receipts and transaction index *first* and the block
+//! record *last*, so a block that is present always has its receipts, timer executions and
+//! index; a crash in between leaves entries for a height above the tip, which lookups ignore
+//! and the retried append rewrites (writes to an occupied index are no-ops in an immutable
+//! archive, and a finalized block always re-executes to the same records).
 //!
 //! **Shared handles.** The archives live behind an async read-write lock: a [BlockStore] is a
 //! cheap handle ([Clone]), so the node's RPC reads blocks and receipts on its own tasks while
@@ -63,6 +75,7 @@ struct Inner<E: Context> {
     blocks: Option<Records<E>>,
     receipts: Option<Records<E>>,
     txs: Option<TxIndex<E>>,
+    timers: Option<Records<E>>,
 }
 
 impl<E: Context> Inner<E> {
@@ -143,12 +156,19 @@ impl<E: Context> BlockStore<E> {
         let txs = Archive::init(context.child("txs"), config(prefix, "txs", (), &cache))
             .await
             .map_err(storage)?;
+        let timers = Archive::init(
+            context.child("timers"),
+            config(prefix, "timers", record_cfg, &cache),
+        )
+        .await
+        .map_err(storage)?;
         let next = blocks.last_index().map_or(0, |h| h + 1);
         Ok(Self {
             inner: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
                 blocks: Some(blocks),
                 receipts: Some(receipts),
                 txs: Some(txs),
+                timers: Some(timers),
             })),
             next: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(next)),
         })
@@ -168,7 +188,8 @@ impl<E: Context> BlockStore<E> {
     }
 
     /// Append finalized block `height` with hash `hash`, its canonical bytes, the hashes of its
-    /// transactions in order and their receipts. Durable when it returns.
+    /// transactions in order, their receipts, and the timer executions of its `begin_block` in
+    /// order (each as its hash and its bytes). Durable when it returns.
     pub async fn append(
         &mut self,
         height: u64,
@@ -176,6 +197,7 @@ impl<E: Context> BlockStore<E> {
         block: &[u8],
         tx_hashes: &[[u8; 32]],
         receipts: &[Vec<u8>],
+        timers: &[([u8; 32], Vec<u8>)],
     ) -> Result<(), StateError> {
         let expected = self.next_height()?;
         if height != expected || height >= MAX_HEIGHT {
@@ -193,9 +215,19 @@ impl<E: Context> BlockStore<E> {
                 receipts: receipts.len(),
             });
         }
+        if timers.len() > MAX_TXS_PER_BLOCK {
+            return Err(StateError::TooManyTimerExecutions(timers.len()));
+        }
         if let Some(big) = receipts.iter().find(|r| r.len() > MAX_RECORD_LEN) {
             return Err(StateError::TooLarge {
                 what: "receipt",
+                len: big.len(),
+                max: MAX_RECORD_LEN,
+            });
+        }
+        if let Some((_, big)) = timers.iter().find(|(_, r)| r.len() > MAX_RECORD_LEN) {
+            return Err(StateError::TooLarge {
+                what: "timer execution",
                 len: big.len(),
                 max: MAX_RECORD_LEN,
             });
@@ -208,9 +240,19 @@ impl<E: Context> BlockStore<E> {
             });
         }
 
-        // Receipts and index first, each made durable before the block record that vouches for
-        // them (see the module docs).
+        // Timer executions, receipts and index first, each made durable before the block
+        // record that vouches for them (see the module docs).
         let mut inner = self.inner.write().await;
+        if !timers.is_empty() {
+            let mut archive = inner.timers.take().ok_or(StateError::Poisoned)?;
+            for (i, (key, record)) in timers.iter().enumerate() {
+                archive = archive
+                    .put(tx_slot(height, i), Hash::new(*key), record)
+                    .await
+                    .map_err(storage)?;
+            }
+            inner.timers = Some(archive.sync().await.map_err(storage)?);
+        }
         let mut txs = inner.txs.take().ok_or(StateError::Poisoned)?;
         let mut rcpts = inner.receipts.take().ok_or(StateError::Poisoned)?;
         for (i, (tx, receipt)) in tx_hashes.iter().zip(receipts).enumerate() {
@@ -336,6 +378,25 @@ impl<E: Context> BlockStore<E> {
                 .await
                 .map_err(storage)?
             {
+                Some(r) => out.push(r),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// The timer executions of the block at `height`, in execution order (empty for a block
+    /// above the tip or one in which no timer ran).
+    pub async fn timer_executions(&self, height: u64) -> Result<Vec<Vec<u8>>, StateError> {
+        let mut out = Vec::new();
+        let inner = self.inner.read().await;
+        if inner.last_height()?.is_none_or(|tip| height > tip) {
+            return Ok(out);
+        }
+        let timers = inner.timers.as_ref().ok_or(StateError::Poisoned)?;
+        while out.len() < MAX_TXS_PER_BLOCK {
+            let slot = tx_slot(height, out.len());
+            match timers.get(Identifier::Index(slot)).await.map_err(storage)? {
                 Some(r) => out.push(r),
                 None => break,
             }

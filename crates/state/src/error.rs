@@ -57,6 +57,8 @@ pub enum StateError {
     },
     /// More transactions in one block than the transaction index can address.
     TooManyTransactions(usize),
+    /// More timer executions in one block than the timer archive can address.
+    TooManyTimerExecutions(usize),
     /// A read through a [crate::StateDb::snapshot] after a later block was committed: the state
     /// it was pinned to is gone. Take a new snapshot and start over.
     SnapshotStale {

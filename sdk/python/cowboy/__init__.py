@@ -18,6 +18,8 @@ from .errors import (
     ProofError,
     ReceiptTimeout,
     RpcError,
+    TimerGone,
+    TimerTimeout,
     TransactionRejected,
 )
 from .tx import Transaction
@@ -38,5 +40,7 @@ __all__ = [
     "TransactionRejected",
     "ActorError",
     "ProofError",
+    "TimerTimeout",
+    "TimerGone",
     "ReceiptTimeout",
 ]

@@ -39,7 +39,16 @@ from urllib.parse import urlsplit, urlunsplit
 
 from . import cbor
 from .crypto import address_bytes, canonicalize_source, code_hash, actor_address, hex0x, to_bytes, to_checksum_address
-from .errors import ActorError, CowboyError, ProofError, ReceiptTimeout, RpcError, TransactionRejected
+from .errors import (
+    ActorError,
+    CowboyError,
+    ProofError,
+    ReceiptTimeout,
+    RpcError,
+    TimerGone,
+    TimerTimeout,
+    TransactionRejected,
+)
 from .proof import verify_storage
 from .tx import Call, Deploy, Transaction, encode_args
 from .wallet import Wallet, salt_bytes
@@ -52,7 +61,7 @@ MAX_EVENT_BLOCKS = 10_000
 _AMOUNT_FIELDS = frozenset(
     {
         "balance", "value", "feePaid", "cycleBasefee", "cellBasefee", "tipPerCycle", "tipPerCell",
-        "maxFeePerCycle", "maxFeePerCell",
+        "maxFeePerCycle", "maxFeePerCell", "deposit",
     }
 )
 
@@ -69,7 +78,7 @@ def _amounts(obj: Any) -> Any:
                     v = int(v)
                 except ValueError:
                     pass
-            elif k == "transactions" and isinstance(v, list):
+            elif k in ("transactions", "timerExecutions") and isinstance(v, list):
                 v = [_amounts(t) for t in v]
             out[k] = v
         return out
@@ -367,6 +376,99 @@ class Client:
             f["toBlock"] = int(to_block)
         return [self._event(e) for e in self.request("cowboy_getEvents", [f])]
 
+    # -- timers ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _timer(t: Optional[dict]) -> Optional[dict]:
+        if t is None:
+            return None
+        t = _amounts(t)
+        try:
+            t["value"] = _decode_data(t.get("data"))
+        except CowboyError:
+            t["value"] = None
+        return t
+
+    def get_timer(self, timer_id: int) -> Optional[dict]:
+        """``cowboy_getTimer``: the pending timer ``{id, owner, handler, data, value (data
+        decoded), due, every, gba, deposit (int), deferrals}``, or None once it fired (one-shot),
+        was cancelled or dropped."""
+        return self._timer(self.request("cowboy_getTimer", [int(timer_id)]))
+
+    def get_timers(self, address: str) -> List[dict]:
+        """``cowboy_getTimers``: the pending timers of the actor at ``address``."""
+        return [self._timer(t) for t in self.request("cowboy_getTimers", [to_checksum_address(address)])]
+
+    def get_timer_executions(self, height: Union[int, str] = "latest") -> Optional[List[dict]]:
+        """``cowboy_getTimerExecutions``: the timers block ``height`` ran in its
+        ``begin_block``, each with its receipt fields (``success``, ``value`` (return value
+        decoded), ``feePaid``, ``events``, ``error``…); None above the finalized tip."""
+        xs = self.request("cowboy_getTimerExecutions", [height])
+        if xs is None:
+            return None
+        return [self._execution(x) for x in xs]
+
+    @staticmethod
+    def _execution(x: dict) -> dict:
+        """A timer execution with amounts as ints, events decoded and ``value``, the handler's
+        return value decoded."""
+        x = Client._receipt(x)
+        try:
+            x["value"] = _decode_data(x.get("returnData"))
+        except CowboyError:
+            x["value"] = None
+        return x
+
+    def wait_for_block(self, height: int, timeout: float = 60.0, poll: float = 0.1) -> int:
+        """Waits until block ``height`` is finalized (the dev node makes blocks on its own
+        clock, so waiting is how one "mines" to a height); returns the tip."""
+        deadline = time.monotonic() + timeout
+        while True:
+            tip = self.block_number()
+            if tip >= height:
+                return tip
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"block {height} not finalized within {timeout:g}s (tip {tip})")
+            time.sleep(poll)
+
+    def wait_for_timer(
+        self, timer_id: int, timeout: float = 60.0, *, from_block: Optional[int] = None, poll: float = 0.1
+    ) -> dict:
+        """Waits until timer ``timer_id`` runs and returns that execution (as
+        :meth:`get_timer_executions` gives it; ``blockHeight`` says where it ran).
+
+        It looks at the executions of every block from ``from_block`` on; by default from the
+        timer's current ``due`` height, so for an interval timer this is its next run. If the
+        timer is no longer pending when the call starts, ``from_block`` is required (the run may
+        already be in the past). Raises :class:`~cowboy.errors.TimerGone` when the timer stops
+        being pending without a run in the blocks searched (cancelled or dropped), and
+        :class:`~cowboy.errors.TimerTimeout` after ``timeout`` seconds.
+        """
+        timer_id = int(timer_id)
+        if from_block is None:
+            t = self.get_timer(timer_id)
+            if t is None:
+                tip = self.block_number()
+                raise TimerGone(timer_id, tip, tip)
+            from_block = int(t["due"])
+        start = cursor = int(from_block)
+        deadline = time.monotonic() + timeout
+        while True:
+            # The timer's pendency is read before the tip, so a run that ends it lies at or
+            # below that tip and is found by the scan below.
+            pending = self.get_timer(timer_id) is not None
+            tip = self.block_number()
+            while cursor <= tip:
+                for x in self.get_timer_executions(cursor) or []:
+                    if int(x["timerId"]) == timer_id:
+                        return x
+                cursor += 1
+            if not pending:
+                raise TimerGone(timer_id, start, tip)
+            if time.monotonic() >= deadline:
+                raise TimerTimeout(timer_id, timeout, tip)
+            time.sleep(poll)
+
     # -- transactions ------------------------------------------------------------------------
 
     def next_nonce(self, address: str) -> int:
@@ -558,6 +660,15 @@ class Client:
         chain order, exactly once across reconnects. ``from_block``: start with the events of
         that block on (by query)."""
         return _EventsSubscription(self, address, topic, from_block, **kw)
+
+    def subscribe_timers(
+        self, owner: Optional[str] = None, timer_id: Optional[int] = None, from_block: Optional[int] = None, **kw: Any
+    ) -> "Subscription":
+        """``async for x in client.subscribe_timers(owner):`` — timer executions (optionally of
+        one owner and/or one timer id) in chain order, exactly once across reconnects (missed
+        blocks are re-read with ``cowboy_getTimerExecutions``). ``from_block``: start with the
+        executions of that block on."""
+        return _TimersSubscription(self, owner, timer_id, from_block, **kw)
 
     def subscribe_receipt(self, tx_hash: TxHash, **kw: Any) -> "Subscription":
         """The receipt of ``tx_hash`` once finalized: ``await client.subscribe_receipt(h)`` or
@@ -791,7 +902,13 @@ class _EventsSubscription(Subscription):
 
     @staticmethod
     def _key(e: dict) -> tuple:
-        return (int(e["blockHeight"]), e.get("transactionHash"), int(e.get("index", 0)))
+        # A timer handler's event has no transaction hash; its execution's hash tells it apart.
+        return (
+            int(e["blockHeight"]),
+            e.get("transactionHash"),
+            e.get("timerExecutionHash"),
+            int(e.get("index", 0)),
+        )
 
     def _fresh(self, e: dict) -> bool:
         h = int(e["blockHeight"])
@@ -845,6 +962,73 @@ class _EventsSubscription(Subscription):
                     if self._fresh(e):
                         self._mark(e)
                         yield Client._event(e)
+                await self._close_ws()
+        finally:
+            await self._close_ws()
+
+
+class _TimersSubscription(Subscription):
+    kind = "timers"
+
+    def __init__(
+        self, client: Client, owner: Optional[str], timer_id: Optional[int], from_block: Optional[int], **kw: Any
+    ):
+        super().__init__(client, **kw)
+        self.owner = None if owner is None else to_checksum_address(owner)
+        self.timer_id = None if timer_id is None else int(timer_id)
+        self.from_block = from_block
+        # Every matching execution in blocks below `cursor` has been delivered, and those of
+        # block `cursor` whose index is in `seen`.
+        self.cursor: Optional[int] = None
+        self.seen: set = set()
+
+    def params(self) -> list:
+        f: Dict[str, Any] = {}
+        if self.owner is not None:
+            f["owner"] = self.owner
+        if self.timer_id is not None:
+            f["timerId"] = self.timer_id
+        return ["timers", f]
+
+    def _wanted(self, x: dict) -> bool:
+        return (self.owner is None or to_checksum_address(x["owner"]) == self.owner) and (
+            self.timer_id is None or int(x["timerId"]) == self.timer_id
+        )
+
+    def _fresh(self, x: dict) -> bool:
+        h = int(x["blockHeight"])
+        if self.cursor is None or h > self.cursor:
+            return True
+        return h == self.cursor and int(x["index"]) not in self.seen
+
+    def _mark(self, x: dict) -> None:
+        h = int(x["blockHeight"])
+        if self.cursor is None or h > self.cursor:
+            self.cursor, self.seen = h, set()
+        self.seen.add(int(x["index"]))
+
+    async def _run(self):
+        first = True
+        try:
+            while not self._closed:
+                await self._connect()
+                if not first:
+                    self.reconnects += 1
+                tip = int(await self._rpc("cowboy_blockNumber", []))
+                start = self.cursor if self.cursor is not None else (self.from_block if first else None)
+                first = False
+                if start is not None:
+                    for h in range(start, tip + 1):
+                        for x in await self._rpc("cowboy_getTimerExecutions", [h]) or []:
+                            if self._wanted(x) and self._fresh(x):
+                                self._mark(x)
+                                yield Client._execution(x)
+                if self.cursor is None or self.cursor <= tip:
+                    self.cursor, self.seen = tip + 1, set()
+                async for x in self._notifications():
+                    if self._fresh(x):
+                        self._mark(x)
+                        yield Client._execution(x)
                 await self._close_ws()
         finally:
             await self._close_ws()

@@ -8,6 +8,7 @@ Every error the SDK raises derives from :class:`CowboyError`:
 - :class:`ActorError` — a deploy or call ran and failed inside the actor;
 - :class:`ProofError` — a state proof does not verify against the state root;
 - :class:`ReceiptTimeout` — no receipt arrived in time;
+- :class:`TimerTimeout` / :class:`TimerGone` — a timer did not fire in time / can no longer fire;
 - :class:`TransactionError` / :class:`SignatureError` — malformed transactions or signatures.
 """
 
@@ -160,6 +161,31 @@ class ReceiptTimeout(CowboyError, TimeoutError):
         self.tx_hash = tx_hash
         self.timeout = timeout
         super().__init__(f"no receipt for {tx_hash} after {timeout:g}s")
+
+
+class TimerTimeout(CowboyError, TimeoutError):
+    """A timer did not fire within the timeout."""
+
+    def __init__(self, timer_id: int, timeout: float, height: Optional[int] = None):
+        self.timer_id = timer_id
+        self.timeout = timeout
+        self.height = height
+        at = "" if height is None else f" (chain at block {height})"
+        super().__init__(f"timer {timer_id} did not fire within {timeout:g}s{at}")
+
+
+class TimerGone(CowboyError):
+    """The timer is no longer pending and did not fire in the blocks searched: it was
+    cancelled or dropped (its owner could not pay), or never existed."""
+
+    def __init__(self, timer_id: int, searched_from: int, searched_to: int):
+        self.timer_id = timer_id
+        self.searched_from = searched_from
+        self.searched_to = searched_to
+        super().__init__(
+            f"timer {timer_id} is not pending and did not run in blocks {searched_from}..{searched_to} "
+            "(cancelled, dropped, or never set)"
+        )
 
 
 class NodeError(CowboyError):

@@ -10,6 +10,11 @@ Fixtures:
 - ``cowboy_client`` (session): a :class:`cowboy.Client` for it.
 - ``dev_wallet`` (session): dev account 0.
 - ``funded_wallet``: a fresh wallet funded with 1,000 CBY by a transfer from dev account 0.
+- ``wait_for_timer`` (session): ``wait_for_timer(timer_id, timeout=60, from_block=None)`` waits
+  while the node makes blocks until the timer runs and returns that execution (its receipt,
+  ``blockHeight``…); :meth:`cowboy.Client.wait_for_timer` on ``cowboy_client``.
+- ``wait_for_block`` (session): ``wait_for_block(height, timeout=60)`` waits until that block
+  is finalized (the dev node makes blocks on its own clock: waiting is mining).
 
 Tests that use these fixtures are marked ``node`` automatically, so ``pytest -m "not node"``
 runs everything that needs no node. When no binary is found the tests fail (never skip) with a
@@ -34,7 +39,7 @@ from .client import Client
 from .errors import CowboyError, NodeError
 from .wallet import CBY, Wallet, dev_account
 
-NODE_FIXTURES = {"cowboy_node", "cowboy_client", "funded_wallet", "dev_wallet"}
+NODE_FIXTURES = {"cowboy_node", "cowboy_client", "funded_wallet", "dev_wallet", "wait_for_timer", "wait_for_block"}
 
 
 def pytest_addoption(parser):
@@ -261,3 +266,16 @@ def funded_wallet(cowboy_client, dev_wallet) -> Wallet:
     w = Wallet.random()
     cowboy_client.transfer(dev_wallet, w.address, 1_000 * CBY)
     return w
+
+
+@pytest.fixture(scope="session")
+def wait_for_timer(cowboy_client):
+    """``wait_for_timer(timer_id, timeout=60.0, from_block=None)`` → the timer's execution
+    once it has run (see :meth:`cowboy.Client.wait_for_timer`)."""
+    return cowboy_client.wait_for_timer
+
+
+@pytest.fixture(scope="session")
+def wait_for_block(cowboy_client):
+    """``wait_for_block(height, timeout=60.0)`` → the tip once block ``height`` is final."""
+    return cowboy_client.wait_for_block

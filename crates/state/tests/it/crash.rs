@@ -79,6 +79,13 @@ fn recover(dir: &Path) -> Recovered {
                 workload::receipts(h)
             );
             assert_eq!(
+                blocks.timer_executions(h).await.expect("timer executions"),
+                workload::timer_executions(h)
+                    .into_iter()
+                    .map(|(_, b)| b)
+                    .collect::<Vec<_>>()
+            );
+            assert_eq!(
                 blocks
                     .block_by_hash(&workload::block_hash(h))
                     .await

@@ -253,14 +253,14 @@ fn block_store_appends_and_indexes() {
         }
         assert_eq!(blocks.last_height().expect("tip"), Some(9));
         assert_eq!(
-            blocks.append(5, [0; 32], b"dup", &[], &[]).await,
+            blocks.append(5, [0; 32], b"dup", &[], &[], &[]).await,
             Err(StateError::BlockOutOfOrder {
                 expected: 10,
                 got: 5
             })
         );
         assert_eq!(
-            blocks.append(10, [0; 32], b"b", &[[1; 32]], &[]).await,
+            blocks.append(10, [0; 32], b"b", &[[1; 32]], &[], &[]).await,
             Err(StateError::ReceiptCountMismatch {
                 txs: 1,
                 receipts: 0
@@ -291,6 +291,21 @@ fn block_store_appends_and_indexes() {
             Some(workload::receipts(7)[2].clone())
         );
         assert_eq!(blocks.receipts(6).await.expect("rs"), workload::receipts(6));
+        // Timer executions, in order, per block; none above the tip or where no timer ran.
+        assert_eq!(
+            blocks.timer_executions(5).await.expect("timers"),
+            workload::timer_executions(5)
+                .into_iter()
+                .map(|(_, b)| b)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(blocks.timer_executions(5).await.expect("timers").len(), 2);
+        assert!(blocks.timer_executions(6).await.expect("timers").is_empty());
+        assert!(blocks
+            .timer_executions(10)
+            .await
+            .expect("timers")
+            .is_empty());
         assert_eq!(blocks.tx_location(&[0xEE; 32]).await.expect("tx"), None);
         drop(blocks);
 
@@ -299,6 +314,17 @@ fn block_store_appends_and_indexes() {
             .expect("reopen");
         assert_eq!(blocks.last_height().expect("tip"), Some(9));
         assert_eq!(blocks.receipts(9).await.expect("rs"), workload::receipts(9));
+        // Timer executions survive a reopen.
+        for h in 0..10 {
+            assert_eq!(
+                blocks.timer_executions(h).await.expect("timers"),
+                workload::timer_executions(h)
+                    .into_iter()
+                    .map(|(_, b)| b)
+                    .collect::<Vec<_>>(),
+                "timer executions of block {h} after reopen"
+            );
+        }
     });
 }
 

@@ -38,6 +38,16 @@ pub fn receipts(height: u64) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Timer executions of test block `h` (`h % 3` of them), each with its hash.
+pub fn timer_executions(height: u64) -> Vec<([u8; 32], Vec<u8>)> {
+    (0..height % 3)
+        .map(|i| {
+            let bytes = format!("timer execution {height} {i}").into_bytes();
+            (code_hash(&bytes), bytes)
+        })
+        .collect()
+}
+
 /// Store test block `h` in `blocks` unless it is already there (a crash may have stopped the
 /// writer between storing the block and committing its state).
 pub async fn store_block<E: Context>(
@@ -52,6 +62,7 @@ pub async fn store_block<E: Context>(
                 &block_bytes(height),
                 &tx_hashes(height),
                 &receipts(height),
+                &timer_executions(height),
             )
             .await?;
     }
