@@ -6,20 +6,25 @@
 //! BENCH_TIMERS=100000 BENCH_BLOCKS=30 cargo bench -p cowboy-exec --bench timers
 //! ```
 //!
-//! **Flat cost.** Two chains on disk (commonware tokio runtime, a temporary directory) run the
-//! same `BENCH_BLOCKS` blocks, each delivering the same `BENCH_DUE_PER_BLOCK` timers of one
-//! actor (a handler that increments a stored counter), through the real block lifecycle
-//! (`execute_block`, then the state commit). The second chain also holds `BENCH_TIMERS`
-//! (default 1,000,000) other pending timers of 1,000 actors, due one every two blocks from
-//! just after the measured blocks onwards, so the measured blocks also migrate epoch and
-//! overflow buckets as they would on a live chain. The table gives the time per block of each
-//! and the ratio (goal ≤ 1.2). The pending timers are written with `timers::schedule`, the
-//! code path `set_timer` takes after the VM (setup time is reported, not measured). A third
-//! chain holds as many plain storage entries as the pending timers write (three each) and no
-//! timers: the ratio against it isolates the scheduler from the cost of a larger state
-//! (deeper Merkle paths, reads that miss the page cache), which every entry of any kind pays.
+//! **Flat cost.** Three chains on disk (commonware tokio runtime, a temporary directory) run
+//! the same `BENCH_BLOCKS` blocks, one block of each in turn (so all see the same page cache
+//! and load), each block delivering the same `BENCH_DUE_PER_BLOCK` timers of one actor (a
+//! handler that increments a stored counter) through the real block lifecycle
+//! (`execute_block`, then the state commit):
 //!
-//! **Lane throughput.** A third chain has 2,048 timers due at one height; blocks run until all
+//! * **none**: nothing else in the state;
+//! * **full**: `BENCH_TIMERS` (default 1,000,000) other pending timers of 1,000 actors, due one
+//!   every two blocks from just after the measured blocks onwards, so the measured blocks also
+//!   migrate epoch and overflow buckets as on a live chain (written with `timers::schedule`,
+//!   the code path `set_timer` takes after the VM);
+//! * **filler**: as many plain storage entries as those timers write (three each) and no
+//!   timers: the control for the state's size, whose cost (deeper Merkle paths, reads that
+//!   miss the page cache) every entry of any kind pays.
+//!
+//! The ratio full / filler isolates the scheduler (goal ≤ 1.2); full / none is printed too.
+//! Setup time is reported, not measured.
+//!
+//! **Lane throughput.** A fourth chain has 2,048 timers due at one height; blocks run until all
 //! have fired. The table gives executions per block (bounded by the timer lane, 20% of the
 //! cycle cap, with the default bid's 100,000-cycle limit) and executions per second of block
 //! time. Nothing is asserted about speed.
@@ -250,15 +255,15 @@ impl Chain {
     }
 }
 
-/// Run `blocks` blocks that each deliver `due` timers, over `backlog`; returns the time per
-/// block.
-async fn flat(
+/// A chain over `backlog` whose next block is the first of `blocks` that each deliver `due`
+/// timers.
+async fn setup(
     ctx: cw_tokio::Context,
     name: &str,
     backlog: Backlog,
     blocks: u64,
     due: u64,
-) -> Duration {
+) -> Chain {
     let owners = 1_000u64;
     let mut chain = Chain::open(ctx, name, owners).await;
     let ticker = chain.ticker(1).await;
@@ -283,27 +288,36 @@ async fn flat(
         Backlog::None => chain.schedule_all(stream).await,
     }
     println!("{name}: set up in {:.1?}", t0.elapsed());
-    // Start exactly at the first due height.
     assert!(chain.height < first, "setup overran the first due height");
     while chain.height + 1 < first {
         chain.block(&[]).await;
     }
-    let mut total = Duration::ZERO;
     chain.exec_time = Duration::ZERO;
+    chain
+}
+
+/// Run the measured blocks of every chain, one block of each in turn (so all see the same
+/// machine: page cache, other load); returns each chain's time per block.
+async fn measure(chains: &mut [(&str, Chain)], blocks: u64, due: u64) -> Vec<Duration> {
+    let mut totals = vec![Duration::ZERO; chains.len()];
     for _ in 0..blocks {
-        let (fired, took) = chain.block(&[]).await;
-        assert_eq!(
-            fired as u64, due,
-            "each measured block delivers the same timers"
-        );
-        total += took;
+        for ((_, chain), total) in chains.iter_mut().zip(&mut totals) {
+            let (fired, took) = chain.block(&[]).await;
+            assert_eq!(
+                fired as u64, due,
+                "each measured block delivers the same timers"
+            );
+            *total += took;
+        }
     }
-    println!(
-        "{name}: per block {:.2?}, of which execution {:.2?}",
-        total / blocks as u32,
-        chain.exec_time / blocks as u32
-    );
-    total / blocks as u32
+    for ((name, chain), total) in chains.iter().zip(&totals) {
+        println!(
+            "{name}: per block {:.2?}, of which execution {:.2?}",
+            *total / blocks as u32,
+            chain.exec_time / blocks as u32
+        );
+    }
+    totals.iter().map(|t| *t / blocks as u32).collect()
 }
 
 /// Timers delivered per block and per second when 2,048 are due at once.
@@ -338,8 +352,8 @@ fn main() {
     let cfg = cw_tokio::Config::new().with_storage_directory(&dir);
     let (none, filler, full, (per_block, per_sec)) =
         cw_tokio::Runner::new(cfg).start(|ctx| async move {
-            let none = flat(ctx.child("none"), "none", Backlog::None, blocks, due).await;
-            let filler = flat(
+            let none = setup(ctx.child("none"), "none", Backlog::None, blocks, due).await;
+            let filler = setup(
                 ctx.child("filler"),
                 "filler",
                 Backlog::Filler(pending),
@@ -347,7 +361,7 @@ fn main() {
                 due,
             )
             .await;
-            let full = flat(
+            let full = setup(
                 ctx.child("full"),
                 "full",
                 Backlog::Timers(pending),
@@ -355,7 +369,9 @@ fn main() {
                 due,
             )
             .await;
-            (none, filler, full, lane(ctx.child("lane")).await)
+            let mut chains = [("none", none), ("filler", filler), ("full", full)];
+            let t = measure(&mut chains, blocks, due).await;
+            (t[0], t[1], t[2], lane(ctx.child("lane")).await)
         });
     let _ = std::fs::remove_dir_all(&dir);
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();

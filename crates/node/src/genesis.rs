@@ -200,6 +200,18 @@ impl Genesis {
                 params.total_supply_wei
             )));
         }
+        // The timer queue's tiers (exec `timers/queue.rs`): an epoch bucket is half the ring.
+        let ring = params.timer_ring_blocks;
+        if ring < 2 || ring % 2 != 0 || params.timer_epoch_buckets < 2 {
+            return Err(err(format!(
+                "params.timer_ring_blocks must be even and at least 2 (got {ring}) and \
+                 params.timer_epoch_buckets at least 2 (got {})",
+                params.timer_epoch_buckets
+            )));
+        }
+        if params.timer_bid_window == 0 {
+            return Err(err("params.timer_bid_window must be at least 1"));
+        }
         let max_block = params.max_block_bytes();
         if max_block > u64::from(crate::node::MAX_P2P_MESSAGE_BYTES) {
             return Err(err(format!(
@@ -333,6 +345,15 @@ mod tests {
             .collect();
         seen.dedup();
         assert_eq!(seen.len(), DEV_ACCOUNTS as usize);
+    }
+
+    #[test]
+    fn a_timer_queue_without_its_tiers_is_refused() {
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();
+        j["params"]["timer_ring_blocks"] = serde_json::json!("3");
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("timer_ring_blocks must be even"), "{e}");
     }
 
     #[test]

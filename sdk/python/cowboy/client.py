@@ -53,7 +53,11 @@ from .proof import verify_storage
 from .tx import Call, Deploy, Transaction, encode_args
 from .wallet import Wallet, salt_bytes
 
-__all__ = ["Client", "StorageValue", "Subscription", "MAX_EVENT_BLOCKS"]
+__all__ = ["Client", "StorageValue", "Subscription", "MAX_EVENT_BLOCKS", "SCHEDULER"]
+
+#: The timer scheduler's system address: the ``sender()`` of every timer handler, and the
+#: owner of the timer queue's storage.
+SCHEDULER = "0x000000000000000000000000000000000000000D"
 
 #: Most blocks one ``cowboy_getEvents`` query may span.
 MAX_EVENT_BLOCKS = 10_000
@@ -394,6 +398,13 @@ class Client:
         decoded), due, every, gba, deposit (int), deferrals}``, or None once it fired (one-shot),
         was cancelled or dropped."""
         return self._timer(self.request("cowboy_getTimer", [int(timer_id)]))
+
+    def get_timer_proof(self, timer_id: int, verify: bool = True) -> "StorageValue":
+        """A Merkle proof of timer ``timer_id``'s record, the storage entry ``["timer", id]``
+        of the scheduler (``SCHEDULER``, ``0x…0D``), checked against the state root of the
+        block it names as :meth:`get_storage` does: what a light client needs to know a timer
+        is pending. ``.exists`` is False once it fired (one-shot), was cancelled or dropped."""
+        return self.get_storage(SCHEDULER, cbor.encode(["timer", int(timer_id)]), verify, raw_key=True)
 
     def get_timers(self, address: str) -> List[dict]:
         """``cowboy_getTimers``: the pending timers of the actor at ``address``."""

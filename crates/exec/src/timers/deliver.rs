@@ -36,7 +36,8 @@
 //! 6. **Defer** the rest to slot `H + 1` with one more deferral. A timer whose owner could not
 //!    pay (the bid query or the reservation) for more than `timer_unpaid_deferrals_max`
 //!    consecutive blocks is **dropped**: removed, deposit returned, and a `TimerDropped`
-//!    execution record in the block. Bid-query fees paid in blocks that deferred a timer are
+//!    execution record in the block whose receipt carries the scheduler's `TimerDropped`
+//!    event (`timer_id`, `owner`, `deposit`). Bid-query fees paid in blocks that deferred a timer are
 //!    reported in the receipt of its next run (or drop), so receipts account for every wei.
 //! 7. Adjust the timer basefee from the number pending (EIP-1559 rule, target
 //!    `timer_queue_target`, floor `set_timer_cycles`).
@@ -46,7 +47,7 @@ use cowboy_state::Context;
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::system::SCHEDULER;
-use cowboy_types::{ExecError, Receipt, TimerExecution};
+use cowboy_types::{Event, ExecError, Receipt, TimerExecution};
 
 use super::queue::{self, corrupt, Geometry, Loc};
 use super::{enqueue, get, put, remove, Meta, Timer};
@@ -464,7 +465,19 @@ fn defer(
             cells_used: 0,
             fee_paid: t.bid_fees,
             return_data: Vec::new(),
-            events: Vec::new(),
+            // The scheduler's event, so subscribers to events learn of the drop too.
+            events: vec![Event {
+                emitter: SCHEDULER,
+                topic: "TimerDropped".into(),
+                data: cbor::encode(&Value::Map(vec![
+                    (Value::Text("timer_id".into()), Value::Uint(t.id)),
+                    (
+                        Value::Text("owner".into()),
+                        Value::Text(t.owner.to_checksum()),
+                    ),
+                    (Value::Text("deposit".into()), Value::from_u128(t.deposit)),
+                ])),
+            }],
             error: Some(ExecError {
                 class: "TimerDropped".into(),
                 message: format!(

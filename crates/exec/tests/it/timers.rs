@@ -531,6 +531,11 @@ fn hostile_agents_get_the_default_bid_and_an_unpayable_bid_is_dropped() {
             })
             .collect();
         assert_eq!(dropped.len(), 1, "{:?}", b.fired);
+        let event = &dropped[0].1.receipt.events[0];
+        assert_eq!(
+            (event.emitter, event.topic.as_str()),
+            (SCHEDULER, "TimerDropped")
+        );
         assert_eq!(
             dropped[0].0,
             due + 2,
