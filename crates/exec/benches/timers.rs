@@ -231,7 +231,7 @@ impl Backlog {
 impl Chain {
     /// Write the filler of [`Backlog::Filler`]: three storage entries per would-be timer.
     async fn fill(&mut self, n: u64, owners: u64) {
-        let record = vec![7u8; 100];
+        let record = [7u8; 100];
         for start in (0..n).step_by(50_000) {
             let mut batch = BlockState::new(self.state.batch());
             for i in start..(start + 50_000).min(n) {
