@@ -178,16 +178,13 @@ impl<'r> TxRun<'r> {
         sender: Address,
         entry: Entry,
     ) -> SResult<Result<Done, Failure>> {
-        if let Err(f) = callable(state, &at)? {
-            return Ok(Err(f));
-        }
-        let result = self.invoke(state, meter, at, sender, 0, entry, 0)?;
+        let result = self.query(state, meter, at, sender, entry)?;
         self.finish(state, meter, result)
     }
 
-    /// Run `handler(*args)` of the actor at `at` and return its value, delivering none of the
-    /// messages it sends: a Gas Bidding Agent's read-only query. The caller rolls the state
-    /// back afterwards.
+    /// Run `handler(*args)` of the actor at `at` and return its value, leaving the messages it
+    /// sends queued and undelivered: a Gas Bidding Agent's read-only query (the caller rolls
+    /// the state back afterwards), and the first step of [`TxRun::call`].
     pub fn query<E: Context>(
         &mut self,
         state: &mut BlockState<'_, E>,

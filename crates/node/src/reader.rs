@@ -221,6 +221,21 @@ pub struct ReceiptRecord {
 
 const RECORD_VERSION: u8 = 0x01;
 
+/// A stored record's head: the version byte, then the block hash. Returns the hash and the
+/// record from the hash on (the hash's 32 bytes included, so offsets read as in the layout),
+/// or what is wrong.
+fn record_head(bytes: &[u8]) -> Result<(Hash32, &[u8]), &'static str> {
+    let Some((&RECORD_VERSION, rest)) = bytes.split_first() else {
+        return Err("unknown version");
+    };
+    let hash = rest
+        .get(..32)
+        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+        .map(Hash32)
+        .ok_or("truncated")?;
+    Ok((hash, rest))
+}
+
 impl ReceiptRecord {
     /// Encode the record of `receipt` for a transaction from `from` to `to` in block
     /// `block_hash`.
@@ -254,14 +269,7 @@ impl ReceiptRecord {
                 .map(Address)
                 .ok_or_else(|| bad("truncated"))
         };
-        let Some((&RECORD_VERSION, rest)) = bytes.split_first() else {
-            return Err(bad("unknown version"));
-        };
-        let block_hash = rest
-            .get(..32)
-            .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .map(Hash32)
-            .ok_or_else(|| bad("truncated"))?;
+        let (block_hash, rest) = record_head(bytes).map_err(bad)?;
         let from = address(rest.get(32..52))?;
         let (to, body) = match rest.get(52) {
             Some(0) => (None, &rest[53..]),
@@ -309,14 +317,7 @@ impl TimerRecord {
         let bad = |what: &str| {
             ChainError::Inconsistent(format!("corrupt timer execution record: {what}"))
         };
-        let Some((&RECORD_VERSION, rest)) = bytes.split_first() else {
-            return Err(bad("unknown version"));
-        };
-        let block_hash = rest
-            .get(..32)
-            .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .map(Hash32)
-            .ok_or_else(|| bad("truncated"))?;
+        let (block_hash, rest) = record_head(bytes).map_err(bad)?;
         Ok(TimerRecord {
             block_hash,
             execution: TimerExecution::decode(rest.get(32..).unwrap_or(&[]))?,

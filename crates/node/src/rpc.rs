@@ -876,6 +876,29 @@ async fn receipt_of(r: &Reader<Ctx>, hash: &Hash32) -> RpcResult {
     ))
 }
 
+/// A subscription's filter object: absent or null is the empty filter.
+fn filter_object<'a>(
+    v: Option<&'a Json>,
+    empty: &'a serde_json::Map<String, Json>,
+) -> Result<&'a serde_json::Map<String, Json>, ErrorObjectOwned> {
+    match v {
+        None | Some(Json::Null) => Ok(empty),
+        Some(Json::Object(o)) => Ok(o),
+        Some(_) => Err(invalid("filter", "expected an object")),
+    }
+}
+
+/// An optional address field of a filter object.
+fn optional_address(
+    o: &serde_json::Map<String, Json>,
+    name: &str,
+) -> Result<Option<Address>, ErrorObjectOwned> {
+    match o.get(name) {
+        None | Some(Json::Null) => Ok(None),
+        Some(v) => address_arg(v, name).map(Some),
+    }
+}
+
 struct EventFilter {
     address: Option<Address>,
     topic: Option<String>,
@@ -886,15 +909,8 @@ struct EventFilter {
 impl EventFilter {
     fn parse(v: Option<&Json>) -> Result<EventFilter, ErrorObjectOwned> {
         let empty = serde_json::Map::new();
-        let o = match v {
-            None | Some(Json::Null) => &empty,
-            Some(Json::Object(o)) => o,
-            Some(_) => return Err(invalid("filter", "expected an object")),
-        };
-        let address = match o.get("address") {
-            None | Some(Json::Null) => None,
-            Some(v) => Some(address_arg(v, "address")?),
-        };
+        let o = filter_object(v, &empty)?;
+        let address = optional_address(o, "address")?;
         let topic = match o.get("topic") {
             None | Some(Json::Null) => None,
             Some(Json::String(t)) => Some(t.clone()),
@@ -953,15 +969,8 @@ struct TimerFilter {
 impl TimerFilter {
     fn parse(v: Option<&Json>) -> Result<TimerFilter, ErrorObjectOwned> {
         let empty = serde_json::Map::new();
-        let o = match v {
-            None | Some(Json::Null) => &empty,
-            Some(Json::Object(o)) => o,
-            Some(_) => return Err(invalid("filter", "expected an object")),
-        };
-        let owner = match o.get("owner") {
-            None | Some(Json::Null) => None,
-            Some(v) => Some(address_arg(v, "owner")?),
-        };
+        let o = filter_object(v, &empty)?;
+        let owner = optional_address(o, "owner")?;
         let timer_id = match o.get("timerId") {
             None | Some(Json::Null) => None,
             Some(v) => Some(
