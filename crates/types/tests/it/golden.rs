@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0xebd603027dce8efc1779e76817d6f2d072fea057ee28a706232a91fc5af5602a"
+        "0x29c6376e1f5cb7c6b9118ba41184b5a5738da82594aa615f1d078a135b3b330d"
     );
 }
 
