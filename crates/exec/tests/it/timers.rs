@@ -37,6 +37,15 @@ class Clock:
     def cancel(self, tid):
         return cancel_timer(tid)
 
+    def once_then_chain(self, n):
+        self.storage["me"] = set_interval(n, "stop_and_chain", n)
+
+    def stop_and_chain(self, n):
+        # An interval's handler cancels itself and schedules a follow-up one-shot.
+        self.storage["fired"].append([block_info().height, n])
+        cancel_timer(self.storage["me"])
+        set_timer(block_info().height + 2, "tick", 99)
+
     def tick(self, data):
         if sender() != SCHEDULER:
             raise PermissionError("only the scheduler")
@@ -623,5 +632,20 @@ fn the_urgency_agent_puts_its_timer_first_in_a_crowded_lane() {
         b.until(start + 12).await;
         // The default-bid timers still all ran, later.
         assert_eq!(b.fired_log(&clock).await.len(), 8);
+    });
+}
+
+#[test]
+fn a_handler_can_cancel_its_own_interval_and_chain_a_new_timer() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut b = Bench::new(ctx, |_| {}).await;
+        let clock = b.deploy(CLOCK, 1, vec![], ACTOR_FUNDS).await;
+        let start = b.chain.height + 1;
+        b.ok(clock, "once_then_chain", vec![int(3)]).await;
+        b.until(start + 12).await;
+        assert_eq!(b.fired_log(&clock).await, vec![(start + 3, 3), (start + 5, 99)]);
+        assert!(b.fired.iter().all(|(_, t)| t.receipt.success));
+        assert_eq!(b.stats().await.0, 0);
+        assert_eq!(b.chain.account(&SCHEDULER).await.balance, 0, "both deposits returned");
     });
 }
