@@ -643,9 +643,16 @@ fn a_handler_can_cancel_its_own_interval_and_chain_a_new_timer() {
         let start = b.chain.height + 1;
         b.ok(clock, "once_then_chain", vec![int(3)]).await;
         b.until(start + 12).await;
-        assert_eq!(b.fired_log(&clock).await, vec![(start + 3, 3), (start + 5, 99)]);
+        assert_eq!(
+            b.fired_log(&clock).await,
+            vec![(start + 3, 3), (start + 5, 99)]
+        );
         assert!(b.fired.iter().all(|(_, t)| t.receipt.success));
         assert_eq!(b.stats().await.0, 0);
-        assert_eq!(b.chain.account(&SCHEDULER).await.balance, 0, "both deposits returned");
+        assert_eq!(
+            b.chain.account(&SCHEDULER).await.balance,
+            0,
+            "both deposits returned"
+        );
     });
 }
