@@ -29,7 +29,7 @@ use indexmap::IndexMap;
 
 use crate::bytecode::Code;
 use crate::compiler::{check, check_size, compile_checked, compile_module, CompileError};
-use crate::value::{FxBuild, Value};
+use crate::value::{NameBuild, Value};
 use crate::vm::{Vm, R};
 
 /// Modules kept per thread at most.
@@ -52,7 +52,7 @@ struct Entry {
 
 /// The per-thread cache: least recently used entries go first.
 struct Lru {
-    entries: IndexMap<Key, Entry, FxBuild>,
+    entries: IndexMap<Key, Entry, NameBuild>,
     bytes: usize,
     clock: u64,
     max_entries: usize,
@@ -121,7 +121,7 @@ thread_local! {
     static CACHE: RefCell<Lru> = RefCell::new(Lru::default());
     /// The PVM's own Python modules, by name: their sources are compiled into the binary, so
     /// the name identifies the source and there is nothing to hash (a few per thread, kept).
-    static BUILTIN: RefCell<IndexMap<&'static str, Rc<Code>, FxBuild>> =
+    static BUILTIN: RefCell<IndexMap<&'static str, Rc<Code>, NameBuild>> =
         RefCell::new(IndexMap::default());
 }
 

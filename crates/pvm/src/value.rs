@@ -11,17 +11,18 @@ use crate::memory::{Acct, HEADER, SLOT};
 use indexmap::IndexMap;
 use num_bigint::BigInt;
 use std::cell::{Cell, RefCell};
-use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-/// The hash of `str` and `bytes` text and of the VM's name maps: SipHash-1-3 under fixed keys.
+/// The hash of `str` and `bytes` text (`hash()`, and so Python dicts and sets): SipHash-1-3
+/// under fixed keys.
 ///
 /// Fixed, so every validator computes the same values (and `hash('a')` is the same on every
 /// run, where CPython salts it per process). Not FxHash: FxHash mixes one byte at a time
 /// through an invertible step, so anyone can compute offline as many strings as they like that
-/// share one hash, and lookups of such keys compare them all (the name paths of attribute
-/// and global lookups pay probes only after the fact). SipHash keeps a 256-bit state, so equal
-/// 64-bit hashes of different texts are found only by brute force, one pair at a time.
+/// share one hash. SipHash keeps a 256-bit state, so equal 64-bit hashes of different texts
+/// are found only by brute force, one pair at a time. Partial collisions (the few bits a table
+/// indexes by) are cheap to find under fixed keys, which is why Python dicts charge every probe
+/// and the VM's own maps do not use this hasher (see [`NameBuild`]).
 #[derive(Clone, Copy)]
 pub struct FixedHasher(siphasher::sip::SipHasher13);
 
@@ -47,12 +48,21 @@ impl std::hash::Hasher for FixedHasher {
     }
 }
 
-/// Deterministic hasher builder.
-pub type FixedBuild = BuildHasherDefault<FixedHasher>;
-/// The builder's former name, still used by `code_cache.rs` (reworked on another branch).
-pub type FxBuild = FixedBuild;
+/// The hasher of the VM's own maps: class namespaces ([`NameMap`]), loaded modules, the code
+/// cache. SipHash-1-3 under keys drawn at random once per thread (the standard library's
+/// `RandomState`).
+///
+/// Random keys do not make execution nondeterministic: these are `IndexMap`s, whose order is
+/// insertion order and whose answers never depend on the hash; the hash only decides where an
+/// index sits in the table, so it moves time, never a result, a cycle or an accounted byte.
+/// They must be random because these tables do not charge their probes: under fixed keys
+/// anyone can brute-force offline, at ~2^19 tries a name, attribute names that share one probe
+/// sequence and one tag byte of a 4,096-slot table; a class holding a thousand such names made
+/// each lookup of one compare them all for the price of one (the calibration row "class
+/// attribute, names sharing a probe chain" measured that before and after).
+pub type NameBuild = std::collections::hash_map::RandomState;
 /// Insertion-ordered map from attribute names to values.
-pub type NameMap = IndexMap<Rc<str>, Value, FixedBuild>;
+pub type NameMap = IndexMap<Rc<str>, Value, NameBuild>;
 
 /// A Python value.
 #[derive(Clone, Debug)]

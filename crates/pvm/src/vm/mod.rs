@@ -176,9 +176,9 @@ pub struct Vm<'h> {
     /// Captured stdout.
     pub stdout: String,
     /// Loaded modules.
-    pub modules: IndexMap<Rc<str>, Value, FixedBuild>,
+    pub modules: IndexMap<Rc<str>, Value, NameBuild>,
     /// Source text by file name (for tracebacks).
-    pub sources: IndexMap<Rc<str>, Rc<str>, FixedBuild>,
+    pub sources: IndexMap<Rc<str>, Rc<str>, NameBuild>,
     /// Exceptions currently being handled, innermost last (for bare `raise` and `__context__`).
     pub handling: Vec<Value>,
     /// Set by re-raising ops so the frame does not add a duplicate traceback entry.
@@ -195,7 +195,7 @@ pub struct Vm<'h> {
     pub actor_class: Option<Rc<Class>>,
     /// Classes of native modules' objects (`crate::native`), by qualified name, so their
     /// constructors find them whatever the program does to the module's namespace.
-    pub native_classes: IndexMap<&'static str, Rc<Class>, FixedBuild>,
+    pub native_classes: IndexMap<&'static str, Rc<Class>, NameBuild>,
     /// This invocation's `/tmp` (empty at start, gone with the VM).
     pub tmpfs: crate::tmpfs::TmpFs,
     /// Value-stack and local-slot buffers of finished frames, reused by the next calls so a
