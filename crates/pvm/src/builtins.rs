@@ -77,6 +77,11 @@ fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
     {
         dict.insert("__hash__".into(), Value::None);
     }
+    // Builtin types whose instances have no `__dict__` (subclasses get one). Declared here,
+    // when the class is made, because that is when a layout is fixed (`Class::slots`).
+    if matches!(name, "complex" | "GenericAlias" | "traceback") {
+        dict.insert("__slots__".into(), Value::tuple(Vec::new()));
+    }
     crate::value::rc_class(Class::new(name, bases, mro, dict, b))
 }
 

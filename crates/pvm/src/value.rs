@@ -855,6 +855,41 @@ struct LookupEntry {
     found: Option<(u32, u32)>,
 }
 
+/// [`Class::slots`] of a class named `name` with direct `bases` declaring `declared`: the
+/// union of its own slot names and its bases' (every base but `object` must be slotted), or
+/// `None` when some class in the MRO declares no `__slots__` or one declares `__dict__`.
+fn slot_layout(
+    name: &str,
+    bases: &[Rc<Class>],
+    declared: Option<Vec<Value>>,
+) -> Option<Box<[Rc<str>]>> {
+    let declared = declared?;
+    let mut names: Vec<Rc<str>> = Vec::new();
+    for b in bases {
+        if b.builtin == BuiltinType::Object && b.bases.is_empty() {
+            continue;
+        }
+        names.extend(b.slots.as_ref()?.iter().cloned());
+    }
+    // Private slot names are mangled with the declaring class's name, as attribute names in
+    // its body are.
+    let cn = name.trim_start_matches('_');
+    for v in declared {
+        let Value::Str(x) = v else { continue };
+        if &*x.s == "__dict__" {
+            return None;
+        }
+        if x.s.starts_with("__") && !x.s.ends_with("__") && !cn.is_empty() {
+            names.push(format!("_{cn}{}", x.s).into());
+        } else {
+            names.push(Rc::from(&*x.s));
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    Some(names.into_boxed_slice())
+}
+
 /// A class (builtin or user).
 #[derive(Debug)]
 pub struct Class {
@@ -883,11 +918,17 @@ pub struct Class {
     pub flags: Cell<u32>,
     /// Metaclass; `None` means `type`.
     pub meta: RefCell<Option<Rc<Class>>>,
+    /// The attribute names instances may hold when every class of the MRO but `object`
+    /// declares `__slots__` without `__dict__` (sorted, private names mangled); `None` when
+    /// instances have a `__dict__`. Fixed when the class is made, as CPython fixes its layout
+    /// (assigning `__slots__` later changes nothing), so a store checks it by binary search
+    /// instead of walking the MRO's `__slots__` again.
+    pub slots: Option<Box<[Rc<str>]>>,
     pub(crate) acct: Acct,
 }
 
 impl Class {
-    /// Build a class.
+    /// Build a class whose `__slots__`, if any, is a string or a tuple or list of strings.
     pub fn new(
         name: &str,
         bases: Vec<Rc<Class>>,
@@ -895,6 +936,29 @@ impl Class {
         dict: NameMap,
         builtin: BuiltinType,
     ) -> Class {
+        let declared = dict.get("__slots__").map(|v| match v {
+            Value::Tuple(t) => t.items.to_vec(),
+            Value::List(l) => l.items.borrow().clone(),
+            other => vec![other.clone()],
+        });
+        Class::with_slots(name, bases, mro, dict, builtin, declared)
+    }
+
+    /// Build a class, given the items of its `__slots__` (`None`: it declares none).
+    pub fn with_slots(
+        name: &str,
+        bases: Vec<Rc<Class>>,
+        mro: Vec<Rc<Class>>,
+        dict: NameMap,
+        builtin: BuiltinType,
+        declared: Option<Vec<Value>>,
+    ) -> Class {
+        let slots = slot_layout(name, &bases, declared);
+        let slot_bytes: usize = slots
+            .iter()
+            .flat_map(|s| s.iter())
+            .map(|n| SLOT + n.len())
+            .sum();
         let n = dict.len();
         Class {
             name: name.into(),
@@ -908,7 +972,8 @@ impl Class {
             builtin,
             flags: Cell::new(0),
             meta: RefCell::new(None),
-            acct: Acct::new(HEADER * 8 + n * 3 * SLOT),
+            slots,
+            acct: Acct::new(HEADER * 8 + n * 3 * SLOT + slot_bytes),
         }
     }
     /// Look an attribute up along the MRO (self first). A builtin value type in the MRO supplies

@@ -68,8 +68,6 @@ pub fn install(vm: &mut Vm) {
     ];
     let c = vm.types.complex.clone();
     let mut d = c.dict_mut();
-    // No instance `__dict__` (subclasses get one).
-    d.insert("__slots__".into(), Value::tuple(Vec::new()));
     for (n, f) in METHODS {
         d.insert((*n).into(), builtin(n, *f));
     }

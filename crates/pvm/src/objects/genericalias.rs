@@ -55,7 +55,6 @@ pub fn install(vm: &mut Vm) {
     let c = vm.types.generic_alias.clone();
     let mut d = c.dict_mut();
     d.insert("__module__".into(), Value::str("types"));
-    d.insert("__slots__".into(), Value::tuple(Vec::new()));
     d.insert("__origin__".into(), getter(ga_origin));
     d.insert("__args__".into(), getter(ga_args));
     d.insert("__parameters__".into(), getter(ga_parameters));

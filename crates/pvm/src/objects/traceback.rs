@@ -42,7 +42,6 @@ impl Drop for Tb {
 pub fn install(vm: &mut Vm) {
     let c = vm.types.traceback.clone();
     let mut d = c.dict_mut();
-    d.insert("__slots__".into(), Value::tuple(Vec::new()));
     d.insert("tb_lineno".into(), getter(tb_lineno));
     d.insert("tb_next".into(), getter(tb_next));
     d.insert(

@@ -721,7 +721,7 @@ impl Vm<'_> {
                     return Ok(Some(Value::Class(cls)));
                 }
                 if name == "__dict__" {
-                    if self.fully_slotted(&cls) {
+                    if cls.slots.is_some() {
                         return Ok(None);
                     }
                     return Ok(Some(i.dict_value()));
@@ -1179,27 +1179,6 @@ impl Vm<'_> {
         }
     }
 
-    /// Every class in the MRO (but object) declares `__slots__` without `__dict__`.
-    pub fn fully_slotted(&self, cls: &Rc<Class>) -> bool {
-        std::iter::once(cls)
-            .chain(cls.mro.iter())
-            .filter(|c| !Rc::ptr_eq(c, &self.types.object))
-            .all(|c| match c.dict.borrow().get("__slots__") {
-                Some(Value::Tuple(t)) => !t
-                    .items
-                    .iter()
-                    .any(|x| matches!(x, Value::Str(s) if &*s.s == "__dict__")),
-                Some(Value::List(l)) => !l
-                    .items
-                    .borrow()
-                    .iter()
-                    .any(|x| matches!(x, Value::Str(s) if &*s.s == "__dict__")),
-                Some(Value::Str(s)) => &*s.s != "__dict__",
-                Some(_) => true,
-                None => false,
-            })
-    }
-
     /// `obj.__class__ = new`: allowed, as in CPython, between user classes of the same
     /// layout (same builtin base, same `__slots__` along the MRO).
     fn assign_class(&mut self, i: &Rc<Instance>, cls: &Rc<Class>, v: Value) -> R<()> {
@@ -1278,47 +1257,9 @@ impl Vm<'_> {
             }
         }
         // __slots__: only when every class in the MRO (but object) declares slots is the
-        // attribute set restricted to the union of their slot names. Fast exit: a class that
-        // declares no slots itself always has a __dict__.
-        if !cls.dict.borrow().contains_key("__slots__") {
-            i.dict.set_str(name, v);
-            i.touch();
-            return Ok(());
-        }
-        let mut chain = vec![cls.clone()];
-        chain.extend(
-            cls.mro
-                .iter()
-                .filter(|c| !Rc::ptr_eq(c, &self.types.object))
-                .cloned(),
-        );
-        let mut all_slotted = true;
-        let mut allowed: Vec<String> = Vec::new();
-        for c in &chain {
-            let s = c.dict.borrow().get("__slots__").cloned();
-            let names = match s {
-                Some(Value::Str(x)) => vec![Value::Str(x)],
-                Some(s) => self.collect(&s)?,
-                None => {
-                    all_slotted = false;
-                    Vec::new()
-                }
-            };
-            for n in names {
-                if let Value::Str(x) = n {
-                    // Private slot names are mangled with their class's name.
-                    let cn = c.name.trim_start_matches('_');
-                    if x.s.starts_with("__") && !x.s.ends_with("__") && !cn.is_empty() {
-                        allowed.push(format!("_{cn}{}", x.s));
-                    } else {
-                        allowed.push(x.s.to_string());
-                    }
-                }
-            }
-        }
-        if all_slotted {
-            let ok = allowed.iter().any(|x| x == name || x == "__dict__");
-            if !ok {
+        // attribute set restricted to the union of their slot names (`Class::slots`).
+        if let Some(slots) = &cls.slots {
+            if slots.binary_search_by(|s| (**s).cmp(name)).is_err() {
                 return Err(self.new_exc(
                     "AttributeError",
                     &format!("'{}' object has no attribute '{}'", cls.name, name),

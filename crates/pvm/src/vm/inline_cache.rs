@@ -5,7 +5,7 @@
 //! instruction of that code using the name. It remembers, for the last instance class seen,
 //! the facts the full lookup derives from the class alone: whether a value in the instance
 //! dict wins (no data descriptor of that name), whether a store is a plain dict store (no
-//! `__setattr__`, no data descriptor, no `__slots__`), and which plain function a method call
+//! `__setattr__`, no data descriptor, a name `__slots__` allows), and which plain function a method call
 //! finds. It also keeps the position where the name was last found in a dict (instance dict
 //! or globals), checked by key identity before use.
 //!
@@ -105,7 +105,10 @@ impl NameCache {
             plain_store: !dunder
                 && !data
                 && vm.class_setattr_is_default(cls)
-                && !cls.dict.borrow().contains_key("__slots__"),
+                && cls
+                    .slots
+                    .as_ref()
+                    .is_none_or(|s| s.binary_search_by(|n| (**n).cmp(&*name.s)).is_ok()),
             method: match &found {
                 Some(Value::Function(func)) => Some(Rc::downgrade(func)),
                 _ => None,

@@ -2011,8 +2011,22 @@ impl<'h> Vm<'h> {
             .map(|c| c.builtin)
             .find(|b| *b != BuiltinType::Object)
             .unwrap_or(BuiltinType::Object);
-        Ok(crate::value::rc_class(Class::new(
-            name, bases, mro, dict, builtin,
+        // `__slots__` may be any iterable of strings (collected, and charged, here); the
+        // layout it makes is the union with the bases' slot names, paid per name.
+        let declared = match dict.get("__slots__").cloned() {
+            None => None,
+            Some(v @ Value::Str(_)) => Some(vec![v]),
+            Some(v) => Some(self.collect(&v)?),
+        };
+        if let Some(d) = &declared {
+            let inherited: usize = bases
+                .iter()
+                .filter_map(|b| b.slots.as_ref().map(|s| s.len()))
+                .sum();
+            self.charge(cost::per_elem(d.len().saturating_add(inherited)))?;
+        }
+        Ok(crate::value::rc_class(Class::with_slots(
+            name, bases, mro, dict, builtin, declared,
         )))
     }
 

@@ -2392,7 +2392,7 @@ fn seq_item(v: &Value, i: usize) -> Option<Value> {
     }
 }
 
-/// Fixed string hash (FxHash of the UTF-8 bytes; never seeded).
+/// The hash of a string's UTF-8 bytes: SipHash-1-3 under the fixed keys of [`FixedHasher`].
 pub fn str_hash(s: &str) -> u64 {
     let mut h = FixedHasher::default();
     h.write(s.as_bytes());
