@@ -1588,14 +1588,14 @@ pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
                 return Err(vm.type_err("type.__setattr__ expects a class and a name"));
             };
             let v = a.pos.get(2).cloned().unwrap_or(Value::None);
-            c.dict_mut().insert(n.s.as_ref().into(), v);
+            vm.class_store(c, &n.s, v)?;
             Ok(Value::None)
         }
         "__delattr__" => {
             let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
                 return Err(vm.type_err("type.__delattr__ expects a class and a name"));
             };
-            if c.dict_mut().shift_remove(&*n.s).is_none() {
+            if !vm.class_delete(c, &n.s)? {
                 return Err(vm.attr_error(&this, &n.s));
             }
             Ok(Value::None)

@@ -173,6 +173,45 @@ while True:
     C.z = 0
     C.a614561429
 
+### class namespace | class store, method load | `C.z = 0` then `o.m`: every lookup cache emptied each time
+class C:
+    def m(self):
+        return 1
+o = C()
+while True:
+    C.z = 0
+    o.m
+
+### class namespace | MRO walk | a method of the root of a 150-class chain, caches emptied each time
+class C0:
+    def m(self):
+        return 1
+Leaf = C0
+for i in range(1, 150):
+    Leaf = type("C%d" % i, (Leaf,), {})
+o = Leaf()
+while True:
+    Leaf.z = 0
+    o.m
+
+### class namespace | delete and re-add | the first of 20,000 class attributes, rotating
+class C:
+    pass
+for i in range(20000):
+    setattr(C, "a%d" % i, 0)
+i = 0
+while True:
+    n = "a%d" % i
+    delattr(C, n)
+    setattr(C, n, 0)
+    i = (i + 1) % 20000
+
+### class namespace | slot store | `s.a = 1` on an instance of a class with 3,000 slots
+C = type("C", (), {"__slots__": tuple("s%d" % i for i in range(3000))})
+s = C()
+while True:
+    s.s2999 = 1
+
 ### sequence | list.insert(0) | 20,000-item list
 l = list(range(20000))
 while True:

@@ -1158,8 +1158,7 @@ impl Vm<'_> {
                         return Ok(());
                     }
                 }
-                c.dict_mut().insert(name.into(), v);
-                Ok(())
+                self.class_store(c, name, v)
             }
             Value::Function(f) => {
                 let a = f.attrs.clone();
@@ -1222,6 +1221,22 @@ impl Vm<'_> {
         }
         *i.class.borrow_mut() = new;
         Ok(())
+    }
+
+    /// Set attribute `name` of class `c` (no descriptor or hook: the caller has checked).
+    pub fn class_store(&mut self, c: &Class, name: &str, v: Value) -> R<()> {
+        self.charge(crate::cost::CLASS_STORE)?;
+        c.dict_mut().insert(name.into(), v);
+        Ok(())
+    }
+
+    /// Delete attribute `name` of class `c`; whether it was there. The namespace keeps its
+    /// order, so the entries after the removed one move down: priced by their count, the worst
+    /// case (deleting the first of 100,000 names, again and again, was O(n) for a fixed price).
+    pub fn class_delete(&mut self, c: &Class, name: &str) -> R<bool> {
+        let len = c.dict.borrow().len();
+        self.charge(crate::cost::CLASS_STORE.saturating_add(crate::cost::per_elem(len)))?;
+        Ok(c.dict_mut().shift_remove(name).is_some())
     }
 
     /// `object.__setattr__`.
@@ -1310,7 +1325,7 @@ impl Vm<'_> {
                 self.call(&m, Args::new(vec![obj.clone(), Value::str(name)]))?;
                 return Ok(());
             }
-            if c.dict_mut().shift_remove(name).is_some() {
+            if self.class_delete(c, name)? {
                 return Ok(());
             }
         }

@@ -21,8 +21,11 @@
 //! a remembered position pays the same, from the slot count the entry recorded when it was
 //! placed (`Entry::probes`), which is exactly what the walk to it reads. Everything else
 //! remembered here (class facts, builtin kinds) decides which path runs, never what it costs:
-//! both paths charge the same instructions, and the class namespaces they consult are not
-//! probe-charged tables.
+//! both paths charge the same instructions. The one priced thing a refill does is its class
+//! lookup, which owes its MRO walk (`value::owe_mro_walk`) like any other; a refill happens at
+//! the first use of a site for a class in a class epoch, a function of the program alone (a
+//! class object lives within one invocation, and the `Weak` held here keeps its address from
+//! being reused by a later one), so that price is the same on every validator.
 
 use super::{Vm, R};
 use crate::value::{Class, Function, PyDict, PyStr, Value};
