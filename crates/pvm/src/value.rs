@@ -311,17 +311,17 @@ pub fn owe_probes(probes: u64) {
 }
 
 /// Owe the MRO walk of a class attribute lookup that read `namespaces` class namespaces,
-/// hashing a name of `name_len` bytes in each. The first two (the class and its base, where
-/// ordinary lookups end) are part of the instruction's fixed price; each further one costs
-/// [`crate::cost::MRO_STEP`] plus hashing the name again. Owed
+/// hashing a name of `name_len` bytes in each. The first three (a class, its base and
+/// `object`: where single inheritance ends, found or not) are part of the instruction's fixed
+/// price; each further one costs [`crate::cost::MRO_STEP`] plus hashing the name again. Owed
 /// from the walk's length, which the lookup cache remembers, so a cached answer costs what the
 /// walk would: unpriced, a lookup of a method defined at the root of a 400-class chain, with
 /// the caches flushed by a class store each time, ran at 17x the plain loop per cycle.
 #[inline]
 pub fn owe_mro_walk(namespaces: usize, name_len: usize) {
-    if namespaces > 2 {
+    if namespaces > 3 {
         let step = crate::cost::MRO_STEP + crate::cost::per_char(name_len);
-        crate::memory::owe((namespaces as u64 - 2).saturating_mul(step));
+        crate::memory::owe((namespaces as u64 - 3).saturating_mul(step));
     }
 }
 
