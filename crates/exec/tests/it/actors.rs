@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "04daaf4586b8f4fecf59f58181a8a7ce0c013292ecf0f371cf23da482da765e4";
+const GOLDEN_ROOT: &str = "2baee41f6bde2a62fb2e28de625a3a5b8ea05a3604208686b68e7615892902b7";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
