@@ -572,6 +572,18 @@ while True:
     re.sub("a", "xy", s)
     re.findall("b", s)
 
+### re | compile | `re.compile` of `(?:a|b|c|d)` x 2,000 (a tree node per unit, ~10 instructions each)
+import re
+s = "(?:a|b|c|d)" * 2000
+while True:
+    re.compile(s)
+
+### re | compile, IGNORECASE | `[é-ǅ]` x 2,000 under re.I (case-folding sets)
+import re
+s = "[é-ǅ]" * 2000
+while True:
+    re.compile(s, re.I)
+
 ### stdlib | deque / heapq / bisect | 5,000 items
 import collections, heapq, bisect
 d = collections.deque(range(5000))
