@@ -431,8 +431,10 @@ impl<'r> TxRun<'r> {
             params: self.params,
             state,
             meter: &mut *meter,
+            events: &mut self.events,
         };
-        match actor.call(&mut call, &handler, &system::Args::new(&args)) {
+        let result = actor.call(&mut call, &handler, &system::Args::new(&args));
+        match result {
             Ok(ret) => Ok(self.return_data(meter, cbor::encode(&ret))),
             Err(system::CallError::Fail(f)) => Ok(Err(f)),
             Err(system::CallError::State(s)) => Err(s),

@@ -10,9 +10,10 @@
 //! Reading order: [`block`] (the lifecycle shared by building and verifying) → [`header`]
 //! (environment, header checks, [`BlockError`]) → [`lanes`] (budgets and order) → [`apply`]
 //! (transaction validity, the per-transaction steps, settlement) → [`actors`] (deploy, calls,
-//! messages, the PVM host) → [`system`] (native system actors; the mailbox) → [`fees`] (the
-//! dual EIP-1559 arithmetic) → [`intrinsic`] (base costs, meters) → [`state`] (the synchronous
-//! view of the block's write batch) → [`randomness`].
+//! messages, the PVM host) → [`system`] (native system actors: the runner registry, the
+//! mailbox, the scheduler) → [`fees`] (the dual EIP-1559 arithmetic) → [`intrinsic`] (base
+//! costs, meters) → [`state`] (the synchronous view of the block's write batch) →
+//! [`randomness`].
 
 pub mod actors;
 pub mod apply;

@@ -294,6 +294,46 @@ genesis_params! {
     max_delegators_per_runner: u64 = 200,
     /// Maximum active tranches per delegator.
     max_active_tranches_per_delegator: u64 = 8,
+    /// Blocks after its last heartbeat a runner counts as healthy (CIP-2 §4 names it; the
+    /// value is ours).
+    runner_heartbeat_timeout_blocks: u64 = 100,
+    /// Reputation of a new runner (not in the spec; chosen).
+    runner_initial_reputation: u64 = 70,
+    /// Reputation ceiling (not in the spec; chosen: reputation is 0..=100).
+    runner_max_reputation: u64 = 100,
+    /// Reputation a runner needs to be a candidate (CIP-2 §4 filter 2).
+    runner_min_reputation: u64 = 50,
+    /// Reputation lost by a runner that misses its commit deadline (CIP-2 §6 TIMEOUT_PENALTY).
+    runner_timeout_penalty: u64 = 5,
+    /// Reputation gained by a runner whose result is accepted (not in the spec; chosen).
+    runner_success_reward: u64 = 1,
+    /// CIP-2 §6 SLASH_THRESHOLD: reputation lost by a persistent non-responder, and the
+    /// consecutive such failures after which its stake is slashed (value chosen).
+    runner_slash_threshold: u64 = 10,
+    /// Stake slashed (and burned) at that threshold (not in the spec; chosen: 1%).
+    runner_nonresponse_slash_bps: u64 = 100,
+    /// Smallest delegation (not in the spec; chosen: dust would fill the delegator slots).
+    runner_min_delegation_wei: u128 = 100 * WEI_PER_CBY,
+    /// Runners that may be candidates at once (bounds the dispatcher's scan; chosen).
+    runner_max_active: u64 = 4_096,
+    /// Largest `max_concurrent_jobs` a runner may declare (chosen).
+    runner_max_concurrent_jobs: u64 = 1_024,
+    /// Models one runner may declare (chosen).
+    runner_max_models: u64 = 32,
+    /// HTTP domains one runner may declare (chosen).
+    runner_max_domains: u64 = 64,
+    /// Rate-card entries one runner may declare (chosen).
+    runner_max_rates: u64 = 64,
+    /// Most runners one `runners()` page returns (chosen).
+    runner_page_max: u64 = 100,
+    /// Base cycles of `register` and `update` (key check and a bounded profile; chosen).
+    runner_register_cycles: u64 = 20_000,
+    /// Base cycles of every other runner-registry handler; storage is charged on top (chosen).
+    runner_call_cycles: u64 = 1_000,
+    /// Refundable deposit to publish a model (whitepaper §5.1): 1,000 CBY.
+    model_deposit_wei: u128 = 1_000 * WEI_PER_CBY,
+    /// Largest encoded model metadata (chosen).
+    model_metadata_max_bytes: u64 = 1_024,
 
     // ---- State rent (§4.4, §13, §17.5) ----
     /// Accounts up to this size pay no rent (§17.5 "≤10 KB", read as 10,240 bytes).

@@ -22,13 +22,14 @@
 
 pub mod default_gba;
 pub mod mailbox;
+pub mod runners;
 pub mod scheduler;
 
 use cowboy_state::verifier::Account;
 use cowboy_state::Context;
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::{Address, Hash32};
+use cowboy_types::{Address, Event, Hash32};
 
 use crate::actors::Failure;
 use crate::header::BlockEnv;
@@ -111,6 +112,8 @@ pub struct Call<'c> {
     pub params: &'c GenesisParams,
     pub(crate) state: &'c mut dyn SystemState,
     pub(crate) meter: &'c mut TxMeter,
+    /// The transaction's events (rolled back with it).
+    pub(crate) events: &'c mut Vec<Event>,
 }
 
 impl Call<'_> {
@@ -137,6 +140,56 @@ impl Call<'_> {
         Ok(v)
     }
 
+    /// Set entry `key` of the actor's storage, charged as an actor's `storage_write()`:
+    /// `storage_write_cycles` and a cell per byte of key and value. System actors have no
+    /// storage quota: whoever makes them grow pays every byte.
+    pub fn write(&mut self, key: &[u8], value: &[u8]) -> Result<(), CallError> {
+        self.charge(self.params.storage_write_cycles)?;
+        let cells = self
+            .params
+            .state_write_cells_per_byte
+            .saturating_mul((key.len() + value.len()) as u64);
+        self.charge_millicells(u128::from(cells) * 1000)?;
+        self.state.set_storage(&self.me, key, value)?;
+        Ok(())
+    }
+
+    /// Delete entry `key` of the actor's storage, charged `storage_write_cycles`.
+    pub fn delete(&mut self, key: &[u8]) -> Result<(), CallError> {
+        self.charge(self.params.storage_write_cycles)?;
+        self.state.delete_storage(&self.me, key)?;
+        Ok(())
+    }
+
+    /// Emit an event from the actor, charged as an actor's `emit_event()` (cycles per byte of
+    /// data, half a cell per byte of topic and data).
+    pub fn emit(&mut self, topic: &str, data: &Value) -> Result<(), CallError> {
+        let data = cowboy_types::cbor::encode(data);
+        let p = self.params;
+        let cycles = p.emit_event_cycles.saturating_add(
+            p.emit_event_cycles_per_byte
+                .saturating_mul(data.len() as u64),
+        );
+        self.charge(cycles)?;
+        let per = u128::from(p.event_millicells_per_byte);
+        self.charge_millicells(per * (topic.len() + data.len()) as u128)?;
+        self.events.push(Event {
+            emitter: self.me,
+            topic: topic.to_string(),
+            data,
+        });
+        Ok(())
+    }
+
+    /// Pay `amount` from the actor's balance to `to`, charged as two storage writes (two
+    /// account records). The actor must hold the amount: a shortfall is a broken invariant
+    /// of the actor's own accounting, so it aborts the block rather than fail the call.
+    pub fn pay(&mut self, to: &Address, amount: u128) -> Result<(), CallError> {
+        self.charge(self.params.storage_write_cycles.saturating_mul(2))?;
+        move_out(&mut *self.state, &self.me, Some(to), amount)?;
+        Ok(())
+    }
+
     /// Refuse value: for handlers that take none.
     pub fn no_value(&self) -> Result<(), CallError> {
         if self.value == 0 {
@@ -147,6 +200,34 @@ impl Call<'_> {
             format!("this handler takes no value (got {} wei)", self.value),
         ))
     }
+}
+
+/// Take `amount` from `from`'s balance and credit it to `to`, or burn it when `to` is `None`
+/// (the supply falls by `amount`). `from` must hold it.
+pub(crate) fn move_out(
+    state: &mut dyn SystemState,
+    from: &Address,
+    to: Option<&Address>,
+    amount: u128,
+) -> SResult<()> {
+    if amount == 0 {
+        return Ok(());
+    }
+    let mut acct = state.account(from)?;
+    acct.balance = acct.balance.checked_sub(amount).ok_or_else(|| {
+        StateFailure::Invariant(format!(
+            "system actor {} pays {amount} wei but holds {}",
+            from.to_checksum(),
+            acct.balance
+        ))
+    })?;
+    state.set_account(from, &acct)?;
+    if let Some(to) = to {
+        let mut dest = state.account(to)?;
+        dest.balance = dest.balance.saturating_add(amount);
+        state.set_account(to, &dest)?;
+    }
+    Ok(())
 }
 
 /// Access to the state for a block hook (unmetered: protocol work bounded by what the block's
@@ -254,6 +335,7 @@ pub trait SystemActor: Sync {
 
 /// Every system actor, in address order.
 pub static REGISTRY: &[&dyn SystemActor] = &[
+    &runners::RunnerRegistry,
     &mailbox::Mailbox,
     &scheduler::Scheduler,
     &default_gba::DefaultGba,

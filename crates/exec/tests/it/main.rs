@@ -6,6 +6,7 @@ mod arbitrary_blocks;
 mod cold_reads;
 mod examples;
 mod replay;
+mod runners;
 mod supply;
 mod support;
 mod timers;

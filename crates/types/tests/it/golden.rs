@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x29c6376e1f5cb7c6b9118ba41184b5a5738da82594aa615f1d078a135b3b330d"
+        "0x68253a28335a5a042d57f3818b93bc85d8d0195cb78dea456514e6598f031ffd"
     );
 }
 
