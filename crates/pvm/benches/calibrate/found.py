@@ -78,3 +78,8 @@ def f(*, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0, a7=0, a8=0, a9=0, a10=0, a11=
     return 0
 while True:
     f()
+
+### search | re.compile | `re.compile(r"(?P<k>[a-z]+)=(?P<v>\d+)")` in a loop; found at 23x the median on a loaded machine, 5.7x the plain loop quiet (compile priced at 1 step a unit)
+import re
+while True:
+    re.compile(r"(?P<k>[a-z]+)=(?P<v>\d+)")
