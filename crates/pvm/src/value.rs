@@ -1058,6 +1058,14 @@ impl Class {
         v
     }
 
+    /// Whether instances may hold attribute `name` under the class's `__slots__` layout
+    /// (always, when they have a `__dict__`): a binary search of [`Class::slots`].
+    pub fn slots_allow(&self, name: &str) -> bool {
+        self.slots
+            .as_ref()
+            .is_none_or(|s| s.binary_search_by(|n| (**n).cmp(name)).is_ok())
+    }
+
     /// How many namespaces the MRO walk reads to find a name at `found` (all of them for a
     /// miss): what a lookup costs whether or not the lookup cache answered it.
     fn walk_len(&self, found: Option<(u32, u32)>) -> usize {

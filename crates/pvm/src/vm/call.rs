@@ -1273,13 +1273,11 @@ impl Vm<'_> {
         }
         // __slots__: only when every class in the MRO (but object) declares slots is the
         // attribute set restricted to the union of their slot names (`Class::slots`).
-        if let Some(slots) = &cls.slots {
-            if slots.binary_search_by(|s| (**s).cmp(name)).is_err() {
-                return Err(self.new_exc(
-                    "AttributeError",
-                    &format!("'{}' object has no attribute '{}'", cls.name, name),
-                ));
-            }
+        if !cls.slots_allow(name) {
+            return Err(self.new_exc(
+                "AttributeError",
+                &format!("'{}' object has no attribute '{}'", cls.name, name),
+            ));
         }
         i.dict.set_str(name, v);
         i.touch();

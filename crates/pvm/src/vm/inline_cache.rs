@@ -108,10 +108,7 @@ impl NameCache {
             plain_store: !dunder
                 && !data
                 && vm.class_setattr_is_default(cls)
-                && cls
-                    .slots
-                    .as_ref()
-                    .is_none_or(|s| s.binary_search_by(|n| (**n).cmp(&*name.s)).is_ok()),
+                && cls.slots_allow(&name.s),
             method: match &found {
                 Some(Value::Function(func)) => Some(Rc::downgrade(func)),
                 _ => None,
