@@ -84,6 +84,7 @@ pub fn call(vm: &mut Vm, d: &Rc<PyDict>, name: &str, mut args: Args) -> R<Value>
                 let pairs = match &src {
                     Value::Dict(_) | Value::Instance(_) => match vm.mapping_items(&src) {
                         Ok(p) => p,
+                        Err(e) if e.is_abort() => return Err(e),
                         Err(_) => pairs_of(vm, &src)?,
                     },
                     _ => pairs_of(vm, &src)?,
@@ -116,11 +117,17 @@ pub fn pairs_of(vm: &mut Vm, src: &Value) -> R<Vec<(Value, Value)>> {
     let items = vm.collect(src)?;
     let mut out = Vec::with_capacity(items.len());
     for (i, it) in items.iter().enumerate() {
-        let kv = vm.collect(it).map_err(|_| {
-            vm.type_err(format!(
-                "cannot convert dictionary update sequence element #{i} to a sequence"
-            ))
-        })?;
+        let kv = match vm.collect(it) {
+            Ok(kv) => kv,
+            // CPython replaces only a TypeError (the element is not iterable); anything else
+            // raised while iterating it, aborts included, goes through.
+            Err(e) if !vm.exc_is(&e, "TypeError") => return Err(e),
+            Err(_) => {
+                return Err(vm.type_err(format!(
+                    "cannot convert dictionary update sequence element #{i} to a sequence"
+                )))
+            }
+        };
         if kv.len() != 2 {
             return Err(vm.value_err(format!(
                 "dictionary update sequence element #{i} has length {}; 2 is required",

@@ -43,6 +43,16 @@ pub enum Exc {
     Abort(Abort),
 }
 
+impl Exc {
+    /// An abort ends the invocation: code that catches errors to raise a different Python
+    /// exception (CPython's "replace the TypeError" paths) must pass these through, or the
+    /// invocation ends with a made-up Python error that a program can catch instead of the
+    /// abort that stopped it (`tests/it/hostile.rs`, `aborts_pass_through_error_replacing_paths`).
+    pub fn is_abort(&self) -> bool {
+        matches!(self, Exc::Abort(_))
+    }
+}
+
 /// Result of VM operations.
 pub type R<T> = Result<T, Exc>;
 
@@ -880,7 +890,7 @@ impl<'h> Vm<'h> {
                                 && self.not_iterable(&it) =>
                         {
                             let callee = f.stack[f.stack.len().saturating_sub(2)].clone();
-                            let fs = self.func_str(&callee);
+                            let fs = self.func_str(&callee)?;
                             let tn = self.type_name(&it);
                             return Err(self.type_err(format!(
                                 "{fs} argument after * must be an iterable, not {tn}"
@@ -913,7 +923,7 @@ impl<'h> Vm<'h> {
                     let pairs = match self.mapping_items(&src) {
                         Ok(p) => p,
                         Err(e) if matches!(op, Op::DictMerge) && self.exc_is(&e, "TypeError") => {
-                            let fs = self.func_str(&callee(f));
+                            let fs = self.func_str(&callee(f))?;
                             let tn = self.type_name(&src);
                             return Err(self.type_err(format!(
                                 "{fs} argument after ** must be a mapping, not {tn}"
@@ -928,7 +938,7 @@ impl<'h> Vm<'h> {
                         }
                         if matches!(op, Op::DictMerge) && self.dict_get(&dst, &k)?.is_some() {
                             let ks = self.str(&k)?;
-                            let fs = self.func_str(&callee(f));
+                            let fs = self.func_str(&callee(f))?;
                             return Err(self.type_err(format!(
                                 "{fs} got multiple values for keyword argument '{ks}'"
                             )));
@@ -1488,6 +1498,7 @@ impl<'h> Vm<'h> {
                     let mgr = Self::pop(f);
                     let exit = match self.getattr(&mgr, "__exit__") {
                         Ok(x) => x,
+                        Err(e) if e.is_abort() => return Err(e),
                         Err(_) => {
                             let tn = self.type_name(&mgr);
                             // CPython 3.11 says which half is missing when one is there.
@@ -1545,7 +1556,7 @@ impl<'h> Vm<'h> {
                     let name = &name.s;
                     let v = match self.getattr(&m, name) {
                         Ok(v) => v,
-                        Err(_) => {
+                        Err(e) if self.exc_is(&e, "AttributeError") => {
                             let mn = match &m {
                                 Value::Module(m) => m.name.to_string(),
                                 _ => String::new(),
@@ -1563,6 +1574,7 @@ impl<'h> Vm<'h> {
                             }
                             return Err(e);
                         }
+                        Err(e) => return Err(e),
                     };
                     f.stack.push(v);
                 }
@@ -1722,18 +1734,27 @@ impl<'h> Vm<'h> {
 
     /// How CPython names a callable in call errors (`_PyObject_FunctionStr`):
     /// `module.qualname()`, just `qualname()` for builtins.
-    pub fn func_str(&mut self, func: &Value) -> String {
+    /// Python exceptions from the lookups fall back as CPython's do; aborts propagate.
+    pub fn func_str(&mut self, func: &Value) -> R<String> {
         if let Value::Builtin(b) = func {
             let short = b.name.rsplit('.').next().unwrap_or(&b.name).to_string();
-            return format!("{short}()");
+            return Ok(format!("{short}()"));
         }
-        let Ok(Value::Str(q)) = self.getattr(func, "__qualname__") else {
-            return self.str(func).unwrap_or_default();
+        let q = match self.getattr(func, "__qualname__") {
+            Ok(Value::Str(q)) => q,
+            Err(e) if e.is_abort() => return Err(e),
+            _ => {
+                return match self.str(func) {
+                    Err(e) if e.is_abort() => Err(e),
+                    r => Ok(r.unwrap_or_default()),
+                }
+            }
         };
-        match self.getattr(func, "__module__") {
+        Ok(match self.getattr(func, "__module__") {
             Ok(Value::Str(m)) if &*m.s != "builtins" => format!("{}.{}()", m.s, q.s),
+            Err(e) if e.is_abort() => return Err(e),
             _ => format!("{}()", q.s),
-        }
+        })
     }
 
     fn push_match(f: &mut Frame, got: Option<Value>) {

@@ -2019,6 +2019,7 @@ impl Vm<'_> {
                     Value::Int(_) | Value::Bool(_) | Value::BigInt(_) | Value::Instance(_) => {
                         let byte = match self.index_of(k) {
                             Ok(i) => u8::try_from(i).ok(),
+                            Err(e) if e.is_abort() => return Err(e),
                             Err(_) if matches!(k, Value::BigInt(_)) => None,
                             Err(_) => {
                                 let tn = self.type_name(k);

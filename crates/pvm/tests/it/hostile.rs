@@ -1085,3 +1085,39 @@ fn slots_are_fixed_when_the_class_is_made() {
         "a class of 3,000 slot names cost {declared} cycles"
     );
 }
+
+/// Paths that catch an error to raise a different Python exception (CPython's "replace the
+/// TypeError" idiom) must let aborts through: each program below hits the memory limit inside
+/// such a path, and must end with the memory limit, not with the TypeError made up on the way
+/// out (which a program could catch, and which reports the wrong failure).
+#[test]
+fn aborts_pass_through_error_replacing_paths() {
+    let blow = "def blow():\n    l = []\n    while True:\n        l.append([1, 2, 3, 4])\n";
+    let cases = [
+        // dict(): an element that is not a 2-sequence becomes a TypeError.
+        "class E:\n    def __iter__(self):\n        blow()\ndict([E()])\n",
+        // dict.update(): a mapping whose keys() fails falls back to pairs.
+        "class M:\n    def keys(self):\n        blow()\n{}.update(M())\n",
+        // `x in bytes`: an __index__ that fails becomes 'a bytes-like object is required'.
+        "class I:\n    def __index__(self):\n        blow()\nI() in b'abc'\n",
+        // `with`: a missing __exit__ becomes 'does not support the context manager protocol'.
+        "class W:\n    def __getattr__(self, n):\n        blow()\nwith W():\n    pass\n",
+        // f(*x) / f(**x) errors name the callee through its __qualname__.
+        "class C:\n    def __call__(self):\n        pass\n    def __getattr__(self, n):\n        blow()\nC()(*1)\n",
+    ];
+    for case in cases {
+        let src = format!("{blow}{case}");
+        let o = run_with(
+            &src,
+            Limits {
+                memory: 1 << 20,
+                ..Limits::default()
+            },
+        );
+        assert!(
+            err_line(&o).starts_with("MemoryError"),
+            "{src}\n{:?}",
+            o.error
+        );
+    }
+}
