@@ -11,8 +11,8 @@
 //!   list ([`candidates`]), its Merkle root, the committee ([`select::select`]), the
 //!   aggregator, the deadline timer ([`lifecycle`]). Emits `JobSubmitted` and `JobAssigned`.
 //! * `deadline([job_id, attempt])`: the timer's handler; only the scheduler calls it.
-//! * Reads: `get_job(job_id)`, `get_candidates(job_id)` (the snapshot, to recompute the
-//!   selection), `jobs_of(submitter, start, limit)`.
+//! * Reads: `get_job(job_id)`, `get_candidates(job_id, start, limit)` (the snapshot, paged,
+//!   to recompute the selection), `jobs_of(submitter, start, limit)`.
 //!
 //! Every handler charges its base (`job_submit_cycles` for `submit_job`, `runner_call_cycles`
 //! otherwise) before it works, then every storage read and write at the cost-table prices,
@@ -232,14 +232,48 @@ fn get_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {
     Ok(Value::Map(out))
 }
 
-/// `get_candidates(job_id)` → `[[address, weight, reputation]]` in address order, or `None`.
+/// Most snapshot entries one `get_candidates` page holds: an entry encodes in at most 40
+/// bytes, so a page of `max_return_data_bytes / 64` fits the return limit with room to spare.
+pub fn candidates_page_max(p: &cowboy_types::genesis::GenesisParams) -> u64 {
+    p.max_return_data_bytes / 64
+}
+
+/// `get_candidates(job_id, start, limit)` → `{"candidates": [[address, weight, reputation]],
+/// "next": i | None, "total"}`: entries `start..start+limit` of the snapshot (address order),
+/// or `None` for an unknown job. The whole snapshot is read (and charged) for every page.
 fn get_candidates(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {
-    args.expect_count(1)?;
+    args.expect_count(3)?;
     let id: Hash32 = args.hash(0, "job_id")?;
-    match call.read(&candidates_key(&id))? {
-        None => Ok(Value::Null),
-        Some(b) => cbor::decode(&b).map_err(|_| corrupt("snapshot not canonical CBOR")),
+    let start = uint(args, 1, "start")?;
+    let limit = uint(args, 2, "limit")?;
+    let max = candidates_page_max(call.params);
+    if limit > max {
+        return Err(DispatchError::PageTooLarge { got: limit, max }.into());
     }
+    let Some(b) = call.read(&candidates_key(&id))? else {
+        return Ok(Value::Null);
+    };
+    let Value::Array(all) = cbor::decode(&b).map_err(|_| corrupt("snapshot not canonical CBOR"))?
+    else {
+        return Err(corrupt("snapshot"));
+    };
+    let total = all.len() as u64;
+    let end = start.saturating_add(limit).min(total);
+    let page: Vec<Value> = all
+        .into_iter()
+        .skip(usize::try_from(start).unwrap_or(usize::MAX))
+        .take(usize::try_from(end.saturating_sub(start)).unwrap_or(0))
+        .collect();
+    let next = if end < total {
+        Value::Uint(end)
+    } else {
+        Value::Null
+    };
+    Ok(Value::Map(vec![
+        (t("candidates"), Value::Array(page)),
+        (t("next"), next),
+        (t("total"), Value::Uint(total)),
+    ]))
 }
 
 /// `jobs_of(submitter, start, limit)`: the submitter's jobs `start..start+limit` in
