@@ -1053,3 +1053,42 @@ fn hostile_4096_runners_scan_is_charged_before_it_runs() {
         assert_eq!(get(&d.job(&id), "attempt"), &int(1));
     });
 }
+
+/// A committee member that exits and is forgotten before the deadline (possible only when
+/// unbonding is shorter than a job's deadlines) does not wedge the job: the deadline still
+/// runs, re-selects and, at the end, refunds.
+#[test]
+fn a_forgotten_runner_does_not_wedge_its_job() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let p = GenesisParams {
+            runner_unbonding_blocks: 1,
+            runner_max_retries: 1,
+            ..job_params()
+        };
+        let mut d = D::new(ctx, 3, p).await;
+        d.register(&[1, 2], &[100 * CBY; 2], "api.example.com", 5, 4)
+            .await;
+        let id = d
+            .submit_ok(spec_with(&[("timeout_blocks", Some(int(6)))]), 1_010)
+            .await;
+        let r = addrs_of(get(&d.job(&id), "selected"))[0];
+        let k = (1..=2).find(|&k| D::addr(k) == r).expect("a key");
+        let e = d.send(k, RUNNER_REGISTRY, 0, "begin_unbond", vec![]).await;
+        assert!(e.success, "{:?}", e.error);
+        d.empty().await;
+        let w = d.send(k, RUNNER_REGISTRY, 0, "withdraw", vec![]).await;
+        assert!(w.success, "{:?}", w.error);
+        assert_eq!(d.runner(&r), Value::Null, "records deleted");
+        let dl = get(&d.job(&id), "deadline").as_u64().expect("int");
+        let runs = d.until(dl).await;
+        assert!(runs[0].success, "{:?}", runs[0].error);
+        let job = d.job(&id);
+        assert_eq!(get(&job, "attempt"), &int(1));
+        let dl = get(&job, "deadline").as_u64().expect("int");
+        let runs = d.until(dl).await;
+        assert!(runs[0].success, "{:?}", runs[0].error);
+        assert_eq!(get(&d.job(&id), "status"), &text("failed"));
+        assert_eq!(d.chain.account(&JOB_DISPATCHER).await.balance, 0);
+        d.check_conservation().await;
+    });
+}

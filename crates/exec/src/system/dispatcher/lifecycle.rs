@@ -24,7 +24,9 @@ use super::job::{candidates_key, corrupt, job_key, snapshot_from, Candidate, Job
 use super::select::{aggregator, retry_seed, select};
 use super::spec::JobSpec;
 use crate::system::runners::records::addr_value;
-use crate::system::runners::stake::{apply_reputation, job_finished, job_started, RepEvent};
+use crate::system::runners::stake::{
+    apply_reputation, job_finished, job_started, load_rep, RepEvent,
+};
 use crate::system::runners::store::Raw;
 use crate::system::{Call, CallError, SystemState};
 use crate::timers;
@@ -119,10 +121,20 @@ fn start_jobs(call: &mut Call<'_>, picks: &[Address]) -> Result<(), CallError> {
     call.charge(per.saturating_mul(picks.len() as u64))?;
     with_registry(call, |raw| {
         for a in picks {
-            job_started(raw, a)?;
+            if registered(raw, a)? {
+                job_started(raw, a)?;
+            }
         }
         Ok(())
     })
+}
+
+/// Whether `runner` still has registry records. A snapshot runner may have exited and been
+/// forgotten since the submission (only possible when unbonding is shorter than a job's
+/// deadlines); it is still picked (the draw is over the fixed snapshot) but has no counters
+/// to update and no reputation to lose, and it will not commit.
+fn registered(raw: &mut Raw<'_>, runner: &Address) -> Result<bool, CallError> {
+    Ok(load_rep(raw, runner)?.is_some())
 }
 
 /// Arm the deadline of `job` (attempt `job.attempt`) at `job.deadline`; charged as four
@@ -187,7 +199,7 @@ pub fn deadline(call: &mut Call<'_>, data: &Value) -> Result<Value, CallError> {
         // Settled before its deadline (every member committed): nothing to do.
         return Ok(Value::Null);
     }
-    let spec = super::spec_of(&job)?;
+    let spec = super::spec_of(&job, call.params)?;
     let non: Vec<Address> = job
         .selected
         .iter()
@@ -208,8 +220,10 @@ pub fn deadline(call: &mut Call<'_>, data: &Value) -> Result<Value, CallError> {
     call.charge(penalty_ops(call.params).saturating_mul(non.len() as u64))?;
     with_registry(call, |raw| {
         for a in &non {
-            apply_reputation(raw, a, event)?;
-            job_finished(raw, a)?;
+            if registered(raw, a)? {
+                apply_reputation(raw, a, event)?;
+                job_finished(raw, a)?;
+            }
         }
         Ok(())
     })?;
@@ -288,7 +302,9 @@ fn fail(
     )?;
     with_registry(call, |raw| {
         for a in &done {
-            job_finished(raw, a)?;
+            if registered(raw, a)? {
+                job_finished(raw, a)?;
+            }
         }
         Ok(())
     })?;

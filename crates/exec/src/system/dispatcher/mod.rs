@@ -116,18 +116,20 @@ fn write_uint(call: &mut Call<'_>, key: &[u8], n: u64) -> Result<(), CallError> 
     call.write(key, &cbor::encode(&Value::Uint(n)))
 }
 
-/// The checked spec of a stored job (it was checked at submission; a failure now is corrupt
-/// state).
-pub(crate) fn spec_of(job: &Job) -> Result<JobSpec, CallError> {
-    // Parameters cannot change under a running chain, so re-checking with the defaults of the
-    // fields that carry no limit is exact; the limits were checked at submission.
+/// The checked spec of a stored job under the chain's parameters `p` (it was checked at
+/// submission, so a failure now is corrupt state). The limits are lifted for the re-check:
+/// the spec met them when it was stored, and defaults (M, N) come from `p` as they did then.
+pub(crate) fn spec_of(
+    job: &Job,
+    p: &cowboy_types::genesis::GenesisParams,
+) -> Result<JobSpec, CallError> {
     let p = cowboy_types::genesis::GenesisParams {
         job_spec_max_bytes: u64::MAX,
         job_result_max_bytes: u64::MAX,
         job_max_timeout_blocks: u64::MAX,
         job_max_runners: u64::MAX,
         runner_max_domains: u64::MAX,
-        ..Default::default()
+        ..p.clone()
     };
     spec::parse(&job.spec, job.submitter, &p).map_err(|_| corrupt("stored job spec"))
 }
