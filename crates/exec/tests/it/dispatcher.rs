@@ -451,6 +451,10 @@ fn selection_is_the_pure_function_of_the_stored_snapshot() {
                 (JOB_DISPATCHER, "JobAssigned".to_string())
             ]
         );
+        println!(
+            "submit_job, 8 active runners, M = 3: {} cycles / {} cells",
+            r.cycles_used, r.cells_used
+        );
         // Scan charged for all eight active runners before it ran, on top of the bases.
         assert!(
             r.cycles_used > 10_000 + 5_000 + 8 * 550,
@@ -776,6 +780,10 @@ fn deadlines_reselect_with_penalties_then_fail_with_a_full_refund() {
             let run = &runs[0];
             assert!(run.success, "{:?}", run.error);
             assert_eq!(run.fee_paid, 0, "prepaid at submission");
+            println!(
+                "deadline, attempt {attempt}, 6 candidates, M = 1: {} cycles / {} cells",
+                run.cycles_used, run.cells_used
+            );
             assert!(run.cycles_used <= d.chain.params.system_timer_cycles_limit);
             let t = topics(run);
             assert!(
