@@ -1100,3 +1100,55 @@ fn a_forgotten_runner_does_not_wedge_its_job() {
         d.check_conservation().await;
     });
 }
+
+/// Measurement, not a test (ignored; run it in release): wall time per cycle of a
+/// `submit_job` that scans `runner_max_active` runners, against a Python loop's in the same
+/// run. `cargo test --release -p cowboy-exec --test it dispatcher::measure -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore]
+fn measure_scan_time_per_cycle_against_a_python_loop() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 1, job_params()).await;
+        let n = d.chain.params.runner_max_active;
+        d.chain.poke(move |s, p, h| fill_registry(s, p, h, n)).await;
+        let src = "from cowboy_sdk import actor\n@actor\nclass A:\n    def spin(self, n):\n        i = 0\n        while i < n:\n            i += 1\n        return i\n";
+        let tx = signed(&key(0), 0, None, 0, deploy(src, 1, Value::Array(vec![])));
+        let out = d.run(&[tx]).await;
+        assert!(out.receipts[0].success, "{:?}", out.receipts[0].error);
+        let actor = addr_of(&ret(&out.receipts[0]));
+        d.nonce[0] = 1;
+        let spec = spec_with(&[("timeout_blocks", Some(int(600)))]);
+        let (mut scan_ns, mut scan_cycles, mut loop_ns, mut loop_cycles) = (0u128, 0u64, 0u128, 0u64);
+        for round in 0..5u64 {
+            let nonce = d.nonce[0];
+            d.nonce[0] += 1;
+            let tx = signed_with(0, nonce, JOB_DISPATCHER, 1_010, call("submit_job", vec![spec.clone()]), 9_000_000);
+            let t0 = std::time::Instant::now();
+            let out = d.run(&[tx]).await;
+            let dt = t0.elapsed().as_nanos();
+            let r = &out.receipts[0];
+            assert!(r.success, "{:?}", r.error);
+            let nonce = d.nonce[0];
+            d.nonce[0] += 1;
+            let tx = signed(&key(0), nonce, Some(actor), 0, call("spin", vec![int(60_000)]));
+            let t1 = std::time::Instant::now();
+            let out2 = d.run(&[tx]).await;
+            let dt2 = t1.elapsed().as_nanos();
+            let r2 = &out2.receipts[0];
+            assert!(r2.success, "{:?}", r2.error);
+            if round > 0 {
+                scan_ns += dt;
+                scan_cycles += r.cycles_used;
+                loop_ns += dt2;
+                loop_cycles += r2.cycles_used;
+            }
+        }
+        let a = scan_ns as f64 / scan_cycles as f64;
+        let b = loop_ns as f64 / loop_cycles as f64;
+        println!(
+            "submit_job over {n} runners: {a:.3} ns/cycle ({scan_cycles} cycles); python loop: {b:.3} ns/cycle ({loop_cycles} cycles); ratio {:.2}",
+            a / b
+        );
+    });
+}
