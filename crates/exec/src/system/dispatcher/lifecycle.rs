@@ -10,7 +10,7 @@
 //! height against the stored `deadline`, never by whether the timer has run yet.
 //!
 //! **Metering.** Registry updates go through `store::Raw` (unmetered) and are charged here
-//! per update as [`penalty_ops`] or one read and one write, before they are made. The
+//! per update as [`penalty_ops`] or [`counter_ops`], before they are made. The
 //! deadline's worst case is prepaid by the submitter ([`deadline_prepay`]), since the timer's
 //! run debits no one; the run itself is metered against `system_timer_cycles_limit`.
 
@@ -31,18 +31,24 @@ use crate::system::runners::store::Raw;
 use crate::system::{Call, CallError, SystemState};
 use crate::timers;
 
-/// Cycles charged for one penalty (`apply_reputation` and `job_finished`): at worst three
-/// record reads and four writes (reputation, counters, and a non-response slash's stake and
-/// two balances).
+/// Cycles charged for one penalty (`apply_reputation` and `job_finished`): at worst four
+/// record reads (the registration check, the reputation twice, a non-response slash's stake)
+/// and five writes (the reputation twice, the stake and two balances).
 pub fn penalty_ops(p: &GenesisParams) -> u64 {
-    3 * p.storage_read_cycles + 4 * p.storage_write_cycles
+    4 * p.storage_read_cycles + 5 * p.storage_write_cycles
+}
+
+/// Cycles charged for one counter update (`job_started` or `job_finished` after the
+/// registration check): two reads and a write.
+pub fn counter_ops(p: &GenesisParams) -> u64 {
+    2 * p.storage_read_cycles + p.storage_write_cycles
 }
 
 /// The cycles one deadline can charge at most, for a snapshot of `c` candidates and a
 /// committee of `m`: its base, two record reads, a penalty and an assignment per member, a
 /// re-selection (`c × m`), the timer and job writes and its events.
 pub fn deadline_cycles(p: &GenesisParams, c: u64, m: u64) -> u64 {
-    let per_member = penalty_ops(p) + p.storage_read_cycles + p.storage_write_cycles;
+    let per_member = penalty_ops(p) + counter_ops(p);
     p.runner_call_cycles
         .saturating_add(2 * p.storage_read_cycles)
         .saturating_add(m.saturating_mul(per_member))
@@ -114,11 +120,9 @@ pub fn aggregator_of(selected: &[Address], snapshot: &[Candidate]) -> Address {
     aggregator(&committee).unwrap_or(Address([0; 20]))
 }
 
-/// Count `picks` as assigned in the registry (charged one read and one write each).
+/// Count `picks` as assigned in the registry (charged [`counter_ops`] each).
 fn start_jobs(call: &mut Call<'_>, picks: &[Address]) -> Result<(), CallError> {
-    let p = call.params;
-    let per = p.storage_read_cycles + p.storage_write_cycles;
-    call.charge(per.saturating_mul(picks.len() as u64))?;
+    call.charge(counter_ops(call.params).saturating_mul(picks.len() as u64))?;
     with_registry(call, |raw| {
         for a in picks {
             if registered(raw, a)? {
@@ -296,10 +300,7 @@ fn fail(
     timed_out: &[Address],
 ) -> Result<Value, CallError> {
     let done: Vec<Address> = job.committed.clone();
-    call.charge(
-        (call.params.storage_read_cycles + call.params.storage_write_cycles)
-            .saturating_mul(done.len() as u64),
-    )?;
+    call.charge(counter_ops(call.params).saturating_mul(done.len() as u64))?;
     with_registry(call, |raw| {
         for a in &done {
             if registered(raw, a)? {
