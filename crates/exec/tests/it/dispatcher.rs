@@ -1152,3 +1152,103 @@ fn measure_scan_time_per_cycle_against_a_python_loop() {
         );
     });
 }
+
+/// Seeded random operations (submissions of every committee shape, commits, empty blocks that
+/// fire deadlines): after every step the dispatcher holds exactly the escrow its jobs record,
+/// every runner's `active_jobs` is the number of live jobs whose committee holds it, and value
+/// is conserved.
+#[test]
+fn random_operations_keep_escrow_and_capacity_exact() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let p = GenesisParams {
+            runner_max_retries: 2,
+            ..job_params()
+        };
+        let mut d = D::new(ctx, 8, p).await;
+        d.register(
+            &[1, 2, 3, 4, 5, 6, 7],
+            &[100 * CBY; 7],
+            "api.example.com",
+            5,
+            3,
+        )
+        .await;
+        let runners: Vec<Address> = (1..=7).map(D::addr).collect();
+        let mut jobs: Vec<Hash32> = Vec::new();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut submitted, mut commits, mut refused) = (0, 0, 0);
+        for _step in 0..60 {
+            match next() % 4 {
+                0 | 1 => {
+                    let (mode, m) = match next() % 3 {
+                        0 => ("none", 1),
+                        1 => ("structured_match", 2 + next() % 2),
+                        _ => ("majority_vote", 3),
+                    };
+                    let threshold = (mode == "majority_vote").then_some(3);
+                    let spec = spec_with(&[
+                        ("verification", Some(verification(mode, m, threshold))),
+                        ("timeout_blocks", Some(int(1 + next() % 4))),
+                    ]);
+                    let r = d.submit(spec, 1_010).await;
+                    if r.success {
+                        jobs.push(hash_of(&ret(&r)));
+                        submitted += 1;
+                    } else {
+                        assert_eq!(r.error.expect("error").class, "NotEnoughCandidates");
+                        refused += 1;
+                    }
+                }
+                2 if !jobs.is_empty() => {
+                    let id = jobs[(next() % jobs.len() as u64) as usize];
+                    let job = d.job(&id);
+                    let sel = addrs_of(get(&job, "selected"));
+                    let done = addrs_of(get(&job, "committed"));
+                    let pick = sel
+                        .get((next() % sel.len().max(1) as u64) as usize)
+                        .copied();
+                    if let Some(r) = pick.filter(|r| !done.contains(r)) {
+                        d.chain
+                            .poke(move |s, p, h| {
+                                let _ = record_commit(s, p, h, &id, &r).expect("state");
+                            })
+                            .await;
+                        commits += 1;
+                    }
+                }
+                _ => {
+                    d.empty().await;
+                }
+            }
+            // Invariants.
+            let mut escrow = 0u128;
+            let mut load = vec![0u64; runners.len()];
+            for id in &jobs {
+                let job = d.job(id);
+                escrow += get(&job, "escrow").as_u128().expect("escrow");
+                let status = get(&job, "status").clone();
+                if status != text("failed") {
+                    for a in addrs_of(get(&job, "selected")) {
+                        let i = runners.iter().position(|r| *r == a).expect("a runner");
+                        load[i] += 1;
+                    }
+                }
+            }
+            assert_eq!(d.chain.account(&JOB_DISPATCHER).await.balance, escrow);
+            for (i, a) in runners.iter().enumerate() {
+                assert_eq!(d.rep_and_jobs(a).1, load[i], "active_jobs of runner {i}");
+            }
+            d.check_conservation().await;
+        }
+        assert!(
+            submitted > 5 && commits > 3 && refused > 0,
+            "{submitted} {commits} {refused}"
+        );
+    });
+}
