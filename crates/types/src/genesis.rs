@@ -334,6 +334,27 @@ genesis_params! {
     model_deposit_wei: u128 = 1_000 * WEI_PER_CBY,
     /// Largest encoded model metadata (chosen).
     model_metadata_max_bytes: u64 = 1_024,
+    /// Largest `timeout_blocks` a job may ask for (chosen: ~10 minutes at 1 s blocks).
+    job_max_timeout_blocks: u64 = 600,
+    /// Re-selections after a commit deadline passes without enough commits (CIP-2 §6
+    /// MAX_RETRIES).
+    runner_max_retries: u64 = 3,
+    /// Cycles per candidate the dispatcher's scan of the active runners costs, charged for
+    /// the whole list before the scan (CIP-2 §7.4's per-candidate check).
+    candidate_scan_cycles: u64 = 500,
+    /// Base cycles of `submit_job`: a bounded spec's checks and the seed (chosen).
+    job_submit_cycles: u64 = 5_000,
+    /// Largest committee M a job may ask for (chosen).
+    job_max_runners: u64 = 16,
+    /// Largest `result_schema.max_return_bytes` (whitepaper: outputs up to 64 KiB inline).
+    job_result_max_bytes: u64 = 64 * 1024,
+    /// Largest encoded job spec the dispatcher stores (chosen).
+    job_spec_max_bytes: u64 = 16 * 1024,
+    /// Cycles limit of a system actor's own timer run (the dispatcher's deadlines; chosen: one
+    /// actor's per-block allowance).
+    system_timer_cycles_limit: u64 = 1_000_000,
+    /// Cells limit of a system actor's own timer run (chosen).
+    system_timer_cells_limit: u64 = 65_536,
 
     // ---- State rent (§4.4, §13, §17.5) ----
     /// Accounts up to this size pay no rent (§17.5 "≤10 KB", read as 10,240 bytes).

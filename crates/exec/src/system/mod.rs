@@ -21,6 +21,7 @@
 //! its prices genesis parameters. `mailbox.rs` is the worked example.
 
 pub mod default_gba;
+pub mod dispatcher;
 pub mod mailbox;
 pub mod runners;
 pub mod scheduler;
@@ -124,7 +125,7 @@ impl Call<'_> {
             .map_err(|e| CallError::Fail(Failure::out_of(e)))
     }
 
-    fn charge_millicells(&mut self, millicells: u128) -> Result<(), CallError> {
+    pub(crate) fn charge_millicells(&mut self, millicells: u128) -> Result<(), CallError> {
         self.meter
             .charge_millicells(millicells)
             .map_err(|e| CallError::Fail(Failure::out_of(e)))
@@ -336,6 +337,7 @@ pub trait SystemActor: Sync {
 /// Every system actor, in address order.
 pub static REGISTRY: &[&dyn SystemActor] = &[
     &runners::RunnerRegistry,
+    &dispatcher::JobDispatcher,
     &mailbox::Mailbox,
     &scheduler::Scheduler,
     &default_gba::DefaultGba,

@@ -338,6 +338,9 @@ fn run<E: Context>(
         ..bid
     };
     let wait = Run::Deferred { unpaid: false };
+    if t.owner.is_system() {
+        return run_system(state, exec, t);
+    }
     if bid.cycles_limit < p.timer_schedule_base_cycles
         || bid.cells_limit < p.timer_schedule_base_cells
     {
@@ -394,6 +397,63 @@ fn run<E: Context>(
         cycles_used: cycles,
         cells_used: cells,
         fee_paid: split.fee + query_fee + t.bid_fees,
+        return_data,
+        events,
+        error,
+    }))
+}
+
+/// Step 5 for a system actor's own timer (`super::schedule_system`): its work was paid for
+/// when it was set, so it runs with the `system_timer_*` limits, debits no one and pays no
+/// tip, but it must fit the timer lane and the block like any other run, and its cycles and
+/// cells count there.
+fn run_system<E: Context>(
+    state: &mut BlockState<'_, E>,
+    exec: &mut BlockExecutor<'_>,
+    t: &Timer,
+) -> SResult<Run> {
+    let p = exec.params();
+    let env = *exec.env();
+    let (cycles_limit, cells_limit) = (p.system_timer_cycles_limit, p.system_timer_cells_limit);
+    let (room_cycles, room_cells) = exec.block_room();
+    if exec.lanes.fits(Lane::Timer, cycles_limit).is_err()
+        || cycles_limit > room_cycles
+        || cells_limit > room_cells
+    {
+        return Ok(Run::Deferred { unpaid: false });
+    }
+    let mut meter = TxMeter::new(cycles_limit, cells_limit);
+    let _ = meter.charge_cycles(p.timer_schedule_base_cycles);
+    let _ = meter.charge_cells(p.timer_schedule_base_cells);
+    let data = cbor::decode(&t.data).map_err(|_| corrupt("timer data"))?;
+    let entry = Entry::Call {
+        handler: t.handler.clone(),
+        args: Value::Array(vec![data]),
+    };
+    let cp = state.checkpoint();
+    let outcome = {
+        let mut usage = std::mem::take(&mut exec.usage);
+        let r = TxRun::new(p, &env, &mut usage).call(state, &mut meter, t.owner, SCHEDULER, entry);
+        exec.usage = usage;
+        r?
+    };
+    let (success, return_data, events, error) = match outcome {
+        Ok(done) => {
+            state.release(cp)?;
+            (true, done.return_data, done.events, None)
+        }
+        Err(f) => {
+            state.rollback(cp)?;
+            (false, Vec::new(), Vec::new(), Some(error_of(f)))
+        }
+    };
+    let (cycles, cells) = (meter.cycles(), meter.cells());
+    exec.record_timer_work(cycles, cells, 0, 0);
+    Ok(Run::Done(Receipt {
+        success,
+        cycles_used: cycles,
+        cells_used: cells,
+        fee_paid: 0,
         return_data,
         events,
         error,

@@ -506,6 +506,58 @@ pub fn schedule(
     Ok(Ok((id, written)))
 }
 
+/// Schedule a one-shot timer owned by a system actor (the dispatcher's deadlines): no deposit
+/// and no per-actor cap, since protocol work is bounded by what its callers paid (the
+/// dispatcher charges a job's deadline work at submission). Its run is charged to no one
+/// but still counts in the timer lane and the block ([`deliver`]). Returns the timer id and
+/// the bytes written (for the caller to charge as cells).
+pub(crate) fn schedule_system(
+    state: &mut dyn SystemState,
+    p: &GenesisParams,
+    now: u64,
+    owner: Address,
+    due: u64,
+    handler: &str,
+    data: &Value,
+) -> SResult<(u64, u64)> {
+    if !owner.is_system() || due <= now {
+        return Err(corrupt("a system timer for a user actor or in the past"));
+    }
+    ensure_account(state)?;
+    let before = Meta::load(state, p)?;
+    let mut meta = before;
+    let id = meta.next_id;
+    meta.next_id += 1;
+    meta.pending += 1;
+    if meta.pending == 1 && before.pending == 0 {
+        meta.cursor = now + 1;
+    }
+    let n = owned_count(state, &owner)?;
+    let ok = owned_key(&owner, n);
+    let ov = cbor::encode(&Value::Uint(id));
+    state.set_storage(&SCHEDULER, &ok, &ov)?;
+    let mut written = (ok.len() + ov.len()) as u64;
+    written += queue::write_uint(state, &owned_count_key(&owner), n + 1)?;
+    let mut timer = Timer {
+        id,
+        owner,
+        handler: handler.to_string(),
+        data: cbor::encode(data),
+        due,
+        every: 0,
+        gba: None,
+        deposit: 0,
+        deferrals: 0,
+        unpaid: 0,
+        bid_fees: 0,
+        owner_index: n,
+        loc: Loc::InFlight,
+    };
+    written += enqueue(state, &Geometry::new(p), now, &mut timer)?;
+    written += meta.store(state, &before)?;
+    Ok((id, written))
+}
+
 /// Cancel timer `id` on behalf of `caller`; returns the refunded deposit.
 pub fn cancel(
     state: &mut dyn SystemState,

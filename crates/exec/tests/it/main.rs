@@ -4,6 +4,7 @@
 mod actors;
 mod arbitrary_blocks;
 mod cold_reads;
+mod dispatcher;
 mod examples;
 mod replay;
 mod runners;

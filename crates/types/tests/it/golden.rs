@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x68253a28335a5a042d57f3818b93bc85d8d0195cb78dea456514e6598f031ffd"
+        "0x69ab99f671d8a29cbed2cddd11c6e8a9508b34c63a1609cec4b5b867bf3f7278"
     );
 }
 

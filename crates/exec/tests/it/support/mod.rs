@@ -158,6 +158,24 @@ impl Chain {
         Ok(outcome)
     }
 
+    /// Apply `f` to the state as a height of its own (no transactions, no block hooks) and
+    /// commit it: for driving crate-internal hooks a later slice's handlers will call. `f`
+    /// gets the state, the parameters and that height.
+    pub async fn poke(
+        &mut self,
+        f: impl FnOnce(&mut dyn cowboy_exec::system::SystemState, &GenesisParams, u64),
+    ) {
+        let params = self.params.clone();
+        let mut batch = BlockState::new(self.state.batch());
+        f(&mut batch, &params, self.height + 1);
+        let changes = batch.finish();
+        self.height += 1;
+        self.state
+            .commit(self.height, changes)
+            .await
+            .expect("commit");
+    }
+
     /// The committed account at `a` (empty if absent).
     pub async fn account(&self, a: &Address) -> Account {
         self.state

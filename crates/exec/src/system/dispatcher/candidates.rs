@@ -1,0 +1,209 @@
+//! Building a job's candidate list (CIP-2 §4) from the runner registry's `"active"` list at
+//! the submission block: every filter, then address order.
+//!
+//! Filters, in the order they are evaluated (each runner's records are read only as far as
+//! needed): status active; reputation ≥ `runner_min_reputation`; last heartbeat within
+//! `runner_heartbeat_timeout_blocks`; `active_jobs < max_concurrent_jobs`; the job type
+//! declared, with the model (LLM) or every domain (HTTP); TEE when required; the runner's
+//! price estimate for the job ≤ the per-runner cap `floor(max_price / M)`; effective stake ≥
+//! the registry's stake floor for its declared `max_job_value`; and runner-pool membership
+//! ([`pool_admits`], a hook until the entitlement registry exists).
+//!
+//! **Metering.** The scan reads at most five registry records per runner (list slot, stake,
+//! reputation, heartbeat, profile). Before it starts, the whole list is charged at its worst
+//! case: `len × (candidate_scan_cycles + 5 × storage_read_cycles)`; the bytes read are charged
+//! as cells (`state_read_millicells_per_byte`) when the scan ends. The list is at most
+//! `runner_max_active` long.
+
+use cowboy_types::cbor::Value;
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::{Address, Event};
+
+use super::job::Candidate;
+use super::select::weight;
+use super::spec::JobSpec;
+use crate::system::runners::records::{JobType, Profile, Status};
+use crate::system::runners::stake::{load_rep, load_stake, required_stake};
+use crate::system::runners::store::{
+    self, get_value, heartbeat_key, profile_key, List, Raw, Store,
+};
+use crate::system::{Call, CallError};
+
+/// Registry reads (read-only), counting the bytes read so the caller can charge them.
+struct Reader<'s> {
+    raw: Raw<'s>,
+    bytes: u64,
+}
+
+impl Store for Reader<'_> {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, CallError> {
+        let v = self.raw.get(key)?;
+        self.bytes += (key.len() + v.as_ref().map_or(0, Vec::len)) as u64;
+        Ok(v)
+    }
+    fn put(&mut self, _: &[u8], _: &[u8]) -> Result<(), CallError> {
+        Err(store::corrupt("the dispatcher's scan is read-only"))
+    }
+    fn del(&mut self, _: &[u8]) -> Result<(), CallError> {
+        Err(store::corrupt("the dispatcher's scan is read-only"))
+    }
+    fn pay(&mut self, _: Option<&Address>, _: u128) -> Result<(), CallError> {
+        Err(store::corrupt("the dispatcher's scan is read-only"))
+    }
+    fn emit(&mut self, topic: &str, data: Value) -> Result<(), CallError> {
+        self.raw.emit(topic, data)
+    }
+    fn height(&self) -> u64 {
+        self.raw.height
+    }
+    fn params(&self) -> &GenesisParams {
+        self.raw.params
+    }
+}
+
+/// Runner-pool membership (CIP-2 §4 filter 7, §7.3). **Hook**: the entitlement registry
+/// (`0x…07`) is a later slice; until it exists every runner is admitted to every pool, so a
+/// job naming `required_runner_pool` is not yet restricted by it (exec README).
+pub fn pool_admits(_runner: &Address, _pool: &[u8]) -> bool {
+    true
+}
+
+/// A runner's price for the job: `base + per_token × max_tokens + per_ms × max_wall_ms` from
+/// its rate entry for (job type, model); `None` without an entry or on overflow.
+pub fn estimate(profile: &Profile, spec: &JobSpec) -> Option<u128> {
+    let model = if spec.job_type == JobType::Llm {
+        spec.model
+    } else {
+        None
+    };
+    let rate = profile
+        .rates
+        .iter()
+        .find(|r| r.job_type == spec.job_type && r.model == model)?;
+    let tokens = rate.per_token.checked_mul(u128::from(spec.max_tokens))?;
+    let time = rate.per_ms.checked_mul(u128::from(spec.max_wall_ms))?;
+    rate.base.checked_add(tokens)?.checked_add(time)
+}
+
+/// Whether `profile` can run `spec` at the runner's prices within the per-runner cap.
+fn qualifies(profile: &Profile, spec: &JobSpec) -> bool {
+    if !profile.job_types.contains(&spec.job_type) {
+        return false;
+    }
+    if let Some(m) = &spec.model {
+        if profile.models.binary_search(m).is_err() {
+            return false;
+        }
+    }
+    if spec
+        .domains
+        .iter()
+        .any(|d| profile.domains.binary_search(d).is_err())
+    {
+        return false;
+    }
+    if spec.tee_required && !profile.tee {
+        return false;
+    }
+    matches!(estimate(profile, spec), Some(e) if e <= spec.cap())
+}
+
+/// Records read per runner at worst (list slot, stake, reputation, heartbeat, profile).
+pub const READS_PER_CANDIDATE: u64 = 5;
+
+/// Scan the active list for `spec` at the call's height; charged as the module docs say.
+/// Returns the candidates in ascending address order.
+pub fn scan(call: &mut Call<'_>, spec: &JobSpec) -> Result<Vec<Candidate>, CallError> {
+    let p: &GenesisParams = call.params;
+    let height = call.env.height;
+    call.charge(p.storage_read_cycles)?;
+    let (len, bytes) = {
+        let mut r = Reader {
+            raw: raw(call),
+            bytes: 0,
+        };
+        (List::Active.len(&mut r)?, r.bytes)
+    };
+    charge_bytes(call, bytes)?;
+    let per = p
+        .candidate_scan_cycles
+        .saturating_add(READS_PER_CANDIDATE.saturating_mul(p.storage_read_cycles));
+    call.charge(len.saturating_mul(per))?;
+
+    let mut out = Vec::new();
+    let mut r = Reader {
+        raw: raw(call),
+        bytes: 0,
+    };
+    for i in 0..len {
+        let a = List::Active
+            .get(&mut r, i)?
+            .ok_or_else(|| store::corrupt("list hole"))?;
+        if let Some(c) = check(&mut r, &a, spec, p, height)? {
+            out.push(c);
+        }
+    }
+    let bytes = r.bytes;
+    charge_bytes(call, bytes)?;
+    out.sort_by_key(|c| c.address.0);
+    Ok(out)
+}
+
+fn raw<'s>(call: &'s mut Call<'_>) -> Raw<'s> {
+    Raw {
+        state: &mut *call.state,
+        params: call.params,
+        height: call.env.height,
+        events: Vec::<Event>::new(),
+    }
+}
+
+fn charge_bytes(call: &mut Call<'_>, bytes: u64) -> Result<(), CallError> {
+    let per = u128::from(call.params.state_read_millicells_per_byte);
+    call.charge_millicells(per * u128::from(bytes))
+}
+
+/// One runner through every filter.
+fn check(
+    r: &mut Reader<'_>,
+    a: &Address,
+    spec: &JobSpec,
+    p: &GenesisParams,
+    height: u64,
+) -> Result<Option<Candidate>, CallError> {
+    let st = load_stake(r, a)?.ok_or_else(|| store::corrupt("listed runner without stake"))?;
+    if st.status != Status::Active {
+        return Ok(None);
+    }
+    let rep = load_rep(r, a)?.ok_or_else(|| store::corrupt("listed runner without rep"))?;
+    if rep.reputation < p.runner_min_reputation {
+        return Ok(None);
+    }
+    let hb = get_value(r, &heartbeat_key(a))?
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    if height.saturating_sub(hb) > p.runner_heartbeat_timeout_blocks {
+        return Ok(None);
+    }
+    let prof = get_value(r, &profile_key(a))?
+        .map(|v| Profile::from_value(&v))
+        .transpose()?
+        .ok_or_else(|| store::corrupt("listed runner without profile"))?;
+    if rep.active_jobs >= prof.max_concurrent_jobs || !qualifies(&prof, spec) {
+        return Ok(None);
+    }
+    match required_stake(p, prof.max_job_value) {
+        Ok(need) if st.effective() >= need => {}
+        _ => return Ok(None),
+    }
+    if let Some(pool) = &spec.pool {
+        if !pool_admits(a, pool) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(Candidate {
+        address: *a,
+        weight: weight(st.effective(), p.runner_stake_floor_wei),
+        reputation: rep.reputation,
+    }))
+}
