@@ -894,7 +894,11 @@ pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) 
         return super::search::call(vm, super::search::Hay::Bytes(&data), name, &args, pos);
     }
     let n = b.b.borrow().len();
-    vm.charge(cost::per_char(n))?;
+    // Methods whose work is the whole buffer pay for it; append, extend, clear and pop pay
+    // only for what they touch (a loop of appends is linear, as in CPython).
+    if !matches!(name, "append" | "extend" | "clear" | "pop") {
+        vm.charge(cost::per_char(n))?;
+    }
     match name {
         "append" => {
             let x = byte_arg(vm, args.pos.first())?;
@@ -930,6 +934,8 @@ pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) 
                 Some(k) => super::norm_index(vm, k, n, "pop")?,
                 None => n - 1,
             };
+            // Removing index i shifts the n - 1 - i bytes after it.
+            vm.charge(cost::per_char(n - 1 - i))?;
             let x = b.b.borrow_mut().remove(i);
             b.touch();
             return Ok(Value::Int(x as i64));

@@ -720,6 +720,21 @@ impl Vm<'_> {
                 crate::objects::dict::call(self, x, "update", Args::new(vec![b.clone()]))?;
                 Ok(Some(a.clone()))
             }
+            // `ba += b`: extended in place, paying for the added bytes only (CPython's
+            // bytearray concat is amortised O(1) per byte; a copy here made a loop of `+=`
+            // quadratic in time and in cycles).
+            (ByteArray(x), Bytes(_) | ByteArray(_)) if op == BinOp::Add && inplace => {
+                let w = match b {
+                    Bytes(y) => y.b.to_vec(),
+                    ByteArray(y) => y.b.borrow().clone(),
+                    _ => Vec::new(),
+                };
+                self.charge(cost::per_char(w.len()))?;
+                self.reserve(w.len() as u64)?;
+                x.b.borrow_mut().extend(w);
+                x.touch();
+                Ok(Some(a.clone()))
+            }
             (Bytes(_) | ByteArray(_), Bytes(_) | ByteArray(_)) if op == BinOp::Add => {
                 let bytes_of = |v: &Value| match v {
                     Bytes(b) => b.b.to_vec(),
@@ -731,12 +746,7 @@ impl Vm<'_> {
                 self.charge(cost::per_char(v.len() + w.len()))?;
                 self.reserve((v.len() + w.len()) as u64)?;
                 v.extend(w);
-                if let ByteArray(x) = a {
-                    if inplace {
-                        *x.b.borrow_mut() = v;
-                        x.touch();
-                        return Ok(Some(a.clone()));
-                    }
+                if let ByteArray(_) = a {
                     return Ok(Some(ByteArray(Rc::new(PyByteArray::new(v)))));
                 }
                 Ok(Some(Value::bytes(v)))

@@ -1121,3 +1121,30 @@ fn aborts_pass_through_error_replacing_paths() {
         );
     }
 }
+
+/// Growing a bytearray by `+=`, `append` or `extend`, or popping its end, is linear in cycles
+/// (CPython's amortised O(1) per byte): each step used to copy or pay for the whole buffer, so
+/// a loop of them cost quadratic cycles (and time).
+#[test]
+fn bytearray_growth_is_linear_in_cycles() {
+    let cycles = |op: &str, n: u64| {
+        let src =
+            format!("b = bytearray(b'x' * 64)\nfor i in range({n}):\n    {op}\nprint(len(b))\n");
+        let o = run_with(&src, Limits::default());
+        assert!(o.error.is_none(), "{op}: {:?}", o.error);
+        o.cycles
+    };
+    for op in [
+        "b += b'abcdefgh'",
+        "b.append(7)",
+        "b.extend(b'ab')",
+        "b.append(1); b.pop()",
+    ] {
+        let (small, large) = (cycles(op, 2_000), cycles(op, 8_000));
+        // Four times the steps: linear is about 4x; the quadratic pricing was about 16x.
+        assert!(
+            large < small * 5,
+            "{op}: {small} cycles for 2,000 steps, {large} for 8,000"
+        );
+    }
+}
