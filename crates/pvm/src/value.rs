@@ -343,6 +343,12 @@ pub struct Table {
     slots: Vec<u32>,
     /// Live entries.
     pub len: usize,
+    /// No live entry sits before this position, and none at or after `end`: `set.pop`,
+    /// `dict.popitem` and new iterators start from these instead of walking over the
+    /// tombstones that removals from either end leave (up to half the entries until the next
+    /// compaction), which a loop of pops would otherwise walk again on every pop, unpaid.
+    head: usize,
+    end: usize,
 }
 
 const SLOT_EMPTY: u32 = u32::MAX;
@@ -447,6 +453,15 @@ impl Table {
             probes,
         }));
         self.len += 1;
+        self.end = self.entries.len();
+    }
+    /// First position that may hold a live entry (every earlier one is a tombstone).
+    pub fn first_live(&self) -> usize {
+        self.head
+    }
+    /// One past the last live entry.
+    pub fn live_end(&self) -> usize {
+        self.end
     }
     /// Put entry position `i` in the first free slot of its probe sequence; returns the slots
     /// read to get there (the entry's [`Entry::probes`]).
@@ -525,6 +540,13 @@ impl Table {
             );
         }
         self.len -= 1;
+        // Each position is passed once between compactions: amortised O(1) per removal.
+        while self.head < self.end && self.entries[self.head].is_none() {
+            self.head += 1;
+        }
+        while self.end > self.head && self.entries[self.end - 1].is_none() {
+            self.end -= 1;
+        }
         if self.entries.len() > 32 && self.len * 2 < self.entries.len() {
             self.compact();
         }
@@ -533,12 +555,16 @@ impl Table {
     fn compact(&mut self) {
         self.entries.retain(|e| e.is_some());
         self.rebuild_slots(self.entries.len());
+        self.head = 0;
+        self.end = self.entries.len();
     }
     /// Remove everything.
     pub fn clear(&mut self) {
         self.entries.clear();
         self.slots.clear();
         self.len = 0;
+        self.head = 0;
+        self.end = 0;
     }
     /// Positions of the live entries whose stored hash is `hash`, in probe order; the caller
     /// compares keys.

@@ -132,6 +132,27 @@ k = frozenset({9999 * M})
 while True:
     k in s
 
+### hash table | set.pop loop | empty a 20,000-entry set by `pop()`, refill (pops walked the tombstones before them)
+while True:
+    s = set(range(20000))
+    while s:
+        s.pop()
+
+### hash table | dict.popitem loop | empty a 20,000-entry dict by `popitem()`, refill
+while True:
+    d = dict.fromkeys(range(20000))
+    while d:
+        d.popitem()
+
+### hash table | iteration over tombstones | `next` twice on a set whose first 49,999 entries after the first are deleted
+s = set(range(100000))
+for i in range(1, 50000):
+    s.discard(i)
+while True:
+    it = iter(s)
+    next(it)
+    next(it)
+
 ### hash table | dict lookup, -1/-2 and float/int | keys -1, -2, 1.0, True...
 d = {-1: 1, -2: 2, 1.0: 3, 2: 4}
 while True:

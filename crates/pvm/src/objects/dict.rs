@@ -57,7 +57,10 @@ pub fn call(vm: &mut Vm, d: &Rc<PyDict>, name: &str, mut args: Args) -> R<Value>
             }
         }
         "popitem" => {
-            let last = d.table.borrow().entries.iter().rposition(|e| e.is_some());
+            let last = {
+                let t = d.table.borrow();
+                t.entries[..t.live_end()].iter().rposition(|e| e.is_some())
+            };
             match last {
                 Some(i) => {
                     let e = d.table.borrow_mut().remove_at(i);

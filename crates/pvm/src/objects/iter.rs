@@ -65,17 +65,23 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
                 drop(st);
                 return Err(vm.new_exc("RuntimeError", "dictionary changed size during iteration"));
             }
-            while *i < t.entries.len() {
+            *i = (*i).max(t.first_live());
+            let mut skipped = 0;
+            while *i < t.live_end() {
                 let j = *i;
                 *i += 1;
                 if let Some(e) = &t.entries[j] {
+                    vm.charge(cost::per_elem(skipped))?;
                     return Ok(Some(match kind {
                         0 => e.key.clone(),
                         1 => e.value.clone(),
                         _ => Value::tuple(vec![e.key.clone(), e.value.clone()]),
                     }));
                 }
+                // A tombstone between live entries: its walk is paid per entry.
+                skipped += 1;
             }
+            vm.charge(cost::per_elem(skipped))?;
             Ok(None)
         }
         IterState::Set { s, i, len } => {
@@ -85,13 +91,18 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
                 drop(st);
                 return Err(vm.new_exc("RuntimeError", "Set changed size during iteration"));
             }
-            while *i < t.entries.len() {
+            *i = (*i).max(t.first_live());
+            let mut skipped = 0;
+            while *i < t.live_end() {
                 let j = *i;
                 *i += 1;
                 if let Some(e) = &t.entries[j] {
+                    vm.charge(cost::per_elem(skipped))?;
                     return Ok(Some(e.key.clone()));
                 }
+                skipped += 1;
             }
+            vm.charge(cost::per_elem(skipped))?;
             Ok(None)
         }
         IterState::Reversed { seq, i } => {

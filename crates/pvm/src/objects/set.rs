@@ -170,7 +170,14 @@ pub fn call(vm: &mut Vm, s: &Rc<PySet>, name: &str, args: Args) -> R<Value> {
             }
         }
         "pop" => {
-            let first = s.table.borrow().entries.iter().position(|e| e.is_some());
+            let first = {
+                let t = s.table.borrow();
+                let from = t.first_live();
+                t.entries[from..]
+                    .iter()
+                    .position(|e| e.is_some())
+                    .map(|i| i + from)
+            };
             match first {
                 Some(i) => Ok(s
                     .table
