@@ -108,9 +108,16 @@ fn encode(vm: &mut Vm, v: &Value, depth: usize) -> R<Cbor> {
             if depth >= MAX_NESTING {
                 return Err(too_deep(vm));
             }
+            // The copy is paid before it is made: encoding may fail at the first item.
             let items = match v {
-                Value::List(l) => l.items.borrow().clone(),
-                Value::Tuple(t) => t.items.to_vec(),
+                Value::List(l) => {
+                    vm.charge(cost::per_elem(l.items.borrow().len()))?;
+                    l.items.borrow().clone()
+                }
+                Value::Tuple(t) => {
+                    vm.charge(cost::per_elem(t.items.len()))?;
+                    t.items.to_vec()
+                }
                 _ => Vec::new(),
             };
             let mut out = Vec::with_capacity(items.len());

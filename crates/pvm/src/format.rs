@@ -237,11 +237,14 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
                 seq_repr(vm, &t.items, "(", ")")?
             }
         }
+        // The copy is paid before it is made: an item's repr may fail at the first item.
         Value::List(l) => {
+            vm.charge(cost::per_elem(l.items.borrow().len()))?;
             let items = l.items.borrow().clone();
             seq_repr(vm, &items, "[", "]")?
         }
         Value::Dict(d) => {
+            vm.charge(cost::per_elem(d.table.borrow().len))?;
             let items: Vec<Entry> = d.table.borrow().iter().cloned().collect();
             vm.enter()?;
             let mut out = String::from("{");

@@ -247,6 +247,26 @@ while True:
     l.remove(19999)
     l.append(19999)
 
+### sequence | list.index / remove at the front | 200,000 items, target first (the scan copied the list before its first comparison)
+l = list(range(200000))
+x = l[0]
+while True:
+    l.index(x)
+    l.count
+    l.remove(l[0])
+    l.append(0)
+
+### sequence | repr failing at the first item | `repr` of a 100,000-item list whose first item's repr raises
+class Bad:
+    def __repr__(self):
+        raise ValueError
+l = [Bad()] + [0] * 100000
+while True:
+    try:
+        repr(l)
+    except ValueError:
+        pass
+
 ### sequence | `in` list miss | 20,000 ints
 l = list(range(20000))
 while True:

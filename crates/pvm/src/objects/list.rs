@@ -102,7 +102,20 @@ fn sort_kw(vm: &mut Vm, args: &mut Args) -> R<(Value, bool)> {
 }
 
 /// Shared `index`/`count`.
-fn index_count(vm: &mut Vm, items: &[Value], name: &str, args: &Args, what: &str) -> R<Value> {
+/// `index`/`count` of a list or tuple. Items are read one at a time, as CPython does (an
+/// `__eq__` may shrink the list under the scan): copying the list first was O(n) work for a
+/// scan that can stop, paid, at its first item.
+fn index_count(vm: &mut Vm, seq: &Value, name: &str, args: &Args, what: &str) -> R<Value> {
+    let item = |i: usize| match seq {
+        Value::List(l) => l.items.borrow().get(i).cloned(),
+        Value::Tuple(t) => t.items.get(i).cloned(),
+        _ => None,
+    };
+    let len = || match seq {
+        Value::List(l) => l.items.borrow().len(),
+        Value::Tuple(t) => t.items.len(),
+        _ => 0,
+    };
     let x = args.pos.first().cloned().unwrap_or(Value::None);
     let mut n = 0;
     // Only `index` takes a window; only the window is scanned (and charged).
@@ -110,11 +123,13 @@ fn index_count(vm: &mut Vm, items: &[Value], name: &str, args: &Args, what: &str
         const MSG: &str = "slice indices must be integers or have an __index__ method";
         let s = super::search::slice_index_or(vm, args.pos.get(1), MSG)?;
         let e = super::search::slice_index_or(vm, args.pos.get(2), MSG)?;
-        super::search::window(items.len(), s, e)
+        super::search::window(len(), s, e)
     } else {
-        (0, items.len())
+        (0, len())
     };
-    for (i, y) in items.iter().enumerate().take(stop).skip(start) {
+    for i in start..stop {
+        let Some(y) = item(i) else { break };
+        let y = &y;
         vm.charge(cost::PER_ELEM)?;
         if y.is(&x) || vm.eq(y, &x)? {
             if name == "index" {
@@ -137,7 +152,7 @@ fn index_count(vm: &mut Vm, items: &[Value], name: &str, args: &Args, what: &str
 /// Call a tuple method.
 pub fn tuple_call(vm: &mut Vm, t: &Rc<PyTuple>, name: &str, args: Args) -> R<Value> {
     match name {
-        "index" | "count" => index_count(vm, &t.items, name, &args, "tuple"),
+        "index" | "count" => index_count(vm, &Value::Tuple(t.clone()), name, &args, "tuple"),
         _ => Err(vm.attr_error(&Value::Tuple(t.clone()), name)),
     }
 }
@@ -189,21 +204,29 @@ pub fn call(vm: &mut Vm, l: &Rc<PyList>, name: &str, mut args: Args) -> R<Value>
             l.touch();
         }
         "remove" => {
+            // One item at a time (see `index_count`); the removal pays for the items it shifts.
             let x = a0.unwrap_or(Value::None);
-            let items = l.items.borrow().clone();
-            for (i, y) in items.iter().enumerate() {
+            let mut i = 0;
+            loop {
+                let Some(y) = l.items.borrow().get(i).cloned() else {
+                    break;
+                };
                 vm.charge(cost::PER_ELEM)?;
-                if y.is(&x) || vm.eq(y, &x)? {
-                    l.items.borrow_mut().remove(i);
-                    l.touch();
+                if y.is(&x) || vm.eq(&y, &x)? {
+                    let n = l.items.borrow().len();
+                    if i < n {
+                        vm.charge(cost::per_elem(n - i))?;
+                        l.items.borrow_mut().remove(i);
+                        l.touch();
+                    }
                     return Ok(Value::None);
                 }
+                i += 1;
             }
             return Err(vm.value_err("list.remove(x): x not in list"));
         }
         "index" | "count" => {
-            let items = l.items.borrow().clone();
-            return index_count(vm, &items, name, &args, "list");
+            return index_count(vm, &Value::List(l.clone()), name, &args, "list");
         }
         "sort" => {
             let (key, rev) = sort_kw(vm, &mut args)?;
