@@ -71,14 +71,18 @@ pub fn check_free(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Ask on the terminal, without echo.
+/// Ask on the terminal, without echo. Only when stdin is a terminal: a script or a test with
+/// its input redirected gets an error that says what to set, never a prompt it cannot answer.
 pub fn prompt(message: &str) -> Result<String, String> {
-    rpassword::prompt_password(message).map_err(|e| {
-        format!(
-            "cannot ask on a terminal ({e}): set COWBOY_PASSWORD (and COWBOY_PRIVATE_KEY for \
-             `key import`) to run without one"
-        )
-    })
+    use std::io::IsTerminal as _;
+    let how = "set COWBOY_PASSWORD (and COWBOY_PRIVATE_KEY for `key import`) to run without one";
+    if !std::io::stdin().is_terminal() {
+        return Err(format!(
+            "cannot ask for a secret: stdin is not a terminal; {how}"
+        ));
+    }
+    rpassword::prompt_password(message)
+        .map_err(|e| format!("cannot ask on the terminal ({e}); {how}"))
 }
 
 /// The password of an existing key: `COWBOY_PASSWORD`, else asked on the terminal.
