@@ -1,6 +1,8 @@
 """An escrow: a buyer deposits value for a seller; an arbiter releases it or refunds it,
-and the buyer can reclaim it after a deadline (in blocks)."""
-from cowboy_sdk import actor, block_info, emit_event, sender, transfer, value
+and the buyer can reclaim it after a deadline (in blocks). The seller and arbiter are `Address`
+parameters, stored in the canonical form `sender()` returns, so the comparisons below hold
+whatever letter case the deployer typed."""
+from cowboy_sdk import Address, actor, block_info, emit_event, sender, transfer, value
 
 
 class Unauthorized(Exception):
@@ -9,7 +11,7 @@ class Unauthorized(Exception):
 
 @actor
 class Escrow:
-    def __init__(self, seller, arbiter, deadline_blocks):
+    def __init__(self, seller: Address, arbiter: Address, deadline_blocks):
         self.storage["buyer"] = sender()
         self.storage["seller"] = seller
         self.storage["arbiter"] = arbiter

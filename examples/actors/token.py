@@ -1,5 +1,9 @@
-"""A fungible token with balances per holder, allowances-free, and Transfer events."""
-from cowboy_sdk import actor, emit_event, sender
+"""A fungible token with balances per holder, allowances-free, and Transfer events.
+
+Holders are parameters annotated `Address`: the SDK hands them over in the canonical
+checksummed form `sender()` uses, so a recipient typed in lowercase is the same key its owner
+later spends from."""
+from cowboy_sdk import Address, actor, emit_event, sender
 
 
 @actor
@@ -9,10 +13,10 @@ class Token:
         self.storage["supply"] = supply
         self.storage["bal:" + sender()] = supply
 
-    def balance_of(self, holder):
+    def balance_of(self, holder: Address):
         return self.storage.get("bal:" + holder, 0)
 
-    def transfer(self, to, amount):
+    def transfer(self, to: Address, amount):
         if amount <= 0:
             raise ValueError("amount must be positive")
         frm = sender()

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use cowboy_types::cbor::{self, Value};
-use cowboy_types::json::{from_json, to_json};
+use cowboy_types::json::to_json;
 use cowboy_types::tx::Payload;
 use cowboy_types::{keccak256, Address, Hash32, PrivateKey, Transaction};
 use serde_json::{json, Value as Json};
@@ -15,18 +15,75 @@ use crate::rpc::{Client, RpcError};
 /// How a command ended: `Ok` prints and exits 0, `Err` prints to stderr and exits non-zero.
 pub type CmdResult = Result<(), String>;
 
+/// Who signs: nobody, a dev account, or a keystore key (decrypted only when something is
+/// signed; reads use the address its file keeps in clear).
+pub enum Signer {
+    /// No signer selected.
+    None,
+    /// Dev account N of a `cowboyd --dev` node.
+    Dev(u32),
+    /// A keystore key by name.
+    Keystore(String),
+}
+
 /// Global options every chain command sees.
 pub struct Ctx {
     /// The node.
     pub client: Client,
     /// Print raw JSON.
     pub json: bool,
-    /// Signing key, if one was selected.
-    pub key: Option<PrivateKey>,
+    /// The selected signer.
+    pub signer: Signer,
+}
+
+impl Ctx {
+    /// The signer's address, without asking for a password.
+    fn address(&self) -> Result<Option<Address>, String> {
+        match &self.signer {
+            Signer::None => Ok(None),
+            Signer::Dev(n) => Ok(Some(cowboy_types::dev_key(*n).address())),
+            Signer::Keystore(name) => crate::keystore::address(name).map(Some),
+        }
+    }
+
+    /// The signing key (asks for the keystore password).
+    fn key(&self) -> Result<PrivateKey, String> {
+        match &self.signer {
+            Signer::None => {
+                Err("this command signs a transaction: give --key NAME or --dev-account N".into())
+            }
+            Signer::Dev(n) => Ok(cowboy_types::dev_key(*n)),
+            Signer::Keystore(name) => {
+                let p = crate::keystore::password(&format!("password for {name}: "))?;
+                crate::keystore::load(name, &p)
+            }
+        }
+    }
+
+    /// The address a read is about: the one given, else the signer's.
+    fn subject(&self, addr: Option<&str>) -> Result<Address, String> {
+        match addr {
+            Some(a) => parse_address(a),
+            None => self.address()?.ok_or_else(|| {
+                "give an address, or select one with --key NAME or --dev-account N".to_string()
+            }),
+        }
+    }
 }
 
 fn rpc(e: RpcError) -> String {
     match e {
+        RpcError::Node { data, .. } if data["reason"] == "insufficientBalance" => {
+            let needed = amount(&data["needed"]);
+            let balance = amount(&data["balance"]);
+            format!(
+                "insufficient balance: the sender holds {} ({balance} wei) but this needs {} \
+                 ({needed} wei: the value plus the maximum fee of this and its pending \
+                 transactions)",
+                format_cby(balance),
+                format_cby(needed)
+            )
+        }
         RpcError::Node { data, message, .. } if !data.is_null() => {
             let reason = data["reason"].as_str().unwrap_or_default();
             if reason.is_empty() {
@@ -43,67 +100,72 @@ fn hex0x(b: &[u8]) -> String {
     format!("0x{}", hex::encode(b))
 }
 
-/// Parse an address argument.
+/// Parse an address argument: 0x + 40 hex digits, all lowercase, all uppercase or with a
+/// valid EIP-55 checksum.
 pub fn parse_address(s: &str) -> Result<Address, String> {
-    let h = s.strip_prefix("0x").unwrap_or(s);
-    let b = hex::decode(h).map_err(|_| format!("{s:?} is not a hex address"))?;
-    let a: [u8; 20] = b
-        .try_into()
-        .map_err(|_| format!("{s:?} is not a 20-byte address"))?;
-    Ok(Address(a))
+    s.trim()
+        .parse::<Address>()
+        .map_err(|e| format!("{s:?} is not an address: {e}"))
 }
 
-/// Parse an amount: an integer number of wei, or a decimal number of CBY with the suffix `cby`
-/// (`1.5cby` = 1.5 × 10^18 wei).
+/// Parse an amount: an integer number of wei, or a decimal number with the unit `wei`, `gwei`
+/// (10^9 wei) or `cby` (10^18 wei): `1.5cby`, `20gwei`, `7wei`.
 pub fn parse_amount(s: &str) -> Result<u128, String> {
     let lower = s.trim().to_ascii_lowercase();
-    let Some(cby) = lower.strip_suffix("cby") else {
-        return lower
-            .parse()
-            .map_err(|_| format!("{s:?} is not an amount (wei, or e.g. 1.5cby)"));
+    let (number, decimals) = if let Some(n) = lower.strip_suffix("gwei") {
+        (n, 9)
+    } else if let Some(n) = lower.strip_suffix("wei") {
+        (n, 0)
+    } else if let Some(n) = lower.strip_suffix("cby") {
+        (n, 18)
+    } else {
+        (lower.as_str(), 0)
     };
-    let (whole, frac) = cby.split_once('.').unwrap_or((cby, ""));
-    if frac.len() > 18 || (whole.is_empty() && frac.is_empty()) {
-        return Err(format!("{s:?} is not an amount (at most 18 decimals)"));
+    let number = number.trim();
+    let bad = || format!("{s:?} is not an amount (wei, or e.g. 1.5cby, 20gwei)");
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    if (whole.is_empty() && frac.is_empty())
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(bad());
     }
+    if frac.len() > decimals as usize {
+        return Err(format!(
+            "{s:?} has more decimals than its unit allows ({decimals}): amounts are whole wei"
+        ));
+    }
+    let too_large = || format!("{s:?} is too large");
     let whole: u128 = if whole.is_empty() {
         0
     } else {
-        whole
-            .parse()
-            .map_err(|_| format!("{s:?} is not an amount"))?
+        whole.parse().map_err(|_| too_large())?
     };
     let frac_wei: u128 = if frac.is_empty() {
         0
     } else {
-        frac.parse::<u128>()
-            .map_err(|_| format!("{s:?} is not an amount"))?
-            * 10u128.pow(18 - frac.len() as u32)
+        frac.parse::<u128>().map_err(|_| bad())? * 10u128.pow(decimals - frac.len() as u32)
     };
     whole
-        .checked_mul(10u128.pow(18))
+        .checked_mul(10u128.pow(decimals))
         .and_then(|w| w.checked_add(frac_wei))
-        .ok_or_else(|| format!("{s:?} is too large"))
+        .ok_or_else(too_large)
 }
 
-/// `--args`: a JSON array (positional) or object (keyword) as handler arguments.
+/// `--args`: a JSON array (positional) or object (keyword) as handler arguments, integers
+/// exact at any size (`crate::args`).
 pub fn parse_args(args: Option<&str>) -> Result<Value, String> {
     let Some(text) = args else {
         return Ok(Value::Array(Vec::new()));
     };
-    let j: Json = serde_json::from_str(text).map_err(|e| format!("--args is not JSON: {e}"))?;
-    if !(j.is_array() || j.is_object()) || j.get("bytes").is_some() || j.get("map").is_some() {
+    let v = crate::args::parse(text).map_err(|e| format!("--args is not JSON: {e}"))?;
+    let keyword = matches!(&v, Value::Map(entries) if entries.iter().all(|(k, _)| matches!(k, Value::Text(_))));
+    if !(matches!(v, Value::Array(_)) || keyword) {
         return Err(
             "--args must be a JSON array (positional) or object (keyword arguments)".into(),
         );
     }
-    from_json(&j).map_err(|e| format!("--args: {e}"))
-}
-
-fn signer(ctx: &Ctx) -> Result<&PrivateKey, String> {
-    ctx.key.as_ref().ok_or_else(|| {
-        "this command signs a transaction: give --key NAME or --dev-account N".into()
-    })
+    Ok(v)
 }
 
 fn amount(v: &Json) -> u128 {
@@ -121,34 +183,78 @@ fn format_cby(wei: u128) -> String {
     }
 }
 
-/// Sign and send a transaction with estimated limits and fees, wait for its receipt.
-fn send(ctx: &Ctx, to: Option<Address>, value: u128, payload: Vec<u8>) -> Result<Json, String> {
-    let key = signer(ctx)?;
-    let from = key.address();
-    let chain_id = ctx
-        .client
+/// A local copy of the actor's source: tracebacks quote its lines under its path.
+pub struct Local<'a> {
+    /// The file name shown.
+    pub path: &'a str,
+    /// Its text.
+    pub source: &'a str,
+}
+
+/// What a transaction will do, for the estimate and the pre-flight check.
+struct Plan<'a> {
+    to: Option<Address>,
+    value: u128,
+    payload: Vec<u8>,
+    /// The handler run (`__init__` for a deploy, `transfer` for a value transfer).
+    handler: &'a str,
+    local: Option<Local<'a>>,
+}
+
+fn chain_id(ctx: &Ctx) -> Result<u64, String> {
+    ctx.client
         .call("cowboy_chainId", json!([]))
         .map_err(rpc)?
         .as_u64()
-        .unwrap_or(0);
+        .ok_or_else(|| "the node's chain id is not a number".into())
+}
+
+fn estimate(ctx: &Ctx, from: Option<Address>, plan: &Plan<'_>) -> Result<Json, String> {
+    ctx.client
+        .call(
+            "cowboy_estimateFee",
+            json!([{"from": from.map(|a| hex0x(&a.0)), "to": plan.to.map(|a| hex0x(&a.0)),
+                    "payload": hex0x(&plan.payload), "value": plan.value.to_string()}]),
+        )
+        .map_err(rpc)
+}
+
+/// Sign and send a transaction with estimated limits and fees, wait for its receipt. When the
+/// pre-flight simulation fails nothing is sent, unless `force`.
+fn send(ctx: &Ctx, plan: &Plan<'_>, force: bool) -> Result<Json, String> {
+    let key = ctx.key()?;
+    let from = key.address();
+    let chain_id = chain_id(ctx)?;
     let account = ctx
         .client
         .call("cowboy_getAccount", json!([hex0x(&from.0)]))
         .map_err(rpc)?;
     let nonce = account["pendingNonce"].as_u64().unwrap_or(0);
-    let est = ctx
-        .client
-        .call(
-            "cowboy_estimateFee",
-            json!([{"from": hex0x(&from.0), "to": to.map(|a| hex0x(&a.0)),
-                    "payload": hex0x(&payload), "value": value.to_string()}]),
-        )
-        .map_err(rpc)?;
+    let est = estimate(ctx, Some(from), plan)?;
+    if est["success"] == false {
+        let actor = plan.to.map(|a| hex0x(&a.0));
+        let tb = traceback(
+            ctx,
+            actor.as_deref(),
+            plan.handler,
+            &est["error"],
+            plan.local.as_ref(),
+        );
+        if !force {
+            return Err(format!(
+                "{tb}\nthe simulation failed, so nothing was sent (--force sends it anyway, and \
+                 pays its fee)"
+            ));
+        }
+        crate::note(format!(
+            "{tb}\nthe simulation failed; sending anyway (--force)"
+        ));
+    }
     let mut tx = Transaction {
         chain_id,
         nonce,
-        to,
-        value,
+        to: plan.to,
+        value: plan.value,
         cycles_limit: est["cyclesLimit"].as_u64().unwrap_or(0),
         cells_limit: est["cellsLimit"].as_u64().unwrap_or(0),
         max_fee_per_cycle: amount(&est["maxFeePerCycle"]),
@@ -156,17 +262,17 @@ fn send(ctx: &Ctx, to: Option<Address>, value: u128, payload: Vec<u8>) -> Result
         tip_per_cycle: amount(&est["tipPerCycle"]),
         tip_per_cell: amount(&est["tipPerCell"]),
         access_list: None,
-        payload,
+        payload: plan.payload.clone(),
         signature: None,
     };
-    tx.sign(key).map_err(|e| format!("cannot sign: {e}"))?;
+    tx.sign(&key).map_err(|e| format!("cannot sign: {e}"))?;
     let hash = ctx
         .client
         .call("cowboy_sendRawTransaction", json!([hex0x(&tx.encode())]))
         .map_err(rpc)?;
     let hash = hash.as_str().unwrap_or_default().to_string();
     if !ctx.json {
-        eprintln!("sent {hash}");
+        crate::note(format!("sent {hash}"));
     }
     wait_receipt(ctx, &hash)
 }
@@ -183,29 +289,42 @@ fn wait_receipt(ctx: &Ctx, hash: &str) -> Result<Json, String> {
         }
         if started.elapsed() > Duration::from_secs(120) {
             return Err(format!(
-                "no receipt for {hash} after 120 s; the transaction may still be pending"
+                "no receipt for {hash} after 120 s; the transaction may still be pending \
+                 (`cowboy tx {hash}` shows it)"
             ));
         }
         std::thread::sleep(Duration::from_millis(200));
     }
 }
 
-/// The actor traceback of a failed receipt or call result.
-fn traceback(ctx: &Ctx, actor: Option<&str>, handler: &str, error: &Json) -> String {
+/// The actor traceback of a failed receipt, call or simulation: the line is quoted from the
+/// local file when there is one (a deploy), else from the actor's source on chain.
+fn traceback(
+    ctx: &Ctx,
+    actor: Option<&str>,
+    handler: &str,
+    error: &Json,
+    local: Option<&Local<'_>>,
+) -> String {
     let class = error["class"].as_str().unwrap_or("Error");
     let message = error["message"].as_str().unwrap_or_default();
     let mut out = String::from("Traceback (most recent call last):\n");
-    if let (Some(actor), Some(line)) = (actor, error["line"].as_u64()) {
-        out.push_str(&format!(
-            "  File \"<actor {actor}>\", line {line}, in {handler}\n"
-        ));
-        let source = ctx
-            .client
-            .call("cowboy_getActorSource", json!([actor]))
-            .ok();
+    if let Some(line) = error["line"].as_u64() {
+        let (file, source) = match (local, actor) {
+            (Some(l), _) => (l.path.to_string(), Some(l.source.to_string())),
+            (None, Some(actor)) => {
+                let source = ctx
+                    .client
+                    .call("cowboy_getActorSource", json!([actor]))
+                    .ok()
+                    .and_then(|s| s["source"].as_str().map(str::to_string));
+                (format!("<actor {actor}>"), source)
+            }
+            (None, None) => ("<actor>".to_string(), None),
+        };
+        out.push_str(&format!("  File \"{file}\", line {line}, in {handler}\n"));
         if let Some(text) = source
-            .as_ref()
-            .and_then(|s| s["source"].as_str())
+            .as_deref()
             .and_then(|src| src.lines().nth(line.saturating_sub(1) as usize))
         {
             out.push_str(&format!("    {}\n", text.trim()));
@@ -219,76 +338,103 @@ fn traceback(ctx: &Ctx, actor: Option<&str>, handler: &str, error: &Json) -> Str
     out
 }
 
-fn report(ctx: &Ctx, receipt: &Json, handler: &str) -> CmdResult {
+fn report(ctx: &Ctx, receipt: &Json, handler: &str, local: Option<&Local<'_>>) -> CmdResult {
     if ctx.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(receipt).unwrap_or_default()
-        );
+        crate::out_json(receipt);
     }
     if receipt["success"].as_bool() != Some(true) {
         let actor = receipt["to"].as_str();
-        return Err(traceback(ctx, actor, handler, &receipt["error"]));
+        return Err(traceback(ctx, actor, handler, &receipt["error"], local));
     }
     if !ctx.json {
         if let Some(addr) = receipt["contractAddress"].as_str() {
-            println!("deployed {addr}");
+            crate::out(format!("deployed {addr}"));
         } else if !receipt["returnValue"].is_null() {
-            println!("{}", receipt["returnValue"]);
+            crate::out(&receipt["returnValue"]);
         }
-        eprintln!(
+        crate::note(format!(
             "block {}  cycles {}  cells {}  fee {}",
             receipt["blockHeight"],
             receipt["cyclesUsed"],
             receipt["cellsUsed"],
             format_cby(amount(&receipt["feePaid"]))
-        );
+        ));
     }
     Ok(())
 }
 
-/// `cowboy balance ADDR`.
-pub fn balance(ctx: &Ctx, addr: Option<&str>) -> CmdResult {
-    let address = match addr {
-        Some(a) => parse_address(a)?,
-        None => signer(ctx)?.address(),
-    };
+/// `cowboy balance [ADDR]`.
+pub fn balance(ctx: &Ctx, addr: Option<&str>, wei: bool) -> CmdResult {
+    let address = ctx.subject(addr)?;
     let acct = ctx
         .client
         .call("cowboy_getAccount", json!([hex0x(&address.0)]))
         .map_err(rpc)?;
     if ctx.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&acct).unwrap_or_default()
-        );
+        crate::out_json(&acct);
+    } else if wei {
+        crate::out(amount(&acct["balance"]));
     } else {
-        println!("{}", format_cby(amount(&acct["balance"])));
+        crate::out(format_cby(amount(&acct["balance"])));
     }
     Ok(())
 }
 
-/// `cowboy transfer TO AMOUNT`.
-pub fn transfer(ctx: &Ctx, to: &str, value: &str) -> CmdResult {
-    let to = parse_address(to)?;
-    let receipt = send(
-        ctx,
-        Some(to),
-        parse_amount(value)?,
-        Payload::Transfer.encode(),
-    )?;
-    report(ctx, &receipt, "transfer")
+/// `cowboy nonce [ADDR]`: the next nonce to sign (counting pending transactions).
+pub fn nonce(ctx: &Ctx, addr: Option<&str>) -> CmdResult {
+    let address = ctx.subject(addr)?;
+    let acct = ctx
+        .client
+        .call("cowboy_getAccount", json!([hex0x(&address.0)]))
+        .map_err(rpc)?;
+    if ctx.json {
+        crate::out_json(&json!({
+            "address": address.to_checksum(),
+            "nonce": acct["nonce"],
+            "pendingNonce": acct["pendingNonce"],
+            "height": acct["height"],
+        }));
+    } else {
+        crate::out(&acct["pendingNonce"]);
+        if acct["pendingNonce"] != acct["nonce"] {
+            crate::note(format!(
+                "{} mined at block {}, the rest pending",
+                acct["nonce"], acct["height"]
+            ));
+        }
+    }
+    Ok(())
 }
 
-/// `cowboy deploy FILE`.
-pub fn deploy(
+fn transfer_plan(to: &str, value: &str) -> Result<Plan<'static>, String> {
+    Ok(Plan {
+        to: Some(parse_address(to)?),
+        value: parse_amount(value)?,
+        payload: Payload::Transfer.encode(),
+        handler: "transfer",
+        local: None,
+    })
+}
+
+/// `cowboy transfer TO AMOUNT`.
+pub fn transfer(ctx: &Ctx, to: &str, value: &str, force: bool) -> CmdResult {
+    let plan = transfer_plan(to, value)?;
+    let receipt = send(ctx, &plan, force)?;
+    report(ctx, &receipt, "transfer", None)
+}
+
+fn read_source(file: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))
+}
+
+fn deploy_plan<'a>(
     ctx: &Ctx,
-    file: &std::path::Path,
+    path: &'a str,
+    source: &'a str,
     salt: Option<&str>,
     args: Option<&str>,
-) -> CmdResult {
-    let source = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    value: Option<&str>,
+) -> Result<Plan<'a>, String> {
     let salt = match salt {
         Some(s) => match s.strip_prefix("0x").and_then(Hash32::from_hex) {
             Some(h) => h,
@@ -299,16 +445,57 @@ pub fn deploy(
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos());
-            keccak256(format!("{}-{now}", hex::encode(signer(ctx)?.address().0)).as_bytes())
+            let who = ctx.address()?.map(|a| a.0).unwrap_or_default();
+            keccak256(format!("{}-{now}", hex::encode(who)).as_bytes())
         }
     };
     let payload = Payload::Deploy {
-        source,
+        source: source.to_string(),
         salt,
         init_args: parse_args(args)?,
     };
-    let receipt = send(ctx, None, 0, payload.encode())?;
-    report(ctx, &receipt, "__init__")
+    Ok(Plan {
+        to: None,
+        value: value.map(parse_amount).transpose()?.unwrap_or(0),
+        payload: payload.encode(),
+        handler: "__init__",
+        local: Some(Local { path, source }),
+    })
+}
+
+/// `cowboy deploy FILE`.
+pub fn deploy(
+    ctx: &Ctx,
+    file: &std::path::Path,
+    salt: Option<&str>,
+    args: Option<&str>,
+    value: Option<&str>,
+    force: bool,
+) -> CmdResult {
+    let source = read_source(file)?;
+    let path = file.display().to_string();
+    let plan = deploy_plan(ctx, &path, &source, salt, args, value)?;
+    let receipt = send(ctx, &plan, force)?;
+    report(ctx, &receipt, "__init__", plan.local.as_ref())
+}
+
+fn call_plan<'a>(
+    to: &str,
+    handler: &'a str,
+    args: Option<&str>,
+    value: Option<&str>,
+) -> Result<Plan<'a>, String> {
+    let payload = Payload::Call {
+        handler: handler.to_string(),
+        args: parse_args(args)?,
+    };
+    Ok(Plan {
+        to: Some(parse_address(to)?),
+        value: value.map(parse_amount).transpose()?.unwrap_or(0),
+        payload: payload.encode(),
+        handler,
+        local: None,
+    })
 }
 
 /// `cowboy call ADDR HANDLER`.
@@ -318,44 +505,205 @@ pub fn call(
     handler: &str,
     args: Option<&str>,
     value: Option<&str>,
+    force: bool,
 ) -> CmdResult {
-    let to = parse_address(to)?;
-    let payload = Payload::Call {
-        handler: handler.to_string(),
-        args: parse_args(args)?,
-    };
-    let value = value.map(parse_amount).transpose()?.unwrap_or(0);
-    let receipt = send(ctx, Some(to), value, payload.encode())?;
-    report(ctx, &receipt, handler)
+    let plan = call_plan(to, handler, args, value)?;
+    let receipt = send(ctx, &plan, force)?;
+    report(ctx, &receipt, handler, None)
+}
+
+/// `cowboy estimate …`: the simulated usage and the fees the CLI would sign.
+fn print_estimate(ctx: &Ctx, plan: &Plan<'_>) -> CmdResult {
+    let from = ctx.address()?;
+    let est = estimate(ctx, from, plan)?;
+    if ctx.json {
+        crate::out_json(&est);
+    } else {
+        let u = |k: &str| est[k].as_u64().unwrap_or(0) as u128;
+        // What the usage costs at today's basefees plus tips, and the most the signed caps allow.
+        let likely = u("cycles") * (amount(&est["cycleBasefee"]) + amount(&est["tipPerCycle"]))
+            + u("cells") * (amount(&est["cellBasefee"]) + amount(&est["tipPerCell"]));
+        let max = u("cyclesLimit") * amount(&est["maxFeePerCycle"])
+            + u("cellsLimit") * amount(&est["maxFeePerCell"]);
+        crate::out(format!(
+            "cycles {}  cells {}  fee {} (at most {})",
+            est["cycles"],
+            est["cells"],
+            format_cby(likely),
+            format_cby(max)
+        ));
+        crate::note(format!(
+            "limits: {} cycles, {} cells; basefees {} / {} wei per cycle / cell",
+            est["cyclesLimit"],
+            est["cellsLimit"],
+            est["cycleBasefee"].as_str().unwrap_or("?"),
+            est["cellBasefee"].as_str().unwrap_or("?")
+        ));
+    }
+    if est["success"] == false {
+        let actor = plan.to.map(|a| hex0x(&a.0));
+        return Err(traceback(
+            ctx,
+            actor.as_deref(),
+            plan.handler,
+            &est["error"],
+            plan.local.as_ref(),
+        ));
+    }
+    Ok(())
+}
+
+/// `cowboy estimate call ADDR HANDLER`.
+pub fn estimate_call(
+    ctx: &Ctx,
+    to: &str,
+    handler: &str,
+    args: Option<&str>,
+    value: Option<&str>,
+) -> CmdResult {
+    print_estimate(ctx, &call_plan(to, handler, args, value)?)
+}
+
+/// `cowboy estimate deploy FILE`.
+pub fn estimate_deploy(
+    ctx: &Ctx,
+    file: &std::path::Path,
+    args: Option<&str>,
+    value: Option<&str>,
+) -> CmdResult {
+    let source = read_source(file)?;
+    let path = file.display().to_string();
+    print_estimate(ctx, &deploy_plan(ctx, &path, &source, None, args, value)?)
+}
+
+/// `cowboy estimate transfer TO AMOUNT`.
+pub fn estimate_transfer(ctx: &Ctx, to: &str, value: &str) -> CmdResult {
+    print_estimate(ctx, &transfer_plan(to, value)?)
 }
 
 /// `cowboy view ADDR HANDLER`.
-pub fn view(ctx: &Ctx, to: &str, handler: &str, args: Option<&str>) -> CmdResult {
+pub fn view(
+    ctx: &Ctx,
+    to: &str,
+    handler: &str,
+    args: Option<&str>,
+    value: Option<&str>,
+    from: Option<&str>,
+) -> CmdResult {
     let to = parse_address(to)?;
     let args = cbor::encode(&parse_args(args)?);
-    let from = ctx.key.as_ref().map(|k| hex0x(&k.address().0));
+    let from = match from {
+        Some(f) => Some(parse_address(f)?),
+        None => ctx.address()?,
+    };
+    let value = value.map(parse_amount).transpose()?.unwrap_or(0);
     let r = ctx
         .client
         .call(
             "cowboy_call",
-            json!([{"to": hex0x(&to.0), "handler": handler, "args": hex0x(&args), "from": from}]),
+            json!([{"to": hex0x(&to.0), "handler": handler, "args": hex0x(&args),
+                    "from": from.map(|a| hex0x(&a.0)), "value": value.to_string()}]),
         )
         .map_err(rpc)?;
     if ctx.json {
-        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        crate::out_json(&r);
     }
     if r["success"].as_bool() != Some(true) {
-        return Err(traceback(ctx, Some(&hex0x(&to.0)), handler, &r["error"]));
+        return Err(traceback(
+            ctx,
+            Some(&hex0x(&to.0)),
+            handler,
+            &r["error"],
+            None,
+        ));
     }
     if !ctx.json {
-        println!("{}", r["returnValue"]);
-        eprintln!("cycles {}  cells {}", r["cyclesUsed"], r["cellsUsed"]);
+        crate::out(&r["returnValue"]);
+        crate::note(format!(
+            "cycles {}  cells {}",
+            r["cyclesUsed"], r["cellsUsed"]
+        ));
+    }
+    Ok(())
+}
+
+fn parse_hash(s: &str) -> Result<String, String> {
+    match s.strip_prefix("0x").and_then(Hash32::from_hex) {
+        Some(h) => Ok(hex0x(&h.0)),
+        None => Err(format!("{s:?} is not a hash (0x + 64 hex digits)")),
+    }
+}
+
+/// `cowboy tx HASH`: the transaction, and whether it is pending, succeeded or failed.
+pub fn tx(ctx: &Ctx, hash: &str) -> CmdResult {
+    let hash = parse_hash(hash)?;
+    let t = ctx
+        .client
+        .call("cowboy_getTransaction", json!([hash]))
+        .map_err(rpc)?;
+    if t.is_null() {
+        return Err(format!(
+            "no transaction {hash}: this node has it neither pending nor in a finalized block"
+        ));
+    }
+    let receipt = if t["blockHeight"].is_null() {
+        Json::Null
+    } else {
+        ctx.client
+            .call("cowboy_getReceipt", json!([hash]))
+            .map_err(rpc)?
+    };
+    let status = match receipt["success"].as_bool() {
+        None => "pending".to_string(),
+        Some(true) => "success".to_string(),
+        Some(false) => format!(
+            "failed: {}: {}",
+            receipt["error"]["class"].as_str().unwrap_or("Error"),
+            receipt["error"]["message"].as_str().unwrap_or_default()
+        ),
+    };
+    if ctx.json {
+        let mut t = t;
+        t["status"] = json!(status);
+        crate::out_json(&t);
+        return Ok(());
+    }
+    let field = |k: &str| match &t[k] {
+        Json::String(s) => s.clone(),
+        Json::Null => "-".to_string(),
+        v => v.to_string(),
+    };
+    let mut rows = vec![
+        ("hash", field("hash")),
+        ("status", status),
+        ("block", field("blockHeight")),
+        ("from", field("from")),
+        ("to", field("to")),
+        ("kind", field("kind")),
+    ];
+    if t["kind"] == "call" {
+        rows.push(("handler", field("handler")));
+    }
+    rows.extend([
+        ("value", format_cby(amount(&t["value"]))),
+        ("nonce", field("nonce")),
+        ("cycles limit", field("cyclesLimit")),
+        ("cells limit", field("cellsLimit")),
+    ]);
+    if !receipt.is_null() {
+        rows.push(("cycles used", receipt["cyclesUsed"].to_string()));
+        rows.push(("cells used", receipt["cellsUsed"].to_string()));
+        rows.push(("fee paid", format_cby(amount(&receipt["feePaid"]))));
+    }
+    for (k, v) in rows {
+        crate::out(format!("{k:<13}{v}"));
     }
     Ok(())
 }
 
 /// `cowboy receipt HASH`.
 pub fn receipt(ctx: &Ctx, hash: &str) -> CmdResult {
+    let hash = parse_hash(hash)?;
     let r = ctx
         .client
         .call("cowboy_getReceipt", json!([hash]))
@@ -365,21 +713,58 @@ pub fn receipt(ctx: &Ctx, hash: &str) -> CmdResult {
             "no receipt for {hash} (unknown, or not in a finalized block yet)"
         ));
     }
-    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+    crate::out_json(&r);
     Ok(())
 }
 
-/// `cowboy block [N]`.
-pub fn block(ctx: &Ctx, n: Option<u64>) -> CmdResult {
-    let tag = n.map_or(json!("latest"), |n| json!(n));
-    let b = ctx
-        .client
-        .call("cowboy_getBlockByNumber", json!([tag, false]))
-        .map_err(rpc)?;
+/// `cowboy block [latest|N|HASH]`.
+pub fn block(ctx: &Ctx, which: &str, full: bool) -> CmdResult {
+    let which = which.trim();
+    let b = if which.eq_ignore_ascii_case("latest") {
+        ctx.client
+            .call("cowboy_getBlockByNumber", json!(["latest", full]))
+            .map_err(rpc)?
+    } else if let Ok(n) = which.parse::<u64>() {
+        ctx.client
+            .call("cowboy_getBlockByNumber", json!([n, full]))
+            .map_err(rpc)?
+    } else if which.starts_with("0x") {
+        let hash = parse_hash(which)?;
+        ctx.client
+            .call("cowboy_getBlockByHash", json!([hash, full]))
+            .map_err(rpc)?
+    } else {
+        return Err(format!(
+            "{which:?} is not a block: give `latest`, a height or a block hash"
+        ));
+    };
     if b.is_null() {
-        return Err("no such block".into());
+        return Err(format!("no block {which} (not finalized yet, or unknown)"));
     }
-    println!("{}", serde_json::to_string_pretty(&b).unwrap_or_default());
+    crate::out_json(&b);
+    Ok(())
+}
+
+/// `cowboy source ADDR`: the actor's Python source.
+pub fn source(ctx: &Ctx, addr: &str) -> CmdResult {
+    let address = parse_address(addr)?;
+    let s = ctx
+        .client
+        .call("cowboy_getActorSource", json!([hex0x(&address.0)]))
+        .map_err(rpc)?;
+    if s.is_null() {
+        return Err(format!("no actor is deployed at {}", address.to_checksum()));
+    }
+    if ctx.json {
+        crate::out_json(&s);
+    } else {
+        crate::out(
+            s["source"]
+                .as_str()
+                .unwrap_or_default()
+                .trim_end_matches('\n'),
+        );
+    }
     Ok(())
 }
 
@@ -408,27 +793,44 @@ pub fn storage(ctx: &Ctx, addr: &str, key: &str) -> CmdResult {
     cowboy_proof_verifier::verify_storage(&root, &address.0, &raw, value.as_deref(), &proof)
         .map_err(|e| format!("the node's proof does not verify: {e:?}"))?;
     if ctx.json {
-        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        crate::out_json(&r);
     } else {
         match value {
-            None => println!("(absent)"),
+            None => crate::out("(absent)"),
             Some(v) => match cbor::decode(&v) {
-                Ok(v) => println!("{}", to_json(&v)),
-                Err(_) => println!("{}", hex0x(&v)),
+                Ok(v) => crate::out(to_json(&v)),
+                Err(_) => crate::out(hex0x(&v)),
             },
         }
-        eprintln!(
+        crate::note(format!(
             "proof verified against the state root of block {}",
             r["height"]
-        );
+        ));
     }
     Ok(())
 }
 
-/// `cowboy events ADDR [--topic T] [--follow]`.
-pub fn events(ctx: &Ctx, addr: &str, topic: Option<&str>, follow: bool) -> CmdResult {
+/// Blocks per `cowboy_getEvents` query (the node's limit, RPC.md).
+const EVENT_WINDOW: u64 = 10_000;
+
+/// `cowboy events ADDR [--topic T] [--from H] [--to H] [--follow]`: events in height order,
+/// one line each (with `--json`, one event object per line), fetched in windows of the
+/// node's per-query limit.
+pub fn events(
+    ctx: &Ctx,
+    addr: &str,
+    topic: Option<&str>,
+    from: Option<u64>,
+    to: Option<u64>,
+    follow: bool,
+) -> CmdResult {
     let address = parse_address(addr)?;
-    let mut from: Option<u64> = None;
+    if let (Some(f), Some(t)) = (from, to) {
+        if f > t {
+            return Err(format!("--from {f} is above --to {t}"));
+        }
+    }
+    let mut next = from;
     loop {
         let tip = ctx
             .client
@@ -436,29 +838,32 @@ pub fn events(ctx: &Ctx, addr: &str, topic: Option<&str>, follow: bool) -> CmdRe
             .map_err(rpc)?
             .as_u64()
             .unwrap_or(0);
-        let start = from.unwrap_or_else(|| tip.saturating_sub(9_999));
-        if start <= tip {
+        let end = to.map_or(tip, |t| t.min(tip));
+        let mut start = next.unwrap_or_else(|| end.saturating_sub(EVENT_WINDOW - 1));
+        while start <= end {
+            let stop = end.min(start.saturating_add(EVENT_WINDOW - 1));
             let evs = ctx
                 .client
                 .call(
                     "cowboy_getEvents",
-                    json!([{"address": hex0x(&address.0), "topic": topic, "fromBlock": start, "toBlock": tip}]),
+                    json!([{"address": hex0x(&address.0), "topic": topic, "fromBlock": start, "toBlock": stop}]),
                 )
                 .map_err(rpc)?;
             for e in evs.as_array().into_iter().flatten() {
                 if ctx.json {
-                    println!("{e}");
+                    crate::out(e);
                 } else {
-                    println!(
+                    crate::out(format!(
                         "block {} {} {}",
                         e["blockHeight"],
                         e["topic"].as_str().unwrap_or_default(),
                         e["dataValue"]
-                    );
+                    ));
                 }
             }
-            from = Some(tip + 1);
+            start = stop + 1;
         }
+        next = Some(start.max(end + 1));
         if !follow {
             return Ok(());
         }
@@ -496,17 +901,17 @@ pub fn timers(ctx: &Ctx, addr: &str) -> CmdResult {
         .call("cowboy_getTimers", json!([hex0x(&address.0)]))
         .map_err(rpc)?;
     if ctx.json {
-        println!("{}", serde_json::to_string_pretty(&ts).unwrap_or_default());
+        crate::out_json(&ts);
         return Ok(());
     }
     let list = ts.as_array().cloned().unwrap_or_default();
     if list.is_empty() {
-        eprintln!("{addr} has no pending timers");
+        crate::note(format!("{addr} has no pending timers"));
         return Ok(());
     }
-    println!("{TIMER_HEADER}");
+    crate::out(TIMER_HEADER);
     for t in &list {
-        println!("{}", timer_row(t));
+        crate::out(timer_row(t));
     }
     Ok(())
 }
@@ -524,16 +929,16 @@ pub fn timer(ctx: &Ctx, id: u64) -> CmdResult {
         ));
     }
     if ctx.json {
-        println!("{}", serde_json::to_string_pretty(&t).unwrap_or_default());
+        crate::out_json(&t);
         return Ok(());
     }
-    println!("{TIMER_HEADER}");
-    println!("{}", timer_row(&t));
-    println!(
+    crate::out(TIMER_HEADER);
+    crate::out(timer_row(&t));
+    crate::out(format!(
         "owner {}  data {}",
         t["owner"].as_str().unwrap_or_default(),
         t["dataValue"]
-    );
+    ));
     Ok(())
 }
 
@@ -548,21 +953,21 @@ pub fn timer_executions(ctx: &Ctx, height: Option<u64>) -> CmdResult {
         return Err("no such block".into());
     }
     if ctx.json {
-        println!("{}", serde_json::to_string_pretty(&xs).unwrap_or_default());
+        crate::out_json(&xs);
         return Ok(());
     }
     let list = xs.as_array().cloned().unwrap_or_default();
     if list.is_empty() {
-        eprintln!("no timer ran in that block");
+        crate::note("no timer ran in that block");
     }
     for x in &list {
         let handler = x["handler"].as_str().unwrap_or_default();
         let outcome = if x["success"].as_bool() == Some(true) {
             format!("ok {}", x["returnValue"])
         } else {
-            traceback(ctx, x["owner"].as_str(), handler, &x["error"])
+            traceback(ctx, x["owner"].as_str(), handler, &x["error"], None)
         };
-        println!(
+        crate::out(format!(
             "block {}  timer {}  {}.{}  due {}  cycles {}  fee {}  events {}\n{}",
             x["blockHeight"],
             x["timerId"],
@@ -573,7 +978,7 @@ pub fn timer_executions(ctx: &Ctx, height: Option<u64>) -> CmdResult {
             format_cby(amount(&x["feePaid"])),
             x["events"].as_array().map_or(0, Vec::len),
             outcome
-        );
+        ));
     }
     Ok(())
 }

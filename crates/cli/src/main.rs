@@ -1,20 +1,61 @@
 //! The `cowboy` command line: keys, transactions and queries against a node's JSON-RPC
 //! (`chain`, `keystore`, `rpc`), and `cowboy pvm run FILE.py`, which runs a Python file on the
 //! PVM with the on-chain limits (cycles are counted but unlimited unless `--cycles` is given).
+//! Output goes through [`out`], which ends the process quietly when stdout is a closed pipe
+//! (`cowboy … | head`), as `cat` does.
 
+mod args;
 mod chain;
 mod keystore;
 mod rpc;
 
 use clap::{Parser, Subcommand};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 /// The CLI's allocator (see Cargo.toml): actor invocations are allocation-heavy.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Print one line to stdout. A closed pipe (the reader, e.g. `head`, has seen enough) ends the
+/// process with status 0 instead of a panic; any other write failure ends it with status 1.
+pub fn out(line: impl std::fmt::Display) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = writeln!(stdout, "{line}").and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        let _ = writeln!(std::io::stderr(), "cowboy: cannot write to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Print a note to stderr; a closed stderr is ignored.
+pub fn note(line: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// Print a JSON value, pretty, to stdout.
+pub fn out_json(v: &serde_json::Value) {
+    out(serde_json::to_string_pretty(v).unwrap_or_default());
+}
+
+const ENVIRONMENT: &str = "\
+Environment:
+  COWBOY_RPC          the node's JSON-RPC URL (as --rpc; default http://127.0.0.1:8545)
+  COWBOY_HOME         where keys live: $COWBOY_HOME/keys (default ~/.cowboy/keys, mode 0700,
+                      one Web3 Secret Storage v3 file per key, mode 0600)
+  COWBOY_PASSWORD     the keystore password, for scripts and CI (no prompt, no confirmation)
+  COWBOY_PRIVATE_KEY  the hex private key `key import` stores (instead of a prompt)
+
+Amounts (--value, transfer): an integer number of wei, or a decimal number with a unit:
+  wei, gwei (10^9 wei) or cby (10^18 wei), e.g. 1.5cby, 20gwei, 7wei.
+
+Start a local devnet with `cowboyd --dev` (from a checkout:
+`cargo run --release -p cowboy-node --bin cowboyd -- --dev`); sign with --dev-account N.";
+
 #[derive(Parser)]
-#[command(name = "cowboy", about = "Cowboy command line", version)]
+#[command(name = "cowboy", about = "Cowboy command line", version, after_help = ENVIRONMENT)]
 struct Cli {
     /// The node's JSON-RPC URL.
     #[arg(
@@ -24,10 +65,11 @@ struct Cli {
         env = "COWBOY_RPC"
     )]
     rpc: String,
-    /// Print results as JSON.
+    /// Print results as JSON (one document on stdout; notes still go to stderr).
     #[arg(long, global = true)]
     json: bool,
-    /// Sign with this keystore key (`cowboy key list`).
+    /// Sign with this keystore key (`cowboy key list`). Reads only need its address, kept in
+    /// clear: no password is asked until something is signed.
     #[arg(long, global = true, value_name = "NAME")]
     key: Option<String>,
     /// Sign with dev account N of a `cowboyd --dev` node.
@@ -35,6 +77,15 @@ struct Cli {
     dev_account: Option<u32>,
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+/// Options of every command that sends a transaction.
+#[derive(clap::Args, Clone, Copy)]
+struct SendOpts {
+    /// Send even when the pre-flight simulation fails (the transaction is then mined as a
+    /// failure and its fee is paid).
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Subcommand)]
@@ -48,57 +99,100 @@ enum Cmd {
     Balance {
         /// Address.
         address: Option<String>,
+        /// Print the exact number of wei instead of CBY.
+        #[arg(long)]
+        wei: bool,
     },
-    /// Send value (wei, or e.g. 1.5cby).
+    /// Nonce of an account (default: the signer's): the next one to sign, and the mined one.
+    Nonce {
+        /// Address.
+        address: Option<String>,
+    },
+    /// Send value (wei, or e.g. 1.5cby, 20gwei).
     Transfer {
         /// Recipient.
         to: String,
         /// Amount.
         amount: String,
+        #[command(flatten)]
+        send: SendOpts,
     },
-    /// Deploy an actor; prints its address.
+    /// Deploy an actor; prints its address. Refuses when the simulated `__init__` fails.
     Deploy {
         /// The actor's Python source.
         file: std::path::PathBuf,
         /// Salt of the actor address (0x + 64 hex digits, or any text, hashed).
         #[arg(long)]
         salt: Option<String>,
-        /// Init arguments: JSON array (positional) or object (keyword).
+        /// Init arguments: JSON array (positional) or object (keyword); integers are exact.
         #[arg(long)]
         args: Option<String>,
+        /// Value sent to the new actor (wei, or e.g. 1.5cby).
+        #[arg(long)]
+        value: Option<String>,
+        #[command(flatten)]
+        send: SendOpts,
     },
-    /// Call a handler in a transaction; prints the return value.
+    /// Call a handler in a transaction; prints the return value. Refuses when the simulated
+    /// call fails.
     Call {
         /// Actor address.
         address: String,
         /// Handler name.
         handler: String,
-        /// Arguments: JSON array (positional) or object (keyword).
+        /// Arguments: JSON array (positional) or object (keyword); integers are exact.
         #[arg(long)]
         args: Option<String>,
         /// Value sent with the call (wei, or e.g. 1.5cby).
         #[arg(long)]
         value: Option<String>,
+        #[command(flatten)]
+        send: SendOpts,
     },
-    /// Run a handler read-only against the latest state.
+    /// Run a handler read-only against the latest state (nothing is signed or paid).
     View {
         /// Actor address.
         address: String,
         /// Handler name.
         handler: String,
-        /// Arguments: JSON array (positional) or object (keyword).
+        /// Arguments: JSON array (positional) or object (keyword); integers are exact.
         #[arg(long)]
         args: Option<String>,
+        /// Value the call carries (the sender must hold it).
+        #[arg(long)]
+        value: Option<String>,
+        /// Sender the handler sees (default: the signer's address, else the zero address).
+        #[arg(long)]
+        from: Option<String>,
+    },
+    /// Estimate the cycles, cells and fees of a transaction without sending it.
+    Estimate {
+        #[command(subcommand)]
+        what: EstimateCmd,
+    },
+    /// A transaction, with its status.
+    Tx {
+        /// Transaction hash.
+        hash: String,
     },
     /// A transaction's receipt.
     Receipt {
         /// Transaction hash.
         hash: String,
     },
-    /// A block (default: the latest).
+    /// A block: `latest` (the default), a height, or a block hash.
     Block {
-        /// Height.
-        height: Option<u64>,
+        /// `latest`, a height, or 0x + 64 hex digits.
+        #[arg(default_value = "latest")]
+        block: String,
+        /// Include the transactions, not just their hashes.
+        #[arg(long)]
+        full: bool,
+    },
+    /// An actor's Python source.
+    Source {
+        /// Actor address.
+        address: String,
     },
     /// An actor's storage entry, with its proof checked.
     Storage {
@@ -108,15 +202,21 @@ enum Cmd {
         #[arg(value_name = "KEY")]
         entry: String,
     },
-    /// An actor's events.
+    /// An actor's events (default: the last 10,000 blocks).
     Events {
         /// Actor address.
         address: String,
         /// Only this topic.
         #[arg(long)]
         topic: Option<String>,
+        /// First block (default: 9,999 below the last).
+        #[arg(long, value_name = "HEIGHT")]
+        from: Option<u64>,
+        /// Last block (default: the latest).
+        #[arg(long, value_name = "HEIGHT")]
+        to: Option<u64>,
         /// Keep printing new events.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "to")]
         follow: bool,
     },
     /// An address's pending timers (id, handler, due, every, agent, deposit, deferrals).
@@ -142,18 +242,72 @@ enum Cmd {
 }
 
 #[derive(Subcommand)]
+enum EstimateCmd {
+    /// A handler call.
+    Call {
+        /// Actor address.
+        address: String,
+        /// Handler name.
+        handler: String,
+        /// Arguments: JSON array (positional) or object (keyword).
+        #[arg(long)]
+        args: Option<String>,
+        /// Value sent with the call.
+        #[arg(long)]
+        value: Option<String>,
+    },
+    /// A deploy (runs `__init__`).
+    Deploy {
+        /// The actor's Python source.
+        file: std::path::PathBuf,
+        /// Init arguments: JSON array (positional) or object (keyword).
+        #[arg(long)]
+        args: Option<String>,
+        /// Value sent to the new actor.
+        #[arg(long)]
+        value: Option<String>,
+    },
+    /// A value transfer.
+    Transfer {
+        /// Recipient.
+        to: String,
+        /// Amount.
+        amount: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum KeyCmd {
-    /// Create a key and store it encrypted.
+    /// Create a key and store it encrypted (the password is asked twice, or read from
+    /// COWBOY_PASSWORD).
     New {
         /// Name.
         name: String,
     },
-    /// Store an existing private key (hex; read from COWBOY_PRIVATE_KEY or a prompt).
+    /// Store an existing key: a Web3 Secret Storage v3 file (geth, foundry, MetaMask exports;
+    /// kept encrypted under its own password) with --keystore, else a hex private key from
+    /// COWBOY_PRIVATE_KEY or a prompt.
     Import {
         /// Name.
         name: String,
+        /// A v3 keystore JSON file to import.
+        #[arg(long, value_name = "FILE")]
+        keystore: Option<std::path::PathBuf>,
     },
-    /// List stored keys.
+    /// Write a key as a Web3 Secret Storage v3 file (to stdout, or --out FILE with mode 0600).
+    Export {
+        /// Name.
+        name: String,
+        /// Destination file (must not exist).
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Delete a stored key (asks for its password first, to prove it is yours to delete).
+    Delete {
+        /// Name.
+        name: String,
+    },
+    /// List stored keys (no password needed).
     List,
 }
 
@@ -180,68 +334,116 @@ enum PvmCmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.cmd {
-        Cmd::Pvm { cmd } => pvm(cmd),
-        Cmd::Key { cmd } => finish(key(cmd, cli.json)),
-        cmd => {
-            let signer = match (&cli.key, cli.dev_account) {
-                (Some(_), Some(_)) => {
-                    return finish(Err("give --key or --dev-account, not both".into()))
-                }
-                (Some(name), None) => match keystore::password(&format!("password for {name}: "))
-                    .and_then(|p| keystore::load(name, &p))
-                {
-                    Ok(k) => Some(k),
-                    Err(e) => return finish(Err(e)),
-                },
-                (None, Some(n)) => Some(cowboy_types::dev_key(n)),
-                (None, None) => None,
-            };
-            let ctx = chain::Ctx {
-                client: rpc::Client::new(&cli.rpc),
-                json: cli.json,
-                key: signer,
-            };
-            finish(match cmd {
-                Cmd::Balance { address } => chain::balance(&ctx, address.as_deref()),
-                Cmd::Transfer { to, amount } => chain::transfer(&ctx, &to, &amount),
-                Cmd::Deploy { file, salt, args } => {
-                    chain::deploy(&ctx, &file, salt.as_deref(), args.as_deref())
-                }
-                Cmd::Call {
-                    address,
-                    handler,
-                    args,
-                    value,
-                } => chain::call(&ctx, &address, &handler, args.as_deref(), value.as_deref()),
-                Cmd::View {
-                    address,
-                    handler,
-                    args,
-                } => chain::view(&ctx, &address, &handler, args.as_deref()),
-                Cmd::Receipt { hash } => chain::receipt(&ctx, &hash),
-                Cmd::Block { height } => chain::block(&ctx, height),
-                Cmd::Storage { address, entry } => chain::storage(&ctx, &address, &entry),
-                Cmd::Events {
-                    address,
-                    topic,
-                    follow,
-                } => chain::events(&ctx, &address, topic.as_deref(), follow),
-                Cmd::Timers { address } => chain::timers(&ctx, &address),
-                Cmd::Timer { id } => chain::timer(&ctx, id),
-                Cmd::TimerExecutions { height } => chain::timer_executions(&ctx, height),
-                Cmd::Pvm { .. } | Cmd::Key { .. } => Ok(()),
-            })
-        }
+    if let (Some(_), Some(_)) = (&cli.key, cli.dev_account) {
+        return finish(Err("give --key or --dev-account, not both".into()));
     }
+    let json = cli.json;
+    let ctx = chain::Ctx {
+        client: rpc::Client::new(&cli.rpc),
+        json,
+        signer: match (cli.key, cli.dev_account) {
+            (Some(name), _) => chain::Signer::Keystore(name),
+            (None, Some(n)) => chain::Signer::Dev(n),
+            (None, None) => chain::Signer::None,
+        },
+    };
+    finish(match cli.cmd {
+        Cmd::Pvm { cmd } => return pvm(cmd, json),
+        Cmd::Key { cmd } => key(cmd, json),
+        Cmd::Balance { address, wei } => chain::balance(&ctx, address.as_deref(), wei),
+        Cmd::Nonce { address } => chain::nonce(&ctx, address.as_deref()),
+        Cmd::Transfer { to, amount, send } => chain::transfer(&ctx, &to, &amount, send.force),
+        Cmd::Deploy {
+            file,
+            salt,
+            args,
+            value,
+            send,
+        } => chain::deploy(
+            &ctx,
+            &file,
+            salt.as_deref(),
+            args.as_deref(),
+            value.as_deref(),
+            send.force,
+        ),
+        Cmd::Call {
+            address,
+            handler,
+            args,
+            value,
+            send,
+        } => chain::call(
+            &ctx,
+            &address,
+            &handler,
+            args.as_deref(),
+            value.as_deref(),
+            send.force,
+        ),
+        Cmd::View {
+            address,
+            handler,
+            args,
+            value,
+            from,
+        } => chain::view(
+            &ctx,
+            &address,
+            &handler,
+            args.as_deref(),
+            value.as_deref(),
+            from.as_deref(),
+        ),
+        Cmd::Estimate { what } => match what {
+            EstimateCmd::Call {
+                address,
+                handler,
+                args,
+                value,
+            } => chain::estimate_call(&ctx, &address, &handler, args.as_deref(), value.as_deref()),
+            EstimateCmd::Deploy { file, args, value } => {
+                chain::estimate_deploy(&ctx, &file, args.as_deref(), value.as_deref())
+            }
+            EstimateCmd::Transfer { to, amount } => chain::estimate_transfer(&ctx, &to, &amount),
+        },
+        Cmd::Tx { hash } => chain::tx(&ctx, &hash),
+        Cmd::Receipt { hash } => chain::receipt(&ctx, &hash),
+        Cmd::Block { block, full } => chain::block(&ctx, &block, full),
+        Cmd::Source { address } => chain::source(&ctx, &address),
+        Cmd::Storage { address, entry } => chain::storage(&ctx, &address, &entry),
+        Cmd::Events {
+            address,
+            topic,
+            from,
+            to,
+            follow,
+        } => chain::events(&ctx, &address, topic.as_deref(), from, to, follow),
+        Cmd::Timers { address } => chain::timers(&ctx, &address),
+        Cmd::Timer { id } => chain::timer(&ctx, id),
+        Cmd::TimerExecutions { height } => chain::timer_executions(&ctx, height),
+    })
 }
 
 fn finish(r: chain::CmdResult) -> ExitCode {
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{e}");
+            note(e);
             ExitCode::from(1)
+        }
+    }
+}
+
+fn print_key(json: bool, name: &str, address: &str, path: Option<&std::path::Path>) {
+    if json {
+        out_json(&serde_json::json!({
+            "name": name, "address": address, "path": path.map(|p| p.display().to_string()),
+        }));
+    } else {
+        out(address);
+        if let Some(p) = path {
+            note(format!("stored in {}", p.display()));
         }
     }
 }
@@ -249,36 +451,74 @@ fn finish(r: chain::CmdResult) -> ExitCode {
 fn key(cmd: KeyCmd, json: bool) -> chain::CmdResult {
     match cmd {
         KeyCmd::New { name } => {
+            keystore::check_free(&name)?;
+            let p = keystore::new_password(&name)?;
             let k = keystore::generate()?;
-            let p = keystore::password(&format!("new password for {name}: "))?;
             let path = keystore::save(&name, &k, &p)?;
-            println!("0x{}", hex::encode(k.address().0));
-            eprintln!("stored in {}", path.display());
+            print_key(json, &name, &k.address().to_checksum(), Some(&path));
             Ok(())
         }
-        KeyCmd::Import { name } => {
+        KeyCmd::Import {
+            name,
+            keystore: Some(file),
+        } => {
+            keystore::check_free(&name)?;
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let p = keystore::password(&format!("password of {}: ", file.display()))?;
+            let (k, path) = keystore::import_v3(&name, &text, &p)?;
+            print_key(json, &name, &k.address().to_checksum(), Some(&path));
+            Ok(())
+        }
+        KeyCmd::Import {
+            name,
+            keystore: None,
+        } => {
+            keystore::check_free(&name)?;
             let hex_key = match std::env::var("COWBOY_PRIVATE_KEY") {
                 Ok(k) => k,
-                Err(_) => {
-                    rpassword::prompt_password("private key (hex): ").map_err(|e| e.to_string())?
-                }
+                Err(_) => keystore::prompt("private key (hex): ")?,
             };
             let bytes: [u8; 32] = hex::decode(hex_key.trim().trim_start_matches("0x"))
                 .ok()
                 .and_then(|b| b.try_into().ok())
                 .ok_or("the private key must be 32 bytes of hex")?;
             let k = cowboy_types::PrivateKey::from_bytes(&bytes).map_err(|e| e.to_string())?;
-            let p = keystore::password(&format!("new password for {name}: "))?;
-            keystore::save(&name, &k, &p)?;
-            println!("0x{}", hex::encode(k.address().0));
+            let p = keystore::new_password(&name)?;
+            let path = keystore::save(&name, &k, &p)?;
+            print_key(json, &name, &k.address().to_checksum(), Some(&path));
+            Ok(())
+        }
+        KeyCmd::Export { name, out: dest } => {
+            let p = keystore::password(&format!("password for {name}: "))?;
+            let doc = keystore::export_v3(&name, &p)?;
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            match dest {
+                Some(path) => {
+                    keystore::write_private(&path, &text)?;
+                    note(format!("wrote {}", path.display()));
+                }
+                None => out(text),
+            }
+            Ok(())
+        }
+        KeyCmd::Delete { name } => {
+            let p = keystore::password(&format!("password for {name}: "))?;
+            let path = keystore::delete(&name, &p)?;
+            note(format!("deleted {}", path.display()));
             Ok(())
         }
         KeyCmd::List => {
-            for (name, address) in keystore::list() {
-                if json {
-                    println!("{}", serde_json::json!({"name": name, "address": address}));
-                } else {
-                    println!("{name}\t{address}");
+            let keys = keystore::list();
+            if json {
+                let list: Vec<_> = keys
+                    .iter()
+                    .map(|(n, a)| serde_json::json!({"name": n, "address": a}))
+                    .collect();
+                out_json(&serde_json::Value::Array(list));
+            } else {
+                for (name, address) in keys {
+                    out(format!("{name}\t{address}"));
                 }
             }
             Ok(())
@@ -286,7 +526,7 @@ fn key(cmd: KeyCmd, json: bool) -> chain::CmdResult {
     }
 }
 
-fn pvm(cmd: PvmCmd) -> ExitCode {
+fn pvm(cmd: PvmCmd, json: bool) -> ExitCode {
     match cmd {
         PvmCmd::Run {
             cycles,
@@ -298,7 +538,7 @@ fn pvm(cmd: PvmCmd) -> ExitCode {
             let src = match std::fs::read_to_string(&file) {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("cowboy: cannot read {}: {e}", file.display());
+                    note(format!("cowboy: cannot read {}: {e}", file.display()));
                     return ExitCode::from(2);
                 }
             };
@@ -317,30 +557,51 @@ fn pvm(cmd: PvmCmd) -> ExitCode {
             let out = match handle.map(|h| h.join()) {
                 Ok(Ok(o)) => o,
                 _ => {
-                    eprintln!("cowboy: the VM thread failed");
+                    note("cowboy: the VM thread failed");
                     return ExitCode::from(2);
                 }
             };
-            if stats {
-                eprintln!(
-                    "cycles: {}\npeak memory: {}\ninstructions: {}",
-                    out.cycles, out.peak_memory, out.instructions
-                );
+            let error = match &out.error {
+                None => None,
+                Some(cowboy_pvm::RunError::Compile(c)) => Some(format!(
+                    "  File \"{}\", line {}\n{}: {}",
+                    c.filename, c.line, c.kind, c.msg
+                )),
+                Some(cowboy_pvm::RunError::Uncaught { traceback, .. }) => Some(traceback.clone()),
+            };
+            if json {
+                out_json(&serde_json::json!({
+                    "stdout": out.stdout,
+                    "error": error,
+                    "cycles": out.cycles,
+                    "peakMemory": out.peak_memory,
+                    "instructions": out.instructions,
+                }));
+            } else {
+                if stats {
+                    note(format!(
+                        "cycles: {}\npeak memory: {}\ninstructions: {}",
+                        out.cycles, out.peak_memory, out.instructions
+                    ));
+                }
+                let mut stdout = std::io::stdout().lock();
+                if let Err(e) = stdout
+                    .write_all(out.stdout.as_bytes())
+                    .and_then(|()| stdout.flush())
+                {
+                    if e.kind() != std::io::ErrorKind::BrokenPipe {
+                        note(format!("cowboy: cannot write to stdout: {e}"));
+                        return ExitCode::from(2);
+                    }
+                }
+                if let Some(e) = &error {
+                    note(e);
+                }
             }
-            print!("{}", out.stdout);
-            match out.error {
-                None => ExitCode::SUCCESS,
-                Some(cowboy_pvm::RunError::Compile(c)) => {
-                    eprintln!(
-                        "  File \"{}\", line {}\n{}: {}",
-                        c.filename, c.line, c.kind, c.msg
-                    );
-                    ExitCode::from(1)
-                }
-                Some(cowboy_pvm::RunError::Uncaught { traceback, .. }) => {
-                    eprintln!("{traceback}");
-                    ExitCode::from(1)
-                }
+            if error.is_some() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
             }
         }
     }

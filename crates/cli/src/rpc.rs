@@ -51,7 +51,13 @@ impl Client {
     pub fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let mut resp = self.agent.post(&self.url).send_json(&body).map_err(|e| {
-            RpcError::Transport(format!("cannot reach the node at {}: {e}", self.url))
+            RpcError::Transport(format!(
+                "cannot reach the node at {} ({e}).\n\
+                 Is cowboyd running? Start a local devnet with `cowboyd --dev` (from a checkout: \
+                 `cargo run --release -p cowboy-node --bin cowboyd -- --dev`), or point --rpc or \
+                 COWBOY_RPC at a running node.",
+                self.url
+            ))
         })?;
         let v: Value = resp
             .body_mut()

@@ -276,7 +276,11 @@ fn run_actor(
                 Ok(a) => a,
                 Err(e) => return Ok(Err(e)),
             };
-            if matches!(cls.lookup("__init__"), Some(Value::Function(_))) {
+            if let Some(Value::Function(f)) = cls.lookup("__init__") {
+                let args = match canonical_address_args(vm, &f, &sdk, args)? {
+                    Ok(a) => a,
+                    Err(e) => return Ok(Err(e)),
+                };
                 let init = vm.getattr(&instance, "__init__")?;
                 let r = vm.call(&init, args)?;
                 drive(vm, r)?;
@@ -286,11 +290,15 @@ fn run_actor(
             (None, Value::None)
         }
         Entry::Call { handler, args } => {
-            if handler.starts_with('_') || !matches!(cls.lookup(handler), Some(Value::Function(_)))
-            {
-                return Ok(Err(InvokeError::NoSuchHandler(handler.clone())));
-            }
+            let func = match cls.lookup(handler) {
+                Some(Value::Function(f)) if !handler.starts_with('_') => f,
+                _ => return Ok(Err(InvokeError::NoSuchHandler(handler.clone()))),
+            };
             let args = match convert_args(vm, args)? {
+                Ok(a) => a,
+                Err(e) => return Ok(Err(e)),
+            };
+            let args = match canonical_address_args(vm, &func, &sdk, args)? {
                 Ok(a) => a,
                 Err(e) => return Ok(Err(e)),
             };
@@ -442,6 +450,86 @@ fn convert_args(vm: &mut Vm, args: &Cbor) -> R<Result<Args, InvokeError>> {
         }
     }
     Ok(Ok(out))
+}
+
+/// Is `annotation` the SDK's `Address` marker? The class itself, or its name as a string (what
+/// `from __future__ import annotations` leaves).
+fn is_address_annotation(annotation: &Value, marker: &Value) -> bool {
+    match (annotation, marker) {
+        (Value::Class(a), Value::Class(m)) => std::rc::Rc::ptr_eq(a, m),
+        (Value::Str(s), _) => matches!(&*s.s, "Address" | "cowboy_sdk.Address"),
+        _ => false,
+    }
+}
+
+/// Step 4's argument rule: every argument bound to a parameter annotated `cowboy_sdk.Address`
+/// becomes the address's canonical checksummed string (`crate::sdk::canonical_address`,
+/// charged per address), so an address typed in any letter case is the same storage key as
+/// `sender()`. A malformed address or a wrong mixed-case checksum is
+/// [`InvokeError::BadArguments`] naming the parameter; `None` passes through (an optional
+/// address). Looking at the annotations is charged one dict operation per entry.
+fn canonical_address_args(
+    vm: &mut Vm,
+    func: &crate::value::Function,
+    sdk: &Value,
+    mut args: Args,
+) -> R<Result<Args, InvokeError>> {
+    let Some(Value::Dict(annotations)) = vm.dict_get_str(&func.attrs, "__annotations__") else {
+        return Ok(Ok(args));
+    };
+    let marker = vm.getattr(sdk, "Address")?;
+    let entries: Vec<(Value, Value)> = annotations
+        .table
+        .borrow()
+        .iter()
+        .map(|e| (e.key.clone(), e.value.clone()))
+        .collect();
+    let code = &func.code;
+    // Named parameters, `self` first: positional ones, then keyword-only ones.
+    let named = (code.argcount + code.kwonly) as usize;
+    for (name, annotation) in entries {
+        vm.charge(crate::cost::DICT_OP)?;
+        let Value::Str(name) = name else { continue };
+        if !is_address_annotation(&annotation, &marker) {
+            continue;
+        }
+        let Some(index) = code.varnames[..named.min(code.varnames.len())]
+            .iter()
+            .position(|v| **v == *name.s)
+        else {
+            continue;
+        };
+        // Positional arguments fill the parameters after `self`.
+        let slot = if index >= 1 && index < code.argcount as usize {
+            args.pos.get_mut(index - 1)
+        } else {
+            None
+        };
+        let slot = match slot {
+            Some(v) => Some(v),
+            None => args
+                .kw
+                .iter_mut()
+                .find(|(k, _)| **k == *name.s)
+                .map(|(_, v)| v),
+        };
+        let Some(v) = slot else { continue };
+        if matches!(v, Value::None) {
+            continue;
+        }
+        match crate::sdk::canonical_address(vm, v) {
+            Ok(canonical) => *v = canonical,
+            Err(Exc::Py(e)) => {
+                let msg = vm.str(&e).unwrap_or_default();
+                return Ok(Err(InvokeError::BadArguments(format!(
+                    "argument '{}': {msg}",
+                    name.s
+                ))));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Ok(args))
 }
 
 /// Run a coroutine (an `async def` handler's result) to completion; other values pass through.

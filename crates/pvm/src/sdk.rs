@@ -10,7 +10,9 @@
 //!
 //! Addresses are EIP-55 checksummed `"0x…"` strings in Python. Functions taking an address
 //! accept such a string (all-lowercase or all-uppercase hex is accepted too; mixed case must be
-//! a valid checksum) or 20 raw bytes.
+//! a valid checksum) or 20 raw bytes. `address(a)` returns that canonical checksummed form of
+//! any accepted input, so equal addresses are equal strings and equal storage keys; the actor
+//! dispatch (`crate::actor`) applies it to handler parameters annotated `cowboy_sdk.Address`.
 
 use std::rc::Rc;
 
@@ -51,6 +53,7 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
         ("randomness", randomness),
         ("set_timer", set_timer),
         ("cancel_timer", cancel_timer),
+        ("address", address),
     ];
     for (n, f) in fns {
         vm.dict_set_str(
@@ -136,6 +139,30 @@ pub fn address_arg(vm: &mut Vm, v: &Value) -> R<[u8; 20]> {
             )))
         }
     }
+}
+
+/// Cycles of [`canonical_address`]: the worst case hashes the 40 hex digits twice (checking a
+/// mixed-case checksum, then writing the canonical one), priced as two `hash()` calls.
+pub fn address_cost(vm: &Vm) -> u64 {
+    let one = vm
+        .host_costs
+        .hash_base
+        .saturating_add(vm.host_costs.hash_per_byte.saturating_mul(40));
+    one.saturating_mul(2)
+}
+
+/// The canonical (EIP-55 checksummed) form of an address value, charged before the work. A
+/// mixed-case string whose checksum is wrong is a `ValueError`.
+pub fn canonical_address(vm: &mut Vm, v: &Value) -> R<Value> {
+    vm.charge(address_cost(vm))?;
+    let a = address_arg(vm, v)?;
+    Ok(address_value(a))
+}
+
+/// `address(a)`: see [`canonical_address`].
+fn address(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "address")?;
+    canonical_address(vm, &v)
 }
 
 fn address_value(a: [u8; 20]) -> Value {

@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "2baee41f6bde2a62fb2e28de625a3a5b8ea05a3604208686b68e7615892902b7";
+const GOLDEN_ROOT: &str = "1a50ac725797ad067caf8bf59ac425eea1a71497173e9109ccdebffa3aaed8c8";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"

@@ -189,3 +189,183 @@ fn auction_refunds_outbid_bidders_and_pays_the_seller() {
         );
     });
 }
+
+const TOKEN: &str = include_str!("../../../../examples/actors/token.py");
+
+/// An address in the three letter cases a user meets: all lowercase (as `cowboyd --dev`
+/// prints them), checksummed (as `sender()` returns them), all uppercase hex.
+fn cases(a: &Address) -> [String; 3] {
+    let lower = format!("0x{}", cowboy_types::hash::hex_lower(&a.0));
+    let upper = format!(
+        "0x{}",
+        cowboy_types::hash::hex_lower(&a.0).to_ascii_uppercase()
+    );
+    [lower, a.to_checksum(), upper]
+}
+
+/// A wrong EIP-55 checksum: the checksummed form with the case of its first letter flipped.
+fn bad_checksum(a: &Address) -> String {
+    let good = a.to_checksum();
+    let i = 2 + good[2..]
+        .find(|c: char| c.is_ascii_alphabetic())
+        .expect("an address with a letter");
+    let mut s = good.into_bytes();
+    s[i] ^= 0x20;
+    String::from_utf8(s).expect("ascii")
+}
+
+/// Issue 19: tokens sent to an address typed in lowercase used to land on a storage key its
+/// owner (whose `sender()` is checksummed) could never spend from. `Address` parameters are
+/// now canonical, so every letter case reaches the same balance.
+#[test]
+fn token_balances_are_one_key_whatever_the_address_case() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut chain = Chain::new(ctx, 3).await;
+        let tok = deploy_with_value(&mut chain, TOKEN, 1, 0, vec![text("Cow"), int(1000)]).await;
+        let owner = key(1).address();
+        // Send 100 to each case of key 1's address.
+        for (i, a) in cases(&owner).iter().enumerate() {
+            let r = send(
+                &mut chain,
+                0,
+                Some(tok),
+                0,
+                call("transfer", vec![text(a), int(100)]),
+            )
+            .await;
+            assert!(r.success, "case {i}: {:?}", r.error);
+            let Value::Map(data) = cbor::decode(&r.events[0].data).expect("cbor") else {
+                panic!("event data is a map")
+            };
+            assert!(data.contains(&(text("to"), text(&owner.to_checksum()))));
+        }
+        // Every case reads the one balance...
+        for a in cases(&owner) {
+            let r = send(
+                &mut chain,
+                2,
+                Some(tok),
+                0,
+                call("balance_of", vec![text(&a)]),
+            )
+            .await;
+            assert_eq!(cbor::decode(&r.return_data).expect("cbor"), int(300), "{a}");
+        }
+        // ...and its owner spends all of it.
+        let back = key(0).address();
+        let r = send(
+            &mut chain,
+            1,
+            Some(tok),
+            0,
+            call("transfer", vec![text(&cases(&back)[0]), int(300)]),
+        )
+        .await;
+        assert!(r.success, "{:?}", r.error);
+        let r = send(
+            &mut chain,
+            2,
+            Some(tok),
+            0,
+            call("balance_of", vec![text(&back.to_checksum())]),
+        )
+        .await;
+        assert_eq!(cbor::decode(&r.return_data).expect("cbor"), int(1000));
+
+        // A mixed-case address whose checksum is wrong is refused, naming the parameter.
+        let r = send(
+            &mut chain,
+            0,
+            Some(tok),
+            0,
+            call("transfer", vec![text(&bad_checksum(&owner)), int(1)]),
+        )
+        .await;
+        assert!(!r.success);
+        let e = r.error.expect("error");
+        assert!(
+            e.message.contains("argument 'to'") && e.message.contains("checksum"),
+            "{e:?}"
+        );
+        let r = send(
+            &mut chain,
+            0,
+            Some(tok),
+            0,
+            call("transfer", vec![text("0x1234"), int(1)]),
+        )
+        .await;
+        assert!(!r.success);
+        // Keyword arguments are normalised too.
+        let r = send(
+            &mut chain,
+            0,
+            Some(tok),
+            0,
+            cowboy_types::Payload::Call {
+                handler: "transfer".into(),
+                args: Value::Map(vec![
+                    (text("amount"), int(5)),
+                    (text("to"), text(&cases(&owner)[2])),
+                ]),
+            },
+        )
+        .await;
+        assert!(r.success, "{:?}", r.error);
+        let r = send(
+            &mut chain,
+            2,
+            Some(tok),
+            0,
+            call("balance_of", vec![text(&owner.to_checksum())]),
+        )
+        .await;
+        assert_eq!(cbor::decode(&r.return_data).expect("cbor"), int(5));
+    });
+}
+
+/// Issue 19: an escrow deployed with its arbiter typed in lowercase refused the real arbiter.
+#[test]
+fn escrow_accepts_its_arbiter_typed_in_any_case() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut chain = Chain::new(ctx, 3).await;
+        let seller = key(1).address();
+        let arbiter = key(2).address();
+        let e = deploy_with_value(
+            &mut chain,
+            ESCROW,
+            1,
+            900,
+            vec![text(&cases(&seller)[2]), text(&cases(&arbiter)[0]), int(3)],
+        )
+        .await;
+        let before = chain.account(&seller).await.balance;
+        let r = send(&mut chain, 2, Some(e), 0, call("release", vec![])).await;
+        assert!(r.success, "{:?}", r.error);
+        assert_eq!(chain.account(&seller).await.balance, before + 900);
+
+        // A wrong checksum in a deploy argument fails the deploy, naming the parameter.
+        let r = send(
+            &mut chain,
+            0,
+            None,
+            0,
+            deploy(
+                ESCROW,
+                2,
+                Value::Array(vec![
+                    text(&seller.to_checksum()),
+                    text(&bad_checksum(&arbiter)),
+                    int(3),
+                ]),
+            ),
+        )
+        .await;
+        assert!(!r.success);
+        assert!(r
+            .error
+            .expect("error")
+            .message
+            .contains("argument 'arbiter'"));
+    });
+}

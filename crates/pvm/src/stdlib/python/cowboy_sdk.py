@@ -2,7 +2,9 @@
 
 An actor is the class decorated with @actor (or, in the low-level form, a class named Actor).
 Each invocation gets a fresh instance whose `storage` attribute is a Storage mapping and whose
-other attributes are restored from the previous invocation. Everything here is metered like
+other attributes are restored from the previous invocation. Addresses are canonical EIP-55
+checksummed strings everywhere (`sender()`, `self_address()`, parameters annotated `Address`,
+`address(s)`), so one account is one storage key. Everything here is metered like
 any Python code; the host calls are priced by pvm_host (whitepaper §17.3).
 """
 
@@ -128,6 +130,23 @@ class BlockInfo:
 def block_info():
     """Height, timestamp (ms), chain id and proposer of the current block."""
     return BlockInfo(*pvm_host.block_info())
+
+
+class Address(str):
+    """An address: annotate a handler parameter `to: Address` and the dispatch hands the
+    handler the canonical EIP-55 checksummed string, whatever letter case the caller typed, so
+    equal addresses are equal storage keys. `Address(s)` normalises like `address(s)`."""
+
+    __slots__ = ()
+
+    def __new__(cls, value):
+        return pvm_host.address(value)
+
+
+def address(value):
+    """The canonical checksummed '0x…' form of an address given as hex text in any case (a
+    mixed-case string must carry a valid EIP-55 checksum: ValueError otherwise) or 20 bytes."""
+    return pvm_host.address(value)
 
 
 def sender():
