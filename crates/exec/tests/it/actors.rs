@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "1a50ac725797ad067caf8bf59ac425eea1a71497173e9109ccdebffa3aaed8c8";
+const GOLDEN_ROOT: &str = "82babe5b25748115259f04f3a87c426980732901f03f2ad08816258e861a5fa9";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
