@@ -42,7 +42,7 @@ t = Token(10 ** 24, accounts[0])
 for i in range(1, 500):
     t.transfer(accounts[0], accounts[i], 10 ** 18 + i)
 failed = 0
-for i in range(300000):
+for i in range(600000):
     a = accounts[i % 500]
     b = accounts[(i * 7 + 3) % 500]
     try:

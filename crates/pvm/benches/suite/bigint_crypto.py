@@ -44,7 +44,7 @@ def egcd_inverse(a, m):
 
 seed = 0x9E3779B97F4A7C15F39CC0605CEDC8341082276BF3A27251F86C6A11D0C18E95
 keys = []
-for i in range(6):
+for i in range(8):
     p = next_prime((seed * (i + 3)) % (1 << 256) | (1 << 255))
     q = next_prime((seed * (i + 7) * 31) % (1 << 256) | (1 << 255))
     n, phi = p * q, (p - 1) * (q - 1)

@@ -55,9 +55,9 @@ def fib_mod(n):
 
 
 out = 0
-for _ in range(12):
+for _ in range(55):
     p, ee = pi(), e()
     out += int(str(p)[-6:]) + int(str(ee)[-6:])
 roots = sum(isqrt(2 * 10 ** (2 * k)) % 1000 for k in range(100, 600, 5))
-fibs = sum(fib_mod(n) % 1000000007 for n in range(10 ** 6, 10 ** 6 + 500))
+fibs = sum(fib_mod(n) % 1000000007 for n in range(10 ** 6, 10 ** 6 + 3000))
 print(str(p)[:20], str(ee)[:20], out, roots, fibs)

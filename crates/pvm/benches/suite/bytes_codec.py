@@ -43,7 +43,7 @@ def unrle(data):
     return bytes(out)
 
 
-blob = bytes((i // 7 * 31 + i // 50) % 256 for i in range(500000))
+blob = bytes((i // 7 * 31 + i // 50) % 256 for i in range(1000000))
 packed = rle(blob)
 assert unrle(packed) == blob
 b64 = base64.b64encode(blob)

@@ -54,9 +54,9 @@ def stairs(n):
 counters = [make_counter(i) for i in range(1, 11)]
 pipeline = compose(adder(3), multiplier(7), adder(-1), multiplier(13))
 acc = 0
-for i in range(150000):
+for i in range(400000):
     acc += counters[i % 10]()
     acc = pipeline(acc) + i
-total = sum(map(pipeline, filter(lambda v: v % 3, range(300000))))
-ranked = sorted(range(40000), key=lambda v: (pipeline(v) % 101, -v))
+total = sum(map(pipeline, filter(lambda v: v % 3, range(700000))))
+ranked = sorted(range(100000), key=lambda v: (pipeline(v) % 101, -v))
 print(acc, total, ranked[:5], [stairs(n) for n in range(900)][-1])

@@ -40,12 +40,12 @@ def scheduler(tasks):
     return results, step
 
 
-tasks = {f"w{i}": worker(i, 10000 + 97 * i) for i in range(60)}
+tasks = {f"w{i}": worker(i, 15000 + 97 * i) for i in range(60)}
 results, steps = scheduler(tasks)
 avg = averager()
 next(avg)
 last = 0
-for i in range(1000000):
+for i in range(1500000):
     last = avg.send(i % 1000)
 early = 0
 for i in range(20000):

@@ -22,13 +22,13 @@ class Item:
 
 cats = ["tools", "food", "toys", "books", "garden"]
 items = [Item(Sku(cats[i % 5], i % 3000), i % 40, 100 + i * 7 % 900, ["t%d" % (i % 3)])
-         for i in range(60000)]
+         for i in range(90000)]
 by_sku = {}
 for it in items:
     by_sku[it.sku] = by_sku.get(it.sku, 0) + it.qty
 unique = set(it.sku for it in items)
 ordered = sorted(unique)
-restocked = [replace(it, qty=it.qty + 10) for it in items[:30000]]
+restocked = [replace(it, qty=it.qty + 10) for it in items[:45000]]
 equal = sum(1 for a, b in zip(items, items[1:]) if a.sku == b.sku)
 total = sum(it.value() for it in restocked)
 print(len(by_sku), len(unique), ordered[0], ordered[-1], equal, total, restocked[3] == items[3])

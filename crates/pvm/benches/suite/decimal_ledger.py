@@ -32,8 +32,8 @@ def ledger(n):
 
 fx = {"EUR": Decimal("1.0843"), "GBP": Decimal("1.2671"), "JPY": Decimal("0.006689")}
 converted = Decimal(0)
-for i in range(40000):
+for i in range(200000):
     for cur, rate in fx.items():
         converted += (Decimal(i) / 7 * rate).quantize(CENT)
 schedules = [amortize(Decimal(100000 + 1000 * k), Decimal("0.0525"), 360) for k in range(30)]
-print(ledger(500), converted, schedules[-1])
+print(ledger(1000), converted, schedules[-1])

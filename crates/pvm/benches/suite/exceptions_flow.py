@@ -60,10 +60,10 @@ def nested(depth):
 
 records = [{"id": i, "amount": (i * 37) % 101 - 20} for i in range(3000)]
 out = 0
-for _ in range(80):
+for _ in range(220):
     ok, bad, retry = process(records)
     out += ok + bad + retry
-tokens = [str(i) if i % 3 else f"x{i}" for i in range(120000)]
+tokens = [str(i) if i % 3 else f"x{i}" for i in range(180000)]
 parsed = sum(parse_int(t) for t in tokens)
 table = {i: i * i for i in range(0, 120000, 2)}
 found = sum(lookup(table, i) for i in range(120000))

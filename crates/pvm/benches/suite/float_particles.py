@@ -28,7 +28,7 @@ class Particle:
 
 
 ps = [Particle(i * 0.37 % 100.0, 10.0 + i % 17, (i % 7) - 3.0, (i % 5) * 0.5, 1.0 + i % 3)
-      for i in range(1000)]
+      for i in range(1400)]
 for _ in range(1000):
     for p in ps:
         p.step(0.01, 9.81, 0.05)
