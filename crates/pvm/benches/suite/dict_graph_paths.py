@@ -62,7 +62,7 @@ def components(graph):
     return len({find(u) for u in graph})
 
 
-g = build(40000)
+g = build(70000)
 levels = bfs(g, 0)
 paths = dijkstra(g, 0)
 print(len(levels), max(levels.values()), sum(paths.values()) % 1000003, components(g))

@@ -78,4 +78,4 @@ class Searcher:
 
 b = Board()
 s = Searcher()
-print(s.negamax(b, 1, 12, -1000, 1000), s.nodes, len(s.table))
+print(s.negamax(b, 1, 13, -1000, 1000), s.nodes, len(s.table))

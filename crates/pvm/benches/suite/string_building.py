@@ -30,8 +30,8 @@ def report(n):
 
 template = "Dear {{ name }}, your order {{id}} of {{ qty }} items ships {{when}}. {{missing}}"
 total = 0
-for i in range(40000):
+for i in range(60000):
     total += len(render(template, {"name": "user%d" % i, "id": i, "qty": i % 9, "when": "today"}))
-text = csv_rows(120000)
+text = csv_rows(160000)
 words = text.replace(",", " ").split()
 print(total, len(text), len(words), len(report(60000)), text[-40:])

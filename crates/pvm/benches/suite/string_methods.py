@@ -43,7 +43,7 @@ def caesar(text, k):
     return text.translate(table)
 
 
-ws = corpus(340000)
+ws = corpus(420000)
 print(classify(ws), scan(ws))
 blob = " ".join(ws)
 for k in range(1, 14):

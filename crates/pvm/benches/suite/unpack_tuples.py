@@ -60,7 +60,7 @@ pts = [(i, i * 3 % 11) for i in range(1000)]
 rows = [(i, (i % 13, i % 7)) for i in range(1000)]
 wide = [tuple(range(i % 6 + 2)) for i in range(1000)]
 out = 0
-for _ in range(350):
+for _ in range(550):
     sx, sy = pairs(pts)
     lo, hi = minmax(pts)
     out += sx - sy + triples(rows) + starred(wide) + lo[0] + hi[1]
