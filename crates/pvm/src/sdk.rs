@@ -130,7 +130,12 @@ pub fn address_arg(vm: &mut Vm, v: &Value) -> R<[u8; 20]> {
         Value::Bytes(b) => Err(vm.value_err(format!("an address is 20 bytes, got {}", b.b.len()))),
         Value::Str(s) => match s.s.parse::<Address>() {
             Ok(a) => Ok(a.0),
-            Err(e) => Err(vm.value_err(format!("invalid address {:?}: {e}", &*s.s))),
+            // Quote at most an address's worth of a long string: the message is not charged.
+            Err(e) => {
+                let shown: String = s.s.chars().take(44).collect();
+                let more = if shown.len() < s.s.len() { "…" } else { "" };
+                Err(vm.value_err(format!("invalid address {shown:?}{more}: {e}")))
+            }
         },
         other => {
             let t = vm.type_name(other);

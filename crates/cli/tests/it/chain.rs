@@ -176,6 +176,24 @@ fn chain_commands_against_a_real_node() {
         &format!("[\"{}\"]", addr(3)),
     ]);
     assert_eq!(r.ok().trim(), "70");
+    // Both transfers' events, with an explicit range; none in a range before the token.
+    let tip = json(node.cli(&["block", "latest"]).ok())["height"]
+        .as_u64()
+        .expect("height");
+    let r = node.cli(&[
+        "events",
+        &tok,
+        "--topic",
+        "Transfer",
+        "--from",
+        "0",
+        "--to",
+        &tip.to_string(),
+    ]);
+    assert_eq!(r.ok().lines().count(), 2, "{}", r.stdout);
+    assert!(r.stdout.contains(&addr(3)), "{}", r.stdout);
+    let r = node.cli(&["events", &tok, "--from", "0", "--to", "1"]);
+    assert_eq!(r.ok(), "");
     // A mixed-case address with a wrong checksum is refused before anything is sent.
     let mut wrong = addr(3).into_bytes();
     let i = 2 + wrong[2..]

@@ -6,7 +6,10 @@ use std::process::Command;
 fn run(src: &str, args: &[&str]) -> (i32, String, String) {
     let dir = std::env::temp_dir().join(format!("cowboy-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp dir");
-    let file = dir.join(format!("p{}.py", src.len()));
+    // A file per call: tests run in parallel, and two programs may have the same length.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = dir.join(format!("p{n}.py"));
     std::fs::write(&file, src).expect("write program");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cowboy"));
     cmd.args(["pvm", "run"]).args(args).arg(&file);
@@ -116,4 +119,17 @@ fn deep_max_depth_runs_on_a_big_stack() {
     );
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "900\n");
+}
+
+#[test]
+fn json_reports_output_error_and_counts() {
+    let (code, out, _) = run("print('hi')\n1 / 0\n", &["--json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(v["stdout"], "hi\n");
+    assert!(v["error"]
+        .as_str()
+        .expect("the traceback")
+        .ends_with("ZeroDivisionError: division by zero"));
+    assert!(v["cycles"].as_u64().expect("cycles") > 0);
 }

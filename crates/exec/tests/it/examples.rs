@@ -369,3 +369,72 @@ fn escrow_accepts_its_arbiter_typed_in_any_case() {
             .contains("argument 'arbiter'"));
     });
 }
+
+/// `address()`, `Address()`, string annotations (PEP 563) and keyword-only parameters.
+const ADDRESSES: &str = r#"
+from __future__ import annotations
+from cowboy_sdk import Address, actor, address, sender
+
+
+@actor
+class Book:
+    def norm(self, a, b: Address, *, c: Address = None):
+        return [address(a), Address(a), b, c, sender() == b]
+"#;
+
+#[test]
+fn address_helpers_and_annotation_forms_canonicalise() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut chain = Chain::new(ctx, 1).await;
+        let book = deploy_with_value(&mut chain, ADDRESSES, 1, 0, vec![]).await;
+        let me = key(0).address();
+        let [lower, checksum, upper] = cases(&me);
+        let r = send(
+            &mut chain,
+            0,
+            Some(book),
+            0,
+            cowboy_types::Payload::Call {
+                handler: "norm".into(),
+                args: Value::Map(vec![
+                    (text("a"), text(&upper)),
+                    (text("b"), text(&lower)),
+                    (text("c"), text(&upper)),
+                ]),
+            },
+        )
+        .await;
+        assert!(r.success, "{:?}", r.error);
+        let c = text(&checksum);
+        assert_eq!(
+            cbor::decode(&r.return_data).expect("cbor"),
+            Value::Array(vec![c.clone(), c.clone(), c.clone(), c, Value::Bool(true)])
+        );
+        // An unannotated parameter is the actor's business; None passes an optional one.
+        let r = send(
+            &mut chain,
+            0,
+            Some(book),
+            0,
+            call("norm", vec![text(&lower), Value::Null]),
+        )
+        .await;
+        assert!(r.success, "{:?}", r.error);
+        let Value::Array(items) = cbor::decode(&r.return_data).expect("cbor") else {
+            panic!("a list")
+        };
+        assert_eq!(items[2], Value::Null);
+        // address() of a bad checksum raises ValueError inside the handler.
+        let r = send(
+            &mut chain,
+            0,
+            Some(book),
+            0,
+            call("norm", vec![text(&bad_checksum(&me)), text(&lower)]),
+        )
+        .await;
+        let e = r.error.expect("error");
+        assert_eq!(e.class, "ValueError");
+        assert!(e.message.contains("checksum"), "{e:?}");
+    });
+}
