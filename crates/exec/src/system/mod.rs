@@ -25,6 +25,7 @@ pub mod dispatcher;
 pub mod mailbox;
 pub mod runners;
 pub mod scheduler;
+pub mod verifier;
 
 use cowboy_state::verifier::Account;
 use cowboy_state::Context;
@@ -338,6 +339,7 @@ pub trait SystemActor: Sync {
 pub static REGISTRY: &[&dyn SystemActor] = &[
     &runners::RunnerRegistry,
     &dispatcher::JobDispatcher,
+    &verifier::ResultVerifier,
     &mailbox::Mailbox,
     &scheduler::Scheduler,
     &default_gba::DefaultGba,

@@ -26,9 +26,9 @@ use cowboy_types::{keccak256, Address, Hash32, Receipt, Transaction};
 use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
 use curve25519_dalek::scalar::Scalar;
 
-const CBY: u128 = WEI_PER_CBY;
+pub(crate) const CBY: u128 = WEI_PER_CBY;
 
-fn job_params() -> GenesisParams {
+pub(crate) fn job_params() -> GenesisParams {
     GenesisParams {
         runner_stake_floor_wei: 100 * CBY,
         runner_heartbeat_timeout_blocks: 1_000,
@@ -36,23 +36,23 @@ fn job_params() -> GenesisParams {
     }
 }
 
-fn text(s: &str) -> Value {
+pub(crate) fn text(s: &str) -> Value {
     Value::Text(s.into())
 }
 
-fn int(i: u64) -> Value {
+pub(crate) fn int(i: u64) -> Value {
     Value::Uint(i)
 }
 
-fn bytes(b: &[u8]) -> Value {
+pub(crate) fn bytes(b: &[u8]) -> Value {
     Value::Bytes(b.to_vec())
 }
 
-fn map(entries: Vec<(&str, Value)>) -> Value {
+pub(crate) fn map(entries: Vec<(&str, Value)>) -> Value {
     Value::Map(entries.into_iter().map(|(k, v)| (text(k), v)).collect())
 }
 
-fn get<'a>(v: &'a Value, name: &str) -> &'a Value {
+pub(crate) fn get<'a>(v: &'a Value, name: &str) -> &'a Value {
     let Value::Map(m) = v else {
         panic!("not a map: {v:?}")
     };
@@ -62,28 +62,28 @@ fn get<'a>(v: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no field {name} in {v:?}"))
 }
 
-fn addr_of(v: &Value) -> Address {
+pub(crate) fn addr_of(v: &Value) -> Address {
     let Value::Bytes(b) = v else {
         panic!("not bytes: {v:?}")
     };
     Address(b.as_slice().try_into().expect("20 bytes"))
 }
 
-fn addrs_of(v: &Value) -> Vec<Address> {
+pub(crate) fn addrs_of(v: &Value) -> Vec<Address> {
     let Value::Array(a) = v else {
         panic!("not a list: {v:?}")
     };
     a.iter().map(addr_of).collect()
 }
 
-fn hash_of(v: &Value) -> Hash32 {
+pub(crate) fn hash_of(v: &Value) -> Hash32 {
     let Value::Bytes(b) = v else {
         panic!("not bytes: {v:?}")
     };
     Hash32(b.as_slice().try_into().expect("32 bytes"))
 }
 
-fn ed_key(i: u64) -> Vec<u8> {
+pub(crate) fn ed_key(i: u64) -> Vec<u8> {
     (ED25519_BASEPOINT_POINT * Scalar::from(i + 1))
         .compress()
         .0
@@ -91,7 +91,7 @@ fn ed_key(i: u64) -> Vec<u8> {
 }
 
 /// `register` arguments: an HTTP runner serving `domain` at `base` wei per job.
-fn http_runner(i: u64, domain: &str, base: u64, capacity: u64) -> Vec<Value> {
+pub(crate) fn http_runner(i: u64, domain: &str, base: u64, capacity: u64) -> Vec<Value> {
     vec![
         bytes(&ed_key(i)),
         map(vec![
@@ -109,7 +109,7 @@ fn http_runner(i: u64, domain: &str, base: u64, capacity: u64) -> Vec<Value> {
 }
 
 /// A valid HTTP job spec for one runner (mode none), 1,000 wei + 10 tip, 3 blocks.
-fn base_spec() -> Vec<(String, Value)> {
+pub(crate) fn base_spec() -> Vec<(String, Value)> {
     vec![
         ("job_type".into(), text("http")),
         (
@@ -145,10 +145,10 @@ fn base_spec() -> Vec<(String, Value)> {
 }
 
 /// A field replaced (`Some`) or removed (`None`).
-type Change<'a> = (&'a str, Option<Value>);
+pub(crate) type Change<'a> = (&'a str, Option<Value>);
 
 /// `base_spec` with fields replaced (`Some`) or removed (`None`).
-fn spec_with(changes: &[Change]) -> Value {
+pub(crate) fn spec_with(changes: &[Change]) -> Value {
     let mut s = base_spec();
     for (k, v) in changes {
         s.retain(|(name, _)| name != k);
@@ -159,7 +159,7 @@ fn spec_with(changes: &[Change]) -> Value {
     Value::Map(s.into_iter().map(|(k, v)| (text(&k), v)).collect())
 }
 
-fn verification(mode: &str, runners: u64, threshold: Option<u64>) -> Value {
+pub(crate) fn verification(mode: &str, runners: u64, threshold: Option<u64>) -> Value {
     let mut v = vec![("mode", text(mode)), ("runners", int(runners))];
     if let Some(n) = threshold {
         v.push(("threshold", int(n)));
@@ -167,11 +167,11 @@ fn verification(mode: &str, runners: u64, threshold: Option<u64>) -> Value {
     map(v)
 }
 
-fn ret(r: &Receipt) -> Value {
+pub(crate) fn ret(r: &Receipt) -> Value {
     cbor::decode(&r.return_data).expect("return data is canonical CBOR")
 }
 
-fn signed_with(
+pub(crate) fn signed_with(
     k: u32,
     nonce: u64,
     to: Address,
@@ -199,15 +199,15 @@ fn signed_with(
 }
 
 /// A chain of `n` funded keys: key 0 submits jobs, the others run them.
-struct D {
-    chain: Chain,
-    n: u32,
-    nonce: Vec<u64>,
-    burned: u128,
+pub(crate) struct D {
+    pub(crate) chain: Chain,
+    pub(crate) n: u32,
+    pub(crate) nonce: Vec<u64>,
+    pub(crate) burned: u128,
 }
 
 impl D {
-    async fn new(ctx: deterministic::Context, n: u32, p: GenesisParams) -> D {
+    pub(crate) async fn new(ctx: deterministic::Context, n: u32, p: GenesisParams) -> D {
         let mut chain = Chain::new(ctx, n).await;
         chain.params = p;
         D {
@@ -218,11 +218,11 @@ impl D {
         }
     }
 
-    fn addr(i: u32) -> Address {
+    pub(crate) fn addr(i: u32) -> Address {
         key(i).address()
     }
 
-    fn tx(
+    pub(crate) fn tx(
         &mut self,
         k: u32,
         to: Address,
@@ -235,13 +235,13 @@ impl D {
         signed(&key(k), n, Some(to), value, call(handler, args))
     }
 
-    async fn run(&mut self, txs: &[Transaction]) -> BlockOutcome {
+    pub(crate) async fn run(&mut self, txs: &[Transaction]) -> BlockOutcome {
         let out = self.chain.block(txs).await.expect("valid block");
         self.burned += out.usage.burned;
         out
     }
 
-    async fn send(
+    pub(crate) async fn send(
         &mut self,
         k: u32,
         to: Address,
@@ -254,7 +254,7 @@ impl D {
     }
 
     /// Register runners `ks` (one block), each with `stakes[i]` and the given profile.
-    async fn register(
+    pub(crate) async fn register(
         &mut self,
         ks: &[u32],
         stakes: &[u128],
@@ -281,18 +281,18 @@ impl D {
         }
     }
 
-    async fn submit(&mut self, spec: Value, value: u128) -> Receipt {
+    pub(crate) async fn submit(&mut self, spec: Value, value: u128) -> Receipt {
         self.send(0, JOB_DISPATCHER, value, "submit_job", vec![spec])
             .await
     }
 
-    async fn submit_ok(&mut self, spec: Value, value: u128) -> Hash32 {
+    pub(crate) async fn submit_ok(&mut self, spec: Value, value: u128) -> Hash32 {
         let r = self.submit(spec, value).await;
         assert!(r.success, "submit_job: {:?}", r.error);
         hash_of(&ret(&r))
     }
 
-    async fn fails(&mut self, spec: Value, value: u128) -> String {
+    pub(crate) async fn fails(&mut self, spec: Value, value: u128) -> String {
         let before = self.chain.account(&JOB_DISPATCHER).await.balance;
         let r = self.submit(spec, value).await;
         let e = r
@@ -308,12 +308,12 @@ impl D {
         format!("{}: {}", e.class, e.message)
     }
 
-    async fn empty(&mut self) -> BlockOutcome {
+    pub(crate) async fn empty(&mut self) -> BlockOutcome {
         self.run(&[]).await
     }
 
     /// A read-only call on the committed state.
-    fn query(&mut self, to: Address, handler: &str, args: Vec<Value>) -> Value {
+    pub(crate) fn query(&mut self, to: Address, handler: &str, args: Vec<Value>) -> Value {
         let tx = signed(&key(0), 0, Some(to), 0, call(handler, args));
         let env = self.chain.env();
         let mut bs = BlockState::new(self.chain.state.batch());
@@ -324,15 +324,15 @@ impl D {
         cbor::decode(&sim.receipt.return_data).expect("canonical")
     }
 
-    fn job(&mut self, id: &Hash32) -> Value {
+    pub(crate) fn job(&mut self, id: &Hash32) -> Value {
         self.query(JOB_DISPATCHER, "get_job", vec![bytes(&id.0)])
     }
 
-    fn runner(&mut self, a: &Address) -> Value {
+    pub(crate) fn runner(&mut self, a: &Address) -> Value {
         self.query(RUNNER_REGISTRY, "get_runner", vec![bytes(&a.0)])
     }
 
-    fn rep_and_jobs(&mut self, a: &Address) -> (u64, u64) {
+    pub(crate) fn rep_and_jobs(&mut self, a: &Address) -> (u64, u64) {
         let r = self.runner(a);
         (
             get(&r, "reputation").as_u64().expect("int"),
@@ -341,7 +341,7 @@ impl D {
     }
 
     /// The stored snapshot as `(address, weight)` pairs, in stored order, page by page.
-    fn snapshot(&mut self, id: &Hash32) -> Vec<(Address, u64)> {
+    pub(crate) fn snapshot(&mut self, id: &Hash32) -> Vec<(Address, u64)> {
         let mut out = Vec::new();
         let mut start = 0;
         loop {
@@ -365,7 +365,7 @@ impl D {
     }
 
     /// Σ balances of every account the tests touch; with the fees burned it is what genesis gave.
-    async fn check_conservation(&mut self) {
+    pub(crate) async fn check_conservation(&mut self) {
         let mut t = 0;
         for i in 0..self.n {
             t += self.chain.account(&Self::addr(i)).await.balance;
@@ -382,7 +382,7 @@ impl D {
     }
 
     /// Run empty blocks up to and including height `h`; the dispatcher's timer executions.
-    async fn until(&mut self, h: u64) -> Vec<Receipt> {
+    pub(crate) async fn until(&mut self, h: u64) -> Vec<Receipt> {
         let mut out = Vec::new();
         while self.chain.height < h {
             let o = self.empty().await;
@@ -397,7 +397,7 @@ impl D {
     }
 }
 
-fn topics(r: &Receipt) -> Vec<(Address, String)> {
+pub(crate) fn topics(r: &Receipt) -> Vec<(Address, String)> {
     r.events
         .iter()
         .map(|e| (e.emitter, e.topic.clone()))

@@ -12,3 +12,4 @@ mod supply;
 mod support;
 mod timers;
 mod transfers;
+mod verifier;
