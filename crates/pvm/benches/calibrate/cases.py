@@ -660,3 +660,21 @@ f = Fraction(355, 113)
 while True:
     a * a + a
     f * f + f
+
+### builtin | bytes == | two equal 1 MB bytes (memcmp of the whole length)
+a = b"x" * 1000000
+b = b"x" * 1000000
+while True:
+    a == b
+
+### builtin | bytearray == | two equal 1 MB bytearrays
+a = bytearray(b"x" * 1000000)
+b = bytearray(b"x" * 1000000)
+while True:
+    a == b
+
+### builtin | bytearray < bytes | 1 MB bytearray against empty bytes (copied before the compare)
+a = bytearray(b"x" * 1000000)
+b = b""
+while True:
+    a < b

@@ -1284,14 +1284,28 @@ impl Vm<'_> {
                 Some(x.b.cmp(&y.b))
             }
             (Bytes(_) | ByteArray(_), Bytes(_) | ByteArray(_)) => {
-                let bytes_of = |v: &Value| match v {
-                    Bytes(x) => x.b.to_vec(),
-                    ByteArray(x) => x.b.borrow().clone(),
-                    _ => Vec::new(),
+                // Compared in place (no copies): a copy of the longer operand would be paid
+                // only for the shorter one's length.
+                let xa = match a {
+                    ByteArray(x) => Some(x.b.borrow()),
+                    _ => Option::None,
                 };
-                let (x, y) = (bytes_of(a), bytes_of(b));
+                let ya = match b {
+                    ByteArray(y) => Some(y.b.borrow()),
+                    _ => Option::None,
+                };
+                let x: &[u8] = match (a, &xa) {
+                    (Bytes(x), _) => &x.b,
+                    (_, Some(v)) => v,
+                    _ => &[],
+                };
+                let y: &[u8] = match (b, &ya) {
+                    (Bytes(y), _) => &y.b,
+                    (_, Some(v)) => v,
+                    _ => &[],
+                };
                 self.charge(cost::per_char(x.len().min(y.len())))?;
-                Some(x.cmp(&y))
+                Some(x.cmp(y))
             }
             (Tuple(_), Tuple(_)) | (List(_), List(_)) => {
                 self.charge(cost::per_elem(seq_len(a).min(seq_len(b))))?;
@@ -1386,9 +1400,27 @@ impl Vm<'_> {
             | (Int(_) | Bool(_) | BigInt(_), Float(_)) => {
                 return Ok(float_mixed_cmp(a, b).flatten() == Some(Ordering::Equal))
             }
-            (Bytes(x), Bytes(y)) => return Ok(x.b == y.b),
-            (Bytes(x), ByteArray(y)) | (ByteArray(y), Bytes(x)) => return Ok(*x.b == *y.b.borrow()),
-            (ByteArray(x), ByteArray(y)) => return Ok(*x.b.borrow() == *y.b.borrow()),
+            // Equal lengths compare byte by byte: paid per byte, as `str` is, before the compare.
+            (Bytes(x), Bytes(y)) => {
+                if x.b.len() == y.b.len() {
+                    self.charge(cost::per_char(x.b.len()))?;
+                }
+                return Ok(x.b == y.b);
+            }
+            (Bytes(x), ByteArray(y)) | (ByteArray(y), Bytes(x)) => {
+                let n = y.b.borrow().len();
+                if x.b.len() == n {
+                    self.charge(cost::per_char(n))?;
+                }
+                return Ok(*x.b == *y.b.borrow());
+            }
+            (ByteArray(x), ByteArray(y)) => {
+                let (n, m) = (x.b.borrow().len(), y.b.borrow().len());
+                if n == m {
+                    self.charge(cost::per_char(n))?;
+                }
+                return Ok(*x.b.borrow() == *y.b.borrow());
+            }
             (Tuple(_), Tuple(_)) | (List(_), List(_)) => {
                 if a.is(b) {
                     return Ok(true);
