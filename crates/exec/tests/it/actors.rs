@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "82babe5b25748115259f04f3a87c426980732901f03f2ad08816258e861a5fa9";
+const GOLDEN_ROOT: &str = "2755e8cf9510e79ec6dd4de6211477c59676aff14348f9043166e18735852bd5";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
