@@ -267,6 +267,12 @@ while True:
     except ValueError:
         pass
 
+### sequence | startswith with a tuple, first item matches | a 200,001-item tuple of prefixes (the tuple was copied before the first test)
+t = ("",) + ("x",) * 200000
+s = "abc"
+while True:
+    s.startswith(t)
+
 ### sequence | `in` list miss | 20,000 ints
 l = list(range(20000))
 while True:

@@ -251,10 +251,12 @@ fn affix(
 ) -> R<Value> {
     let is_str = matches!(hay, Hay::Str(_));
     let kind = if is_str { "str" } else { "bytes" };
-    let pats: Vec<Value> = match pat {
-        Value::Tuple(t) => t.items.to_vec(),
-        Value::Str(_) if is_str => vec![pat.clone()],
-        Value::Bytes(_) | Value::ByteArray(_) if !is_str => vec![pat.clone()],
+    // A tuple is read in place: copying it first was O(n) work for a scan that can stop,
+    // paid, at its first item.
+    let pats: &[Value] = match pat {
+        Value::Tuple(t) => &t.items[..],
+        Value::Str(_) if is_str => std::slice::from_ref(pat),
+        Value::Bytes(_) | Value::ByteArray(_) if !is_str => std::slice::from_ref(pat),
         o => {
             let tn = vm.type_name(o);
             return Err(vm.type_err(format!(
@@ -268,7 +270,7 @@ fn affix(
     } else {
         &hay.bytes()[hay.byte_offset(st)..hay.byte_offset(en)]
     };
-    for p in &pats {
+    for p in pats {
         // Tuple items are type-checked only when reached, as in CPython.
         let owned;
         let p: &[u8] = match (p, is_str) {
