@@ -361,32 +361,14 @@ fn run<E: Context>(
     if !state.debit(&t.owner, reserved)? {
         return Ok(Run::Deferred { unpaid: true });
     }
-    let mut meter = TxMeter::new(bid.cycles_limit, bid.cells_limit);
-    let _ = meter.charge_cycles(p.timer_schedule_base_cycles);
-    let _ = meter.charge_cells(p.timer_schedule_base_cells);
-    let data = cbor::decode(&t.data).map_err(|_| corrupt("timer data"))?;
-    let entry = Entry::Call {
-        handler: t.handler.clone(),
-        args: Value::Array(vec![data]),
-    };
-    let cp = state.checkpoint();
-    let outcome = {
-        let mut usage = std::mem::take(&mut exec.usage);
-        let r = TxRun::new(p, &env, &mut usage).call(state, &mut meter, t.owner, SCHEDULER, entry);
-        exec.usage = usage;
-        r?
-    };
-    let (success, return_data, events, error) = match outcome {
-        Ok(done) => {
-            state.release(cp)?;
-            (true, done.return_data, done.events, None)
-        }
-        Err(f) => {
-            state.rollback(cp)?;
-            (false, Vec::new(), Vec::new(), Some(error_of(f)))
-        }
-    };
-    let (cycles, cells) = (meter.cycles(), meter.cells());
+    let called = call_handler(state, exec, t, bid.cycles_limit, bid.cells_limit)?;
+    let (success, return_data, events, error) = (
+        called.success,
+        called.return_data,
+        called.events,
+        called.error,
+    );
+    let (cycles, cells) = (called.cycles, called.cells);
     let split = fees::settle(bid, env.basefees, cycles, cells)
         .map_err(|e| StateFailure::Invariant(format!("timer settlement failed: {e}")))?;
     state.credit(&t.owner, split.refund)?;
@@ -413,7 +395,6 @@ fn run_system<E: Context>(
     t: &Timer,
 ) -> SResult<Run> {
     let p = exec.params();
-    let env = *exec.env();
     let (cycles_limit, cells_limit) = (p.system_timer_cycles_limit, p.system_timer_cells_limit);
     let (room_cycles, room_cells) = exec.block_room();
     if exec.lanes.fits(Lane::Timer, cycles_limit).is_err()
@@ -422,6 +403,48 @@ fn run_system<E: Context>(
     {
         return Ok(Run::Deferred { unpaid: false });
     }
+    let called = call_handler(state, exec, t, cycles_limit, cells_limit)?;
+    let (success, return_data, events, error) = (
+        called.success,
+        called.return_data,
+        called.events,
+        called.error,
+    );
+    let (cycles, cells) = (called.cycles, called.cells);
+    exec.record_timer_work(cycles, cells, 0, 0);
+    Ok(Run::Done(Receipt {
+        success,
+        cycles_used: cycles,
+        cells_used: cells,
+        fee_paid: 0,
+        return_data,
+        events,
+        error,
+    }))
+}
+
+/// What one timer handler call did: its receipt's parts and the cycles and cells it used.
+struct Called {
+    success: bool,
+    return_data: Vec<u8>,
+    events: Vec<Event>,
+    error: Option<ExecError>,
+    cycles: u64,
+    cells: u64,
+}
+
+/// Call the timer's handler as its owner, sender `SCHEDULER`, under the given limits (the
+/// schedule base already charged), keeping its writes on success and rolling them back on
+/// failure. Shared by user timers (`run`) and system timers (`run_system`).
+fn call_handler<E: Context>(
+    state: &mut BlockState<'_, E>,
+    exec: &mut BlockExecutor<'_>,
+    t: &Timer,
+    cycles_limit: u64,
+    cells_limit: u64,
+) -> SResult<Called> {
+    let p = exec.params();
+    let env = *exec.env();
     let mut meter = TxMeter::new(cycles_limit, cells_limit);
     let _ = meter.charge_cycles(p.timer_schedule_base_cycles);
     let _ = meter.charge_cells(p.timer_schedule_base_cells);
@@ -447,17 +470,14 @@ fn run_system<E: Context>(
             (false, Vec::new(), Vec::new(), Some(error_of(f)))
         }
     };
-    let (cycles, cells) = (meter.cycles(), meter.cells());
-    exec.record_timer_work(cycles, cells, 0, 0);
-    Ok(Run::Done(Receipt {
+    Ok(Called {
         success,
-        cycles_used: cycles,
-        cells_used: cells,
-        fee_paid: 0,
         return_data,
         events,
         error,
-    }))
+        cycles: meter.cycles(),
+        cells: meter.cells(),
+    })
 }
 
 fn error_of(f: Failure) -> ExecError {
