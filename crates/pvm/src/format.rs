@@ -1084,8 +1084,13 @@ fn percent_char_arg(vm: &mut Vm, v: &Value, bytes: bool) -> R<char> {
 
 fn percent_impl(vm: &mut Vm, cs: Vec<char>, args: &Value, bytes: bool) -> R<String> {
     let base = Vm::base_of(args);
+    // CPython reads the tuple in place; a copy here is paid first (`"x" % big_tuple`, which
+    // fails at once, copied 200,000 items for one cycle: 15,000x the plain loop per cycle).
     let items: Vec<Value> = match &base {
-        Value::Tuple(t) => t.items.to_vec(),
+        Value::Tuple(t) => {
+            vm.charge(cost::per_elem(t.items.len()))?;
+            t.items.to_vec()
+        }
         _ => vec![args.clone()],
     };
     let mapping = matches!(base, Value::Dict(_));

@@ -684,3 +684,56 @@ a = bytearray(b"x" * 1000000)
 b = b""
 while True:
     a < b
+
+### builtin | set <= / issubset | 20,000-member set whose first member is missing (copied before the test)
+s = set(range(20000))
+t = set(range(-1, -20001, -1))
+while True:
+    s <= t
+
+### builtin | set.copy / union() | 20,000 members (copied unpaid)
+s = set(range(20000))
+while True:
+    s.copy()
+    s.union()
+
+### builtin | seq * 0 | 20,000-item list and tuple (copied before the count was read)
+l = list(range(20000))
+t = tuple(l)
+while True:
+    l * 0
+    t * 0
+
+### builtin | dict union | `d.__or__({})` on a 20,000-key dict (copied unpaid)
+d = dict.fromkeys(range(20000))
+e = {}
+while True:
+    d | e
+
+### builtin | hash(frozenset) | 20,000 members (walked unpaid)
+f = frozenset(range(20000))
+while True:
+    hash(f)
+
+### builtin | str % tuple | 20,000-item tuple, failing at once (copied before the check)
+t = tuple(range(20000))
+while True:
+    try:
+        "x" % t
+    except TypeError:
+        pass
+
+### builtin | strip / replace / partition | 100,000-char argument on a 1-char str (scanned per char, prepared whole)
+chars = "ab" * 50000
+bchars = b"ab" * 50000
+while True:
+    "c".strip(chars)
+    "c".replace(chars, "")
+    "c".partition(chars)
+    b"c".strip(bchars)
+
+### builtin | del bytearray[0] | 1 MB bytearray (the shift was unpaid)
+b = bytearray(1000000)
+while True:
+    del b[0]
+    b.append(0)

@@ -107,8 +107,8 @@ pub fn call(vm: &mut Vm, d: &Rc<PyDict>, name: &str, mut args: Args) -> R<Value>
             Ok(Value::None)
         }
         "copy" => {
+            vm.charge(cost::table_copy(d.table.borrow().entries.len()))?;
             let t = d.table.borrow().clone();
-            vm.charge(cost::per_elem(t.len))?;
             Ok(Value::Dict(crate::value::rc_dict(PyDict::from_table(t))))
         }
         _ => Err(vm.attr_error(&Value::Dict(d.clone()), name)),

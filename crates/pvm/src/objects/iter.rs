@@ -110,6 +110,20 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
                 return Ok(None);
             }
             *i -= 1;
+            // Lists and tuples are read in place, as CPython's list_reverseiterator does (a
+            // list that shrank below the position ends the iteration); other sequences go
+            // through `__getitem__`.
+            match seq {
+                Value::List(l) => {
+                    let item = l.items.borrow().get(*i).cloned();
+                    if item.is_none() {
+                        *i = 0; // exhausted for good
+                    }
+                    return Ok(item);
+                }
+                Value::Tuple(t) => return Ok(t.items.get(*i).cloned()),
+                _ => {}
+            }
             let k = Value::Int(*i as i64);
             let s = seq.clone();
             drop(st);

@@ -259,9 +259,8 @@ pub fn call(vm: &mut Vm, l: &Rc<PyList>, name: &str, mut args: Args) -> R<Value>
             l.touch();
         }
         "copy" => {
-            let v = l.items.borrow().clone();
-            vm.charge(cost::per_elem(v.len()))?;
-            return Ok(Value::list(v));
+            vm.charge(cost::per_elem(l.items.borrow().len()))?;
+            return Ok(Value::list(l.items.borrow().clone()));
         }
         _ => return Err(vm.attr_error(&Value::List(l.clone()), name)),
     }

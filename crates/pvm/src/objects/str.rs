@@ -150,9 +150,20 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         "lower" => Value::str(&crate::unicode::lower(text)),
         "casefold" => Value::str(&crate::unicode::casefold(text)),
         "strip" | "lstrip" | "rstrip" => {
-            let chars = arg_str(vm, a0, name)?;
+            // `chars` becomes a sorted set, paid per char: each char stripped is then one
+            // lookup, where a scan of `chars` made `"a" * n` stripped by a long `chars` cost
+            // n scans for n cycles (4,300x the plain loop per cycle).
+            if let Some(Value::Str(cs)) = a0 {
+                vm.charge(cost::per_char(cs.s.len()))?;
+            }
+            let chars = arg_str(vm, a0, name)?.map(|cs| {
+                let mut set: Vec<char> = cs.chars().collect();
+                set.sort_unstable();
+                set.dedup();
+                set
+            });
             let pred = |c: char| match &chars {
-                Some(cs) => cs.contains(c),
+                Some(cs) => cs.binary_search(&c).is_ok(),
                 None => crate::unicode::is_space(c),
             };
             Value::str(match name {
@@ -209,6 +220,9 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                 Some(v) => vm.index_of(v)?,
                 None => -1,
             };
+            // The search prepares `old` whole before it looks (a 1 MB `old` in a 1-char
+            // string did not finish 2M cycles in a minute): paid by its length.
+            vm.charge(cost::per_char(old.s.len()))?;
             let n = if old.s.is_empty() {
                 s.len + 1
             } else {
@@ -309,6 +323,8 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             if sep.s.is_empty() {
                 return Err(vm.value_err("empty separator"));
             }
+            // The search prepares `sep` whole, as replace's does: paid by its length.
+            vm.charge(cost::per_char(sep.s.len()))?;
             let pos = if name == "partition" {
                 text.find(&*sep.s)
             } else {
@@ -592,11 +608,35 @@ fn to_bytes_val(v: Value) -> Value {
 
 fn arg_to_text(v: &Value) -> Value {
     match v {
+        Value::Tuple(t) => Value::tuple(t.items.iter().map(bytes_to_text).collect()),
+        Value::List(l) => Value::list(l.items.borrow().iter().map(bytes_to_text).collect()),
+        other => bytes_to_text(other),
+    }
+}
+
+/// One bytes-like value as the text a str method reads (others unchanged).
+fn bytes_to_text(v: &Value) -> Value {
+    match v {
         Value::Bytes(b) => Value::str(&byte_text(&b.b)),
         Value::ByteArray(b) => Value::str(&byte_text(&b.b.borrow())),
-        Value::Tuple(t) => Value::tuple(t.items.iter().map(arg_to_text).collect()),
-        Value::List(l) => Value::list(l.items.borrow().iter().map(arg_to_text).collect()),
         other => other.clone(),
+    }
+}
+
+/// What [`arg_to_text`] reads of `v`: its bytes, and a tuple's or list's items with theirs.
+fn arg_to_text_work(v: &Value) -> u64 {
+    let bytes = |v: &Value| match v {
+        Value::Bytes(x) => cost::per_char(x.b.len()),
+        Value::ByteArray(x) => cost::per_char(x.b.borrow().len()),
+        _ => 0,
+    };
+    match v {
+        Value::Tuple(t) => cost::per_elem(t.items.len()) + t.items.iter().map(bytes).sum::<u64>(),
+        Value::List(l) => {
+            let items = l.items.borrow();
+            cost::per_elem(items.len()) + items.iter().map(bytes).sum::<u64>()
+        }
+        other => bytes(other),
     }
 }
 
@@ -802,6 +842,14 @@ pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Val
                 let tn = vm.type_name(o);
                 return Err(vm.type_err(format!("a bytes-like object is required, not '{tn}'")));
             }
+            // Converting the arguments reads them whole: paid before, by what it reads.
+            let work: u64 = args
+                .pos
+                .iter()
+                .chain(args.kw.iter().map(|(_, v)| v))
+                .map(arg_to_text_work)
+                .sum();
+            vm.charge(work)?;
             let pos = args.pos.iter().map(arg_to_text).collect();
             let a = Args {
                 pos,
