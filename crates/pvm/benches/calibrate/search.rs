@@ -230,7 +230,9 @@ impl Scale {
                 .min_by_key(|e| e.nanos)
                 .expect("five runs")
         };
-        let startup_ns = best(w, "pass\n", BUDGET).nanos as f64;
+        // Start-up: an empty program, or the prelude alone when every program builds it.
+        let empty = if prelude_on() { PRELUDE } else { "pass\n" };
+        let startup_ns = best(w, empty, BUDGET).nanos as f64;
         let per_cycle = |e: Eval| (e.nanos as f64 - startup_ns).max(1.0) / e.cycles.max(1) as f64;
         let mut all: Vec<f64> = super::ORDINARY
             .iter()
@@ -257,10 +259,41 @@ impl Scale {
     }
 }
 
+/// `--prelude`: every program starts by building [`PRELUDE`]'s structures, and mutations may put
+/// their names where a literal or a name stood.
+static PRELUDE_ON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn prelude_on() -> bool {
+    PRELUDE_ON.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Large structures built once before the loop (`--prelude`). Text mutation rarely builds a
+/// large structure and then touches it cheaply, because a program that builds one in its loop
+/// pays for the building every time; the holes of that shape (an operation that walks or copies
+/// an existing structure for one cycle: `s <= t`, `l * 0`, `hash(frozenset)`) were found by
+/// reading code. With the structures prebuilt, one mutation can reach them.
+const PRELUDE: &str = "_L = list(range(20000))
+_T = tuple(_L)
+_S = set(_L)
+_F = frozenset(_L)
+_D = dict.fromkeys(_L)
+_STR = 'ab' * 50000
+_B = b'ab' * 50000
+_BA = bytearray(_B)
+_N = [[i] for i in range(2000)]
+";
+
+/// The names [`PRELUDE`] binds.
+const BIG: &[&str] = &["_L", "_T", "_S", "_F", "_D", "_STR", "_B", "_BA", "_N"];
+
 /// The program a genome runs as: its body repeated until the budget stops it, exceptions
-/// swallowed so a body that raises still repeats.
+/// swallowed so a body that raises still repeats (after [`PRELUDE`] with `--prelude`).
 pub fn harness(body: &str) -> String {
-    let mut s = String::from("while True:\n    try:\n");
+    let mut s = String::new();
+    if prelude_on() {
+        s.push_str(PRELUDE);
+    }
+    s.push_str("while True:\n    try:\n");
     let mut any = false;
     for line in body.lines() {
         if line.trim().is_empty() {
@@ -533,6 +566,45 @@ fn str_literals(src: &str) -> Vec<(usize, usize)> {
 }
 
 /// Indent every line of `text` by `n` spaces.
+/// Byte spans of the identifiers of `src` that name a variable: words that are not keywords,
+/// not attributes (after a `.`), not keyword arguments and not inside string literals (a rough
+/// scan: a wrong guess makes a mutant that fails to compile, which costs one evaluation).
+fn identifiers(src: &str) -> Vec<(usize, usize)> {
+    const KEYWORDS: &[&str] = &[
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+        "try", "while", "with", "yield", "print", "self",
+    ];
+    let strings = str_literals(src);
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let word = &src[start..i];
+            let after_dot = start > 0 && b[start - 1] == b'.';
+            let kwarg = b.get(i) == Some(&b'=') && b.get(i + 1) != Some(&b'=');
+            let in_str = strings.iter().any(|&(s0, s1)| s0 <= start && start < s1);
+            if !KEYWORDS.contains(&word) && !after_dot && !kwarg && !in_str {
+                out.push((start, i));
+            }
+        } else if c.is_ascii_digit() {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 fn indent(text: &str, n: usize) -> String {
     let pad = " ".repeat(n);
     text.lines()
@@ -544,12 +616,19 @@ fn indent(text: &str, n: usize) -> String {
 fn mutate_once(src: &str, donor: &str, rng: &mut Rng) -> Option<(String, &'static str)> {
     let splice =
         |span: (usize, usize), with: &str| format!("{}{}{}", &src[..span.0], with, &src[span.1..]);
-    match rng.below(9) {
+    let big = prelude_on() && rng.below(3) == 0;
+    match rng.below(if prelude_on() { 10 } else { 9 }) {
         0 | 1 => {
             let lits = int_literals(src);
             let span = rng.choose(&lits)?;
-            let value: &str = rng.pick::<&str>(INTS);
+            let value: &str = rng.pick::<&str>(if big { BIG } else { INTS });
             Some((splice(span, value), "int"))
+        }
+        9 => {
+            // A name (not a keyword, not an attribute) replaced by a prebuilt structure.
+            let names = identifiers(src);
+            let span = rng.choose(&names)?;
+            Some((splice(span, rng.pick::<&str>(BIG)), "big"))
         }
         2 => {
             let lits = str_literals(src);
@@ -557,7 +636,11 @@ fn mutate_once(src: &str, donor: &str, rng: &mut Rng) -> Option<(String, &'stati
             let is_bytes = src[span.0..span.1].starts_with(['b', 'B'])
                 || src[span.0..span.1].starts_with("rb")
                 || src[span.0..span.1].starts_with("Rb");
-            let with = rng.pick(STRS).to_string();
+            let with = if big {
+                rng.pick(&["_STR", "_B", "_BA"]).to_string()
+            } else {
+                rng.pick(STRS).to_string()
+            };
             let with = if is_bytes {
                 with.replace('"', "b\"").replace('é', "e")
             } else {
@@ -719,6 +802,9 @@ pub fn search(args: &[String]) {
     };
     let minutes: f64 = value("--minutes").map_or(10.0, |m| m.parse().expect("minutes"));
     let seed: u64 = value("--seed").map_or(1, |s| s.parse().expect("a seed"));
+    if args.iter().any(|a| a == "--prelude") {
+        PRELUDE_ON.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     let out_dir = PathBuf::from(value("--out").unwrap_or_else(|| "target/search".to_string()));
     // The last tenth of the time shrinks the findings.
     let deadline = Instant::now() + Duration::from_secs_f64(minutes * 60.0 * 0.9);
@@ -830,6 +916,8 @@ pub fn search(args: &[String]) {
             let best = population.iter().map(|m| m.ratio).fold(0.0, f64::max);
             let found = findings.iter().map(|f| f.ratio).fold(0.0, f64::max);
             println!("{evals} evaluations; population best {best:.2}; worst finding {found:.2}");
+            // Unshrunk findings so far: a search cut short still leaves what it found.
+            write_report(&out_dir, &findings, evals, minutes, seed, &scale, false);
         }
         if rescaled.elapsed() > Duration::from_secs(600) {
             scale = Scale::measure(&mut worker, &plain);
@@ -840,7 +928,7 @@ pub fn search(args: &[String]) {
         let broken = matches!(f.eval.end.as_str(), "timeout" | "crash");
         f.src = shrink(&mut worker, &scale, &f.src, f.ratio.min(50.0) * 0.7, broken);
     }
-    write_report(&out_dir, &findings, evals, minutes, seed, &scale);
+    write_report(&out_dir, &findings, evals, minutes, seed, &scale, true);
 }
 
 /// A lineage kept readable: the seed's name and its last twelve mutation steps.
@@ -980,6 +1068,7 @@ fn write_report(
     minutes: f64,
     seed: u64,
     scale: &Scale,
+    print: bool,
 ) {
     std::fs::create_dir_all(dir).expect("create the output directory");
     let mut order: Vec<&Finding> = findings.iter().collect();
@@ -1013,6 +1102,8 @@ fn write_report(
         ));
     }
     std::fs::write(dir.join("report.md"), &report).expect("write the report");
-    println!("\n{report}");
-    println!("findings written to {}", dir.display());
+    if print {
+        println!("\n{report}");
+        println!("findings written to {}", dir.display());
+    }
 }
