@@ -2407,6 +2407,32 @@ impl Compiler {
     }
 
     fn compare(&mut self, c: &ast::ExprCompare) -> CResult {
+        // `x is 5`, `s is "a"`: identity of numbers, strings and bytes is forbidden on Cowboy
+        // (whitepaper, "Forbidden operations: Identity"); CPython warns about the same mistake.
+        let literal = |e: &Expr| {
+            matches!(
+                e,
+                Expr::NumberLiteral(_)
+                    | Expr::StringLiteral(_)
+                    | Expr::BytesLiteral(_)
+                    | Expr::FString(_)
+            )
+        };
+        for (i, op) in c.ops.iter().enumerate() {
+            let left = if i == 0 {
+                &*c.left
+            } else {
+                &c.comparators[i - 1]
+            };
+            if matches!(op, ast::CmpOp::Is | ast::CmpOp::IsNot)
+                && (literal(left) || literal(&c.comparators[i]))
+            {
+                return Err(self.syntax(
+                    self.line(),
+                    "\"is\" with a literal: use \"==\" (identity of numbers, strings and bytes is not defined on Cowboy)",
+                ));
+            }
+        }
         self.expr(&c.left)?;
         let n = c.ops.len();
         let mut cleanup = Vec::new();

@@ -812,7 +812,8 @@ impl<'h> Vm<'h> {
                     self.charge(cost::ARITH)?;
                     let r = Self::pop(f);
                     let l = Self::pop(f);
-                    f.stack.push(Value::Bool(l.is(&r) != neg));
+                    let same = self.is_op(&l, &r)?;
+                    f.stack.push(Value::Bool(same != neg));
                 }
                 Op::In(neg) => {
                     self.charge(cost::ARITH)?;

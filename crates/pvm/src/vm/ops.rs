@@ -2143,6 +2143,34 @@ impl Vm<'_> {
         crate::objects::delitem(self, o, k)
     }
 
+    /// Python's `is` operator. For ints, floats, strs, bytes and big ints CPython's answer
+    /// depends on what its caches happen to share (small ints, interned strings, constants the
+    /// compiler folded), which actors may not rely on (whitepaper, "Forbidden operations:
+    /// Identity"). Here it is a function of the values, whatever any cache holds: equal
+    /// values of one of these types are the same object (floats by their bits). Two distinct
+    /// strs or bytes of one length are compared, paid per byte first. Everything else is
+    /// object identity.
+    pub fn is_op(&mut self, l: &Value, r: &Value) -> R<bool> {
+        match (l, r) {
+            (Value::Str(a), Value::Str(b)) if !Rc::ptr_eq(a, b) => {
+                if a.s.len() != b.s.len() {
+                    return Ok(false);
+                }
+                self.charge(cost::per_char(a.s.len()))?;
+                Ok(a.s == b.s)
+            }
+            (Value::Bytes(a), Value::Bytes(b)) if !Rc::ptr_eq(a, b) => {
+                if a.b.len() != b.b.len() {
+                    return Ok(false);
+                }
+                self.charge(cost::per_char(a.b.len()))?;
+                Ok(a.b == b.b)
+            }
+            (Value::BigInt(a), Value::BigInt(b)) => Ok(a == b),
+            _ => Ok(l.is(r)),
+        }
+    }
+
     /// Find `key` in a table: index of its entry.
     ///
     /// Every slot read beyond the first few is charged ([`cost::PROBE`], owed by the probe walk
