@@ -83,3 +83,16 @@ while True:
 import re
 while True:
     re.compile(r"(?P<k>[a-z]+)=(?P<v>\d+)")
+
+### search | str % / bytes % | 100,000-char format without a field, failing at its end; seed 9 --prelude, did not stop (the format was scanned unpaid)
+s = "ab" * 50000
+b = b"ab" * 50000
+while True:
+    try:
+        s % 3
+    except TypeError:
+        pass
+    try:
+        b % 3
+    except TypeError:
+        pass
