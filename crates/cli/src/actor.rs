@@ -202,11 +202,14 @@ fn return_value(r: &Receipt) -> Json {
         .unwrap_or(Json::Null)
 }
 
-/// The traceback of a failed receipt, quoting the line from the local file.
+/// The traceback of a failed receipt, quoting the line from the local file. A failure with no
+/// line (arguments that do not fit the handler, out of cycles before it ran) is just its
+/// `Class: message`, as no frame of the actor's code was running.
 fn traceback(r: &Receipt, handler: &str, file: &str, source: &str) -> Option<String> {
     let e = r.error.as_ref()?;
-    let mut out = String::from("Traceback (most recent call last):\n");
+    let mut out = String::new();
     if e.line > 0 {
+        out.push_str("Traceback (most recent call last):\n");
         out.push_str(&frame(file, e.line, handler, Some(source)));
     }
     if e.message.is_empty() {
