@@ -209,8 +209,9 @@ fn traceback(r: &Receipt, handler: &str, file: &str, source: &str) -> Option<Str
     let e = r.error.as_ref()?;
     let mut out = String::new();
     if e.line > 0 {
+        let function = enclosing_function(source, e.line).unwrap_or(handler);
         out.push_str("Traceback (most recent call last):\n");
-        out.push_str(&frame(file, e.line, handler, Some(source)));
+        out.push_str(&frame(file, e.line, function, Some(source)));
     }
     if e.message.is_empty() {
         out.push_str(&e.class);
@@ -218,6 +219,30 @@ fn traceback(r: &Receipt, handler: &str, file: &str, source: &str) -> Option<Str
         out.push_str(&format!("{}: {}", e.class, e.message));
     }
     Some(out)
+}
+
+/// The name of the function whose body holds line `line` of `source`: the nearest `def` above
+/// it that is indented less. The receipt names the line, not the function, and the line may be
+/// in a helper the handler called.
+fn enclosing_function(source: &str, line: u64) -> Option<&str> {
+    let lines: Vec<&str> = source.lines().collect();
+    let at = usize::try_from(line).ok()?.checked_sub(1)?;
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut within = indent(lines.get(at)?);
+    for l in lines[..at].iter().rev() {
+        let t = l.trim_start();
+        if t.is_empty() || t.starts_with('#') || indent(l) >= within {
+            continue;
+        }
+        let def = t.strip_prefix("async ").unwrap_or(t).strip_prefix("def ");
+        if let Some(rest) = def {
+            let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+            return Some(&rest[..end]);
+        }
+        // A class or a compound statement: keep looking further out.
+        within = indent(l);
+    }
+    None
 }
 
 /// The receipt's fields as the RPC names them (`crates/node/RPC.md`), plus the traceback.
@@ -580,6 +605,20 @@ mod tests {
         for bad in ["dev10", "dev03", "dev", "devx", "to"] {
             assert_eq!(resolve(bad, None), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn the_frame_names_the_function_around_the_line() {
+        let src = "def helper(x):\n    if x:\n        return 1 // x\n\n\nclass A:\n    \
+                   def go(self):\n        # note\n        for i in []:\n            pass\n\n        \
+                   return helper(0)\nprint(1)\n";
+        assert_eq!(enclosing_function(src, 3), Some("helper"));
+        assert_eq!(enclosing_function(src, 2), Some("helper"));
+        assert_eq!(enclosing_function(src, 10), Some("go"));
+        assert_eq!(enclosing_function(src, 12), Some("go"));
+        assert_eq!(enclosing_function(src, 13), None);
+        assert_eq!(enclosing_function(src, 99), None);
+        assert_eq!(enclosing_function(src, 0), None);
     }
 
     #[test]

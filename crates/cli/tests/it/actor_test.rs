@@ -180,6 +180,28 @@ fn a_failing_call_prints_its_traceback_with_the_local_line() {
 }
 
 #[test]
+fn a_failure_in_a_helper_names_the_helper() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("deep.py");
+    std::fs::write(
+        &file,
+        "from cowboy_sdk import actor\n\n\ndef helper(x):\n    return 1 // x\n\n\n@actor\n\
+         class D:\n    def go(self, x):\n        return helper(x)\n",
+    )
+    .expect("write");
+    let file = file.display().to_string();
+    let r = actor_test(&[&file, "--call", "go(0)"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.contains(&format!(
+            "    File \"{file}\", line 5, in helper\n      return 1 // x\n  ZeroDivisionError: "
+        )),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
 fn keep_going_runs_the_steps_after_a_failure() {
     let r = actor_test(&[
         &example("counter.py"),
