@@ -472,7 +472,8 @@ impl Session {
                     salt: salt(self.opts.salt.as_deref()),
                     init_args: crate::chain::parse_args(step.args.as_deref())?,
                 };
-                let mined = chain.send(&key, None, Self::value(step)?, &payload).await?;
+                let value = Self::value(step)?;
+                let mined = chain.send(&key, None, value, &payload).await?;
                 let r = &mined.receipt;
                 let address = match cbor::decode(&r.return_data) {
                     Ok(Value::Bytes(b)) if r.success => <[u8; 20]>::try_from(b).ok().map(Address),
@@ -483,6 +484,7 @@ impl Session {
                 let mut json = receipt_json(r, tb.as_deref());
                 json["kind"] = json!("deploy");
                 json["from"] = json!(key.address().to_checksum());
+                json["value"] = json!(value.to_string());
                 json["contractAddress"] = json!(address.map(|a| a.to_checksum()));
                 json["blockHeight"] = json!(mined.height);
                 json["transactionHash"] = json!(hex0x(&mined.hash.0));

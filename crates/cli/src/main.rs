@@ -66,22 +66,25 @@ struct Cli {
         long,
         global = true,
         default_value = "http://127.0.0.1:8545",
-        env = "COWBOY_RPC"
+        env = "COWBOY_RPC",
+        display_order = 100
     )]
     rpc: String,
     /// Print results as JSON (one document on stdout; notes still go to stderr).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, display_order = 101)]
     json: bool,
     /// Sign with this keystore key (`cowboy key list`). Reads only need its address, kept in
     /// clear: no password is asked until something is signed.
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, value_name = "NAME", display_order = 102)]
     key: Option<String>,
     /// Sign with dev account N of a `cowboyd --dev` node.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", display_order = 103)]
     dev_account: Option<u32>,
     #[command(subcommand)]
     cmd: Cmd,
 }
+
+// The global options are listed after each command's own (display_order 100+) in its help.
 
 /// Options of every command that sends a transaction.
 #[derive(clap::Args, Clone, Copy)]
