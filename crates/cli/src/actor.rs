@@ -299,6 +299,7 @@ fn timer_outcome(height: u64, t: &TimerExecution, file: &str, source: &str) -> O
     )];
     text.extend(receipt_text(&t.receipt, tb.as_deref(), true));
     let mut json = receipt_json(&t.receipt, tb.as_deref());
+    json["kind"] = json!("timer");
     json["timerId"] = json!(t.timer_id);
     json["owner"] = json!(t.owner.to_checksum());
     json["handler"] = json!(t.handler);

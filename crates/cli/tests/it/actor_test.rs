@@ -290,8 +290,9 @@ fn value_and_mined_blocks_run_timers() {
     let v = json(&r);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let steps = v["steps"].as_array().expect("steps");
-    let beats: Vec<_> = steps.iter().filter(|s| s["handler"] == "beat").collect();
+    let beats: Vec<_> = steps.iter().filter(|s| s["kind"] == "timer").collect();
     assert_eq!(beats.len(), 2, "{steps:?}");
+    assert_eq!(beats[0]["handler"], "beat");
     assert_eq!(beats[0]["events"][0]["dataValue"]["n"], 1);
     assert_eq!(beats[1]["blockHeight"], 5);
     let status = steps.iter().find(|s| s["kind"] == "view").expect("view");
