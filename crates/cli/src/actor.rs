@@ -204,14 +204,25 @@ fn return_value(r: &Receipt) -> Json {
 
 /// The traceback of a failed receipt, quoting the line from the local file. A failure with no
 /// line (arguments that do not fit the handler, out of cycles before it ran) is just its
-/// `Class: message`, as no frame of the actor's code was running.
-fn traceback(r: &Receipt, handler: &str, file: &str, source: &str) -> Option<String> {
+/// `Class: message`, as no frame of the actor's code was running; a file that does not compile
+/// is reported as CPython reports a SyntaxError, with the line and no traceback header.
+fn traceback(r: &Receipt, file: &str, source: &str) -> Option<String> {
     let e = r.error.as_ref()?;
     let mut out = String::new();
     if e.line > 0 {
-        let function = enclosing_function(source, e.line).unwrap_or(handler);
-        out.push_str("Traceback (most recent call last):\n");
-        out.push_str(&frame(file, e.line, function, Some(source)));
+        if matches!(e.class.as_str(), "SyntaxError" | "CompileError") {
+            let at = usize::try_from(e.line - 1).unwrap_or(usize::MAX);
+            let text = source.lines().nth(at).unwrap_or_default();
+            out.push_str(&format!(
+                "  File \"{file}\", line {}\n    {}\n",
+                e.line,
+                text.trim()
+            ));
+        } else {
+            let function = enclosing_function(source, e.line).unwrap_or("<module>");
+            out.push_str("Traceback (most recent call last):\n");
+            out.push_str(&frame(file, e.line, function, Some(source)));
+        }
     }
     if e.message.is_empty() {
         out.push_str(&e.class);
@@ -222,8 +233,8 @@ fn traceback(r: &Receipt, handler: &str, file: &str, source: &str) -> Option<Str
 }
 
 /// The name of the function whose body holds line `line` of `source`: the nearest `def` above
-/// it that is indented less. The receipt names the line, not the function, and the line may be
-/// in a helper the handler called.
+/// it that is indented less (`None`: module level). The receipt names the line, not the
+/// function, and the line may be in a helper the handler called.
 fn enclosing_function(source: &str, line: u64) -> Option<&str> {
     let lines: Vec<&str> = source.lines().collect();
     let at = usize::try_from(line).ok()?.checked_sub(1)?;
@@ -288,7 +299,7 @@ fn receipt_text(r: &Receipt, tb: Option<&str>, fee: bool) -> Vec<String> {
 }
 
 fn timer_outcome(height: u64, t: &TimerExecution, file: &str, source: &str) -> Outcome {
-    let tb = traceback(&t.receipt, &t.handler, file, source);
+    let tb = traceback(&t.receipt, file, source);
     let mut text = vec![format!(
         "timer {} {}.{} (due {}) in block {height}{}",
         t.timer_id,
@@ -481,7 +492,7 @@ impl Session {
                     _ => None,
                 };
                 *actor = address;
-                let tb = traceback(r, "__init__", file, src);
+                let tb = traceback(r, file, src);
                 let mut json = receipt_json(r, tb.as_deref());
                 json["kind"] = json!("deploy");
                 json["from"] = json!(key.address().to_checksum());
@@ -536,7 +547,7 @@ impl Session {
                     .iter()
                     .map(|t| timer_outcome(height.unwrap_or(0), t, file, src))
                     .collect();
-                let tb = traceback(&receipt, &handler, file, src);
+                let tb = traceback(&receipt, file, src);
                 let mut json = receipt_json(&receipt, tb.as_deref());
                 json["kind"] = json!(if view { "view" } else { "call" });
                 json["call"] = json!(expr);

@@ -202,6 +202,32 @@ fn a_failure_in_a_helper_names_the_helper() {
 }
 
 #[test]
+fn a_file_that_does_not_compile_shows_the_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (src, line, text, error) in [
+        ("x = 1\ndef (:\n", 2, "def (:", "SyntaxError: "),
+        (
+            "from cowboy_sdk import actor\n\n\n@actor\nclass A:\n    def f(self):\n        \
+             return eval('1')\n",
+            7,
+            "return eval('1')",
+            "CompileError: call to 'eval' is not allowed in the PVM",
+        ),
+    ] {
+        let file = dir.path().join(format!("bad{line}.py"));
+        std::fs::write(&file, src).expect("write");
+        let file = file.display().to_string();
+        let r = actor_test(&[&file]);
+        assert_eq!(r.code, 1);
+        let expected = format!(
+            "deploy {file} from dev0 (block 1): failed\n    File \"{file}\", line {line}\n      \
+             {text}\n  {error}"
+        );
+        assert!(r.stdout.contains(&expected), "{}", r.stdout);
+    }
+}
+
+#[test]
 fn keep_going_runs_the_steps_after_a_failure() {
     let r = actor_test(&[
         &example("counter.py"),
