@@ -56,7 +56,9 @@ Amounts (--value, transfer): an integer number of wei, or a decimal number with 
   wei, gwei (10^9 wei) or cby (10^18 wei), e.g. 1.5cby, 20gwei, 7wei.
 
 Start a local devnet with `cowboyd --dev` (from a checkout:
-`cargo run --release -p cowboy-node --bin cowboyd -- --dev`); sign with --dev-account N.";
+`cargo run --release -p cowboy-node --bin cowboyd -- --dev`); sign with --dev-account N.
+No node yet? `cowboy actor test FILE.py --call 'HANDLER(ARG, …)'` runs an actor in an
+in-process chain.";
 
 #[derive(Parser)]
 #[command(name = "cowboy", about = "Cowboy command line", version, after_help = ENVIRONMENT)]
