@@ -278,8 +278,10 @@ fn receipt_json(r: &Receipt, tb: Option<&str>) -> Json {
 /// The indented detail lines of a receipt: return value, events, traceback, usage.
 fn receipt_text(r: &Receipt, tb: Option<&str>, fee: bool) -> Vec<String> {
     let mut lines = Vec::new();
-    if r.success && !r.return_data.is_empty() {
-        lines.push(format!("  → {}", return_value(r)));
+    // `None` is not shown, as the Python REPL does not echo it (`--json` has it).
+    let value = return_value(r);
+    if r.success && !value.is_null() {
+        lines.push(format!("  → {value}"));
     }
     for e in &r.events {
         let data = cbor::decode(&e.data)
