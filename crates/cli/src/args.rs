@@ -8,6 +8,11 @@
 //! bignum (the PVM caps ints at 4096 bits and says so), a number with a fraction or exponent a
 //! float. The object conventions are `cowboy_types::json::from_json`'s: `{"bytes": "0x…"}` is a
 //! byte string and `{"map": [[k, v], …]}` a map with non-text keys.
+//!
+//! [`parse_call`] reads the call expressions of `cowboy actor test --call 'transfer(dev1, 5)'`
+//! with the same reader, widened towards Python literals: `True`/`False`/`None`, strings in
+//! single quotes, a trailing comma, `name=value` keyword arguments, and bare names that the
+//! caller resolves (dev accounts, the actor under test).
 
 use cowboy_types::cbor::Value;
 use num_bigint::BigInt;
@@ -21,6 +26,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
         s: text.as_bytes(),
         i: 0,
         depth: 0,
+        names: None,
     };
     p.ws();
     let v = p.value()?;
@@ -31,10 +37,99 @@ pub fn parse(text: &str) -> Result<Value, String> {
     Ok(v)
 }
 
+/// Resolves the bare names of a call expression to values (`None`: unknown name).
+pub type Names<'a> = &'a dyn Fn(&str) -> Option<Value>;
+
+/// Read a call expression: `handler`, or `handler(arg, …)` with positional arguments or
+/// `handler(name=arg, …)` with keyword arguments (not both: a transaction carries one or the
+/// other). Arguments are JSON values with exact integers, or the Python literals `True`,
+/// `False`, `None`, `'single-quoted'` strings, or a bare name `names` resolves. Returns the
+/// handler and its arguments as an array (positional) or a map (keyword); `None` for the
+/// arguments when no parentheses were given.
+pub fn parse_call(text: &str, names: Names<'_>) -> Result<(String, Option<Value>), String> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+        depth: 0,
+        names: Some(names),
+    };
+    p.ws();
+    let handler = p
+        .identifier()
+        .ok_or_else(|| p.err("expected a handler name"))?;
+    p.ws();
+    if p.i == p.s.len() {
+        return Ok((handler, None));
+    }
+    if !p.eat("(") {
+        return Err(p.err("expected '(' after the handler name"));
+    }
+    let mut positional = Vec::new();
+    let mut keyword: Vec<(Value, Value)> = Vec::new();
+    loop {
+        p.ws();
+        if p.eat(")") {
+            break;
+        }
+        // `name=value` (but not `name==…`, which is no Python argument either).
+        let save = p.i;
+        let kw = p.identifier().and_then(|k| {
+            p.ws();
+            (p.s.get(p.i) == Some(&b'=') && p.s.get(p.i + 1) != Some(&b'=')).then_some(k)
+        });
+        match kw {
+            Some(k) => {
+                p.i += 1;
+                p.ws();
+                let v = p.value()?;
+                if keyword
+                    .iter()
+                    .any(|(old, _)| *old == Value::Text(k.clone()))
+                {
+                    return Err(format!("keyword argument {k:?} repeated"));
+                }
+                keyword.push((Value::Text(k), v));
+            }
+            None => {
+                p.i = save;
+                if !keyword.is_empty() {
+                    return Err(p.err("positional argument after a keyword argument"));
+                }
+                positional.push(p.value()?);
+            }
+        }
+        p.ws();
+        if p.eat(")") {
+            break;
+        }
+        if !p.eat(",") {
+            return Err(p.err("expected ',' or ')'"));
+        }
+    }
+    p.ws();
+    if p.i != p.s.len() {
+        return Err(p.err("trailing characters"));
+    }
+    let args = match (positional.is_empty(), keyword.is_empty()) {
+        (_, true) => Value::Array(positional),
+        (true, false) => Value::Map(keyword),
+        (false, false) => {
+            return Err(
+                "give the arguments all positionally or all by keyword: a call \
+                        carries one or the other"
+                    .into(),
+            )
+        }
+    };
+    Ok((handler, Some(args)))
+}
+
 struct Parser<'a> {
     s: &'a [u8],
     i: usize,
     depth: usize,
+    /// Set when reading a call expression: Python literals and bare names are allowed.
+    names: Option<Names<'a>>,
 }
 
 impl Parser<'_> {
@@ -57,13 +152,51 @@ impl Parser<'_> {
         }
     }
 
+    /// A Python identifier (ASCII): `[A-Za-z_][A-Za-z0-9_]*`.
+    fn identifier(&mut self) -> Option<String> {
+        let start = self.i;
+        if !matches!(self.s.get(self.i), Some(b'A'..=b'Z' | b'a'..=b'z' | b'_')) {
+            return None;
+        }
+        while matches!(
+            self.s.get(self.i),
+            Some(b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_')
+        ) {
+            self.i += 1;
+        }
+        Some(String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
+    }
+
+    /// A Python literal or a bare name (call expressions only).
+    fn name(&mut self) -> Result<Value, String> {
+        let names = self.names.unwrap_or(&|_| None);
+        let at = self.i;
+        let Some(id) = self.identifier() else {
+            return Err(self.err("expected a value"));
+        };
+        Ok(match id.as_str() {
+            "True" | "true" => Value::Bool(true),
+            "False" | "false" => Value::Bool(false),
+            "None" | "null" => Value::Null,
+            _ => names(&id).ok_or_else(|| {
+                format!(
+                    "unknown name {id:?} at character {}: give a quoted string, a number, \
+                     dev0 … dev9 (the dev accounts' addresses) or actor (the actor's)",
+                    at + 1
+                )
+            })?,
+        })
+    }
+
     fn value(&mut self) -> Result<Value, String> {
         match self.s.get(self.i) {
             None => Err(self.err("unexpected end")),
             Some(b'{') => self.nested(Self::object),
             Some(b'[') => self.nested(Self::array),
             Some(b'"') => Ok(Value::Text(self.string()?)),
+            Some(b'\'') if self.names.is_some() => Ok(Value::Text(self.string()?)),
             Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) if self.names.is_some() => self.name(),
             Some(_) if self.eat("true") => Ok(Value::Bool(true)),
             Some(_) if self.eat("false") => Ok(Value::Bool(false)),
             Some(_) if self.eat("null") => Ok(Value::Null),
@@ -144,13 +277,15 @@ impl Parser<'_> {
         Ok(h)
     }
 
+    /// A string in the quotes it starts with (`'` only in call expressions).
     fn string(&mut self) -> Result<String, String> {
+        let quote = self.s[self.i];
         self.i += 1;
         let mut out = String::new();
         loop {
             let start = self.i;
             while let Some(&c) = self.s.get(self.i) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
+                if c == quote || c == b'\\' || c < 0x20 {
                     break;
                 }
                 self.i += 1;
@@ -159,7 +294,7 @@ impl Parser<'_> {
             out.push_str(std::str::from_utf8(&self.s[start..self.i]).unwrap_or_default());
             match self.s.get(self.i) {
                 None => return Err(self.err("unterminated string")),
-                Some(b'"') => {
+                Some(&c) if c == quote => {
                     self.i += 1;
                     return Ok(out);
                 }
@@ -171,6 +306,7 @@ impl Parser<'_> {
                     self.i += 1;
                     match e {
                         b'"' => out.push('"'),
+                        b'\'' if quote == b'\'' => out.push('\''),
                         b'\\' => out.push('\\'),
                         b'/' => out.push('/'),
                         b'b' => out.push('\u{8}'),

@@ -96,7 +96,7 @@ fn rpc(e: RpcError) -> String {
     }
 }
 
-fn hex0x(b: &[u8]) -> String {
+pub fn hex0x(b: &[u8]) -> String {
     format!("0x{}", hex::encode(b))
 }
 
@@ -172,7 +172,7 @@ fn amount(v: &Json) -> u128 {
     v.as_str().and_then(|s| s.parse().ok()).unwrap_or(0)
 }
 
-fn format_cby(wei: u128) -> String {
+pub fn format_cby(wei: u128) -> String {
     let whole = wei / 10u128.pow(18);
     let frac = wei % 10u128.pow(18);
     if frac == 0 {
@@ -322,18 +322,21 @@ fn traceback(
             }
             (None, None) => ("<actor>".to_string(), None),
         };
-        out.push_str(&format!("  File \"{file}\", line {line}, in {handler}\n"));
-        if let Some(text) = source
-            .as_deref()
-            .and_then(|src| src.lines().nth(line.saturating_sub(1) as usize))
-        {
-            out.push_str(&format!("    {}\n", text.trim()));
-        }
+        out.push_str(&frame(&file, line, handler, source.as_deref()));
     }
     if message.is_empty() {
         out.push_str(class);
     } else {
         out.push_str(&format!("{class}: {message}"));
+    }
+    out
+}
+
+/// One traceback frame as CPython prints it, quoting line `line` of `source` when known.
+pub fn frame(file: &str, line: u64, handler: &str, source: Option<&str>) -> String {
+    let mut out = format!("  File \"{file}\", line {line}, in {handler}\n");
+    if let Some(text) = source.and_then(|src| src.lines().nth(line.saturating_sub(1) as usize)) {
+        out.push_str(&format!("    {}\n", text.trim()));
     }
     out
 }

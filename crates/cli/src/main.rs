@@ -1,15 +1,19 @@
 //! The `cowboy` command line: keys, transactions and queries against a node's JSON-RPC
-//! (`chain`, `keystore`, `rpc`), and `cowboy pvm run FILE.py`, which runs a Python file on the
-//! PVM with the on-chain limits (cycles are counted but unlimited unless `--cycles` is given).
+//! (`chain`, `keystore`, `rpc`); `cowboy actor test FILE.py`, which deploys an actor into an
+//! in-process chain and calls it (`actor`, `devchain`); and `cowboy pvm run FILE.py`, which runs
+//! a Python file on the PVM with the on-chain limits (cycles are counted but unlimited unless
+//! `--cycles` is given).
 //! Output goes through [`out`], which ends the process quietly when stdout is a closed pipe
 //! (`cowboy … | head`), as `cat` does.
 
+mod actor;
 mod args;
 mod chain;
+mod devchain;
 mod keystore;
 mod rpc;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use std::io::Write as _;
 use std::process::ExitCode;
 
@@ -52,7 +56,9 @@ Amounts (--value, transfer): an integer number of wei, or a decimal number with 
   wei, gwei (10^9 wei) or cby (10^18 wei), e.g. 1.5cby, 20gwei, 7wei.
 
 Start a local devnet with `cowboyd --dev` (from a checkout:
-`cargo run --release -p cowboy-node --bin cowboyd -- --dev`); sign with --dev-account N.";
+`cargo run --release -p cowboy-node --bin cowboyd -- --dev`); sign with --dev-account N.
+No node yet? `cowboy actor test FILE.py --call 'HANDLER(ARG, …)'` runs an actor in an
+in-process chain.";
 
 #[derive(Parser)]
 #[command(name = "cowboy", about = "Cowboy command line", version, after_help = ENVIRONMENT)]
@@ -62,22 +68,25 @@ struct Cli {
         long,
         global = true,
         default_value = "http://127.0.0.1:8545",
-        env = "COWBOY_RPC"
+        env = "COWBOY_RPC",
+        display_order = 100
     )]
     rpc: String,
     /// Print results as JSON (one document on stdout; notes still go to stderr).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, display_order = 101)]
     json: bool,
     /// Sign with this keystore key (`cowboy key list`). Reads only need its address, kept in
     /// clear: no password is asked until something is signed.
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, value_name = "NAME", display_order = 102)]
     key: Option<String>,
     /// Sign with dev account N of a `cowboyd --dev` node.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", display_order = 103)]
     dev_account: Option<u32>,
     #[command(subcommand)]
     cmd: Cmd,
 }
+
+// The global options are listed after each command's own (display_order 100+) in its help.
 
 /// Options of every command that sends a transaction.
 #[derive(clap::Args, Clone, Copy)]
@@ -234,10 +243,71 @@ enum Cmd {
         /// Height.
         height: Option<u64>,
     },
+    /// Run actors without a node: deploy into an in-process chain and call handlers.
+    Actor {
+        #[command(subcommand)]
+        cmd: ActorCmd,
+    },
     /// Python VM tools.
     Pvm {
         #[command(subcommand)]
         cmd: PvmCmd,
+    },
+}
+
+const ACTOR_TEST_HELP: &str = "\
+Steps run in the order given. --args, --from and --value belong to the step before them; given
+before the first --call or --view they are the deploy's (__init__'s arguments, the deployer,
+the value sent to the new actor).
+
+Call expressions: HANDLER(ARG, …) or HANDLER(NAME=ARG, …), where an ARG is a JSON value
+(integers exact at any size), True/False/None, a 'single-quoted' string, dev0 … dev9 (the dev
+accounts' checksummed addresses) or actor (the actor's). Or give HANDLER alone with --args JSON.
+
+The chain is the devnet's genesis (chain 1337; dev0 … dev9, the keys of `--dev-account N`, hold
+1,000,000 CBY each) executed by the real block rule over a real state database in a temporary
+directory, removed afterwards. Each --call is a signed transaction in a block of its own; a
+failing call is mined too (its fee is paid) and its traceback quotes the local file. The exit
+status is 1 if any step failed.
+
+Example:
+  cowboy actor test examples/actors/token.py --args '[\"Tok\", 1000]' \\
+      --call 'transfer(dev1, 5)' --view 'balance_of(dev1)' \\
+      --call 'transfer(dev0, 10)' --from dev1";
+
+#[derive(Subcommand)]
+enum ActorCmd {
+    /// Deploy FILE into a fresh in-process chain and run the steps given, printing each
+    /// receipt: return value, events, cycles, cells, fee, traceback.
+    #[command(after_help = ACTOR_TEST_HELP)]
+    Test {
+        /// The actor's Python source.
+        file: std::path::PathBuf,
+        /// Call a handler in a transaction (a block of its own): HANDLER(ARGS) or HANDLER.
+        #[arg(long, value_name = "CALL")]
+        call: Vec<String>,
+        /// Run a handler read-only on the latest state (nothing is mined or paid).
+        #[arg(long, value_name = "CALL")]
+        view: Vec<String>,
+        /// Mine N empty blocks (due timers run in them).
+        #[arg(long, value_name = "N")]
+        mine: Vec<String>,
+        /// Arguments of the step before: JSON array (positional) or object (keyword).
+        #[arg(long, value_name = "JSON")]
+        args: Vec<String>,
+        /// Sender of the step before: dev account N, devN, or its address (default:
+        /// --dev-account, else 0).
+        #[arg(long, value_name = "ACCOUNT")]
+        from: Vec<String>,
+        /// Value sent with the step before (wei, or e.g. 1.5cby).
+        #[arg(long, value_name = "AMOUNT")]
+        value: Vec<String>,
+        /// Salt of the actor's address (default: fixed, so every run gives the same address).
+        #[arg(long)]
+        salt: Option<String>,
+        /// Run the remaining steps after one fails (the exit status is still 1).
+        #[arg(long)]
+        keep_going: bool,
     },
 }
 
@@ -333,7 +403,8 @@ enum PvmCmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let (Some(_), Some(_)) = (&cli.key, cli.dev_account) {
         return finish(Err("give --key or --dev-account, not both".into()));
     }
@@ -349,6 +420,33 @@ fn main() -> ExitCode {
     };
     finish(match cli.cmd {
         Cmd::Pvm { cmd } => return pvm(cmd, json),
+        Cmd::Actor {
+            cmd:
+                ActorCmd::Test {
+                    file,
+                    salt,
+                    keep_going,
+                    ..
+                },
+        } => match (&ctx.signer, actor_test_matches(&matches)) {
+            (chain::Signer::Keystore(_), _) => Err("actor test signs with the dev accounts of \
+                its in-process chain: use --from or --dev-account N, not --key"
+                .into()),
+            (_, None) => Err("internal: no matches for actor test".into()),
+            (signer, Some(m)) => actor::test(
+                actor::Options {
+                    file,
+                    salt,
+                    keep_going,
+                    json,
+                    dev_account: match signer {
+                        chain::Signer::Dev(n) => *n,
+                        _ => 0,
+                    },
+                },
+                m,
+            ),
+        },
         Cmd::Key { cmd } => key(cmd, json),
         Cmd::Balance { address, wei } => chain::balance(&ctx, address.as_deref(), wei),
         Cmd::Nonce { address } => chain::nonce(&ctx, address.as_deref()),
@@ -423,6 +521,25 @@ fn main() -> ExitCode {
         Cmd::Timer { id } => chain::timer(&ctx, id),
         Cmd::TimerExecutions { height } => chain::timer_executions(&ctx, height),
     })
+}
+
+/// A script that imports `cowboy_sdk` (or `pvm_host`) needs a chain: `pvm run` has none, so
+/// its ImportError is followed by the command that runs the file as an actor.
+fn with_actor_hint(class: &str, traceback: &str, file: &std::path::Path) -> String {
+    if class != "ImportError" || !traceback.contains("needs a chain host") {
+        return traceback.to_string();
+    }
+    format!(
+        "{traceback}\nhint: `pvm run` runs plain Python with no chain; an actor runs on one:\n  \
+         cowboy actor test {} --call 'HANDLER(ARG, …)'\ndeploys it into an in-process chain \
+         and calls its handlers (`cowboy actor test --help`)",
+        file.display()
+    )
+}
+
+/// The matches of `actor test`: its steps' order is read from their argument indices.
+fn actor_test_matches(m: &clap::ArgMatches) -> Option<&clap::ArgMatches> {
+    m.subcommand_matches("actor")?.subcommand_matches("test")
 }
 
 fn finish(r: chain::CmdResult) -> ExitCode {
@@ -567,7 +684,9 @@ fn pvm(cmd: PvmCmd, json: bool) -> ExitCode {
                     "  File \"{}\", line {}\n{}: {}",
                     c.filename, c.line, c.kind, c.msg
                 )),
-                Some(cowboy_pvm::RunError::Uncaught { traceback, .. }) => Some(traceback.clone()),
+                Some(cowboy_pvm::RunError::Uncaught { class, traceback }) => {
+                    Some(with_actor_hint(class, traceback, &file))
+                }
             };
             if json {
                 out_json(&serde_json::json!({

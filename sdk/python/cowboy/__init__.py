@@ -7,7 +7,8 @@
 - :mod:`cowboy.client` — JSON-RPC client (HTTP) with WebSocket subscriptions;
 - :mod:`cowboy.proof` — state proof verification against a state root;
 - :mod:`cowboy.errors` — typed exceptions;
-- :mod:`cowboy.pytest_plugin` — ``cowboy_node``/``cowboy_client``/``funded_wallet`` fixtures.
+- :mod:`cowboy.pytest_plugin` — ``cowboy_node``/``cowboy_client``/``funded_wallet`` fixtures;
+- :mod:`cowboy.local` — run an actor without a node (drives ``cowboy actor test``).
 """
 
 from .client import Client, StorageValue

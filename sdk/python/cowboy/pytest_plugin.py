@@ -24,7 +24,6 @@ message saying how to build one.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -37,6 +36,7 @@ import pytest
 
 from .client import Client
 from .errors import CowboyError, NodeError
+from .local import find_binary
 from .wallet import CBY, Wallet, dev_account
 
 NODE_FIXTURES = {"cowboy_node", "cowboy_client", "funded_wallet", "dev_wallet", "wait_for_timer", "wait_for_block"}
@@ -61,32 +61,11 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.node)
 
 
-def _is_exe(p: Path) -> bool:
-    return p.is_file() and os.access(p, os.X_OK)
-
-
 def find_cowboyd(start: Optional[Path] = None) -> Optional[str]:
     """The cowboyd binary: ``$COWBOYD``; else the newest ``target/{debug,release}/cowboyd``
     walking up from ``start`` (default: the working directory) or under ``$CARGO_TARGET_DIR``;
     else ``cowboyd`` on ``PATH``. None if there is none."""
-    env = os.environ.get("COWBOYD")
-    if env:
-        return env
-    candidates: List[Path] = []
-    target_dir = os.environ.get("CARGO_TARGET_DIR")
-    if target_dir:
-        candidates += [Path(target_dir) / p / "cowboyd" for p in ("debug", "release")]
-    here = (start or Path.cwd()).resolve()
-    for d in [here, *here.parents]:
-        found = [d / "target" / p / "cowboyd" for p in ("debug", "release")]
-        found = [p for p in found if _is_exe(p)]
-        if found:
-            candidates += found
-            break
-    existing = [p for p in candidates if _is_exe(p)]
-    if existing:
-        return str(max(existing, key=lambda p: p.stat().st_mtime))
-    return shutil.which("cowboyd")
+    return find_binary("cowboyd", "COWBOYD", start)
 
 
 def _free_port() -> int:
