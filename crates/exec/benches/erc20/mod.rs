@@ -6,8 +6,9 @@
 //! (`transact_commit`). What is measured: EVM execution (including the EIP-1559 fee
 //! accounting revm does: gas purchase, refund, tip to the beneficiary) and the in-memory
 //! commit. Not measured: no signature, no trie, no state root, nothing on disk. With
-//! `recover` set, every transaction first recovers its signer from a k256 signature (the
-//! same recovery code as Cowboy's, on this one thread), as an Ethereum node must.
+//! `recover` set, every transaction first recovers its signer from a secp256k1 signature
+//! (Cowboy's own `Signature::recover`, on libsecp256k1, on this one thread), as an Ethereum
+//! node must.
 
 use std::time::{Duration, Instant};
 
