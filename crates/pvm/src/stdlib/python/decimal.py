@@ -2494,24 +2494,6 @@ for _name in ('is_finite', 'is_infinite', 'is_nan', 'is_qnan', 'is_signed', 'is_
 del _name
 
 
-class _Unavailable:
-    """BasicContext and ExtendedContext as an actor sees them: prec 9 contexts, which the
-    fixed context forbids, so every use (as an operation's context, in setcontext or
-    localcontext, reading or setting a field, copy) raises the fixed-context error."""
-
-    def __init__(self, name):
-        object.__setattr__(self, '_name', name)
-
-    def __getattr__(self, attr):
-        raise ValueError(f'decimal.{self._name} is not available: ' + _FIXED_ERROR)
-
-    def __setattr__(self, attr, value):
-        raise ValueError(f'decimal.{self._name} is not available: ' + _FIXED_ERROR)
-
-    def __repr__(self):
-        return f'<decimal.{self._name}: not available to actors>'
-
-
 # Actor mode. `pvm_host` imports exactly when a chain host is attached; no reference to it
 # is kept. Set last, so the contexts above were built with their own precisions.
 try:
@@ -2520,6 +2502,25 @@ except ImportError:
     pass
 else:
     del pvm_host
+
+    # Defined here, so scripts do not pay for building a class only actors use.
+    class _Unavailable:
+        """BasicContext and ExtendedContext as an actor sees them: prec 9 contexts, which the
+        fixed context forbids, so every use (as an operation's context, in setcontext or
+        localcontext, reading or setting a field, copy) raises the fixed-context error."""
+
+        def __init__(self, name):
+            object.__setattr__(self, '_name', name)
+
+        def __getattr__(self, attr):
+            raise ValueError(f'decimal.{self._name} is not available: ' + _FIXED_ERROR)
+
+        def __setattr__(self, attr, value):
+            raise ValueError(f'decimal.{self._name} is not available: ' + _FIXED_ERROR)
+
+        def __repr__(self):
+            return f'<decimal.{self._name}: not available to actors>'
+
     _fixed = True
     BasicContext = _Unavailable('BasicContext')
     ExtendedContext = _Unavailable('ExtendedContext')
