@@ -27,13 +27,14 @@ documented behaviour; builtins only.
 
 Actors (code running under a chain host, where `import pvm_host` succeeds) get a fixed
 context, as the whitepaper requires ("fixed rounding mode (ROUND_HALF_EVEN) and fixed
-precision"; CIP-3): every Context they can build or reach has prec 28 and ROUND_HALF_EVEN,
-so setting another prec or rounding (directly, through Context(...), localcontext(**kw) or
-setcontext) raises ValueError, and BasicContext/ExtendedContext (prec 9) refuse every use.
+precision"; CIP-3): every Context the public API lets them build or reach has prec 28 and
+ROUND_HALF_EVEN, so setting another prec or rounding (directly, through Context(...),
+localcontext(**kw) or setcontext) raises ValueError, and BasicContext/ExtendedContext
+(prec 9) refuse every use.
 Per-call rounding= arguments (quantize, to_integral_*) stay allowed. The module's own
 working contexts (higher precision inside ** and the transcendental functions, directed
 rounding inside next_*) are built by _working, past the check. Plain scripts keep CPython's
-behaviour. See LIMITATIONS.md ("decimal's context is fixed for actors").
+behaviour. See crates/pvm/LIMITATIONS.md item 30 (what the rule does not defend).
 """
 
 # No __all__, as CPython's decimal: a star import takes every public name.
