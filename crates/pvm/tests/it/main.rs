@@ -16,6 +16,7 @@
 mod actor_cache;
 mod common;
 mod conformance;
+mod decimal_actor;
 mod determinism;
 mod golden_cycles;
 mod hostile;

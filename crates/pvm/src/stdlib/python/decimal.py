@@ -24,6 +24,17 @@ below the PVM's 4096-bit int cap; a literal or operand whose coefficient exceeds
 raises the cap's OverflowError. The current context is per invocation (one runs at a time),
 not thread-local. Locale-aware 'n' formats as in the C locale. Written for the PVM from the
 documented behaviour; builtins only.
+
+Actors (code running under a chain host, where `import pvm_host` succeeds) get a fixed
+context, as the whitepaper requires ("fixed rounding mode (ROUND_HALF_EVEN) and fixed
+precision"; CIP-3): every Context the public API lets them build or reach has prec 28 and
+ROUND_HALF_EVEN, so setting another prec or rounding (directly, through Context(...),
+localcontext(**kw) or setcontext) raises ValueError, and BasicContext/ExtendedContext
+(prec 9) refuse every use.
+Per-call rounding= arguments (quantize, to_integral_*) stay allowed. The module's own
+working contexts (higher precision inside ** and the transcendental functions, directed
+rounding inside next_*) are built by _working, past the check. Plain scripts keep CPython's
+behaviour. See crates/pvm/LIMITATIONS.md item 30 (what the rule does not defend).
 """
 
 # No __all__, as CPython's decimal: a star import takes every public name.
@@ -50,6 +61,13 @@ ROUND_HALF_DOWN = 'ROUND_HALF_DOWN'
 ROUND_05UP = 'ROUND_05UP'
 _ROUNDINGS = (ROUND_CEILING, ROUND_FLOOR, ROUND_UP, ROUND_DOWN, ROUND_HALF_UP,
               ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_05UP)
+
+# Actor mode: True when a chain host is attached (set at the end of the module, after the
+# module's own contexts are built). Then the context is fixed at prec 28, ROUND_HALF_EVEN.
+_fixed = False
+_FIXED_PREC = 28
+_FIXED_ERROR = ('the decimal context is fixed on Cowboy: prec 28, ROUND_HALF_EVEN '
+                '(per-call rounding= arguments are allowed)')
 
 
 class DecimalException(ArithmeticError):
@@ -230,12 +248,16 @@ class Context:
         if name == 'prec':
             if not isinstance(value, int) or not 1 <= value <= MAX_PREC:
                 raise ValueError('valid range for prec is [1, MAX_PREC]')
+            if _fixed and value != _FIXED_PREC:
+                raise ValueError(_FIXED_ERROR)
         elif name == 'rounding':
             if value not in _ROUNDINGS:
                 raise TypeError('valid values for rounding are:\n'
                                 '  [ROUND_CEILING, ROUND_FLOOR, ROUND_UP, ROUND_DOWN,\n'
                                 '   ROUND_HALF_UP, ROUND_HALF_DOWN, ROUND_HALF_EVEN,\n'
                                 '   ROUND_05UP]')
+            if _fixed and value != ROUND_HALF_EVEN:
+                raise ValueError(_FIXED_ERROR)
         elif name == 'Emin':
             if not isinstance(value, int) or not MIN_EMIN <= value <= 0:
                 raise ValueError('valid range for Emin is [MIN_EMIN, 0]')
@@ -268,8 +290,7 @@ class Context:
 
     def copy(self):
         """A copy of the context, flags and traps included."""
-        return Context(self.prec, self.rounding, self.Emin, self.Emax, self.capitals,
-                       self.clamp, self.flags.copy(), self.traps.copy())
+        return _working(self, self.prec, self.rounding)
 
     __copy__ = copy
 
@@ -429,6 +450,16 @@ def _dec_arg(a):
     raise TypeError(f"conversion from {type(a).__name__} to Decimal is not supported")
 
 
+def _working(ctx, prec, rounding):
+    """A copy of ctx with `prec` and `rounding`, set past Context.__setattr__: copies of a
+    valid context need no second check, the module's working precisions may exceed MAX_PREC,
+    and an actor's fixed context does not bind the module's own intermediate arithmetic."""
+    c = Context(None, None, ctx.Emin, ctx.Emax, ctx.capitals, ctx.clamp, ctx.flags, ctx.traps)
+    object.__setattr__(c, 'prec', prec)
+    object.__setattr__(c, 'rounding', rounding)
+    return c
+
+
 _current = [None]
 
 
@@ -441,6 +472,8 @@ def getcontext():
 
 def setcontext(context):
     """Make `context` the current context."""
+    if _fixed and (context.prec != _FIXED_PREC or context.rounding != ROUND_HALF_EVEN):
+        raise ValueError(_FIXED_ERROR)
     if context is DefaultContext or context is BasicContext or context is ExtendedContext:
         context = context.copy()
         context.clear_flags()
@@ -1944,9 +1977,7 @@ def _exp_approx(sign, c, e):
 def _ctx_half_even(ctx):
     if ctx.rounding == ROUND_HALF_EVEN:
         return ctx
-    c = ctx.copy()
-    c.rounding = ROUND_HALF_EVEN
-    return c
+    return _working(ctx, ctx.prec, ROUND_HALF_EVEN)
 
 
 def _finish_cr(approx, ctx, conds):
@@ -2075,11 +2106,9 @@ def _pow_bounds(x, y, rsign, ctx, conds):
 def _pow_int(base, y, rsign, ctx, conds):
     """Integral power as libmpdec: binary powering at prec + digits of y + 2 digits,
     half-even, every step rounded; then rounded to the context."""
-    work = ctx.copy()
-    # Working precision may exceed MAX_PREC, so it is set past the validation.
-    object.__setattr__(work, 'prec', ctx.prec + _ndigits(y._int) + y._exp + 2
-                       + (1 if y._sign else 0))
-    work.rounding = ROUND_HALF_EVEN
+    # Working precision may exceed MAX_PREC: _working sets it past the validation.
+    work = _working(ctx, ctx.prec + _ndigits(y._int) + y._exp + 2 + (1 if y._sign else 0),
+                    ROUND_HALF_EVEN)
     work.clamp = 0
     n = abs(int(y))
     if y._sign:
@@ -2112,8 +2141,7 @@ def _pow_int(base, y, rsign, ctx, conds):
 
 def _pow_real(base, y, ctx, conds):
     """exp(y * ln(base)) with libmpdec's working precision and roundings."""
-    work = _MAXCTX.copy()
-    object.__setattr__(work, 'prec', max(_ndigits(base._int), ctx.prec) + 4 + 19)
+    work = _working(_MAXCTX, max(_ndigits(base._int), ctx.prec) + 4 + 19, ROUND_HALF_EVEN)
     wconds = []
     r = _ln(base, work, wconds)
     r = _mul(r, y, work, wconds)
@@ -2258,9 +2286,7 @@ def _sqrt(a, ctx, conds):
             e += 1
     elif n % 5 == 0:
         n += 1  # sticky digit
-    half_even = ctx.copy()
-    half_even.rounding = ROUND_HALF_EVEN
-    return _fix(0, n, e, half_even, conds)
+    return _fix(0, n, e, _working(ctx, ctx.prec, ROUND_HALF_EVEN), conds)
 
 
 DefaultContext = Context(prec=28, rounding=ROUND_HALF_EVEN,
@@ -2304,12 +2330,6 @@ def _total_key_cmp(a, b):
     return -r if a._sign else r
 
 
-def _work(ctx, rounding):
-    c = ctx.copy()
-    c.rounding = rounding
-    return c
-
-
 def _next(a, ctx, conds, direction):
     """next_plus (direction 1) / next_minus (-1) as libmpdec: only InvalidOperation is
     ever signalled."""
@@ -2320,7 +2340,7 @@ def _next(a, ctx, conds, direction):
         if (a._sign == 1) == (direction < 0):
             return a
         return _dec(a._sign, 10 ** ctx.prec - 1, ctx.Etop())
-    work = _work(ctx, ROUND_CEILING if direction > 0 else ROUND_FLOOR)
+    work = _working(ctx, ctx.prec, ROUND_CEILING if direction > 0 else ROUND_FLOOR)
     sub = []
     r = _fix(a._sign, a._int, a._exp, work, sub)
     if Inexact in sub:
@@ -2473,3 +2493,35 @@ for _name in ('is_finite', 'is_infinite', 'is_nan', 'is_qnan', 'is_signed', 'is_
               'is_zero'):
     setattr(Context, _name, (lambda n: lambda self, a: getattr(_dec_arg(a), n)())(_name))
 del _name
+
+
+# Actor mode. `pvm_host` imports exactly when a chain host is attached; no reference to it
+# is kept. Set last, so the contexts above were built with their own precisions.
+try:
+    import pvm_host
+except ImportError:
+    pass
+else:
+    del pvm_host
+
+    # Defined here, so scripts do not pay for building a class only actors use.
+    class _Unavailable:
+        """BasicContext and ExtendedContext as an actor sees them: prec 9 contexts, which the
+        fixed context forbids, so every use (as an operation's context, in setcontext or
+        localcontext, reading or setting a field, copy) raises the fixed-context error."""
+
+        def __init__(self, name):
+            object.__setattr__(self, '_name', name)
+
+        def __getattr__(self, attr):
+            raise ValueError(f'decimal.{self._name} is not available: ' + _FIXED_ERROR)
+
+        def __setattr__(self, attr, value):
+            raise ValueError(f'decimal.{self._name} is not available: ' + _FIXED_ERROR)
+
+        def __repr__(self):
+            return f'<decimal.{self._name}: not available to actors>'
+
+    _fixed = True
+    BasicContext = _Unavailable('BasicContext')
+    ExtendedContext = _Unavailable('ExtendedContext')
