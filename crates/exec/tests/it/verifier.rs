@@ -1041,3 +1041,106 @@ fn costs_of_each_step() {
         assert!(a.cycles_used > 5 * d.chain.params.verify_signature_cycles);
     });
 }
+
+/// Measurement, not a test (ignored): wall time per charged cycle of each mode's worst case
+/// (16 results; deterministic: 64 KiB results equal but for the last byte; majority vote and
+/// structured match with 32 fields: every field the whole ~64 KiB document; semantic
+/// similarity: 1,024-dimension embeddings), and of an Ed25519 check priced at
+/// `verify_signature_cycles`, against a Python loop's ns/cycle in the same run.
+/// `cargo test -p cowboy-exec --test it verifier::measure -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_modes_and_signatures_against_a_python_loop() {
+    use cowboy_exec::system::dispatcher::spec::Mode;
+    use cowboy_exec::system::verifier::modes::{self, Format};
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 1, job_params()).await;
+        let p = d.chain.params.clone();
+        let src = "from cowboy_sdk import actor\n@actor\nclass A:\n    def spin(self, n):\n        i = 0\n        while i < n:\n            i += 1\n        return i\n";
+        let tx = signed(&key(0), 0, None, 0, deploy(src, 1, Value::Array(vec![])));
+        let out = d.run(&[tx]).await;
+        let actor = addr_of(&ret(&out.receipts[0]));
+        d.nonce[0] = 1;
+        let (mut loop_ns, mut loop_cycles) = (0u128, 0u64);
+        for _ in 0..4 {
+            let n = d.nonce[0];
+            d.nonce[0] += 1;
+            let tx = signed(&key(0), n, Some(actor), 0, call("spin", vec![int(60_000)]));
+            let t = std::time::Instant::now();
+            let out = d.run(&[tx]).await;
+            loop_ns += t.elapsed().as_nanos();
+            loop_cycles += out.receipts[0].cycles_used;
+        }
+        let peer = loop_ns as f64 / loop_cycles as f64;
+        let big_list = |last: u8| {
+            let mut s = String::from("{\"a\": [");
+            while s.len() < 65_000 {
+                s.push_str("1,");
+            }
+            s.push_str(&format!("{last}]}}"));
+            s.into_bytes()
+        };
+        let emb = |i: usize| {
+            let v: Vec<String> = (0..1_024).map(|j| format!("{}.{:04}", (i + j) % 3, j)).collect();
+            format!("{{\"embedding\": [{}]}}", v.join(",")).into_bytes()
+        };
+        let fields = Value::Array(
+            (0..32)
+                .map(|_| map(vec![("path", text("a")), ("tolerance_bps", int(1))]))
+                .collect(),
+        );
+        let cases: Vec<(&str, modes::Rules, Vec<Vec<u8>>)> = vec![
+            (
+                "deterministic",
+                modes::rules(Mode::Deterministic, None, 2).expect("rules"),
+                (0..16u8).map(|i| { let mut b = vec![7u8; 65_536]; b[65_535] = i; b }).collect(),
+            ),
+            (
+                "majority_vote (whole document)",
+                modes::rules(Mode::MajorityVote, None, 9).expect("rules"),
+                (0..16u8).map(big_list).collect(),
+            ),
+            (
+                "structured_match (32 fields)",
+                modes::rules(Mode::StructuredMatch, Some(&map(vec![("fields", fields)])), 2)
+                    .expect("rules"),
+                (0..16u8).map(big_list).collect(),
+            ),
+            (
+                "semantic_similarity (1,024 dims)",
+                modes::rules(Mode::SemanticSimilarity, None, 3).expect("rules"),
+                (0..16).map(emb).collect(),
+            ),
+        ];
+        for (name, rules, results) in cases {
+            let refs: Vec<&[u8]> = results.iter().map(Vec::as_slice).collect();
+            let total: u64 = refs.iter().map(|r| r.len() as u64).sum();
+            let charged = modes::cycles(&p, &rules, 16, total);
+            let t = std::time::Instant::now();
+            for _ in 0..3 {
+                std::hint::black_box(modes::evaluate(&rules, Format::Json, &refs));
+            }
+            let ns = t.elapsed().as_nanos() as f64 / 3.0;
+            println!(
+                "{name}: {total} bytes, {charged} cycles charged, {:.3} ns/cycle, ratio to the loop {:.2}",
+                ns / charged as f64,
+                ns / charged as f64 / peer
+            );
+        }
+        let id = Hash32([1; 32]);
+        let rv = Rv::new(1, &id, b"result", usage(1, 2));
+        let pk: [u8; 32] = sk(1).public_key().as_ref().try_into().expect("32");
+        let dg = sign::digest(CHAIN_ID, &id, b"result", usage(1, 2));
+        let t = std::time::Instant::now();
+        for _ in 0..200 {
+            assert!(sign::verify(&pk, &dg, std::hint::black_box(&rv.sig)));
+        }
+        let ns = t.elapsed().as_nanos() as f64 / 200.0;
+        let charged = p.verify_signature_cycles as f64;
+        println!(
+            "ed25519 verify: {ns:.0} ns, {charged} cycles charged, {:.3} ns/cycle, ratio {:.2}; python loop {peer:.3} ns/cycle",
+            ns / charged,
+            ns / charged / peer
+        );
+    });
+}

@@ -144,7 +144,7 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
     let spec = spec::parse(raw_spec, submitter, p)?;
     // The verifier's finalization of this job runs in one system timer run: its worst case
     // (every member's full result through the mode) must fit that run's limit.
-    let finalize = finalize_cycles(p, spec.runners, spec.max_return_bytes);
+    let finalize = finalize_cycles(p, &spec.rules, spec.runners, spec.max_return_bytes);
     if finalize > p.system_timer_cycles_limit {
         return Err(error::bad(
             "result_schema.max_return_bytes",

@@ -232,7 +232,7 @@ fn submit_verified_result(
         }
     }
     let total: u64 = ordered.iter().map(|r| r.result.len() as u64).sum();
-    call.charge(modes::cycles(p, ordered.len() as u64, total))?;
+    call.charge(modes::cycles(p, &spec.rules, ordered.len() as u64, total))?;
     let results: Vec<&[u8]> = ordered.iter().map(|r| r.result.as_slice()).collect();
     let verdict = modes::evaluate(&spec.rules, spec.format, &results);
     if let modes::Verdict::Consensus(w) = &verdict {

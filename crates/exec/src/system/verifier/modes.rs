@@ -519,15 +519,101 @@ pub enum Verdict {
     NoConsensus,
 }
 
-/// The cycles [`evaluate`] is charged for `m` results of `total_bytes` bytes in all: hashing
-/// every byte once (reading a result is linear in its bytes, and comparisons of parsed values
-/// are bounded by them) and 128 cycles per pair of results (a pair costs at most
-/// [`MAX_EMBEDDING_DIMS`] multiply-adds, or [`MAX_FIELDS`] field comparisons).
-pub fn cycles(p: &GenesisParams, m: u64, total_bytes: u64) -> u64 {
+impl Rules {
+    /// Cycles per result byte (times `hash_cycles_per_byte`) of [`evaluate`]'s worst case:
+    /// comparing raw bytes 2; parsing 4 (measured: a JSON list of small numbers is the most
+    /// expensive document per byte); then 2 per value digested (a field's value is at worst
+    /// the whole document, and its digest encoding a few times its source).
+    pub fn byte_cost(&self) -> u64 {
+        match self {
+            Rules::Single => 1,
+            Rules::Deterministic => 2,
+            Rules::SemanticSimilarity { .. } => 4,
+            Rules::MajorityVote { .. } => 4 + 2,
+            Rules::StructuredMatch { fields } => 4 + 2 * fields.len().max(1) as u64,
+        }
+    }
+}
+
+/// The cycles [`evaluate`] under `rules` is charged for `m` results of `total_bytes` bytes in
+/// all: [`Rules::byte_cost`] per byte, and 128 cycles per pair of results (a pair costs at
+/// most [`MAX_EMBEDDING_DIMS`] multiply-adds) per compared field (values are compared by
+/// digest, never walked pairwise). Measured against a Python loop in
+/// `tests/it/verifier.rs::measure_modes_and_signatures_against_a_python_loop`.
+pub fn cycles(p: &GenesisParams, rules: &Rules, m: u64, total_bytes: u64) -> u64 {
+    let per_pair = 128u64.saturating_mul(match rules {
+        Rules::StructuredMatch { fields } => fields.len().max(1) as u64,
+        _ => 1,
+    });
     p.hash_base_cycles
         .saturating_mul(m)
-        .saturating_add(p.hash_cycles_per_byte.saturating_mul(total_bytes))
-        .saturating_add(m.saturating_mul(m).saturating_mul(128))
+        .saturating_add(
+            p.hash_cycles_per_byte
+                .saturating_mul(rules.byte_cost())
+                .saturating_mul(total_bytes),
+        )
+        .saturating_add(m.saturating_mul(m).saturating_mul(per_pair))
+}
+
+/// What parsed values are compared by: a number's exact value (so tolerances apply), or the
+/// keccak256 of anything else's canonical encoding (map keys sorted: `{"a":1,"b":2}` equals
+/// `{"b":2,"a":1}`), computed once per value so that comparing two costs O(1) whatever
+/// their size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    Num(i128),
+    Digest([u8; 32]),
+}
+
+fn key(d: &Doc) -> Key {
+    match d {
+        Doc::Num(n) => Key::Num(*n),
+        _ => {
+            let mut buf = Vec::new();
+            encode(d, &mut buf);
+            Key::Digest(cowboy_types::keccak256(&buf).0)
+        }
+    }
+}
+
+fn encode(d: &Doc, out: &mut Vec<u8>) {
+    let len = |out: &mut Vec<u8>, n: usize| out.extend_from_slice(&(n as u64).to_le_bytes());
+    match d {
+        Doc::Null => out.push(0),
+        Doc::Bool(b) => out.push(1 + u8::from(*b)),
+        Doc::Num(n) => {
+            out.push(3);
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        Doc::Text(t) => {
+            out.push(4);
+            len(out, t.len());
+            out.extend_from_slice(t.as_bytes());
+        }
+        Doc::Bytes(b) => {
+            out.push(5);
+            len(out, b.len());
+            out.extend_from_slice(b);
+        }
+        Doc::List(l) => {
+            out.push(6);
+            len(out, l.len());
+            for x in l {
+                encode(x, out);
+            }
+        }
+        Doc::Map(m) => {
+            out.push(7);
+            len(out, m.len());
+            let mut entries: Vec<&(String, Doc)> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            for (k, v) in entries {
+                len(out, k.len());
+                out.extend_from_slice(k.as_bytes());
+                encode(v, out);
+            }
+        }
+    }
 }
 
 /// The largest of `groups` (ties to the earliest), as sorted indices.
@@ -583,9 +669,9 @@ pub fn evaluate(rules: &Rules, format: Format, results: &[&[u8]]) -> Verdict {
         }
         Rules::MajorityVote { field, threshold } => {
             let docs: Vec<Option<Doc>> = results.iter().map(|r| parse(format, r)).collect();
-            let vals: Vec<Option<&Doc>> = docs
+            let vals: Vec<Option<Key>> = docs
                 .iter()
-                .map(|d| d.as_ref().and_then(|d| at(d, field)))
+                .map(|d| d.as_ref().and_then(|d| at(d, field)).map(key))
                 .collect();
             let (best, _) = largest(group_eq(&vals));
             consensus(best, *threshold)
@@ -594,14 +680,15 @@ pub fn evaluate(rules: &Rules, format: Format, results: &[&[u8]]) -> Verdict {
             let docs: Vec<Option<Doc>> = results.iter().map(|r| parse(format, r)).collect();
             let mut winners: Vec<usize> = (0..k).filter(|&i| docs[i].is_some()).collect();
             if fields.is_empty() {
-                let (best, tied) = largest(group_eq(&docs));
+                let keys: Vec<Option<Key>> = docs.iter().map(|d| d.as_ref().map(key)).collect();
+                let (best, tied) = largest(group_eq(&keys));
                 winners = if tied { Vec::new() } else { best };
             }
             for f in fields {
-                let vals: Vec<Option<&Doc>> = docs
+                let vals: Vec<Option<Key>> = docs
                     .iter()
                     .map(|d| d.as_ref().and_then(|d| at(d, &f.path)))
-                    .map(|v| v.filter(|v| in_range(v, f)))
+                    .map(|v| v.filter(|v| in_range(v, f)).map(key))
                     .collect();
                 let agree = field_majority(&vals, f);
                 winners.retain(|i| agree.contains(i));
@@ -650,9 +737,9 @@ fn in_range(v: &Doc, f: &FieldRule) -> bool {
 }
 
 /// Whether `b` is within `f`'s tolerance of `a` (equality for anything but two numbers).
-fn near(a: &Doc, b: &Doc, f: &FieldRule) -> bool {
+fn near(a: &Key, b: &Key, f: &FieldRule) -> bool {
     match (a, b) {
-        (Doc::Num(x), Doc::Num(y)) => {
+        (Key::Num(x), Key::Num(y)) => {
             let rel = x.unsigned_abs() / 10_000 * u128::from(f.tolerance_bps)
                 + x.unsigned_abs() % 10_000 * u128::from(f.tolerance_bps) / 10_000;
             let tol = f.tolerance.unsigned_abs().max(rel);
@@ -663,13 +750,13 @@ fn near(a: &Doc, b: &Doc, f: &FieldRule) -> bool {
 }
 
 /// The largest set of results within tolerance of one of them (ties to the earliest).
-fn field_majority(vals: &[Option<&Doc>], f: &FieldRule) -> Vec<usize> {
+fn field_majority(vals: &[Option<Key>], f: &FieldRule) -> Vec<usize> {
     let mut best: Vec<usize> = Vec::new();
     for a in vals.iter().flatten() {
         let set: Vec<usize> = vals
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.is_some_and(|b| near(a, b, f)))
+            .filter(|(_, b)| b.is_some_and(|b| near(a, &b, f)))
             .map(|(j, _)| j)
             .collect();
         if set.len() > best.len() {
@@ -903,7 +990,7 @@ mod tests {
             ev(
                 &r,
                 Format::Json,
-                &[r#"{"a":1,"b":2}"#, r#"{"a":1.0, "b":2}"#, "{}"]
+                &[r#"{"a":1,"b":2}"#, r#"{"b":2, "a":1.0}"#, "{}"]
             ),
             Verdict::Consensus(vec![0, 1])
         );

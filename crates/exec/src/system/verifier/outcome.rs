@@ -73,10 +73,20 @@ pub fn decide_cycles(p: &GenesisParams, m: u64) -> u64 {
 /// `max_return_bytes` can be charged: its base, the job read, `m` reveal reads, the mode over
 /// `m` full results, and [`decide_cycles`]. The submitter prepays it; a job for which it
 /// exceeds `system_timer_cycles_limit` is refused at submission.
-pub fn finalize_cycles(p: &GenesisParams, m: u64, max_return_bytes: u64) -> u64 {
+pub fn finalize_cycles(
+    p: &GenesisParams,
+    rules: &modes::Rules,
+    m: u64,
+    max_return_bytes: u64,
+) -> u64 {
     p.runner_call_cycles
         .saturating_add(m.saturating_add(1).saturating_mul(p.storage_read_cycles))
-        .saturating_add(modes::cycles(p, m, m.saturating_mul(max_return_bytes)))
+        .saturating_add(modes::cycles(
+            p,
+            rules,
+            m,
+            m.saturating_mul(max_return_bytes),
+        ))
         .saturating_add(decide_cycles(p, m))
 }
 
@@ -392,7 +402,12 @@ pub fn finalize(call: &mut Call<'_>, id: &Hash32) -> Result<Value, CallError> {
         }
     }
     let total: u64 = reveals.iter().map(|r| r.result.len() as u64).sum();
-    call.charge(modes::cycles(call.params, reveals.len() as u64, total))?;
+    call.charge(modes::cycles(
+        call.params,
+        &spec.rules,
+        reveals.len() as u64,
+        total,
+    ))?;
     let results: Vec<&[u8]> = reveals.iter().map(|r| r.result.as_slice()).collect();
     let verdict = modes::evaluate(&spec.rules, spec.format, &results);
     decide(call, id, job, &spec, &reveals, &verdict, None)?;
