@@ -1144,3 +1144,41 @@ fn measure_modes_and_signatures_against_a_python_loop() {
         );
     });
 }
+
+#[test]
+fn a_non_responders_stake_slash_is_counted_in_the_blocks_burn() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let p = cowboy_types::genesis::GenesisParams {
+            runner_slash_threshold: 1,
+            runner_max_retries: 0,
+            ..job_params()
+        };
+        let mut d = D::new(ctx, 3, p).await;
+        d.register(&[1, 2], &[100 * CBY; 2], "api.example.com", 5, 4)
+            .await;
+        let id = d
+            .submit_ok(spec_with(&[("timeout_blocks", Some(int(2)))]), 1_010)
+            .await;
+        let dl = get(&d.job(&id), "deadline").as_u64().expect("int");
+        let stake = d
+            .chain
+            .account(&cowboy_types::system::RUNNER_REGISTRY)
+            .await
+            .balance;
+        let burned = d.burned;
+        let runs = d.until(dl).await;
+        assert!(topics(&runs[0]).contains(&(
+            cowboy_types::system::RUNNER_REGISTRY,
+            "RunnerSlashed".into()
+        )));
+        assert_eq!(get(&d.job(&id), "status"), &text("failed"));
+        let taken = stake
+            - d.chain
+                .account(&cowboy_types::system::RUNNER_REGISTRY)
+                .await
+                .balance;
+        assert_eq!(taken, CBY, "1 % of 100 CBY");
+        assert!(d.burned - burned >= taken);
+        d.check_conservation().await;
+    });
+}

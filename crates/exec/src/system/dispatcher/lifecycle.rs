@@ -255,15 +255,19 @@ pub fn deadline(call: &mut Call<'_>, data: &Value) -> Result<Value, CallError> {
         RepEvent::Timeout
     };
     call.charge(penalty_ops(call.params).saturating_mul(non.len() as u64))?;
-    with_registry(call, |raw| {
+    let slashed = with_registry(call, |raw| {
+        let mut burned = 0u128;
         for a in &non {
             if registered(raw, a)? {
-                apply_reputation(raw, a, event)?;
+                let change = apply_reputation(raw, a, event)?;
+                // A persistent non-responder's stake slash is burned: the block's tally.
+                burned += change.slashed.map_or(0, |s| s.taken);
                 job_finished(raw, a)?;
             }
         }
-        Ok(())
+        Ok(burned)
     })?;
+    *call.burned = call.burned.saturating_add(slashed);
     if enough {
         if !committed.contains(&job.aggregator) {
             // The aggregator timed out: the committed member with the highest reputation in
