@@ -80,6 +80,9 @@ pub struct Done {
     pub return_data: Vec<u8>,
     /// Events, in emission order.
     pub events: Vec<Event>,
+    /// Wei system actors burned during the execution (a job's fee burn), for the block's
+    /// supply tally; rolled back with the execution when it fails.
+    pub burned: u128,
 }
 
 /// A queued actor-to-actor message.
@@ -104,6 +107,7 @@ pub struct TxRun<'r> {
     queue: VecDeque<Message>,
     sent: u64,
     mailbox_bytes: BTreeMap<Address, u64>,
+    burned: u128,
 }
 
 impl<'r> TxRun<'r> {
@@ -118,6 +122,7 @@ impl<'r> TxRun<'r> {
             queue: VecDeque::new(),
             sent: 0,
             mailbox_bytes: BTreeMap::new(),
+            burned: 0,
         }
     }
 
@@ -216,6 +221,7 @@ impl<'r> TxRun<'r> {
         Ok(Ok(Done {
             return_data,
             events: std::mem::take(&mut self.events),
+            burned: std::mem::take(&mut self.burned),
         }))
     }
 
@@ -423,22 +429,69 @@ impl<'r> TxRun<'r> {
                 "system actors cannot be deployed",
             )));
         };
+        let mut outbox = Vec::new();
+        let mut burned = 0u128;
         let mut call = system::Call {
             me: at,
             sender,
             value,
             env: self.env,
             params: self.params,
-            state,
+            state: &mut *state,
             meter: &mut *meter,
             events: &mut self.events,
+            outbox: &mut outbox,
+            burned: &mut burned,
         };
         let result = actor.call(&mut call, &handler, &system::Args::new(&args));
         match result {
-            Ok(ret) => Ok(self.return_data(meter, cbor::encode(&ret))),
+            Ok(ret) => {
+                self.burned = self.burned.saturating_add(burned);
+                for m in outbox {
+                    self.queue_system_message(state, at, m)?;
+                }
+                Ok(self.return_data(meter, cbor::encode(&ret)))
+            }
             Err(system::CallError::Fail(f)) => Ok(Err(f)),
             Err(system::CallError::State(s)) => Err(s),
         }
+    }
+}
+
+impl TxRun<'_> {
+    /// Queue a message a system actor sent (a job's continuation), delivered after its
+    /// handler returns like an actor's. Its id uses the system actor's account nonce, as an
+    /// actor's send does. No calldata cells are charged: a system actor sends only bytes it
+    /// already holds in state, which were paid for as cells when stored, and the run that
+    /// delivers it has its own limits.
+    fn queue_system_message<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        from: Address,
+        m: system::OutMessage,
+    ) -> SResult<()> {
+        let mut acct = state.account(&from)?;
+        let nonce = acct.nonce;
+        acct.nonce += 1;
+        state.set_account(&from, &acct)?;
+        let msg_hash = keccak256(&cbor::encode(&Value::Array(vec![
+            Value::Bytes(m.to.0.to_vec()),
+            Value::Text(m.handler.clone()),
+            m.args.clone(),
+            Value::Uint(0),
+        ])));
+        self.sent += 1;
+        self.queue.push_back(Message {
+            id: message_id(&from, nonce, &msg_hash),
+            from,
+            to: m.to,
+            handler: m.handler,
+            args: m.args,
+            value: 0,
+            depth: 1,
+            bytes: 0,
+        });
+        Ok(())
     }
 }
 

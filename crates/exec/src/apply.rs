@@ -455,6 +455,7 @@ impl<'p> BlockExecutor<'p> {
         let (success, return_data, events, error) = match outcome {
             Ok(done) => {
                 state.release(cp)?;
+                self.usage.burned += done.burned;
                 (true, done.return_data, done.events, None)
             }
             Err(failure) => {

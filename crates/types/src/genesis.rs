@@ -355,6 +355,19 @@ genesis_params! {
     system_timer_cycles_limit: u64 = 1_000_000,
     /// Cells limit of a system actor's own timer run (chosen).
     system_timer_cells_limit: u64 = 65_536,
+    /// Blocks the designated aggregator has to reveal a committed job's results before any
+    /// committed runner may reveal its own, and again the length of that self-aggregation
+    /// window before the job is finalized with what was revealed (CIP-2 names it; value
+    /// chosen).
+    aggregator_timeout_blocks: u64 = 20,
+    /// The aggregator's bonus, of `max_price` and out of what the runners did not earn
+    /// (chosen: 2%).
+    aggregator_bonus_bps: u64 = 200,
+    /// Cycles limit of a job's continuation run (the callback actor's handler receiving the
+    /// verified result), prepaid by the submitter at submission (chosen).
+    job_callback_cycles: u64 = 200_000,
+    /// Cells limit of a job's continuation run, prepaid likewise (chosen).
+    job_callback_cells: u64 = 8_192,
 
     // ---- State rent (§4.4, §13, §17.5) ----
     /// Accounts up to this size pay no rent (§17.5 "≤10 KB", read as 10,240 bytes).

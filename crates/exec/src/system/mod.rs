@@ -116,6 +116,21 @@ pub struct Call<'c> {
     pub(crate) meter: &'c mut TxMeter,
     /// The transaction's events (rolled back with it).
     pub(crate) events: &'c mut Vec<Event>,
+    /// Messages the call sends, delivered after it returns (a job's continuation).
+    pub(crate) outbox: &'c mut Vec<OutMessage>,
+    /// Wei the call burned (added to the block's tally if the execution succeeds).
+    pub(crate) burned: &'c mut u128,
+}
+
+/// A message a system actor sends (no value): `handler(*args)` of the actor at `to`.
+#[derive(Debug, Clone)]
+pub struct OutMessage {
+    /// The receiving actor.
+    pub to: Address,
+    /// Its handler.
+    pub handler: String,
+    /// The arguments (a CBOR array).
+    pub args: Value,
 }
 
 impl Call<'_> {
@@ -156,6 +171,38 @@ impl Call<'_> {
         Ok(())
     }
 
+    /// Read entry `key` of system actor `at`'s storage (a sibling's record this actor works
+    /// on, as the verifier reads the dispatcher's jobs), charged as [`Call::read`].
+    pub(crate) fn read_at(
+        &mut self,
+        at: &Address,
+        key: &[u8],
+    ) -> Result<Option<Vec<u8>>, CallError> {
+        self.charge(self.params.storage_read_cycles)?;
+        let v = self.state.storage(at, key)?;
+        let bytes = key.len() + v.as_ref().map_or(0, Vec::len);
+        let per = u128::from(self.params.state_read_millicells_per_byte);
+        self.charge_millicells(per * bytes as u128)?;
+        Ok(v)
+    }
+
+    /// Set entry `key` of system actor `at`'s storage, charged as [`Call::write`].
+    pub(crate) fn write_at(
+        &mut self,
+        at: &Address,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<(), CallError> {
+        self.charge(self.params.storage_write_cycles)?;
+        let cells = self
+            .params
+            .state_write_cells_per_byte
+            .saturating_mul((key.len() + value.len()) as u64);
+        self.charge_millicells(u128::from(cells) * 1000)?;
+        self.state.set_storage(at, key, value)?;
+        Ok(())
+    }
+
     /// Delete entry `key` of the actor's storage, charged `storage_write_cycles`.
     pub fn delete(&mut self, key: &[u8]) -> Result<(), CallError> {
         self.charge(self.params.storage_write_cycles)?;
@@ -190,6 +237,33 @@ impl Call<'_> {
         self.charge(self.params.storage_write_cycles.saturating_mul(2))?;
         move_out(&mut *self.state, &self.me, Some(to), amount)?;
         Ok(())
+    }
+
+    /// Move `amount` from system actor `from`'s balance (the caller's own, or a sibling
+    /// system actor's it settles for, as the verifier settles the dispatcher's escrow) to
+    /// `to`, or burn it when `to` is `None` (counted in the block's burn tally). Charged as two
+    /// storage writes. A shortfall is a broken invariant and aborts the block.
+    pub(crate) fn move_from(
+        &mut self,
+        from: &Address,
+        to: Option<&Address>,
+        amount: u128,
+    ) -> Result<(), CallError> {
+        self.charge(self.params.storage_write_cycles.saturating_mul(2))?;
+        move_out(&mut *self.state, from, to, amount)?;
+        if to.is_none() {
+            *self.burned = self.burned.saturating_add(amount);
+        }
+        Ok(())
+    }
+
+    /// Send `handler(*args)` to the actor at `to`, delivered after this call returns.
+    pub(crate) fn send(&mut self, to: Address, handler: &str, args: Value) {
+        self.outbox.push(OutMessage {
+            to,
+            handler: handler.to_string(),
+            args,
+        });
     }
 
     /// Refuse value: for handlers that take none.
@@ -325,6 +399,12 @@ pub trait SystemActor: Sync {
     /// as canonical CBOR, billed as return data.
     fn call(&self, call: &mut Call<'_>, handler: &str, args: &Args<'_>)
         -> Result<Value, CallError>;
+    /// The cycle and cell limits of a run of this actor's own timer calling `handler`
+    /// (`timers::schedule_system`). Default: `system_timer_cycles_limit` /
+    /// `system_timer_cells_limit`.
+    fn timer_limits(&self, p: &GenesisParams, _handler: &str) -> (u64, u64) {
+        (p.system_timer_cycles_limit, p.system_timer_cells_limit)
+    }
     /// Runs at the start of every block, before its transactions.
     fn begin_block(&self, _hook: &mut Hook<'_>) -> SResult<()> {
         Ok(())

@@ -395,7 +395,10 @@ fn run_system<E: Context>(
     t: &Timer,
 ) -> SResult<Run> {
     let p = exec.params();
-    let (cycles_limit, cells_limit) = (p.system_timer_cycles_limit, p.system_timer_cells_limit);
+    let (cycles_limit, cells_limit) = crate::system::lookup(&t.owner).map_or(
+        (p.system_timer_cycles_limit, p.system_timer_cells_limit),
+        |a| a.timer_limits(p, &t.handler),
+    );
     let (room_cycles, room_cells) = exec.block_room();
     if exec.lanes.fits(Lane::Timer, cycles_limit).is_err()
         || cycles_limit > room_cycles
@@ -463,6 +466,7 @@ fn call_handler<E: Context>(
     let (success, return_data, events, error) = match outcome {
         Ok(done) => {
             state.release(cp)?;
+            exec.usage.burned += done.burned;
             (true, done.return_data, done.events, None)
         }
         Err(f) => {

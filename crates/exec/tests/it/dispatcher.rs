@@ -374,6 +374,8 @@ impl D {
             JOB_DISPATCHER,
             RUNNER_REGISTRY,
             SCHEDULER,
+            cowboy_types::system::RESULT_VERIFIER,
+            cowboy_types::system::TREASURY,
             self.chain.proposer,
         ] {
             t += self.chain.account(&a).await.balance;
@@ -838,6 +840,7 @@ fn commits_move_a_job_on_or_cancel_its_deadline() {
         let ja = d.job(&a);
         let sel_a = addrs_of(get(&ja, "selected"));
         let sel_b = addrs_of(get(&d.job(&b), "selected"));
+        let deadline_b = get(&d.job(&b), "timer_id").as_u64().expect("id");
         let outsider = (1..=5)
             .map(D::addr)
             .find(|x| !sel_a.contains(x))
@@ -847,7 +850,9 @@ fn commits_move_a_job_on_or_cancel_its_deadline() {
         d.chain
             .poke(move |state, p, h| {
                 let c = |s: &mut dyn cowboy_exec::system::SystemState, id: &Hash32, r: &Address| {
-                    record_commit(s, p, h, id, r).expect("state")
+                    record_commit(s, p, h, id, r)
+                        .expect("state")
+                        .map(|(status, _)| status)
                 };
                 assert_eq!(c(state, &a, &a0), Ok(Status::Assigned));
                 assert_eq!(c(state, &a, &a1), Ok(Status::Assigned));
@@ -863,9 +868,15 @@ fn commits_move_a_job_on_or_cancel_its_deadline() {
                 assert_eq!(c(state, &b, &sb[2]), Err(CommitRefused::NotAssigned));
             })
             .await;
-        // b's deadline timer was cancelled; a's fires: two of three committed ≥ need 2.
+        // b's deadline timer was cancelled (the verifier's finalization replaces it); a's
+        // fires: two of three committed ≥ need 2.
+        assert_eq!(
+            d.query(SCHEDULER, "get", vec![int(deadline_b)]),
+            Value::Null
+        );
         let timer_b = get(&d.job(&b), "timer_id").as_u64().expect("id");
-        assert_eq!(d.query(SCHEDULER, "get", vec![int(timer_b)]), Value::Null);
+        let t = d.query(SCHEDULER, "get", vec![int(timer_b)]);
+        assert_eq!(get(&t, "handler"), &text("finalize"));
         let deadline = get(&ja, "deadline").as_u64().expect("int");
         let runs = d.until(deadline + 1).await;
         assert_eq!(runs.len(), 1, "only a's deadline runs");

@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x69ab99f671d8a29cbed2cddd11c6e8a9508b34c63a1609cec4b5b867bf3f7278"
+        "0x9daddec28e98aa2fa750d221afd6c617a6e55ca260ffec72831b4e65f4aa6f32"
     );
 }
 

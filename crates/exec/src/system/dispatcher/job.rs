@@ -11,14 +11,17 @@ use crate::state::StateFailure;
 use crate::system::runners::records::{address_of, bytes32, Fields};
 use crate::system::CallError;
 
-/// Where a job is in its life (README lifecycle; slice 2 reaches the first three).
+/// Where a job is in its life (README lifecycle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// A committee is assigned and its commit deadline is pending.
     Assigned,
-    /// Enough runners committed; the verifier (slice 3) takes over.
+    /// Enough runners committed; the verifier takes over (reveals, then the outcome).
     Committed,
-    /// No committee committed in time after every retry: escrow refunded.
+    /// The verifier accepted a result: the continuation is sent and the job is settled.
+    Verified,
+    /// No committee committed in time after every retry, or the reveals reached no
+    /// consensus: escrow refunded.
     Failed,
 }
 
@@ -28,13 +31,19 @@ impl Status {
         match self {
             Status::Assigned => "assigned",
             Status::Committed => "committed",
+            Status::Verified => "verified",
             Status::Failed => "failed",
         }
     }
     fn parse(s: &str) -> Option<Status> {
-        [Status::Assigned, Status::Committed, Status::Failed]
-            .into_iter()
-            .find(|x| x.name() == s)
+        [
+            Status::Assigned,
+            Status::Committed,
+            Status::Verified,
+            Status::Failed,
+        ]
+        .into_iter()
+        .find(|x| x.name() == s)
     }
 }
 
@@ -71,8 +80,11 @@ pub struct Job {
     pub assigned_at: u64,
     /// Last height at which the current committee may commit.
     pub deadline: u64,
-    /// The deadline timer (the scheduler's id).
+    /// The pending timer (the scheduler's id): the commit deadline while assigned, the
+    /// verifier's finalization once committed.
     pub timer_id: u64,
+    /// Height the job became committed (0 before): the reveal windows count from it.
+    pub committed_at: u64,
 }
 
 fn t(s: &str) -> Value {
@@ -206,6 +218,7 @@ impl Job {
             (t("assigned_at"), Value::Uint(self.assigned_at)),
             (t("deadline"), Value::Uint(self.deadline)),
             (t("timer_id"), Value::Uint(self.timer_id)),
+            (t("committed_at"), Value::Uint(self.committed_at)),
         ])
     }
 
@@ -234,6 +247,7 @@ impl Job {
                 assigned_at: u("assigned_at")?,
                 deadline: u("deadline")?,
                 timer_id: u("timer_id")?,
+                committed_at: u("committed_at")?,
             })
         })()
         .ok_or_else(|| corrupt("job"))

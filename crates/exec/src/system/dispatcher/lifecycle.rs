@@ -16,7 +16,7 @@
 
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::system::{JOB_DISPATCHER, SCHEDULER};
+use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, SCHEDULER};
 use cowboy_types::{Address, Hash32};
 
 use super::error::DispatchError;
@@ -46,7 +46,8 @@ pub fn counter_ops(p: &GenesisParams) -> u64 {
 
 /// The cycles one deadline can charge at most, for a snapshot of `c` candidates and a
 /// committee of `m`: its base, two record reads, a penalty and an assignment per member, a
-/// re-selection (`c × m`), the timer and job writes and its events.
+/// re-selection (`c × m`), the timer and job writes (a deadline or the verifier's
+/// finalization) and its events.
 pub fn deadline_cycles(p: &GenesisParams, c: u64, m: u64) -> u64 {
     let per_member = penalty_ops(p) + counter_ops(p);
     p.runner_call_cycles
@@ -55,6 +56,38 @@ pub fn deadline_cycles(p: &GenesisParams, c: u64, m: u64) -> u64 {
         .saturating_add(c.saturating_mul(m))
         .saturating_add(8 * p.storage_write_cycles)
         .saturating_add(4 * p.emit_event_cycles)
+}
+
+/// The last height at which a committed job's results may be revealed: the aggregator's
+/// window, then the self-aggregation window, each `aggregator_timeout_blocks` long.
+pub fn reveal_deadline(p: &GenesisParams, committed_at: u64) -> u64 {
+    committed_at.saturating_add(p.aggregator_timeout_blocks.saturating_mul(2))
+}
+
+/// Cycles [`arm_finalize`] is charged: four writes, as [`arm`].
+pub fn arm_finalize_cycles(p: &GenesisParams) -> u64 {
+    4 * p.storage_write_cycles
+}
+
+/// The job just became committed at `height`: arm the verifier's `finalize([job_id])` for the
+/// block after the reveal deadline (it settles with whatever was revealed if the aggregator
+/// never submitted). Unmetered: returns the bytes written for the caller to charge as
+/// cells, and the caller charges [`arm_finalize_cycles`] before.
+pub fn arm_finalize(
+    state: &mut dyn SystemState,
+    p: &GenesisParams,
+    height: u64,
+    id: &Hash32,
+    job: &mut Job,
+) -> Result<u64, CallError> {
+    job.status = Status::Committed;
+    job.committed_at = height;
+    let due = reveal_deadline(p, height).saturating_add(1);
+    let data = Value::Array(vec![Value::Bytes(id.0.to_vec())]);
+    let (timer_id, written) =
+        timers::schedule_system(state, p, height, RESULT_VERIFIER, due, "finalize", &data)?;
+    job.timer_id = timer_id;
+    Ok(written)
 }
 
 /// What a submission prepays for its deadlines: `(runner_max_retries + 1) ×`
@@ -74,7 +107,7 @@ fn addrs(v: &[Address]) -> Value {
 }
 
 /// Run `f` on the registry through `Raw`, then move its events into the call's.
-fn with_registry<R>(
+pub(crate) fn with_registry<R>(
     call: &mut Call<'_>,
     f: impl FnOnce(&mut Raw<'_>) -> Result<R, CallError>,
 ) -> Result<R, CallError> {
@@ -137,7 +170,7 @@ fn start_jobs(call: &mut Call<'_>, picks: &[Address]) -> Result<(), CallError> {
 /// forgotten since the submission (only possible when unbonding is shorter than a job's
 /// deadlines); it is still picked (the draw is over the fixed snapshot) but has no counters
 /// to update and no reputation to lose, and it will not commit.
-fn registered(raw: &mut Raw<'_>, runner: &Address) -> Result<bool, CallError> {
+pub(crate) fn registered(raw: &mut Raw<'_>, runner: &Address) -> Result<bool, CallError> {
     Ok(load_rep(raw, runner)?.is_some())
 }
 
@@ -222,18 +255,38 @@ pub fn deadline(call: &mut Call<'_>, data: &Value) -> Result<Value, CallError> {
         RepEvent::Timeout
     };
     call.charge(penalty_ops(call.params).saturating_mul(non.len() as u64))?;
-    with_registry(call, |raw| {
+    let slashed = with_registry(call, |raw| {
+        let mut burned = 0u128;
         for a in &non {
             if registered(raw, a)? {
-                apply_reputation(raw, a, event)?;
+                let change = apply_reputation(raw, a, event)?;
+                // A persistent non-responder's stake slash is burned: the block's tally.
+                burned += change.slashed.map_or(0, |s| s.taken);
                 job_finished(raw, a)?;
             }
         }
-        Ok(())
+        Ok(burned)
     })?;
+    *call.burned = call.burned.saturating_add(slashed);
     if enough {
+        if !committed.contains(&job.aggregator) {
+            // The aggregator timed out: the committed member with the highest reputation in
+            // the snapshot takes over, by the same rule.
+            let raw = call
+                .read(&candidates_key(&id))?
+                .ok_or_else(|| corrupt("job without snapshot"))?;
+            let snapshot = snapshot_from(
+                &cbor::decode(&raw).map_err(|_| corrupt("snapshot not canonical CBOR"))?,
+            )?;
+            job.aggregator = aggregator_of(&committed, &snapshot);
+        }
         job.selected = committed;
-        job.status = Status::Committed;
+        call.charge(arm_finalize_cycles(call.params))?;
+        let height = call.env.height;
+        let written = arm_finalize(&mut *call.state, call.params, height, &id, &mut job)?;
+        call.charge_millicells(
+            u128::from(call.params.state_write_cells_per_byte) * u128::from(written) * 1000,
+        )?;
         store(call, &id, &job)?;
         call.emit(
             "JobCommitted",
@@ -345,17 +398,18 @@ pub enum CommitRefused {
     AlreadyCommitted,
 }
 
-/// For the verifier (slice 3): record that `runner` committed to job `id` at `height`. When
-/// the whole committee has committed, the job moves to committed and its deadline timer is
-/// cancelled. Unmetered: the verifier's commit handler charges for it (a job read and write,
-/// and a timer cancel).
+/// For the verifier: record that `runner` committed to job `id` at `height`. When the whole
+/// committee has committed, the job moves to committed, its deadline timer is cancelled and
+/// the verifier's finalization is armed ([`arm_finalize`]). Unmetered: the verifier's commit
+/// handler charges for it (a job read and write, a timer cancel, [`arm_finalize_cycles`]);
+/// returns the status and the bytes the finalization timer wrote (for cells).
 pub fn record_commit(
     state: &mut dyn SystemState,
     p: &GenesisParams,
     height: u64,
     id: &Hash32,
     runner: &Address,
-) -> Result<Result<Status, CommitRefused>, CallError> {
+) -> Result<Result<(Status, u64), CommitRefused>, CallError> {
     let Some(raw) = state.storage(&JOB_DISPATCHER, &job_key(id))? else {
         return Ok(Err(CommitRefused::NoSuchJob));
     };
@@ -376,18 +430,19 @@ pub fn record_commit(
         return Ok(Err(CommitRefused::AlreadyCommitted));
     }
     job.committed.push(*runner);
+    let mut written = 0;
     if job.committed.len() == job.selected.len() {
-        job.status = Status::Committed;
         if let Err(r) = timers::cancel(state, p, &JOB_DISPATCHER, job.timer_id)? {
             return Err(CallError::State(crate::state::StateFailure::Invariant(
                 format!("job deadline timer: {}", r.message),
             )));
         }
+        written = arm_finalize(state, p, height, id, &mut job)?;
     }
     state.set_storage(
         &JOB_DISPATCHER,
         &job_key(id),
         &cbor::encode(&job.to_value()),
     )?;
-    Ok(Ok(job.status))
+    Ok(Ok((job.status, written)))
 }

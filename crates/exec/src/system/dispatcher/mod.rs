@@ -38,6 +38,7 @@ use self::job::{
 use self::select::{candidates_root, root_hashes};
 use self::spec::JobSpec;
 use super::runners::records::addr_value;
+use super::verifier::outcome::finalize_cycles;
 use super::{Args, Call, CallError, SystemActor};
 
 pub use self::select::{aggregator, retry_seed, select};
@@ -141,6 +142,20 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
     let submitter = call.sender;
     let p = call.params;
     let spec = spec::parse(raw_spec, submitter, p)?;
+    // The verifier's finalization of this job runs in one system timer run: its worst case
+    // (every member's full result through the mode) must fit that run's limit.
+    let finalize = finalize_cycles(p, &spec.rules, spec.runners, spec.max_return_bytes);
+    if finalize > p.system_timer_cycles_limit {
+        return Err(error::bad(
+            "result_schema.max_return_bytes",
+            format!(
+                "{} runners × {} bytes: verifying that on chain would take {finalize} cycles, \
+                 over the {} of one system timer run",
+                spec.runners, spec.max_return_bytes, p.system_timer_cycles_limit
+            ),
+        )
+        .into());
+    }
     let escrow = spec.escrow()?;
     if call.value != escrow {
         return Err(DispatchError::WrongEscrow {
@@ -170,6 +185,9 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
     call.charge(root_hashes(c).saturating_mul(per_hash))?;
     call.charge(c.saturating_mul(spec.runners))?;
     call.charge(lifecycle::deadline_prepay(p, c, spec.runners))?;
+    // The verifier's timers: the finalization's worst case and the continuation's limits.
+    call.charge(finalize.saturating_add(p.job_callback_cycles))?;
+    call.charge_millicells(u128::from(p.job_callback_cells) * 1000)?;
     let root = candidates_root(&pairs);
     let m = usize::try_from(spec.runners).unwrap_or(usize::MAX);
     let selected = select::select(&pairs, &seed, m);
@@ -197,6 +215,7 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
         assigned_at: height,
         deadline: height.saturating_add(spec.timeout_blocks),
         timer_id: 0,
+        committed_at: 0,
     };
     lifecycle::arm(call, &id, &mut job)?;
     lifecycle::store(call, &id, &job)?;

@@ -13,7 +13,8 @@
 //!                    "expected_execution_ms" (≥ 1), "data_format": text | map (non-empty)},
 //!  "verification": {"mode": "none" | "economic_bond" | "majority_vote" | "structured_match"
 //!                    | "deterministic" | "semantic_similarity",
-//!                   "runners": M (optional), "threshold": N (optional), "params": any},
+//!                   "runners": M (optional), "threshold": N (optional),
+//!                   "params": the mode's parameters (verifier::modes)},
 //!  "max_price" (≥ 1), "tip", "timeout_blocks" (1..=job_max_timeout_blocks),
 //!  "callback": {"actor": addr (default: the submitter), "handler": text},
 //!  "tee_required": bool (default false), "required_runner_pool": bytes | null}
@@ -25,6 +26,7 @@ use cowboy_types::{Address, Hash32};
 
 use super::error::{bad, DispatchError};
 use crate::system::runners::records::{address_of, bytes32, Fields, JobType};
+use crate::system::verifier::modes::{self, Format, Rules};
 
 /// The verification modes of CIP-2 §9.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +100,10 @@ pub struct JobSpec {
     pub runners: u64,
     /// Vote threshold N (modes with one; else the mode's fixed need).
     pub threshold: u64,
+    /// The mode's checked parameters.
+    pub rules: Rules,
+    /// How results are read (`result_schema.data_format`).
+    pub format: Format,
     /// Most the submitter pays the runners, in wei.
     pub max_price: u128,
     /// Priority tip, in wei.
@@ -301,7 +307,8 @@ pub fn parse(v: &Value, submitter: Address, p: &GenesisParams) -> Result<JobSpec
         "expected_execution_ms",
         "result_schema.expected_execution_ms",
     )?;
-    match required(&rs, "data_format", "result_schema.data_format")? {
+    let data_format = required(&rs, "data_format", "result_schema.data_format")?;
+    match data_format {
         Value::Text(s) if !s.is_empty() => {}
         Value::Map(m) if !m.is_empty() => {}
         _ => {
@@ -311,6 +318,7 @@ pub fn parse(v: &Value, submitter: Address, p: &GenesisParams) -> Result<JobSpec
             ))
         }
     }
+    let format = Format::of(data_format);
 
     let vf = fields(
         required(&f, "verification", "verification")?,
@@ -334,6 +342,8 @@ pub fn parse(v: &Value, submitter: Address, p: &GenesisParams) -> Result<JobSpec
         opt_u64(&vf, "threshold", "verification.threshold")?,
         p,
     )?;
+    let rules = modes::rules(mode, vf.get("params"), threshold)
+        .map_err(|e| bad("verification.params", e))?;
 
     let max_price = wei(&f, "max_price")?;
     if max_price == 0 {
@@ -390,6 +400,8 @@ pub fn parse(v: &Value, submitter: Address, p: &GenesisParams) -> Result<JobSpec
         mode,
         runners,
         threshold,
+        rules,
+        format,
         max_price,
         tip,
         timeout_blocks,

@@ -48,6 +48,7 @@ impl Store for Call<'_> {
             None => {
                 self.charge(self.params.storage_write_cycles)?;
                 move_out(&mut *self.state, &self.me, None, amount)?;
+                *self.burned = self.burned.saturating_add(amount);
                 Ok(())
             }
         }

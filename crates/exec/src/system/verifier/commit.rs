@@ -53,14 +53,21 @@ pub fn commit(call: &mut Call<'_>, id: &Hash32, commitment: &Hash32) -> Result<V
     call.charge(
         p.storage_read_cycles
             .saturating_mul(2)
-            .saturating_add(p.storage_write_cycles.saturating_mul(3)),
+            .saturating_add(p.storage_write_cycles.saturating_mul(3))
+            .saturating_add(crate::system::dispatcher::lifecycle::arm_finalize_cycles(p)),
     )?;
     // The job record grows by one 20-byte address (and its CBOR header byte).
     call.charge_millicells(u128::from(p.state_write_cells_per_byte) * 21 * 1000)?;
     let runner = call.sender;
     let height = call.env.height;
     let refused = match record_commit(&mut *call.state, p, height, id, &runner)? {
-        Ok(_) => None,
+        Ok((_, written)) => {
+            // The finalization timer armed by the last commit.
+            call.charge_millicells(
+                u128::from(p.state_write_cells_per_byte) * u128::from(written) * 1000,
+            )?;
+            None
+        }
         Err(CommitRefused::NoSuchJob) => Some(VerifyError::NoSuchJob(*id)),
         Err(CommitRefused::NotAssigned) => Some(VerifyError::NotAssigned(*id)),
         Err(CommitRefused::Late { deadline }) => Some(VerifyError::LateCommit { height, deadline }),

@@ -30,6 +30,61 @@ pub enum VerifyError {
     NotSelected(Address),
     /// The sender already committed to this job.
     AlreadyCommitted(Address),
+    /// The job is not waiting for reveals (not committed yet, or already decided).
+    NotCommitted(Hash32),
+    /// `submit_verified_result` from someone other than the job's aggregator.
+    NotAggregator {
+        /// The sender.
+        got: Address,
+        /// The designated aggregator.
+        expected: Address,
+    },
+    /// A runner's own reveal before the aggregator's window has passed.
+    RevealTooEarly {
+        /// The block height of the reveal.
+        height: u64,
+        /// The first height at which runners may reveal their own results.
+        opens: u64,
+    },
+    /// A reveal after the reveal deadline.
+    LateReveal {
+        /// The block height of the reveal.
+        height: u64,
+        /// The last height at which reveals count.
+        deadline: u64,
+    },
+    /// A reveal for a runner that did not commit to the job.
+    NotACommitter(Address),
+    /// The same runner twice in one aggregate.
+    DuplicateReveal(Address),
+    /// The runner already revealed its result.
+    AlreadyRevealed(Address),
+    /// `keccak256(result ‖ sig)` is not the runner's commitment.
+    CommitmentMismatch(Address),
+    /// The signature does not verify under the runner's registered key.
+    BadSignature(Address),
+    /// A result larger than the job's `max_return_bytes`.
+    ResultTooLarge {
+        /// Whose result.
+        runner: Address,
+        /// Its size.
+        got: u64,
+        /// The job's limit.
+        max: u64,
+    },
+    /// The aggregator's claimed result is not the one the reveals verify to.
+    ResultMismatch,
+    /// A reveal entry that is not `[runner, result, [tokens, wall_ms], sig]`.
+    BadReveal {
+        /// Its position in the list.
+        index: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A runner with no registry record (and so no key) to check a reveal against.
+    UnknownRunner(Address),
+    /// A handler only the scheduler's timers call.
+    NotScheduler(Address),
 }
 
 impl VerifyError {
@@ -42,6 +97,20 @@ impl VerifyError {
             VerifyError::LateCommit { .. } => "LateCommit",
             VerifyError::NotSelected(_) => "NotSelected",
             VerifyError::AlreadyCommitted(_) => "AlreadyCommitted",
+            VerifyError::NotCommitted(_) => "NotCommitted",
+            VerifyError::NotAggregator { .. } => "NotAggregator",
+            VerifyError::RevealTooEarly { .. } => "RevealTooEarly",
+            VerifyError::LateReveal { .. } => "LateReveal",
+            VerifyError::NotACommitter(_) => "NotACommitter",
+            VerifyError::DuplicateReveal(_) => "DuplicateReveal",
+            VerifyError::AlreadyRevealed(_) => "AlreadyRevealed",
+            VerifyError::CommitmentMismatch(_) => "CommitmentMismatch",
+            VerifyError::BadSignature(_) => "BadSignature",
+            VerifyError::ResultTooLarge { .. } => "ResultTooLarge",
+            VerifyError::ResultMismatch => "ResultMismatch",
+            VerifyError::BadReveal { .. } => "BadReveal",
+            VerifyError::UnknownRunner(_) => "UnknownRunner",
+            VerifyError::NotScheduler(_) => "NotScheduler",
         }
     }
 }
@@ -66,6 +135,65 @@ impl fmt::Display for VerifyError {
             VerifyError::AlreadyCommitted(a) => {
                 write!(f, "{} already committed to this job", a.to_checksum())
             }
+            VerifyError::NotCommitted(id) => {
+                write!(f, "job {} is not waiting for reveals", id.to_hex())
+            }
+            VerifyError::NotAggregator { got, expected } => write!(
+                f,
+                "only the job's aggregator {} submits its verified result, not {}",
+                expected.to_checksum(),
+                got.to_checksum()
+            ),
+            VerifyError::RevealTooEarly { height, opens } => write!(
+                f,
+                "reveal at height {height}: runners reveal their own results from height \
+                 {opens}, after the aggregator's window"
+            ),
+            VerifyError::LateReveal { height, deadline } => write!(
+                f,
+                "reveal at height {height}, after the reveal deadline {deadline}"
+            ),
+            VerifyError::NotACommitter(a) => {
+                write!(f, "{} did not commit to this job", a.to_checksum())
+            }
+            VerifyError::DuplicateReveal(a) => {
+                write!(f, "{} is revealed twice", a.to_checksum())
+            }
+            VerifyError::AlreadyRevealed(a) => {
+                write!(f, "{} already revealed its result", a.to_checksum())
+            }
+            VerifyError::CommitmentMismatch(a) => write!(
+                f,
+                "keccak256(result ‖ sig) is not the commitment of {}",
+                a.to_checksum()
+            ),
+            VerifyError::BadSignature(a) => write!(
+                f,
+                "the signature does not verify under the registered key of {}",
+                a.to_checksum()
+            ),
+            VerifyError::ResultTooLarge { runner, got, max } => write!(
+                f,
+                "the result of {} is {got} bytes; the job allows {max}",
+                runner.to_checksum()
+            ),
+            VerifyError::ResultMismatch => write!(
+                f,
+                "the claimed result is not the result the reveals verify to"
+            ),
+            VerifyError::BadReveal { index, reason } => write!(f, "reveals[{index}]: {reason}"),
+            VerifyError::UnknownRunner(a) => {
+                write!(
+                    f,
+                    "{} has no registry record to check against",
+                    a.to_checksum()
+                )
+            }
+            VerifyError::NotScheduler(a) => write!(
+                f,
+                "only the scheduler's timers call this handler, not {}",
+                a.to_checksum()
+            ),
         }
     }
 }
