@@ -1182,3 +1182,45 @@ fn a_non_responders_stake_slash_is_counted_in_the_blocks_burn() {
         d.check_conservation().await;
     });
 }
+
+#[test]
+fn delegators_share_a_winners_pay_less_its_commission() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 5, job_params()).await;
+        setup(&mut d, 3, 1_000, 0).await;
+        let r = d
+            .send(
+                4,
+                cowboy_types::system::RUNNER_REGISTRY,
+                100 * CBY,
+                "delegate",
+                vec![bytes(&D::addr(1).0)],
+            )
+            .await;
+        assert!(r.success, "{:?}", r.error);
+        let cb = deploy_callback(&mut d).await;
+        let mode = map(vec![("mode", text("deterministic")), ("runners", int(3))]);
+        let id = d.submit_ok(price_spec(mode, cb, 3_000, 0), 3_000).await;
+        let job = d.job(&id);
+        let agg = index_of(&addr_of(get(&job, "aggregator")), 5);
+        let rvs: Vec<Rv> = (1..=3)
+            .map(|k| Rv::new(k, &id, b"7", usage(0, 0)))
+            .collect();
+        commit_all(&mut d, &id, &rvs).await;
+        let registry = cowboy_types::system::RUNNER_REGISTRY;
+        let before = d.chain.account(&registry).await.balance;
+        let one = d.chain.account(&D::addr(1)).await.balance;
+        let entries: Vec<Value> = rvs.iter().map(Rv::entry).collect();
+        let a = aggregate(&mut d, agg, &id, b"7", &entries).await;
+        assert!(a.success, "{:?}", a.error);
+        // Runner 1: a = 1,000, runner side 890; half its stake is delegated: d = 445, of
+        // which it keeps its 5 % commission (22); 423 goes to the pool.
+        let o = outcome(&mut d, &id);
+        assert_eq!(amount(&o, "delegators"), 423);
+        assert_eq!(d.chain.account(&registry).await.balance - before, 423);
+        if agg != 1 {
+            assert_eq!(d.chain.account(&D::addr(1)).await.balance - one, 890 - 423);
+        }
+        d.check_conservation().await;
+    });
+}

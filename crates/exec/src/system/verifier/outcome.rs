@@ -6,7 +6,9 @@
 //!   × min(wall_ms, max_wall_ms)` from its rate entry for the job, `cap = floor(max_price /
 //!   M)`; of `a_i`, `floor(a_i × runner_fee_burn_bps / 10^4)` is burned (counted in the
 //!   block's `burned`), `floor(a_i × job_fee_treasury_bps / 10^4)` goes to the treasury
-//!   (`0x…08`) and the rest to the runner. The tip is split equally among the winners, its
+//!   (`0x…08`) and the rest is the runner's side, of which its delegators' part
+//!   (`pool_tokens / effective_stake`, less the runner's `commission_bps`) is added to its
+//!   delegation pool ([`delegators_part`]). The tip is split equally among the winners, its
 //!   remainder to the aggregator; the aggregator's bonus is `min(max_price ×
 //!   aggregator_bonus_bps / 10^4, max_price − Σ a_i)`; everything else of the escrow is
 //!   refunded to the submitter. Winners gain reputation (`Success`), the other committed
@@ -32,9 +34,9 @@ use super::reveal::{self, reveal_key, Reveal};
 use crate::system::dispatcher::job::{corrupt, Job, Status};
 use crate::system::dispatcher::lifecycle::{counter_ops, penalty_ops, registered, with_registry};
 use crate::system::dispatcher::spec::JobSpec;
-use crate::system::runners::records::{addr_value, JobType, Profile};
+use crate::system::runners::records::{addr_value, JobType, Profile, Stake};
 use crate::system::runners::stake::{apply_reputation, job_finished, mul_div, RepEvent};
-use crate::system::runners::store::profile_key;
+use crate::system::runners::store::{profile_key, stake_key};
 use crate::system::{Call, CallError};
 use crate::timers;
 
@@ -56,10 +58,15 @@ pub fn outcome_key(id: &Hash32) -> Vec<u8> {
 
 /// The cycles [`decide`] is charged for a committee of `m` (the mode's evaluation is charged
 /// apart, by [`modes::cycles`]): per member a profile read, a reputation change and a counter;
+/// per winner the stake's read and write and a payment to its pool (in the `move_from` and
+/// `read_at`/`write_at` charges as they happen);
 /// `m + 4` payments (two account writes each); the job, outcome and result records; a timer
 /// (four writes); three events' base price.
 pub fn decide_cycles(p: &GenesisParams, m: u64) -> u64 {
-    let per_member = p.storage_read_cycles + penalty_ops(p) + counter_ops(p);
+    // A profile read, a reputation change, a counter; as a winner a stake read and write and
+    // a payment to its pool.
+    let per_member =
+        2 * p.storage_read_cycles + penalty_ops(p) + counter_ops(p) + 3 * p.storage_write_cycles;
     m.saturating_mul(per_member)
         .saturating_add(
             m.saturating_add(4)
@@ -127,6 +134,8 @@ pub struct Settlement {
     pub bonus: u128,
     /// Back to the submitter.
     pub refund: u128,
+    /// Of the runners' side, added to their delegators' pools (part of `paid`).
+    pub delegators: u128,
 }
 
 /// The pure settlement arithmetic: `prices` are the winners' `a_i` before the cap.
@@ -210,15 +219,22 @@ pub fn decide(
         ..Settlement::default()
     };
     let mut per = Vec::new();
+    let mut commissions: Vec<u64> = Vec::new();
     if verified {
         let mut prices = Vec::with_capacity(winners.len());
         for r in &winners {
+            commissions.push(0u64);
             let profile = match call.read_at(&RUNNER_REGISTRY, &profile_key(&r.runner))? {
                 Some(b) => Some(Profile::from_value(
                     &cbor::decode(&b).map_err(|_| corrupt("profile not canonical CBOR"))?,
                 )?),
                 None => None,
             };
+            if let Some(pr) = &profile {
+                if let Some(c) = commissions.last_mut() {
+                    *c = pr.commission_bps;
+                }
+            }
             // A forgotten runner (exited since) has no rate card: it is paid nothing.
             prices.push(
                 profile
@@ -246,8 +262,11 @@ pub fn decide(
         Ok(())
     })?;
     // Payments out of the dispatcher's escrow.
-    for (r, (runner, tip)) in winners.iter().zip(&per) {
-        call.move_from(&JOB_DISPATCHER, Some(&r.runner), runner + tip)?;
+    for ((r, (runner, tip)), commission) in winners.iter().zip(&per).zip(&commissions) {
+        let pool = delegators_part(call, &r.runner, *runner, *commission)?;
+        settlement.delegators += pool;
+        call.move_from(&JOB_DISPATCHER, Some(&RUNNER_REGISTRY), pool)?;
+        call.move_from(&JOB_DISPATCHER, Some(&r.runner), runner - pool + tip)?;
     }
     call.move_from(&JOB_DISPATCHER, Some(&TREASURY), settlement.treasury)?;
     call.move_from(&JOB_DISPATCHER, None, settlement.burned)?;
@@ -289,6 +308,7 @@ pub fn decide(
         (t("tip"), Value::from_u128(settlement.tip)),
         (t("bonus"), Value::from_u128(settlement.bonus)),
         (t("refund"), Value::from_u128(settlement.refund)),
+        (t("delegators"), Value::from_u128(settlement.delegators)),
         (t("height"), Value::Uint(height)),
     ]);
     call.write(&outcome_key(id), &cbor::encode(&record))?;
@@ -326,6 +346,37 @@ pub fn decide(
         )?;
     }
     Ok(())
+}
+
+/// The delegators' part of runner `who`'s side `r` (README Formulas "runner side"):
+/// `d = floor(r × pool_tokens / effective_stake)`, of which the runner keeps
+/// `floor(d × commission_bps / 10^4)`; the rest is added to its bonded pool's tokens (so every
+/// delegator's shares gain value, O(1)) and returned, for the caller to move to the registry,
+/// which holds the stake. Nothing when the runner has no delegators or no stake record.
+/// Charged as a read and a write.
+fn delegators_part(
+    call: &mut Call<'_>,
+    who: &Address,
+    r: u128,
+    commission_bps: u64,
+) -> Result<u128, CallError> {
+    let key = stake_key(who);
+    let Some(b) = call.read_at(&RUNNER_REGISTRY, &key)? else {
+        return Ok(0);
+    };
+    let mut st = Stake::from_value(&cbor::decode(&b).map_err(|_| corrupt("stake"))?)?;
+    if st.pool_shares == 0 || st.pool_tokens == 0 {
+        return Ok(0);
+    }
+    let d = mul_div(r, st.pool_tokens, st.effective()).unwrap_or(0);
+    let kept = mul_div(d, u128::from(commission_bps.min(10_000)), 10_000).unwrap_or(0);
+    let pool = d - kept;
+    if pool == 0 {
+        return Ok(0);
+    }
+    st.pool_tokens = st.pool_tokens.saturating_add(pool);
+    call.write_at(&RUNNER_REGISTRY, &key, &cbor::encode(&st.to_value()))?;
+    Ok(pool)
 }
 
 /// Arm `continue([job_id])` for the next block: the callback runs in its own timer run, so a
