@@ -149,26 +149,16 @@ impl Call<'_> {
 
     /// Read entry `key` of the actor's storage, charged as an actor's `storage_read()`.
     pub fn read(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, CallError> {
-        self.charge(self.params.storage_read_cycles)?;
-        let v = self.state.storage(&self.me, key)?;
-        let bytes = key.len() + v.as_ref().map_or(0, Vec::len);
-        let per = u128::from(self.params.state_read_millicells_per_byte);
-        self.charge_millicells(per * bytes as u128)?;
-        Ok(v)
+        let me = self.me;
+        self.read_at(&me, key)
     }
 
     /// Set entry `key` of the actor's storage, charged as an actor's `storage_write()`:
     /// `storage_write_cycles` and a cell per byte of key and value. System actors have no
     /// storage quota: whoever makes them grow pays every byte.
     pub fn write(&mut self, key: &[u8], value: &[u8]) -> Result<(), CallError> {
-        self.charge(self.params.storage_write_cycles)?;
-        let cells = self
-            .params
-            .state_write_cells_per_byte
-            .saturating_mul((key.len() + value.len()) as u64);
-        self.charge_millicells(u128::from(cells) * 1000)?;
-        self.state.set_storage(&self.me, key, value)?;
-        Ok(())
+        let me = self.me;
+        self.write_at(&me, key, value)
     }
 
     /// Read entry `key` of system actor `at`'s storage (a sibling's record this actor works
@@ -364,6 +354,17 @@ impl<'a> Args<'a> {
             "TypeError",
             format!("expected {n} arguments, got {got}"),
         ))
+    }
+
+    /// A byte string of any length.
+    pub fn blob(&self, i: usize, name: &str) -> Result<&'a [u8], CallError> {
+        match self.get(i, name)? {
+            Value::Bytes(b) => Ok(b),
+            _ => Err(CallError::fail(
+                "TypeError",
+                format!("argument {name:?} must be bytes"),
+            )),
+        }
     }
 
     fn bytes<const N: usize>(&self, i: usize, name: &str) -> Result<[u8; N], CallError> {

@@ -84,15 +84,7 @@ impl SystemActor for ResultVerifier {
             "submit_verified_result" => {
                 args.expect_count(3)?;
                 let id = args.hash(0, "job_id")?;
-                let result = match args.get(1, "result")? {
-                    Value::Bytes(b) => b.clone(),
-                    _ => {
-                        return Err(CallError::fail(
-                            "TypeError",
-                            "argument \"result\" must be bytes",
-                        ))
-                    }
-                };
+                let result = args.blob(1, "result")?.to_vec();
                 let Value::Array(list) = args.get(2, "reveals")? else {
                     return Err(CallError::fail(
                         "TypeError",
@@ -104,15 +96,7 @@ impl SystemActor for ResultVerifier {
             "reveal" => {
                 args.expect_count(4)?;
                 let id = args.hash(0, "job_id")?;
-                let result = match args.get(1, "result")? {
-                    Value::Bytes(b) => b.clone(),
-                    _ => {
-                        return Err(CallError::fail(
-                            "TypeError",
-                            "argument \"result\" must be bytes",
-                        ))
-                    }
-                };
+                let result = args.blob(1, "result")?.to_vec();
                 let usage = reveal::parse_usage(args.get(2, "usage")?).ok_or_else(|| {
                     CallError::fail("TypeError", "argument \"usage\" must be [tokens, wall_ms]")
                 })?;
