@@ -8,6 +8,11 @@
 //! the live counter (and the peak) above the limit; the interpreter notices at the next
 //! instruction, even when the memory was freed again in between.
 //!
+//! Growth is also work: every byte added to the live count (an object created, a container
+//! grown) owes cycles at [`crate::cost::ALLOC_BYTES_PER_CYCLE`], settled by the VM at its next
+//! instruction like any other debt ([`owe`]). Shrinking refunds nothing, so churn pays for
+//! every allocation it makes. The debt of one allocation is bounded by the memory limit.
+//!
 //! One VM runs per thread at a time; the counter is thread-local for that reason.
 
 use std::cell::Cell;
@@ -25,6 +30,8 @@ thread_local! {
     static OVER: Cell<bool> = const { Cell::new(false) };
     /// Work done where no VM was at hand to charge it, in cycles (see [`owe`]).
     static DEBT: Cell<u64> = const { Cell::new(0) };
+    /// Bytes grown and not yet owed as cycles (less than [`GROWTH_CHUNK`]).
+    static GROWN: Cell<u64> = const { Cell::new(0) };
     /// The memory limit was passed or work is owed: the one flag the interpreter asks every
     /// instruction, so neither costs the common path more than one read.
     static ATTENTION: Cell<bool> = const { Cell::new(false) };
@@ -68,6 +75,7 @@ pub fn reset(limit: u64) {
     LIMIT.with(|l| l.set(limit));
     OVER.with(|o| o.set(false));
     DEBT.with(|d| d.set(0));
+    GROWN.with(|g| g.set(0));
     ATTENTION.with(|a| a.set(false));
 }
 
@@ -101,7 +109,25 @@ pub fn reserve(bytes: u64) -> Result<(), MemoryLimit> {
     }
 }
 
+/// Growth owed in whole chunks, so the interpreter's attention flag goes up once per chunk
+/// rather than at every small object. A multiple of [`crate::cost::ALLOC_BYTES_PER_CYCLE`].
+const GROWTH_CHUNK: u64 = 1024;
+
 fn add(n: u64) {
+    // Only accounted work owes (see `owe`); the check keeps the remainder deterministic too.
+    GROWN.with(|g| {
+        if !ACCOUNTING.with(|a| a.get()) {
+            return;
+        }
+        let t = g.get().saturating_add(n);
+        if t >= GROWTH_CHUNK {
+            let whole = t - t % GROWTH_CHUNK;
+            g.set(t - whole);
+            owe(whole / crate::cost::ALLOC_BYTES_PER_CYCLE);
+        } else {
+            g.set(t);
+        }
+    });
     LIVE.with(|l| {
         let v = l.get().saturating_add(n);
         l.set(v);

@@ -561,6 +561,18 @@ a = 3**2500
 while True:
     format(a, ",")
 
+### int | small pow | `2 ** 100` and `(-3) ** 101`: a 7-bit exponent, up to 14 multiplications (6-11x the plain loop before each paid a step)
+while True:
+    2 ** 100
+    (-3) ** 101
+
+### int | pow with a small modulus | `pow(b, e, m)`, 64-bit exponent, 133-bit modulus (a Montgomery step per bit; 5.8x before)
+m = 10**40 + 1
+b = 2**64 + 1
+e = 2**64 - 1
+while True:
+    pow(b, e, m)
+
 ### float | repr / format | `'%.300f' % 1e300`
 x = 1e300
 while True:
@@ -737,3 +749,39 @@ b = bytearray(1000000)
 while True:
     del b[0]
     b.append(0)
+
+### alloc | set of scattered ints | 150,000 members inserted in a random order of the index, then freed (every insert misses the cache once the table outgrows it)
+while True:
+    s = {i * 2654435761 for i in range(150000)}
+    s = None
+
+### alloc | set from a range | `set(range(200000))`, then freed (native inserts; each paid 4 cycles for a table growing past the caches)
+while True:
+    s = set(range(200000))
+    s = None
+
+### alloc | dict comprehension | 100,000 int keys, then freed
+while True:
+    d = {i: i for i in range(100000)}
+    d = None
+
+### alloc | many small objects | 50,000 empty dicts in a list, then freed (allocation and drop of each)
+while True:
+    x = [{} for _ in range(50000)]
+    x = None
+
+### alloc | small-object churn | 100 empty lists built and dropped (3.8x before allocation was paid)
+while True:
+    x = [[] for _ in range(100)]
+
+### alloc | list from a range | `list(range(300000))` and freed (8x before: the range was stepped through its iterator)
+while True:
+    x = list(range(300000))
+    x = None
+
+### alloc | instances | 50,000 instances of a plain class, then freed
+class A:
+    pass
+while True:
+    x = [A() for _ in range(50000)]
+    x = None

@@ -96,3 +96,8 @@ while True:
         b % 3
     except TypeError:
         pass
+
+### search | fill to the memory limit | `set(range(10**11))`, `list(range(10**11))` and their mutants (seed 10, --prelude) ran to the memory limit at 10-15x the plain loop per cycle (growth unpaid); the loop form builds 200,000-member frozensets
+while True:
+    x = frozenset(range(200000))
+    x = None

@@ -269,12 +269,15 @@ impl<'h> Vm<'h> {
     /// after each lookup, so a native loop of lookups pays as it goes.
     #[inline]
     pub fn settle(&mut self) -> R<()> {
+        // Memory first: a run that went over the limit ends with MemoryError even when the
+        // growth that took it there is more than its cycles left (`settle_final` still
+        // charges that debt).
+        if crate::memory::over_limit() {
+            return Err(Exc::Abort(Abort::MemoryLimit));
+        }
         let owed = crate::memory::take_debt();
         if owed > 0 {
             self.charge(owed)?;
-        }
-        if crate::memory::over_limit() {
-            return Err(Exc::Abort(Abort::MemoryLimit));
         }
         Ok(())
     }

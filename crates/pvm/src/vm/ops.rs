@@ -1120,10 +1120,7 @@ impl Vm<'_> {
                     // Predict the result size before computing it.
                     self.int_bound((bx - 1).saturating_mul(e))?;
                 }
-                self.charge(cost::bigint_quadratic(
-                    bx.saturating_mul(e).min(8192),
-                    bx.saturating_mul(e).min(8192),
-                ))?;
+                self.charge(cost::bigint_pow(bx, e))?;
                 if x.is_zero() || x == BigInt::from(1) {
                     return Ok(Value::from_bigint(if e == 0 { BigInt::from(1) } else { x }));
                 }
@@ -1933,6 +1930,16 @@ impl Vm<'_> {
                 _ => {}
             }
         }
+        // A range knows its length: all of it must fit before any of it is made (CPython's
+        // `list(range(10**11))` fails at once too), then it is written without the iterator.
+        if let Value::Range(r) = v {
+            let n = r.len().max(0) as u64;
+            self.reserve(n.saturating_mul(crate::memory::SLOT as u64))?;
+            self.charge(cost::per_elem(n as usize))?;
+            return Ok((0..n as i64)
+                .map(|i| Value::Int(r.start + i * r.step))
+                .collect());
+        }
         let it = self.iter(v)?;
         let mut out = Vec::new();
         while let Some(x) = self.next(&it)? {
@@ -2175,13 +2182,18 @@ impl Vm<'_> {
     ///
     /// Every slot read beyond the first few is charged ([`cost::PROBE`], owed by the probe walk
     /// and settled here, after each lookup), so keys colliding on purpose pay one probe per
-    /// entry they are compared with, and a native loop of lookups pays as it goes.
+    /// entry they are compared with, and a native loop of lookups pays as it goes. A lookup in
+    /// a table larger than the caches pays for its misses first ([`cost::table_reach`]).
     pub fn table_find(
         &mut self,
         t: &std::cell::RefCell<Table>,
         key: &Value,
         h: u64,
     ) -> R<Option<usize>> {
+        let reach = cost::table_reach(t.borrow().slot_count());
+        if reach > 0 {
+            self.charge(reach)?;
+        }
         let r = self.table_find_walk(t, key, h);
         self.settle()?;
         r
