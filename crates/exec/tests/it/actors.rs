@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "2755e8cf9510e79ec6dd4de6211477c59676aff14348f9043166e18735852bd5";
+const GOLDEN_ROOT: &str = "f7a7552ae846a6bec547e2d41a40daf46b24c3e9de2f3367c5b387937f16b787";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
