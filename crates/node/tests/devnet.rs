@@ -17,6 +17,7 @@ use cowboy_types::tx::Payload;
 use cowboy_types::{dev_key, Address, Hash32, PrivateKey, Transaction};
 use serde_json::{json, Value as Json};
 
+#[path = "devnet/dev_controls.rs"]
 mod dev_controls;
 
 fn free_port() -> u16 {
