@@ -16,6 +16,14 @@
 //! are written to `pending/` before the node votes for them, so after a restart the consensus
 //! engine's replayed votes still refer to blocks the node has.
 //!
+//! **Generations (dev revert).** The state and the block store live in storage partitions
+//! named after a *generation* (`generation` in the data directory; absent: 0, the plain names
+//! `state` and `blocks`). [`Chain::revert_to`] rebuilds the chain up to a height into the next
+//! generation by re-executing the stored blocks from genesis, records the new generation (the
+//! switch, one atomic file write) and removes the old one. QMDB keeps no history, so rebuilding
+//! is how a state goes back; the rebuilt blocks hash and commit exactly as before, and a crash
+//! leaves either generation whole.
+//!
 //! **The rule is exec's.** What a block must be (environment, header fields, lanes, order,
 //! transactions) is decided by `cowboy_exec::block::{propose, verify}`; the chain only stores,
 //! keeps pending blocks and answers queries.
@@ -29,7 +37,7 @@ use cowboy_exec::fees::Basefees;
 use cowboy_exec::header::{basefees_after, env_after, genesis_header};
 use cowboy_exec::{BlockError, BlockState, ChainRules, Parent};
 use cowboy_state::verifier::Account;
-use cowboy_state::{BlockStore, Context, StateConfig, StateDb};
+use cowboy_state::{destroy_partitions, BlockStore, Context, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
 use cowboy_types::{Address, Hash32, Receipt, Transaction};
 use tokio::sync::{broadcast, watch};
@@ -152,6 +160,12 @@ pub enum Verdict {
 
 /// The chain (see the module docs).
 pub struct Chain<E: Context> {
+    /// The runtime context the stores are opened in (a revert opens new ones).
+    context: E,
+    /// The data directory.
+    dir: PathBuf,
+    /// The generation of `state` and `blocks` (see the module docs).
+    generation: u64,
     genesis: Genesis,
     state: StateDb<E>,
     blocks: BlockStore<E>,
@@ -191,31 +205,15 @@ impl<E: Context> Chain<E> {
         let pending_dir = dir.join("pending");
         std::fs::create_dir_all(&pending_dir)?;
 
-        let mut state = StateDb::open(context.child("state"), &StateConfig::new("state")).await?;
-        let mut blocks = BlockStore::open(context.child("blocks"), "blocks").await?;
-
-        if state.last_committed().is_none() {
-            if blocks.last_height()?.is_some() {
-                return Err(ChainError::Inconsistent(
-                    "block store has blocks but the state is empty".into(),
-                ));
-            }
-            let mut bs = BlockState::new(state.batch());
-            apply_genesis(&mut bs, &genesis.allocations)?;
-            let changes = bs.finish();
-            state.commit(0, changes).await?;
-        }
-        if blocks.last_height()?.is_none() {
-            let root = state.root()?;
-            let header = genesis_header(&genesis.params, genesis.timestamp_ms, Hash32(root));
-            let block = Block {
-                header,
-                transactions: Vec::new(),
-            };
-            blocks
-                .append(0, block.header.hash().0, &block.encode(), &[], &[], &[])
-                .await?;
-        }
+        let generation = match std::fs::read_to_string(dir.join(GENERATION_FILE)) {
+            Ok(text) => text.trim().parse().map_err(|_| {
+                ChainError::Inconsistent(format!("{GENERATION_FILE} holds {text:?}"))
+            })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(e.into()),
+        };
+        let (mut state, mut blocks) = open_stores(&context, generation).await?;
+        init_genesis(&mut state, &mut blocks, &genesis).await?;
 
         let tip = blocks.last_height()?.unwrap_or(0);
         let limits = genesis.params.block_limits();
@@ -224,6 +222,9 @@ impl<E: Context> Chain<E> {
         let (head_tx, _) = watch::channel(head.clone());
         let (finalized_tx, _) = broadcast::channel(1024);
         let mut chain = Chain {
+            context,
+            dir: dir.to_path_buf(),
+            generation,
             genesis,
             state,
             blocks,
@@ -374,6 +375,14 @@ impl<E: Context> Chain<E> {
         Ok(block)
     }
 
+    /// The height of the highest block built or received here, final or not.
+    pub fn built_height(&self) -> u64 {
+        self.pending
+            .values()
+            .map(|p| p.block.header.height)
+            .fold(self.head.header.height, u64::max)
+    }
+
     /// A pending (built, verified or received) block by hash.
     pub fn pending_block(&self, hash: &Hash32) -> Option<&Block> {
         self.pending.get(hash).map(|p| &p.block)
@@ -500,33 +509,15 @@ impl<E: Context> Chain<E> {
             };
         let block = p.block;
         let height = block.header.height;
-        let tx_hashes: Vec<[u8; 32]> = block.transactions.iter().map(|t| t.hash().0).collect();
-        let encoded: Vec<Vec<u8>> = block
-            .transactions
-            .iter()
-            .zip(senders.iter().zip(&receipts))
-            .map(|(tx, (from, r))| ReceiptRecord::encode(hash, *from, tx.to, r))
-            .collect();
-        let timer_records: Vec<([u8; 32], Vec<u8>)> = timers
-            .iter()
-            .map(|t| TimerRecord::encode(hash, t))
-            .collect();
-        self.blocks
-            .append(
-                height,
-                hash.0,
-                &block.encode(),
-                &tx_hashes,
-                &encoded,
-                &timer_records,
-            )
-            .await?;
-        let root = self.state.commit(height, changes).await?;
-        if root != block.header.state_root.0 {
-            return Err(ChainError::Inconsistent(format!(
-                "block {height} committed to a different state root"
-            )));
-        }
+        store_block(
+            &mut self.blocks,
+            &mut self.state,
+            hash,
+            &block,
+            changes,
+            (&receipts[..], &timers[..], &senders[..]),
+        )
+        .await?;
         self.head = Head {
             header: block.header.clone(),
             hash: *hash,
@@ -537,18 +528,7 @@ impl<E: Context> Chain<E> {
         for p in self.pending.values_mut() {
             p.executed = None;
         }
-        let limits = self.genesis.params.block_limits();
-        if let Ok(dir) = std::fs::read_dir(&self.pending_dir) {
-            for entry in dir.flatten() {
-                let stale = std::fs::read(entry.path())
-                    .ok()
-                    .and_then(|b| Block::decode(&b, limits).ok())
-                    .is_none_or(|b| b.header.height <= height);
-                if stale {
-                    let _ = std::fs::remove_file(entry.path());
-                }
-            }
-        }
+        self.remove_pending_files(height);
         let mut accounts = BTreeMap::new();
         for sender in self.mempool.senders() {
             let a = self.account(&sender).await?;
@@ -578,6 +558,98 @@ impl<E: Context> Chain<E> {
         let head = self.head.clone();
         self.head_tx.send_replace(head);
         Ok(Some(finalized))
+    }
+
+    /// Remove the persisted pending blocks at or below `height` (and any that do not decode).
+    fn remove_pending_files(&self, height: u64) {
+        let limits = self.genesis.params.block_limits();
+        if let Ok(dir) = std::fs::read_dir(&self.pending_dir) {
+            for entry in dir.flatten() {
+                let stale = std::fs::read(entry.path())
+                    .ok()
+                    .and_then(|b| Block::decode(&b, limits).ok())
+                    .is_none_or(|b| b.header.height <= height);
+                if stale {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+    }
+
+    /// Whether block `hash` is here, pending or finalized.
+    pub async fn knows(&self, hash: &Hash32) -> CResult<bool> {
+        Ok(self.pending.contains_key(hash) || self.blocks.block_by_hash(&hash.0).await?.is_some())
+    }
+
+    /// Revert the chain to its block at `height`, which must hash to `hash` (a dev node's
+    /// `dev_revert`; see the module docs, "Generations"): re-execute blocks `1..=height` from
+    /// genesis into the next generation's stores, switch to them, and drop every block above,
+    /// pending blocks and the mempool. Costs the execution of those blocks; the chain is
+    /// locked meanwhile. On error nothing changed (the half-built generation is removed by the
+    /// next attempt).
+    pub async fn revert_to(&mut self, height: u64, hash: &Hash32) -> CResult<()> {
+        let limits = self.genesis.params.block_limits();
+        let next = self.generation + 1;
+        destroy_partitions(&self.context, &partitions(next)).await?;
+        let (mut state, mut blocks) = open_stores(&self.context, next).await?;
+        init_genesis(&mut state, &mut blocks, &self.genesis).await?;
+        let mut parent = read_head(&blocks, 0, limits).await?;
+        for h in 1..=height {
+            let bytes = self.blocks.block(h).await?.ok_or_else(|| {
+                ChainError::Inconsistent(format!("block {h} missing from the block store"))
+            })?;
+            let block = Block::decode(&bytes, limits)?;
+            let at = Parent {
+                header: &parent.header,
+                hash: parent.hash,
+            };
+            let executed = rule::verify(&state, self.rules(), at, &block)
+                .await?
+                .map_err(|error| ChainError::InvalidStored { height: h, error })?;
+            let block_hash = block.header.hash();
+            let Executed {
+                changes,
+                receipts,
+                timers,
+                senders,
+            } = executed;
+            store_block(
+                &mut blocks,
+                &mut state,
+                &block_hash,
+                &block,
+                changes,
+                (&receipts[..], &timers[..], &senders[..]),
+            )
+            .await?;
+            parent = Head {
+                header: block.header,
+                hash: block_hash,
+            };
+        }
+        if parent.hash != *hash {
+            return Err(ChainError::Inconsistent(format!(
+                "block {height} rebuilt to {}, not {}",
+                parent.hash.to_hex(),
+                hash.to_hex()
+            )));
+        }
+        write_atomic(&self.dir.join(GENERATION_FILE), next.to_string().as_bytes())?;
+        let old = self.generation;
+        self.generation = next;
+        self.state = state;
+        self.blocks = blocks;
+        self.head = parent;
+        self.pending.clear();
+        self.remove_pending_files(u64::MAX);
+        self.mempool.clear();
+        self.since_prune = 0;
+        // Readers still holding the old stores fail their next read and retry on the new one.
+        destroy_partitions(&self.context, &partitions(old)).await?;
+        self.publish_reader();
+        let head = self.head.clone();
+        self.head_tx.send_replace(head);
+        Ok(())
     }
 
     /// Finalize `hash` and every unfinalized ancestor of it, oldest first. `Ok(Err(missing))`
@@ -647,6 +719,123 @@ impl<E: Context> Chain<E> {
     pub async fn account(&self, address: &Address) -> CResult<Account> {
         Ok(self.state.account(&address.0).await?.unwrap_or_default())
     }
+}
+
+/// The file naming the generation of the stores (see the module docs).
+const GENERATION_FILE: &str = "generation";
+
+/// The state's configuration and the block store's prefix of `generation`.
+fn store_names(generation: u64) -> (StateConfig, String) {
+    match generation {
+        0 => (StateConfig::new("state"), "blocks".to_string()),
+        g => (
+            StateConfig::new(format!("state-g{g}")),
+            format!("blocks-g{g}"),
+        ),
+    }
+}
+
+/// Every storage partition of `generation`'s stores.
+fn partitions(generation: u64) -> Vec<String> {
+    let (state, blocks) = store_names(generation);
+    let mut all = state.partitions();
+    all.extend(cowboy_state::blocks::partitions(&blocks));
+    all
+}
+
+async fn open_stores<E: Context>(
+    context: &E,
+    generation: u64,
+) -> CResult<(StateDb<E>, BlockStore<E>)> {
+    let (state_cfg, blocks_prefix) = store_names(generation);
+    let state = StateDb::open(
+        context
+            .child("state")
+            .with_attribute("generation", generation),
+        &state_cfg,
+    )
+    .await?;
+    let blocks = BlockStore::open(
+        context
+            .child("blocks")
+            .with_attribute("generation", generation),
+        &blocks_prefix,
+    )
+    .await?;
+    Ok((state, blocks))
+}
+
+/// Commit the genesis state and store the genesis block, whichever is not there yet.
+async fn init_genesis<E: Context>(
+    state: &mut StateDb<E>,
+    blocks: &mut BlockStore<E>,
+    genesis: &Genesis,
+) -> CResult<()> {
+    if state.last_committed().is_none() {
+        if blocks.last_height()?.is_some() {
+            return Err(ChainError::Inconsistent(
+                "block store has blocks but the state is empty".into(),
+            ));
+        }
+        let mut bs = BlockState::new(state.batch());
+        apply_genesis(&mut bs, &genesis.allocations)?;
+        let changes = bs.finish();
+        state.commit(0, changes).await?;
+    }
+    if blocks.last_height()?.is_none() {
+        let root = state.root()?;
+        let header = genesis_header(&genesis.params, genesis.timestamp_ms, Hash32(root));
+        let block = Block {
+            header,
+            transactions: Vec::new(),
+        };
+        blocks
+            .append(0, block.header.hash().0, &block.encode(), &[], &[], &[])
+            .await?;
+    }
+    Ok(())
+}
+
+/// Append an executed block (with its receipt and timer records and transaction index) to
+/// the block store, durably, then commit its state changes and check the root against the
+/// header (the crash-safe order: see the module docs).
+async fn store_block<E: Context>(
+    blocks: &mut BlockStore<E>,
+    state: &mut StateDb<E>,
+    hash: &Hash32,
+    block: &Block,
+    changes: cowboy_state::Changes,
+    (receipts, timers, senders): (&[Receipt], &[cowboy_types::TimerExecution], &[Address]),
+) -> CResult<()> {
+    let height = block.header.height;
+    let tx_hashes: Vec<[u8; 32]> = block.transactions.iter().map(|t| t.hash().0).collect();
+    let encoded: Vec<Vec<u8>> = block
+        .transactions
+        .iter()
+        .zip(senders.iter().zip(receipts))
+        .map(|(tx, (from, r))| ReceiptRecord::encode(hash, *from, tx.to, r))
+        .collect();
+    let timer_records: Vec<([u8; 32], Vec<u8>)> = timers
+        .iter()
+        .map(|t| TimerRecord::encode(hash, t))
+        .collect();
+    blocks
+        .append(
+            height,
+            hash.0,
+            &block.encode(),
+            &tx_hashes,
+            &encoded,
+            &timer_records,
+        )
+        .await?;
+    let root = state.commit(height, changes).await?;
+    if root != block.header.state_root.0 {
+        return Err(ChainError::Inconsistent(format!(
+            "block {height} committed to a different state root"
+        )));
+    }
+    Ok(())
 }
 
 async fn read_head<E: Context>(

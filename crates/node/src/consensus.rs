@@ -17,13 +17,23 @@
 //! validator walks back to its head one round trip per missing block and then finalizes
 //! forward.
 //!
+//! **When to propose** is [`Production`]'s decision (an interval, or on demand on a dev node).
+//!
+//! **A dev node** (`--dev`) is the only validator, so every block it finalizes is one it built
+//! and persisted first. A block it does not have can then only be one a `dev_revert` removed
+//! ([`Chain::revert_to`]): the engine's history still names it. On a dev node a proposal
+//! whose parent is such a block builds on the chain's head instead, and a finalization of one
+//! is ignored (there is no peer to fetch it from). Consensus orders the payloads as always;
+//! the chain decides ancestry, as the block rule checks it. A network of several validators
+//! keeps the strict rule: build on the engine's parent only, fetch what is missing.
+//!
 //! Signing scheme: ed25519 (attributable votes, no threshold setup), so there is no threshold
 //! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
 //! election: round robin. With one validator (the devnet) the engine is exactly the one a
 //! multi-validator network runs; only the participant set differs.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use commonware_actor::Feedback;
 use commonware_consensus::simplex::types::{Activity, Context as RoundContext};
@@ -37,6 +47,7 @@ use tokio::sync::{mpsc, oneshot, Mutex};
 
 use crate::chain::{Chain, Verdict};
 use crate::metrics::Metrics;
+use crate::production::Production;
 
 /// The signing scheme of votes and certificates.
 pub type Scheme = commonware_consensus::simplex::scheme::ed25519::Scheme;
@@ -69,14 +80,6 @@ pub fn hash32(d: &Digest) -> Hash32 {
     Hash32(d.0)
 }
 
-/// Milliseconds since the Unix epoch by the wall clock (block timestamps only; execution reads
-/// the header's timestamp, never the clock).
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
 /// Messages for peers.
 enum Outbound {
     /// Send the block with this hash.
@@ -95,7 +98,9 @@ pub type ProposalTamper = Arc<dyn Fn(Block) -> Block + Send + Sync>;
 pub struct Application {
     chain: Arc<Mutex<Chain<Ctx>>>,
     coinbase: Address,
-    block_time: Duration,
+    production: Arc<Production>,
+    /// The only validator of a dev chain (see the module docs).
+    dev: bool,
     tamper: Option<ProposalTamper>,
     outbound: mpsc::UnboundedSender<Outbound>,
     finalized: mpsc::UnboundedSender<Hash32>,
@@ -108,12 +113,14 @@ pub struct Tasks {
 }
 
 impl Application {
-    /// An application proposing blocks every `block_time` with tips to `coinbase` (each
-    /// rewritten by `tamper`, if given, before it is relayed).
+    /// An application proposing blocks when `production` says, with tips to `coinbase` (each
+    /// rewritten by `tamper`, if given, before it is relayed); `dev` for the only validator of
+    /// a dev chain.
     pub fn new(
         chain: Arc<Mutex<Chain<Ctx>>>,
         coinbase: Address,
-        block_time: Duration,
+        production: Arc<Production>,
+        dev: bool,
         tamper: Option<ProposalTamper>,
     ) -> (Self, Tasks) {
         let (outbound_tx, outbound) = mpsc::unbounded_channel();
@@ -122,7 +129,8 @@ impl Application {
             Self {
                 chain,
                 coinbase,
-                block_time,
+                production,
+                dev,
                 tamper,
                 outbound: outbound_tx,
                 finalized: finalized_tx,
@@ -204,6 +212,7 @@ impl Application {
 
         let chain = self.chain.clone();
         let wants = self.outbound.clone();
+        let dev = self.dev;
         tokio::spawn(async move {
             // The newest finalization not yet applied (it implies all its ancestors).
             let mut target: Option<Hash32> = None;
@@ -234,6 +243,10 @@ impl Application {
                             );
                         }
                     }
+                    Ok(Err(missing)) if dev => {
+                        tracing::info!(block = %missing.to_hex(), "a finalized block was reverted away; ignored");
+                        target = None;
+                    }
                     Ok(Err(missing)) => {
                         tracing::info!(missing = %missing.to_hex(), "fetching a finalized block from peers");
                         let _ = wants.send(Outbound::Want(missing));
@@ -247,24 +260,35 @@ impl Application {
         });
     }
 
-    /// Wait until the head is `parent`, then build on it after the block time has passed.
+    /// Whether `parent` is a block a dev revert removed (see the module docs).
+    async fn reverted_away(&self, parent: &Hash32) -> bool {
+        self.dev && !self.chain.lock().await.knows(parent).await.unwrap_or(true)
+    }
+
+    /// Wait until the head is `parent` (or, on a dev node, `parent` was reverted away), then
+    /// build on the head when [`Production`] says it is time.
     async fn build_on(&self, parent: Hash32) -> Option<Hash32> {
         let mut head = self.chain.lock().await.watch_head();
         loop {
             let current = head.borrow_and_update().clone();
-            if current.hash == parent {
-                let due = current.header.timestamp_ms + self.block_time.as_millis() as u64;
-                let now = now_ms();
-                if due > now {
-                    tokio::time::sleep(Duration::from_millis(due - now)).await;
-                }
+            if current.hash == parent || self.reverted_away(&parent).await {
+                let pool_holds_txs = !self.chain.lock().await.mempool.is_empty();
+                self.production
+                    .wait_turn(current.header.timestamp_ms, pool_holds_txs)
+                    .await;
                 let mut chain = self.chain.lock().await;
-                if chain.head().hash != parent {
+                if chain.head().hash != current.hash {
+                    // A dev revert moved the head while we waited: decide again.
+                    if self.dev {
+                        continue;
+                    }
                     return None;
                 }
                 let started = std::time::Instant::now();
-                return match chain.build(now_ms(), self.coinbase).await {
+                let timestamp = self.production.timestamp(current.header.timestamp_ms);
+                return match chain.build(timestamp, self.coinbase).await {
                     Ok(block) => {
+                        self.production.on_built(block.transactions.len());
                         let block = match &self.tamper {
                             Some(tamper) => {
                                 let bad = tamper(block);
@@ -308,7 +332,7 @@ impl Application {
                     }
                     if chain.head().hash == parent {
                         // A timestamp ahead of our clock: wait for the clock, do not reject.
-                        let now = now_ms();
+                        let now = self.production.now_ms();
                         if block.header.timestamp_ms > now + 1_000 {
                             drop(chain);
                             let wait = block.header.timestamp_ms - now;

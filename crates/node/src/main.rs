@@ -15,7 +15,8 @@ use commonware_cryptography::ed25519;
 use commonware_cryptography::Signer;
 use commonware_runtime::Runner as _;
 use cowboy_node::genesis::{dev_account, dev_validator_key, Genesis, DEV_ACCOUNTS, DEV_FUNDS};
-use cowboy_node::node::{run, NodeConfig};
+use cowboy_node::node::{lock_data_dir, run, NodeConfig, LOCK_FILE};
+use cowboy_node::production::Mining;
 
 /// Run a Cowboy node.
 #[derive(Parser, Debug)]
@@ -46,6 +47,8 @@ struct Args {
     #[arg(long)]
     metrics_addr: Option<SocketAddr>,
     /// Target time between blocks, in milliseconds [default: the genesis `block_time_ms`].
+    /// 0 (with --dev): a block as soon as a transaction arrives or `dev_mine` asks, none
+    /// otherwise.
     #[arg(long, value_name = "MS")]
     block_time: Option<u64>,
     /// Most transactions the mempool holds.
@@ -86,6 +89,22 @@ fn read_validator_key(path: &std::path::Path) -> ed25519::PrivateKey {
                 path.display()
             ))
         })
+}
+
+/// Empty the data directory but for its lock file (which this process holds).
+fn wipe(dir: &std::path::Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name() == LOCK_FILE {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
+        } else {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
 }
 
 fn fail(msg: impl std::fmt::Display) -> ! {
@@ -136,12 +155,12 @@ fn main() {
         };
         (genesis, read_validator_key(k))
     };
-    if args.reset && data_dir.exists() {
-        std::fs::remove_dir_all(&data_dir)
+    // Locked before anything is wiped or opened, and held until the process ends.
+    let _lock = lock_data_dir(&data_dir).unwrap_or_else(|e| fail(e));
+    if args.reset {
+        wipe(&data_dir)
             .unwrap_or_else(|e| fail(format!("cannot wipe {}: {e}", data_dir.display())));
     }
-    std::fs::create_dir_all(&data_dir)
-        .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", data_dir.display())));
 
     let dev = args.dev;
     let chain_id = genesis.chain_id;
@@ -177,11 +196,13 @@ fn main() {
         println!();
     });
 
-    let block_time = Duration::from_millis(
-        args.block_time
-            .unwrap_or(genesis.params.block_time_ms)
-            .max(1),
-    );
+    let mining = match args.block_time.unwrap_or(genesis.params.block_time_ms) {
+        0 if dev => Mining::OnDemand,
+        0 => {
+            fail("--block-time 0 (blocks on demand) needs --dev: a network's validators keep time")
+        }
+        ms => Mining::Interval(Duration::from_millis(ms)),
+    };
     let cfg = NodeConfig {
         data_dir: data_dir.clone(),
         genesis,
@@ -189,7 +210,8 @@ fn main() {
         p2p_addr: args.p2p_addr,
         rpc_addr: args.rpc_addr,
         metrics_addr: args.metrics_addr,
-        block_time,
+        mining,
+        dev,
         mempool_txs: args.mempool_size.max(1),
         rpc_limits: {
             let mut l = cowboy_node::limits::RpcLimits::default();

@@ -284,6 +284,14 @@ impl Mempool {
         (pending, self.by_hash.len() - pending)
     }
 
+    /// Drop every transaction, keeping the bounds (a dev revert: they were admitted against a
+    /// state that no longer is).
+    pub fn clear(&mut self) {
+        self.bytes = 0;
+        self.by_hash.clear();
+        self.by_sender.clear();
+    }
+
     /// Queued transactions.
     pub fn len(&self) -> usize {
         self.by_hash.len()

@@ -32,6 +32,7 @@ use crate::consensus::{
 use crate::genesis::Genesis;
 use crate::mempool::Mempool;
 use crate::metrics::Metrics;
+use crate::production::{Mining, Production};
 
 /// The largest p2p message: a block of the largest size any genesis this node accepts allows
 /// (`GenesisParams::max_block_bytes`, checked when the genesis is loaded) fits with room for
@@ -52,8 +53,10 @@ pub struct NodeConfig {
     pub rpc_addr: SocketAddr,
     /// Metrics address, if served.
     pub metrics_addr: Option<SocketAddr>,
-    /// Target time between blocks.
-    pub block_time: Duration,
+    /// When blocks are built.
+    pub mining: Mining,
+    /// A dev chain (one validator): serve the `dev_*` controls (see `crate::dev`).
+    pub dev: bool,
     /// Mempool bound (transactions).
     pub mempool_txs: usize,
     /// What the RPC may cost the node (workers, connections, idle timeout).
@@ -146,14 +149,16 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     )
     .ok_or("validator key is not a participant")?;
     let metrics = Metrics::new(&context.child("cowboy"));
+    let production = Arc::new(Production::new(cfg.mining));
     let (app, tasks) = Application::new(
         chain.clone(),
         coinbase,
-        cfg.block_time,
+        production.clone(),
+        cfg.dev,
         cfg.tamper_proposals,
     );
     app.start(tasks, blocks, metrics.clone());
-    let leader_timeout = cfg.block_time + Duration::from_secs(2);
+    let leader_timeout = production.leader_timeout();
     let engine_cfg = simplex::Config {
         scheme,
         elector: RoundRobin::<commonware_cryptography::Sha256>::default(),
@@ -201,6 +206,10 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             finalized,
             pool: crate::limits::WorkerPool::new(&cfg.rpc_limits),
             metrics: metrics.clone(),
+            dev: cfg
+                .dev
+                .then(|| Arc::new(crate::dev::Devnet::new(chain.clone(), production.clone()))),
+            production,
         },
         cfg.rpc_limits.clone(),
     )
@@ -220,6 +229,39 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     // Finalized blocks are durable when announced; wait for an in-flight finalization.
     let _guard = chain.lock().await;
     Ok(())
+}
+
+/// The lock a node holds on its data directory while it runs (released when dropped).
+#[derive(Debug)]
+pub struct DataDirLock {
+    _file: std::fs::File,
+}
+
+/// The file locked, in the data directory.
+pub const LOCK_FILE: &str = "LOCK";
+
+/// Take the exclusive lock on `dir` (created if absent), or say which node holds it: two
+/// nodes on one data directory would corrupt each other's stores.
+pub fn lock_data_dir(dir: &std::path::Path) -> Result<DataDirLock, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(DataDirLock { _file: file }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "{} is in use by another cowboyd (it holds {}); stop that node or give another --data-dir",
+            dir.display(),
+            path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", path.display()))
+        }
+    }
 }
 
 /// Resolves on SIGINT or SIGTERM.

@@ -36,10 +36,12 @@ use tokio::sync::{broadcast, watch, Mutex};
 
 use crate::chain::{Chain, ChainError, Finalized};
 use crate::consensus::Ctx;
+use crate::dev::{DevError, Devnet};
 use crate::genesis::{parse_address, parse_amount};
 use crate::limits::{Conn, Connections, IdleStream, Refused, RpcLimits, WorkerPool};
 use crate::mempool::{max_tx_bytes, Rejection};
 use crate::metrics::Metrics;
+use crate::production::{Mining, Production};
 use crate::reader::{is_stale, Reader};
 
 /// Largest request body.
@@ -66,9 +68,24 @@ pub struct RpcState {
     pub pool: WorkerPool,
     /// Metrics.
     pub metrics: Metrics,
+    /// When blocks are built (told of each admitted transaction).
+    pub production: Arc<Production>,
+    /// The devnet controls, on a `--dev` node only.
+    pub dev: Option<Arc<Devnet>>,
 }
 
 impl RpcState {
+    /// The devnet controls, or the error a node without `--dev` answers `method` with.
+    fn dev(&self, method: &str) -> Result<&Devnet, ErrorObjectOwned> {
+        self.dev.as_deref().ok_or_else(|| {
+            error(
+                -32601,
+                format!("{method} is a devnet control: only a node started with --dev serves it"),
+                None,
+            )
+        })
+    }
+
     /// The newest reader.
     async fn reader(&self) -> Result<SharedReader, ErrorObjectOwned> {
         let mut rx = self.readers.clone();
@@ -148,6 +165,24 @@ fn invalid(param: &str, reason: impl std::fmt::Display) -> ErrorObjectOwned {
 
 fn internal(e: ChainError) -> ErrorObjectOwned {
     error(-32603, e.to_string(), None)
+}
+
+/// A devnet control's error: bad arguments are `-32602` (with the parameter), an unknown
+/// snapshot `-32001` (not found), too many snapshots `-32005` (limit), a storage failure
+/// `-32603`.
+fn dev_error(e: DevError) -> ErrorObjectOwned {
+    match e {
+        DevError::BlockCount { .. } | DevError::Clock(_) => invalid("params[0]", e),
+        DevError::UnknownSnapshot(_) => error(-32001, e.to_string(), None),
+        DevError::TooManySnapshots(_) => error(-32005, e.to_string(), None),
+        DevError::Chain(e) => internal(e),
+    }
+}
+
+/// A count (`u64`) parameter.
+fn count_arg(v: &Json, name: &str) -> Result<u64, ErrorObjectOwned> {
+    v.as_u64()
+        .ok_or_else(|| invalid(name, "expected a non-negative integer"))
 }
 
 /// Positional parameters (absent = none).
@@ -566,7 +601,10 @@ pub fn module(
         let result = chain.submit(&bytes).await.map_err(internal)?;
         s.metrics.mempool.set(chain.mempool.len() as i64);
         match result {
-            Ok(hash) => Ok(hash_json(&hash)),
+            Ok(hash) => {
+                s.production.on_transaction();
+                Ok(hash_json(&hash))
+            }
             Err(e) => Err(rejection_error(&e)),
         }
     });
@@ -825,6 +863,55 @@ pub fn module(
             }))
         })
         .await?
+    });
+
+    // Devnet controls (`crate::dev`): refused by a node without `--dev`.
+    method!("dev_mining", |_a, s, _e| {
+        let dev = s.dev("dev_mining")?;
+        let (mode, block_time) = match s.production.mining() {
+            Mining::Interval(t) => ("interval", json!(t.as_millis() as u64)),
+            Mining::OnDemand => ("onDemand", Json::Null),
+        };
+        Ok(json!({
+            "mode": mode,
+            "blockTimeMs": block_time,
+            "timeOffsetMs": dev.production().offset_ms(),
+        }))
+    });
+    method!("dev_mine", |a, s, _e| {
+        let dev = s.dev("dev_mine")?;
+        let n = match a.first() {
+            None => 1,
+            Some(v) => count_arg(v, "params[0]")?,
+        };
+        Ok(json!(dev.mine(n).await.map_err(dev_error)?))
+    });
+    method!("dev_increaseTime", |a, s, _e| {
+        let dev = s.dev("dev_increaseTime")?;
+        let ms = count_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let offset = dev
+            .production()
+            .increase_time(ms)
+            .map_err(|e| dev_error(DevError::Clock(e)))?;
+        Ok(json!(offset))
+    });
+    method!("dev_setNextBlockTimestamp", |a, s, _e| {
+        let dev = s.dev("dev_setNextBlockTimestamp")?;
+        let ms = count_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let head = dev.head_timestamp().await;
+        dev.production()
+            .set_next_timestamp(ms, head)
+            .map_err(|e| dev_error(DevError::Clock(e)))?;
+        Ok(json!(ms))
+    });
+    method!("dev_snapshot", |_a, s, _e| {
+        let dev = s.dev("dev_snapshot")?;
+        Ok(json!(dev.snapshot().await.map_err(dev_error)?))
+    });
+    method!("dev_revert", |a, s, _e| {
+        let dev = s.dev("dev_revert")?;
+        let id = count_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        Ok(json!(dev.revert(id).await.map_err(dev_error)?))
     });
 
     m.register_subscription(

@@ -4,7 +4,8 @@
 //! validator starts late and catches up by fetching blocks from its peers, a Byzantine proposer
 //! among three honest validators, the mempool censorship attack of issue 14, the RPC's
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
-//! `kill -9` (issue 16: each fires exactly once, their executions stay readable).
+//! `kill -9` (issue 16: each fires exactly once, their executions stay readable), and the
+//! devnet controls (`dev_controls`).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -15,6 +16,9 @@ use cowboy_types::cbor::{self, Value};
 use cowboy_types::tx::Payload;
 use cowboy_types::{dev_key, Address, Hash32, PrivateKey, Transaction};
 use serde_json::{json, Value as Json};
+
+#[path = "devnet/dev_controls.rs"]
+mod dev_controls;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -699,7 +703,8 @@ impl ValidatorNetwork {
             p2p_addr: format!("127.0.0.1:{}", self.ports[i]).parse().unwrap(),
             rpc_addr: "127.0.0.1:0".parse().unwrap(),
             metrics_addr: None,
-            block_time: Duration::from_millis(200),
+            mining: cowboy_node::production::Mining::Interval(Duration::from_millis(200)),
+            dev: false,
             mempool_txs: 1_000,
             rpc_limits: cowboy_node::limits::RpcLimits::default(),
             on_ready: Box::new(move |addr| {

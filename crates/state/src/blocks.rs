@@ -133,6 +133,28 @@ fn tx_slot(height: u64, index: usize) -> u64 {
     (height << 24) | index as u64
 }
 
+/// The archives of a block store, each a set of partitions named after it.
+const ARCHIVES: [&str; 4] = ["blocks", "receipts", "txs", "timers"];
+
+/// Every storage partition the block store under `prefix` occupies (to remove it: see
+/// [`crate::destroy_partitions`]).
+pub fn partitions(prefix: &str) -> Vec<String> {
+    let cache = CacheRef::new(page_size(4096), NonZeroUsize::MIN);
+    ARCHIVES
+        .iter()
+        .flat_map(|name| {
+            let c = config(prefix, name, (), &cache);
+            [
+                c.metadata_partition,
+                c.freezer_table_partition,
+                c.freezer_key_partition,
+                c.freezer_value_partition,
+                c.ordinal_partition,
+            ]
+        })
+        .collect()
+}
+
 impl<E: Context> BlockStore<E> {
     /// Open (or create) the block store under partition prefix `prefix`.
     pub async fn open(context: E, prefix: &str) -> Result<Self, StateError> {

@@ -121,6 +121,18 @@ impl StateConfig {
         }
     }
 
+    /// Every storage partition the state with this configuration occupies (to remove it: see
+    /// [`destroy_partitions`]).
+    pub fn partitions(&self) -> Vec<String> {
+        let q = self.qmdb();
+        vec![
+            q.merkle_config.journal_partition,
+            q.merkle_config.metadata_partition,
+            q.journal_config.partition,
+            q.grafted_metadata_partition,
+        ]
+    }
+
     fn qmdb(&self) -> VariableConfig<EightCap, LogCodec, Sequential> {
         let p = &self.partition;
         let page_cache = CacheRef::new(page_size(4096), self.cache_pages);
@@ -155,6 +167,22 @@ impl StateConfig {
             init_concurrency: (),
         }
     }
+}
+
+/// Remove storage partitions (a state's [`StateConfig::partitions`] or a block store's
+/// [`blocks::partitions`](crate::blocks::partitions)) that nothing writes to any more.
+/// A partition that does not exist is not an error, so an interrupted removal can be redone.
+pub async fn destroy_partitions<E: Context>(
+    context: &E,
+    partitions: &[String],
+) -> Result<(), StateError> {
+    for p in partitions {
+        match context.remove(p, None).await {
+            Ok(()) | Err(commonware_runtime::Error::PartitionMissing(_)) => {}
+            Err(e) => return Err(storage(e)),
+        }
+    }
+    Ok(())
 }
 
 /// What the handles share: the database and the last commit.

@@ -18,5 +18,5 @@ pub use batch::{Changes, Checkpoint, WriteBatch};
 
 pub use blocks::{BlockStore, TxLocation};
 pub use cowboy_proof_verifier as verifier;
-pub use db::{Committed, Context, Root, StateConfig, StateDb};
+pub use db::{destroy_partitions, Committed, Context, Root, StateConfig, StateDb};
 pub use error::StateError;

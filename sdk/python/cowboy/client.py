@@ -152,6 +152,7 @@ class Client:
         self._chain_id: Optional[int] = None
         self._nonces: Dict[str, int] = {}
         self._lock = threading.Lock()
+        self._on_demand: Optional[bool] = None
 
     def __repr__(self) -> str:
         return f"Client({self.url!r})"
@@ -431,8 +432,9 @@ class Client:
         return x
 
     def wait_for_block(self, height: int, timeout: float = 60.0, poll: float = 0.1) -> int:
-        """Waits until block ``height`` is finalized (the dev node makes blocks on its own
-        clock, so waiting is how one "mines" to a height); returns the tip."""
+        """Waits until block ``height`` is finalized and returns the tip. A dev node that
+        makes blocks on demand (``--block-time 0``) is asked to mine them
+        (:meth:`mine`); one with a block time makes them on its own clock."""
         deadline = time.monotonic() + timeout
         while True:
             tip = self.block_number()
@@ -440,7 +442,10 @@ class Client:
                 return tip
             if time.monotonic() >= deadline:
                 raise TimeoutError(f"block {height} not finalized within {timeout:g}s (tip {tip})")
-            time.sleep(poll)
+            if self.mines_on_demand():
+                self.mine(min(height - tip, 100))
+            else:
+                time.sleep(poll)
 
     def wait_for_timer(
         self, timer_id: int, timeout: float = 60.0, *, from_block: Optional[int] = None, poll: float = 0.1
@@ -478,7 +483,54 @@ class Client:
                 raise TimerGone(timer_id, start, tip)
             if time.monotonic() >= deadline:
                 raise TimerTimeout(timer_id, timeout, tip)
-            time.sleep(poll)
+            if self.mines_on_demand():
+                self.mine(1)
+            else:
+                time.sleep(poll)
+
+    # -- devnet controls (a ``cowboyd --dev`` node only) ---------------------------------------
+
+    def mining(self) -> dict:
+        """``dev_mining``: ``{mode: "interval" | "onDemand", blockTimeMs, timeOffsetMs}``."""
+        return self.request("dev_mining")
+
+    def mines_on_demand(self) -> bool:
+        """Whether the node is a dev node making blocks on demand (cached; False for a node
+        without ``--dev``)."""
+        if self._on_demand is None:
+            try:
+                self._on_demand = self.mining()["mode"] == "onDemand"
+            except RpcError:
+                self._on_demand = False
+        return self._on_demand
+
+    def mine(self, blocks: int = 1) -> int:
+        """``dev_mine``: builds ``blocks`` blocks now (1 to 10,000) and returns the tip once
+        they are final."""
+        return int(self.request("dev_mine", [int(blocks)]))
+
+    def increase_time(self, ms: int) -> int:
+        """``dev_increaseTime``: moves the node's clock ``ms`` milliseconds forward (block
+        timestamps are in ms); returns its total offset. Takes effect on the next block."""
+        return int(self.request("dev_increaseTime", [int(ms)]))
+
+    def set_next_block_timestamp(self, ms: int) -> int:
+        """``dev_setNextBlockTimestamp``: the next block's timestamp (ms since the epoch; it
+        must be after the tip's)."""
+        return int(self.request("dev_setNextBlockTimestamp", [int(ms)]))
+
+    def snapshot(self) -> int:
+        """``dev_snapshot``: records the tip; returns the id to :meth:`revert` to."""
+        return int(self.request("dev_snapshot"))
+
+    def revert(self, snapshot_id: int) -> int:
+        """``dev_revert``: the chain goes back to the snapshot's block (later blocks, the
+        mempool, this snapshot and later ones are gone); returns the tip's height. Nonces this
+        client remembers are forgotten."""
+        height = int(self.request("dev_revert", [int(snapshot_id)]))
+        with self._lock:
+            self._nonces.clear()
+        return height
 
     # -- transactions ------------------------------------------------------------------------
 

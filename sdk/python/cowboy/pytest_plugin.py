@@ -3,7 +3,9 @@
 Fixtures:
 
 - ``cowboy_node`` (session): a real ``cowboyd --dev`` on free ports with a temporary data
-  directory and 200 ms blocks, stopped at the end of the session. The binary is ``$COWBOYD``,
+  directory, making blocks on demand (``--block-time 0``: a transaction is sealed into a block
+  as soon as it arrives, and no block comes otherwise; ``--cowboy-block-time MS`` for a clock),
+  stopped at the end of the session. The binary is ``$COWBOYD``,
   else ``target/debug/cowboyd`` or ``target/release/cowboyd`` (the newer one) in the nearest
   directory above the working directory that has one (or under ``$CARGO_TARGET_DIR``), else
   ``cowboyd`` on ``PATH``. ``--cowboy-url URL`` uses an already running dev node instead.
@@ -14,7 +16,17 @@ Fixtures:
   while the node makes blocks until the timer runs and returns that execution (its receipt,
   ``blockHeight``…); :meth:`cowboy.Client.wait_for_timer` on ``cowboy_client``.
 - ``wait_for_block`` (session): ``wait_for_block(height, timeout=60)`` waits until that block
-  is finalized (the dev node makes blocks on its own clock: waiting is mining).
+  is finalized, mining the blocks missing on an on-demand node.
+- ``mine`` (session): ``mine(n=1)`` builds ``n`` blocks now and returns the tip (timers are
+  due at heights: mining is how a test makes them run).
+- ``advance_time`` (session): ``advance_time(ms)`` moves the node's clock forward and mines a
+  block, so the next timestamps an actor sees are ``ms`` later; returns the tip.
+- ``mine_in_background`` (session): ``with mine_in_background(interval=0.05): ...`` mines a
+  block every ``interval`` seconds meanwhile (for code that waits on a stream of blocks).
+
+**Isolation.** Each test that uses the node runs between a ``dev_snapshot`` and a
+``dev_revert``: whatever it did to the chain (blocks, balances, actors, the clock) is gone for
+the next test, while what session- and module-scoped fixtures set up before it stays.
 
 Tests that use these fixtures are marked ``node`` automatically, so ``pytest -m "not node"``
 runs everything that needs no node. When no binary is found the tests fail (never skip) with a
@@ -23,10 +35,12 @@ message saying how to build one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,18 +49,32 @@ from typing import List, Optional
 import pytest
 
 from .client import Client
-from .errors import CowboyError, NodeError
+from .errors import CowboyError, NodeError, RpcError
 from .local import find_binary
 from .wallet import CBY, Wallet, dev_account
 
-NODE_FIXTURES = {"cowboy_node", "cowboy_client", "funded_wallet", "dev_wallet", "wait_for_timer", "wait_for_block"}
+NODE_FIXTURES = {
+    "cowboy_node",
+    "cowboy_client",
+    "funded_wallet",
+    "dev_wallet",
+    "wait_for_timer",
+    "wait_for_block",
+    "mine",
+    "advance_time",
+    "mine_in_background",
+}
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("cowboy", "Cowboy node for tests")
     group.addoption("--cowboyd", default=None, help="path of the cowboyd binary (default: $COWBOYD, target/, PATH)")
     group.addoption("--cowboy-url", default=None, help="use this running dev node instead of starting cowboyd")
-    group.addoption("--cowboy-block-time", default="200", help="--block-time (ms) of the started node (default 200)")
+    group.addoption(
+        "--cowboy-block-time",
+        default="0",
+        help="--block-time (ms) of the started node (default 0: a block per transaction, and on dev_mine)",
+    )
 
 
 def pytest_configure(config):
@@ -258,3 +286,65 @@ def wait_for_timer(cowboy_client):
 def wait_for_block(cowboy_client):
     """``wait_for_block(height, timeout=60.0)`` → the tip once block ``height`` is final."""
     return cowboy_client.wait_for_block
+
+
+@pytest.fixture(scope="session")
+def mine(cowboy_client):
+    """``mine(n=1)`` → the tip after ``n`` more blocks (see :meth:`cowboy.Client.mine`)."""
+    return cowboy_client.mine
+
+
+@pytest.fixture(scope="session")
+def advance_time(cowboy_client):
+    """``advance_time(ms)`` → the tip after moving the clock ``ms`` forward and mining a block."""
+
+    def advance(ms: int) -> int:
+        cowboy_client.increase_time(ms)
+        return cowboy_client.mine(1)
+
+    return advance
+
+
+@pytest.fixture(scope="session")
+def mine_in_background(cowboy_client):
+    """``with mine_in_background(interval=0.05): ...`` mines a block every ``interval`` seconds
+    while the block runs (a stream of blocks for subscriptions and the like)."""
+
+    @contextlib.contextmanager
+    def mining(interval: float = 0.05):
+        stop = threading.Event()
+        client = Client(cowboy_client.url)
+
+        def run():
+            while not stop.wait(interval):
+                client.mine(1)
+
+        thread = threading.Thread(target=run, name="cowboy-miner", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+
+    return mining
+
+
+@pytest.fixture(autouse=True)
+def _cowboy_isolation(request):
+    """Runs each test that uses the node between a snapshot and a revert (see the module
+    docs). Tests that need no node, and nodes without ``--dev`` (``--cowboy-url``), are left
+    alone."""
+    if not NODE_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    client = request.getfixturevalue("cowboy_client")
+    try:
+        snapshot = client.snapshot()
+    except RpcError as e:
+        if e.code != -32601:
+            raise
+        yield
+        return
+    yield
+    client.revert(snapshot)

@@ -231,7 +231,7 @@ def test_raw_transaction_hash_matches_the_node(cowboy_client, funded_wallet, bel
     assert h in [t["hash"] for t in block["transactions"]]
 
 
-def test_subscribe_new_heads_resumes_without_gaps(cowboy_client):
+def test_subscribe_new_heads_resumes_without_gaps(cowboy_client, mine_in_background):
     async def run():
         heads = []
         sub = cowboy_client.subscribe_new_heads()
@@ -240,14 +240,15 @@ def test_subscribe_new_heads_resumes_without_gaps(cowboy_client):
                 heads.append(head["height"])
                 if len(heads) == 2:
                     await sub.drop_connection()
-                    await asyncio.sleep(1.0)  # several 200 ms blocks pass while disconnected
+                    await asyncio.sleep(1.0)  # several blocks pass while disconnected
                 if len(heads) >= 8:
                     break
         finally:
             await sub.aclose()
         return heads, sub.reconnects
 
-    heads, reconnects = asyncio.run(asyncio.wait_for(run(), 60))
+    with mine_in_background():
+        heads, reconnects = asyncio.run(asyncio.wait_for(run(), 60))
     assert reconnects >= 1
     assert heads == list(range(heads[0], heads[0] + len(heads))), heads
 
@@ -284,7 +285,7 @@ def test_subscribe_events_and_receipt(cowboy_client, dev_wallet, bell):
     assert len(set(keys)) == 3
 
 
-def test_backfilling_subscriptions_and_finalized_receipts(cowboy_client, dev_wallet, bell):
+def test_backfilling_subscriptions_and_finalized_receipts(cowboy_client, dev_wallet, bell, mine_in_background):
     c = cowboy_client
     n, r = c.call(dev_wallet, bell, "ring", [1], receipt=True)
     height = r["blockHeight"]
@@ -306,7 +307,8 @@ def test_backfilling_subscriptions_and_finalized_receipts(cowboy_client, dev_wal
         await events.aclose()
         return receipt, heads, first
 
-    receipt, heads, first = asyncio.run(asyncio.wait_for(run(), 60))
+    with mine_in_background():
+        receipt, heads, first = asyncio.run(asyncio.wait_for(run(), 60))
     assert receipt["transactionHash"] == r["transactionHash"] and receipt["blockHeight"] == height
     assert heads[0] == height and heads == list(range(height, height + len(heads)))
     assert first["transactionHash"] == r["transactionHash"] and first["value"]["n"] == n

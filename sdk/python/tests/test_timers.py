@@ -118,7 +118,7 @@ def test_an_interval_stays_pending_and_a_cancelled_timer_is_gone(cowboy_client, 
     assert wait_for_block(tip + 1) >= tip + 1
 
 
-def test_subscribe_timers_delivers_an_owners_executions(cowboy_client, dev_wallet, alarm):
+def test_subscribe_timers_delivers_an_owners_executions(cowboy_client, dev_wallet, alarm, mine_in_background):
     c = cowboy_client
 
     async def run():
@@ -136,7 +136,8 @@ def test_subscribe_timers_delivers_an_owners_executions(cowboy_client, dev_walle
             got.append(await asyncio.wait_for(it.__anext__(), 60))
             return tid, tid2, got, sub.reconnects
 
-    tid, tid2, got, reconnects = asyncio.run(asyncio.wait_for(run(), 120))
+    with mine_in_background():
+        tid, tid2, got, reconnects = asyncio.run(asyncio.wait_for(run(), 120))
     assert [x["timerId"] for x in got] == [tid, tid2]
     assert [x["value"] for x in got] == ["sub", "sub2"]
     assert reconnects >= 1
