@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "2755e8cf9510e79ec6dd4de6211477c59676aff14348f9043166e18735852bd5";
+const GOLDEN_ROOT: &str = "c732ff6781018a0bd1cf26675c67b1ab4cfb6e72e2078e296056e819a6ee5fa0";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
