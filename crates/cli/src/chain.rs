@@ -71,7 +71,7 @@ impl Ctx {
     }
 }
 
-fn rpc(e: RpcError) -> String {
+pub(crate) fn rpc(e: RpcError) -> String {
     match e {
         RpcError::Node { data, .. } if data["reason"] == "insufficientBalance" => {
             let needed = amount(&data["needed"]);
@@ -630,7 +630,7 @@ pub fn view(
     Ok(())
 }
 
-fn parse_hash(s: &str) -> Result<String, String> {
+pub(crate) fn parse_hash(s: &str) -> Result<String, String> {
     match s.strip_prefix("0x").and_then(Hash32::from_hex) {
         Some(h) => Ok(hex0x(&h.0)),
         None => Err(format!("{s:?} is not a hash (0x + 64 hex digits)")),

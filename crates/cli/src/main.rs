@@ -10,6 +10,7 @@ mod actor;
 mod args;
 mod chain;
 mod devchain;
+mod jobs;
 mod keystore;
 mod rpc;
 
@@ -243,6 +244,16 @@ enum Cmd {
         /// Height.
         height: Option<u64>,
     },
+    /// Off-chain compute runners (CIP-2 registry, 0x…01).
+    Runner {
+        #[command(subcommand)]
+        cmd: RunnerCmd,
+    },
+    /// Off-chain compute jobs (CIP-2 dispatcher and verifier, 0x…02 and 0x…03).
+    Job {
+        #[command(subcommand)]
+        cmd: JobCmd,
+    },
     /// Run actors without a node: deploy into an in-process chain and call handlers.
     Actor {
         #[command(subcommand)]
@@ -274,6 +285,32 @@ Example:
   cowboy actor test examples/actors/token.py --args '[\"Tok\", 1000]' \\
       --call 'transfer(dev1, 5)' --view 'balance_of(dev1)' \\
       --call 'transfer(dev0, 10)' --from dev1";
+
+#[derive(Subcommand)]
+enum RunnerCmd {
+    /// Every registered runner: status, health, reputation, effective stake.
+    List,
+    /// One runner's record (profile, stake, reputation, heartbeat) as JSON.
+    Show {
+        /// Runner address.
+        address: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum JobCmd {
+    /// A job: status, committee, aggregator, commits and outcome.
+    Show {
+        /// Job id (0x + 64 hex digits).
+        id: String,
+    },
+    /// Recompute the job's committee from public RPC data alone (the seed from the submission
+    /// block, the snapshot's Merkle root, the draw) and compare it with the chain's.
+    Selection {
+        /// Job id (0x + 64 hex digits).
+        id: String,
+    },
+}
 
 #[derive(Subcommand)]
 enum ActorCmd {
@@ -520,6 +557,14 @@ fn main() -> ExitCode {
         Cmd::Timers { address } => chain::timers(&ctx, &address),
         Cmd::Timer { id } => chain::timer(&ctx, id),
         Cmd::TimerExecutions { height } => chain::timer_executions(&ctx, height),
+        Cmd::Runner { cmd } => match cmd {
+            RunnerCmd::List => jobs::runner_list(&ctx),
+            RunnerCmd::Show { address } => jobs::runner_show(&ctx, &address),
+        },
+        Cmd::Job { cmd } => match cmd {
+            JobCmd::Show { id } => jobs::job_show(&ctx, &id),
+            JobCmd::Selection { id } => jobs::job_selection(&ctx, &id),
+        },
     })
 }
 

@@ -19,11 +19,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
+use cowboy_exec::system::dispatcher::candidates_page_max;
 use cowboy_exec::timers::Timer;
 use cowboy_exec::{Simulation, TxInvalid};
 use cowboy_types::block::{Block, Event, Receipt, TimerExecution};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::json::to_json;
+use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY};
 use cowboy_types::tx::Payload;
 use cowboy_types::{Address, Hash32, Transaction};
 use jsonrpsee::server::{
@@ -552,6 +554,41 @@ async fn simulate_on_worker(
     .await?
 }
 
+/// A read of a system actor's state through its read handler (the runner registry, the job
+/// dispatcher and the result verifier of CIP-2 keep their records behind them): `handler(args)`
+/// simulated on the newest snapshot exactly as `cowboy_call` would, so it is metered and
+/// budgeted the same. A refusal (a bad argument, a page over the limit) is -32602 with the
+/// handler's error class and message.
+async fn system_read(
+    st: &RpcState,
+    ext: &Extensions,
+    to: Address,
+    handler: &str,
+    args: Vec<Value>,
+) -> RpcResult {
+    let obj = json!({
+        "to": addr_json(&to),
+        "handler": handler,
+        "args": hex0x(&cbor::encode(&Value::Array(args))),
+    });
+    let (_, sim) = simulate_on_worker(st, ext, obj, true).await?;
+    let rc = &sim.receipt;
+    match &rc.error {
+        Some(e) => Err(invalid("params", format!("{}: {}", e.class, e.message))),
+        None => Ok(cbor_json(&rc.return_data)),
+    }
+}
+
+/// An optional page argument: absent or null is `default`.
+fn page_arg(a: &[Json], i: usize, name: &str, default: u64) -> Result<u64, ErrorObjectOwned> {
+    match a.get(i) {
+        None | Some(Json::Null) => Ok(default),
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| invalid(name, "expected a non-negative integer")),
+    }
+}
+
 /// Build the module of every method.
 pub fn module(
     state: RpcState,
@@ -833,6 +870,52 @@ pub fn module(
             }))
         })
         .await?
+    });
+    method!("cowboy_getRunners", |a, s, e| {
+        let max = s.reader().await?.genesis.params.runner_page_max;
+        let start = page_arg(&a, 0, "params[0]", 0)?;
+        let limit = page_arg(&a, 1, "params[1]", max)?;
+        let args = vec![Value::Uint(start), Value::Uint(limit)];
+        system_read(s, e, RUNNER_REGISTRY, "runners", args).await
+    });
+    method!("cowboy_getRunner", |a, s, e| {
+        let runner = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let args = vec![Value::Bytes(runner.0.to_vec())];
+        system_read(s, e, RUNNER_REGISTRY, "get_runner", args).await
+    });
+    method!("cowboy_getJob", |a, s, e| {
+        let id = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let args = vec![Value::Bytes(id.0.to_vec())];
+        let mut job = system_read(s, e, JOB_DISPATCHER, "get_job", args.clone()).await?;
+        if let Json::Object(fields) = &mut job {
+            let outcome = system_read(s, e, RESULT_VERIFIER, "get_outcome", args).await?;
+            fields.insert("outcome".into(), outcome);
+        }
+        Ok(job)
+    });
+    method!("cowboy_getJobCandidates", |a, s, e| {
+        let id = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let max = candidates_page_max(&s.reader().await?.genesis.params);
+        let start = page_arg(&a, 1, "params[1]", 0)?;
+        let limit = page_arg(&a, 2, "params[2]", max)?;
+        let args = vec![
+            Value::Bytes(id.0.to_vec()),
+            Value::Uint(start),
+            Value::Uint(limit),
+        ];
+        system_read(s, e, JOB_DISPATCHER, "get_candidates", args).await
+    });
+    method!("cowboy_getJobsOf", |a, s, e| {
+        let submitter = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let max = s.reader().await?.genesis.params.runner_page_max;
+        let start = page_arg(&a, 1, "params[1]", 0)?;
+        let limit = page_arg(&a, 2, "params[2]", max)?;
+        let args = vec![
+            Value::Bytes(submitter.0.to_vec()),
+            Value::Uint(start),
+            Value::Uint(limit),
+        ];
+        system_read(s, e, JOB_DISPATCHER, "jobs_of", args).await
     });
     method!("cowboy_getEvents", |a, s, e| {
         let filter = EventFilter::parse(a.first())?;

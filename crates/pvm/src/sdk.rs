@@ -65,8 +65,15 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
             })),
         )?;
     }
-    let scheduler = address_value(cowboy_types::system::SCHEDULER.0);
-    vm.dict_set_str(&d, "SCHEDULER", scheduler)?;
+    use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, SCHEDULER};
+    for (n, a) in [
+        ("SCHEDULER", SCHEDULER),
+        ("RUNNER_REGISTRY", RUNNER_REGISTRY),
+        ("JOB_DISPATCHER", JOB_DISPATCHER),
+        ("RESULT_VERIFIER", RESULT_VERIFIER),
+    ] {
+        vm.dict_set_str(&d, n, address_value(a.0))?;
+    }
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     Ok(Value::Module(Rc::new(Module {
         name: name.into(),
@@ -104,6 +111,26 @@ pub fn key_bytes(vm: &mut Vm, key: &Value) -> R<Vec<u8>> {
         other => {
             let t = vm.type_name(other);
             Err(vm.type_err(format!("storage keys must be str, int or bytes, not '{t}'")))
+        }
+    }
+}
+
+/// The key of a storage function's arguments: `key`, or with the optional `space` argument
+/// (a `str` naming one of the SDK's own tables, e.g. its pending jobs) the array `[space,
+/// key]`, which no user key (str, int or bytes) and no other reserved key (`["__attrs__"]`)
+/// can be.
+fn spaced_key(vm: &mut Vm, a: &Args, space_at: usize) -> R<Vec<u8>> {
+    let k = arg(vm, a, 0, "storage")?;
+    match a.pos.get(space_at) {
+        None | Some(Value::None) => key_bytes(vm, &k),
+        Some(space @ Value::Str(_)) => {
+            let space = space.clone();
+            key_bytes(vm, &k)?; // the same key types as a plain key
+            to_cbor_bytes(vm, &Value::tuple(vec![space, k]))
+        }
+        Some(other) => {
+            let t = vm.type_name(other);
+            Err(vm.type_err(format!("a storage space must be a str, not '{t}'")))
         }
     }
 }
@@ -198,9 +225,9 @@ fn u128_value(vm: &mut Vm, n: u128) -> R<Value> {
     }
 }
 
+/// `storage_get(key, space=None)`: the encoded value, or None.
 fn storage_get(vm: &mut Vm, a: Args) -> R<Value> {
-    let k = arg(vm, &a, 0, "storage_get")?;
-    let key = key_bytes(vm, &k)?;
+    let key = spaced_key(vm, &a, 1)?;
     vm.charge(vm.host_costs.storage_read)?;
     match host(vm, |h| h.storage_get(&key))? {
         Some(v) => {
@@ -211,10 +238,10 @@ fn storage_get(vm: &mut Vm, a: Args) -> R<Value> {
     }
 }
 
+/// `storage_set(key, encoded, space=None)`.
 fn storage_set(vm: &mut Vm, a: Args) -> R<Value> {
-    let k = arg(vm, &a, 0, "storage_set")?;
     let raw = arg(vm, &a, 1, "storage_set")?;
-    let key = key_bytes(vm, &k)?;
+    let key = spaced_key(vm, &a, 2)?;
     let raw = bytes_arg(vm, &raw, "the encoded value")?;
     // Only canonical CBOR may be stored: what a later read decodes must be what was meant.
     if let Err(e) = cowboy_types::cbor::decode(&raw) {
@@ -236,9 +263,9 @@ pub fn raw_get(vm: &mut Vm, key: &[u8]) -> R<Option<Vec<u8>>> {
     host(vm, |h| h.storage_get(key))
 }
 
+/// `storage_delete(key, space=None)`.
 fn storage_delete(vm: &mut Vm, a: Args) -> R<Value> {
-    let k = arg(vm, &a, 0, "storage_delete")?;
-    let key = key_bytes(vm, &k)?;
+    let key = spaced_key(vm, &a, 1)?;
     vm.charge(vm.host_costs.storage_write)?;
     host(vm, |h| h.storage_delete(&key))?;
     Ok(Value::None)

@@ -18,22 +18,41 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar, Union, overload
 
 __all__ = [
+    "CAPTURE_MAX_BYTES",
+    "JOB_DISPATCHER",
+    "RESULT_VERIFIER",
+    "RUNNER_REGISTRY",
     "SCHEDULER",
     "Address",
     "BlockInfo",
+    "Bounds",
+    "Captured",
+    "CustomJob",
+    "HttpJob",
+    "JobSpec",
+    "LlmJob",
+    "McpJob",
+    "ResultSchema",
     "Storage",
+    "Verification",
+    "abandon_job",
     "actor",
     "address",
     "balance",
     "block_info",
     "cancel_timer",
+    "capture",
     "emit_event",
+    "next_job_id",
+    "pending_job",
     "randomness",
+    "runner",
     "self_address",
     "send_message",
     "sender",
     "set_interval",
     "set_timer",
+    "submit_job",
     "transfer",
     "value",
 ]
@@ -247,3 +266,240 @@ def cancel_timer(timer_id: int) -> int:
 def randomness(label: str | bytes) -> bytes:
     """32 bytes of HKDF(R_n, label) for the current block (whitepaper §3.4)."""
     raise _no_chain("randomness")
+
+
+# Off-chain jobs (CIP-2): the PVM module's section of the same name says how they work.
+
+RUNNER_REGISTRY: str = "0x0000000000000000000000000000000000000001"
+"""The runner registry's address (0x...01)."""
+
+JOB_DISPATCHER: str = "0x0000000000000000000000000000000000000002"
+"""The job dispatcher's address (0x...02): `submit_job` sends the spec there."""
+
+RESULT_VERIFIER: str = "0x0000000000000000000000000000000000000003"
+"""The result verifier's address (0x...03): the only caller a continuation accepts."""
+
+CAPTURE_MAX_BYTES: int = 4096
+"""Largest `capture()`d context, encoded (it is stored until the continuation runs)."""
+
+
+class Bounds:
+    """A job's resource limits (each at least 1): tokens (input and output), wall-clock
+    milliseconds, memory in MiB."""
+
+    __slots__ = ("max_tokens", "max_wall_ms", "max_memory_mb")
+
+    def __init__(self, max_tokens: int = 1, max_wall_ms: int = 10000, max_memory_mb: int = 256) -> None:
+        self.max_tokens = max_tokens
+        self.max_wall_ms = max_wall_ms
+        self.max_memory_mb = max_memory_mb
+
+    def to_spec(self) -> dict[str, int]:
+        """The dispatcher's `bounds` map."""
+        raise _no_chain("Bounds")
+
+
+class ResultSchema:
+    """The mandatory result schema (CIP-2 §1): the largest result in bytes, the expected
+    execution time, and the format ("json" results are read as JSON by the verifier; any other
+    text, or a map, as CBOR)."""
+
+    __slots__ = ("max_return_bytes", "data_format", "expected_execution_ms")
+
+    def __init__(
+        self,
+        max_return_bytes: int,
+        data_format: str | dict[str, Any] = "json",
+        expected_execution_ms: int = 1000,
+    ) -> None:
+        self.max_return_bytes = max_return_bytes
+        self.data_format = data_format
+        self.expected_execution_ms = expected_execution_ms
+
+    def to_spec(self) -> dict[str, Any]:
+        """The dispatcher's `result_schema` map."""
+        raise _no_chain("ResultSchema")
+
+
+class Verification:
+    """How the verifier decides between the runners' results (CIP-2 §9): a mode, the committee
+    size M (`runners`), a threshold N and the mode's parameters. Build one with the static
+    methods, which name each mode's parameters."""
+
+    __slots__ = ("mode", "runners", "threshold", "params")
+
+    def __init__(
+        self,
+        mode: str,
+        runners: int | None = None,
+        threshold: int | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        self.mode = mode
+        self.runners = runners
+        self.threshold = threshold
+        self.params = params
+
+    @staticmethod
+    def none() -> Verification:
+        """One runner, its result taken as is (development only)."""
+        raise _no_chain("Verification")
+
+    @staticmethod
+    def economic_bond() -> Verification:
+        """One runner, backed by its stake."""
+        raise _no_chain("Verification")
+
+    @staticmethod
+    def majority_vote(field: str | None = None, runners: int = 3, threshold: int | None = None) -> Verification:
+        """`threshold` of `runners` results agree on the value at `field`."""
+        raise _no_chain("Verification")
+
+    @staticmethod
+    def structured_match(fields: list[dict[str, Any]] | None = None, runners: int = 3) -> Verification:
+        """Per field, a majority of the results agree (numbers within a tolerance)."""
+        raise _no_chain("Verification")
+
+    @staticmethod
+    def deterministic(runners: int = 2) -> Verification:
+        """Byte-identical results from at least two runners."""
+        raise _no_chain("Verification")
+
+    @staticmethod
+    def semantic_similarity(
+        runners: int = 3,
+        threshold: int = 3,
+        field: str | None = None,
+        min_similarity_bps: int | None = None,
+    ) -> Verification:
+        """`threshold` results whose embeddings are within `min_similarity_bps` of each other."""
+        raise _no_chain("Verification")
+
+    def to_spec(self) -> dict[str, Any]:
+        """The dispatcher's `verification` map."""
+        raise _no_chain("Verification")
+
+
+class JobSpec:
+    """A job for the dispatcher (CIP-2 §2). Use LlmJob, HttpJob, McpJob or CustomJob.
+    `max_price + tip` (wei) is escrowed from the actor's balance at submission."""
+
+    def __init__(
+        self,
+        job_type: str,
+        input: _Encodable = None,
+        *,
+        result_schema: ResultSchema,
+        verification: Verification,
+        max_price: int,
+        tip: int = 0,
+        timeout_blocks: int = 20,
+        bounds: Bounds | None = None,
+        model: bytes | None = None,
+        domains: list[str] | None = None,
+        tee_required: bool = False,
+        runner_pool: bytes | None = None,
+    ) -> None:
+        self.job_type = job_type
+        self.input = input
+        self.result_schema = result_schema
+        self.verification = verification
+        self.max_price = max_price
+        self.tip = tip
+        self.timeout_blocks = timeout_blocks
+        self.bounds = Bounds() if bounds is None else bounds
+        self.model = model
+        self.domains = domains
+        self.tee_required = tee_required
+        self.runner_pool = runner_pool
+
+    def escrow(self) -> int:
+        """The value `submit_job` sends: `max_price + tip`."""
+        return self.max_price + self.tip
+
+    def to_spec(self, handler: str) -> dict[str, Any]:
+        """The dispatcher's JobSpec map, with the continuation `handler` as the callback."""
+        raise _no_chain("JobSpec")
+
+
+class LlmJob(JobSpec):
+    """Inference with the model whose registry hash is `model` (32 bytes)."""
+
+    def __init__(self, model: bytes, input: _Encodable = None, **options: Any) -> None:
+        JobSpec.__init__(self, "llm", input, model=model, **options)
+
+
+class HttpJob(JobSpec):
+    """Fetches from `domains` (the runners must serve every one)."""
+
+    def __init__(self, domains: list[str], input: _Encodable = None, **options: Any) -> None:
+        JobSpec.__init__(self, "http", input, domains=domains, **options)
+
+
+class McpJob(JobSpec):
+    """A tool call over the Model Context Protocol."""
+
+    def __init__(self, input: _Encodable = None, **options: Any) -> None:
+        JobSpec.__init__(self, "mcp", input, **options)
+
+
+class CustomJob(JobSpec):
+    """Any other work runners offer under the "custom" job type."""
+
+    def __init__(self, input: _Encodable = None, **options: Any) -> None:
+        JobSpec.__init__(self, "custom", input, **options)
+
+
+class Captured:
+    """Context carried from `submit_job` to the continuation (see `capture`)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.values = values
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.values[name]
+        except KeyError:
+            raise AttributeError(f"nothing named {name!r} was captured") from None
+
+    def __repr__(self) -> str:
+        return f"Captured({self.values!r})"
+
+
+def capture(**values: _Encodable) -> Captured:
+    """Context for a continuation, checked now: CBOR-encodable, at most CAPTURE_MAX_BYTES."""
+    raise _no_chain("capture")
+
+
+def next_job_id() -> bytes:
+    """The id the dispatcher will give this actor's next job."""
+    raise _no_chain("next_job_id")
+
+
+def submit_job(job: JobSpec, continuation: Callable[..., Any], context: Captured | None = None) -> bytes:
+    """Submit `job`, escrowing `job.escrow()` wei, with `continuation` (a method decorated
+    `@runner.continuation`) as its callback and `context` kept for it. Returns the job id."""
+    raise _no_chain("submit_job")
+
+
+def pending_job(job_id: bytes) -> bool:
+    """Whether this actor still waits for `job_id`'s continuation."""
+    raise _no_chain("pending_job")
+
+
+def abandon_job(job_id: bytes) -> Captured | None:
+    """Stop waiting for `job_id`: a late result is refused. Returns the captured context."""
+    raise _no_chain("abandon_job")
+
+
+class runner:
+    """The runner-facing decorators: `@runner.continuation`."""
+
+    @staticmethod
+    def continuation(fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Mark `fn(self, job_id, result, context)` as a job's continuation: the chain calls
+        `name(job_id, result)`, which runs `fn` once, for the result verifier only."""
+        setattr(fn, "__cowboy_continuation__", fn.__name__)
+        return fn

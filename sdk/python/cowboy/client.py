@@ -411,6 +411,50 @@ class Client:
         """``cowboy_getTimers``: the pending timers of the actor at ``address``."""
         return [self._timer(t) for t in self.request("cowboy_getTimers", [to_checksum_address(address)])]
 
+    def get_runners(self) -> List[dict]:
+        """``cowboy_getRunners``, every page: each registered runner's ``{address, status,
+        effective_stake, reputation, healthy}`` (CIP-2 runner registry, ``0x…01``)."""
+        out: List[dict] = []
+        start: Optional[int] = 0
+        while start is not None:
+            page = self.request("cowboy_getRunners", [start])
+            out.extend(page["runners"])
+            start = page["next"]
+        return out
+
+    def get_runner(self, address: str) -> Optional[dict]:
+        """``cowboy_getRunner``: the runner's record (profile, stake, reputation, active jobs,
+        last heartbeat, health), or None if it is not registered."""
+        return self.request("cowboy_getRunner", [to_checksum_address(address)])
+
+    def get_job(self, job_id: Union[bytes, str]) -> Optional[dict]:
+        """``cowboy_getJob``: the job (spec, submitter, ``status``, ``attempt``, ``seed``,
+        ``selected`` (the committee), ``committed``, ``aggregator``, ``escrow``, deadlines) with
+        ``outcome``, the verifier's record once it is decided (else None); None if unknown."""
+        return self.request("cowboy_getJob", [_hash_hex(job_id)])
+
+    def get_job_candidates(self, job_id: Union[bytes, str]) -> List[list]:
+        """``cowboy_getJobCandidates``, every page: the job's candidate snapshot
+        ``[address, weight, reputation]`` in address order (what its committee was drawn from)."""
+        out: List[list] = []
+        start: Optional[int] = 0
+        while start is not None:
+            page = self.request("cowboy_getJobCandidates", [_hash_hex(job_id), start])
+            out.extend(page["candidates"])
+            start = page["next"]
+        return out
+
+    def get_jobs_of(self, address: str) -> List[dict]:
+        """``cowboy_getJobsOf``, every page: the jobs ``address`` submitted, oldest first, as
+        ``{job_id, status, attempt}``."""
+        out: List[dict] = []
+        start: Optional[int] = 0
+        while start is not None:
+            page = self.request("cowboy_getJobsOf", [to_checksum_address(address), start])
+            out.extend(page["jobs"])
+            start = page["next"]
+        return out
+
     def get_timer_executions(self, height: Union[int, str] = "latest") -> Optional[List[dict]]:
         """``cowboy_getTimerExecutions``: the timers block ``height`` ran in its
         ``begin_block``, each with its receipt fields (``success``, ``value`` (return value

@@ -25,6 +25,8 @@ PVM_MODULE = REPO / "crates" / "pvm" / "src" / "stdlib" / "python" / "cowboy_sdk
 EXAMPLES = sorted((REPO / "examples" / "actors").glob("*.py"))
 # Names `from typing import …` brings into the stub's namespace: not part of the SDK.
 TYPING_NAMES = {"Any", "Callable", "TypeVar", "Union", "overload", "annotations"}
+# The SDK's constants: compared by value with what an actor sees, not by signature.
+CONSTANTS = ["CAPTURE_MAX_BYTES", "JOB_DISPATCHER", "RESULT_VERIFIER", "RUNNER_REGISTRY", "SCHEDULER"]
 
 
 def _stub():
@@ -59,9 +61,9 @@ class Probe:
     def names(self):
         return [n for n in dir(cowboy_sdk) if not n.startswith("_")]
 
-    def scheduler(self):
-        return cowboy_sdk.SCHEDULER
-'''
+    def constants(self):
+        return {n: getattr(cowboy_sdk, n) for n in CONSTANTS}
+'''.replace("CONSTANTS", repr(CONSTANTS))
 
 
 def _probe(tmp_path, handler):
@@ -88,8 +90,9 @@ def test_public_names_match_the_pvm_module(tmp_path):
     assert public == set(stub.__all__)
 
 
-def test_scheduler_address_matches(tmp_path):
-    assert _stub().SCHEDULER == _probe(tmp_path, "scheduler")
+def test_constants_match(tmp_path):
+    stub = _stub()
+    assert {n: getattr(stub, n) for n in CONSTANTS} == _probe(tmp_path, "constants")
 
 
 def _pvm_defs():
@@ -104,9 +107,13 @@ def _params(fn: ast.FunctionDef):
     positional = a.posonlyargs + a.args
     defaults = [None] * (len(positional) - len(a.defaults)) + [ast.unparse(d) for d in a.defaults]
     out = [(p.arg, d) for p, d in zip(positional, defaults)]
+    if a.vararg:
+        out.append((a.vararg.arg, None))
     out += [
         (p.arg, None if d is None else ast.unparse(d)) for p, d in zip(a.kwonlyargs, a.kw_defaults)
     ]
+    if a.kwarg:
+        out.append((a.kwarg.arg, None))
     return out
 
 
@@ -126,7 +133,7 @@ def test_signatures_match_the_pvm_module():
     stub = _stub()
     defs = _pvm_defs()
     for name in stub.__all__:
-        if name == "SCHEDULER":
+        if name in CONSTANTS:
             continue
         node = defs.get(name)
         assert node is not None, f"{name} is not defined in {PVM_MODULE}"

@@ -3,6 +3,7 @@
 
 mod actor_test;
 mod chain;
+mod jobs;
 mod keys;
 mod pvm_run;
 mod support;

@@ -6,6 +6,7 @@ mod arbitrary_blocks;
 mod cold_reads;
 mod dispatcher;
 mod examples;
+mod jobs_actor;
 mod replay;
 mod runners;
 mod supply;

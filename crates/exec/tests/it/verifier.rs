@@ -19,7 +19,7 @@ use cowboy_types::{Address, Hash32, Receipt};
 use proptest::prelude::*;
 
 /// The key index of a runner address among `1..=n`.
-fn index_of(a: &Address, n: u32) -> u32 {
+pub(crate) fn index_of(a: &Address, n: u32) -> u32 {
     (1..n)
         .find(|&k| D::addr(k) == *a)
         .expect("a registered runner")
@@ -191,7 +191,7 @@ fn signing_runner(k: u32, base: u64, per_ms: u64) -> Vec<Value> {
 }
 
 /// Register runners `1..=n` with signing keys, in one block.
-async fn setup(d: &mut D, n: u32, base: u64, per_ms: u64) {
+pub(crate) async fn setup(d: &mut D, n: u32, base: u64, per_ms: u64) {
     let txs: Vec<_> = (1..=n)
         .map(|k| {
             d.tx(
@@ -218,7 +218,7 @@ fn sig_of(k: u32, id: &Hash32, result: &[u8], u: Usage) -> [u8; 64] {
         .expect("64 bytes")
 }
 
-fn usage(tokens: u64, wall_ms: u64) -> Usage {
+pub(crate) fn usage(tokens: u64, wall_ms: u64) -> Usage {
     Usage { tokens, wall_ms }
 }
 
@@ -228,15 +228,15 @@ fn usage_value(u: Usage) -> Value {
 
 /// One prepared reveal: runner key, result, usage and the signature committed to.
 #[derive(Clone)]
-struct Rv {
-    k: u32,
-    result: Vec<u8>,
+pub(crate) struct Rv {
+    pub(crate) k: u32,
+    pub(crate) result: Vec<u8>,
     usage: Usage,
     sig: [u8; 64],
 }
 
 impl Rv {
-    fn new(k: u32, id: &Hash32, result: &[u8], u: Usage) -> Rv {
+    pub(crate) fn new(k: u32, id: &Hash32, result: &[u8], u: Usage) -> Rv {
         Rv {
             k,
             result: result.to_vec(),
@@ -245,7 +245,7 @@ impl Rv {
         }
     }
 
-    fn entry(&self) -> Value {
+    pub(crate) fn entry(&self) -> Value {
         Value::Array(vec![
             bytes(&D::addr(self.k).0),
             bytes(&self.result),
@@ -260,7 +260,7 @@ impl Rv {
 }
 
 /// Commit every reveal's commitment (one block).
-async fn commit_all(d: &mut D, id: &Hash32, rvs: &[Rv]) {
+pub(crate) async fn commit_all(d: &mut D, id: &Hash32, rvs: &[Rv]) {
     let txs: Vec<_> = rvs
         .iter()
         .map(|r| {
@@ -279,7 +279,13 @@ async fn commit_all(d: &mut D, id: &Hash32, rvs: &[Rv]) {
     }
 }
 
-async fn aggregate(d: &mut D, k: u32, id: &Hash32, result: &[u8], rvs: &[Value]) -> Receipt {
+pub(crate) async fn aggregate(
+    d: &mut D,
+    k: u32,
+    id: &Hash32,
+    result: &[u8],
+    rvs: &[Value],
+) -> Receipt {
     d.send(
         k,
         RESULT_VERIFIER,

@@ -41,6 +41,8 @@ pub struct MemHost {
     pub tmp_cells: u64,
     /// The cell budget for `/tmp`.
     pub cell_limit: u64,
+    /// Messages sent so far: target, handler, encoded arguments, value.
+    pub sent: Vec<(cowboy_pvm::host::Addr, String, Vec<u8>, u128)>,
 }
 
 impl MemHost {
@@ -62,6 +64,7 @@ impl MemHost {
             store: std::collections::BTreeMap::new(),
             tmp_cells: 0,
             cell_limit,
+            sent: Vec::new(),
         }
     }
 }
@@ -83,11 +86,12 @@ impl cowboy_pvm::host::Host for MemHost {
     }
     fn send_message(
         &mut self,
-        _: cowboy_pvm::host::Addr,
-        _: &str,
-        _: &[u8],
-        _: u128,
+        to: cowboy_pvm::host::Addr,
+        handler: &str,
+        args: &[u8],
+        value: u128,
     ) -> Result<[u8; 32], cowboy_pvm::host::HostError> {
+        self.sent.push((to, handler.into(), args.to_vec(), value));
         Ok([0; 32])
     }
     fn emit_event(&mut self, _: &str, _: &[u8]) -> Result<(), cowboy_pvm::host::HostError> {

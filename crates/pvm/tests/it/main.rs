@@ -21,6 +21,7 @@ mod determinism;
 mod golden_cycles;
 mod hostile;
 mod hostile_stdlib;
+mod jobs_sdk;
 mod language;
 mod robustness;
 mod tmpfs;

@@ -130,14 +130,10 @@ pub fn jobs_of_key(a: &Address, i: u64) -> Vec<u8> {
     key(vec![t("jobs_of"), addr(a), Value::Uint(i)])
 }
 
-/// `["next_job"]` → the number of jobs ever submitted (the job nonce).
-pub fn next_job_key() -> Vec<u8> {
-    key(vec![t("next_job")])
-}
-
-/// `job_id = keccak256(submitter ‖ nonce_le8 ‖ "job")`.
-pub fn job_id(submitter: &Address, nonce: u64) -> Hash32 {
-    cowboy_types::hash::keccak256_concat(&[&submitter.0, &nonce.to_le_bytes(), b"job"])
+/// `job_id = keccak256(submitter ‖ n_le8 ‖ "job")`, `n` the number of jobs `submitter`
+/// submitted before (its `jobs_of` count): unique, and predictable by the submitter alone.
+pub fn job_id(submitter: &Address, n: u64) -> Hash32 {
+    cowboy_types::hash::keccak256_concat(&[&submitter.0, &n.to_le_bytes(), b"job"])
 }
 
 /// One entry of a candidate snapshot.

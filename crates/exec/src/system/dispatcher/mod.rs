@@ -7,9 +7,10 @@
 //! verifier's, slice 3).
 //!
 //! * `submit_job(spec)` with value `max_price + tip` ([`spec`] checks the spec): the job id
-//!   `keccak256(submitter ‖ nonce_le8 ‖ "job")`, the seed ([`select::seed`]), the candidate
-//!   list ([`candidates`]), its Merkle root, the committee ([`select::select`]), the
-//!   aggregator, the deadline timer ([`lifecycle`]). Emits `JobSubmitted` and `JobAssigned`.
+//!   `keccak256(submitter ‖ n_le8 ‖ "job")` (`n`: the submitter's jobs before this one), the
+//!   seed ([`select::seed`]), the candidate list ([`candidates`]), its Merkle root, the
+//!   committee ([`select::select`]), the aggregator, the deadline timer ([`lifecycle`]).
+//!   Emits `JobSubmitted` and `JobAssigned`.
 //! * `deadline([job_id, attempt])`: the timer's handler; only the scheduler calls it.
 //! * Reads: `get_job(job_id)`, `get_candidates(job_id, start, limit)` (the snapshot, paged,
 //!   to recompute the selection), `jobs_of(submitter, start, limit)`.
@@ -32,8 +33,7 @@ use cowboy_types::{Address, Hash32};
 
 use self::error::DispatchError;
 use self::job::{
-    candidates_key, corrupt, job_id, jobs_of_count_key, jobs_of_key, next_job_key, snapshot_value,
-    Job, Status,
+    candidates_key, corrupt, job_id, jobs_of_count_key, jobs_of_key, snapshot_value, Job, Status,
 };
 use self::select::{candidates_root, root_hashes};
 use self::spec::JobSpec;
@@ -165,9 +165,10 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
         .into());
     }
     let height = call.env.height;
-    let nonce = read_uint(call, &next_job_key())?;
-    write_uint(call, &next_job_key(), nonce + 1)?;
-    let id = job_id(&submitter, nonce);
+    // The id is numbered per submitter, so an actor that submits through a message (and never
+    // sees this handler's return value) knows its job's id beforehand: it counts its own jobs.
+    let n = read_uint(call, &jobs_of_count_key(&submitter))?;
+    let id = job_id(&submitter, n);
     let seed = select::seed(&call.env.randomness, &id, height);
 
     let snapshot = candidates::scan(call, &spec)?;
@@ -219,7 +220,6 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
     };
     lifecycle::arm(call, &id, &mut job)?;
     lifecycle::store(call, &id, &job)?;
-    let n = read_uint(call, &jobs_of_count_key(&submitter))?;
     call.write(
         &jobs_of_key(&submitter, n),
         &cbor::encode(&Value::Bytes(id.0.to_vec())),

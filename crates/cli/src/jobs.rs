@@ -1,0 +1,285 @@
+//! `cowboy runner …` and `cowboy job …`: the off-chain compute reads of CIP-2 over the public
+//! RPC (`cowboy_getRunners`, `cowboy_getRunner`, `cowboy_getJob`, `cowboy_getJobCandidates`,
+//! `cowboy_getBlockByNumber`), and `job selection`, which recomputes a job's committee from
+//! that public data alone with the dispatcher's own pure functions
+//! (`cowboy_exec::system::dispatcher::select`): the seed from the submission block's
+//! randomness, the candidates' Merkle root from the snapshot, and the Fisher-Yates draw.
+
+use cowboy_exec::system::dispatcher::select::{candidates_root, seed, select};
+use cowboy_types::{Address, Hash32};
+use serde_json::{json, Value as Json};
+
+use crate::chain::{hex0x, parse_address, parse_hash, rpc, CmdResult, Ctx};
+
+/// `{"bytes": "0x…"}` (the RPC's rendering of CBOR bytes) as bytes.
+fn bytes_of(v: &Json) -> Option<Vec<u8>> {
+    let s = v["bytes"].as_str()?.strip_prefix("0x")?;
+    hex::decode(s).ok()
+}
+
+fn address_of(v: &Json) -> Option<Address> {
+    Some(Address(bytes_of(v)?.try_into().ok()?))
+}
+
+fn hash_of(v: &Json) -> Option<Hash32> {
+    Some(Hash32(bytes_of(v)?.try_into().ok()?))
+}
+
+fn addresses_of(v: &Json) -> Option<Vec<Address>> {
+    v.as_array()?.iter().map(address_of).collect()
+}
+
+fn shown(a: &Address) -> String {
+    a.to_checksum()
+}
+
+/// `cowboy runner list`: every registered runner, page by page.
+pub fn runner_list(ctx: &Ctx) -> CmdResult {
+    let mut all = Vec::new();
+    let mut start = json!(0);
+    loop {
+        let page = ctx
+            .client
+            .call("cowboy_getRunners", json!([start]))
+            .map_err(rpc)?;
+        all.extend(page["runners"].as_array().cloned().unwrap_or_default());
+        match page["next"].as_u64() {
+            Some(n) => start = json!(n),
+            None => break,
+        }
+    }
+    if ctx.json {
+        crate::out_json(&Json::Array(all));
+        return Ok(());
+    }
+    if all.is_empty() {
+        crate::note("no runner is registered");
+        return Ok(());
+    }
+    crate::out("address                                     status     healthy  reputation  effective stake (wei)");
+    for r in &all {
+        let a = address_of(&r["address"])
+            .map(|a| shown(&a))
+            .unwrap_or_default();
+        crate::out(format!(
+            "{a:<43} {:<10} {:<8} {:<11} {}",
+            r["status"].as_str().unwrap_or_default(),
+            r["healthy"].to_string(),
+            r["reputation"].to_string(),
+            r["effective_stake"]
+                .as_str()
+                .map_or_else(|| r["effective_stake"].to_string(), str::to_string),
+        ));
+    }
+    Ok(())
+}
+
+/// `cowboy runner show ADDR`: one runner's record.
+pub fn runner_show(ctx: &Ctx, addr: &str) -> CmdResult {
+    let a = parse_address(addr)?;
+    let r = ctx
+        .client
+        .call("cowboy_getRunner", json!([hex0x(&a.0)]))
+        .map_err(rpc)?;
+    if r.is_null() {
+        return Err(format!("{} is not a registered runner", shown(&a)));
+    }
+    crate::out_json(&r);
+    Ok(())
+}
+
+fn get_job(ctx: &Ctx, id: &str) -> Result<(String, Json), String> {
+    let id = parse_hash(id)?;
+    let job = ctx.client.call("cowboy_getJob", json!([id])).map_err(rpc)?;
+    if job.is_null() {
+        return Err(format!("no job {id}"));
+    }
+    Ok((id, job))
+}
+
+/// `cowboy job show ID`: the job, its committee and its outcome.
+pub fn job_show(ctx: &Ctx, id: &str) -> CmdResult {
+    let (id, job) = get_job(ctx, id)?;
+    if ctx.json {
+        crate::out_json(&job);
+        return Ok(());
+    }
+    let list = |v: &Json| {
+        addresses_of(v)
+            .unwrap_or_default()
+            .iter()
+            .map(shown)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    crate::out(format!("job        {id}"));
+    crate::out(format!(
+        "status     {} (attempt {})",
+        job["status"].as_str().unwrap_or_default(),
+        job["attempt"]
+    ));
+    let submitter = address_of(&job["submitter"])
+        .map(|a| shown(&a))
+        .unwrap_or_default();
+    crate::out(format!(
+        "submitter  {submitter} at block {}",
+        job["submitted_at"]
+    ));
+    crate::out(format!("escrow     {} wei", job["escrow"]));
+    crate::out(format!("committee  {}", list(&job["selected"])));
+    let agg = address_of(&job["aggregator"])
+        .map(|a| shown(&a))
+        .unwrap_or_default();
+    crate::out(format!("aggregator {agg}"));
+    crate::out(format!("committed  {}", list(&job["committed"])));
+    crate::out(format!("deadline   block {}", job["deadline"]));
+    let o = &job["outcome"];
+    if !o.is_null() {
+        crate::out(format!(
+            "outcome    {}: winners {}; paid {}, burned {}, refund {}",
+            o["status"].as_str().unwrap_or_default(),
+            list(&o["winners"]),
+            o["paid"],
+            o["burned"],
+            o["refund"]
+        ));
+    }
+    Ok(())
+}
+
+/// What `job selection` recomputed, and whether it matches what the chain stored.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Recomputed {
+    /// The seed from the submission block's randomness, the job id and the height.
+    pub seed: Hash32,
+    /// Whether it equals the stored seed.
+    pub seed_matches: bool,
+    /// The snapshot's Merkle root.
+    pub root: Hash32,
+    /// Whether it equals the stored `candidates_root`.
+    pub root_matches: bool,
+    /// The first committee, drawn from the snapshot with the seed.
+    pub committee: Vec<Address>,
+}
+
+/// Recompute a job's first committee from public data: the job as `cowboy_getJob` returns it,
+/// its candidate snapshot `(address, weight)` in stored order, and the `randomness` of the
+/// header of its submission block.
+pub fn recompute(
+    id: &Hash32,
+    job: &Json,
+    snapshot: &[(Address, u64)],
+    randomness: &Hash32,
+) -> Result<Recomputed, String> {
+    let height = job["submitted_at"]
+        .as_u64()
+        .ok_or("the job has no submitted_at")?;
+    let m = job["spec"]["verification"]["runners"]
+        .as_u64()
+        .or_else(|| job["selected"].as_array().map(|s| s.len() as u64))
+        .ok_or("the job names no committee size")?;
+    let stored_seed = hash_of(&job["seed"]).ok_or("the job has no seed")?;
+    let stored_root = hash_of(&job["candidates_root"]).ok_or("the job has no candidates_root")?;
+    let s = seed(randomness, id, height);
+    let root = candidates_root(snapshot);
+    let m = usize::try_from(m).map_err(|_| "committee size overflows")?;
+    Ok(Recomputed {
+        seed: s,
+        seed_matches: s == stored_seed,
+        root,
+        root_matches: root == stored_root,
+        committee: select(snapshot, &s, m),
+    })
+}
+
+/// The job's whole candidate snapshot, page by page.
+fn snapshot(ctx: &Ctx, id: &str) -> Result<Vec<(Address, u64)>, String> {
+    let mut out = Vec::new();
+    let mut start = 0u64;
+    loop {
+        let page = ctx
+            .client
+            .call("cowboy_getJobCandidates", json!([id, start]))
+            .map_err(rpc)?;
+        for e in page["candidates"].as_array().cloned().unwrap_or_default() {
+            let a = address_of(&e[0]).ok_or("a snapshot entry without an address")?;
+            let w = e[1].as_u64().ok_or("a snapshot entry without a weight")?;
+            out.push((a, w));
+        }
+        match page["next"].as_u64() {
+            Some(n) => start = n,
+            None => return Ok(out),
+        }
+    }
+}
+
+/// `cowboy job selection ID`: recompute the job's committee from RPC data alone and compare.
+/// Exits non-zero if anything differs from what the chain stored.
+pub fn job_selection(ctx: &Ctx, id: &str) -> CmdResult {
+    let (id_hex, job) = get_job(ctx, id)?;
+    let id = Hash32::from_hex(&id_hex[2..]).ok_or("bad job id")?;
+    let height = job["submitted_at"]
+        .as_u64()
+        .ok_or("the job has no submitted_at")?;
+    let block = ctx
+        .client
+        .call("cowboy_getBlockByNumber", json!([height]))
+        .map_err(rpc)?;
+    let randomness = block["randomness"]
+        .as_str()
+        .and_then(|s| Hash32::from_hex(s.strip_prefix("0x")?))
+        .ok_or_else(|| format!("block {height} has no randomness"))?;
+    let snap = snapshot(ctx, &id_hex)?;
+    let r = recompute(&id, &job, &snap, &randomness)?;
+    let attempt = job["attempt"].as_u64().unwrap_or(0);
+    let stored = addresses_of(&job["selected"]).unwrap_or_default();
+    // At attempt 0 the stored committee is the first draw; a retry keeps the members who
+    // committed and tops up with the retry seed, so only the first draw is compared then.
+    let committee_matches = attempt > 0 || stored == r.committee;
+    if ctx.json {
+        crate::out_json(&json!({
+            "jobId": id_hex,
+            "seed": hex0x(&r.seed.0),
+            "seedMatches": r.seed_matches,
+            "candidatesRoot": hex0x(&r.root.0),
+            "rootMatches": r.root_matches,
+            "candidates": snap.len(),
+            "committee": r.committee.iter().map(shown).collect::<Vec<_>>(),
+            "committeeMatches": committee_matches,
+            "attempt": attempt,
+        }));
+    } else {
+        let yes = |b: bool| {
+            if b {
+                "matches the chain"
+            } else {
+                "DIFFERS from the chain"
+            }
+        };
+        crate::out(format!(
+            "seed       {} ({})",
+            hex0x(&r.seed.0),
+            yes(r.seed_matches)
+        ));
+        crate::out(format!(
+            "candidates {} (root {}, {})",
+            snap.len(),
+            hex0x(&r.root.0),
+            yes(r.root_matches)
+        ));
+        crate::out(format!(
+            "committee  {} ({})",
+            r.committee.iter().map(shown).collect::<Vec<_>>().join(", "),
+            if attempt > 0 {
+                "the first attempt's; the job has been re-selected since"
+            } else {
+                yes(committee_matches)
+            }
+        ));
+    }
+    if r.seed_matches && r.root_matches && committee_matches {
+        Ok(())
+    } else {
+        Err("the recomputed selection differs from the chain's".into())
+    }
+}

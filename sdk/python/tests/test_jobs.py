@@ -1,0 +1,61 @@
+"""The CIP-2 reads of the client against a real `cowboyd --dev`: dev accounts 5, 6 and 7
+register as runners and account 0 submits a job with plain calls to the system actors; then
+`get_runners`, `get_runner`, `get_job`, `get_job_candidates` and `get_jobs_of` read them back."""
+
+import pytest
+
+from cowboy.wallet import CBY, dev_account
+
+pytestmark = pytest.mark.node
+
+RUNNER_REGISTRY = "0x0000000000000000000000000000000000000001"
+JOB_DISPATCHER = "0x0000000000000000000000000000000000000002"
+# An Ed25519 public key (the base point): the registry checks it is a point; these runners never sign.
+KEY = bytes.fromhex("58" + "66" * 31)
+RUNNERS = (5, 6, 7)
+
+
+def test_runners_and_jobs_are_read_back(cowboy_client):
+    c = cowboy_client
+    capabilities = {"job_types": ["http"], "domains": ["jobs.example.com"]}
+    rates = [{"job_type": "http", "base": 1000}]
+    for n in RUNNERS:
+        c.call(dev_account(n), RUNNER_REGISTRY, "register",
+               [KEY, capabilities, rates, 8, 0, 500], value=10_000 * CBY)
+    mine = {dev_account(n).address.lower() for n in RUNNERS}
+    listed = [r for r in c.get_runners() if r["address"]["bytes"] in mine]
+    assert len(listed) == 3
+    assert all(r["status"] == "active" and r["healthy"] for r in listed)
+    one = c.get_runner(dev_account(5).address)
+    assert one["reputation"] == 70
+    assert c.get_runner(dev_account(9).address) is None
+
+    for n in RUNNERS:  # fresh heartbeats, whatever else the session's node did meanwhile
+        c.call(dev_account(n), RUNNER_REGISTRY, "heartbeat")
+    spec = {
+        "job_type": "http",
+        "domains": ["jobs.example.com"],
+        "bounds": {"max_tokens": 1, "max_wall_ms": 1, "max_memory_mb": 1},
+        "result_schema": {"max_return_bytes": 64, "expected_execution_ms": 1, "data_format": "json"},
+        "verification": {"mode": "structured_match", "runners": 3},
+        "max_price": 3000,
+        "timeout_blocks": 600,
+        "callback": {"handler": "on_result"},
+    }
+    me = dev_account(0)
+    before = len(c.get_jobs_of(me.address))
+    job_id = c.call(me, JOB_DISPATCHER, "submit_job", [spec], value=3000)
+    assert isinstance(job_id, bytes) and len(job_id) == 32
+
+    job = c.get_job(job_id)
+    assert job["status"] == "assigned"
+    assert job["submitter"]["bytes"] == me.address.lower()
+    committee = {a["bytes"] for a in job["selected"]}
+    assert committee <= mine
+    assert len(committee) == 3
+    assert job["outcome"] is None
+    snapshot = c.get_job_candidates(job_id)
+    assert {e[0]["bytes"] for e in snapshot} >= committee
+    jobs = c.get_jobs_of(me.address)
+    assert len(jobs) == before + 1 and jobs[-1]["job_id"]["bytes"] == "0x" + job_id.hex()
+    assert c.get_job(b"\0" * 32) is None
