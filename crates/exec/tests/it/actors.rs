@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "f7a7552ae846a6bec547e2d41a40daf46b24c3e9de2f3367c5b387937f16b787";
+const GOLDEN_ROOT: &str = "4ab3ed9fb58d18e4589847c4d5e2b4b68e6d08a2cb5ea10f843656f234d947b6";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
