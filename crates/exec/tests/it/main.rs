@@ -8,6 +8,7 @@ mod dispatcher;
 mod examples;
 mod replay;
 mod runners;
+mod staking;
 mod supply;
 mod support;
 mod timers;
