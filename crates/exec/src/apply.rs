@@ -340,6 +340,9 @@ pub struct BlockUsage {
     pub timers_set: BTreeMap<Address, u64>,
     /// Sum of burned basefees (wei), for supply accounting.
     pub burned: u128,
+    /// Wei minted by the block (the staking actor's inflation reward, §8.2), for supply
+    /// accounting: supply = genesis + Σ minted − Σ burned.
+    pub minted: u128,
     /// Sum of tips paid to the proposer (wei).
     pub tips: u128,
 }

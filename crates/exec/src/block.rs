@@ -2,12 +2,13 @@
 //! Transition Function", §4.2, §4.3, §6.3, §6.4; ARCHITECTURE D9).
 //!
 //! ```text
-//! begin_block   system actors' begin hooks (mailbox: expire dedup records; later: rent,
-//!               epoch change), then due timers in the timer lane (crate::timers::deliver)
+//! begin_block   system actors' begin hooks (mailbox: expire dedup records; later: rent),
+//!               then due timers in the timer lane (crate::timers::deliver)
 //! transactions  lane by lane in priority order; within a lane by keccak256(R ‖ sender),
 //!               then nonce (crate::lanes); each one validated, charged to its lane's budget
 //!               and applied (crate::apply)
-//! end_block     system actors' end hooks (later: validator-set and reward changes);
+//! end_block     system actors' end hooks (staking: the block's inflation mint and, at an
+//!               epoch's last block, the next validator set and the epoch's rewards);
 //!               the next block's basefees from this block's usage
 //! ```
 //!
@@ -92,6 +93,7 @@ impl<'p> Lifecycle<'p> {
         params: &'p GenesisParams,
         env: BlockEnv,
     ) -> SResult<Self> {
+        // Begin hooks mint nothing (rewards are minted at the end of the block).
         crate::system::run_hooks(state, params, &env, false)?;
         let mut exec = BlockExecutor::new(params, env);
         let timers = crate::timers::deliver::deliver(state, &mut exec)?;
@@ -120,8 +122,9 @@ impl<'p> Lifecycle<'p> {
     /// `end_block`: the system actors' end hooks, then the next basefees.
     pub fn end<E: Context>(self, state: &mut BlockState<'_, E>) -> SResult<BlockOutcome> {
         let env = *self.exec.env();
-        crate::system::run_hooks(state, self.params, &env, true)?;
-        let usage = self.exec.usage().clone();
+        let minted = crate::system::run_hooks(state, self.params, &env, true)?;
+        let mut usage = self.exec.usage().clone();
+        usage.minted = minted;
         let next = next_basefees(env.basefees, usage.cycles, usage.cells, self.params);
         Ok(BlockOutcome {
             receipts: self.receipts,

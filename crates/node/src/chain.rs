@@ -35,6 +35,7 @@ use std::sync::Arc;
 use cowboy_exec::block::{self as rule, apply_genesis, Executed};
 use cowboy_exec::fees::Basefees;
 use cowboy_exec::header::{basefees_after, env_after, genesis_header};
+use cowboy_exec::system::staking;
 use cowboy_exec::{BlockError, BlockState, ChainRules, Parent};
 use cowboy_state::verifier::Account;
 use cowboy_state::{destroy_partitions, BlockStore, Context, StateConfig, StateDb};
@@ -779,6 +780,7 @@ async fn init_genesis<E: Context>(
         }
         let mut bs = BlockState::new(state.batch());
         apply_genesis(&mut bs, &genesis.allocations)?;
+        staking::apply_genesis(&mut bs, &genesis.params, &genesis.staked_validators())?;
         let changes = bs.finish();
         state.commit(0, changes).await?;
     }

@@ -11,13 +11,19 @@
 //!   "params": { "block_cycles_cap": 20000000 },
 //!   "validators": [
 //!     { "publicKey": "<ed25519 public key, hex>", "p2p": "10.0.0.1:30333",
-//!       "coinbase": "0x2222222222222222222222222222222222222222" }
+//!       "coinbase": "0x2222222222222222222222222222222222222222",
+//!       "blsPublicKey": "<compressed BLS12-381 G1 key, hex>", "stake": "100000000000000000000000" }
 //!   ]
 //! }
 //! ```
 //!
 //! `params` overrides fields of [`GenesisParams`] by name (unknown names are an error);
-//! amounts are decimal strings. The genesis block (height 0) carries no transactions; its
+//! amounts are decimal strings. Each validator is staked and active in epoch 0 (exec's staking
+//! actor, `cowboy_exec::system::staking`): its `coinbase` is its validator address (which
+//! receives its rewards), `stake` (default `minimum_validator_stake_wei`, at least that) comes on
+//! top of the allocations within `total_supply_wei`, and `blsPublicKey` is its BLS key. A
+//! genesis validator gives no proof of possession: the operators who write the file vouch
+//! for its keys. The genesis block (height 0) carries no transactions; its
 //! state root commits to the allocations, and its hash is the consensus engine's genesis
 //! payload. The node keeps a copy of the genesis it was initialised with in its data directory
 //! and refuses to start with a different one.
@@ -25,7 +31,8 @@
 use std::net::SocketAddr;
 
 use commonware_codec::{DecodeExt, Encode};
-use commonware_cryptography::{ed25519, Signer};
+use commonware_cryptography::{bls12381, ed25519, Signer};
+use cowboy_exec::system::staking;
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::{keccak256, Address, PrivateKey};
@@ -49,6 +56,18 @@ pub fn dev_validator_key() -> ed25519::PrivateKey {
     ed25519::PrivateKey::decode(seed.0.to_vec()).expect("32 bytes are an ed25519 seed")
 }
 
+/// The BLS public key of a validator whose key seed is `seed` (the devnet's, and the local
+/// multi-validator networks' whose seeds are public anyway): `keccak256("bls" ‖ seed)` as a
+/// BLS12-381 secret.
+pub fn validator_bls_key(seed: &[u8]) -> [u8; 48] {
+    let secret = keccak256(&[b"bls".as_slice(), seed].concat());
+    // Only a seed hashing to zero (after clearing two bits) has no key; keccak256 makes that
+    // out of reach, and the devnet's seed is fixed.
+    staking::bls_key_from_seed(&secret.0)
+        .map(|k| staking::bls_public_key(&k))
+        .unwrap_or([0; 48])
+}
+
 /// Where the devnet's tips go: an address nobody holds a key for, so dev account balances
 /// move only by what their owners do.
 pub fn dev_coinbase() -> Address {
@@ -62,8 +81,13 @@ pub struct Validator {
     pub public_key: ed25519::PublicKey,
     /// Where its peers dial it.
     pub p2p: SocketAddr,
-    /// Account credited with the tips of the blocks it proposes.
+    /// Account credited with the tips of the blocks it proposes; also its validator address
+    /// in the staking actor (its rewards go there).
     pub coinbase: Address,
+    /// Its BLS12-381 public key (compressed G1; decodes, checked on parse).
+    pub bls_public_key: [u8; 48],
+    /// Its genesis stake (wei).
+    pub stake: u128,
 }
 
 /// A network's genesis.
@@ -111,8 +135,25 @@ impl Genesis {
                 public_key: dev_validator_key().public_key(),
                 p2p,
                 coinbase: dev_coinbase(),
+                bls_public_key: validator_bls_key(&keccak256(b"cowboy-dev-validator").0),
+                stake: GenesisParams::default().minimum_validator_stake_wei,
             }],
         }
+    }
+
+    /// The validators as the staking actor seeds them.
+    pub fn staked_validators(&self) -> Vec<staking::GenesisValidator> {
+        self.validators
+            .iter()
+            .map(|v| staking::GenesisValidator {
+                address: v.coinbase,
+                stake: v.stake,
+                keys: staking::Keys {
+                    bls: v.bls_public_key,
+                    ed25519: ed25519_bytes(&v.public_key),
+                },
+            })
+            .collect()
     }
 
     /// Parse a genesis file.
@@ -181,22 +222,47 @@ impl Genesis {
                 .map_err(|_| err(format!("validators[{i}].p2p must be ip:port")))?;
             let coinbase = parse_address(field("coinbase")?)
                 .ok_or_else(|| err(format!("validators[{i}].coinbase is not an address")))?;
+            let bls_public_key = hex::decode(field("blsPublicKey")?.trim_start_matches("0x"))
+                .ok()
+                .filter(|b| bls12381::PublicKey::decode(b.clone()).is_ok())
+                .and_then(|b| <[u8; 48]>::try_from(b.as_slice()).ok())
+                .ok_or_else(|| {
+                    err(format!(
+                        "validators[{i}].blsPublicKey is not a compressed BLS12-381 G1 key"
+                    ))
+                })?;
+            let stake = match val.get("stake") {
+                None => params.minimum_validator_stake_wei,
+                Some(s) => parse_amount(s)
+                    .ok_or_else(|| err(format!("validators[{i}].stake must be an amount")))?,
+            };
+            if stake < params.minimum_validator_stake_wei {
+                return Err(err(format!(
+                    "validators[{i}].stake is below params.minimum_validator_stake_wei ({} wei)",
+                    params.minimum_validator_stake_wei
+                )));
+            }
             validators.push(Validator {
                 public_key: pk,
                 p2p,
                 coinbase,
+                bls_public_key,
+                stake,
             });
         }
         if validators.is_empty() {
             return Err(err("validators must be a non-empty array"));
         }
-        // The allocations are the whole supply at genesis; they may not exceed it (§8).
+        // The allocations and the validators' stakes are the whole supply at genesis; they may
+        // not exceed it (§8).
         let allocated = allocations
             .iter()
-            .try_fold(0u128, |sum, (_, a)| sum.checked_add(*a));
+            .map(|(_, a)| *a)
+            .chain(validators.iter().map(|v| v.stake))
+            .try_fold(0u128, |sum, a| sum.checked_add(a));
         if allocated.is_none_or(|sum| sum > params.total_supply_wei) {
             return Err(err(format!(
-                "allocations total more than params.total_supply_wei ({} wei)",
+                "allocations and stakes total more than params.total_supply_wei ({} wei)",
                 params.total_supply_wei
             )));
         }
@@ -261,6 +327,8 @@ impl Genesis {
                     "publicKey": hex::encode(v.public_key.encode()),
                     "p2p": v.p2p.to_string(),
                     "coinbase": format!("0x{}", hex::encode(v.coinbase.0)),
+                    "blsPublicKey": hex::encode(v.bls_public_key),
+                    "stake": v.stake.to_string(),
                 })
             })
             .collect();
@@ -292,6 +360,12 @@ fn params_from_json(p: &Json) -> Result<GenesisParams, GenesisFileError> {
         slot.1 = Value::from_u128(n);
     }
     GenesisParams::from_value(&Value::Map(entries)).map_err(|e| err(format!("params: {e}")))
+}
+
+fn ed25519_bytes(k: &ed25519::PublicKey) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&k.encode());
+    out
 }
 
 /// `0x`-prefixed (or bare) 40-digit hex.

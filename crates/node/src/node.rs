@@ -104,7 +104,8 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     tracing::info!(height = head, "chain open");
 
     // p2p: authenticated, encrypted connections between the genesis validators.
-    let namespace = format!("cowboy-{}", genesis.chain_id);
+    // One home for the namespace: the staking actor verifies slashing evidence under it.
+    let namespace = cowboy_exec::system::staking::consensus_namespace(genesis.chain_id);
     let handshake: SakeCups<ed25519::PrivateKey, commonware_cryptography::ChaCha20Poly1305> =
         cups::Cups::new(
             sake::Sake {
@@ -117,7 +118,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         );
     let p2p_cfg = lookup::Config::local(
         handshake,
-        namespace.as_bytes(),
+        &namespace,
         cfg.p2p_addr,
         NonZeroUsize::new(genesis.validators.len().max(1)).unwrap_or(NonZeroUsize::MIN),
         MAX_P2P_MESSAGE_BYTES,
@@ -142,12 +143,8 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     // Consensus.
     let participants = Set::try_from_iter(genesis.validators.iter().map(|v| v.public_key.clone()))
         .map_err(|_| "duplicate validator in genesis")?;
-    let scheme = Scheme::signer(
-        namespace.as_bytes(),
-        participants,
-        cfg.validator_key.clone(),
-    )
-    .ok_or("validator key is not a participant")?;
+    let scheme = Scheme::signer(&namespace, participants, cfg.validator_key.clone())
+        .ok_or("validator key is not a participant")?;
     let metrics = Metrics::new(&context.child("cowboy"));
     let production = Arc::new(Production::new(cfg.mining));
     let (app, tasks) = Application::new(

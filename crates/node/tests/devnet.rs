@@ -641,6 +641,7 @@ impl ValidatorNetwork {
                 "publicKey": hex::encode(key.public_key().encode()),
                 "p2p": format!("127.0.0.1:{port}"),
                 "coinbase": hex0x(&[i as u8 + 1; 20]),
+                "blsPublicKey": hex::encode(cowboy_node::genesis::validator_bls_key(&seed.0)),
             }));
         }
         let genesis = json!({

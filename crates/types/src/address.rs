@@ -171,6 +171,10 @@ pub mod system {
     /// The network default Gas Bidding Agent (CIP-1): the agent of every timer that names
     /// none. **Ours**, as the scheduler.
     pub const DEFAULT_GBA: Address = Address::system(0x0E);
+    /// Validator staking, epochs, rewards, jailing and slashing (whitepaper §6.1 "Validator
+    /// Set", "Staking and Rewards", "Slashing"; §8.2). **Ours**: the spec lists a staking system
+    /// actor without an address; we give it the next free one after the default agent.
+    pub const STAKING: Address = Address::system(0x0F);
     /// The last reserved address.
     pub const SYSTEM_RANGE_END: Address = Address::system(0x100);
 }

@@ -274,6 +274,33 @@ genesis_params! {
     jail_period_secs: u64 = 24 * 3600,
     /// Double-sign slash: 1%.
     double_sign_slash_bps: u64 = 100,
+    /// The least self-bond a validator registers with and keeps to stay in the active set
+    /// (§6.1 "governance-tunable"; the value is ours): 100,000 CBY. At this price the open set
+    /// holds at most `total_supply_wei / 100,000 CBY` = 10,000 validators, which bounds the
+    /// epoch boundary's pass over them, and a devnet account (1,000,000 CBY) can still stake.
+    minimum_validator_stake_wei: u128 = 100_000 * WEI_PER_CBY,
+    /// Base cycles of the staking actor's `register` and `rotate_keys`: the BLS12-381
+    /// proof-of-possession check (two pairings, ~1 ms, priced at the ed25519
+    /// `verify_signature_cycles` rate of ~250 cycles/µs; chosen).
+    validator_register_cycles: u64 = 300_000,
+    /// Base cycles of every other staking handler; storage is charged on top (chosen).
+    validator_call_cycles: u64 = 1_000,
+    /// Blocks over which missed consensus votes are counted (whitepaper "Slashing": 1,000).
+    downtime_window_blocks: u64 = 1_000,
+    /// Share of a window's votes a validator may miss before it is jailed (">50%").
+    downtime_max_missed_bps: u64 = 5_000,
+
+    // ---- Inflation (§8.2): gross yearly mint, as a share of the genesis supply ----
+    /// Year 1: 8%.
+    inflation_year1_bps: u64 = 800,
+    /// Year 2: 6%.
+    inflation_year2_bps: u64 = 600,
+    /// Year 3: 4%.
+    inflation_year3_bps: u64 = 400,
+    /// Year 4: 3%.
+    inflation_year4_bps: u64 = 300,
+    /// Year 5 on: the 2% floor.
+    inflation_floor_bps: u64 = 200,
 
     // ---- Off-chain compute (§5, §13; CIP-2) ----
     /// Runner committee size M.
@@ -437,6 +464,41 @@ impl GenesisParams {
             .min(self.actor_message_base_cycles)
             .max(1);
         self.block_cycles_cap / min_tx_cycles
+    }
+
+    /// A span of wall-clock seconds as whole blocks at the target `block_time_ms`, rounded
+    /// up (so a period is never shortened), at least one. The validator periods are written in
+    /// seconds in §13 and enforced in blocks, which every validator counts alike.
+    pub fn blocks_for_secs(&self, secs: u64) -> u64 {
+        let ms = u128::from(secs) * 1000;
+        let per = u128::from(self.block_time_ms.max(1));
+        u64::try_from(ms.div_ceil(per)).unwrap_or(u64::MAX).max(1)
+    }
+
+    /// `unbonding_period_secs` in blocks.
+    pub fn unbonding_blocks(&self) -> u64 {
+        self.blocks_for_secs(self.unbonding_period_secs)
+    }
+
+    /// `jail_period_secs` in blocks.
+    pub fn jail_blocks(&self) -> u64 {
+        self.blocks_for_secs(self.jail_period_secs)
+    }
+
+    /// Blocks in an inflation year: 365 days of target block times.
+    pub fn blocks_per_year(&self) -> u64 {
+        self.blocks_for_secs(365 * 24 * 3600)
+    }
+
+    /// The gross inflation rate (§8.2) of year `year` (0-based), in basis points.
+    pub fn inflation_bps(&self, year: u64) -> u64 {
+        match year {
+            0 => self.inflation_year1_bps,
+            1 => self.inflation_year2_bps,
+            2 => self.inflation_year3_bps,
+            3 => self.inflation_year4_bps,
+            _ => self.inflation_floor_bps,
+        }
     }
 
     /// The size limits a block decoder applies for these parameters.

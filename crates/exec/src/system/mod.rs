@@ -25,6 +25,8 @@ pub mod dispatcher;
 pub mod mailbox;
 pub mod runners;
 pub mod scheduler;
+pub mod staking;
+pub mod store;
 pub mod verifier;
 
 use cowboy_state::verifier::Account;
@@ -307,6 +309,8 @@ pub struct Hook<'h> {
     pub params: &'h GenesisParams,
     /// The block's state.
     pub state: &'h mut dyn SystemState,
+    /// Wei the hook minted (new supply, counted in the block's `minted`).
+    pub minted: u128,
 }
 
 /// A call's positional or keyword arguments (a CBOR array or text-keyed map, as for Python
@@ -424,6 +428,7 @@ pub static REGISTRY: &[&dyn SystemActor] = &[
     &mailbox::Mailbox,
     &scheduler::Scheduler,
     &default_gba::DefaultGba,
+    &staking::Staking,
 ];
 
 /// The system actor at `address`, if one is registered.
@@ -431,27 +436,31 @@ pub fn lookup(address: &Address) -> Option<&'static dyn SystemActor> {
     REGISTRY.iter().copied().find(|a| a.address() == *address)
 }
 
-/// Run every system actor's `begin_block` (or `end_block` when `end`), in address order.
+/// Run every system actor's `begin_block` (or `end_block` when `end`), in address order;
+/// the wei they minted.
 pub(crate) fn run_hooks(
     state: &mut dyn SystemState,
     params: &GenesisParams,
     env: &BlockEnv,
     end: bool,
-) -> SResult<()> {
+) -> SResult<u128> {
+    let mut minted: u128 = 0;
     for actor in REGISTRY {
         let mut hook = Hook {
             me: actor.address(),
             env,
             params,
             state: &mut *state,
+            minted: 0,
         };
         if end {
             actor.end_block(&mut hook)?;
         } else {
             actor.begin_block(&mut hook)?;
         }
+        minted = minted.saturating_add(hook.minted);
     }
-    Ok(())
+    Ok(minted)
 }
 
 #[cfg(test)]

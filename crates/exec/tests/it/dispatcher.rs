@@ -957,6 +957,7 @@ fn fill_registry(
             .expect("write");
     }
     let mut raw = Raw {
+        me: RUNNER_REGISTRY,
         state,
         params: p,
         height: h,

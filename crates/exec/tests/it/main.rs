@@ -9,6 +9,7 @@ mod examples;
 mod jobs_actor;
 mod replay;
 mod runners;
+mod staking;
 mod supply;
 mod support;
 mod timers;

@@ -790,6 +790,7 @@ fn slash_and_reputation_paths() {
         let reg_before = bs.account(&RUNNER_REGISTRY).expect("read").balance;
         let ch_before = bs.account(&challenger).expect("read").balance;
         let mut raw = Raw {
+            me: RUNNER_REGISTRY,
             state: &mut bs,
             params: &params,
             height,
@@ -825,6 +826,7 @@ fn slash_and_reputation_paths() {
         };
         let mut bs = BlockState::new(h.chain.state.batch());
         let mut raw = Raw {
+            me: RUNNER_REGISTRY,
             state: &mut bs,
             params: &params,
             height: h.chain.height + 1,
@@ -1053,6 +1055,7 @@ fn random_operations_conserve_value() {
                     let to = (next(2) == 0).then(|| H::addr(k));
                     let mut bs = BlockState::new(h.chain.state.batch());
                     let mut raw = Raw {
+                        me: RUNNER_REGISTRY,
                         state: &mut bs,
                         params: &params,
                         height,

@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x9daddec28e98aa2fa750d221afd6c617a6e55ca260ffec72831b4e65f4aa6f32"
+        "0x321da564a6791e34e2bbbc1d6af432218d193024da02d2edc8c9f6c66a10b153"
     );
 }
 

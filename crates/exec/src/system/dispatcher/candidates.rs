@@ -17,6 +17,7 @@
 
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
+use cowboy_types::system::RUNNER_REGISTRY;
 use cowboy_types::{Address, Event};
 
 use super::job::Candidate;
@@ -151,6 +152,7 @@ pub fn scan(call: &mut Call<'_>, spec: &JobSpec) -> Result<Vec<Candidate>, CallE
 
 fn raw<'s>(call: &'s mut Call<'_>) -> Raw<'s> {
     Raw {
+        me: RUNNER_REGISTRY,
         state: &mut *call.state,
         params: call.params,
         height: call.env.height,

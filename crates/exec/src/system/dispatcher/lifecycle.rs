@@ -16,7 +16,7 @@
 
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, SCHEDULER};
+use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, SCHEDULER};
 use cowboy_types::{Address, Hash32};
 
 use super::error::DispatchError;
@@ -112,6 +112,7 @@ pub(crate) fn with_registry<R>(
     f: impl FnOnce(&mut Raw<'_>) -> Result<R, CallError>,
 ) -> Result<R, CallError> {
     let mut raw = Raw {
+        me: RUNNER_REGISTRY,
         state: &mut *call.state,
         params: call.params,
         height: call.env.height,

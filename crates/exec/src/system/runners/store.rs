@@ -1,111 +1,16 @@
-//! The registry's storage: its keys, the [`Store`] it works through (metered when a call
-//! runs, raw when another system actor drives it), typed CBOR reads, and the counted lists
+//! The registry's storage: its keys, typed CBOR reads (through the system actors' [`Store`]),
+//! and the counted lists
 //! (`"all"` for paging, `"active"` for candidacy) with O(1) push and swap-remove.
 //!
 //! The state cannot enumerate keys (they are hashed), which is why the lists exist; a
 //! member's slot is kept under `["pos", list, addr]` so removal needs no search.
 
 use cowboy_types::cbor::{self, Value};
-use cowboy_types::genesis::GenesisParams;
-use cowboy_types::system::RUNNER_REGISTRY;
-use cowboy_types::{Address, Event, Hash32};
+use cowboy_types::{Address, Hash32};
 
 use crate::state::StateFailure;
-use crate::system::{move_out, Call, CallError, SystemState};
-
-/// Storage, value and events of the registry, as one interface for handlers (metered through
-/// [`Call`]) and for the other system actors' calls into it ([`Raw`], which they meter).
-pub trait Store {
-    /// Read a registry entry.
-    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, CallError>;
-    /// Write a registry entry.
-    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), CallError>;
-    /// Delete a registry entry.
-    fn del(&mut self, key: &[u8]) -> Result<(), CallError>;
-    /// Pay `amount` of the registry's balance to `to`, or burn it (`None`).
-    fn pay(&mut self, to: Option<&Address>, amount: u128) -> Result<(), CallError>;
-    /// Emit a registry event.
-    fn emit(&mut self, topic: &str, data: Value) -> Result<(), CallError>;
-    /// The block height.
-    fn height(&self) -> u64;
-    /// The genesis parameters.
-    fn params(&self) -> &GenesisParams;
-}
-
-impl Store for Call<'_> {
-    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, CallError> {
-        self.read(key)
-    }
-    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), CallError> {
-        self.write(key, value)
-    }
-    fn del(&mut self, key: &[u8]) -> Result<(), CallError> {
-        self.delete(key)
-    }
-    fn pay(&mut self, to: Option<&Address>, amount: u128) -> Result<(), CallError> {
-        match to {
-            Some(to) => Call::pay(self, to, amount),
-            None => {
-                self.charge(self.params.storage_write_cycles)?;
-                move_out(&mut *self.state, &self.me, None, amount)?;
-                *self.burned = self.burned.saturating_add(amount);
-                Ok(())
-            }
-        }
-    }
-    fn emit(&mut self, topic: &str, data: Value) -> Result<(), CallError> {
-        Call::emit(self, topic, &data)
-    }
-    fn height(&self) -> u64 {
-        self.env.height
-    }
-    fn params(&self) -> &GenesisParams {
-        self.params
-    }
-}
-
-/// Unmetered access to the registry for another system actor's call (the dispatcher's
-/// penalties, the verifier's slashing), which charges for it; its events are collected for
-/// that caller to emit.
-pub struct Raw<'s> {
-    /// The block's state.
-    pub state: &'s mut dyn SystemState,
-    /// Genesis parameters.
-    pub params: &'s GenesisParams,
-    /// The block height.
-    pub height: u64,
-    /// Events raised, in order.
-    pub events: Vec<Event>,
-}
-
-impl Store for Raw<'_> {
-    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, CallError> {
-        Ok(self.state.storage(&RUNNER_REGISTRY, key)?)
-    }
-    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), CallError> {
-        Ok(self.state.set_storage(&RUNNER_REGISTRY, key, value)?)
-    }
-    fn del(&mut self, key: &[u8]) -> Result<(), CallError> {
-        Ok(self.state.delete_storage(&RUNNER_REGISTRY, key)?)
-    }
-    fn pay(&mut self, to: Option<&Address>, amount: u128) -> Result<(), CallError> {
-        Ok(move_out(&mut *self.state, &RUNNER_REGISTRY, to, amount)?)
-    }
-    fn emit(&mut self, topic: &str, data: Value) -> Result<(), CallError> {
-        self.events.push(Event {
-            emitter: RUNNER_REGISTRY,
-            topic: topic.to_string(),
-            data: cbor::encode(&data),
-        });
-        Ok(())
-    }
-    fn height(&self) -> u64 {
-        self.height
-    }
-    fn params(&self) -> &GenesisParams {
-        self.params
-    }
-}
+pub use crate::system::store::{get_value, put_value, Raw, Store};
+use crate::system::CallError;
 
 fn key(parts: Vec<Value>) -> Vec<u8> {
     cbor::encode(&Value::Array(parts))
@@ -164,21 +69,6 @@ pub fn corrupt(what: &str) -> CallError {
     CallError::State(StateFailure::Invariant(format!(
         "corrupt runner-registry record: {what}"
     )))
-}
-
-/// Read and decode a CBOR entry.
-pub fn get_value<S: Store + ?Sized>(s: &mut S, key: &[u8]) -> Result<Option<Value>, CallError> {
-    match s.get(key)? {
-        None => Ok(None),
-        Some(bytes) => cbor::decode(&bytes)
-            .map(Some)
-            .map_err(|_| corrupt("not canonical CBOR")),
-    }
-}
-
-/// Encode and write a CBOR entry.
-pub fn put_value<S: Store + ?Sized>(s: &mut S, key: &[u8], v: &Value) -> Result<(), CallError> {
-    s.put(key, &cbor::encode(v))
 }
 
 fn get_uint<S: Store + ?Sized>(s: &mut S, key: &[u8]) -> Result<Option<u64>, CallError> {

@@ -1,0 +1,623 @@
+//! The staking actor at `0x…0F` end to end over real state: the validator lifecycle (register →
+//! pending → active at the next boundary → exit → withdraw after unbonding), stake and key
+//! changes taking effect at the boundary, rewards paid in proportion to power, evidence of
+//! equivocation built with commonware's own simplex types and verified on chain, downtime
+//! jailing, and every hostile path refused with its typed error and no change. A seeded
+//! property test checks supply = genesis + minted − burned over random blocks.
+
+use crate::support::*;
+use commonware_codec::{DecodeExt, Encode};
+use commonware_consensus::simplex::scheme::ed25519::Scheme as VoteScheme;
+use commonware_consensus::simplex::types::{ConflictingNotarize, Notarize, Proposal};
+use commonware_consensus::types::{Epoch, Round, View};
+use commonware_cryptography::{ed25519, Hasher as _, Sha256, Signer as _};
+use commonware_runtime::{deterministic, Runner as _};
+use commonware_utils::ordered::Set;
+use commonware_utils::TryFromIterator as _;
+use cowboy_exec::system::staking::{
+    self, bls_key_from_seed, bls_public_key, consensus_namespace, per_block_mint, sign_pop,
+    GenesisValidator, Keys,
+};
+use cowboy_types::cbor::{self, Value};
+use cowboy_types::genesis::{GenesisParams, WEI_PER_CBY};
+use cowboy_types::system::STAKING;
+use cowboy_types::{keccak256, Address, Receipt};
+use proptest::prelude::*;
+
+const CBY: u128 = WEI_PER_CBY;
+
+/// Four-block epochs, a six-block unbonding, a three-block jail, a 100 CBY minimum: the whole
+/// lifecycle fits a few dozen blocks and the test accounts' 1,000 CBY.
+fn stake_params() -> GenesisParams {
+    GenesisParams {
+        minimum_validator_stake_wei: 100 * CBY,
+        epoch_blocks: 4,
+        block_time_ms: 1_000,
+        unbonding_period_secs: 6,
+        jail_period_secs: 3,
+        downtime_window_blocks: 10,
+        ..params()
+    }
+}
+
+/// Validator `i`'s BLS secret and Ed25519 consensus key.
+fn vkeys(
+    i: u32,
+) -> (
+    commonware_cryptography::bls12381::primitives::group::Private,
+    ed25519::PrivateKey,
+) {
+    let bls = bls_key_from_seed(&keccak256(format!("bls-{i}").as_bytes()).0).expect("bls");
+    let ed = ed25519::PrivateKey::decode(keccak256(format!("ed-{i}").as_bytes()).0.to_vec())
+        .expect("ed25519 seed");
+    (bls, ed)
+}
+
+fn ed_bytes(k: &ed25519::PrivateKey) -> [u8; 32] {
+    k.public_key()
+        .encode()
+        .as_ref()
+        .try_into()
+        .expect("32 bytes")
+}
+
+fn keys_of(i: u32) -> Keys {
+    let (bls, ed) = vkeys(i);
+    Keys {
+        bls: bls_public_key(&bls),
+        ed25519: ed_bytes(&ed),
+    }
+}
+
+fn bytes(b: &[u8]) -> Value {
+    Value::Bytes(b.to_vec())
+}
+
+/// `register`/`rotate_keys` arguments for validator keys `i`, proven for `who`.
+fn key_args(i: u32, who: &Address) -> Vec<Value> {
+    let (bls, ed) = vkeys(i);
+    vec![
+        bytes(&bls_public_key(&bls)),
+        bytes(&sign_pop(&bls, who)),
+        bytes(&ed_bytes(&ed)),
+    ]
+}
+
+fn get<'a>(v: &'a Value, name: &str) -> &'a Value {
+    let Value::Map(m) = v else {
+        panic!("not a map: {v:?}")
+    };
+    m.iter()
+        .find(|(k, _)| *k == Value::Text(name.into()))
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| panic!("no field {name} in {v:?}"))
+}
+
+fn ret(r: &Receipt) -> Value {
+    cbor::decode(&r.return_data).expect("return data is canonical CBOR")
+}
+
+fn addr(i: u32) -> Address {
+    key(i).address()
+}
+
+/// A chain whose genesis validators are test keys `genesis` (validator keys of the same
+/// index), one transaction per block, tracking nonces, burns and mints.
+struct H {
+    chain: Chain,
+    nonce: Vec<u64>,
+    genesis_supply: u128,
+    burned: u128,
+    minted: u128,
+}
+
+impl H {
+    async fn new(ctx: deterministic::Context, n: u32, genesis: &[(u32, u128)]) -> H {
+        let mut chain = Chain::new(ctx, n).await;
+        chain.params = stake_params();
+        let validators: Vec<GenesisValidator> = genesis
+            .iter()
+            .map(|&(i, stake)| GenesisValidator {
+                address: addr(i),
+                stake,
+                keys: keys_of(i),
+            })
+            .collect();
+        chain
+            .poke(|state, params, _| {
+                staking::apply_genesis(state, params, &validators).expect("genesis validators")
+            })
+            .await;
+        let staked: u128 = genesis.iter().map(|g| g.1).sum();
+        H {
+            chain,
+            nonce: vec![0; n as usize],
+            genesis_supply: u128::from(n) * FUNDS + staked,
+            burned: 0,
+            minted: 0,
+        }
+    }
+
+    /// The next block with `txs` (empty: an empty block); its receipts.
+    async fn block(&mut self, txs: &[cowboy_types::Transaction]) -> Vec<Receipt> {
+        let out = self.chain.block(txs).await.expect("valid block");
+        self.burned += out.usage.burned;
+        self.minted += out.usage.minted;
+        out.receipts
+    }
+
+    async fn send(&mut self, k: u32, value: u128, handler: &str, args: Vec<Value>) -> Receipt {
+        let n = self.nonce[k as usize];
+        self.nonce[k as usize] += 1;
+        let mut tx = signed(&key(k), n, Some(STAKING), value, call(handler, args));
+        // Staking writes ride the system lane, whose budget is 5% of the block's cycles.
+        tx.cycles_limit = 900_000;
+        tx.signature = None;
+        tx.sign(&key(k)).expect("sign");
+        self.block(&[tx]).await.remove(0)
+    }
+
+    async fn ok(&mut self, k: u32, value: u128, handler: &str, args: Vec<Value>) -> Receipt {
+        let r = self.send(k, value, handler, args).await;
+        assert!(r.success, "{handler}: {:?}", r.error);
+        r
+    }
+
+    /// A call that must fail: returns `"Class: message"`, and checks it changed nothing of the
+    /// actor's (its balance, the caller's record and every key claim it named) and left no
+    /// events.
+    async fn fails(&mut self, k: u32, value: u128, handler: &str, args: Vec<Value>) -> String {
+        let balance = self.chain.account(&STAKING).await.balance;
+        let minted_before = self.minted;
+        let record = self.record(addr(k)).await;
+        let r = self.send(k, value, handler, args).await;
+        let e = r
+            .error
+            .clone()
+            .unwrap_or_else(|| panic!("{handler} succeeded"));
+        assert!(r.events.is_empty(), "a failed call's events are reverted");
+        // The block's own mint lands in the actor; an epoch's last block also pays rewards out.
+        if !staking::is_boundary(&self.chain.params, self.chain.height) {
+            assert_eq!(
+                self.chain.account(&STAKING).await.balance,
+                balance + minted_here(self.minted, minted_before),
+                "a failed call moves no stake"
+            );
+            assert_eq!(self.record(addr(k)).await, record, "record unchanged");
+        }
+        format!("{}: {}", e.class, e.message)
+    }
+
+    /// A read through a (paid) transaction from key 0.
+    async fn read(&mut self, handler: &str, args: Vec<Value>) -> Value {
+        let r = self.ok(0, 0, handler, args).await;
+        ret(&r)
+    }
+
+    async fn record(&self, a: Address) -> Option<Value> {
+        self.chain
+            .storage(
+                &STAKING,
+                &Value::Array(vec![Value::Text("val".into()), bytes(&a.0)]),
+            )
+            .await
+    }
+
+    async fn set(&self, epoch: u64) -> Vec<(Address, u128)> {
+        staking::active_set(&self.chain.state, epoch)
+            .await
+            .expect("read")
+            .unwrap_or_default()
+            .iter()
+            .map(|m| (m.address, m.power))
+            .collect()
+    }
+
+    fn epoch(&self) -> u64 {
+        staking::epoch_of(&self.chain.params, self.chain.height)
+    }
+
+    /// Empty blocks until the chain's last block is the first of the next epoch.
+    async fn next_epoch(&mut self) {
+        let target = self.epoch() + 1;
+        while self.epoch() < target {
+            self.block(&[]).await;
+        }
+    }
+
+    /// Total balance of every account the tests touch.
+    async fn supply(&self, n: u32, extra: &[Address]) -> u128 {
+        let mut total = 0u128;
+        for i in 0..n {
+            total += self.chain.account(&addr(i)).await.balance;
+        }
+        for a in [STAKING, self.chain.proposer].iter().chain(extra) {
+            total += self.chain.account(a).await.balance;
+        }
+        total
+    }
+}
+
+fn minted_here(after: u128, before: u128) -> u128 {
+    after - before
+}
+
+fn status(v: &Value) -> String {
+    match get(v, "status") {
+        Value::Text(s) => s.clone(),
+        other => panic!("status {other:?}"),
+    }
+}
+
+#[test]
+fn lifecycle_register_activate_rotate_exit_withdraw() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut h = H::new(ctx, 3, &[(0, 200 * CBY)]).await;
+        assert_eq!(h.set(0).await, vec![(addr(0), 200 * CBY)]);
+
+        // Register: pending until the next boundary.
+        let me = addr(1);
+        let r = h.ok(1, 150 * CBY, "register", key_args(1, &me)).await;
+        assert_eq!(r.events[0].topic, "ValidatorRegistered");
+        let v = h.read("validator", vec![bytes(&me.0)]).await;
+        assert_eq!(status(&v), "pending");
+        assert_eq!(h.set(h.epoch()).await.len(), 1, "not in the current set");
+
+        h.next_epoch().await;
+        let e = h.epoch();
+        let mut expected = vec![(addr(0), 200 * CBY), (me, 150 * CBY)];
+        expected.sort_by_key(|m| m.0 .0);
+        assert_eq!(
+            h.set(e).await,
+            expected,
+            "active from the next epoch, by address"
+        );
+        assert_eq!(
+            status(&h.read("validator", vec![bytes(&me.0)]).await),
+            "active"
+        );
+        let read = h.read("active_set", vec![Value::Uint(e)]).await;
+        let Value::Array(members) = read else {
+            panic!("{read:?}")
+        };
+        assert_eq!(members.len(), 2);
+
+        // More stake and new keys: both from the next boundary.
+        h.ok(1, 50 * CBY, "add_stake", vec![]).await;
+        h.ok(1, 0, "rotate_keys", key_args(11, &me)).await;
+        assert!(h.set(e).await.contains(&(me, 150 * CBY)));
+        h.next_epoch().await;
+        let e = h.epoch();
+        assert!(h.set(e).await.contains(&(me, 200 * CBY)));
+        let members = staking::active_set(&h.chain.state, e)
+            .await
+            .unwrap()
+            .unwrap();
+        let mine = members.iter().find(|m| m.address == me).unwrap();
+        assert_eq!(mine.keys, keys_of(11), "rotated keys in force");
+        // The old keys are free again: another validator may take them.
+        h.ok(2, 100 * CBY, "register", key_args(1, &addr(2))).await;
+
+        // Exit: still in the set until the boundary; withdrawal waits for unbonding.
+        let r = h.ok(1, 0, "signal_exit", vec![]).await;
+        let Value::Uint(withdraw_at) = ret(&r) else {
+            panic!()
+        };
+        let e = h.fails(1, 0, "withdraw", vec![]).await;
+        assert!(e.starts_with("StillBonded"), "{e}");
+        assert!(e.contains("in the current epoch's set"), "{e}");
+        let e = h.fails(1, 10 * CBY, "add_stake", vec![]).await;
+        assert!(e.starts_with("Exiting"), "{e}");
+        h.next_epoch().await;
+        assert!(!h.set(h.epoch()).await.iter().any(|m| m.0 == me));
+        assert_eq!(
+            status(&h.read("validator", vec![bytes(&me.0)]).await),
+            "unbonding"
+        );
+        while h.chain.height + 2 < withdraw_at {
+            h.block(&[]).await;
+        }
+        if h.chain.height + 1 < withdraw_at {
+            let e = h.fails(1, 0, "withdraw", vec![]).await;
+            assert!(e.starts_with("StillBonded"), "one block early: {e}");
+        }
+        let before = h.chain.account(&me).await.balance;
+        let r = h.ok(1, 0, "withdraw", vec![]).await;
+        assert_eq!(ret(&r), Value::from_u128(200 * CBY));
+        let fee_paid = before + 200 * CBY - h.chain.account(&me).await.balance;
+        assert!(fee_paid < CBY, "the stake came back, less the fee");
+        assert_eq!(h.record(me).await, None, "record forgotten");
+        // Its rotated keys are free too.
+        h.ok(1, 100 * CBY, "register", key_args(11, &me)).await;
+    });
+}
+
+#[test]
+fn bad_input_is_refused_and_changes_nothing() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut h = H::new(ctx, 3, &[(0, 200 * CBY)]).await;
+        let me = addr(1);
+
+        let e = h.fails(1, 99 * CBY, "register", key_args(1, &me)).await;
+        assert!(e.starts_with("StakeTooLow"), "{e}");
+
+        let mut bad_bls = key_args(1, &me);
+        bad_bls[0] = bytes(&[0xAB; 48]);
+        let e = h.fails(1, 100 * CBY, "register", bad_bls).await;
+        assert!(e.starts_with("BadBlsKey"), "{e}");
+
+        // A proof of possession made for another address (a copied key) does not verify.
+        let mut stolen = key_args(1, &me);
+        stolen[1] = key_args(1, &addr(2))[1].clone();
+        let e = h.fails(1, 100 * CBY, "register", stolen).await;
+        assert!(e.starts_with("BadProofOfPossession"), "{e}");
+        let mut garbage_pop = key_args(1, &me);
+        garbage_pop[1] = bytes(&[7; 96]);
+        let e = h.fails(1, 100 * CBY, "register", garbage_pop).await;
+        assert!(e.starts_with("BadProofOfPossession"), "{e}");
+
+        let mut small_order = key_args(1, &me);
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        small_order[2] = bytes(&identity);
+        let e = h.fails(1, 100 * CBY, "register", small_order).await;
+        assert!(e.starts_with("BadConsensusKey"), "{e}");
+
+        // Genesis validator 0's keys cannot be taken.
+        let e = h.fails(1, 100 * CBY, "register", key_args(0, &me)).await;
+        assert!(e.starts_with("KeyInUse"), "{e}");
+
+        h.ok(1, 100 * CBY, "register", key_args(1, &me)).await;
+        let e = h.fails(1, 100 * CBY, "register", key_args(12, &me)).await;
+        assert!(e.starts_with("AlreadyRegistered"), "{e}");
+
+        let e = h.fails(1, 0, "withdraw", vec![]).await;
+        assert!(e.starts_with("NotExiting"), "{e}");
+        let e = h.fails(2, 0, "signal_exit", vec![]).await;
+        assert!(e.starts_with("NotRegistered"), "{e}");
+        let e = h.fails(1, 0, "unjail", vec![]).await;
+        assert!(e.starts_with("NotJailed"), "{e}");
+        let e = h.fails(1, 5, "signal_exit", vec![]).await;
+        assert!(e.starts_with("ValueNotAllowed"), "{e}");
+        let e = h.fails(1, 0, "add_stake", vec![]).await;
+        assert!(e.starts_with("NoValue"), "{e}");
+        let e = h.fails(1, 0, "no_such", vec![]).await;
+        assert!(e.starts_with("NoSuchHandler"), "{e}");
+    });
+}
+
+#[test]
+fn rewards_follow_stake_and_supply_balances() {
+    deterministic::Runner::default().start(|ctx| async move {
+        // Validators 0 and 1 with stakes 1:3; key 2 just pays fees.
+        let mut h = H::new(ctx, 3, &[(0, 100 * CBY), (1, 300 * CBY)]).await;
+        let (b0, b1) = (
+            h.chain.account(&addr(0)).await.balance,
+            h.chain.account(&addr(1)).await.balance,
+        );
+        h.next_epoch().await;
+        // Epoch 0's blocks minted; its boundary paid them out 1:3 (remainder stays staked).
+        let (g0, g1) = (
+            h.chain.account(&addr(0)).await.balance - b0,
+            h.chain.account(&addr(1)).await.balance - b1,
+        );
+        let epoch0: u128 = (2..4).map(|ht| per_block_mint(&h.chain.params, ht)).sum();
+        assert!(epoch0 > 0);
+        assert_eq!(g0, epoch0 / 4, "rewards in proportion to power");
+        assert_eq!(g1, epoch0 * 3 / 4);
+        assert!(epoch0 - (g0 + g1) < 2, "dust below one wei per member");
+        assert_eq!(
+            h.minted,
+            (2..=h.chain.height)
+                .map(|ht| per_block_mint(&h.chain.params, ht))
+                .sum::<u128>(),
+            "every block of a staked epoch mints the schedule's amount"
+        );
+        assert_eq!(
+            h.supply(3, &[]).await,
+            h.genesis_supply + h.minted - h.burned
+        );
+    });
+}
+
+#[test]
+fn the_schedule_steps_down_by_year_to_the_floor() {
+    let p = GenesisParams::default();
+    let year = p.blocks_per_year();
+    assert_eq!(year, 31_536_000);
+    let at = |h| per_block_mint(&p, h);
+    // 8% of 1e9 CBY over a year of one-second blocks.
+    assert_eq!(at(1), p.total_supply_wei * 800 / 10_000 / u128::from(year));
+    assert_eq!(at(year), at(1));
+    assert_eq!(at(year + 1) * 8, at(1) * 6);
+    assert_eq!(at(2 * year + 1) * 8, at(1) * 4);
+    assert_eq!(at(3 * year + 1) * 8, at(1) * 3);
+    assert_eq!(at(4 * year + 1) * 8, at(1) * 2);
+    assert_eq!(at(40 * year), at(4 * year + 1), "2% floor");
+}
+
+/// Two conflicting notarize votes by validator keys `i` in `epoch`, view 7, signed over the
+/// set `participants` — what simplex reports as `ConflictingNotarize` — tagged for the chain.
+fn equivocation(i: u32, participants: &[u32], epoch: u64) -> Vec<u8> {
+    let set = Set::try_from_iter(participants.iter().map(|&p| vkeys(p).1.public_key())).unwrap();
+    let scheme = VoteScheme::signer(&consensus_namespace(CHAIN_ID), set, vkeys(i).1).unwrap();
+    let round = Round::new(Epoch::new(epoch), View::new(7));
+    let vote = |payload: &[u8]| {
+        Notarize::sign(
+            &scheme,
+            Proposal::new(round, View::new(6), Sha256::hash(&[payload])),
+        )
+        .unwrap()
+    };
+    let evidence = ConflictingNotarize::new(vote(b"a"), vote(b"b"));
+    [vec![0u8], evidence.encode().to_vec()].concat()
+}
+
+#[test]
+fn evidence_slashes_and_jails_once_and_forgeries_change_nothing() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut h = H::new(ctx, 3, &[(0, 200 * CBY), (1, 200 * CBY)]).await;
+        h.chain.params.jail_period_secs = 6;
+        let evidence = equivocation(1, &[0, 1], 0);
+
+        // Forged: one byte of a signature changed; and votes from a key outside the set.
+        let mut forged = evidence.clone();
+        let last = forged.len() - 1;
+        forged[last] ^= 1;
+        let e = h.fails(2, 0, "submit_evidence", vec![bytes(&forged)]).await;
+        assert!(e.starts_with("BadEvidence"), "{e}");
+        let outsider = equivocation(5, &[0, 5], 0);
+        let e = h
+            .fails(2, 0, "submit_evidence", vec![bytes(&outsider)])
+            .await;
+        assert!(e.starts_with("BadEvidence"), "{e}");
+        let e = h
+            .fails(
+                2,
+                0,
+                "submit_evidence",
+                vec![bytes(&equivocation(1, &[0, 1], 9))],
+            )
+            .await;
+        assert!(e.starts_with("UnknownEpoch"), "{e}");
+        let e = h
+            .fails(2, 0, "submit_evidence", vec![bytes(&[3, 1, 2])])
+            .await;
+        assert!(e.starts_with("BadEvidence"), "{e}");
+        assert!(h.record(addr(1)).await.is_some());
+
+        // Anyone submits the real thing: 1% burned, jailed.
+        let burned_before = h.burned;
+        let r = h.ok(2, 0, "submit_evidence", vec![bytes(&evidence)]).await;
+        assert_eq!(ret(&r), Value::from_u128(2 * CBY));
+        assert!(h.burned - burned_before >= 2 * CBY, "the slash is burned");
+        let topics: Vec<_> = r.events.iter().map(|e| e.topic.as_str()).collect();
+        assert_eq!(
+            topics,
+            ["ValidatorSlashed", "ValidatorJailed", "EvidenceAccepted"]
+        );
+        let v = h.read("validator", vec![bytes(&addr(1).0)]).await;
+        assert_eq!(status(&v), "jailed");
+        assert_eq!(get(&v, "stake"), &Value::from_u128(198 * CBY));
+        let e = h
+            .fails(2, 0, "submit_evidence", vec![bytes(&evidence)])
+            .await;
+        assert!(e.starts_with("AlreadyPunished"), "{e}");
+
+        // Out of the next set; unjail only after the jail period, then back a boundary later.
+        let e = h.fails(1, 0, "unjail", vec![]).await;
+        assert!(e.starts_with("StillJailed"), "{e}");
+        h.next_epoch().await;
+        assert_eq!(h.set(h.epoch()).await, vec![(addr(0), 200 * CBY)]);
+        for _ in 0..6 {
+            h.block(&[]).await;
+        }
+        h.ok(1, 0, "unjail", vec![]).await;
+        h.next_epoch().await;
+        assert!(h.set(h.epoch()).await.contains(&(addr(1), 198 * CBY)));
+        assert_eq!(
+            h.supply(3, &[]).await,
+            h.genesis_supply + h.minted - h.burned
+        );
+    });
+}
+
+#[test]
+fn downtime_over_half_a_window_jails() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut h = H::new(ctx, 2, &[(0, 200 * CBY), (1, 200 * CBY)]).await;
+        // One epoch for the whole test: these heights run no boundary.
+        h.chain.params.epoch_blocks = 100;
+        // Window of 10 blocks: 5 misses are allowed, the 6th jails. Validator 0 never misses;
+        // an address outside the set is ignored.
+        for i in 0..6 {
+            let mut events = Vec::new();
+            h.chain
+                .poke(|state, params, height| {
+                    events = staking::record_missed_votes(
+                        state,
+                        params,
+                        height,
+                        &[addr(1), Address([0x42; 20])],
+                    )
+                    .expect("state");
+                })
+                .await;
+            let jailed = h
+                .record(addr(1))
+                .await
+                .map(|v| get(&v, "jailed_until").clone());
+            if i < 5 {
+                assert!(events.is_empty(), "miss {i}");
+                assert_eq!(jailed, Some(Value::Null));
+            } else {
+                assert_eq!(events[0].topic, "ValidatorJailed");
+                assert_ne!(jailed, Some(Value::Null));
+            }
+        }
+        assert_eq!(
+            get(&h.record(addr(0)).await.unwrap(), "jailed_until"),
+            &Value::Null
+        );
+    });
+}
+
+/// One random operation of the supply property.
+#[derive(Debug, Clone)]
+enum Op {
+    Empty,
+    Transfer(u32, u32, u64),
+    Register(u32, u64),
+    AddStake(u32, u64),
+    Exit(u32),
+    Withdraw(u32),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        Just(Op::Empty),
+        (0u32..4, 0u32..4, 1u64..50).prop_map(|(a, b, v)| Op::Transfer(a, b, v)),
+        (0u32..4, 90u64..300).prop_map(|(a, v)| Op::Register(a, v)),
+        (0u32..4, 1u64..50).prop_map(|(a, v)| Op::AddStake(a, v)),
+        (0u32..4).prop_map(Op::Exit),
+        (0u32..4).prop_map(Op::Withdraw),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 8,
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        ..ProptestConfig::default()
+    })]
+
+    /// Whatever the blocks do (transfers, registrations, stake, exits, withdrawals, failures
+    /// among them), the total of every balance is genesis + minted − burned.
+    #[test]
+    fn supply_is_genesis_plus_minted_minus_burned(ops in proptest::collection::vec(op(), 1..24)) {
+        deterministic::Runner::default().start(|ctx| async move {
+            let mut h = H::new(ctx, 4, &[(3, 200 * CBY)]).await;
+            for op in ops {
+                match op {
+                    Op::Empty => { h.block(&[]).await; }
+                    Op::Transfer(a, b, v) => {
+                        let n = h.nonce[a as usize];
+                        h.nonce[a as usize] += 1;
+                        let tx = signed(&key(a), n, Some(addr(b)), u128::from(v) * CBY,
+                            cowboy_types::tx::Payload::Transfer);
+                        h.block(&[tx]).await;
+                    }
+                    Op::Register(a, v) => {
+                        h.send(a, u128::from(v) * CBY, "register", key_args(a, &addr(a))).await;
+                    }
+                    Op::AddStake(a, v) => {
+                        h.send(a, u128::from(v) * CBY, "add_stake", vec![]).await;
+                    }
+                    Op::Exit(a) => { h.send(a, 0, "signal_exit", vec![]).await; }
+                    Op::Withdraw(a) => { h.send(a, 0, "withdraw", vec![]).await; }
+                }
+            }
+            assert_eq!(h.supply(4, &[]).await, h.genesis_supply + h.minted - h.burned);
+        });
+    }
+}
