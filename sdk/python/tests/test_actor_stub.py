@@ -82,7 +82,8 @@ def _probe(tmp_path, handler):
 
 def test_public_names_match_the_pvm_module(tmp_path):
     stub = _stub()
-    on_chain = set(_probe(tmp_path, "names")) - {"pvm_host"}  # the module it is built on
+    # The modules it is built on (hashlib derives job ids) are not part of the actor surface.
+    on_chain = set(_probe(tmp_path, "names")) - {"pvm_host", "hashlib"}
     assert sorted(stub.__all__) == sorted(on_chain)
     public = {n for n in dir(stub) if not n.startswith("_")} - TYPING_NAMES
     # Submodules (the mypy plugin) are not part of the actor surface.
