@@ -44,7 +44,9 @@ pub fn epoch_of(params: &GenesisParams, height: u64) -> u64 {
 
 /// Whether block `height` is the last of its epoch (its `end_block` takes the next set).
 pub fn is_boundary(params: &GenesisParams, height: u64) -> bool {
-    height.wrapping_add(1) % params.epoch_blocks.max(1) == 0
+    height
+        .wrapping_add(1)
+        .is_multiple_of(params.epoch_blocks.max(1))
 }
 
 /// Epochs whose set is kept: enough to cover the unbonding period, so evidence against a
