@@ -251,7 +251,7 @@ genesis_params! {
     /// Due timers whose agents are asked for a bid per block (the auction's width).
     timer_bid_window: u64 = 256,
     /// Cycle cap of one Gas Bidding Agent call (read-only, paid by the timer's owner).
-    timer_gba_cycles: u64 = 20_000,
+    timer_gba_cycles: u64 = 50_000,
     /// Cycles limit of the network default agent's bid.
     timer_default_cycles_limit: u64 = 100_000,
     /// Cells limit of the network default agent's bid.
