@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x321da564a6791e34e2bbbc1d6af432218d193024da02d2edc8c9f6c66a10b153"
+        "0xd9efd6e438b5362b1f5ab011afb87ecc04d8602993db60f85338d731310ee6ac"
     );
 }
 
