@@ -121,3 +121,18 @@ pub fn get_value<S: Store + ?Sized>(s: &mut S, key: &[u8]) -> Result<Option<Valu
 pub fn put_value<S: Store + ?Sized>(s: &mut S, key: &[u8], v: &Value) -> Result<(), CallError> {
     s.put(key, &cbor::encode(v))
 }
+
+/// A storage key: the canonical CBOR array of `parts` (the system actors' key layouts).
+pub(crate) fn key(parts: Vec<Value>) -> Vec<u8> {
+    cbor::encode(&Value::Array(parts))
+}
+
+/// A text key part.
+pub(crate) fn text(s: &str) -> Value {
+    Value::Text(s.into())
+}
+
+/// An address key part (its 20 bytes).
+pub(crate) fn addr(a: &Address) -> Value {
+    Value::Bytes(a.0.to_vec())
+}

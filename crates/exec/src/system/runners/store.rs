@@ -5,24 +5,13 @@
 //! The state cannot enumerate keys (they are hashed), which is why the lists exist; a
 //! member's slot is kept under `["pos", list, addr]` so removal needs no search.
 
-use cowboy_types::cbor::{self, Value};
+use cowboy_types::cbor::Value;
 use cowboy_types::{Address, Hash32};
 
 use crate::state::StateFailure;
+use crate::system::store::{addr, key, text};
 pub use crate::system::store::{get_value, put_value, Raw, Store};
 use crate::system::CallError;
-
-fn key(parts: Vec<Value>) -> Vec<u8> {
-    cbor::encode(&Value::Array(parts))
-}
-
-fn text(s: &str) -> Value {
-    Value::Text(s.into())
-}
-
-fn addr(a: &Address) -> Value {
-    Value::Bytes(a.0.to_vec())
-}
 
 /// `["runner", addr]` → the runner's profile.
 pub fn profile_key(a: &Address) -> Vec<u8> {

@@ -14,11 +14,11 @@
 //!
 //! The state cannot enumerate keys (they are hashed), which is why the index exists.
 
-use cowboy_types::cbor::{self, Value};
+use cowboy_types::cbor::Value;
 use cowboy_types::Address;
 
 use crate::state::StateFailure;
-use crate::system::store::{get_value, put_value, Store};
+use crate::system::store::{addr, get_value, key, put_value, text, Store};
 use crate::system::CallError;
 
 /// A validator's two keys: BLS12-381 (for the threshold beacon and aggregate certificates to
@@ -57,18 +57,6 @@ pub struct SetMember {
     pub power: u128,
     /// Its keys for the epoch.
     pub keys: Keys,
-}
-
-fn key(parts: Vec<Value>) -> Vec<u8> {
-    cbor::encode(&Value::Array(parts))
-}
-
-fn text(s: &str) -> Value {
-    Value::Text(s.into())
-}
-
-fn addr(a: &Address) -> Value {
-    Value::Bytes(a.0.to_vec())
 }
 
 /// `["val", addr]`.
