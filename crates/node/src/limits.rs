@@ -1,12 +1,17 @@
 //! What the RPC may cost the node (issue 14, item 8: free calls never slow blocks).
 //!
 //! - **Worker pool** ([`WorkerPool`]): simulations (`cowboy_call`, `cowboy_estimateFee`) and
-//!   heavy reads (blocks, receipts, events) run on blocking threads, never on the async
-//!   runtime that drives consensus, and never under the chain's lock (they read a
+//!   heavy reads (blocks, receipts, events) run on the pool's own `workers` threads, never on
+//!   the async runtime that drives consensus, and never under the chain's lock (they read a
 //!   [`crate::reader::Reader`]). At most `workers` run at once; at most `queue` more wait;
 //!   one client (IP address) has at most `per_client` admitted. Beyond that a request is
 //!   refused at once with `-32005` rather than queued without bound. Each simulation is
 //!   bounded by its own cycle limit (the block's cycle cap, what a transaction could use).
+//!   The threads live as long as the pool, not as tokio's blocking threads do (those end
+//!   after 10 s idle): the PVM compiles its embedded stdlib once per thread, uncharged (it is
+//!   the same for every program, so it is not a program's work), so a client must not be
+//!   able to buy fresh, cold threads by pausing between calls. With fixed threads that work
+//!   happens at most `workers` times in the node's life.
 //! - **Connections** ([`Connections`]): at most `total` TCP connections and `per_ip` per
 //!   client address; of those at most `ws_total` / `ws_per_ip` may be WebSockets, so
 //!   WebSockets can never take the slots HTTP needs. A refused upgrade gets HTTP 429 and the
@@ -22,7 +27,7 @@ use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -128,6 +133,38 @@ pub struct WorkerPool {
     running: Arc<Semaphore>,
     admitted: Arc<Semaphore>,
     table: Arc<Mutex<Table>>,
+    /// Where jobs go to the worker threads, which start at the first job (they need the
+    /// runtime's handle: state reads use its blocking file I/O) and end with the last clone.
+    jobs: Arc<OnceLock<mpsc::Sender<Job>>>,
+}
+
+/// Work for a worker thread; it sends its own result back.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Start `n` worker threads taking jobs from one queue, inside `runtime`. A thread the OS
+/// refuses is one worker fewer; with none, every job is refused (`Failed`), not lost.
+fn start_workers(n: usize, runtime: tokio::runtime::Handle) -> mpsc::Sender<Job> {
+    let (send, recv) = mpsc::channel::<Job>();
+    let recv = Arc::new(Mutex::new(recv));
+    for i in 0..n {
+        let recv = recv.clone();
+        let runtime = runtime.clone();
+        let _ = std::thread::Builder::new()
+            .name(format!("rpc-worker-{i}"))
+            .spawn(move || {
+                let _entered = runtime.enter();
+                loop {
+                    // The lock is held only while waiting for the next job, not while it runs.
+                    let job = match recv.lock().unwrap_or_else(|p| p.into_inner()).recv() {
+                        Ok(job) => job,
+                        Err(_) => return, // every sender is gone: the pool was dropped
+                    };
+                    // A panicking job loses its result (the caller sees `Failed`), not the thread.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                }
+            });
+    }
+    send
 }
 
 /// A client's slot in the pool, released on drop.
@@ -157,6 +194,7 @@ impl WorkerPool {
             running: Arc::new(Semaphore::new(limits.workers.max(1))),
             admitted: Arc::new(Semaphore::new(limits.workers.max(1) + limits.queue)),
             table: Arc::new(Mutex::new(Table::default())),
+            jobs: Arc::new(OnceLock::new()),
         }
     }
 
@@ -197,12 +235,17 @@ impl WorkerPool {
             .acquire_owned()
             .await
             .map_err(|_| Refused::Failed)?;
-        tokio::task::spawn_blocking(move || {
+        let (done, result) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
             let _held = (slot, queued, running);
-            work()
-        })
-        .await
-        .map_err(|_| Refused::Failed)
+            let _ = done.send(work());
+        });
+        let workers = self.limits.workers.max(1);
+        let jobs = self
+            .jobs
+            .get_or_init(|| start_workers(workers, tokio::runtime::Handle::current()));
+        jobs.send(job).map_err(|_| Refused::Failed)?;
+        result.await.map_err(|_| Refused::Failed)
     }
 }
 
@@ -506,5 +549,27 @@ mod tests {
         first.await.unwrap().unwrap();
         second.await.unwrap().unwrap();
         assert_eq!(pool.run(other, || 7).await, Ok(7));
+    }
+
+    /// Work runs on the pool's own threads, so what a thread caches (the PVM's compiled
+    /// stdlib) is paid once per worker, not once per request; a panic loses one result only.
+    #[tokio::test]
+    async fn work_runs_on_the_pools_fixed_threads_and_survives_a_panic() {
+        let mut l = limits();
+        l.workers = 2;
+        let pool = WorkerPool::new(&l);
+        let mut threads = std::collections::BTreeSet::new();
+        for i in 0..20 {
+            let name = pool.run(None, || std::thread::current().name().map(String::from));
+            threads.insert(name.await.unwrap().unwrap_or_default());
+            if i == 10 {
+                let panicked = pool.run(None, || panic!("a job that panics")).await;
+                assert_eq!(panicked, Err::<(), _>(Refused::Failed));
+            }
+        }
+        // Named pool threads, not tokio's blocking threads (which end after 10 s idle).
+        let ours = ["rpc-worker-0", "rpc-worker-1"].map(String::from);
+        assert!(threads.iter().all(|t| ours.contains(t)), "{threads:?}");
+        assert_eq!(pool.run(None, || 7).await, Ok(7));
     }
 }

@@ -263,9 +263,12 @@ fn calibrate() {
         let ratio = ns / median;
         let mark = if ratio > GOAL { " **over**" } else { "" };
         let to_plain = ns / plain_ns;
+        // A `|` inside an input (`a | b`) would end its Markdown cell.
         println!(
             "| {} | {} | {} | {ns:.2} | {ratio:.2}{mark} | {to_plain:.2} |",
-            c.group, c.op, c.input
+            c.group,
+            c.op,
+            c.input.replace('|', "\\|")
         );
         if worst.as_ref().is_none_or(|(r, _)| ratio > *r) {
             worst = Some((ratio, label.clone()));
