@@ -229,13 +229,12 @@ fn bf(name: &'static str) -> Value {
     }))
 }
 
-/// Fill the builtin namespace.
-pub fn install(vm: &mut Vm) {
+/// Complete the builtin classes (their native methods) and return the builtin namespace.
+pub fn install(t: &Types) -> NameMap {
     let mut b = NameMap::default();
     for n in FUNCS {
         b.insert((*n).into(), bf(n));
     }
-    let t = &vm.types;
     for c in [
         &t.object,
         &t.type_,
@@ -267,30 +266,30 @@ pub fn install(vm: &mut Vm) {
     for n in ["IOError", "EnvironmentError"] {
         b.insert(n.into(), Value::Class(t.exc["OSError"].clone()));
     }
-    crate::objects::complex::install(vm);
-    crate::objects::traceback::install(vm);
-    crate::objects::excgroup::install(vm);
-    crate::objects::genericalias::install(vm);
+    crate::objects::complex::install(t);
+    crate::objects::traceback::install(t);
+    crate::objects::excgroup::install(t);
+    crate::objects::genericalias::install(t);
     b.insert("NotImplemented".into(), Value::NotImplemented);
     // Assertions always run (there is no -O), so `__debug__` is True.
     b.insert("__debug__".into(), Value::Bool(true));
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
-    vm.types.exc["BaseException"].dict_mut().insert(
+    t.exc["BaseException"].dict_mut().insert(
         "__init__".into(),
         Value::Builtin(Rc::new(Builtin {
             name: "__init__".into(),
             kind: BuiltinKind::Func(BuiltinFn("BaseException.__init__")),
         })),
     );
-    vm.types.exc["BaseException"].dict_mut().insert(
+    t.exc["BaseException"].dict_mut().insert(
         "add_note".into(),
         Value::Builtin(Rc::new(Builtin {
             name: "add_note".into(),
             kind: BuiltinKind::Func(BuiltinFn("BaseException.add_note")),
         })),
     );
-    vm.types.exc["BaseException"].dict_mut().insert(
+    t.exc["BaseException"].dict_mut().insert(
         "with_traceback".into(),
         Value::Builtin(Rc::new(Builtin {
             name: "with_traceback".into(),
@@ -313,7 +312,7 @@ pub fn install(vm: &mut Vm) {
             // Never provided: no attribute path may enumerate classes (sandbox).
             continue;
         }
-        vm.types.type_.dict_mut().insert(
+        t.type_.dict_mut().insert(
             n.into(),
             Value::Builtin(Rc::new(Builtin {
                 name: n.into(),
@@ -322,9 +321,9 @@ pub fn install(vm: &mut Vm) {
         );
     }
     for (c, k) in [
-        (vm.types.dict.clone(), "dict.__init__"),
-        (vm.types.list.clone(), "list.__init__"),
-        (vm.types.set.clone(), "set.__init__"),
+        (t.dict.clone(), "dict.__init__"),
+        (t.list.clone(), "list.__init__"),
+        (t.set.clone(), "set.__init__"),
     ] {
         c.dict_mut().insert(
             "__init__".into(),
@@ -335,7 +334,7 @@ pub fn install(vm: &mut Vm) {
         );
     }
     // object.__init__/__setattr__/... so user code can call them explicitly.
-    let od = &vm.types.object.dict;
+    let od = &t.object.dict;
     for n in [
         "__init__",
         "__setattr__",
@@ -358,7 +357,7 @@ pub fn install(vm: &mut Vm) {
             })),
         );
     }
-    vm.builtins = b;
+    b
 }
 
 fn obj_fn(n: &str) -> &'static str {
@@ -1662,7 +1661,12 @@ fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
         },
         "__setattr__" => {
             let Value::Instance(i) = &this else {
-                return Err(vm.type_err("can't apply this __setattr__"));
+                let on = if matches!(this, Value::Class(_)) {
+                    " to type object"
+                } else {
+                    ""
+                };
+                return Err(vm.type_err(format!("can't apply this __setattr__{on}")));
             };
             let Some(Value::Str(n)) = a.pos.get(1) else {
                 return Err(vm.type_err("attribute name must be string"));

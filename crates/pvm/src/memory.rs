@@ -179,11 +179,39 @@ pub fn unaccounted<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// First identity serial of the objects [`permanent`] builds: above any serial an invocation
+/// reaches (one per object it makes, and the memory limit bounds those to millions), below
+/// [`UNACCOUNTED_SERIAL`].
+const PERMANENT_SERIALS: u64 = 1 << 48;
+
+thread_local! {
+    /// The next serial [`permanent`] gives; 0 outside it.
+    static NEXT_PERMANENT: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Run `f`, building objects that outlive every invocation of the thread (the VM base):
+/// unaccounted, as [`unaccounted`], but each given a distinct serial at creation, in creation
+/// order, so their identities (and identity hashes: `{int, str}`) are the same on every thread
+/// of every machine however many invocations came before.
+pub fn permanent<T>(f: impl FnOnce() -> T) -> T {
+    let was = NEXT_PERMANENT.with(|n| n.replace(PERMANENT_SERIALS));
+    let out = unaccounted(f);
+    NEXT_PERMANENT.with(|n| n.set(was));
+    out
+}
+
 impl Acct {
     /// Account `bytes` for a new object.
     pub fn new(bytes: usize) -> Acct {
         if !ACCOUNTING.with(|a| a.get()) {
-            return Acct(Cell::new(0), Cell::new(UNACCOUNTED_SERIAL));
+            let serial = NEXT_PERMANENT.with(|n| match n.get() {
+                0 => UNACCOUNTED_SERIAL,
+                s => {
+                    n.set(s + 1);
+                    s
+                }
+            });
+            return Acct(Cell::new(0), Cell::new(serial));
         }
         add(bytes as u64);
         Acct(Cell::new(bytes as u64), Cell::new(0))

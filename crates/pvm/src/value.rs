@@ -962,8 +962,10 @@ pub struct Class {
     pub(crate) ctor_cache: RefCell<Option<(u64, Option<std::rc::Weak<Function>>)>>,
     /// Builtin type this class is or derives from.
     pub builtin: BuiltinType,
-    /// Class defines `__getattr__`/`__getattribute__`/`__setattr__`/descriptors fast flags.
-    pub flags: Cell<u32>,
+    /// A builtin type (every class of the VM base, [`permanent`]): its namespace cannot change
+    /// from Python, as CPython's static types cannot, so every invocation on a thread can
+    /// share it (`Vm::class_store`, `Vm::class_delete` refuse).
+    pub immutable: Cell<bool>,
     /// Metaclass; `None` means `type`.
     pub meta: RefCell<Option<Rc<Class>>>,
     /// The attribute names instances may hold when every class of the MRO but `object`
@@ -1018,7 +1020,7 @@ impl Class {
             lookup_epoch: Cell::new(0),
             ctor_cache: RefCell::new(None),
             builtin,
-            flags: Cell::new(0),
+            immutable: Cell::new(false),
             meta: RefCell::new(None),
             slots,
             acct: Acct::new(HEADER * 8 + n * 3 * SLOT + slot_bytes),
@@ -1732,6 +1734,25 @@ pub fn rc_inst(i: Instance) -> Rc<Instance> {
     let r = Rc::new(i);
     track(Tracked::Inst(Rc::downgrade(&r)));
     r
+}
+
+/// Run `f`, which builds objects that live as long as the thread (the VM base, `vm::Base`):
+/// they are never emptied at an invocation's end ([`clear_tracked`] does not see them), every
+/// class among them is [`Class::immutable`], and they are built unaccounted with identity
+/// serials fixed by creation order ([`crate::memory::permanent`]), so an invocation cannot
+/// tell whether it is the thread's first.
+pub fn permanent<T>(f: impl FnOnce() -> T) -> T {
+    let before = TRACKED.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    let out = crate::memory::permanent(f);
+    let made = TRACKED.with(|r| std::mem::replace(&mut *r.borrow_mut(), before));
+    for t in made {
+        if let Tracked::Class(w) = t {
+            if let Some(c) = w.upgrade() {
+                c.immutable.set(true);
+            }
+        }
+    }
+    out
 }
 
 /// Empty every container created on this thread since the last call (invocation end).

@@ -41,7 +41,7 @@ pub fn new(vm: &Vm, re: f64, im: f64) -> Value {
 }
 
 /// Fill the builtin `complex` class (called once per VM by `builtins::install`).
-pub fn install(vm: &mut Vm) {
+pub fn install(types: &crate::vm::Types) {
     const METHODS: &[(&str, Body)] = &[
         ("__repr__", c_repr),
         ("__hash__", c_hash),
@@ -66,7 +66,7 @@ pub fn install(vm: &mut Vm) {
         ("__getnewargs__", c_getnewargs),
         ("conjugate", c_conjugate),
     ];
-    let c = vm.types.complex.clone();
+    let c = types.complex.clone();
     let mut d = c.dict_mut();
     for (n, f) in METHODS {
         d.insert((*n).into(), builtin(n, *f));

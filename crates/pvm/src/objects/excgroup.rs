@@ -24,8 +24,8 @@ pub struct Eg {
 }
 
 /// Fill the `BaseExceptionGroup` class (once per VM, from `builtins::install`).
-pub fn install(vm: &mut Vm) {
-    let c = vm.types.exc["BaseExceptionGroup"].clone();
+pub fn install(types: &crate::vm::Types) {
+    let c = types.exc["BaseExceptionGroup"].clone();
     let mut d = c.dict_mut();
     d.insert(
         "__new__".into(),

@@ -43,16 +43,16 @@ pub fn new(vm: &Vm, origin: Value, args: &Value) -> Value {
 }
 
 /// Fill the `GenericAlias` class (once per VM, from `builtins::install`).
-pub fn install(vm: &mut Vm) {
+pub fn install(types: &crate::vm::Types) {
     // `X | Y` unions are `types.UnionType`, equal and hashed as the set of their members.
     {
-        let u = vm.types.union.clone();
+        let u = types.union.clone();
         let mut d = u.dict_mut();
         d.insert("__module__".into(), Value::str("types"));
         d.insert("__eq__".into(), builtin("__eq__", union_eq));
         d.insert("__hash__".into(), builtin("__hash__", union_hash));
     }
-    let c = vm.types.generic_alias.clone();
+    let c = types.generic_alias.clone();
     let mut d = c.dict_mut();
     d.insert("__module__".into(), Value::str("types"));
     d.insert("__origin__".into(), getter(ga_origin));

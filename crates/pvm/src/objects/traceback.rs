@@ -39,8 +39,8 @@ impl Drop for Tb {
 }
 
 /// Fill the `traceback` class (once per VM, from `builtins::install`).
-pub fn install(vm: &mut Vm) {
-    let c = vm.types.traceback.clone();
+pub fn install(types: &crate::vm::Types) {
+    let c = types.traceback.clone();
     let mut d = c.dict_mut();
     d.insert("tb_lineno".into(), getter(tb_lineno));
     d.insert("tb_next".into(), getter(tb_next));

@@ -1142,16 +1142,7 @@ impl Vm<'_> {
                         return Ok(());
                     }
                 }
-                // The builtin value classes (int, str, list …, object) and the builtin
-                // exceptions are immutable, as CPython's static types are.
-                let builtin = Rc::ptr_eq(c, &self.types_class(c.builtin))
-                    || self.types.exc.values().any(|x| Rc::ptr_eq(x, c));
-                if builtin {
-                    return Err(self.type_err(format!(
-                        "cannot set '{name}' attribute of immutable type '{}'",
-                        c.name
-                    )));
-                }
+                self.check_mutable(c, name)?;
                 if name == "__qualname__" {
                     if let Value::Str(q) = &v {
                         *c.qualname.borrow_mut() = q.s.as_ref().into();
@@ -1223,8 +1214,21 @@ impl Vm<'_> {
         Ok(())
     }
 
+    /// Refuse to change a builtin class, as CPython refuses to change its static types (and
+    /// the VM base is shared by every invocation of the thread, `vm::Base`).
+    fn check_mutable(&mut self, c: &Class, name: &str) -> R<()> {
+        if c.immutable.get() {
+            return Err(self.type_err(format!(
+                "cannot set '{name}' attribute of immutable type '{}'",
+                c.name
+            )));
+        }
+        Ok(())
+    }
+
     /// Set attribute `name` of class `c` (no descriptor or hook: the caller has checked).
     pub fn class_store(&mut self, c: &Class, name: &str, v: Value) -> R<()> {
+        self.check_mutable(c, name)?;
         self.charge(crate::cost::CLASS_STORE)?;
         c.dict_mut().insert(name.into(), v);
         Ok(())
@@ -1234,6 +1238,7 @@ impl Vm<'_> {
     /// order, so the entries after the removed one move down: priced by their count, the worst
     /// case (deleting the first of 100,000 names, again and again, was O(n) for a fixed price).
     pub fn class_delete(&mut self, c: &Class, name: &str) -> R<bool> {
+        self.check_mutable(c, name)?;
         let len = c.dict.borrow().len();
         self.charge(crate::cost::CLASS_STORE.saturating_add(crate::cost::per_elem(len)))?;
         Ok(c.dict_mut().shift_remove(name).is_some())

@@ -168,12 +168,36 @@ pub struct Stats {
     pub instructions: u64,
 }
 
+/// What every VM of a thread starts from: the builtin classes and the builtin namespace.
+///
+/// Built once per thread (the first `Vm::new` there) and shared by every later invocation, so
+/// an invocation does not pay to build and drop ~90 classes and a namespace of ~150 names
+/// (issue 18: that was a third of an actor call). Sharing cannot change a result or a charge:
+/// - every class in it is immutable ([`Class::immutable`]: stores and deletes on it raise
+///   `TypeError`, as on CPython's static types) and the namespace is read-only (no program
+///   can reach it to write: there is no `builtins` module), so nothing an invocation does is
+///   visible to the next;
+/// - it is built unaccounted, as before it was built and then the count reset, so memory
+///   figures are unchanged;
+/// - its objects' identity serials are fixed by creation order ([`crate::value::permanent`]),
+///   so `hash(int)` is the same on a thread's first invocation and its thousandth;
+/// - caches that remember a class (lookup caches, inline caches) are hints checked against
+///   the class epoch and never change a charge (README, "Inline caches").
+struct Base {
+    types: Rc<Types>,
+    builtins: Rc<NameMap>,
+}
+
+thread_local! {
+    static BASE: std::cell::OnceCell<Base> = const { std::cell::OnceCell::new() };
+}
+
 /// One VM instance = one invocation. `'h` is the lifetime of the embedder's host.
 pub struct Vm<'h> {
-    /// Builtin classes.
-    pub types: Types,
-    /// Builtin namespace.
-    pub builtins: NameMap,
+    /// Builtin classes (the thread's [`Base`], shared).
+    pub types: Rc<Types>,
+    /// Builtin namespace (the thread's [`Base`], shared).
+    pub builtins: Rc<NameMap>,
     /// Limits.
     pub limits: Limits,
     /// The cycle budget: charging past it aborts. `u64::MAX` when unlimited (`stats.cycles`
@@ -221,11 +245,28 @@ const SPARE_FRAME_CAPACITY: usize = 256;
 impl<'h> Vm<'h> {
     /// New VM with the given limits. Resets the thread's memory accounting.
     pub fn new(limits: Limits) -> Vm<'h> {
+        let (types, builtins) = BASE.with(|b| {
+            let base = b.get_or_init(|| crate::value::permanent(Vm::build_base));
+            (base.types.clone(), base.builtins.clone())
+        });
         crate::memory::reset(limits.memory);
+        Vm::with_base(limits, types, builtins)
+    }
+
+    /// The thread's [`Base`]: the builtin classes and the namespace that names them.
+    fn build_base() -> Base {
         let types = crate::builtins::make_types();
-        let mut vm = Vm {
+        let builtins = crate::builtins::install(&types);
+        Base {
+            types: Rc::new(types),
+            builtins: Rc::new(builtins),
+        }
+    }
+
+    fn with_base(limits: Limits, types: Rc<Types>, builtins: Rc<NameMap>) -> Vm<'h> {
+        Vm {
             types,
-            builtins: NameMap::default(),
+            builtins,
             limits,
             cycle_limit: limits.cycles.unwrap_or(u64::MAX),
             stats: Stats::default(),
@@ -242,12 +283,7 @@ impl<'h> Vm<'h> {
             native_classes: IndexMap::default(),
             tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
             spare_frames: Vec::new(),
-        };
-        crate::builtins::install(&mut vm);
-        // The builtin namespace is the VM's, not the program's: start accounting from zero so
-        // adding a builtin never changes a program's memory figures.
-        crate::memory::reset(limits.memory);
-        vm
+        }
     }
 
     /// Charge `n` cycles. THE metering point: every cycle the VM spends goes through here,
