@@ -5,7 +5,8 @@ commit, hand their results to the aggregator over loopback HTTP, and the aggrega
 
 * all honest: the price is stored, the feed's timeout timer cancelled, the winners paid at
   their rate card, the escrow settled to the wei;
-* one runner lying: the structured match outvotes it; it is not paid and loses reputation;
+* one runner lying: the median with its 1 % tolerance outvotes it; it is not paid and loses
+  reputation;
 * all silent: the job fails at its deadline with a full refund, and the feed's own timer gives
   the request up;
 * ``kill -9`` of the node while the job is assigned and again once it is settled: the job, the
