@@ -20,6 +20,14 @@ const KEYS: u32 = 4;
 const BASE: u64 = 1_000;
 const MAX_PRICE: u64 = 30_000;
 
+/// A chain with three signing runners and a callback actor that records continuations.
+async fn start(ctx: deterministic::Context) -> (D, Address) {
+    let mut d = D::new(ctx, KEYS, job_params()).await;
+    setup(&mut d, 3, BASE, 0).await;
+    let cb = deploy_callback(&mut d).await;
+    (d, cb)
+}
+
 fn rule(name: &str, kind: &str, r: &str) -> Value {
     map(vec![("name", text(name)), (kind, text(r))])
 }
@@ -100,9 +108,7 @@ fn price_rules() -> Value {
 #[test]
 fn a_median_oracle_takes_the_middle_price_and_outvotes_a_liar() {
     deterministic::Runner::default().start(|ctx| async move {
-        let mut d = D::new(ctx, KEYS, job_params()).await;
-        setup(&mut d, 3, BASE, 0).await;
-        let cb = deploy_callback(&mut d).await;
+        let (mut d, cb) = start(ctx).await;
         let mode = oracle(vec![
             ("extract", price_rules()),
             ("snapshot", text("median")),
@@ -150,9 +156,7 @@ fn a_median_oracle_takes_the_middle_price_and_outvotes_a_liar() {
 #[test]
 fn stale_and_unextracted_results_agree_with_nothing() {
     deterministic::Runner::default().start(|ctx| async move {
-        let mut d = D::new(ctx, KEYS, job_params()).await;
-        setup(&mut d, 3, BASE, 0).await;
-        let cb = deploy_callback(&mut d).await;
+        let (mut d, cb) = start(ctx).await;
         let mode = || {
             oracle(vec![
                 ("extract", price_rules()),
@@ -197,9 +201,7 @@ fn stale_and_unextracted_results_agree_with_nothing() {
 #[test]
 fn majority_and_latest_snapshots_choose_on_chain() {
     deterministic::Runner::default().start(|ctx| async move {
-        let mut d = D::new(ctx, KEYS, job_params()).await;
-        setup(&mut d, 3, BASE, 0).await;
-        let cb = deploy_callback(&mut d).await;
+        let (mut d, cb) = start(ctx).await;
         let two = Value::Array(vec![
             rule("trend", "css", "span.trend"),
             rule("unit", "regex", "[A-Z]{3}"),
