@@ -1,8 +1,10 @@
 """A price feed that buys its prices from off-chain runners (CIP-2).
 
-`request(symbol)` asks three staked runners to fetch the symbol's price over HTTP; the result
-verifier accepts it when a majority of them agree within 1 % (a structured match on the
-`price` field), pays them from the escrow and calls `on_price` once with the verified result.
+`request(symbol)` asks three staked runners to fetch the symbol's price over HTTP, extract it
+with a JSONPath and say when they observed it (the oracle mode, crates/exec README "Oracle
+semantics"); the result verifier takes the median price of the fresh observations (at most a
+minute old), outvotes any runner more than 1 % from it, needs two of the three to agree, pays
+them from the escrow and calls `on_price` once with the median's result.
 The feed also sets a timer of its own: if no verified price has come `wait_blocks` later, it
 gives the job up (`on_timeout`), and a result that arrives after that is refused. If the
 runners never answer, the dispatcher fails the job and refunds the escrow to the feed.
@@ -51,10 +53,20 @@ class PriceFeed:
             raise ValueError(f"a request for {symbol} is already in flight")
         job = HttpJob(
             [self.domain],
-            {"url": f"https://{self.domain}/price?symbol={symbol}", "extract": "$.price"},
+            {"url": f"https://{self.domain}/price?symbol={symbol}"},
             result_schema=ResultSchema(256),
-            verification=Verification.structured_match(
-                [{"path": "price", "tolerance_bps": 100}], runners=3
+            # Where the price is in the response, and how one is chosen among the runners'.
+            verification=Verification(
+                "oracle",
+                3,
+                None,
+                {
+                    "extract": [{"name": "price", "jsonpath": "$.price"}],
+                    "snapshot": "median",
+                    "field": "price",
+                    "tolerance_bps": 100,
+                    "max_age_seconds": 60,
+                },
             ),
             max_price=self.max_price,
             timeout_blocks=10,
@@ -66,11 +78,11 @@ class PriceFeed:
 
     @runner.continuation
     def on_price(self, job_id: bytes, result: bytes, context: Captured) -> None:
-        """The verified result: `{"price": number}` as JSON."""
+        """The verified result, JSON: `{"observed_at": seconds, "values": {"price": number}}`."""
         symbol = context.symbol
         _, timer = self.storage["waiting"].pop(symbol)
         cancel_timer(timer)
-        price = json.loads(result.decode())["price"]
+        price = json.loads(result.decode())["values"]["price"]
         height = block_info().height
         self.storage["prices"][symbol] = {"price": price, "height": height, "job": job_id}
         emit_event("PriceUpdated", {"symbol": symbol, "price": price, "job": job_id})

@@ -8,7 +8,8 @@
 - :mod:`cowboy.proof` — state proof verification against a state root;
 - :mod:`cowboy.errors` — typed exceptions;
 - :mod:`cowboy.pytest_plugin` — ``cowboy_node``/``cowboy_client``/``funded_wallet`` fixtures;
-- :mod:`cowboy.local` — run an actor without a node (drives ``cowboy actor test``).
+- :mod:`cowboy.local` — run an actor without a node (drives ``cowboy actor test``);
+- :mod:`cowboy.runner` — the runner's side of off-chain jobs (register, commit, aggregate).
 """
 
 from .client import Client, StorageValue

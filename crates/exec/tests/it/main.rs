@@ -7,6 +7,7 @@ mod cold_reads;
 mod dispatcher;
 mod examples;
 mod jobs_actor;
+mod oracle;
 mod replay;
 mod runners;
 mod staking;

@@ -254,7 +254,7 @@ impl Rv {
         ])
     }
 
-    fn commitment(&self) -> Value {
+    pub(crate) fn commitment(&self) -> Value {
         bytes(&sign::commitment(&self.result, &self.sig).0)
     }
 }
@@ -296,17 +296,17 @@ pub(crate) async fn aggregate(
     .await
 }
 
-fn refused(r: &Receipt) -> String {
+pub(crate) fn refused(r: &Receipt) -> String {
     let e = r.error.clone().expect("refused");
     assert!(r.events.is_empty(), "a refused call's events are reverted");
     e.class
 }
 
-fn outcome(d: &mut D, id: &Hash32) -> Value {
+pub(crate) fn outcome(d: &mut D, id: &Hash32) -> Value {
     d.query(RESULT_VERIFIER, "get_outcome", vec![bytes(&id.0)])
 }
 
-fn amount(v: &Value, name: &str) -> u128 {
+pub(crate) fn amount(v: &Value, name: &str) -> u128 {
     get(v, name).as_u128().expect("an amount")
 }
 
@@ -323,7 +323,7 @@ class Consumer:
         self.storage["got"].append([sender(), job_id, result])
 "#;
 
-async fn deploy_callback(d: &mut D) -> Address {
+pub(crate) async fn deploy_callback(d: &mut D) -> Address {
     let n = d.nonce[0];
     d.nonce[0] += 1;
     let tx = signed(
@@ -339,7 +339,7 @@ async fn deploy_callback(d: &mut D) -> Address {
     addr_of(&ret(r))
 }
 
-fn price_spec(mode: Value, callback: Address, max_price: u64, tip: u64) -> Value {
+pub(crate) fn price_spec(mode: Value, callback: Address, max_price: u64, tip: u64) -> Value {
     spec_with(&[
         ("verification", Some(mode)),
         (
@@ -1124,7 +1124,7 @@ fn measure_modes_and_signatures_against_a_python_loop() {
             let charged = modes::cycles(&p, &rules, 16, total);
             let t = std::time::Instant::now();
             for _ in 0..3 {
-                std::hint::black_box(modes::evaluate(&rules, Format::Json, &refs));
+                std::hint::black_box(modes::evaluate(&rules, Format::Json, &refs, 0));
             }
             let ns = t.elapsed().as_nanos() as f64 / 3.0;
             println!(

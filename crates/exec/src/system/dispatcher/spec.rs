@@ -12,7 +12,7 @@
 //!  "result_schema": {"max_return_bytes" (1..=job_result_max_bytes),
 //!                    "expected_execution_ms" (≥ 1), "data_format": text | map (non-empty)},
 //!  "verification": {"mode": "none" | "economic_bond" | "majority_vote" | "structured_match"
-//!                    | "deterministic" | "semantic_similarity",
+//!                    | "deterministic" | "semantic_similarity" | "oracle" (http only),
 //!                   "runners": M (optional), "threshold": N (optional),
 //!                   "params": the mode's parameters (verifier::modes)},
 //!  "max_price" (≥ 1), "tip", "timeout_blocks" (1..=job_max_timeout_blocks),
@@ -43,16 +43,19 @@ pub enum Mode {
     Deterministic,
     /// Cosine-similarity clustering.
     SemanticSimilarity,
+    /// Extracted external data with a snapshot mode (HTTP jobs; `verifier/oracle.rs`).
+    Oracle,
 }
 
 impl Mode {
-    const ALL: [Mode; 6] = [
+    const ALL: [Mode; 7] = [
         Mode::None,
         Mode::EconomicBond,
         Mode::MajorityVote,
         Mode::StructuredMatch,
         Mode::Deterministic,
         Mode::SemanticSimilarity,
+        Mode::Oracle,
     ];
 
     /// Its wire name.
@@ -64,6 +67,7 @@ impl Mode {
             Mode::StructuredMatch => "structured_match",
             Mode::Deterministic => "deterministic",
             Mode::SemanticSimilarity => "semantic_similarity",
+            Mode::Oracle => "oracle",
         }
     }
 
@@ -333,9 +337,12 @@ pub fn parse(v: &Value, submitter: Address, p: &GenesisParams) -> Result<JobSpec
         bad(
             "verification.mode",
             "one of none, economic_bond, majority_vote, structured_match, deterministic, \
-             semantic_similarity",
+             semantic_similarity, oracle",
         )
     })?;
+    if mode == Mode::Oracle && job_type != JobType::Http {
+        return Err(bad("verification.mode", "the oracle mode is for http jobs"));
+    }
     let (runners, threshold) = committee(
         mode,
         opt_u64(&vf, "runners", "verification.runners")?,
@@ -456,6 +463,8 @@ fn committee(
             }
             2
         }
+        // A strict majority of the committee (verifier/oracle.rs).
+        Mode::Oracle => crate::system::verifier::oracle::need(m),
         Mode::MajorityVote | Mode::SemanticSimilarity => {
             let n = threshold.unwrap_or(p.runner_committee_threshold);
             if n < 3 || n > m {

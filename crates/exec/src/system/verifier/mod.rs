@@ -27,6 +27,7 @@
 pub mod commit;
 pub mod error;
 pub mod modes;
+pub mod oracle;
 pub mod outcome;
 pub mod reveal;
 pub mod sign;
@@ -218,7 +219,12 @@ fn submit_verified_result(
     let total: u64 = ordered.iter().map(|r| r.result.len() as u64).sum();
     call.charge(modes::cycles(p, &spec.rules, ordered.len() as u64, total))?;
     let results: Vec<&[u8]> = ordered.iter().map(|r| r.result.as_slice()).collect();
-    let verdict = modes::evaluate(&spec.rules, spec.format, &results);
+    let verdict = modes::evaluate(
+        &spec.rules,
+        spec.format,
+        &results,
+        call.env.timestamp_ms / 1000,
+    );
     if let modes::Verdict::Consensus(w) = &verdict {
         let first = w.first().and_then(|&i| ordered.get(i));
         if first.map(|r| r.result.as_slice()) != Some(result) {

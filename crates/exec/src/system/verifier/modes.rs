@@ -23,6 +23,10 @@
 //!   least `min_similarity_bps / 10^4`, tested without a square root as
 //!   `dot ≥ 0 ∧ dot² × 10^8 ≥ bps² × |a|² × |b|²` in `u128` (bounds below). The largest
 //!   cluster around one result (ties to the earliest) wins if it has at least N members.
+//! * **oracle** (HTTP jobs; `params = {"extract", "snapshot", "field", "tolerance_bps",
+//!   "max_age_seconds"}`): extracted values with the time they were observed, checked for
+//!   freshness against the deciding block's time, one chosen by the snapshot mode
+//!   (`first_valid`, `median`, `majority`, `latest`); the rules are in [`super::oracle`].
 //!
 //! **Result formats.** The job's `result_schema.data_format` decides how results are read for
 //! the modes that look inside them: `"json"` is strict RFC 8259 JSON (UTF-8, no duplicate
@@ -35,6 +39,7 @@
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::GenesisParams;
 
+use super::oracle::{self, Oracle};
 use crate::system::dispatcher::spec::Mode;
 use crate::system::runners::records::Fields;
 
@@ -399,6 +404,8 @@ pub enum Rules {
         /// Least cosine similarity, in basis points.
         min_similarity_bps: u64,
     },
+    /// Extracted external data, a snapshot mode and a freshness bound.
+    Oracle(Oracle),
 }
 
 fn text_param(f: &Fields<'_>, name: &str, default: &str) -> Result<String, String> {
@@ -507,13 +514,15 @@ pub fn rules(mode: Mode, params: Option<&Value>, threshold: u64) -> Result<Rules
             }
             Rules::StructuredMatch { fields }
         }
+        Mode::Oracle => Rules::Oracle(oracle::rules(&f, threshold)?),
     })
 }
 
 /// What the reveals came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// These results (indices into the input, ascending) agree; the first is the job's result.
+    /// These results (indices into the input) agree; the first is the job's result, the rest
+    /// ascending.
     Consensus(Vec<usize>),
     /// Not enough of them agree.
     NoConsensus,
@@ -531,6 +540,8 @@ impl Rules {
             Rules::SemanticSimilarity { .. } => 4,
             Rules::MajorityVote { .. } => 4 + 2,
             Rules::StructuredMatch { fields } => 4 + 2 * fields.len().max(1) as u64,
+            // Parse, then one digest of the compared value (at worst the whole document).
+            Rules::Oracle(_) => 4 + 2,
         }
     }
 }
@@ -560,12 +571,12 @@ pub fn cycles(p: &GenesisParams, rules: &Rules, m: u64, total_bytes: u64) -> u64
 /// `{"b":2,"a":1}`), computed once per value so that comparing two costs O(1) whatever
 /// their size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Key {
+pub(super) enum Key {
     Num(i128),
     Digest([u8; 32]),
 }
 
-fn key(d: &Doc) -> Key {
+pub(super) fn key(d: &Doc) -> Key {
     match d {
         Doc::Num(n) => Key::Num(*n),
         _ => {
@@ -617,7 +628,7 @@ fn encode(d: &Doc, out: &mut Vec<u8>) {
 }
 
 /// The largest of `groups` (ties to the earliest), as sorted indices.
-fn largest(groups: Vec<Vec<usize>>) -> (Vec<usize>, bool) {
+pub(super) fn largest(groups: Vec<Vec<usize>>) -> (Vec<usize>, bool) {
     let mut best: Vec<usize> = Vec::new();
     let mut tied = false;
     for g in groups {
@@ -647,8 +658,9 @@ fn group_eq<T: PartialEq>(items: &[Option<T>]) -> Vec<Vec<usize>> {
     groups.into_iter().map(|(_, g)| g).collect()
 }
 
-/// The verdict of `rules` over `results` (in committee order).
-pub fn evaluate(rules: &Rules, format: Format, results: &[&[u8]]) -> Verdict {
+/// The verdict of `rules` over `results` (in committee order), decided in a block with
+/// timestamp `now` (unix seconds; only the oracle mode's freshness bound reads it).
+pub fn evaluate(rules: &Rules, format: Format, results: &[&[u8]], now: u64) -> Verdict {
     let k = results.len();
     let consensus = |w: Vec<usize>, need: usize| {
         if w.len() >= need.max(1) {
@@ -725,6 +737,9 @@ pub fn evaluate(rules: &Rules, format: Format, results: &[&[u8]]) -> Verdict {
             }
             consensus(best, *threshold)
         }
+        Rules::Oracle(o) => o
+            .evaluate(format, results, now)
+            .map_or(Verdict::NoConsensus, Verdict::Consensus),
     }
 }
 
@@ -737,7 +752,7 @@ fn in_range(v: &Doc, f: &FieldRule) -> bool {
 }
 
 /// Whether `b` is within `f`'s tolerance of `a` (equality for anything but two numbers).
-fn near(a: &Key, b: &Key, f: &FieldRule) -> bool {
+pub(super) fn near(a: &Key, b: &Key, f: &FieldRule) -> bool {
     match (a, b) {
         (Key::Num(x), Key::Num(y)) => {
             let rel = x.unsigned_abs() / 10_000 * u128::from(f.tolerance_bps)
@@ -807,7 +822,7 @@ mod tests {
 
     fn ev(r: &Rules, f: Format, xs: &[&str]) -> Verdict {
         let b: Vec<&[u8]> = xs.iter().map(|x| x.as_bytes()).collect();
-        evaluate(r, f, &b)
+        evaluate(r, f, &b, 0)
     }
 
     fn rule(mode: Mode, params: Value, n: u64) -> Rules {
@@ -943,7 +958,7 @@ mod tests {
         // CBOR results.
         let c = |p: u64| cbor::encode(&map(vec![("price", Value::Uint(p))]));
         let (a, b) = (c(5), c(6));
-        let got = evaluate(&r, Format::Cbor, &[&a, &a, &b, &a]);
+        let got = evaluate(&r, Format::Cbor, &[&a, &a, &b, &a], 0);
         assert_eq!(got, Verdict::Consensus(vec![0, 1, 3]));
     }
 

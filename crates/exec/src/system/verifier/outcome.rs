@@ -460,7 +460,12 @@ pub fn finalize(call: &mut Call<'_>, id: &Hash32) -> Result<Value, CallError> {
         total,
     ))?;
     let results: Vec<&[u8]> = reveals.iter().map(|r| r.result.as_slice()).collect();
-    let verdict = modes::evaluate(&spec.rules, spec.format, &results);
+    let verdict = modes::evaluate(
+        &spec.rules,
+        spec.format,
+        &results,
+        call.env.timestamp_ms / 1000,
+    );
     decide(call, id, job, &spec, &reveals, &verdict, None)?;
     Ok(Value::Null)
 }
