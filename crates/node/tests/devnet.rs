@@ -4,8 +4,9 @@
 //! validator starts late and catches up by fetching blocks from its peers, a Byzantine proposer
 //! among three honest validators, the mempool censorship attack of issue 14, the RPC's
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
-//! `kill -9` (issue 16: each fires exactly once, their executions stay readable), and the
-//! devnet controls (`dev_controls`).
+//! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
+//! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`) and
+//! `cowboyd devnet` (`devnet_command`).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -19,6 +20,10 @@ use serde_json::{json, Value as Json};
 
 #[path = "devnet/dev_controls.rs"]
 mod dev_controls;
+#[path = "devnet/devnet_command.rs"]
+mod devnet_command;
+#[path = "devnet/gossip.rs"]
+mod gossip;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -758,6 +763,10 @@ impl Drop for InProcess {
     }
 }
 
+/// How many blocks the late validator of `four_validators_agree_and_a_late_one_catches_up`
+/// misses.
+const LATE_BY: u64 = 210;
+
 #[test]
 fn four_validators_agree_and_a_late_one_catches_up() {
     let dir = tempfile::tempdir().unwrap();
@@ -766,9 +775,9 @@ fn four_validators_agree_and_a_late_one_catches_up() {
     let funded = dev_key(0).address();
     let mut nodes: Vec<Node> = [0, 1, 3].into_iter().map(start).collect();
     let started = Instant::now();
-    while nodes[0].height() < 5 {
+    while nodes[0].height() < LATE_BY {
         assert!(
-            started.elapsed() < Duration::from_secs(60),
+            started.elapsed() < Duration::from_secs(180),
             "three of four validators stall"
         );
         std::thread::sleep(Duration::from_millis(100));
@@ -805,6 +814,16 @@ fn four_validators_agree_and_a_late_one_catches_up() {
         let receipt = node.rpc("cowboy_getReceipt", json!([r["transactionHash"]]));
         assert_eq!(receipt["blockHash"], r["blockHash"]);
     }
+    // It fetched what it missed in ranges: one block per round trip would take a request for
+    // each of the LATE_BY blocks.
+    let requests = net
+        .log(2)
+        .matches("fetching finalized blocks from peers")
+        .count();
+    assert!(
+        requests < 100,
+        "{requests} sync requests for {LATE_BY} blocks"
+    );
 
     // A flood of maximum-size transactions (each ~128 KiB, its access list paid cell by cell):
     // the proposer fills blocks up to the cell cap (~1 MB), relays them to the other three,
