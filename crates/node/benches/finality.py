@@ -17,7 +17,7 @@ import argparse, os, signal, socket, subprocess, statistics, tempfile, time
 
 from cowboy import Client, dev_account
 
-FEES = dict(cycles_limit=12_500, cells_limit=0, max_fee_per_cycle=10**10,
+FEES = dict(cycles_limit=12_500, cells_limit=500, max_fee_per_cycle=10**10,
             max_fee_per_cell=10**10, tip_per_cycle=1, tip_per_cell=1)
 
 
