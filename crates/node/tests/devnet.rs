@@ -1290,22 +1290,23 @@ fn byzantine_proposer_blocks_are_rejected_and_honest_validators_go_on() {
         b
     });
     let (byzantine, _stop) = net.start_in_process(3, tamper);
-    // Two transactions only the Byzantine validator holds, so its blocks have an order to break
-    // (they are never finalized: only its own blocks would carry them).
+    // Transactions sent to the Byzantine validator, a few more on every look below, so that
+    // its pool holds two or more when it leads and its blocks have an order to break. (It
+    // gossips them, so honest leaders include them too; the feed keeps its pool from running
+    // dry.)
     let key = dev_key(1);
-    let first = signed(
-        &byzantine,
-        &key,
-        Some(Address([0xB0; 20])),
-        1,
-        Payload::Transfer,
-    );
-    let mut second = first.clone();
-    second.nonce += 1;
-    second.sign(&key).unwrap();
-    for tx in [&first, &second] {
-        byzantine.rpc("cowboy_sendRawTransaction", json!([hex0x(&tx.encode())]));
-    }
+    let feed = || {
+        let nonce = byzantine.rpc("cowboy_getAccount", json!([hex0x(&key.address().0)]))
+            ["pendingNonce"]
+            .as_u64()
+            .unwrap();
+        for n in nonce..nonce + 4 {
+            let _ = send(
+                &byzantine,
+                &transfer(&key, n, Address([0xB0; 20]), 1, 100_000, 1),
+            );
+        }
+    };
 
     let wanted = [
         "randomness: got",
@@ -1328,6 +1329,7 @@ fn byzantine_proposer_blocks_are_rejected_and_honest_validators_go_on() {
             started.elapsed() < Duration::from_secs(300),
             "honest validators did not log a rejection of every tampering; proposed {proposed:?}"
         );
+        feed();
         std::thread::sleep(Duration::from_millis(250));
     }
 
