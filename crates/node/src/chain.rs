@@ -36,11 +36,11 @@ use cowboy_exec::block::{self as rule, apply_genesis, Executed};
 use cowboy_exec::fees::Basefees;
 use cowboy_exec::header::{basefees_after, env_after, genesis_header};
 use cowboy_exec::system::staking;
-use cowboy_exec::{BlockError, BlockState, ChainRules, Parent};
+use cowboy_exec::{BlockError, BlockState, ChainRules, CheckedTx, Parent};
 use cowboy_state::verifier::Account;
 use cowboy_state::{destroy_partitions, BlockStore, Context, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
-use cowboy_types::{Address, Hash32, Receipt, Transaction};
+use cowboy_types::{Address, Hash32, Receipt};
 use tokio::sync::{broadcast, watch};
 
 use crate::genesis::Genesis;
@@ -697,20 +697,23 @@ impl<E: Context> Chain<E> {
 
     /// Submit a signed transaction to the mempool.
     pub async fn submit(&mut self, bytes: &[u8]) -> CResult<Result<Hash32, Rejection>> {
-        // The sender is only known after decoding; look it up for the pool's checks.
-        let sender = Transaction::decode(bytes)
-            .ok()
-            .and_then(|t| t.sender().ok());
-        let account = match sender {
-            Some(s) => self.account(&s).await?,
-            None => Account::default(),
-        };
+        match Mempool::check(bytes, &self.genesis.params, self.genesis.chain_id) {
+            Ok(checked) => self.submit_checked(checked).await,
+            Err(rejection) => Ok(Err(rejection)),
+        }
+    }
+
+    /// Submit a transaction that passed [`Mempool::check`]: the checks that read the state
+    /// (nonce, balance at the last finalized block) and the pool's bounds.
+    pub async fn submit_checked(
+        &mut self,
+        checked: CheckedTx,
+    ) -> CResult<Result<Hash32, Rejection>> {
+        let account = self.account(&checked.sender).await?;
         let basefees = self.next_basefees();
-        let chain_id = self.genesis.chain_id;
-        let params = self.genesis.params.clone();
         Ok(self
             .mempool
-            .insert(bytes, &params, chain_id, basefees, |_| SenderState {
+            .insert_checked(checked, basefees, |_| SenderState {
                 nonce: account.nonce,
                 balance: account.balance,
             }))

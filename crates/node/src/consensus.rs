@@ -8,14 +8,13 @@
 //! ([`Chain::verify`]). A finalization certificate makes [`Chain::finalize_through`] store and
 //! commit the block and any ancestors not yet finalized here.
 //!
-//! **Block sync.** A validator that missed a block (it started late, was offline, or lost the
-//! relay) asks its peers for it on the same channel: a message is a tag byte, then either a
-//! block's canonical bytes ([`MSG_BLOCK`]) or the 32-byte hash of a wanted block
-//! ([`MSG_WANT`]). A peer answers a want with the block if it has it, pending or finalized.
-//! The finalizer keeps the newest finalization it could not apply, asks for the first missing
-//! block on the way back to its head, and retries whenever a block arrives, so a lagging
-//! validator walks back to its head one round trip per missing block and then finalizes
-//! forward.
+//! **Block sync.** A validator that missed blocks (it started late, was offline, or lost the
+//! relay) asks its peers for them ([`crate::sync`]): the finalizer keeps the newest
+//! finalization it could not apply, asks for the first missing block on the way back to its
+//! head together with up to [`crate::sync::MAX_RANGE_BLOCKS`] of its ancestors, and retries
+//! whenever blocks arrive, so a lagging validator walks back to its head a range per round
+//! trip and then finalizes forward. A blocks-channel message is a tag byte ([`MSG_BLOCK`])
+//! and a block's canonical bytes.
 //!
 //! **When to propose** is [`Production`]'s decision (an interval, or on demand on a dev node).
 //!
@@ -67,8 +66,6 @@ pub const BLOCKS_CHANNEL: u64 = 3;
 
 /// Blocks-channel message: a block follows.
 pub const MSG_BLOCK: u8 = 0;
-/// Blocks-channel message: the sender wants the block with the 32-byte hash that follows.
-pub const MSG_WANT: u8 = 1;
 
 /// Header hash as a consensus digest.
 pub fn digest(hash: &Hash32) -> Digest {
@@ -80,13 +77,8 @@ pub fn hash32(d: &Digest) -> Hash32 {
     Hash32(d.0)
 }
 
-/// Messages for peers.
-enum Outbound {
-    /// Send the block with this hash.
-    Relay(Hash32, Recipients<ed25519::PublicKey>),
-    /// Ask every peer for the block with this hash.
-    Want(Hash32),
-}
+/// A block to relay: its hash and to whom.
+struct Outbound(Hash32, Recipients<ed25519::PublicKey>);
 
 /// Rewrites each block this validator proposes before it is relayed, making it a Byzantine
 /// proposer: how `tests/devnet.rs` shows what honest validators do with blocks that break the
@@ -142,11 +134,15 @@ impl Application {
         )
     }
 
-    /// Start the block relay (both directions) and the finalizer.
+    /// Start the block relay (both directions), range sync (on `sync`) and the finalizer.
     pub fn start(
         &self,
         tasks: Tasks,
         blocks: (
+            impl Sender<PublicKey = ed25519::PublicKey>,
+            impl Receiver<PublicKey = ed25519::PublicKey>,
+        ),
+        sync: (
             impl Sender<PublicKey = ed25519::PublicKey>,
             impl Receiver<PublicKey = ed25519::PublicKey>,
         ),
@@ -160,22 +156,13 @@ impl Application {
 
         let chain = self.chain.clone();
         tokio::spawn(async move {
-            while let Some(out) = outbound.recv().await {
-                match out {
-                    Outbound::Relay(hash, recipients) => {
-                        let bytes = chain.lock().await.block_bytes(&hash).await.ok().flatten();
-                        if let Some(bytes) = bytes {
-                            let mut msg = Vec::with_capacity(1 + bytes.len());
-                            msg.push(MSG_BLOCK);
-                            msg.extend_from_slice(&bytes);
-                            let _ = sender.send(recipients, msg, false);
-                        }
-                    }
-                    Outbound::Want(hash) => {
-                        let mut msg = vec![MSG_WANT];
-                        msg.extend_from_slice(&hash.0);
-                        let _ = sender.send(Recipients::All, msg, false);
-                    }
+            while let Some(Outbound(hash, recipients)) = outbound.recv().await {
+                let bytes = chain.lock().await.block_bytes(&hash).await.ok().flatten();
+                if let Some(bytes) = bytes {
+                    let mut msg = Vec::with_capacity(1 + bytes.len());
+                    msg.push(MSG_BLOCK);
+                    msg.extend_from_slice(&bytes);
+                    let _ = sender.send(recipients, msg, false);
                 }
             }
         });
@@ -183,7 +170,7 @@ impl Application {
         let chain = self.chain.clone();
         let arrived = Arc::new(tokio::sync::Notify::new());
         let arrived_in = arrived.clone();
-        let answers = self.outbound.clone();
+        let syncer = crate::sync::Sync::start(chain.clone(), arrived.clone(), sync);
         tokio::spawn(async move {
             let limits = chain.lock().await.genesis().params.block_limits();
             while let Ok((peer, bytes)) = receiver.recv().await {
@@ -200,18 +187,12 @@ impl Application {
                             tracing::warn!(?peer, error = %e, "peer sent an undecodable block")
                         }
                     },
-                    Some((&MSG_WANT, hash)) if hash.len() == 32 => {
-                        let mut h = [0u8; 32];
-                        h.copy_from_slice(hash);
-                        let _ = answers.send(Outbound::Relay(Hash32(h), Recipients::One(peer)));
-                    }
                     _ => tracing::warn!(?peer, "peer sent a malformed blocks-channel message"),
                 }
             }
         });
 
         let chain = self.chain.clone();
-        let wants = self.outbound.clone();
         let dev = self.dev;
         tokio::spawn(async move {
             // The newest finalization not yet applied (it implies all its ancestors).
@@ -227,7 +208,11 @@ impl Application {
                 }
                 let Some(hash) = target else { continue };
                 let started = std::time::Instant::now();
-                let result = chain.lock().await.finalize_through(&hash).await;
+                let (result, head) = {
+                    let mut c = chain.lock().await;
+                    let result = c.finalize_through(&hash).await;
+                    (result, c.head().header.height)
+                };
                 match result {
                     Ok(Ok(done)) => {
                         target = None;
@@ -248,8 +233,8 @@ impl Application {
                         target = None;
                     }
                     Ok(Err(missing)) => {
-                        tracing::info!(missing = %missing.to_hex(), "fetching a finalized block from peers");
-                        let _ = wants.send(Outbound::Want(missing));
+                        tracing::info!(missing = %missing.to_hex(), head, "fetching finalized blocks from peers");
+                        syncer.want(missing, head);
                     }
                     Err(e) => {
                         tracing::error!(error = %e, "cannot finalize block");
@@ -415,10 +400,7 @@ impl Relay for Application {
             // Candidates are never staged: `prepare` keeps its default (wait).
             Plan::Prepare { .. } => return Feedback::Ok,
         };
-        match self
-            .outbound
-            .send(Outbound::Relay(hash32(&payload), recipients))
-        {
+        match self.outbound.send(Outbound(hash32(&payload), recipients)) {
             Ok(()) => Feedback::Ok,
             Err(_) => Feedback::Closed,
         }

@@ -124,6 +124,18 @@ fn err(msg: impl Into<String>) -> GenesisFileError {
 impl Genesis {
     /// The devnet: chain 1337, ten funded dev accounts, one validator listening on `p2p`.
     pub fn dev(p2p: SocketAddr) -> Genesis {
+        Genesis::dev_accounts_with(vec![Validator {
+            public_key: dev_validator_key().public_key(),
+            p2p,
+            coinbase: dev_coinbase(),
+            bls_public_key: validator_bls_key(&keccak256(b"cowboy-dev-validator").0),
+            stake: GenesisParams::default().minimum_validator_stake_wei,
+        }])
+    }
+
+    /// Chain 1337 with the ten funded dev accounts and the default parameters, run by
+    /// `validators` (`--dev`'s one, or `cowboyd devnet`'s).
+    pub fn dev_accounts_with(validators: Vec<Validator>) -> Genesis {
         Genesis {
             chain_id: DEV_CHAIN_ID,
             timestamp_ms: 0,
@@ -131,13 +143,7 @@ impl Genesis {
                 .map(|i| (dev_account(i).address(), DEV_FUNDS))
                 .collect(),
             params: GenesisParams::default(),
-            validators: vec![Validator {
-                public_key: dev_validator_key().public_key(),
-                p2p,
-                coinbase: dev_coinbase(),
-                bls_public_key: validator_bls_key(&keccak256(b"cowboy-dev-validator").0),
-                stake: GenesisParams::default().minimum_validator_stake_wei,
-            }],
+            validators,
         }
     }
 

@@ -1,14 +1,18 @@
 //! `cowboyd`, the Cowboy node: commonware simplex consensus ([`consensus`]) over the chain
-//! ([`chain`]: execution, state, blocks), a mempool ([`mempool`]), the JSON-RPC server
-//! ([`rpc`], contract in `RPC.md`; it reads through [`reader`] snapshots within the bounds of
-//! [`limits`]), metrics ([`metrics`]) and the genesis ([`genesis`]). [`production`] decides
-//! when blocks are built; [`dev`] holds the `dev_*` controls of a `--dev` node.
+//! ([`chain`]: execution, state, blocks), a mempool ([`mempool`]) whose transactions
+//! [`gossip`] forwards to the other validators, the JSON-RPC server ([`rpc`], contract in
+//! `RPC.md`; it reads through [`reader`] snapshots within the bounds of [`limits`]), metrics
+//! ([`metrics`]) and the genesis ([`genesis`]). [`production`] decides when blocks are built;
+//! [`sync`] fetches missed blocks in ranges; [`dev`] holds the `dev_*` controls of a `--dev`
+//! node; [`devnet`] is `cowboyd devnet`.
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
 
 pub mod chain;
 pub mod consensus;
 pub mod dev;
+pub mod devnet;
 pub mod genesis;
+pub mod gossip;
 pub mod limits;
 pub mod mempool;
 pub mod metrics;
@@ -16,3 +20,4 @@ pub mod node;
 pub mod production;
 pub mod reader;
 pub mod rpc;
+pub mod sync;

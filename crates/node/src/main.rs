@@ -1,5 +1,6 @@
 //! `cowboyd`: run a Cowboy node. `cowboyd --dev` starts a single-validator devnet with ten
-//! funded accounts; `cowboyd --genesis FILE --validator-key FILE` joins a configured network.
+//! funded accounts; `cowboyd --genesis FILE --validator-key FILE` joins a configured network;
+//! `cowboyd devnet --validators N` runs a local network of N validator processes.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -20,8 +21,15 @@ use cowboy_node::production::Mining;
 
 /// Run a Cowboy node.
 #[derive(Parser, Debug)]
-#[command(name = "cowboyd", version, about)]
+#[command(
+    name = "cowboyd",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Sub>,
     /// Single-validator devnet with ten pre-funded dev accounts (keys printed at start).
     #[arg(long)]
     dev: bool,
@@ -67,6 +75,61 @@ struct Args {
     /// Print the public key of --validator-key (for a genesis file's validator list) and exit.
     #[arg(long)]
     print_public_key: bool,
+    /// Shut down when stdin reaches its end, as on SIGTERM (how `cowboyd devnet` makes sure
+    /// its validators never outlive it).
+    #[arg(long, hide = true)]
+    exit_on_stdin_close: bool,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Run a local network of N validators, each a `cowboyd` process, on loopback.
+    Devnet(DevnetArgs),
+}
+
+/// `cowboyd devnet`.
+#[derive(clap::Args, Debug)]
+struct DevnetArgs {
+    /// Validators.
+    #[arg(long, default_value_t = 4)]
+    validators: usize,
+    /// Genesis, keys, the validators' data directories and logs (reused on a restart).
+    #[arg(long, value_name = "DIR")]
+    data_dir: PathBuf,
+    /// Validator 0's JSON-RPC address; validator i serves on its port + i.
+    #[arg(long, default_value = "127.0.0.1:8545")]
+    rpc_addr: SocketAddr,
+    /// Validator 0's p2p address; validator i listens on its port + i.
+    #[arg(long, default_value = "127.0.0.1:30333")]
+    p2p_addr: SocketAddr,
+    /// Target time between blocks, in milliseconds [default: the genesis `block_time_ms`].
+    #[arg(long, value_name = "MS")]
+    block_time: Option<u64>,
+}
+
+/// `cowboyd devnet`: supervise the validators until SIGINT/SIGTERM.
+fn devnet(args: DevnetArgs) {
+    let exe = std::env::current_exe()
+        .unwrap_or_else(|e| fail(format!("cannot find the cowboyd executable: {e}")));
+    let cfg = cowboy_node::devnet::DevnetConfig {
+        validators: args.validators,
+        dir: args.data_dir,
+        rpc: args.rpc_addr,
+        p2p: args.p2p_addr,
+        block_time_ms: args.block_time,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| fail(format!("cannot start a runtime: {e}")));
+    let result = runtime.block_on(cowboy_node::devnet::run(
+        &exe,
+        &cfg,
+        cowboy_node::node::shutdown_signal(),
+    ));
+    if let Err(e) = result {
+        fail(e);
+    }
 }
 
 fn default_data_dir(dev: bool) -> PathBuf {
@@ -113,7 +176,7 @@ fn fail(msg: impl std::fmt::Display) -> ! {
 }
 
 fn main() {
-    let args = Args::parse();
+    let mut args = Args::parse();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,commonware=warn"));
     if args.log_json {
@@ -126,6 +189,10 @@ fn main() {
             .with_writer(std::io::stderr)
             .with_env_filter(filter)
             .init();
+    }
+
+    if let Some(Sub::Devnet(d)) = args.command.take() {
+        return devnet(d);
     }
 
     if args.print_public_key {
@@ -203,6 +270,17 @@ fn main() {
         }
         ms => Mining::Interval(Duration::from_millis(ms)),
     };
+    let shutdown: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> =
+        if args.exit_on_stdin_close {
+            Box::pin(async {
+                tokio::select! {
+                    _ = cowboy_node::node::shutdown_signal() => {}
+                    _ = cowboy_node::devnet::stdin_closed() => {}
+                }
+            })
+        } else {
+            Box::pin(cowboy_node::node::shutdown_signal())
+        };
     let cfg = NodeConfig {
         data_dir: data_dir.clone(),
         genesis,
@@ -223,7 +301,7 @@ fn main() {
         },
         on_ready,
         tamper_proposals: None,
-        shutdown: Box::pin(cowboy_node::node::shutdown_signal()),
+        shutdown,
     };
     let runtime = commonware_runtime::tokio::Config::new()
         .with_storage_directory(data_dir.join("db"))

@@ -331,6 +331,18 @@ impl Mempool {
         basefees: Basefees,
         lookup: impl FnOnce(&Address) -> SenderState,
     ) -> Result<Hash32, Rejection> {
+        let checked = Self::check(bytes, params, chain_id)?;
+        self.insert_checked(checked, basefees, lookup)
+    }
+
+    /// The checks admission runs that need no state: size, canonical decoding, and those
+    /// execution runs on a lone transaction (chain id, signature, payload, limits). They cost
+    /// a signature recovery, so a caller may run them without holding the pool.
+    pub fn check(
+        bytes: &[u8],
+        params: &GenesisParams,
+        chain_id: u64,
+    ) -> Result<CheckedTx, Rejection> {
         let limit = max_tx_bytes(params);
         if bytes.len() > limit {
             return Err(Rejection::TooLarge {
@@ -340,28 +352,37 @@ impl Mempool {
         }
         let tx = Transaction::decode_with_limit(bytes, limit)
             .map_err(|e| Rejection::Decode(e.to_string()))?;
-        let checked = check_stateless(&tx, params, chain_id).map_err(Rejection::Invalid)?;
+        check_stateless(&tx, params, chain_id).map_err(Rejection::Invalid)
+    }
+
+    /// Queue a transaction that passed [`Mempool::check`] (the rest of [`Mempool::insert`]).
+    pub fn insert_checked(
+        &mut self,
+        checked: CheckedTx,
+        basefees: Basefees,
+        lookup: impl FnOnce(&Address) -> SenderState,
+    ) -> Result<Hash32, Rejection> {
         let hash = checked.hash;
         if self.by_hash.contains_key(&hash) {
             return Err(Rejection::AlreadyKnown);
         }
         let sender = checked.sender;
         let account = lookup(&sender);
-        if tx.nonce < account.nonce {
+        if checked.tx.nonce < account.nonce {
             return Err(Rejection::NonceTooLow {
                 expected: account.nonce,
-                got: tx.nonce,
+                got: checked.tx.nonce,
             });
         }
-        if tx.nonce > account.nonce.saturating_add(MAX_NONCE_GAP) {
+        if checked.tx.nonce > account.nonce.saturating_add(MAX_NONCE_GAP) {
             return Err(Rejection::NonceGap {
                 expected: account.nonce,
-                got: tx.nonce,
+                got: checked.tx.nonce,
             });
         }
-        let reserved = cowboy_exec::fees::reservation(&tx, basefees)
+        let reserved = cowboy_exec::fees::reservation(&checked.tx, basefees)
             .map_err(|e| Rejection::Invalid(TxInvalid::Fees(e)))?;
-        let cost = reserved.saturating_add(tx.value);
+        let cost = reserved.saturating_add(checked.tx.value);
         // The balance must cover this transaction and every other one of the sender's still
         // in the pool (the one it replaces excepted).
         let queue = self.by_sender.entry(sender).or_default();
@@ -369,7 +390,7 @@ impl Mempool {
         let queued_cost = queue
             .txs
             .range(account.nonce..)
-            .filter(|(n, _)| **n != tx.nonce)
+            .filter(|(n, _)| **n != checked.tx.nonce)
             .fold(0u128, |sum, (_, h)| {
                 sum.saturating_add(self.by_hash[h].cost)
             });

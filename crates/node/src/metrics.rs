@@ -12,6 +12,8 @@
 //! | `cowboy_mempool_size` | gauge | queued transactions |
 //! | `cowboy_rpc_requests_total` | counter | JSON-RPC calls served |
 //! | `cowboy_rpc_latency_seconds` | histogram | JSON-RPC call latency |
+//! | `cowboy_gossip_admitted_total` | counter | transactions from peers admitted to the mempool |
+//! | `cowboy_gossip_dropped_total` | counter | transactions from peers dropped (seen, invalid, refused) |
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -38,6 +40,10 @@ pub struct Metrics {
     pub rpc_requests: Counter,
     /// RPC latency.
     pub rpc_latency: Histogram,
+    /// Transactions from peers admitted to the mempool.
+    pub gossip_admitted: Counter,
+    /// Transactions from peers dropped: seen before, invalid, or refused by the pool.
+    pub gossip_dropped: Counter,
 }
 
 impl Metrics {
@@ -75,6 +81,16 @@ impl Metrics {
                 "rpc_latency_seconds",
                 "JSON-RPC call latency",
                 seconds(),
+            ),
+            gossip_admitted: context.register(
+                "gossip_admitted",
+                "transactions from peers admitted to the mempool",
+                raw::Counter::default(),
+            ),
+            gossip_dropped: context.register(
+                "gossip_dropped",
+                "transactions from peers dropped (seen before, invalid, refused by the pool)",
+                raw::Counter::default(),
             ),
         }
     }

@@ -30,6 +30,7 @@ use crate::consensus::{
     VOTES_CHANNEL,
 };
 use crate::genesis::Genesis;
+use crate::gossip::{Gossip, TXS_CHANNEL};
 use crate::mempool::Mempool;
 use crate::metrics::Metrics;
 use crate::production::{Mining, Production};
@@ -138,6 +139,8 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let certificates = network.register(CERTIFICATES_CHANNEL, quota);
     let resolver = network.register(RESOLVER_CHANNEL, quota);
     let blocks = network.register(BLOCKS_CHANNEL, quota);
+    let txs = network.register(TXS_CHANNEL, crate::gossip::quota());
+    let sync = network.register(crate::sync::SYNC_CHANNEL, crate::sync::quota());
     network.start();
 
     // Consensus.
@@ -154,7 +157,22 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         cfg.dev,
         cfg.tamper_proposals,
     );
-    app.start(tasks, blocks, metrics.clone());
+    app.start(tasks, blocks, sync, metrics.clone());
+    let (gossip, gossip_outbound) = Gossip::new();
+    let others: Vec<ed25519::PublicKey> = genesis
+        .validators
+        .iter()
+        .map(|v| v.public_key.clone())
+        .filter(|k| *k != me)
+        .collect();
+    gossip.start(
+        gossip_outbound,
+        chain.clone(),
+        production.clone(),
+        metrics.clone(),
+        others,
+        txs,
+    );
     let leader_timeout = production.leader_timeout();
     let engine_cfg = simplex::Config {
         scheme,
@@ -203,6 +221,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             finalized,
             pool: crate::limits::WorkerPool::new(&cfg.rpc_limits),
             metrics: metrics.clone(),
+            gossip,
             dev: cfg
                 .dev
                 .then(|| Arc::new(crate::dev::Devnet::new(chain.clone(), production.clone()))),

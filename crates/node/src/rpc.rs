@@ -72,6 +72,8 @@ pub struct RpcState {
     pub metrics: Metrics,
     /// When blocks are built (told of each admitted transaction).
     pub production: Arc<Production>,
+    /// Forwards each admitted transaction to the other validators.
+    pub gossip: crate::gossip::Gossip,
     /// The devnet controls, on a `--dev` node only.
     pub dev: Option<Arc<Devnet>>,
 }
@@ -640,6 +642,8 @@ pub fn module(
         match result {
             Ok(hash) => {
                 s.production.on_transaction();
+                drop(chain);
+                s.gossip.admitted(hash, &bytes);
                 Ok(hash_json(&hash))
             }
             Err(e) => Err(rejection_error(&e)),

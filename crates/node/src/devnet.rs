@@ -1,0 +1,234 @@
+//! `cowboyd devnet`: a local network of `N` validators as `N` real `cowboyd` processes on
+//! loopback, launched and supervised by one command.
+//!
+//! Under the data directory it writes, once, `genesis.json` (chain 1337, the ten dev accounts
+//! of `--dev` funded) and `validator-<i>.key` for each validator, then runs validator `i` with
+//! data directory `validator-<i>/`, log `validator-<i>.log`, RPC on the given port plus `i` and
+//! p2p on the p2p port plus `i`. The keys are derived like the `--dev` validator's
+//! (`keccak256("cowboy-devnet-validator-" ‖ i)`), public and for local use only. Started again
+//! on the same directory it reuses the genesis and keys, so every validator resumes its chain.
+//!
+//! **Children never outlive the supervisor.** Each child's stdin is a pipe whose only writer is
+//! the supervisor, and each child runs with `--exit-on-stdin-close`: when the pipe closes it
+//! shuts down as on SIGTERM. The supervisor closes the pipes on SIGINT/SIGTERM and waits for
+//! its children; if it dies instead (even by SIGKILL), the kernel closes them. A child that
+//! exits on its own (a crash, `kill -9`) is started again after a second.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use commonware_codec::DecodeExt;
+use commonware_cryptography::{ed25519, Signer};
+use cowboy_types::{keccak256, Address, GenesisParams, Hash32};
+
+use crate::genesis::{validator_bls_key, Genesis, Validator, DEV_CHAIN_ID, DEV_FUNDS};
+
+/// Most validators one command starts.
+pub const MAX_VALIDATORS: usize = 64;
+
+/// Validator `i`'s key seed (the content of its key file).
+pub fn validator_seed(i: usize) -> Hash32 {
+    keccak256(format!("cowboy-devnet-validator-{i}").as_bytes())
+}
+
+/// Validator `i`'s consensus key.
+pub fn validator_key(i: usize) -> ed25519::PrivateKey {
+    ed25519::PrivateKey::decode(validator_seed(i).0.to_vec()).expect("32 bytes are an ed25519 seed")
+}
+
+/// The genesis of an `n`-validator devnet whose validator `i` listens on `p2p` + `i`.
+pub fn genesis(n: usize, p2p: SocketAddr) -> Genesis {
+    let stake = GenesisParams::default().minimum_validator_stake_wei;
+    Genesis::dev_accounts_with(
+        (0..n)
+            .map(|i| Validator {
+                public_key: validator_key(i).public_key(),
+                p2p: offset(p2p, i),
+                coinbase: Address::from_hash(&keccak256(
+                    format!("cowboy-devnet-coinbase-{i}").as_bytes(),
+                )),
+                bls_public_key: validator_bls_key(&validator_seed(i).0),
+                stake,
+            })
+            .collect(),
+    )
+}
+
+/// `addr` with its port moved up by `i`.
+pub fn offset(addr: SocketAddr, i: usize) -> SocketAddr {
+    let mut a = addr;
+    a.set_port(addr.port().saturating_add(i as u16));
+    a
+}
+
+/// What `cowboyd devnet` was asked for.
+pub struct DevnetConfig {
+    /// Validators.
+    pub validators: usize,
+    /// Where the genesis, keys, data directories and logs live.
+    pub dir: PathBuf,
+    /// Validator 0's RPC address (validator `i`: port + `i`).
+    pub rpc: SocketAddr,
+    /// Validator 0's p2p address (validator `i`: port + `i`).
+    pub p2p: SocketAddr,
+    /// `--block-time` for every validator, if given.
+    pub block_time_ms: Option<u64>,
+}
+
+/// The genesis file under `dir`.
+fn genesis_path(dir: &Path) -> PathBuf {
+    dir.join("genesis.json")
+}
+
+fn key_path(dir: &Path, i: usize) -> PathBuf {
+    dir.join(format!("validator-{i}.key"))
+}
+
+/// Write the genesis and keys under `cfg.dir`, or check those already there (a restart).
+pub fn prepare(cfg: &DevnetConfig) -> Result<(), String> {
+    if cfg.validators == 0 || cfg.validators > MAX_VALIDATORS {
+        return Err(format!("--validators must be 1 to {MAX_VALIDATORS}"));
+    }
+    let last = u16::try_from(cfg.validators - 1).unwrap_or(u16::MAX);
+    if cfg.rpc.port().checked_add(last).is_none() || cfg.p2p.port().checked_add(last).is_none() {
+        return Err("the RPC or p2p ports of the last validator would pass 65535".into());
+    }
+    std::fs::create_dir_all(&cfg.dir)
+        .map_err(|e| format!("cannot create {}: {e}", cfg.dir.display()))?;
+    let path = genesis_path(&cfg.dir);
+    let wanted = genesis(cfg.validators, cfg.p2p);
+    if path.exists() {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let found = Genesis::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if found.identity() != wanted.identity() {
+            return Err(format!(
+                "{} holds another network (not {} devnet validators); give another --data-dir",
+                path.display(),
+                cfg.validators
+            ));
+        }
+    }
+    // Written every time: the p2p ports may have moved (they are not part of the identity).
+    write(&path, &wanted.to_json())?;
+    for i in 0..cfg.validators {
+        write(&key_path(&cfg.dir, i), &hex::encode(validator_seed(i).0))?;
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// One supervised validator.
+struct Supervised {
+    child: Child,
+}
+
+/// Start validator `i` as a child of `cowboyd` (`exe`).
+fn spawn(exe: &Path, cfg: &DevnetConfig, i: usize) -> Result<Supervised, String> {
+    let log_path = cfg.dir.join(format!("validator-{i}.log"));
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .map_err(|e| format!("cannot open {}: {e}", log_path.display()))?;
+    let out = log
+        .try_clone()
+        .map_err(|e| format!("cannot open {}: {e}", log_path.display()))?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("--genesis")
+        .arg(genesis_path(&cfg.dir))
+        .arg("--validator-key")
+        .arg(key_path(&cfg.dir, i))
+        .arg("--data-dir")
+        .arg(cfg.dir.join(format!("validator-{i}")))
+        .arg("--rpc-addr")
+        .arg(offset(cfg.rpc, i).to_string())
+        .arg("--p2p-addr")
+        .arg(offset(cfg.p2p, i).to_string())
+        .arg("--exit-on-stdin-close")
+        .stdin(Stdio::piped())
+        .stdout(out)
+        .stderr(log);
+    if let Some(ms) = cfg.block_time_ms {
+        cmd.arg("--block-time").arg(ms.to_string());
+    }
+    let child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start validator {i}: {e}"))?;
+    println!("validator {i}  pid {}", child.id());
+    Ok(Supervised { child })
+}
+
+/// Run the devnet until `shutdown` resolves: start every validator, print where they are,
+/// restart any that exits, then close their pipes and wait for them.
+pub async fn run(
+    exe: &Path,
+    cfg: &DevnetConfig,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> Result<(), String> {
+    prepare(cfg)?;
+    println!();
+    println!(
+        "Cowboy devnet: {} validators, chain id {DEV_CHAIN_ID}",
+        cfg.validators
+    );
+    println!("  data dir   {}", cfg.dir.display());
+    println!("  genesis    {}", genesis_path(&cfg.dir).display());
+    for i in 0..cfg.validators {
+        println!(
+            "  validator {i}  RPC http://{}  p2p {}  log {}",
+            offset(cfg.rpc, i),
+            offset(cfg.p2p, i),
+            cfg.dir.join(format!("validator-{i}.log")).display()
+        );
+    }
+    println!(
+        "Dev accounts: those of `cowboyd --dev` ({} CBY each).",
+        DEV_FUNDS / 10u128.pow(18)
+    );
+    println!();
+    let mut children = Vec::with_capacity(cfg.validators);
+    for i in 0..cfg.validators {
+        children.push(spawn(exe, cfg, i)?);
+    }
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => break,
+            _ = tokio::time::sleep(Duration::from_millis(200)) => {}
+        }
+        for (i, s) in children.iter_mut().enumerate() {
+            if let Ok(Some(status)) = s.child.try_wait() {
+                println!("validator {i} exited ({status}); restarting it");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                *s = spawn(exe, cfg, i)?;
+            }
+        }
+    }
+    println!("stopping the validators");
+    for s in &mut children {
+        drop(s.child.stdin.take()); // the child shuts down on EOF
+    }
+    for s in &mut children {
+        let _ = s.child.wait();
+    }
+    Ok(())
+}
+
+/// Resolves when stdin reaches its end (the supervisor closed the pipe or died).
+pub async fn stdin_closed() {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let mut sink = [0u8; 256];
+        let mut stdin = std::io::stdin();
+        // Anything written is ignored; only the end matters.
+        while std::io::Read::read(&mut stdin, &mut sink).is_ok_and(|n| n > 0) {}
+        let _ = tx.send(());
+    });
+    let _ = rx.await;
+}

@@ -1,0 +1,242 @@
+//! Transaction gossip: a transaction admitted to this validator's mempool, whether it came by
+//! RPC or from a peer, is forwarded to every other validator on a p2p channel of its own
+//! ([`TXS_CHANNEL`]), so it is included whoever leads.
+//!
+//! A message is one transaction's canonical bytes. What a peer sends goes through exactly the
+//! admission an RPC submission does ([`Mempool::check`], then [`Chain::submit_checked`]:
+//! signature, chain id, payload, limits, nonce, balance, fee caps, the pool's bounds), and only
+//! an admitted transaction is forwarded on, so an invalid one travels one hop at most.
+//!
+//! **Bounds.** What a peer can make this node spend:
+//! - *Messages*: commonware p2p enforces [`PEER_QUOTA`] per peer on this channel (inbound and
+//!   outbound); beyond it messages are dropped by the network, before they reach us.
+//! - *Size*: a message larger than `max_tx_size_bytes` is dropped unread.
+//! - *Repeats*: the keccak hash of a message is the transaction's hash (canonical encoding).
+//!   The [`Seen`] set remembers the last [`SEEN_CAPACITY`] hashes this node admitted or was
+//!   sent; a message whose hash is there is dropped before any decoding, so nothing is checked,
+//!   admitted or forwarded twice, and gossip cannot loop.
+//! - *CPU*: the stateless checks (a signature recovery) run on a blocking thread, one message
+//!   at a time, without the chain's lock; the lock is taken only for the nonce and balance
+//!   lookup an RPC submission also takes it for. Garbage therefore never holds up block
+//!   building, verification or finalization, and one peer's flood costs at most
+//!   [`PEER_QUOTA`] signature checks a second.
+//! - *Outbound*: forwarding goes through a queue of [`OUTBOUND_QUEUE`] transactions; when it is
+//!   full a transaction is not forwarded (it stays in this pool and is included when this
+//!   validator leads).
+//!
+//! A transaction this node refused for a reason of the moment (a nonce gap while it lags) is
+//! still remembered as seen: the peer that admitted it keeps it and includes it when it leads.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use commonware_cryptography::ed25519;
+use commonware_p2p::{Receiver, Recipients, Sender};
+use commonware_runtime::Quota;
+use cowboy_types::{keccak256, Hash32};
+use tokio::sync::{mpsc, Mutex};
+
+use crate::chain::Chain;
+use crate::consensus::Ctx;
+use crate::mempool::{max_tx_bytes, Mempool};
+use crate::metrics::Metrics;
+use crate::production::Production;
+
+/// p2p channel of transaction gossip.
+pub const TXS_CHANNEL: u64 = 4;
+/// Transaction hashes remembered as seen (32 bytes each, twice: ~4 MiB).
+pub const SEEN_CAPACITY: usize = 1 << 16;
+/// Transactions waiting to be forwarded.
+pub const OUTBOUND_QUEUE: usize = 4_096;
+/// Gossip messages (transactions) per second per peer, each way. Above the ~750 tx/s one client
+/// sustains against a node (`benches/devnet_throughput.py`), and a bound on the signature
+/// checks a flooding peer can cost.
+pub const PEER_QUOTA: u32 = 2_000;
+
+/// The channel's per-peer rate quota.
+pub fn quota() -> Quota {
+    Quota::per_second(NonZeroU32::new(PEER_QUOTA).unwrap_or(NonZeroU32::MIN))
+}
+
+/// The last [`SEEN_CAPACITY`] transaction hashes, oldest forgotten first.
+#[derive(Default)]
+pub struct Seen {
+    order: VecDeque<Hash32>,
+    set: BTreeSet<Hash32>,
+}
+
+impl Seen {
+    /// Remember `hash`; whether it was new.
+    pub fn insert(&mut self, hash: Hash32) -> bool {
+        if !self.set.insert(hash) {
+            return false;
+        }
+        self.order.push_back(hash);
+        if self.order.len() > SEEN_CAPACITY {
+            if let Some(old) = self.order.pop_front() {
+                self.set.remove(&old);
+            }
+        }
+        true
+    }
+}
+
+/// A transaction to forward, to every peer but the one it came from.
+struct Outgoing {
+    bytes: Vec<u8>,
+    from: Option<ed25519::PublicKey>,
+}
+
+/// The gossip handle: tell it of transactions admitted by RPC ([`Gossip::admitted`]); it
+/// handles the peers' itself once started ([`Gossip::start`]).
+#[derive(Clone)]
+pub struct Gossip {
+    seen: Arc<std::sync::Mutex<Seen>>,
+    outbound: mpsc::Sender<Outgoing>,
+}
+
+/// The receiving end of the outbound queue, consumed by [`Gossip::start`].
+pub struct Outbound(mpsc::Receiver<Outgoing>);
+
+impl Gossip {
+    /// A handle and its outbound queue.
+    pub fn new() -> (Self, Outbound) {
+        let (tx, rx) = mpsc::channel(OUTBOUND_QUEUE);
+        let gossip = Self {
+            seen: Arc::default(),
+            outbound: tx,
+        };
+        (gossip, Outbound(rx))
+    }
+
+    /// Remember `hash`; whether it was new.
+    fn first_sight(&self, hash: Hash32) -> bool {
+        self.seen
+            .lock()
+            .map(|mut seen| seen.insert(hash))
+            .unwrap_or(false)
+    }
+
+    /// A transaction (canonical `bytes`, hash `hash`) entered the mempool by RPC: forward it
+    /// to every peer.
+    pub fn admitted(&self, hash: Hash32, bytes: &[u8]) {
+        self.first_sight(hash);
+        self.forward(bytes.to_vec(), None);
+    }
+
+    fn forward(&self, bytes: Vec<u8>, from: Option<ed25519::PublicKey>) {
+        if self.outbound.try_send(Outgoing { bytes, from }).is_err() {
+            tracing::debug!("gossip queue full: a transaction is not forwarded");
+        }
+    }
+
+    /// Start forwarding to `peers` (the other validators) and admitting what they send.
+    pub fn start(
+        &self,
+        outbound: Outbound,
+        chain: Arc<Mutex<Chain<Ctx>>>,
+        production: Arc<Production>,
+        metrics: Metrics,
+        peers: Vec<ed25519::PublicKey>,
+        channel: (
+            impl Sender<PublicKey = ed25519::PublicKey>,
+            impl Receiver<PublicKey = ed25519::PublicKey>,
+        ),
+    ) {
+        let (mut sender, mut receiver) = channel;
+        let Outbound(mut queue) = outbound;
+        tokio::spawn(async move {
+            while let Some(out) = queue.recv().await {
+                let to: Vec<_> = peers
+                    .iter()
+                    .filter(|p| Some(*p) != out.from.as_ref())
+                    .cloned()
+                    .collect();
+                if !to.is_empty() {
+                    let _ = sender.send(Recipients::Some(to), out.bytes, false);
+                }
+            }
+        });
+
+        let gossip = self.clone();
+        tokio::spawn(async move {
+            let (params, chain_id) = {
+                let c = chain.lock().await;
+                (Arc::new(c.genesis().params.clone()), c.genesis().chain_id)
+            };
+            let limit = max_tx_bytes(&params);
+            while let Ok((peer, message)) = receiver.recv().await {
+                let bytes = message.as_ref();
+                if bytes.len() > limit || !gossip.first_sight(keccak256(bytes)) {
+                    metrics.gossip_dropped.inc();
+                    continue;
+                }
+                let bytes = bytes.to_vec();
+                let params = params.clone();
+                let checked = tokio::task::spawn_blocking(move || {
+                    Mempool::check(&bytes, &params, chain_id).map(|c| (c, bytes))
+                })
+                .await;
+                let (checked, bytes) = match checked {
+                    Ok(Ok(ok)) => ok,
+                    Ok(Err(rejection)) => {
+                        tracing::debug!(
+                            ?peer,
+                            reason = rejection.kind(),
+                            "invalid gossiped transaction"
+                        );
+                        metrics.gossip_dropped.inc();
+                        continue;
+                    }
+                    Err(_) => return, // the runtime is shutting down
+                };
+                let admitted = {
+                    let mut c = chain.lock().await;
+                    let result = c.submit_checked(checked).await;
+                    metrics.mempool.set(c.mempool.len() as i64);
+                    if matches!(result, Ok(Ok(_))) {
+                        production.on_transaction();
+                    }
+                    result
+                };
+                match admitted {
+                    Ok(Ok(_)) => {
+                        metrics.gossip_admitted.inc();
+                        gossip.forward(bytes, Some(peer));
+                    }
+                    Ok(Err(rejection)) => {
+                        tracing::debug!(
+                            ?peer,
+                            reason = rejection.kind(),
+                            "gossiped transaction refused"
+                        );
+                        metrics.gossip_dropped.inc();
+                    }
+                    Err(e) => tracing::error!(error = %e, "cannot admit a gossiped transaction"),
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seen_remembers_the_last_capacity_hashes() {
+        let mut seen = Seen::default();
+        let h = |i: u32| keccak256(&i.to_be_bytes());
+        assert!(seen.insert(h(0)));
+        assert!(!seen.insert(h(0)));
+        for i in 1..=SEEN_CAPACITY as u32 {
+            assert!(seen.insert(h(i)));
+        }
+        // h(0) was the oldest: forgotten once the set is full, the others kept.
+        assert_eq!(seen.set.len(), SEEN_CAPACITY);
+        assert!(!seen.insert(h(1)));
+        assert!(seen.insert(h(0)));
+        assert!(!seen.insert(h(SEEN_CAPACITY as u32)));
+    }
+}

@@ -1,0 +1,222 @@
+//! `cowboyd devnet --validators 4` (issue 17): four real validator processes under one
+//! supervisor. Transactions sent to different validators are all included; a validator killed
+//! with `kill -9` is restarted and catches up; all four agree on every block hash and state
+//! root; SIGTERM stops everything, a restart on the same directory resumes the chain, and the
+//! validators do not outlive a supervisor killed with `kill -9`.
+
+use std::io::BufRead;
+use std::sync::mpsc;
+
+use super::*;
+
+/// `n` consecutive free loopback ports; the first.
+fn free_ports(n: u16) -> u16 {
+    loop {
+        let base = free_port();
+        if base.checked_add(n).is_some()
+            && (1..n).all(|i| TcpListener::bind(("127.0.0.1", base + i)).is_ok())
+        {
+            return base;
+        }
+    }
+}
+
+/// A running `cowboyd devnet` and the lines it prints.
+struct Devnet {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Devnet {
+    fn start(dir: &Path, rpc: u16, p2p: u16) -> Devnet {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("supervisor.log"))
+            .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cowboyd"))
+            .args(["devnet", "--validators", "4", "--block-time", "200"])
+            .arg("--data-dir")
+            .arg(dir.join("net"))
+            .args(["--rpc-addr", &format!("127.0.0.1:{rpc}")])
+            .args(["--p2p-addr", &format!("127.0.0.1:{p2p}")])
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .expect("spawn cowboyd devnet");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Devnet { child, lines }
+    }
+
+    /// The pid of the next validator started (`validator <i>  pid <pid>`), and its index.
+    fn next_started(&self) -> (usize, u32) {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the devnet starts its validators");
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if let ["validator", i, "pid", pid] = words[..] {
+                return (i.parse().unwrap(), pid.parse().unwrap());
+            }
+        }
+    }
+
+    /// Until the four validators are started: their pids, and their RPC endpoints once they
+    /// answer.
+    fn validators(&self, rpc: u16) -> (Vec<u32>, Vec<Node>) {
+        let mut pids = vec![0; 4];
+        for _ in 0..4 {
+            let (i, pid) = self.next_started();
+            pids[i] = pid;
+        }
+        let nodes: Vec<Node> = (0..4)
+            .map(|i| Node {
+                child: None,
+                url: format!("http://127.0.0.1:{}", rpc + i),
+            })
+            .collect();
+        for node in &nodes {
+            wait_answers(node);
+        }
+        (pids, nodes)
+    }
+
+    fn signal(&self, signal: &str) {
+        let ok = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    }
+}
+
+impl Drop for Devnet {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn wait_answers(node: &Node) {
+    let started = Instant::now();
+    while node.try_rpc("cowboy_chainId", json!([])).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{} never answered",
+            node.url
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Wait until nothing serves `node`'s RPC any more (its process has exited).
+fn wait_gone(node: &Node) {
+    let started = Instant::now();
+    while node.try_rpc("cowboy_chainId", json!([])).is_ok() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{} still answers",
+            node.url
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn kill9(pid: u32) {
+    let ok = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+}
+
+/// Send transfers of 1 with nonces `nonces` from dev key 0, nonce `n` to validator `n % 4`,
+/// and wait until `nodes[0]` has their receipts; the highest block holding one.
+fn transfers_round_the_validators(nodes: &[Node], nonces: std::ops::Range<u64>) -> u64 {
+    let key = dev_key(0);
+    let hashes: Vec<Hash32> = nonces
+        .map(|nonce| {
+            let tx = transfer(&key, nonce, Address([0xEE; 20]), 1, 100_000, 1);
+            send(&nodes[nonce as usize % 4], &tx).unwrap();
+            tx.hash()
+        })
+        .collect();
+    hashes
+        .iter()
+        .map(|h| wait_receipt(&nodes[0], h)["blockHeight"].as_u64().unwrap())
+        .max()
+        .unwrap()
+}
+
+/// Every node reaches `height`, and all agree on each block's hash and state root up to it.
+fn all_agree_through(nodes: &[Node], height: u64) {
+    for node in nodes {
+        wait_height(node, height);
+    }
+    for h in 1..=height {
+        let expected = nodes[0].rpc("cowboy_getBlockByNumber", json!([h, false]));
+        for node in &nodes[1..] {
+            let b = node.rpc("cowboy_getBlockByNumber", json!([h, false]));
+            assert_eq!(b["hash"], expected["hash"], "block {h}");
+            assert_eq!(b["stateRoot"], expected["stateRoot"], "block {h}");
+        }
+    }
+}
+
+#[test]
+fn devnet_command_runs_four_validators_survives_kill_9_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (rpc, p2p) = (free_ports(4), free_ports(4));
+    let devnet = Devnet::start(dir.path(), rpc, p2p);
+    let (pids, nodes) = devnet.validators(rpc);
+
+    transfers_round_the_validators(&nodes, 0..4);
+
+    // kill -9 one validator: the supervisor starts it again, it catches up.
+    kill9(pids[2]);
+    let (i, pid) = devnet.next_started();
+    assert_eq!(i, 2);
+    assert_ne!(pid, pids[2]);
+    wait_answers(&nodes[2]);
+    let last = transfers_round_the_validators(&nodes, 4..8);
+    all_agree_through(&nodes, last + 2);
+    let to = nodes[2].rpc("cowboy_getAccount", json!([hex0x(&[0xEE; 20])]));
+    assert_eq!(to["balance"], json!("8"));
+
+    // SIGTERM stops the supervisor and every validator.
+    devnet.signal("-TERM");
+    let mut devnet = devnet;
+    let status = devnet.child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    for node in &nodes {
+        wait_gone(node);
+    }
+    drop(devnet);
+
+    // Started again on the same directory, the network resumes its chain.
+    let devnet = Devnet::start(dir.path(), rpc, p2p);
+    let (_, nodes) = devnet.validators(rpc);
+    let after = transfers_round_the_validators(&nodes, 8..12);
+    assert!(after > last, "the chain went on from where it stopped");
+    all_agree_through(&nodes, after);
+    let to = nodes[1].rpc("cowboy_getAccount", json!([hex0x(&[0xEE; 20])]));
+    assert_eq!(to["balance"], json!("12"));
+
+    // The supervisor killed with kill -9: its validators exit too (their stdin pipe closes).
+    devnet.signal("-9");
+    for node in &nodes {
+        wait_gone(node);
+    }
+}
