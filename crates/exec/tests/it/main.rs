@@ -13,5 +13,6 @@ mod staking;
 mod supply;
 mod support;
 mod timers;
+mod trace;
 mod transfers;
 mod verifier;
