@@ -16,3 +16,4 @@ pub mod node;
 pub mod production;
 pub mod reader;
 pub mod rpc;
+pub mod trace;

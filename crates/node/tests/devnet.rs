@@ -19,6 +19,8 @@ use serde_json::{json, Value as Json};
 
 #[path = "devnet/dev_controls.rs"]
 mod dev_controls;
+#[path = "devnet/history_trace.rs"]
+mod history_trace;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -707,6 +709,7 @@ impl ValidatorNetwork {
             mining: cowboy_node::production::Mining::Interval(Duration::from_millis(200)),
             dev: false,
             mempool_txs: 1_000,
+            history_blocks: cowboy_state::DEFAULT_HISTORY_BLOCKS,
             rpc_limits: cowboy_node::limits::RpcLimits::default(),
             on_ready: Box::new(move |addr| {
                 let _ = ready_tx.send(addr);
