@@ -5,7 +5,8 @@
 //! among three honest validators, the mempool censorship attack of issue 14, the RPC's
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), and the
-//! devnet controls (`dev_controls`).
+//! devnet controls (`dev_controls`), and reads at a block with transaction traces
+//! (`history_trace`).
 
 use std::net::TcpListener;
 use std::path::Path;
