@@ -366,12 +366,20 @@ fn report(ctx: &Ctx, receipt: &Json, handler: &str, local: Option<&Local<'_>>) -
     Ok(())
 }
 
-/// `cowboy balance [ADDR]`.
-pub fn balance(ctx: &Ctx, addr: Option<&str>, wei: bool) -> CmdResult {
+/// A read's block parameter: a height, or the latest state.
+fn block_param(block: Option<u64>) -> Json {
+    block.map_or(json!("latest"), |h| json!(h))
+}
+
+/// `cowboy balance [ADDR] [--block N]`.
+pub fn balance(ctx: &Ctx, addr: Option<&str>, wei: bool, block: Option<u64>) -> CmdResult {
     let address = ctx.subject(addr)?;
     let acct = ctx
         .client
-        .call("cowboy_getAccount", json!([hex0x(&address.0)]))
+        .call(
+            "cowboy_getAccount",
+            json!([hex0x(&address.0), block_param(block)]),
+        )
         .map_err(rpc)?;
     if ctx.json {
         crate::out_json(&acct);
@@ -592,6 +600,7 @@ pub fn view(
     args: Option<&str>,
     value: Option<&str>,
     from: Option<&str>,
+    block: Option<u64>,
 ) -> CmdResult {
     let to = parse_address(to)?;
     let args = cbor::encode(&parse_args(args)?);
@@ -605,7 +614,8 @@ pub fn view(
         .call(
             "cowboy_call",
             json!([{"to": hex0x(&to.0), "handler": handler, "args": hex0x(&args),
-                    "from": from.map(|a| hex0x(&a.0)), "value": value.to_string()}]),
+                    "from": from.map(|a| hex0x(&a.0)), "value": value.to_string()},
+                   block_param(block)]),
         )
         .map_err(rpc)?;
     if ctx.json {
@@ -771,9 +781,10 @@ pub fn source(ctx: &Ctx, addr: &str) -> CmdResult {
     Ok(())
 }
 
-/// `cowboy storage ADDR KEY`: the key is a string (the SDK stores under the CBOR of the Python
-/// key), or `0x…` for raw key bytes. The proof is checked against the block's state root.
-pub fn storage(ctx: &Ctx, addr: &str, key: &str) -> CmdResult {
+/// `cowboy storage ADDR KEY [--block N]`: the key is a string (the SDK stores under the CBOR of
+/// the Python key), or `0x…` for raw key bytes. The proof of the latest entry is checked
+/// against the block's state root; an older entry has no proof (QMDB proves current state).
+pub fn storage(ctx: &Ctx, addr: &str, key: &str, block: Option<u64>) -> CmdResult {
     let address = parse_address(addr)?;
     let raw = match key.strip_prefix("0x") {
         Some(h) => hex::decode(h).map_err(|_| format!("{key:?} is not hex"))?,
@@ -781,20 +792,34 @@ pub fn storage(ctx: &Ctx, addr: &str, key: &str) -> CmdResult {
     };
     let r = ctx
         .client
-        .call("cowboy_getStorage", json!([hex0x(&address.0), hex0x(&raw)]))
+        .call(
+            "cowboy_getStorage",
+            json!([hex0x(&address.0), hex0x(&raw), block_param(block)]),
+        )
         .map_err(rpc)?;
     let decode = |k: &str| {
         r[k].as_str()
             .and_then(|s| s.strip_prefix("0x"))
             .and_then(|h| hex::decode(h).ok())
     };
-    let (Some(proof), Some(root)) = (decode("proof"), decode("stateRoot")) else {
-        return Err("the node's answer lacks a proof".into());
-    };
-    let root: [u8; 32] = root.try_into().map_err(|_| "bad state root")?;
     let value = decode("value");
-    cowboy_proof_verifier::verify_storage(&root, &address.0, &raw, value.as_deref(), &proof)
-        .map_err(|e| format!("the node's proof does not verify: {e:?}"))?;
+    // A latest read must come with a proof; an older one has none (QMDB proves current state).
+    match (decode("proof"), block) {
+        (Some(proof), _) => {
+            let root = decode("stateRoot").ok_or("the node's answer lacks a state root")?;
+            let root: [u8; 32] = root.try_into().map_err(|_| "bad state root")?;
+            cowboy_proof_verifier::verify_storage(
+                &root,
+                &address.0,
+                &raw,
+                value.as_deref(),
+                &proof,
+            )
+            .map_err(|e| format!("the node's proof does not verify: {e:?}"))?;
+        }
+        (None, None) => return Err("the node's answer lacks a proof".into()),
+        (None, Some(_)) => {}
+    }
     if ctx.json {
         crate::out_json(&r);
     } else {
@@ -805,10 +830,17 @@ pub fn storage(ctx: &Ctx, addr: &str, key: &str) -> CmdResult {
                 Err(_) => crate::out(hex0x(&v)),
             },
         }
-        crate::note(format!(
-            "proof verified against the state root of block {}",
-            r["height"]
-        ));
+        if r["proof"].is_null() {
+            crate::note(format!(
+                "as of block {} (older entries come without a proof)",
+                r["height"]
+            ));
+        } else {
+            crate::note(format!(
+                "proof verified against the state root of block {}",
+                r["height"]
+            ));
+        }
     }
     Ok(())
 }
@@ -984,6 +1016,105 @@ pub fn timer_executions(ctx: &Ctx, height: Option<u64>) -> CmdResult {
         ));
     }
     Ok(())
+}
+
+/// `cowboy trace HASH`: the node re-executes a finalized transaction and returns its call tree
+/// (`cowboy_traceTransaction`); printed one handler per line, indented by who sent it, with
+/// its storage accesses and events under it.
+pub fn trace(ctx: &Ctx, hash: &str) -> CmdResult {
+    let hash = parse_hash(hash)?;
+    let t = ctx
+        .client
+        .call("cowboy_traceTransaction", json!([hash]))
+        .map_err(rpc)?;
+    if ctx.json {
+        crate::out_json(&t);
+        return Ok(());
+    }
+    let status = match t["success"].as_bool() {
+        Some(true) => "success".to_string(),
+        _ => format!(
+            "failed: {}: {}",
+            t["error"]["class"].as_str().unwrap_or("Error"),
+            t["error"]["message"].as_str().unwrap_or_default()
+        ),
+    };
+    crate::out(format!(
+        "transaction {hash} (block {}, index {}): {status}; cycles {}, cells {}",
+        t["blockHeight"], t["index"], t["cyclesUsed"], t["cellsUsed"]
+    ));
+    for call in t["calls"].as_array().into_iter().flatten() {
+        print_frame(call, 1);
+    }
+    Ok(())
+}
+
+/// An address from a trace, checksummed.
+fn trace_address(v: &Json) -> String {
+    let text = v.as_str().unwrap_or_default();
+    parse_address(text).map_or_else(|_| text.to_string(), |a| a.to_checksum())
+}
+
+/// A storage key from a trace: the value the SDK encoded it from, else its hex.
+fn trace_key(v: &Json) -> String {
+    v.as_str()
+        .and_then(|s| s.strip_prefix("0x"))
+        .and_then(|h| hex::decode(h).ok())
+        .and_then(|b| cbor::decode(&b).ok())
+        .map_or_else(
+            || v.as_str().unwrap_or_default().to_string(),
+            |k| to_json(&k).to_string(),
+        )
+}
+
+/// One frame of a trace and, indented below it, what it did and the messages it sent.
+fn print_frame(f: &Json, depth: usize) {
+    let pad = "  ".repeat(depth);
+    let outcome = if f["success"].as_bool() == Some(true) {
+        format!("-> {}", f["returnValue"])
+    } else {
+        let line = f["error"]["line"]
+            .as_u64()
+            .map_or(String::new(), |l| format!(" (line {l})"));
+        format!(
+            "!! {}: {}{line}",
+            f["error"]["class"].as_str().unwrap_or("Error"),
+            f["error"]["message"].as_str().unwrap_or_default()
+        )
+    };
+    let value = match f["value"].as_str() {
+        Some("0") | None => String::new(),
+        Some(v) => format!(" value {v}"),
+    };
+    crate::out(format!(
+        "{pad}{} {}.{} from {}{value}  [cycles {}, cells {}] {outcome}",
+        f["kind"].as_str().unwrap_or("call"),
+        trace_address(&f["to"]),
+        f["handler"].as_str().unwrap_or_default(),
+        trace_address(&f["from"]),
+        f["cycles"],
+        f["cells"],
+    ));
+    for s in f["storage"].as_array().into_iter().flatten() {
+        let size = s["size"]
+            .as_u64()
+            .map_or("absent".to_string(), |n| format!("{n} B"));
+        crate::out(format!(
+            "{pad}  storage {} {} ({size})",
+            s["op"].as_str().unwrap_or_default(),
+            trace_key(&s["key"])
+        ));
+    }
+    for e in f["events"].as_array().into_iter().flatten() {
+        crate::out(format!(
+            "{pad}  event {} {}",
+            e["topic"].as_str().unwrap_or_default(),
+            e["dataValue"]
+        ));
+    }
+    for c in f["calls"].as_array().into_iter().flatten() {
+        print_frame(c, depth + 1);
+    }
 }
 
 #[cfg(test)]

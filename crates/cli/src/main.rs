@@ -112,6 +112,10 @@ enum Cmd {
         /// Print the exact number of wei instead of CBY.
         #[arg(long)]
         wei: bool,
+        /// Read the state as of the end of this block (a height) instead of the latest; the
+        /// node serves its last 10,000 blocks by default (`cowboyd --history-blocks`).
+        #[arg(long, value_name = "HEIGHT")]
+        block: Option<u64>,
     },
     /// Nonce of an account (default: the signer's): the next one to sign, and the mined one.
     Nonce {
@@ -174,6 +178,10 @@ enum Cmd {
         /// Sender the handler sees (default: the signer's address, else the zero address).
         #[arg(long)]
         from: Option<String>,
+        /// Read the state as of the end of this block (a height) instead of the latest; the
+        /// node serves its last 10,000 blocks by default (`cowboyd --history-blocks`).
+        #[arg(long, value_name = "HEIGHT")]
+        block: Option<u64>,
     },
     /// Estimate the cycles, cells and fees of a transaction without sending it.
     Estimate {
@@ -211,6 +219,18 @@ enum Cmd {
         /// Key: text as the SDK stores it, or 0x-hex raw key bytes.
         #[arg(value_name = "KEY")]
         entry: String,
+        /// Read the entry as of the end of this block (a height). Proofs are of the latest
+        /// state only, so an older entry comes without one.
+        #[arg(long, value_name = "HEIGHT")]
+        block: Option<u64>,
+    },
+    /// Re-execute a finalized transaction and show its call tree: every handler and message
+    /// with its sender, value, cycles and cells, events, storage reads and writes, and outcome.
+    /// The node must still hold the state before the transaction's block (its last 10,000
+    /// blocks by default). `--json` prints the node's `cowboy_traceTransaction` answer.
+    Trace {
+        /// Transaction hash.
+        hash: String,
     },
     /// An actor's events (default: the last 10,000 blocks).
     Events {
@@ -485,7 +505,11 @@ fn main() -> ExitCode {
             ),
         },
         Cmd::Key { cmd } => key(cmd, json),
-        Cmd::Balance { address, wei } => chain::balance(&ctx, address.as_deref(), wei),
+        Cmd::Balance {
+            address,
+            wei,
+            block,
+        } => chain::balance(&ctx, address.as_deref(), wei, block),
         Cmd::Nonce { address } => chain::nonce(&ctx, address.as_deref()),
         Cmd::Transfer { to, amount, send } => chain::transfer(&ctx, &to, &amount, send.force),
         Cmd::Deploy {
@@ -522,6 +546,7 @@ fn main() -> ExitCode {
             args,
             value,
             from,
+            block,
         } => chain::view(
             &ctx,
             &address,
@@ -529,6 +554,7 @@ fn main() -> ExitCode {
             args.as_deref(),
             value.as_deref(),
             from.as_deref(),
+            block,
         ),
         Cmd::Estimate { what } => match what {
             EstimateCmd::Call {
@@ -546,7 +572,12 @@ fn main() -> ExitCode {
         Cmd::Receipt { hash } => chain::receipt(&ctx, &hash),
         Cmd::Block { block, full } => chain::block(&ctx, &block, full),
         Cmd::Source { address } => chain::source(&ctx, &address),
-        Cmd::Storage { address, entry } => chain::storage(&ctx, &address, &entry),
+        Cmd::Storage {
+            address,
+            entry,
+            block,
+        } => chain::storage(&ctx, &address, &entry, block),
+        Cmd::Trace { hash } => chain::trace(&ctx, &hash),
         Cmd::Events {
             address,
             topic,

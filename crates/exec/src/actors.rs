@@ -39,6 +39,7 @@ use crate::header::BlockEnv;
 use crate::intrinsic::{Exhausted, TxMeter};
 use crate::state::{BlockState, SResult, StateFailure};
 use crate::system::{self, mailbox};
+use crate::trace::{Frame, FrameKind, StorageOp, Trace};
 
 /// Why a transaction's execution failed (goes into the receipt).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +97,8 @@ struct Message {
     value: u128,
     depth: u64,
     bytes: u64,
+    /// The trace frame that sent it, when the run is traced.
+    parent: Option<usize>,
 }
 
 /// The execution of one transaction's payload (see the module docs).
@@ -108,6 +111,8 @@ pub struct TxRun<'r> {
     sent: u64,
     mailbox_bytes: BTreeMap<Address, u64>,
     burned: u128,
+    /// The call tree being recorded, when the run is traced (`crate::trace`).
+    trace: Option<Trace>,
 }
 
 impl<'r> TxRun<'r> {
@@ -123,7 +128,19 @@ impl<'r> TxRun<'r> {
             sent: 0,
             mailbox_bytes: BTreeMap::new(),
             burned: 0,
+            trace: None,
         }
+    }
+
+    /// Record this run's call tree ([`Trace`]); [`Self::take_trace`] hands it back.
+    pub fn traced(mut self) -> Self {
+        self.trace = Some(Trace::default());
+        self
+    }
+
+    /// The recorded call tree, if the run is traced.
+    pub fn take_trace(&mut self) -> Option<Trace> {
+        self.trace.take()
     }
 
     /// Run `tx`'s payload. The caller holds a checkpoint and rolls it back on `Ok(Err(_))`.
@@ -166,7 +183,7 @@ impl<'r> TxRun<'r> {
                     handler: handler.clone(),
                     args: args.clone(),
                 };
-                self.invoke(state, meter, to, sender, value, entry, 0)?
+                self.invoke(state, meter, to, sender, value, entry, 0, None)?
             }
         };
         self.finish(state, meter, result)
@@ -201,7 +218,7 @@ impl<'r> TxRun<'r> {
         if let Err(f) = callable(state, &at)? {
             return Ok(Err(f));
         }
-        self.invoke(state, meter, at, sender, 0, entry, 0)
+        self.invoke(state, meter, at, sender, 0, entry, 0, None)
     }
 
     /// After the first handler: deliver its messages, collect the events.
@@ -257,7 +274,7 @@ impl<'r> TxRun<'r> {
         state.set_account(&address, &acct)?;
         move_value(state, &sender, &address, tx.tx.value)?;
         let entry = Entry::Deploy { args: init_args };
-        match self.invoke(state, meter, address, sender, tx.tx.value, entry, 0)? {
+        match self.invoke(state, meter, address, sender, tx.tx.value, entry, 0, None)? {
             Ok(_) => Ok(Ok(cbor::encode(&Value::Bytes(address.0.to_vec())))),
             Err(f) => Ok(Err(f)),
         }
@@ -290,7 +307,9 @@ impl<'r> TxRun<'r> {
                 handler: m.handler.clone(),
                 args: m.args,
             };
-            if let Err(mut f) = self.invoke(state, meter, m.to, m.from, m.value, entry, m.depth)? {
+            if let Err(mut f) = self.invoke(
+                state, meter, m.to, m.from, m.value, entry, m.depth, m.parent,
+            )? {
                 f.message = format!(
                     "{} (in message {} → {}.{})",
                     f.message,
@@ -304,9 +323,61 @@ impl<'r> TxRun<'r> {
         Ok(Ok(()))
     }
 
-    /// Run one handler of the actor at `at`.
+    /// Run one handler of the actor at `at` (a message's, sent by trace frame `parent`),
+    /// recording it as a frame when the run is traced.
     #[allow(clippy::too_many_arguments)]
     fn invoke<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        meter: &mut TxMeter,
+        at: Address,
+        sender: Address,
+        value: u128,
+        entry: Entry,
+        depth: u64,
+        parent: Option<usize>,
+    ) -> SResult<Result<Vec<u8>, Failure>> {
+        let Some(trace) = self.trace.as_mut() else {
+            return self.invoke_handler(state, meter, at, sender, value, entry, depth);
+        };
+        let (kind, handler) = match &entry {
+            Entry::Deploy { .. } => (FrameKind::Deploy, "__init__".to_string()),
+            Entry::Call { handler, .. } if parent.is_some() => {
+                (FrameKind::Message, handler.clone())
+            }
+            Entry::Call { handler, .. } => (FrameKind::Call, handler.clone()),
+        };
+        trace.enter(Frame {
+            parent,
+            kind,
+            from: sender,
+            to: at,
+            handler,
+            value,
+            depth,
+            cycles: 0,
+            cells: 0,
+            events: Vec::new(),
+            storage: Vec::new(),
+            outcome: None,
+        });
+        let (cycles, cells, events) = (meter.cycles(), meter.cells(), self.events.len());
+        let result = self.invoke_handler(state, meter, at, sender, value, entry, depth)?;
+        let emitted = self.events.get(events..).unwrap_or_default().to_vec();
+        if let Some(trace) = self.trace.as_mut() {
+            trace.exit(
+                meter.cycles() - cycles,
+                meter.cells() - cells,
+                emitted,
+                result.clone(),
+            );
+        }
+        Ok(result)
+    }
+
+    /// Run one handler of the actor at `at`.
+    #[allow(clippy::too_many_arguments)]
+    fn invoke_handler<E: Context>(
         &mut self,
         state: &mut BlockState<'_, E>,
         meter: &mut TxMeter,
@@ -490,6 +561,7 @@ impl TxRun<'_> {
             value: 0,
             depth: 1,
             bytes: 0,
+            parent: self.trace.as_ref().and_then(Trace::current),
         });
         Ok(())
     }
@@ -639,6 +711,13 @@ impl<E: Context> ActorHost<'_, '_, '_, '_, E> {
             .map_err(|_| HostError::OutOfCells)
     }
 
+    /// Record a storage access in the run's trace, if it is traced.
+    fn trace(&mut self, key: &[u8], op: StorageOp) {
+        if let Some(t) = self.run.trace.as_mut() {
+            t.storage(key, op);
+        }
+    }
+
     fn millicells(&mut self, n: u128) -> Result<(), HostError> {
         self.meter
             .charge_millicells(n)
@@ -655,6 +734,7 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
         let me = self.me();
         let r = self.state.storage(&me, key);
         let v = self.io(r)?;
+        self.trace(key, StorageOp::Read(v.as_ref().map(|v| v.len() as u64)));
         let bytes = key.len() + v.as_ref().map_or(0, Vec::len);
         let p = u128::from(self.run.params.state_read_millicells_per_byte);
         self.millicells(p * bytes as u128)?;
@@ -680,13 +760,17 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
         let p = self.run.params.state_write_cells_per_byte;
         self.cells(p.saturating_mul(new_size))?;
         let r = self.state.set_storage(&me, key, value);
-        self.io(r)
+        self.io(r)?;
+        self.trace(key, StorageOp::Write(value.len() as u64));
+        Ok(())
     }
 
     fn storage_delete(&mut self, key: &[u8]) -> Result<(), HostError> {
         let me = self.me();
         let r = self.state.delete_storage(&me, key);
-        self.io(r)
+        self.io(r)?;
+        self.trace(key, StorageOp::Delete);
+        Ok(())
     }
 
     fn send_message(
@@ -771,6 +855,7 @@ impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
             value,
             depth: self.depth + 1,
             bytes,
+            parent: self.run.trace.as_ref().and_then(Trace::current),
         });
         Ok(id.0)
     }

@@ -31,6 +31,7 @@ use crate::header::BlockEnv;
 use crate::intrinsic::{intrinsic, TxMeter};
 use crate::lanes::{Lane, LaneFull};
 use crate::state::{BlockState, SResult};
+use crate::trace::Trace;
 
 /// Why a transaction cannot be part of a block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -406,6 +407,26 @@ impl<'p> BlockExecutor<'p> {
         state: &mut BlockState<'_, E>,
         c: &CheckedTx,
     ) -> SResult<Result<Receipt, TxInvalid>> {
+        Ok(self.apply(state, c, false)?.map(|(receipt, _)| receipt))
+    }
+
+    /// [`Self::apply_checked`], recording the transaction's call tree (`crate::trace`).
+    pub fn apply_traced<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        c: &CheckedTx,
+    ) -> SResult<Result<(Receipt, Trace), TxInvalid>> {
+        Ok(self
+            .apply(state, c, true)?
+            .map(|(receipt, trace)| (receipt, trace.unwrap_or_default())))
+    }
+
+    fn apply<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        c: &CheckedTx,
+        traced: bool,
+    ) -> SResult<Result<(Receipt, Option<Trace>), TxInvalid>> {
         let tx = &c.tx;
         let basefees = self.env.basefees;
         // Both limits must fit in what the block has left (the block caps of §4.3).
@@ -454,7 +475,11 @@ impl<'p> BlockExecutor<'p> {
 
         let cp = state.checkpoint();
         let mut run = actors::TxRun::new(self.params, &self.env, &mut self.usage);
+        if traced {
+            run = run.traced();
+        }
         let outcome = run.execute(state, &mut meter, c)?;
+        let trace = run.take_trace();
         let (success, return_data, events, error) = match outcome {
             Ok(done) => {
                 state.release(cp)?;
@@ -489,7 +514,7 @@ impl<'p> BlockExecutor<'p> {
         self.lanes.record(c.lane, cycles_used);
         self.usage.burned += split.burned;
         self.usage.tips += split.tip;
-        Ok(Ok(Receipt {
+        let receipt = Receipt {
             success,
             cycles_used,
             cells_used,
@@ -497,7 +522,8 @@ impl<'p> BlockExecutor<'p> {
             return_data,
             events,
             error,
-        }))
+        };
+        Ok(Ok((receipt, trace)))
     }
 }
 

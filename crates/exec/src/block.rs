@@ -33,6 +33,7 @@ use crate::header::{
 };
 use crate::lanes::{order_key, Lane};
 use crate::state::{BlockState, SResult, StateFailure};
+use crate::trace::Trace;
 
 /// Credit the genesis allocations (block 0 carries no transactions).
 pub fn apply_genesis<E: Context>(
@@ -185,6 +186,50 @@ pub fn execute_block<E: Context>(
         Ok(life) => life.end(state).map(Ok),
         Err(e) => Ok(Err(e)),
     }
+}
+
+/// Re-execute transaction `index` of a finalized block on `state` (which must hold the
+/// state of the block's parent) and record its call tree (`crate::trace`): `begin_block`, the
+/// transactions before it, then it, traced. The block passed [`verify`] once, so each of
+/// these transactions is valid at its position; `Ok(Err(_))` says the state given was not the
+/// parent's. Costs at most the block's own execution (its cycle cap bounds it).
+pub fn trace_transaction<E: Context>(
+    state: &mut BlockState<'_, E>,
+    params: &GenesisParams,
+    env: BlockEnv,
+    txs: &[Transaction],
+    index: usize,
+) -> SResult<Result<(Receipt, Trace), BlockError>> {
+    let no_such = || {
+        StateFailure::Invariant(format!(
+            "no transaction {index} in a block of {}",
+            txs.len()
+        ))
+    };
+    let upto = txs.get(..=index).ok_or_else(no_such)?;
+    let mut checked = Vec::with_capacity(upto.len());
+    for (i, c) in check_all(upto, params, env.chain_id)
+        .into_iter()
+        .enumerate()
+    {
+        match c {
+            Ok(c) => checked.push(c),
+            Err(reason) => return Ok(Err(BlockError::Transaction { index: i, reason })),
+        }
+    }
+    cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<(Receipt, Trace), BlockError>> {
+        let mut life = Lifecycle::begin(state, params, env)?;
+        let (target, before) = checked.split_last().ok_or_else(no_such)?;
+        for (i, c) in before.iter().enumerate() {
+            if let Err(reason) = life.apply(state, c)? {
+                return Ok(Err(BlockError::Transaction { index: i, reason }));
+            }
+        }
+        Ok(life
+            .exec
+            .apply_traced(state, target)?
+            .map_err(|reason| BlockError::Transaction { index, reason }))
+    })
 }
 
 /// A block assembled by [`build_block`].

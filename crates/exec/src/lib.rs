@@ -26,6 +26,7 @@ pub mod randomness;
 pub mod state;
 pub mod system;
 pub mod timers;
+pub mod trace;
 
 pub use apply::{check_stateless, simulate, BlockExecutor, CheckedTx, Simulation, TxInvalid};
 pub use header::{BlockEnv, BlockError, ChainRules, Parent};

@@ -178,6 +178,8 @@ pub struct Chain<E: Context> {
     head_tx: watch::Sender<Head>,
     finalized_tx: broadcast::Sender<Arc<Finalized>>,
     since_prune: u64,
+    /// Blocks of state history kept (see `cowboy_state::StateConfig::history_blocks`).
+    history_blocks: u64,
     /// A read-only view of the last finalized block, replaced after each (see `crate::reader`).
     readers: watch::Sender<Option<Arc<Reader<E>>>>,
 }
@@ -190,7 +192,13 @@ const PRUNE_EVERY: u64 = 256;
 impl<E: Context> Chain<E> {
     /// Open the chain in `dir` (the runtime's storage directory is `dir/db`), initialising it from
     /// `genesis` on first use and recovering after a crash.
-    pub async fn open(context: E, dir: &Path, genesis: Genesis, mempool: Mempool) -> CResult<Self> {
+    pub async fn open(
+        context: E,
+        dir: &Path,
+        genesis: Genesis,
+        mempool: Mempool,
+        history_blocks: u64,
+    ) -> CResult<Self> {
         std::fs::create_dir_all(dir)?;
         let genesis_file = dir.join("genesis.json");
         match std::fs::read_to_string(&genesis_file) {
@@ -213,7 +221,7 @@ impl<E: Context> Chain<E> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
             Err(e) => return Err(e.into()),
         };
-        let (mut state, mut blocks) = open_stores(&context, generation).await?;
+        let (mut state, mut blocks) = open_stores(&context, generation, history_blocks).await?;
         init_genesis(&mut state, &mut blocks, &genesis).await?;
 
         let tip = blocks.last_height()?.unwrap_or(0);
@@ -236,6 +244,7 @@ impl<E: Context> Chain<E> {
             head_tx,
             finalized_tx,
             since_prune: 0,
+            history_blocks,
             readers: watch::channel(None).0,
         };
         if committed + 1 == tip {
@@ -592,7 +601,7 @@ impl<E: Context> Chain<E> {
         let limits = self.genesis.params.block_limits();
         let next = self.generation + 1;
         destroy_partitions(&self.context, &partitions(next)).await?;
-        let (mut state, mut blocks) = open_stores(&self.context, next).await?;
+        let (mut state, mut blocks) = open_stores(&self.context, next, self.history_blocks).await?;
         init_genesis(&mut state, &mut blocks, &self.genesis).await?;
         let mut parent = read_head(&blocks, 0, limits).await?;
         for h in 1..=height {
@@ -750,8 +759,10 @@ fn partitions(generation: u64) -> Vec<String> {
 async fn open_stores<E: Context>(
     context: &E,
     generation: u64,
+    history_blocks: u64,
 ) -> CResult<(StateDb<E>, BlockStore<E>)> {
-    let (state_cfg, blocks_prefix) = store_names(generation);
+    let (mut state_cfg, blocks_prefix) = store_names(generation);
+    state_cfg.history_blocks = history_blocks;
     let state = StateDb::open(
         context
             .child("state")

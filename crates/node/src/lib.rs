@@ -21,3 +21,4 @@ pub mod production;
 pub mod reader;
 pub mod rpc;
 pub mod sync;
+pub mod trace;

@@ -62,6 +62,11 @@ struct Args {
     /// Most transactions the mempool holds.
     #[arg(long, default_value_t = 100_000)]
     mempool_size: usize,
+    /// Blocks of state history kept: reads at a block (`block` on `cowboy_getAccount`,
+    /// `cowboy_getStorage`, `cowboy_call`…) and `cowboy_traceTransaction` reach back this far.
+    /// Costs the disk of that many blocks' overwritten values.
+    #[arg(long, default_value_t = cowboy_state::DEFAULT_HISTORY_BLOCKS, value_name = "N")]
+    history_blocks: u64,
     /// Threads running RPC simulations and heavy reads (default: half the cores, at least 1).
     #[arg(long, value_name = "N")]
     rpc_workers: Option<usize>,
@@ -291,6 +296,7 @@ fn main() {
         mining,
         dev,
         mempool_txs: args.mempool_size.max(1),
+        history_blocks: args.history_blocks,
         rpc_limits: {
             let mut l = cowboy_node::limits::RpcLimits::default();
             if let Some(n) = args.rpc_workers {

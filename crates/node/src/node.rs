@@ -60,6 +60,9 @@ pub struct NodeConfig {
     pub dev: bool,
     /// Mempool bound (transactions).
     pub mempool_txs: usize,
+    /// Blocks of state history kept for reads at a block and traces (`cowboy_state`'s
+    /// `StateConfig::history_blocks`).
+    pub history_blocks: u64,
     /// What the RPC may cost the node (workers, connections, idle timeout).
     pub rpc_limits: crate::limits::RpcLimits,
     /// Called once the node serves RPC, with the bound RPC address.
@@ -87,6 +90,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         &cfg.data_dir,
         genesis.clone(),
         Mempool::new(cfg.mempool_txs, 256 << 20),
+        cfg.history_blocks,
     )
     .await
     .map_err(|e| e.to_string())?;
@@ -219,6 +223,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             chain: chain.clone(),
             readers,
             finalized,
+            traces: Arc::new(tokio::sync::Semaphore::new(1)),
             pool: crate::limits::WorkerPool::new(&cfg.rpc_limits),
             metrics: metrics.clone(),
             gossip,

@@ -31,8 +31,11 @@
 use std::sync::Arc;
 
 use cowboy_exec::fees::Basefees;
+use cowboy_exec::header::{basefees_after, env_after};
 use cowboy_exec::timers::{self, Timer};
-use cowboy_exec::{simulate, BlockEnv, BlockState, Simulation, StateFailure, TxInvalid};
+use cowboy_exec::{
+    simulate, BlockEnv, BlockState, ChainRules, Parent, Simulation, StateFailure, TxInvalid,
+};
 use cowboy_state::verifier::Account;
 use cowboy_state::{BlockStore, Context, StateDb, StateError};
 use cowboy_types::block::{Block, Receipt};
@@ -84,6 +87,53 @@ impl<E: Context> Reader<E> {
         key: &[u8],
     ) -> Result<(Option<Vec<u8>>, Vec<u8>), StateError> {
         self.state.prove_storage(&address.0, key).await
+    }
+
+    /// This reader as of the end of its finalized block `height`: the state then (a historical
+    /// view, [`StateDb::at`], within the node's history window), that block as head, and a
+    /// simulation environment of the block after it. Blocks above this reader's head are
+    /// [`StateError::HistoryUnavailable`] too: they are not finalized as far as it knows.
+    pub async fn at(&self, height: u64) -> CResult<Reader<E>> {
+        let latest = self.head.header.height;
+        if height > latest {
+            let oldest = self.state.history_range().await?.map_or(0, |(o, _)| o);
+            return Err(StateError::HistoryUnavailable {
+                height,
+                oldest,
+                latest: Some(latest),
+            }
+            .into());
+        }
+        let state = self.state.at(height).await?;
+        let block = self.block(height).await?.ok_or_else(|| {
+            ChainError::Inconsistent(format!("block {height} missing from the block store"))
+        })?;
+        let head = Head {
+            hash: block.header.hash(),
+            header: block.header,
+        };
+        let params = &self.genesis.params;
+        let rules = ChainRules {
+            chain_id: self.genesis.chain_id,
+            params,
+        };
+        let parent = Parent {
+            header: &head.header,
+            hash: head.hash,
+        };
+        Ok(Reader {
+            sim_env: env_after(
+                rules,
+                parent,
+                head.header.timestamp_ms + 1,
+                Address([0; 20]),
+            ),
+            basefees: basefees_after(&head.header, params),
+            state,
+            blocks: self.blocks.clone(),
+            genesis: self.genesis.clone(),
+            head,
+        })
     }
 
     /// Whether block `height` is part of this reader's view (see the module docs).

@@ -76,6 +76,8 @@ pub struct RpcState {
     pub gossip: crate::gossip::Gossip,
     /// The devnet controls, on a `--dev` node only.
     pub dev: Option<Arc<Devnet>>,
+    /// One permit: transaction traces run one at a time (`crate::trace`).
+    pub traces: Arc<tokio::sync::Semaphore>,
 }
 
 impl RpcState {
@@ -534,18 +536,24 @@ fn simulation_error(e: TxInvalid) -> ErrorObjectOwned {
     rejection_error(&rejection)
 }
 
-/// Simulate `tx` from `from` on a worker, on the newest snapshot.
+/// Simulate `tx` from `from` on a worker, on the newest snapshot or, with `at`, on the state
+/// as of the end of that block (as the block after it would run it).
 async fn simulate_on_worker(
     st: &RpcState,
     ext: &Extensions,
     obj: Json,
     call: bool,
+    at: Option<u64>,
 ) -> Result<(SharedReader, Simulation), ErrorObjectOwned> {
     // Size and balance are checked by the simulation itself (`cowboy_exec::simulate`), on the
     // worker's snapshot, so a read that meets a newer block is retried like the rest.
     let reader = st.reader().await?;
     let (from, tx) = sim_tx(&reader, &obj, call)?;
     st.on_worker(client_of(ext), move |r: SharedReader| {
+        let r = match reader_at(r, at) {
+            Ok((r, _)) => r,
+            Err(e) => return Some(Err(e)),
+        };
         match r.simulate(from, &tx) {
             Err(e) if is_stale(&e) => None,
             Err(e) => Some(Err(internal(e.into()))),
@@ -573,12 +581,105 @@ async fn system_read(
         "handler": handler,
         "args": hex0x(&cbor::encode(&Value::Array(args))),
     });
-    let (_, sim) = simulate_on_worker(st, ext, obj, true).await?;
+    let (_, sim) = simulate_on_worker(st, ext, obj, true, None).await?;
     let rc = &sim.receipt;
     match &rc.error {
         Some(e) => Err(invalid("params", format!("{}: {}", e.class, e.message))),
         None => Ok(cbor_json(&rc.return_data)),
     }
+}
+
+/// An optional block parameter of a read: absent, null or `"latest"` is the newest finalized
+/// block, a number that block's height.
+fn block_param(a: &[Json], i: usize) -> Result<Option<u64>, ErrorObjectOwned> {
+    match a.get(i) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::String(s)) if s == "latest" => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            invalid(
+                &format!("params[{i}]"),
+                "expected a block height (a non-negative integer) or \"latest\"",
+            )
+        }),
+    }
+}
+
+/// `r` as of the end of block `at` ([`Reader::at`]; `r` itself for the latest), and whether
+/// that is an older block than `r`'s. A block outside the node's history window is `-32001`
+/// with the window in the message and in `data` (`oldest`, `latest`). Blocking: call it on a
+/// worker.
+fn reader_at(r: SharedReader, at: Option<u64>) -> Result<(SharedReader, bool), ErrorObjectOwned> {
+    match at {
+        Some(h) if h != r.head.header.height => match block_on(r.at(h)) {
+            Ok(old) => Ok((Arc::new(old), true)),
+            Err(e) => Err(history_or_internal(e)),
+        },
+        _ => Ok((r, false)),
+    }
+}
+
+/// A state outside the history window is `-32001` with the window in the message and in
+/// `data` (`oldest`, `latest`); anything else is internal.
+fn history_or_internal(e: ChainError) -> ErrorObjectOwned {
+    match e {
+        ChainError::State(
+            e @ cowboy_state::StateError::HistoryUnavailable { oldest, latest, .. },
+        ) => error(
+            -32001,
+            e.to_string(),
+            Some(json!({"oldest": oldest, "latest": latest})),
+        ),
+        e => internal(e),
+    }
+}
+
+/// A transaction's trace as JSON (`RPC.md`, `cowboy_traceTransaction`).
+fn trace_json(t: &crate::trace::Traced) -> Json {
+    let rc = &t.receipt;
+    let frame = |f: &cowboy_exec::trace::Frame| {
+        let (success, ret, err) = match &f.outcome {
+            Some(Ok(ret)) => (true, cbor_json(ret), Json::Null),
+            Some(Err(e)) => (
+                false,
+                Json::Null,
+                json!({"class": e.class, "message": e.message, "line": e.line}),
+            ),
+            None => (false, Json::Null, Json::Null),
+        };
+        json!({
+            "kind": f.kind.name(),
+            "from": addr_json(&f.from),
+            "to": addr_json(&f.to),
+            "handler": f.handler,
+            "value": f.value.to_string(),
+            "depth": f.depth,
+            "cycles": f.cycles,
+            "cells": f.cells,
+            "success": success,
+            "returnValue": ret,
+            "error": err,
+            "events": f.events.iter().map(|e| json!({
+                "emitter": addr_json(&e.emitter),
+                "topic": e.topic,
+                "data": hex0x(&e.data),
+                "dataValue": cbor_json(&e.data),
+            })).collect::<Vec<_>>(),
+            "storage": f.storage.iter().map(|s| {
+                let (op, size) = crate::trace::storage_op(s.op);
+                json!({"op": op, "key": hex0x(&s.key), "size": size})
+            }).collect::<Vec<_>>(),
+        })
+    };
+    json!({
+        "transactionHash": hash_json(&t.hash),
+        "blockHeight": t.height,
+        "index": t.index,
+        "success": rc.success,
+        "cyclesUsed": rc.cycles_used,
+        "cellsUsed": rc.cells_used,
+        "error": error_json(rc),
+        "calls": crate::trace::frames_json(&t.trace, None, &frame),
+    })
 }
 
 /// An optional page argument: absent or null is `default`.
@@ -723,8 +824,13 @@ pub fn module(
     });
     method!("cowboy_getAccount", |a, s, e| {
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let at = block_param(&a, 1)?;
         let (acct, height) = s
             .on_worker(client_of(e), move |r: SharedReader| {
+                let r = match reader_at(r, at) {
+                    Ok((r, _)) => r,
+                    Err(e) => return Some(Err(e)),
+                };
                 match block_on(r.account(&address)) {
                     Err(cowboy_state::StateError::SnapshotStale { .. }) => None,
                     read => Some(
@@ -734,7 +840,10 @@ pub fn module(
                 }
             })
             .await??;
-        let pending = {
+        // Pending transactions are of the head: an older block has no pending nonce.
+        let pending = if at.is_some() {
+            None
+        } else {
             // The pool is at the chain's head, which can be a block ahead of the reader that
             // served `acct`; counted from the reader's nonce, a transaction mined in between
             // would be neither in the state nor in the pool, and `pendingNonce` would point at
@@ -742,7 +851,7 @@ pub fn module(
             // same lock (one account read).
             let chain = s.chain.lock().await;
             let nonce = chain.account(&address).await.map_err(internal)?.nonce;
-            chain.mempool.next_nonce(&address, nonce)
+            Some(chain.mempool.next_nonce(&address, nonce))
         };
         Ok(json!({
             "address": addr_json(&address),
@@ -756,7 +865,12 @@ pub fn module(
     });
     method!("cowboy_getActorSource", |a, s, e| {
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let at = block_param(&a, 1)?;
         s.on_worker(client_of(e), move |r: SharedReader| {
+            let r = match reader_at(r, at) {
+                Ok((r, _)) => r,
+                Err(e) => return Some(Err(e)),
+            };
             let read: Result<Json, cowboy_state::StateError> = block_on(async {
                 let acct = r.account(&address).await?;
                 let Some(code_hash) = acct.code_hash else {
@@ -772,12 +886,23 @@ pub fn module(
     method!("cowboy_getStorage", |a, s, e| {
         let address = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
         let key = bytes_arg(arg(&a, 1, "params[1]")?, "params[1]")?;
+        let at = block_param(&a, 2)?;
         s.on_worker(client_of(e), move |r: SharedReader| {
-            let read = block_on(r.prove_storage(&address, &key)).map(|(value, proof)| {
+            let (r, old) = match reader_at(r, at) {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e)),
+            };
+            // Proofs are of the current state only (QMDB proves current activity).
+            let read = if old {
+                block_on(r.state.storage(&address.0, &key)).map(|v| (v, None))
+            } else {
+                block_on(r.prove_storage(&address, &key)).map(|(v, p)| (v, Some(p)))
+            };
+            let read = read.map(|(value, proof)| {
                 json!({
                     "value": value.as_deref().map(hex0x),
                     "valueValue": value.as_deref().map(cbor_json),
-                    "proof": hex0x(&proof),
+                    "proof": proof.as_deref().map(hex0x),
                     "stateRoot": hash_json(&r.head.header.state_root),
                     "height": r.head.header.height,
                 })
@@ -786,9 +911,34 @@ pub fn module(
         })
         .await?
     });
+    method!("cowboy_traceTransaction", |a, s, e| {
+        let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let _permit = s.traces.clone().try_acquire_owned().map_err(|_| {
+            error(
+                -32005,
+                "this node is running another trace; retry when it finishes",
+                Some(json!({"reason": "traceBusy"})),
+            )
+        })?;
+        s.on_worker(
+            client_of(e),
+            move |r: SharedReader| match crate::trace::trace(&*r, &hash) {
+                Err(ChainError::Exec(e)) if is_stale(&e) => None,
+                Err(e) => Some(Err(history_or_internal(e))),
+                Ok(None) => Some(Err(error(
+                    -32001,
+                    format!("transaction {} is not in a finalized block", hash.to_hex()),
+                    None,
+                ))),
+                Ok(Some(t)) => Some(Ok(trace_json(&t))),
+            },
+        )
+        .await?
+    });
     method!("cowboy_call", |a, s, e| {
         let obj = arg(&a, 0, "params[0]")?.clone();
-        let (r, sim) = simulate_on_worker(s, e, obj, true).await?;
+        let at = block_param(&a, 1)?;
+        let (r, sim) = simulate_on_worker(s, e, obj, true, at).await?;
         let rc = &sim.receipt;
         let height = r.head.header.height;
         let zero = Hash32([0; 32]);
@@ -805,7 +955,7 @@ pub fn module(
     });
     method!("cowboy_estimateFee", |a, s, e| {
         let obj = arg(&a, 0, "params[0]")?.clone();
-        let (r, sim) = simulate_on_worker(s, e, obj, false).await?;
+        let (r, sim) = simulate_on_worker(s, e, obj, false, None).await?;
         let rc = &sim.receipt;
         let b = r.basefees;
         let p = &r.genesis.params;

@@ -5,8 +5,9 @@
 //! among three honest validators, the mempool censorship attack of issue 14, the RPC's
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
-//! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`) and
-//! `cowboyd devnet` (`devnet_command`).
+//! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
+//! `cowboyd devnet` (`devnet_command`), and reads at a block with transaction traces
+//! (`history_trace`).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -24,6 +25,8 @@ mod dev_controls;
 mod devnet_command;
 #[path = "devnet/gossip.rs"]
 mod gossip;
+#[path = "devnet/history_trace.rs"]
+mod history_trace;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -712,6 +715,7 @@ impl ValidatorNetwork {
             mining: cowboy_node::production::Mining::Interval(Duration::from_millis(200)),
             dev: false,
             mempool_txs: 1_000,
+            history_blocks: cowboy_state::DEFAULT_HISTORY_BLOCKS,
             rpc_limits: cowboy_node::limits::RpcLimits::default(),
             on_ready: Box::new(move |addr| {
                 let _ = ready_tx.send(addr);

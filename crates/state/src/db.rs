@@ -44,6 +44,7 @@ use cowboy_proof_verifier::Account;
 
 use crate::batch::{Changes, Overlay, WriteBatch};
 use crate::error::{storage, StateError};
+use crate::history::{self, Changeset, Changesets, View};
 
 /// What a runtime context must provide to host the state: storage, a clock, metrics and task
 /// spawning (commonware's tokio runtime in production, its deterministic runtime in tests).
@@ -110,6 +111,9 @@ pub struct StateConfig {
     pub partition: String,
     /// Pages of the shared read cache (4 KiB each).
     pub cache_pages: NonZeroUsize,
+    /// Blocks of history kept for [StateDb::at]: the state as of the end of any of the last
+    /// this many blocks can be read (see `history`).
+    pub history_blocks: u64,
 }
 
 impl StateConfig {
@@ -118,6 +122,7 @@ impl StateConfig {
         Self {
             partition: partition.into(),
             cache_pages: NonZeroUsize::new(8192).unwrap_or(NonZeroUsize::MIN),
+            history_blocks: history::DEFAULT_HISTORY_BLOCKS,
         }
     }
 
@@ -125,12 +130,14 @@ impl StateConfig {
     /// [`destroy_partitions`]).
     pub fn partitions(&self) -> Vec<String> {
         let q = self.qmdb();
-        vec![
+        let mut all = vec![
             q.merkle_config.journal_partition,
             q.merkle_config.metadata_partition,
             q.journal_config.partition,
             q.grafted_metadata_partition,
-        ]
+        ];
+        all.extend(history::partitions(&self.partition));
+        all
     }
 
     fn qmdb(&self) -> VariableConfig<EightCap, LogCodec, Sequential> {
@@ -185,16 +192,24 @@ pub async fn destroy_partitions<E: Context>(
     Ok(())
 }
 
-/// What the handles share: the database and the last commit.
+/// What the handles share: the database, its recent history and the last commit.
 struct Inner<E: Context> {
     /// `None` once a failed mutation has consumed the handle (see [StateError::Poisoned]).
     db: Option<Qmdb<E>>,
+    /// The changesets of recent blocks (see `history`); `None` once poisoned, like `db`.
+    history: Option<Changesets<E>>,
+    /// Blocks of history served ([StateConfig::history_blocks]).
+    window: u64,
     committed: Option<Committed>,
 }
 
 impl<E: Context> Inner<E> {
     fn db(&self) -> Result<&Qmdb<E>, StateError> {
         self.db.as_ref().ok_or(StateError::Poisoned)
+    }
+
+    fn history(&self) -> Result<&Changesets<E>, StateError> {
+        self.history.as_ref().ok_or(StateError::Poisoned)
     }
 }
 
@@ -207,11 +222,14 @@ pub struct StateDb<E: Context> {
     committed: Option<Committed>,
     /// Whether this handle is a snapshot (read-only, pinned to `committed`).
     snapshot: bool,
+    /// For a historical view ([Self::at]): the changesets folded over the current state.
+    view: Option<std::sync::Arc<View>>,
 }
 
 impl<E: Context> StateDb<E> {
     /// Open (or create) the state in `context`'s storage, recovering to the last committed block.
     pub async fn open(context: E, config: &StateConfig) -> Result<Self, StateError> {
+        let history = history::open(context.child("history"), &config.partition).await?;
         let db = Qmdb::init(context, config.qmdb(), None)
             .await
             .map_err(storage)?;
@@ -225,10 +243,13 @@ impl<E: Context> StateDb<E> {
         Ok(Self {
             shared: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
                 db: Some(db),
+                history: Some(history),
+                window: config.history_blocks,
                 committed,
             })),
             committed,
             snapshot: false,
+            view: None,
         })
     }
 
@@ -240,13 +261,70 @@ impl<E: Context> StateDb<E> {
             shared: self.shared.clone(),
             committed: self.committed,
             snapshot: true,
+            view: self.view.clone(),
         }
     }
 
-    /// Take the read lock, checking that a snapshot's state is still the committed one.
+    /// A read-only handle on the state as of the end of block `height`, which must be within
+    /// the last [StateConfig::history_blocks] committed blocks (else
+    /// [StateError::HistoryUnavailable], which names the heights that can be read). Unlike a
+    /// snapshot it stays valid while later blocks are committed: it reads the current state
+    /// through their changesets (see `history`). Its [Self::last_committed] is `height` and the
+    /// root after it; it cannot prove, commit or prune.
+    pub async fn at(&self, height: u64) -> Result<StateDb<E>, StateError> {
+        let guard = self.shared.read().await;
+        let Some(now) = guard.committed else {
+            return Err(StateError::HistoryUnavailable {
+                height,
+                oldest: 0,
+                latest: None,
+            });
+        };
+        let oldest = history::oldest(guard.history()?, now.height, guard.window);
+        if height > now.height || height < oldest {
+            return Err(StateError::HistoryUnavailable {
+                height,
+                oldest,
+                latest: Some(now.height),
+            });
+        }
+        let root = if height == now.height {
+            now.root
+        } else {
+            history::load(guard.history()?, height)
+                .await?
+                .ok_or(StateError::HistoryUnavailable {
+                    height,
+                    oldest,
+                    latest: Some(now.height),
+                })?
+                .root
+        };
+        Ok(StateDb {
+            shared: self.shared.clone(),
+            committed: Some(Committed { height, root }),
+            snapshot: true,
+            view: Some(std::sync::Arc::new(View::new(height))),
+        })
+    }
+
+    /// The oldest and latest heights [Self::at] can read now (`None` before the first commit).
+    pub async fn history_range(&self) -> Result<Option<(u64, u64)>, StateError> {
+        let guard = self.shared.read().await;
+        Ok(match guard.committed {
+            Some(now) => Some((
+                history::oldest(guard.history()?, now.height, guard.window),
+                now.height,
+            )),
+            None => None,
+        })
+    }
+
+    /// Take the read lock, checking that a snapshot's state is still the committed one (a
+    /// historical view reads any later state through its changesets).
     async fn read(&self) -> Result<ReadGuard<'_, E>, StateError> {
         let guard = self.shared.read().await;
-        if self.snapshot && guard.committed != self.committed {
+        if self.snapshot && self.view.is_none() && guard.committed != self.committed {
             return Err(StateError::SnapshotStale {
                 pinned: self.committed.map_or(0, |c| c.height),
                 now: guard.committed.map_or(0, |c| c.height),
@@ -273,8 +351,38 @@ impl<E: Context> StateDb<E> {
 
     /// The value under a raw state key at the last committed state.
     pub async fn get_raw(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StateError> {
-        let guard = self.read().await?;
-        guard.db()?.get(&key.to_vec()).await.map_err(storage)
+        let Some(view) = &self.view else {
+            let guard = self.read().await?;
+            return guard.db()?.get(&key.to_vec()).await.map_err(storage);
+        };
+        // Fold in the changesets committed since the last read, one per read-lock hold so a
+        // commit never waits on more than one changeset read, then read under the lock that
+        // saw the fold complete (so the fold and the current state agree).
+        let mut folded = view.folded.lock().await;
+        loop {
+            let guard = self.shared.read().await;
+            let now = guard.committed.map_or(0, |c| c.height);
+            if folded.0 >= now {
+                if let Some(value) = folded.1.get(key) {
+                    return Ok(value.clone());
+                }
+                return guard.db()?.get(&key.to_vec()).await.map_err(storage);
+            }
+            let next = folded.0 + 1;
+            let Some(changeset) = history::load(guard.history()?, next).await? else {
+                // Pruned before this view folded it in: the view fell out of the window.
+                return Err(StateError::HistoryUnavailable {
+                    height: view.height,
+                    oldest: history::oldest(guard.history()?, now, guard.window),
+                    latest: Some(now),
+                });
+            };
+            drop(guard);
+            for (k, v) in changeset.previous {
+                folded.1.entry(k).or_insert(v);
+            }
+            folded.0 = next;
+        }
     }
 
     /// The account at `address` at the last committed state.
@@ -326,8 +434,15 @@ impl<E: Context> StateDb<E> {
         }
         let mut inner = self.shared.write().await;
         let db = inner.db.take().ok_or(StateError::Poisoned)?;
-        let db = apply(db, height, changes).await?;
-        let root = digest(&db.root());
+        let previous = previous_values(&db, &changes).await?;
+        let merkleized = merkleize(&db, height, changes.0).await?;
+        let root = digest(&merkleized.root());
+        // The changeset is durable before the block is: a committed block always has one.
+        let archive = inner.history.take().ok_or(StateError::Poisoned)?;
+        let changeset = Changeset { root, previous };
+        inner.history = Some(history::record(archive, height, &changeset, inner.window).await?);
+        let db = db.apply_batch(merkleized).await.map_err(storage)?;
+        let db = db.commit().await.map_err(storage)?;
         inner.db = Some(db);
         inner.committed = Some(Committed { height, root });
         self.committed = inner.committed;
@@ -344,6 +459,9 @@ impl<E: Context> StateDb<E> {
                 expected,
                 got: height,
             });
+        }
+        if self.view.is_some() {
+            return Err(StateError::ReadOnly);
         }
         let guard = self.read().await?;
         let merkleized = merkleize(guard.db()?, height, changes.0.clone()).await?;
@@ -401,6 +519,9 @@ impl<E: Context> StateDb<E> {
 
     /// Prove a raw state key: its value with an inclusion proof, or `None` with an exclusion one.
     pub async fn prove_key(&self, key: &[u8]) -> Result<(Option<Vec<u8>>, StateProof), StateError> {
+        if let Some(view) = &self.view {
+            return Err(StateError::HistoricalProof(view.height));
+        }
         let guard = self.read().await?;
         let db = guard.db()?;
         let key = key.to_vec();
@@ -436,16 +557,16 @@ impl<E: Context> StateDb<E> {
     }
 }
 
-/// Write `changes` in key order as one QMDB batch whose commit carries `height`, apply it and
-/// make it durable.
-async fn apply<E: Context>(
-    db: Qmdb<E>,
-    height: u64,
-    changes: Changes,
-) -> Result<Qmdb<E>, StateError> {
-    let merkleized = merkleize(&db, height, changes.0).await?;
-    let db = db.apply_batch(merkleized).await.map_err(storage)?;
-    db.commit().await.map_err(storage)
+/// The committed value of every key `changes` writes (`None`: absent): a block's changeset.
+async fn previous_values<E: Context>(
+    db: &Qmdb<E>,
+    changes: &Changes,
+) -> Result<Overlay, StateError> {
+    let mut previous = Overlay::new();
+    for key in changes.0.keys() {
+        previous.insert(key.clone(), db.get(key).await.map_err(storage)?);
+    }
+    Ok(previous)
 }
 
 /// One block's changes as a merkleized QMDB batch over the committed state, tagged with the

@@ -69,6 +69,22 @@ pub enum StateError {
     },
     /// A snapshot was asked to commit or prune: snapshots only read.
     ReadOnly,
+    /// The state as of block `height` was asked for, but only the heights `oldest..=latest`
+    /// can be read (the history window, `StateConfig::history_blocks`; `latest` is `None`
+    /// before the first commit).
+    HistoryUnavailable {
+        /// The height asked for.
+        height: u64,
+        /// The oldest height that can be read now.
+        oldest: u64,
+        /// The latest committed height.
+        latest: Option<u64>,
+    },
+    /// A stored changeset of block `.0` is missing or does not decode, or a retried commit of
+    /// that block wrote different changes than were stored: the history is corrupt.
+    CorruptHistory(u64),
+    /// A proof was asked of a historical view (of block `.0`): proofs are of the current state.
+    HistoricalProof(u64),
     /// The number of receipts differs from the number of transactions.
     ReceiptCountMismatch {
         /// Transactions in the block.
@@ -80,7 +96,24 @@ pub enum StateError {
 
 impl core::fmt::Display for StateError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{self:?}")
+        match self {
+            StateError::HistoryUnavailable {
+                height,
+                oldest,
+                latest: Some(latest),
+            } => write!(
+                f,
+                "the state of block {height} is not available: this node keeps the state of \
+                 blocks {oldest}..={latest} (its history window)"
+            ),
+            StateError::HistoryUnavailable { height, .. } => {
+                write!(
+                    f,
+                    "the state of block {height} is not available: nothing is committed yet"
+                )
+            }
+            _ => write!(f, "{self:?}"),
+        }
     }
 }
 

@@ -13,6 +13,7 @@ pub mod batch;
 pub mod blocks;
 pub mod db;
 pub mod error;
+mod history;
 
 pub use batch::{Changes, Checkpoint, WriteBatch};
 
@@ -20,3 +21,4 @@ pub use blocks::{BlockStore, TxLocation};
 pub use cowboy_proof_verifier as verifier;
 pub use db::{destroy_partitions, Committed, Context, Root, StateConfig, StateDb};
 pub use error::StateError;
+pub use history::DEFAULT_HISTORY_BLOCKS;

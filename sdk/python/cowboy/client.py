@@ -89,6 +89,15 @@ def _amounts(obj: Any) -> Any:
     return obj
 
 
+def _block(block: Optional[int]) -> Any:
+    """A read's block parameter: a height, or ``"latest"``."""
+    if block is None:
+        return "latest"
+    if isinstance(block, bool) or not isinstance(block, int) or block < 0:
+        raise ValueError(f"block must be a non-negative height, got {block!r}")
+    return block
+
+
 def _hash_hex(h: TxHash) -> str:
     if isinstance(h, (bytes, bytearray)):
         if len(h) != 32:
@@ -289,32 +298,49 @@ class Client:
             raise ValueError(f"block tag must be a height, 'latest' or a hash, got {tag_or_hash!r}")
         return _amounts(self.request("cowboy_getBlockByNumber", [tag_or_hash, full]))
 
-    def get_account(self, address: str) -> dict:
-        """``{address, balance, nonce, codeHash, isActor, height}`` (balance as int)."""
-        return _amounts(self.request("cowboy_getAccount", [to_checksum_address(address)]))
+    def get_account(self, address: str, block: Optional[int] = None) -> dict:
+        """``{address, balance, nonce, codeHash, isActor, height}`` (balance as int), as of the
+        end of block ``block`` (a height within the node's history window) or the latest."""
+        return _amounts(self.request("cowboy_getAccount", [to_checksum_address(address), _block(block)]))
 
-    def get_balance(self, address: str) -> int:
-        return self.get_account(address)["balance"]
+    def get_balance(self, address: str, block: Optional[int] = None) -> int:
+        return self.get_account(address, block)["balance"]
 
-    def get_actor_source(self, address: str) -> Optional[dict]:
+    def get_actor_source(self, address: str, block: Optional[int] = None) -> Optional[dict]:
         """``{address, codeHash, source}`` or None if there is no actor there."""
-        return self.request("cowboy_getActorSource", [to_checksum_address(address)])
+        return self.request("cowboy_getActorSource", [to_checksum_address(address), _block(block)])
 
-    def get_storage(self, address: str, key: Any, verify: bool = True, *, raw_key: bool = False) -> StorageValue:
+    def trace_transaction(self, tx_hash: Any) -> dict:
+        """``cowboy_traceTransaction``: the node re-executes a finalized transaction and returns
+        its call tree: ``{transactionHash, blockHeight, index, success, cyclesUsed, cellsUsed,
+        error, calls}``, each call ``{kind, from, to, handler, value, depth, cycles, cells,
+        success, returnValue, error, events, storage, calls}`` (``calls``: the messages it
+        sent). The block's parent must be within the node's history window."""
+        return self.request("cowboy_traceTransaction", [_hash_hex(tx_hash)])
+
+    def get_storage(
+        self, address: str, key: Any, verify: bool = True, *, raw_key: bool = False, block: Optional[int] = None
+    ) -> StorageValue:
         """Reads storage entry ``key`` of the actor at ``address``.
 
         ``key`` is what the actor uses (``self.storage["count"]`` → ``"count"``: a str, int or
         bytes, sent as its canonical CBOR), or, with ``raw_key=True``, the raw key bytes.
         With ``verify`` (the default) the proof is checked against the returned state root and
         that root against the header of the block it names; a mismatch raises
-        :class:`~cowboy.errors.ProofError`.
+        :class:`~cowboy.errors.ProofError`. With ``block`` (a height) the entry is read as of the
+        end of that block; proofs are of the latest state only, so such an entry has no proof
+        (``proof`` is empty and ``verified`` False) unless ``block`` is the latest.
         """
         k = to_bytes(key, what="key") if raw_key else storage_key_bytes(key)
         addr = to_checksum_address(address)
-        r = self.request("cowboy_getStorage", [addr, hex0x(k)])
+        r = self.request("cowboy_getStorage", [addr, hex0x(k), _block(block)])
         raw = None if r.get("value") is None else to_bytes(r["value"], what="value")
-        proof = to_bytes(r["proof"], what="proof")
+        proof = b"" if r.get("proof") is None else to_bytes(r["proof"], what="proof")
         entry = StorageValue(addr, k, raw, proof, r["stateRoot"], int(r["height"]), False)
+        if r.get("proof") is None:
+            if block is None:
+                raise ProofError("MissingProof", "the node's answer lacks a proof")
+            return entry
         if verify:
             verify_storage(entry.state_root, addr, k, raw, proof)
             header = self.get_block(entry.height)
@@ -324,10 +350,17 @@ class Client:
         return entry
 
     def simulate(
-        self, to: str, handler: str, args: Any = None, value: int = 0, sender: Optional[str] = None
+        self,
+        to: str,
+        handler: str,
+        args: Any = None,
+        value: int = 0,
+        sender: Optional[str] = None,
+        block: Optional[int] = None,
     ) -> dict:
-        """``cowboy_call``: runs ``handler`` read-only against the latest state and returns the
-        full result (``success``, ``returnData``, ``value`` (decoded), ``cyclesUsed``, ``events``,
+        """``cowboy_call``: runs ``handler`` read-only against the latest state (or, with
+        ``block``, the state as of the end of that block) and returns the full result
+        (``success``, ``returnData``, ``value`` (decoded), ``cyclesUsed``, ``events``,
         ``error``…)."""
         obj: Dict[str, Any] = {
             "to": to_checksum_address(to),
@@ -337,15 +370,23 @@ class Client:
         }
         if sender is not None:
             obj["from"] = to_checksum_address(sender if isinstance(sender, str) else sender.address)
-        r = self.request("cowboy_call", [obj])
+        r = self.request("cowboy_call", [obj, _block(block)])
         r["value"] = _decode_data(r.get("returnData"))
         r["events"] = [self._event(e) for e in r.get("events") or []]
         return r
 
-    def view(self, to: str, handler: str, args: Any = None, value: int = 0, sender: Optional[str] = None) -> Any:
-        """Runs ``handler`` read-only and returns its decoded return value; a failure raises
-        :class:`~cowboy.errors.ActorError`."""
-        r = self.simulate(to, handler, args, value, sender)
+    def view(
+        self,
+        to: str,
+        handler: str,
+        args: Any = None,
+        value: int = 0,
+        sender: Optional[str] = None,
+        block: Optional[int] = None,
+    ) -> Any:
+        """Runs ``handler`` read-only (as of the end of ``block``, default the latest) and
+        returns its decoded return value; a failure raises :class:`~cowboy.errors.ActorError`."""
+        r = self.simulate(to, handler, args, value, sender, block)
         if not r.get("success"):
             raise self._actor_error(r.get("error"), None, to, handler, simulated=True)
         return r["value"]

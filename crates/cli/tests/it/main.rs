@@ -7,3 +7,4 @@ mod jobs;
 mod keys;
 mod pvm_run;
 mod support;
+mod trace;

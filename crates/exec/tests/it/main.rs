@@ -14,5 +14,6 @@ mod staking;
 mod supply;
 mod support;
 mod timers;
+mod trace;
 mod transfers;
 mod verifier;

@@ -51,6 +51,9 @@ fn expected_roots_to(max: u64) -> Vec<Root> {
 struct Recovered {
     height: Option<u64>,
     root: Root,
+    /// The root of the block before `height` as its historical view reports it (its changeset,
+    /// written before that block's commit, survived the kill).
+    previous_root: Option<Root>,
     ledger_tip: Option<u64>,
 }
 
@@ -102,9 +105,23 @@ fn recover(dir: &Path) -> Recovered {
             verifier::verify_account(&root, &probe, account.as_ref(), &proof)
                 .expect("proof on recovered state");
         }
+        let previous_root = match height {
+            Some(h) if h > 0 => {
+                let view = state
+                    .at(h - 1)
+                    .await
+                    .expect("history of the previous block");
+                view.account(&workload::addr(h % 48))
+                    .await
+                    .expect("historical read");
+                view.last_committed().map(|c| c.root)
+            }
+            _ => None,
+        };
         Recovered {
             height,
             root,
+            previous_root,
             ledger_tip,
         }
     })
@@ -181,6 +198,14 @@ fn sigkill_at_any_moment_recovers_the_last_committed_block() {
                 recovered.root, roots[h as usize],
                 "round {round}: torn state at {h}"
             );
+            if h > 0 {
+                assert_eq!(
+                    recovered.previous_root,
+                    Some(roots[h as usize - 1]),
+                    "round {round}: the changeset of block {} is lost or wrong",
+                    h - 1
+                );
+            }
             distinct_heights.insert(h);
         }
         // Nothing the writer reported committed may be lost, and the state never goes back.

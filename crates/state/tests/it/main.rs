@@ -17,6 +17,7 @@
 
 mod conformance;
 mod crash;
+mod history;
 mod proofs;
 mod state;
 mod support {
