@@ -1096,12 +1096,15 @@ fn print_frame(f: &Json, depth: usize) {
         f["cells"],
     ));
     for s in f["storage"].as_array().into_iter().flatten() {
-        let size = s["size"]
-            .as_u64()
-            .map_or("absent".to_string(), |n| format!("{n} B"));
+        let op = s["op"].as_str().unwrap_or_default();
+        // A read of an absent key has no size; a delete has none to show.
+        let size = match (op, s["size"].as_u64()) {
+            ("delete", _) => String::new(),
+            (_, Some(n)) => format!(" ({n} B)"),
+            (_, None) => " (absent)".to_string(),
+        };
         crate::out(format!(
-            "{pad}  storage {} {} ({size})",
-            s["op"].as_str().unwrap_or_default(),
+            "{pad}  storage {op} {}{size}",
             trace_key(&s["key"])
         ));
     }
