@@ -169,8 +169,29 @@ fn invalid(param: &str, reason: impl std::fmt::Display) -> ErrorObjectOwned {
     )
 }
 
+/// A failure of the node's own reads: a state outside the history window is `-32001` with
+/// the window in the message and in `data` (`oldest`, `latest`); a read at a block whose
+/// history is over the fold cap is `-32005` (a limit; the message says to read a more recent
+/// block); anything else is `-32603`.
 fn internal(e: ChainError) -> ErrorObjectOwned {
-    error(-32603, e.to_string(), None)
+    use cowboy_state::StateError;
+    let state = match &e {
+        ChainError::State(s) | ChainError::Exec(cowboy_exec::StateFailure::State(s)) => Some(s),
+        _ => None,
+    };
+    match state {
+        Some(s @ StateError::HistoryUnavailable { oldest, latest, .. }) => error(
+            -32001,
+            s.to_string(),
+            Some(json!({"oldest": oldest, "latest": latest})),
+        ),
+        Some(s @ StateError::HistoryTooLarge { cap, .. }) => error(
+            -32005,
+            s.to_string(),
+            Some(json!({"reason": "historyTooLarge", "capBytes": cap})),
+        ),
+        _ => error(-32603, e.to_string(), None),
+    }
 }
 
 /// A devnet control's error: bad arguments are `-32602` (with the parameter), an unknown
@@ -612,24 +633,9 @@ fn reader_at(r: SharedReader, at: Option<u64>) -> Result<(SharedReader, bool), E
     match at {
         Some(h) if h != r.head.header.height => match block_on(r.at(h)) {
             Ok(old) => Ok((Arc::new(old), true)),
-            Err(e) => Err(history_or_internal(e)),
+            Err(e) => Err(internal(e)),
         },
         _ => Ok((r, false)),
-    }
-}
-
-/// A state outside the history window is `-32001` with the window in the message and in
-/// `data` (`oldest`, `latest`); anything else is internal.
-fn history_or_internal(e: ChainError) -> ErrorObjectOwned {
-    match e {
-        ChainError::State(
-            e @ cowboy_state::StateError::HistoryUnavailable { oldest, latest, .. },
-        ) => error(
-            -32001,
-            e.to_string(),
-            Some(json!({"oldest": oldest, "latest": latest})),
-        ),
-        e => internal(e),
     }
 }
 
@@ -924,7 +930,7 @@ pub fn module(
             client_of(e),
             move |r: SharedReader| match crate::trace::trace(&*r, &hash) {
                 Err(ChainError::Exec(e)) if is_stale(&e) => None,
-                Err(e) => Some(Err(history_or_internal(e))),
+                Err(e) => Some(Err(internal(e))),
                 Ok(None) => Some(Err(error(
                     -32001,
                     format!("transaction {} is not in a finalized block", hash.to_hex()),

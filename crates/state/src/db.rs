@@ -114,6 +114,9 @@ pub struct StateConfig {
     /// Blocks of history kept for [StateDb::at]: the state as of the end of any of the last
     /// this many blocks can be read (see `history`).
     pub history_blocks: u64,
+    /// Bytes of history one historical view may fold in before its reads are refused
+    /// ([StateError::HistoryTooLarge]): bounds the memory and work of a read at an old block.
+    pub history_fold_bytes: u64,
 }
 
 impl StateConfig {
@@ -123,6 +126,7 @@ impl StateConfig {
             partition: partition.into(),
             cache_pages: NonZeroUsize::new(8192).unwrap_or(NonZeroUsize::MIN),
             history_blocks: history::DEFAULT_HISTORY_BLOCKS,
+            history_fold_bytes: history::DEFAULT_FOLD_BYTES,
         }
     }
 
@@ -200,6 +204,8 @@ struct Inner<E: Context> {
     history: Option<Changesets<E>>,
     /// Blocks of history served ([StateConfig::history_blocks]).
     window: u64,
+    /// Bytes one view may fold ([StateConfig::history_fold_bytes]).
+    fold_cap: u64,
     committed: Option<Committed>,
 }
 
@@ -245,6 +251,7 @@ impl<E: Context> StateDb<E> {
                 db: Some(db),
                 history: Some(history),
                 window: config.history_blocks,
+                fold_cap: config.history_fold_bytes,
                 committed,
             })),
             committed,
@@ -362,13 +369,13 @@ impl<E: Context> StateDb<E> {
         loop {
             let guard = self.shared.read().await;
             let now = guard.committed.map_or(0, |c| c.height);
-            if folded.0 >= now {
-                if let Some(value) = folded.1.get(key) {
+            if folded.through >= now {
+                if let Some(value) = folded.overlay.get(key) {
                     return Ok(value.clone());
                 }
                 return guard.db()?.get(&key.to_vec()).await.map_err(storage);
             }
-            let next = folded.0 + 1;
+            let next = folded.through + 1;
             let Some(changeset) = history::load(guard.history()?, next).await? else {
                 // Pruned before this view folded it in: the view fell out of the window.
                 return Err(StateError::HistoryUnavailable {
@@ -377,11 +384,20 @@ impl<E: Context> StateDb<E> {
                     latest: Some(now),
                 });
             };
+            let cap = guard.fold_cap;
             drop(guard);
-            for (k, v) in changeset.previous {
-                folded.1.entry(k).or_insert(v);
+            folded.bytes = folded.bytes.saturating_add(changeset.fold_bytes());
+            if folded.bytes > cap {
+                return Err(StateError::HistoryTooLarge {
+                    height: view.height,
+                    through: next,
+                    cap,
+                });
             }
-            folded.0 = next;
+            for (k, v) in changeset.previous {
+                folded.overlay.entry(k).or_insert(v);
+            }
+            folded.through = next;
         }
     }
 

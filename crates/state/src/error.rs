@@ -80,6 +80,16 @@ pub enum StateError {
         /// The latest committed height.
         latest: Option<u64>,
     },
+    /// A read at block `height` needed more history than one view may fold: the changesets of
+    /// blocks up to `through` exceed `cap` bytes (`StateConfig::history_fold_bytes`).
+    HistoryTooLarge {
+        /// The height asked for.
+        height: u64,
+        /// The block whose changeset went over the cap.
+        through: u64,
+        /// The cap, in bytes.
+        cap: u64,
+    },
     /// A stored changeset of block `.0` is missing or does not decode, or a retried commit of
     /// that block wrote different changes than were stored: the history is corrupt.
     CorruptHistory(u64),
@@ -112,6 +122,15 @@ impl core::fmt::Display for StateError {
                     "the state of block {height} is not available: nothing is committed yet"
                 )
             }
+            StateError::HistoryTooLarge {
+                height,
+                through,
+                cap,
+            } => write!(
+                f,
+                "the state of block {height} is too far behind to read: the blocks after it \
+                 (through {through}) changed more than {cap} bytes of state; read a more recent block"
+            ),
             _ => write!(f, "{self:?}"),
         }
     }

@@ -37,6 +37,14 @@ use crate::error::{storage, StateError};
 /// Blocks of history kept by default: views of the last this many blocks can be read.
 pub const DEFAULT_HISTORY_BLOCKS: u64 = 10_000;
 
+/// Bytes of changesets one view may fold in by default (see [`Changeset::fold_bytes`]): a read
+/// at an old block on a busy chain needs every changeset since, and a client may ask for such
+/// reads over and over, so what one view holds and decodes is capped.
+pub const DEFAULT_FOLD_BYTES: u64 = 64 << 20;
+
+/// What one overlay entry costs beyond its key and value bytes (a map node and two vectors).
+const ENTRY_OVERHEAD: u64 = 64;
+
 /// Heights per archive section (the granularity of pruning).
 const SECTION: u64 = 256;
 
@@ -53,6 +61,16 @@ pub(crate) struct Changeset {
 }
 
 impl Changeset {
+    /// What folding this changeset into a view costs, in bytes: its keys and values plus a
+    /// fixed overhead per entry, whether or not an earlier changeset already wrote the key
+    /// (it was read and decoded either way).
+    pub fn fold_bytes(&self) -> u64 {
+        self.previous
+            .iter()
+            .map(|(k, v)| ENTRY_OVERHEAD + (k.len() + v.as_ref().map_or(0, Vec::len)) as u64)
+            .sum()
+    }
+
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(36 + self.previous.len() * 64);
         out.extend_from_slice(&self.root);
@@ -224,8 +242,19 @@ pub(crate) async fn load<E: Context>(
 pub(crate) struct View {
     /// The height the view reads.
     pub height: u64,
-    /// The previous values of blocks `height+1..=through`, first writer wins, and `through`.
-    pub folded: tokio::sync::Mutex<(u64, Overlay)>,
+    /// What the view has folded so far.
+    pub folded: tokio::sync::Mutex<Fold>,
+}
+
+/// The changesets of blocks `height+1..=through` folded into one overlay.
+#[derive(Debug, Default)]
+pub(crate) struct Fold {
+    /// The last block folded in (the view's own height when nothing is).
+    pub through: u64,
+    /// The previous values of the blocks folded in, first writer wins.
+    pub overlay: Overlay,
+    /// [`Changeset::fold_bytes`] of every changeset folded in, against the cap.
+    pub bytes: u64,
 }
 
 impl View {
@@ -233,7 +262,11 @@ impl View {
     pub fn new(height: u64) -> Self {
         Self {
             height,
-            folded: tokio::sync::Mutex::new((height, BTreeMap::new())),
+            folded: tokio::sync::Mutex::new(Fold {
+                through: height,
+                overlay: BTreeMap::new(),
+                bytes: 0,
+            }),
         }
     }
 }

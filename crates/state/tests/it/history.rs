@@ -121,3 +121,36 @@ fn outside_the_window_is_a_clear_error_and_views_only_read() {
         );
     });
 }
+
+#[test]
+fn a_view_folding_more_than_the_cap_is_refused_and_a_recent_one_still_reads() {
+    deterministic::Runner::default().start(|context| async move {
+        let mut cfg = config(50);
+        // Enough for a few blocks of the workload's changes, not for twenty.
+        cfg.history_fold_bytes = 4 << 10;
+        let mut state = StateDb::open(context, &cfg).await.expect("open");
+        let mut pictures = Vec::new();
+        for height in 0..20 {
+            workload::apply_block(&mut state, height)
+                .await
+                .expect("apply");
+            pictures.push(picture(&state).await);
+        }
+        let old = state.at(1).await.expect("in the window");
+        let err = old.account(&addr(1)).await.err().expect("over the cap");
+        match &err {
+            StateError::HistoryTooLarge { height, cap, .. } => {
+                assert_eq!((*height, *cap), (1, 4 << 10));
+            }
+            other => panic!("expected HistoryTooLarge, got {other:?}"),
+        }
+        assert!(
+            err.to_string().contains("read a more recent block"),
+            "{err}"
+        );
+        // Still refused on a retry: the view does not start over and fold again.
+        assert!(old.account(&addr(1)).await.is_err());
+        let recent = state.at(18).await.expect("in the window");
+        assert_eq!(picture(&recent).await, pictures[18]);
+    });
+}
