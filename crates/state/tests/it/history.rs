@@ -137,7 +137,7 @@ fn a_view_folding_more_than_the_cap_is_refused_and_a_recent_one_still_reads() {
             pictures.push(picture(&state).await);
         }
         let old = state.at(1).await.expect("in the window");
-        let err = old.account(&addr(1)).await.err().expect("over the cap");
+        let err = old.account(&addr(1)).await.expect_err("over the cap");
         match &err {
             StateError::HistoryTooLarge { height, cap, .. } => {
                 assert_eq!((*height, *cap), (1, 4 << 10));
