@@ -87,12 +87,15 @@ fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
 
 /// Create the builtin classes and exception hierarchy.
 pub fn make_types() -> Types {
-    let object = crate::value::rc_class(Class::new(
+    // A bare `object()` has no `__dict__` (its layout declares no slots; subclasses get a
+    // dict as usual), so `object().x = 1` is AttributeError as in CPython.
+    let object = crate::value::rc_class(Class::with_slots(
         "object",
         vec![],
         vec![],
         NameMap::default(),
         BuiltinType::Object,
+        Some(Vec::new()),
     ));
     let o = || vec![object.clone()];
     let int = cls("int", o(), BuiltinType::Int);

@@ -200,6 +200,16 @@ pub fn permanent<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// Whether the object was built by [`permanent`] and that build is over: it belongs to the
+/// thread's shared base (builtin classes, the shared `cowboy_sdk`), which every invocation
+/// sees and none may change. The containers that can be reached there (module and function
+/// namespaces) refuse writes by this test (`Vm::dict_set` and its kin).
+pub fn is_frozen(acct: &Acct) -> bool {
+    let serial = acct.1.get();
+    (PERMANENT_SERIALS..UNACCOUNTED_SERIAL).contains(&serial)
+        && NEXT_PERMANENT.with(|n| n.get()) == 0
+}
+
 impl Acct {
     /// Account `bytes` for a new object.
     pub fn new(bytes: usize) -> Acct {

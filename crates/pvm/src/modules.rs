@@ -28,6 +28,7 @@ pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 /// Whitelisted native modules.
 const REGISTRY: &[(&str, Loader)] = &[
     ("hashlib", crate::native::hashlib::load),
+    ("cowboy_sdk", load_cowboy_sdk),
     ("math", load_math),
     ("pvm_host", crate::sdk::load),
     ("re", crate::native::re::load),
@@ -47,7 +48,6 @@ const PY_MODULES: &[(&str, &str)] = &[
         include_str!("stdlib/python/collections.abc.py"),
     ),
     ("copy", include_str!("stdlib/python/copy.py")),
-    ("cowboy_sdk", include_str!("stdlib/python/cowboy_sdk.py")),
     ("dataclasses", include_str!("stdlib/python/dataclasses.py")),
     ("decimal", include_str!("stdlib/python/decimal.py")),
     ("enum", include_str!("stdlib/python/enum.py")),
@@ -84,6 +84,35 @@ pub fn lookup(name: &str) -> Option<Loader> {
     REGISTRY.iter().find(|(n, _)| *n == name).map(|(_, l)| *l)
 }
 
+/// The source of `cowboy_sdk`, the actor developer surface.
+const COWBOY_SDK: &str = include_str!("stdlib/python/cowboy_sdk.py");
+
+/// `import cowboy_sdk`. The module's body runs once per thread, when the VM base is built
+/// (`vm::Base`, under `value::permanent`): its classes are immutable like the builtin ones,
+/// its functions and its namespace refuse writes (`memory::is_frozen`), and it refers to no
+/// module or object an invocation could change. Each import gets a module object of its own
+/// over a copy of that namespace, so an actor may rebind `cowboy_sdk.x` for itself and nothing
+/// it does reaches the next invocation. The import costs the copy of the namespace on top of
+/// `IMPORT_FIRST` (what it does), not the cycles of running the body (which it no longer
+/// does); a test walks every object the module reaches to keep it read-only.
+pub(crate) fn load_cowboy_sdk(vm: &mut Vm, name: &str) -> R<Value> {
+    let filename = "cowboy_sdk.py";
+    if vm.building_base {
+        return run_python(vm, "cowboy_sdk", COWBOY_SDK, filename);
+    }
+    if vm.host.is_none() {
+        return Err(crate::sdk::no_host(vm, name));
+    }
+    let shared = vm.shared_sdk()?;
+    let table = shared.dict.table.borrow().clone();
+    vm.charge(crate::cost::table_copy(table.entries.len()))?;
+    vm.sources.insert(filename.into(), COWBOY_SDK.into());
+    Ok(Value::Module(Rc::new(Module {
+        name: name.into(),
+        dict: crate::value::rc_dict(PyDict::from_table(table)),
+    })))
+}
+
 /// Run an embedded Python module in a fresh namespace. Its compiled code comes from the
 /// thread's cache (`code_cache`, invisible to programs); its instructions are metered like
 /// user code.
@@ -91,8 +120,12 @@ fn load_python(vm: &mut Vm, name: &str) -> R<Value> {
     let Some(&(name, src)) = PY_MODULES.iter().find(|(n, _)| *n == name) else {
         return Err(vm.new_exc("ImportError", &format!("No module named '{name}'")));
     };
-    let filename = format!("{name}.py");
-    let code = match crate::code_cache::compile_builtin(name, src, &filename) {
+    run_python(vm, name, src, &format!("{name}.py"))
+}
+
+/// Run the embedded module `name` (source `src`, file name `filename`) in a fresh namespace.
+fn run_python(vm: &mut Vm, name: &'static str, src: &'static str, filename: &str) -> R<Value> {
+    let code = match crate::code_cache::compile_builtin(name, src, filename) {
         Ok(c) => c,
         Err(e) => {
             return Err(vm.new_exc(
@@ -101,7 +134,7 @@ fn load_python(vm: &mut Vm, name: &str) -> R<Value> {
             ))
         }
     };
-    vm.sources.insert(filename.as_str().into(), src.into());
+    vm.sources.insert(filename.into(), src.into());
     let d = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     let m = Value::Module(Rc::new(Module {
@@ -808,5 +841,134 @@ pub fn float_to_int(vm: &mut Vm, f: f64) -> R<Value> {
     match crate::objects::int::float_to_big(f) {
         Some(b) => vm.int_result(b),
         None => Err(vm.value_err("cannot convert float")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The shared `cowboy_sdk` reaches nothing an invocation could change.
+
+    use super::*;
+    use crate::vm::Vm;
+
+    /// Every object reachable from `v`, checked: immutable values, immutable classes,
+    /// frozen namespaces; anything else is a way for one invocation to reach the next.
+    fn walk(v: &Value, seen: &mut std::collections::BTreeSet<usize>, path: &str) {
+        let frozen = |d: &PyDict| crate::memory::is_frozen(&d.acct);
+        macro_rules! once {
+            ($rc:expr) => {
+                if !seen.insert(Rc::as_ptr($rc) as *const u8 as usize) {
+                    return;
+                }
+            };
+        }
+        match v {
+            Value::None
+            | Value::NotImplemented
+            | Value::Ellipsis
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::BigInt(_)
+            | Value::Str(_)
+            | Value::Bytes(_)
+            | Value::Range(_)
+            | Value::Slice(_) => {}
+            Value::Tuple(t) => {
+                for (i, x) in t.items.iter().enumerate() {
+                    walk(x, seen, &format!("{path}[{i}]"));
+                }
+            }
+            Value::Set(s) if s.frozen => {
+                for e in s.table.borrow().iter() {
+                    walk(&e.key, seen, &format!("{path}{{}}"));
+                }
+            }
+            Value::Function(f) => {
+                once!(f);
+                assert!(frozen(&f.attrs), "{path}: writable function attributes");
+                assert!(frozen(&f.globals), "{path}: writable function globals");
+                for e in f.attrs.table.borrow().iter() {
+                    walk(&e.value, seen, &format!("{path}.{:?}", e.key));
+                }
+                for d in &f.defaults {
+                    walk(d, seen, &format!("{path}.__defaults__"));
+                }
+                for (k, d) in &f.kwdefaults {
+                    walk(d, seen, &format!("{path}.__kwdefaults__[{k}]"));
+                }
+                for c in &f.closure {
+                    if let Some(x) = c.v.borrow().as_ref() {
+                        walk(x, seen, &format!("{path}.__closure__"));
+                    }
+                }
+            }
+            Value::Builtin(b) => {
+                if let BuiltinKind::Method(r) = &b.kind {
+                    walk(r, seen, &format!("{path}.__self__"));
+                }
+            }
+            Value::BoundMethod(m) => {
+                walk(&m.receiver, seen, &format!("{path}.__self__"));
+                walk(&m.func, seen, &format!("{path}.__func__"));
+            }
+            Value::Class(c) => {
+                once!(c);
+                assert!(c.immutable.get(), "{path}: mutable class {}", c.name);
+                let entries: Vec<(Rc<str>, Value)> = c
+                    .dict
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                for (k, x) in entries {
+                    walk(&x, seen, &format!("{}.{k}", c.name));
+                }
+                for b in c.mro.iter().chain(c.bases.iter()) {
+                    walk(&Value::Class(b.clone()), seen, &format!("{path}.__mro__"));
+                }
+            }
+            Value::Instance(i) => {
+                let cls = i.cls();
+                assert!(
+                    cls.name.as_ref() == "object"
+                        && cls.builtin == BuiltinType::Object
+                        && i.dict.table.borrow().entries.is_empty()
+                        && i.base.borrow().is_none(),
+                    "{path}: an instance of {} (only bare object() sentinels may be shared)",
+                    cls.name
+                );
+            }
+            Value::Module(m) => {
+                once!(m);
+                assert!(frozen(&m.dict), "{path}: writable module namespace");
+                for e in m.dict.table.borrow().iter() {
+                    walk(&e.value, seen, &format!("{}.{:?}", m.name, e.key));
+                }
+            }
+            Value::Property(p) => {
+                for (n, x) in [("fget", &p.fget), ("fset", &p.fset), ("fdel", &p.fdel)] {
+                    walk(x, seen, &format!("{path}.{n}"));
+                }
+                walk(&p.doc, seen, &format!("{path}.__doc__"));
+            }
+            Value::ClassMethod(w) | Value::StaticMethod(w) => {
+                walk(&w.0, seen, &format!("{path}.__func__"))
+            }
+            other => panic!("{path}: a mutable or stateful object is shared: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_shared_sdk_reaches_only_read_only_objects() {
+        let mut vm = Vm::new(crate::Limits::default());
+        let sdk = vm.shared_sdk().expect("the embedded SDK builds");
+        let mut seen = std::collections::BTreeSet::new();
+        walk(&Value::Module(sdk.clone()), &mut seen, "cowboy_sdk");
+        assert!(seen.len() > 50, "walked only {} objects", seen.len());
+        // And the SDK's own code never rebinds one of its globals (which would raise now).
+        assert!(!COWBOY_SDK
+            .lines()
+            .any(|l| l.trim_start().starts_with("global ")));
     }
 }

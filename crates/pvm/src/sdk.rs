@@ -29,11 +29,10 @@ type NativeBody = fn(&mut Vm, Args) -> R<Value>;
 
 /// Load `pvm_host` (ImportError without a host).
 pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
-    if vm.host.is_none() {
-        return Err(vm.new_exc(
-            "ImportError",
-            &format!("{name} needs a chain host: run the actor with `cowboy`, not as a script"),
-        ));
+    // The VM base's builder loads it for the shared `cowboy_sdk` (whose functions call the
+    // host of whichever invocation runs them).
+    if vm.host.is_none() && !vm.building_base {
+        return Err(no_host(vm, name));
     }
     let d = rc_dict(PyDict::new());
     let fns: &[(&str, NativeBody)] = &[
@@ -79,6 +78,14 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
         name: name.into(),
         dict: d,
     })))
+}
+
+/// The ImportError of a host module imported by a plain script.
+pub(crate) fn no_host(vm: &mut Vm, name: &str) -> Exc {
+    vm.new_exc(
+        "ImportError",
+        &format!("{name} needs a chain host: run the actor with `cowboy`, not as a script"),
+    )
 }
 
 /// Call the host, mapping its errors into the VM.

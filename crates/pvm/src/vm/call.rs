@@ -914,11 +914,21 @@ impl Vm<'_> {
                 match name {
                     "__name__" => Ok(Some(Value::str(&f.code.name))),
                     "__qualname__" => Ok(Some(Value::str(&f.code.qualname))),
+                    // A shared SDK function's namespace is read-only: its `__dict__` is a
+                    // copy (as `vars(int)` is), and its empty annotations are not stored.
+                    "__dict__" if crate::memory::is_frozen(&f.attrs.acct) => {
+                        let t = f.attrs.table.borrow().clone();
+                        Ok(Some(Value::Dict(crate::value::rc_dict(
+                            PyDict::from_table(t),
+                        ))))
+                    }
                     "__dict__" => Ok(Some(Value::Dict(f.attrs.clone()))),
                     "__annotations__" => {
                         let d = Value::Dict(crate::value::rc_dict(PyDict::new()));
                         let a = f.attrs.clone();
-                        self.dict_set_str(&a, "__annotations__", d.clone())?;
+                        if !crate::memory::is_frozen(&a.acct) {
+                            self.dict_set_str(&a, "__annotations__", d.clone())?;
+                        }
                         Ok(Some(d))
                     }
                     "__get__" => Ok(Some(Value::Builtin(Rc::new(Builtin {
@@ -1277,7 +1287,8 @@ impl Vm<'_> {
             }
         }
         // __slots__: only when every class in the MRO (but object) declares slots is the
-        // attribute set restricted to the union of their slot names (`Class::slots`).
+        // attribute set restricted to the union of their slot names (`Class::slots`); a bare
+        // `object()` allows none (so a shared sentinel cannot carry state).
         if !cls.slots_allow(name) {
             return Err(self.new_exc(
                 "AttributeError",
@@ -1331,6 +1342,24 @@ impl Vm<'_> {
             if self.class_delete(c, name)? {
                 return Ok(());
             }
+        }
+        // A module's or function's attribute lives in its namespace (refused on the shared
+        // SDK's: `Vm::check_writable`).
+        let ns = match obj {
+            Value::Module(m) => Some(m.dict.clone()),
+            Value::Function(f) => Some(f.attrs.clone()),
+            _ => None,
+        };
+        if let Some(ns) = ns {
+            if self.dict_del(&ns, &Value::str(name))?.is_some() {
+                return Ok(());
+            }
+            // CPython words a failed delete on a module by its type, not its name.
+            let tn = self.type_name(obj);
+            return Err(self.new_exc(
+                "AttributeError",
+                &format!("'{tn}' object has no attribute '{name}'"),
+            ));
         }
         Err(self.attr_error(obj, name))
     }

@@ -183,9 +183,14 @@ pub struct Stats {
 ///   so `hash(int)` is the same on a thread's first invocation and its thousandth;
 /// - caches that remember a class (lookup caches, inline caches) are hints checked against
 ///   the class epoch and never change a charge (README, "Inline caches").
+///
+/// The base also holds the `cowboy_sdk` module, built by running its body once, in the same
+/// way (see [`crate::modules::load_cowboy_sdk`] for what an invocation's import gets and pays).
 struct Base {
     types: Rc<Types>,
     builtins: Rc<NameMap>,
+    /// The shared `cowboy_sdk`, or why its body failed (a bug in the embedded SDK).
+    sdk: Result<Rc<Module>, String>,
 }
 
 thread_local! {
@@ -235,6 +240,9 @@ pub struct Vm<'h> {
     /// Value-stack and local-slot buffers of finished frames, reused by the next calls so a
     /// Python-to-Python call allocates nothing for its frame (see `new_frame`/`recycle_frame`).
     spare_frames: Vec<(Vec<Value>, Vec<Option<Value>>)>,
+    /// This VM builds the thread's [`Base`] (its objects outlive it): `pvm_host` loads without
+    /// a host, and dropping the VM leaves the containers it made alone.
+    pub(crate) building_base: bool,
 }
 
 /// Frames kept for reuse, and the largest buffer worth keeping (a frame that once held a huge
@@ -253,13 +261,36 @@ impl<'h> Vm<'h> {
         Vm::with_base(limits, types, builtins)
     }
 
-    /// The thread's [`Base`]: the builtin classes and the namespace that names them.
+    /// The thread's [`Base`]: the builtin classes, the namespace that names them, and the
+    /// `cowboy_sdk` module, whose body runs here once, unmetered, in a VM of its own.
     fn build_base() -> Base {
-        let types = crate::builtins::make_types();
-        let builtins = crate::builtins::install(&types);
+        let types = Rc::new(crate::builtins::make_types());
+        let builtins = Rc::new(crate::builtins::install(&types));
+        let sdk = {
+            let mut vm = Vm::with_base(Limits::default(), types.clone(), builtins.clone());
+            vm.building_base = true;
+            match crate::modules::load_cowboy_sdk(&mut vm, "cowboy_sdk") {
+                Ok(Value::Module(m)) => Ok(m),
+                Ok(_) => Err("cowboy_sdk is not a module".to_string()),
+                Err(e) => Err(format!("{:?}", crate::render_error(&mut vm, e))),
+            }
+        };
         Base {
-            types: Rc::new(types),
-            builtins: Rc::new(builtins),
+            types,
+            builtins,
+            sdk,
+        }
+    }
+
+    /// The thread's shared `cowboy_sdk` module ([`Base`]).
+    pub(crate) fn shared_sdk(&mut self) -> R<Rc<Module>> {
+        let sdk = BASE.with(|b| b.get().map(|base| base.sdk.clone()));
+        match sdk {
+            Some(Ok(m)) => Ok(m),
+            Some(Err(why)) => {
+                Err(self.new_exc("ImportError", &format!("cowboy_sdk failed to build: {why}")))
+            }
+            None => Err(self.new_exc("ImportError", "cowboy_sdk: no VM base on this thread")),
         }
     }
 
@@ -283,6 +314,7 @@ impl<'h> Vm<'h> {
             native_classes: IndexMap::default(),
             tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
             spare_frames: Vec::new(),
+            building_base: false,
         }
     }
 
@@ -693,6 +725,7 @@ impl<'h> Vm<'h> {
                 }
                 Op::StoreGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
+                    self.check_writable(&f.globals)?;
                     let v = Self::pop(f);
                     f.globals.set_name(&code.names[i as usize], v);
                 }
@@ -2216,6 +2249,10 @@ impl Drop for Vm<'_> {
     fn drop(&mut self) {
         self.modules.clear();
         self.native_classes.clear();
-        crate::value::clear_tracked();
+        // The base's builder made only permanent objects, which `clear_tracked` must not
+        // empty (it would see the base's containers while `value::permanent` runs).
+        if !self.building_base {
+            crate::value::clear_tracked();
+        }
     }
 }

@@ -2285,8 +2285,22 @@ impl Vm<'_> {
         })
     }
 
+    /// Refuse to change a namespace of the thread's shared base (`memory::is_frozen`): the
+    /// globals, functions and host module of the shared `cowboy_sdk`.
+    #[inline]
+    pub fn check_writable(&mut self, d: &PyDict) -> R<()> {
+        if crate::memory::is_frozen(&d.acct) {
+            return Err(self.type_err(
+                "cannot change cowboy_sdk's functions or namespaces: they are shared by every \
+                 invocation (bind a name of your own instead)",
+            ));
+        }
+        Ok(())
+    }
+
     /// `d[key] = v`.
     pub fn dict_set(&mut self, d: &PyDict, key: Value, v: Value) -> R<()> {
+        self.check_writable(d)?;
         let h = self.hash(&key)?;
         self.charge(cost::DICT_OP)?;
         match self.table_find(&d.table, &key, h)? {
@@ -2305,6 +2319,7 @@ impl Vm<'_> {
 
     /// Remove `key`; returns its value.
     pub fn dict_del(&mut self, d: &PyDict, key: &Value) -> R<Option<Value>> {
+        self.check_writable(d)?;
         let h = self.hash(key)?;
         self.charge(cost::DICT_OP)?;
         let r = match self.table_find(&d.table, key, h)? {
@@ -2333,6 +2348,7 @@ impl Vm<'_> {
 
     /// Store with a str key.
     pub fn dict_set_str(&mut self, d: &PyDict, key: &str, v: Value) -> R<()> {
+        self.check_writable(d)?;
         let h = str_hash(key);
         {
             let mut t = d.table.borrow_mut();

@@ -24,4 +24,5 @@ mod hostile_stdlib;
 mod jobs_sdk;
 mod language;
 mod robustness;
+mod shared_sdk;
 mod tmpfs;

@@ -6,9 +6,11 @@ other attributes are restored from the previous invocation. Addresses are canoni
 checksummed strings everywhere (`sender()`, `self_address()`, parameters annotated `Address`,
 `address(s)`), so one account is one storage key. Everything here is metered like
 any Python code; the host calls are priced by pvm_host (whitepaper §17.3).
-"""
 
-import hashlib
+This module is built once per thread and shared by every invocation (crates/pvm/src/modules.rs,
+`load_cowboy_sdk`): it holds no mutable state and imports no module an actor could change, so
+anything stateful (hashlib below) is imported where it is used, from the invocation's own modules.
+"""
 
 import pvm_host
 
@@ -533,6 +535,8 @@ def next_job_id():
     """The id the dispatcher will give this actor's next job: keccak256(this actor ‖ n_le8 ‖
     "job"), n the jobs it submitted before (the dispatcher numbers jobs per submitter, so an
     actor knows its job's id before the submission message is delivered)."""
+    import hashlib
+
     me = bytes.fromhex(pvm_host.self_address()[2:])
     n = _job_count()
     return hashlib.keccak256(me + n.to_bytes(8, "little") + b"job").digest()
