@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "4ab3ed9fb58d18e4589847c4d5e2b4b68e6d08a2cb5ea10f843656f234d947b6";
+const GOLDEN_ROOT: &str = "d77d0f483a305633f5bf184e1d12a84c610d32d909f5d50fcdd73cf367b04b35";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
