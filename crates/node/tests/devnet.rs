@@ -6,8 +6,8 @@
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
 //! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
-//! `cowboyd devnet` (`devnet_command`), and reads at a block with transaction traces
-//! (`history_trace`).
+//! `cowboyd devnet` (`devnet_command`), reads at a block with transaction traces
+//! (`history_trace`), and the block explorer in a headless browser (`explorer`).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -23,6 +23,8 @@ use serde_json::{json, Value as Json};
 mod dev_controls;
 #[path = "devnet/devnet_command.rs"]
 mod devnet_command;
+#[path = "devnet/explorer.rs"]
+mod explorer;
 #[path = "devnet/gossip.rs"]
 mod gossip;
 #[path = "devnet/history_trace.rs"]
