@@ -66,8 +66,9 @@ impl Browser {
         c
     }
 
-    /// The DOM of `url` once its script has settled, and a screenshot named `name` if asked.
-    fn page(&self, url: &str, name: &str) -> String {
+    /// The DOM of `url` once its script has settled, and a screenshot `shot` if screenshots
+    /// were asked for and the page is worth one (search pages land on pages already shot).
+    fn page(&self, url: &str, name: &str, shot: bool) -> String {
         let out = self
             .headless()
             .args(["--dump-dom", url])
@@ -75,12 +76,12 @@ impl Browser {
             .expect("run chromium");
         assert!(out.status.success(), "chromium failed on {url}");
         let dom = String::from_utf8(out.stdout).expect("utf-8 DOM");
-        if let Some(dir) = &self.screenshots {
+        if let Some(dir) = self.screenshots.as_ref().filter(|_| shot) {
             let png = dir.join(format!("{name}.png"));
             let shot = self
                 .headless()
                 .arg(format!("--screenshot={}", png.display()))
-                .args(["--window-size=1280,900", url])
+                .args(["--window-size=1280,1100", url])
                 .stdout(Stdio::null())
                 .status()
                 .expect("run chromium");
@@ -181,7 +182,7 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     let hash = |r: &Json| r["transactionHash"].as_str().unwrap().to_string();
 
     // Home: the latest blocks and the transactions in them.
-    let dom = browser.page(&format!("{base}/"), "home");
+    let dom = browser.page(&format!("{base}/"), "home", true);
     assert!(dom.contains(&format!("Chain head: block {head}")), "{dom}");
     for tx in [&shout, &fail, &transfer] {
         assert!(
@@ -191,7 +192,7 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     }
 
     // The actor: highlighted source, a storage entry with its proof status, its events.
-    let dom = browser.page(&format!("{base}/#/address/{actor}?key=note"), "actor");
+    let dom = browser.page(&format!("{base}/#/address/{actor}?key=note"), "actor", true);
     assert!(dom.contains("<span class=\"tok-kw\">class</span>"), "{dom}");
     assert!(dom.contains("<span class=\"tok-def\">Evil</span>"), "{dom}");
     assert!(
@@ -207,7 +208,11 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     assert!(dom.contains("Shout"), "{dom}");
 
     // A call with an event and its trace tree.
-    let dom = browser.page(&format!("{base}/#/tx/{}", hash(&shout)), "transaction");
+    let dom = browser.page(
+        &format!("{base}/#/tx/{}", hash(&shout)),
+        "transaction",
+        true,
+    );
     assert!(dom.contains("<span class=\"ok\">success</span>"), "{dom}");
     assert!(
         dom.contains(&as_text(&format!("event {INJECTED}")).replace('"', "\\\"")),
@@ -220,6 +225,7 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     let dom = browser.page(
         &format!("{base}/#/tx/{}", hash(&fail)),
         "failed-transaction",
+        true,
     );
     assert!(dom.contains("<div id=\"traceback\">"), "{dom}");
     assert!(
@@ -233,7 +239,7 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
 
     // A block, and search by height, address and hash.
     let height = shout["blockHeight"].as_u64().unwrap();
-    let dom = browser.page(&format!("{base}/#/block/{height}"), "block");
+    let dom = browser.page(&format!("{base}/#/block/{height}"), "block", true);
     assert!(dom.contains(&format!("<h1>Block {height}</h1>")), "{dom}");
     assert!(
         dom.contains(&format!("href=\"#/tx/{}\"", hash(&shout))),
@@ -242,13 +248,15 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     let found = browser.page(
         &format!("{base}/#/search/{}", hash(&transfer)),
         "search-hash",
+        false,
     );
     assert!(found.contains("<h1>Transaction"), "{found}");
-    let found = browser.page(&format!("{base}/#/search/{actor}"), "search-address");
+    let found = browser.page(&format!("{base}/#/search/{actor}"), "search-address", false);
     assert!(found.contains("<h1>Actor"), "{found}");
     let missing = browser.page(
         &format!("{base}/#/search/0x{}", "ab".repeat(32)),
         "search-missing",
+        false,
     );
     assert!(missing.contains("<h1>Not found</h1>"), "{missing}");
 }
