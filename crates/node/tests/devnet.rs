@@ -185,6 +185,21 @@ fn submit_and_wait(node: &Node, tx: &Transaction) -> Json {
     }
 }
 
+/// Call `handler` of the actor at `to` from dev account 0 and wait for the receipt.
+fn call(node: &Node, to: &str, handler: &str, args: Vec<Value>) -> Json {
+    let tx = signed(
+        node,
+        &dev_key(0),
+        Some(parse(to)),
+        0,
+        Payload::Call {
+            handler: handler.into(),
+            args: Value::Array(args),
+        },
+    );
+    submit_and_wait(node, &tx)
+}
+
 const COUNTER: &str = include_str!("../../../examples/actors/counter.py");
 const TOKEN: &str = include_str!("../../../examples/actors/token.py");
 

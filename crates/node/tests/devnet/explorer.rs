@@ -115,18 +115,9 @@ fn as_text(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-fn call_tx(node: &Node, to: &str, handler: &str, text: &str) -> Json {
-    let tx = signed(
-        node,
-        &dev_key(0),
-        Some(parse(to)),
-        0,
-        Payload::Call {
-            handler: handler.into(),
-            args: Value::Array(vec![Value::Text(text.into())]),
-        },
-    );
-    submit_and_wait(node, &tx)
+/// `text` inside a JSON string the page shows (event data, storage values) as a text node.
+fn as_json_text(text: &str) -> String {
+    as_text(&text.replace('"', "\\\""))
 }
 
 #[test]
@@ -165,9 +156,19 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     let r = submit_and_wait(&node, &deploy);
     assert_eq!(r["success"], json!(true), "{r}");
     let actor = r["contractAddress"].as_str().unwrap().to_string();
-    let shout = call_tx(&node, &actor, "shout", &format!("event {INJECTED}"));
+    let shout = call(
+        &node,
+        &actor,
+        "shout",
+        vec![Value::Text(format!("event {INJECTED}"))],
+    );
     assert_eq!(shout["success"], json!(true), "{shout}");
-    let fail = call_tx(&node, &actor, "fail", &format!("error {INJECTED}"));
+    let fail = call(
+        &node,
+        &actor,
+        "fail",
+        vec![Value::Text(format!("error {INJECTED}"))],
+    );
     assert_eq!(fail["success"], json!(false), "{fail}");
     let transfer = signed(
         &node,
@@ -200,7 +201,7 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
         "{dom}"
     );
     assert!(
-        dom.contains(&as_text(&format!("storage {INJECTED}")).replace('"', "\\\"")),
+        dom.contains(&as_json_text(&format!("storage {INJECTED}"))),
         "{dom}"
     );
     assert!(dom.contains(&format!("= header of block {head}")), "{dom}");
@@ -215,7 +216,7 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     );
     assert!(dom.contains("<span class=\"ok\">success</span>"), "{dom}");
     assert!(
-        dom.contains(&as_text(&format!("event {INJECTED}")).replace('"', "\\\"")),
+        dom.contains(&as_json_text(&format!("event {INJECTED}"))),
         "{dom}"
     );
     assert!(dom.contains("<div id=\"trace\">"), "{dom}");
