@@ -493,8 +493,13 @@
   const statusLine = document.getElementById("status");
   let lastHead = -1;
 
-  function newHead(height) {
-    if (height <= lastHead) return;
+  // A new head, by height (polling) or with its parent's hash (the subscription). A head that
+  // went down, or whose parent is not the block cached below it, means a dev revert rebuilt
+  // the chain: the cached blocks are dropped and fetched again.
+  function newHead(height, parentHash) {
+    if (height === lastHead) return;
+    const below = recent.get(height - 1);
+    if (height < lastHead || (below && parentHash && below.hash !== parentHash)) recent.clear();
     lastHead = height;
     statusLine.textContent = `${statusLine.dataset.mode}: head ${height}`;
     if (onHome()) show(home, true);
@@ -502,7 +507,7 @@
 
   function poll() {
     statusLine.dataset.mode = "polling";
-    const tick = () => rpc("cowboy_blockNumber", []).then(newHead, () => {
+    const tick = () => rpc("cowboy_blockNumber", []).then((h) => newHead(h), () => {
       statusLine.textContent = "node unreachable";
     });
     tick();
@@ -525,7 +530,7 @@
     };
     socket.onmessage = (m) => {
       const msg = JSON.parse(m.data);
-      if (msg.method === "cowboy_subscription" && msg.params && msg.params.result) newHead(msg.params.result.height);
+      if (msg.method === "cowboy_subscription" && msg.params && msg.params.result) newHead(msg.params.result.height, msg.params.result.parentHash);
       else if (msg.method === "cowboy_subscription") { socket.close(); fallBack(); }
     };
     socket.onerror = fallBack;
