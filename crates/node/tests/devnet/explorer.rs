@@ -51,15 +51,19 @@ struct Browser {
 impl Browser {
     fn headless(&self) -> Command {
         let mut c = Command::new(&self.exe);
+        // No sandbox: CI runs as root, where chromium refuses it. No /dev/shm: a container's
+        // is often too small for the renderer.
         c.args([
             "--headless",
             "--no-sandbox",
+            "--disable-dev-shm-usage",
             "--disable-gpu",
             "--hide-scrollbars",
         ])
         .arg(format!("--user-data-dir={}", self.profile.path().display()))
-        // Virtual time: the page's script runs until it is idle (network fetches pause the
-        // clock), at most this long in page time; no wall-clock wait in the test.
+        // Virtual time: the DOM is taken once the page's clock has run this far, and that
+        // clock stands still while a fetch is pending, so every RPC answer the script asked
+        // for is in; the test itself waits on no wall clock.
         .arg("--virtual-time-budget=15000")
         .stdin(Stdio::null())
         .stderr(Stdio::null());
