@@ -4,13 +4,14 @@
 //! `RPC.md`; it reads through [`reader`] snapshots within the bounds of [`limits`]), metrics
 //! ([`metrics`]) and the genesis ([`genesis`]). [`production`] decides when blocks are built;
 //! [`sync`] fetches missed blocks in ranges; [`dev`] holds the `dev_*` controls of a `--dev`
-//! node; [`devnet`] is `cowboyd devnet`.
+//! node; [`devnet`] is `cowboyd devnet`; [`explorer`] serves the block explorer on the RPC port.
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
 
 pub mod chain;
 pub mod consensus;
 pub mod dev;
 pub mod devnet;
+pub mod explorer;
 pub mod genesis;
 pub mod gossip;
 pub mod limits;

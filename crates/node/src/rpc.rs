@@ -1499,6 +1499,11 @@ pub async fn serve(
                     req.extensions_mut().insert(conn.clone());
                     let mut svc = builder.clone().build(methods.clone(), stop.clone());
                     let upgrade = jsonrpsee::server::ws::is_upgrade_request(&req);
+                    if !upgrade && crate::explorer::serves(req.method()) {
+                        // The explorer's static assets: answered from memory, no RPC work.
+                        let page = crate::explorer::response(req.method(), req.uri().path());
+                        return futures::future::Either::Left(futures::future::ready(Ok(page)));
+                    }
                     let ws_slot = if upgrade {
                         match connections.upgrade(conn.ip) {
                             Some(slot) => Some(slot),

@@ -6,8 +6,8 @@
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
 //! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
-//! `cowboyd devnet` (`devnet_command`), and reads at a block with transaction traces
-//! (`history_trace`).
+//! `cowboyd devnet` (`devnet_command`), reads at a block with transaction traces
+//! (`history_trace`), and the block explorer in a headless browser (`explorer`).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -23,6 +23,8 @@ use serde_json::{json, Value as Json};
 mod dev_controls;
 #[path = "devnet/devnet_command.rs"]
 mod devnet_command;
+#[path = "devnet/explorer.rs"]
+mod explorer;
 #[path = "devnet/gossip.rs"]
 mod gossip;
 #[path = "devnet/history_trace.rs"]
@@ -181,6 +183,21 @@ fn submit_and_wait(node: &Node, tx: &Transaction) -> Json {
         assert!(started.elapsed() < Duration::from_secs(60), "no receipt");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Call `handler` of the actor at `to` from dev account 0 and wait for the receipt.
+fn call(node: &Node, to: &str, handler: &str, args: Vec<Value>) -> Json {
+    let tx = signed(
+        node,
+        &dev_key(0),
+        Some(parse(to)),
+        0,
+        Payload::Call {
+            handler: handler.into(),
+            args: Value::Array(args),
+        },
+    );
+    submit_and_wait(node, &tx)
 }
 
 const COUNTER: &str = include_str!("../../../examples/actors/counter.py");

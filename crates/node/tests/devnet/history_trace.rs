@@ -28,20 +28,6 @@ fn deploy(node: &Node, source: &str, salt: u8, args: Vec<Value>) -> (String, u64
     )
 }
 
-fn call(node: &Node, to: &str, handler: &str, args: Vec<Value>) -> Json {
-    let tx = signed(
-        node,
-        &dev_key(0),
-        Some(parse(to)),
-        0,
-        Payload::Call {
-            handler: handler.into(),
-            args: Value::Array(args),
-        },
-    );
-    submit_and_wait(node, &tx)
-}
-
 fn storage_at(node: &Node, actor: &str, key: &str, block: Json) -> Json {
     let key = hex0x(&cbor::encode(&Value::Text(key.into())));
     node.rpc("cowboy_getStorage", json!([actor, key, block]))
