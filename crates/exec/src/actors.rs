@@ -417,6 +417,7 @@ impl<'r> TxRun<'r> {
         let filename = format!("{}.py", at.to_checksum());
         let invocation = Invocation {
             source: &source,
+            code_hash: Some(hash),
             filename: &filename,
             entry,
             limits: Limits {

@@ -109,6 +109,7 @@ fn run() {
     };
     let deploy = Invocation {
         source: TOKEN,
+        code_hash: None,
         filename: "token.py",
         entry: Entry::Deploy {
             args: Value::Array(vec![Value::Text("T".into()), Value::Uint(1 << 60)]),
@@ -123,6 +124,7 @@ fn run() {
         i += 1;
         let inv = Invocation {
             source: TOKEN,
+            code_hash: None,
             filename: "token.py",
             entry: Entry::Call {
                 handler: "transfer".into(),
@@ -141,6 +143,7 @@ fn run() {
         per_iter(200, || {
             let inv = Invocation {
                 source: probe,
+                code_hash: None,
                 filename: "probe.py",
                 entry: Entry::Call {
                     handler: "reads".into(),

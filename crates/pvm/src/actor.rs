@@ -53,6 +53,10 @@ pub enum Entry {
 pub struct Invocation<'a> {
     /// The actor's canonical source.
     pub source: &'a str,
+    /// keccak256 of `source`, when the caller knows it (the chain stores code by this hash),
+    /// so the compiled-code cache need not hash the source again; `None` hashes it here. A
+    /// wrong hash would run the code cached under it: only pass one read with the source.
+    pub code_hash: Option<[u8; 32]>,
     /// File name used in errors and tracebacks.
     pub filename: &'a str,
     /// Deploy or call.
@@ -194,7 +198,8 @@ fn internal(msg: String) -> InvocationOutcome {
 fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
     let mut vm = Vm::new(inv.limits);
     // Loading the code is charged on every invocation, cached or not (`code_cache::load`).
-    let code = match crate::code_cache::load(&mut vm, inv.source, inv.filename, true) {
+    let code = match crate::code_cache::load(&mut vm, inv.source, inv.filename, true, inv.code_hash)
+    {
         Ok(Ok(c)) => c,
         Ok(Err(e)) => return failed(&mut vm, InvokeError::Compile(e)),
         Err(e) => {

@@ -148,14 +148,17 @@ pub fn load(
     source: &str,
     filename: &str,
     cached: bool,
+    hash: Option<[u8; 32]>,
 ) -> R<Result<Rc<Code>, CompileError>> {
     if let Err(e) = check_size(source, filename) {
         return Ok(Err(e));
     }
     vm.charge(crate::cost::load_bytes(source.len()))?;
+    // The caller may know the hash already (the chain stores code under it): hashing a
+    // source is linear in its size, on every invocation.
     let key: Key = (
         filename.into(),
-        cowboy_types::keccak256(source.as_bytes()).0,
+        hash.unwrap_or_else(|| cowboy_types::keccak256(source.as_bytes()).0),
     );
     if cached {
         if let Some((code, price)) = CACHE.with(|c| c.borrow_mut().get(&key)) {

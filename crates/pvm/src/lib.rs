@@ -78,7 +78,7 @@ pub struct RunOutcome {
 pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
     let mut vm = Vm::new(limits);
     // Compilation is charged as for an actor (`code_cache::load`), without the cache.
-    let r = match code_cache::load(&mut vm, source, filename, false) {
+    let r = match code_cache::load(&mut vm, source, filename, false, None) {
         Ok(Ok(code)) => vm.run_main(code, source),
         Ok(Err(e)) => {
             return RunOutcome {

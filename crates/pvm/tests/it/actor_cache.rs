@@ -28,6 +28,7 @@ fn run(n: u64, memory: u64) -> InvocationOutcome {
     };
     let inv = Invocation {
         source: SRC,
+        code_hash: None,
         filename: "a.py",
         entry: Entry::Call {
             handler: "work".into(),
@@ -90,6 +91,7 @@ fn deep_programs_run_on_a_small_calling_thread() {
                 let mut host = host();
                 let inv = Invocation {
                     source: DEEP,
+                    code_hash: None,
                     filename: "deep.py",
                     entry: Entry::Call {
                         handler: "deep".into(),
@@ -123,6 +125,7 @@ impl Host for Reentrant {
     fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
         let inv = Invocation {
             source: SRC,
+            code_hash: None,
             filename: "a.py",
             entry: Entry::Call {
                 handler: "work".into(),
@@ -169,6 +172,7 @@ fn an_invocation_cannot_start_inside_a_host_call() {
     };
     let inv = Invocation {
         source: SRC,
+        code_hash: None,
         filename: "a.py",
         entry: Entry::Call {
             handler: "work".into(),
@@ -275,6 +279,7 @@ const OTHER: &str = "import json\nimport heapq\nfrom cowboy_sdk import actor\nG1
 fn invoke_src(src: &str, host: &mut MemHost, entry: Entry) -> InvocationOutcome {
     let inv = Invocation {
         source: src,
+        code_hash: None,
         filename: "busy.py",
         entry,
         limits: Limits {

@@ -107,6 +107,7 @@ class Actor:
 fn run(source: &str, entry: Entry) -> InvocationOutcome {
     let inv = Invocation {
         source,
+        code_hash: None,
         filename: "dec.py",
         entry,
         limits: Limits {

@@ -86,6 +86,7 @@ fn call(
     host.ctx.sender = sender;
     let inv = Invocation {
         source: SRC,
+        code_hash: None,
         filename: "consumer.py",
         entry: Entry::Call {
             handler: handler.into(),

@@ -56,6 +56,7 @@ class A:
 fn call(host: &mut MemHost, handler: &str) -> InvocationOutcome {
     let inv = Invocation {
         source: SRC,
+        code_hash: None,
         filename: "tamper.py",
         entry: Entry::Call {
             handler: handler.into(),

@@ -208,6 +208,7 @@ class Actor:
 fn call(h: &mut MemHost, handler: &str, args: Vec<Value>) -> InvocationOutcome {
     let inv = Invocation {
         source: ACTOR,
+        code_hash: None,
         filename: "a.py",
         entry: Entry::Call {
             handler: handler.into(),
@@ -225,6 +226,7 @@ fn call(h: &mut MemHost, handler: &str, args: Vec<Value>) -> InvocationOutcome {
 fn deploy(h: &mut MemHost) -> InvocationOutcome {
     let inv = Invocation {
         source: ACTOR,
+        code_hash: None,
         filename: "a.py",
         entry: Entry::Deploy { args: Value::Null },
         limits: Limits::default(),
