@@ -498,6 +498,18 @@ fn read_rate(v: &Value, field: &str) -> Result<Option<RateLimit>, FormatError> {
     }))
 }
 
+/// Field `name` of `v`, a map of exactly `n` text-keyed fields (a stored `what`).
+fn map_field<'v>(v: &'v Value, n: usize, what: &str, name: &str) -> Result<&'v Value, FormatError> {
+    match v {
+        Value::Map(entries) if entries.len() == n => entries
+            .iter()
+            .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
+            .map(|(_, v)| v)
+            .ok_or_else(|| bad(what, format!("missing {name}"))),
+        _ => Err(bad(what, format!("expected a map of {n} fields"))),
+    }
+}
+
 /// One entitlement record: one (scope, action) pair for one grantee (CIP-2 §7.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entitlement {
@@ -542,16 +554,7 @@ impl Entitlement {
 
     /// Read a record from its CBOR value (every field required).
     pub fn from_value(v: &Value) -> Result<Entitlement, FormatError> {
-        let field = |name: &str| -> Result<&Value, FormatError> {
-            match v {
-                Value::Map(entries) if entries.len() == 5 => entries
-                    .iter()
-                    .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
-                    .map(|(_, v)| v)
-                    .ok_or_else(|| bad("entitlement", format!("missing {name}"))),
-                _ => Err(bad("entitlement", "expected a map of 5 fields")),
-            }
-        };
+        let field = |name: &str| map_field(v, 5, "entitlement", name);
         Ok(Entitlement {
             grantee: Address(fixed(field("grantee")?, "grantee")?),
             scope: Scope::from_value(field("scope")?)?,
@@ -611,16 +614,7 @@ impl Role {
 
     /// Read a role from its CBOR value (every field required).
     pub fn from_value(v: &Value) -> Result<Role, FormatError> {
-        let field = |name: &str| -> Result<&Value, FormatError> {
-            match v {
-                Value::Map(entries) if entries.len() == 4 => entries
-                    .iter()
-                    .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
-                    .map(|(_, v)| v)
-                    .ok_or_else(|| bad("role", format!("missing {name}"))),
-                _ => Err(bad("role", "expected a map of 4 fields")),
-            }
-        };
+        let field = |name: &str| map_field(v, 4, "role", name);
         let list = |name: &str| -> Result<&Vec<Value>, FormatError> {
             match field(name)? {
                 Value::Array(items) => Ok(items),

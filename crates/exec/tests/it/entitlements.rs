@@ -474,8 +474,11 @@ fn entitle_delegation_is_a_strict_subset_at_most_five_deep_and_dies_with_its_roo
 
         // Revoking the root ends the whole chain below it.
         d.ok(0, "revoke", vec![bytes(&root.0)]).await;
-        for i in 1..=6 {
-            assert!(!d.check(&a[i], scope.clone(), action.clone()), "level {i}");
+        for (level, holder) in a[1..=6].iter().enumerate() {
+            assert!(
+                !d.check(holder, scope.clone(), action.clone()),
+                "level {level}"
+            );
         }
         let got = d.query(REG, "get", vec![bytes(&last.0)]);
         assert_eq!(get(&got, "in_force"), &Value::Bool(false));

@@ -1264,6 +1264,11 @@ fn challenge_args(id: &Hash32, k: u32, result: &[u8], u: Usage, sig: &[u8; 64]) 
     ]
 }
 
+/// Key `k` challenges with `value` wei.
+async fn challenge(d: &mut D, k: u32, value: u128, args: Vec<Value>) -> Receipt {
+    d.send(k, RESULT_VERIFIER, value, "challenge", args).await
+}
+
 #[test]
 fn a_proven_equivocation_slashes_the_runner_and_pays_the_challenger() {
     deterministic::Runner::default().start(|ctx| async move {
@@ -1279,15 +1284,7 @@ fn a_proven_equivocation_slashes_the_runner_and_pays_the_challenger() {
         let reg_before = d.chain.account(&registry).await.balance;
         let me_before = d.chain.account(&D::addr(2)).await.balance;
         let burned_before = d.burned;
-        let r = d
-            .send(
-                2,
-                RESULT_VERIFIER,
-                4 * CBY,
-                "challenge",
-                challenge_args(&id, 1, other, u, &sig),
-            )
-            .await;
+        let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
         assert!(r.success, "{:?}", r.error);
         assert_eq!(ret(&r), Value::Bool(true));
         let proven = r
@@ -1316,15 +1313,7 @@ fn a_proven_equivocation_slashes_the_runner_and_pays_the_challenger() {
         d.check_conservation().await;
 
         // Once per (job, runner).
-        let r = d
-            .send(
-                3,
-                RESULT_VERIFIER,
-                4 * CBY,
-                "challenge",
-                challenge_args(&id, 1, other, u, &sig),
-            )
-            .await;
+        let r = challenge(&mut d, 3, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
         assert_eq!(refused(&r), "AlreadyChallenged");
         d.check_conservation().await;
     });
@@ -1358,7 +1347,7 @@ fn an_unproven_challenge_burns_its_bond_and_malformed_ones_change_nothing() {
         ];
         let mut fees = 0;
         for (value, args, class) in cases {
-            let r = d.send(2, RESULT_VERIFIER, value, "challenge", args).await;
+            let r = challenge(&mut d, 2, value, args).await;
             assert_eq!(refused(&r), class);
             fees += r.fee_paid;
         }
@@ -1368,15 +1357,7 @@ fn an_unproven_challenge_burns_its_bond_and_malformed_ones_change_nothing() {
         for (result, sig) in [(honest.clone(), sig), (b"{}".to_vec(), [7u8; 64])] {
             let before = d.chain.account(&D::addr(2)).await.balance;
             let burned = d.burned;
-            let r = d
-                .send(
-                    2,
-                    RESULT_VERIFIER,
-                    4 * CBY,
-                    "challenge",
-                    challenge_args(&id, 1, &result, u, &sig),
-                )
-                .await;
+            let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, &result, u, &sig)).await;
             assert!(r.success, "{:?}", r.error);
             assert_eq!(ret(&r), Value::Bool(false));
             assert_eq!(r.events[0].topic, "ChallengeRejected");
@@ -1400,15 +1381,7 @@ fn an_unproven_challenge_burns_its_bond_and_malformed_ones_change_nothing() {
         }
         let other = br#"{"p":2}"#;
         let sig = sig_of(1, &id, other, u);
-        let r = d
-            .send(
-                2,
-                RESULT_VERIFIER,
-                4 * CBY,
-                "challenge",
-                challenge_args(&id, 1, other, u, &sig),
-            )
-            .await;
+        let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
         assert_eq!(refused(&r), "ChallengeClosed");
         d.check_conservation().await;
     });

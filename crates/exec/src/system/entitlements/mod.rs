@@ -633,7 +633,8 @@ fn get_role(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {
     })
 }
 
-/// A page of an address's records (each with whether it is in force) or role ids.
+/// A page of an address's records (each with whether it is in force) or role ids:
+/// `{total, items, next}`, `next` the start of the following page or null.
 fn page(call: &mut Call<'_>, args: &Args<'_>, roles: bool) -> Result<Value, CallError> {
     let list = if roles { ROLES } else { HELD };
     args.expect_count(3)?;
@@ -659,8 +660,17 @@ fn page(call: &mut Call<'_>, args: &Args<'_>, roles: bool) -> Result<Value, Call
         let why = not_in_force(call, &r, height)?;
         items.push(record_value(&r, &id, why));
     }
+    let end = n.min(start.saturating_add(limit));
     Ok(Value::Map(vec![
         (t("total"), Value::Uint(n)),
         (t("items"), Value::Array(items)),
+        (
+            t("next"),
+            if end < n {
+                Value::Uint(end)
+            } else {
+                Value::Null
+            },
+        ),
     ]))
 }
