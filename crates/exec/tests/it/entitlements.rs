@@ -551,13 +551,25 @@ fn entitle_expiry_uses_amounts_rate_and_revocation() {
             ..Default::default()
         }
         .to_value();
-        d.ok(
+        let waiting = hash_of(
+            &d.ok(
+                0,
+                "grant",
+                vec![addr_v(&a1), ns("later"), action.clone(), later],
+            )
+            .await,
+        );
+        assert!(!d.check(&a1, ns("later"), action.clone()));
+        // A future-dated record still holds its pair: not replaced, not pruned.
+        d.refused(
             0,
             "grant",
-            vec![addr_v(&a1), ns("later"), action.clone(), later],
+            vec![addr_v(&a1), ns("later"), action.clone(), Value::Map(vec![])],
+            "AlreadyHeld",
         )
         .await;
-        assert!(!d.check(&a1, ns("later"), action.clone()));
+        d.refused(3, "prune", vec![bytes(&waiting.0)], "StillInForce")
+            .await;
 
         // Max uses, amount per use and in total, and a rate limit.
         let c = Constraints {

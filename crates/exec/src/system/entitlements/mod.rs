@@ -204,12 +204,13 @@ fn check_fresh(call: &Call<'_>, c: &Constraints) -> Result<(), CallError> {
 }
 
 /// Store a new record for `grantee` after the per-address limit and the one-record-per-pair
-/// rule (an existing record for the pair that is no longer in force is cleaned up first).
+/// rule (an existing dead record for the pair is cleaned up first; a future-dated one holds
+/// the pair).
 fn insert(call: &mut Call<'_>, r: Record, topic: &str) -> Result<Value, CallError> {
     let g = r.ent.grantee;
     if let Some(old) = store::held(call, &g, &r.ent.scope, &r.ent.action)? {
         let rec = store::load(call, &old)?.ok_or_else(|| store::corrupt("held without record"))?;
-        if not_in_force(call, &rec, call.env.height)?.is_none() {
+        if !store::dead(call, &rec, call.env.height)? {
             return Err(E::AlreadyHeld {
                 grantee: g,
                 id: old,
@@ -472,12 +473,10 @@ fn prune(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {
     args.expect_count(1)?;
     let id = args.hash(0, "entitlement_id")?;
     let r = load_or_refuse(call, &id)?;
-    let height = call.env.height;
-    let valid_later = r.ent.constraints.valid_from.is_some_and(|f| height < f);
-    match not_in_force(call, &r, height)? {
-        Some(_) if !valid_later => remove(call, &r, "EntitlementExpired")?,
-        _ => return Err(E::StillInForce(id).into()),
+    if !store::dead(call, &r, call.env.height)? {
+        return Err(E::StillInForce(id).into());
     }
+    remove(call, &r, "EntitlementExpired")?;
     Ok(Value::Null)
 }
 

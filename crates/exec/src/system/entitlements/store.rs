@@ -219,6 +219,14 @@ pub fn not_in_force<S: Store + ?Sized>(
     Ok(None)
 }
 
+/// Whether a record is dead at `height`: not in force, and not merely waiting for its
+/// `valid_from`. A dead record may be pruned by anyone and is replaced by a new grant of its
+/// pair; a future-dated one is still held.
+pub fn dead<S: Store + ?Sized>(s: &mut S, r: &Record, height: u64) -> Result<bool, CallError> {
+    let waiting = r.ent.constraints.valid_from.is_some_and(|f| height < f);
+    Ok(!waiting && not_in_force(s, r, height)?.is_some())
+}
+
 fn own_reason(e: &Entitlement, height: u64) -> Option<&'static str> {
     let c = &e.constraints;
     if c.expired(height) {
