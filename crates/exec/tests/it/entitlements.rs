@@ -821,3 +821,105 @@ fn entitle_a_pool_scan_is_charged_at_its_worst_case() {
         );
     });
 }
+
+/// What each handler costs in a receipt (intrinsic call cost and transaction bytes included),
+/// each at least its §7.4 price on top of the 10,000-cycle call; printed for the README
+/// (`cargo test -p cowboy-exec --test it entitle_costs -- --nocapture`).
+#[test]
+fn entitle_costs_of_each_step() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 4, params()).await;
+        let p = d.chain.params.clone();
+        let (a1, a2) = (D::addr(1), D::addr(2));
+        let (ps, pa) = pool("gpu");
+        let mut report = Vec::new();
+        let mut step = |name: &str, r: &Receipt, cycles: u64, cells: u64| {
+            assert!(r.success, "{name}: {:?}", r.error);
+            assert!(
+                r.cycles_used >= 10_000 + cycles && r.cells_used >= cells,
+                "{name}"
+            );
+            report.push(format!(
+                "{name}: {} cycles / {} cells",
+                r.cycles_used, r.cells_used
+            ));
+        };
+        let r = d
+            .ent(
+                0,
+                "grant",
+                vec![addr_v(&a1), ps.clone(), pa.clone(), delegatable(2)],
+            )
+            .await;
+        step(
+            "grant (pool, claims it)",
+            &r,
+            p.entitlement_grant_cycles,
+            p.entitlement_grant_cells,
+        );
+        let id = hash_of(&ret(&r));
+        let r = d
+            .ent(
+                1,
+                "delegate",
+                vec![bytes(&id.0), addr_v(&a2), delegatable(1)],
+            )
+            .await;
+        step(
+            "delegate",
+            &r,
+            p.entitlement_delegate_cycles,
+            p.entitlement_delegate_cells,
+        );
+        let r = d
+            .ent(3, "check", vec![addr_v(&a2), ps.clone(), pa.clone()])
+            .await;
+        step("check (depth 1)", &r, p.candidate_scan_cycles, 0);
+        let r = d
+            .ent(
+                0,
+                "consume",
+                vec![addr_v(&a2), ps.clone(), pa.clone(), int(1)],
+            )
+            .await;
+        step("consume (depth 1)", &r, p.runner_call_cycles, 0);
+        let r = d.ent(0, "revoke", vec![bytes(&id.0)]).await;
+        step(
+            "revoke",
+            &r,
+            p.entitlement_revoke_cycles,
+            p.entitlement_revoke_cells,
+        );
+        let r = d
+            .ent(
+                0,
+                "create_role",
+                vec![
+                    bytes(b"ops"),
+                    Value::Array(vec![ns("ops")]),
+                    Value::Array(vec![custom("x")]),
+                    Value::Map(vec![]),
+                ],
+            )
+            .await;
+        step(
+            "create_role",
+            &r,
+            p.entitlement_create_role_cycles,
+            p.entitlement_create_role_cells,
+        );
+        let role = hash_of(&ret(&r));
+        let r = d
+            .ent(0, "assign_role", vec![bytes(&role.0), addr_v(&a1)])
+            .await;
+        step(
+            "assign_role",
+            &r,
+            p.entitlement_assign_role_cycles,
+            p.entitlement_assign_role_cells,
+        );
+        for line in report {
+            println!("{line}");
+        }
+    });
+}
