@@ -25,7 +25,9 @@ use cowboy_exec::{Simulation, TxInvalid};
 use cowboy_types::block::{Block, Event, Receipt, TimerExecution};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::json::to_json;
-use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY};
+use cowboy_types::system::{
+    ENTITLEMENT_REGISTRY, JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY,
+};
 use cowboy_types::tx::Payload;
 use cowboy_types::{Address, Hash32, Transaction};
 use jsonrpsee::server::{
@@ -1076,6 +1078,18 @@ pub fn module(
             Value::Uint(limit),
         ];
         system_read(s, e, JOB_DISPATCHER, "jobs_of", args).await
+    });
+    method!("cowboy_getEntitlements", |a, s, e| {
+        let holder = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let max = s.reader().await?.genesis.params.runner_page_max;
+        let start = page_arg(&a, 1, "params[1]", 0)?;
+        let limit = page_arg(&a, 2, "params[2]", max)?;
+        let args = vec![
+            Value::Bytes(holder.0.to_vec()),
+            Value::Uint(start),
+            Value::Uint(limit),
+        ];
+        system_read(s, e, ENTITLEMENT_REGISTRY, "entitlements_of", args).await
     });
     method!("cowboy_getEvents", |a, s, e| {
         let filter = EventFilter::parse(a.first())?;

@@ -395,6 +395,36 @@ genesis_params! {
     job_callback_cycles: u64 = 200_000,
     /// Cells limit of a job's continuation run, prepaid likewise (chosen).
     job_callback_cells: u64 = 8_192,
+    /// Base cycles of granting an entitlement (CIP-2 §7.4 `EntitlementGrant`).
+    entitlement_grant_cycles: u64 = 5_000,
+    /// Base cells of granting an entitlement (CIP-2 §7.4; deters spam, §7.5).
+    entitlement_grant_cells: u64 = 500,
+    /// Base cycles of revoking one (CIP-2 §7.4 `EntitlementRevoke`).
+    entitlement_revoke_cycles: u64 = 2_000,
+    /// Base cells of revoking one (CIP-2 §7.4).
+    entitlement_revoke_cells: u64 = 100,
+    /// Base cycles of delegating one (CIP-2 §7.4 `EntitlementDelegate`).
+    entitlement_delegate_cycles: u64 = 3_000,
+    /// Base cells of delegating one (CIP-2 §7.4).
+    entitlement_delegate_cells: u64 = 300,
+    /// Base cycles of creating a role (CIP-2 §7.4 `EntitlementCreateRole`).
+    entitlement_create_role_cycles: u64 = 5_000,
+    /// Base cells of creating a role (CIP-2 §7.4).
+    entitlement_create_role_cells: u64 = 500,
+    /// Base cycles of assigning or revoking a role (CIP-2 §7.4).
+    entitlement_assign_role_cycles: u64 = 2_000,
+    /// Base cells of assigning or revoking a role (CIP-2 §7.4).
+    entitlement_assign_role_cells: u64 = 100,
+    /// Live entitlements one address may hold (CIP-2 §7.5).
+    entitlement_max_per_address: u64 = 256,
+    /// Roles one address may be assigned (CIP-2 §7.5).
+    entitlement_max_roles_per_address: u64 = 64,
+    /// Longest delegation chain, the cap on `delegation_depth_max` (CIP-2 §7.5).
+    entitlement_max_delegation_depth: u64 = 5,
+    /// (scope, action) pairs one role may grant (chosen: bounds a role check).
+    entitlement_role_max_pairs: u64 = 16,
+    /// Share of a runner's stake slashed by a proven challenge (chosen: 10%).
+    challenge_slash_bps: u64 = 1_000,
 
     // ---- State rent (§4.4, §13, §17.5) ----
     /// Accounts up to this size pay no rent (§17.5 "≤10 KB", read as 10,240 bytes).

@@ -9,6 +9,7 @@
 pub mod address;
 pub mod block;
 pub mod cbor;
+pub mod entitlement;
 pub mod genesis;
 pub mod hash;
 pub mod json;

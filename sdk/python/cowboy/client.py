@@ -468,6 +468,17 @@ class Client:
         last heartbeat, health), or None if it is not registered."""
         return self.request("cowboy_getRunner", [to_checksum_address(address)])
 
+    def get_entitlements(self, address: str) -> List[dict]:
+        """``cowboy_getEntitlements``, every page: the entitlements ``address`` holds (CIP-2 §7,
+        registry ``0x…07``), each ``{id, entitlement, grantor, depth, in_force}``."""
+        out: List[dict] = []
+        start: Optional[int] = 0
+        while start is not None:
+            page = self.request("cowboy_getEntitlements", [to_checksum_address(address), start])
+            out.extend(page["items"])
+            start = page["next"]
+        return out
+
     def get_job(self, job_id: Union[bytes, str]) -> Optional[dict]:
         """``cowboy_getJob``: the job (spec, submitter, ``status``, ``attempt``, ``seed``,
         ``selected`` (the committee), ``committed``, ``aggregator``, ``escrow``, deadlines) with

@@ -59,3 +59,24 @@ def test_runners_and_jobs_are_read_back(cowboy_client):
     jobs = c.get_jobs_of(me.address)
     assert len(jobs) == before + 1 and jobs[-1]["job_id"]["bytes"] == "0x" + job_id.hex()
     assert c.get_job(b"\0" * 32) is None
+
+
+ENTITLEMENT_REGISTRY = "0x0000000000000000000000000000000000000007"
+
+
+def test_entitlements_are_read_back(cowboy_client):
+    """Dev account 8 claims a namespace by granting in it to account 9; `get_entitlements`
+    reads the grant back (CIP-2 §7, `cowboy_getEntitlements`)."""
+    c = cowboy_client
+    owner, holder = dev_account(8), dev_account(9)
+    before = len(c.get_entitlements(holder.address))
+    scope = ["namespace", b"sdk-test-" + bytes([before])]
+    action = ["custom", b"read"]
+    ent_id = c.call(owner, ENTITLEMENT_REGISTRY, "grant", [bytes.fromhex(holder.address[2:]), scope, action, {}])
+    assert isinstance(ent_id, bytes) and len(ent_id) == 32
+    held = c.get_entitlements(holder.address)
+    assert len(held) == before + 1
+    mine = [e for e in held if e["id"]["bytes"] == "0x" + ent_id.hex()]
+    assert len(mine) == 1 and mine[0]["in_force"] is True
+    assert mine[0]["grantor"]["bytes"] == owner.address.lower()
+    assert mine[0]["entitlement"]["parent_id"] is None

@@ -22,6 +22,7 @@
 
 pub mod default_gba;
 pub mod dispatcher;
+pub mod entitlements;
 pub mod mailbox;
 pub mod runners;
 pub mod scheduler;
@@ -258,6 +259,16 @@ impl Call<'_> {
         });
     }
 
+    /// Create the actor's empty account if it has none: storage needs one, and a system actor
+    /// that holds no value may not have one yet. One account write, inside the price of the
+    /// handler that calls it.
+    pub(crate) fn ensure_account(&mut self) -> Result<(), CallError> {
+        if !self.state.exists(&self.me)? {
+            self.state.set_account(&self.me, &Account::default())?;
+        }
+        Ok(())
+    }
+
     /// Refuse value: for handlers that take none.
     pub fn no_value(&self) -> Result<(), CallError> {
         if self.value == 0 {
@@ -425,6 +436,7 @@ pub static REGISTRY: &[&dyn SystemActor] = &[
     &runners::RunnerRegistry,
     &dispatcher::JobDispatcher,
     &verifier::ResultVerifier,
+    &entitlements::EntitlementRegistry,
     &mailbox::Mailbox,
     &scheduler::Scheduler,
     &default_gba::DefaultGba,

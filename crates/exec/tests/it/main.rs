@@ -5,6 +5,7 @@ mod actors;
 mod arbitrary_blocks;
 mod cold_reads;
 mod dispatcher;
+mod entitlements;
 mod examples;
 mod jobs_actor;
 mod oracle;

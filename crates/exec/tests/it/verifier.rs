@@ -1230,3 +1230,159 @@ fn delegators_share_a_winners_pay_less_its_commission() {
         d.check_conservation().await;
     });
 }
+
+// ---- challenges ----
+
+/// A one-runner job (mode none) verified with runner 1's signed `{"p":1}`; the chain's
+/// challenge bond 4 CBY and window 5 blocks, so a 10 % slash of its 100 CBY stake (10 CBY)
+/// pays the challenger 4 CBY and burns 6.
+async fn challenged_job(d: &mut D) -> (Hash32, Rv) {
+    setup(d, 1, 5, 0).await;
+    let id = d.submit_ok(spec_with(&[]), 1_010).await;
+    let rv = Rv::new(1, &id, br#"{"p":1}"#, usage(1, 10));
+    commit_all(d, &id, std::slice::from_ref(&rv)).await;
+    let r = aggregate(d, 1, &id, &rv.result, &[rv.entry()]).await;
+    assert!(r.success, "{:?}", r.error);
+    (id, rv)
+}
+
+fn challenge_params() -> cowboy_types::genesis::GenesisParams {
+    cowboy_types::genesis::GenesisParams {
+        challenge_bond_wei: 4 * CBY,
+        challenge_window_secs: 5,
+        ..job_params()
+    }
+}
+
+fn challenge_args(id: &Hash32, k: u32, result: &[u8], u: Usage, sig: &[u8; 64]) -> Vec<Value> {
+    vec![
+        bytes(&id.0),
+        bytes(&D::addr(k).0),
+        bytes(result),
+        usage_value(u),
+        bytes(sig),
+    ]
+}
+
+/// Key `k` challenges with `value` wei.
+async fn challenge(d: &mut D, k: u32, value: u128, args: Vec<Value>) -> Receipt {
+    d.send(k, RESULT_VERIFIER, value, "challenge", args).await
+}
+
+#[test]
+fn a_proven_equivocation_slashes_the_runner_and_pays_the_challenger() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 4, challenge_params()).await;
+        let (id, _) = challenged_job(&mut d).await;
+        let runner = D::addr(1);
+        let (rep, _) = d.rep_and_jobs(&runner);
+        // Runner 1 also signed another result for the same job.
+        let other = br#"{"p":2}"#;
+        let u = usage(1, 10);
+        let sig = sig_of(1, &id, other, u);
+        let registry = cowboy_types::system::RUNNER_REGISTRY;
+        let reg_before = d.chain.account(&registry).await.balance;
+        let me_before = d.chain.account(&D::addr(2)).await.balance;
+        let burned_before = d.burned;
+        let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
+        assert!(r.success, "{:?}", r.error);
+        assert_eq!(ret(&r), Value::Bool(true));
+        let proven = r
+            .events
+            .iter()
+            .find(|e| e.topic == "ChallengeProven")
+            .expect("event");
+        let data = cowboy_types::cbor::decode(&proven.data).expect("cbor");
+        assert_eq!(amount(&data, "reward"), 4 * CBY);
+        assert_eq!(amount(&data, "burned"), 6 * CBY);
+        // Exact balances: the registry lost the 10 CBY slash; the challenger got its bond back
+        // and 4 CBY, less its fee; the verifier holds nothing; the 6 CBY are in the burn.
+        assert_eq!(
+            reg_before - d.chain.account(&registry).await.balance,
+            10 * CBY
+        );
+        assert_eq!(
+            d.chain.account(&D::addr(2)).await.balance,
+            me_before + 4 * CBY - r.fee_paid
+        );
+        assert_eq!(d.chain.account(&RESULT_VERIFIER).await.balance, 0);
+        assert!(d.burned - burned_before >= 6 * CBY);
+        let stake = get(&d.runner(&runner), "self_bond").as_u128().expect("int");
+        assert_eq!(stake, 90 * CBY);
+        assert_eq!(d.rep_and_jobs(&runner).0, rep - 5);
+        d.check_conservation().await;
+
+        // Once per (job, runner).
+        let r = challenge(&mut d, 3, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
+        assert_eq!(refused(&r), "AlreadyChallenged");
+        d.check_conservation().await;
+    });
+}
+
+#[test]
+fn an_unproven_challenge_burns_its_bond_and_malformed_ones_change_nothing() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 4, challenge_params()).await;
+        let (id, rv) = challenged_job(&mut d).await;
+        let registry = cowboy_types::system::RUNNER_REGISTRY;
+        let reg_before = d.chain.account(&registry).await.balance;
+        let u = usage(1, 10);
+
+        // Refusals: each typed, the bond returned with the rolled-back call.
+        let me_before = d.chain.account(&D::addr(2)).await.balance;
+        let honest = rv.result.clone();
+        let sig = sig_of(1, &id, &honest, u);
+        let cases: Vec<(u128, Vec<Value>, &str)> = vec![
+            (CBY, challenge_args(&id, 1, &honest, u, &sig), "WrongBond"),
+            (
+                4 * CBY,
+                challenge_args(&Hash32([9; 32]), 1, &honest, u, &sig),
+                "NotDecided",
+            ),
+            (
+                4 * CBY,
+                challenge_args(&id, 3, &honest, u, &sig),
+                "NotACommitter",
+            ),
+        ];
+        let mut fees = 0;
+        for (value, args, class) in cases {
+            let r = challenge(&mut d, 2, value, args).await;
+            assert_eq!(refused(&r), class);
+            fees += r.fee_paid;
+        }
+        assert_eq!(d.chain.account(&D::addr(2)).await.balance, me_before - fees);
+
+        // The honest committed result, and a forged signature, prove nothing: bond burned.
+        for (result, sig) in [(honest.clone(), sig), (b"{}".to_vec(), [7u8; 64])] {
+            let before = d.chain.account(&D::addr(2)).await.balance;
+            let burned = d.burned;
+            let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, &result, u, &sig)).await;
+            assert!(r.success, "{:?}", r.error);
+            assert_eq!(ret(&r), Value::Bool(false));
+            assert_eq!(r.events[0].topic, "ChallengeRejected");
+            assert_eq!(
+                d.chain.account(&D::addr(2)).await.balance,
+                before - 4 * CBY - r.fee_paid
+            );
+            assert!(d.burned - burned >= 4 * CBY);
+        }
+        assert_eq!(
+            d.chain.account(&registry).await.balance,
+            reg_before,
+            "nobody slashed"
+        );
+        assert_eq!(d.chain.account(&RESULT_VERIFIER).await.balance, 0);
+
+        // After the window (5 blocks from the decision) a proof comes too late.
+        let decided = get(&outcome(&mut d, &id), "height").as_u64().expect("int");
+        while d.chain.height < decided + 5 {
+            d.empty().await;
+        }
+        let other = br#"{"p":2}"#;
+        let sig = sig_of(1, &id, other, u);
+        let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
+        assert_eq!(refused(&r), "ChallengeClosed");
+        d.check_conservation().await;
+    });
+}

@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0xd9efd6e438b5362b1f5ab011afb87ecc04d8602993db60f85338d731310ee6ac"
+        "0x0a49307e9abf2bfab48419edc66a9d86bab1d77dc2a1979fa4471a6ef7adfef7"
     );
 }
 

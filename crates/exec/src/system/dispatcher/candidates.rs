@@ -6,18 +6,23 @@
 //! `runner_heartbeat_timeout_blocks`; `active_jobs < max_concurrent_jobs`; the job type
 //! declared, with the model (LLM) or every domain (HTTP); TEE when required; the runner's
 //! price estimate for the job ≤ the per-runner cap `floor(max_price / M)`; effective stake ≥
-//! the registry's stake floor for its declared `max_job_value`; and runner-pool membership
-//! ([`pool_admits`], a hook until the entitlement registry exists).
+//! the registry's stake floor for its declared `max_job_value`; and, for a job naming
+//! `required_runner_pool`, a `RunnerJoinPool(pool_id)` entitlement in
+//! `RunnerPool(pool_id)` in force at the submission block ([`pool_admits`]: the entitlement
+//! registry's own lookup, CIP-2 §7.3; membership checks do not count uses).
 //!
 //! **Metering.** The scan reads at most five registry records per runner (list slot, stake,
-//! reputation, heartbeat, profile). Before it starts, the whole list is charged at its worst
-//! case: `len × (candidate_scan_cycles + 5 × storage_read_cycles)`; the bytes read are charged
-//! as cells (`state_read_millicells_per_byte`) when the scan ends. The list is at most
+//! reputation, heartbeat, profile), and for a pool job at most
+//! [`entitlements::store::LOOKUP_READS`] entitlement records more. Before it starts, the
+//! whole list is charged at its worst case: `len × (candidate_scan_cycles + reads ×
+//! storage_read_cycles)`; the bytes read are charged as cells
+//! (`state_read_millicells_per_byte`) when the scan ends. The list is at most
 //! `runner_max_active` long.
 
 use cowboy_types::cbor::Value;
+use cowboy_types::entitlement::{Action, Scope};
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::system::RUNNER_REGISTRY;
+use cowboy_types::system::{ENTITLEMENT_REGISTRY, RUNNER_REGISTRY};
 use cowboy_types::{Address, Event};
 
 use super::job::Candidate;
@@ -28,7 +33,7 @@ use crate::system::runners::stake::{load_rep, load_stake, required_stake};
 use crate::system::runners::store::{
     self, get_value, heartbeat_key, profile_key, List, Raw, Store,
 };
-use crate::system::{Call, CallError};
+use crate::system::{entitlements, Call, CallError};
 
 /// Registry reads (read-only), counting the bytes read so the caller can charge them.
 struct Reader<'s> {
@@ -62,11 +67,21 @@ impl Store for Reader<'_> {
     }
 }
 
-/// Runner-pool membership (CIP-2 §4 filter 7, §7.3). **Hook**: the entitlement registry
-/// (`0x…07`) is a later slice; until it exists every runner is admitted to every pool, so a
-/// job naming `required_runner_pool` is not yet restricted by it (exec README).
-pub fn pool_admits(_runner: &Address, _pool: &[u8]) -> bool {
-    true
+/// Runner-pool membership (CIP-2 §4 filter 7, §7.3): whether `runner` holds
+/// `RunnerJoinPool(pool)` in `RunnerPool(pool)` in force at `height`, read from the
+/// entitlement registry's storage through the same counting reader.
+fn pool_admits(
+    r: &mut Reader<'_>,
+    runner: &Address,
+    pool: &[u8],
+    height: u64,
+) -> Result<bool, CallError> {
+    let scope = Scope::RunnerPool(pool.to_vec());
+    let action = Action::RunnerJoinPool(pool.to_vec());
+    r.raw.me = ENTITLEMENT_REGISTRY;
+    let found = entitlements::store::lookup(r, runner, &scope, &action, height);
+    r.raw.me = RUNNER_REGISTRY;
+    Ok(found?.is_some())
 }
 
 /// A runner's price for the job: `base + per_token × max_tokens + per_ms × max_wall_ms` from
@@ -126,9 +141,14 @@ pub fn scan(call: &mut Call<'_>, spec: &JobSpec) -> Result<Vec<Candidate>, CallE
         (List::Active.len(&mut r)?, r.bytes)
     };
     charge_bytes(call, bytes)?;
+    let reads = READS_PER_CANDIDATE
+        + spec
+            .pool
+            .as_ref()
+            .map_or(0, |_| entitlements::store::LOOKUP_READS);
     let per = p
         .candidate_scan_cycles
-        .saturating_add(READS_PER_CANDIDATE.saturating_mul(p.storage_read_cycles));
+        .saturating_add(reads.saturating_mul(p.storage_read_cycles));
     call.charge(len.saturating_mul(per))?;
 
     let mut out = Vec::new();
@@ -199,7 +219,7 @@ fn check(
         _ => return Ok(None),
     }
     if let Some(pool) = &spec.pool {
-        if !pool_admits(a, pool) {
+        if !pool_admits(r, a, pool, height)? {
             return Ok(None);
         }
     }

@@ -77,12 +77,8 @@ pub fn commit(call: &mut Call<'_>, id: &Hash32, commitment: &Hash32) -> Result<V
     if let Some(e) = refused {
         return Err(e.into());
     }
-    // The verifier holds no value, so its account may not exist yet; storage needs one. It is
-    // created empty at the first commit (one account write, inside the price charged above).
-    if !call.state.exists(&call.me)? {
-        call.state
-            .set_account(&call.me, &cowboy_state::verifier::Account::default())?;
-    }
+    // The verifier holds no value, so its account may not exist before the first commit.
+    call.ensure_account()?;
     call.write(
         &commit_key(id, &runner),
         &cbor::encode(&Value::Bytes(commitment.0.to_vec())),

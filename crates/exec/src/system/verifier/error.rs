@@ -85,6 +85,24 @@ pub enum VerifyError {
     UnknownRunner(Address),
     /// A handler only the scheduler's timers call.
     NotScheduler(Address),
+    /// A challenge not carrying exactly `challenge_bond_wei`.
+    WrongBond {
+        /// Wei sent.
+        got: u128,
+        /// The bond.
+        expected: u128,
+    },
+    /// A challenge of a job that has not been decided (nothing was paid to contest).
+    NotDecided(Hash32),
+    /// A challenge after the challenge window.
+    ChallengeClosed {
+        /// The current height.
+        height: u64,
+        /// The last height of the window.
+        closed_at: u64,
+    },
+    /// The runner was already proven dishonest for this job.
+    AlreadyChallenged(Address),
 }
 
 impl VerifyError {
@@ -111,6 +129,10 @@ impl VerifyError {
             VerifyError::BadReveal { .. } => "BadReveal",
             VerifyError::UnknownRunner(_) => "UnknownRunner",
             VerifyError::NotScheduler(_) => "NotScheduler",
+            VerifyError::WrongBond { .. } => "WrongBond",
+            VerifyError::NotDecided(_) => "NotDecided",
+            VerifyError::ChallengeClosed { .. } => "ChallengeClosed",
+            VerifyError::AlreadyChallenged(_) => "AlreadyChallenged",
         }
     }
 }
@@ -192,6 +214,26 @@ impl fmt::Display for VerifyError {
             VerifyError::NotScheduler(a) => write!(
                 f,
                 "only the scheduler's timers call this handler, not {}",
+                a.to_checksum()
+            ),
+            VerifyError::WrongBond { got, expected } => write!(
+                f,
+                "a challenge carries exactly the bond of {expected} wei (got {got})"
+            ),
+            VerifyError::NotDecided(id) => {
+                write!(
+                    f,
+                    "job {} has not been decided; nothing to challenge",
+                    id.to_hex()
+                )
+            }
+            VerifyError::ChallengeClosed { height, closed_at } => write!(
+                f,
+                "the challenge window closed at height {closed_at} (now {height})"
+            ),
+            VerifyError::AlreadyChallenged(a) => write!(
+                f,
+                "{} was already proven dishonest for this job",
                 a.to_checksum()
             ),
         }

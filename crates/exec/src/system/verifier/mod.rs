@@ -17,6 +17,9 @@
 //!   self-aggregation window; checked and stored.
 //! * `finalize([job_id])`, `continue([job_id])`: the verifier's own timers (scheduler only):
 //!   decide with the runners' own reveals after the reveal deadline; send the continuation.
+//! * `challenge(job_id, runner, result, [tokens, wall_ms], sig)` with the bond, within the
+//!   challenge window after the job was decided ([`challenge`]): a proven equivocation slashes
+//!   the runner and pays the challenger; an unproven one burns the bond.
 //! * Reads: `get_commit(job_id, runner)`, `get_reveal(job_id, runner)`, `get_outcome(job_id)`.
 //!
 //! Every handler charges `runner_call_cycles` first, then each read, write, hash, signature
@@ -24,6 +27,7 @@
 //! [`modes::cycles`], [`outcome::decide_cycles`]). The timers' work is prepaid by the
 //! submitter at submission ([`outcome::finalize_cycles`], `job_callback_cycles`).
 
+pub mod challenge;
 pub mod commit;
 pub mod error;
 pub mod modes;
@@ -46,8 +50,8 @@ use super::{Args, Call, CallError, SystemActor};
 /// The result verifier.
 pub struct ResultVerifier;
 
-const HANDLERS: &str = "commit, submit_verified_result, reveal, finalize, continue, get_commit, \
-                        get_reveal, get_outcome";
+const HANDLERS: &str = "commit, submit_verified_result, reveal, challenge, finalize, continue, \
+                        get_commit, get_reveal, get_outcome";
 
 impl SystemActor for ResultVerifier {
     fn address(&self) -> Address {
@@ -72,6 +76,17 @@ impl SystemActor for ResultVerifier {
         args: &Args<'_>,
     ) -> Result<Value, CallError> {
         call.charge(call.params.runner_call_cycles)?;
+        if handler == "challenge" {
+            args.expect_count(5)?;
+            let id = args.hash(0, "job_id")?;
+            let (usage, sig) = usage_and_sig(args, 3)?;
+            let r = Reveal {
+                runner: args.address(1, "runner")?,
+                result: args.blob(2, "result")?.to_vec(),
+                usage,
+            };
+            return challenge::challenge(call, &id, &r, &sig);
+        }
         if call.value != 0 {
             return Err(VerifyError::ValueNotAllowed { got: call.value }.into());
         }
@@ -98,12 +113,7 @@ impl SystemActor for ResultVerifier {
                 args.expect_count(4)?;
                 let id = args.hash(0, "job_id")?;
                 let result = args.blob(1, "result")?.to_vec();
-                let usage = reveal::parse_usage(args.get(2, "usage")?).ok_or_else(|| {
-                    CallError::fail("TypeError", "argument \"usage\" must be [tokens, wall_ms]")
-                })?;
-                let sig = reveal::parse_sig(args.get(3, "sig")?).ok_or_else(|| {
-                    CallError::fail("TypeError", "argument \"sig\" must be 64 bytes")
-                })?;
+                let (usage, sig) = usage_and_sig(args, 2)?;
                 let r = Reveal {
                     runner: call.sender,
                     result,
@@ -292,4 +302,14 @@ fn self_reveal(
         ]),
     )?;
     Ok(Value::Null)
+}
+
+/// The `[tokens, wall_ms]` usage and the 64-byte signature at positions `at` and `at + 1`.
+fn usage_and_sig(args: &Args<'_>, at: usize) -> Result<(sign::Usage, [u8; 64]), CallError> {
+    let usage = reveal::parse_usage(args.get(at, "usage")?).ok_or_else(|| {
+        CallError::fail("TypeError", "argument \"usage\" must be [tokens, wall_ms]")
+    })?;
+    let sig = reveal::parse_sig(args.get(at + 1, "sig")?)
+        .ok_or_else(|| CallError::fail("TypeError", "argument \"sig\" must be 64 bytes"))?;
+    Ok((usage, sig))
 }
