@@ -95,7 +95,8 @@ pub struct Evidence {
     pub kind: FaultKind,
     /// The view it happened in.
     pub view: u64,
-    /// The offender's index in the validator set (the genesis order).
+    /// The offender's index among the participants (the validators' keys in ascending
+    /// order, as the engine numbers them).
     pub signer: u32,
     /// The activity's canonical encoding (both signed votes).
     pub bytes: Vec<u8>,

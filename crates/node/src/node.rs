@@ -88,6 +88,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let chain = Chain::open(
         context.child("chain"),
         &cfg.data_dir,
+        "",
         genesis.clone(),
         Mempool::new(cfg.mempool_txs, 256 << 20),
         cfg.history_blocks,
@@ -144,6 +145,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             production: production.clone(),
             dev: cfg.dev,
             tamper: cfg.tamper_proposals,
+            partition_prefix: String::new(),
         },
         channels,
         oracle.clone(),
@@ -226,6 +228,9 @@ pub struct ValidatorConfig {
     pub dev: bool,
     /// Rewrites its proposals (tests of Byzantine proposers only).
     pub tamper: Option<ProposalTamper>,
+    /// Prefix of the consensus journal's storage partitions (as the chain's: see
+    /// [`Chain::open`]).
+    pub partition_prefix: String,
 }
 
 /// A running validator's handles.
@@ -315,7 +320,7 @@ where
         reporter: application.clone(),
         track_historical_votes: false,
         strategy: Sequential,
-        partition: "consensus".to_string(),
+        partition: format!("{}consensus", cfg.partition_prefix),
         mailbox_size: NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
         epoch: Epoch::new(0),
         floor: Floor::Genesis(digest(&genesis_hash)),

@@ -6,8 +6,9 @@
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
 //! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
-//! `cowboyd devnet` (`devnet_command`), and reads at a block with transaction traces
-//! (`history_trace`).
+//! `cowboyd devnet` (`devnet_command`), reads at a block with transaction traces
+//! (`history_trace`), and deterministic simulations of n validators running the node's code
+//! on commonware's deterministic runtime and simulated network (`sim`).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -27,6 +28,8 @@ mod devnet_command;
 mod gossip;
 #[path = "devnet/history_trace.rs"]
 mod history_trace;
+#[path = "devnet/sim.rs"]
+mod sim;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
