@@ -177,6 +177,9 @@ struct SimNode {
     _dir: tempfile::TempDir,
 }
 
+/// Which twin half hears a peer.
+type Hears = Arc<dyn Fn(&Key) -> SplitTarget + Send + Sync>;
+
 /// Which peers a twin half talks to (`None`: every peer).
 type Route = Option<Arc<dyn Fn(SplitOrigin, &Key) -> bool + Send + Sync>>;
 
@@ -253,7 +256,7 @@ impl World {
         &self,
         i: usize,
         route: impl Fn(u64) -> Route,
-        receive: Option<Arc<dyn Fn(&Key) -> SplitTarget + Send + Sync>>,
+        receive: Option<Hears>,
     ) -> Vec<(
         (
             simulated::SplitSender<Key, Ctx, impl simulated::SplitForwarder<Key>>,
@@ -742,7 +745,7 @@ async fn start_twins(world: &World, i: usize) -> Vec<SimNode> {
             SplitOrigin::Secondary => b.contains(peer),
         }))
     };
-    let receive: Arc<dyn Fn(&Key) -> SplitTarget + Send + Sync> =
+    let receive: Hears =
         Arc::new(
             move |from| match (first.contains(from), second.contains(from)) {
                 (true, true) => SplitTarget::Both,
