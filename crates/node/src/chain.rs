@@ -165,6 +165,9 @@ pub struct Chain<E: Context> {
     context: E,
     /// The data directory.
     dir: PathBuf,
+    /// Prefix of the names of its storage partitions: empty for `cowboyd` (one node per
+    /// storage), one per node where several share a runtime's storage (the simulations).
+    partition_prefix: String,
     /// The generation of `state` and `blocks` (see the module docs).
     generation: u64,
     genesis: Genesis,
@@ -190,11 +193,13 @@ const MAX_RECEIVED: usize = 256;
 const PRUNE_EVERY: u64 = 256;
 
 impl<E: Context> Chain<E> {
-    /// Open the chain in `dir` (the runtime's storage directory is `dir/db`), initialising it from
-    /// `genesis` on first use and recovering after a crash.
+    /// Open the chain in `dir` (the runtime's storage directory is `dir/db`; its partitions'
+    /// names start with `partition_prefix`), initialising it from `genesis` on first use and
+    /// recovering after a crash.
     pub async fn open(
         context: E,
         dir: &Path,
+        partition_prefix: &str,
         genesis: Genesis,
         mempool: Mempool,
         history_blocks: u64,
@@ -221,7 +226,8 @@ impl<E: Context> Chain<E> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
             Err(e) => return Err(e.into()),
         };
-        let (mut state, mut blocks) = open_stores(&context, generation, history_blocks).await?;
+        let (mut state, mut blocks) =
+            open_stores(&context, partition_prefix, generation, history_blocks).await?;
         init_genesis(&mut state, &mut blocks, &genesis).await?;
 
         let tip = blocks.last_height()?.unwrap_or(0);
@@ -233,6 +239,7 @@ impl<E: Context> Chain<E> {
         let mut chain = Chain {
             context,
             dir: dir.to_path_buf(),
+            partition_prefix: partition_prefix.to_string(),
             generation,
             genesis,
             state,
@@ -600,8 +607,10 @@ impl<E: Context> Chain<E> {
     pub async fn revert_to(&mut self, height: u64, hash: &Hash32) -> CResult<()> {
         let limits = self.genesis.params.block_limits();
         let next = self.generation + 1;
-        destroy_partitions(&self.context, &partitions(next)).await?;
-        let (mut state, mut blocks) = open_stores(&self.context, next, self.history_blocks).await?;
+        let prefix = self.partition_prefix.clone();
+        destroy_partitions(&self.context, &partitions(&prefix, next)).await?;
+        let (mut state, mut blocks) =
+            open_stores(&self.context, &prefix, next, self.history_blocks).await?;
         init_genesis(&mut state, &mut blocks, &self.genesis).await?;
         let mut parent = read_head(&blocks, 0, limits).await?;
         for h in 1..=height {
@@ -655,7 +664,7 @@ impl<E: Context> Chain<E> {
         self.mempool.clear();
         self.since_prune = 0;
         // Readers still holding the old stores fail their next read and retry on the new one.
-        destroy_partitions(&self.context, &partitions(old)).await?;
+        destroy_partitions(&self.context, &partitions(&prefix, old)).await?;
         self.publish_reader();
         let head = self.head.clone();
         self.head_tx.send_replace(head);
@@ -737,20 +746,23 @@ impl<E: Context> Chain<E> {
 /// The file naming the generation of the stores (see the module docs).
 const GENERATION_FILE: &str = "generation";
 
-/// The state's configuration and the block store's prefix of `generation`.
-fn store_names(generation: u64) -> (StateConfig, String) {
+/// The state's configuration and the block store's prefix of `generation`, under `prefix`.
+fn store_names(prefix: &str, generation: u64) -> (StateConfig, String) {
     match generation {
-        0 => (StateConfig::new("state"), "blocks".to_string()),
+        0 => (
+            StateConfig::new(format!("{prefix}state")),
+            format!("{prefix}blocks"),
+        ),
         g => (
-            StateConfig::new(format!("state-g{g}")),
-            format!("blocks-g{g}"),
+            StateConfig::new(format!("{prefix}state-g{g}")),
+            format!("{prefix}blocks-g{g}"),
         ),
     }
 }
 
-/// Every storage partition of `generation`'s stores.
-fn partitions(generation: u64) -> Vec<String> {
-    let (state, blocks) = store_names(generation);
+/// Every storage partition of `generation`'s stores under `prefix`.
+fn partitions(prefix: &str, generation: u64) -> Vec<String> {
+    let (state, blocks) = store_names(prefix, generation);
     let mut all = state.partitions();
     all.extend(cowboy_state::blocks::partitions(&blocks));
     all
@@ -758,10 +770,11 @@ fn partitions(generation: u64) -> Vec<String> {
 
 async fn open_stores<E: Context>(
     context: &E,
+    prefix: &str,
     generation: u64,
     history_blocks: u64,
 ) -> CResult<(StateDb<E>, BlockStore<E>)> {
-    let (mut state_cfg, blocks_prefix) = store_names(generation);
+    let (mut state_cfg, blocks_prefix) = store_names(prefix, generation);
     state_cfg.history_blocks = history_blocks;
     let state = StateDb::open(
         context

@@ -26,6 +26,17 @@
 //! the chain decides ancestry, as the block rule checks it. A network of several validators
 //! keeps the strict rule: build on the engine's parent only, fetch what is missing.
 //!
+//! **Any commonware runtime.** The application, its tasks and the engine wiring
+//! ([`crate::node::start_validator`]) are generic over the runtime ([`Runtime`]): they spawn
+//! through its context and sleep and read time through its clock. `cowboyd` runs them on the
+//! tokio runtime ([`Ctx`]); the simulations (`tests/devnet/sim.rs`) run the same code on
+//! commonware's deterministic runtime and simulated network.
+//!
+//! **Evidence.** Commonware reports attributable faults (two notarizes or two finalizes for
+//! different blocks in one view, a nullify and a finalize in one view) to the reporter; the
+//! application logs them and keeps the last [`MAX_EVIDENCE`] ([`Application::evidence`]),
+//! with the activity's canonical bytes, for the slashing transaction that is not wired yet.
+//!
 //! Signing scheme: ed25519 (attributable votes, no threshold setup), so there is no threshold
 //! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
 //! election: round robin. With one validator (the devnet) the engine is exactly the one a
@@ -35,9 +46,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use commonware_actor::Feedback;
-use commonware_consensus::simplex::types::{Activity, Context as RoundContext};
+use commonware_codec::Encode;
+use commonware_consensus::simplex::types::{Activity, Attributable, Context as RoundContext};
 use commonware_consensus::simplex::Plan;
-use commonware_consensus::{Automaton, CertifiableAutomaton, Relay, Reporter};
+use commonware_consensus::{Automaton, CertifiableAutomaton, Relay, Reporter, Viewable};
 use commonware_cryptography::{ed25519, sha256};
 use commonware_p2p::{Receiver, Recipients, Sender};
 use cowboy_types::block::Block;
@@ -52,8 +64,43 @@ use crate::production::Production;
 pub type Scheme = commonware_consensus::simplex::scheme::ed25519::Scheme;
 /// What consensus orders: a block header hash.
 pub type Digest = sha256::Digest;
-/// Runtime context of the node (application tasks run on its tokio runtime).
+/// Runtime context of `cowboyd` (the tokio runtime).
 pub type Ctx = commonware_runtime::tokio::Context;
+
+/// What the node's consensus side needs of a commonware runtime: storage for the chain, a
+/// clock, spawning, metrics, and randomness for the engine.
+pub trait Runtime: cowboy_state::Context + rand_core::CryptoRng + Send + Sync + 'static {}
+
+impl<T> Runtime for T where T: cowboy_state::Context + rand_core::CryptoRng + Send + Sync + 'static {}
+
+/// Most pieces of evidence an [`Application`] keeps (the oldest go first).
+pub const MAX_EVIDENCE: usize = 1024;
+
+/// Which attributable fault a piece of [`Evidence`] proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Notarize votes for two different proposals in one view (an equivocating leader, or a
+    /// validator voting for conflicting blocks).
+    ConflictingNotarize,
+    /// Finalize votes for two different proposals in one view.
+    ConflictingFinalize,
+    /// A nullify and a finalize vote in one view.
+    NullifyFinalize,
+}
+
+/// Attributable misbehaviour commonware reported (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    /// The fault.
+    pub kind: FaultKind,
+    /// The view it happened in.
+    pub view: u64,
+    /// The offender's index among the participants (the validators' keys in ascending
+    /// order, as the engine numbers them).
+    pub signer: u32,
+    /// The activity's canonical encoding (both signed votes).
+    pub bytes: Vec<u8>,
+}
 
 /// p2p channel of consensus votes.
 pub const VOTES_CHANNEL: u64 = 0;
@@ -86,9 +133,10 @@ struct Outbound(Hash32, Recipients<ed25519::PublicKey>);
 pub type ProposalTamper = Arc<dyn Fn(Block) -> Block + Send + Sync>;
 
 /// The application handed to the simplex engine (see the module docs).
-#[derive(Clone)]
-pub struct Application {
-    chain: Arc<Mutex<Chain<Ctx>>>,
+pub struct Application<E: Runtime> {
+    /// Tasks are spawned as its children; its clock is the node's.
+    context: Arc<E>,
+    chain: Arc<Mutex<Chain<E>>>,
     coinbase: Address,
     production: Arc<Production>,
     /// The only validator of a dev chain (see the module docs).
@@ -96,6 +144,24 @@ pub struct Application {
     tamper: Option<ProposalTamper>,
     outbound: mpsc::UnboundedSender<Outbound>,
     finalized: mpsc::UnboundedSender<Hash32>,
+    evidence: Arc<std::sync::Mutex<std::collections::VecDeque<Evidence>>>,
+}
+
+// Not derived: a runtime context is not `Clone` (the application shares it behind an `Arc`).
+impl<E: Runtime> Clone for Application<E> {
+    fn clone(&self) -> Self {
+        Self {
+            context: self.context.clone(),
+            chain: self.chain.clone(),
+            coinbase: self.coinbase,
+            production: self.production.clone(),
+            dev: self.dev,
+            tamper: self.tamper.clone(),
+            outbound: self.outbound.clone(),
+            finalized: self.finalized.clone(),
+            evidence: self.evidence.clone(),
+        }
+    }
 }
 
 /// The tasks behind an [`Application`], started by [`Application::start`].
@@ -104,12 +170,13 @@ pub struct Tasks {
     finalized: mpsc::UnboundedReceiver<Hash32>,
 }
 
-impl Application {
-    /// An application proposing blocks when `production` says, with tips to `coinbase` (each
-    /// rewritten by `tamper`, if given, before it is relayed); `dev` for the only validator of
-    /// a dev chain.
+impl<E: Runtime> Application<E> {
+    /// An application spawning on `context`, proposing blocks when `production` says, with
+    /// tips to `coinbase` (each rewritten by `tamper`, if given, before it is relayed); `dev`
+    /// for the only validator of a dev chain.
     pub fn new(
-        chain: Arc<Mutex<Chain<Ctx>>>,
+        context: E,
+        chain: Arc<Mutex<Chain<E>>>,
         coinbase: Address,
         production: Arc<Production>,
         dev: bool,
@@ -119,6 +186,7 @@ impl Application {
         let (finalized_tx, finalized) = mpsc::unbounded_channel();
         (
             Self {
+                context: Arc::new(context),
                 chain,
                 coinbase,
                 production,
@@ -126,6 +194,7 @@ impl Application {
                 tamper,
                 outbound: outbound_tx,
                 finalized: finalized_tx,
+                evidence: Arc::default(),
             },
             Tasks {
                 outbound,
@@ -155,7 +224,7 @@ impl Application {
         let (mut sender, mut receiver) = blocks;
 
         let chain = self.chain.clone();
-        tokio::spawn(async move {
+        self.context.child("relay").spawn(move |_| async move {
             while let Some(Outbound(hash, recipients)) = outbound.recv().await {
                 let bytes = chain.lock().await.block_bytes(&hash).await.ok().flatten();
                 if let Some(bytes) = bytes {
@@ -170,8 +239,13 @@ impl Application {
         let chain = self.chain.clone();
         let arrived = Arc::new(tokio::sync::Notify::new());
         let arrived_in = arrived.clone();
-        let syncer = crate::sync::Sync::start(chain.clone(), arrived.clone(), sync);
-        tokio::spawn(async move {
+        let syncer = crate::sync::Sync::start(
+            self.context.child("sync"),
+            chain.clone(),
+            arrived.clone(),
+            sync,
+        );
+        self.context.child("blocks").spawn(move |_| async move {
             let limits = chain.lock().await.genesis().params.block_limits();
             while let Ok((peer, bytes)) = receiver.recv().await {
                 let bytes = bytes.as_ref();
@@ -194,7 +268,8 @@ impl Application {
 
         let chain = self.chain.clone();
         let dev = self.dev;
-        tokio::spawn(async move {
+        let clock = self.context.clone();
+        self.context.child("finalizer").spawn(move |_| async move {
             // The newest finalization not yet applied (it implies all its ancestors).
             let mut target: Option<Hash32> = None;
             loop {
@@ -204,10 +279,10 @@ impl Application {
                         None => return,
                     },
                     _ = arrived.notified(), if target.is_some() => {}
-                    _ = tokio::time::sleep(Duration::from_secs(1)), if target.is_some() => {}
+                    _ = clock.sleep(Duration::from_secs(1)), if target.is_some() => {}
                 }
                 let Some(hash) = target else { continue };
-                let started = std::time::Instant::now();
+                let started = clock.current();
                 let (result, head) = {
                     let mut c = chain.lock().await;
                     let result = c.finalize_through(&hash).await;
@@ -216,8 +291,10 @@ impl Application {
                 match result {
                     Ok(Ok(done)) => {
                         target = None;
+                        let now = clock.current();
+                        let took = now.duration_since(started).unwrap_or_default();
                         for f in done {
-                            metrics.on_finalized(&f, started.elapsed());
+                            metrics.on_finalized(&f, took, crate::production::unix_ms(now));
                             tracing::info!(
                                 height = f.block.header.height,
                                 hash = %f.hash.to_hex(),
@@ -269,7 +346,7 @@ impl Application {
                     }
                     return None;
                 }
-                let started = std::time::Instant::now();
+                let started = self.context.current();
                 let timestamp = self.production.timestamp(current.header.timestamp_ms);
                 return match chain.build(timestamp, self.coinbase).await {
                     Ok(block) => {
@@ -285,7 +362,12 @@ impl Application {
                         tracing::info!(
                             height = block.header.height,
                             txs = block.transactions.len(),
-                            took_ms = started.elapsed().as_millis() as u64,
+                            took_ms = self
+                                .context
+                                .current()
+                                .duration_since(started)
+                                .unwrap_or_default()
+                                .as_millis() as u64,
                             "built"
                         );
                         Some(block.header.hash())
@@ -321,7 +403,7 @@ impl Application {
                         if block.header.timestamp_ms > now + 1_000 {
                             drop(chain);
                             let wait = block.header.timestamp_ms - now;
-                            tokio::time::sleep(Duration::from_millis(wait)).await;
+                            self.context.sleep(Duration::from_millis(wait)).await;
                             continue;
                         }
                         return match chain.verify(&hash).await {
@@ -343,7 +425,7 @@ impl Application {
     }
 }
 
-impl Automaton for Application {
+impl<E: Runtime> Automaton for Application<E> {
     type Context = RoundContext<Digest, ed25519::PublicKey>;
     type Digest = Digest;
 
@@ -351,7 +433,7 @@ impl Automaton for Application {
         let (tx, rx) = oneshot::channel();
         let app = self.clone();
         let parent = hash32(&context.parent.1);
-        tokio::spawn(async move {
+        self.context.child("propose").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {
                 _ = tx.closed() => {}
@@ -370,7 +452,7 @@ impl Automaton for Application {
         let app = self.clone();
         let parent = hash32(&context.parent.1);
         let hash = hash32(&payload);
-        tokio::spawn(async move {
+        self.context.child("verify").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {
                 _ = tx.closed() => {}
@@ -386,9 +468,9 @@ impl Automaton for Application {
 }
 
 /// Certification: every verified block is certifiable (the defaults).
-impl CertifiableAutomaton for Application {}
+impl<E: Runtime> CertifiableAutomaton for Application<E> {}
 
-impl Relay for Application {
+impl<E: Runtime> Relay for Application<E> {
     type Digest = Digest;
     type PublicKey = ed25519::PublicKey;
     type Plan = Plan<ed25519::PublicKey>;
@@ -407,15 +489,59 @@ impl Relay for Application {
     }
 }
 
-impl Reporter for Application {
+impl<E: Runtime> Application<E> {
+    /// The evidence of attributable faults reported so far (the last [`MAX_EVIDENCE`]).
+    pub fn evidence(&self) -> Vec<Evidence> {
+        self.evidence
+            .lock()
+            .map(|e| e.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn record(&self, kind: FaultKind, view: u64, signer: u32, bytes: Vec<u8>) {
+        tracing::warn!(
+            ?kind,
+            view,
+            signer,
+            "attributable fault reported by consensus"
+        );
+        if let Ok(mut evidence) = self.evidence.lock() {
+            if evidence.len() == MAX_EVIDENCE {
+                evidence.pop_front();
+            }
+            evidence.push_back(Evidence {
+                kind,
+                view,
+                signer,
+                bytes,
+            });
+        }
+    }
+}
+
+impl<E: Runtime> Reporter for Application<E> {
     type Activity = Activity<Scheme, Digest>;
 
     fn report(&mut self, activity: Self::Activity) -> Feedback {
-        if let Activity::Finalization(f) = activity {
-            if self.finalized.send(hash32(&f.proposal.payload)).is_err() {
-                return Feedback::Closed;
+        let kind = match &activity {
+            Activity::Finalization(f) => {
+                if self.finalized.send(hash32(&f.proposal.payload)).is_err() {
+                    return Feedback::Closed;
+                }
+                return Feedback::Ok;
             }
-        }
+            Activity::ConflictingNotarize(c) => (FaultKind::ConflictingNotarize, c.signer()),
+            Activity::ConflictingFinalize(c) => (FaultKind::ConflictingFinalize, c.signer()),
+            Activity::NullifyFinalize(c) => (FaultKind::NullifyFinalize, c.signer()),
+            _ => return Feedback::Ok,
+        };
+        let (kind, signer) = kind;
+        self.record(
+            kind,
+            activity.view().get(),
+            signer.get(),
+            activity.encode().to_vec(),
+        );
         Feedback::Ok
     }
 }

@@ -15,7 +15,8 @@
 //!   The [`Seen`] set remembers the last [`SEEN_CAPACITY`] hashes this node admitted or was
 //!   sent; a message whose hash is there is dropped before any decoding, so nothing is checked,
 //!   admitted or forwarded twice, and gossip cannot loop.
-//! - *CPU*: the stateless checks (a signature recovery) run on a blocking thread, one message
+//! - *CPU*: the stateless checks (a signature recovery) run as a blocking task (a blocking
+//!   thread under tokio; in turn on the deterministic runtime), one message
 //!   at a time, without the chain's lock; the lock is taken only for the nonce and balance
 //!   lookup an RPC submission also takes it for. Garbage therefore never holds up block
 //!   building, verification or finalization, and one peer's flood costs at most
@@ -38,7 +39,7 @@ use cowboy_types::{keccak256, Hash32};
 use tokio::sync::{mpsc, Mutex};
 
 use crate::chain::Chain;
-use crate::consensus::Ctx;
+use crate::consensus::Runtime;
 use crate::mempool::{max_tx_bytes, Mempool};
 use crate::metrics::Metrics;
 use crate::production::Production;
@@ -131,11 +132,14 @@ impl Gossip {
         }
     }
 
-    /// Start forwarding to `peers` (the other validators) and admitting what they send.
-    pub fn start(
+    /// Start forwarding to `peers` (the other validators) and admitting what they send, on
+    /// `context`'s runtime.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start<E: Runtime>(
         &self,
+        context: E,
         outbound: Outbound,
-        chain: Arc<Mutex<Chain<Ctx>>>,
+        chain: Arc<Mutex<Chain<E>>>,
         production: Arc<Production>,
         metrics: Metrics,
         peers: Vec<ed25519::PublicKey>,
@@ -146,7 +150,7 @@ impl Gossip {
     ) {
         let (mut sender, mut receiver) = channel;
         let Outbound(mut queue) = outbound;
-        tokio::spawn(async move {
+        context.child("forward").spawn(move |_| async move {
             while let Some(out) = queue.recv().await {
                 let to: Vec<_> = peers
                     .iter()
@@ -160,7 +164,7 @@ impl Gossip {
         });
 
         let gossip = self.clone();
-        tokio::spawn(async move {
+        context.child("admit").spawn(move |context| async move {
             let (params, chain_id) = {
                 let c = chain.lock().await;
                 (Arc::new(c.genesis().params.clone()), c.genesis().chain_id)
@@ -174,10 +178,13 @@ impl Gossip {
                 }
                 let bytes = bytes.to_vec();
                 let params = params.clone();
-                let checked = tokio::task::spawn_blocking(move || {
-                    Mempool::check(&bytes, &params, chain_id).map(|c| (c, bytes))
-                })
-                .await;
+                let checked = context
+                    .child("check")
+                    .shared(true)
+                    .spawn(move |_| async move {
+                        Mempool::check(&bytes, &params, chain_id).map(|c| (c, bytes))
+                    })
+                    .await;
                 let (checked, bytes) = match checked {
                     Ok(Ok(ok)) => ok,
                     Ok(Err(rejection)) => {

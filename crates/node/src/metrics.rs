@@ -48,7 +48,7 @@ pub struct Metrics {
 
 impl Metrics {
     /// Register the metrics under `context`'s label.
-    pub fn new(context: &Ctx) -> Self {
+    pub fn new(context: &impl commonware_runtime::Metrics) -> Self {
         let seconds = || raw::Histogram::new(exponential_buckets(0.0005, 2.0, 16));
         Self {
             height: context.register(
@@ -95,16 +95,13 @@ impl Metrics {
         }
     }
 
-    /// Record a finalized block.
-    pub fn on_finalized(&self, f: &Finalized, took: Duration) {
+    /// Record a finalized block, finalized at `now_ms` (the runtime's clock) after `took`.
+    pub fn on_finalized(&self, f: &Finalized, took: Duration, now_ms: u64) {
         self.height
             .set(i64::try_from(f.block.header.height).unwrap_or(i64::MAX));
         self.transactions.inc_by(f.block.transactions.len() as u64);
         self.execution.observe(took.as_secs_f64());
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        let latency = now.saturating_sub(f.block.header.timestamp_ms);
+        let latency = now_ms.saturating_sub(f.block.header.timestamp_ms);
         self.finalization_latency.observe(latency as f64 / 1000.0);
     }
 }

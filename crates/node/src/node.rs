@@ -14,10 +14,10 @@ use commonware_consensus::simplex::{self, Engine, Floor, ForwardPolicy, SkipBudg
 use commonware_consensus::types::{Epoch, ViewDelta};
 use commonware_cryptography::{ed25519, Signer};
 use commonware_p2p::authenticated::lookup;
-use commonware_p2p::{Address as PeerAddress, AddressableManager};
+use commonware_p2p::{Address as PeerAddress, AddressableManager, Blocker, Receiver, Sender};
 use commonware_parallel::Sequential;
 use commonware_runtime::buffer::paged::CacheRef;
-use commonware_runtime::{Quota, Supervisor as _};
+use commonware_runtime::{Handle, Quota, Supervisor as _};
 use commonware_stream::{cups, sake, SakeCups};
 use commonware_utils::ordered::{Map, Set};
 use commonware_utils::{NonZeroDuration, TryFromIterator};
@@ -26,8 +26,8 @@ use tokio::sync::Mutex;
 
 use crate::chain::Chain;
 use crate::consensus::{
-    digest, Application, Ctx, Scheme, BLOCKS_CHANNEL, CERTIFICATES_CHANNEL, RESOLVER_CHANNEL,
-    VOTES_CHANNEL,
+    digest, Application, Ctx, ProposalTamper, Runtime, Scheme, BLOCKS_CHANNEL,
+    CERTIFICATES_CHANNEL, RESOLVER_CHANNEL, VOTES_CHANNEL,
 };
 use crate::genesis::Genesis;
 use crate::gossip::{Gossip, TXS_CHANNEL};
@@ -88,22 +88,13 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let chain = Chain::open(
         context.child("chain"),
         &cfg.data_dir,
+        "",
         genesis.clone(),
         Mempool::new(cfg.mempool_txs, 256 << 20),
         cfg.history_blocks,
     )
     .await
     .map_err(|e| e.to_string())?;
-    let genesis_hash = {
-        // Reads go through the published reader, as the RPC's do (`crate::reader`).
-        let reader = chain
-            .readers()
-            .borrow()
-            .clone()
-            .ok_or("no reader published")?;
-        let g = reader.block(0).await.map_err(|e| e.to_string())?;
-        g.ok_or("genesis block missing")?.header.hash()
-    };
     let head = chain.head().header.height;
     let chain = Arc::new(Mutex::new(chain));
     tracing::info!(height = head, "chain open");
@@ -137,80 +128,35 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         .collect();
     let peers = Map::try_from_iter(peers).map_err(|_| "duplicate validator in genesis")?;
     let _ = oracle.track(0, peers);
-    let quota =
-        Quota::per_second(std::num::NonZeroU32::new(10_000).unwrap_or(std::num::NonZeroU32::MIN));
-    let votes = network.register(VOTES_CHANNEL, quota);
-    let certificates = network.register(CERTIFICATES_CHANNEL, quota);
-    let resolver = network.register(RESOLVER_CHANNEL, quota);
-    let blocks = network.register(BLOCKS_CHANNEL, quota);
-    let txs = network.register(TXS_CHANNEL, crate::gossip::quota());
-    let sync = network.register(crate::sync::SYNC_CHANNEL, crate::sync::quota());
+    let channels = channel_quotas().map(|(channel, quota)| network.register(channel, quota));
     network.start();
 
-    // Consensus.
-    let participants = Set::try_from_iter(genesis.validators.iter().map(|v| v.public_key.clone()))
-        .map_err(|_| "duplicate validator in genesis")?;
-    let scheme = Scheme::signer(&namespace, participants, cfg.validator_key.clone())
-        .ok_or("validator key is not a participant")?;
-    let metrics = Metrics::new(&context.child("cowboy"));
-    let production = Arc::new(Production::new(cfg.mining));
-    let (app, tasks) = Application::new(
+    let production = Arc::new(Production::new(
+        cfg.mining,
+        Arc::new(context.child("clock")),
+    ));
+    let validator = start_validator(
+        &context,
         chain.clone(),
-        coinbase,
-        production.clone(),
-        cfg.dev,
-        cfg.tamper_proposals,
-    );
-    app.start(tasks, blocks, sync, metrics.clone());
-    let (gossip, gossip_outbound) = Gossip::new();
-    let others: Vec<ed25519::PublicKey> = genesis
-        .validators
-        .iter()
-        .map(|v| v.public_key.clone())
-        .filter(|k| *k != me)
-        .collect();
-    gossip.start(
-        gossip_outbound,
-        chain.clone(),
-        production.clone(),
-        metrics.clone(),
-        others,
-        txs,
-    );
-    let leader_timeout = production.leader_timeout();
-    let engine_cfg = simplex::Config {
-        scheme,
-        elector: RoundRobin::<commonware_cryptography::Sha256>::default(),
-        blocker: oracle.clone(),
-        automaton: app.clone(),
-        relay: app.clone(),
-        reporter: app,
-        track_historical_votes: false,
-        strategy: Sequential,
-        partition: "consensus".to_string(),
-        mailbox_size: NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
-        epoch: Epoch::new(0),
-        floor: Floor::Genesis(digest(&genesis_hash)),
-        replay_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
-        write_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
-        page_cache: CacheRef::new(
-            std::num::NonZeroU16::new(4096).unwrap_or(std::num::NonZeroU16::MIN),
-            NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
-        ),
-        leader_timeout,
-        certification_timeout: leader_timeout + Duration::from_secs(1),
-        timeout_retry: Duration::from_secs(5),
-        view_retention: ViewDelta::new(256),
-        skip: SkipPolicy::Enabled {
-            timeout: leader_timeout + Duration::from_secs(10),
-            budget: SkipBudget::Participants,
+        ValidatorConfig {
+            genesis: genesis.clone(),
+            key: cfg.validator_key.clone(),
+            coinbase,
+            production: production.clone(),
+            dev: cfg.dev,
+            tamper: cfg.tamper_proposals,
+            partition_prefix: String::new(),
         },
-        fetch_timeout: NonZeroDuration::new(Duration::from_secs(2)).ok_or("fetch timeout")?,
-        fetch_retry_delay: Duration::from_millis(200),
-        forward: ForwardPolicy::Disabled,
-    };
-    let engine = Engine::new(context.child("engine"), engine_cfg);
-    let _engine = engine.start(votes, certificates, resolver);
+        channels,
+        oracle.clone(),
+    )
+    .await?;
+    let Validator {
+        gossip,
+        metrics,
+        engine: _engine,
+        ..
+    } = validator;
 
     // Interfaces.
     let (readers, finalized) = {
@@ -250,6 +196,160 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     // Finalized blocks are durable when announced; wait for an in-flight finalization.
     let _guard = chain.lock().await;
     Ok(())
+}
+
+/// The p2p channels of a validator and their per-peer quotas, in the order
+/// [`start_validator`] takes them: votes, certificates, certificate requests, blocks,
+/// transaction gossip, range sync.
+pub fn channel_quotas() -> [(u64, Quota); 6] {
+    let consensus =
+        Quota::per_second(std::num::NonZeroU32::new(10_000).unwrap_or(std::num::NonZeroU32::MIN));
+    [
+        (VOTES_CHANNEL, consensus),
+        (CERTIFICATES_CHANNEL, consensus),
+        (RESOLVER_CHANNEL, consensus),
+        (BLOCKS_CHANNEL, consensus),
+        (TXS_CHANNEL, crate::gossip::quota()),
+        (crate::sync::SYNC_CHANNEL, crate::sync::quota()),
+    ]
+}
+
+/// What [`start_validator`] needs besides the chain and the network.
+pub struct ValidatorConfig {
+    /// The network's genesis (the validator set).
+    pub genesis: Genesis,
+    /// This validator's consensus key.
+    pub key: ed25519::PrivateKey,
+    /// Where the tips of its blocks go.
+    pub coinbase: Address,
+    /// When it builds.
+    pub production: Arc<Production>,
+    /// The only validator of a dev chain (see `crate::consensus`).
+    pub dev: bool,
+    /// Rewrites its proposals (tests of Byzantine proposers only).
+    pub tamper: Option<ProposalTamper>,
+    /// Prefix of the consensus journal's storage partitions (as the chain's: see
+    /// [`Chain::open`]).
+    pub partition_prefix: String,
+}
+
+/// A running validator's handles.
+pub struct Validator<E: Runtime> {
+    /// The application (its evidence of faults, among others).
+    pub application: Application<E>,
+    /// Transaction gossip (the RPC tells it of admitted transactions).
+    pub gossip: Gossip,
+    /// The node's metrics.
+    pub metrics: Metrics,
+    /// The simplex engine.
+    pub engine: Handle<()>,
+}
+
+/// Start a validator's consensus side on any commonware runtime and network: the
+/// application (block relay, range sync, finalizer), transaction gossip and the simplex
+/// engine, on `channels` (registered with [`channel_quotas`], in that order), with `blocker`
+/// the network's way to block a peer that misbehaves. `cowboyd` runs it on tokio and the
+/// authenticated network; the simulations on the deterministic runtime and the simulated
+/// network.
+pub async fn start_validator<E, S, R, B>(
+    context: &E,
+    chain: Arc<Mutex<Chain<E>>>,
+    cfg: ValidatorConfig,
+    channels: [(S, R); 6],
+    blocker: B,
+) -> Result<Validator<E>, String>
+where
+    E: Runtime,
+    S: Sender<PublicKey = ed25519::PublicKey>,
+    R: Receiver<PublicKey = ed25519::PublicKey>,
+    B: Blocker<PublicKey = ed25519::PublicKey>,
+{
+    let genesis = &cfg.genesis;
+    let me = cfg.key.public_key();
+    let namespace = cowboy_exec::system::staking::consensus_namespace(genesis.chain_id);
+    let participants = Set::try_from_iter(genesis.validators.iter().map(|v| v.public_key.clone()))
+        .map_err(|_| "duplicate validator in genesis")?;
+    let scheme = Scheme::signer(&namespace, participants, cfg.key.clone())
+        .ok_or("validator key is not a participant")?;
+    let genesis_hash = {
+        // Reads go through the published reader, as the RPC's do (`crate::reader`).
+        let reader = chain
+            .lock()
+            .await
+            .readers()
+            .borrow()
+            .clone()
+            .ok_or("no reader published")?;
+        let g = reader.block(0).await.map_err(|e| e.to_string())?;
+        g.ok_or("genesis block missing")?.header.hash()
+    };
+    let [votes, certificates, resolver, blocks, txs, sync] = channels;
+    let metrics = Metrics::new(&context.child("cowboy"));
+    let (application, tasks) = Application::new(
+        context.child("application"),
+        chain.clone(),
+        cfg.coinbase,
+        cfg.production.clone(),
+        cfg.dev,
+        cfg.tamper,
+    );
+    application.start(tasks, blocks, sync, metrics.clone());
+    let (gossip, gossip_outbound) = Gossip::new();
+    let others: Vec<ed25519::PublicKey> = genesis
+        .validators
+        .iter()
+        .map(|v| v.public_key.clone())
+        .filter(|k| *k != me)
+        .collect();
+    gossip.start(
+        context.child("gossip"),
+        gossip_outbound,
+        chain,
+        cfg.production.clone(),
+        metrics.clone(),
+        others,
+        txs,
+    );
+    let leader_timeout = cfg.production.leader_timeout();
+    let engine_cfg = simplex::Config {
+        scheme,
+        elector: RoundRobin::<commonware_cryptography::Sha256>::default(),
+        blocker,
+        automaton: application.clone(),
+        relay: application.clone(),
+        reporter: application.clone(),
+        track_historical_votes: false,
+        strategy: Sequential,
+        partition: format!("{}consensus", cfg.partition_prefix),
+        mailbox_size: NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
+        epoch: Epoch::new(0),
+        floor: Floor::Genesis(digest(&genesis_hash)),
+        replay_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
+        write_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
+        page_cache: CacheRef::new(
+            std::num::NonZeroU16::new(4096).unwrap_or(std::num::NonZeroU16::MIN),
+            NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
+        ),
+        leader_timeout,
+        certification_timeout: leader_timeout + Duration::from_secs(1),
+        timeout_retry: Duration::from_secs(5),
+        view_retention: ViewDelta::new(256),
+        skip: SkipPolicy::Enabled {
+            timeout: leader_timeout + Duration::from_secs(10),
+            budget: SkipBudget::Participants,
+        },
+        fetch_timeout: NonZeroDuration::new(Duration::from_secs(2)).ok_or("fetch timeout")?,
+        fetch_retry_delay: Duration::from_millis(200),
+        forward: ForwardPolicy::Disabled,
+    };
+    let engine =
+        Engine::new(context.child("engine"), engine_cfg).start(votes, certificates, resolver);
+    Ok(Validator {
+        application,
+        gossip,
+        metrics,
+        engine,
+    })
 }
 
 /// The lock a node holds on its data directory while it runs (released when dropped).

@@ -24,10 +24,17 @@
 //! the header's timestamp, so the offset is a proposer's choice like the wall clock is; a
 //! validator compares proposals to the same clock ([`Production::now_ms`]).
 //!
+//! The clock is the runtime's ([`RuntimeClock`]): the wall clock under `cowboyd`'s tokio
+//! runtime, virtual time under commonware's deterministic runtime (the simulations in
+//! `tests/devnet/sim.rs`), so what a block is stamped with and when a leader builds follow
+//! the runtime a node runs on, never the machine's clock directly.
+//!
 //! Arrivals are signalled and blocks built under the chain's lock, so a transaction is either
 //! seen by the builder's selection or counted as a new arrival, never lost between the two.
 
-use std::sync::Mutex;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::Notify;
@@ -97,29 +104,66 @@ struct Plan {
     next_timestamp_ms: Option<u64>,
 }
 
+/// The time source of a node: its runtime's clock (see the module docs).
+pub trait RuntimeClock: Send + Sync {
+    /// The current time.
+    fn now(&self) -> SystemTime;
+    /// Resolves after `duration`.
+    fn sleep(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+}
+
+impl<E: commonware_runtime::Clock + Send + Sync> RuntimeClock for E {
+    fn now(&self) -> SystemTime {
+        self.current()
+    }
+
+    fn sleep(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        Box::pin(commonware_runtime::Clock::sleep(self, duration))
+    }
+}
+
 /// The block production plan the application and the RPC share (see the module docs).
-#[derive(Debug)]
 pub struct Production {
     mining: Mining,
     plan: Mutex<Plan>,
     wake: Notify,
+    clock: Arc<dyn RuntimeClock>,
 }
 
-/// Milliseconds since the Unix epoch by the wall clock.
-fn wall_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
+impl std::fmt::Debug for Production {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Production")
+            .field("mining", &self.mining)
+            .field("plan", &self.plan)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Milliseconds since the Unix epoch of `time`.
+pub fn unix_ms(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 impl Production {
-    /// A plan for `mining`, with the dev clock at the wall clock.
-    pub fn new(mining: Mining) -> Self {
+    /// A plan for `mining` on `clock`, with the dev clock at `clock`'s time.
+    pub fn new(mining: Mining, clock: Arc<dyn RuntimeClock>) -> Self {
         Self {
             mining,
             plan: Mutex::new(Plan::default()),
             wake: Notify::new(),
+            clock,
         }
+    }
+
+    /// Milliseconds since the Unix epoch by the runtime's clock (without the dev offset).
+    fn wall_ms(&self) -> u64 {
+        unix_ms(self.clock.now())
+    }
+
+    /// Resolves after `duration` of the runtime's clock.
+    pub fn sleep(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        self.clock.sleep(duration)
     }
 
     /// The mode.
@@ -140,9 +184,9 @@ impl Production {
         }
     }
 
-    /// The node's clock (ms): the wall clock plus the dev offset.
+    /// The node's clock (ms): the runtime's clock plus the dev offset.
     pub fn now_ms(&self) -> u64 {
-        wall_ms().saturating_add(self.plan().offset_ms)
+        self.wall_ms().saturating_add(self.plan().offset_ms)
     }
 
     /// The dev clock's offset from the wall clock (ms).
@@ -168,7 +212,7 @@ impl Production {
     pub fn increase_time(&self, ms: u64) -> Result<u64, ClockError> {
         let mut plan = self.plan();
         let offset = plan.offset_ms.saturating_add(ms);
-        let reaches = u128::from(wall_ms()) + u128::from(offset);
+        let reaches = u128::from(self.wall_ms()) + u128::from(offset);
         if reaches > u128::from(MAX_TIMESTAMP_MS) {
             return Err(ClockError::TooLate {
                 got: reaches,
@@ -223,7 +267,7 @@ impl Production {
                     Mining::OnDemand => None,
                     Mining::Interval(t) => {
                         let due = parent_ms.saturating_add(t.as_millis() as u64);
-                        let now = wall_ms().saturating_add(plan.offset_ms);
+                        let now = self.wall_ms().saturating_add(plan.offset_ms);
                         if now >= due {
                             return;
                         }
@@ -234,7 +278,7 @@ impl Production {
             match wait {
                 Some(d) => {
                     tokio::select! {
-                        _ = tokio::time::sleep(d) => {}
+                        _ = self.clock.sleep(d) => {}
                         _ = self.wake.notified() => {}
                     }
                 }
@@ -246,7 +290,7 @@ impl Production {
     /// The timestamp of the child of a parent stamped `parent_ms` (consumes a fixed one).
     pub fn timestamp(&self, parent_ms: u64) -> u64 {
         let mut plan = self.plan();
-        let clock = wall_ms().saturating_add(plan.offset_ms);
+        let clock = self.wall_ms().saturating_add(plan.offset_ms);
         match plan.next_timestamp_ms.take() {
             Some(t) if t > parent_ms => t,
             _ => clock.max(parent_ms.saturating_add(1)),
@@ -266,9 +310,26 @@ impl Production {
 mod tests {
     use super::*;
 
+    /// The machine's clock, for plans outside a commonware runtime.
+    struct Wall;
+
+    impl RuntimeClock for Wall {
+        fn now(&self) -> SystemTime {
+            SystemTime::now()
+        }
+
+        fn sleep(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+            Box::pin(tokio::time::sleep(duration))
+        }
+    }
+
+    fn plan(mining: Mining) -> Production {
+        Production::new(mining, Arc::new(Wall))
+    }
+
     #[test]
     fn timestamps_are_strictly_after_the_parent_and_a_fixed_one_is_used_once() {
-        let p = Production::new(Mining::OnDemand);
+        let p = plan(Mining::OnDemand);
         let far = MAX_TIMESTAMP_MS - 10;
         assert_eq!(p.timestamp(far), far + 1, "the clock is behind the parent");
         p.set_next_timestamp(far, far - 1).unwrap();
@@ -286,7 +347,7 @@ mod tests {
 
     #[test]
     fn increase_time_moves_the_clock_and_is_bounded() {
-        let p = Production::new(Mining::Interval(Duration::from_secs(1)));
+        let p = plan(Mining::Interval(Duration::from_secs(1)));
         let before = p.now_ms();
         assert_eq!(p.increase_time(86_400_000), Ok(86_400_000));
         assert!(p.now_ms() >= before + 86_400_000);
@@ -318,7 +379,7 @@ mod tests {
 
     #[test]
     fn on_demand_builds_for_arrivals_and_requests_only() {
-        let p = Production::new(Mining::OnDemand);
+        let p = plan(Mining::OnDemand);
         assert!(!due(&p, false) && !due(&p, true), "idle: no block");
         p.on_transaction();
         assert!(due(&p, true));

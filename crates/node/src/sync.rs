@@ -31,7 +31,7 @@ use cowboy_types::Hash32;
 use tokio::sync::{mpsc, Mutex, Notify};
 
 use crate::chain::Chain;
-use crate::consensus::Ctx;
+use crate::consensus::Runtime;
 use crate::node::MAX_P2P_MESSAGE_BYTES;
 
 /// p2p channel of range sync.
@@ -65,10 +65,11 @@ impl Sync {
         let _ = self.wants.send((hash, above));
     }
 
-    /// Start asking (through [`Sync::want`]) and answering on `channel`; `arrived` is notified
-    /// whenever received blocks joined the pending set.
-    pub fn start(
-        chain: Arc<Mutex<Chain<Ctx>>>,
+    /// Start asking (through [`Sync::want`]) and answering on `channel`, on `context`'s
+    /// runtime; `arrived` is notified whenever received blocks joined the pending set.
+    pub fn start<E: Runtime>(
+        context: E,
+        chain: Arc<Mutex<Chain<E>>>,
         arrived: Arc<Notify>,
         channel: (
             impl Sender<PublicKey = ed25519::PublicKey>,
@@ -79,7 +80,7 @@ impl Sync {
         let (wants, mut queue) = mpsc::unbounded_channel::<(Hash32, u64)>();
 
         let mut asker = sender.clone();
-        tokio::spawn(async move {
+        context.child("ask").spawn(move |_| async move {
             while let Some((hash, above)) = queue.recv().await {
                 let mut msg = Vec::with_capacity(41);
                 msg.push(WANT);
@@ -89,7 +90,7 @@ impl Sync {
             }
         });
 
-        tokio::spawn(async move {
+        context.child("answer").spawn(move |_| async move {
             let limits = chain.lock().await.genesis().params.block_limits();
             while let Ok((peer, message)) = receiver.recv().await {
                 match message.as_ref().split_first() {
@@ -144,8 +145,8 @@ fn next_block(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 
 /// The answer to a want of `hash` and its ancestors above `above`, or `None` if this node
 /// does not have the block.
-async fn range(
-    chain: &Mutex<Chain<Ctx>>,
+async fn range<E: Runtime>(
+    chain: &Mutex<Chain<E>>,
     hash: Hash32,
     above: u64,
 ) -> Result<Option<Vec<u8>>, String> {

@@ -7,7 +7,9 @@
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
 //! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
 //! `cowboyd devnet` (`devnet_command`), reads at a block with transaction traces
-//! (`history_trace`), and the block explorer in a headless browser (`explorer`).
+//! (`history_trace`), the block explorer in a headless browser (`explorer`), and
+//! deterministic simulations of n validators running the node's code on commonware's
+//! deterministic runtime and simulated network (`sim`).
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -29,6 +31,8 @@ mod explorer;
 mod gossip;
 #[path = "devnet/history_trace.rs"]
 mod history_trace;
+#[path = "devnet/sim.rs"]
+mod sim;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")

@@ -1,0 +1,766 @@
+//! Deterministic simulations of the real node (issue 17, "Tested as the best consensus teams
+//! test"): `n` = 4 and 7 validators, each the node's own consensus side
+//! ([`cowboy_node::node::start_validator`]: the application, block relay, range sync,
+//! transaction gossip and the simplex engine) over a real [`Chain`] (exec's block rule, QMDB),
+//! all on commonware's deterministic runtime (virtual time, seeded scheduling, in-memory
+//! storage) and its simulated network (links with latency, jitter and loss, cut and restored
+//! to partition and heal). One seed fixes everything that happens, so a failure reproduces
+//! from the seed its message prints: `SIM_SEED=<seed> cargo test -p cowboy-node --test devnet
+//! sim_<scenario>` runs that seed alone (add `SIM_LOG=info` for the logs); `SIM_SEEDS=<k>`
+//! runs seeds `0..k` (default 5).
+//!
+//! Each scenario submits real transfers (one per dev account, to honest validators at
+//! seeded times) and asserts, for every seed:
+//! - *safety*: no two honest validators finalized different blocks at one height, and each
+//!   one's committed state root is the one its head's header names (so state roots agree at
+//!   every common height);
+//! - *liveness* (fewer than a third faulty, the network healed): within [`DEADLINE`] of
+//!   virtual time every live honest validator finalizes up to [`TARGET_HEIGHT`] and holds
+//!   every submitted transfer in its finalized chain;
+//! - for an equivocator: some honest validator's reporter recorded attributable evidence
+//!   naming it ([`cowboy_node::consensus::Evidence`]); for conflicting voters, in at least
+//!   one seed of those run (see [`scenario`]); never against an honest validator. Turning
+//!   evidence into the on-chain slashing transaction is a later step.
+//!
+//! The faults: crashed validators (`f` of them stop mid-run), a partition cutting `f`
+//! validators off that heals (and, ignored for a known liveness bug, one into two halves
+//! without a quorum), lossy and slow links, an equivocating leader (a validator
+//! run twice with one key, each twin seeing half the network, so when it leads the two
+//! build different valid blocks: the "twins" model), a validator voting for conflicting
+//! blocks (commonware's `conflicter`), one that never votes, and one that sends random
+//! bytes on every channel.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use commonware_consensus::simplex::mocks::conflicter;
+use commonware_cryptography::{ed25519, Sha256, Signer as _};
+use commonware_p2p::simulated::{self, Link, Oracle, SplitOrigin, SplitTarget};
+use commonware_p2p::{Receiver as _, Recipients, Sender as _};
+use commonware_runtime::{deterministic, Clock, IoBuf, Runner as _, Spawner as _, Supervisor as _};
+use commonware_utils::ordered::{Quorum as _, Set};
+use commonware_utils::{probability, TryFromIterator};
+use cowboy_node::chain::Chain;
+use cowboy_node::consensus::{Evidence, Scheme, VOTES_CHANNEL};
+use cowboy_node::devnet::{genesis, validator_key};
+use cowboy_node::genesis::{dev_account, Genesis};
+use cowboy_node::mempool::Mempool;
+use cowboy_node::node::{
+    channel_quotas, start_validator, Validator, ValidatorConfig, MAX_P2P_MESSAGE_BYTES,
+};
+use cowboy_node::production::{Mining, Production};
+use cowboy_types::{keccak256, Address};
+use rand_core::Rng as _;
+use tokio::sync::Mutex;
+
+use super::transfer;
+
+type Ctx = deterministic::Context;
+type Key = ed25519::PublicKey;
+
+/// Height every live honest validator must finalize.
+const TARGET_HEIGHT: u64 = 8;
+/// Virtual time a run may take before liveness is declared lost.
+const DEADLINE: Duration = Duration::from_secs(180);
+/// The leader's block interval.
+const BLOCK_TIME: Duration = Duration::from_millis(200);
+/// When faults start (crash, partition) and when a partition heals.
+const FAULT_AT: Duration = Duration::from_secs(1);
+const HEAL_AT: Duration = Duration::from_secs(8);
+
+/// What goes wrong in a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// `f` validators stop at [`FAULT_AT`] and never come back.
+    Crash,
+    /// From [`FAULT_AT`] to [`HEAL_AT`] validators `0..f` are cut off from the others (the
+    /// others keep a quorum; the cut-off ones catch up after).
+    Partition,
+    /// From [`FAULT_AT`] to [`HEAL_AT`] the network is cut in two halves, neither a quorum.
+    Split,
+    /// Every link is slow, jittery and drops messages.
+    Lossy,
+    /// Validator 0 runs as twins (one key, two nodes, each seeing half the network).
+    Equivocator,
+    /// `f` validators sign a second, random proposal for every vote they see.
+    Conflicter,
+    /// `f` validators run the real node but never send a vote.
+    Mute,
+    /// `f` validators send random bytes on every channel.
+    Garbage,
+}
+
+/// The seeds to run: `SIM_SEED` alone, or `0..SIM_SEEDS` (default 5).
+fn seeds() -> Vec<u64> {
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    match var("SIM_SEED") {
+        Some(seed) => vec![seed],
+        None => (0..var("SIM_SEEDS").unwrap_or(5)).collect(),
+    }
+}
+
+/// Run `fault` for n = 4 and n = 7 over every seed.
+fn scenario(fault: Fault) {
+    for n in [4, 7] {
+        let mut accused_in = Vec::new();
+        for seed in seeds() {
+            if run(fault, n, seed) {
+                accused_in.push(seed);
+            }
+        }
+        // A conflicting vote that reaches a validator after the leader's proposal is dropped
+        // (and its sender blocked) without evidence, since only one of the two signed votes
+        // is held; whether the other came first depends on the seed (commonware's own
+        // tests say the same). Over the seeds run, some must have produced it.
+        if fault == Fault::Conflicter {
+            assert!(
+                !accused_in.is_empty(),
+                "n {n}, {fault:?}: no seed of {:?} recorded evidence against every conflicting voter",
+                seeds()
+            );
+        }
+    }
+}
+
+#[test]
+fn sim_crash() {
+    scenario(Fault::Crash);
+}
+
+#[test]
+fn sim_partition_heals() {
+    scenario(Fault::Partition);
+}
+
+/// Known to fail (seed 0, n = 7): a block notarized before the split whose finalize votes
+/// were lost is never finalized, and the node builds and verifies only on finalized
+/// parents, so every later leader waits for it and every view is nullified: the chain halts
+/// for good. The fix is execution on notarized parents (see the README, "Limits").
+#[test]
+#[ignore = "known liveness bug: proposals wait for a notarized parent's finalization, which may never come"]
+fn sim_split_without_quorum_heals() {
+    scenario(Fault::Split);
+}
+
+#[test]
+fn sim_lossy_links() {
+    scenario(Fault::Lossy);
+}
+
+#[test]
+fn sim_equivocating_leader() {
+    scenario(Fault::Equivocator);
+}
+
+#[test]
+fn sim_conflicting_voter() {
+    scenario(Fault::Conflicter);
+}
+
+#[test]
+fn sim_never_votes() {
+    scenario(Fault::Mute);
+}
+
+#[test]
+fn sim_garbage_sender() {
+    scenario(Fault::Garbage);
+}
+
+/// A validator run on the real node code.
+struct SimNode {
+    /// Its index in the genesis validator list.
+    index: usize,
+    chain: Arc<Mutex<Chain<Ctx>>>,
+    validator: Validator<Ctx>,
+    /// Holds the chain's data directory (genesis file, pending blocks) for the run.
+    _dir: tempfile::TempDir,
+}
+
+/// Which twin half hears a peer.
+type Hears = Arc<dyn Fn(&Key) -> SplitTarget + Send + Sync>;
+
+/// Which peers a twin half talks to (`None`: every peer).
+type Route = Option<Arc<dyn Fn(SplitOrigin, &Key) -> bool + Send + Sync>>;
+
+/// A sender filter: a message goes to the recipients `route` allows for its sender's half.
+/// Every simulated node sends through one, so all have the same channel types.
+fn forwarder(
+    route: Route,
+    peers: Arc<Vec<Key>>,
+) -> impl Fn(SplitOrigin, &Recipients<Key>, &IoBuf) -> Option<Recipients<Key>>
+       + Send
+       + Sync
+       + Clone
+       + 'static {
+    move |origin, recipients, _| {
+        let Some(route) = &route else {
+            return Some(recipients.clone());
+        };
+        let allowed: Vec<Key> = match recipients {
+            Recipients::All => peers.iter().filter(|p| route(origin, p)).cloned().collect(),
+            Recipients::Some(list) => list.iter().filter(|p| route(origin, p)).cloned().collect(),
+            Recipients::One(p) => [p.clone()]
+                .into_iter()
+                .filter(|p| route(origin, p))
+                .collect(),
+        };
+        (!allowed.is_empty()).then_some(Recipients::Some(allowed))
+    }
+}
+
+/// Everything one run shares.
+struct World {
+    context: Ctx,
+    oracle: Oracle<Key, Ctx>,
+    genesis: Genesis,
+    keys: Vec<Key>,
+    seed: u64,
+}
+
+impl World {
+    /// The simulated network of `n` validators (no links yet) under `seed`.
+    async fn new(context: Ctx, n: usize, seed: u64) -> World {
+        let genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        let keys: Vec<Key> = (0..n).map(|i| validator_key(i).public_key()).collect();
+        let (network, oracle) = simulated::Network::new_with_peers(
+            context.child("network"),
+            simulated::Config {
+                max_size: MAX_P2P_MESSAGE_BYTES,
+                max_peers_per_set: std::num::NonZeroUsize::new(n).expect("n > 0"),
+                disconnect_on_block: true,
+                tracked_peer_sets: std::num::NonZeroUsize::MIN,
+            },
+            keys.clone(),
+        )
+        .await;
+        network.start();
+        World {
+            context,
+            oracle,
+            genesis,
+            keys,
+            seed,
+        }
+    }
+
+    /// Where validator `i`'s tips go.
+    fn coinbase(&self, i: usize) -> Address {
+        self.genesis.validators[i].coinbase
+    }
+
+    /// Register validator `i`'s channels, each split into two halves that send as
+    /// `route(channel)` allows (the second half is used only by twins; `receive` picks which
+    /// half hears a peer).
+    async fn channels(
+        &self,
+        i: usize,
+        route: impl Fn(u64) -> Route,
+        receive: Option<Hears>,
+    ) -> Vec<(
+        (
+            simulated::SplitSender<Key, Ctx, impl simulated::SplitForwarder<Key>>,
+            simulated::Receiver<Key>,
+        ),
+        (
+            simulated::SplitSender<Key, Ctx, impl simulated::SplitForwarder<Key>>,
+            simulated::Receiver<Key>,
+        ),
+    )> {
+        let peers: Arc<Vec<Key>> = Arc::new(
+            self.keys
+                .iter()
+                .filter(|k| **k != self.keys[i])
+                .cloned()
+                .collect(),
+        );
+        let control = self.oracle.control(self.keys[i].clone());
+        let mut out = Vec::new();
+        for (channel, quota) in channel_quotas() {
+            let (sender, receiver) = control
+                .register(channel, quota)
+                .await
+                .expect("register a channel");
+            let (primary, secondary) = sender.split_with(forwarder(route(channel), peers.clone()));
+            let (rx_primary, rx_secondary) = match &receive {
+                Some(pick) => {
+                    let pick = pick.clone();
+                    receiver.split_with(self.context.child("split"), move |(from, _)| pick(from))
+                }
+                None => {
+                    // The second half is never read: route nothing to it.
+                    receiver.split_with(self.context.child("split"), |_| SplitTarget::Primary)
+                }
+            };
+            out.push(((primary, rx_primary), (secondary, rx_secondary)));
+        }
+        out
+    }
+
+    /// Start validator `i` on the node's code with `channels`; `name` tells twins apart, and
+    /// `coinbase` gives each twin blocks of its own.
+    async fn start(
+        &self,
+        i: usize,
+        name: &str,
+        coinbase: Address,
+        channels: Vec<(
+            impl commonware_p2p::Sender<PublicKey = Key>,
+            impl commonware_p2p::Receiver<PublicKey = Key>,
+        )>,
+    ) -> SimNode {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let context = self.context.child("validator").with_attribute("name", name);
+        let chain = Chain::open(
+            context.child("chain"),
+            dir.path(),
+            &format!("{name}-"),
+            self.genesis.clone(),
+            Mempool::new(10_000, 64 << 20),
+            1_000,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("seed {}: open chain {name}: {e}", self.seed));
+        let chain = Arc::new(Mutex::new(chain));
+        let production = Arc::new(Production::new(
+            Mining::Interval(BLOCK_TIME),
+            Arc::new(context.child("clock")),
+        ));
+        let channels: [_; 6] = channels
+            .try_into()
+            .unwrap_or_else(|_| panic!("six channels"));
+        let validator = start_validator(
+            &context,
+            chain.clone(),
+            ValidatorConfig {
+                genesis: self.genesis.clone(),
+                key: validator_key(i),
+                coinbase,
+                production,
+                dev: false,
+                tamper: None,
+                partition_prefix: format!("{name}-"),
+            },
+            channels,
+            self.oracle.control(self.keys[i].clone()),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("seed {}: start {name}: {e}", self.seed));
+        SimNode {
+            index: i,
+            chain,
+            validator,
+            _dir: dir,
+        }
+    }
+
+    /// Connect every pair of validators (both directions) with `link`.
+    async fn link_all(&self, link: &Link, between: impl Fn(usize, usize) -> bool) {
+        for (a, ka) in self.keys.iter().enumerate() {
+            for (b, kb) in self.keys.iter().enumerate() {
+                if a != b && between(a, b) {
+                    self.oracle
+                        .add_link(ka.clone(), kb.clone(), link.clone())
+                        .await
+                        .expect("add link");
+                }
+            }
+        }
+    }
+
+    /// Cut every link between `a` and `b` for which `between` holds.
+    async fn unlink(&self, between: impl Fn(usize, usize) -> bool) {
+        for (a, ka) in self.keys.iter().enumerate() {
+            for (b, kb) in self.keys.iter().enumerate() {
+                if a != b && between(a, b) {
+                    // A link already cut (a crashed peer) is fine.
+                    let _ = self.oracle.remove_link(ka.clone(), kb.clone()).await;
+                }
+            }
+        }
+    }
+}
+
+fn good_link() -> Link {
+    Link {
+        latency: Duration::from_millis(20),
+        jitter: Duration::from_millis(5),
+        success_rate: probability!(1.0),
+    }
+}
+
+/// Start a Byzantine validator `i` that sends random bytes on every channel to every peer.
+async fn start_garbage(world: &World, i: usize) {
+    let control = world.oracle.control(world.keys[i].clone());
+    for (channel, quota) in channel_quotas() {
+        let (mut sender, mut receiver) = control.register(channel, quota).await.expect("register");
+        world
+            .context
+            .child("garbage")
+            .spawn(move |mut context| async move {
+                loop {
+                    let len = (context.next_u32() % 2048) as usize;
+                    let mut bytes = vec![0u8; len];
+                    context.fill_bytes(&mut bytes);
+                    let _ = sender.send(Recipients::All, bytes, false);
+                    context.sleep(Duration::from_millis(20)).await;
+                }
+            });
+        // Drain what it is sent, as a node would.
+        world
+            .context
+            .child("garbage_drain")
+            .spawn(move |_| async move { while receiver.recv().await.is_ok() {} });
+    }
+}
+
+/// Start a Byzantine validator `i` running commonware's conflicter: for every vote it sees
+/// it signs the same proposal and a random one, and sends both to everyone.
+async fn start_conflicter(world: &World, i: usize) {
+    let control = world.oracle.control(world.keys[i].clone());
+    let (votes, quota) = channel_quotas()[0];
+    let network = control.register(votes, quota).await.expect("register");
+    let namespace = cowboy_exec::system::staking::consensus_namespace(world.genesis.chain_id);
+    let participants = Set::try_from_iter(world.keys.iter().cloned()).expect("distinct keys");
+    let scheme = Scheme::signer(&namespace, participants, validator_key(i)).expect("a participant");
+    conflicter::Conflicter::<_, _, Sha256>::new(
+        world.context.child("conflicter"),
+        conflicter::Config { scheme },
+    )
+    .start(network);
+}
+
+/// The finalized chain of `node`: (hash, state root, transactions) per height, after
+/// checking that its committed state is the one its head names.
+async fn finalized(node: &SimNode, seed: u64) -> Vec<([u8; 32], [u8; 32], usize)> {
+    let reader = node
+        .chain
+        .lock()
+        .await
+        .readers()
+        .borrow()
+        .clone()
+        .expect("a published reader");
+    let root = reader.state.root().expect("state root");
+    assert_eq!(
+        root, reader.head.header.state_root.0,
+        "seed {seed}: validator {}'s committed state root differs from its head's header",
+        node.index
+    );
+    let mut out = Vec::new();
+    for h in 0..=reader.head.header.height {
+        let block = reader
+            .block(h)
+            .await
+            .expect("read a block")
+            .unwrap_or_else(|| panic!("seed {seed}: validator {} lacks block {h}", node.index));
+        out.push((
+            block.header.hash().0,
+            block.header.state_root.0,
+            block.transactions.len(),
+        ));
+    }
+    out
+}
+
+/// How many of the transactions `sent` are not in `node`'s finalized chain.
+async fn unfinalized(node: &SimNode, sent: &[cowboy_types::Hash32]) -> usize {
+    let reader = node
+        .chain
+        .lock()
+        .await
+        .readers()
+        .borrow()
+        .clone()
+        .expect("a published reader");
+    let mut missing = 0;
+    for hash in sent {
+        let found = reader
+            .blocks
+            .tx_location(&hash.0)
+            .await
+            .expect("read the tx index");
+        missing += usize::from(found.is_none());
+    }
+    missing
+}
+
+/// Submit `tx` to `node` as the RPC does: admit it, wake the producer, gossip it.
+async fn submit(node: &SimNode, bytes: Vec<u8>) -> bool {
+    let mut chain = node.chain.lock().await;
+    match chain.submit(&bytes).await {
+        Ok(Ok(hash)) => {
+            drop(chain);
+            node.validator.gossip.admitted(hash, &bytes);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// One run of `fault` with `n` validators under `seed` (see the module docs).
+/// Returns whether evidence was recorded against every faulty validator.
+fn run(fault: Fault, n: usize, seed: u64) -> bool {
+    if let Ok(filter) = std::env::var("SIM_LOG") {
+        // Logs of a run being reproduced (`SIM_LOG=info SIM_SEED=…`).
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+            .with_test_writer()
+            .try_init();
+    }
+    let config = deterministic::Config::new()
+        .with_seed(seed)
+        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
+    deterministic::Runner::new(config).start(|context| async move {
+        let world = World::new(context, n, seed).await;
+        let f = (n - 1) / 3;
+        let link = match fault {
+            Fault::Lossy => Link {
+                latency: Duration::from_millis(150),
+                jitter: Duration::from_millis(100),
+                success_rate: probability!(0.85),
+            },
+            _ => good_link(),
+        };
+        world.link_all(&link, |_, _| true).await;
+
+        // Validators 0..f (0 alone for twins) are the faulty ones.
+        let faulty: Vec<usize> = match fault {
+            Fault::Equivocator => vec![0],
+            Fault::Split | Fault::Lossy => Vec::new(),
+            Fault::Crash | Fault::Partition | Fault::Conflicter | Fault::Mute | Fault::Garbage => (0..f).collect(),
+        };
+        let mut honest = Vec::new();
+        for i in 0..n {
+            let byzantine =
+                faulty.contains(&i) && !matches!(fault, Fault::Crash | Fault::Partition);
+            if byzantine {
+                continue;
+            }
+            let channels = world.channels(i, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            honest.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
+        }
+        // Twins and mute validators run the node's code too; they are kept to the end of
+        // the run but take no part in the assertions.
+        let mut byzantine_nodes = Vec::new();
+        for &i in &faulty {
+            match fault {
+                Fault::Garbage => start_garbage(&world, i).await,
+                Fault::Conflicter => start_conflicter(&world, i).await,
+                Fault::Mute => {
+                    let route = |channel| -> Route {
+                        (channel == VOTES_CHANNEL).then(|| Arc::new(|_: SplitOrigin, _: &Key| false) as _)
+                    };
+                    let channels = world.channels(i, route, None).await;
+                    let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+                    byzantine_nodes.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
+                }
+                Fault::Equivocator => byzantine_nodes.extend(start_twins(&world, i).await),
+                Fault::Crash | Fault::Partition | Fault::Split | Fault::Lossy => {}
+            }
+        }
+
+        // Transfers, one per dev account, to honest validators at seeded times.
+        let mut rng = world.context.child("transfers");
+        let live: Vec<usize> = (0..honest.len())
+            .filter(|k| !(fault == Fault::Crash && faulty.contains(&honest[*k].index)))
+            .collect();
+        let mut sent = Vec::new();
+        let mut schedule = Vec::new();
+        for account in 0..cowboy_node::genesis::DEV_ACCOUNTS {
+            let at = Duration::from_millis(200 + u64::from(rng.next_u32() % 1_500));
+            let to = live[rng.next_u32() as usize % live.len()];
+            schedule.push((at, account, to));
+        }
+        schedule.sort();
+
+        let mut faults_started = false;
+        let mut healed = false;
+        let mut pending = schedule.into_iter().peekable();
+        let start = world.context.current();
+        loop {
+            let elapsed = world.context.current().duration_since(start).unwrap_or_default();
+            while let Some((at, account, to)) = pending.peek().copied() {
+                if at > elapsed {
+                    break;
+                }
+                pending.next();
+                let key = dev_account(account);
+                let tx = transfer(&key, 0, Address([account as u8 + 1; 20]), 1_000 + u128::from(account), 100_000, 1);
+                if submit(&honest[to], tx.encode()).await {
+                    sent.push(tx.hash());
+                }
+            }
+            if !faults_started && elapsed >= FAULT_AT {
+                faults_started = true;
+                match fault {
+                    Fault::Crash => {
+                        for node in honest.iter().filter(|n| faulty.contains(&n.index)) {
+                            node.validator.engine.abort();
+                        }
+                        world.unlink(|a, b| faulty.contains(&a) || faulty.contains(&b)).await;
+                    }
+                    Fault::Partition => {
+                        world.unlink(|a, b| faulty.contains(&a) != faulty.contains(&b)).await
+                    }
+                    Fault::Split => world.unlink(|a, b| (a < n / 2) != (b < n / 2)).await,
+                    _ => {}
+                }
+            }
+            if !healed && elapsed >= HEAL_AT {
+                healed = true;
+                match fault {
+                    Fault::Partition => {
+                        world.link_all(&link, |a, b| faulty.contains(&a) != faulty.contains(&b)).await
+                    }
+                    Fault::Split => world.link_all(&link, |a, b| (a < n / 2) != (b < n / 2)).await,
+                    _ => {}
+                }
+            }
+            let mut heights = Vec::new();
+            let mut missing = 0;
+            for k in &live {
+                let node = &honest[*k];
+                heights.push(node.chain.lock().await.head().header.height);
+                missing += unfinalized(node, &sent).await;
+            }
+            let lowest = heights.iter().copied().min().unwrap_or(0);
+            // Evidence is reported only when one validator holds both conflicting votes; the
+            // twins' witness hears both, so an equivocator's run lasts until it is.
+            let accused = accused(&world, &honest, &faulty);
+            let evidence_due = fault == Fault::Equivocator && accused.len() < faulty.len();
+            if lowest >= TARGET_HEIGHT && pending.peek().is_none() && missing == 0 && !evidence_due {
+                break;
+            }
+            assert!(
+                elapsed < DEADLINE,
+                "seed {seed}, n {n}, {fault:?}: no liveness after {elapsed:?}: the live honest validators are at heights {heights:?} (target {TARGET_HEIGHT}), {missing} submitted transfers are not final at every live validator, evidence against {accused:?} of {faulty:?}"
+            );
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+
+        check(&world, fault, n, &honest, &faulty, &sent).await;
+        drop(byzantine_nodes);
+        accused(&world, &honest, &faulty) == faulty
+    })
+}
+
+/// The faulty validators some honest validator recorded evidence against.
+fn accused(world: &World, honest: &[SimNode], faulty: &[usize]) -> Vec<usize> {
+    let participants = Set::try_from_iter(world.keys.iter().cloned()).expect("distinct keys");
+    let evidence: Vec<Evidence> = honest
+        .iter()
+        .flat_map(|node| node.validator.application.evidence())
+        .collect();
+    faulty
+        .iter()
+        .copied()
+        .filter(|i| {
+            let signer = participants.index(&world.keys[*i]).map(|p| p.get());
+            evidence.iter().any(|e| Some(e.signer) == signer)
+        })
+        .collect()
+}
+
+/// The assertions of a finished run (see the module docs).
+async fn check(
+    world: &World,
+    fault: Fault,
+    n: usize,
+    honest: &[SimNode],
+    faulty: &[usize],
+    sent: &[cowboy_types::Hash32],
+) {
+    let seed = world.seed;
+    let chains = {
+        let mut chains = Vec::new();
+        for node in honest {
+            chains.push(finalized(node, seed).await);
+        }
+        chains
+    };
+    // Safety: one block per height across every honest validator (crashed ones included).
+    let tallest = chains.iter().map(Vec::len).max().unwrap_or(0);
+    for h in 0..tallest {
+        let mut seen: Option<(usize, [u8; 32], [u8; 32])> = None;
+        for (node, chain) in honest.iter().zip(&chains) {
+            let Some((hash, root, _)) = chain.get(h) else {
+                continue;
+            };
+            match seen {
+                None => seen = Some((node.index, *hash, *root)),
+                Some((first, h0, r0)) => {
+                    assert_eq!(
+                        (*hash, *root),
+                        (h0, r0),
+                        "seed {seed}, n {n}, {fault:?}: validators {first} and {} finalized different blocks (or state roots) at height {h}",
+                        node.index
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        !sent.is_empty(),
+        "seed {seed}, n {n}, {fault:?}: no transfer was admitted"
+    );
+    // Evidence: someone recorded each equivocator, and no one an honest validator.
+    if fault == Fault::Equivocator {
+        assert_eq!(
+            accused(world, honest, faulty),
+            faulty,
+            "seed {seed}, n {n}, {fault:?}: evidence missing against a faulty validator"
+        );
+    }
+    {
+        let innocent = (0..n).filter(|i| !faulty.contains(i)).collect::<Vec<_>>();
+        assert!(
+            accused(world, honest, &innocent).is_empty(),
+            "seed {seed}, n {n}, {fault:?}: evidence against an honest validator"
+        );
+    }
+}
+
+/// Start validator `i` as twins: one key, two nodes with their own chains, the first talking
+/// to one half of the other validators and the second to the other half; the halves share one
+/// validator (the witness), which therefore hears both twins.
+async fn start_twins(world: &World, i: usize) -> Vec<SimNode> {
+    let n = world.keys.len();
+    let others: Vec<usize> = (0..n).filter(|j| *j != i).collect();
+    let mid = others.len() / 2;
+    let first: Vec<Key> = others[..=mid]
+        .iter()
+        .map(|j| world.keys[*j].clone())
+        .collect();
+    let second: Vec<Key> = others[mid..]
+        .iter()
+        .map(|j| world.keys[*j].clone())
+        .collect();
+    let (a, b) = (first.clone(), second.clone());
+    let route = move |_| -> Route {
+        let (a, b) = (a.clone(), b.clone());
+        Some(Arc::new(move |origin, peer| match origin {
+            SplitOrigin::Primary => a.contains(peer),
+            SplitOrigin::Secondary => b.contains(peer),
+        }))
+    };
+    let receive: Hears =
+        Arc::new(
+            move |from| match (first.contains(from), second.contains(from)) {
+                (true, true) => SplitTarget::Both,
+                (true, false) => SplitTarget::Primary,
+                (false, true) => SplitTarget::Secondary,
+                (false, false) => SplitTarget::None,
+            },
+        );
+    let channels = world.channels(i, route, Some(receive)).await;
+    let (primary, secondary): (Vec<_>, Vec<_>) = channels.into_iter().unzip();
+    let other = Address::from_hash(&keccak256(b"cowboy-sim-twin-coinbase"));
+    vec![
+        world
+            .start(i, &format!("v{i}a"), world.coinbase(i), primary)
+            .await,
+        world.start(i, &format!("v{i}b"), other, secondary).await,
+    ]
+}
