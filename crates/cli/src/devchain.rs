@@ -240,6 +240,7 @@ impl<E: Context> DevChain<E> {
         };
         propose(
             &self.state,
+            None,
             self.rules(),
             parent,
             self.next_timestamp(),
@@ -253,7 +254,7 @@ impl<E: Context> DevChain<E> {
     async fn commit(&mut self, proposal: cowboy_exec::block::Proposal) -> Result<(), String> {
         let header = proposal.block.header;
         self.state
-            .commit(header.height, proposal.executed.changes)
+            .commit_staged(&proposal.executed.state)
             .await
             .map_err(|e| failure("commit", format!("{e:?}")))?;
         self.parent = header;

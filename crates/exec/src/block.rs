@@ -20,7 +20,9 @@
 //! is one the verifier accepts: they cannot drift apart. [`propose`] and [`verify`] wrap them
 //! with the header rule ([`crate::header`]) and the state root, for the node.
 
-use cowboy_state::{Changes, Context, StateDb};
+use std::sync::Arc;
+
+use cowboy_state::{Changes, Context, Staged, StateDb};
 use cowboy_types::block::Block;
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::{block_receipts_root, Address, Hash32, Receipt, TimerExecution, Transaction};
@@ -325,8 +327,9 @@ pub fn check_all(
 /// A block executed on the state of its parent: what to commit if it is finalized.
 #[derive(Debug)]
 pub struct Executed {
-    /// The state changes.
-    pub changes: Changes,
+    /// The block's state changes, staged over its parent's state: what
+    /// `StateDb::commit_staged` commits and a child block executes on.
+    pub state: Arc<Staged>,
     /// One receipt per transaction.
     pub receipts: Vec<Receipt>,
     /// The timers delivered (and dropped) in `begin_block`.
@@ -336,24 +339,26 @@ pub struct Executed {
 }
 
 /// What a header commits to about an executed block: its receipts, usage and the state root
-/// after `changes` (merkleized over `db` without writing). One function for proposer and
-/// verifier, so the two compare the same figures.
+/// after `changes`, staged over the parent's state (`parent_state`, or the committed state)
+/// without writing. One function for proposer and verifier, so the two compare the same figures.
 async fn summarize<E: Context>(
     db: &StateDb<E>,
+    parent_state: Option<&Arc<Staged>>,
     height: u64,
-    changes: &Changes,
+    changes: Changes,
     outcome: &BlockOutcome,
-) -> SResult<ExecutedSummary> {
-    let root = db
-        .root_after(height, changes)
+) -> SResult<(ExecutedSummary, Arc<Staged>)> {
+    let staged = db
+        .stage(parent_state, height, changes)
         .await
         .map_err(StateFailure::State)?;
-    Ok(ExecutedSummary {
+    let summary = ExecutedSummary {
         receipts_root: block_receipts_root(&outcome.timers, &outcome.receipts),
         cycles_used: outcome.usage.cycles,
         cells_used: outcome.usage.cells,
-        state_root: Hash32(root),
-    })
+        state_root: Hash32(staged.root()),
+    };
+    Ok((summary, staged))
 }
 
 /// A block a proposer built.
@@ -367,10 +372,12 @@ pub struct Proposal {
     pub skipped: Vec<(CheckedTx, TxInvalid)>,
 }
 
-/// Build and seal the child of `parent` on `db` (which must hold the parent's state): the
-/// environment from the header rule, the block from `candidates`, the header over the result.
+/// Build and seal the child of `parent`, whose state is `parent_state` if it is staged and
+/// not committed, else the committed state of `db`: the environment from the header rule, the
+/// block from `candidates`, the header over the result.
 pub async fn propose<E: Context>(
     db: &StateDb<E>,
+    parent_state: Option<&Arc<Staged>>,
     rules: ChainRules<'_>,
     parent: Parent<'_>,
     timestamp_ms: u64,
@@ -379,10 +386,10 @@ pub async fn propose<E: Context>(
 ) -> SResult<Proposal> {
     let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms.saturating_add(1));
     let env = env_after(rules, parent, timestamp_ms, proposer);
-    let mut bs = BlockState::new(db.batch());
+    let mut bs = BlockState::new(db.batch_on(parent_state));
     let built = build_block(&mut bs, rules.params, env, candidates)?;
     let changes = bs.finish();
-    let summary = summarize(db, env.height, &changes, &built.outcome).await?;
+    let (summary, state) = summarize(db, parent_state, env.height, changes, &built.outcome).await?;
     let transactions: Vec<Transaction> = built.included.into_iter().map(|c| c.tx).collect();
     let header = seal_header(&env, parent.hash, Block::tx_root(&transactions), &summary);
     Ok(Proposal {
@@ -391,7 +398,7 @@ pub async fn propose<E: Context>(
             transactions,
         },
         executed: Executed {
-            changes,
+            state,
             receipts: built.outcome.receipts,
             timers: built.outcome.timers,
             senders: built.outcome.senders,
@@ -400,11 +407,12 @@ pub async fn propose<E: Context>(
     })
 }
 
-/// Verify `block` as the child of `parent` on `db` (which must hold the parent's state): every
-/// header check, the block order and lanes, every transaction, and the header's commitments to
+/// Verify `block` as the child of `parent`, whose state is `parent_state` if it is staged and
+/// not committed, else the committed state of `db`: every header check, the block order and lanes, every transaction, and the header's commitments to
 /// the execution. `Ok(Err(_))`: the block is invalid, with the reason.
 pub async fn verify<E: Context>(
     db: &StateDb<E>,
+    parent_state: Option<&Arc<Staged>>,
     rules: ChainRules<'_>,
     parent: Parent<'_>,
     block: &Block,
@@ -421,18 +429,18 @@ pub async fn verify<E: Context>(
             expected: tx_root,
         })));
     }
-    let mut bs = BlockState::new(db.batch());
+    let mut bs = BlockState::new(db.batch_on(parent_state));
     let outcome = match execute_block(&mut bs, rules.params, env, &block.transactions)? {
         Ok(o) => o,
         Err(e) => return Ok(Err(e)),
     };
     let changes = bs.finish();
-    let summary = summarize(db, env.height, &changes, &outcome).await?;
+    let (summary, state) = summarize(db, parent_state, env.height, changes, &outcome).await?;
     if let Err(e) = check_header_against_execution(h, &summary) {
         return Ok(Err(e));
     }
     Ok(Ok(Executed {
-        changes,
+        state,
         receipts: outcome.receipts,
         timers: outcome.timers,
         senders: outcome.senders,

@@ -3,12 +3,16 @@
 //!
 //! **Execution model.** A block's header commits to the state root *after its own
 //! transactions*. The proposer executes the block it builds; every validator re-executes a
-//! proposal and compares roots before voting for it. Both execute on top of the last finalized
-//! state, so a proposal whose parent is not yet finalized waits until it is (with one validator,
-//! a block is finalized within the same round trip as its notarization, so this costs nothing;
-//! with many it serialises proposals behind finality, which simplex's 2-hop finality keeps
-//! short). The result of executing a pending block (its state changes) is kept with it, so
-//! finalizing it only writes.
+//! proposal and compares roots before voting for it. A block executes on its parent's state:
+//! the last finalized state, or, when the parent is a pending block already executed here, that
+//! block's staged state over it (`cowboy_state::staged`). Simplex makes the next leader extend
+//! the latest *notarized* block, which need not be finalized yet; if a validator could only
+//! execute on finalized state, a notarized block whose finalize votes were lost would leave
+//! every later view without a block to vote for, and the chain would halt for good (the
+//! simulations found exactly that: `tests/devnet/sim.rs`, `sim_split_without_quorum_heals`).
+//! The result of executing a pending block (its staged state and receipts) is kept with it, so
+//! finalizing it only writes; finalizing a block keeps the executions of its descendants and
+//! drops those of every other fork, which can no longer be finalized.
 //!
 //! **Durability.** Finalizing block `h` appends it (with receipts, timer executions and the
 //! transaction index) to the block store, durably, and then commits its state changes. A crash between the two leaves
@@ -38,7 +42,7 @@ use cowboy_exec::header::{basefees_after, env_after, genesis_header};
 use cowboy_exec::system::staking;
 use cowboy_exec::{BlockError, BlockState, ChainRules, CheckedTx, Parent};
 use cowboy_state::verifier::Account;
-use cowboy_state::{destroy_partitions, BlockStore, Context, StateConfig, StateDb};
+use cowboy_state::{destroy_partitions, BlockStore, Context, Staged, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
 use cowboy_types::{Address, Hash32, Receipt};
 use tokio::sync::{broadcast, watch};
@@ -146,7 +150,8 @@ pub struct Finalized {
 
 struct Pending {
     block: Block,
-    /// The block's executed state changes and receipts, once executed on the current head.
+    /// The block's execution (staged state and receipts), once executed here on its parent.
+    /// Only a block descending from the head keeps one.
     executed: Option<Executed>,
 }
 
@@ -261,10 +266,10 @@ impl<E: Context> Chain<E> {
             let block = Block::decode(&bytes, limits)?;
             let parent = read_head(&chain.blocks, committed, limits).await?;
             let executed = chain
-                .execute(&parent, &block)
+                .execute(&parent, None, &block)
                 .await?
                 .map_err(|error| ChainError::InvalidStored { height: tip, error })?;
-            let root = chain.state.commit(tip, executed.changes).await?;
+            let root = chain.state.commit_staged(&executed.state).await?;
             if root != block.header.state_root.0 {
                 return Err(ChainError::Inconsistent(format!(
                     "re-executed block {tip} to a different state root"
@@ -341,33 +346,72 @@ impl<E: Context> Chain<E> {
         basefees_after(&self.head.header, &self.genesis.params)
     }
 
-    /// Execute `block` on the committed state (which must be its parent's), under exec's block
-    /// rule. `Ok(Err(_))`: the block is invalid.
-    async fn execute(&self, parent: &Head, block: &Block) -> CResult<Result<Executed, BlockError>> {
+    /// Execute `block` on its parent's state (`parent_state` when the parent is pending, else
+    /// the committed state, which must then be the parent's), under exec's block rule.
+    /// `Ok(Err(_))`: the block is invalid.
+    async fn execute(
+        &self,
+        parent: &Head,
+        parent_state: Option<&Arc<Staged>>,
+        block: &Block,
+    ) -> CResult<Result<Executed, BlockError>> {
         let parent = Parent {
             header: &parent.header,
             hash: parent.hash,
         };
-        Ok(rule::verify(&self.state, self.rules(), parent, block).await?)
+        Ok(rule::verify(&self.state, parent_state, self.rules(), parent, block).await?)
     }
 
-    /// Next nonces at the committed state of every sender with queued transactions.
-    async fn queued_nonces(&self) -> CResult<BTreeMap<Address, u64>> {
+    /// The block `parent` as a child can be executed on: the head (whose state is the
+    /// committed one), or a pending block executed here (with its staged state). `None` if it
+    /// is neither (unknown, not executed yet, or on a fork the head does not descend from).
+    fn base(&self, parent: &Hash32) -> Option<(Head, Option<Arc<Staged>>)> {
+        if *parent == self.head.hash {
+            return Some((self.head.clone(), None));
+        }
+        let p = self.pending.get(parent)?;
+        let state = p.executed.as_ref()?.state.clone();
+        Some((
+            Head {
+                header: p.block.header.clone(),
+                hash: *parent,
+            },
+            Some(state),
+        ))
+    }
+
+    /// The header of block `parent` if a child of it can be built or verified here now: it is
+    /// the head, or a pending block executed here.
+    pub fn extendable(&self, parent: &Hash32) -> Option<BlockHeader> {
+        self.base(parent).map(|(head, _)| head.header)
+    }
+
+    /// Next nonces at `state` (a pending block's, or the committed state) of every sender
+    /// with queued transactions.
+    async fn queued_nonces(&self, state: Option<&Arc<Staged>>) -> CResult<BTreeMap<Address, u64>> {
+        let view = self.state.batch_on(state);
         let mut out = BTreeMap::new();
         for sender in self.mempool.senders() {
-            out.insert(sender, self.account(&sender).await?.nonce);
+            let nonce = view.account(&sender.0).await?.map_or(0, |a| a.nonce);
+            out.insert(sender, nonce);
         }
         Ok(out)
     }
 
-    /// Build the child of the head: select from the mempool, then let exec's block rule build
-    /// and seal it. The block is kept (and persisted) as pending; its hash is the consensus
+    /// Build a child of `parent` (the head, or a pending block executed here: see
+    /// [`Self::extendable`]): select from the mempool, then let exec's block rule build and
+    /// seal it. The block is kept (and persisted) as pending; its hash is the consensus
     /// payload.
-    pub async fn build(&mut self, timestamp_ms: u64, proposer: Address) -> CResult<Block> {
-        let parent = self.head.clone();
-        let basefees = self.next_basefees();
+    pub async fn build(
+        &mut self,
+        parent: &Hash32,
+        timestamp_ms: u64,
+        proposer: Address,
+    ) -> CResult<Block> {
+        let (parent, parent_state) = self.base(parent).ok_or(ChainError::Missing(*parent))?;
+        let basefees = basefees_after(&parent.header, &self.genesis.params);
         let randomness = cowboy_exec::header::randomness_after(&parent.hash);
-        let nonces = self.queued_nonces().await?;
+        let nonces = self.queued_nonces(parent_state.as_ref()).await?;
         let candidates = self
             .mempool
             .select(&self.genesis.params, basefees, &randomness, |a| {
@@ -375,6 +419,7 @@ impl<E: Context> Chain<E> {
             });
         let proposal = rule::propose(
             &self.state,
+            parent_state.as_ref(),
             self.rules(),
             Parent {
                 header: &parent.header,
@@ -437,7 +482,8 @@ impl<E: Context> Chain<E> {
         Some(hash)
     }
 
-    /// Verify pending block `hash`, whose parent must be the head. Persists it when valid.
+    /// Verify pending block `hash`, whose parent must be extendable ([`Self::extendable`]).
+    /// Persists it when valid.
     pub async fn verify(&mut self, hash: &Hash32) -> CResult<Verdict> {
         let Some(p) = self.pending.get(hash) else {
             return Err(ChainError::Missing(*hash));
@@ -446,8 +492,11 @@ impl<E: Context> Chain<E> {
             return Ok(Verdict::Valid);
         }
         let block = p.block.clone();
-        let head = self.head.clone();
-        match self.execute(&head, &block).await? {
+        let parent_hash = block.header.parent_hash;
+        let (parent, parent_state) = self
+            .base(&parent_hash)
+            .ok_or(ChainError::Missing(parent_hash))?;
+        match self.execute(&parent, parent_state.as_ref(), &block).await? {
             Ok(executed) => {
                 self.keep_pending(block, Some(executed))?;
                 Ok(Verdict::Valid)
@@ -467,7 +516,12 @@ impl<E: Context> Chain<E> {
         if !path.exists() {
             write_atomic(&path, &block.encode())?;
         }
+        let executed_now = executed.is_some();
         self.pending.insert(hash, Pending { block, executed });
+        if executed_now {
+            // Children of this block waiting to be built or verified can go ahead.
+            self.head_tx.send_modify(|_| {});
+        }
         Ok(())
     }
 
@@ -510,20 +564,20 @@ impl<E: Context> Chain<E> {
         };
         let head = self.head.clone();
         let Executed {
-            changes,
+            state,
             receipts,
             timers,
             senders,
-        } =
-            match p.executed {
-                Some(e) => e,
-                None => self.execute(&head, &p.block).await?.map_err(|error| {
-                    ChainError::InvalidStored {
-                        height: p.block.header.height,
-                        error,
-                    }
+        } = match p.executed {
+            Some(e) => e,
+            None => self
+                .execute(&head, None, &p.block)
+                .await?
+                .map_err(|error| ChainError::InvalidStored {
+                    height: p.block.header.height,
+                    error,
                 })?,
-            };
+        };
         let block = p.block;
         let height = block.header.height;
         store_block(
@@ -531,7 +585,7 @@ impl<E: Context> Chain<E> {
             &mut self.state,
             hash,
             &block,
-            changes,
+            &state,
             (&receipts[..], &timers[..], &senders[..]),
         )
         .await?;
@@ -539,11 +593,23 @@ impl<E: Context> Chain<E> {
             header: block.header.clone(),
             hash: *hash,
         };
-        // Siblings and stale blocks can never be finalized now; their children were executed
-        // on a state that no longer is the head, so drop their results.
+        // Siblings and stale blocks can never be finalized now. Descendants of this block keep
+        // their executions (staged over its state, now committed); blocks on other forks lose
+        // theirs, so nothing is ever built or verified on them.
         self.pending.retain(|_, p| p.block.header.height > height);
-        for p in self.pending.values_mut() {
-            p.executed = None;
+        let mut by_height: Vec<(u64, Hash32, Hash32)> = self
+            .pending
+            .iter()
+            .map(|(h, p)| (p.block.header.height, *h, p.block.header.parent_hash))
+            .collect();
+        by_height.sort();
+        let mut descendants = std::collections::BTreeSet::from([*hash]);
+        for (_, h, parent) in by_height {
+            if descendants.contains(&parent) {
+                descendants.insert(h);
+            } else if let Some(p) = self.pending.get_mut(&h) {
+                p.executed = None;
+            }
         }
         self.remove_pending_files(height);
         let mut accounts = BTreeMap::new();
@@ -622,12 +688,12 @@ impl<E: Context> Chain<E> {
                 header: &parent.header,
                 hash: parent.hash,
             };
-            let executed = rule::verify(&state, self.rules(), at, &block)
+            let executed = rule::verify(&state, None, self.rules(), at, &block)
                 .await?
                 .map_err(|error| ChainError::InvalidStored { height: h, error })?;
             let block_hash = block.header.hash();
             let Executed {
-                changes,
+                state: staged,
                 receipts,
                 timers,
                 senders,
@@ -637,7 +703,7 @@ impl<E: Context> Chain<E> {
                 &mut state,
                 &block_hash,
                 &block,
-                changes,
+                &staged,
                 (&receipts[..], &timers[..], &senders[..]),
             )
             .await?;
@@ -826,14 +892,14 @@ async fn init_genesis<E: Context>(
 }
 
 /// Append an executed block (with its receipt and timer records and transaction index) to
-/// the block store, durably, then commit its state changes and check the root against the
+/// the block store, durably, then commit its staged state and check the root against the
 /// header (the crash-safe order: see the module docs).
 async fn store_block<E: Context>(
     blocks: &mut BlockStore<E>,
     state: &mut StateDb<E>,
     hash: &Hash32,
     block: &Block,
-    changes: cowboy_state::Changes,
+    staged: &Staged,
     (receipts, timers, senders): (&[Receipt], &[cowboy_types::TimerExecution], &[Address]),
 ) -> CResult<()> {
     let height = block.header.height;
@@ -858,7 +924,7 @@ async fn store_block<E: Context>(
             &timer_records,
         )
         .await?;
-    let root = state.commit(height, changes).await?;
+    let root = state.commit_staged(staged).await?;
     if root != block.header.state_root.0 {
         return Err(ChainError::Inconsistent(format!(
             "block {height} committed to a different state root"

@@ -4,8 +4,10 @@
 //! Consensus orders 32-byte digests; a digest is a block header's hash. The full block travels
 //! on its own p2p channel ([`BLOCKS_CHANNEL`]): the proposer sends it to every validator when the
 //! engine asks it to relay the proposal, and a validator keeps a verify request pending until
-//! the block has arrived and its parent is finalized locally, then re-executes it
-//! ([`Chain::verify`]). A finalization certificate makes [`Chain::finalize_through`] store and
+//! the block has arrived and its parent is executed here (finalized, or a pending block it
+//! verified or built: [`Chain::extendable`]), then re-executes it on the parent's state
+//! ([`Chain::verify`]). A leader likewise builds on a parent that is only notarized: simplex
+//! extends the latest notarized block, and waiting for its finalization could wait forever. A finalization certificate makes [`Chain::finalize_through`] store and
 //! commit the block and any ancestors not yet finalized here.
 //!
 //! **Block sync.** A validator that missed blocks (it started late, was offline, or lost the
@@ -327,62 +329,77 @@ impl<E: Runtime> Application<E> {
         self.dev && !self.chain.lock().await.knows(parent).await.unwrap_or(true)
     }
 
-    /// Wait until the head is `parent` (or, on a dev node, `parent` was reverted away), then
-    /// build on the head when [`Production`] says it is time.
+    /// Wait until `parent` can be extended here (it is the head or a pending block executed
+    /// here; on a dev node, a block reverted away stands for the head), then build on it when
+    /// [`Production`] says it is time.
     async fn build_on(&self, parent: Hash32) -> Option<Hash32> {
-        let mut head = self.chain.lock().await.watch_head();
+        let mut watch = self.chain.lock().await.watch_head();
         loop {
-            let current = head.borrow_and_update().clone();
-            if current.hash == parent || self.reverted_away(&parent).await {
-                let pool_holds_txs = !self.chain.lock().await.mempool.is_empty();
-                self.production
-                    .wait_turn(current.header.timestamp_ms, pool_holds_txs)
-                    .await;
-                let mut chain = self.chain.lock().await;
-                if chain.head().hash != current.hash {
-                    // A dev revert moved the head while we waited: decide again.
-                    if self.dev {
-                        continue;
-                    }
-                    return None;
+            watch.borrow_and_update();
+            let (base, base_header, pool_holds_txs) = {
+                let chain = self.chain.lock().await;
+                let found = chain.extendable(&parent).map(|h| (parent, h));
+                (found, chain.head().clone(), !chain.mempool.is_empty())
+            };
+            let base = match base {
+                Some(b) => Some(b),
+                None if self.reverted_away(&parent).await => {
+                    Some((base_header.hash, base_header.header))
                 }
-                let started = self.context.current();
-                let timestamp = self.production.timestamp(current.header.timestamp_ms);
-                return match chain.build(timestamp, self.coinbase).await {
-                    Ok(block) => {
-                        self.production.on_built(block.transactions.len());
-                        let block = match &self.tamper {
-                            Some(tamper) => {
-                                let bad = tamper(block);
-                                chain.receive(bad.clone());
-                                bad
-                            }
-                            None => block,
-                        };
-                        tracing::info!(
-                            height = block.header.height,
-                            txs = block.transactions.len(),
-                            took_ms = self
-                                .context
-                                .current()
-                                .duration_since(started)
-                                .unwrap_or_default()
-                                .as_millis() as u64,
-                            "built"
-                        );
-                        Some(block.header.hash())
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, "cannot build a block");
-                        None
-                    }
-                };
+                None => None,
+            };
+            let Some((base, header)) = base else {
+                watch.changed().await.ok()?;
+                continue;
+            };
+            self.production
+                .wait_turn(header.timestamp_ms, pool_holds_txs)
+                .await;
+            let mut chain = self.chain.lock().await;
+            if chain.extendable(&base).is_none() {
+                // A dev revert moved the head while we waited: decide again. Elsewhere the
+                // parent's fork lost to a finalized sibling: nothing to build.
+                if self.dev {
+                    continue;
+                }
+                return None;
             }
-            head.changed().await.ok()?;
+            let started = self.context.current();
+            let timestamp = self.production.timestamp(header.timestamp_ms);
+            return match chain.build(&base, timestamp, self.coinbase).await {
+                Ok(block) => {
+                    self.production.on_built(block.transactions.len());
+                    let block = match &self.tamper {
+                        Some(tamper) => {
+                            let bad = tamper(block);
+                            chain.receive(bad.clone());
+                            bad
+                        }
+                        None => block,
+                    };
+                    tracing::info!(
+                        height = block.header.height,
+                        txs = block.transactions.len(),
+                        took_ms = self
+                            .context
+                            .current()
+                            .duration_since(started)
+                            .unwrap_or_default()
+                            .as_millis() as u64,
+                        "built"
+                    );
+                    Some(block.header.hash())
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot build a block");
+                    None
+                }
+            };
         }
     }
 
-    /// Wait until block `hash` is here and its parent `parent` is the head, then re-execute it.
+    /// Wait until block `hash` is here and its parent `parent` can be extended here, then
+    /// re-execute it on the parent's state.
     async fn check(&self, parent: Hash32, hash: Hash32) -> Option<bool> {
         let mut head = self.chain.lock().await.watch_head();
         loop {
@@ -397,7 +414,7 @@ impl<E: Runtime> Application<E> {
                     if block.header.parent_hash != parent {
                         return Some(false);
                     }
-                    if chain.head().hash == parent {
+                    if chain.extendable(&parent).is_some() {
                         // A timestamp ahead of our clock: wait for the clock, do not reject.
                         let now = self.production.now_ms();
                         if block.header.timestamp_ms > now + 1_000 {

@@ -1,9 +1,9 @@
-//! The write batch of one block: a buffered overlay over the last committed state with nested
-//! checkpoints (whitepaper "Single-Block Atomicity": a handler's reads, writes and sends either
+//! The write batch of one block: a buffered overlay over its parent's state (the last committed
+//! state, or a staged block above it: see [crate::staged]) with nested checkpoints (whitepaper "Single-Block Atomicity": a handler's reads, writes and sends either
 //! all commit or all revert).
 //!
 //! Writes go to an ordered map `state key → Some(value) | None (delete)`; reads look in the map
-//! first and fall through to the committed state. A checkpoint records the length of an undo log
+//! first and fall through to the parent's state. A checkpoint records the length of an undo log
 //! of overwritten map entries; rolling back replays the log backwards to that length, so nested
 //! handlers revert independently and in O(writes since the checkpoint). Nothing touches the
 //! database until [crate::StateDb::commit] applies the finished [Changes] in key order, so the
@@ -21,6 +21,7 @@ use cowboy_proof_verifier::Account;
 
 use crate::db::{Context, StateDb};
 use crate::error::StateError;
+use crate::staged::{self, Staged};
 
 /// Largest storage key an actor may use, in bytes.
 pub const MAX_STORAGE_KEY_LEN: usize = 1024;
@@ -67,9 +68,11 @@ pub struct Checkpoint {
     undo_len: usize,
 }
 
-/// One block's overlay over the committed state (see the module docs).
+/// One block's overlay over its parent's state (see the module docs).
 pub struct WriteBatch<'a, E: Context> {
     state: &'a StateDb<E>,
+    /// The parent's state when it is staged and not committed.
+    parent: Option<std::sync::Arc<Staged>>,
     overlay: Overlay,
     /// Previous overlay entries (`None` = the key was not in the overlay), recorded only while a
     /// checkpoint is open.
@@ -79,9 +82,10 @@ pub struct WriteBatch<'a, E: Context> {
 }
 
 impl<'a, E: Context> WriteBatch<'a, E> {
-    pub(crate) fn new(state: &'a StateDb<E>) -> Self {
+    pub(crate) fn new(state: &'a StateDb<E>, parent: Option<std::sync::Arc<Staged>>) -> Self {
         Self {
             state,
+            parent,
             overlay: BTreeMap::new(),
             undo: Vec::new(),
             checkpoints: Vec::new(),
@@ -145,8 +149,12 @@ impl<'a, E: Context> WriteBatch<'a, E> {
     }
 
     async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StateError> {
-        match self.overlay.get(key) {
-            Some(entry) => Ok(entry.clone()),
+        if let Some(entry) = self.overlay.get(key) {
+            return Ok(entry.clone());
+        }
+        let committed = self.state.last_committed().map(|c| c.height);
+        match staged::read(self.parent.as_ref(), committed, key) {
+            Some(entry) => Ok(entry),
             None => self.state.get_raw(key).await,
         }
     }

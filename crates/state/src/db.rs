@@ -26,6 +26,7 @@
 //!   therefore never mixes two states.
 
 use std::num::{NonZeroU64, NonZeroUsize};
+use std::sync::Arc;
 
 use commonware_codec::RangeCfg;
 use commonware_cryptography::Blake3;
@@ -45,6 +46,7 @@ use cowboy_proof_verifier::Account;
 use crate::batch::{Changes, Overlay, WriteBatch};
 use crate::error::{storage, StateError};
 use crate::history::{self, Changeset, Changesets, View};
+use crate::staged::Staged;
 
 /// What a runtime context must provide to host the state: storage, a clock, metrics and task
 /// spawning (commonware's tokio runtime in production, its deterministic runtime in tests).
@@ -73,8 +75,8 @@ const N: usize = CHUNK_BYTES;
 
 /// The concrete QMDB behind the state.
 type Qmdb<E> = Db<mmr::Family, E, Vec<u8>, Vec<u8>, Blake3, EightCap, N, Sequential>;
-/// A block's changes merkleized over the committed state, ready to apply.
-type Merkleized = std::sync::Arc<
+/// A block's changes merkleized over its parent's state, ready to apply.
+pub(crate) type Merkleized = std::sync::Arc<
     commonware_storage::qmdb::current::batch::MerkleizedBatch<
         mmr::Family,
         commonware_cryptography::blake3::Digest,
@@ -425,9 +427,15 @@ impl<E: Context> StateDb<E> {
         self.get_raw(&keys::code_key(code_hash)).await
     }
 
-    /// Start the write batch of the next block.
+    /// Start the write batch of the next block, over the committed state.
     pub fn batch(&self) -> WriteBatch<'_, E> {
-        WriteBatch::new(self)
+        WriteBatch::new(self, None)
+    }
+
+    /// Start the write batch of the block after `parent`: over the committed state when
+    /// `parent` is `None`, else over that staged block's state (see [crate::staged]).
+    pub fn batch_on(&self, parent: Option<&Arc<Staged>>) -> WriteBatch<'_, E> {
+        WriteBatch::new(self, parent.cloned())
     }
 
     /// The height the next [Self::commit] must carry.
@@ -436,13 +444,83 @@ impl<E: Context> StateDb<E> {
     }
 
     /// Apply one block's `changes` atomically and durably as block `height`, returning the new
-    /// root. On a storage failure the handle is poisoned; reopening recovers the last commit.
+    /// root: [Self::stage] on the committed state, then [Self::commit_staged].
     pub async fn commit(&mut self, height: u64, changes: Changes) -> Result<Root, StateError> {
-        let expected = self.next_height();
+        let staged = self.stage(None, height, changes).await?;
+        self.commit_staged(&staged).await
+    }
+
+    /// Stage block `height`'s `changes` over `parent`'s state (the committed state when
+    /// `None`) without writing anything: the result carries the root committing it will give,
+    /// which a proposer puts in the header and a validator compares with it, and is what
+    /// [Self::commit_staged] later applies and a child's [Self::batch_on] reads through.
+    pub async fn stage(
+        &self,
+        parent: Option<&Arc<Staged>>,
+        height: u64,
+        changes: Changes,
+    ) -> Result<Arc<Staged>, StateError> {
+        if self.view.is_some() {
+            return Err(StateError::ReadOnly);
+        }
+        // A parent committed by now is the committed state itself; one at a committed height
+        // that is not the committed block is on a fork that can no longer be committed.
+        let parent = match (parent, self.committed) {
+            (Some(p), Some(c)) if p.height <= c.height => {
+                if (p.height, p.root) != (c.height, c.root) {
+                    return Err(StateError::StaleStage {
+                        height,
+                        committed: c.height,
+                    });
+                }
+                None
+            }
+            (parent, _) => parent,
+        };
+        let expected = parent.map_or(self.next_height(), |p| p.height + 1);
         if height != expected {
             return Err(StateError::HeightMismatch {
                 expected,
                 got: height,
+            });
+        }
+        let guard = self.read().await?;
+        let db = guard.db()?;
+        let mut batch = match parent {
+            Some(p) => p.merkleized.new_batch::<Blake3>(),
+            None => db.new_batch(),
+        };
+        for (key, value) in &changes.0 {
+            // A delete of a key that does not exist in the parent state (set and deleted inside
+            // one block) is dropped: it would otherwise depend on how QMDB treats deleting an
+            // absent key.
+            if value.is_none() && batch.get(key, db).await.map_err(storage)?.is_none() {
+                continue;
+            }
+            batch = batch.write(key.clone(), value.clone());
+        }
+        let merkleized = batch
+            .merkleize(db, Some(height.to_be_bytes().to_vec()), &mut Proportional)
+            .await
+            .map_err(storage)?;
+        Ok(Arc::new(Staged {
+            height,
+            root: digest(&merkleized.root()),
+            changes,
+            merkleized,
+            parent: std::sync::Mutex::new(parent.cloned()),
+        }))
+    }
+
+    /// Commit a staged block atomically and durably, returning its root. Its parent must be
+    /// the last committed block ([StateError::StaleStage] otherwise, with nothing changed). On
+    /// a storage failure the handle is poisoned; reopening recovers the last commit.
+    pub async fn commit_staged(&mut self, staged: &Staged) -> Result<Root, StateError> {
+        let expected = self.next_height();
+        if staged.height != expected {
+            return Err(StateError::HeightMismatch {
+                expected,
+                got: staged.height,
             });
         }
         if self.snapshot {
@@ -450,38 +528,35 @@ impl<E: Context> StateDb<E> {
         }
         let mut inner = self.shared.write().await;
         let db = inner.db.take().ok_or(StateError::Poisoned)?;
-        let previous = previous_values(&db, &changes).await?;
-        let merkleized = merkleize(&db, height, changes.0).await?;
-        let root = digest(&merkleized.root());
-        // The changeset is durable before the block is: a committed block always has one.
-        let archive = inner.history.take().ok_or(StateError::Poisoned)?;
-        let changeset = Changeset { root, previous };
-        inner.history = Some(history::record(archive, height, &changeset, inner.window).await?);
-        let db = db.apply_batch(merkleized).await.map_err(storage)?;
-        let db = db.commit().await.map_err(storage)?;
-        inner.db = Some(db);
-        inner.committed = Some(Committed { height, root });
-        self.committed = inner.committed;
-        Ok(root)
-    }
-
-    /// The root [Self::commit] of `changes` as block `height` would return, computed without
-    /// writing anything. A proposer puts it in the header of the block it builds; a validator
-    /// compares it with the header of the block it verifies.
-    pub async fn root_after(&self, height: u64, changes: &Changes) -> Result<Root, StateError> {
-        let expected = self.next_height();
-        if height != expected {
-            return Err(StateError::HeightMismatch {
-                expected,
-                got: height,
+        if db.validate_batch(&staged.merkleized).is_err() {
+            inner.db = Some(db);
+            return Err(StateError::StaleStage {
+                height: staged.height,
+                committed: expected.saturating_sub(1),
             });
         }
-        if self.view.is_some() {
-            return Err(StateError::ReadOnly);
-        }
-        let guard = self.read().await?;
-        let merkleized = merkleize(guard.db()?, height, changes.0.clone()).await?;
-        Ok(digest(&merkleized.root()))
+        let previous = previous_values(&db, &staged.changes).await?;
+        // The changeset is durable before the block is: a committed block always has one.
+        let archive = inner.history.take().ok_or(StateError::Poisoned)?;
+        let changeset = Changeset {
+            root: staged.root,
+            previous,
+        };
+        inner.history =
+            Some(history::record(archive, staged.height, &changeset, inner.window).await?);
+        let db = db
+            .apply_batch(staged.merkleized.clone())
+            .await
+            .map_err(storage)?;
+        let db = db.commit().await.map_err(storage)?;
+        inner.db = Some(db);
+        inner.committed = Some(Committed {
+            height: staged.height,
+            root: staged.root,
+        });
+        self.committed = inner.committed;
+        staged.detach();
+        Ok(staged.root)
     }
 
     /// Drop log history below the inactivity floor that no longer backs the current state, then
@@ -583,28 +658,6 @@ async fn previous_values<E: Context>(
         previous.insert(key.clone(), db.get(key).await.map_err(storage)?);
     }
     Ok(previous)
-}
-
-/// One block's changes as a merkleized QMDB batch over the committed state, tagged with the
-/// block height as commit metadata (so the root commits to the height too).
-async fn merkleize<E: Context>(
-    db: &Qmdb<E>,
-    height: u64,
-    overlay: Overlay,
-) -> Result<Merkleized, StateError> {
-    let mut batch = db.new_batch();
-    for (key, value) in overlay {
-        // A delete of a key that was never committed (set and deleted inside one block) is
-        // dropped: it would otherwise depend on how QMDB treats deleting an absent key.
-        if value.is_none() && db.get(&key).await.map_err(storage)?.is_none() {
-            continue;
-        }
-        batch = batch.write(key, value);
-    }
-    batch
-        .merkleize(db, Some(height.to_be_bytes().to_vec()), &mut Proportional)
-        .await
-        .map_err(storage)
 }
 
 fn decode_height(meta: &[u8]) -> Result<u64, StateError> {

@@ -48,6 +48,14 @@ pub enum StateError {
     CounterInconsistent([u8; 20]),
     /// A checkpoint was used after it had been closed (rolled back or released).
     StaleCheckpoint,
+    /// A staged block does not build on the committed state: its parent is neither the last
+    /// committed block nor staged above it (a sibling was committed instead).
+    StaleStage {
+        /// The staged block's height.
+        height: u64,
+        /// The last committed height.
+        committed: u64,
+    },
     /// A block-store write is not the next height or conflicts with what is stored.
     BlockOutOfOrder {
         /// The height that must be appended next.

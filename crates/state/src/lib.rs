@@ -14,6 +14,7 @@ pub mod blocks;
 pub mod db;
 pub mod error;
 mod history;
+pub mod staged;
 
 pub use batch::{Changes, Checkpoint, WriteBatch};
 
@@ -22,3 +23,4 @@ pub use cowboy_proof_verifier as verifier;
 pub use db::{destroy_partitions, Committed, Context, Root, StateConfig, StateDb};
 pub use error::StateError;
 pub use history::DEFAULT_HISTORY_BLOCKS;
+pub use staged::Staged;

@@ -199,6 +199,7 @@ fn main() {
             };
             let proposal = propose(
                 &state,
+                None,
                 rules,
                 at,
                 1_000 * height,
@@ -208,7 +209,7 @@ fn main() {
             .await
             .expect("state");
             state
-                .commit(height, proposal.executed.changes)
+                .commit_staged(&proposal.executed.state)
                 .await
                 .expect("commit");
             // A skipped transaction leaves its sender's later nonces gapped: resynchronise.

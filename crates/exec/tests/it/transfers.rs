@@ -365,6 +365,7 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             .collect();
         let proposal = propose(
             &chain.state,
+            None,
             rules,
             parent,
             2_000,
@@ -376,7 +377,7 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
         assert!(proposal.skipped.is_empty());
         let good = proposal.block;
         assert_eq!(good.transactions.len(), 3);
-        assert!(verify(&chain.state, rules, parent, &good)
+        assert!(verify(&chain.state, None, rules, parent, &good)
             .await
             .expect("state")
             .is_ok());
@@ -453,7 +454,7 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             ),
         ];
         for (block, what) in cases {
-            let err = verify(&chain.state, rules, parent, &block)
+            let err = verify(&chain.state, None, rules, parent, &block)
                 .await
                 .expect("state")
                 .expect_err(what);

@@ -19,6 +19,7 @@ mod conformance;
 mod crash;
 mod history;
 mod proofs;
+mod staged;
 mod state;
 mod support {
     pub mod commonware;

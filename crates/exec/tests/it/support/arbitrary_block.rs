@@ -181,12 +181,20 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             .into_iter()
             .flatten()
             .collect();
-        let first = propose(&state, rules, parent_of(&genesis), 2_000, PROPOSER, setup)
-            .await
-            .expect("state");
+        let first = propose(
+            &state,
+            None,
+            rules,
+            parent_of(&genesis),
+            2_000,
+            PROPOSER,
+            setup,
+        )
+        .await
+        .expect("state");
         assert_eq!(first.block.transactions.len(), 2, "{:?}", first.skipped);
         state
-            .commit(1, first.executed.changes)
+            .commit_staged(&first.executed.state)
             .await
             .expect("commit");
         let block1 = first.block.header;
@@ -211,11 +219,19 @@ pub fn run(data: &[u8]) -> Vec<usize> {
         let _ = execute_block(&mut b, &params, env, &ordered).expect("state");
         drop(b);
         // As a proposer would: skip what is invalid, seal the rest; the block must verify.
-        let proposal = propose(&state, rules, parent_of(&block1), 3_000, PROPOSER, checked)
-            .await
-            .expect("state");
+        let proposal = propose(
+            &state,
+            None,
+            rules,
+            parent_of(&block1),
+            3_000,
+            PROPOSER,
+            checked,
+        )
+        .await
+        .expect("state");
         let good = proposal.block;
-        let verified = verify(&state, rules, parent_of(&block1), &good)
+        let verified = verify(&state, None, rules, parent_of(&block1), &good)
             .await
             .expect("state")
             .expect("a proposed block verifies");
@@ -226,7 +242,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
         for choice in &pick[..3] {
             let (bad, expected, kind) = tamper(&good, &block1, &env, &params, usize::from(*choice));
             applied.push(kind);
-            let err = verify(&state, rules, parent_of(&block1), &bad)
+            let err = verify(&state, None, rules, parent_of(&block1), &bad)
                 .await
                 .expect("state")
                 .expect_err("a tampered block is invalid");
