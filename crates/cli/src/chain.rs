@@ -38,7 +38,7 @@ pub struct Ctx {
 
 impl Ctx {
     /// The signer's address, without asking for a password.
-    fn address(&self) -> Result<Option<Address>, String> {
+    pub(crate) fn address(&self) -> Result<Option<Address>, String> {
         match &self.signer {
             Signer::None => Ok(None),
             Signer::Dev(n) => Ok(Some(cowboy_types::dev_key(*n).address())),
@@ -496,14 +496,14 @@ fn call_plan<'a>(
     args: Option<&str>,
     value: Option<&str>,
 ) -> Result<Plan<'a>, String> {
-    let payload = Payload::Call {
-        handler: handler.to_string(),
-        args: parse_args(args)?,
-    };
     Ok(Plan {
         to: Some(parse_address(to)?),
         value: value.map(parse_amount).transpose()?.unwrap_or(0),
-        payload: payload.encode(),
+        payload: Payload::Call {
+            handler: handler.to_string(),
+            args: parse_args(args)?,
+        }
+        .encode(),
         handler,
         local: None,
     })
@@ -519,6 +519,31 @@ pub fn call(
     force: bool,
 ) -> CmdResult {
     let plan = call_plan(to, handler, args, value)?;
+    let receipt = send(ctx, &plan, force)?;
+    report(ctx, &receipt, handler, None)
+}
+
+/// Call `handler` of `to` with arguments already encoded (the commands that build them, such
+/// as `cowboy validator register`), as `cowboy call` does.
+pub(crate) fn call_encoded(
+    ctx: &Ctx,
+    to: Address,
+    handler: &str,
+    args: Value,
+    value: u128,
+    force: bool,
+) -> CmdResult {
+    let plan = Plan {
+        to: Some(to),
+        value,
+        payload: Payload::Call {
+            handler: handler.to_string(),
+            args,
+        }
+        .encode(),
+        handler,
+        local: None,
+    };
     let receipt = send(ctx, &plan, force)?;
     report(ctx, &receipt, handler, None)
 }

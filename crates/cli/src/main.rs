@@ -13,6 +13,7 @@ mod devchain;
 mod jobs;
 mod keystore;
 mod rpc;
+mod validator;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use std::io::Write as _;
@@ -274,6 +275,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: JobCmd,
     },
+    /// Proof-of-stake validators (the staking actor, 0x…0F): register, stake, exit, read the set.
+    Validator {
+        #[command(subcommand)]
+        cmd: ValidatorCmd,
+    },
     /// Run actors without a node: deploy into an in-process chain and call handlers.
     Actor {
         #[command(subcommand)]
@@ -314,6 +320,74 @@ enum RunnerCmd {
     Show {
         /// Runner address.
         address: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum ValidatorCmd {
+    /// Stake and register the signer as a validator, with the keys of FILE (the node's
+    /// `cowboyd --validator-key` file): active from the next epoch boundary.
+    Register {
+        /// The validator's key file (an Ed25519 seed as hex; the BLS key derives from it).
+        #[arg(long, value_name = "FILE")]
+        validator_key: std::path::PathBuf,
+        /// The self-bonded stake (wei, or e.g. 100000cby); at least the genesis
+        /// `minimum_validator_stake_wei`.
+        #[arg(long)]
+        stake: String,
+        #[command(flatten)]
+        send: SendOpts,
+    },
+    /// Add to the signer's stake (power follows at the next boundary).
+    AddStake {
+        /// Amount (wei, or e.g. 10cby).
+        amount: String,
+        #[command(flatten)]
+        send: SendOpts,
+    },
+    /// Replace the signer's keys with FILE's from the next boundary.
+    RotateKeys {
+        /// The new key file.
+        #[arg(long, value_name = "FILE")]
+        validator_key: std::path::PathBuf,
+        #[command(flatten)]
+        send: SendOpts,
+    },
+    /// Leave the set at the next boundary; the stake unbonds for the unbonding period.
+    Exit {
+        #[command(flatten)]
+        send: SendOpts,
+    },
+    /// Take the stake back once unbonded and out of the set.
+    Withdraw {
+        #[command(flatten)]
+        send: SendOpts,
+    },
+    /// Rejoin after the jail period (from the next boundary).
+    Unjail {
+        #[command(flatten)]
+        send: SendOpts,
+    },
+    /// A validator's record and status as JSON (default: the signer's).
+    Show {
+        /// Validator address.
+        address: Option<String>,
+    },
+    /// The active set of an epoch (default: the current one): members and stake.
+    Set {
+        /// Epoch number.
+        #[arg(long)]
+        epoch: Option<u64>,
+    },
+    /// The attributable faults (double votes) the node's consensus reported, as evidence.
+    Evidence,
+    /// Submit evidence of a fault (from `cowboy validator evidence`): the chain verifies it
+    /// and jails and slashes the offender.
+    SubmitEvidence {
+        /// The evidence, 0x + hex.
+        evidence: String,
+        #[command(flatten)]
+        send: SendOpts,
     },
 }
 
@@ -591,6 +665,29 @@ fn main() -> ExitCode {
         Cmd::Runner { cmd } => match cmd {
             RunnerCmd::List => jobs::runner_list(&ctx),
             RunnerCmd::Show { address } => jobs::runner_show(&ctx, &address),
+        },
+        Cmd::Validator { cmd } => match cmd {
+            ValidatorCmd::Register {
+                validator_key,
+                stake,
+                send,
+            } => validator::register(&ctx, &validator_key, &stake, send.force),
+            ValidatorCmd::AddStake { amount, send } => {
+                validator::add_stake(&ctx, &amount, send.force)
+            }
+            ValidatorCmd::RotateKeys {
+                validator_key,
+                send,
+            } => validator::rotate_keys(&ctx, &validator_key, send.force),
+            ValidatorCmd::Exit { send } => validator::simple(&ctx, "signal_exit", send.force),
+            ValidatorCmd::Withdraw { send } => validator::simple(&ctx, "withdraw", send.force),
+            ValidatorCmd::Unjail { send } => validator::simple(&ctx, "unjail", send.force),
+            ValidatorCmd::Show { address } => validator::show(&ctx, address.as_deref()),
+            ValidatorCmd::Set { epoch } => validator::set(&ctx, epoch),
+            ValidatorCmd::Evidence => validator::evidence(&ctx),
+            ValidatorCmd::SubmitEvidence { evidence, send } => {
+                validator::submit_evidence(&ctx, &evidence, send.force)
+            }
         },
         Cmd::Job { cmd } => match cmd {
             JobCmd::Show { id } => jobs::job_show(&ctx, &id),

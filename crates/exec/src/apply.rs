@@ -29,7 +29,7 @@ use crate::actors::{self, Failure};
 use crate::fees::{self, FeeError};
 use crate::header::BlockEnv;
 use crate::intrinsic::{intrinsic, TxMeter};
-use crate::lanes::{Lane, LaneFull};
+use crate::lanes::{Lane, LaneBudgets, LaneFull};
 use crate::state::{BlockState, SResult};
 use crate::trace::Trace;
 
@@ -317,9 +317,21 @@ pub fn check_stateless(
             limit: tx.cells_limit,
         });
     }
+    let lane = lane_of(tx.to, &payload);
+    // A limit above the most its lane ever has fits in no block: refuse it here, where the
+    // sender hears why, rather than leave it waiting in a pool forever.
+    let most = LaneBudgets::new(params).most(lane);
+    if tx.cycles_limit > most {
+        return Err(TxInvalid::LaneFull(LaneFull {
+            lane,
+            budget: most,
+            used: 0,
+            limit: tx.cycles_limit,
+        }));
+    }
     Ok(CheckedTx {
         hash: tx.hash(),
-        lane: lane_of(tx.to, &payload),
+        lane,
         tx: tx.clone(),
         sender,
         payload,

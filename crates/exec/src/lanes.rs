@@ -103,6 +103,18 @@ impl LaneBudgets {
     pub fn reserved(&self, lane: Lane) -> u64 {
         self.reserved[lane.index()]
     }
+
+    /// The most the lane can ever have in a block: its reserve, and for the user lane every
+    /// other lane's too (all of it spilled). A cycles limit above this fits in no block.
+    pub fn most(&self, lane: Lane) -> u64 {
+        match lane {
+            Lane::User => self
+                .reserved
+                .iter()
+                .fold(0u64, |sum, r| sum.saturating_add(*r)),
+            other => self.reserved(other),
+        }
+    }
 }
 
 /// A lane's budget does not have room for a transaction.

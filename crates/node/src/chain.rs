@@ -398,6 +398,19 @@ impl<E: Context> Chain<E> {
         Ok(out)
     }
 
+    /// Whether the mempool holds a transaction a child of `parent` could include: one at or
+    /// after its sender's next nonce at `parent`'s state. Transactions already in `parent` or
+    /// a pending ancestor stay pooled until finalized, but do not count.
+    pub async fn holds_txs_for(&self, parent: &Hash32) -> CResult<bool> {
+        let Some((_, state)) = self.base(parent) else {
+            return Ok(!self.mempool.is_empty());
+        };
+        let nonces = self.queued_nonces(state.as_ref()).await?;
+        Ok(nonces
+            .iter()
+            .any(|(sender, nonce)| self.mempool.holds_from(sender, *nonce)))
+    }
+
     /// Build a child of `parent` (the head, or a pending block executed here: see
     /// [`Self::extendable`]): select from the mempool, then let exec's block rule build and
     /// seal it. The block is kept (and persisted) as pending; its hash is the consensus

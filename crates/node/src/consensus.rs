@@ -36,8 +36,10 @@
 //!
 //! **Evidence.** Commonware reports attributable faults (two notarizes or two finalizes for
 //! different blocks in one view, a nullify and a finalize in one view) to the reporter; the
-//! application logs them and keeps the last [`MAX_EVIDENCE`] ([`Application::evidence`]),
-//! with the activity's canonical bytes, for the slashing transaction that is not wired yet.
+//! application logs them and keeps the last [`MAX_EVIDENCE`] ([`EvidenceLog`]), each in the
+//! bytes the staking actor's `submit_evidence` takes (its kind's tag, then commonware's
+//! encoding). `cowboy_getEvidence` serves them, and anyone can submit one in a transaction
+//! (`cowboy validator submit-evidence`), which the chain verifies against the epoch's set.
 //!
 //! Signing scheme: ed25519 (attributable votes, no threshold setup), so there is no threshold
 //! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
@@ -100,8 +102,33 @@ pub struct Evidence {
     /// The offender's index among the participants (the validators' keys in ascending
     /// order, as the engine numbers them).
     pub signer: u32,
-    /// The activity's canonical encoding (both signed votes).
+    /// What the staking actor's `submit_evidence` takes: the kind's tag
+    /// (`cowboy_exec::system::staking::CONFLICTING_NOTARIZE`, …), then commonware's encoding
+    /// of the fault (both signed votes).
     pub bytes: Vec<u8>,
+}
+
+/// The evidence a validator's reporter kept (the last [`MAX_EVIDENCE`]), shared with the RPC.
+#[derive(Clone, Default)]
+pub struct EvidenceLog(Arc<std::sync::Mutex<std::collections::VecDeque<Evidence>>>);
+
+impl EvidenceLog {
+    /// Every piece kept, oldest first.
+    pub fn list(&self) -> Vec<Evidence> {
+        self.0
+            .lock()
+            .map(|e| e.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn push(&self, evidence: Evidence) {
+        if let Ok(mut kept) = self.0.lock() {
+            if kept.len() == MAX_EVIDENCE {
+                kept.pop_front();
+            }
+            kept.push_back(evidence);
+        }
+    }
 }
 
 /// p2p channel of consensus votes.
@@ -146,7 +173,7 @@ pub struct Application<E: Runtime> {
     tamper: Option<ProposalTamper>,
     outbound: mpsc::UnboundedSender<Outbound>,
     finalized: mpsc::UnboundedSender<Hash32>,
-    evidence: Arc<std::sync::Mutex<std::collections::VecDeque<Evidence>>>,
+    evidence: EvidenceLog,
 }
 
 // Not derived: a runtime context is not `Clone` (the application shares it behind an `Arc`).
@@ -196,7 +223,7 @@ impl<E: Runtime> Application<E> {
                 tamper,
                 outbound: outbound_tx,
                 finalized: finalized_tx,
-                evidence: Arc::default(),
+                evidence: EvidenceLog::default(),
             },
             Tasks {
                 outbound,
@@ -339,7 +366,9 @@ impl<E: Runtime> Application<E> {
             let (base, base_header, pool_holds_txs) = {
                 let chain = self.chain.lock().await;
                 let found = chain.extendable(&parent).map(|h| (parent, h));
-                (found, chain.head().clone(), !chain.mempool.is_empty())
+                let base = found.as_ref().map_or(chain.head().hash, |(b, _)| *b);
+                let holds = chain.holds_txs_for(&base).await.unwrap_or(true);
+                (found, chain.head().clone(), holds)
             };
             let base = match base {
                 Some(b) => Some(b),
@@ -509,10 +538,12 @@ impl<E: Runtime> Relay for Application<E> {
 impl<E: Runtime> Application<E> {
     /// The evidence of attributable faults reported so far (the last [`MAX_EVIDENCE`]).
     pub fn evidence(&self) -> Vec<Evidence> {
-        self.evidence
-            .lock()
-            .map(|e| e.iter().cloned().collect())
-            .unwrap_or_default()
+        self.evidence.list()
+    }
+
+    /// The log the reporter fills (for the RPC).
+    pub fn evidence_log(&self) -> EvidenceLog {
+        self.evidence.clone()
     }
 
     fn record(&self, kind: FaultKind, view: u64, signer: u32, bytes: Vec<u8>) {
@@ -522,17 +553,12 @@ impl<E: Runtime> Application<E> {
             signer,
             "attributable fault reported by consensus"
         );
-        if let Ok(mut evidence) = self.evidence.lock() {
-            if evidence.len() == MAX_EVIDENCE {
-                evidence.pop_front();
-            }
-            evidence.push_back(Evidence {
-                kind,
-                view,
-                signer,
-                bytes,
-            });
-        }
+        self.evidence.push(Evidence {
+            kind,
+            view,
+            signer,
+            bytes,
+        });
     }
 }
 
@@ -540,25 +566,35 @@ impl<E: Runtime> Reporter for Application<E> {
     type Activity = Activity<Scheme, Digest>;
 
     fn report(&mut self, activity: Self::Activity) -> Feedback {
-        let kind = match &activity {
+        use cowboy_exec::system::staking::{
+            CONFLICTING_FINALIZE, CONFLICTING_NOTARIZE, NULLIFY_FINALIZE,
+        };
+        let tagged = |tag: u8, body: &[u8]| [&[tag][..], body].concat();
+        let (kind, signer, bytes) = match &activity {
             Activity::Finalization(f) => {
                 if self.finalized.send(hash32(&f.proposal.payload)).is_err() {
                     return Feedback::Closed;
                 }
                 return Feedback::Ok;
             }
-            Activity::ConflictingNotarize(c) => (FaultKind::ConflictingNotarize, c.signer()),
-            Activity::ConflictingFinalize(c) => (FaultKind::ConflictingFinalize, c.signer()),
-            Activity::NullifyFinalize(c) => (FaultKind::NullifyFinalize, c.signer()),
+            Activity::ConflictingNotarize(c) => (
+                FaultKind::ConflictingNotarize,
+                c.signer(),
+                tagged(CONFLICTING_NOTARIZE, &c.encode()),
+            ),
+            Activity::ConflictingFinalize(c) => (
+                FaultKind::ConflictingFinalize,
+                c.signer(),
+                tagged(CONFLICTING_FINALIZE, &c.encode()),
+            ),
+            Activity::NullifyFinalize(c) => (
+                FaultKind::NullifyFinalize,
+                c.signer(),
+                tagged(NULLIFY_FINALIZE, &c.encode()),
+            ),
             _ => return Feedback::Ok,
         };
-        let (kind, signer) = kind;
-        self.record(
-            kind,
-            activity.view().get(),
-            signer.get(),
-            activity.encode().to_vec(),
-        );
+        self.record(kind, activity.view().get(), signer.get(), bytes);
         Feedback::Ok
     }
 }

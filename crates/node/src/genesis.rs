@@ -60,10 +60,9 @@ pub fn dev_validator_key() -> ed25519::PrivateKey {
 /// multi-validator networks' whose seeds are public anyway): `keccak256("bls" ‖ seed)` as a
 /// BLS12-381 secret.
 pub fn validator_bls_key(seed: &[u8]) -> [u8; 48] {
-    let secret = keccak256(&[b"bls".as_slice(), seed].concat());
     // Only a seed hashing to zero (after clearing two bits) has no key; keccak256 makes that
     // out of reach, and the devnet's seed is fixed.
-    staking::bls_key_from_seed(&secret.0)
+    staking::validator_bls_key(seed)
         .map(|k| staking::bls_public_key(&k))
         .unwrap_or([0; 48])
 }

@@ -307,6 +307,14 @@ impl Mempool {
         self.by_sender.keys().copied().collect()
     }
 
+    /// Whether `sender` has a transaction queued at nonce `nonce` or later (one a block on a
+    /// state where `nonce` is its next nonce could still include).
+    pub fn holds_from(&self, sender: &Address, nonce: u64) -> bool {
+        self.by_sender
+            .get(sender)
+            .is_some_and(|q| q.txs.range(nonce..).next().is_some())
+    }
+
     /// A queued transaction by hash.
     pub fn get(&self, hash: &Hash32) -> Option<(&Transaction, Address)> {
         self.by_hash.get(hash).map(|e| (e.tx(), e.sender()))

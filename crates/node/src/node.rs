@@ -155,7 +155,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         gossip,
         metrics,
         engine: _engine,
-        ..
+        application,
     } = validator;
 
     // Interfaces.
@@ -170,6 +170,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             readers,
             finalized,
             traces: Arc::new(tokio::sync::Semaphore::new(1)),
+            evidence: application.evidence_log(),
             pool: crate::limits::WorkerPool::new(&cfg.rpc_limits),
             metrics: metrics.clone(),
             gossip,

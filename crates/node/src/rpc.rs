@@ -26,7 +26,7 @@ use cowboy_types::block::{Block, Event, Receipt, TimerExecution};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::json::to_json;
 use cowboy_types::system::{
-    ENTITLEMENT_REGISTRY, JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY,
+    ENTITLEMENT_REGISTRY, JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, STAKING,
 };
 use cowboy_types::tx::Payload;
 use cowboy_types::{Address, Hash32, Transaction};
@@ -80,6 +80,8 @@ pub struct RpcState {
     pub dev: Option<Arc<Devnet>>,
     /// One permit: transaction traces run one at a time (`crate::trace`).
     pub traces: Arc<tokio::sync::Semaphore>,
+    /// The attributable faults this validator's consensus reported.
+    pub evidence: crate::consensus::EvidenceLog,
 }
 
 impl RpcState {
@@ -1090,6 +1092,42 @@ pub fn module(
             Value::Uint(limit),
         ];
         system_read(s, e, ENTITLEMENT_REGISTRY, "entitlements_of", args).await
+    });
+    method!("cowboy_getValidator", |a, s, e| {
+        let validator = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let args = vec![Value::Bytes(validator.0.to_vec())];
+        system_read(s, e, STAKING, "validator", args).await
+    });
+    method!("cowboy_getEvidence", |_a, s, _e| {
+        let kept: Vec<Json> = s
+            .evidence
+            .list()
+            .into_iter()
+            .map(|ev| {
+                json!({
+                    "kind": format!("{:?}", ev.kind),
+                    "view": ev.view,
+                    "signer": ev.signer,
+                    "evidence": hex0x(&ev.bytes),
+                })
+            })
+            .collect();
+        Ok(Json::Array(kept))
+    });
+    method!("cowboy_getEpoch", |_a, s, e| {
+        system_read(s, e, STAKING, "epoch", Vec::new()).await
+    });
+    method!("cowboy_getValidatorSet", |a, s, e| {
+        let epoch = match a.first() {
+            None | Some(Json::Null) => {
+                let now = system_read(s, e, STAKING, "epoch", Vec::new()).await?;
+                now["epoch"].as_u64().unwrap_or(0)
+            }
+            Some(_) => page_arg(&a, 0, "params[0]", 0)?,
+        };
+        let args = vec![Value::Uint(epoch)];
+        let members = system_read(s, e, STAKING, "active_set", args).await?;
+        Ok(json!({ "epoch": epoch, "members": members }))
     });
     method!("cowboy_getEvents", |a, s, e| {
         let filter = EventFilter::parse(a.first())?;

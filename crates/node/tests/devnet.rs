@@ -7,7 +7,8 @@
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
 //! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
 //! `cowboyd devnet` (`devnet_command`), reads at a block with transaction traces
-//! (`history_trace`), the block explorer in a headless browser (`explorer`), and
+//! (`history_trace`), the block explorer in a headless browser (`explorer`), blocks built
+//! and verified on unfinalized parents (`notarized_parents`), and
 //! deterministic simulations of n validators running the node's code on commonware's
 //! deterministic runtime and simulated network (`sim`).
 
@@ -31,6 +32,8 @@ mod explorer;
 mod gossip;
 #[path = "devnet/history_trace.rs"]
 mod history_trace;
+#[path = "devnet/notarized_parents.rs"]
+mod notarized_parents;
 #[path = "devnet/sim.rs"]
 mod sim;
 

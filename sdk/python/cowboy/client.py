@@ -479,6 +479,21 @@ class Client:
             start = page["next"]
         return out
 
+    def get_validator(self, address: str) -> Optional[dict]:
+        """``cowboy_getValidator``: the validator's record from the staking actor (``0x…0F``):
+        stake, keys, ``status`` (pending, active, jailed, exiting, unbonding), or None."""
+        return self.request("cowboy_getValidator", [to_checksum_address(address)])
+
+    def get_validator_set(self, epoch: Optional[int] = None) -> dict:
+        """``cowboy_getValidatorSet``: ``{epoch, members}`` for ``epoch`` (default: the
+        current one); ``members`` lists ``{validator, power, consensus_key, bls_key}`` ordered
+        by address, or is None when the epoch has no set on record."""
+        return self.request("cowboy_getValidatorSet", [epoch])
+
+    def get_epoch(self) -> dict:
+        """``cowboy_getEpoch``: the current ``{epoch, seed}``."""
+        return self.request("cowboy_getEpoch", [])
+
     def get_job(self, job_id: Union[bytes, str]) -> Optional[dict]:
         """``cowboy_getJob``: the job (spec, submitter, ``status``, ``attempt``, ``seed``,
         ``selected`` (the committee), ``committed``, ``aggregator``, ``escrow``, deadlines) with

@@ -8,3 +8,4 @@ mod keys;
 mod pvm_run;
 mod support;
 mod trace;
+mod validator;

@@ -71,6 +71,16 @@ fn invalid_transactions_make_the_block_invalid_and_change_nothing() {
         t.payload = vec![0xff];
         t.sign(&a).expect("sign");
         cases.push((t, "payload"));
+        // A staking write runs in the system lane (5 % of the cap): a limit above that lane's
+        // whole budget fits in no block, so it is refused before any execution.
+        let staking = Payload::Call {
+            handler: "signal_exit".into(),
+            args: cowboy_types::cbor::Value::Array(Vec::new()),
+        };
+        let mut t = signed(&a, 0, Some(cowboy_types::system::STAKING), 0, staking);
+        t.cycles_limit = chain.params.block_cycles_cap / 20 + 1;
+        t.sign(&a).expect("sign");
+        cases.push((t, "lane"));
 
         for (tx, what) in cases {
             let err = chain.block(&[tx]).await.expect_err(what);
@@ -108,6 +118,10 @@ fn invalid_transactions_make_the_block_invalid_and_change_nothing() {
                     )
                     | (TxInvalid::Fees(_), "underpriced" | "limit")
                     | (TxInvalid::Payload(_), "payload")
+                    | (
+                        TxInvalid::LaneFull(cowboy_exec::lanes::LaneFull { used: 0, .. }),
+                        "lane"
+                    )
             );
             assert!(ok, "{what}: unexpected {reason:?}");
             assert!(!err.to_string().is_empty());

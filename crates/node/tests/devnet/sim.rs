@@ -18,9 +18,10 @@
 //!   virtual time every live honest validator finalizes up to [`TARGET_HEIGHT`] and holds
 //!   every submitted transfer in its finalized chain;
 //! - for an equivocator: some honest validator's reporter recorded attributable evidence
-//!   naming it ([`cowboy_node::consensus::Evidence`]); for conflicting voters, in at least
-//!   one seed of those run (see [`scenario`]); never against an honest validator. Turning
-//!   evidence into the on-chain slashing transaction is a later step.
+//!   naming it ([`cowboy_node::consensus::Evidence`]), and that evidence, submitted in a
+//!   transaction to the staking actor, is final everywhere and jails and slashes it; for
+//!   conflicting voters, evidence in at least one seed of those run (see [`scenario`]); never
+//!   against an honest validator.
 //!
 //! The faults: crashed validators (`f` of them stop mid-run), a partition cutting `f`
 //! validators off that heals, one into two halves without a quorum that heals, lossy and slow links, an equivocating leader (a validator
@@ -640,9 +641,120 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
         }
 
         check(&world, fault, n, &honest, &faulty, &sent).await;
+        if fault == Fault::Equivocator {
+            slash_with_reported_evidence(&world, n, &honest, faulty[0]).await;
+        }
         drop(byzantine_nodes);
         accused(&world, &honest, &faulty) == faulty
     })
+}
+
+/// The evidence an honest validator's consensus reported against validator `offender`,
+/// submitted by a dev account in a transaction to the staking actor as anyone may
+/// (`cowboy validator submit-evidence`), must be final at every honest validator with a
+/// successful receipt that jails and slashes `offender`: commonware's report, the node's
+/// encoding and the chain's verification agree.
+async fn slash_with_reported_evidence(
+    world: &World,
+    n: usize,
+    honest: &[SimNode],
+    offender: usize,
+) {
+    let seed = world.seed;
+    let participants = Set::try_from_iter(world.keys.iter().cloned()).expect("distinct keys");
+    let signer = participants.index(&world.keys[offender]).map(|p| p.get());
+    let evidence = honest
+        .iter()
+        .flat_map(|node| node.validator.application.evidence())
+        .find(|e| Some(e.signer) == signer)
+        .unwrap_or_else(|| panic!("seed {seed}, n {n}: no evidence against {offender}"));
+    let key = dev_account(0);
+    let node = &honest[0];
+    let nonce = {
+        let reader = node
+            .chain
+            .lock()
+            .await
+            .readers()
+            .borrow()
+            .clone()
+            .expect("a reader");
+        reader.account(&key.address()).await.expect("account").nonce
+    };
+    let mut tx = cowboy_types::Transaction {
+        chain_id: 1337,
+        nonce,
+        to: Some(cowboy_types::system::STAKING),
+        value: 0,
+        // Within the system lane's budget (5 % of the block cap), which the staking actor's
+        // writes run in.
+        cycles_limit: 500_000,
+        cells_limit: 100_000,
+        max_fee_per_cycle: 10_000_000_000,
+        max_fee_per_cell: 10_000_000_000,
+        tip_per_cycle: 1,
+        tip_per_cell: 1,
+        access_list: None,
+        payload: cowboy_types::tx::Payload::Call {
+            handler: "submit_evidence".into(),
+            args: cowboy_types::cbor::Value::Array(vec![cowboy_types::cbor::Value::Bytes(
+                evidence.bytes.clone(),
+            )]),
+        }
+        .encode(),
+        signature: None,
+    };
+    tx.sign(&key).expect("sign");
+    let hash = tx.hash();
+    assert!(
+        submit(node, tx.encode()).await,
+        "seed {seed}, n {n}: evidence tx refused"
+    );
+    let start = world.context.current();
+    loop {
+        let mut missing = 0;
+        for node in honest {
+            missing += unfinalized(node, &[hash]).await;
+        }
+        if missing == 0 {
+            break;
+        }
+        let waited = world
+            .context
+            .current()
+            .duration_since(start)
+            .unwrap_or_default();
+        assert!(waited < DEADLINE, "seed {seed}, n {n}: the evidence transaction is not final at every honest validator after {waited:?}");
+        world.context.sleep(Duration::from_millis(50)).await;
+    }
+    for node in honest {
+        let reader = node
+            .chain
+            .lock()
+            .await
+            .readers()
+            .borrow()
+            .clone()
+            .expect("a reader");
+        let (height, index) = reader
+            .tx_location(&hash)
+            .await
+            .expect("index")
+            .expect("final");
+        let receipts = reader.receipts(height).await.expect("receipts");
+        let receipt = &receipts[index as usize];
+        assert!(
+            receipt.success,
+            "seed {seed}, n {n}: validator {}: submit_evidence failed: {:?}",
+            node.index, receipt.error
+        );
+        let topics: Vec<&str> = receipt.events.iter().map(|e| e.topic.as_str()).collect();
+        assert!(
+            topics.contains(&"ValidatorSlashed") && topics.contains(&"ValidatorJailed"),
+            "seed {seed}, n {n}: validator {}: events {topics:?}",
+            node.index
+        );
+    }
 }
 
 /// The faulty validators some honest validator recorded evidence against.

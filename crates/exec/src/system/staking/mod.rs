@@ -58,7 +58,10 @@ pub use self::epoch::{
 };
 pub use self::error::StakingError;
 pub use self::record::{Keys, SetMember, Validator};
-pub use self::slashing::{consensus_namespace, record_missed_votes};
+pub use self::slashing::{
+    consensus_namespace, record_missed_votes, CONFLICTING_FINALIZE, CONFLICTING_NOTARIZE,
+    NULLIFY_FINALIZE,
+};
 
 use self::record::{
     claim, holder, load, load_index, load_set, release, seed_key, store, store_index,
@@ -89,6 +92,14 @@ pub fn bls_key_from_seed(seed: &[u8; 32]) -> Option<Private> {
     let mut s = *seed;
     s[0] &= 0x3f;
     Private::decode(Copying(&s[..])).ok()
+}
+
+/// The BLS key of a validator whose Ed25519 consensus key has the 32-byte `seed` (the node's
+/// `--validator-key` file): `keccak256("bls" ‖ seed)` as a seed ([`bls_key_from_seed`]), so
+/// one secret file holds both keys and `cowboy validator register` derives the same key the
+/// node does. `None` only for a seed hashing to the one zero key, out of reach.
+pub fn validator_bls_key(seed: &[u8]) -> Option<Private> {
+    bls_key_from_seed(&cowboy_types::keccak256(&[b"bls".as_slice(), seed].concat()).0)
 }
 
 /// The compressed public key of `private`.

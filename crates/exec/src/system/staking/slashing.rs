@@ -41,6 +41,13 @@ use crate::state::{SResult, StateFailure};
 use crate::system::store::{get_value, put_value, Raw, Store};
 use crate::system::{Call, CallError, SystemState};
 
+/// `submit_evidence`'s tag for a `ConflictingNotarize` (two notarize votes in one view).
+pub const CONFLICTING_NOTARIZE: u8 = 0;
+/// `submit_evidence`'s tag for a `ConflictingFinalize` (two finalize votes in one view).
+pub const CONFLICTING_FINALIZE: u8 = 1;
+/// `submit_evidence`'s tag for a `NullifyFinalize` (a nullify and a finalize in one view).
+pub const NULLIFY_FINALIZE: u8 = 2;
+
 /// The namespace consensus signs votes under on chain `chain_id` (the node's, one home).
 pub fn consensus_namespace(chain_id: u64) -> Vec<u8> {
     format!("cowboy-{chain_id}").into_bytes()
@@ -155,9 +162,15 @@ impl Evidence {
         let bad =
             |e: commonware_codec::Error| StakingError::BadEvidence(format!("does not decode: {e}"));
         Ok(match tag {
-            0 => Evidence::Notarize(ConflictingNotarize::decode(Copying(body)).map_err(bad)?),
-            1 => Evidence::Finalize(ConflictingFinalize::decode(Copying(body)).map_err(bad)?),
-            2 => Evidence::NullifyFinalize(NullifyFinalize::decode(Copying(body)).map_err(bad)?),
+            &CONFLICTING_NOTARIZE => {
+                Evidence::Notarize(ConflictingNotarize::decode(Copying(body)).map_err(bad)?)
+            }
+            &CONFLICTING_FINALIZE => {
+                Evidence::Finalize(ConflictingFinalize::decode(Copying(body)).map_err(bad)?)
+            }
+            &NULLIFY_FINALIZE => {
+                Evidence::NullifyFinalize(NullifyFinalize::decode(Copying(body)).map_err(bad)?)
+            }
             t => {
                 return Err(StakingError::BadEvidence(format!(
                     "unknown evidence kind {t}"

@@ -251,7 +251,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
                 "tampering {choice}: expected {expected:?}, got {err:?}"
             );
         }
-        state.commit(2, verified.changes).await.expect("commit");
+        state.commit_staged(&verified.state).await.expect("commit");
         for a in actors {
             state.account(&a.0).await.expect("readable");
         }

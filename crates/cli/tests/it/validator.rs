@@ -1,0 +1,111 @@
+//! `cowboy validator …` against a real `cowboyd --dev`: the dev chain's set, a dev account
+//! registering with a validator key file (keys and proof of possession derived here, checked
+//! on chain), adding stake, and the refusals a user meets.
+
+use crate::support::Node;
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn addr(n: u32) -> String {
+    cowboy_types::dev_key(n).address().to_checksum()
+}
+
+fn stake_of(record: &serde_json::Value) -> u128 {
+    match &record["stake"] {
+        serde_json::Value::String(s) => s.parse().expect("a number"),
+        other => u128::from(other.as_u64().expect("a number")),
+    }
+}
+
+#[test]
+fn register_add_stake_and_read_the_set() {
+    let node = Node::start();
+    let set = json(node.cli(&["--json", "validator", "set"]).ok());
+    assert_eq!(set["members"].as_array().map(Vec::len), Some(1), "{set}");
+    let table = node.cli(&["validator", "set"]).ok().to_string();
+    assert!(table.contains("1 validators"), "{table}");
+
+    let dir = tempfile::tempdir().expect("dir");
+    let key = dir.path().join("validator.key");
+    std::fs::write(&key, format!("{}\n", hex::encode([7u8; 32]))).expect("write key");
+    let key = key.to_str().expect("utf-8 path");
+
+    // Too little stake: the pre-flight simulation shows the actor's refusal; nothing is sent.
+    let low = node
+        .cli(&[
+            "--dev-account",
+            "3",
+            "validator",
+            "register",
+            "--validator-key",
+            key,
+            "--stake",
+            "1cby",
+        ])
+        .err()
+        .to_lowercase();
+    assert!(low.contains("stake"), "{low}");
+
+    // A file that holds no key is named.
+    let bad = dir.path().join("bad.key");
+    std::fs::write(&bad, "not a key").expect("write");
+    let err = node
+        .cli(&[
+            "--dev-account",
+            "3",
+            "validator",
+            "register",
+            "--validator-key",
+            bad.to_str().expect("utf-8"),
+            "--stake",
+            "100000cby",
+        ])
+        .err()
+        .to_string();
+    assert!(err.contains("does not hold a validator key"), "{err}");
+
+    node.cli(&[
+        "--dev-account",
+        "3",
+        "validator",
+        "register",
+        "--validator-key",
+        key,
+        "--stake",
+        "100000cby",
+    ])
+    .ok();
+    let record = json(node.cli(&["--json", "validator", "show", &addr(3)]).ok());
+    assert_eq!(record["status"], "pending", "{record}");
+    let staked = stake_of(&record);
+    assert_eq!(staked, 100_000 * 10u128.pow(18));
+
+    // The same key cannot be registered twice.
+    let twice = node
+        .cli(&[
+            "--dev-account",
+            "4",
+            "validator",
+            "register",
+            "--validator-key",
+            key,
+            "--stake",
+            "100000cby",
+        ])
+        .err()
+        .to_string();
+    assert!(!twice.is_empty());
+
+    node.cli(&["--dev-account", "3", "validator", "add-stake", "5cby"])
+        .ok();
+    let record = json(
+        node.cli(&["--json", "--dev-account", "3", "validator", "show"])
+            .ok(),
+    );
+    assert_eq!(stake_of(&record), staked + 5 * 10u128.pow(18), "{record}");
+
+    let none = node.cli(&["validator", "show", &addr(9)]).err().to_string();
+    assert!(none.contains("is not a validator"), "{none}");
+}
