@@ -39,7 +39,7 @@ fn key_args(file: &Path, sender: &Address) -> Result<Value, String> {
                 file.display()
             )
         })?;
-    let ed = ed25519::PrivateKey::decode(seed.as_slice())
+    let ed = ed25519::PrivateKey::decode(seed.clone())
         .map_err(|e| format!("{}: not an Ed25519 seed: {e}", file.display()))?;
     let bls = staking::validator_bls_key(&seed)
         .ok_or_else(|| format!("{}: this seed derives no BLS key", file.display()))?;
