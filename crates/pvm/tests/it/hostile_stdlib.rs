@@ -155,6 +155,18 @@ fn itertools_hostile() {
             "import itertools, operator\nfor x in itertools.accumulate(itertools.repeat(3), operator.mul):\n    pass\n",
             Err(INT_CAP),
         ),
+        // The native module (issue 18): a billion tee copies are paid before they are made;
+        // a long tee buffer is dropped link by link (no deep recursion); no inputs and a huge
+        // repeat is one empty tuple, not a loop over nothing.
+        ("import itertools\nitertools.tee([1], 10**9)", Stop),
+        (
+            "import itertools\na, b = itertools.tee(range(60000))\nfor x in a:\n    pass\ndel b\nprint('done')\n",
+            Out("done\n"),
+        ),
+        (
+            "import itertools\nprint(list(itertools.product(repeat=10**18)))\n",
+            Out("[()]\n"),
+        ),
     ]);
 }
 
