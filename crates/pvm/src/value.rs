@@ -129,7 +129,7 @@ pub const STR_STRIDE: usize = 32;
 fn mark_chars(marks: &mut Vec<u32>, s: &str, base: usize, first: usize) -> usize {
     let mut n = first;
     for (b, _) in s.char_indices() {
-        if n % STR_STRIDE == 0 {
+        if n.is_multiple_of(STR_STRIDE) {
             marks.push((base + b) as u32);
         }
         n += 1;

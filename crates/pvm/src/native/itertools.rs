@@ -1392,10 +1392,13 @@ fn repeat_length_hint(vm: &mut Vm, mut a: Args) -> R<Value> {
     }
 }
 
+/// A tool's name, its `__new__` and its methods beyond `__iter__`/`__next__`.
+type Tool = (&'static str, Body, &'static [(&'static str, Body)]);
+
 /// Load `itertools`.
 pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     let iter_methods: &[(&str, Body)] = &[("__iter__", it_iter), ("__next__", it_next)];
-    let tools: &[(&str, Body, &[(&str, Body)])] = &[
+    let tools: &[Tool] = &[
         ("accumulate", new_accumulate, &[]),
         ("chain", new_chain, &[]),
         ("combinations", new_combinations, &[]),
