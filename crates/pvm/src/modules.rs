@@ -27,7 +27,9 @@ pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
 /// Whitelisted native modules.
 const REGISTRY: &[(&str, Loader)] = &[
+    ("_json", crate::native::json::load),
     ("hashlib", crate::native::hashlib::load),
+    ("itertools", crate::native::itertools::load),
     ("cowboy_sdk", load_cowboy_sdk),
     ("math", load_math),
     ("pvm_host", crate::sdk::load),
@@ -54,7 +56,6 @@ const PY_MODULES: &[(&str, &str)] = &[
     ("fractions", include_str!("stdlib/python/fractions.py")),
     ("functools", include_str!("stdlib/python/functools.py")),
     ("heapq", include_str!("stdlib/python/heapq.py")),
-    ("itertools", include_str!("stdlib/python/itertools.py")),
     ("json", include_str!("stdlib/python/json.py")),
     ("operator", include_str!("stdlib/python/operator.py")),
     ("string", include_str!("stdlib/python/string.py")),

@@ -99,11 +99,12 @@ pub enum Value {
     Cell(Rc<PyCell>),
 }
 
-/// An immutable string with its char count and an ASCII flag (O(1) len/index for ASCII).
-#[derive(Debug)]
+/// A string with its char count and an ASCII flag (O(1) len/index for ASCII). Immutable to
+/// programs; the one mutation is [`PyStr::append`], on a string no one else can see.
+#[derive(Debug, Clone)]
 pub struct PyStr {
-    /// The text.
-    pub s: Box<str>,
+    /// The text (a `String`, so that an in-place append grows it with amortised doubling).
+    pub s: String,
     /// Number of chars.
     pub len: usize,
     /// All chars are ASCII.
@@ -116,32 +117,39 @@ pub struct PyStr {
     /// byte offset by walking at most `STR_STRIDE - 1` chars (indexing, slicing and the
     /// windowed search methods never walk the string from its start). Built in the pass that
     /// counts the chars and accounted with the string. Empty otherwise.
-    marks: Box<[u32]>,
+    marks: Vec<u32>,
     pub(crate) acct: Acct,
 }
 
 /// Char stride of [`PyStr`]'s offset marks.
 pub const STR_STRIDE: usize = 32;
 
+/// Push to `marks` the byte offset (from `base`) of every char of `s` whose index, counted
+/// from `first`, is a multiple of [`STR_STRIDE`]; the number of chars walked plus `first`.
+fn mark_chars(marks: &mut Vec<u32>, s: &str, base: usize, first: usize) -> usize {
+    let mut n = first;
+    for (b, _) in s.char_indices() {
+        if n.is_multiple_of(STR_STRIDE) {
+            marks.push((base + b) as u32);
+        }
+        n += 1;
+    }
+    n
+}
+
 impl PyStr {
     /// Build from text.
     pub fn new(s: &str) -> PyStr {
         let ascii = s.is_ascii();
         let (len, marks) = if ascii {
-            (s.len(), Box::default())
+            (s.len(), Vec::new())
         } else {
             let mut marks = Vec::new();
-            let mut n = 0;
-            for (b, _) in s.char_indices() {
-                if n % STR_STRIDE == 0 {
-                    marks.push(b as u32);
-                }
-                n += 1;
-            }
+            let n = mark_chars(&mut marks, s, 0, 0);
             if n <= STR_STRIDE {
                 marks.clear();
             }
-            (n, marks.into_boxed_slice())
+            (n, marks)
         };
         PyStr {
             acct: Acct::new(HEADER + s.len() + marks.len() * 4),
@@ -151,6 +159,37 @@ impl PyStr {
             hash: Cell::new(0),
             marks,
         }
+    }
+    /// Append `t` to this string in place: `s += t` when the string's only reference is the
+    /// local being rebound (`Vm::str_append_in_place`), so no program can observe the change.
+    /// The text grows by `String`'s amortised doubling; the char count, ASCII flag and offset
+    /// marks are extended by a walk of `t` alone (an ASCII prefix's marks are computed, not
+    /// walked), the cached hash is dropped, and the accounted size follows the length, as a
+    /// list's does.
+    pub fn append(&mut self, t: &PyStr) {
+        let (old_bytes, old_len) = (self.s.len(), self.len);
+        self.s.push_str(&t.s);
+        self.len += t.len;
+        self.hash.set(0);
+        if !(self.ascii && t.ascii) {
+            // Marks exist only above STR_STRIDE chars; rebuild the old part's when absent.
+            if self.marks.is_empty() {
+                if self.ascii {
+                    self.marks
+                        .extend((0..old_bytes).step_by(STR_STRIDE).map(|b| b as u32));
+                } else {
+                    // A non-ASCII string without marks has at most STR_STRIDE chars.
+                    mark_chars(&mut self.marks, &self.s[..old_bytes], 0, 0);
+                }
+            }
+            self.ascii = false;
+            mark_chars(&mut self.marks, &self.s[old_bytes..], old_bytes, old_len);
+            if self.len <= STR_STRIDE {
+                self.marks.clear();
+            }
+        }
+        self.acct
+            .resize(HEADER + self.s.len() + self.marks.len() * 4);
     }
     /// The text's `str_hash`, computed once.
     pub fn hash(&self) -> u64 {

@@ -1,4 +1,4 @@
-//! Native (Rust) standard-library modules beyond `math`: `hashlib`, `struct`, `re`
+//! Native (Rust) standard-library modules beyond `math`: `hashlib`, `itertools`, `_json` (under `json`), `struct`, `re`
 //! (whitepaper "Standard Library Whitelist"). Registered in [`crate::modules`]'s `REGISTRY`.
 //!
 //! Their objects (hash objects, `struct.Struct`, `re.Pattern`, `re.Match`) are ordinary
@@ -9,6 +9,8 @@
 
 pub mod file;
 pub mod hashlib;
+pub mod itertools;
+pub mod json;
 pub mod pystruct;
 pub mod re;
 

@@ -1155,7 +1155,7 @@ impl Vm<'_> {
                 self.check_mutable(c, name)?;
                 if name == "__qualname__" {
                     if let Value::Str(q) = &v {
-                        *c.qualname.borrow_mut() = q.s.as_ref().into();
+                        *c.qualname.borrow_mut() = q.s.as_str().into();
                         return Ok(());
                     }
                 }

@@ -12,7 +12,7 @@ pub mod frame;
 pub mod inline_cache;
 pub mod ops;
 
-use crate::bytecode::{CodeKind, Op};
+use crate::bytecode::{BinOp, CodeKind, Op};
 use crate::cost;
 use crate::limits::Limits;
 use crate::objects::asyncgen;
@@ -862,6 +862,9 @@ impl<'h> Vm<'h> {
                     self.charge(cost::ARITH)?;
                     if let Some(z) = ops::fast_binary(&f.stack, b) {
                         Self::replace_top2(f, z);
+                        continue;
+                    }
+                    if op == Op::InplaceOp(BinOp::Add) && self.str_append_in_place(f)? {
                         continue;
                     }
                     let r = Self::pop(f);
@@ -2019,7 +2022,7 @@ impl<'h> Vm<'h> {
         if let Some(Value::Str(q)) = dict.get("__qualname__").cloned() {
             dict.shift_remove("__qualname__");
             let cls = self.new_class(&name, bases, dict)?;
-            *cls.qualname.borrow_mut() = q.s.as_ref().into();
+            *cls.qualname.borrow_mut() = q.s.as_str().into();
             return self.finish_class(cls, meta, kw);
         }
         let cls = self.new_class(&name, bases, dict)?;

@@ -1123,6 +1123,37 @@ fn aborts_pass_through_error_replacing_paths() {
     }
 }
 
+/// `s += piece` on a local str nothing else holds appends in place (CPython's in-place
+/// concat), so a loop of it is linear in cycles; it copied the whole string each time, and
+/// both cycles and time were quadratic. A string someone else holds is still copied and paid
+/// for in full.
+#[test]
+fn str_append_in_place_is_linear_in_cycles() {
+    let cycles = |body: &str, n: u64| {
+        let src = format!(
+            "def f():\n    s = 'x' * 64\n    for i in range({n}):\n        {body}\n    return s\nprint(len(f()))\n"
+        );
+        let o = run_with(&src, Limits::default());
+        assert!(o.error.is_none(), "{body}: {:?}", o.error);
+        o.cycles
+    };
+    let (small, large) = (
+        cycles("s += 'abcdefgh'", 4_000),
+        cycles("s += 'abcdefgh'", 16_000),
+    );
+    // Four times the steps: linear is about 4x; the copying concat was about 16x.
+    assert!(
+        large < small * 5,
+        "{small} cycles for 4,000 appends, {large} for 16,000"
+    );
+    let shared = |n| cycles("t = s; s += 'abcdefgh'", n);
+    let (small, large) = (shared(4_000), shared(16_000));
+    assert!(
+        large > small * 10,
+        "a shared string must be copied and paid for: {small}, {large}"
+    );
+}
+
 /// Growing a bytearray by `+=`, `append` or `extend`, or popping its end, is linear in cycles
 /// (CPython's amortised O(1) per byte): each step used to copy or pay for the whole buffer, so
 /// a loop of them cost quadratic cycles (and time).
