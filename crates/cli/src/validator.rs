@@ -127,7 +127,7 @@ pub fn set(ctx: &Ctx, epoch: Option<u64>) -> CmdResult {
     }
     let e = r["epoch"].as_u64().unwrap_or(0);
     let Some(members) = r["members"].as_array() else {
-        crate::note(&format!("epoch {e} has no validator set on record"));
+        crate::note(format!("epoch {e} has no validator set on record"));
         return Ok(());
     };
     let total: u128 = members.iter().map(|m| wei(&m["power"])).sum();
