@@ -70,6 +70,12 @@ impl D {
         e.message
     }
 
+    /// Key `k` submits `spec` with the base spec's escrow.
+    async fn submit_as(&mut self, k: u32, spec: Value) -> Receipt {
+        let to = cowboy_types::system::JOB_DISPATCHER;
+        self.send(k, to, 1_010, "submit_job", vec![spec]).await
+    }
+
     fn held(&mut self, a: &Address) -> Value {
         self.query(REG, "entitlements_of", vec![addr_v(a), int(0), int(100)])
     }
@@ -1009,15 +1015,7 @@ fn entitle_http_domains_of_curated_sets_need_the_submitters_entitlement() {
         .await;
         d.submit_ok(job(), 1_010).await;
         // Key 3 holds nothing: refused; once the domain leaves the set, open to it too.
-        let r = d
-            .send(
-                3,
-                cowboy_types::system::JOB_DISPATCHER,
-                1_010,
-                "submit_job",
-                vec![job()],
-            )
-            .await;
+        let r = d.submit_as(3, job()).await;
         assert_eq!(r.error.expect("refused").class, "DomainNotEntitled");
         d.ok(
             curator,
@@ -1025,15 +1023,7 @@ fn entitle_http_domains_of_curated_sets_need_the_submitters_entitlement() {
             set("price_feeds", &["api.kraken.com"]),
         )
         .await;
-        let r = d
-            .send(
-                3,
-                cowboy_types::system::JOB_DISPATCHER,
-                1_010,
-                "submit_job",
-                vec![job()],
-            )
-            .await;
+        let r = d.submit_as(3, job()).await;
         assert!(r.success, "{:?}", r.error);
         d.check_conservation().await;
     });

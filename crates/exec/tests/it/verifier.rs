@@ -339,6 +339,16 @@ pub(crate) async fn deploy_callback(d: &mut D) -> Address {
     addr_of(&ret(r))
 }
 
+/// A majority vote of `m` runners, `n` to agree on `field`.
+pub(crate) fn majority(m: u64, n: u64, field: &str) -> Value {
+    map(vec![
+        ("mode", text("majority_vote")),
+        ("runners", int(m)),
+        ("threshold", int(n)),
+        ("params", map(vec![("field", text(field))])),
+    ])
+}
+
 pub(crate) fn price_spec(mode: Value, callback: Address, max_price: u64, tip: u64) -> Value {
     spec_with(&[
         ("verification", Some(mode)),
@@ -369,12 +379,7 @@ fn an_aggregate_is_checked_decided_settled_and_continued_once() {
         let mut d = D::new(ctx, 6, job_params()).await;
         setup(&mut d, 5, 1_000, 1).await;
         let cb = deploy_callback(&mut d).await;
-        let mode = map(vec![
-            ("mode", text("majority_vote")),
-            ("runners", int(5)),
-            ("threshold", int(3)),
-            ("params", map(vec![("field", text("price"))])),
-        ]);
+        let mode = majority(5, 3, "price");
         let id = d.submit_ok(price_spec(mode, cb, 10_000, 10), 10_010).await;
         let job = d.job(&id);
         let sel = addrs_of(get(&job, "selected"));
@@ -1055,12 +1060,7 @@ fn costs_of_each_step() {
         let mut d = D::new(ctx, 6, job_params()).await;
         setup(&mut d, 5, 100, 0).await;
         let cb = deploy_callback(&mut d).await;
-        let mode = map(vec![
-            ("mode", text("majority_vote")),
-            ("runners", int(5)),
-            ("threshold", int(3)),
-            ("params", map(vec![("field", text("price"))])),
-        ]);
+        let mode = majority(5, 3, "price");
         let sub = d.submit(price_spec(mode, cb, 10_000, 10), 10_010).await;
         assert!(sub.success, "{:?}", sub.error);
         let id = hash_of(&ret(&sub));
@@ -1325,6 +1325,18 @@ fn challenge_args(id: &Hash32, k: u32, result: &[u8], u: Usage, sig: &[u8; 64]) 
     ]
 }
 
+/// A proven challenge's `ChallengeProven` data.
+fn proven(r: &Receipt) -> Value {
+    assert!(r.success, "{:?}", r.error);
+    assert_eq!(ret(r), Value::Bool(true));
+    let e = r
+        .events
+        .iter()
+        .find(|e| e.topic == "ChallengeProven")
+        .expect("event");
+    cowboy_types::cbor::decode(&e.data).expect("cbor")
+}
+
 /// Key `k` challenges with `value` wei.
 async fn challenge(d: &mut D, k: u32, value: u128, args: Vec<Value>) -> Receipt {
     d.send(k, RESULT_VERIFIER, value, "challenge", args).await
@@ -1346,14 +1358,7 @@ fn a_proven_equivocation_slashes_the_runner_and_pays_the_challenger() {
         let me_before = d.chain.account(&D::addr(2)).await.balance;
         let burned_before = d.burned;
         let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
-        assert!(r.success, "{:?}", r.error);
-        assert_eq!(ret(&r), Value::Bool(true));
-        let proven = r
-            .events
-            .iter()
-            .find(|e| e.topic == "ChallengeProven")
-            .expect("event");
-        let data = cowboy_types::cbor::decode(&proven.data).expect("cbor");
+        let data = proven(&r);
         assert_eq!(amount(&data, "reward"), 4 * CBY);
         assert_eq!(amount(&data, "burned"), 6 * CBY);
         // Exact balances: the registry lost the 10 CBY slash; the challenger got its bond back
@@ -1456,12 +1461,7 @@ fn an_unproven_challenge_burns_its_bond_and_malformed_ones_change_nothing() {
 /// paid now for 220 ms (520 wei) and the other 680 wei of its 1,200 are held. Returns the
 /// job, the inflating runner's key and the decision's height.
 async fn inflated_job(d: &mut D, cb: Address) -> (Hash32, u32, u64) {
-    let mode = map(vec![
-        ("mode", text("majority_vote")),
-        ("runners", int(4)),
-        ("threshold", int(3)),
-        ("params", map(vec![("field", text("v"))])),
-    ]);
+    let mode = majority(4, 3, "v");
     let id = d.submit_ok(price_spec(mode, cb, 8_000, 0), 8_000).await;
     let job = d.job(&id);
     let n = d.n;
@@ -1549,14 +1549,7 @@ fn anomaly_an_inflaters_excess_is_held_then_released_or_refunded() {
         let u = usage(0, 900);
         let sig = sig_of(k, &id, other, u);
         let r = challenge(&mut d, 6, 4 * CBY, challenge_args(&id, k, other, u, &sig)).await;
-        assert!(r.success, "{:?}", r.error);
-        assert_eq!(ret(&r), Value::Bool(true));
-        let proven = r
-            .events
-            .iter()
-            .find(|e| e.topic == "ChallengeProven")
-            .expect("event");
-        let data = cowboy_types::cbor::decode(&proven.data).expect("cbor");
+        let data = proven(&r);
         assert_eq!(amount(&data, "refunded"), 680);
         assert_eq!(
             d.chain.account(&D::addr(0)).await.balance,
