@@ -5,7 +5,7 @@
 //! (`cowboy_exec::system::dispatcher::select`): the seed from the submission block's
 //! randomness, the candidates' Merkle root from the snapshot, and the Fisher-Yates draw.
 
-use cowboy_exec::system::dispatcher::select::{candidates_root, seed, select};
+use cowboy_exec::system::dispatcher::select::{candidates_root, retry_seed, seed, select};
 use cowboy_types::{Address, Hash32};
 use serde_json::{json, Value as Json};
 
@@ -192,6 +192,42 @@ pub fn recompute(
     })
 }
 
+/// Every committee of a job, attempt by attempt, from public data: attempt 0 is the draw
+/// from the snapshot with `seed`; each later attempt keeps the members of the one before that
+/// committed (in commit order, as the dispatcher keeps them), excludes the others for good,
+/// and tops the committee up to `m` from what is left of the snapshot with `retry_seed(seed,
+/// a)`. `committed` is the job's `committed` list (commit order, across attempts). Also
+/// returns the members excluded before the current attempt, in the order the dispatcher
+/// appended them to the job's `excluded`.
+pub fn rounds(
+    seed: &Hash32,
+    m: usize,
+    snapshot: &[(Address, u64)],
+    attempt: u64,
+    committed: &[Address],
+) -> (Vec<Vec<Address>>, Vec<Address>) {
+    let mut out = vec![select(snapshot, seed, m)];
+    let mut gone: Vec<Address> = Vec::new();
+    for a in 1..=attempt {
+        let prev = out.last().cloned().unwrap_or_default();
+        let kept: Vec<Address> = committed
+            .iter()
+            .filter(|c| prev.contains(c))
+            .copied()
+            .collect();
+        gone.extend(prev.iter().filter(|x| !kept.contains(x)));
+        let left: Vec<(Address, u64)> = snapshot
+            .iter()
+            .filter(|(x, _)| !gone.contains(x) && !kept.contains(x))
+            .copied()
+            .collect();
+        let s = retry_seed(seed, u32::try_from(a).unwrap_or(u32::MAX));
+        let picks = select(&left, &s, m.saturating_sub(kept.len()));
+        out.push(kept.into_iter().chain(picks).collect());
+    }
+    (out, gone)
+}
+
 /// The job's whole candidate snapshot, page by page.
 fn snapshot(ctx: &Ctx, id: &str) -> Result<Vec<(Address, u64)>, String> {
     let mut out = Vec::new();
@@ -233,9 +269,19 @@ pub fn job_selection(ctx: &Ctx, id: &str) -> CmdResult {
     let r = recompute(&id, &job, &snap, &randomness)?;
     let attempt = job["attempt"].as_u64().unwrap_or(0);
     let stored = addresses_of(&job["selected"]).unwrap_or_default();
-    // At attempt 0 the stored committee is the first draw; a retry keeps the members who
-    // committed and tops up with the retry seed, so only the first draw is compared then.
-    let committee_matches = attempt > 0 || stored == r.committee;
+    let committed = addresses_of(&job["committed"]).unwrap_or_default();
+    let excluded = addresses_of(&job["excluded"]).unwrap_or_default();
+    // Every re-selection after a timeout is recomputed too, round by round.
+    let (all, gone) = rounds(&r.seed, r.committee.len(), &snap, attempt, &committed);
+    let last = all.last().cloned().unwrap_or_default();
+    // While assigned the stored committee is the last round's; once committed, verified or
+    // failed it holds only (some of) that round's members.
+    let committee_matches = excluded.starts_with(&gone)
+        && if job["status"].as_str() == Some("assigned") {
+            stored == last
+        } else {
+            stored.iter().all(|a| last.contains(a))
+        };
     if ctx.json {
         crate::out_json(&json!({
             "jobId": id_hex,
@@ -245,6 +291,10 @@ pub fn job_selection(ctx: &Ctx, id: &str) -> CmdResult {
             "rootMatches": r.root_matches,
             "candidates": snap.len(),
             "committee": r.committee.iter().map(shown).collect::<Vec<_>>(),
+            "rounds": all
+                .iter()
+                .map(|c| c.iter().map(shown).collect::<Vec<_>>())
+                .collect::<Vec<_>>(),
             "committeeMatches": committee_matches,
             "attempt": attempt,
         }));
@@ -267,19 +317,46 @@ pub fn job_selection(ctx: &Ctx, id: &str) -> CmdResult {
             hex0x(&r.root.0),
             yes(r.root_matches)
         ));
-        crate::out(format!(
-            "committee  {} ({})",
-            r.committee.iter().map(shown).collect::<Vec<_>>().join(", "),
-            if attempt > 0 {
-                "the first attempt's; the job has been re-selected since"
-            } else {
-                yes(committee_matches)
-            }
-        ));
+        for (a, c) in all.iter().enumerate() {
+            crate::out(format!(
+                "attempt {a}  {}",
+                c.iter().map(shown).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        crate::out(format!("committee  {}", yes(committee_matches)));
     }
     if r.seed_matches && r.root_matches && committee_matches {
         Ok(())
     } else {
         Err("the recomputed selection differs from the chain's".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kept members stay first, the silent are excluded for good, each top-up draws from what
+    /// is left of the snapshot with the retry seed of its attempt.
+    #[test]
+    fn rounds_keep_committed_members_and_exclude_the_silent() {
+        let snap: Vec<(Address, u64)> = (1..=6u8).map(|i| (Address([i; 20]), 1)).collect();
+        let s = Hash32([7; 32]);
+        let (all, gone) = rounds(&s, 3, &snap, 0, &[]);
+        assert_eq!(all, vec![select(&snap, &s, 3)]);
+        assert!(gone.is_empty());
+        let first = all[0].clone();
+        // Attempt 1: the first member committed, the other two timed out.
+        let (all, gone) = rounds(&s, 3, &snap, 1, &[first[0]]);
+        assert_eq!(gone, vec![first[1], first[2]]);
+        let left: Vec<(Address, u64)> = snap
+            .iter()
+            .filter(|(a, _)| !first.contains(a))
+            .copied()
+            .collect();
+        let mut want = vec![first[0]];
+        want.extend(select(&left, &retry_seed(&s, 1), 2));
+        assert_eq!(all[1], want);
+        assert!(all[1][1..].iter().all(|a| !first.contains(a)));
     }
 }

@@ -319,8 +319,16 @@ impl Genesis {
         let mut params = Map::new();
         if let Value::Map(entries) = self.params.to_value() {
             for (k, v) in entries {
-                if let (Value::Text(k), Some(n)) = (k, v.as_u128()) {
-                    params.insert(k, json!(n.to_string()));
+                match (k, v) {
+                    (Value::Text(k), Value::Bytes(a)) => {
+                        params.insert(k, json!(format!("0x{}", hex::encode(a))));
+                    }
+                    (Value::Text(k), v) => {
+                        if let Some(n) = v.as_u128() {
+                            params.insert(k, json!(n.to_string()));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -360,9 +368,18 @@ fn params_from_json(p: &Json) -> Result<GenesisParams, GenesisFileError> {
             .iter_mut()
             .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
             .ok_or_else(|| err(format!("params: unknown parameter {name:?}")))?;
-        let n = parse_amount(value)
-            .ok_or_else(|| err(format!("params.{name} must be a non-negative integer")))?;
-        slot.1 = Value::from_u128(n);
+        // An address parameter (its default is 20 bytes) is `0x`-hex; the rest are integers.
+        slot.1 = if matches!(slot.1, Value::Bytes(_)) {
+            let a = value
+                .as_str()
+                .and_then(parse_address)
+                .ok_or_else(|| err(format!("params.{name} must be a 0x-hex address")))?;
+            Value::Bytes(a.0.to_vec())
+        } else {
+            let n = parse_amount(value)
+                .ok_or_else(|| err(format!("params.{name} must be a non-negative integer")))?;
+            Value::from_u128(n)
+        };
     }
     GenesisParams::from_value(&Value::Map(entries)).map_err(|e| err(format!("params: {e}")))
 }

@@ -6,10 +6,12 @@
 //! Fractions in the spec are stored as integers so no float ever enters consensus
 //! (`delta = 0.125` is `basefee_max_change_bps = 1250`).
 //!
-//! The parameters encode as a canonical CBOR map from field name to integer, and their hash
+//! The parameters encode as a canonical CBOR map from field name to integer (an address
+//! parameter to its 20 bytes), and their hash
 //! (keccak256 of that encoding) is pinned by a golden test: changing any default is a deliberate,
 //! visible consensus change. Decoding requires exactly the known field set.
 
+use crate::address::{system::GOVERNANCE, Address};
 use crate::cbor::{self, CborError, Value};
 use crate::hash::{keccak256, Hash32};
 use std::fmt;
@@ -20,7 +22,7 @@ pub const DEFAULT_MAX_TX_SIZE_BYTES: u64 = 128 * 1024;
 /// 1 CBY in its smallest unit (18 decimals, as Ethereum's ether).
 pub const WEI_PER_CBY: u128 = 1_000_000_000_000_000_000;
 
-/// A parameter's integer type.
+/// A parameter's type: an integer, or an address (a role the protocol names).
 trait Param: Sized + Copy {
     fn to_value(self) -> Value;
     fn from_value(v: &Value) -> Option<Self>;
@@ -41,6 +43,18 @@ impl Param for u128 {
     }
     fn from_value(v: &Value) -> Option<u128> {
         v.as_u128()
+    }
+}
+
+impl Param for Address {
+    fn to_value(self) -> Value {
+        Value::Bytes(self.0.to_vec())
+    }
+    fn from_value(v: &Value) -> Option<Address> {
+        match v {
+            Value::Bytes(b) => Some(Address(<[u8; 20]>::try_from(b.as_slice()).ok()?)),
+            _ => None,
+        }
     }
 }
 
@@ -425,6 +439,10 @@ genesis_params! {
     entitlement_role_max_pairs: u64 = 16,
     /// Share of a runner's stake slashed by a proven challenge (chosen: 10%).
     challenge_slash_bps: u64 = 1_000,
+    /// Who curates HTTP domain sets and grants HTTP access to their domains (the authority of
+    /// the entitlement scope `Namespace("http")`; whitepaper "curated domain sets"). Chosen:
+    /// governance; a chain names its curator here.
+    http_domain_curator: Address = GOVERNANCE,
 
     // ---- State rent (§4.4, §13, §17.5) ----
     /// Accounts up to this size pay no rent (§17.5 "≤10 KB", read as 10,240 bytes).

@@ -27,6 +27,7 @@ from __future__ import annotations
 import http.server
 import threading
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,13 +232,20 @@ class RevealInbox:
     when it aggregates: ``POST /reveal/<job id hex>`` with the CBOR of the reveal entry. It
     keeps every distinct reveal per (job, runner), since anyone can post in a runner's name;
     :meth:`reveals` picks, per runner, the one matching the commitment it made on chain (what
-    the verifier will check). Meant for a committee's private network: it bounds a body, not
-    how many a hostile peer may post.
+    the verifier will check). Bounded, since anyone who can reach it may post: a body is at most
+    1 MiB, at most ``max_jobs`` jobs are held at once (a post for another is refused with 503)
+    and at most ``max_per_job`` distinct reveals per job (then 429; a committee has at most 16
+    members, so honest runners fit with room for a few forgeries each). :meth:`forget` frees a
+    finished job.
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0):
+    def __init__(
+        self, host: str = "127.0.0.1", port: int = 0, max_jobs: int = 256, max_per_job: int = 64
+    ):
         self._lock = threading.Lock()
         self._reveals: Dict[bytes, Dict[Tuple[bytes, bytes], Reveal]] = {}
+        self.max_jobs = max_jobs
+        self.max_per_job = max_per_job
         inbox = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -255,7 +263,15 @@ class RevealInbox:
                     self.send_error(400, str(e))
                     return
                 with inbox._lock:
-                    inbox._reveals.setdefault(job_id, {})[(r.runner, r.commitment)] = r
+                    if job_id not in inbox._reveals and len(inbox._reveals) >= inbox.max_jobs:
+                        self.send_error(503, "inbox full: too many jobs")
+                        return
+                    held = inbox._reveals.setdefault(job_id, {})
+                    key = (r.runner, r.commitment)
+                    if key not in held and len(held) >= inbox.max_per_job:
+                        self.send_error(429, "inbox full for this job")
+                        return
+                    held[key] = r
                 self.send_response(204)
                 self.end_headers()
 
@@ -274,18 +290,42 @@ class RevealInbox:
             got = self._reveals.get(job_id, {})
             return {a: got[(a, c)] for a, c in commitments.items() if (a, c) in got}
 
+    def forget(self, job_id: bytes) -> None:
+        """Drops what was received for a finished job."""
+        with self._lock:
+            self._reveals.pop(job_id, None)
+
     def close(self) -> None:
         self._server.shutdown()
         self._server.server_close()
 
 
-def send_reveal(url: str, job_id: bytes, reveal: Reveal, timeout: float = 5.0) -> None:
-    """Delivers ``reveal`` to the aggregator's :class:`RevealInbox` at ``url``."""
+def send_reveal(
+    url: str,
+    job_id: bytes,
+    reveal: Reveal,
+    timeout: float = 5.0,
+    attempts: int = 3,
+    backoff: float = 0.1,
+) -> None:
+    """Delivers ``reveal`` to the aggregator's :class:`RevealInbox` at ``url``. A transient
+    failure (connection refused or reset, a timeout, a 5xx or 429) is retried up to
+    ``attempts`` times in all, waiting ``backoff``, then twice that, and so on; a refusal of
+    the request itself (another 4xx) is raised at once."""
     req = urllib.request.Request(
         f"{url}/reveal/{job_id.hex()}", data=cbor.encode(reveal.entry()), method="POST"
     )
-    with urllib.request.urlopen(req, timeout=timeout):
-        pass
+    for i in range(attempts):
+        try:
+            with urllib.request.urlopen(req, timeout=timeout):
+                return
+        except urllib.error.HTTPError as e:
+            if e.code < 500 and e.code != 429 or i + 1 == attempts:
+                raise
+        except OSError:
+            if i + 1 == attempts:
+                raise
+        time.sleep(backoff * (1 << i))
 
 
 # The work a runner does for a job: the job (``cowboy_getJob``) -> ``(result, tokens,
@@ -329,6 +369,7 @@ def serve(
     heartbeat_every: int = 50,
     aggregator_timeout_blocks: int = 20,
     poll: float = 0.05,
+    max_backoff: float = 5.0,
     log: Callable[[dict], None] = lambda _: None,
 ) -> None:
     """Runs ``runner`` until ``stop`` is set: heartbeats every ``heartbeat_every`` blocks,
@@ -337,13 +378,17 @@ def serve(
     it is the aggregator (waiting for every committed member's result up to half the
     aggregator's window, then revealing what it has), and reveals its own result when the
     aggregator's window has passed. An RPC failure (the node restarting, say) is retried on the
-    next round: every step is decided afresh from the chain's state, so none is done twice.
+    next round, after a wait that doubles with each consecutive failure from ``poll`` up to
+    ``max_backoff`` seconds: every step is decided afresh from the chain's state, so none is
+    done twice. A finished job is dropped (and its inbox entries), so memory follows the jobs
+    in flight, which the chain bounds by ``max_concurrent_jobs``.
     ``log`` receives one dict per action (``{"action": "commit", "job": hex, "tx": hash}``…)."""
     inbox = RevealInbox()
     directory.publish(runner.address, inbox.url)
     jobs: Dict[bytes, _Job] = {}
     cursor = from_block
     last_beat: Optional[int] = None
+    failures = 0
     try:
         while not stop.is_set():
             try:
@@ -359,9 +404,14 @@ def serve(
                 for job_id, st in list(jobs.items()):
                     if not st.done:
                         _step(runner, work, directory, inbox, job_id, st, height, aggregator_timeout_blocks, log)
+                    if st.done:
+                        del jobs[job_id]
+                        inbox.forget(job_id)
+                failures = 0
             except (CowboyError, OSError) as e:
-                log({"action": "retry", "error": str(e)})
-            stop.wait(poll)
+                failures += 1
+                log({"action": "retry", "error": str(e), "failures": failures})
+            stop.wait(min(poll * (1 << min(failures, 16)), max_backoff))
     finally:
         inbox.close()
 

@@ -70,6 +70,12 @@ impl D {
         e.message
     }
 
+    /// Key `k` submits `spec` with the base spec's escrow.
+    async fn submit_as(&mut self, k: u32, spec: Value) -> Receipt {
+        let to = cowboy_types::system::JOB_DISPATCHER;
+        self.send(k, to, 1_010, "submit_job", vec![spec]).await
+    }
+
     fn held(&mut self, a: &Address) -> Value {
         self.query(REG, "entitlements_of", vec![addr_v(a), int(0), int(100)])
     }
@@ -785,6 +791,240 @@ fn entitle_a_pool_job_selects_only_pool_members() {
         assert!(m.starts_with("NotEnoughCandidates: 0 runners"), "{m}");
         let open = d.submit_ok(spec_with(&[]), 1_010).await;
         assert_eq!(d.snapshot(&open).len(), 8);
+        d.check_conservation().await;
+    });
+}
+
+/// CIP-2 §7.3: a membership bounded in uses (a trial) is spent once per selection, through
+/// the registry's consume path (record and ancestors, `EntitlementUsed`); an unbounded one is
+/// never spent; a spent membership is out of the next snapshot; a re-selection spends the new
+/// member's use too. Value is conserved.
+#[test]
+fn entitle_a_pool_selection_spends_use_bounded_memberships() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 5, params()).await;
+        d.register(
+            &[1, 2, 3, 4],
+            &[200 * crate::dispatcher::CBY; 4],
+            "api.example.com",
+            100,
+            4,
+        )
+        .await;
+        let (ps, pa) = pool("trial");
+        let uses = |n: u64| {
+            Constraints {
+                max_uses: n,
+                revocable: true,
+                ..Default::default()
+            }
+            .to_value()
+        };
+        let mut ids = Vec::new();
+        for (k, n) in [(1u32, 1u64), (2, 0), (3, 2), (4, 3)] {
+            let id = d
+                .ok(
+                    0,
+                    "grant",
+                    vec![addr_v(&D::addr(k)), ps.clone(), pa.clone(), uses(n)],
+                )
+                .await;
+            ids.push(hash_of(&id));
+        }
+        let used = |d: &mut D, i: usize| {
+            let r = d.query(REG, "get", vec![bytes(&ids[i].0)]);
+            get(get(get(&r, "entitlement"), "constraints"), "used_count")
+                .as_u64()
+                .expect("int")
+        };
+        let pooled = |v: Value, timeout: u64| {
+            spec_with(&[
+                ("verification", Some(v)),
+                ("required_runner_pool", Some(bytes(b"trial"))),
+                ("timeout_blocks", Some(int(timeout))),
+            ])
+        };
+
+        // All four drawn: the three bounded memberships each lose a use, the unbounded none.
+        let r = d
+            .submit(pooled(verification("structured_match", 4, None), 3), 1_010)
+            .await;
+        assert!(r.success, "{:?}", r.error);
+        let spent = r
+            .events
+            .iter()
+            .filter(|e| e.emitter == REG && e.topic == "EntitlementUsed")
+            .count();
+        assert_eq!(spent, 3, "one use per bounded membership");
+        assert_eq!(
+            (0..4).map(|i| used(&mut d, i)).collect::<Vec<_>>(),
+            vec![1, 0, 1, 1]
+        );
+        // Runner 1's one-use trial is spent: it is no longer a member in force.
+        assert!(!d.check(&D::addr(1), ps.clone(), pa.clone()));
+
+        // The next pool job's snapshot leaves runner 1 out; its committee times out and is
+        // re-selected: every selection of a bounded member spends one of its uses.
+        let id = d
+            .submit_ok(pooled(verification("none", 1, None), 2), 1_010)
+            .await;
+        let mut members: Vec<Address> = [2, 3, 4].iter().map(|&k| D::addr(k)).collect();
+        members.sort_by_key(|a| a.0);
+        let snapshot: Vec<Address> = d.snapshot(&id).into_iter().map(|(a, _)| a).collect();
+        assert_eq!(snapshot, members);
+        let selected = |d: &mut D| crate::dispatcher::addrs_of(get(&d.job(&id), "selected"));
+        let mut drawn: Vec<Address> = selected(&mut d);
+        for _ in 0..2 {
+            let deadline = get(&d.job(&id), "deadline").as_u64().expect("int");
+            let runs = d.until(deadline).await;
+            assert!(runs.iter().all(|r| r.success), "{runs:?}");
+            drawn.extend(selected(&mut d));
+        }
+        assert_eq!(drawn.len(), 3, "the first committee and two re-selections");
+        let times = |a: Address| drawn.iter().filter(|x| **x == a).count() as u64;
+        assert_eq!(used(&mut d, 1), 0, "unbounded: never spent");
+        assert_eq!(used(&mut d, 2), 1 + times(D::addr(3)));
+        assert_eq!(used(&mut d, 3), 1 + times(D::addr(4)));
+        d.check_conservation().await;
+    });
+}
+
+/// HTTP domain entitlements (whitepaper "curated domain sets"): the genesis curator keeps the
+/// sets in the registry; a domain in no set is open; a curated domain needs the submitter to
+/// hold `Custom(domain)` or `Custom("@" ‖ set)` in `Namespace("http")`, which only the curator
+/// grants. Every refusal is typed and changes nothing.
+#[test]
+fn entitle_http_domains_of_curated_sets_need_the_submitters_entitlement() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let curator = 5u32;
+        let p = GenesisParams {
+            http_domain_curator: D::addr(curator),
+            ..params()
+        };
+        let mut d = D::new(ctx, 6, p).await;
+        d.register(
+            &[1, 2],
+            &[200 * crate::dispatcher::CBY; 2],
+            "api.example.com",
+            100,
+            4,
+        )
+        .await;
+        let job = || spec_with(&[]);
+        // Uncurated: open to any submitter.
+        d.submit_ok(job(), 1_010).await;
+
+        let set = |name: &str, domains: &[&str]| {
+            vec![
+                crate::dispatcher::text(name),
+                Value::Array(domains.iter().map(|x| crate::dispatcher::text(x)).collect()),
+            ]
+        };
+        let feeds = set("price_feeds", &["api.kraken.com", "api.example.com"]);
+        d.refused(1, "set_domain_set", feeds.clone(), "NotAuthority")
+            .await;
+        d.refused(
+            curator,
+            "set_domain_set",
+            set("Feeds!", &["a.com"]),
+            "BadArgument",
+        )
+        .await;
+        d.refused(
+            curator,
+            "set_domain_set",
+            set("x", &["A.com"]),
+            "BadArgument",
+        )
+        .await;
+        d.refused(
+            curator,
+            "set_domain_set",
+            set("x", &["a.com", "a.com"]),
+            "BadArgument",
+        )
+        .await;
+        let r = d.ent(curator, "set_domain_set", feeds).await;
+        assert!(r.success, "{:?}", r.error);
+        assert_eq!(r.events[0].topic, "DomainSetChanged");
+        assert_eq!(
+            d.query(
+                REG,
+                "domain_set",
+                vec![crate::dispatcher::text("price_feeds")]
+            ),
+            Value::Array(vec![
+                crate::dispatcher::text("api.example.com"),
+                crate::dispatcher::text("api.kraken.com")
+            ]),
+            "sorted"
+        );
+        // A domain is in one set at most.
+        let m = d
+            .refused(
+                curator,
+                "set_domain_set",
+                set("other", &["api.example.com"]),
+                "BadArgument",
+            )
+            .await;
+        assert!(m.contains("already in the curated set price_feeds"), "{m}");
+
+        // Curated now: the submitter (key 0) holds nothing, so the job is refused.
+        let m = d.fails(job(), 1_010).await;
+        assert!(
+            m.starts_with(
+                "DomainNotEntitled: api.example.com is in the curated domain set price_feeds"
+            ),
+            "{m}"
+        );
+
+        // Only the curator grants in Namespace("http"): nobody can claim it.
+        let http = ns("http");
+        let g = |k: u32| addr_v(&D::addr(k));
+        let plain = Constraints {
+            revocable: true,
+            ..Default::default()
+        }
+        .to_value();
+        d.refused(
+            1,
+            "grant",
+            vec![g(0), http.clone(), custom("@price_feeds"), plain.clone()],
+            "NotAuthority",
+        )
+        .await;
+        // The set's grant admits every domain of the set.
+        let set_grant = hash_of(
+            &d.ok(
+                curator,
+                "grant",
+                vec![g(0), http.clone(), custom("@price_feeds"), plain.clone()],
+            )
+            .await,
+        );
+        d.submit_ok(job(), 1_010).await;
+        // Revoked: refused again; a grant of the one domain admits it.
+        d.ok(curator, "revoke", vec![bytes(&set_grant.0)]).await;
+        d.fails(job(), 1_010).await;
+        d.ok(
+            curator,
+            "grant",
+            vec![g(0), http.clone(), custom("api.example.com"), plain],
+        )
+        .await;
+        d.submit_ok(job(), 1_010).await;
+        // Key 3 holds nothing: refused; once the domain leaves the set, open to it too.
+        let r = d.submit_as(3, job()).await;
+        assert_eq!(r.error.expect("refused").class, "DomainNotEntitled");
+        d.ok(
+            curator,
+            "set_domain_set",
+            set("price_feeds", &["api.kraken.com"]),
+        )
+        .await;
+        let r = d.submit_as(3, job()).await;
+        assert!(r.success, "{:?}", r.error);
         d.check_conservation().await;
     });
 }

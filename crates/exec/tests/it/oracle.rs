@@ -286,6 +286,38 @@ fn bad_oracle_declarations_are_refused_and_change_nothing() {
                 ],
                 "field",
             ),
+            // Rules are compiled (regex, by the PVM's engine) or parsed (JSONPath, CSS) at
+            // submission, and a malformed one is refused with the engine's or parser's reason.
+            (
+                vec![
+                    (
+                        "extract",
+                        Value::Array(vec![rule("price", "regex", "(\\d+")]),
+                    ),
+                    ("snapshot", text("latest")),
+                ],
+                "extract[0].regex: missing )",
+            ),
+            (
+                vec![
+                    (
+                        "extract",
+                        Value::Array(vec![rule("price", "jsonpath", "$.a[?(@.b ==)]")]),
+                    ),
+                    ("snapshot", text("latest")),
+                ],
+                "extract[0].jsonpath: expected an integer",
+            ),
+            (
+                vec![
+                    (
+                        "extract",
+                        Value::Array(vec![rule("price", "css", "span.price::before")]),
+                    ),
+                    ("snapshot", text("latest")),
+                ],
+                "extract[0].css: the only pseudo-elements are ::text and ::attr(name)",
+            ),
         ] {
             let spec = spec_with(&[
                 ("verification", Some(oracle(params))),
@@ -302,5 +334,32 @@ fn bad_oracle_declarations_are_refused_and_change_nothing() {
         ]);
         let id = d.submit_ok(ok, value).await;
         assert_eq!(get(&d.job(&id), "status"), &text("assigned"));
+        // Each kind's well-formed rule is accepted; the regex compile is charged first at the
+        // engine's worst case for its size.
+        let kinds = Value::Array(vec![
+            rule("a", "regex", "price: ([0-9.]+)"),
+            rule("b", "css", "#quote > span.price::text"),
+            rule("c", "jsonpath", "$.data[?(@.sym == 'BTC')].price"),
+        ]);
+        let spec = spec_with(&[
+            (
+                "verification",
+                Some(oracle(vec![
+                    ("extract", kinds),
+                    ("snapshot", text("latest")),
+                ])),
+            ),
+            ("max_price", Some(int(MAX_PRICE))),
+            ("tip", Some(int(0))),
+        ]);
+        let r = d.submit(spec, value).await;
+        assert!(r.success, "{:?}", r.error);
+        let p = &d.chain.params;
+        let floor = cowboy_exec::system::verifier::extract::rule_cycles(
+            p,
+            cowboy_exec::system::verifier::extract::Kind::Regex,
+            "price: ([0-9.]+)",
+        );
+        assert!(r.cycles_used > floor, "{} cycles", r.cycles_used);
     });
 }

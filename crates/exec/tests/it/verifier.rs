@@ -339,6 +339,16 @@ pub(crate) async fn deploy_callback(d: &mut D) -> Address {
     addr_of(&ret(r))
 }
 
+/// A majority vote of `m` runners, `n` to agree on `field`.
+pub(crate) fn majority(m: u64, n: u64, field: &str) -> Value {
+    map(vec![
+        ("mode", text("majority_vote")),
+        ("runners", int(m)),
+        ("threshold", int(n)),
+        ("params", map(vec![("field", text(field))])),
+    ])
+}
+
 pub(crate) fn price_spec(mode: Value, callback: Address, max_price: u64, tip: u64) -> Value {
     spec_with(&[
         ("verification", Some(mode)),
@@ -369,12 +379,7 @@ fn an_aggregate_is_checked_decided_settled_and_continued_once() {
         let mut d = D::new(ctx, 6, job_params()).await;
         setup(&mut d, 5, 1_000, 1).await;
         let cb = deploy_callback(&mut d).await;
-        let mode = map(vec![
-            ("mode", text("majority_vote")),
-            ("runners", int(5)),
-            ("threshold", int(3)),
-            ("params", map(vec![("field", text("price"))])),
-        ]);
+        let mode = majority(5, 3, "price");
         let id = d.submit_ok(price_spec(mode, cb, 10_000, 10), 10_010).await;
         let job = d.job(&id);
         let sel = addrs_of(get(&job, "selected"));
@@ -771,6 +776,8 @@ struct Plan {
     aggregated: bool,
     wall_ms: [u16; 4],
     tip: u16,
+    /// Drawn from a runner pool whose memberships are bounded in uses.
+    pool: bool,
 }
 
 fn plan() -> impl Strategy<Value = Plan> {
@@ -781,15 +788,19 @@ fn plan() -> impl Strategy<Value = Plan> {
         any::<bool>(),
         any::<[u16; 4]>(),
         any::<u16>(),
+        any::<bool>(),
     )
-        .prop_map(|(mode, liars, silent, aggregated, wall_ms, tip)| Plan {
-            mode,
-            liars,
-            silent,
-            aggregated,
-            wall_ms,
-            tip,
-        })
+        .prop_map(
+            |(mode, liars, silent, aggregated, wall_ms, tip, pool)| Plan {
+                mode,
+                liars,
+                silent,
+                aggregated,
+                wall_ms,
+                tip,
+                pool,
+            },
+        )
 }
 
 /// Run `plan` on a fresh chain; returns whether value was conserved and the job's status.
@@ -824,9 +835,39 @@ fn run_plan(pl: Plan) -> String {
             ]),
         };
         let tip = u64::from(pl.tip);
-        let id = d
-            .submit_ok(price_spec(mode, cb, 8_000, tip), 8_000 + u128::from(tip))
-            .await;
+        let mut spec = price_spec(mode, cb, 8_000, tip);
+        if pl.pool {
+            // Every runner holds a two-use membership of pool "p" (key 0 claims the pool).
+            let scope = cowboy_types::entitlement::Scope::RunnerPool(b"p".to_vec());
+            let action = cowboy_types::entitlement::Action::RunnerJoinPool(b"p".to_vec());
+            let c = cowboy_types::entitlement::Constraints {
+                max_uses: 2,
+                ..Default::default()
+            };
+            let txs: Vec<_> = (1..=5u32)
+                .map(|k| {
+                    d.tx(
+                        0,
+                        cowboy_types::system::ENTITLEMENT_REGISTRY,
+                        0,
+                        "grant",
+                        vec![
+                            bytes(&D::addr(k).0),
+                            scope.to_value(),
+                            action.to_value(),
+                            c.to_value(),
+                        ],
+                    )
+                })
+                .collect();
+            for r in d.run(&txs).await.receipts {
+                assert!(r.success, "{:?}", r.error);
+            }
+            if let Value::Map(m) = &mut spec {
+                m.push((text("required_runner_pool"), bytes(b"p")));
+            }
+        }
+        let id = d.submit_ok(spec, 8_000 + u128::from(tip)).await;
         let job = d.job(&id);
         let sel = addrs_of(get(&job, "selected"));
         let agg = index_of(&addr_of(get(&job, "aggregator")), 6);
@@ -899,6 +940,18 @@ fn run_plan(pl: Plan) -> String {
             }
         }
         d.empty().await;
+        // Anomaly review: what was held is released the block after the challenge window.
+        let o = outcome(&mut d, &id);
+        if amount(&o, "held") > 0 {
+            let h = get(&o, "height").as_u64().expect("int");
+            let window = d
+                .chain
+                .params
+                .blocks_for_secs(d.chain.params.challenge_window_secs);
+            while d.chain.height < h + window + 1 {
+                d.empty().await;
+            }
+        }
         let status = match get(&d.job(&id), "status") {
             Value::Text(s) => s.clone(),
             v => panic!("{v:?}"),
@@ -912,7 +965,11 @@ fn run_plan(pl: Plan) -> String {
         // Σ balances (accounts, escrow, stake, treasury, proposer) + Σ burned = genesis funds.
         d.check_conservation().await;
         let o = outcome(&mut d, &id);
-        let s = amount(&o, "paid") + amount(&o, "tip") + amount(&o, "bonus") + amount(&o, "refund");
+        let s = amount(&o, "paid")
+            + amount(&o, "held")
+            + amount(&o, "tip")
+            + amount(&o, "bonus")
+            + amount(&o, "refund");
         assert_eq!(
             s,
             8_000 + u128::from(tip),
@@ -942,14 +999,23 @@ fn the_property_sees_both_outcomes() {
         aggregated: true,
         wall_ms: [1, 2, 3, 4],
         tip: 7,
+        pool: false,
     };
     assert_eq!(run_plan(all_honest.clone()), "verified");
     let split = Plan {
         liars: 0b0011,
         aggregated: false,
-        ..all_honest
+        ..all_honest.clone()
     };
     assert_eq!(run_plan(split), "failed");
+    // The new paths: a pool job's uses are spent, and an inflater's excess is held and
+    // released.
+    let pooled_inflated = Plan {
+        wall_ms: [10, 10, 10, 900],
+        pool: true,
+        ..all_honest
+    };
+    assert_eq!(run_plan(pooled_inflated), "verified");
 }
 
 #[test]
@@ -994,12 +1060,7 @@ fn costs_of_each_step() {
         let mut d = D::new(ctx, 6, job_params()).await;
         setup(&mut d, 5, 100, 0).await;
         let cb = deploy_callback(&mut d).await;
-        let mode = map(vec![
-            ("mode", text("majority_vote")),
-            ("runners", int(5)),
-            ("threshold", int(3)),
-            ("params", map(vec![("field", text("price"))])),
-        ]);
+        let mode = majority(5, 3, "price");
         let sub = d.submit(price_spec(mode, cb, 10_000, 10), 10_010).await;
         assert!(sub.success, "{:?}", sub.error);
         let id = hash_of(&ret(&sub));
@@ -1264,6 +1325,18 @@ fn challenge_args(id: &Hash32, k: u32, result: &[u8], u: Usage, sig: &[u8; 64]) 
     ]
 }
 
+/// A proven challenge's `ChallengeProven` data.
+fn proven(r: &Receipt) -> Value {
+    assert!(r.success, "{:?}", r.error);
+    assert_eq!(ret(r), Value::Bool(true));
+    let e = r
+        .events
+        .iter()
+        .find(|e| e.topic == "ChallengeProven")
+        .expect("event");
+    cowboy_types::cbor::decode(&e.data).expect("cbor")
+}
+
 /// Key `k` challenges with `value` wei.
 async fn challenge(d: &mut D, k: u32, value: u128, args: Vec<Value>) -> Receipt {
     d.send(k, RESULT_VERIFIER, value, "challenge", args).await
@@ -1285,14 +1358,7 @@ fn a_proven_equivocation_slashes_the_runner_and_pays_the_challenger() {
         let me_before = d.chain.account(&D::addr(2)).await.balance;
         let burned_before = d.burned;
         let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
-        assert!(r.success, "{:?}", r.error);
-        assert_eq!(ret(&r), Value::Bool(true));
-        let proven = r
-            .events
-            .iter()
-            .find(|e| e.topic == "ChallengeProven")
-            .expect("event");
-        let data = cowboy_types::cbor::decode(&proven.data).expect("cbor");
+        let data = proven(&r);
         assert_eq!(amount(&data, "reward"), 4 * CBY);
         assert_eq!(amount(&data, "burned"), 6 * CBY);
         // Exact balances: the registry lost the 10 CBY slash; the challenger got its bond back
@@ -1383,6 +1449,123 @@ fn an_unproven_challenge_burns_its_bond_and_malformed_ones_change_nothing() {
         let sig = sig_of(1, &id, other, u);
         let r = challenge(&mut d, 2, 4 * CBY, challenge_args(&id, 1, other, u, &sig)).await;
         assert_eq!(refused(&r), "ChallengeClosed");
+        d.check_conservation().await;
+    });
+}
+
+// ---- anomaly review ----
+
+/// A majority-vote job of four runners (base 300 wei + 1 wei/ms, cap 2,000) whose committee
+/// agrees; the fourth in committee order reports 900 ms against the others' 100, 110 and
+/// 120. Expected time is their lower median, 110 ms: the fourth is over twice that, so it is
+/// paid now for 220 ms (520 wei) and the other 680 wei of its 1,200 are held. Returns the
+/// job, the inflating runner's key and the decision's height.
+async fn inflated_job(d: &mut D, cb: Address) -> (Hash32, u32, u64) {
+    let mode = majority(4, 3, "v");
+    let id = d.submit_ok(price_spec(mode, cb, 8_000, 0), 8_000).await;
+    let job = d.job(&id);
+    let n = d.n;
+    let sel: Vec<u32> = addrs_of(get(&job, "selected"))
+        .iter()
+        .map(|a| index_of(a, n))
+        .collect();
+    let agg = index_of(&addr_of(get(&job, "aggregator")), n);
+    let rvs: Vec<Rv> = sel
+        .iter()
+        .zip([100, 110, 120, 900])
+        .map(|(&k, ms)| Rv::new(k, &id, br#"{"v": 1000}"#, usage(0, ms)))
+        .collect();
+    commit_all(d, &id, &rvs).await;
+    let entries: Vec<Value> = rvs.iter().map(Rv::entry).collect();
+    let r = aggregate(d, agg, &id, &rvs[0].result, &entries).await;
+    assert!(r.success, "{:?}", r.error);
+    let o = outcome(d, &id);
+    assert_eq!(get(&o, "status"), &text("verified"));
+    assert_eq!(
+        addrs_of(get(&o, "winners")).len(),
+        4,
+        "the inflater's result won"
+    );
+    assert_eq!(amount(&o, "paid"), 400 + 410 + 420 + 520);
+    assert_eq!(amount(&o, "held"), 680);
+    assert_eq!(amount(&o, "bonus"), 160);
+    assert_eq!(amount(&o, "refund"), 8_000 - 1_750 - 680 - 160);
+    assert_eq!(d.chain.account(&JOB_DISPATCHER).await.balance, 680);
+    assert_eq!(get(&d.job(&id), "escrow"), &int(680));
+    (id, sel[3], d.chain.height)
+}
+
+/// Whitepaper §5: usage over twice the expected is reviewed. An honest committee is paid in
+/// full at once; an inflater's excess is held for the challenge window, then released (split
+/// 89/10/1 like any payment) or, after a proven challenge, refunded to the submitter. Exact
+/// balances, and value conserved through both.
+#[test]
+fn anomaly_an_inflaters_excess_is_held_then_released_or_refunded() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut d = D::new(ctx, 7, challenge_params()).await;
+        setup(&mut d, 5, 300, 1).await;
+        let cb = deploy_callback(&mut d).await;
+        let window = d
+            .chain
+            .params
+            .blocks_for_secs(d.chain.params.challenge_window_secs);
+
+        // Released: nobody challenged within the window.
+        let (id, k, decided) = inflated_job(&mut d, cb).await;
+        let treasury = cowboy_types::system::TREASURY;
+        let runner_before = d.chain.account(&D::addr(k)).await.balance;
+        let treasury_before = d.chain.account(&treasury).await.balance;
+        let burned_before = d.burned;
+        let mut released = None;
+        while d.chain.height < decided + window + 1 {
+            let out = d.empty().await;
+            for t in out.timers {
+                if t.handler == "release" {
+                    released = Some(t.receipt);
+                }
+            }
+        }
+        let run = released.expect("the release timer ran");
+        assert!(run.success, "{:?}", run.error);
+        assert_eq!(run.fee_paid, 0, "prepaid at submission");
+        // 680: 68 burned, 6 to the treasury, 606 to the runner (it has no delegators).
+        assert_eq!(
+            d.chain.account(&D::addr(k)).await.balance,
+            runner_before + 606
+        );
+        assert_eq!(
+            d.chain.account(&treasury).await.balance,
+            treasury_before + 6
+        );
+        assert_eq!(d.burned - burned_before, 68);
+        assert_eq!(d.chain.account(&JOB_DISPATCHER).await.balance, 0);
+        assert_eq!(get(&d.job(&id), "escrow"), &int(0));
+        d.check_conservation().await;
+
+        // Refunded: a proven challenge against the inflater within the window.
+        let (id, k, decided) = inflated_job(&mut d, cb).await;
+        let submitter_before = d.chain.account(&D::addr(0)).await.balance;
+        let other = br#"{"v": 999}"#;
+        let u = usage(0, 900);
+        let sig = sig_of(k, &id, other, u);
+        let r = challenge(&mut d, 6, 4 * CBY, challenge_args(&id, k, other, u, &sig)).await;
+        let data = proven(&r);
+        assert_eq!(amount(&data, "refunded"), 680);
+        assert_eq!(
+            d.chain.account(&D::addr(0)).await.balance,
+            submitter_before + 680
+        );
+        assert_eq!(d.chain.account(&JOB_DISPATCHER).await.balance, 0);
+        let runner_before = d.chain.account(&D::addr(k)).await.balance;
+        while d.chain.height < decided + window + 1 {
+            d.empty().await;
+        }
+        assert_eq!(
+            d.chain.account(&D::addr(k)).await.balance,
+            runner_before,
+            "nothing left to release"
+        );
+        assert_eq!(get(&d.job(&id), "escrow"), &int(0));
         d.check_conservation().await;
     });
 }

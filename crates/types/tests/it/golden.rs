@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x0a49307e9abf2bfab48419edc66a9d86bab1d77dc2a1979fa4471a6ef7adfef7"
+        "0x5ebcc797c5a1792dba61d2e412bd51399a72ceaae73ce3b40f607787262ebd27"
     );
 }
 

@@ -9,7 +9,8 @@
 //! the registry's stake floor for its declared `max_job_value`; and, for a job naming
 //! `required_runner_pool`, a `RunnerJoinPool(pool_id)` entitlement in
 //! `RunnerPool(pool_id)` in force at the submission block ([`pool_admits`]: the entitlement
-//! registry's own lookup, CIP-2 §7.3; membership checks do not count uses).
+//! registry's own lookup, CIP-2 §7.3; the check counts no use, but a use-bounded membership
+//! must have a use left, which the runner's selection spends).
 //!
 //! **Metering.** The scan reads at most five registry records per runner (list slot, stake,
 //! reputation, heartbeat, profile), and for a pool job at most
@@ -25,6 +26,7 @@ use cowboy_types::genesis::GenesisParams;
 use cowboy_types::system::{ENTITLEMENT_REGISTRY, RUNNER_REGISTRY};
 use cowboy_types::{Address, Event};
 
+use super::error::DispatchError;
 use super::job::Candidate;
 use super::select::weight;
 use super::spec::JobSpec;
@@ -69,7 +71,10 @@ impl Store for Reader<'_> {
 
 /// Runner-pool membership (CIP-2 §4 filter 7, §7.3): whether `runner` holds
 /// `RunnerJoinPool(pool)` in `RunnerPool(pool)` in force at `height`, read from the
-/// entitlement registry's storage through the same counting reader.
+/// entitlement registry's storage through the same counting reader. A membership bounded in
+/// uses must also have a use left now (uses and rate window, on its whole delegation chain):
+/// selection spends one ([`super::lifecycle`]), and a runner whose use would be refused is
+/// no candidate.
 fn pool_admits(
     r: &mut Reader<'_>,
     runner: &Address,
@@ -79,9 +84,47 @@ fn pool_admits(
     let scope = Scope::RunnerPool(pool.to_vec());
     let action = Action::RunnerJoinPool(pool.to_vec());
     r.raw.me = ENTITLEMENT_REGISTRY;
-    let found = entitlements::store::lookup(r, runner, &scope, &action, height);
+    let found = entitlements::store::lookup_chain(r, runner, &scope, &action, height);
     r.raw.me = RUNNER_REGISTRY;
-    Ok(found?.is_some())
+    Ok(match found? {
+        None => false,
+        Some(mut chain) => {
+            !entitlements::store::counts_uses(&chain)
+                || entitlements::store::spend_chain(&mut chain, 0, height).is_ok()
+        }
+    })
+}
+
+/// HTTP access (whitepaper: "governed by the Entitlements system"): every domain of the job
+/// must be open to `submitter` ([`entitlements::store::http_refusal`]). Charged at the worst
+/// case per domain before reading, the bytes read as cells after.
+pub fn check_domains(
+    call: &mut Call<'_>,
+    spec: &JobSpec,
+    submitter: &Address,
+) -> Result<(), CallError> {
+    let p = call.params;
+    let per = entitlements::store::HTTP_CHECK_READS.saturating_mul(p.storage_read_cycles);
+    call.charge(per.saturating_mul(spec.domains.len() as u64))?;
+    let height = call.env.height;
+    let mut r = Reader {
+        raw: raw(call),
+        bytes: 0,
+    };
+    r.raw.me = ENTITLEMENT_REGISTRY;
+    let mut refused = None;
+    for d in &spec.domains {
+        if let Some(set) = entitlements::store::http_refusal(&mut r, submitter, d, height)? {
+            refused = Some((d.clone(), set));
+            break;
+        }
+    }
+    let bytes = r.bytes;
+    charge_bytes(call, bytes)?;
+    match refused {
+        Some((domain, set)) => Err(DispatchError::DomainNotEntitled { domain, set }.into()),
+        None => Ok(()),
+    }
 }
 
 /// A runner's price for the job: `base + per_token × max_tokens + per_ms × max_wall_ms` from

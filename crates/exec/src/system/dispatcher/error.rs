@@ -40,6 +40,13 @@ pub enum DispatchError {
     NoSuchJob(Hash32),
     /// A handler only the scheduler may call (a timer's delivery).
     NotScheduler(Address),
+    /// An HTTP job names a domain of a curated set the submitter is not entitled to.
+    DomainNotEntitled {
+        /// The domain.
+        domain: String,
+        /// Its curated set.
+        set: String,
+    },
     /// A page larger than `runner_page_max`.
     PageTooLarge {
         /// Asked for.
@@ -60,6 +67,7 @@ impl DispatchError {
             DispatchError::NoSuchJob(_) => "NoSuchJob",
             DispatchError::NotScheduler(_) => "NotScheduler",
             DispatchError::PageTooLarge { .. } => "PageTooLarge",
+            DispatchError::DomainNotEntitled { .. } => "DomainNotEntitled",
         }
     }
 }
@@ -84,6 +92,12 @@ impl fmt::Display for DispatchError {
                 f,
                 "only the scheduler's timers call this handler, not {}",
                 a.to_checksum()
+            ),
+            DispatchError::DomainNotEntitled { domain, set } => write!(
+                f,
+                "{domain} is in the curated domain set {set}: the submitter needs \
+                 Custom(\"{domain}\") or Custom(\"@{set}\") in Namespace(\"http\") from the \
+                 curator"
             ),
             DispatchError::PageTooLarge { got, max } => {
                 write!(f, "a page of {got} jobs; the limit is {max}")

@@ -15,14 +15,18 @@
 //! run debits no one; the run itself is metered against `system_timer_cycles_limit`.
 
 use cowboy_types::cbor::{self, Value};
+use cowboy_types::entitlement::{Action, Scope};
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, SCHEDULER};
+use cowboy_types::system::{
+    ENTITLEMENT_REGISTRY, JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, SCHEDULER,
+};
 use cowboy_types::{Address, Hash32};
 
 use super::error::DispatchError;
 use super::job::{candidates_key, corrupt, job_key, snapshot_from, Candidate, Job, Status};
 use super::select::{aggregator, retry_seed, select};
 use super::spec::JobSpec;
+use crate::system::entitlements::store::{self as ent_store, LOOKUP_READS, MAX_CHAIN};
 use crate::system::runners::records::addr_value;
 use crate::system::runners::stake::{
     apply_reputation, job_finished, job_started, load_rep, RepEvent,
@@ -44,12 +48,20 @@ pub fn counter_ops(p: &GenesisParams) -> u64 {
     2 * p.storage_read_cycles + p.storage_write_cycles
 }
 
+/// Cycles charged for spending one use of a selected runner's pool membership: the
+/// entitlement lookup's reads, a write per record of its delegation chain, and the
+/// `EntitlementUsed` event.
+pub fn pool_use_cycles(p: &GenesisParams) -> u64 {
+    LOOKUP_READS * p.storage_read_cycles + MAX_CHAIN * p.storage_write_cycles + p.emit_event_cycles
+}
+
 /// The cycles one deadline can charge at most, for a snapshot of `c` candidates and a
-/// committee of `m`: its base, two record reads, a penalty and an assignment per member, a
-/// re-selection (`c × m`), the timer and job writes (a deadline or the verifier's
-/// finalization) and its events.
-pub fn deadline_cycles(p: &GenesisParams, c: u64, m: u64) -> u64 {
-    let per_member = penalty_ops(p) + counter_ops(p);
+/// committee of `m` (`pooled`: the job names a runner pool): its base, two record reads, a
+/// penalty and an assignment per member (and a pool use), a re-selection (`c × m`), the
+/// timer and job writes (a deadline or the verifier's finalization) and its events.
+pub fn deadline_cycles(p: &GenesisParams, c: u64, m: u64, pooled: bool) -> u64 {
+    let pool_use = if pooled { pool_use_cycles(p) } else { 0 };
+    let per_member = penalty_ops(p) + counter_ops(p) + pool_use;
     p.runner_call_cycles
         .saturating_add(2 * p.storage_read_cycles)
         .saturating_add(m.saturating_mul(per_member))
@@ -92,10 +104,10 @@ pub fn arm_finalize(
 
 /// What a submission prepays for its deadlines: `(runner_max_retries + 1) ×`
 /// [`deadline_cycles`].
-pub fn deadline_prepay(p: &GenesisParams, c: u64, m: u64) -> u64 {
+pub fn deadline_prepay(p: &GenesisParams, c: u64, m: u64, pooled: bool) -> u64 {
     p.runner_max_retries
         .saturating_add(1)
-        .saturating_mul(deadline_cycles(p, c, m))
+        .saturating_mul(deadline_cycles(p, c, m, pooled))
 }
 
 fn t(s: &str) -> Value {
@@ -154,8 +166,13 @@ pub fn aggregator_of(selected: &[Address], snapshot: &[Candidate]) -> Address {
     aggregator(&committee).unwrap_or(Address([0; 20]))
 }
 
-/// Count `picks` as assigned in the registry (charged [`counter_ops`] each).
-fn start_jobs(call: &mut Call<'_>, picks: &[Address]) -> Result<(), CallError> {
+/// Count `picks` as assigned in the registry (charged [`counter_ops`] each) and, for a job
+/// restricted to runner pool `pool`, spend one use of each pick's membership.
+fn start_jobs(
+    call: &mut Call<'_>,
+    picks: &[Address],
+    pool: Option<&[u8]>,
+) -> Result<(), CallError> {
     call.charge(counter_ops(call.params).saturating_mul(picks.len() as u64))?;
     with_registry(call, |raw| {
         for a in picks {
@@ -164,7 +181,49 @@ fn start_jobs(call: &mut Call<'_>, picks: &[Address]) -> Result<(), CallError> {
             }
         }
         Ok(())
-    })
+    })?;
+    if let Some(pool) = pool {
+        spend_pool_uses(call, picks, pool)?;
+    }
+    Ok(())
+}
+
+/// Spend one use (of amount 0) of each pick's `RunnerJoinPool(pool)` membership that is
+/// bounded in uses (CIP-2 §7.3: an unbounded membership is checked, never spent), through
+/// the entitlement registry's consume path: on the record and every ancestor, with its
+/// `EntitlementUsed` event. Charged [`pool_use_cycles`] per pick before, and the bytes
+/// written as cells after. The committee is drawn from the snapshot fixed at submission, so
+/// a pick whose use can no longer be spent (spent elsewhere since, or a chain shared with
+/// another pick of this committee) still serves; its use is simply not counted.
+fn spend_pool_uses(call: &mut Call<'_>, picks: &[Address], pool: &[u8]) -> Result<(), CallError> {
+    let p = call.params;
+    call.charge(pool_use_cycles(p).saturating_mul(picks.len() as u64))?;
+    let scope = Scope::RunnerPool(pool.to_vec());
+    let action = Action::RunnerJoinPool(pool.to_vec());
+    let height = call.env.height;
+    let mut raw = Raw {
+        me: ENTITLEMENT_REGISTRY,
+        state: &mut *call.state,
+        params: p,
+        height,
+        events: Vec::new(),
+    };
+    let mut written = 0u64;
+    for a in picks {
+        let Some(chain) = ent_store::lookup_chain(&mut raw, a, &scope, &action, height)? else {
+            continue;
+        };
+        if !ent_store::counts_uses(&chain) {
+            continue;
+        }
+        let bytes: u64 = chain.iter().map(ent_store::stored_bytes).sum();
+        if ent_store::use_chain(&mut raw, chain, 0)?.is_ok() {
+            written = written.saturating_add(bytes);
+        }
+    }
+    let events = std::mem::take(&mut raw.events);
+    call.events.extend(events);
+    call.charge_millicells(u128::from(p.state_write_cells_per_byte) * u128::from(written) * 1000)
 }
 
 /// Whether `runner` still has registry records. A snapshot runner may have exited and been
@@ -209,8 +268,12 @@ pub fn emit_assigned(call: &mut Call<'_>, id: &Hash32, job: &Job) -> Result<(), 
 }
 
 /// Assign the first committee of a new job (registry counters; the caller arms and stores).
-pub fn assign_first(call: &mut Call<'_>, selected: &[Address]) -> Result<(), CallError> {
-    start_jobs(call, selected)
+pub fn assign_first(
+    call: &mut Call<'_>,
+    selected: &[Address],
+    spec: &JobSpec,
+) -> Result<(), CallError> {
+    start_jobs(call, selected, spec.pool.as_deref())
 }
 
 /// `deadline([job_id, attempt])`, from the scheduler's timer.
@@ -334,7 +397,7 @@ fn retry(
     if ((kept.len() + picks.len()) as u64) < spec.need() {
         return fail(call, id, job, timed_out);
     }
-    start_jobs(call, &picks)?;
+    start_jobs(call, &picks, spec.pool.as_deref())?;
     job.selected = kept.into_iter().chain(picks).collect();
     job.aggregator = aggregator_of(&job.selected, &snapshot);
     job.attempt = next;

@@ -156,6 +156,12 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
         )
         .into());
     }
+    if let super::verifier::modes::Rules::Oracle(o) = &spec.rules {
+        // Extraction rules are parsed or compiled as a runner would, charged first.
+        call.charge(o.extraction_cycles(p))?;
+        o.check_extraction()
+            .map_err(|e| error::bad("verification.params", e))?;
+    }
     let escrow = spec.escrow()?;
     if call.value != escrow {
         return Err(DispatchError::WrongEscrow {
@@ -164,6 +170,7 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
         }
         .into());
     }
+    candidates::check_domains(call, &spec, &submitter)?;
     let height = call.env.height;
     // The id is numbered per submitter, so an actor that submits through a message (and never
     // sees this handler's return value) knows its job's id beforehand: it counts its own jobs.
@@ -185,9 +192,16 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
     let per_hash = p.hash_base_cycles + 64 * p.hash_cycles_per_byte;
     call.charge(root_hashes(c).saturating_mul(per_hash))?;
     call.charge(c.saturating_mul(spec.runners))?;
-    call.charge(lifecycle::deadline_prepay(p, c, spec.runners))?;
-    // The verifier's timers: the finalization's worst case and the continuation's limits.
+    call.charge(lifecycle::deadline_prepay(
+        p,
+        c,
+        spec.runners,
+        spec.pool.is_some(),
+    ))?;
+    // The verifier's timers: the finalization's worst case, the release of amounts held for
+    // anomaly review, and the continuation's limits.
     call.charge(finalize.saturating_add(p.job_callback_cycles))?;
+    call.charge(super::verifier::anomaly::release_cycles(p, spec.runners))?;
     call.charge_millicells(u128::from(p.job_callback_cells) * 1000)?;
     let root = candidates_root(&pairs);
     let m = usize::try_from(spec.runners).unwrap_or(usize::MAX);
@@ -198,7 +212,7 @@ fn submit_job(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> 
         &candidates_key(&id),
         &cbor::encode(&snapshot_value(&snapshot)),
     )?;
-    lifecycle::assign_first(call, &selected)?;
+    lifecycle::assign_first(call, &selected, &spec)?;
     let mut job = Job {
         spec: raw_spec.clone(),
         submitter,

@@ -98,6 +98,8 @@ pub struct JobSpec {
     pub max_memory_mb: u64,
     /// Largest result in bytes.
     pub max_return_bytes: u64,
+    /// The declared expected execution time (`result_schema.expected_execution_ms`).
+    pub expected_ms: u64,
     /// The verification mode.
     pub mode: Mode,
     /// Committee size M.
@@ -306,7 +308,7 @@ pub fn parse(v: &Value, submitter: Address, p: &GenesisParams) -> Result<JobSpec
             ),
         ));
     }
-    positive(
+    let expected_ms = positive(
         &rs,
         "expected_execution_ms",
         "result_schema.expected_execution_ms",
@@ -404,6 +406,7 @@ pub fn parse(v: &Value, submitter: Address, p: &GenesisParams) -> Result<JobSpec
         max_wall_ms,
         max_memory_mb,
         max_return_bytes,
+        expected_ms,
         mode,
         runners,
         threshold,

@@ -46,7 +46,8 @@ use super::{Args, Call, CallError, SystemActor};
 pub struct EntitlementRegistry;
 
 const HANDLERS: &str = "grant, revoke, delegate, consume, check, prune, create_role, \
-     assign_role, revoke_role, get, entitlements_of, get_role, roles_of";
+     assign_role, revoke_role, set_domain_set, get, entitlements_of, get_role, roles_of, \
+     domain_set";
 
 impl SystemActor for EntitlementRegistry {
     fn address(&self) -> Address {
@@ -96,6 +97,13 @@ impl SystemActor for EntitlementRegistry {
             "create_role" => create_role(call, args),
             "assign_role" => assign_role(call, args),
             "revoke_role" => revoke_role(call, args),
+            "set_domain_set" => set_domain_set(call, args),
+            "domain_set" => {
+                args.expect_count(1)?;
+                let name = set_name(args)?;
+                let domains = store::domain_set(call, &name)?;
+                Ok(Value::Array(domains.iter().map(|d| t(d)).collect()))
+            }
             "get" => get(call, args),
             "entitlements_of" => page(call, args, false),
             "get_role" => get_role(call, args),
@@ -127,9 +135,11 @@ fn uint(args: &Args<'_>, i: usize, name: &str) -> Result<u64, CallError> {
 }
 
 /// The scope's authority: who may grant in it without a delegation. A pool or namespace is
-/// claimed by its first grantor (`claim`).
+/// claimed by its first grantor (`claim`), except `Namespace("http")`, the genesis
+/// `http_domain_curator`'s.
 fn authority(call: &mut Call<'_>, scope: &Scope) -> Result<Option<Address>, CallError> {
     Ok(match scope {
+        Scope::Namespace(n) if n == store::HTTP_NAMESPACE => Some(call.params.http_domain_curator),
         Scope::Global | Scope::Token(_) => Some(GOVERNANCE),
         Scope::Actor(a) | Scope::Runner(a) => Some(*a),
         Scope::RunnerPool(_) | Scope::Namespace(_) => store::owner(call, scope)?,
@@ -373,64 +383,13 @@ fn consume(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {
         return Err(E::NotAuthority { caller, authority }.into());
     }
     let height = call.env.height;
-    let r = lookup(call, &grantee, &scope, &action, height)?.ok_or(E::NotInForce {
-        id: cowboy_types::entitlement::entitlement_id(&grantee, &scope, &action, None),
-        reason: "the grantee holds no entitlement in force for this scope and action",
-    })?;
-    let id = r.ent.id();
-    let mut chain = vec![r];
-    while let Some(pid) = chain.last().and_then(|r| r.ent.parent_id) {
-        chain.push(store::load(call, &pid)?.ok_or_else(|| store::corrupt("checked ancestor"))?);
-    }
-    for r in &mut chain {
-        spend(r, amount, height)?;
-    }
-    for r in &chain {
-        store::save(call, r)?;
-    }
-    call.emit(
-        "EntitlementUsed",
-        &Value::Map(vec![
-            (t("id"), Value::Bytes(id.0.to_vec())),
-            (t("amount"), Value::Uint(amount)),
-        ]),
-    )?;
+    let chain =
+        store::lookup_chain(call, &grantee, &scope, &action, height)?.ok_or(E::NotInForce {
+            id: cowboy_types::entitlement::entitlement_id(&grantee, &scope, &action, None),
+            reason: "the grantee holds no entitlement in force for this scope and action",
+        })?;
+    let id = store::use_chain(call, chain, amount)??;
     Ok(Value::Bytes(id.0.to_vec()))
-}
-
-/// Count one use of `amount` on `r`, or refuse.
-fn spend(r: &mut Record, amount: u64, height: u64) -> Result<(), E> {
-    let c = &mut r.ent.constraints;
-    if let Some(max) = c.max_amount_per_use {
-        if amount > max {
-            return Err(E::AmountTooLarge { got: amount, max });
-        }
-    }
-    if let Some(total) = c.max_total_amount {
-        let left = total.saturating_sub(c.total_amount_used);
-        if amount > left {
-            return Err(E::AmountTooLarge {
-                got: amount,
-                max: left,
-            });
-        }
-    }
-    if let Some(rl) = c.rate_limit {
-        let window = height / rl.window_blocks;
-        if window != r.rate_window {
-            r.rate_window = window;
-            r.rate_used = 0;
-        }
-        if r.rate_used >= rl.max_uses {
-            return Err(E::RateLimited {
-                next_window: (window + 1).saturating_mul(rl.window_blocks),
-            });
-        }
-        r.rate_used += 1;
-    }
-    c.used_count = c.used_count.saturating_add(1);
-    c.total_amount_used = c.total_amount_used.saturating_add(amount);
-    Ok(())
 }
 
 /// Whether `grantee` may do `action` in `scope` now: a record in force (cleaning up the pair's
@@ -467,6 +426,108 @@ fn check(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {
         }
     }
     Ok(Value::Bool(false))
+}
+
+/// Longest domain name (RFC 1035's 253 characters).
+const MAX_DOMAIN_BYTES: usize = 253;
+
+fn set_name(args: &Args<'_>) -> Result<String, CallError> {
+    match args.get(0, "name")? {
+        Value::Text(n)
+            if !n.is_empty()
+                && n.len() <= 64
+                && n.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') =>
+        {
+            Ok(n.clone())
+        }
+        _ => Err(bad("name", "1 to 64 of a-z 0-9 _").into()),
+    }
+}
+
+/// `set_domain_set(name, domains)` by the curator: the set's members become `domains`
+/// (sorted; an empty list deletes the set). A domain belongs to at most one set, so the
+/// submission check is one read per domain. At most `runner_max_domains` domains, each
+/// lowercase `a-z 0-9 . -`, 1 to 253 bytes. Emits `DomainSetChanged`.
+fn set_domain_set(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {
+    args.expect_count(2)?;
+    let caller = call.sender;
+    let curator = call.params.http_domain_curator;
+    if caller != curator {
+        return Err(E::NotAuthority {
+            caller,
+            authority: Some(curator),
+        }
+        .into());
+    }
+    let name = set_name(args)?;
+    let max = call.params.runner_max_domains;
+    let Value::Array(list) = args.get(1, "domains")? else {
+        return Err(bad("domains", "must be a list").into());
+    };
+    if list.len() as u64 > max {
+        return Err(bad(
+            "domains",
+            format!("{} domains; the limit is {max}", list.len()),
+        )
+        .into());
+    }
+    let mut domains = Vec::with_capacity(list.len());
+    for (i, d) in list.iter().enumerate() {
+        match d {
+            Value::Text(d)
+                if !d.is_empty()
+                    && d.len() <= MAX_DOMAIN_BYTES
+                    && d.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-'
+                    }) =>
+            {
+                domains.push(d.clone())
+            }
+            _ => {
+                return Err(bad(
+                    format!("domains[{i}]"),
+                    "a lowercase domain name (a-z 0-9 . -), 1 to 253 bytes",
+                )
+                .into())
+            }
+        }
+    }
+    domains.sort();
+    if domains.windows(2).any(|w| w[0] == w[1]) {
+        return Err(bad("domains", "lists a domain twice").into());
+    }
+    for d in &domains {
+        match store::set_of_domain(call, d)? {
+            Some(other) if other != name => {
+                return Err(bad(
+                    "domains",
+                    format!("{d} is already in the curated set {other}"),
+                )
+                .into())
+            }
+            _ => {}
+        }
+    }
+    for old in store::domain_set(call, &name)? {
+        if domains.binary_search(&old).is_err() {
+            call.delete(&store::domain_key(&old))?;
+        }
+    }
+    for d in &domains {
+        put_value(call, &store::domain_key(d), &t(&name))?;
+    }
+    let list = Value::Array(domains.iter().map(|d| t(d)).collect());
+    if domains.is_empty() {
+        call.delete(&store::domain_set_key(&name))?;
+    } else {
+        put_value(call, &store::domain_set_key(&name), &list)?;
+    }
+    call.emit(
+        "DomainSetChanged",
+        &Value::Map(vec![(t("set"), t(&name)), (t("domains"), list)]),
+    )?;
+    Ok(Value::Null)
 }
 
 fn prune(call: &mut Call<'_>, args: &Args<'_>) -> Result<Value, CallError> {

@@ -33,6 +33,7 @@
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::{Address, Hash32};
 
+use super::anomaly;
 use super::commit;
 use super::error::VerifyError;
 use super::outcome::outcome_key;
@@ -59,8 +60,9 @@ pub fn challenged_key(id: &Hash32, runner: &Address) -> Vec<u8> {
     ]))
 }
 
-/// The cycles of a challenge beyond its reads: the proof's check, and for a proven one the
-/// stake's read and write, a reputation change and three payments (bond, reward, burn).
+/// The cycles of a challenge beyond its metered reads and writes: the proof's check, and for
+/// a proven one the stake's read and write, a reputation change and three payments (bond,
+/// reward, burn); the refund of an amount held for review is metered as it happens.
 fn cycles(call: &Call<'_>, result_bytes: u64) -> u64 {
     let p = call.params;
     check_cycles(p, result_bytes)
@@ -146,6 +148,8 @@ pub fn challenge(
         Ok((paid, burned))
     })?;
     *call.burned = call.burned.saturating_add(burned);
+    // Anomaly review: what was held of the runner's pay goes back to the submitter.
+    let refunded = anomaly::refund(call, id, &runner)?;
     call.emit(
         "ChallengeProven",
         &Value::Map(vec![
@@ -154,6 +158,7 @@ pub fn challenge(
             (t("challenger"), addr_value(&challenger)),
             (t("reward"), Value::from_u128(reward)),
             (t("burned"), Value::from_u128(burned)),
+            (t("refunded"), Value::from_u128(refunded)),
         ]),
     )?;
     Ok(Value::Bool(true))

@@ -27,9 +27,11 @@
 //! [`modes::cycles`], [`outcome::decide_cycles`]). The timers' work is prepaid by the
 //! submitter at submission ([`outcome::finalize_cycles`], `job_callback_cycles`).
 
+pub mod anomaly;
 pub mod challenge;
 pub mod commit;
 pub mod error;
+pub mod extract;
 pub mod modes;
 pub mod oracle;
 pub mod outcome;
@@ -51,7 +53,7 @@ use super::{Args, Call, CallError, SystemActor};
 pub struct ResultVerifier;
 
 const HANDLERS: &str = "commit, submit_verified_result, reveal, challenge, finalize, continue, \
-                        get_commit, get_reveal, get_outcome";
+                        release, get_commit, get_reveal, get_outcome";
 
 impl SystemActor for ResultVerifier {
     fn address(&self) -> Address {
@@ -121,16 +123,16 @@ impl SystemActor for ResultVerifier {
                 };
                 self_reveal(call, &id, r, &sig)
             }
-            "finalize" | "continue" => {
+            "finalize" | "continue" | "release" => {
                 if call.sender != SCHEDULER {
                     return Err(VerifyError::NotScheduler(call.sender).into());
                 }
                 args.expect_count(1)?;
                 let id = timer_job(args.get(0, "data")?)?;
-                if handler == "finalize" {
-                    outcome::finalize(call, &id)
-                } else {
-                    outcome::send_continuation(call, &id)
+                match handler {
+                    "finalize" => outcome::finalize(call, &id),
+                    "release" => anomaly::release(call, &id),
+                    _ => outcome::send_continuation(call, &id),
                 }
             }
             "get_commit" => {

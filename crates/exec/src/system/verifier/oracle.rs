@@ -44,6 +44,9 @@
 
 use cowboy_types::cbor::Value;
 
+use cowboy_types::genesis::GenesisParams;
+
+use super::extract::{self, Kind};
 use super::modes::{at, key, largest, near, parse, Doc, FieldRule, Format, Key, SCALE};
 use crate::system::runners::records::Fields;
 
@@ -86,6 +89,8 @@ pub struct Oracle {
     pub snapshot: Snapshot,
     /// The declared names of the extracted values, in declaration order.
     pub names: Vec<String>,
+    /// Each name's extraction rule, in the same order.
+    pub extract: Vec<(Kind, String)>,
     /// The value the snapshot looks at (`None`: all of them, majority only).
     pub field: Option<String>,
     /// The median's agreement bound, in basis points (`None`: every valid result agrees).
@@ -134,6 +139,7 @@ pub fn rules(f: &Fields<'_>, need: u64) -> Result<Oracle, String> {
         _ => return Err(format!("extract: a list of 1 to {MAX_RULES} rules")),
     };
     let mut names: Vec<String> = Vec::with_capacity(list.len());
+    let mut extract = Vec::with_capacity(list.len());
     for (i, r) in list.iter().enumerate() {
         let g = Fields::of(r).ok_or(format!("extract[{i}]: must be a map"))?;
         if g.0.len() != 2 {
@@ -150,10 +156,10 @@ pub fn rules(f: &Fields<'_>, need: u64) -> Result<Oracle, String> {
         if names.contains(&name) {
             return Err(format!("extract[{i}].name: {name} is declared twice"));
         }
-        let rule = ["jsonpath", "regex", "css"]
+        let rule = [Kind::JsonPath, Kind::Regex, Kind::Css]
             .iter()
-            .find_map(|kind| match g.get(kind) {
-                Some(Value::Text(t)) => Some((*kind, t)),
+            .find_map(|kind| match g.get(kind.name()) {
+                Some(Value::Text(t)) => Some((kind.name(), t)),
                 _ => None,
             })
             .ok_or(format!("extract[{i}]: a jsonpath, regex or css rule"))?;
@@ -167,6 +173,11 @@ pub fn rules(f: &Fields<'_>, need: u64) -> Result<Oracle, String> {
             return Err(format!("extract[{i}].jsonpath: starts with $"));
         }
         names.push(name);
+        let kind = [Kind::JsonPath, Kind::Regex, Kind::Css]
+            .into_iter()
+            .find(|k| k.name() == rule.0)
+            .unwrap_or(Kind::JsonPath);
+        extract.push((kind, rule.1.clone()));
     }
     let field = match f.get("field") {
         None | Some(Value::Null) => None,
@@ -200,11 +211,33 @@ pub fn rules(f: &Fields<'_>, need: u64) -> Result<Oracle, String> {
     Ok(Oracle {
         snapshot,
         names,
+        extract,
         field,
         tolerance_bps,
         max_age_seconds,
         need: usize::try_from(need).unwrap_or(usize::MAX),
     })
+}
+
+impl Oracle {
+    /// The cycles [`Oracle::check_extraction`] costs at worst: each rule's
+    /// [`extract::rule_cycles`]. Charged at submission before checking.
+    pub fn extraction_cycles(&self, p: &GenesisParams) -> u64 {
+        self.extract
+            .iter()
+            .map(|(k, r)| extract::rule_cycles(p, *k, r))
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// Every extraction rule parsed (JSONPath, CSS) or compiled (regex) as a runner would:
+    /// `Err` names the first malformed rule and why. Run once, at submission.
+    pub fn check_extraction(&self) -> Result<(), String> {
+        for (i, (kind, rule)) in self.extract.iter().enumerate() {
+            extract::validate(*kind, rule)
+                .map_err(|e| format!("extract[{i}].{}: {e}", kind.name()))?;
+        }
+        Ok(())
+    }
 }
 
 /// A valid result: when it was observed and the key the snapshot compares.

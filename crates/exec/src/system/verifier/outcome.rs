@@ -29,8 +29,10 @@ use cowboy_types::genesis::GenesisParams;
 use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, TREASURY};
 use cowboy_types::{Address, Hash32};
 
+use super::anomaly;
 use super::modes::{self, Verdict};
 use super::reveal::{self, reveal_key, Reveal};
+use super::sign::Usage;
 use crate::system::dispatcher::job::{corrupt, Job, Status};
 use crate::system::dispatcher::lifecycle::{counter_ops, penalty_ops, registered, with_registry};
 use crate::system::dispatcher::spec::JobSpec;
@@ -74,6 +76,7 @@ pub fn decide_cycles(p: &GenesisParams, m: u64) -> u64 {
         )
         .saturating_add(7 * p.storage_write_cycles)
         .saturating_add(3 * p.emit_event_cycles)
+        .saturating_add(anomaly::hold_cycles(p))
 }
 
 /// The most a `finalize` timer run of a committee of `m` with results of at most
@@ -97,9 +100,9 @@ pub fn finalize_cycles(
         .saturating_add(decide_cycles(p, m))
 }
 
-/// Winner `i`'s price for its reported usage (clamped to the job's bounds) at its current rate
-/// card: `None` on overflow (the cap applies), `Some(0)` when it no longer rates the job.
-fn price(profile: &Profile, spec: &JobSpec, r: &Reveal) -> Option<u128> {
+/// Winner `i`'s price for `usage` (clamped to the job's bounds) at its current rate card:
+/// `None` on overflow (the cap applies), `Some(0)` when it no longer rates the job.
+fn price(profile: &Profile, spec: &JobSpec, usage: Usage) -> Option<u128> {
     let model = if spec.job_type == JobType::Llm {
         spec.model
     } else {
@@ -112,8 +115,8 @@ fn price(profile: &Profile, spec: &JobSpec, r: &Reveal) -> Option<u128> {
     else {
         return Some(0);
     };
-    let tokens = u128::from(r.usage.tokens.min(spec.max_tokens));
-    let ms = u128::from(r.usage.wall_ms.min(spec.max_wall_ms));
+    let tokens = u128::from(usage.tokens.min(spec.max_tokens));
+    let ms = u128::from(usage.wall_ms.min(spec.max_wall_ms));
     rate.base
         .checked_add(rate.per_token.checked_mul(tokens)?)?
         .checked_add(rate.per_ms.checked_mul(ms)?)
@@ -136,24 +139,36 @@ pub struct Settlement {
     pub refund: u128,
     /// Of the runners' side, added to their delegators' pools (part of `paid`).
     pub delegators: u128,
+    /// Held for anomaly review (not part of `paid`; [`anomaly`]).
+    pub held: u128,
 }
 
-/// The pure settlement arithmetic: `prices` are the winners' `a_i` before the cap.
+/// The split of a payment `a`: (the runner's side, burned, to the treasury).
+pub fn split(p: &GenesisParams, a: u128) -> (u128, u128, u128) {
+    let burn = mul_div(a, u128::from(p.runner_fee_burn_bps), 10_000).unwrap_or(0);
+    let treasury = mul_div(a, u128::from(p.job_fee_treasury_bps), 10_000).unwrap_or(0);
+    (a - burn - treasury, burn, treasury)
+}
+
+/// The pure settlement arithmetic: `prices` are the winners' prices paid now, before the
+/// cap; `held` is what is held for review on top of them (paid or refunded later).
 pub fn settle_amounts(
     p: &GenesisParams,
     spec: &JobSpec,
     escrow: u128,
     prices: &[u128],
+    held: u128,
     aggregated: bool,
 ) -> (Vec<(u128, u128)>, Settlement) {
     let cap = spec.cap();
-    let mut s = Settlement::default();
+    let mut s = Settlement {
+        held,
+        ..Settlement::default()
+    };
     let mut per = Vec::with_capacity(prices.len());
     for &x in prices {
         let a = x.min(cap);
-        let burn = mul_div(a, u128::from(p.runner_fee_burn_bps), 10_000).unwrap_or(0);
-        let treasury = mul_div(a, u128::from(p.job_fee_treasury_bps), 10_000).unwrap_or(0);
-        let runner = a - burn - treasury;
+        let (runner, burn, treasury) = split(p, a);
         s.paid += a;
         s.burned += burn;
         s.treasury += treasury;
@@ -171,9 +186,9 @@ pub fn settle_amounts(
         s.tip = spec.tip;
         let bonus =
             mul_div(spec.max_price, u128::from(p.aggregator_bonus_bps), 10_000).unwrap_or(0);
-        s.bonus = bonus.min(spec.max_price.saturating_sub(s.paid));
+        s.bonus = bonus.min(spec.max_price.saturating_sub(s.paid + s.held));
     }
-    s.refund = escrow - s.paid - s.tip - s.bonus;
+    s.refund = escrow - s.paid - s.held - s.tip - s.bonus;
     (per, s)
 }
 
@@ -220,7 +235,11 @@ pub fn decide(
     };
     let mut per = Vec::new();
     let mut commissions: Vec<u64> = Vec::new();
+    let mut held: Vec<(Address, u128)> = Vec::new();
     if verified {
+        let usages: Vec<Usage> = winners.iter().map(|r| r.usage).collect();
+        let expected = anomaly::expected(spec, &usages);
+        let cap = spec.cap();
         let mut prices = Vec::with_capacity(winners.len());
         for r in &winners {
             commissions.push(0u64);
@@ -236,13 +255,28 @@ pub fn decide(
                 }
             }
             // A forgotten runner (exited since) has no rate card: it is paid nothing.
-            prices.push(
+            let at = |u: Usage| {
                 profile
-                    .map(|pr| price(&pr, spec, r).unwrap_or(u128::MAX))
-                    .unwrap_or(0),
-            );
+                    .as_ref()
+                    .map(|pr| price(pr, spec, u).unwrap_or(u128::MAX))
+                    .unwrap_or(0)
+            };
+            let full = at(r.usage);
+            // Over twice the expected usage: paid now for the bounded usage, the rest held.
+            match anomaly::bounded(anomaly::clamped(spec, r.usage), &expected) {
+                Some(b) => {
+                    let now = at(b).min(cap);
+                    let rest = full.min(cap) - now.min(full.min(cap));
+                    if rest > 0 {
+                        held.push((r.runner, rest));
+                    }
+                    prices.push(full.min(cap) - rest);
+                }
+                None => prices.push(full),
+            }
         }
-        let (p2, s) = settle_amounts(p, spec, escrow, &prices, aggregator.is_some());
+        let held_total: u128 = held.iter().map(|x| x.1).sum();
+        let (p2, s) = settle_amounts(p, spec, escrow, &prices, held_total, aggregator.is_some());
         per = p2;
         settlement = s;
     }
@@ -280,7 +314,10 @@ pub fn decide(
     }
     call.move_from(&JOB_DISPATCHER, Some(&job.submitter), settlement.refund)?;
 
-    job.escrow = 0;
+    job.escrow = settlement.held;
+    if !held.is_empty() {
+        anomaly::hold(call, id, &held)?;
+    }
     job.status = if verified {
         Status::Verified
     } else {
@@ -309,6 +346,7 @@ pub fn decide(
         (t("bonus"), Value::from_u128(settlement.bonus)),
         (t("refund"), Value::from_u128(settlement.refund)),
         (t("delegators"), Value::from_u128(settlement.delegators)),
+        (t("held"), Value::from_u128(settlement.held)),
         (t("height"), Value::Uint(height)),
     ]);
     call.write(&outcome_key(id), &cbor::encode(&record))?;
@@ -331,6 +369,7 @@ pub fn decide(
                 (t("paid"), Value::from_u128(settlement.paid)),
                 (t("burned"), Value::from_u128(settlement.burned)),
                 (t("refund"), Value::from_u128(settlement.refund)),
+                (t("held"), Value::from_u128(settlement.held)),
             ]),
         )?;
     } else {
@@ -354,7 +393,7 @@ pub fn decide(
 /// delegator's shares gain value, O(1)) and returned, for the caller to move to the registry,
 /// which holds the stake. Nothing when the runner has no delegators or no stake record.
 /// Charged as a read and a write.
-fn delegators_part(
+pub(super) fn delegators_part(
     call: &mut Call<'_>,
     who: &Address,
     r: u128,
