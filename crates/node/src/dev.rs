@@ -13,10 +13,16 @@
 //!   once per revert, while block production waits on the chain's lock. The rebuilt chain has
 //!   the same block hashes and state roots; blocks above it, pending blocks and the mempool are
 //!   gone, and so are the reverted snapshot and every later one (as in anvil).
+//! - **Set a balance, impersonate an account**: these send transactions, not side effects on
+//!   the state. The dev genesis sets `dev_chain`, under which exec's block rule accepts a
+//!   set-balance transaction (sent by a keyless authority whose nonce orders them) and
+//!   transactions authorized as their sender without a signature (see `cowboy_types::tx`).
+//!   They go through the pool into ordinary blocks, so a replay (revert, restart, sync)
+//!   re-executes them like everything else; a chain without the flag refuses them.
 
 use std::sync::{Arc, Mutex};
 
-use cowboy_types::Hash32;
+use cowboy_types::{Address, Authorization, Hash32, Transaction};
 
 use crate::chain::{Chain, ChainError};
 use crate::consensus::Ctx;
@@ -26,6 +32,26 @@ use crate::production::{ClockError, Production};
 pub const MAX_MINE: u64 = 10_000;
 /// Most snapshots kept at once.
 pub const MAX_SNAPSHOTS: usize = 1_024;
+
+/// The transaction `dev_setBalance` sends: `account`'s balance becomes `amount`, with the
+/// set-balance authority's next `nonce` and no payload, limits or fees (exec's rule for it).
+pub fn set_balance_tx(chain_id: u64, nonce: u64, account: Address, amount: u128) -> Transaction {
+    Transaction {
+        chain_id,
+        nonce,
+        to: Some(account),
+        value: amount,
+        cycles_limit: 0,
+        cells_limit: 0,
+        max_fee_per_cycle: 0,
+        max_fee_per_cell: 0,
+        tip_per_cycle: 0,
+        tip_per_cell: 0,
+        access_list: None,
+        payload: Vec::new(),
+        signature: Some(Authorization::SetBalance),
+    }
+}
 
 /// Why a devnet control was refused or failed.
 #[derive(Debug)]

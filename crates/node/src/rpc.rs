@@ -28,8 +28,8 @@ use cowboy_types::json::to_json;
 use cowboy_types::system::{
     ENTITLEMENT_REGISTRY, JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY,
 };
-use cowboy_types::tx::Payload;
-use cowboy_types::{Address, Hash32, Transaction};
+use cowboy_types::tx::{Authorization, Payload};
+use cowboy_types::{dev_balance_authority, Address, Hash32, Transaction};
 use jsonrpsee::server::{
     PendingSubscriptionSink, RpcModule, Server, ServerConfig, ServerHandle, SubscriptionMessage,
 };
@@ -40,7 +40,7 @@ use tokio::sync::{broadcast, watch, Mutex};
 
 use crate::chain::{Chain, ChainError, Finalized};
 use crate::consensus::Ctx;
-use crate::dev::{DevError, Devnet};
+use crate::dev::{self, DevError, Devnet};
 use crate::genesis::{parse_address, parse_amount};
 use crate::limits::{Conn, Connections, IdleStream, Refused, RpcLimits, WorkerPool};
 use crate::mempool::{max_tx_bytes, Rejection};
@@ -745,18 +745,7 @@ pub fn module(
             return Err(rejection_error(&Rejection::TooLarge { size, limit }));
         }
         let bytes = bytes_arg(raw, "params[0]")?;
-        let mut chain = s.chain.lock().await;
-        let result = chain.submit(&bytes).await.map_err(internal)?;
-        s.metrics.mempool.set(chain.mempool.len() as i64);
-        match result {
-            Ok(hash) => {
-                s.production.on_transaction();
-                drop(chain);
-                s.gossip.admitted(hash, &bytes);
-                Ok(hash_json(&hash))
-            }
-            Err(e) => Err(rejection_error(&e)),
-        }
+        submit(s, s.chain.lock().await, &bytes).await
     });
     method!("cowboy_getTransaction", |a, s, e| {
         let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
@@ -1170,6 +1159,42 @@ pub fn module(
         let id = count_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
         Ok(json!(dev.revert(id).await.map_err(dev_error)?))
     });
+    method!("dev_setBalance", |a, s, _e| {
+        s.dev("dev_setBalance")?;
+        let account = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let amount = match arg(&a, 1, "params[1]")? {
+            Json::Null => return Err(invalid("params[1]", "expected a decimal amount")),
+            v => amount_arg(Some(v), "params[1]")?,
+        };
+        let chain = s.chain.lock().await;
+        let authority = dev_balance_authority();
+        let nonce = chain.mempool.next_nonce(
+            &authority,
+            chain.account(&authority).await.map_err(internal)?.nonce,
+        );
+        let tx = dev::set_balance_tx(chain.genesis().chain_id, nonce, account, amount);
+        submit(s, chain, &tx.encode()).await
+    });
+    method!("dev_impersonate", |a, s, _e| {
+        s.dev("dev_impersonate")?;
+        let from = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let raw = arg(&a, 1, "params[1]")?;
+        let limit = max_tx_bytes(&s.reader().await?.genesis.params);
+        let size = raw.as_str().map_or(0, |h| h.len().saturating_sub(2) / 2);
+        if size > limit {
+            return Err(rejection_error(&Rejection::TooLarge { size, limit }));
+        }
+        let mut tx = Transaction::decode_with_limit(&bytes_arg(raw, "params[1]")?, limit)
+            .map_err(|e| invalid("params[1]", e))?;
+        if tx.signature.is_some() {
+            return Err(invalid(
+                "params[1]",
+                "send the transaction unsigned: dev_impersonate authorizes it as params[0]",
+            ));
+        }
+        tx.signature = Some(Authorization::Impersonated(from));
+        submit(s, s.chain.lock().await, &tx.encode()).await
+    });
 
     m.register_subscription(
         "cowboy_subscribe",
@@ -1182,6 +1207,27 @@ pub fn module(
         },
     )?;
     Ok(m)
+}
+
+/// Admit a transaction's bytes to the pool (holding the chain's lock), as
+/// `cowboy_sendRawTransaction` and the dev methods that send one do; then wake block
+/// production and gossip it. Answers its hash or the pool's rejection.
+async fn submit(
+    s: &RpcState,
+    mut chain: tokio::sync::MutexGuard<'_, Chain<Ctx>>,
+    bytes: &[u8],
+) -> RpcResult {
+    let result = chain.submit(bytes).await.map_err(internal)?;
+    s.metrics.mempool.set(chain.mempool.len() as i64);
+    match result {
+        Ok(hash) => {
+            s.production.on_transaction();
+            drop(chain);
+            s.gossip.admitted(hash, bytes);
+            Ok(hash_json(&hash))
+        }
+        Err(e) => Err(rejection_error(&e)),
+    }
 }
 
 /// The timer executions of finalized block `height`, in the order they ran.
