@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x0a49307e9abf2bfab48419edc66a9d86bab1d77dc2a1979fa4471a6ef7adfef7"
+        "0x140bbb7685c3ba09e3c9b2c8cde44fb9475d13eb5bb86bbcf6890184ced3b50f"
     );
 }
 
