@@ -676,6 +676,16 @@ fn trace_json(t: &crate::trace::Traced) -> Json {
                 let (op, size) = crate::trace::storage_op(s.op);
                 json!({"op": op, "key": hex0x(&s.key), "size": size})
             }).collect::<Vec<_>>(),
+            "lines": f.lines.iter().map(|(line, c)| json!({
+                "line": if *line == 0 { Json::Null } else { json!(line) },
+                "cycles": c.cycles,
+                "cells": c.cells,
+            })).collect::<Vec<_>>(),
+            "otherLines": (f.other_lines.count > 0).then(|| json!({
+                "count": f.other_lines.count,
+                "cycles": f.other_lines.cost.cycles,
+                "cells": f.other_lines.cost.cells,
+            })),
         })
     };
     json!({
