@@ -210,12 +210,18 @@ fn chain_id(ctx: &Ctx) -> Result<u64, String> {
         .ok_or_else(|| "the node's chain id is not a number".into())
 }
 
-fn estimate(ctx: &Ctx, from: Option<Address>, plan: &Plan<'_>) -> Result<Json, String> {
+fn estimate(
+    ctx: &Ctx,
+    from: Option<Address>,
+    plan: &Plan<'_>,
+    block: Option<u64>,
+) -> Result<Json, String> {
     ctx.client
         .call(
             "cowboy_estimateFee",
             json!([{"from": from.map(|a| hex0x(&a.0)), "to": plan.to.map(|a| hex0x(&a.0)),
-                    "payload": hex0x(&plan.payload), "value": plan.value.to_string()}]),
+                    "payload": hex0x(&plan.payload), "value": plan.value.to_string()},
+                   block_param(block)]),
         )
         .map_err(rpc)
 }
@@ -231,7 +237,7 @@ fn send(ctx: &Ctx, plan: &Plan<'_>, force: bool) -> Result<Json, String> {
         .call("cowboy_getAccount", json!([hex0x(&from.0)]))
         .map_err(rpc)?;
     let nonce = account["pendingNonce"].as_u64().unwrap_or(0);
-    let est = estimate(ctx, Some(from), plan)?;
+    let est = estimate(ctx, Some(from), plan, None)?;
     if est["success"] == false {
         let actor = plan.to.map(|a| hex0x(&a.0));
         let tb = traceback(
@@ -525,9 +531,9 @@ pub fn call(
 }
 
 /// `cowboy estimate …`: the simulated usage and the fees the CLI would sign.
-fn print_estimate(ctx: &Ctx, plan: &Plan<'_>) -> CmdResult {
+fn print_estimate(ctx: &Ctx, plan: &Plan<'_>, block: Option<u64>) -> CmdResult {
     let from = ctx.address()?;
-    let est = estimate(ctx, from, plan)?;
+    let est = estimate(ctx, from, plan, block)?;
     if ctx.json {
         crate::out_json(&est);
     } else {
@@ -572,8 +578,9 @@ pub fn estimate_call(
     handler: &str,
     args: Option<&str>,
     value: Option<&str>,
+    block: Option<u64>,
 ) -> CmdResult {
-    print_estimate(ctx, &call_plan(to, handler, args, value)?)
+    print_estimate(ctx, &call_plan(to, handler, args, value)?, block)
 }
 
 /// `cowboy estimate deploy FILE`.
@@ -582,15 +589,20 @@ pub fn estimate_deploy(
     file: &std::path::Path,
     args: Option<&str>,
     value: Option<&str>,
+    block: Option<u64>,
 ) -> CmdResult {
     let source = read_source(file)?;
     let path = file.display().to_string();
-    print_estimate(ctx, &deploy_plan(ctx, &path, &source, None, args, value)?)
+    print_estimate(
+        ctx,
+        &deploy_plan(ctx, &path, &source, None, args, value)?,
+        block,
+    )
 }
 
 /// `cowboy estimate transfer TO AMOUNT`.
-pub fn estimate_transfer(ctx: &Ctx, to: &str, value: &str) -> CmdResult {
-    print_estimate(ctx, &transfer_plan(to, value)?)
+pub fn estimate_transfer(ctx: &Ctx, to: &str, value: &str, block: Option<u64>) -> CmdResult {
+    print_estimate(ctx, &transfer_plan(to, value)?, block)
 }
 
 /// `cowboy view ADDR HANDLER`.

@@ -187,6 +187,10 @@ enum Cmd {
     Estimate {
         #[command(subcommand)]
         what: EstimateCmd,
+        /// Simulate on the state as of the end of this block (a height) and price with the
+        /// basefees of the block after it, instead of the latest.
+        #[arg(long, value_name = "HEIGHT", global = true)]
+        block: Option<u64>,
     },
     /// A transaction, with its status.
     Tx {
@@ -556,17 +560,26 @@ fn main() -> ExitCode {
             from.as_deref(),
             block,
         ),
-        Cmd::Estimate { what } => match what {
+        Cmd::Estimate { what, block } => match what {
             EstimateCmd::Call {
                 address,
                 handler,
                 args,
                 value,
-            } => chain::estimate_call(&ctx, &address, &handler, args.as_deref(), value.as_deref()),
+            } => chain::estimate_call(
+                &ctx,
+                &address,
+                &handler,
+                args.as_deref(),
+                value.as_deref(),
+                block,
+            ),
             EstimateCmd::Deploy { file, args, value } => {
-                chain::estimate_deploy(&ctx, &file, args.as_deref(), value.as_deref())
+                chain::estimate_deploy(&ctx, &file, args.as_deref(), value.as_deref(), block)
             }
-            EstimateCmd::Transfer { to, amount } => chain::estimate_transfer(&ctx, &to, &amount),
+            EstimateCmd::Transfer { to, amount } => {
+                chain::estimate_transfer(&ctx, &to, &amount, block)
+            }
         },
         Cmd::Tx { hash } => chain::tx(&ctx, &hash),
         Cmd::Receipt { hash } => chain::receipt(&ctx, &hash),

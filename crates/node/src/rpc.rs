@@ -962,7 +962,8 @@ pub fn module(
     });
     method!("cowboy_estimateFee", |a, s, e| {
         let obj = arg(&a, 0, "params[0]")?.clone();
-        let (r, sim) = simulate_on_worker(s, e, obj, false, None).await?;
+        let at = block_param(&a, 1)?;
+        let (r, sim) = simulate_on_worker(s, e, obj, false, at).await?;
         let rc = &sim.receipt;
         let b = r.basefees;
         let p = &r.genesis.params;
@@ -982,6 +983,7 @@ pub fn module(
             "maxFeePerCell": (2 * b.cell + tip_cell).to_string(),
             "cyclesLimit": headroom(rc.cycles_used).min(p.block_cycles_cap),
             "cellsLimit": headroom(rc.cells_used).min(p.block_cells_cap),
+            "height": r.head.header.height,
         }))
     });
     method!("cowboy_getTimer", |a, s, e| {

@@ -392,15 +392,21 @@ class Client:
         return r["value"]
 
     def estimate_fee(
-        self, to: Optional[str] = None, payload: bytes = b"", value: int = 0, sender: Optional[str] = None
+        self,
+        to: Optional[str] = None,
+        payload: bytes = b"",
+        value: int = 0,
+        sender: Optional[str] = None,
+        block: Optional[int] = None,
     ) -> dict:
-        """``cowboy_estimateFee`` with amounts as ints."""
+        """``cowboy_estimateFee`` with amounts as ints; ``block``: simulate on the state as of
+        that height (default the latest)."""
         obj: Dict[str, Any] = {"payload": hex0x(payload), "value": str(int(value))}
         if to is not None:
             obj["to"] = to_checksum_address(to)
         if sender is not None:
             obj["from"] = to_checksum_address(sender)
-        return _amounts(self.request("cowboy_estimateFee", [obj]))
+        return _amounts(self.request("cowboy_estimateFee", [obj, _block(block)]))
 
     def get_events(
         self,
