@@ -288,6 +288,13 @@ enum Cmd {
         #[command(subcommand)]
         cmd: PvmCmd,
     },
+    /// Print a shell completion script, e.g. `cowboy completions bash >
+    /// ~/.local/share/bash-completion/completions/cowboy`, or for zsh into a directory on
+    /// `$fpath` as `_cowboy`, for fish into `~/.config/fish/completions/cowboy.fish`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 const ACTOR_TEST_HELP: &str = "\
@@ -609,7 +616,18 @@ fn main() -> ExitCode {
             JobCmd::Show { id } => jobs::job_show(&ctx, &id),
             JobCmd::Selection { id } => jobs::job_selection(&ctx, &id),
         },
+        Cmd::Completions { shell } => completions(shell),
     })
+}
+
+/// `cowboy completions SHELL`: the script clap_complete generates from this very command
+/// definition, so it cannot drift from the commands and flags.
+fn completions(shell: clap_complete::Shell) -> chain::CmdResult {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "cowboy", &mut script);
+    let script = String::from_utf8(script).map_err(|e| format!("completion script: {e}"))?;
+    out(script.trim_end());
+    Ok(())
 }
 
 /// A script that imports `cowboy_sdk` (or `pvm_host`) needs a chain: `pvm run` has none, so
