@@ -150,7 +150,10 @@ fn an_impersonated_transaction_runs_as_its_sender_and_pays_like_one() {
         );
         let checked = check_stateless(&tx, &chain.params, CHAIN_ID).expect("dev chain accepts");
         assert_eq!(checked.sender, owner);
-        let out = chain.block(&[tx.clone()]).await.expect("valid block");
+        let out = chain
+            .block(std::slice::from_ref(&tx))
+            .await
+            .expect("valid block");
         let r = &out.receipts[0];
         assert!(r.success && r.fee_paid > 0);
         assert_eq!(out.senders, vec![owner]);
