@@ -22,7 +22,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use cowboy_types::{Address, Authorization, Hash32, Transaction};
+use cowboy_types::Hash32;
 
 use crate::chain::{Chain, ChainError};
 use crate::consensus::Ctx;
@@ -32,26 +32,6 @@ use crate::production::{ClockError, Production};
 pub const MAX_MINE: u64 = 10_000;
 /// Most snapshots kept at once.
 pub const MAX_SNAPSHOTS: usize = 1_024;
-
-/// The transaction `dev_setBalance` sends: `account`'s balance becomes `amount`, with the
-/// set-balance authority's next `nonce` and no payload, limits or fees (exec's rule for it).
-pub fn set_balance_tx(chain_id: u64, nonce: u64, account: Address, amount: u128) -> Transaction {
-    Transaction {
-        chain_id,
-        nonce,
-        to: Some(account),
-        value: amount,
-        cycles_limit: 0,
-        cells_limit: 0,
-        max_fee_per_cycle: 0,
-        max_fee_per_cell: 0,
-        tip_per_cycle: 0,
-        tip_per_cell: 0,
-        access_list: None,
-        payload: Vec::new(),
-        signature: Some(Authorization::SetBalance),
-    }
-}
 
 /// Why a devnet control was refused or failed.
 #[derive(Debug)]

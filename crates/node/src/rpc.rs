@@ -40,7 +40,7 @@ use tokio::sync::{broadcast, watch, Mutex};
 
 use crate::chain::{Chain, ChainError, Finalized};
 use crate::consensus::Ctx;
-use crate::dev::{self, DevError, Devnet};
+use crate::dev::{DevError, Devnet};
 use crate::genesis::{parse_address, parse_amount};
 use crate::limits::{Conn, Connections, IdleStream, Refused, RpcLimits, WorkerPool};
 use crate::mempool::{max_tx_bytes, Rejection};
@@ -1184,7 +1184,7 @@ pub fn module(
             &authority,
             chain.account(&authority).await.map_err(internal)?.nonce,
         );
-        let tx = dev::set_balance_tx(chain.genesis().chain_id, nonce, account, amount);
+        let tx = Transaction::set_balance(chain.genesis().chain_id, nonce, account, amount);
         submit(s, chain, &tx.encode()).await
     });
     method!("dev_impersonate", |a, s, _e| {

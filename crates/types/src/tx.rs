@@ -239,6 +239,27 @@ impl Transaction {
         ])
     }
 
+    /// A dev chain's set-balance transaction ([`Authorization::SetBalance`]): `account`'s
+    /// balance becomes `amount`; `nonce` is [`dev_balance_authority`]'s next; no payload,
+    /// access list, limits or fees (all the block rule allows one to carry).
+    pub fn set_balance(chain_id: u64, nonce: u64, account: Address, amount: u128) -> Transaction {
+        Transaction {
+            chain_id,
+            nonce,
+            to: Some(account),
+            value: amount,
+            cycles_limit: 0,
+            cells_limit: 0,
+            max_fee_per_cycle: 0,
+            max_fee_per_cell: 0,
+            tip_per_cycle: 0,
+            tip_per_cell: 0,
+            access_list: None,
+            payload: Vec::new(),
+            signature: Some(Authorization::SetBalance),
+        }
+    }
+
     /// Canonical encoding (with the signature if present).
     pub fn encode(&self) -> Vec<u8> {
         cbor::encode(&self.to_value(true))

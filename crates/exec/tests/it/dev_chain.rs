@@ -8,23 +8,9 @@ use cowboy_exec::{check_stateless, BlockError, TxInvalid};
 use cowboy_types::tx::Payload;
 use cowboy_types::{dev_balance_authority, Address, Authorization, Transaction};
 
-/// A set-balance transaction: `account`'s balance becomes `amount`.
+/// A set-balance transaction of the test chain: `account`'s balance becomes `amount`.
 fn set_balance(nonce: u64, account: Address, amount: u128) -> Transaction {
-    Transaction {
-        chain_id: CHAIN_ID,
-        nonce,
-        to: Some(account),
-        value: amount,
-        cycles_limit: 0,
-        cells_limit: 0,
-        max_fee_per_cycle: 0,
-        max_fee_per_cell: 0,
-        tip_per_cycle: 0,
-        tip_per_cell: 0,
-        access_list: None,
-        payload: Vec::new(),
-        signature: Some(Authorization::SetBalance),
-    }
+    Transaction::set_balance(CHAIN_ID, nonce, account, amount)
 }
 
 /// `tx` re-authorized as sent by `from` without a signature.

@@ -23,6 +23,18 @@ fn balance(node: &Node, a: &Address) -> u128 {
         .unwrap()
 }
 
+/// Stop `node` with SIGTERM (a clean shutdown) and start it again on `dir`.
+fn restart(mut node: Node, dir: &Path) -> Node {
+    let status = Command::new("kill")
+        .args(["-TERM", &node.process().id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    node.process().wait().unwrap();
+    drop(node);
+    on_demand(dir)
+}
+
 fn pay(node: &Node, from: &PrivateKey, to: Address, value: u128) -> Json {
     submit_and_wait(
         node,
@@ -75,7 +87,7 @@ fn on_demand_blocks_come_from_transactions_and_dev_mine_only() {
 #[test]
 fn revert_rebuilds_the_chain_at_the_snapshot_with_the_same_hashes() {
     let dir = tempfile::tempdir().unwrap();
-    let mut node = on_demand(dir.path());
+    let node = on_demand(dir.path());
     let (alice, bob) = (dev_key(0), Address([9; 20]));
     pay(&node, &alice, bob, 100);
     let s0 = node.rpc("dev_snapshot", json!([])).as_u64().unwrap();
@@ -121,14 +133,7 @@ fn revert_rebuilds_the_chain_at_the_snapshot_with_the_same_hashes() {
     assert_eq!(balance(&node, &bob), 100);
     pay(&node, &alice, bob, 1);
     let head = block(&node, h0 + 1);
-    let status = Command::new("kill")
-        .args(["-TERM", &node.process().id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    node.process().wait().unwrap();
-    drop(node);
-    let node = on_demand(dir.path());
+    let node = restart(node, dir.path());
     assert_eq!(node.height(), h0 + 1);
     assert_eq!(
         block(&node, h0 + 1),
@@ -145,7 +150,7 @@ fn revert_rebuilds_the_chain_at_the_snapshot_with_the_same_hashes() {
 #[test]
 fn set_balance_and_impersonation_are_blocks_that_revert_and_restart_replay() {
     let dir = tempfile::tempdir().unwrap();
-    let mut node = on_demand(dir.path());
+    let node = on_demand(dir.path());
     let (keyless, payee) = (Address([0x42; 20]), Address([0x43; 20]));
     let set = |node: &Node, amount: &str| {
         let hash = node.rpc("dev_setBalance", json!([hex0x(&keyless.0), amount]));
@@ -205,14 +210,7 @@ fn set_balance_and_impersonation_are_blocks_that_revert_and_restart_replay() {
     pay(&node, &dev_key(0), keyless, 5);
     node.rpc("dev_revert", json!([later]));
     assert_eq!(balance(&node, &keyless), 12_345);
-    let status = Command::new("kill")
-        .args(["-TERM", &node.process().id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    node.process().wait().unwrap();
-    drop(node);
-    let node = on_demand(dir.path());
+    let node = restart(node, dir.path());
     assert_eq!(balance(&node, &keyless), 12_345);
     set(&node, "0");
     assert_eq!(balance(&node, &keyless), 0, "the restarted node takes more");
@@ -239,21 +237,7 @@ fn dev_controls_are_refused_without_dev_and_so_is_block_time_zero() {
         );
     }
     // Dev transactions sent raw are refused by the block rule of a chain without the flag.
-    let set_balance = Transaction {
-        chain_id: 1337,
-        nonce: 0,
-        to: Some(Address([3; 20])),
-        value: 1,
-        cycles_limit: 0,
-        cells_limit: 0,
-        max_fee_per_cycle: 0,
-        max_fee_per_cell: 0,
-        tip_per_cycle: 0,
-        tip_per_cell: 0,
-        access_list: None,
-        payload: Vec::new(),
-        signature: Some(Authorization::SetBalance),
-    };
+    let set_balance = Transaction::set_balance(1337, 0, Address([3; 20]), 1);
     let mut impersonated = signed(
         &node,
         &dev_key(1),
