@@ -228,10 +228,13 @@ enum Cmd {
         #[arg(long, value_name = "HEIGHT")]
         block: Option<u64>,
     },
-    /// Re-execute a finalized transaction and show its call tree: every handler and message
-    /// with its sender, value, cycles and cells, events, storage reads and writes, and outcome.
-    /// The node must still hold the state before the transaction's block (its last 10,000
-    /// blocks by default). `--json` prints the node's `cowboy_traceTransaction` answer.
+    /// Re-execute a finalized transaction and show its call tree, with costs per source line.
+    ///
+    /// Every handler and message with its sender, value, cycles and cells, events, storage
+    /// reads and writes, and outcome, and under each Python handler its cycles and cells by
+    /// source line (the line quoted from the actor's source). The node must still hold the
+    /// state before the transaction's block (its last 10,000 blocks by default). `--json`
+    /// prints the node's `cowboy_traceTransaction` answer.
     Trace {
         /// Transaction hash.
         hash: String,
@@ -288,9 +291,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: PvmCmd,
     },
-    /// Print a shell completion script, e.g. `cowboy completions bash >
-    /// ~/.local/share/bash-completion/completions/cowboy`, or for zsh into a directory on
-    /// `$fpath` as `_cowboy`, for fish into `~/.config/fish/completions/cowboy.fish`.
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// For example `cowboy completions bash > ~/.local/share/bash-completion/completions/cowboy`;
+    /// for zsh, into a directory on `$fpath` as `_cowboy`; for fish, into
+    /// `~/.config/fish/completions/cowboy.fish`.
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
