@@ -32,7 +32,7 @@ fn invocation(source: &str, cycles: u64) -> Invocation<'_> {
         filename: "profiled.py",
         entry: Entry::Call {
             handler: "work".into(),
-            args: Value::Array(vec![Value::Uint(500)]),
+            args: Value::Array(vec![Value::Uint(5000)]),
         },
         limits: Limits {
             cycles: Some(cycles),
@@ -97,7 +97,7 @@ fn profiling_charges_nothing_and_the_lines_sum_to_the_totals() {
 #[test]
 fn an_aborted_or_uncompilable_run_is_attributed_in_full_too() {
     // Out of cycles inside the loop: the same abort at the same count either way.
-    let (plain, profiled, lines, _) = both(ACTOR, 200_000);
+    let (plain, profiled, lines, _) = both(ACTOR, 30_000);
     assert!(plain.result.is_err());
     assert_eq!(plain.result, profiled.result);
     assert_eq!(plain.cycles, profiled.cycles);
