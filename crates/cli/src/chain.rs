@@ -2,6 +2,7 @@
 //! (`crates/node/RPC.md`); transactions are built, signed and encoded here, with
 //! `cowboy-types`, exactly as the node decodes them.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use cowboy_types::cbor::{self, Value};
@@ -209,12 +210,18 @@ fn chain_id(ctx: &Ctx) -> Result<u64, String> {
         .ok_or_else(|| "the node's chain id is not a number".into())
 }
 
-fn estimate(ctx: &Ctx, from: Option<Address>, plan: &Plan<'_>) -> Result<Json, String> {
+fn estimate(
+    ctx: &Ctx,
+    from: Option<Address>,
+    plan: &Plan<'_>,
+    block: Option<u64>,
+) -> Result<Json, String> {
     ctx.client
         .call(
             "cowboy_estimateFee",
             json!([{"from": from.map(|a| hex0x(&a.0)), "to": plan.to.map(|a| hex0x(&a.0)),
-                    "payload": hex0x(&plan.payload), "value": plan.value.to_string()}]),
+                    "payload": hex0x(&plan.payload), "value": plan.value.to_string()},
+                   block_param(block)]),
         )
         .map_err(rpc)
 }
@@ -230,7 +237,7 @@ fn send(ctx: &Ctx, plan: &Plan<'_>, force: bool) -> Result<Json, String> {
         .call("cowboy_getAccount", json!([hex0x(&from.0)]))
         .map_err(rpc)?;
     let nonce = account["pendingNonce"].as_u64().unwrap_or(0);
-    let est = estimate(ctx, Some(from), plan)?;
+    let est = estimate(ctx, Some(from), plan, None)?;
     if est["success"] == false {
         let actor = plan.to.map(|a| hex0x(&a.0));
         let tb = traceback(
@@ -549,9 +556,9 @@ pub(crate) fn call_encoded(
 }
 
 /// `cowboy estimate …`: the simulated usage and the fees the CLI would sign.
-fn print_estimate(ctx: &Ctx, plan: &Plan<'_>) -> CmdResult {
+fn print_estimate(ctx: &Ctx, plan: &Plan<'_>, block: Option<u64>) -> CmdResult {
     let from = ctx.address()?;
-    let est = estimate(ctx, from, plan)?;
+    let est = estimate(ctx, from, plan, block)?;
     if ctx.json {
         crate::out_json(&est);
     } else {
@@ -596,8 +603,9 @@ pub fn estimate_call(
     handler: &str,
     args: Option<&str>,
     value: Option<&str>,
+    block: Option<u64>,
 ) -> CmdResult {
-    print_estimate(ctx, &call_plan(to, handler, args, value)?)
+    print_estimate(ctx, &call_plan(to, handler, args, value)?, block)
 }
 
 /// `cowboy estimate deploy FILE`.
@@ -606,15 +614,20 @@ pub fn estimate_deploy(
     file: &std::path::Path,
     args: Option<&str>,
     value: Option<&str>,
+    block: Option<u64>,
 ) -> CmdResult {
     let source = read_source(file)?;
     let path = file.display().to_string();
-    print_estimate(ctx, &deploy_plan(ctx, &path, &source, None, args, value)?)
+    print_estimate(
+        ctx,
+        &deploy_plan(ctx, &path, &source, None, args, value)?,
+        block,
+    )
 }
 
 /// `cowboy estimate transfer TO AMOUNT`.
-pub fn estimate_transfer(ctx: &Ctx, to: &str, value: &str) -> CmdResult {
-    print_estimate(ctx, &transfer_plan(to, value)?)
+pub fn estimate_transfer(ctx: &Ctx, to: &str, value: &str, block: Option<u64>) -> CmdResult {
+    print_estimate(ctx, &transfer_plan(to, value)?, block)
 }
 
 /// `cowboy view ADDR HANDLER`.
@@ -1045,7 +1058,8 @@ pub fn timer_executions(ctx: &Ctx, height: Option<u64>) -> CmdResult {
 
 /// `cowboy trace HASH`: the node re-executes a finalized transaction and returns its call tree
 /// (`cowboy_traceTransaction`); printed one handler per line, indented by who sent it, with
-/// its storage accesses and events under it.
+/// its storage accesses, events and the cost of each source line (quoted from the actor's
+/// source on chain) under it.
 pub fn trace(ctx: &Ctx, hash: &str) -> CmdResult {
     let hash = parse_hash(hash)?;
     let t = ctx
@@ -1068,10 +1082,59 @@ pub fn trace(ctx: &Ctx, hash: &str) -> CmdResult {
         "transaction {hash} (block {}, index {}): {status}; cycles {}, cells {}",
         t["blockHeight"], t["index"], t["cyclesUsed"], t["cellsUsed"]
     ));
+    let mut sources = BTreeMap::new();
+    let mut source_of = |actor: &str| -> Option<String> {
+        sources
+            .entry(actor.to_string())
+            .or_insert_with(|| {
+                ctx.client
+                    .call("cowboy_getActorSource", json!([actor]))
+                    .ok()
+                    .and_then(|s| s["source"].as_str().map(str::to_string))
+            })
+            .clone()
+    };
     for call in t["calls"].as_array().into_iter().flatten() {
-        print_frame(call, 1);
+        print_frame(call, 1, &mut source_of);
     }
     Ok(())
+}
+
+/// A frame's cost by source line, one row per line: cycles, cells and the line's text.
+fn print_lines(f: &Json, pad: &str, source: Option<&str>) {
+    let lines = f["lines"].as_array().map_or(&[][..], Vec::as_slice);
+    if lines.is_empty() {
+        return;
+    }
+    crate::out(format!(
+        "{pad}  {:>6} {:>12} {:>8}",
+        "line", "cycles", "cells"
+    ));
+    for l in lines {
+        let (number, text) = match l["line"].as_u64() {
+            Some(n) => (
+                n.to_string(),
+                source
+                    .and_then(|s| s.lines().nth(n.saturating_sub(1) as usize))
+                    .map_or(String::new(), |t| t.trim().to_string()),
+            ),
+            None => (
+                "-".to_string(),
+                "(load, arguments, return value)".to_string(),
+            ),
+        };
+        crate::out(format!(
+            "{pad}  {number:>6} {:>12} {:>8}  {text}",
+            l["cycles"], l["cells"]
+        ));
+    }
+    let other = &f["otherLines"];
+    if other.is_object() {
+        crate::out(format!(
+            "{pad}  {:>6} {:>12} {:>8}  ({} more lines)",
+            "…", other["cycles"], other["cells"], other["count"]
+        ));
+    }
 }
 
 /// An address from a trace, checksummed.
@@ -1093,7 +1156,7 @@ fn trace_key(v: &Json) -> String {
 }
 
 /// One frame of a trace and, indented below it, what it did and the messages it sent.
-fn print_frame(f: &Json, depth: usize) {
+fn print_frame(f: &Json, depth: usize, source_of: &mut dyn FnMut(&str) -> Option<String>) {
     let pad = "  ".repeat(depth);
     let outcome = if f["success"].as_bool() == Some(true) {
         format!("-> {}", f["returnValue"])
@@ -1140,8 +1203,12 @@ fn print_frame(f: &Json, depth: usize) {
             e["dataValue"]
         ));
     }
+    if f["lines"].as_array().is_some_and(|l| !l.is_empty()) {
+        let source = f["to"].as_str().and_then(&mut *source_of);
+        print_lines(f, &pad, source.as_deref());
+    }
     for c in f["calls"].as_array().into_iter().flatten() {
-        print_frame(c, depth + 1);
+        print_frame(c, depth + 1, source_of);
     }
 }
 

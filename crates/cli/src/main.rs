@@ -188,6 +188,10 @@ enum Cmd {
     Estimate {
         #[command(subcommand)]
         what: EstimateCmd,
+        /// Simulate on the state as of the end of this block (a height) and price with the
+        /// basefees of the block after it, instead of the latest.
+        #[arg(long, value_name = "HEIGHT", global = true)]
+        block: Option<u64>,
     },
     /// A transaction, with its status.
     Tx {
@@ -225,10 +229,13 @@ enum Cmd {
         #[arg(long, value_name = "HEIGHT")]
         block: Option<u64>,
     },
-    /// Re-execute a finalized transaction and show its call tree: every handler and message
-    /// with its sender, value, cycles and cells, events, storage reads and writes, and outcome.
-    /// The node must still hold the state before the transaction's block (its last 10,000
-    /// blocks by default). `--json` prints the node's `cowboy_traceTransaction` answer.
+    /// Re-execute a finalized transaction and show its call tree, with costs per source line.
+    ///
+    /// Every handler and message with its sender, value, cycles and cells, events, storage
+    /// reads and writes, and outcome, and under each Python handler its cycles and cells by
+    /// source line (the line quoted from the actor's source). The node must still hold the
+    /// state before the transaction's block (its last 10,000 blocks by default). `--json`
+    /// prints the node's `cowboy_traceTransaction` answer.
     Trace {
         /// Transaction hash.
         hash: String,
@@ -289,6 +296,15 @@ enum Cmd {
     Pvm {
         #[command(subcommand)]
         cmd: PvmCmd,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// For example `cowboy completions bash > ~/.local/share/bash-completion/completions/cowboy`;
+    /// for zsh, into a directory on `$fpath` as `_cowboy`; for fish, into
+    /// `~/.config/fish/completions/cowboy.fish`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -630,17 +646,26 @@ fn main() -> ExitCode {
             from.as_deref(),
             block,
         ),
-        Cmd::Estimate { what } => match what {
+        Cmd::Estimate { what, block } => match what {
             EstimateCmd::Call {
                 address,
                 handler,
                 args,
                 value,
-            } => chain::estimate_call(&ctx, &address, &handler, args.as_deref(), value.as_deref()),
+            } => chain::estimate_call(
+                &ctx,
+                &address,
+                &handler,
+                args.as_deref(),
+                value.as_deref(),
+                block,
+            ),
             EstimateCmd::Deploy { file, args, value } => {
-                chain::estimate_deploy(&ctx, &file, args.as_deref(), value.as_deref())
+                chain::estimate_deploy(&ctx, &file, args.as_deref(), value.as_deref(), block)
             }
-            EstimateCmd::Transfer { to, amount } => chain::estimate_transfer(&ctx, &to, &amount),
+            EstimateCmd::Transfer { to, amount } => {
+                chain::estimate_transfer(&ctx, &to, &amount, block)
+            }
         },
         Cmd::Tx { hash } => chain::tx(&ctx, &hash),
         Cmd::Receipt { hash } => chain::receipt(&ctx, &hash),
@@ -693,7 +718,18 @@ fn main() -> ExitCode {
             JobCmd::Show { id } => jobs::job_show(&ctx, &id),
             JobCmd::Selection { id } => jobs::job_selection(&ctx, &id),
         },
+        Cmd::Completions { shell } => completions(shell),
     })
+}
+
+/// `cowboy completions SHELL`: the script clap_complete generates from this very command
+/// definition, so it cannot drift from the commands and flags.
+fn completions(shell: clap_complete::Shell) -> chain::CmdResult {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "cowboy", &mut script);
+    let script = String::from_utf8(script).map_err(|e| format!("completion script: {e}"))?;
+    out(script.trim_end());
+    Ok(())
 }
 
 /// A script that imports `cowboy_sdk` (or `pvm_host`) needs a chain: `pvm run` has none, so

@@ -359,6 +359,8 @@ impl<'r> TxRun<'r> {
             cells: 0,
             events: Vec::new(),
             storage: Vec::new(),
+            lines: Vec::new(),
+            other_lines: Default::default(),
             outcome: None,
         });
         let (cycles, cells, events) = (meter.cycles(), meter.cells(), self.events.len());
@@ -439,6 +441,9 @@ impl<'r> TxRun<'r> {
                 proposer: self.env.proposer.0,
             },
         };
+        // A traced run attributes the handler's costs to its source lines; the VM charges
+        // exactly the same either way (`cowboy_pvm::vm::profile`).
+        let traced = self.trace.is_some();
         let mut host = ActorHost {
             run: self,
             state,
@@ -447,9 +452,16 @@ impl<'r> TxRun<'r> {
             depth,
             fatal: None,
         };
-        let outcome = pvm_actor::invoke(invocation, &mut host);
+        let (outcome, lines) = if traced {
+            pvm_actor::invoke_profiled(invocation, &mut host)
+        } else {
+            (pvm_actor::invoke(invocation, &mut host), Default::default())
+        };
         let fatal = host.fatal.take();
         drop(host);
+        if let Some(trace) = self.trace.as_mut() {
+            trace.lines(lines);
+        }
         if let Some(f) = fatal {
             return Err(f);
         }
@@ -729,6 +741,10 @@ impl<E: Context> ActorHost<'_, '_, '_, '_, E> {
 impl<E: Context> Host for ActorHost<'_, '_, '_, '_, E> {
     fn context(&self) -> &CallContext {
         &self.ctx
+    }
+
+    fn cells_used(&self) -> u64 {
+        self.meter.cells()
     }
 
     fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use cowboy_state::Context;
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::tx::{Payload, Transaction, TxError};
+use cowboy_types::tx::{Authorization, Payload, Transaction, TxError};
 use cowboy_types::{Address, ExecError, Hash32, Receipt};
 
 use crate::actors::{self, Failure};
@@ -52,6 +52,11 @@ pub enum TxInvalid {
     },
     /// Unsigned, or the signature does not recover a sender.
     Signature(TxError),
+    /// A dev authorization (impersonated or set-balance) on a chain whose genesis does not
+    /// set `dev_chain`.
+    DevOnly,
+    /// A set-balance transaction with something besides a recipient and an amount.
+    SetBalanceShape,
     /// A plain value transfer to a reserved system address (it would be burned by accident;
     /// call the system actor instead).
     TransferToSystem {
@@ -184,6 +189,14 @@ impl std::fmt::Display for TxInvalid {
                 "transaction is {size} bytes, larger than the {max}-byte limit (max_tx_size_bytes)"
             ),
             TxInvalid::Signature(e) => write!(f, "bad signature: {e}"),
+            TxInvalid::DevOnly => f.write_str(
+                "impersonated and set-balance transactions are accepted only by a development \
+                 chain (cowboyd --dev); sign the transaction instead",
+            ),
+            TxInvalid::SetBalanceShape => f.write_str(
+                "a set-balance transaction has a recipient and a value only: no payload, \
+                 access list, limits or fees",
+            ),
             TxInvalid::TransferToSystem { to } => write!(
                 f,
                 "{} is a reserved system address: a plain transfer there would burn the value; \
@@ -243,6 +256,23 @@ pub struct CheckedTx {
     pub lane: Lane,
 }
 
+impl CheckedTx {
+    /// Whether this is a dev chain's set-balance transaction ([`Authorization::SetBalance`]).
+    pub fn is_set_balance(&self) -> bool {
+        self.tx.signature == Some(Authorization::SetBalance)
+    }
+
+    /// The most this transaction can take from its sender's balance at `basefees`: `value`
+    /// plus the fee reservation, or nothing for a set-balance (its value is the recipient's
+    /// new balance, and it pays no fee). What a pool must check the balance against.
+    pub fn max_spend(&self, basefees: crate::fees::Basefees) -> Result<u128, FeeError> {
+        if self.is_set_balance() {
+            return Ok(0);
+        }
+        Ok(fees::reservation(&self.tx, basefees)?.saturating_add(self.tx.value))
+    }
+}
+
 /// The lane of a transaction: a call to a system actor's handler that the actor places in a
 /// reserved lane, else the user lane.
 fn lane_of(to: Option<Address>, payload: &Payload) -> Lane {
@@ -294,7 +324,14 @@ pub fn check_stateless(
             got: tx.chain_id,
         });
     }
+    let dev = tx.signature.as_ref().is_some_and(Authorization::is_dev);
+    if dev && !params.is_dev_chain() {
+        return Err(TxInvalid::DevOnly);
+    }
     let sender = tx.sender().map_err(TxInvalid::Signature)?;
+    if tx.signature == Some(Authorization::SetBalance) {
+        return check_set_balance(tx, params, sender, size);
+    }
     let (payload, intrinsic) = decode_payload(tx, params, size)?;
     if let (Some(to), Payload::Transfer) = (tx.to, &payload) {
         if to.is_system() {
@@ -336,6 +373,41 @@ pub fn check_stateless(
         sender,
         payload,
         intrinsic,
+        size,
+    })
+}
+
+/// A set-balance transaction (dev chains, [`Authorization::SetBalance`]) names an account and
+/// an amount and nothing else: it has no payload to run and no fees to pay, so its limits and
+/// fee caps must be zero. It still takes a transfer's intrinsic cycles and cells from the
+/// block's room (unpaid), so the bounds derived from "every transaction costs at least
+/// that much" (most transactions and bytes per block) hold for dev blocks too.
+fn check_set_balance(
+    tx: &Transaction,
+    params: &GenesisParams,
+    sender: Address,
+    size: u64,
+) -> Result<CheckedTx, TxInvalid> {
+    let bare = tx.to.is_some()
+        && tx.payload.is_empty()
+        && tx.access_list.is_none()
+        && [tx.cycles_limit, tx.cells_limit] == [0, 0]
+        && [
+            tx.max_fee_per_cycle,
+            tx.max_fee_per_cell,
+            tx.tip_per_cycle,
+            tx.tip_per_cell,
+        ] == [0; 4];
+    if !bare {
+        return Err(TxInvalid::SetBalanceShape);
+    }
+    Ok(CheckedTx {
+        hash: tx.hash(),
+        lane: Lane::User,
+        tx: tx.clone(),
+        sender,
+        intrinsic: intrinsic(params, &Payload::Transfer, size, 0),
+        payload: Payload::Transfer,
         size,
     })
 }
@@ -463,6 +535,10 @@ impl<'p> BlockExecutor<'p> {
                 got: tx.nonce,
             }));
         }
+        if c.is_set_balance() {
+            let applied = self.set_balance(state, c)?;
+            return Ok(applied.map(|receipt| (receipt, traced.then(Trace::default))));
+        }
         let reserved = match fees::reservation(tx, basefees) {
             Ok(r) => r,
             Err(e) => return Ok(Err(TxInvalid::Fees(e))),
@@ -539,6 +615,58 @@ impl<'p> BlockExecutor<'p> {
     }
 }
 
+impl BlockExecutor<'_> {
+    /// Execute a checked set-balance transaction whose nonce is its authority's next: the
+    /// recipient's balance becomes the value. The difference counts as minted or burned, so
+    /// supply accounting (genesis + minted − burned) still adds up on a dev chain. Its
+    /// intrinsic cost comes out of the block's and the user lane's room, paid by nobody.
+    fn set_balance<E: Context>(
+        &mut self,
+        state: &mut BlockState<'_, E>,
+        c: &CheckedTx,
+    ) -> SResult<Result<Receipt, TxInvalid>> {
+        let Some(to) = c.tx.to else {
+            return Err(crate::state::StateFailure::Invariant(
+                "a checked set-balance transaction has a recipient".into(),
+            ));
+        };
+        let (room_cycles, room_cells) = self.block_room();
+        if c.intrinsic.cycles > room_cycles {
+            return Ok(Err(TxInvalid::BlockFull { meter: "cycles" }));
+        }
+        if c.intrinsic.cells > room_cells {
+            return Ok(Err(TxInvalid::BlockFull { meter: "cells" }));
+        }
+        if let Err(full) = self.lanes.fits(c.lane, c.intrinsic.cycles) {
+            return Ok(Err(TxInvalid::LaneFull(full)));
+        }
+        let mut authority = state.account(&c.sender)?;
+        authority.nonce += 1;
+        state.set_account(&c.sender, &authority)?;
+        self.usage.cycles += c.intrinsic.cycles;
+        self.usage.cells += c.intrinsic.cells;
+        self.lanes.record(c.lane, c.intrinsic.cycles);
+        let mut account = state.account(&to)?;
+        let (old, new) = (account.balance, c.tx.value);
+        if new >= old {
+            self.usage.minted = self.usage.minted.saturating_add(new - old);
+        } else {
+            self.usage.burned = self.usage.burned.saturating_add(old - new);
+        }
+        account.balance = new;
+        state.set_account(&to, &account)?;
+        Ok(Ok(Receipt {
+            success: true,
+            cycles_used: c.intrinsic.cycles,
+            cells_used: c.intrinsic.cells,
+            fee_paid: 0,
+            return_data: Vec::new(),
+            events: Vec::new(),
+            error: None,
+        }))
+    }
+}
+
 fn failure_to_error(f: Failure) -> ExecError {
     ExecError {
         class: f.class,
@@ -573,11 +701,11 @@ fn signed_size_bound(tx: &Transaction) -> u64 {
         max_fee_per_cell: u128::MAX,
         tip_per_cycle: u128::MAX,
         tip_per_cell: u128::MAX,
-        signature: Some(cowboy_types::Signature {
+        signature: Some(Authorization::Signed(cowboy_types::Signature {
             y_parity: 1,
             r: [0xff; 32],
             s: [0xff; 32],
-        }),
+        })),
         ..tx.clone()
     };
     widest.encode().len() as u64

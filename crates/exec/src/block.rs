@@ -127,7 +127,8 @@ impl<'p> Lifecycle<'p> {
         let env = *self.exec.env();
         let minted = crate::system::run_hooks(state, self.params, &env, true)?;
         let mut usage = self.exec.usage().clone();
-        usage.minted = minted;
+        // Added to what the block minted already (a dev chain's set-balance transactions).
+        usage.minted = usage.minted.saturating_add(minted);
         let next = next_basefees(env.basefees, usage.cycles, usage.cells, self.params);
         Ok(BlockOutcome {
             receipts: self.receipts,

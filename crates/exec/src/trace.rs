@@ -8,7 +8,18 @@
 //! value sizes), and its outcome. A message's frame names the frame that sent it as its parent,
 //! so the frames form the tree of the transaction's calls, delivered breadth-first as the
 //! protocol delivers messages.
+//!
+//! A Python handler's frame also splits its cycles and cells by source line
+//! ([`Frame::lines`], from the PVM's attribution, `cowboy_pvm::vm::profile`, which charges
+//! nothing differently). Line 0 holds what ran outside the actor's lines: loading its code,
+//! decoding arguments, and what exec charged around the VM (the return value's cells). The
+//! lines always sum to the frame's totals. A frame keeps its [`MAX_FRAME_LINES`] costliest
+//! lines; the rest are summed in [`Frame::other_lines`], so a trace's size is bounded by its
+//! frames, not by its actors' source sizes.
 
+use std::collections::BTreeMap;
+
+use cowboy_pvm::vm::profile::LineCost;
 use cowboy_types::{Address, Event};
 
 use crate::actors::Failure;
@@ -55,6 +66,18 @@ pub struct StorageAccess {
     pub op: StorageOp,
 }
 
+/// Most source lines a frame reports one by one (see the module docs).
+pub const MAX_FRAME_LINES: usize = 100;
+
+/// The costs of the lines a frame does not list one by one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OtherLines {
+    /// How many lines.
+    pub count: u64,
+    /// Their cycles and cells together.
+    pub cost: LineCost,
+}
+
 /// One handler invocation (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
@@ -80,6 +103,11 @@ pub struct Frame {
     pub events: Vec<Event>,
     /// Its storage reads and writes, in order.
     pub storage: Vec<StorageAccess>,
+    /// Its costliest source lines (ascending; 0: outside the actor's lines) with what each
+    /// cost; empty for a system actor.
+    pub lines: Vec<(u32, LineCost)>,
+    /// The lines beyond [`MAX_FRAME_LINES`], summed.
+    pub other_lines: OtherLines,
     /// Its return value (canonical CBOR) or failure; `None` while it runs.
     pub outcome: Option<Result<Vec<u8>, Failure>>,
 }
@@ -121,6 +149,14 @@ impl Trace {
             frame.cells = cells;
             frame.events = events;
             frame.outcome = Some(outcome);
+            frame.settle_lines();
+        }
+    }
+
+    /// The running frame's costs by source line, as the PVM attributed them.
+    pub(crate) fn lines(&mut self, lines: BTreeMap<u32, LineCost>) {
+        if let Some(frame) = self.current().and_then(|i| self.frames.get_mut(i)) {
+            frame.lines = lines.into_iter().collect();
         }
     }
 
@@ -131,6 +167,46 @@ impl Trace {
                 key: key.to_vec(),
                 op,
             });
+        }
+    }
+}
+
+impl Frame {
+    /// Once the frame's totals are known: put what no line was charged with on line 0 (so
+    /// the lines sum to the totals), then keep the costliest [`MAX_FRAME_LINES`] lines and
+    /// sum the rest. A Python handler has lines; a frame without any (a system actor) stays
+    /// without.
+    fn settle_lines(&mut self) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let (cycles, cells) = self.lines.iter().fold((0u64, 0u64), |(y, c), (_, l)| {
+            (y.saturating_add(l.cycles), c.saturating_add(l.cells))
+        });
+        let outside = LineCost {
+            cycles: self.cycles.saturating_sub(cycles),
+            cells: self.cells.saturating_sub(cells),
+        };
+        if outside != LineCost::default() {
+            match self.lines.first_mut() {
+                Some((0, cost)) => {
+                    cost.cycles += outside.cycles;
+                    cost.cells += outside.cells;
+                }
+                _ => self.lines.insert(0, (0, outside)),
+            }
+        }
+        if self.lines.len() > MAX_FRAME_LINES {
+            // Costliest first (ties by line, so the choice is deterministic), then back in
+            // line order.
+            self.lines
+                .sort_by_key(|(line, c)| (std::cmp::Reverse((c.cycles, c.cells)), *line));
+            for (_, c) in self.lines.drain(MAX_FRAME_LINES..) {
+                self.other_lines.count += 1;
+                self.other_lines.cost.cycles += c.cycles;
+                self.other_lines.cost.cells += c.cells;
+            }
+            self.lines.sort_by_key(|(line, _)| *line);
         }
     }
 }

@@ -121,15 +121,20 @@ fn err(msg: impl Into<String>) -> GenesisFileError {
 }
 
 impl Genesis {
-    /// The devnet: chain 1337, ten funded dev accounts, one validator listening on `p2p`.
+    /// The devnet: chain 1337, ten funded dev accounts, one validator listening on `p2p`, and
+    /// the `dev_chain` flag, under which exec accepts the set-balance and impersonated
+    /// transactions `dev_setBalance` and `dev_impersonate` send. `cowboyd devnet`'s networks
+    /// of several validators do not set it: they are rehearsals of a real network.
     pub fn dev(p2p: SocketAddr) -> Genesis {
-        Genesis::dev_accounts_with(vec![Validator {
+        let mut genesis = Genesis::dev_accounts_with(vec![Validator {
             public_key: dev_validator_key().public_key(),
             p2p,
             coinbase: dev_coinbase(),
             bls_public_key: validator_bls_key(&keccak256(b"cowboy-dev-validator").0),
             stake: GenesisParams::default().minimum_validator_stake_wei,
-        }])
+        }]);
+        genesis.params.dev_chain = 1;
+        genesis
     }
 
     /// Chain 1337 with the ten funded dev accounts and the default parameters, run by

@@ -114,6 +114,7 @@ impl Rejection {
             Rejection::Invalid(TxInvalid::Signature(_)) => "signature",
             Rejection::Invalid(TxInvalid::WrongChain { .. }) => "wrongChain",
             Rejection::Invalid(TxInvalid::Payload(_)) => "payload",
+            Rejection::Invalid(TxInvalid::DevOnly) => "devOnly",
             Rejection::Invalid(TxInvalid::Fees(cowboy_exec::fees::FeeError::LimitTooHigh {
                 ..
             }))
@@ -180,7 +181,7 @@ struct Entry {
     /// Decoded, its sender recovered and its stateless checks passed once, on admission; the
     /// block builder takes it as is.
     checked: CheckedTx,
-    /// `value` plus the fee reservation: the most the transaction can take from the sender.
+    /// The most the transaction can take from the sender ([`CheckedTx::max_spend`]).
     cost: u128,
     /// The pool's height when it was admitted (for the queued expiry).
     since: u64,
@@ -260,9 +261,11 @@ impl Mempool {
         let mut spent = 0u128;
         while let Some(e) = q.txs.get(&n).map(|h| &self.by_hash[h]) {
             spent = spent.saturating_add(e.cost);
-            let priced_out = basefees.is_some_and(|b| {
-                e.tx().max_fee_per_cycle < b.cycle || e.tx().max_fee_per_cell < b.cell
-            });
+            // A dev chain's set-balance pays no fee, so no basefee prices it out.
+            let priced_out = !e.checked.is_set_balance()
+                && basefees.is_some_and(|b| {
+                    e.tx().max_fee_per_cycle < b.cycle || e.tx().max_fee_per_cell < b.cell
+                });
             if spent > q.account.balance || priced_out {
                 break;
             }
@@ -388,9 +391,9 @@ impl Mempool {
                 got: checked.tx.nonce,
             });
         }
-        let reserved = cowboy_exec::fees::reservation(&checked.tx, basefees)
+        let cost = checked
+            .max_spend(basefees)
             .map_err(|e| Rejection::Invalid(TxInvalid::Fees(e)))?;
-        let cost = reserved.saturating_add(checked.tx.value);
         // The balance must cover this transaction and every other one of the sender's still
         // in the pool (the one it replaces excepted).
         let queue = self.by_sender.entry(sender).or_default();

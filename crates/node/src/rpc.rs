@@ -28,8 +28,8 @@ use cowboy_types::json::to_json;
 use cowboy_types::system::{
     ENTITLEMENT_REGISTRY, JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, STAKING,
 };
-use cowboy_types::tx::Payload;
-use cowboy_types::{Address, Hash32, Transaction};
+use cowboy_types::tx::{Authorization, Payload};
+use cowboy_types::{dev_balance_authority, Address, Hash32, Transaction};
 use jsonrpsee::server::{
     PendingSubscriptionSink, RpcModule, Server, ServerConfig, ServerHandle, SubscriptionMessage,
 };
@@ -678,6 +678,16 @@ fn trace_json(t: &crate::trace::Traced) -> Json {
                 let (op, size) = crate::trace::storage_op(s.op);
                 json!({"op": op, "key": hex0x(&s.key), "size": size})
             }).collect::<Vec<_>>(),
+            "lines": f.lines.iter().map(|(line, c)| json!({
+                "line": if *line == 0 { Json::Null } else { json!(line) },
+                "cycles": c.cycles,
+                "cells": c.cells,
+            })).collect::<Vec<_>>(),
+            "otherLines": (f.other_lines.count > 0).then(|| json!({
+                "count": f.other_lines.count,
+                "cycles": f.other_lines.cost.cycles,
+                "cells": f.other_lines.cost.cells,
+            })),
         })
     };
     json!({
@@ -747,18 +757,7 @@ pub fn module(
             return Err(rejection_error(&Rejection::TooLarge { size, limit }));
         }
         let bytes = bytes_arg(raw, "params[0]")?;
-        let mut chain = s.chain.lock().await;
-        let result = chain.submit(&bytes).await.map_err(internal)?;
-        s.metrics.mempool.set(chain.mempool.len() as i64);
-        match result {
-            Ok(hash) => {
-                s.production.on_transaction();
-                drop(chain);
-                s.gossip.admitted(hash, &bytes);
-                Ok(hash_json(&hash))
-            }
-            Err(e) => Err(rejection_error(&e)),
-        }
+        submit(s, s.chain.lock().await, &bytes).await
     });
     method!("cowboy_getTransaction", |a, s, e| {
         let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
@@ -965,7 +964,8 @@ pub fn module(
     });
     method!("cowboy_estimateFee", |a, s, e| {
         let obj = arg(&a, 0, "params[0]")?.clone();
-        let (r, sim) = simulate_on_worker(s, e, obj, false, None).await?;
+        let at = block_param(&a, 1)?;
+        let (r, sim) = simulate_on_worker(s, e, obj, false, at).await?;
         let rc = &sim.receipt;
         let b = r.basefees;
         let p = &r.genesis.params;
@@ -985,6 +985,7 @@ pub fn module(
             "maxFeePerCell": (2 * b.cell + tip_cell).to_string(),
             "cyclesLimit": headroom(rc.cycles_used).min(p.block_cycles_cap),
             "cellsLimit": headroom(rc.cells_used).min(p.block_cells_cap),
+            "height": r.head.header.height,
         }))
     });
     method!("cowboy_getTimer", |a, s, e| {
@@ -1208,6 +1209,42 @@ pub fn module(
         let id = count_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
         Ok(json!(dev.revert(id).await.map_err(dev_error)?))
     });
+    method!("dev_setBalance", |a, s, _e| {
+        s.dev("dev_setBalance")?;
+        let account = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let amount = match arg(&a, 1, "params[1]")? {
+            Json::Null => return Err(invalid("params[1]", "expected a decimal amount")),
+            v => amount_arg(Some(v), "params[1]")?,
+        };
+        let chain = s.chain.lock().await;
+        let authority = dev_balance_authority();
+        let nonce = chain.mempool.next_nonce(
+            &authority,
+            chain.account(&authority).await.map_err(internal)?.nonce,
+        );
+        let tx = Transaction::set_balance(chain.genesis().chain_id, nonce, account, amount);
+        submit(s, chain, &tx.encode()).await
+    });
+    method!("dev_impersonate", |a, s, _e| {
+        s.dev("dev_impersonate")?;
+        let from = address_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        let raw = arg(&a, 1, "params[1]")?;
+        let limit = max_tx_bytes(&s.reader().await?.genesis.params);
+        let size = raw.as_str().map_or(0, |h| h.len().saturating_sub(2) / 2);
+        if size > limit {
+            return Err(rejection_error(&Rejection::TooLarge { size, limit }));
+        }
+        let mut tx = Transaction::decode_with_limit(&bytes_arg(raw, "params[1]")?, limit)
+            .map_err(|e| invalid("params[1]", e))?;
+        if tx.signature.is_some() {
+            return Err(invalid(
+                "params[1]",
+                "send the transaction unsigned: dev_impersonate authorizes it as params[0]",
+            ));
+        }
+        tx.signature = Some(Authorization::Impersonated(from));
+        submit(s, s.chain.lock().await, &tx.encode()).await
+    });
 
     m.register_subscription(
         "cowboy_subscribe",
@@ -1220,6 +1257,27 @@ pub fn module(
         },
     )?;
     Ok(m)
+}
+
+/// Admit a transaction's bytes to the pool (holding the chain's lock), as
+/// `cowboy_sendRawTransaction` and the dev methods that send one do; then wake block
+/// production and gossip it. Answers its hash or the pool's rejection.
+async fn submit(
+    s: &RpcState,
+    mut chain: tokio::sync::MutexGuard<'_, Chain<Ctx>>,
+    bytes: &[u8],
+) -> RpcResult {
+    let result = chain.submit(bytes).await.map_err(internal)?;
+    s.metrics.mempool.set(chain.mempool.len() as i64);
+    match result {
+        Ok(hash) => {
+            s.production.on_transaction();
+            drop(chain);
+            s.gossip.admitted(hash, bytes);
+            Ok(hash_json(&hash))
+        }
+        Err(e) => Err(rejection_error(&e)),
+    }
 }
 
 /// The timer executions of finalized block `height`, in the order they ran.

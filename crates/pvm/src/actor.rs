@@ -22,6 +22,8 @@
 //!    instance attributes (all but `storage`) as one CBOR map under the reserved key
 //!    `["__attrs__"]` — an array, which no user key can be.
 
+use std::collections::BTreeMap;
+
 use cowboy_types::cbor::{self, Value as Cbor};
 
 use crate::cbor_bridge::{from_cbor, from_cbor_bytes, to_cbor, to_cbor_bytes};
@@ -29,6 +31,7 @@ use crate::compiler::CompileError;
 use crate::host::{Host, HostCosts};
 use crate::limits::Limits;
 use crate::value::{PyDict, Value};
+use crate::vm::profile::{LineCost, LineProfile};
 use crate::vm::{Abort, Args, Exc, Vm, R};
 
 /// What to run.
@@ -168,19 +171,43 @@ thread_local! {
 /// inside a host call; doing so fails that inner invocation with [`InvokeError::Internal`].
 /// A panic in the VM (a VM bug) is caught and reported the same way.
 pub fn invoke(inv: Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
+    invoke_with(inv, host, false).0
+}
+
+/// [`invoke`], also attributing its cycles and cells to the actor's source lines
+/// ([`crate::vm::profile`]); the outcome is the one [`invoke`] gives, to the cycle. For
+/// traces only: the attribution costs time on every instruction.
+pub fn invoke_profiled(
+    inv: Invocation<'_>,
+    host: &mut dyn Host,
+) -> (InvocationOutcome, BTreeMap<u32, LineCost>) {
+    invoke_with(inv, host, true)
+}
+
+fn invoke_with(
+    inv: Invocation<'_>,
+    host: &mut dyn Host,
+    profiled: bool,
+) -> (InvocationOutcome, BTreeMap<u32, LineCost>) {
     if ACTIVE.with(|a| a.replace(true)) {
-        return internal("an invocation cannot start inside a host call".into());
+        let refused = internal("an invocation cannot start inside a host call".into());
+        return (refused, BTreeMap::new());
     }
     let outcome = with_vm_stack(|| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| execute(&inv, host)))
-            .unwrap_or_else(|p| {
-                let what = p
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| p.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                internal(format!("the VM panicked: {what}"))
-            })
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            execute(&inv, host, profiled)
+        }))
+        .unwrap_or_else(|p| {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            (
+                internal(format!("the VM panicked: {what}")),
+                BTreeMap::new(),
+            )
+        })
     });
     ACTIVE.with(|a| a.set(false));
     outcome
@@ -194,17 +221,25 @@ fn internal(msg: String) -> InvocationOutcome {
     }
 }
 
-/// Compile, run, and collect the outcome.
-fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
+/// Compile, run, and collect the outcome, with the cost of each line if `profiled`.
+fn execute(
+    inv: &Invocation<'_>,
+    host: &mut dyn Host,
+    profiled: bool,
+) -> (InvocationOutcome, BTreeMap<u32, LineCost>) {
     let mut vm = Vm::new(inv.limits);
+    let cells_at_start = host.cells_used();
+    if profiled {
+        vm.profile = Some(LineProfile::new(inv.filename, 0, cells_at_start));
+    }
     // Loading the code is charged on every invocation, cached or not (`code_cache::load`).
     let code = match crate::code_cache::load(&mut vm, inv.source, inv.filename, true, inv.code_hash)
     {
         Ok(Ok(c)) => c,
-        Ok(Err(e)) => return failed(&mut vm, InvokeError::Compile(e)),
+        Ok(Err(e)) => return failed(&mut vm, InvokeError::Compile(e), cells_at_start),
         Err(e) => {
             let e = exc_to_error(&mut vm, e, inv.filename);
-            return failed(&mut vm, e);
+            return failed(&mut vm, e, cells_at_start);
         }
     };
     vm.host = Some(host);
@@ -221,22 +256,34 @@ fn execute(inv: &Invocation<'_>, host: &mut dyn Host) -> InvocationOutcome {
             result = Err(exc_to_error(&mut vm, e, inv.filename));
         }
     }
+    let cells = vm.host.as_ref().map_or(cells_at_start, |h| h.cells_used());
+    let lines = line_costs(&mut vm, cells);
     let outcome = InvocationOutcome {
         result,
         cycles: vm.stats.cycles,
         stdout: std::mem::take(&mut vm.stdout),
     };
     drop(vm);
-    outcome
+    (outcome, lines)
 }
 
-/// An invocation that ended while loading its code, with the cycles the load charged.
-fn failed(vm: &mut Vm, e: InvokeError) -> InvocationOutcome {
-    InvocationOutcome {
+/// The profile's costs by line with the meters where they ended (empty if not profiled).
+fn line_costs(vm: &mut Vm, cells: u64) -> BTreeMap<u32, LineCost> {
+    vm.profile
+        .take()
+        .map_or_else(BTreeMap::new, |p| p.finish(vm.stats.cycles, cells))
+}
+
+/// An invocation that ended while loading its code, with the cycles the load charged (all on
+/// line 0 if profiled: no actor line ran).
+fn failed(vm: &mut Vm, e: InvokeError, cells: u64) -> (InvocationOutcome, BTreeMap<u32, LineCost>) {
+    let lines = line_costs(vm, cells);
+    let outcome = InvocationOutcome {
         result: Err(e),
         cycles: vm.stats.cycles,
         stdout: String::new(),
-    }
+    };
+    (outcome, lines)
 }
 
 /// The reserved storage key of the persisted instance attributes.

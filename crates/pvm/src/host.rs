@@ -57,6 +57,12 @@ pub enum HostError {
 pub trait Host {
     /// The invocation's context.
     fn context(&self) -> &CallContext;
+    /// Cells charged so far (any monotonic count of the transaction's): read, never
+    /// charged, by the per-line attribution of a traced run (`crate::vm::profile`). A host
+    /// that meters no cells keeps the default.
+    fn cells_used(&self) -> u64 {
+        0
+    }
     /// Read a storage entry of the running actor (`key`/value are canonical CBOR).
     fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, HostError>;
     /// Write a storage entry of the running actor.

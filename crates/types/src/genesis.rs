@@ -469,6 +469,12 @@ genesis_params! {
     job_fee_treasury_bps: u64 = 100,
     /// Share of job fees paid to runners.
     runner_payout_bps: u64 = 8_900,
+
+    // ---- Development chains (ours; not in the spec) ----
+    /// 1 on a development chain (only `cowboyd --dev`'s genesis sets it): exec then accepts
+    /// the dev authorizations of `crate::tx` (impersonated and set-balance transactions);
+    /// 0 (every real network) refuses them, as does any other value.
+    dev_chain: u64 = 0,
 }
 
 impl GenesisParams {
@@ -547,6 +553,12 @@ impl GenesisParams {
             3 => self.inflation_year4_bps,
             _ => self.inflation_floor_bps,
         }
+    }
+
+    /// Whether this is a development chain (`dev_chain = 1`), where exec accepts dev
+    /// authorizations. Only exactly 1 counts, so a mistyped value never opens a real chain.
+    pub fn is_dev_chain(&self) -> bool {
+        self.dev_chain == 1
     }
 
     /// The size limits a block decoder applies for these parameters.

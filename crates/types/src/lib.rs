@@ -23,4 +23,6 @@ pub use block::{
 pub use genesis::GenesisParams;
 pub use hash::{keccak256, Hash32};
 pub use keys::{dev_key, PrivateKey, Signature};
-pub use tx::{AccessListEntry, Payload, Transaction, TxError};
+pub use tx::{
+    dev_balance_authority, AccessListEntry, Authorization, Payload, Transaction, TxError,
+};

@@ -7,6 +7,14 @@
 //! `[address, [storage_key, …]]`, `payload` is a byte string, and `signature` is null or
 //! `[y_parity, r, s]` with 32-byte `r`, `s`.
 //!
+//! **Dev authorizations** (ours; the spec has none). On a development chain (genesis
+//! `dev_chain = 1`, which only `cowboyd --dev` sets) the signature slot may instead hold
+//! `["impersonated", from]` (run as `from` without a signature: anvil's impersonation) or
+//! `["set_balance"]` (set `to`'s balance to `value`; sent by [`dev_balance_authority`]). They
+//! decode everywhere, so a block or pool can name what it refuses, but only exec on a dev chain
+//! accepts them (`cowboy_exec::check_stateless`); every other chain refuses them there. Being
+//! in blocks, they replay like any transaction: a restart, a sync or a dev revert sees them.
+//!
 //! Hashes: the signing hash is `keccak256(CBOR(tx with signature = null))`; the transaction hash
 //! is `keccak256(CBOR(signed tx))`.
 //!
@@ -58,8 +66,35 @@ pub struct Transaction {
     pub access_list: Option<Vec<AccessListEntry>>,
     /// Opaque payload; see [`Payload`].
     pub payload: Vec<u8>,
-    /// Signature; `None` while unsigned.
-    pub signature: Option<Signature>,
+    /// What authorises it (the wire's signature slot); `None` while unsigned.
+    pub signature: Option<Authorization>,
+}
+
+/// What fills a transaction's signature slot (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Authorization {
+    /// A secp256k1 signature over the signing hash: the sender is recovered from it.
+    Signed(Signature),
+    /// Dev chains only: the transaction runs as this sender, unsigned, and is otherwise
+    /// executed like any other (nonce, limits and fees included).
+    Impersonated(Address),
+    /// Dev chains only: set the balance of `to` to `value`. Its sender is
+    /// [`dev_balance_authority`], whose nonce orders and deduplicates these; it carries no
+    /// payload, limits or fees and costs nothing.
+    SetBalance,
+}
+
+impl Authorization {
+    /// Whether only a dev chain accepts it.
+    pub fn is_dev(&self) -> bool {
+        !matches!(self, Authorization::Signed(_))
+    }
+}
+
+/// The sender of every set-balance transaction ([`Authorization::SetBalance`]): an address
+/// nobody holds a key for, the last 20 bytes of `keccak256("cowboy-dev-set-balance")`.
+pub fn dev_balance_authority() -> Address {
+    Address::from_hash(&keccak256(b"cowboy-dev-set-balance"))
 }
 
 /// The transaction fields, by position, for error messages.
@@ -174,11 +209,17 @@ impl Transaction {
             ),
         };
         let signature = match (&self.signature, with_signature) {
-            (Some(sig), true) => Value::Array(vec![
+            (Some(Authorization::Signed(sig)), true) => Value::Array(vec![
                 Value::Uint(u64::from(sig.y_parity)),
                 Value::Bytes(sig.r.to_vec()),
                 Value::Bytes(sig.s.to_vec()),
             ]),
+            (Some(Authorization::Impersonated(from)), true) => {
+                Value::Array(vec![Value::Text(IMPERSONATED.into()), address_value(from)])
+            }
+            (Some(Authorization::SetBalance), true) => {
+                Value::Array(vec![Value::Text(SET_BALANCE.into())])
+            }
             _ => Value::Null,
         };
         Value::Array(vec![
@@ -196,6 +237,27 @@ impl Transaction {
             Value::Bytes(self.payload.clone()),
             signature,
         ])
+    }
+
+    /// A dev chain's set-balance transaction ([`Authorization::SetBalance`]): `account`'s
+    /// balance becomes `amount`; `nonce` is [`dev_balance_authority`]'s next; no payload,
+    /// access list, limits or fees (all the block rule allows one to carry).
+    pub fn set_balance(chain_id: u64, nonce: u64, account: Address, amount: u128) -> Transaction {
+        Transaction {
+            chain_id,
+            nonce,
+            to: Some(account),
+            value: amount,
+            cycles_limit: 0,
+            cells_limit: 0,
+            max_fee_per_cycle: 0,
+            max_fee_per_cell: 0,
+            tip_per_cycle: 0,
+            tip_per_cell: 0,
+            access_list: None,
+            payload: Vec::new(),
+            signature: Some(Authorization::SetBalance),
+        }
     }
 
     /// Canonical encoding (with the signature if present).
@@ -220,18 +282,24 @@ impl Transaction {
 
     /// Signs in place with `key`.
     pub fn sign(&mut self, key: &PrivateKey) -> Result<(), TxError> {
-        self.signature = Some(
+        self.signature = Some(Authorization::Signed(
             key.sign_hash(&self.signing_hash())
                 .map_err(TxError::Signature)?,
-        );
+        ));
         Ok(())
     }
 
-    /// The sender recovered from the signature.
+    /// The sender: recovered from a signature, or the one a dev authorization names. A dev
+    /// authorization proves nothing; only exec on a dev chain accepts one, so whatever
+    /// trusts a sender must take it from exec's checked transaction, not from here.
     pub fn sender(&self) -> Result<Address, TxError> {
-        let sig = self.signature.as_ref().ok_or(TxError::Unsigned)?;
-        sig.recover(&self.signing_hash())
-            .map_err(TxError::Signature)
+        match self.signature.as_ref().ok_or(TxError::Unsigned)? {
+            Authorization::Signed(sig) => sig
+                .recover(&self.signing_hash())
+                .map_err(TxError::Signature),
+            Authorization::Impersonated(from) => Ok(*from),
+            Authorization::SetBalance => Ok(dev_balance_authority()),
+        }
     }
 
     /// Decodes with the genesis default size limit (128 KiB).
@@ -345,13 +413,28 @@ fn access_list(v: Value) -> Result<Option<Vec<AccessListEntry>>, TxError> {
     Ok(Some(out))
 }
 
-fn signature(v: Value) -> Result<Option<Signature>, TxError> {
-    const EXPECTED: &str = "null or [y_parity, r (32 bytes), s (32 bytes)]";
+/// The dev authorizations' tags in the signature slot.
+const IMPERSONATED: &str = "impersonated";
+const SET_BALANCE: &str = "set_balance";
+
+fn signature(v: Value) -> Result<Option<Authorization>, TxError> {
+    const EXPECTED: &str = "null, [y_parity, r (32 bytes), s (32 bytes)], \
+                            [\"impersonated\", address] or [\"set_balance\"]";
     let parts = match v {
         Value::Null => return Ok(None),
         Value::Array(parts) => parts,
         _ => return Err(field_type("signature", EXPECTED)),
     };
+    match parts.as_slice() {
+        [Value::Text(tag), from] if tag == IMPERSONATED => {
+            return Ok(Some(Authorization::Impersonated(address(
+                from,
+                "signature",
+            )?)))
+        }
+        [Value::Text(tag)] if tag == SET_BALANCE => return Ok(Some(Authorization::SetBalance)),
+        _ => {}
+    }
     let [parity, r, s]: [Value; 3] = parts
         .try_into()
         .map_err(|_| field_type("signature", EXPECTED))?;
@@ -373,11 +456,11 @@ fn signature(v: Value) -> Result<Option<Signature>, TxError> {
             _ => Err(field_type("signature", EXPECTED)),
         }
     };
-    Ok(Some(Signature {
+    Ok(Some(Authorization::Signed(Signature {
         y_parity,
         r: word(r)?,
         s: word(s)?,
-    }))
+    })))
 }
 
 /// The Cowboy interpretation of a transaction's payload.

@@ -25,7 +25,7 @@ from .errors import (
     TransactionRejected,
 )
 from .tx import Transaction
-from .wallet import CBY, Wallet, dev_account
+from .wallet import CBY, Impersonated, Wallet, dev_account
 
 __version__ = "0.1.0"
 
@@ -33,6 +33,7 @@ __all__ = [
     "Client",
     "StorageValue",
     "Wallet",
+    "Impersonated",
     "dev_account",
     "Transaction",
     "CBY",

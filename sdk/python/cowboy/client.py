@@ -51,7 +51,7 @@ from .errors import (
 )
 from .proof import verify_storage
 from .tx import Call, Deploy, Transaction, encode_args
-from .wallet import Wallet, salt_bytes
+from .wallet import Impersonated, Wallet, salt_bytes
 
 __all__ = ["Client", "StorageValue", "Subscription", "MAX_EVENT_BLOCKS", "SCHEDULER"]
 
@@ -392,15 +392,21 @@ class Client:
         return r["value"]
 
     def estimate_fee(
-        self, to: Optional[str] = None, payload: bytes = b"", value: int = 0, sender: Optional[str] = None
+        self,
+        to: Optional[str] = None,
+        payload: bytes = b"",
+        value: int = 0,
+        sender: Optional[str] = None,
+        block: Optional[int] = None,
     ) -> dict:
-        """``cowboy_estimateFee`` with amounts as ints."""
+        """``cowboy_estimateFee`` with amounts as ints; ``block``: simulate on the state as of
+        that height (default the latest)."""
         obj: Dict[str, Any] = {"payload": hex0x(payload), "value": str(int(value))}
         if to is not None:
             obj["to"] = to_checksum_address(to)
         if sender is not None:
             obj["from"] = to_checksum_address(sender)
-        return _amounts(self.request("cowboy_estimateFee", [obj]))
+        return _amounts(self.request("cowboy_estimateFee", [obj, _block(block)]))
 
     def get_events(
         self,
@@ -643,6 +649,20 @@ class Client:
             self._nonces.clear()
         return height
 
+    def set_balance(self, address: str, amount: int, *, timeout: float = 60.0) -> dict:
+        """``dev_setBalance``: ``address``'s balance becomes ``amount`` (smallest unit). The
+        node sends it as a set-balance transaction of the dev chain, so it is in a block (and
+        survives restarts; a revert past it undoes it); waits for that block and returns the
+        receipt."""
+        h = self.request("dev_setBalance", [to_checksum_address(address), str(int(amount))])
+        return self.wait_for_receipt(h, timeout)
+
+    def impersonate(self, address: str) -> Impersonated:
+        """An :class:`cowboy.wallet.Impersonated` sender for ``address``: transactions sent
+        with it go through ``dev_impersonate`` unsigned and run as ``address`` (a dev node
+        only; it pays their fees from its balance)."""
+        return Impersonated(address)
+
     # -- transactions ------------------------------------------------------------------------
 
     def next_nonce(self, address: str) -> int:
@@ -654,7 +674,7 @@ class Client:
 
     def build_transaction(
         self,
-        wallet: Wallet,
+        wallet: Union[Wallet, Impersonated],
         to: Optional[str],
         payload: bytes,
         value: int = 0,
@@ -708,11 +728,17 @@ class Client:
         )
         return wallet.sign_transaction(tx)
 
-    def send_transaction(self, wallet: Wallet, to: Optional[str], payload: bytes, value: int = 0, **kw: Any) -> str:
-        """Builds (see :meth:`build_transaction`), signs and submits; returns the hash."""
+    def send_transaction(
+        self, wallet: Union[Wallet, Impersonated], to: Optional[str], payload: bytes, value: int = 0, **kw: Any
+    ) -> str:
+        """Builds (see :meth:`build_transaction`), signs and submits; returns the hash. An
+        :class:`Impersonated` sender's transaction goes unsigned to ``dev_impersonate``."""
         tx = self.build_transaction(wallet, to, payload, value, **kw)
         try:
-            h = self.send_raw_transaction(tx)
+            if isinstance(wallet, Impersonated):
+                h = self.request("dev_impersonate", [wallet.address, hex0x(tx.encode_unsigned())])
+            else:
+                h = self.send_raw_transaction(tx)
         except TransactionRejected:
             with self._lock:
                 self._nonces.pop(wallet.address, None)
@@ -723,7 +749,7 @@ class Client:
 
     def deploy(
         self,
-        wallet: Wallet,
+        wallet: Union[Wallet, Impersonated],
         source: Union[str, bytes],
         args: Any = None,
         salt: Union[None, int, str, bytes] = None,
@@ -750,7 +776,7 @@ class Client:
 
     def call(
         self,
-        wallet: Union[Wallet, str],
+        wallet: Union[Wallet, Impersonated, str],
         to: str,
         handler: Optional[str] = None,
         args: Any = None,
@@ -767,7 +793,7 @@ class Client:
         Given an address instead of a wallet (``call(to, handler, args)``), this is the
         read-only :meth:`view`.
         """
-        if not isinstance(wallet, Wallet):
+        if not isinstance(wallet, (Wallet, Impersonated)):
             # call(to, handler, args=None, value=0, sender=None): read-only. The parameters
             # shift one place left: `to` holds the handler, `handler` the args, `args` the value.
             ro_value = args if isinstance(args, int) and not isinstance(args, bool) else value
@@ -782,7 +808,7 @@ class Client:
         result = _decode_data(r.get("returnData"))
         return (result, r) if receipt else result
 
-    def transfer(self, wallet: Wallet, to: str, amount: int, *, timeout: float = 60.0, **kw: Any) -> dict:
+    def transfer(self, wallet: Union[Wallet, Impersonated], to: str, amount: int, *, timeout: float = 60.0, **kw: Any) -> dict:
         """Sends ``amount`` (smallest unit) to ``to`` and waits; returns the receipt."""
         h = self.send_transaction(wallet, to, b"", amount, **kw)
         r = self.wait_for_receipt(h, timeout)

@@ -70,7 +70,7 @@ class TransactionRejected(RpcError):
     """The node refused a transaction (RPC error -32000). ``reason`` is one of the rejection
     kinds of RPC.md: ``decode``, ``signature``, ``wrongChain``, ``nonceTooLow``, ``nonceGap``,
     ``insufficientBalance``, ``feeCapBelowBasefee``, ``limits``, ``payload``,
-    ``replacementUnderpriced``, ``mempoolFull``, ``alreadyKnown``."""
+    ``replacementUnderpriced``, ``mempoolFull``, ``alreadyKnown``, ``devOnly``, ``invalid``."""
 
     def __init__(self, reason: str, message: str, code: int = -32000, data: Any = None):
         self.reason = reason

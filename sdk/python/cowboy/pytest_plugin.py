@@ -23,6 +23,12 @@ Fixtures:
   block, so the next timestamps an actor sees are ``ms`` later; returns the tip.
 - ``mine_in_background`` (session): ``with mine_in_background(interval=0.05): ...`` mines a
   block every ``interval`` seconds meanwhile (for code that waits on a stream of blocks).
+- ``set_balance`` (session): ``set_balance(address, amount)`` makes ``address`` hold exactly
+  ``amount`` (smallest unit; :data:`cowboy.CBY` is one CBY) and returns the receipt of the
+  set-balance transaction (:meth:`cowboy.Client.set_balance`).
+- ``impersonate`` (session): ``impersonate(address)`` → a sender to pass wherever a wallet goes
+  (``cowboy_client.call(impersonate(owner), actor, "withdraw")``): its transactions run as
+  ``address`` without its key and pay from its balance (:meth:`cowboy.Client.impersonate`).
 
 **Isolation.** Each test that uses the node runs between a ``dev_snapshot`` and a
 ``dev_revert``: whatever it did to the chain (blocks, balances, actors, the clock) is gone for
@@ -63,6 +69,8 @@ NODE_FIXTURES = {
     "mine",
     "advance_time",
     "mine_in_background",
+    "set_balance",
+    "impersonate",
 }
 
 
@@ -328,6 +336,18 @@ def mine_in_background(cowboy_client):
             thread.join()
 
     return mining
+
+
+@pytest.fixture(scope="session")
+def set_balance(cowboy_client):
+    """``set_balance(address, amount)`` → the receipt once ``address`` holds ``amount``."""
+    return cowboy_client.set_balance
+
+
+@pytest.fixture(scope="session")
+def impersonate(cowboy_client):
+    """``impersonate(address)`` → an :class:`cowboy.wallet.Impersonated` sender."""
+    return cowboy_client.impersonate
 
 
 @pytest.fixture(autouse=True)

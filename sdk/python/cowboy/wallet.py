@@ -166,3 +166,21 @@ def dev_account(i: int) -> Wallet:
     if isinstance(i, bool) or not isinstance(i, int) or i < 0:
         raise ValueError("dev account index must be a non-negative int")
     return Wallet(keccak256(b"cowboy-dev-account-" + str(i).encode()))
+
+
+class Impersonated:
+    """An account a ``--dev`` node lets you send from without its key (anvil's impersonation):
+    pass it wherever a :class:`Wallet` sends (:meth:`cowboy.Client.call`, ``deploy``,
+    ``transfer``, ``send_transaction``). The client sends such a transaction unsigned through
+    ``dev_impersonate``; the dev chain runs it as this sender, nonce and fees included. Make
+    one with :meth:`cowboy.Client.impersonate`."""
+
+    def __init__(self, address: str):
+        self.address: str = to_checksum_address(address)
+
+    def sign_transaction(self, tx: Transaction) -> Transaction:
+        """Leaves ``tx`` unsigned: the node authorizes it as :attr:`address`."""
+        return tx
+
+    def __repr__(self) -> str:
+        return f"Impersonated({self.address})"

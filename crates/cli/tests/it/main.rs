@@ -3,6 +3,7 @@
 
 mod actor_test;
 mod chain;
+mod completions;
 mod jobs;
 mod keys;
 mod pvm_run;

@@ -1,5 +1,6 @@
 //! `cowboy trace` and `--block` on reads against a real `cowboyd --dev` (issue 19, items 2 and
-//! 6): a relay's ping traced as a tree (human and `--json`), and reads of the state before it.
+//! 6): a relay's ping traced as a tree with its cost by source line (human and `--json`), and
+//! reads and fee estimates of the state before it.
 
 use crate::support::Node;
 
@@ -60,6 +61,14 @@ fn trace_shows_the_call_tree_and_reads_reach_back_by_block() {
         "{tree}"
     );
     assert!(tree.contains("    storage read \"hops\" (1 B)"), "{tree}");
+    // The handler's cost by source line, each row quoting its line of the actor's source.
+    let hops_row = lines
+        .iter()
+        .find(|l| l.trim_end().ends_with("self.storage[\"hops\"] += 1"))
+        .unwrap_or_else(|| panic!("no row for line 12: {tree}"));
+    let cols: Vec<&str> = hops_row.split_whitespace().collect();
+    assert_eq!(cols[0], "12", "{hops_row}");
+    assert!(cols[1].parse::<u64>().expect("cycles") > 0, "{hops_row}");
     let message = lines
         .iter()
         .find(|l| l.starts_with("    message "))
@@ -85,6 +94,19 @@ fn trace_shows_the_call_tree_and_reads_reach_back_by_block() {
     };
     assert_eq!(view(Some(&before)), "0");
     assert_eq!(view(None), "1");
+    let estimate = |block: &str| {
+        json(
+            node.cli(&[
+                "--json", "estimate", "--block", block, "call", &a, "hops_of",
+            ])
+            .ok(),
+        )
+    };
+    let then = estimate(&before);
+    assert_eq!(then["height"].as_u64(), Some(height - 1), "{then}");
+    assert_eq!(then["success"], serde_json::json!(true), "{then}");
+    let now = estimate(&height.to_string());
+    assert_eq!(now["height"].as_u64(), Some(height), "{now}");
     let s = node.cli(&["storage", &a, "hops", "--block", &before]);
     assert_eq!(s.ok().trim(), "0");
     assert!(s.stderr.contains("without a proof"), "{}", s.stderr);

@@ -4,6 +4,7 @@
 mod actors;
 mod arbitrary_blocks;
 mod cold_reads;
+mod dev_chain;
 mod dispatcher;
 mod entitlements;
 mod examples;

@@ -6,7 +6,7 @@
 use crate::support::*;
 use commonware_runtime::{deterministic, Runner as _};
 use cowboy_exec::block::trace_transaction;
-use cowboy_exec::trace::{FrameKind, StorageOp, Trace};
+use cowboy_exec::trace::{Frame, FrameKind, OtherLines, StorageOp, Trace, MAX_FRAME_LINES};
 use cowboy_exec::BlockState;
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::tx::Payload;
@@ -39,6 +39,62 @@ async fn block_and_trace(
         .expect("state")
         .expect("the block's transactions are valid on its parent");
     (outcome.receipts[index].clone(), receipt, trace)
+}
+
+/// A frame's lines summed, the folded ones included.
+fn line_sums(frame: &Frame) -> (u64, u64) {
+    frame
+        .lines
+        .iter()
+        .map(|(_, c)| c)
+        .chain([&frame.other_lines.cost])
+        .fold((0, 0), |(y, c), l| (y + l.cycles, c + l.cells))
+}
+
+#[test]
+fn a_handler_of_many_lines_reports_its_costliest_and_sums_the_rest() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut chain = Chain::new(ctx, 1).await;
+        // 150 statements, one a line, and one line that loops: the loop must be listed.
+        let mut source = String::from("class Actor:\n    def run(self):\n        x = 0\n");
+        for i in 0..150 {
+            source.push_str(&format!("        x = x + {i}\n"));
+        }
+        source.push_str("        for i in range(200):\n            x = x + i\n        return x\n");
+        let salt = 9;
+        let actor = actor_address(&key(0).address(), &Hash32([salt; 32]), &code_hash(&source));
+        let tx = signed(
+            &key(0),
+            0,
+            None,
+            0,
+            deploy(&source, salt, Value::Array(vec![])),
+        );
+        assert!(chain.block(&[tx]).await.expect("deploy").receipts[0].success);
+        let run = signed(&key(0), 1, Some(actor), 0, call("run", vec![]));
+        let (mined, traced, trace) = block_and_trace(&mut chain, &[run], 0).await;
+        assert!(mined.success, "{:?}", mined.error);
+        assert_eq!(traced, mined);
+        let frame = &trace.frames[0];
+        assert_eq!(frame.lines.len(), MAX_FRAME_LINES, "{frame:#?}");
+        assert!(frame.other_lines.count > 0, "{frame:#?}");
+        // Lines 1 to 156 ran (class, def, 151 assignments, the loop's two, the return).
+        assert!(
+            frame.lines.len() as u64 + frame.other_lines.count >= 156,
+            "{frame:#?}"
+        );
+        assert_eq!(line_sums(frame), (frame.cycles, frame.cells));
+        let loop_body = 3 + 150 + 2;
+        assert!(
+            frame.lines.iter().any(|(l, _)| *l == loop_body),
+            "the loop body is among the costliest: {:?}",
+            frame.lines
+        );
+        assert!(
+            frame.lines.windows(2).all(|w| w[0].0 < w[1].0),
+            "in line order"
+        );
+    });
 }
 
 #[test]
@@ -95,6 +151,15 @@ fn a_trace_is_the_call_tree_and_changes_no_count() {
                 .iter()
                 .any(|s| s.key == hops && matches!(s.op, StorageOp::Write(1))));
             assert!(matches!(frame.outcome, Some(Ok(_))));
+            // Its costs by source line sum to its totals; `hops += 1` (line 12) is among them
+            // with the cells of its storage write.
+            assert_eq!(line_sums(frame), (frame.cycles, frame.cells), "{frame:#?}");
+            let hops_line = frame.lines.iter().find(|(l, _)| *l == 12).expect("line 12");
+            assert!(
+                hops_line.1.cycles > 0 && hops_line.1.cells > 0,
+                "{frame:#?}"
+            );
+            assert_eq!(frame.other_lines, OtherLines::default());
         }
         assert_eq!(
             f[2].outcome,

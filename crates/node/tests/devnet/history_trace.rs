@@ -69,6 +69,24 @@ fn reads_at_a_block_and_traces_of_finalized_transactions() {
         node.rpc("cowboy_call", json!([get]))["returnValue"],
         json!(45)
     );
+    // A fee estimate at a block simulates on that block's state (issue 19: `block` on
+    // every read), and says which.
+    let inc = json!({"from": me, "to": counter, "payload": hex0x(&Payload::Call {
+        handler: "increment".into(),
+        args: Value::Array(vec![Value::Uint(1)]),
+    }.encode())});
+    let at_h1 = node.rpc("cowboy_estimateFee", json!([inc, h1]));
+    assert_eq!(
+        (at_h1["height"].as_u64(), &at_h1["success"]),
+        (Some(h1), &json!(true)),
+        "{at_h1}"
+    );
+    let now = node.rpc("cowboy_estimateFee", json!([inc, "latest"]));
+    assert_eq!(now["height"], json!(node.height()), "{now}");
+    let e = node
+        .try_rpc("cowboy_estimateFee", json!([inc, "yesterday"]))
+        .unwrap_err();
+    assert_eq!(e["code"], json!(-32602), "{e}");
     let acct = node.rpc("cowboy_getAccount", json!([me, h1]));
     assert_eq!(acct["balance"], balance_h1, "the same block reads the same");
     assert_eq!(acct["pendingNonce"], Json::Null);
@@ -120,6 +138,11 @@ fn reads_at_a_block_and_traces_of_finalized_transactions() {
     for f in [top, second, third] {
         assert!(f["cycles"].as_u64().unwrap() > 0, "{f}");
         cycles += f["cycles"].as_u64().unwrap();
+        // Its cost by source line sums to its own.
+        let lines = f["lines"].as_array().unwrap();
+        assert!(lines.iter().any(|l| l["line"].is_u64()), "{f}");
+        let by_line: u64 = lines.iter().map(|l| l["cycles"].as_u64().unwrap()).sum();
+        assert_eq!(Some(by_line), f["cycles"].as_u64(), "{f}");
         let ops: Vec<(&str, Json)> = f["storage"]
             .as_array()
             .unwrap()

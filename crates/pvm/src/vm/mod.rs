@@ -11,6 +11,7 @@ pub mod call;
 pub mod frame;
 pub mod inline_cache;
 pub mod ops;
+pub mod profile;
 
 use crate::bytecode::{BinOp, CodeKind, Op};
 use crate::cost;
@@ -227,6 +228,8 @@ pub struct Vm<'h> {
     pub(crate) repr_active: Vec<usize>,
     /// Host interface, if embedded (actors); `None` for plain scripts.
     pub host: Option<&'h mut dyn crate::host::Host>,
+    /// Per-line cost attribution, only when a trace asked for it ([`profile`]).
+    pub(crate) profile: Option<profile::LineProfile>,
     /// Cycle prices of host calls.
     pub host_costs: crate::host::HostCosts,
     /// The actor class of the running invocation (`crate::actor`), so host calls that name a
@@ -309,6 +312,7 @@ impl<'h> Vm<'h> {
             reraise: false,
             repr_active: Vec::new(),
             host: None,
+            profile: None,
             host_costs: crate::host::HostCosts::default(),
             actor_class: None,
             native_classes: IndexMap::default(),
@@ -611,6 +615,10 @@ impl<'h> Vm<'h> {
             };
             f.pc = pc + 1;
             self.stats.instructions += 1;
+            if let Some(profile) = self.profile.as_mut() {
+                let cells = self.host.as_ref().map_or(0, |h| h.cells_used());
+                profile.at(&code, pc, self.stats.cycles, cells);
+            }
             if crate::memory::attention() {
                 self.settle()?;
             }

@@ -73,6 +73,9 @@ impl cowboy_pvm::host::Host for MemHost {
     fn context(&self) -> &cowboy_pvm::host::CallContext {
         &self.ctx
     }
+    fn cells_used(&self) -> u64 {
+        self.tmp_cells
+    }
     fn storage_get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, cowboy_pvm::host::HostError> {
         Ok(self.store.get(key).cloned())
     }

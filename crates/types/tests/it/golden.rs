@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x5ebcc797c5a1792dba61d2e412bd51399a72ceaae73ce3b40f607787262ebd27"
+        "0x48f3568a3645713bf99b893127224d09f4bc5f31b6e428f79605a0b52bec5a41"
     );
 }
 

@@ -3,8 +3,8 @@
 
 use cowboy_types::cbor::{decode, encode, Value};
 use cowboy_types::{
-    Address, Block, BlockHeader, Event, ExecError, GenesisParams, Hash32, Receipt, Signature,
-    Transaction,
+    Address, Authorization, Block, BlockHeader, Event, ExecError, GenesisParams, Hash32, Receipt,
+    Signature, Transaction,
 };
 use proptest::prelude::*;
 
@@ -89,7 +89,9 @@ fn tx_strategy() -> impl Strategy<Value = Transaction> {
                             .collect()
                     }),
                     payload,
-                    signature: sig.map(|(y_parity, r, s)| Signature { y_parity, r, s }),
+                    signature: sig.map(|(y_parity, r, s)| {
+                        Authorization::Signed(Signature { y_parity, r, s })
+                    }),
                 }
             },
         )

@@ -1,8 +1,11 @@
 //! Transaction signing, sender recovery and the decoder's typed errors (§2.2, §2.5).
 
-use cowboy_types::cbor::{encode, Value};
+use cowboy_types::cbor::{decode, encode, Value};
 use cowboy_types::keys::SignatureError;
-use cowboy_types::{Address, Hash32, Payload, PrivateKey, Transaction, TxError};
+use cowboy_types::{
+    dev_balance_authority, Address, Authorization, Hash32, Payload, PrivateKey, Transaction,
+    TxError,
+};
 
 fn key() -> PrivateKey {
     let bytes = cowboy_types::hash::parse_hex(
@@ -189,10 +192,64 @@ fn decoder_rejects_each_malformation_with_a_typed_error() {
 #[test]
 fn high_s_signatures_do_not_recover() {
     let mut tx = call_tx();
-    tx.signature = Some(cowboy_types::Signature {
+    tx.signature = Some(Authorization::Signed(cowboy_types::Signature {
         y_parity: 0,
         r: [0x11; 32],
         s: [0xff; 32],
-    });
+    }));
     assert!(matches!(tx.sender(), Err(TxError::Signature(_))));
+}
+
+/// The dev authorizations encode in the signature slot, round-trip, change the transaction's
+/// hash but not its signing hash, and name their sender; a malformed one is a typed error.
+#[test]
+fn dev_authorizations_round_trip_and_name_their_sender() {
+    let from = Address([0xab; 20]);
+    let unsigned = call_tx();
+    for (auth, sender) in [
+        (Authorization::Impersonated(from), from),
+        (Authorization::SetBalance, dev_balance_authority()),
+    ] {
+        let tx = Transaction {
+            signature: Some(auth),
+            ..unsigned.clone()
+        };
+        let back = Transaction::decode(&tx.encode()).expect("decodes");
+        assert_eq!(back, tx);
+        assert_eq!(back.sender(), Ok(sender));
+        assert!(auth.is_dev());
+        assert_eq!(tx.signing_hash(), unsigned.signing_hash());
+        assert_ne!(tx.hash(), unsigned.hash());
+    }
+    let mut signed = call_tx();
+    signed.sign(&key()).expect("signs");
+    assert!(!signed.signature.expect("signed").is_dev());
+
+    // An impersonation naming a 19-byte sender, and an unknown tag, are refused by name.
+    let with_slot = |slot: Value| {
+        let Value::Array(mut fields) = decode(&unsigned.encode()).expect("cbor") else {
+            unreachable!("a transaction is an array")
+        };
+        fields[12] = slot;
+        encode(&Value::Array(fields))
+    };
+    let short = with_slot(Value::Array(vec![
+        Value::Text("impersonated".into()),
+        Value::Bytes(vec![1; 19]),
+    ]));
+    assert_eq!(
+        Transaction::decode(&short),
+        Err(TxError::AddressLength {
+            field: "signature",
+            len: 19
+        })
+    );
+    let unknown = with_slot(Value::Array(vec![Value::Text("mint".into())]));
+    assert!(matches!(
+        Transaction::decode(&unknown),
+        Err(TxError::FieldType {
+            field: "signature",
+            ..
+        })
+    ));
 }

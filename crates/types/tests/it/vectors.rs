@@ -2,7 +2,7 @@
 //! implementation (Python's `cbor2` in canonical mode, installed by `scripts/test`).
 
 use cowboy_types::hash::hex_lower;
-use cowboy_types::{Address, Signature, Transaction};
+use cowboy_types::{Address, Authorization, Signature, Transaction};
 use std::process::Command;
 
 fn vector1() -> Transaction {
@@ -29,11 +29,11 @@ fn vector1() -> Transaction {
 
 fn vector2() -> Transaction {
     Transaction {
-        signature: Some(Signature {
+        signature: Some(Authorization::Signed(Signature {
             y_parity: 0,
             r: [0x01; 32],
             s: [0x02; 32],
-        }),
+        })),
         ..vector1()
     }
 }
