@@ -85,7 +85,9 @@ fn profiling_charges_nothing_and_the_lines_sum_to_the_totals() {
     // called it; the /tmp write's cells are on line 9; loading the code is on line 0.
     let costliest = lines.iter().max_by_key(|(_, c)| c.cycles).map(|(l, _)| *l);
     assert_eq!(costliest, Some(7), "{lines:?}");
-    assert!(lines[&8].cycles > 10 * lines[&5].cycles, "{lines:?}");
+    // (json's encoder is native since the json change, so its work is a few hundred cycles,
+    // still several times the one assignment on line 5.)
+    assert!(lines[&8].cycles > 4 * lines[&5].cycles, "{lines:?}");
     assert_eq!(lines[&9].cells, 300, "{lines:?}");
     assert!(lines[&0].cycles > 0, "{lines:?}");
     assert!(
