@@ -366,8 +366,15 @@ impl<E: Runtime> Application<E> {
             let (base, base_header, pool_holds_txs) = {
                 let chain = self.chain.lock().await;
                 let found = chain.extendable(&parent).map(|h| (parent, h));
-                let base = found.as_ref().map_or(chain.head().hash, |(b, _)| *b);
-                let holds = chain.holds_txs_for(&base).await.unwrap_or(true);
+                // Only on-demand mining asks (a state read per pooled sender): interval
+                // mining builds on its schedule whatever the pool holds.
+                let holds = match self.production.mining() {
+                    crate::production::Mining::OnDemand => {
+                        let base = found.as_ref().map_or(chain.head().hash, |(b, _)| *b);
+                        chain.holds_txs_for(&base).await.unwrap_or(true)
+                    }
+                    _ => !chain.mempool.is_empty(),
+                };
                 (found, chain.head().clone(), holds)
             };
             let base = match base {
