@@ -51,6 +51,15 @@ struct Args {
     /// p2p listen address.
     #[arg(long, default_value = "127.0.0.1:30333")]
     p2p_addr: SocketAddr,
+    /// The p2p address peers should dial, announced to them signed by the validator key
+    /// [default: --p2p-addr]. Give it when listening behind NAT or on 0.0.0.0, or after
+    /// moving: peers learn it from discovery, so the genesis address need not change.
+    #[arg(long, value_name = "ADDR")]
+    p2p_external_addr: Option<SocketAddr>,
+    /// A peer to dial at start besides the genesis validators, as KEY@HOST:PORT (KEY in hex,
+    /// as --print-public-key prints it). Repeatable; wins over the genesis address of KEY.
+    #[arg(long = "bootstrap", value_name = "KEY@ADDR", value_parser = parse_bootstrap)]
+    bootstrap: Vec<(ed25519::PublicKey, SocketAddr)>,
     /// Serve Prometheus metrics here.
     #[arg(long)]
     metrics_addr: Option<SocketAddr>,
@@ -145,6 +154,21 @@ fn default_data_dir(dev: bool) -> PathBuf {
 }
 
 /// A validator key file: the 32-byte ed25519 seed as hex.
+/// `--bootstrap KEY@HOST:PORT`.
+fn parse_bootstrap(s: &str) -> Result<(ed25519::PublicKey, SocketAddr), String> {
+    let (key, addr) = s
+        .split_once('@')
+        .ok_or("expected KEY@HOST:PORT (the peer's public key in hex, then its p2p address)")?;
+    let key = hex::decode(key.trim_start_matches("0x"))
+        .ok()
+        .and_then(|b| ed25519::PublicKey::decode(b).ok())
+        .ok_or_else(|| format!("{key:?} is not an ed25519 public key in hex (64 digits)"))?;
+    let addr = addr
+        .parse()
+        .map_err(|e| format!("{addr:?} is not a HOST:PORT socket address: {e}"))?;
+    Ok((key, addr))
+}
+
 fn read_validator_key(path: &std::path::Path) -> ed25519::PrivateKey {
     let hex_key = std::fs::read_to_string(path)
         .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
@@ -291,6 +315,8 @@ fn main() {
         genesis,
         validator_key,
         p2p_addr: args.p2p_addr,
+        p2p_external_addr: args.p2p_external_addr,
+        bootstrappers: args.bootstrap,
         rpc_addr: args.rpc_addr,
         metrics_addr: args.metrics_addr,
         mining,

@@ -13,13 +13,13 @@ use commonware_consensus::simplex::elector::RoundRobin;
 use commonware_consensus::simplex::{self, Engine, Floor, ForwardPolicy, SkipBudget, SkipPolicy};
 use commonware_consensus::types::{Epoch, ViewDelta};
 use commonware_cryptography::{ed25519, Signer};
-use commonware_p2p::authenticated::lookup;
-use commonware_p2p::{Address as PeerAddress, AddressableManager, Blocker, Receiver, Sender};
+use commonware_p2p::authenticated::discovery;
+use commonware_p2p::{Blocker, Ingress, Manager, Receiver, Sender};
 use commonware_parallel::Sequential;
 use commonware_runtime::buffer::paged::CacheRef;
 use commonware_runtime::{Handle, Quota, Supervisor as _};
 use commonware_stream::{cups, sake, SakeCups};
-use commonware_utils::ordered::{Map, Set};
+use commonware_utils::ordered::Set;
 use commonware_utils::{NonZeroDuration, TryFromIterator};
 use cowboy_types::Address;
 use tokio::sync::Mutex;
@@ -50,6 +50,10 @@ pub struct NodeConfig {
     pub validator_key: ed25519::PrivateKey,
     /// p2p listen address.
     pub p2p_addr: SocketAddr,
+    /// The p2p address peers should dial, announced (signed) to them; `None`: `p2p_addr`.
+    pub p2p_external_addr: Option<SocketAddr>,
+    /// Peers dialed at start besides the genesis validators (`--bootstrap KEY@HOST:PORT`).
+    pub bootstrappers: Vec<(ed25519::PublicKey, SocketAddr)>,
     /// JSON-RPC address.
     pub rpc_addr: SocketAddr,
     /// Metrics address, if served.
@@ -99,7 +103,8 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let chain = Arc::new(Mutex::new(chain));
     tracing::info!(height = head, "chain open");
 
-    // p2p: authenticated, encrypted connections between the genesis validators.
+    // p2p: authenticated, encrypted connections between the validators, found by discovery:
+    // each peer announces its own dialable address, signed, and gossips the ones it knows.
     // One home for the namespace: the staking actor verifies slashing evidence under it.
     let namespace = cowboy_exec::system::staking::consensus_namespace(genesis.chain_id);
     let handshake: SakeCups<ed25519::PrivateKey, commonware_cryptography::ChaCha20Poly1305> =
@@ -112,22 +117,20 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             },
             cups::Version::V1,
         );
-    let p2p_cfg = lookup::Config::local(
+    let p2p_cfg = discovery::Config::local(
         handshake,
         &namespace,
         cfg.p2p_addr,
+        Ingress::Socket(cfg.p2p_external_addr.unwrap_or(cfg.p2p_addr)),
+        bootstrappers(&genesis, &me, &cfg.bootstrappers),
         NonZeroUsize::new(genesis.validators.len().max(1)).unwrap_or(NonZeroUsize::MIN),
         MAX_P2P_MESSAGE_BYTES,
         NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
     );
-    let (mut network, mut oracle) = lookup::Network::new(context.child("network"), p2p_cfg);
-    let peers: Vec<(ed25519::PublicKey, PeerAddress)> = genesis
-        .validators
-        .iter()
-        .map(|v| (v.public_key.clone(), PeerAddress::Symmetric(v.p2p)))
-        .collect();
-    let peers = Map::try_from_iter(peers).map_err(|_| "duplicate validator in genesis")?;
-    let _ = oracle.track(0, peers);
+    let (mut network, mut oracle) = discovery::Network::new(context.child("network"), p2p_cfg);
+    let validators = Set::try_from_iter(genesis.validators.iter().map(|v| v.public_key.clone()))
+        .map_err(|_| "duplicate validator in genesis")?;
+    let _ = oracle.track(0, validators);
     let channels = channel_quotas().map(|(channel, quota)| network.register(channel, quota));
     network.start();
 
@@ -197,6 +200,26 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     // Finalized blocks are durable when announced; wait for an in-flight finalization.
     let _guard = chain.lock().await;
     Ok(())
+}
+
+/// The peers a node dials at start: the `--bootstrap` peers, then every genesis validator
+/// but itself at the address the genesis lists. A genesis address is only where to start:
+/// once connected, peers learn each other's current addresses from discovery's signed
+/// announcements, so a validator that moves needs no new genesis.
+fn bootstrappers(
+    genesis: &Genesis,
+    me: &ed25519::PublicKey,
+    extra: &[(ed25519::PublicKey, SocketAddr)],
+) -> Vec<(ed25519::PublicKey, Ingress)> {
+    let mut out: Vec<(ed25519::PublicKey, Ingress)> = Vec::new();
+    // The operator's entries first: they win over a stale genesis address.
+    let listed = genesis.validators.iter().map(|v| (&v.public_key, v.p2p));
+    for (key, addr) in extra.iter().map(|(k, a)| (k, *a)).chain(listed) {
+        if key != me && !out.iter().any(|(k, _)| k == key) {
+            out.push((key.clone(), Ingress::Socket(addr)));
+        }
+    }
+    out
 }
 
 /// The p2p channels of a validator and their per-peer quotas, in the order
@@ -402,4 +425,31 @@ pub async fn shutdown_signal() {
     }
     #[cfg(not(unix))]
     let _ = tokio::signal::ctrl_c().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bootstrappers_skip_self_and_prefer_the_operators_address() {
+        let genesis_addr: SocketAddr = "127.0.0.1:30333".parse().unwrap();
+        let moved: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        let genesis = Genesis::dev(genesis_addr);
+        let validator = crate::genesis::dev_validator_key().public_key();
+        let other = ed25519::PrivateKey::from_seed(7).public_key();
+
+        // The only genesis validator does not dial itself.
+        assert!(bootstrappers(&genesis, &validator, &[]).is_empty());
+        // Another node dials it at its genesis address...
+        assert_eq!(
+            bootstrappers(&genesis, &other, &[]),
+            vec![(validator.clone(), Ingress::Socket(genesis_addr))]
+        );
+        // ...unless the operator names a newer one, which wins, once.
+        assert_eq!(
+            bootstrappers(&genesis, &other, &[(validator.clone(), moved)]),
+            vec![(validator, Ingress::Socket(moved))]
+        );
+    }
 }
