@@ -97,6 +97,47 @@ fn get_job(ctx: &Ctx, id: &str) -> Result<(String, Json), String> {
     Ok((id, job))
 }
 
+/// `cowboy job list ADDR`: the jobs `ADDR` submitted, oldest first, page by page
+/// (`cowboy_getJobsOf`): id, status and attempt.
+pub fn job_list(ctx: &Ctx, addr: &str) -> CmdResult {
+    let a = parse_address(addr)?;
+    let mut all = Vec::new();
+    let mut start = json!(0);
+    loop {
+        let page = ctx
+            .client
+            .call("cowboy_getJobsOf", json!([a.to_checksum(), start]))
+            .map_err(rpc)?;
+        all.extend(page["jobs"].as_array().cloned().unwrap_or_default());
+        match page["next"].as_u64() {
+            Some(n) => start = json!(n),
+            None => break,
+        }
+    }
+    if ctx.json {
+        crate::out_json(&Json::Array(all));
+        return Ok(());
+    }
+    if all.is_empty() {
+        crate::note(format!("{} submitted no job", shown(&a)));
+        return Ok(());
+    }
+    crate::out(
+        "job id                                                              status     attempt",
+    );
+    for j in &all {
+        let id = bytes_of(&j["job_id"])
+            .map(|b| hex0x(&b))
+            .unwrap_or_default();
+        crate::out(format!(
+            "{id:<67} {:<10} {}",
+            j["status"].as_str().unwrap_or_default(),
+            j["attempt"]
+        ));
+    }
+    Ok(())
+}
+
 /// `cowboy job show ID`: the job, its committee and its outcome.
 pub fn job_show(ctx: &Ctx, id: &str) -> CmdResult {
     let (id, job) = get_job(ctx, id)?;
@@ -135,9 +176,17 @@ pub fn job_show(ctx: &Ctx, id: &str) -> CmdResult {
     crate::out(format!("deadline   block {}", job["deadline"]));
     let o = &job["outcome"];
     if !o.is_null() {
+        // A job failed by a majority's fault report names the fault; its "winners" are the
+        // paid reporters.
+        let verdict = match o["fault"].as_str() {
+            Some(kind) => format!(
+                "{} ({kind} fault): reporters",
+                o["status"].as_str().unwrap_or_default()
+            ),
+            None => format!("{}: winners", o["status"].as_str().unwrap_or_default()),
+        };
         crate::out(format!(
-            "outcome    {}: winners {}; paid {}, burned {}, refund {}",
-            o["status"].as_str().unwrap_or_default(),
+            "outcome    {verdict} {}; paid {}, burned {}, refund {}",
             list(&o["winners"]),
             o["paid"],
             o["burned"],

@@ -131,6 +131,16 @@ fn runners_and_jobs_are_read_and_the_selection_recomputes_from_rpc_alone() {
     assert!(job["outcome"].is_null(), "not decided yet");
     let text = node.cli(&["job", "show", &id]).ok().to_string();
     assert!(text.contains("status     assigned"), "{text}");
+    // The submitter's jobs, listed.
+    let mine = json(node.cli(&["--json", "job", "list", &node_addr(0)]).ok());
+    let mine = mine.as_array().expect("a list");
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    assert_eq!(mine[0]["job_id"]["bytes"], id.as_str());
+    assert_eq!(mine[0]["status"], "assigned");
+    let text = node.cli(&["job", "list", &node_addr(0)]).ok().to_string();
+    assert!(text.contains(&id) && text.contains("assigned"), "{text}");
+    let none = node.cli(&["job", "list", &node_addr(1)]);
+    assert!(none.ok().trim().is_empty(), "only a note on stderr");
 
     let sel = json(node.cli(&["--json", "job", "selection", &id]).ok());
     assert_eq!(sel["seedMatches"], true, "{sel}");
