@@ -33,21 +33,26 @@ fn shown(a: &Address) -> String {
     a.to_checksum()
 }
 
-/// `cowboy runner list`: every registered runner, page by page.
-pub fn runner_list(ctx: &Ctx) -> CmdResult {
+/// Every item of a paged RPC read: `method` with `args` then the page's start, the items in
+/// each page's `field`, until a page has no `next`.
+fn all_pages(ctx: &Ctx, method: &str, args: &[Json], field: &str) -> Result<Vec<Json>, String> {
     let mut all = Vec::new();
-    let mut start = json!(0);
+    let mut start = 0u64;
     loop {
-        let page = ctx
-            .client
-            .call("cowboy_getRunners", json!([start]))
-            .map_err(rpc)?;
-        all.extend(page["runners"].as_array().cloned().unwrap_or_default());
+        let mut params = args.to_vec();
+        params.push(json!(start));
+        let page = ctx.client.call(method, Json::Array(params)).map_err(rpc)?;
+        all.extend(page[field].as_array().cloned().unwrap_or_default());
         match page["next"].as_u64() {
-            Some(n) => start = json!(n),
-            None => break,
+            Some(n) => start = n,
+            None => return Ok(all),
         }
     }
+}
+
+/// `cowboy runner list`: every registered runner, page by page.
+pub fn runner_list(ctx: &Ctx) -> CmdResult {
+    let all = all_pages(ctx, "cowboy_getRunners", &[], "runners")?;
     if ctx.json {
         crate::out_json(&Json::Array(all));
         return Ok(());
@@ -101,19 +106,7 @@ fn get_job(ctx: &Ctx, id: &str) -> Result<(String, Json), String> {
 /// (`cowboy_getJobsOf`): id, status and attempt.
 pub fn job_list(ctx: &Ctx, addr: &str) -> CmdResult {
     let a = parse_address(addr)?;
-    let mut all = Vec::new();
-    let mut start = json!(0);
-    loop {
-        let page = ctx
-            .client
-            .call("cowboy_getJobsOf", json!([a.to_checksum(), start]))
-            .map_err(rpc)?;
-        all.extend(page["jobs"].as_array().cloned().unwrap_or_default());
-        match page["next"].as_u64() {
-            Some(n) => start = json!(n),
-            None => break,
-        }
-    }
+    let all = all_pages(ctx, "cowboy_getJobsOf", &[json!(a.to_checksum())], "jobs")?;
     if ctx.json {
         crate::out_json(&Json::Array(all));
         return Ok(());
@@ -279,23 +272,14 @@ pub fn rounds(
 
 /// The job's whole candidate snapshot, page by page.
 fn snapshot(ctx: &Ctx, id: &str) -> Result<Vec<(Address, u64)>, String> {
-    let mut out = Vec::new();
-    let mut start = 0u64;
-    loop {
-        let page = ctx
-            .client
-            .call("cowboy_getJobCandidates", json!([id, start]))
-            .map_err(rpc)?;
-        for e in page["candidates"].as_array().cloned().unwrap_or_default() {
+    all_pages(ctx, "cowboy_getJobCandidates", &[json!(id)], "candidates")?
+        .iter()
+        .map(|e| {
             let a = address_of(&e[0]).ok_or("a snapshot entry without an address")?;
             let w = e[1].as_u64().ok_or("a snapshot entry without a weight")?;
-            out.push((a, w));
-        }
-        match page["next"].as_u64() {
-            Some(n) => start = n,
-            None => return Ok(out),
-        }
-    }
+            Ok((a, w))
+        })
+        .collect()
 }
 
 /// `cowboy job selection ID`: recompute the job's committee from RPC data alone and compare.
