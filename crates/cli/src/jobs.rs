@@ -33,21 +33,26 @@ fn shown(a: &Address) -> String {
     a.to_checksum()
 }
 
-/// `cowboy runner list`: every registered runner, page by page.
-pub fn runner_list(ctx: &Ctx) -> CmdResult {
+/// Every item of a paged RPC read: `method` with `args` then the page's start, the items in
+/// each page's `field`, until a page has no `next`.
+fn all_pages(ctx: &Ctx, method: &str, args: &[Json], field: &str) -> Result<Vec<Json>, String> {
     let mut all = Vec::new();
-    let mut start = json!(0);
+    let mut start = 0u64;
     loop {
-        let page = ctx
-            .client
-            .call("cowboy_getRunners", json!([start]))
-            .map_err(rpc)?;
-        all.extend(page["runners"].as_array().cloned().unwrap_or_default());
+        let mut params = args.to_vec();
+        params.push(json!(start));
+        let page = ctx.client.call(method, Json::Array(params)).map_err(rpc)?;
+        all.extend(page[field].as_array().cloned().unwrap_or_default());
         match page["next"].as_u64() {
-            Some(n) => start = json!(n),
-            None => break,
+            Some(n) => start = n,
+            None => return Ok(all),
         }
     }
+}
+
+/// `cowboy runner list`: every registered runner, page by page.
+pub fn runner_list(ctx: &Ctx) -> CmdResult {
+    let all = all_pages(ctx, "cowboy_getRunners", &[], "runners")?;
     if ctx.json {
         crate::out_json(&Json::Array(all));
         return Ok(());
@@ -97,6 +102,35 @@ fn get_job(ctx: &Ctx, id: &str) -> Result<(String, Json), String> {
     Ok((id, job))
 }
 
+/// `cowboy job list ADDR`: the jobs `ADDR` submitted, oldest first, page by page
+/// (`cowboy_getJobsOf`): id, status and attempt.
+pub fn job_list(ctx: &Ctx, addr: &str) -> CmdResult {
+    let a = parse_address(addr)?;
+    let all = all_pages(ctx, "cowboy_getJobsOf", &[json!(a.to_checksum())], "jobs")?;
+    if ctx.json {
+        crate::out_json(&Json::Array(all));
+        return Ok(());
+    }
+    if all.is_empty() {
+        crate::note(format!("{} submitted no job", shown(&a)));
+        return Ok(());
+    }
+    crate::out(
+        "job id                                                              status     attempt",
+    );
+    for j in &all {
+        let id = bytes_of(&j["job_id"])
+            .map(|b| hex0x(&b))
+            .unwrap_or_default();
+        crate::out(format!(
+            "{id:<67} {:<10} {}",
+            j["status"].as_str().unwrap_or_default(),
+            j["attempt"]
+        ));
+    }
+    Ok(())
+}
+
 /// `cowboy job show ID`: the job, its committee and its outcome.
 pub fn job_show(ctx: &Ctx, id: &str) -> CmdResult {
     let (id, job) = get_job(ctx, id)?;
@@ -135,9 +169,17 @@ pub fn job_show(ctx: &Ctx, id: &str) -> CmdResult {
     crate::out(format!("deadline   block {}", job["deadline"]));
     let o = &job["outcome"];
     if !o.is_null() {
+        // A job failed by a majority's fault report names the fault; its "winners" are the
+        // paid reporters.
+        let verdict = match o["fault"].as_str() {
+            Some(kind) => format!(
+                "{} ({kind} fault): reporters",
+                o["status"].as_str().unwrap_or_default()
+            ),
+            None => format!("{}: winners", o["status"].as_str().unwrap_or_default()),
+        };
         crate::out(format!(
-            "outcome    {}: winners {}; paid {}, burned {}, refund {}",
-            o["status"].as_str().unwrap_or_default(),
+            "outcome    {verdict} {}; paid {}, burned {}, refund {}",
             list(&o["winners"]),
             o["paid"],
             o["burned"],
@@ -230,23 +272,14 @@ pub fn rounds(
 
 /// The job's whole candidate snapshot, page by page.
 fn snapshot(ctx: &Ctx, id: &str) -> Result<Vec<(Address, u64)>, String> {
-    let mut out = Vec::new();
-    let mut start = 0u64;
-    loop {
-        let page = ctx
-            .client
-            .call("cowboy_getJobCandidates", json!([id, start]))
-            .map_err(rpc)?;
-        for e in page["candidates"].as_array().cloned().unwrap_or_default() {
+    all_pages(ctx, "cowboy_getJobCandidates", &[json!(id)], "candidates")?
+        .iter()
+        .map(|e| {
             let a = address_of(&e[0]).ok_or("a snapshot entry without an address")?;
             let w = e[1].as_u64().ok_or("a snapshot entry without a weight")?;
-            out.push((a, w));
-        }
-        match page["next"].as_u64() {
-            Some(n) => start = n,
-            None => return Ok(out),
-        }
-    }
+            Ok((a, w))
+        })
+        .collect()
 }
 
 /// `cowboy job selection ID`: recompute the job's committee from RPC data alone and compare.

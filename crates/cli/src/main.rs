@@ -409,6 +409,11 @@ enum ValidatorCmd {
 
 #[derive(Subcommand)]
 enum JobCmd {
+    /// The jobs an address submitted, oldest first: id, status and attempt.
+    List {
+        /// The submitter (an account or an actor).
+        address: String,
+    },
     /// A job: status, committee, aggregator, commits and outcome.
     Show {
         /// Job id (0x + 64 hex digits).
@@ -715,6 +720,7 @@ fn main() -> ExitCode {
             }
         },
         Cmd::Job { cmd } => match cmd {
+            JobCmd::List { address } => jobs::job_list(&ctx, &address),
             JobCmd::Show { id } => jobs::job_show(&ctx, &id),
             JobCmd::Selection { id } => jobs::job_selection(&ctx, &id),
         },

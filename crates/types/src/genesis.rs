@@ -409,6 +409,11 @@ genesis_params! {
     job_callback_cycles: u64 = 200_000,
     /// Cells limit of a job's continuation run, prepaid likewise (chosen).
     job_callback_cells: u64 = 8_192,
+    /// What each runner reporting an actor fault (malformed input) is paid when that outcome
+    /// decides a job, before the cap `max_price / M` (whitepaper outcome table: "minimum fee
+    /// (gas cost recovery)"; the value is chosen: 10^14 wei, about three times a member's
+    /// commit plus its share of a five-runner aggregate at the genesis basefees).
+    job_min_fee_wei: u128 = 100_000_000_000_000,
     /// Base cycles of granting an entitlement (CIP-2 §7.4 `EntitlementGrant`).
     entitlement_grant_cycles: u64 = 5_000,
     /// Base cells of granting an entitlement (CIP-2 §7.4; deters spam, §7.5).

@@ -16,8 +16,9 @@ What is signed (``crates/exec/src/system/verifier/sign.rs``)::
     sig        = Ed25519 over  varint(23) ‖ "cowboy-runner-result-v1" ‖ digest
     commitment = keccak256(result ‖ sig)
 
-:class:`RunnerKey` signs; :class:`Runner` sends the registry's and verifier's transactions and
-reads assignments; :class:`RevealInbox` and :func:`send_reveal` carry signed results between
+:class:`RunnerKey` signs; :func:`fault_report` is what a runner reveals when it cannot produce
+a result (the job is impossible, an external fault, or the actor's); :class:`Runner` sends the
+registry's and verifier's transactions and reads assignments; :class:`RevealInbox` and :func:`send_reveal` carry signed results between
 runners over HTTP (CBOR bodies); :func:`serve` is the whole loop for one runner, with the work
 itself supplied by the caller.
 """
@@ -60,6 +61,25 @@ def result_digest(chain_id: int, job_id: bytes, result: bytes, tokens: int, wall
         tokens.to_bytes(8, "little"),
         wall_ms.to_bytes(8, "little"),
     )
+
+
+FAULT_MARKER = b"\0cowboy-fault-v1:"
+FAULT_KINDS = ("impossible", "external", "actor")
+
+
+def fault_report(kind: str, progress_bps: int) -> bytes:
+    """The result bytes a runner reveals when it cannot produce a result
+    (``crates/exec/src/system/verifier/fault.rs``): ``kind`` is ``"impossible"`` (the job's
+    bounds are too tight), ``"external"`` (the API or model it needs is down) or ``"actor"``
+    (the actor's input is malformed); ``progress_bps`` is the share of the work done, 0 to
+    10,000. Signed, committed and revealed like any result; when a majority of the committee
+    reports one kind the job fails with it and the reporters are paid pro rata by progress
+    (impossible, external) or the minimum fee (actor)."""
+    if kind not in FAULT_KINDS:
+        raise ValueError(f"fault kind must be one of {FAULT_KINDS}, not {kind!r}")
+    if not isinstance(progress_bps, int) or not 0 <= progress_bps <= 10_000:
+        raise ValueError("progress_bps must be an int in 0..=10000")
+    return FAULT_MARKER + kind.encode() + b":" + str(progress_bps).encode()
 
 
 def commitment(result: bytes, sig: bytes) -> bytes:

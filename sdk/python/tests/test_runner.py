@@ -8,7 +8,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from cowboy.crypto import keccak256
-from cowboy.runner import NAMESPACE, Reveal, RevealInbox, RunnerKey, commitment, result_digest, send_reveal
+from cowboy.runner import (
+    NAMESPACE, Reveal, RevealInbox, RunnerKey, commitment, fault_report, result_digest, send_reveal,
+)
 
 
 def test_the_signature_is_ed25519_over_the_namespaced_digest():
@@ -35,6 +37,16 @@ def test_the_signature_is_ed25519_over_the_namespaced_digest():
     assert commitment(b"r", sig) == keccak256(b"r" + sig)
     with pytest.raises(ValueError):
         RunnerKey(b"short")
+
+
+def test_a_fault_report_is_the_verifiers_exact_bytes():
+    # The form `fault.rs` parses (and its unit test pins): marker, kind, decimal progress.
+    assert fault_report("external", 2500) == b"\0cowboy-fault-v1:external:2500"
+    assert fault_report("impossible", 0) == b"\0cowboy-fault-v1:impossible:0"
+    assert fault_report("actor", 10_000) == b"\0cowboy-fault-v1:actor:10000"
+    for kind, bps in [("down", 0), ("external", -1), ("external", 10_001), ("actor", 1.5)]:
+        with pytest.raises(ValueError):
+            fault_report(kind, bps)
 
 
 def test_the_inbox_keeps_what_matches_each_commitment():

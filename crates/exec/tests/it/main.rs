@@ -10,6 +10,7 @@ mod entitlements;
 mod examples;
 mod jobs_actor;
 mod oracle;
+mod outcomes;
 mod replay;
 mod runners;
 mod staking;

@@ -298,6 +298,19 @@ fn bad_oracle_declarations_are_refused_and_change_nothing() {
                 ],
                 "extract[0].regex: missing )",
             ),
+            // A pattern whose program is over the engine's cap (1,024 instructions) is over
+            // the rule's 256 bytes too, which refuses it first (`extract.rs` tests the cap
+            // itself at its exact size, and that no 256-byte rule comes near it).
+            (
+                vec![
+                    (
+                        "extract",
+                        Value::Array(vec![rule("price", "regex", &"()*".repeat(400))]),
+                    ),
+                    ("snapshot", text("latest")),
+                ],
+                "extract[0].regex: 1 to 256 bytes",
+            ),
             (
                 vec![
                     (

@@ -12,6 +12,7 @@ use commonware_codec::DecodeExt;
 use commonware_cryptography::ed25519::PrivateKey;
 use commonware_cryptography::Signer as _;
 use commonware_runtime::{deterministic, Runner as _};
+use cowboy_exec::system::verifier::fault::{Kind, Report};
 use cowboy_exec::system::verifier::sign::{self, Usage, NAMESPACE};
 use cowboy_types::cbor::Value;
 use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, SCHEDULER, TREASURY};
@@ -766,12 +767,16 @@ fn a_job_too_large_to_verify_in_one_timer_run_is_refused() {
     });
 }
 
-/// A random job: its mode, which runners lie, which stay silent, whether the aggregator
-/// submits, the runners' usage.
+/// A random job: its mode, which runners lie, which report a fault (of which kind, with what
+/// progress), which stay silent, whether the aggregator submits, the runners' usage.
 #[derive(Clone, Debug)]
 struct Plan {
     mode: u8,
     liars: u8,
+    /// Runners revealing a fault report instead of a result (over lying).
+    faults: u8,
+    fault_kind: u8,
+    progress_bps: u16,
     silent: u8,
     aggregated: bool,
     wall_ms: [u16; 4],
@@ -782,8 +787,7 @@ struct Plan {
 
 fn plan() -> impl Strategy<Value = Plan> {
     (
-        0u8..3,
-        any::<u8>(),
+        (0u8..3, any::<u8>(), any::<u8>(), 0u8..3, 0u16..=10_000),
         any::<u8>(),
         any::<bool>(),
         any::<[u16; 4]>(),
@@ -791,9 +795,19 @@ fn plan() -> impl Strategy<Value = Plan> {
         any::<bool>(),
     )
         .prop_map(
-            |(mode, liars, silent, aggregated, wall_ms, tip, pool)| Plan {
+            |(
+                (mode, liars, faults, fault_kind, progress_bps),
+                silent,
+                aggregated,
+                wall_ms,
+                tip,
+                pool,
+            )| Plan {
                 mode,
                 liars,
+                faults,
+                fault_kind,
+                progress_bps,
                 silent,
                 aggregated,
                 wall_ms,
@@ -803,7 +817,8 @@ fn plan() -> impl Strategy<Value = Plan> {
         )
 }
 
-/// Run `plan` on a fresh chain; returns whether value was conserved and the job's status.
+/// Run `plan` on a fresh chain, checking value is conserved; returns the job's status, and
+/// for a fault-decided job `failed:<kind>`.
 fn run_plan(pl: Plan) -> String {
     deterministic::Runner::default().start(|ctx| async move {
         let p = job_params();
@@ -876,11 +891,21 @@ fn run_plan(pl: Plan) -> String {
             .enumerate()
             .map(|(i, a)| {
                 let v = if pl.liars >> i & 1 == 1 { 7 + i } else { 1_000 };
-                let res = format!("{{\"v\": {v}}}");
+                let res = if pl.faults >> i & 1 == 1 {
+                    let kind =
+                        [Kind::Impossible, Kind::External, Kind::Actor][usize::from(pl.fault_kind)];
+                    Report {
+                        kind,
+                        progress_bps: u64::from(pl.progress_bps),
+                    }
+                    .encode()
+                } else {
+                    format!("{{\"v\": {v}}}").into_bytes()
+                };
                 Rv::new(
                     index_of(a, 6),
                     &id,
-                    res.as_bytes(),
+                    &res,
                     usage(0, u64::from(pl.wall_ms[i])),
                 )
             })
@@ -975,15 +1000,18 @@ fn run_plan(pl: Plan) -> String {
             8_000 + u128::from(tip),
             "the escrow is accounted for exactly"
         );
-        status
+        match get(&o, "fault") {
+            Value::Text(kind) => format!("{status}:{kind}"),
+            _ => status,
+        }
     })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
 
-    /// Whatever the job's mode, runners and outcome, value is only burned, never created or
-    /// lost: balances + escrow + stake + treasury change by exactly −(fees and job burn).
+    /// Whatever the job's mode, runners and outcome (a result, no consensus, or a fault
+    /// row), value is only burned, never created or lost: balances + escrow + stake + treasury change by exactly −(fees and job burn).
     #[test]
     fn a_job_creates_or_destroys_no_value_but_the_burn(pl in plan()) {
         let _ = run_plan(pl);
@@ -991,10 +1019,13 @@ proptest! {
 }
 
 #[test]
-fn the_property_sees_both_outcomes() {
+fn the_property_sees_every_outcome() {
     let all_honest = Plan {
         mode: 1,
         liars: 0,
+        faults: 0,
+        fault_kind: 0,
+        progress_bps: 0,
         silent: 0,
         aggregated: true,
         wall_ms: [1, 2, 3, 4],
@@ -1013,9 +1044,33 @@ fn the_property_sees_both_outcomes() {
     let pooled_inflated = Plan {
         wall_ms: [10, 10, 10, 900],
         pool: true,
-        ..all_honest
+        ..all_honest.clone()
     };
     assert_eq!(run_plan(pooled_inflated), "verified");
+    // The fault rows, aggregated and self-aggregated; an external fault whose reporter
+    // inflated its usage has its excess held and released like a result's.
+    let impossible = Plan {
+        faults: 0b0111,
+        progress_bps: 3_333,
+        ..all_honest.clone()
+    };
+    assert_eq!(run_plan(impossible), "failed:impossible");
+    let external = Plan {
+        faults: 0b1110,
+        fault_kind: 1,
+        progress_bps: 10_000,
+        wall_ms: [10, 10, 10, 900],
+        aggregated: false,
+        ..all_honest.clone()
+    };
+    assert_eq!(run_plan(external), "failed:external");
+    let actor = Plan {
+        faults: 0b1111,
+        fault_kind: 2,
+        silent: 0b0001,
+        ..all_honest
+    };
+    assert_eq!(run_plan(actor), "failed:actor");
 }
 
 #[test]

@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x48f3568a3645713bf99b893127224d09f4bc5f31b6e428f79605a0b52bec5a41"
+        "0x149e6cc6efb47b5bc976a74834739e0e0dc67e0fdae540d909a7a9221fbe5020"
     );
 }
 

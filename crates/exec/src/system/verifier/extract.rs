@@ -509,6 +509,32 @@ mod tests {
     }
 
     #[test]
+    fn the_regex_program_cap_is_enforced_at_its_exact_size() {
+        // A literal compiles to one instruction a character, then `Match`: 1,023 characters
+        // are exactly the cap, one more is over it and refused with the engine's reason.
+        assert_eq!(
+            validate(Kind::Regex, &"a".repeat(REGEX_MAX_PROGRAM - 1)),
+            Ok(())
+        );
+        let e = validate(Kind::Regex, &"a".repeat(REGEX_MAX_PROGRAM)).expect_err("refused");
+        assert!(e.contains("code size limit exceeded"), "{e}");
+        let e = validate(Kind::Regex, &"()*".repeat(400)).expect_err("refused");
+        assert!(e.contains("code size limit exceeded"), "{e}");
+        // The densest shapes found (about two instructions a byte: an empty group and a
+        // repeat around it, or an empty alternation) stay near half the cap within a rule's
+        // 256 bytes, so at submission the rule's length bound binds before the cap does.
+        let half = Limits {
+            max_memory: Limits::default().max_memory,
+            max_program: REGEX_MAX_PROGRAM / 2 + 2,
+        };
+        for dense in ["()*".repeat(85), "(|)*".repeat(64), "((|)*)*".repeat(36)] {
+            assert!(dense.len() <= 256);
+            let mut b = Budget::new(u64::MAX);
+            Regex::compile_str(&dense, 0, &mut b, &half).expect("under half the cap");
+        }
+    }
+
+    #[test]
     fn the_regex_charge_covers_the_engines_worst_case() {
         let p = GenesisParams::default();
         let r = "(a|b){100}";

@@ -11,8 +11,9 @@
 //! * `submit_verified_result(job_id, result, reveals)`: the job's aggregator, while it is
 //!   committed and at most `2 × aggregator_timeout_blocks` after it became so; `reveals` is a
 //!   list of `[runner, result, [tokens, wall_ms], sig]`, each checked ([`reveal`]); the mode
-//!   decides ([`modes`]) and `result` must be the verified result (the first winner's, in
-//!   committee order); then [`outcome::decide`] settles and the `finalize` timer is cancelled.
+//!   decides ([`modes`]), unless a majority reports a fault ([`fault`]), and `result` must be
+//!   the verified result (the first winner's, in committee order; a decisive fault's first
+//!   report); then [`outcome::decide`] settles and the `finalize` timer is cancelled.
 //! * `reveal(job_id, result, [tokens, wall_ms], sig)`: a committed runner's own reveal in the
 //!   self-aggregation window; checked and stored.
 //! * `finalize([job_id])`, `continue([job_id])`: the verifier's own timers (scheduler only):
@@ -32,6 +33,7 @@ pub mod challenge;
 pub mod commit;
 pub mod error;
 pub mod extract;
+pub mod fault;
 pub mod modes;
 pub mod oracle;
 pub mod outcome;
@@ -231,15 +233,16 @@ fn submit_verified_result(
     let total: u64 = ordered.iter().map(|r| r.result.len() as u64).sum();
     call.charge(modes::cycles(p, &spec.rules, ordered.len() as u64, total))?;
     let results: Vec<&[u8]> = ordered.iter().map(|r| r.result.as_slice()).collect();
-    let verdict = modes::evaluate(
+    let verdict = modes::verdict(
         &spec.rules,
         spec.format,
         &results,
         call.env.timestamp_ms / 1000,
+        spec.need(),
     );
-    if let modes::Verdict::Consensus(w) = &verdict {
-        let first = w.first().and_then(|&i| ordered.get(i));
-        if first.map(|r| r.result.as_slice()) != Some(result) {
+    // The claimed result is the verified one, or the decisive fault's first report.
+    if let Some(&first) = verdict.winners().first() {
+        if ordered.get(first).map(|r| r.result.as_slice()) != Some(result) {
             return Err(VerifyError::ResultMismatch.into());
         }
     }

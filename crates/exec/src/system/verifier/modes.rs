@@ -96,8 +96,12 @@ impl Format {
     }
 }
 
-/// Parse a result, or `None` when it is unreadable.
+/// Parse a result, or `None` when it is unreadable or a fault report (which is never a
+/// result, [`super::fault`]).
 pub fn parse(format: Format, bytes: &[u8]) -> Option<Doc> {
+    if bytes.starts_with(super::fault::MARKER) {
+        return None;
+    }
     match format {
         Format::Cbor => from_cbor(&cbor::decode(bytes).ok()?, 0),
         Format::Json => {
@@ -526,6 +530,30 @@ pub enum Verdict {
     Consensus(Vec<usize>),
     /// Not enough of them agree.
     NoConsensus,
+    /// A fault report of this kind decides the job ([`super::fault::decisive`]); the
+    /// reporters, ascending.
+    Fault(super::fault::Kind, Vec<usize>),
+}
+
+impl Verdict {
+    /// The reveals the verdict stands on: the winners, or a decisive fault's reporters.
+    pub fn winners(&self) -> &[usize] {
+        match self {
+            Verdict::Consensus(w) | Verdict::Fault(_, w) => w,
+            Verdict::NoConsensus => &[],
+        }
+    }
+}
+
+/// The verdict over `results` (in committee order) of a job needing `need` agreeing runners:
+/// a decisive fault report ([`super::fault::decisive`]), else the mode's ([`evaluate`]).
+/// Recognising reports reads a constant number of bytes per reveal, covered by the check each
+/// reveal was charged ([`super::reveal::check_cycles`]).
+pub fn verdict(rules: &Rules, format: Format, results: &[&[u8]], now: u64, need: u64) -> Verdict {
+    match super::fault::decisive(results, need) {
+        Some((kind, by)) => Verdict::Fault(kind, by),
+        None => evaluate(rules, format, results, now),
+    }
 }
 
 impl Rules {
@@ -659,9 +687,11 @@ fn group_eq<T: PartialEq>(items: &[Option<T>]) -> Vec<Vec<usize>> {
 }
 
 /// The verdict of `rules` over `results` (in committee order), decided in a block with
-/// timestamp `now` (unix seconds; only the oracle mode's freshness bound reads it).
+/// timestamp `now` (unix seconds; only the oracle mode's freshness bound reads it). A fault
+/// report agrees with nothing, in every mode.
 pub fn evaluate(rules: &Rules, format: Format, results: &[&[u8]], now: u64) -> Verdict {
     let k = results.len();
+    let not_report = |r: &&[u8]| !r.starts_with(super::fault::MARKER);
     let consensus = |w: Vec<usize>, need: usize| {
         if w.len() >= need.max(1) {
             Verdict::Consensus(w)
@@ -670,9 +700,15 @@ pub fn evaluate(rules: &Rules, format: Format, results: &[&[u8]], now: u64) -> V
         }
     };
     match rules {
-        Rules::Single => consensus((0..k.min(1)).collect(), 1),
+        Rules::Single => consensus(
+            (0..k.min(1)).filter(|&i| not_report(&results[i])).collect(),
+            1,
+        ),
         Rules::Deterministic => {
-            let items: Vec<Option<&[u8]>> = results.iter().map(|r| Some(*r)).collect();
+            let items: Vec<Option<&[u8]>> = results
+                .iter()
+                .map(|r| Some(*r).filter(not_report))
+                .collect();
             let (best, tied) = largest(group_eq(&items));
             if tied {
                 return Verdict::NoConsensus;

@@ -17,6 +17,11 @@
 //! * **FAILED** ([`Verdict::NoConsensus`]): the whole escrow (tip included) is refunded; the
 //!   committed runners that revealed nothing lose reputation. Runners that revealed valid but
 //!   disagreeing results are not penalised: without a majority nobody is shown wrong.
+//! * **FAILED by a fault** ([`Verdict::Fault`]: a majority reported the job impossible, an
+//!   external fault or the actor's fault, [`super::fault`]): only the reporters are paid, pro
+//!   rata by their progress or the minimum fee `job_min_fee_wei`, split as above; no tip and
+//!   no bonus; the rest is refunded. Only the committed runners that revealed nothing lose
+//!   reputation.
 //! * Either way every committed runner is done with the job (`job_finished`) and the decision
 //!   is stored under `["outcome", job_id]`; the job's record moves to `verified` or `failed`,
 //!   so a late or second reveal, aggregate or finalization is refused or does nothing.
@@ -30,6 +35,7 @@ use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY, TRE
 use cowboy_types::{Address, Hash32};
 
 use super::anomaly;
+use super::fault::{Kind, Report};
 use super::modes::{self, Verdict};
 use super::reveal::{self, reveal_key, Reveal};
 use super::sign::Usage;
@@ -150,15 +156,26 @@ pub fn split(p: &GenesisParams, a: u128) -> (u128, u128, u128) {
     (a - burn - treasury, burn, treasury)
 }
 
-/// The pure settlement arithmetic: `prices` are the winners' prices paid now, before the
-/// cap; `held` is what is held for review on top of them (paid or refunded later).
+/// Who, besides the paid runners' prices, a settlement rewards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// A decisive fault: no tip, no bonus (they reward a delivered result).
+    Nothing,
+    /// A self-aggregated result: the tip, shared by the winners.
+    Tip,
+    /// An aggregated result: the tip (its remainder to the aggregator) and the bonus.
+    TipAndBonus,
+}
+
+/// The pure settlement arithmetic: `prices` are the paid runners' prices paid now, before
+/// the cap; `held` is what is held for review on top of them (paid or refunded later).
 pub fn settle_amounts(
     p: &GenesisParams,
     spec: &JobSpec,
     escrow: u128,
     prices: &[u128],
     held: u128,
-    aggregated: bool,
+    reward: Reward,
 ) -> (Vec<(u128, u128)>, Settlement) {
     let cap = spec.cap();
     let mut s = Settlement {
@@ -175,13 +192,17 @@ pub fn settle_amounts(
         per.push((runner, 0));
     }
     let n = per.len() as u128;
+    if reward == Reward::Nothing {
+        s.refund = escrow - s.paid - s.held;
+        return (per, s);
+    }
     if let Some(share) = spec.tip.checked_div(n) {
         for x in &mut per {
             x.1 = share;
         }
         s.tip = share * n;
     }
-    if aggregated {
+    if reward == Reward::TipAndBonus {
         // The tip's remainder and the bonus go to the aggregator.
         s.tip = spec.tip;
         let bonus =
@@ -208,27 +229,33 @@ pub fn decide(
     let m = job.committed.len() as u64;
     call.charge(decide_cycles(p, m))?;
     let committed = job.committed.clone();
-    let winners: Vec<&Reveal> = match verdict {
-        Verdict::Consensus(w) => w.iter().filter_map(|&i| reveals.get(i)).collect(),
-        Verdict::NoConsensus => Vec::new(),
+    // The paid: a result's winners, or a decisive fault's reporters.
+    let winners: Vec<&Reveal> = verdict
+        .winners()
+        .iter()
+        .filter_map(|&i| reveals.get(i))
+        .collect();
+    let verified = matches!(verdict, Verdict::Consensus(_));
+    let fault = match verdict {
+        Verdict::Fault(kind, _) => Some(*kind),
+        _ => None,
     };
     let winner_addrs: Vec<Address> = winners.iter().map(|r| r.runner).collect();
     let revealed: Vec<Address> = reveals.iter().map(|r| r.runner).collect();
-    // Who loses reputation: with a verdict, everyone committed but not among the winners;
-    // without one, only those who revealed nothing.
+    // Who loses reputation: with a result, everyone committed but not among the winners;
+    // without one (no consensus, or a fault), only those who revealed nothing.
     let faulty: Vec<Address> = committed
         .iter()
         .filter(|a| {
-            if winners.is_empty() {
-                !revealed.contains(a)
-            } else {
+            if verified {
                 !winner_addrs.contains(a)
+            } else {
+                !revealed.contains(a)
             }
         })
         .copied()
         .collect();
     let escrow = job.escrow;
-    let verified = !winners.is_empty();
     let mut settlement = Settlement {
         refund: escrow,
         ..Settlement::default()
@@ -236,7 +263,7 @@ pub fn decide(
     let mut per = Vec::new();
     let mut commissions: Vec<u64> = Vec::new();
     let mut held: Vec<(Address, u128)> = Vec::new();
-    if verified {
+    if !winners.is_empty() {
         let usages: Vec<Usage> = winners.iter().map(|r| r.usage).collect();
         let expected = anomaly::expected(spec, &usages);
         let cap = spec.cap();
@@ -261,22 +288,32 @@ pub fn decide(
                     .map(|pr| price(pr, spec, u).unwrap_or(u128::MAX))
                     .unwrap_or(0)
             };
-            let full = at(r.usage);
+            let full = at(r.usage).min(cap);
             // Over twice the expected usage: paid now for the bounded usage, the rest held.
-            match anomaly::bounded(anomaly::clamped(spec, r.usage), &expected) {
-                Some(b) => {
-                    let now = at(b).min(cap);
-                    let rest = full.min(cap) - now.min(full.min(cap));
-                    if rest > 0 {
-                        held.push((r.runner, rest));
-                    }
-                    prices.push(full.min(cap) - rest);
-                }
-                None => prices.push(full),
+            let rest = match anomaly::bounded(anomaly::clamped(spec, r.usage), &expected) {
+                Some(b) => full - at(b).min(full),
+                None => 0,
+            };
+            // The fault rows (`fault` module docs): pro rata by the reported progress, or the
+            // minimum fee (nothing to a forgotten runner, as for a result).
+            let (now, rest) = match (fault, Report::parse(&r.result)) {
+                (Some(Kind::Actor), _) if profile.is_some() => (p.job_min_fee_wei.min(cap), 0),
+                (Some(Kind::Actor), _) => (0, 0),
+                (Some(_), Some(report)) => (report.pro_rata(full - rest), report.pro_rata(rest)),
+                _ => (full - rest, rest),
+            };
+            if rest > 0 {
+                held.push((r.runner, rest));
             }
+            prices.push(now);
         }
         let held_total: u128 = held.iter().map(|x| x.1).sum();
-        let (p2, s) = settle_amounts(p, spec, escrow, &prices, held_total, aggregator.is_some());
+        let reward = match (verified, aggregator) {
+            (false, _) => Reward::Nothing,
+            (true, None) => Reward::Tip,
+            (true, Some(_)) => Reward::TipAndBonus,
+        };
+        let (p2, s) = settle_amounts(p, spec, escrow, &prices, held_total, reward);
         per = p2;
         settlement = s;
     }
@@ -286,7 +323,7 @@ pub fn decide(
             if !registered(raw, a)? {
                 continue;
             }
-            if winner_addrs.contains(a) {
+            if verified && winner_addrs.contains(a) {
                 apply_reputation(raw, a, RepEvent::Success)?;
             } else if faulty.contains(a) {
                 apply_reputation(raw, a, RepEvent::InvalidResult)?;
@@ -326,7 +363,7 @@ pub fn decide(
     job.selected = committed;
     reveal::store_job(call, id, &job)?;
     let height = call.env.height;
-    let result_from = winners.first().map(|r| r.runner);
+    let result_from = winners.first().filter(|_| verified).map(|r| r.runner);
     let record = Value::Map(vec![
         (t("status"), t(job.status.name())),
         (t("winners"), addrs(&winner_addrs)),
@@ -347,10 +384,11 @@ pub fn decide(
         (t("refund"), Value::from_u128(settlement.refund)),
         (t("delegators"), Value::from_u128(settlement.delegators)),
         (t("held"), Value::from_u128(settlement.held)),
+        (t("fault"), fault.map_or(Value::Null, |k| t(k.name()))),
         (t("height"), Value::Uint(height)),
     ]);
     call.write(&outcome_key(id), &cbor::encode(&record))?;
-    if let Some(first) = winners.first() {
+    if let Some(first) = winners.first().filter(|_| verified) {
         // The job's result, for the continuation and `get_result`: a self-revealed one is
         // stored already; an aggregate's is stored now, paid by the aggregator.
         if aggregator.is_some() {
@@ -377,9 +415,10 @@ pub fn decide(
             "JobFailed",
             &Value::Map(vec![
                 (t("job_id"), Value::Bytes(id.0.to_vec())),
-                (t("reason"), t("no_consensus")),
+                (t("reason"), t(fault.map_or("no_consensus", Kind::name))),
                 (t("revealed"), addrs(&revealed)),
                 (t("missing"), addrs(&faulty)),
+                (t("paid"), Value::from_u128(settlement.paid)),
                 (t("refund"), Value::from_u128(settlement.refund)),
             ]),
         )?;
@@ -499,11 +538,12 @@ pub fn finalize(call: &mut Call<'_>, id: &Hash32) -> Result<Value, CallError> {
         total,
     ))?;
     let results: Vec<&[u8]> = reveals.iter().map(|r| r.result.as_slice()).collect();
-    let verdict = modes::evaluate(
+    let verdict = modes::verdict(
         &spec.rules,
         spec.format,
         &results,
         call.env.timestamp_ms / 1000,
+        spec.need(),
     );
     decide(call, id, job, &spec, &reveals, &verdict, None)?;
     Ok(Value::Null)
