@@ -264,6 +264,9 @@ impl<'h> Vm<'h> {
             (base.types.clone(), base.builtins.clone())
         });
         crate::memory::reset(limits.memory);
+        // Caches filled by the thread's earlier invocations must not make this one cheaper:
+        // an inline-cache refill owes a class lookup, a hit does not (`value::new_class_epoch`).
+        crate::value::new_class_epoch();
         Vm::with_base(limits, types, builtins)
     }
 
