@@ -298,7 +298,8 @@ fn run_actor(
     code: std::rc::Rc<crate::bytecode::Code>,
     inv: &Invocation<'_>,
 ) -> R<Result<Vec<u8>, InvokeError>> {
-    vm.sources.insert(code.filename.clone(), inv.source.into());
+    vm.sources
+        .insert(code.filename.clone(), inv.source.to_owned().into());
     let globals = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
     let mut frame = vm.new_frame(code, globals.clone(), None, Vec::new());

@@ -107,7 +107,8 @@ pub(crate) fn load_cowboy_sdk(vm: &mut Vm, name: &str) -> R<Value> {
     let shared = vm.shared_sdk()?;
     let table = shared.dict.table.borrow().clone();
     vm.charge(crate::cost::table_copy(table.entries.len()))?;
-    vm.sources.insert(filename.into(), COWBOY_SDK.into());
+    vm.sources
+        .insert(filename.into(), std::borrow::Cow::Borrowed(COWBOY_SDK));
     Ok(Value::Module(Rc::new(Module {
         name: name.into(),
         dict: crate::value::rc_dict(PyDict::from_table(table)),
@@ -135,7 +136,8 @@ fn run_python(vm: &mut Vm, name: &'static str, src: &'static str, filename: &str
             ))
         }
     };
-    vm.sources.insert(filename.into(), src.into());
+    vm.sources
+        .insert(filename.into(), std::borrow::Cow::Borrowed(src));
     let d = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     let m = Value::Module(Rc::new(Module {

@@ -925,6 +925,14 @@ pub fn class_epoch() -> u64 {
     CLASS_EPOCH.with(|e| e.get())
 }
 
+/// Start a new class epoch: every cached class lookup and inline-cache fact made before is
+/// stale. Each invocation starts in one of its own (`Vm::new`), so what a cache refill charges
+/// (its MRO walk) is paid at the first use of each site in every invocation, whatever the
+/// thread ran before: the classes of the VM base and `cowboy_sdk` outlive invocations.
+pub fn new_class_epoch() {
+    CLASS_EPOCH.with(|e| e.set(e.get() + 1));
+}
+
 thread_local! {
     /// Bumped by every class namespace change; a class's cached lookups from an older epoch
     /// are stale (a change to a base class must invalidate its subclasses' caches too).
@@ -1148,7 +1156,7 @@ impl Class {
 
     /// Change this class's namespace (invalidates every cached attribute lookup).
     pub fn dict_mut(&self) -> std::cell::RefMut<'_, NameMap> {
-        CLASS_EPOCH.with(|e| e.set(e.get() + 1));
+        new_class_epoch();
         self.dict.borrow_mut()
     }
 

@@ -1352,7 +1352,8 @@ fn regex_flag(vm: &mut Vm) -> R<Value> {
     const SRC: &str = include_str!("re_flags.py");
     let code = crate::code_cache::compile_builtin("re._flags", SRC, "re_flags.py")
         .map_err(|e| vm.new_exc("ImportError", &format!("re flags failed to compile: {e}")))?;
-    vm.sources.insert("re_flags.py".into(), SRC.into());
+    vm.sources
+        .insert("re_flags.py".into(), std::borrow::Cow::Borrowed(SRC));
     let ns = rc_dict(PyDict::new());
     vm.dict_set_str(&ns, "__name__", Value::str("re"))?;
     let mut f = vm.new_frame(code, ns.clone(), None, Vec::new());
