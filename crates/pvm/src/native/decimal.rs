@@ -201,19 +201,32 @@ impl Ctx {
     }
 }
 
-fn int_field(vm: &Vm, d: &PyDict, name: &str) -> Option<i64> {
-    match vm.dict_get_str(d, name)? {
+/// Field `name` of an instance dict, looked for first at `pos`: decimal.py's `Context.__init__`
+/// stores the fields in one order, so a context's dict holds each at a known position and
+/// reading it needs no hashing (the key is checked; any other layout takes the lookup).
+fn field(vm: &Vm, d: &PyDict, pos: usize, name: &str) -> Option<Value> {
+    if let Some(Some(e)) = d.table.borrow().entries.get(pos) {
+        if matches!(&e.key, Value::Str(k) if k.s == name) {
+            return Some(e.value.clone());
+        }
+    }
+    vm.dict_get_str(d, name)
+}
+
+fn int_field(vm: &Vm, d: &PyDict, pos: usize, name: &str) -> Option<i64> {
+    match field(vm, d, pos, name)? {
         Value::Int(i) => Some(i),
         Value::Bool(b) => Some(i64::from(b)),
         _ => None,
     }
 }
 
-fn signal_dict(vm: &Vm, d: &PyDict, name: &str) -> Option<Rc<PyDict>> {
-    let Value::Instance(i) = vm.dict_get_str(d, name)? else {
+/// The dict behind a context's `flags` or `traps` (`_SignalDict._d`, its only slot).
+fn signal_dict(vm: &Vm, d: &PyDict, pos: usize, name: &str) -> Option<Rc<PyDict>> {
+    let Value::Instance(i) = field(vm, d, pos, name)? else {
         return None;
     };
-    match vm.dict_get_str(&i.dict, "_d")? {
+    match field(vm, &i.dict, 0, "_d")? {
         Value::Dict(d) => Some(d),
         _ => None,
     }
@@ -248,16 +261,16 @@ fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<(Ctx, Live)
     }
     let d = &i.dict;
     let ctx = Ctx {
-        prec: int_field(vm, d, "prec")?,
-        rounding: rounding_of(&vm.dict_get_str(d, "rounding")?)?,
-        emin: int_field(vm, d, "Emin")?,
-        emax: int_field(vm, d, "Emax")?,
-        clamp: int_field(vm, d, "clamp")? != 0,
-        capitals: int_field(vm, d, "capitals")? != 0,
+        prec: int_field(vm, d, 0, "prec")?,
+        rounding: rounding_of(&field(vm, d, 1, "rounding")?)?,
+        emin: int_field(vm, d, 2, "Emin")?,
+        emax: int_field(vm, d, 3, "Emax")?,
+        capitals: int_field(vm, d, 4, "capitals")? != 0,
+        clamp: int_field(vm, d, 5, "clamp")? != 0,
     };
     let live = Live {
-        flags: signal_dict(vm, d, "flags")?,
-        traps: signal_dict(vm, d, "traps")?,
+        flags: signal_dict(vm, d, 6, "flags")?,
+        traps: signal_dict(vm, d, 7, "traps")?,
         value: value.clone(),
     };
     Some((ctx, live))
@@ -275,9 +288,9 @@ fn signal(vm: &mut Vm, reg: &Registry, ctx: &Live, conds: u32) -> R<()> {
             continue;
         }
         listed.push(reg.signals[bit].clone());
-        let sig = reg.signals[if bit >= FIRST_CONDITION { 0 } else { bit }].clone();
-        vm.dict_set(&ctx.flags, sig.clone(), Value::Bool(true))?;
-        if let Some(Value::Bool(true)) = vm.dict_get(&ctx.traps, &sig)? {
+        let sig = if bit >= FIRST_CONDITION { 0 } else { bit };
+        set_signal(vm, &ctx.flags, sig, &reg.signals[sig])?;
+        if let Some(Value::Bool(true)) = get_signal(vm, &ctx.traps, sig, &reg.signals[sig])? {
             trapped = true;
         }
     }
@@ -285,6 +298,34 @@ fn signal(vm: &mut Vm, reg: &Registry, ctx: &Live, conds: u32) -> R<()> {
         vm.call_method(&ctx.value, "_signal", Args::new(vec![Value::list(listed)]))?;
     }
     Ok(())
+}
+
+/// Whether entry `pos` of a signal dict holds `sig`: `Context._signal_dict` builds every one
+/// in `_SIGNALS` order, the order of the condition bits.
+fn signal_at(d: &PyDict, pos: usize, sig: &Value) -> bool {
+    matches!(
+        (d.table.borrow().entries.get(pos), sig),
+        (Some(Some(e)), Value::Class(s)) if matches!(&e.key, Value::Class(k) if Rc::ptr_eq(k, s))
+    )
+}
+
+fn get_signal(vm: &mut Vm, d: &PyDict, pos: usize, sig: &Value) -> R<Option<Value>> {
+    if signal_at(d, pos, sig) {
+        return Ok(d.table.borrow().entries[pos]
+            .as_ref()
+            .map(|e| e.value.clone()));
+    }
+    vm.dict_get(d, sig)
+}
+
+fn set_signal(vm: &mut Vm, d: &PyDict, pos: usize, sig: &Value) -> R<()> {
+    if signal_at(d, pos, sig) {
+        if let Some(e) = d.table.borrow_mut().entries[pos].as_mut() {
+            e.value = Value::Bool(true);
+        }
+        return Ok(());
+    }
+    vm.dict_set(d, sig.clone(), Value::Bool(true))
 }
 
 // ------------------------------------------------------------------------------ values
@@ -1204,6 +1245,37 @@ fn context_arg(a: &Args, before: usize) -> Option<Option<Value>> {
     }
 }
 
+/// What a native operation's common case needs: its registry, a Decimal receiver `x` and a
+/// second operand `y` (a Decimal or an int), both finite, and a plain context (`explicit`,
+/// or the current one). `None` sends the call to the Python path.
+struct Common<'a> {
+    reg: Rc<Registry>,
+    x: Operand<'a>,
+    y: Operand<'a>,
+    ctx: Ctx,
+    live: Live,
+}
+
+fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Common<'a>>> {
+    let reg = registry(vm)?;
+    let (Some(x @ Operand::Dec(_)), Some(y)) = (
+        a.pos.first().and_then(finite_operand),
+        a.pos.get(1).and_then(finite_operand),
+    ) else {
+        return Ok(None);
+    };
+    let Some((ctx, live)) = context(vm, &reg, explicit)? else {
+        return Ok(None);
+    };
+    Ok(Some(Common {
+        reg,
+        x,
+        y,
+        ctx,
+        live,
+    }))
+}
+
 /// Binary operations.
 #[derive(Clone, Copy)]
 enum Op {
@@ -1220,14 +1292,14 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
     let Some(context_arg) = context_arg(a, 2) else {
         return Ok(None);
     };
-    let reg = registry(vm)?;
-    let (Some(x), Some(y)) = (finite_operand(&a.pos[0]), finite_operand(&a.pos[1])) else {
-        return Ok(None);
-    };
-    if !matches!(x, Operand::Dec(_)) {
-        return Ok(None);
-    }
-    let Some((ctx, live)) = context(vm, &reg, context_arg.as_ref())? else {
+    let Some(Common {
+        reg,
+        x,
+        y,
+        ctx,
+        live,
+    }) = common(vm, a, context_arg.as_ref())?
+    else {
         return Ok(None);
     };
     let (l, r) = if reflected { (&*y, &*x) } else { (&*x, &*y) };
@@ -1389,14 +1461,14 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     if a.pos.len() < 2 || a.pos.len() > 4 {
         return Ok(None);
     }
-    let reg = registry(vm)?;
-    let (Some(x), Some(e)) = (finite_operand(&a.pos[0]), finite_operand(&a.pos[1])) else {
-        return Ok(None);
-    };
-    if !matches!(x, Operand::Dec(_)) {
-        return Ok(None);
-    }
-    let Some((ctx, live)) = context(vm, &reg, context_arg.as_ref())? else {
+    let Some(Common {
+        reg,
+        x,
+        y: e,
+        ctx,
+        live,
+    }) = common(vm, a, context_arg.as_ref())?
+    else {
         return Ok(None);
     };
     let rounding = match rounding {
@@ -1426,17 +1498,20 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     if a.pos.len() != 2 || !a.kw.is_empty() {
         return Ok(None);
     }
-    let reg = registry(vm)?;
-    let (Some(x), Some(y)) = (finite_operand(&a.pos[0]), finite_operand(&a.pos[1])) else {
+    let Some(Common {
+        reg,
+        x,
+        y,
+        ctx,
+        live,
+    }) = common(vm, a, None)?
+    else {
         return Ok(None);
     };
-    if !matches!(x, Operand::Dec(_)) || y.adjusted() > 18 || !is_integral(&y) {
+    if y.adjusted() > 18 || !is_integral(&y) {
         return Ok(None);
     }
     let Some(n) = small_int(&y) else {
-        return Ok(None);
-    };
-    let Some((ctx, live)) = context(vm, &reg, None)? else {
         return Ok(None);
     };
     // Up to two multiplications per bit of n (and a division for a negative n), each at
