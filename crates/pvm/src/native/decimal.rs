@@ -392,6 +392,9 @@ fn int_value(c: &BigUint) -> Value {
 // ------------------------------------------------------------------------------ digits
 
 fn pow10(k: u64) -> BigUint {
+    if k < 39 {
+        return BigUint::from(10u128.pow(k as u32));
+    }
     BigUint::from(10u32).pow(k as u32)
 }
 
@@ -432,30 +435,47 @@ fn round_digits(coeff: &BigUint, k: i64, neg: bool, rounding: Rounding) -> (BigU
     if k <= 0 {
         return (coeff.clone(), 0);
     }
+    // Coefficients of up to 38 digits (every one a 28-digit context makes) in machine words.
+    if let (true, Some(c)) = (k < 39, coeff.to_u128()) {
+        let p = 10u128.pow(k as u32);
+        let (q, r) = (c / p, c % p);
+        if r == 0 {
+            return (BigUint::from(q), 0);
+        }
+        let up = round_up(rounding, (2 * r).cmp(&p), q % 2 == 1, (q % 10) as u32, neg);
+        return if up {
+            (BigUint::from(q) + 1u32, 1)
+        } else {
+            (BigUint::from(q), -1)
+        };
+    }
     let p = pow10(k as u64);
     let (q, r) = coeff.div_rem(&p);
     if r.is_zero() {
         return (q, 0);
     }
-    let twice = &r << 1u32;
-    let odd = q.is_odd();
-    let up = match rounding {
-        Rounding::Down => false,
-        Rounding::Up => true,
-        Rounding::HalfUp => twice >= p,
-        Rounding::HalfDown => twice > p,
-        Rounding::HalfEven => twice > p || (twice == p && odd),
-        Rounding::Ceiling => !neg,
-        Rounding::Floor => neg,
-        Rounding::Up05 => {
-            let last = (&q % 10u32).to_u32().unwrap_or(0);
-            last == 0 || last == 5
-        }
-    };
+    let last = (&q % 10u32).to_u32().unwrap_or(0);
+    let up = round_up(rounding, (&r << 1u32).cmp(&p), q.is_odd(), last, neg);
     if up {
         (q + 1u32, 1)
     } else {
         (q, -1)
+    }
+}
+
+/// Whether dropping a nonzero remainder rounds the kept part `q` up: `half` compares twice
+/// the remainder with the power of ten dropped, `odd` and `last` describe `q`.
+fn round_up(rounding: Rounding, half: std::cmp::Ordering, odd: bool, last: u32, neg: bool) -> bool {
+    use std::cmp::Ordering::*;
+    match rounding {
+        Rounding::Down => false,
+        Rounding::Up => true,
+        Rounding::HalfUp => half != Less,
+        Rounding::HalfDown => half == Greater,
+        Rounding::HalfEven => half == Greater || (half == Equal && odd),
+        Rounding::Ceiling => !neg,
+        Rounding::Floor => neg,
+        Rounding::Up05 => last == 0 || last == 5,
     }
 }
 
@@ -615,7 +635,22 @@ fn div(a: &Dec, b: &Dec, ctx: &Ctx, conds: &mut u32) -> Dec {
     }
     let shift = ndigits(&b.coeff) as i64 - ndigits(&a.coeff) as i64 + ctx.prec + 1;
     let mut exp = ideal - shift;
-    let (mut q, r) = if shift >= 0 {
+    // Below 10**38 the quotient is found in machine words (a 28-digit context's usual case).
+    let small = || {
+        let scaled = a
+            .coeff
+            .to_u128()?
+            .checked_mul(10u128.checked_pow(shift as u32)?)?;
+        Some((scaled, b.coeff.to_u128()?))
+    };
+    let small = if (0..39).contains(&shift) {
+        small()
+    } else {
+        None
+    };
+    let (mut q, r) = if let Some((x, y)) = small {
+        (BigUint::from(x / y), BigUint::from(x % y))
+    } else if shift >= 0 {
         (&a.coeff * pow10(shift as u64)).div_rem(&b.coeff)
     } else {
         a.coeff.div_rem(&(&b.coeff * pow10((-shift) as u64)))
