@@ -185,13 +185,6 @@ struct Ctx {
     capitals: bool,
 }
 
-/// The context object an operation signals to: its flags and traps (`_SignalDict._d`).
-struct Live {
-    value: Value,
-    flags: Rc<PyDict>,
-    traps: Rc<PyDict>,
-}
-
 impl Ctx {
     fn etiny(&self) -> i64 {
         self.emin - self.prec + 1
@@ -234,7 +227,7 @@ fn signal_dict(vm: &Vm, d: &PyDict, pos: usize, name: &str) -> Option<Rc<PyDict>
 
 /// The context an operation uses: `explicit` if given (None: the current one), when it is a
 /// plain `Context` with well-formed fields; otherwise `None` and the Python path decides.
-fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<(Ctx, Live)>> {
+fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<(Ctx, Value)>> {
     let value = match explicit {
         Some(Value::None) | None => {
             let current = reg.current.items.borrow().first().cloned();
@@ -252,7 +245,7 @@ fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<(C
 }
 
 /// The fields of `value` if it is a plain `Context` with well-formed fields.
-fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<(Ctx, Live)> {
+fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<(Ctx, Value)> {
     let Value::Instance(i) = &value else {
         return None;
     };
@@ -268,34 +261,41 @@ fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<(Ctx, Live)
         capitals: int_field(vm, d, 4, "capitals")? != 0,
         clamp: int_field(vm, d, 5, "clamp")? != 0,
     };
-    let live = Live {
-        flags: signal_dict(vm, d, 6, "flags")?,
-        traps: signal_dict(vm, d, 7, "traps")?,
-        value: value.clone(),
-    };
-    Some((ctx, live))
+    Some((ctx, value.clone()))
 }
 
 /// Record `conds` in the context's flags; if any is trapped, let `Context._signal` raise.
-fn signal(vm: &mut Vm, reg: &Registry, ctx: &Live, conds: u32) -> R<()> {
+/// The flags and traps are read only when there is something to record (most additions and
+/// multiplications are exact); a context whose flags or traps are not decimal.py's
+/// `_SignalDict`s gets `_signal` itself.
+fn signal(vm: &mut Vm, reg: &Registry, ctx: &Value, conds: u32) -> R<()> {
     if conds == 0 {
         return Ok(());
     }
-    let mut trapped = false;
-    let mut listed = Vec::new();
-    for bit in 0..N_CONDS {
-        if conds & (1 << bit) == 0 {
-            continue;
+    let listed: Vec<Value> = (0..N_CONDS)
+        .filter(|bit| conds & (1 << bit) != 0)
+        .map(|bit| reg.signals[bit].clone())
+        .collect();
+    let dicts = match ctx {
+        Value::Instance(i) => {
+            signal_dict(vm, &i.dict, 6, "flags").zip(signal_dict(vm, &i.dict, 7, "traps"))
         }
-        listed.push(reg.signals[bit].clone());
+        _ => None,
+    };
+    let Some((flags, traps)) = dicts else {
+        vm.call_method(ctx, "_signal", Args::new(vec![Value::list(listed)]))?;
+        return Ok(());
+    };
+    let mut trapped = false;
+    for bit in (0..N_CONDS).filter(|bit| conds & (1 << bit) != 0) {
         let sig = if bit >= FIRST_CONDITION { 0 } else { bit };
-        set_signal(vm, &ctx.flags, sig, &reg.signals[sig])?;
-        if let Some(Value::Bool(true)) = get_signal(vm, &ctx.traps, sig, &reg.signals[sig])? {
+        set_signal(vm, &flags, sig, &reg.signals[sig])?;
+        if let Some(Value::Bool(true)) = get_signal(vm, &traps, sig, &reg.signals[sig])? {
             trapped = true;
         }
     }
     if trapped {
-        vm.call_method(&ctx.value, "_signal", Args::new(vec![Value::list(listed)]))?;
+        vm.call_method(ctx, "_signal", Args::new(vec![Value::list(listed)]))?;
     }
     Ok(())
 }
@@ -1288,7 +1288,7 @@ struct Common<'a> {
     x: Operand<'a>,
     y: Operand<'a>,
     ctx: Ctx,
-    live: Live,
+    ctx_obj: Value,
 }
 
 fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Common<'a>>> {
@@ -1299,7 +1299,7 @@ fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Co
     ) else {
         return Ok(None);
     };
-    let Some((ctx, live)) = context(vm, &reg, explicit)? else {
+    let Some((ctx, ctx_obj)) = context(vm, &reg, explicit)? else {
         return Ok(None);
     };
     Ok(Some(Common {
@@ -1307,7 +1307,7 @@ fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Co
         x,
         y,
         ctx,
-        live,
+        ctx_obj,
     }))
 }
 
@@ -1332,7 +1332,7 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
         x,
         y,
         ctx,
-        live,
+        ctx_obj,
     }) = common(vm, a, context_arg.as_ref())?
     else {
         return Ok(None);
@@ -1349,7 +1349,7 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
         Op::Mod => divmod(l, r, true, &ctx, &mut conds),
     };
     drop((x, y));
-    signal(vm, &reg, &live, conds)?;
+    signal(vm, &reg, &ctx_obj, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
@@ -1501,7 +1501,7 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
         x,
         y: e,
         ctx,
-        live,
+        ctx_obj,
     }) = common(vm, a, context_arg.as_ref())?
     else {
         return Ok(None);
@@ -1517,7 +1517,7 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     let mut conds = 0;
     let res = quantize(&x, &e, rounding, &ctx, &mut conds);
     drop((x, e));
-    signal(vm, &reg, &live, conds)?;
+    signal(vm, &reg, &ctx_obj, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
@@ -1538,7 +1538,7 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
         x,
         y,
         ctx,
-        live,
+        ctx_obj,
     }) = common(vm, a, None)?
     else {
         return Ok(None);
@@ -1557,7 +1557,7 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     let mut conds = 0;
     let res = pow_int(&x, &y, n, &ctx, &mut conds);
     drop((x, y));
-    signal(vm, &reg, &live, conds)?;
+    signal(vm, &reg, &ctx_obj, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
