@@ -249,6 +249,9 @@ pub struct Vm<'h> {
     /// This VM builds the thread's [`Base`] (its objects outlive it): `pvm_host` loads without
     /// a host, and dropping the VM leaves the containers it made alone.
     pub(crate) building_base: bool,
+    /// What decimal.py registered with its native core (`native::decimal::Registry`), kept
+    /// opaque here so the interpreter does not depend on the module.
+    pub(crate) decimal_core: Option<Rc<dyn std::any::Any>>,
 }
 
 /// Frames kept for reuse, and the largest buffer worth keeping (a frame that once held a huge
@@ -325,6 +328,7 @@ impl<'h> Vm<'h> {
             tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
             spare_frames: Vec::new(),
             building_base: false,
+            decimal_core: None,
         }
     }
 

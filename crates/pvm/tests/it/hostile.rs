@@ -543,6 +543,14 @@ fn decimal_extremes_stop_within_budget() {
             "from decimal import *\nDecimal('9' * 100000)",
             "OverflowError: integer exceeds the PVM's 4096-bit limit",
         ),
+        (
+            "from decimal import *\nDecimal(10) ** (10 ** 18)",
+            "decimal.Overflow: [<class 'decimal.Overflow'>]",
+        ),
+        (
+            "from decimal import *\nDecimal('1.0000000001') ** (2 ** 62)",
+            "decimal.Overflow: [<class 'decimal.Overflow'>]",
+        ),
     ];
     for (src, want) in cases {
         let o = run_cycles(src, DEC_BUDGET);
@@ -572,6 +580,26 @@ fn decimal_extremes_stop_within_budget() {
         "{:?}",
         o.error
     );
+}
+
+/// decimal's native core charges by the size of its operands: arithmetic on coefficients of
+/// 1,200 digits (the most a literal holds) costs many times the same on one digit, and a
+/// loop of them ends within a budget.
+#[test]
+fn decimal_native_operations_charge_by_digits() {
+    let cost = |digits: usize| {
+        let src = format!(
+            "from decimal import *\nx = Decimal('{}')\nfor _ in range(200):\n    \
+             y = x * x + x / 7 - x ** 3 + x % (x + 1) + x // (x * 3)\n    \
+             z = x == y or hash(x)\n",
+            "7".repeat(digits)
+        );
+        let o = run_cycles(&src, 50_000_000);
+        assert!(o.error.is_none(), "{src}: {:?}", o.error);
+        o.cycles
+    };
+    let (small, big) = (cost(1), cost(1200));
+    assert!(big > 10 * small, "{small} {big}");
 }
 
 /// The most expensive decimal calls at the largest precision the PVM allows finish within

@@ -37,6 +37,9 @@ rounding inside next_*) are built by _working, past the check. Plain scripts kee
 behaviour. See crates/pvm/LIMITATIONS.md item 30 (what the rule does not defend).
 """
 
+import _decimal
+from _decimal import make as _make
+
 # No __all__, as CPython's decimal: a star import takes every public name.
 
 # The PVM's ints hold at most 4096 bits (about 1233 digits), and a product of two
@@ -61,6 +64,10 @@ ROUND_HALF_DOWN = 'ROUND_HALF_DOWN'
 ROUND_05UP = 'ROUND_05UP'
 _ROUNDINGS = (ROUND_CEILING, ROUND_FLOOR, ROUND_UP, ROUND_DOWN, ROUND_HALF_UP,
               ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_05UP)
+_ROUNDING_ERROR = ('valid values for rounding are:\n'
+                   '  [ROUND_CEILING, ROUND_FLOOR, ROUND_UP, ROUND_DOWN,\n'
+                   '   ROUND_HALF_UP, ROUND_HALF_DOWN, ROUND_HALF_EVEN,\n'
+                   '   ROUND_05UP]')
 
 # Actor mode: True when a chain host is attached (set at the end of the module, after the
 # module's own contexts are built). Then the context is fixed at prec 28, ROUND_HALF_EVEN.
@@ -252,10 +259,7 @@ class Context:
                 raise ValueError(_FIXED_ERROR)
         elif name == 'rounding':
             if value not in _ROUNDINGS:
-                raise TypeError('valid values for rounding are:\n'
-                                '  [ROUND_CEILING, ROUND_FLOOR, ROUND_UP, ROUND_DOWN,\n'
-                                '   ROUND_HALF_UP, ROUND_HALF_DOWN, ROUND_HALF_EVEN,\n'
-                                '   ROUND_05UP]')
+                raise TypeError(_ROUNDING_ERROR)
             if _fixed and value != ROUND_HALF_EVEN:
                 raise ValueError(_FIXED_ERROR)
         elif name == 'Emin':
@@ -596,21 +600,12 @@ def _fix(sign, coeff, exp, ctx, conds):
 
 
 def _dec(sign, coeff, exp):
-    d = object.__new__(Decimal)
-    d._sign = sign
-    d._int = coeff
-    d._exp = exp
-    d._is_special = False
-    return d
+    return _make(Decimal, sign, coeff, exp)
 
 
 def _special(sign, kind, payload=0):
-    d = object.__new__(Decimal)
-    d._sign = sign
-    d._int = payload
-    d._exp = kind  # 'F' infinity, 'n' quiet NaN, 'N' signaling NaN
-    d._is_special = True
-    return d
+    # kind: 'F' infinity, 'n' quiet NaN, 'N' signaling NaN
+    return _make(Decimal, sign, payload, kind)
 
 
 _DIGITS = frozenset('0123456789')
@@ -672,9 +667,19 @@ def _parse(s):
     # Leading zeros are dropped first: the PVM's int() refuses strings longer than its
     # 4096-bit cap allows, whatever their value.
     digits = ((intpart or '') + (frac or '')).lstrip('0') or '0'
+    exp -= len(frac or '')
+    if exp + len(digits) - 1 > MAX_EMAX or exp < _MIN_CONV_EXP:
+        return _OUT_OF_RANGE
     if len(digits) > _INT_CAP_DIGITS:
         raise OverflowError("integer exceeds the PVM's 4096-bit limit")
-    return _dec(sign, int(digits), exp - len(frac or ''))
+    return _dec(sign, int(digits), exp)
+
+
+# An exact conversion from str is InvalidOperation beyond CPython's exponent range: an
+# adjusted exponent above MAX_EMAX, or an exponent below its MIN_ETINY (libmpdec's, with its
+# MAX_PREC; ours is lower, LIMITATIONS 23).
+_MIN_CONV_EXP = MIN_EMIN - (999999999999999999 - 1)
+_OUT_OF_RANGE = object()
 
 
 # More digits than this is certainly above 2**4096 (the PVM's int cap, LIMITATIONS 3).
@@ -688,7 +693,12 @@ _HASH_10INV = pow(10, _HASH_MODULUS - 2, _HASH_MODULUS)
 class Decimal:
     """Floating-point decimal number: sign, integer coefficient, exponent."""
 
-    __slots__ = ('_sign', '_int', '_exp', '_is_special')
+    # The value lives in the native core (`_decimal`); these read it.
+    __slots__ = ()
+    _sign = _decimal._sign
+    _int = _decimal._int
+    _exp = _decimal._exp
+    _is_special = _decimal._is_special
 
     def __new__(cls, value='0', context=None):
         if isinstance(value, Decimal):
@@ -697,9 +707,9 @@ class Decimal:
             src = _dec(1 if value < 0 else 0, abs(int(value)), 0)
         elif isinstance(value, str):
             src = _parse(value)
-            if src is None:
+            if src is None or src is _OUT_OF_RANGE:
                 ctx = getcontext() if context is None else context
-                ctx._signal([ConversionSyntax])
+                ctx._signal([ConversionSyntax if src is None else InvalidOperation])
                 src = _special(0, 'n')
         elif isinstance(value, float):
             (getcontext() if context is None else context)._signal([FloatOperation])
@@ -709,12 +719,7 @@ class Decimal:
         else:
             raise TypeError(f"conversion from {type(value).__name__} to Decimal is not "
                             "supported")
-        self = object.__new__(cls)
-        self._sign = src._sign
-        self._int = src._int
-        self._exp = src._exp
-        self._is_special = src._is_special
-        return self
+        return _make(cls, src._sign, src._int, src._exp)
 
     @staticmethod
     def _from_float(f):
@@ -1245,6 +1250,8 @@ class Decimal:
     def quantize(self, exp, rounding=None, context=None):
         """Round to the exponent of `exp`."""
         ctx = getcontext() if context is None else context
+        if rounding is not None and rounding not in _ROUNDINGS:
+            raise TypeError(_ROUNDING_ERROR)
         exp = _convert(exp, True)
         rounding = ctx.rounding if rounding is None else rounding
         conds = []
@@ -2494,6 +2501,20 @@ for _name in ('is_finite', 'is_infinite', 'is_nan', 'is_qnan', 'is_signed', 'is_
     setattr(Context, _name, (lambda n: lambda self, a: getattr(_dec_arg(a), n)())(_name))
 del _name
 
+
+# The native core takes the hot methods (construction, arithmetic, comparisons, hash, str,
+# quantize, ** with an integral exponent) in their common case, finite operands and a plain Context, and hands every other
+# case to the Python method it replaces, registered here.
+_NATIVE = ('__new__', '__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
+           '__truediv__', '__rtruediv__', '__floordiv__', '__rfloordiv__', '__mod__',
+           '__rmod__', '__eq__', '__ne__', '__lt__', '__le__', '__gt__', '__ge__',
+           '__hash__', '__str__', '__repr__', 'quantize', '__pow__')
+_decimal.init(Decimal, Context, _current, getcontext, tuple(_SIGNALS + _CONDITIONS[1:]),
+              {_name: getattr(Decimal, _name) for _name in _NATIVE})
+for _name in _NATIVE[1:]:
+    setattr(Decimal, _name, getattr(_decimal, _name))
+Decimal.__new__ = staticmethod(_decimal.__new__)
+del _name
 
 # Actor mode. `pvm_host` imports exactly when a chain host is attached; no reference to it
 # is kept. Set last, so the contexts above were built with their own precisions.
