@@ -66,6 +66,19 @@ pub struct Channels<S: Sender> {
     pub resolver: MuxHandle<S>,
 }
 
+/// The most peers the p2p network may be sized to track for one epoch.
+pub const MAX_PEERS: usize = 64;
+
+/// How many peers the p2p network tracks for one epoch, this node included (the set first,
+/// then the other registered validators; [`Orchestrator::track`] keeps within it): twice the
+/// validators known at start (`known`: the genesis set or the registered ones, whichever is
+/// larger), at least 4, at most [`MAX_PEERS`]. The network reserves inbound buffers for a
+/// quota burst per peer it may track, so the bound is sized to the network, not set high; a
+/// network that outgrows it connects the first members only (logged), until restarted.
+pub fn peer_bound(known: usize) -> usize {
+    known.saturating_mul(2).clamp(4, MAX_PEERS)
+}
+
 /// Tells the p2p network which peers to connect to for an epoch (`Manager::track` on
 /// `cowboyd`'s network; the simulations connect everyone and ignore it).
 pub type Track = Box<dyn FnMut(u64, TrackedPeers<ed25519::PublicKey>) + Send>;
@@ -86,6 +99,8 @@ pub struct Settings<B> {
     pub blocker: B,
     /// Tells the p2p network whom to connect to.
     pub track: Track,
+    /// Most peers tracked per epoch ([`peer_bound`]).
+    pub peer_bound: usize,
 }
 
 /// The running engines of a validator, and the task that starts them epoch after epoch.
@@ -311,21 +326,35 @@ where
     }
 
     /// Have the network track epoch `epoch`'s set (primary) and every other registered
-    /// validator (secondary).
+    /// validator (secondary), within the settings' `peer_bound` with this node counted.
     async fn track(&mut self, reader: &Reader<E>, epoch: u64, set: &Set<ed25519::PublicKey>) {
+        let me = self.settings.key.public_key();
+        let bound = self.settings.peer_bound;
+        let mut room = bound.saturating_sub(usize::from(set.position(&me).is_none()));
+        let primary: Vec<_> = set.iter().take(room).cloned().collect();
+        if primary.len() < set.len() {
+            tracing::error!(
+                epoch,
+                members = set.len(),
+                bound,
+                "the set is larger than the p2p network tracks: some members are not connected"
+            );
+        }
+        room -= primary.len();
         let registered = staking::registered_keys(&reader.state)
             .await
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let secondary: Vec<_> = registered
             .iter()
             .filter_map(|k| ed25519_key(&k.ed25519))
-            .filter(|k| set.position(k).is_none())
-            .collect::<Vec<_>>();
-        let secondary = Set::try_from_iter(registered).unwrap_or_default();
+            .filter(|k| set.position(k).is_none() && *k != me)
+            .take(room)
+            .collect();
         (self.settings.track)(
             epoch,
             TrackedPeers {
-                primary: set.clone(),
-                secondary,
+                primary: Set::from_iter_dedup(primary),
+                secondary: Set::from_iter_dedup(secondary),
             },
         );
     }

@@ -100,6 +100,16 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     .await
     .map_err(|e| e.to_string())?;
     let head = chain.head().header.height;
+    // The p2p network is sized to the validators known now (see `epochs::peer_bound`).
+    let reader = chain.readers().borrow().clone();
+    let registered = match reader {
+        Some(r) => cowboy_exec::system::staking::registered_keys(&r.state)
+            .await
+            .map_err(|e| e.to_string())?
+            .len(),
+        None => 0,
+    };
+    let peer_bound = crate::epochs::peer_bound(registered.max(genesis.validators.len()));
     let chain = Arc::new(Mutex::new(chain));
     tracing::info!(height = head, "chain open");
 
@@ -123,7 +133,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         cfg.p2p_addr,
         Ingress::Socket(cfg.p2p_external_addr.unwrap_or(cfg.p2p_addr)),
         bootstrappers(&genesis, &me, &cfg.bootstrappers),
-        NonZeroUsize::new(genesis.validators.len().max(1)).unwrap_or(NonZeroUsize::MIN),
+        NonZeroUsize::new(peer_bound).unwrap_or(NonZeroUsize::MIN),
         MAX_P2P_MESSAGE_BYTES,
         NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
     );
@@ -146,6 +156,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             dev: cfg.dev,
             tamper: cfg.tamper_proposals,
             partition_prefix: String::new(),
+            peer_bound,
         },
         channels,
         oracle.clone(),
@@ -258,6 +269,8 @@ pub struct ValidatorConfig {
     /// Prefix of the consensus journal's storage partitions (as the chain's: see
     /// [`Chain::open`]).
     pub partition_prefix: String,
+    /// Most peers the p2p network tracks per epoch (`crate::epochs::peer_bound`).
+    pub peer_bound: usize,
 }
 
 /// A running validator's handles.
@@ -346,6 +359,7 @@ where
             dev: cfg.dev,
             blocker,
             track,
+            peer_bound: cfg.peer_bound,
         },
     )
     .await?;

@@ -349,6 +349,7 @@ impl World {
                 dev: false,
                 tamper: None,
                 partition_prefix: format!("{name}-"),
+                peer_bound: cowboy_node::epochs::MAX_PEERS,
             },
             channels,
             self.oracle.control(self.keys[i].clone()),
