@@ -45,6 +45,10 @@
 //! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
 //! election: round robin. With one validator (the devnet) the engine is exactly the one a
 //! multi-validator network runs; only the participant set differs.
+//!
+//! **Epochs.** Each epoch has its own engine ([`crate::epochs`]); a round's context names its
+//! epoch, and the application builds and accepts only blocks of that epoch (exec's
+//! `staking::epoch_of`), so no engine finalizes past its epoch's last block.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,7 +57,7 @@ use commonware_actor::Feedback;
 use commonware_codec::Encode;
 use commonware_consensus::simplex::types::{Activity, Attributable, Context as RoundContext};
 use commonware_consensus::simplex::Plan;
-use commonware_consensus::{Automaton, CertifiableAutomaton, Relay, Reporter, Viewable};
+use commonware_consensus::{Automaton, CertifiableAutomaton, Epochable, Relay, Reporter, Viewable};
 use commonware_cryptography::{ed25519, sha256};
 use commonware_p2p::{Receiver, Recipients, Sender};
 use cowboy_types::block::Block;
@@ -146,6 +150,11 @@ pub const MSG_BLOCK: u8 = 0;
 /// Header hash as a consensus digest.
 pub fn digest(hash: &Hash32) -> Digest {
     sha256::Digest(hash.0)
+}
+
+/// The epoch of block `height` on `chain` (exec's rule, from the genesis `epoch_blocks`).
+fn epoch_of<E: Runtime>(chain: &Chain<E>, height: u64) -> u64 {
+    cowboy_exec::system::staking::epoch_of(&chain.genesis().params, height)
 }
 
 /// Consensus digest as a header hash.
@@ -351,6 +360,12 @@ impl<E: Runtime> Application<E> {
         });
     }
 
+    /// Whether a block at `height` belongs to `epoch` (always on a dev chain, whose one
+    /// engine runs for ever: see `crate::epochs`).
+    async fn in_epoch(&self, height: u64, epoch: u64) -> bool {
+        self.dev || epoch_of(&*self.chain.lock().await, height) == epoch
+    }
+
     /// Whether `parent` is a block a dev revert removed (see the module docs).
     async fn reverted_away(&self, parent: &Hash32) -> bool {
         self.dev && !self.chain.lock().await.knows(parent).await.unwrap_or(true)
@@ -359,7 +374,7 @@ impl<E: Runtime> Application<E> {
     /// Wait until `parent` can be extended here (it is the head or a pending block executed
     /// here; on a dev node, a block reverted away stands for the head), then build on it when
     /// [`Production`] says it is time.
-    async fn build_on(&self, parent: Hash32) -> Option<Hash32> {
+    async fn build_on(&self, parent: Hash32, epoch: u64) -> Option<Hash32> {
         let mut watch = self.chain.lock().await.watch_head();
         loop {
             watch.borrow_and_update();
@@ -388,6 +403,11 @@ impl<E: Runtime> Application<E> {
                 watch.changed().await.ok()?;
                 continue;
             };
+            if !self.in_epoch(header.height + 1, epoch).await {
+                // The parent ends the round's epoch: the next block is the next epoch's
+                // engine's to propose (`crate::epochs`).
+                return None;
+            }
             self.production
                 .wait_turn(header.timestamp_ms, pool_holds_txs)
                 .await;
@@ -436,7 +456,7 @@ impl<E: Runtime> Application<E> {
 
     /// Wait until block `hash` is here and its parent `parent` can be extended here, then
     /// re-execute it on the parent's state.
-    async fn check(&self, parent: Hash32, hash: Hash32) -> Option<bool> {
+    async fn check(&self, parent: Hash32, hash: Hash32, epoch: u64) -> Option<bool> {
         let mut head = self.chain.lock().await.watch_head();
         loop {
             head.borrow_and_update();
@@ -448,6 +468,10 @@ impl<E: Runtime> Application<E> {
                 let block = chain.pending_block(&hash).cloned();
                 if let Some(block) = block {
                     if block.header.parent_hash != parent {
+                        return Some(false);
+                    }
+                    if !self.dev && epoch_of(&chain, block.header.height) != epoch {
+                        tracing::warn!(hash = %hash.to_hex(), height = block.header.height, epoch, "proposal outside the round's epoch");
                         return Some(false);
                     }
                     if chain.extendable(&parent).is_some() {
@@ -486,11 +510,12 @@ impl<E: Runtime> Automaton for Application<E> {
         let (tx, rx) = oneshot::channel();
         let app = self.clone();
         let parent = hash32(&context.parent.1);
+        let epoch = context.epoch().get();
         self.context.child("propose").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {
                 _ = tx.closed() => {}
-                built = app.build_on(parent) => {
+                built = app.build_on(parent, epoch) => {
                     if let Some(hash) = built {
                         let _ = tx.send(digest(&hash));
                     }
@@ -505,11 +530,12 @@ impl<E: Runtime> Automaton for Application<E> {
         let app = self.clone();
         let parent = hash32(&context.parent.1);
         let hash = hash32(&payload);
+        let epoch = context.epoch().get();
         self.context.child("verify").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {
                 _ = tx.closed() => {}
-                verdict = app.check(parent, hash) => {
+                verdict = app.check(parent, hash, epoch) => {
                     if let Some(v) = verdict {
                         let _ = tx.send(v);
                     }

@@ -11,6 +11,7 @@ pub mod chain;
 pub mod consensus;
 pub mod dev;
 pub mod devnet;
+pub mod epochs;
 pub mod explorer;
 pub mod genesis;
 pub mod gossip;

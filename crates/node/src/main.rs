@@ -56,6 +56,10 @@ struct Args {
     /// moving: peers learn it from discovery, so the genesis address need not change.
     #[arg(long, value_name = "ADDR")]
     p2p_external_addr: Option<SocketAddr>,
+    /// Where the tips of this validator's blocks go (0x-hex address) [default: its genesis
+    /// entry's coinbase]. Required for a validator that is not in the genesis list.
+    #[arg(long, value_name = "ADDRESS", value_parser = parse_coinbase)]
+    coinbase: Option<cowboy_types::Address>,
     /// A peer to dial at start besides the genesis validators, as KEY@HOST:PORT (KEY in hex,
     /// as --print-public-key prints it). Repeatable; wins over the genesis address of KEY.
     #[arg(long = "bootstrap", value_name = "KEY@ADDR", value_parser = parse_bootstrap)]
@@ -154,6 +158,12 @@ fn default_data_dir(dev: bool) -> PathBuf {
 }
 
 /// A validator key file: the 32-byte ed25519 seed as hex.
+/// `--coinbase ADDRESS`.
+fn parse_coinbase(s: &str) -> Result<cowboy_types::Address, String> {
+    cowboy_node::genesis::parse_address(s)
+        .ok_or_else(|| format!("{s:?} is not a 20-byte address in 0x-hex"))
+}
+
 /// `--bootstrap KEY@HOST:PORT`.
 fn parse_bootstrap(s: &str) -> Result<(ed25519::PublicKey, SocketAddr), String> {
     let (key, addr) = s
@@ -316,6 +326,7 @@ fn main() {
         validator_key,
         p2p_addr: args.p2p_addr,
         p2p_external_addr: args.p2p_external_addr,
+        coinbase: args.coinbase,
         bootstrappers: args.bootstrap,
         rpc_addr: args.rpc_addr,
         metrics_addr: args.metrics_addr,

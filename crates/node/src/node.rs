@@ -9,25 +9,19 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use commonware_consensus::simplex::elector::RoundRobin;
-use commonware_consensus::simplex::{self, Engine, Floor, ForwardPolicy, SkipBudget, SkipPolicy};
-use commonware_consensus::types::{Epoch, ViewDelta};
 use commonware_cryptography::{ed25519, Signer};
 use commonware_p2p::authenticated::discovery;
+use commonware_p2p::utils::mux::Muxer;
 use commonware_p2p::{Blocker, Ingress, Manager, Receiver, Sender};
-use commonware_parallel::Sequential;
-use commonware_runtime::buffer::paged::CacheRef;
-use commonware_runtime::{Handle, Quota, Supervisor as _};
+use commonware_runtime::{Quota, Supervisor as _};
 use commonware_stream::{cups, sake, SakeCups};
-use commonware_utils::ordered::Set;
-use commonware_utils::{NonZeroDuration, TryFromIterator};
 use cowboy_types::Address;
 use tokio::sync::Mutex;
 
 use crate::chain::Chain;
 use crate::consensus::{
-    digest, Application, Ctx, ProposalTamper, Runtime, Scheme, BLOCKS_CHANNEL,
-    CERTIFICATES_CHANNEL, RESOLVER_CHANNEL, VOTES_CHANNEL,
+    Application, Ctx, ProposalTamper, Runtime, BLOCKS_CHANNEL, CERTIFICATES_CHANNEL,
+    RESOLVER_CHANNEL, VOTES_CHANNEL,
 };
 use crate::genesis::Genesis;
 use crate::gossip::{Gossip, TXS_CHANNEL};
@@ -52,6 +46,8 @@ pub struct NodeConfig {
     pub p2p_addr: SocketAddr,
     /// The p2p address peers should dial, announced (signed) to them; `None`: `p2p_addr`.
     pub p2p_external_addr: Option<SocketAddr>,
+    /// Where the tips of this validator's blocks go; `None`: its genesis entry's coinbase.
+    pub coinbase: Option<Address>,
     /// Peers dialed at start besides the genesis validators (`--bootstrap KEY@HOST:PORT`).
     pub bootstrappers: Vec<(ed25519::PublicKey, SocketAddr)>,
     /// JSON-RPC address.
@@ -82,12 +78,16 @@ pub struct NodeConfig {
 pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let genesis = cfg.genesis.clone();
     let me = cfg.validator_key.public_key();
-    let coinbase: Address = genesis
-        .validators
-        .iter()
-        .find(|v| v.public_key == me)
-        .map(|v| v.coinbase)
-        .ok_or("this node's validator key is not in the genesis validator set")?;
+    let coinbase: Address = cfg
+        .coinbase
+        .or_else(|| {
+            let listed = genesis.validators.iter().find(|v| v.public_key == me);
+            listed.map(|v| v.coinbase)
+        })
+        .ok_or(
+            "this node's validator key is not in the genesis validator set: give --coinbase \
+             ADDRESS (where the tips of its blocks go) to run it as a validator that staked later",
+        )?;
 
     let chain = Chain::open(
         context.child("chain"),
@@ -100,6 +100,16 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     .await
     .map_err(|e| e.to_string())?;
     let head = chain.head().header.height;
+    // The p2p network is sized to the validators known now (see `epochs::peer_bound`).
+    let reader = chain.readers().borrow().clone();
+    let registered = match reader {
+        Some(r) => cowboy_exec::system::staking::registered_keys(&r.state)
+            .await
+            .map_err(|e| e.to_string())?
+            .len(),
+        None => 0,
+    };
+    let peer_bound = crate::epochs::peer_bound(registered.max(genesis.validators.len()));
     let chain = Arc::new(Mutex::new(chain));
     tracing::info!(height = head, "chain open");
 
@@ -123,14 +133,11 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         cfg.p2p_addr,
         Ingress::Socket(cfg.p2p_external_addr.unwrap_or(cfg.p2p_addr)),
         bootstrappers(&genesis, &me, &cfg.bootstrappers),
-        NonZeroUsize::new(genesis.validators.len().max(1)).unwrap_or(NonZeroUsize::MIN),
+        NonZeroUsize::new(peer_bound).unwrap_or(NonZeroUsize::MIN),
         MAX_P2P_MESSAGE_BYTES,
         NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
     );
-    let (mut network, mut oracle) = discovery::Network::new(context.child("network"), p2p_cfg);
-    let validators = Set::try_from_iter(genesis.validators.iter().map(|v| v.public_key.clone()))
-        .map_err(|_| "duplicate validator in genesis")?;
-    let _ = oracle.track(0, validators);
+    let (mut network, oracle) = discovery::Network::new(context.child("network"), p2p_cfg);
     let channels = channel_quotas().map(|(channel, quota)| network.register(channel, quota));
     network.start();
 
@@ -149,16 +156,23 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             dev: cfg.dev,
             tamper: cfg.tamper_proposals,
             partition_prefix: String::new(),
+            peer_bound,
         },
         channels,
         oracle.clone(),
+        {
+            let mut oracle = oracle.clone();
+            Box::new(move |id, peers| {
+                let _ = oracle.track(id, peers);
+            })
+        },
     )
     .await?;
     let Validator {
         gossip,
         metrics,
-        engine: _engine,
         application,
+        consensus: _consensus,
     } = validator;
 
     // Interfaces.
@@ -255,6 +269,8 @@ pub struct ValidatorConfig {
     /// Prefix of the consensus journal's storage partitions (as the chain's: see
     /// [`Chain::open`]).
     pub partition_prefix: String,
+    /// Most peers the p2p network tracks per epoch (`crate::epochs::peer_bound`).
+    pub peer_bound: usize,
 }
 
 /// A running validator's handles.
@@ -265,8 +281,8 @@ pub struct Validator<E: Runtime> {
     pub gossip: Gossip,
     /// The node's metrics.
     pub metrics: Metrics,
-    /// The simplex engine.
-    pub engine: Handle<()>,
+    /// The consensus engines, one per epoch (`crate::epochs`).
+    pub consensus: crate::epochs::Engines,
 }
 
 /// Start a validator's consensus side on any commonware runtime and network: the
@@ -281,6 +297,7 @@ pub async fn start_validator<E, S, R, B>(
     cfg: ValidatorConfig,
     channels: [(S, R); 6],
     blocker: B,
+    track: crate::epochs::Track,
 ) -> Result<Validator<E>, String>
 where
     E: Runtime,
@@ -291,22 +308,6 @@ where
     let genesis = &cfg.genesis;
     let me = cfg.key.public_key();
     let namespace = cowboy_exec::system::staking::consensus_namespace(genesis.chain_id);
-    let participants = Set::try_from_iter(genesis.validators.iter().map(|v| v.public_key.clone()))
-        .map_err(|_| "duplicate validator in genesis")?;
-    let scheme = Scheme::signer(&namespace, participants, cfg.key.clone())
-        .ok_or("validator key is not a participant")?;
-    let genesis_hash = {
-        // Reads go through the published reader, as the RPC's do (`crate::reader`).
-        let reader = chain
-            .lock()
-            .await
-            .readers()
-            .borrow()
-            .clone()
-            .ok_or("no reader published")?;
-        let g = reader.block(0).await.map_err(|e| e.to_string())?;
-        g.ok_or("genesis block missing")?.header.hash()
-    };
     let [votes, certificates, resolver, blocks, txs, sync] = channels;
     let metrics = Metrics::new(&context.child("cowboy"));
     let (application, tasks) = Application::new(
@@ -328,51 +329,45 @@ where
     gossip.start(
         context.child("gossip"),
         gossip_outbound,
-        chain,
+        chain.clone(),
         cfg.production.clone(),
         metrics.clone(),
         others,
         txs,
     );
-    let leader_timeout = cfg.production.leader_timeout();
-    let engine_cfg = simplex::Config {
-        scheme,
-        elector: RoundRobin::<commonware_cryptography::Sha256>::default(),
-        blocker,
-        automaton: application.clone(),
-        relay: application.clone(),
-        reporter: application.clone(),
-        track_historical_votes: false,
-        strategy: Sequential,
-        partition: format!("{}consensus", cfg.partition_prefix),
-        mailbox_size: NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
-        epoch: Epoch::new(0),
-        floor: Floor::Genesis(digest(&genesis_hash)),
-        replay_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
-        write_buffer: NonZeroUsize::new(1 << 20).unwrap_or(NonZeroUsize::MIN),
-        page_cache: CacheRef::new(
-            std::num::NonZeroU16::new(4096).unwrap_or(std::num::NonZeroU16::MIN),
-            NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
-        ),
-        leader_timeout,
-        certification_timeout: leader_timeout + Duration::from_secs(1),
-        timeout_retry: Duration::from_secs(5),
-        view_retention: ViewDelta::new(256),
-        skip: SkipPolicy::Enabled {
-            timeout: leader_timeout + Duration::from_secs(10),
-            budget: SkipBudget::Participants,
-        },
-        fetch_timeout: NonZeroDuration::new(Duration::from_secs(2)).ok_or("fetch timeout")?,
-        fetch_retry_delay: Duration::from_millis(200),
-        forward: ForwardPolicy::Disabled,
+    // The consensus channels carry one subchannel per epoch (`crate::epochs`).
+    let mux = |name: &'static str, (sender, receiver): (S, R)| {
+        let (muxer, handle) = Muxer::new(context.child(name), sender, receiver);
+        muxer.start();
+        handle
     };
-    let engine =
-        Engine::new(context.child("engine"), engine_cfg).start(votes, certificates, resolver);
+    let channels = crate::epochs::Channels {
+        votes: mux("votes", votes),
+        certificates: mux("certificates", certificates),
+        resolver: mux("resolver", resolver),
+    };
+    let consensus = crate::epochs::start(
+        context,
+        chain,
+        application.clone(),
+        channels,
+        crate::epochs::Settings {
+            key: cfg.key.clone(),
+            namespace,
+            leader_timeout: cfg.production.leader_timeout(),
+            partition_prefix: cfg.partition_prefix,
+            dev: cfg.dev,
+            blocker,
+            track,
+            peer_bound: cfg.peer_bound,
+        },
+    )
+    .await?;
     Ok(Validator {
         application,
         gossip,
         metrics,
-        engine,
+        consensus,
     })
 }
 

@@ -741,6 +741,7 @@ impl ValidatorNetwork {
             validator_key: Self::key(i).1,
             p2p_addr: format!("127.0.0.1:{}", self.ports[i]).parse().unwrap(),
             p2p_external_addr: None,
+            coinbase: None,
             bootstrappers: Vec::new(),
             rpc_addr: "127.0.0.1:0".parse().unwrap(),
             metrics_addr: None,

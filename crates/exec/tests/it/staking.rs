@@ -332,6 +332,34 @@ fn lifecycle_register_activate_rotate_exit_withdraw() {
     });
 }
 
+/// A set never empties: when the last member signals exit, the closing epoch's set votes on
+/// (an empty set could never finalize another block). The registered validators' keys, which
+/// the node lets connect, include one waiting for the next epoch.
+#[test]
+fn the_set_never_empties_and_registered_keys_include_the_pending() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut h = H::new(ctx, 3, &[(0, 200 * CBY)]).await;
+        h.ok(0, 0, "signal_exit", vec![]).await;
+        h.next_epoch().await;
+        assert_eq!(
+            h.set(h.epoch()).await,
+            vec![(addr(0), 200 * CBY)],
+            "the exiting last member still votes"
+        );
+        let keys = staking::registered_keys(&h.chain.state).await.unwrap();
+        assert_eq!(keys, vec![keys_of(0)]);
+        h.ok(1, 150 * CBY, "register", key_args(1, &addr(1))).await;
+        let mut keys = staking::registered_keys(&h.chain.state).await.unwrap();
+        let mut expected = vec![keys_of(0), keys_of(1)];
+        keys.sort_by_key(|k| k.ed25519);
+        expected.sort_by_key(|k| k.ed25519);
+        assert_eq!(keys, expected, "a pending validator's keys are listed");
+        // Once someone qualifies, the set is taken from stake again.
+        h.next_epoch().await;
+        assert_eq!(h.set(h.epoch()).await, vec![(addr(1), 150 * CBY)]);
+    });
+}
+
 #[test]
 fn bad_input_is_refused_and_changes_nothing() {
     deterministic::Runner::default().start(|ctx| async move {

@@ -222,12 +222,18 @@ impl World {
     /// The simulated network of `n` validators (no links yet) under `seed`.
     async fn new(context: Ctx, n: usize, seed: u64) -> World {
         let genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
-        let keys: Vec<Key> = (0..n).map(|i| validator_key(i).public_key()).collect();
+        World::with_genesis(context, genesis, n, seed).await
+    }
+
+    /// The simulated network of the first `nodes` validator keys (the genesis may name fewer:
+    /// the others stake later) under `seed`, every node a peer of every other.
+    async fn with_genesis(context: Ctx, genesis: Genesis, nodes: usize, seed: u64) -> World {
+        let keys: Vec<Key> = (0..nodes).map(|i| validator_key(i).public_key()).collect();
         let (network, oracle) = simulated::Network::new_with_peers(
             context.child("network"),
             simulated::Config {
                 max_size: MAX_P2P_MESSAGE_BYTES,
-                max_peers_per_set: std::num::NonZeroUsize::new(n).expect("n > 0"),
+                max_peers_per_set: std::num::NonZeroUsize::new(nodes).expect("nodes > 0"),
                 disconnect_on_block: true,
                 tracked_peer_sets: std::num::NonZeroUsize::MIN,
             },
@@ -244,9 +250,12 @@ impl World {
         }
     }
 
-    /// Where validator `i`'s tips go.
+    /// Where validator `i`'s tips go (a validator outside the genesis: `[0xC0 + i; 20]`).
     fn coinbase(&self, i: usize) -> Address {
-        self.genesis.validators[i].coinbase
+        self.genesis
+            .validators
+            .get(i)
+            .map_or(Address([0xC0 + i as u8; 20]), |v| v.coinbase)
     }
 
     /// Register validator `i`'s channels, each split into two halves that send as
@@ -340,9 +349,12 @@ impl World {
                 dev: false,
                 tamper: None,
                 partition_prefix: format!("{name}-"),
+                peer_bound: cowboy_node::epochs::MAX_PEERS,
             },
             channels,
             self.oracle.control(self.keys[i].clone()),
+            // The simulated network connects every validator for the whole run.
+            Box::new(|_, _| {}),
         )
         .await
         .unwrap_or_else(|e| panic!("seed {}: start {name}: {e}", self.seed));
@@ -498,16 +510,20 @@ async fn submit(node: &SimNode, bytes: Vec<u8>) -> bool {
     }
 }
 
-/// One run of `fault` with `n` validators under `seed` (see the module docs).
-/// Returns whether evidence was recorded against every faulty validator.
-fn run(fault: Fault, n: usize, seed: u64) -> bool {
+/// Logs of a run being reproduced (`SIM_LOG=info SIM_SEED=…`).
+fn init_logs() {
     if let Ok(filter) = std::env::var("SIM_LOG") {
-        // Logs of a run being reproduced (`SIM_LOG=info SIM_SEED=…`).
         let _ = tracing_subscriber::fmt()
             .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
             .with_test_writer()
             .try_init();
     }
+}
+
+/// One run of `fault` with `n` validators under `seed` (see the module docs).
+/// Returns whether evidence was recorded against every faulty validator.
+fn run(fault: Fault, n: usize, seed: u64) -> bool {
+    init_logs();
     let config = deterministic::Config::new()
         .with_seed(seed)
         .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
@@ -597,7 +613,7 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
                 match fault {
                     Fault::Crash => {
                         for node in honest.iter().filter(|n| faulty.contains(&n.index)) {
-                            node.validator.engine.abort();
+                            node.validator.consensus.stop();
                         }
                         world.unlink(|a, b| faulty.contains(&a) || faulty.contains(&b)).await;
                     }
@@ -681,30 +697,13 @@ async fn slash_with_reported_evidence(
             .expect("a reader");
         reader.account(&key.address()).await.expect("account").nonce
     };
-    let mut tx = cowboy_types::Transaction {
-        chain_id: 1337,
+    let tx = staking_call(
+        &key,
         nonce,
-        to: Some(cowboy_types::system::STAKING),
-        value: 0,
-        // Within the system lane's budget (5 % of the block cap), which the staking actor's
-        // writes run in.
-        cycles_limit: 500_000,
-        cells_limit: 100_000,
-        max_fee_per_cycle: 10_000_000_000,
-        max_fee_per_cell: 10_000_000_000,
-        tip_per_cycle: 1,
-        tip_per_cell: 1,
-        access_list: None,
-        payload: cowboy_types::tx::Payload::Call {
-            handler: "submit_evidence".into(),
-            args: cowboy_types::cbor::Value::Array(vec![cowboy_types::cbor::Value::Bytes(
-                evidence.bytes.clone(),
-            )]),
-        }
-        .encode(),
-        signature: None,
-    };
-    tx.sign(&key).expect("sign");
+        "submit_evidence",
+        vec![cowboy_types::cbor::Value::Bytes(evidence.bytes.clone())],
+        0,
+    );
     let hash = tx.hash();
     assert!(
         submit(node, tx.encode()).await,
@@ -772,6 +771,39 @@ fn accused(world: &World, honest: &[SimNode], faulty: &[usize]) -> Vec<usize> {
             evidence.iter().any(|e| Some(e.signer) == signer)
         })
         .collect()
+}
+
+/// A call of the staking actor's `handler` signed by `key`, carrying `value`.
+fn staking_call(
+    key: &cowboy_types::PrivateKey,
+    nonce: u64,
+    handler: &str,
+    args: Vec<cowboy_types::cbor::Value>,
+    value: u128,
+) -> cowboy_types::Transaction {
+    let mut tx = cowboy_types::Transaction {
+        chain_id: 1337,
+        nonce,
+        to: Some(cowboy_types::system::STAKING),
+        value,
+        // Within the system lane's budget (5 % of the block cap), which the staking actor's
+        // writes run in.
+        cycles_limit: 500_000,
+        cells_limit: 100_000,
+        max_fee_per_cycle: 10_000_000_000,
+        max_fee_per_cell: 10_000_000_000,
+        tip_per_cycle: 1,
+        tip_per_cell: 1,
+        access_list: None,
+        payload: cowboy_types::tx::Payload::Call {
+            handler: handler.into(),
+            args: cowboy_types::cbor::Value::Array(args),
+        }
+        .encode(),
+        signature: None,
+    };
+    tx.sign(key).expect("sign");
+    tx
 }
 
 /// The assertions of a finished run (see the module docs).
@@ -874,4 +906,134 @@ async fn start_twins(world: &World, i: usize) -> Vec<SimNode> {
             .await,
         world.start(i, &format!("v{i}b"), other, secondary).await,
     ]
+}
+
+/// Blocks per epoch in [`sim_epochs_follow_the_staked_set`].
+const SIM_EPOCH_BLOCKS: u64 = 20;
+
+/// Consensus follows the staked set ([`cowboy_node::epochs`]): four genesis validators and a
+/// fifth node that runs from the start outside the set (an observer) and stakes in epoch 0,
+/// so from epoch 1 it is a member: it leads rounds (blocks it proposed are final everywhere)
+/// and the chain stays live with it. Validator 2 is cut off across the first boundary and
+/// catches up through it after the partition heals, from the previous epoch's engine its
+/// peers keep running. Safety as in every run: one block per height, one state root, at all
+/// five. For every seed.
+#[test]
+fn sim_epochs_follow_the_staked_set() {
+    for seed in seeds() {
+        epochs_run(seed);
+    }
+}
+
+fn epochs_run(seed: u64) {
+    init_logs();
+    let config = deterministic::Config::new()
+        .with_seed(seed)
+        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
+    deterministic::Runner::new(config).start(|context| async move {
+        let (n, joiner, cut) = (4, 4, 2);
+        let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        genesis.params.epoch_blocks = SIM_EPOCH_BLOCKS;
+        let world = World::with_genesis(context, genesis, n + 1, seed).await;
+        world.link_all(&good_link(), |_, _| true).await;
+        let mut nodes = Vec::new();
+        for i in 0..=n {
+            let channels = world.channels(i, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            nodes.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
+        }
+
+        // The fifth node's owner stakes from a dev account, with the node's keys.
+        let owner = dev_account(9);
+        let bls = cowboy_exec::system::staking::validator_bls_key(
+            &cowboy_node::devnet::validator_seed(joiner).0,
+        )
+        .expect("bls key");
+        let register = staking_call(
+            &owner,
+            0,
+            "register",
+            vec![
+                cowboy_types::cbor::Value::Bytes(
+                    cowboy_exec::system::staking::bls_public_key(&bls).to_vec(),
+                ),
+                cowboy_types::cbor::Value::Bytes(
+                    cowboy_exec::system::staking::sign_pop(&bls, &owner.address()).to_vec(),
+                ),
+                cowboy_types::cbor::Value::Bytes(
+                    commonware_codec::Encode::encode(&world.keys[joiner]).to_vec(),
+                ),
+            ],
+            world.genesis.params.minimum_validator_stake_wei,
+        );
+        assert!(submit(&nodes[0], register.encode()).await, "seed {seed}: register refused");
+
+        // Validator 2 is cut off from a little before the first boundary (height 19) to a
+        // little after, so it must finalize the boundary from certificates it fetches later.
+        let start = world.context.current();
+        let target = 3 * SIM_EPOCH_BLOCKS + 5;
+        let (mut cut_at, mut healed_at) = (None, None);
+        loop {
+            let elapsed = world.context.current().duration_since(start).unwrap_or_default();
+            let mut heights = Vec::new();
+            for node in &nodes {
+                heights.push(node.chain.lock().await.head().header.height);
+            }
+            let leader = heights[0];
+            if cut_at.is_none() && leader >= SIM_EPOCH_BLOCKS - 6 {
+                world.unlink(|a, b| (a == cut) != (b == cut)).await;
+                cut_at = Some(leader);
+            }
+            if cut_at.is_some() && healed_at.is_none() && leader >= SIM_EPOCH_BLOCKS + 6 {
+                world.link_all(&good_link(), |a, b| (a == cut) != (b == cut)).await;
+                healed_at = Some(leader);
+            }
+            if heights.iter().all(|h| *h >= target) {
+                break;
+            }
+            assert!(
+                elapsed < DEADLINE,
+                "seed {seed}: no liveness across epochs after {elapsed:?}: heights {heights:?} (target {target}), cut at {cut_at:?}, healed at {healed_at:?}"
+            );
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+
+        // Safety at all five, the observer-turned-member and the cut-off one included.
+        let mut chains = Vec::new();
+        for node in &nodes {
+            chains.push(finalized(node, seed).await);
+        }
+        for h in 0..=target as usize {
+            for (i, chain) in chains.iter().enumerate().skip(1) {
+                assert_eq!(
+                    chain[h], chains[0][h],
+                    "seed {seed}: validators 0 and {i} differ at height {h}"
+                );
+            }
+        }
+        // The fifth node is in the sets from epoch 1 on, and leads rounds there.
+        let reader = nodes[0].chain.lock().await.readers().borrow().clone().expect("a reader");
+        for epoch in 0..=3 {
+            let set = cowboy_exec::system::staking::active_set(&reader.state, epoch)
+                .await
+                .expect("read the set")
+                .expect("a set");
+            let keys: Vec<[u8; 32]> = set.iter().map(|m| m.keys.ed25519).collect();
+            let joined = keys.iter().any(|k| k[..] == commonware_codec::Encode::encode(&world.keys[joiner])[..]);
+            assert_eq!(joined, epoch >= 1, "seed {seed}: epoch {epoch}'s set is {} members", set.len());
+        }
+        let mut led = Vec::new();
+        for h in SIM_EPOCH_BLOCKS..=target {
+            let block = reader.block(h).await.expect("read").expect("final");
+            if block.header.proposer == world.coinbase(joiner) {
+                led.push(h);
+            }
+        }
+        assert!(!led.is_empty(), "seed {seed}: the staked validator led no final block after joining");
+        assert!(
+            nodes[joiner].validator.consensus.epochs().contains(&3),
+            "seed {seed}: the staked validator runs engines {:?}",
+            nodes[joiner].validator.consensus.epochs()
+        );
+    })
 }

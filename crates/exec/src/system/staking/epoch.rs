@@ -151,6 +151,11 @@ fn boundary(s: &mut Raw<'_>, next: u64, randomness: &Hash32) -> Result<(), CallE
             store(s, a, &v)?;
         }
     }
+    if set.is_empty() {
+        // No validator qualifies (all exited, jailed or under the floor): an empty set could
+        // never finalize another block, so the closing epoch's set votes on, as it stands.
+        set = load_set(s, closing)?.unwrap_or_default();
+    }
     store_set(s, next, &set)?;
     let seed = epoch_seed(next, randomness);
     put_value(s, &seed_key(next), &Value::Bytes(seed.0.to_vec()))?;
@@ -248,6 +253,49 @@ pub fn apply_genesis(
         &seed_key(0),
         &Value::Bytes(seed.0.to_vec()),
     ))
+}
+
+/// The keys of every registered validator in the committed state of `db` (active, waiting for
+/// the next epoch, exiting or jailed), in address order: the peers a node lets connect
+/// besides the active set, so that a validator about to join can sync first.
+pub async fn registered_keys<E: Context>(db: &StateDb<E>) -> Result<Vec<Keys>, StateFailure> {
+    let read = |k: Vec<u8>| async move {
+        let bytes = db
+            .storage(&STAKING.0, &k)
+            .await
+            .map_err(StateFailure::State)?;
+        bytes
+            .map(|b| cbor::decode(&b))
+            .transpose()
+            .map_err(|_| StateFailure::Invariant("corrupt staking record".into()))
+    };
+    let index = match read(super::record::index_key()).await? {
+        None => return Ok(Vec::new()),
+        Some(v) => v,
+    };
+    let addresses: Vec<Address> = match &index {
+        Value::Array(items) => items
+            .iter()
+            .map(super::record::address_from)
+            .collect::<Option<_>>()
+            .ok_or_else(|| StateFailure::Invariant("corrupt staking record: index".into()))?,
+        _ => {
+            return Err(StateFailure::Invariant(
+                "corrupt staking record: index".into(),
+            ))
+        }
+    };
+    let mut keys = Vec::with_capacity(addresses.len());
+    for a in &addresses {
+        let record = read(super::record::validator_key(a)).await?;
+        let v = record
+            .as_ref()
+            .and_then(Validator::from_value)
+            .ok_or_else(|| StateFailure::Invariant("corrupt staking record: validator".into()))?;
+        keys.push(v.keys);
+        keys.extend(v.next_keys);
+    }
+    Ok(keys)
 }
 
 /// Epoch `epoch`'s active set in the committed state of `db`, ordered by address: what the node

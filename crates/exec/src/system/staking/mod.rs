@@ -54,7 +54,7 @@ use cowboy_types::Address;
 
 pub use self::epoch::{
     active_set, apply_genesis, epoch_of, epoch_seed, is_boundary, kept_epochs, per_block_mint,
-    GenesisValidator,
+    registered_keys, GenesisValidator,
 };
 pub use self::error::StakingError;
 pub use self::record::{Keys, SetMember, Validator};

@@ -118,7 +118,7 @@ fn fixed<const N: usize>(v: &Value) -> Option<[u8; N]> {
     }
 }
 
-fn address_from(v: &Value) -> Option<Address> {
+pub(super) fn address_from(v: &Value) -> Option<Address> {
     fixed::<20>(v).map(Address)
 }
 
@@ -168,7 +168,7 @@ impl Validator {
         ])
     }
 
-    fn from_value(v: &Value) -> Option<Validator> {
+    pub(super) fn from_value(v: &Value) -> Option<Validator> {
         let Value::Map(entries) = v else { return None };
         let get = |name: &str| {
             entries
