@@ -28,7 +28,8 @@
 //! run twice with one key, each twin seeing half the network, so when it leads the two
 //! build different valid blocks: the "twins" model), a validator voting for conflicting
 //! blocks (commonware's `conflicter`), one that never votes, and one that sends random
-//! bytes on every channel.
+//! bytes on every channel. A run of its own ([`sim_epochs_follow_the_staked_set`]) crosses
+//! epoch boundaries with short epochs while a fifth node stakes and joins the set.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -431,7 +432,15 @@ async fn start_garbage(world: &World, i: usize) {
 async fn start_conflicter(world: &World, i: usize) {
     let control = world.oracle.control(world.keys[i].clone());
     let (votes, quota) = channel_quotas()[0];
-    let network = control.register(votes, quota).await.expect("register");
+    let (sender, receiver) = control.register(votes, quota).await.expect("register");
+    // Votes travel on the epoch's subchannel (`cowboy_node::epochs`); the runs stay in epoch 0.
+    let (muxer, mut handle) = commonware_p2p::utils::mux::Muxer::new(
+        world.context.child("conflicter_mux"),
+        sender,
+        receiver,
+    );
+    muxer.start();
+    let network = handle.register(0).await.expect("epoch 0's subchannel");
     let namespace = cowboy_exec::system::staking::consensus_namespace(world.genesis.chain_id);
     let participants = Set::try_from_iter(world.keys.iter().cloned()).expect("distinct keys");
     let scheme = Scheme::signer(&namespace, participants, validator_key(i)).expect("a participant");
