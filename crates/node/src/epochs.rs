@@ -261,19 +261,25 @@ where
         } else {
             Scheme::verifier(&self.settings.namespace, participants.clone())
         };
-        let channel = |h: &mut MuxHandle<S>| {
-            let mut h = h.clone();
-            async move { h.register(epoch).await }
-        };
-        let votes = channel(&mut self.channels.votes)
+        let subchannel = |e: commonware_p2p::utils::mux::Error| e.to_string();
+        let votes = self
+            .channels
+            .votes
+            .register(epoch)
             .await
-            .map_err(|e| e.to_string())?;
-        let certificates = channel(&mut self.channels.certificates)
+            .map_err(subchannel)?;
+        let certificates = self
+            .channels
+            .certificates
+            .register(epoch)
             .await
-            .map_err(|e| e.to_string())?;
-        let resolver = channel(&mut self.channels.resolver)
+            .map_err(subchannel)?;
+        let resolver = self
+            .channels
+            .resolver
+            .register(epoch)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(subchannel)?;
         let leader_timeout = self.settings.leader_timeout;
         let partition = match epoch {
             0 => format!("{}consensus", self.settings.partition_prefix),

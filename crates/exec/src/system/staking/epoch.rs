@@ -273,18 +273,8 @@ pub async fn registered_keys<E: Context>(db: &StateDb<E>) -> Result<Vec<Keys>, S
         None => return Ok(Vec::new()),
         Some(v) => v,
     };
-    let addresses: Vec<Address> = match &index {
-        Value::Array(items) => items
-            .iter()
-            .map(super::record::address_from)
-            .collect::<Option<_>>()
-            .ok_or_else(|| StateFailure::Invariant("corrupt staking record: index".into()))?,
-        _ => {
-            return Err(StateFailure::Invariant(
-                "corrupt staking record: index".into(),
-            ))
-        }
-    };
+    let addresses = super::record::decode_index(&index)
+        .ok_or_else(|| StateFailure::Invariant("corrupt staking record: index".into()))?;
     let mut keys = Vec::with_capacity(addresses.len());
     for a in &addresses {
         let record = read(super::record::validator_key(a)).await?;

@@ -118,7 +118,7 @@ fn fixed<const N: usize>(v: &Value) -> Option<[u8; N]> {
     }
 }
 
-pub(super) fn address_from(v: &Value) -> Option<Address> {
+fn address_from(v: &Value) -> Option<Address> {
     fixed::<20>(v).map(Address)
 }
 
@@ -287,11 +287,15 @@ pub fn release<S: Store + ?Sized>(s: &mut S, keys: &Keys) -> Result<(), CallErro
 pub fn load_index<S: Store + ?Sized>(s: &mut S) -> Result<Vec<Address>, CallError> {
     match get_value(s, &index_key())? {
         None => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| address_from(v).ok_or_else(|| corrupt("index")))
-            .collect(),
-        Some(_) => Err(corrupt("index")),
+        Some(v) => decode_index(&v).ok_or_else(|| corrupt("index")),
+    }
+}
+
+/// Decode the stored index.
+pub fn decode_index(v: &Value) -> Option<Vec<Address>> {
+    match v {
+        Value::Array(items) => items.iter().map(address_from).collect(),
+        _ => None,
     }
 }
 
