@@ -1,0 +1,1 @@
+//! `cowboy-runner`'s integration tests: one binary, a module per concern.
