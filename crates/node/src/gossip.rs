@@ -1,6 +1,7 @@
 //! Transaction gossip: a transaction admitted to this validator's mempool, whether it came by
-//! RPC or from a peer, is forwarded to every other validator on a p2p channel of its own
-//! ([`TXS_CHANNEL`]), so it is included whoever leads.
+//! RPC or from a peer, is forwarded to every other voter of the current epoch on a p2p channel
+//! of its own ([`TXS_CHANNEL`]), so it is included whoever leads. The voters are the set the
+//! node last had the network track (`crate::epochs`); until then, the genesis validators.
 //!
 //! A message is one transaction's canonical bytes. What a peer sends goes through exactly the
 //! admission an RPC submission does ([`Mempool::check`], then [`Chain::submit_checked`]:
@@ -95,6 +96,8 @@ struct Outgoing {
 pub struct Gossip {
     seen: Arc<std::sync::Mutex<Seen>>,
     outbound: mpsc::Sender<Outgoing>,
+    /// Whom transactions are forwarded to: the current epoch's other voters.
+    peers: Arc<std::sync::Mutex<Vec<ed25519::PublicKey>>>,
 }
 
 /// The receiving end of the outbound queue, consumed by [`Gossip::start`].
@@ -107,8 +110,26 @@ impl Gossip {
         let gossip = Self {
             seen: Arc::default(),
             outbound: tx,
+            peers: Arc::default(),
         };
         (gossip, Outbound(rx))
+    }
+
+    /// Forward from now on to `peers` (the current epoch's voters but this node): leaders
+    /// change with the staked set, and a transaction must reach whoever leads next.
+    pub fn set_peers(&self, peers: Vec<ed25519::PublicKey>) {
+        if let Ok(mut current) = self.peers.lock() {
+            *current = peers;
+        }
+    }
+
+    /// Whether this node has admitted or been sent the transaction `hash` (among the last
+    /// [`SEEN_CAPACITY`]).
+    pub fn has_seen(&self, hash: &Hash32) -> bool {
+        self.seen
+            .lock()
+            .map(|seen| seen.set.contains(hash))
+            .unwrap_or(false)
     }
 
     /// Remember `hash`; whether it was new.
@@ -132,9 +153,8 @@ impl Gossip {
         }
     }
 
-    /// Start forwarding to `peers` (the other validators) and admitting what they send, on
+    /// Start forwarding to the peers ([`Gossip::set_peers`]) and admitting what they send, on
     /// `context`'s runtime.
-    #[allow(clippy::too_many_arguments)]
     pub fn start<E: Runtime>(
         &self,
         context: E,
@@ -142,7 +162,6 @@ impl Gossip {
         chain: Arc<Mutex<Chain<E>>>,
         production: Arc<Production>,
         metrics: Metrics,
-        peers: Vec<ed25519::PublicKey>,
         channel: (
             impl Sender<PublicKey = ed25519::PublicKey>,
             impl Receiver<PublicKey = ed25519::PublicKey>,
@@ -150,13 +169,19 @@ impl Gossip {
     ) {
         let (mut sender, mut receiver) = channel;
         let Outbound(mut queue) = outbound;
+        let peers = self.peers.clone();
         context.child("forward").spawn(move |_| async move {
             while let Some(out) = queue.recv().await {
                 let to: Vec<_> = peers
-                    .iter()
-                    .filter(|p| Some(*p) != out.from.as_ref())
-                    .cloned()
-                    .collect();
+                    .lock()
+                    .map(|peers| {
+                        peers
+                            .iter()
+                            .filter(|p| Some(*p) != out.from.as_ref())
+                            .cloned()
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 if !to.is_empty() {
                     let _ = sender.send(Recipients::Some(to), out.bytes, false);
                 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use commonware_cryptography::{ed25519, Signer};
 use commonware_p2p::authenticated::discovery;
 use commonware_p2p::utils::mux::Muxer;
-use commonware_p2p::{Blocker, Ingress, Manager, Receiver, Sender};
+use commonware_p2p::{Blocker, Ingress, Manager, Receiver, Sender, TrackedPeers};
 use commonware_runtime::{Quota, Supervisor as _};
 use commonware_stream::{cups, sake, SakeCups};
 use cowboy_types::Address;
@@ -320,21 +320,37 @@ where
     );
     application.start(tasks, blocks, sync, metrics.clone());
     let (gossip, gossip_outbound) = Gossip::new();
-    let others: Vec<ed25519::PublicKey> = genesis
-        .validators
-        .iter()
-        .map(|v| v.public_key.clone())
-        .filter(|k| *k != me)
-        .collect();
+    gossip.set_peers(
+        genesis
+            .validators
+            .iter()
+            .map(|v| v.public_key.clone())
+            .filter(|k| *k != me)
+            .collect(),
+    );
     gossip.start(
         context.child("gossip"),
         gossip_outbound,
         chain.clone(),
         cfg.production.clone(),
         metrics.clone(),
-        others,
         txs,
     );
+    // Whatever set the network is told to track, gossip follows: its voters lead next.
+    let track: crate::epochs::Track = {
+        let (gossip, me, mut track) = (gossip.clone(), me.clone(), track);
+        Box::new(move |epoch, peers: TrackedPeers<ed25519::PublicKey>| {
+            gossip.set_peers(
+                peers
+                    .primary
+                    .iter()
+                    .filter(|k| **k != me)
+                    .cloned()
+                    .collect(),
+            );
+            track(epoch, peers)
+        })
+    };
     // The consensus channels carry one subchannel per epoch (`crate::epochs`).
     let mux = |name: &'static str, (sender, receiver): (S, R)| {
         let (muxer, handle) = Muxer::new(context.child(name), sender, receiver);

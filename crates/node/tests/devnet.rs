@@ -6,7 +6,7 @@
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
 //! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
-//! `cowboyd devnet` (`devnet_command`), reads at a block with transaction traces
+//! `cowboyd devnet` (`devnet_command`), validators joining and leaving by stake (`staking`), reads at a block with transaction traces
 //! (`history_trace`), the block explorer in a headless browser (`explorer`), blocks built
 //! and verified on unfinalized parents (`notarized_parents`), and
 //! deterministic simulations of n validators running the node's code on commonware's
@@ -36,6 +36,8 @@ mod history_trace;
 mod notarized_parents;
 #[path = "devnet/sim.rs"]
 mod sim;
+#[path = "devnet/staking.rs"]
+mod staking;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -131,6 +133,14 @@ impl Node {
 
     fn kill9(self) {
         drop(self); // SIGKILL
+    }
+
+    /// Another handle on the same node's RPC, which does not own (or kill) its process.
+    fn handle(&self) -> Node {
+        Node {
+            child: None,
+            url: self.url.clone(),
+        }
     }
 
     fn process(&mut self) -> &mut Child {
@@ -662,6 +672,11 @@ struct ValidatorNetwork {
 impl ValidatorNetwork {
     /// `n` validators (coinbase of validator `i`: `[i + 1; 20]`); dev keys 0 and 1 funded.
     fn new(dir: &Path, n: usize) -> ValidatorNetwork {
+        Self::with_genesis(dir, n, |_| {})
+    }
+
+    /// As [`ValidatorNetwork::new`], the genesis JSON changed by `edit` before it is written.
+    fn with_genesis(dir: &Path, n: usize, edit: impl FnOnce(&mut Json)) -> ValidatorNetwork {
         use commonware_codec::Encode;
         use commonware_cryptography::Signer;
         let ports: Vec<u16> = (0..n).map(|_| free_port()).collect();
@@ -676,7 +691,7 @@ impl ValidatorNetwork {
                 "blsPublicKey": hex::encode(cowboy_node::genesis::validator_bls_key(&seed.0)),
             }));
         }
-        let genesis = json!({
+        let mut genesis = json!({
             "chainId": 1337,
             "allocations": {
                 hex0x(&dev_key(0).address().0): "1000000000000000000000",
@@ -684,6 +699,7 @@ impl ValidatorNetwork {
             },
             "validators": validators,
         });
+        edit(&mut genesis);
         let genesis_path = dir.join("genesis.json");
         std::fs::write(&genesis_path, genesis.to_string()).unwrap();
         ValidatorNetwork {
@@ -709,8 +725,17 @@ impl ValidatorNetwork {
     /// Validator `i` listening for p2p on `port`, which need not be the one its genesis entry
     /// names: it announces where it listens, and discovery tells the others.
     fn start_at(&self, i: usize, port: u16) -> Node {
+        self.start_args(i, port, &[])
+    }
+
+    /// Validator `i` on p2p port `port` with `extra` arguments; its key file is written if
+    /// it is not one of the genesis validators'.
+    fn start_args(&self, i: usize, port: u16, extra: &[&str]) -> Node {
         let key = self.dir.join(format!("key{i}"));
-        let args = [
+        if !key.exists() {
+            std::fs::write(&key, hex::encode(Self::key(i).0 .0)).unwrap();
+        }
+        let mut args = vec![
             "--genesis",
             self.genesis.to_str().unwrap(),
             "--validator-key",
@@ -718,6 +743,7 @@ impl ValidatorNetwork {
             "--block-time",
             "200",
         ];
+        args.extend_from_slice(extra);
         Node::start_with(&self.dir.join(format!("v{i}")), &args, port)
     }
 

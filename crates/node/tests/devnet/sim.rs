@@ -1044,5 +1044,17 @@ fn epochs_run(seed: u64) {
             "seed {seed}: the staked validator runs engines {:?}",
             nodes[joiner].validator.consensus.epochs()
         );
+
+        // Gossip follows the set: a transaction sent to a genesis validator now reaches the
+        // newcomer, which leads rounds and must be able to include it (before, gossip went to
+        // the genesis validators only).
+        let tx = transfer(&dev_account(3), 0, Address([0xee; 20]), 1, 100_000, 1);
+        assert!(submit(&nodes[0], tx.encode()).await, "seed {seed}: transfer refused");
+        let sent_at = world.context.current();
+        while !nodes[joiner].validator.gossip.has_seen(&tx.hash()) {
+            let waited = world.context.current().duration_since(sent_at).unwrap_or_default();
+            assert!(waited < Duration::from_secs(10), "seed {seed}: the newcomer never got the transaction");
+            world.context.sleep(Duration::from_millis(10)).await;
+        }
     })
 }

@@ -1,0 +1,203 @@
+//! Proof of stake over real `cowboyd` processes on loopback (issue 17): with 40-block epochs,
+//! a fifth node's owner stakes it in during epoch 0 and a genesis validator's owner signals
+//! exit. From epoch 1 the set has the newcomer and not the leaver: the newcomer, which no peer
+//! connected to before (it is not in the genesis), syncs over p2p, votes and leads blocks; the
+//! leaver is stopped for good and one of the remaining validators is killed with `kill -9` and
+//! restarted, and the chain still crosses the next boundary, so the newcomer's votes are needed
+//! (three of the four members must vote). Every node agrees on every block hash and state root.
+
+use super::*;
+
+/// Blocks per epoch: long enough for a registration sent at height ~3 to be final in epoch 0
+/// however slow the machine, short enough for the test to cross two boundaries quickly.
+const EPOCH: u64 = 40;
+
+/// A staking-actor call from `key`, within the system lane's budget.
+fn staking_tx(
+    node: &Node,
+    key: &PrivateKey,
+    handler: &str,
+    args: Vec<Value>,
+    value: u128,
+) -> Transaction {
+    let payload = Payload::Call {
+        handler: handler.into(),
+        args: Value::Array(args),
+    };
+    let mut tx = signed(
+        node,
+        key,
+        Some(cowboy_types::system::STAKING),
+        value,
+        payload,
+    );
+    tx.cycles_limit = 500_000;
+    tx.sign(key).unwrap();
+    tx
+}
+
+fn set_of(node: &Node, epoch: u64) -> Vec<String> {
+    let set = node.rpc("cowboy_getValidatorSet", json!([epoch]));
+    set["members"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no set for epoch {epoch}: {set}"))
+        .iter()
+        .map(|m| {
+            let v = &m["validator"];
+            let hex = v.as_str().or(v["bytes"].as_str());
+            hex.unwrap_or_else(|| panic!("a member without an address: {m}"))
+                .to_lowercase()
+        })
+        .collect()
+}
+
+fn wait_all(nodes: &[&Node], h: u64, what: &str) {
+    let started = Instant::now();
+    for node in nodes {
+        while node.height() < h {
+            assert!(
+                started.elapsed() < Duration::from_secs(240),
+                "{what}: a node did not reach height {h} (heights {:?})",
+                nodes.iter().map(|n| n.height()).collect::<Vec<_>>()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+#[test]
+fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
+    use commonware_codec::Encode;
+    use commonware_cryptography::Signer;
+    use cowboy_exec::system::staking;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (joiner, leaver) = (4usize, 3usize);
+    let joiner_owner = dev_key(1);
+    let leaver_owner = dev_key(2);
+    let net = ValidatorNetwork::with_genesis(dir.path(), 4, |g| {
+        g["params"] = json!({
+            "epoch_blocks": EPOCH,
+            "minimum_validator_stake_wei": "1000000000000000000000",
+        });
+        // The joiner's owner stakes 1,000 CBY and pays fees; the leaver's owner (its coinbase,
+        // so its validator address) pays the exit's fee.
+        g["allocations"][hex0x(&joiner_owner.address().0)] = json!("2000000000000000000000");
+        g["allocations"][hex0x(&leaver_owner.address().0)] = json!("10000000000000000000");
+        g["validators"][leaver]["coinbase"] = json!(hex0x(&leaver_owner.address().0));
+    });
+    let mut nodes: Vec<Option<Node>> = (0..4).map(|i| Some(net.start(i))).collect();
+    let coinbase = hex0x(&joiner_owner.address().0);
+    nodes.push(Some(net.start_args(
+        joiner,
+        free_port(),
+        &["--coinbase", &coinbase],
+    )));
+    let node = |nodes: &[Option<Node>], i: usize| -> Node { nodes[i].as_ref().unwrap().handle() };
+    wait_height(&node(&nodes, 0), 2);
+
+    // Epoch 0: the joiner's owner registers it with its keys; the leaver's owner exits.
+    let (seed, key) = ValidatorNetwork::key(joiner);
+    let bls = staking::validator_bls_key(&seed.0).expect("bls key");
+    let register = staking_tx(
+        &node(&nodes, 0),
+        &joiner_owner,
+        "register",
+        vec![
+            Value::Bytes(staking::bls_public_key(&bls).to_vec()),
+            Value::Bytes(staking::sign_pop(&bls, &joiner_owner.address()).to_vec()),
+            Value::Bytes(key.public_key().encode().to_vec()),
+        ],
+        1_000 * 10u128.pow(18),
+    );
+    let r = submit_and_wait(&node(&nodes, 0), &register);
+    assert_eq!(r["success"], json!(true), "register: {r}");
+    let exit = staking_tx(
+        &node(&nodes, 1),
+        &leaver_owner,
+        "signal_exit",
+        Vec::new(),
+        0,
+    );
+    let r = submit_and_wait(&node(&nodes, 1), &exit);
+    assert_eq!(r["success"], json!(true), "exit: {r}");
+    let registered_at = r["blockHeight"].as_u64().unwrap();
+    assert!(
+        registered_at < EPOCH - 1,
+        "the staking calls landed in epoch 1 ({registered_at})"
+    );
+
+    // Epoch 1's set: the newcomer in, the leaver out.
+    wait_all(&[&node(&nodes, 0)], EPOCH + 1, "entering epoch 1");
+    let set = set_of(&node(&nodes, 0), 1);
+    let joiner_addr = coinbase.to_lowercase();
+    let leaver_addr = hex0x(&leaver_owner.address().0).to_lowercase();
+    assert!(
+        set.contains(&joiner_addr),
+        "epoch 1's set {set:?} lacks the newcomer"
+    );
+    assert!(
+        !set.contains(&leaver_addr),
+        "epoch 1's set {set:?} still has the leaver"
+    );
+    assert_eq!(set.len(), 4, "epoch 1's set {set:?}");
+
+    // The newcomer syncs and leads a final block in epoch 1.
+    let started = Instant::now();
+    let led = loop {
+        let head = node(&nodes, 0).height();
+        let led = (EPOCH..=head).find(|h| {
+            let b = node(&nodes, 0).rpc("cowboy_getBlockByNumber", json!([h, false]));
+            b["proposer"].as_str().map(str::to_lowercase) == Some(joiner_addr.clone())
+        });
+        if let Some(h) = led {
+            break h;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(180),
+            "the newcomer led no block of epoch 1 (head {head}); its log tail:\n{}",
+            tail(&net.log(joiner))
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+
+    // The leaver stops for good; validator 1 is killed and restarted. Three of the four
+    // members (0, 2 and the newcomer) keep finalizing, and the chain crosses epoch 2's boundary.
+    nodes[leaver].take().unwrap().kill9();
+    nodes[1].take().unwrap().kill9();
+    nodes[1] = Some(net.start(1));
+    let target = (2 * EPOCH + 5).max(led + 5);
+    let running: Vec<Node> = [0, 1, 2, joiner].iter().map(|&i| node(&nodes, i)).collect();
+    wait_all(
+        &running.iter().collect::<Vec<_>>(),
+        target,
+        "after the exit and the kill -9",
+    );
+
+    // Every running node agrees on every block and state root.
+    for h in 0..=target {
+        let expected = running[0].rpc("cowboy_getBlockByNumber", json!([h, false]));
+        for (k, n) in running.iter().enumerate().skip(1) {
+            let b = n.rpc("cowboy_getBlockByNumber", json!([h, false]));
+            assert_eq!(
+                b["hash"], expected["hash"],
+                "node {k} differs at height {h}"
+            );
+            assert_eq!(
+                b["stateRoot"], expected["stateRoot"],
+                "node {k} differs at height {h}"
+            );
+        }
+    }
+    let set2 = set_of(&running[0], 2);
+    assert!(
+        set2.contains(&joiner_addr) && !set2.contains(&leaver_addr),
+        "epoch 2's set {set2:?}"
+    );
+}
+
+/// The last 40 lines of a log.
+fn tail(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
+}
