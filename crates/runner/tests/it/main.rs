@@ -1,1 +1,4 @@
 //! `cowboy-runner`'s integration tests: one binary, a module per concern.
+
+mod http;
+mod support;

@@ -1,0 +1,143 @@
+//! The oracle mode's extraction, runner side: the job's declaration is read with the chain's
+//! own parser (`cowboy_exec::system::verifier::oracle::rules`, and every rule re-checked by
+//! `extract::validate`), so a runner accepts exactly the rules the chain accepted; then each
+//! rule is applied to the fetched body and the values are answered as the verifier reads them,
+//! `{"observed_at": unix seconds, "values": {name: value}}` in JSON.
+//!
+//! Choices where the spec is silent (every runner must make the same ones to agree):
+//! * **jsonpath**: the body must be JSON; one match is the value, several are a list of them
+//!   in document order; no match, or a JSON `null`, is "not found".
+//! * **regex**: applied with `search` (Python's `re.search`) to the body as UTF-8 text; the
+//!   value is group 1 when the pattern has groups, else the whole match; text that is a JSON
+//!   number (`-12.5`, `3e2`) is answered as that number, so a median can use it.
+//! * **css**: not supported by this runner yet (an `external` fault: the runner, not the
+//!   actor, lacks it).
+//! * A value not found is an `external` fault (the site did not serve what the job expects);
+//!   a step budget exhausted (regex backtracking, JSONPath over a hostile document) is
+//!   `impossible`.
+
+use cowboy_exec::system::runners::records::Fields;
+use cowboy_exec::system::verifier::extract::{Kind, REGEX_MAX_PROGRAM};
+use cowboy_exec::system::verifier::oracle;
+use cowboy_pvm_re::{Budget, Limits, Regex};
+use cowboy_types::cbor::Value;
+use serde_json::{Map, Value as Json};
+
+use super::jsonpath::{self, PathError};
+use crate::executor::FaultKind;
+
+/// Why extraction produced no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExtractError {
+    /// A `jsonpath` rule needs a JSON body (the parser's reason). `external`.
+    NotJson(String),
+    /// A `regex` rule needs a UTF-8 body. `external`.
+    NotText,
+    /// The named value matched nothing (or only null). `external`.
+    NotFound(String),
+    /// This runner does not apply rules of this kind. `external`.
+    Unsupported(&'static str),
+    /// The named rule is malformed (the reason). `actor`.
+    Malformed(String),
+    /// The extraction passed its step budget. `impossible`.
+    Budget,
+}
+
+impl ExtractError {
+    /// The fault this is reported as.
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            ExtractError::Malformed(_) => FaultKind::Actor,
+            ExtractError::Budget => FaultKind::Impossible,
+            ExtractError::NotJson(_)
+            | ExtractError::NotText
+            | ExtractError::NotFound(_)
+            | ExtractError::Unsupported(_) => FaultKind::External,
+        }
+    }
+}
+
+/// A job's checked extraction rules.
+pub struct Rules(oracle::Oracle);
+
+impl Rules {
+    /// The declaration in the job's `verification.params`; `Err` is the chain's reason.
+    pub fn of(params: &Value) -> Result<Rules, String> {
+        let fields = Fields::of(params).ok_or("params: must be a map")?;
+        // The committee size only sets `need`, which extraction does not use.
+        let o = oracle::rules(&fields, 1)?;
+        o.check_extraction()?;
+        Ok(Rules(o))
+    }
+
+    /// The oracle result for `body`, observed now, with at most `steps` extraction steps.
+    pub fn apply(&self, body: &[u8], steps: u64) -> Result<Vec<u8>, ExtractError> {
+        let observed_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut budget = Budget::new(steps);
+        let mut json: Option<Json> = None;
+        let mut values = Map::new();
+        for (name, (kind, rule)) in self.0.names.iter().zip(&self.0.extract) {
+            let value = match kind {
+                Kind::JsonPath => {
+                    if json.is_none() {
+                        json = Some(
+                            serde_json::from_slice(body)
+                                .map_err(|e| ExtractError::NotJson(e.to_string()))?,
+                        );
+                    }
+                    let doc = json.as_ref().unwrap_or(&Json::Null);
+                    let found = jsonpath::select(rule, doc, &mut budget).map_err(|e| match e {
+                        PathError::Budget => ExtractError::Budget,
+                        PathError::Malformed(m) => ExtractError::Malformed(format!("{name}: {m}")),
+                    })?;
+                    match found.as_slice() {
+                        [] | [Json::Null] => None,
+                        [one] => Some((*one).clone()),
+                        many => Some(Json::Array(many.iter().map(|v| (*v).clone()).collect())),
+                    }
+                }
+                Kind::Regex => regex(name, rule, body, &mut budget)?,
+                Kind::Css => return Err(ExtractError::Unsupported("css")),
+            };
+            let value = value.ok_or_else(|| ExtractError::NotFound(name.clone()))?;
+            values.insert(name.clone(), value);
+        }
+        let mut result = Map::new();
+        result.insert("observed_at".into(), Json::from(observed_at));
+        result.insert("values".into(), Json::Object(values));
+        serde_json::to_vec(&Json::Object(result)).map_err(|e| ExtractError::NotJson(e.to_string()))
+    }
+}
+
+/// `rule`'s value in `body` (`None`: no match).
+fn regex(
+    name: &str,
+    rule: &str,
+    body: &[u8],
+    budget: &mut Budget,
+) -> Result<Option<Json>, ExtractError> {
+    let text = std::str::from_utf8(body).map_err(|_| ExtractError::NotText)?;
+    let limits = Limits {
+        max_memory: Limits::default().max_memory,
+        max_program: REGEX_MAX_PROGRAM,
+    };
+    let malformed = |e: String| ExtractError::Malformed(format!("{name}: {e}"));
+    let re = Regex::compile_str(rule, 0, budget, &limits).map_err(|e| malformed(e.to_string()))?;
+    let units = cowboy_pvm_re::str_units(text);
+    let found = re
+        .search(&units, 0, units.len(), budget, &limits)
+        .map_err(|_| ExtractError::Budget)?;
+    let Some(m) = found else { return Ok(None) };
+    let group = usize::from(re.groups() > 0);
+    let Some(matched) = m.group(&units, group) else {
+        return Ok(None);
+    };
+    let s: String = matched.iter().filter_map(|&u| char::from_u32(u)).collect();
+    // A number's text is answered as the number, anything else as text.
+    Ok(Some(match serde_json::from_str::<serde_json::Number>(&s) {
+        Ok(n) if s.trim() == s => Json::Number(n),
+        _ => Json::String(s),
+    }))
+}

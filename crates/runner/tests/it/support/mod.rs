@@ -1,0 +1,3 @@
+//! What several test modules share: real servers on loopback.
+
+pub mod https;
