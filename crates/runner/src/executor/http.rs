@@ -433,7 +433,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 }
 
 /// rustls with the ring provider, trusting webpki's roots and `extra_pem`'s certificates.
-fn tls_config(extra_pem: &[u8]) -> Result<rustls::ClientConfig, HttpConfigError> {
+pub(crate) fn tls_config(extra_pem: &[u8]) -> Result<rustls::ClientConfig, HttpConfigError> {
     use rustls_pki_types::pem::PemObject;
     use rustls_pki_types::CertificateDer;
     let mut roots = rustls::RootCertStore {

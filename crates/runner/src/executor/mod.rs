@@ -5,6 +5,7 @@
 //! bytes, memory); the daemon only schedules them.
 
 pub mod http;
+pub mod mcp;
 
 use cowboy_types::cbor::Value;
 use cowboy_types::Hash32;

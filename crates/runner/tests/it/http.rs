@@ -14,17 +14,10 @@ use cowboy_types::cbor::Value;
 use cowboy_types::Hash32;
 
 use crate::support::https::{Https, Route};
+use crate::support::{fault, map, text};
 
 const PRICE: &str = "price.test";
 const EVIL: &str = "evil.test";
-
-fn text(s: &str) -> Value {
-    Value::Text(s.into())
-}
-
-fn map(e: Vec<(&str, Value)>) -> Value {
-    Value::Map(e.into_iter().map(|(k, v)| (text(k), v)).collect())
-}
 
 /// The oracle parameters of `examples/actors/price_feed.py`, with `rules` as `extract`.
 fn oracle_params(rules: Vec<Value>) -> Value {
@@ -79,15 +72,6 @@ fn executor(server: &Https, tune: impl FnOnce(&mut HttpConfig)) -> HttpExecutor 
 
 async fn serve(routes: Vec<(&str, Route)>) -> Https {
     Https::start(&[PRICE, EVIL], routes).await
-}
-
-fn fault(o: &Outcome) -> (FaultKind, u16) {
-    match o {
-        Outcome::Fault {
-            kind, progress_bps, ..
-        } => (*kind, *progress_bps),
-        Outcome::Done { result, .. } => panic!("a result: {}", String::from_utf8_lossy(result)),
-    }
 }
 
 #[tokio::test]
