@@ -30,7 +30,6 @@ mod jsonpath;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use cowboy_types::cbor::Value;
 use reqwest::header::{HeaderName, HeaderValue, LOCATION};
@@ -39,7 +38,8 @@ use url::Url;
 
 pub use extract::ExtractError;
 
-use super::{FaultKind, Job, Outcome, Usage};
+use super::bounded::{bounded, measured, Failure};
+use super::{FaultKind, Job, Outcome};
 
 /// How an operator configures the HTTP executor.
 #[derive(Clone, Debug)]
@@ -133,9 +133,8 @@ pub enum HttpError {
     },
 }
 
-impl HttpError {
-    /// The fault this error is reported as.
-    pub fn kind(&self) -> FaultKind {
+impl Failure for HttpError {
+    fn kind(&self) -> FaultKind {
         match self {
             HttpError::BadInput(_)
             | HttpError::Scheme(_)
@@ -151,13 +150,19 @@ impl HttpError {
         }
     }
 
-    /// The share of the work done when it failed: all of it when only the result's size
-    /// stood in the way (fetched and extracted), none otherwise.
-    pub fn progress_bps(&self) -> u16 {
+    fn progress_bps(&self) -> u16 {
         match self {
             HttpError::ResultTooLarge { .. } => 10_000,
             _ => 0,
         }
+    }
+
+    fn timed_out() -> Self {
+        HttpError::TimedOut
+    }
+
+    fn too_large(got: u64, max: u64) -> Self {
+        HttpError::ResultTooLarge { got, max }
     }
 }
 
@@ -276,20 +281,7 @@ impl HttpExecutor {
     /// Runs `job` within its bounds: its result and usage, or a fault report's kind and
     /// progress.
     pub async fn execute(&self, job: &Job) -> Outcome {
-        let start = Instant::now();
-        let result = self.run(job).await;
-        let usage = Usage {
-            tokens: 0,
-            wall_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
-        };
-        match result {
-            Ok(result) => Outcome::Done { result, usage },
-            Err(e) => Outcome::Fault {
-                kind: e.kind(),
-                progress_bps: e.progress_bps(),
-                usage,
-            },
-        }
+        measured(self.run(job)).await
     }
 
     /// The result bytes of `job`, or why there are none. [`HttpExecutor::execute`] is this
@@ -301,7 +293,6 @@ impl HttpExecutor {
         } else {
             None
         };
-        let within = Duration::from_millis(job.bounds.max_wall_ms);
         let steps = self.config.max_extract_steps;
         let work = async {
             let body = self.fetch(job, request, oracle.is_some()).await?;
@@ -314,14 +305,7 @@ impl HttpExecutor {
                 None => Ok(body),
             }
         };
-        let result = tokio::time::timeout(within, work)
-            .await
-            .map_err(|_| HttpError::TimedOut)??;
-        let (got, max) = (result.len() as u64, job.max_return_bytes);
-        if got > max {
-            return Err(HttpError::ResultTooLarge { got, max });
-        }
-        Ok(result)
+        bounded(job, work).await
     }
 
     /// Whether `url` may be requested for `job`.

@@ -19,7 +19,6 @@
 //! | result over `max_return_bytes` | `impossible` (progress 10,000) |
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
 
 use cowboy_types::cbor::Value;
 use rmcp::model::{CallToolRequestParams, ErrorCode, JsonObject};
@@ -29,8 +28,9 @@ use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::ServiceExt;
 use serde_json::Value as Json;
 
+use super::bounded::{bounded, measured, Failure};
 use super::http::{tls_config, HttpConfigError};
-use super::{FaultKind, Job, Outcome, Usage};
+use super::{FaultKind, Job, Outcome};
 
 /// How the runner reaches one MCP server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,9 +88,8 @@ pub enum McpError {
     },
 }
 
-impl McpError {
-    /// The fault this error is reported as.
-    pub fn kind(&self) -> FaultKind {
+impl Failure for McpError {
+    fn kind(&self) -> FaultKind {
         match self {
             McpError::BadInput(_)
             | McpError::UnknownServer(_)
@@ -103,12 +102,19 @@ impl McpError {
         }
     }
 
-    /// The share of the work done: all of it when only the result's size stood in the way.
-    pub fn progress_bps(&self) -> u16 {
+    fn progress_bps(&self) -> u16 {
         match self {
             McpError::ResultTooLarge { .. } => 10_000,
             _ => 0,
         }
+    }
+
+    fn timed_out() -> Self {
+        McpError::TimedOut
+    }
+
+    fn too_large(got: u64, max: u64) -> Self {
+        McpError::ResultTooLarge { got, max }
     }
 }
 
@@ -211,20 +217,7 @@ impl McpExecutor {
     /// Runs `job` within its bounds: its result and usage, or a fault report's kind and
     /// progress.
     pub async fn execute(&self, job: &Job) -> Outcome {
-        let start = Instant::now();
-        let result = self.run(job).await;
-        let usage = Usage {
-            tokens: 0,
-            wall_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
-        };
-        match result {
-            Ok(result) => Outcome::Done { result, usage },
-            Err(e) => Outcome::Fault {
-                kind: e.kind(),
-                progress_bps: e.progress_bps(),
-                usage,
-            },
-        }
+        measured(self.run(job)).await
     }
 
     /// The result bytes of `job`, or why there are none.
@@ -235,16 +228,8 @@ impl McpExecutor {
             .servers
             .get(&call.server)
             .ok_or_else(|| McpError::UnknownServer(call.server.clone()))?;
-        let within = Duration::from_millis(job.bounds.max_wall_ms);
         // Dropping the session on a timeout closes it; a stdio server is killed.
-        let result = tokio::time::timeout(within, self.call(server, call))
-            .await
-            .map_err(|_| McpError::TimedOut)??;
-        let (got, max) = (result.len() as u64, job.max_return_bytes);
-        if got > max {
-            return Err(McpError::ResultTooLarge { got, max });
-        }
-        Ok(result)
+        bounded(job, self.call(server, call)).await
     }
 
     async fn connect(

@@ -4,6 +4,7 @@
 //! produce one. Executors enforce the job's bounds themselves (wall time, tokens, return
 //! bytes, memory); the daemon only schedules them.
 
+pub mod bounded;
 pub mod http;
 pub mod mcp;
 
