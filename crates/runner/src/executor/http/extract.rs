@@ -141,3 +141,82 @@ fn regex(
         _ => Json::String(s),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> Value {
+        Value::Text(s.into())
+    }
+
+    fn rules(list: &[(&str, &str, &str)]) -> Rules {
+        let extract = list
+            .iter()
+            .map(|(name, kind, rule)| {
+                Value::Map(vec![(text("name"), text(name)), (text(kind), text(rule))])
+            })
+            .collect();
+        let params = Value::Map(vec![
+            (text("extract"), Value::Array(extract)),
+            (text("snapshot"), text("first_valid")),
+        ]);
+        Rules::of(&params).expect("valid rules")
+    }
+
+    fn values(r: &Rules, body: &str) -> Json {
+        let out = r.apply(body.as_bytes(), 1_000_000).expect("extracted");
+        let doc: Json = serde_json::from_slice(&out).expect("JSON");
+        doc["values"].clone()
+    }
+
+    #[test]
+    fn regex_values_are_numbers_when_they_read_as_one() {
+        let r = rules(&[
+            ("price", "regex", r"price: ([0-9.]+)"),
+            ("unit", "regex", r"[A-Z]{3}"),
+            ("padded", "regex", r"at( \d+)"),
+        ]);
+        assert_eq!(
+            values(&r, "price: 2500.25 USD at 7"),
+            serde_json::json!({"price": 2500.25, "unit": "USD", "padded": " 7"})
+        );
+    }
+
+    #[test]
+    fn several_jsonpath_matches_are_a_list_and_none_is_not_found() {
+        let r = rules(&[("ids", "jsonpath", "$.xs[*].id")]);
+        assert_eq!(
+            values(&r, r#"{"xs": [{"id": 1}, {"id": 2}]}"#),
+            serde_json::json!({"ids": [1, 2]})
+        );
+        for empty in [r#"{"xs": []}"#, r#"{"xs": [{"id": null}]}"#] {
+            assert_eq!(
+                r.apply(empty.as_bytes(), 1_000),
+                Err(ExtractError::NotFound("ids".into()))
+            );
+        }
+    }
+
+    #[test]
+    fn a_catastrophic_pattern_stops_at_the_step_budget() {
+        // Nested quantifiers over a long run of `a` without the final `b`: exponential
+        // backtracking in a naive engine; here it is refused at the budget.
+        let r = rules(&[("x", "regex", "(a+)+b")]);
+        let body = "a".repeat(64);
+        let e = r.apply(body.as_bytes(), 100_000).expect_err("refused");
+        assert_eq!(e, ExtractError::Budget);
+        assert_eq!(e.kind(), FaultKind::Impossible);
+    }
+
+    #[test]
+    fn the_body_must_be_what_the_rule_reads() {
+        let re = rules(&[("x", "regex", "a")]);
+        assert_eq!(re.apply(&[0xff, 0xfe], 1_000), Err(ExtractError::NotText));
+        let css = rules(&[("x", "css", "span.price::text")]);
+        assert_eq!(
+            css.apply(b"<span class=price>1</span>", 1_000),
+            Err(ExtractError::Unsupported("css"))
+        );
+    }
+}
