@@ -57,7 +57,11 @@ fn get(url: &str) -> Value {
 }
 
 fn raw(url: &str) -> Job {
-    job(get(url), "none", Value::Null)
+    raw_input(get(url))
+}
+
+fn raw_input(input: Value) -> Job {
+    job(input, "none", Value::Null)
 }
 
 fn executor(server: &Https, tune: impl FnOnce(&mut HttpConfig)) -> HttpExecutor {
@@ -122,6 +126,41 @@ async fn http_oracle_answer_over_tls_is_what_the_chain_accepts() {
         .await
         .expect("body");
     assert_eq!(body, br#"{"symbol": "ETH", "price": 2500.5, "venue": "x"}"#);
+}
+
+#[tokio::test]
+async fn http_post_is_sent_and_a_redirect_after_it_continues_as_get() {
+    let server = serve(vec![
+        ("/method", Route::Method),
+        ("/moved", Route::Redirect("/method".into())),
+    ])
+    .await;
+    let exec = executor(&server, |_| {});
+    let post = |path: &str| {
+        raw_input(map(vec![
+            ("url", text(&format!("https://price.test{path}"))),
+            ("method", text("POST")),
+            ("body", text("q=1")),
+            ("headers", map(vec![("x-api", text("k"))])),
+        ]))
+    };
+    assert_eq!(
+        exec.run(&post("/method")).await.expect("answer"),
+        br#"{"method": "POST"}"#
+    );
+    // 302 after a POST: the target is fetched with GET, as browsers do.
+    assert_eq!(
+        exec.run(&post("/moved")).await.expect("answer"),
+        br#"{"method": "GET"}"#
+    );
+    assert_eq!(
+        server.requests(),
+        [
+            "price.test /method",
+            "price.test /moved",
+            "price.test /method"
+        ]
+    );
 }
 
 #[tokio::test]

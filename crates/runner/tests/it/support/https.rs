@@ -1,6 +1,6 @@
 //! A real HTTPS server on loopback for the executors' tests: TLS with a self-signed certificate
 //! made at start for the names it serves, hyper's HTTP/1.1 behind it, and routes scripted by
-//! path — a JSON answer, any status, a hang, a redirect (to itself makes a loop; to another
+//! path — a JSON answer, any status, the request's method, a hang, a redirect (to itself makes a loop; to another
 //! name, a redirect off the job's domains), a generated body of any length (gigabytes are
 //! produced chunk by chunk as they are read, never stored) or a function of the query string.
 //!
@@ -41,6 +41,8 @@ pub enum Route {
     Stream(u64),
     /// Whatever the function answers for the query string.
     Fn(Handler),
+    /// 200 with `{"method": the request's method}`.
+    Method,
 }
 
 /// A running server; it stops with the test's runtime.
@@ -142,6 +144,7 @@ fn answer(
         .unwrap_or("")
         .to_string();
     let path = req.uri().path().to_string();
+    let method = req.method().to_string();
     let query = req.uri().query().unwrap_or("").to_string();
     log.lock().expect("log").push(format!("{host} {path}"));
     let route = routes
@@ -173,6 +176,7 @@ fn answer(
                     count,
                 })
                 .expect("response"),
+            Some(Route::Method) => whole(200, format!(r#"{{"method": "{method}"}}"#)),
             Some(Route::Fn(f)) => {
                 let (status, body) = f(&query);
                 whole(status, body)
