@@ -25,6 +25,7 @@
 //! value}}` as JSON (`extract`); for every other mode the body as received.
 //! Usage: the wall time measured, no tokens.
 
+mod css;
 mod extract;
 mod jsonpath;
 

@@ -10,8 +10,9 @@
 //! * **regex**: applied with `search` (Python's `re.search`) to the body as UTF-8 text; the
 //!   value is group 1 when the pattern has groups, else the whole match; text that is a JSON
 //!   number (`-12.5`, `3e2`) is answered as that number, so a median can use it.
-//! * **css**: not supported by this runner yet (an `external` fault: the runner, not the
-//!   actor, lacks it).
+//! * **css**: the page parsed as HTML5 and the selector list matched (`css.rs` says what
+//!   `::text`, `::attr(name)` and a bare selector yield); each text is a value as a regex
+//!   match's is, one match the value, several a list.
 //! * A value not found is an `external` fault (the site did not serve what the job expects);
 //!   a step budget exhausted (regex backtracking, JSONPath over a hostile document) is
 //!   `impossible`.
@@ -23,6 +24,7 @@ use cowboy_pvm_re::{Budget, Limits, Regex};
 use cowboy_types::cbor::Value;
 use serde_json::{Map, Value as Json};
 
+use super::css::{self, CssError};
 use super::jsonpath::{self, PathError};
 use crate::executor::FaultKind;
 
@@ -31,12 +33,10 @@ use crate::executor::FaultKind;
 pub enum ExtractError {
     /// A `jsonpath` rule needs a JSON body (the parser's reason). `external`.
     NotJson(String),
-    /// A `regex` rule needs a UTF-8 body. `external`.
+    /// A `regex` or `css` rule needs a UTF-8 body. `external`.
     NotText,
     /// The named value matched nothing (or only null). `external`.
     NotFound(String),
-    /// This runner does not apply rules of this kind. `external`.
-    Unsupported(&'static str),
     /// The named rule is malformed (the reason). `actor`.
     Malformed(String),
     /// The extraction passed its step budget. `impossible`.
@@ -49,10 +49,9 @@ impl ExtractError {
         match self {
             ExtractError::Malformed(_) => FaultKind::Actor,
             ExtractError::Budget => FaultKind::Impossible,
-            ExtractError::NotJson(_)
-            | ExtractError::NotText
-            | ExtractError::NotFound(_)
-            | ExtractError::Unsupported(_) => FaultKind::External,
+            ExtractError::NotJson(_) | ExtractError::NotText | ExtractError::NotFound(_) => {
+                FaultKind::External
+            }
         }
     }
 }
@@ -92,14 +91,17 @@ impl Rules {
                         PathError::Budget => ExtractError::Budget,
                         PathError::Malformed(m) => ExtractError::Malformed(format!("{name}: {m}")),
                     })?;
-                    match found.as_slice() {
-                        [] | [Json::Null] => None,
-                        [one] => Some((*one).clone()),
-                        many => Some(Json::Array(many.iter().map(|v| (*v).clone()).collect())),
-                    }
+                    one_or_list(found.into_iter().cloned().collect())
                 }
                 Kind::Regex => regex(name, rule, body, &mut budget)?,
-                Kind::Css => return Err(ExtractError::Unsupported("css")),
+                Kind::Css => {
+                    let html = std::str::from_utf8(body).map_err(|_| ExtractError::NotText)?;
+                    let found = css::select(rule, html, &mut budget).map_err(|e| match e {
+                        CssError::Budget => ExtractError::Budget,
+                        CssError::Malformed(m) => ExtractError::Malformed(format!("{name}: {m}")),
+                    })?;
+                    one_or_list(found.into_iter().map(scalar).collect())
+                }
             };
             let value = value.ok_or_else(|| ExtractError::NotFound(name.clone()))?;
             values.insert(name.clone(), value);
@@ -134,12 +136,27 @@ fn regex(
     let Some(matched) = m.group(&units, group) else {
         return Ok(None);
     };
-    let s: String = matched.iter().filter_map(|&u| char::from_u32(u)).collect();
-    // A number's text is answered as the number, anything else as text.
-    Ok(Some(match serde_json::from_str::<serde_json::Number>(&s) {
+    Ok(Some(scalar(
+        matched.iter().filter_map(|&u| char::from_u32(u)).collect(),
+    )))
+}
+
+/// Extracted text as a value: a number's text as the number, anything else as text.
+fn scalar(s: String) -> Json {
+    match serde_json::from_str::<serde_json::Number>(&s) {
         Ok(n) if s.trim() == s => Json::Number(n),
         _ => Json::String(s),
-    }))
+    }
+}
+
+/// A rule's matches as one value: none (or only null) is nothing, one is itself, several a
+/// list in order.
+fn one_or_list(mut found: Vec<Json>) -> Option<Json> {
+    match found.len() {
+        0 => None,
+        1 => Some(found.remove(0)).filter(|v| !v.is_null()),
+        _ => Some(Json::Array(found)),
+    }
 }
 
 #[cfg(test)]
@@ -210,13 +227,14 @@ mod tests {
     }
 
     #[test]
-    fn the_body_must_be_what_the_rule_reads() {
+    fn the_body_must_be_what_the_rule_reads_and_css_reads_html() {
         let re = rules(&[("x", "regex", "a")]);
         assert_eq!(re.apply(&[0xff, 0xfe], 1_000), Err(ExtractError::NotText));
         let css = rules(&[("x", "css", "span.price::text")]);
+        assert_eq!(css.apply(&[0xff], 1_000), Err(ExtractError::NotText));
         assert_eq!(
-            css.apply(b"<span class=price>1</span>", 1_000),
-            Err(ExtractError::Unsupported("css"))
+            values(&css, "<p><span class=price> 12.5 </span></p>"),
+            serde_json::json!({"x": 12.5})
         );
     }
 }
