@@ -1,1 +1,5 @@
 //! `cowboy-runner`'s integration tests: one binary, a module per concern.
+
+mod http;
+mod mcp;
+mod support;
