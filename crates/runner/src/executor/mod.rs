@@ -4,6 +4,8 @@
 //! produce one. Executors enforce the job's bounds themselves (wall time, tokens, return
 //! bytes, memory); the daemon only schedules them.
 
+pub mod llm;
+
 use cowboy_types::cbor::Value;
 use cowboy_types::Hash32;
 

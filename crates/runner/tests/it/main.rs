@@ -1,1 +1,3 @@
 //! `cowboy-runner`'s integration tests: one binary, a module per concern.
+
+mod llm;
