@@ -10,6 +10,8 @@ use std::path::Path;
 
 use candle_core::{DType, Device, IndexOp, Module, Result, Tensor, D};
 use candle_nn::{Embedding, Linear, RmsNorm};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// Byte-level vocabulary.
 pub const VOCAB: usize = 256;
@@ -31,25 +33,12 @@ pub const TOKENIZER: &str = r#"{"type":"bytes","vocab_size":256,"eos":0}"#;
 /// The license text the model hash covers.
 pub const LICENSE: &str = "Test weights drawn from a fixed seed; no rights reserved.\n";
 
-/// splitmix64: a fixed-seed source for the weights, so every run writes the same file.
-struct Seeded(u64);
-
-impl Seeded {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[-scale, scale)`.
-    fn tensor(&mut self, shape: (usize, usize), scale: f32) -> Result<Tensor> {
-        let data: Vec<f32> = (0..shape.0 * shape.1)
-            .map(|_| ((self.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0) * scale)
-            .collect();
-        Tensor::from_vec(data, shape, &Device::Cpu)
-    }
+/// A uniform tensor in `[-scale, scale)` drawn from `rng`.
+fn uniform(rng: &mut StdRng, shape: (usize, usize), scale: f32) -> Result<Tensor> {
+    let data: Vec<f32> = (0..shape.0 * shape.1)
+        .map(|_| rng.random_range(-scale..scale))
+        .collect();
+    Tensor::from_vec(data, shape, &Device::Cpu)
 }
 
 /// The tensor names and shapes of the model, in a fixed order.
@@ -77,7 +66,7 @@ fn shapes() -> Vec<(String, (usize, usize))> {
 
 /// Write the weights drawn from `seed` to `path` as safetensors.
 pub fn write_weights(path: &Path, seed: u64) -> Result<()> {
-    let mut rng = Seeded(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
     let tensors = shapes()
         .into_iter()
         .map(|(name, shape)| {
@@ -85,7 +74,7 @@ pub fn write_weights(path: &Path, seed: u64) -> Result<()> {
             let t = if name.contains("norm") {
                 Tensor::ones(shape, DType::F32, &Device::Cpu)?
             } else {
-                rng.tensor(shape, 1.0 / (shape.1 as f32).sqrt())?
+                uniform(&mut rng, shape, 1.0 / (shape.1 as f32).sqrt())?
             };
             Ok((name, t))
         })

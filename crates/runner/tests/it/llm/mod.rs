@@ -415,6 +415,16 @@ async fn llm_hanging_engine_faults_within_the_bound() {
     );
     assert!(f.usage.wall_ms >= 300);
     assert_eq!(f.usage.tokens, 0);
+    // An engine that answers the probe but not the answer is up: the job's time was too short.
+    let r = runner(Behaviour::HangAfterProbe).await;
+    let mut j = job(r.model.hash, text("hi"), 64, 64);
+    j.bounds.max_wall_ms = 2_000;
+    let f = failed(r.exec.run(&j).await);
+    assert_eq!(
+        (f.kind, f.reason),
+        (FaultKind::Impossible, Reason::WallTimeExceeded)
+    );
+    assert!(f.usage.wall_ms >= 2_000);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,6 +30,8 @@ pub enum Behaviour {
     Hang,
     /// Answers without a `usage` object.
     NoUsage,
+    /// Answers one-token requests (a runner's probe) and hangs on every other.
+    HangAfterProbe,
 }
 
 /// A running server; stopped when dropped.
@@ -108,6 +110,9 @@ async fn handle(
     let Ok(body) = serde_json::from_slice::<Value>(&body.to_bytes()) else {
         return Ok(error(StatusCode::BAD_REQUEST, "not JSON"));
     };
+    if state.behaviour == Behaviour::HangAfterProbe && body["max_tokens"].as_u64() != Some(1) {
+        std::future::pending::<()>().await;
+    }
     if body["model"].as_str() != Some(state.name.as_str()) {
         return Ok(error(StatusCode::NOT_FOUND, "no such model"));
     }
@@ -116,7 +121,7 @@ async fn handle(
     let answer = tokio::task::spawn_blocking(move || match path.as_str() {
         "/v1/chat/completions" => chat(&state2, &body),
         "/v1/embeddings" => embeddings(&state2, &body),
-        _ => Err(error(StatusCode::NOT_FOUND, "no such route")),
+        _ => Err((StatusCode::NOT_FOUND, "no such route".to_string())),
     })
     .await
     .expect("inference task");
@@ -127,14 +132,15 @@ async fn handle(
             }
             reply(StatusCode::OK, v)
         }
-        Err(r) => r,
+        Err((status, message)) => error(status, &message),
     })
 }
 
-type Answer = Result<Value, Response<Full<Bytes>>>;
+/// A response body, or the status and message of a refusal.
+type Answer = Result<Value, (StatusCode, String)>;
 
 fn chat(state: &State, body: &Value) -> Answer {
-    let bad = |m: &str| error(StatusCode::BAD_REQUEST, m);
+    let bad = |m: &str| (StatusCode::BAD_REQUEST, m.to_string());
     let mut prompt = String::new();
     for m in body["messages"].as_array().ok_or_else(|| bad("messages"))? {
         let (Some(role), Some(content)) = (m["role"].as_str(), m["content"].as_str()) else {
@@ -179,7 +185,7 @@ fn chat(state: &State, body: &Value) -> Answer {
 }
 
 fn embeddings(state: &State, body: &Value) -> Answer {
-    let bad = |m: &str| error(StatusCode::BAD_REQUEST, m);
+    let bad = |m: &str| (StatusCode::BAD_REQUEST, m.to_string());
     let text = body["input"].as_str().ok_or_else(|| bad("input"))?;
     let tokens: Vec<u32> = text.bytes().map(u32::from).collect();
     if tokens.is_empty() || tokens.len() > CONTEXT {
