@@ -428,6 +428,22 @@ async fn llm_hanging_engine_faults_within_the_bound() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn llm_flooding_engine_is_read_only_up_to_the_cap() {
+    let r = runner(Behaviour::Flood).await;
+    let f = failed(r.exec.run(&job(r.model.hash, text("hi"), 64, 64)).await);
+    // 1 MiB + 8 × 64 bytes read, then the 4 MiB answer is refused.
+    assert_eq!(
+        (f.kind, f.reason),
+        (
+            FaultKind::Impossible,
+            Reason::Engine(CallError::TooLarge {
+                cap: (1 << 20) + 8 * 64
+            })
+        )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn llm_engine_without_usage_is_a_fault_never_invented_usage() {
     let r = runner(Behaviour::NoUsage).await;
     let f = failed(r.exec.run(&job(r.model.hash, text("hi"), 64, 64)).await);

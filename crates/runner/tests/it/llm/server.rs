@@ -32,6 +32,8 @@ pub enum Behaviour {
     NoUsage,
     /// Answers one-token requests (a runner's probe) and hangs on every other.
     HangAfterProbe,
+    /// Answers every request with a 4 MiB body.
+    Flood,
 }
 
 /// A running server; stopped when dropped.
@@ -102,6 +104,13 @@ async fn handle(
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     if state.behaviour == Behaviour::Hang {
         std::future::pending::<()>().await;
+    }
+    if state.behaviour == Behaviour::Flood {
+        let content = "x".repeat(4 << 20);
+        return Ok(reply(
+            StatusCode::OK,
+            json!({"choices": [{"message": {"content": content}}]}),
+        ));
     }
     let path = req.uri().path().to_string();
     let Ok(body) = req.into_body().collect().await else {
