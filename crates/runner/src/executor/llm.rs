@@ -235,12 +235,13 @@ impl LlmExecutor {
     /// [`LlmExecutor::execute`], saying why a job failed.
     pub async fn run(&self, job: &Job) -> Result<(Vec<u8>, Usage), Failure> {
         let start = Instant::now();
+        let usage = |tokens| Usage {
+            tokens,
+            wall_ms: elapsed_ms(start),
+        };
         let fail = |kind, reason| Failure {
             kind,
-            usage: Usage {
-                tokens: 0,
-                wall_ms: elapsed_ms(start),
-            },
+            usage: usage(0),
             reason,
         };
         let hash = job
@@ -261,17 +262,18 @@ impl LlmExecutor {
             endpoint: &served.endpoint,
             job,
             probed: false,
+            tokens: 0,
         };
         let bound = Duration::from_millis(job.bounds.max_wall_ms);
         let outcome = tokio::time::timeout(bound, run.answer(&messages, embedding_field)).await;
+        // A failure after the answer still reports the answer's tokens.
+        let fail = |kind, reason| Failure {
+            kind,
+            usage: usage(run.tokens),
+            reason,
+        };
         match outcome {
-            Ok(Ok((result, tokens))) => Ok((
-                result,
-                Usage {
-                    tokens,
-                    wall_ms: elapsed_ms(start),
-                },
-            )),
+            Ok(Ok(result)) => Ok((result, usage(run.tokens))),
             Ok(Err((kind, reason))) => Err(fail(kind, reason)),
             // An engine that cannot answer a one-token request within the bound is unavailable;
             // one that did but could not finish the job in time had too little time.
@@ -307,6 +309,8 @@ struct Run<'a> {
     job: &'a Job,
     /// Whether the engine has answered the probe (decides a timeout's fault kind).
     probed: bool,
+    /// The answer's tokens (prompt and completion) once the engine reported them.
+    tokens: u64,
 }
 
 impl Run<'_> {
@@ -315,12 +319,12 @@ impl Run<'_> {
         RESPONSE_BASE_CAP.saturating_add(max.saturating_mul(8))
     }
 
-    /// The result bytes and the tokens billed.
+    /// The result bytes; the tokens billed are in `self.tokens`.
     async fn answer(
         &mut self,
         messages: &[Message],
         embedding_field: Option<String>,
-    ) -> Result<(Vec<u8>, u64), (FaultKind, Reason)> {
+    ) -> Result<Vec<u8>, (FaultKind, Reason)> {
         let max_tokens = self.job.bounds.max_tokens;
         let max_bytes = usize::try_from(self.job.max_return_bytes).unwrap_or(usize::MAX);
         let probe = openai::chat(self.client, self.endpoint, messages, 1, self.cap())
@@ -344,9 +348,9 @@ impl Run<'_> {
         if c.prompt_tokens != prompt_tokens || c.completion_tokens > budget {
             return Err((FaultKind::External, Reason::UsageMismatch));
         }
-        let tokens = c.prompt_tokens + c.completion_tokens;
+        self.tokens = c.prompt_tokens + c.completion_tokens;
         let Some(field) = embedding_field else {
-            return Ok((result::cap(&c.text, max_bytes).as_bytes().to_vec(), tokens));
+            return Ok(result::cap(&c.text, max_bytes).as_bytes().to_vec());
         };
         let raw = openai::embed(self.client, self.endpoint, &c.text, self.cap())
             .await
@@ -355,9 +359,8 @@ impl Run<'_> {
             EmbeddingError::TooManyDims(_) => (FaultKind::Impossible, Reason::Embedding(e)),
             EmbeddingError::Degenerate => (FaultKind::External, Reason::Embedding(e)),
         })?;
-        let doc = result::semantic_document(&c.text, &field, &embedding, max_bytes)
-            .ok_or((FaultKind::Impossible, Reason::ResultTooLarge))?;
-        Ok((doc, tokens))
+        result::semantic_document(&c.text, &field, &embedding, max_bytes)
+            .ok_or((FaultKind::Impossible, Reason::ResultTooLarge))
     }
 }
 

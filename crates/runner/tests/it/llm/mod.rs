@@ -401,6 +401,8 @@ async fn llm_oversized_answer_is_capped() {
         (f.kind, f.reason),
         (FaultKind::Impossible, Reason::ResultTooLarge)
     );
+    // The answer was produced: its tokens are reported with the fault.
+    assert_eq!(f.usage.tokens, full.1.tokens);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
