@@ -6,6 +6,7 @@
 
 pub mod bounded;
 pub mod http;
+pub mod llm;
 pub mod mcp;
 
 use cowboy_types::cbor::Value;
