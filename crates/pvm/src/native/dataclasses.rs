@@ -13,22 +13,20 @@
 //!
 //! Each attribute read or store is the VM's own (`Vm::getattr`, `Vm::setattr`,
 //! `Vm::generic_setattr`): descriptors, `__getattr__` and user `__setattr__` behave exactly as
-//! from Python. Metering: each pays `cost::CALL` per name, what the `getattr`/`setattr` call it
-//! replaces pays, before its lookups, which charge as they always do.
+//! from Python. Metering: each pays for copying its arguments (`Vm::collect`, per element) and
+//! `cost::CALL` per name, what the `getattr`/`setattr` call it replaces pays, before its
+//! lookups, which charge as they always do.
 
 use super::builtin;
 use crate::cost;
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
 
-/// The items of a tuple or list argument: the field names a generated method passes, or the
-/// values `__init__` received (its `*args` tuple, or a list it built).
+/// The items of an argument: the field names a generated method passes, or the values
+/// `__init__` received (its `*args` tuple, or a list it built). `Vm::collect` pays for the copy
+/// per element, after a memory check, before making it.
 fn items(vm: &mut Vm, v: Option<&Value>) -> R<Vec<Value>> {
-    match v {
-        Some(Value::Tuple(t)) => Ok(t.items.to_vec()),
-        Some(Value::List(l)) => Ok(l.items.borrow().clone()),
-        _ => Err(vm.type_err("_dataclasses: names and values must be a tuple or list")),
-    }
+    vm.collect(v.unwrap_or(&Value::None))
 }
 
 fn name_of<'a>(vm: &mut Vm, v: &'a Value) -> R<&'a str> {
