@@ -27,6 +27,7 @@ pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
 /// Whitelisted native modules.
 const REGISTRY: &[(&str, Loader)] = &[
+    ("_dataclasses", crate::native::dataclasses::load),
     ("_decimal", crate::native::decimal::load),
     ("_json", crate::native::json::load),
     ("hashlib", crate::native::hashlib::load),

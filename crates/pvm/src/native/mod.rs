@@ -1,4 +1,4 @@
-//! Native (Rust) standard-library modules beyond `math`: `_decimal` (under `decimal`), `hashlib`, `itertools`, `_json` (under `json`), `struct`, `re`
+//! Native (Rust) standard-library modules beyond `math`: `_dataclasses` (under `dataclasses`), `_decimal` (under `decimal`), `hashlib`, `itertools`, `_json` (under `json`), `struct`, `re`
 //! (whitepaper "Standard Library Whitelist"). Registered in [`crate::modules`]'s `REGISTRY`.
 //!
 //! Their objects (hash objects, `struct.Struct`, `re.Pattern`, `re.Match`) are ordinary
@@ -7,6 +7,7 @@
 //! properties with a native getter. Every method charges its work through
 //! [`Vm::charge`] before doing it, with prices from [`crate::cost`].
 
+pub mod dataclasses;
 pub mod decimal;
 pub mod file;
 pub mod hashlib;

@@ -406,16 +406,18 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         "translate" => {
             let table = a0.cloned().unwrap_or(Value::None);
             let mut out = String::with_capacity(text.len());
-            // A dict table is looked up directly (a charged table lookup per char); any other
-            // table is subscripted, and each miss pays for the LookupError it raised.
+            // A dict table is looked up directly (a charged table lookup per char, its
+            // ASCII answers remembered for the call: `TranslateMemo`); any other table is
+            // subscripted, and each miss pays for the LookupError it raised.
             let dict = match &table {
                 Value::Dict(d) => Some(d.clone()),
                 _ => None,
             };
+            let mut memo = TranslateMemo::default();
             for c in text.chars() {
                 let k = Value::Int(c as i64);
                 let r = match &dict {
-                    Some(d) => vm.dict_get(d, &k)?,
+                    Some(d) => memo.lookup(vm, d, c)?,
                     None => match vm.getitem(&table, &k) {
                         Ok(v) => Some(v),
                         Err(e) if vm.exc_is(&e, "LookupError") => {
@@ -456,6 +458,52 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         }
         _ => return Err(vm.attr_error(&Value::Str(s.clone()), name)),
     })
+}
+
+/// The answers of one `str.translate` call's dict table for the ASCII chars it has looked up
+/// (CPython's translate keeps the same per-call table, `unicode_fast_translate`), so a long
+/// text maps each char by an array read instead of a hash-table lookup.
+///
+/// A remembered answer costs exactly what its lookup cost: the first lookup of a char records
+/// the cycles it charged, and every later use charges them again, so cycles are those of a
+/// lookup per char, as without the memo. Nothing can change the table between two uses within
+/// the call (no Python code runs in between), so the lookup would answer and charge the same.
+/// A lookup is remembered only when its cost is exactly its own: no debt owed from earlier
+/// work was settled in it (`memory::attention` was down before it) and it ran no Python
+/// instruction (a colliding key's `__eq__`). A use the budget cannot afford takes the real
+/// lookup, which stops where it always stopped, and so does one with owed work pending, which
+/// the lookup would have settled.
+#[derive(Default)]
+struct TranslateMemo {
+    ascii: Vec<Option<(Option<Value>, u64)>>,
+}
+
+impl TranslateMemo {
+    fn lookup(&mut self, vm: &mut Vm, d: &PyDict, c: char) -> R<Option<Value>> {
+        let key = Value::Int(c as i64);
+        if !c.is_ascii() {
+            return vm.dict_get(d, &key);
+        }
+        if self.ascii.is_empty() {
+            self.ascii.resize(128, None);
+        }
+        // Owed work pending (attention up) is settled by a real lookup, in its place.
+        let own_cost = !crate::memory::attention();
+        let slot = &mut self.ascii[c as usize];
+        if let Some((answer, cycles)) = slot {
+            if own_cost && *cycles <= vm.cycles_left() {
+                vm.charge(*cycles)?;
+                return Ok(answer.clone());
+            }
+            return vm.dict_get(d, &key);
+        }
+        let (cycles, instructions) = (vm.stats.cycles, vm.stats.instructions);
+        let answer = vm.dict_get(d, &key)?;
+        if own_cost && vm.stats.instructions == instructions {
+            *slot = Some((answer.clone(), vm.stats.cycles - cycles));
+        }
+        Ok(answer)
+    }
 }
 
 /// `str.maketrans(x[, y[, z]])`.

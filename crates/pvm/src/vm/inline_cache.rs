@@ -7,7 +7,8 @@
 //! dict wins (no data descriptor of that name), whether a store is a plain dict store (no
 //! `__setattr__`, no data descriptor, a name `__slots__` allows), and which plain function a method call
 //! finds. It also keeps the position where the name was last found in a dict (instance dict
-//! or globals), checked by key identity before use.
+//! or globals), checked by key identity before use, and in the builtin namespace, checked by
+//! its key.
 //!
 //! A cache entry is valid only for the same class object (held `Weak`, so its address cannot
 //! be reused while remembered) and the same class epoch (bumped by any change to any class
@@ -54,6 +55,10 @@ pub struct NameCache {
     /// For `obj.name(…)` on a builtin value: the last receiver kind seen (see `builtin_kind`,
     /// 0 = none yet) and whether that type has a method `name`.
     builtin: Cell<(u8, bool)>,
+    /// For a global load that falls through to the builtins: the position of `name` in the
+    /// builtin namespace, checked by its key before use (the namespace is immutable and not
+    /// probe-charged, so a hit answers and costs exactly what the hashed lookup does).
+    builtin_at: Cell<u32>,
 }
 
 /// The value kinds whose builtin methods depend on the kind alone (so `has_method` may be
@@ -246,7 +251,13 @@ impl Vm<'_> {
         if let Some(v) = globals.get_name_hinted(name, &c.hint) {
             return Ok(v);
         }
-        if let Some(v) = self.builtins.get(&*name.s) {
+        if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
+            if **k == *name.s {
+                return Ok(v.clone());
+            }
+        }
+        if let Some((i, _, v)) = self.builtins.get_full(&*name.s) {
+            c.builtin_at.set(i as u32);
             return Ok(v.clone());
         }
         Err(self.name_error(&name.s))

@@ -373,6 +373,14 @@ impl<'h> Vm<'h> {
         self.charge(owed)
     }
 
+    /// What unpacking a tuple or list of `n` items charges: the copy the general path makes
+    /// (`collect`: per element, after a memory check), then the unpack itself.
+    fn charge_unpack(&mut self, n: usize) -> R<()> {
+        self.charge(cost::per_elem(n))?;
+        self.reserve((n as u64).saturating_mul(crate::memory::SLOT as u64))?;
+        self.charge(cost::BASIC + cost::per_elem(n))
+    }
+
     /// Cycles that can still be charged before the budget is exhausted. Work whose size is
     /// known only as it proceeds (a search stopping at its first match) bounds itself by this,
     /// then charges exactly what it did, so it never works past the budget.
@@ -1184,9 +1192,25 @@ impl<'h> Vm<'h> {
                 }
                 Op::UnpackSequence(n) => {
                     let v = Self::pop(f);
-                    let items = self.unpack(&v, n as usize, None)?;
-                    self.charge(cost::BASIC + cost::per_elem(items.len()))?;
-                    f.stack.extend(items.into_iter().rev());
+                    let n = n as usize;
+                    // A tuple or list of the right length goes straight onto the stack, with
+                    // the general path's charges (`charge_unpack`) but without its copy:
+                    // `a, b = b, a + b` and `for x, y in pairs` allocated a vector per step.
+                    match &v {
+                        Value::Tuple(t) if t.items.len() == n => {
+                            self.charge_unpack(n)?;
+                            f.stack.extend(t.items.iter().rev().cloned());
+                        }
+                        Value::List(l) if l.items.borrow().len() == n => {
+                            self.charge_unpack(n)?;
+                            f.stack.extend(l.items.borrow().iter().rev().cloned());
+                        }
+                        _ => {
+                            let items = self.unpack(&v, n, None)?;
+                            self.charge(cost::BASIC + cost::per_elem(items.len()))?;
+                            f.stack.extend(items.into_iter().rev());
+                        }
+                    }
                 }
                 Op::UnpackEx(before, after) => {
                     let v = Self::pop(f);

@@ -1208,3 +1208,29 @@ fn bytearray_growth_is_linear_in_cycles() {
         );
     }
 }
+
+/// `str.translate` remembers a dict table's answer for each ASCII char within a call; a
+/// remembered answer must still pay for the lookup it stands for. 40 keys sharing the hash of
+/// `'a'` make each lookup of `'a'` walk them all: every char of the text pays that walk, not
+/// only the first.
+#[test]
+fn str_translate_pays_every_lookup_it_remembers() {
+    let cycles = |n: u64| {
+        let src = format!(
+            "t = {{97 + j * (2**61 - 1): j for j in range(1, 40)}}\nt[97] = 'b'\n\
+             print(len(('a' * {n}).translate(t)))\n"
+        );
+        let o = run_with(&src, Limits::default());
+        assert!(o.error.is_none(), "{:?}", o.error);
+        o.cycles
+    };
+    let (small, large) = (cycles(1_000), cycles(2_000));
+    // Each of the 1,000 more lookups reads 40 slots, all but four of them charged.
+    let walk = 36 * cowboy_pvm::cost::PROBE;
+    assert!(
+        large - small >= 1_000 * walk,
+        "1,000 more chars cost {} cycles, less than their walks ({})",
+        large - small,
+        1_000 * walk
+    );
+}

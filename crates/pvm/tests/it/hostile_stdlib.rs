@@ -250,6 +250,46 @@ fn json_hostile() {
     ]);
 }
 
+/// `_dataclasses` (the loops of dataclasses' generated methods) is importable by any program:
+/// huge or endless name lists stop within budget, and a bad call is an error that stores
+/// nothing.
+#[test]
+fn dataclasses_native_hostile() {
+    check(&[
+        (
+            "import _dataclasses
+class C: pass
+_dataclasses.attrs(C(), ['x'] * 10**7)",
+            Stop,
+        ),
+        (
+            "import _dataclasses, itertools
+class C: x = 1
+\
+             _dataclasses.attrs(C(), itertools.repeat('x'))",
+            Stop,
+        ),
+        (
+            "import _dataclasses
+class C: pass
+c = C()
+try:
+    \
+             _dataclasses.assign(c, ['a', 'b'], [1], False)
+except ValueError as e:
+    \
+             print(e, vars(c))",
+            Out("_dataclasses.assign: as many values as names {}\n"),
+        ),
+        (
+            "import _dataclasses
+class C: pass
+_dataclasses.attrs(C(), [1])",
+            Err("TypeError: attribute name must be string"),
+        ),
+    ]);
+}
+
 #[test]
 fn json_deep_object_is_recursion_error() {
     let o = run_cycles(

@@ -12,7 +12,10 @@ allowed: use default_factory", "cannot assign to field 'a'", ...).
 Built WITHOUT exec: __init__ is a closure that binds *args/**kwargs against the field list
 itself and raises CPython's TypeError messages ("P.__init__() missing 1 required positional
 argument: 'x'", "... takes from 2 to 4 positional arguments but 5 were given", ...);
-__repr__/__eq__/ordering/__hash__/__setattr__ are closures over the field tuple.
+__repr__/__eq__/ordering/__hash__/__setattr__ are closures over the field tuple. The loops
+over the fields that CPython's generated code unrolls run in the PVM's native
+`_dataclasses` (`attrs`, `assign`; src/native/dataclasses.rs), so the generated methods cost
+about what CPython's do.
 
 Does not: produce CPython's exact __doc__ signature text for every annotation (builtin and
 class names only), call __set_name__ on field defaults, support descriptor-typed fields, or
@@ -22,6 +25,7 @@ Written for the PVM from the documented behaviour.
 """
 
 import copy
+from _dataclasses import assign as _assign, attrs as _attrs
 
 __all__ = ['dataclass', 'field', 'Field', 'FrozenInstanceError', 'InitVar', 'KW_ONLY',
            'MISSING', 'fields', 'asdict', 'astuple', 'make_dataclass', 'replace',
@@ -264,6 +268,19 @@ def _bind(qualname, pos, kwonly, defaults, args, kwargs):
     return bound
 
 
+def _in_order(names, args, kwargs):
+    """The arguments of parameters `names` in order when args and kwargs give each exactly
+    once, else None (the caller then binds them in full, with its errors)."""
+    if len(args) + len(kwargs) != len(names):
+        return None
+    values = list(args)
+    for name in names[len(args):]:
+        if name not in kwargs:
+            return None
+        values.append(kwargs[name])
+    return values
+
+
 def _make_init(cls, all_fields, frozen, has_post_init):
     qualname = f"{cls.__qualname__}.__init__"
     init_fields = [f for f in all_fields if f.init and f._field_type in (_FIELD, _FIELD_INITVAR)]
@@ -285,8 +302,18 @@ def _make_init(cls, all_fields, frozen, has_post_init):
             defaults[f.name] = f.default
     assign_fields = [f for f in all_fields if f._field_type is _FIELD]
     initvar_names = [f.name for f in all_fields if f._field_type is _FIELD_INITVAR]
+    # The parameters are exactly the fields, in order: a call giving each once (positionally
+    # or by name) just stores its arguments.
+    direct = tuple(pos) if [f.name for f in assign_fields] == pos and not kwonly else None
 
     def __init__(self, *args, **kwargs):
+        if direct is not None:
+            values = _in_order(direct, args, kwargs) if kwargs else args
+            if values is not None and len(values) == len(direct):
+                _assign(self, direct, values, frozen)
+                if has_post_init:
+                    self.__post_init__()
+                return
         if not kwargs and len(args) == len(pos) and not kwonly:
             bound = dict(zip(pos, args))
         else:
@@ -329,14 +356,10 @@ def _make_repr(cls, repr_fields):
     return __repr__
 
 
-def _cmp_tuple(obj, names):
-    return tuple(getattr(obj, n) for n in names)
-
-
 def _make_eq(cls, names):
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return _cmp_tuple(self, names) == _cmp_tuple(other, names)
+            return _attrs(self, names) == _attrs(other, names)
         return NotImplemented
     __eq__.__qualname__ = f"{cls.__qualname__}.__eq__"
     return __eq__
@@ -345,7 +368,7 @@ def _make_eq(cls, names):
 def _make_order(cls, names, opname):
     def compare(self, other):
         if other.__class__ is self.__class__:
-            a, b = _cmp_tuple(self, names), _cmp_tuple(other, names)
+            a, b = _attrs(self, names), _attrs(other, names)
             if opname == '__lt__':
                 return a < b
             if opname == '__le__':
@@ -361,7 +384,7 @@ def _make_order(cls, names, opname):
 
 def _make_hash(cls, names):
     def __hash__(self):
-        return hash(_cmp_tuple(self, names))
+        return hash(_attrs(self, names))
     __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
     return __hash__
 
