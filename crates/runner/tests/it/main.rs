@@ -1,4 +1,5 @@
 //! `cowboy-runner`'s integration tests: one binary, a module per concern.
 
+mod daemon;
 mod http;
 mod support;
