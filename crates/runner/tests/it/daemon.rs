@@ -10,13 +10,13 @@
 //! -p cowboy-node --bin cowboyd`). Waits poll the chain's state (a safety net of two minutes
 //! catches a process that never acts; no assertion is about time).
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::future::Future;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cowboy_exec::system::dispatcher::job::Status;
@@ -25,7 +25,7 @@ use cowboy_types::cbor::Value;
 use cowboy_types::genesis::WEI_PER_CBY;
 use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER};
 use cowboy_types::tx::Payload;
-use cowboy_types::{dev_key, keccak256, Address, Hash32, PrivateKey};
+use cowboy_types::{dev_key, keccak256, Address, Hash32};
 use serde_json::json;
 
 use crate::support::https::{Https, Route};
@@ -210,11 +210,6 @@ extra_roots = "{roots}"
     }
 }
 
-/// The chain: the node process and a client signing as `key`.
-async fn client(url: &str, key: PrivateKey) -> Chain {
-    Chain::connect(url, key).await.expect("node answers")
-}
-
 async fn receipt(chain: &Chain, hash: &Hash32) -> serde_json::Value {
     wait_for("a receipt", || async {
         let r = chain
@@ -255,94 +250,153 @@ async fn decided(chain: &Chain, id: &Hash32) -> cowboy_exec::system::dispatcher:
     .await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn three_daemons_price_the_feed_and_a_killed_one_restarts_without_double_work() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    // The price server: one answer per symbol, every request counted.
-    let fetched: Arc<[AtomicU64; 2]> = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
-    let counts = fetched.clone();
-    let prices = Route::Fn(Arc::new(move |query: &str| {
-        let (i, price) = match query {
-            "symbol=ETH" => (0, "2500.5"),
-            _ => (1, "61000.25"),
-        };
-        counts[i].fetch_add(1, Ordering::SeqCst);
-        (200, format!(r#"{{"price": {price}}}"#))
-    }));
-    let server = Https::start(&[DOMAIN], vec![("/price", prices)]).await;
+/// A devnet with three registered daemons, the price server and a deployed feed.
+struct Net {
+    _dir: tempfile::TempDir,
+    _server: Https,
+    _node: Proc,
+    owner: Chain,
+    runners: Vec<Runner>,
+    feed: Address,
+    /// Requests the price server answered, by query string.
+    fetched: Arc<Mutex<BTreeMap<String, u64>>>,
+}
 
-    let rpc = free_port();
-    let node_log = File::create(dir.path().join("cowboyd.log")).expect("log");
-    let _node = Proc(
-        Command::new(cowboyd())
-            .args(["--dev", "--block-time", "100", "--data-dir"])
-            .arg(dir.path().join("chain"))
-            .args(["--rpc-addr", &format!("127.0.0.1:{rpc}")])
-            .args(["--p2p-addr", &format!("127.0.0.1:{}", free_port())])
-            .stdout(Stdio::null())
-            .stderr(node_log)
-            .spawn()
-            .expect("spawn cowboyd"),
-    );
-    let url = format!("http://127.0.0.1:{rpc}");
-    let owner = wait_for("cowboyd", || async {
-        Chain::connect(&url, dev_key(0)).await.ok()
-    })
-    .await;
-
-    let mut runners: Vec<Runner> = RUNNERS
-        .iter()
-        .map(|n| Runner::setup(dir.path(), *n, &url, &server))
-        .collect();
-    for r in &mut runners {
-        r.start();
+impl Net {
+    fn fetches(&self, query: &str) -> u64 {
+        self.fetched
+            .lock()
+            .expect("counts")
+            .get(query)
+            .copied()
+            .unwrap_or(0)
     }
-    // Each daemon registers itself (register = true) with its inbox as its endpoint.
-    for r in &runners {
-        let record = wait_for("the registration", || async {
-            owner.runner(&r.address()).await.ok()?
+
+    async fn start(block_time_ms: u64) -> Net {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // The price server: ETH and BTC at fixed prices, any other symbol at 1.5.
+        let fetched = Arc::new(Mutex::new(BTreeMap::new()));
+        let counts = fetched.clone();
+        let prices = Route::Fn(Arc::new(move |query: &str| {
+            let price = match query {
+                "symbol=ETH" => "2500.5",
+                "symbol=BTC" => "61000.25",
+                _ => "1.5",
+            };
+            *counts
+                .lock()
+                .expect("counts")
+                .entry(query.to_string())
+                .or_insert(0) += 1;
+            (200, format!(r#"{{"price": {price}}}"#))
+        }));
+        let server = Https::start(&[DOMAIN], vec![("/price", prices)]).await;
+
+        let rpc = free_port();
+        let node_log = File::create(dir.path().join("cowboyd.log")).expect("log");
+        let node = Proc(
+            Command::new(cowboyd())
+                .args([
+                    "--dev",
+                    "--block-time",
+                    &block_time_ms.to_string(),
+                    "--data-dir",
+                ])
+                .arg(dir.path().join("chain"))
+                .args(["--rpc-addr", &format!("127.0.0.1:{rpc}")])
+                .args(["--p2p-addr", &format!("127.0.0.1:{}", free_port())])
+                .stdout(Stdio::null())
+                .stderr(node_log)
+                .spawn()
+                .expect("spawn cowboyd"),
+        );
+        let url = format!("http://127.0.0.1:{rpc}");
+        let owner = wait_for("cowboyd", || async {
+            Chain::connect(&url, dev_key(0)).await.ok()
         })
         .await;
-        assert_eq!(field(&record, "healthy"), &Value::Bool(true));
-        let Value::Text(endpoint) = field(&record, "endpoint") else {
-            panic!("an endpoint")
-        };
-        assert!(endpoint.starts_with("http://127.0.0.1:"), "{endpoint}");
+
+        let mut runners: Vec<Runner> = RUNNERS
+            .iter()
+            .map(|n| Runner::setup(dir.path(), *n, &url, &server))
+            .collect();
+        for r in &mut runners {
+            r.start();
+        }
+        // Each daemon registers itself (register = true) with its inbox as its endpoint.
+        for r in &runners {
+            let record = wait_for("the registration", || async {
+                owner.runner(&r.address()).await.ok()?
+            })
+            .await;
+            assert_eq!(field(&record, "healthy"), &Value::Bool(true));
+            let Value::Text(endpoint) = field(&record, "endpoint") else {
+                panic!("an endpoint")
+            };
+            assert!(endpoint.starts_with("http://127.0.0.1:"), "{endpoint}");
+        }
+
+        let source = std::fs::read_to_string(workspace().join("examples/actors/price_feed.py"))
+            .expect("the example");
+        let deploy = owner
+            .prepare_payload(
+                None,
+                "deploy",
+                Payload::Deploy {
+                    source,
+                    salt: Hash32::ZERO,
+                    init_args: Value::Array(vec![
+                        text(DOMAIN),
+                        Value::from_u128(MAX_PRICE),
+                        Value::Uint(100),
+                    ]),
+                },
+                WEI_PER_CBY,
+            )
+            .await
+            .expect("deploy signed");
+        owner.broadcast(&deploy).await.expect("deploy sent");
+        let r = receipt(&owner, &deploy.hash).await;
+        assert_eq!(r["success"], true, "deploy: {r}");
+        let feed = Address(
+            cowboy_types::hash::parse_hex(&r["contractAddress"].as_str().expect("address")[2..])
+                .and_then(|b| b.try_into().ok())
+                .expect("20 bytes"),
+        );
+        Net {
+            _dir: dir,
+            _server: server,
+            _node: node,
+            owner,
+            runners,
+            feed,
+            fetched,
+        }
     }
 
-    let source = std::fs::read_to_string(workspace().join("examples/actors/price_feed.py"))
-        .expect("the example");
-    let deploy = owner
-        .prepare_payload(
-            None,
-            "deploy",
-            Payload::Deploy {
-                source,
-                salt: Hash32::ZERO,
-                init_args: Value::Array(vec![
-                    text(DOMAIN),
-                    Value::from_u128(MAX_PRICE),
-                    Value::Uint(100),
-                ]),
-            },
-            WEI_PER_CBY,
-        )
+    /// The price the feed stored for `symbol`, once its continuation ran.
+    async fn stored(&self, symbol: &str) -> Value {
+        wait_for("on_price", || async {
+            let v = self
+                .owner
+                .call(self.feed, "price", Value::Array(vec![text(symbol)]))
+                .await
+                .ok()?;
+            (v != Value::Null).then_some(v)
+        })
         .await
-        .expect("deploy signed");
-    owner.broadcast(&deploy).await.expect("deploy sent");
-    let r = receipt(&owner, &deploy.hash).await;
-    assert_eq!(r["success"], true, "deploy: {r}");
-    let feed = Address(
-        cowboy_types::hash::parse_hex(&r["contractAddress"].as_str().expect("address")[2..])
-            .and_then(|b| b.try_into().ok())
-            .expect("20 bytes"),
-    );
+    }
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_daemons_price_the_feed_and_a_killed_one_restarts_without_double_work() {
+    let mut net = Net::start(100).await;
+    let (owner, feed) = (&net.owner, net.feed);
     // The happy path: every daemon executes, commits and is paid; the median is stored.
-    let feed_before = balance(&owner, &feed).await;
-    let dispatcher_before = balance(&owner, &JOB_DISPATCHER).await;
-    let eth = request(&owner, feed, "ETH").await;
-    let job = decided(&owner, &eth).await;
+    let feed_before = balance(owner, &feed).await;
+    let dispatcher_before = balance(owner, &JOB_DISPATCHER).await;
+    let eth = request(owner, feed, "ETH").await;
+    let job = decided(owner, &eth).await;
     assert_eq!(job.status, Status::Verified);
     let outcome = owner
         .call(
@@ -376,29 +430,22 @@ async fn three_daemons_price_the_feed_and_a_killed_one_restarts_without_double_w
         Some(MAX_PRICE - paid - bonus)
     );
     assert_eq!(
-        balance(&owner, &JOB_DISPATCHER).await,
+        balance(owner, &JOB_DISPATCHER).await,
         dispatcher_before,
         "escrow spent to the wei"
     );
 
     // The continuation runs in the next block: the feed stores the price it was served.
-    let stored = wait_for("on_price", || async {
-        let v = owner
-            .call(feed, "price", Value::Array(vec![text("ETH")]))
-            .await
-            .ok()?;
-        (v != Value::Null).then_some(v)
-    })
-    .await;
+    let stored = net.stored("ETH").await;
     assert_eq!(field(&stored, "price"), &Value::Float(2500.5));
     assert_eq!(field(&stored, "job"), &Value::Bytes(eth.0.to_vec()));
-    let feed_after = balance(&owner, &feed).await;
+    let feed_after = balance(owner, &feed).await;
     assert!(
         feed_before - feed_after >= MAX_PRICE - (MAX_PRICE - paid - bonus),
         "the feed paid the runners and the bonus (and its own timer): {feed_before} → {feed_after}"
     );
-    assert_eq!(fetched[0].load(Ordering::SeqCst), 3, "one fetch per runner");
-    for r in &runners {
+    assert_eq!(net.fetches("symbol=ETH"), 3, "one fetch per runner");
+    for r in &net.runners {
         assert_eq!(
             r.log_lines(r#""message":"executing""#),
             1,
@@ -416,44 +463,40 @@ async fn three_daemons_price_the_feed_and_a_killed_one_restarts_without_double_w
     // kill -9 one runner while it works on the next job (as soon as it logs the execution),
     // then restart it: the job completes, and nothing was done twice.
     let victim = 1;
+    let runners = &mut net.runners;
     let before_exec = runners[victim].log_lines(r#""message":"executing""#);
     let before_commit = runners[victim].log_lines(r#""action":"commit""#);
-    let btc = request(&owner, feed, "BTC").await;
+    let btc = request(owner, feed, "BTC").await;
     wait_for("the victim's execution", || async {
         (runners[victim].log_lines(r#""message":"executing""#) > before_exec).then_some(())
     })
     .await;
     runners[victim].kill();
     runners[victim].start();
-    let job = decided(&owner, &btc).await;
+    let (before_exec, before_commit) = (before_exec + 1, before_commit + 1);
+    let job = decided(&net.owner, &btc).await;
     assert_eq!(job.status, Status::Verified, "{job:?}");
-    let stored = wait_for("on_price", || async {
-        let v = owner
-            .call(feed, "price", Value::Array(vec![text("BTC")]))
-            .await
-            .ok()?;
-        (v != Value::Null).then_some(v)
-    })
-    .await;
+    let stored = net.stored("BTC").await;
     assert_eq!(field(&stored, "price"), &Value::Float(61000.25));
     assert!(
-        fetched[1].load(Ordering::SeqCst) <= 3,
+        net.fetches("symbol=BTC") <= 3,
         "at most one fetch per runner across the restart"
     );
+    let victim = &net.runners[victim];
     assert_eq!(
-        runners[victim].log_lines(r#""message":"executing""#),
-        before_exec + 1,
+        victim.log_lines(r#""message":"executing""#),
+        before_exec,
         "the restarted runner did not execute again"
     );
     assert!(
-        runners[victim].log_lines(r#""action":"commit""#) <= before_commit + 1,
+        victim.log_lines(r#""action":"commit""#) <= before_commit,
         "at most one commit sent for the job"
     );
     // The restarted daemon came back to the same registration and kept its journal.
     let status = Command::new(env!("CARGO_BIN_EXE_cowboy-runner"))
         .arg("status")
         .arg("--config")
-        .arg(&runners[victim].config)
+        .arg(&victim.config)
         .output()
         .expect("status");
     assert!(
@@ -465,4 +508,90 @@ async fn three_daemons_price_the_feed_and_a_killed_one_restarts_without_double_w
     assert_eq!(status["registration"]["status"], "active");
     assert_eq!(status["registration"]["key_matches"], true);
     assert!(status["journal"]["jobs"].as_u64() >= Some(2), "{status}");
+}
+
+/// Throughput and latency on loopback (README, "Measured"): `jobs` requests for distinct
+/// symbols sent at once, then the time until every continuation ran, and per job the time from
+/// the block of its last commit to the block of its `PriceUpdated` event (block timestamps).
+/// Run: `cargo test --release -p cowboy-runner --test it daemon::measure -- --ignored
+/// --nocapture` (with `COWBOYD` a release `cowboyd`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a test"]
+async fn measure() {
+    let jobs: usize = std::env::var("JOBS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20);
+    let block_ms: u64 = std::env::var("BLOCK_MS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100);
+    let net = Net::start(block_ms).await;
+    let symbols: Vec<String> = (0..jobs).map(|i| format!("S{i}")).collect();
+    let started = Instant::now();
+    let mut sent = Vec::new();
+    for s in &symbols {
+        sent.push(
+            net.owner
+                .send(net.feed, "request", Value::Array(vec![text(s)]), 0)
+                .await
+                .expect("request sent"),
+        );
+    }
+    for tx in &sent {
+        assert_eq!(receipt(&net.owner, &tx.hash).await["success"], true);
+    }
+    for s in &symbols {
+        net.stored(s).await;
+    }
+    let took = started.elapsed();
+    let timestamp = |h: u64| {
+        let owner = &net.owner;
+        async move {
+            owner
+                .request("cowboy_getBlockByNumber", json!([h, false]))
+                .await
+                .expect("block")["timestamp"]
+                .as_u64()
+                .expect("a timestamp")
+        }
+    };
+    let events = |topic: &'static str, address: Address| {
+        let owner = &net.owner;
+        async move {
+            owner
+                .request(
+                    "cowboy_getEvents",
+                    json!([{"address": hex0x(&address.0), "topic": topic, "fromBlock": 0}]),
+                )
+                .await
+                .expect("events")
+        }
+    };
+    let commits = events("ResultCommitted", RESULT_VERIFIER).await;
+    let updates = events("PriceUpdated", net.feed).await;
+    let mut latencies = Vec::new();
+    for u in updates.as_array().expect("events") {
+        let job = u["dataValue"]["job"]["bytes"].as_str().expect("job id");
+        let last_commit = commits
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|c| c["dataValue"]["job_id"]["bytes"].as_str() == Some(job))
+            .filter_map(|c| c["blockHeight"].as_u64())
+            .max()
+            .expect("a commit");
+        let callback = u["blockHeight"].as_u64().expect("height");
+        latencies.push(timestamp(callback).await - timestamp(last_commit).await);
+    }
+    latencies.sort_unstable();
+    println!(
+        "{jobs} jobs, block time {block_ms} ms: {:.2} s from the first request to the last \
+         continuation = {:.2} jobs/s; commit-to-callback latency (block timestamps) median {} ms, \
+         max {} ms",
+        took.as_secs_f64(),
+        jobs as f64 / took.as_secs_f64(),
+        latencies[latencies.len() / 2],
+        latencies[latencies.len() - 1],
+    );
 }
