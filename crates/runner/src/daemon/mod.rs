@@ -57,6 +57,9 @@ const EVENT_RANGE: u64 = 10_000;
 const DEFAULT_WINDOW: u64 = 20;
 /// Longest wait between reconnections.
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
+/// Jobs stepped at once (each step is a few RPC reads; the node admits 16 requests per client
+/// at a time).
+const CONCURRENT_STEPS: usize = 4;
 
 /// Why the daemon stopped.
 #[derive(Debug)]
@@ -154,6 +157,10 @@ pub struct Daemon {
     slots: Arc<Semaphore>,
     push: reqwest::Client,
     executing: Mutex<BTreeSet<Hash32>>,
+    /// Jobs with a step under way (one step per job at a time), and whether another was
+    /// asked for meanwhile.
+    stepping: Mutex<BTreeMap<Hash32, bool>>,
+    step_slots: Arc<Semaphore>,
     windows: Mutex<BTreeMap<Hash32, u64>>,
     head: AtomicU64,
     last_beat: AtomicU64,
@@ -197,6 +204,8 @@ pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), Da
         slots,
         push,
         executing: Mutex::new(BTreeSet::new()),
+        stepping: Mutex::new(BTreeMap::new()),
+        step_slots: Arc::new(Semaphore::new(CONCURRENT_STEPS)),
         windows: Mutex::new(BTreeMap::new()),
         head: AtomicU64::new(0),
         last_beat: AtomicU64::new(0),
@@ -392,7 +401,7 @@ impl Daemon {
                     Some(Ok(ev)) => self.on_assignment(&ev, done_tx).await,
                     _ => return Err(closed("events")),
                 },
-                Some(job) = done_rx.recv() => self.step_logged(job, done_tx).await,
+                Some(job) = done_rx.recv() => self.spawn_step(job, done_tx),
             }
         }
     }
@@ -415,7 +424,7 @@ impl Daemon {
                 warn!(error = %e, "journal");
                 return;
             }
-            self.step_logged(a.job, done_tx).await;
+            self.spawn_step(a.job, done_tx);
         }
     }
 
@@ -456,7 +465,7 @@ impl Daemon {
             .in_flight
             .set(i64::try_from(open.len()).unwrap_or(i64::MAX));
         for job in open {
-            self.step_logged(job, done_tx).await;
+            self.spawn_step(job, done_tx);
         }
         let keep = self.cfg.keep_finished_blocks;
         if let Err(e) = lock(&self.journal).prune(keep) {
@@ -499,10 +508,35 @@ impl Daemon {
         }
     }
 
-    async fn step_logged(self: &Arc<Self>, job: Hash32, done_tx: &mpsc::UnboundedSender<Hash32>) {
-        if let Err(e) = self.step(job, done_tx).await {
-            warn!(job = %job, error = %e, "step");
+    /// Steps `job` in its own task, so a slow job (an aggregator's reads, a push to a slow
+    /// inbox) never holds up the others or the loop. One step per job at a time: asked for
+    /// while one runs, the job is stepped once more when it ends.
+    fn spawn_step(self: &Arc<Self>, job: Hash32, done_tx: &mpsc::UnboundedSender<Hash32>) {
+        {
+            let mut stepping = lock(&self.stepping);
+            if let Some(again) = stepping.get_mut(&job) {
+                *again = true;
+                return;
+            }
+            stepping.insert(job, false);
         }
+        let (d, done_tx) = (self.clone(), done_tx.clone());
+        tokio::spawn(async move {
+            loop {
+                let permit = d.step_slots.clone().acquire_owned().await;
+                if let Err(e) = d.step(job, &done_tx).await {
+                    warn!(job = %job, error = %e, "step");
+                }
+                drop(permit);
+                let mut stepping = lock(&d.stepping);
+                if stepping.get(&job) == Some(&true) {
+                    stepping.insert(job, false);
+                    continue;
+                }
+                stepping.remove(&job);
+                return;
+            }
+        });
     }
 
     /// The job's next move, from its record on chain and the journal.
@@ -511,13 +545,14 @@ impl Daemon {
         id: Hash32,
         done_tx: &mpsc::UnboundedSender<Hash32>,
     ) -> Result<(), StepError> {
-        let Some(mut e) = self.entry(&id) else {
-            return Ok(());
-        };
-        if e.done {
+        if self.entry(&id).is_none_or(|e| e.done) {
             return Ok(());
         }
         let Some(job) = self.chain.job(&id).await? else {
+            return Ok(());
+        };
+        // Read after the chain: an execution finishing meanwhile has journaled its result.
+        let Some(mut e) = self.entry(&id) else {
             return Ok(());
         };
         let me = self.me();
@@ -535,12 +570,16 @@ impl Daemon {
                 }
                 let Some(reveal) = e.reveal.clone() else {
                     if e.started {
-                        if !lock(&self.executing).contains(&id) {
-                            // Started before a crash and not finished: never run twice.
-                            warn!(job = %id, "execution was interrupted by a restart; staying silent");
-                            return self.finish(id, e, "silent");
+                        // An execution journals its result before it leaves `executing`, so
+                        // one that is not running and left no result was cut off by a crash.
+                        // It is never run twice: the runner stays silent for this job.
+                        let running = lock(&self.executing).contains(&id);
+                        let finished = self.entry(&id).is_some_and(|e| e.reveal.is_some());
+                        if running || finished {
+                            return Ok(()); // its completion steps the job again
                         }
-                        return Ok(());
+                        warn!(job = %id, "execution was interrupted by a restart; staying silent");
+                        return self.finish(id, e, "silent");
                     }
                     e.started = true;
                     self.put(id, e)?;
@@ -612,12 +651,15 @@ impl Daemon {
             d.metrics.execution_seconds.observe(took.as_secs_f64());
             let reveal = d.key.sign(d.chain.chain_id, d.me(), &id, result, usage);
             info!(job = %id, outcome = label, wall_ms = usage.wall_ms, "executed");
-            let stored = match d.entry(&id) {
-                Some(mut e) => {
-                    e.reveal = Some(reveal);
-                    d.put(id, e)
+            let stored = {
+                let mut journal = lock(&d.journal);
+                match journal.get(&id).cloned() {
+                    Some(mut e) => {
+                        e.reveal = Some(reveal);
+                        journal.put(id, e)
+                    }
+                    None => Ok(()),
                 }
-                None => Ok(()),
             };
             if let Err(e) = stored {
                 warn!(job = %id, error = %e, "journal: the result is lost; staying silent");

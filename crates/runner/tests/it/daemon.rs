@@ -152,7 +152,7 @@ stake = "{stake}"
 job_types = ["http"]
 domains = ["{DOMAIN}"]
 rates = [{{ job_type = "http", base = {BASE} }}]
-max_concurrent_jobs = 4
+max_concurrent_jobs = 32
 commission_bps = 500
 
 [http]
@@ -273,7 +273,12 @@ impl Net {
     }
 
     async fn start(block_time_ms: u64) -> Net {
-        let dir = tempfile::tempdir().expect("temp dir");
+        // The node's and the daemons' logs stay for a post-mortem with KEEP_TEST_FILES set.
+        let dir = tempfile::Builder::new()
+            .disable_cleanup(std::env::var_os("KEEP_TEST_FILES").is_some())
+            .tempdir()
+            .expect("temp dir");
+        eprintln!("test files in {}", dir.path().display());
         // The price server: ETH and BTC at fixed prices, any other symbol at 1.5.
         let fetched = Arc::new(Mutex::new(BTreeMap::new()));
         let counts = fetched.clone();
@@ -539,7 +544,8 @@ async fn measure() {
         );
     }
     for tx in &sent {
-        assert_eq!(receipt(&net.owner, &tx.hash).await["success"], true);
+        let r = receipt(&net.owner, &tx.hash).await;
+        assert_eq!(r["success"], true, "{r}");
     }
     for s in &symbols {
         net.stored(s).await;
