@@ -15,6 +15,7 @@
 use std::time::Duration;
 
 use cowboy_exec::system::dispatcher::job::Job;
+use cowboy_exec::system::runners::records::Fields;
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::hash::{hex_lower, parse_hex};
 use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY};
@@ -131,13 +132,8 @@ fn reply(what: impl Into<String>, reason: impl Into<String>) -> ChainError {
     }
 }
 
-/// An address from CBOR bytes.
-pub fn address_value(v: &Value) -> Option<Address> {
-    match v {
-        Value::Bytes(b) => b.as_slice().try_into().ok().map(Address),
-        _ => None,
-    }
-}
+/// An address from CBOR bytes (exec's own decoder).
+pub use cowboy_exec::system::runners::records::address_of as address_value;
 
 /// A node, and the runner account that signs.
 pub struct Chain {
@@ -481,12 +477,8 @@ pub fn bytes(b: &[u8]) -> Value {
 
 /// A `JobAssigned` event's data.
 pub fn assigned(v: &Value) -> Option<Assigned> {
-    let Value::Map(m) = v else { return None };
-    let get = |name: &str| {
-        m.iter()
-            .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
-            .map(|(_, v)| v)
-    };
+    let f = Fields::of(v)?;
+    let get = |name: &str| f.get(name);
     let job = match get("job_id")? {
         Value::Bytes(b) => Hash32(b.as_slice().try_into().ok()?),
         _ => return None,

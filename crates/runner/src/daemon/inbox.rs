@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
+use cowboy_exec::system::runners::records::{bytes32, Fields};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::{Address, Hash32};
 use http_body_util::{BodyExt, Full, Limited};
@@ -140,11 +141,7 @@ impl Inbox {
 
 /// The `key` of a `get_runner` record.
 pub fn registered_key(record: &Value) -> Option<[u8; 32]> {
-    let Value::Map(m) = record else { return None };
-    m.iter().find_map(|(k, v)| match (k, v) {
-        (Value::Text(k), Value::Bytes(b)) if k == "key" => b.as_slice().try_into().ok(),
-        _ => None,
-    })
+    bytes32(Fields::of(record)?.get("key")?)
 }
 
 fn status(s: StatusCode) -> Response<Full<Bytes>> {

@@ -20,6 +20,7 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use cowboy_exec::system::runners::records::Fields;
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::hash::hex_lower;
 use cowboy_types::Hash32;
@@ -223,12 +224,8 @@ fn tx_from(v: &Value) -> Option<Option<SignedTx>> {
 }
 
 fn entry_from(v: &Value) -> Option<Entry> {
-    let Value::Map(m) = v else { return None };
-    let get = |name: &str| {
-        m.iter()
-            .find(|(k, _)| matches!(k, Value::Text(x) if x == name))
-            .map(|(_, v)| v)
-    };
+    let f = Fields::of(v)?;
+    let get = |name: &str| f.get(name);
     let flag = |name: &str| match get(name) {
         Some(Value::Bool(b)) => Some(*b),
         _ => None,

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use cowboy_exec::system::dispatcher::job::{Job, Status};
-use cowboy_exec::system::runners::records::Profile;
+use cowboy_exec::system::runners::records::{Fields, Profile};
 use cowboy_types::cbor::Value;
 use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER, RUNNER_REGISTRY};
 use cowboy_types::Hash32;
@@ -170,12 +170,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A field of a CBOR map.
+/// A field of a CBOR map (exec's own accessor).
 fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
-    let Value::Map(m) = v else { return None };
-    m.iter()
-        .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
-        .map(|(_, v)| v)
+    Fields::of(v)?.get(name)
 }
 
 /// Runs the daemon until the process ends: starts the inbox, checks the registration, then

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use cowboy_exec::system::runners::records::JobType;
+use cowboy_exec::system::runners::records::{Fields, JobType};
 use cowboy_exec::system::verifier::fault::{Kind, Report};
 use cowboy_exec::system::verifier::sign::Usage as SignedUsage;
 use cowboy_types::cbor::Value;
@@ -28,10 +28,7 @@ pub struct Executors {
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
-    let Value::Map(m) = v else { return None };
-    m.iter()
-        .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
-        .map(|(_, v)| v)
+    Fields::of(v)?.get(name)
 }
 
 fn uint(v: &Value, path: &[&str]) -> Option<u64> {
