@@ -4,7 +4,9 @@
 //! sign, commit, push their results to the aggregator's inbox, the aggregator submits them,
 //! and the feed's `on_price` stores the median; the escrow is settled as the exec README's
 //! formulas say. Then a runner is killed with `kill -9` while it works on a second job and
-//! restarted: the job still completes, and no runner fetched or committed twice.
+//! restarted: the job still completes, and no runner fetched or committed twice. Then the
+//! aggregator of a third job commits and stops: the others reveal their own results and the
+//! job is verified without it.
 //!
 //! The node binary is `$COWBOYD`, else the workspace's `target/debug/cowboyd` (`cargo build
 //! -p cowboy-node --bin cowboyd`). Waits poll the chain's state (a safety net of two minutes
@@ -191,6 +193,17 @@ extra_roots = "{roots}"
             .spawn()
             .expect("spawn cowboy-runner");
         self.proc = Some(Proc(child));
+    }
+
+    /// Sends `signal` (`STOP`, `CONT`) to the running daemon.
+    fn signal(&self, signal: &str) {
+        let pid = self.proc.as_ref().expect("running").0.id();
+        let ok = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(pid.to_string())
+            .status()
+            .expect("kill");
+        assert!(ok.success(), "kill -{signal} {pid}");
     }
 
     /// `kill -9`.
@@ -394,7 +407,8 @@ impl Net {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn three_daemons_price_the_feed_and_a_killed_one_restarts_without_double_work() {
+async fn three_daemons_price_the_feed_a_killed_one_restarts_without_double_work_and_a_withholding_aggregator_is_bypassed(
+) {
     let mut net = Net::start(100).await;
     let (owner, feed) = (&net.owner, net.feed);
     // The happy path: every daemon executes, commits and is paid; the median is stored.
@@ -487,21 +501,73 @@ async fn three_daemons_price_the_feed_and_a_killed_one_restarts_without_double_w
         net.fetches("symbol=BTC") <= 3,
         "at most one fetch per runner across the restart"
     );
-    let victim = &net.runners[victim];
+    let victim_runner = &net.runners[victim];
     assert_eq!(
-        victim.log_lines(r#""message":"executing""#),
+        victim_runner.log_lines(r#""message":"executing""#),
         before_exec,
         "the restarted runner did not execute again"
     );
     assert!(
-        victim.log_lines(r#""action":"commit""#) <= before_commit,
+        victim_runner.log_lines(r#""action":"commit""#) <= before_commit,
         "at most one commit sent for the job"
     );
+    // An aggregator that withholds: it commits, then stops (SIGSTOP) before it aggregates.
+    // The members' pushes go unanswered; after the aggregator's window they reveal their own
+    // results, the verifier finalizes with those two (the median of two agreeing members is a
+    // strict majority of three), and the silent aggregator is paid nothing and loses 5.
+    let sol = request(&net.owner, feed, "SOL").await;
+    let job = wait_for("the committee", || async {
+        net.owner.job(&sol).await.ok()?
+    })
+    .await;
+    let withholder = net
+        .runners
+        .iter()
+        .position(|r| r.address() == job.aggregator)
+        .expect("the aggregator is one of the daemons");
+    let rep = |record: Option<Value>| field(&record.expect("registered"), "reputation").as_u64();
+    let rep_before = rep(net.owner.runner(&job.aggregator).await.expect("runner"));
+    wait_for("the aggregator's commitment", || async {
+        net.owner.commitment(&sol, &job.aggregator).await.ok()?
+    })
+    .await;
+    net.runners[withholder].signal("STOP");
+    let job = decided(&net.owner, &sol).await;
+    net.runners[withholder].signal("CONT");
+    assert_eq!(job.status, Status::Verified, "{job:?}");
+    let outcome = net
+        .owner
+        .call(
+            RESULT_VERIFIER,
+            "get_outcome",
+            Value::Array(vec![Value::Bytes(sol.0.to_vec())]),
+        )
+        .await
+        .expect("the outcome");
+    assert_eq!(
+        field(&outcome, "aggregator"),
+        &Value::Null,
+        "self-aggregated: {outcome:?}"
+    );
+    let Value::Array(winners) = field(&outcome, "winners") else {
+        panic!("winners")
+    };
+    assert_eq!(winners.len(), 2, "{outcome:?}");
+    assert!(!winners.contains(&Value::Bytes(job.aggregator.0.to_vec())));
+    assert_eq!(field(&outcome, "bonus").as_u128(), Some(0));
+    assert_eq!(field(&outcome, "paid").as_u128(), Some(2 * BASE));
+    assert_eq!(
+        rep(net.owner.runner(&job.aggregator).await.expect("runner")),
+        rep_before.map(|r| r - 5),
+        "the withholding aggregator is missing"
+    );
+    assert_eq!(field(&net.stored("SOL").await, "price"), &Value::Float(1.5));
+
     // The restarted daemon came back to the same registration and kept its journal.
     let status = Command::new(env!("CARGO_BIN_EXE_cowboy-runner"))
         .arg("status")
         .arg("--config")
-        .arg(&victim.config)
+        .arg(&net.runners[victim].config)
         .output()
         .expect("status");
     assert!(
