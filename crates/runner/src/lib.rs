@@ -5,4 +5,5 @@
 //! result at the result verifier (`0x…03`), and is paid when the job's verification mode
 //! accepts its result (CIP-2; the chain's side is `crates/exec/README.md`, "Runners").
 
+pub mod daemon;
 pub mod executor;

@@ -175,10 +175,16 @@ class Runner:
         max_concurrent_jobs: int = 8,
         max_job_value: int = 0,
         commission_bps: int = 0,
+        endpoint: Optional[str] = None,
     ) -> None:
         """``register`` with ``stake`` as the self-bond (capabilities and rates as the
         registry's README describes them, e.g. ``{"job_types": ["http"], "domains": [...]}`` and
-        ``[{"job_type": "http", "base": 1000, "per_ms": 1}]``)."""
+        ``[{"job_type": "http", "base": 1000, "per_ms": 1}]``). ``endpoint`` is the URL of this
+        runner's reveal inbox (``http://`` or ``https://``, at most 256 bytes), published in its
+        profile so the other members of its committees can push their results to it when it
+        aggregates (the ``cowboy-runner`` daemon reads it from ``cowboy_getRunner``)."""
+        if endpoint is not None:
+            capabilities = dict(capabilities, endpoint=endpoint)
         args = [self.key.public, capabilities, rates, max_concurrent_jobs, max_job_value, commission_bps]
         self._send(RUNNER_REGISTRY, "register", args, stake)
 

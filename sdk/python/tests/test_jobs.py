@@ -1,10 +1,14 @@
 """The CIP-2 reads of the client against a real `cowboyd --dev`: dev accounts 5, 6 and 7
 register as runners and account 0 submits a job with plain calls to the system actors; then
-`get_runners`, `get_runner`, `get_job`, `get_job_candidates` and `get_jobs_of` read them back."""
+`get_runners`, `get_runner`, `get_job`, `get_job_candidates` and `get_jobs_of` read them back;
+a runner's inbox endpoint is published with `Runner.register(endpoint=...)`."""
 
 import pytest
 
-from cowboy.wallet import CBY, dev_account
+from cowboy.crypto import keccak256
+from cowboy.errors import CowboyError
+from cowboy.runner import Runner, RunnerKey
+from cowboy.wallet import CBY, Wallet, dev_account
 
 pytestmark = pytest.mark.node
 
@@ -80,3 +84,19 @@ def test_entitlements_are_read_back(cowboy_client):
     assert len(mine) == 1 and mine[0]["in_force"] is True
     assert mine[0]["grantor"]["bytes"] == owner.address.lower()
     assert mine[0]["entitlement"]["parent_id"] is None
+
+
+def test_register_publishes_the_inbox_endpoint(cowboy_client):
+    """``Runner.register(endpoint=...)`` puts the inbox URL in the profile, where
+    ``cowboy_getRunner`` shows it (other runners push their results there); a malformed one is
+    refused by the registry."""
+    c = cowboy_client
+    wallet = Wallet(keccak256(b"cowboy-test-endpoint-runner"))
+    c.set_balance(wallet.address, 20_000 * CBY)
+    runner = Runner(c, wallet, RunnerKey(keccak256(b"cowboy-test-endpoint-key")))
+    caps = {"job_types": ["http"], "domains": ["api.example.com"]}
+    rates = [{"job_type": "http", "base": 1000}]
+    with pytest.raises(CowboyError, match="capabilities.endpoint"):
+        runner.register(caps, rates, 10_000 * CBY, endpoint="ftp://runner.example.com")
+    runner.register(caps, rates, 10_000 * CBY, endpoint="http://127.0.0.1:9400")
+    assert c.get_runner(wallet.address)["endpoint"] == "http://127.0.0.1:9400"

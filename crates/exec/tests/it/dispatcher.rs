@@ -984,6 +984,7 @@ fn fill_registry(
             max_job_value: 0,
             commission_bps: 0,
             registered_at: h,
+            endpoint: None,
         };
         let st = Stake {
             status: RunnerStatus::Active,

@@ -1101,3 +1101,82 @@ fn random_operations_conserve_value() {
         }
     });
 }
+
+/// The optional `endpoint` in a profile's capabilities (where the runner takes other runners'
+/// results when it aggregates): accepted and shown by `get_runner`, replaced or dropped by
+/// `update`, and refused when malformed or too long, changing nothing. A profile without one
+/// has no `endpoint` key at all (its encoding is what it was before the field existed).
+#[test]
+fn endpoint_is_declared_checked_and_updated() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut h = H::new(ctx, 2, reg_params()).await;
+        let with_endpoint = |url: Value| {
+            map(vec![
+                ("job_types", Value::Array(vec![text("http")])),
+                ("domains", Value::Array(vec![text("api.example.com")])),
+                ("endpoint", url),
+            ])
+        };
+        let register = |caps: Value| {
+            vec![
+                bytes(&ed_key(0)),
+                caps,
+                http_rates(5),
+                int(4),
+                int(0),
+                int(500),
+            ]
+        };
+        let too_long = format!("https://{}", "a".repeat(249));
+        for (url, why) in [
+            (
+                text("ftp://runner.example.com"),
+                "must start with http:// or https://",
+            ),
+            (text("http://"), "must name a host"),
+            (text("http://a b"), "only printable ASCII"),
+            (text(&too_long), "must be 1 to 256 bytes"),
+            (int(7), "must be text"),
+        ] {
+            let e = h
+                .fails(0, 100 * CBY, "register", register(with_endpoint(url)))
+                .await;
+            assert!(
+                e.starts_with("BadField: capabilities.endpoint") && e.contains(why),
+                "{e}"
+            );
+            assert_eq!(
+                h.runner(0),
+                Value::Null,
+                "a refused registration leaves nothing"
+            );
+        }
+
+        let url = "http://127.0.0.1:9400";
+        h.ok(0, 100 * CBY, "register", register(with_endpoint(text(url))))
+            .await;
+        assert_eq!(get(&h.runner(0), "endpoint"), &text(url));
+
+        // Updating to a malformed one changes nothing; a good one replaces it; leaving it out
+        // drops it.
+        let update = |caps: Value| vec![caps, http_rates(5), int(4), int(0), int(500)];
+        let e = h
+            .fails(0, 0, "update", update(with_endpoint(text("http://:80"))))
+            .await;
+        assert!(e.starts_with("BadField: capabilities.endpoint"), "{e}");
+        assert_eq!(get(&h.runner(0), "endpoint"), &text(url));
+        let longest = format!("https://{}", "b".repeat(248));
+        h.ok(0, 0, "update", update(with_endpoint(text(&longest))))
+            .await;
+        assert_eq!(get(&h.runner(0), "endpoint"), &text(&longest));
+        h.ok(0, 0, "update", update(http_caps())).await;
+        let Value::Map(fields) = h.runner(0) else {
+            panic!("a runner record is a map")
+        };
+        assert!(
+            !fields.iter().any(|(k, _)| *k == text("endpoint")),
+            "no endpoint key without an endpoint"
+        );
+        h.check_conservation(2).await;
+    });
+}

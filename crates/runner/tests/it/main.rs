@@ -1,5 +1,6 @@
 //! `cowboy-runner`'s integration tests: one binary, a module per concern.
 
+mod daemon;
 mod http;
 mod llm;
 mod mcp;

@@ -206,6 +206,7 @@ fn read_profile(
         max_job_value,
         commission_bps,
         registered_at,
+        endpoint: caps.endpoint,
     })
 }
 

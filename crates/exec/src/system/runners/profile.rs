@@ -14,6 +14,9 @@ use super::records::{bytes32, Fields, JobType, Rate};
 
 /// The longest DNS name (RFC 1035).
 const MAX_DOMAIN_BYTES: usize = 253;
+/// The longest endpoint URL a runner may declare (a bounded profile: its worst case stays a
+/// constant the handler's base price covers).
+pub const MAX_ENDPOINT_BYTES: usize = 256;
 
 fn bad(field: impl Into<String>, reason: impl Into<String>) -> RegistryError {
     RegistryError::BadField {
@@ -46,6 +49,9 @@ pub struct Capabilities {
     pub domains: Vec<String>,
     /// TEE support.
     pub tee: bool,
+    /// Where the runner takes other runners' results when it aggregates (CIP-2 §8's "direct
+    /// HTTP push"): an `http://` or `https://` URL, if it declares one.
+    pub endpoint: Option<String>,
 }
 
 fn check_len(field: &'static str, n: usize, max: u64) -> Result<(), RegistryError> {
@@ -99,13 +105,35 @@ fn check_domain(d: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// Parse `{"job_types": [...], "models": [...], "domains": [...], "tee": bool}` (`models`,
-/// `domains` and `tee` may be left out).
+/// An endpoint URL: `http://` or `https://`, a non-empty host, at most
+/// [`MAX_ENDPOINT_BYTES`] of printable ASCII without spaces. Only its form is checked: whether
+/// anything answers there is for the runners that push to it to find out.
+fn check_endpoint(url: &str) -> Result<(), &'static str> {
+    if url.is_empty() || url.len() > MAX_ENDPOINT_BYTES {
+        return Err("must be 1 to 256 bytes");
+    }
+    if !url.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err("only printable ASCII without spaces");
+    }
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .ok_or("must start with http:// or https://")?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() || host.starts_with(':') || host.contains('@') {
+        return Err("must name a host (and no user info)");
+    }
+    Ok(())
+}
+
+/// Parse `{"job_types": [...], "models": [...], "domains": [...], "tee": bool, "endpoint":
+/// url}` (`models`, `domains`, `tee` and `endpoint` may be left out).
 pub fn parse_capabilities(v: &Value, p: &GenesisParams) -> Result<Capabilities, RegistryError> {
     let f = Fields::of(v).ok_or_else(|| bad("capabilities", "must be a map"))?;
     for (k, _) in f.0 {
         match k {
-            Value::Text(k) if ["job_types", "models", "domains", "tee"].contains(&k.as_str()) => {}
+            Value::Text(k)
+                if ["job_types", "models", "domains", "tee", "endpoint"].contains(&k.as_str()) => {}
             Value::Text(k) => return Err(bad(format!("capabilities.{k}"), "unknown field")),
             _ => return Err(bad("capabilities", "keys must be text")),
         }
@@ -181,11 +209,20 @@ pub fn parse_capabilities(v: &Value, p: &GenesisParams) -> Result<Capabilities, 
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(bad("capabilities.tee", "must be a bool")),
     };
+    let endpoint = match f.get("endpoint") {
+        None => None,
+        Some(Value::Text(url)) => {
+            check_endpoint(url).map_err(|why| bad("capabilities.endpoint", why))?;
+            Some(url.clone())
+        }
+        Some(_) => return Err(bad("capabilities.endpoint", "must be text")),
+    };
     Ok(Capabilities {
         job_types,
         models,
         domains,
         tee,
+        endpoint,
     })
 }
 
@@ -340,6 +377,31 @@ mod tests {
             ),
         ] {
             assert!(check_domain(no).is_err(), "{no}");
+        }
+    }
+
+    #[test]
+    fn endpoints() {
+        for ok in [
+            "http://127.0.0.1:9000",
+            "https://runner.example.com/inbox",
+            "http://[::1]:80",
+            &format!("https://{}", "a".repeat(248)),
+        ] {
+            assert_eq!(check_endpoint(ok), Ok(()), "{ok}");
+        }
+        for no in [
+            "",
+            "ftp://a",
+            "http://",
+            "http://:80",
+            "https://u@host",
+            "http://a b",
+            "http://a\n",
+            "runner.example.com",
+            &format!("https://{}", "a".repeat(249)),
+        ] {
+            assert!(check_endpoint(no).is_err(), "{no}");
         }
     }
 

@@ -80,6 +80,9 @@ pub struct Profile {
     pub commission_bps: u64,
     /// Height of its (latest) registration.
     pub registered_at: u64,
+    /// Its inbox URL for other runners' results, if declared. Stored only when present, so a
+    /// profile without one encodes exactly as before the field existed.
+    pub endpoint: Option<String>,
 }
 
 /// Where a runner is in its life.
@@ -268,7 +271,7 @@ impl Rate {
 impl Profile {
     /// CBOR form.
     pub fn to_value(&self) -> Value {
-        Value::Map(vec![
+        let mut fields = vec![
             (t("key"), Value::Bytes(self.key.to_vec())),
             (
                 t("job_types"),
@@ -294,7 +297,11 @@ impl Profile {
             (t("max_job_value"), Value::from_u128(self.max_job_value)),
             (t("commission_bps"), Value::Uint(self.commission_bps)),
             (t("registered_at"), Value::Uint(self.registered_at)),
-        ])
+        ];
+        if let Some(url) = &self.endpoint {
+            fields.push((t("endpoint"), t(url)));
+        }
+        Value::Map(fields)
     }
 
     /// Decode a stored profile.
@@ -358,6 +365,11 @@ impl Profile {
             max_job_value: f.u128("max_job_value").ok_or_else(bad)?,
             commission_bps: f.u64("commission_bps").ok_or_else(bad)?,
             registered_at: f.u64("registered_at").ok_or_else(bad)?,
+            endpoint: match f.get("endpoint") {
+                None => None,
+                Some(Value::Text(url)) => Some(url.clone()),
+                Some(_) => return Err(bad()),
+            },
         })
     }
 }
