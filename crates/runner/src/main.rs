@@ -13,6 +13,10 @@ use cowboy_runner::daemon::config::{Config, ConfigError, Keys};
 use cowboy_runner::daemon::work::Executors;
 use cowboy_runner::daemon::{self, DaemonError};
 use cowboy_runner::executor::http::{HttpConfig, HttpExecutor};
+use cowboy_runner::executor::llm::model::ModelFiles;
+use cowboy_runner::executor::llm::openai::Endpoint;
+use cowboy_runner::executor::llm::{LlmExecutor, ModelConfig};
+use cowboy_runner::executor::mcp::{McpConfig, McpExecutor, McpServer};
 
 #[derive(Parser)]
 #[command(
@@ -64,24 +68,81 @@ fn load(c: &Common) -> Result<(Config, Keys), ConfigError> {
     Ok((cfg, keys))
 }
 
-fn executors(cfg: &Config) -> Result<Executors, DaemonError> {
-    let wants_http = cfg.profile.job_types.iter().any(|t| t == "http");
-    if !wants_http {
-        return Ok(Executors::default());
+fn read_pem(path: &Option<PathBuf>) -> Result<Vec<u8>, ConfigError> {
+    match path {
+        Some(p) => std::fs::read(p).map_err(|e| ConfigError::Read(p.clone(), e)),
+        None => Ok(Vec::new()),
     }
-    let extra_root_certs = match &cfg.http.extra_roots {
-        Some(p) => std::fs::read(p).map_err(|e| ConfigError::Read(p.clone(), e))?,
-        None => Vec::new(),
-    };
-    let http = HttpExecutor::new(HttpConfig {
-        allowed_domains: Some(cfg.profile.domains.clone()),
-        resolve: cfg.http.resolve.clone(),
-        extra_root_certs,
-        allow_plain_http: cfg.http.allow_plain_http,
-        ..HttpConfig::default()
-    })
-    .map_err(|e| ConfigError::Field("http".into(), e.to_string()))?;
-    Ok(Executors { http: Some(http) })
+}
+
+/// The executors for the job types the profile declares, each from its config section.
+fn executors(cfg: &Config) -> Result<Executors, DaemonError> {
+    let wants = |t: &str| cfg.profile.job_types.iter().any(|j| j == t);
+    let field = |name: &str, e: String| ConfigError::Field(name.into(), e);
+    let mut executors = Executors::default();
+    if wants("http") {
+        let http = HttpExecutor::new(HttpConfig {
+            allowed_domains: Some(cfg.profile.domains.clone()),
+            resolve: cfg.http.resolve.clone(),
+            extra_root_certs: read_pem(&cfg.http.extra_roots)?,
+            allow_plain_http: cfg.http.allow_plain_http,
+            ..HttpConfig::default()
+        })
+        .map_err(|e| field("http", e.to_string()))?;
+        executors.http = Some(http);
+    }
+    if wants("llm") {
+        let mut models = Vec::new();
+        for (i, m) in cfg.llm.iter().enumerate() {
+            let hash = cowboy_types::hash::parse_hex(&m.hash)
+                .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
+                .ok_or_else(|| field(&format!("llm[{i}].hash"), "not 32 bytes of hex".into()))?;
+            models.push(ModelConfig {
+                hash: cowboy_types::Hash32(hash),
+                files: ModelFiles {
+                    weights: m.weights.clone(),
+                    arch: m.arch.clone(),
+                    tokenizer: m.tokenizer.clone(),
+                    license: m.license.clone(),
+                },
+                endpoint: Endpoint {
+                    base_url: m.base_url.clone(),
+                    served_name: m.served_name.clone(),
+                    api_key: m.api_key.clone(),
+                },
+            });
+        }
+        let llm = LlmExecutor::new(models).map_err(|e| field("llm", e.to_string()))?;
+        executors.llm = Some(llm);
+    }
+    if wants("mcp") {
+        let mut servers = std::collections::BTreeMap::new();
+        for (name, s) in &cfg.mcp.servers {
+            let server = match (&s.command, &s.url) {
+                (Some(program), None) => McpServer::Stdio {
+                    program: program.clone(),
+                    args: s.args.clone(),
+                    env: s.env.clone().into_iter().collect(),
+                },
+                (None, Some(url)) => McpServer::Http { url: url.clone() },
+                _ => {
+                    return Err(field(
+                        &format!("mcp.servers.{name}"),
+                        "give exactly one of `command` and `url`".into(),
+                    )
+                    .into())
+                }
+            };
+            servers.insert(name.clone(), server);
+        }
+        let mcp = McpExecutor::new(McpConfig {
+            servers,
+            extra_root_certs: read_pem(&cfg.mcp.extra_roots)?,
+        })
+        .map_err(|e| field("mcp", e.to_string()))?;
+        executors.mcp = Some(mcp);
+    }
+    Ok(executors)
 }
 
 async fn main_async(cli: Cli) -> Result<(), DaemonError> {

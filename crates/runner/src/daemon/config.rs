@@ -71,6 +71,12 @@ pub struct Config {
     /// The HTTP executor.
     #[serde(default)]
     pub http: HttpSection,
+    /// The LLM executor: one `[[llm]]` table per model served.
+    #[serde(default)]
+    pub llm: Vec<LlmModelSection>,
+    /// The MCP executor.
+    #[serde(default)]
+    pub mcp: McpSection,
 }
 
 fn default_listen() -> SocketAddr {
@@ -144,6 +150,56 @@ pub struct HttpSection {
     /// Fetch `http://` URLs too.
     #[serde(default)]
     pub allow_plain_http: bool,
+}
+
+/// One model the LLM executor serves (README, "The LLM executor").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmModelSection {
+    /// The model's registry hash (`0x…`), which its four files must hash to.
+    pub hash: String,
+    /// The weights file.
+    pub weights: PathBuf,
+    /// The architecture file (e.g. `config.json`).
+    pub arch: PathBuf,
+    /// The tokenizer file.
+    pub tokenizer: PathBuf,
+    /// The license text.
+    pub license: PathBuf,
+    /// The OpenAI-compatible engine's base URL, up to `/v1`.
+    pub base_url: String,
+    /// The model's name on that engine.
+    pub served_name: String,
+    /// A bearer token for the engine.
+    pub api_key: Option<String>,
+}
+
+/// The MCP executor's servers, by the name jobs use.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSection {
+    /// `[mcp.servers.NAME]`: `command` (with `args`, `env`) for a stdio server, or `url` for
+    /// a streamable HTTP one.
+    #[serde(default)]
+    pub servers: std::collections::BTreeMap<String, McpServerSection>,
+    /// A PEM file of extra root certificates for HTTPS servers.
+    pub extra_roots: Option<PathBuf>,
+}
+
+/// One MCP server: exactly one of `command` and `url`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServerSection {
+    /// The program of a stdio server.
+    pub command: Option<String>,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Variables added to its environment.
+    #[serde(default)]
+    pub env: std::collections::BTreeMap<String, String>,
+    /// The URL of a streamable HTTP server.
+    pub url: Option<String>,
 }
 
 /// What is wrong with a configuration.
@@ -339,5 +395,43 @@ max_concurrent_jobs = 4
         let e = bad.checked_profile().expect_err("the registry refuses it");
         assert!(e.to_string().contains("capabilities.domains[0]"), "{e}");
         assert!(toml::from_str::<Config>(&format!("{CONFIG}\nsurprise = 1")).is_err());
+    }
+
+    #[test]
+    fn llm_models_and_mcp_servers_are_configured_by_section() {
+        let text = format!(
+            r#"{CONFIG}
+[[llm]]
+hash = "0x{h}"
+weights = "m/model.safetensors"
+arch = "m/config.json"
+tokenizer = "m/tokenizer.json"
+license = "m/LICENSE"
+base_url = "http://127.0.0.1:8000/v1"
+served_name = "tiny"
+
+[mcp.servers.files]
+command = "mcp-files"
+args = ["--root", "/srv"]
+
+[mcp.servers.search]
+url = "https://mcp.example.com/mcp"
+"#,
+            h = "ab".repeat(32)
+        );
+        let c: Config = toml::from_str(&text).expect("parses");
+        assert_eq!(c.llm.len(), 1);
+        assert_eq!(c.llm[0].served_name, "tiny");
+        assert_eq!(c.llm[0].api_key, None);
+        assert_eq!(c.mcp.servers["files"].args, vec!["--root", "/srv"]);
+        assert_eq!(
+            c.mcp.servers["search"].url.as_deref(),
+            Some("https://mcp.example.com/mcp")
+        );
+        let typo = text.replace("served_name", "servedname");
+        assert!(
+            toml::from_str::<Config>(&typo).is_err(),
+            "an unknown key is refused"
+        );
     }
 }

@@ -179,6 +179,15 @@ fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
 /// follows the chain, reconnecting after any failure.
 pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), DaemonError> {
     let chain = Arc::new(Chain::connect(&cfg.node, keys.account).await?);
+    // Every model the runner serves must be in the model registry, and not retired.
+    if let Some(llm) = &executors.llm {
+        for model in llm.models() {
+            let args = Value::Array(vec![bytes(&model.0)]);
+            let record = chain.call(RUNNER_REGISTRY, "model", args).await?;
+            llm.check_registered(model, &record)
+                .map_err(|e| DaemonError::Registration(e.to_string()))?;
+        }
+    }
     let journal = Journal::open(&cfg.data_dir)?;
     let listener = TcpListener::bind(cfg.listen)
         .await

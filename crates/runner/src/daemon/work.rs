@@ -15,6 +15,8 @@ use cowboy_types::cbor::Value;
 use cowboy_types::Hash32;
 
 use crate::executor::http::HttpExecutor;
+use crate::executor::llm::LlmExecutor;
+use crate::executor::mcp::McpExecutor;
 use crate::executor::{Bounds, FaultKind, Job, Outcome, Usage};
 
 /// Extra time an executor gets past `max_wall_ms` before the daemon cuts it off.
@@ -25,6 +27,10 @@ pub const GRACE: Duration = Duration::from_millis(500);
 pub struct Executors {
     /// HTTP jobs.
     pub http: Option<HttpExecutor>,
+    /// LLM jobs.
+    pub llm: Option<LlmExecutor>,
+    /// MCP jobs.
+    pub mcp: Option<McpExecutor>,
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
@@ -103,8 +109,19 @@ impl Executors {
         };
         let limit = Duration::from_millis(job.bounds.max_wall_ms) + GRACE;
         let work = async {
-            match (job_type, &self.http) {
-                (JobType::Http, Some(http)) => http.execute(&job).await,
+            match job_type {
+                JobType::Http => match &self.http {
+                    Some(http) => http.execute(&job).await,
+                    None => external(),
+                },
+                JobType::Llm => match &self.llm {
+                    Some(llm) => llm.execute(&job).await,
+                    None => external(),
+                },
+                JobType::Mcp => match &self.mcp {
+                    Some(mcp) => mcp.execute(&job).await,
+                    None => external(),
+                },
                 _ => external(),
             }
         };
