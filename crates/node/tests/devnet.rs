@@ -12,11 +12,11 @@
 //! deterministic simulations of n validators running the node's code on commonware's
 //! deterministic runtime and simulated network (`sim`).
 
-use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use cowboy_test_support::{free_port, free_ports};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::tx::Payload;
 use cowboy_types::{dev_key, Address, Hash32, PrivateKey, Transaction};
@@ -38,13 +38,6 @@ mod notarized_parents;
 mod sim;
 #[path = "devnet/staking.rs"]
 mod staking;
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
 
 /// A node under test: a `cowboyd` process, or (`child` = `None`) a node run in this process.
 struct Node {

@@ -4,10 +4,11 @@
 //! builds beside this test binary (`target/debug/cowboyd`); `cargo build -p cowboy-node --bin
 //! cowboyd` makes it when the CLI's tests run alone.
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use cowboy_test_support::{cowboyd, free_port};
 
 /// What one `cowboy` run printed.
 pub struct Run {
@@ -60,32 +61,6 @@ pub fn cowboy(home: &Path) -> Command {
 /// Run to completion.
 pub fn run(mut c: Command) -> Run {
     Run::from(c.output().expect("run cowboy"))
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-fn cowboyd() -> PathBuf {
-    if let Some(p) = std::env::var_os("COWBOYD") {
-        return PathBuf::from(p);
-    }
-    // target/debug/deps/it-… → target/debug/cowboyd
-    let exe = std::env::current_exe().expect("test binary path");
-    let p = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(|d| d.join("cowboyd"))
-        .expect("target dir");
-    assert!(
-        p.exists(),
-        "no cowboyd at {}: run `cargo build -p cowboy-node --bin cowboyd` or set COWBOYD",
-        p.display()
-    );
-    p
 }
 
 /// A `cowboyd --dev` process, killed on drop.

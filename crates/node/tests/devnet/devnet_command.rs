@@ -9,18 +9,6 @@ use std::sync::mpsc;
 
 use super::*;
 
-/// `n` consecutive free loopback ports; the first.
-fn free_ports(n: u16) -> u16 {
-    loop {
-        let base = free_port();
-        if base.checked_add(n).is_some()
-            && (1..n).all(|i| TcpListener::bind(("127.0.0.1", base + i)).is_ok())
-        {
-            return base;
-        }
-    }
-}
-
 /// A running `cowboyd devnet` and the lines it prints.
 struct Devnet {
     child: Child,

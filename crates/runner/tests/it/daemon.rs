@@ -15,7 +15,6 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::future::Future;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -23,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use cowboy_exec::system::dispatcher::job::Status;
 use cowboy_runner::daemon::chain::{hex0x, Chain};
+use cowboy_test_support::{cowboyd, free_port};
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::WEI_PER_CBY;
 use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER};
@@ -37,37 +37,11 @@ const BASE: u128 = 1_000;
 const MAX_PRICE: u128 = 30_000;
 const RUNNERS: [u32; 3] = [5, 6, 7];
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
         .expect("workspace")
-}
-
-fn cowboyd() -> PathBuf {
-    if let Some(p) = std::env::var_os("COWBOYD") {
-        return PathBuf::from(p);
-    }
-    // target/debug/deps/it-… → target/debug/cowboyd
-    let exe = std::env::current_exe().expect("test binary path");
-    let p = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(|d| d.join("cowboyd"))
-        .expect("target dir");
-    assert!(
-        p.exists(),
-        "no cowboyd at {}: run `cargo build -p cowboy-node --bin cowboyd` or set COWBOYD",
-        p.display()
-    );
-    p
 }
 
 /// A process killed when dropped.

@@ -321,11 +321,8 @@ async fn llm_model_hash_mismatch_is_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn llm_endpoint_down_is_an_external_fault() {
     let m = model_dir(SEED);
-    // A port that was just free: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    // A free port no other test is given: nothing listens there.
+    let port = cowboy_test_support::free_port();
     let exec = LlmExecutor::new(config(&m, format!("http://127.0.0.1:{port}/v1"))).expect("start");
     let f = failed(exec.run(&job(m.hash, text("hi"), 64, 64)).await);
     assert_eq!(f.kind, FaultKind::External);
