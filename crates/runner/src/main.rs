@@ -86,6 +86,7 @@ fn executors(cfg: &Config) -> Result<Executors, DaemonError> {
             resolve: cfg.http.resolve.clone(),
             extra_root_certs: read_pem(&cfg.http.extra_roots)?,
             allow_plain_http: cfg.http.allow_plain_http,
+            allow_private_addresses: cfg.http.allow_private_addresses,
             ..HttpConfig::default()
         })
         .map_err(|e| field("http", e.to_string()))?;

@@ -150,6 +150,10 @@ pub struct HttpSection {
     /// Fetch `http://` URLs too.
     #[serde(default)]
     pub allow_plain_http: bool,
+    /// Fetch from hosts outside the public address space too (loopback, private networks,
+    /// link-local): only for a runner on a network with nothing to protect.
+    #[serde(default)]
+    pub allow_private_addresses: bool,
 }
 
 /// One model the LLM executor serves (README, "The LLM executor").

@@ -10,6 +10,9 @@
 //! * the URL's scheme is `https` (or `http` when the operator allows it) and its host is one of
 //!   the job's `domains` *and* of the runner's own allow-list (exact names, case-insensitive);
 //!   else an `actor` fault, and no connection is made;
+//! * the host is, or resolves to, a public address (`public.rs`: a job cannot reach into the
+//!   runner's own network), unless the operator allows private addresses or fixed the
+//!   name's address; else an `actor` fault;
 //! * redirects are followed by hand, at most [`HttpConfig::max_redirects`], each target checked
 //!   as above *before* it is requested (a redirect to a host the job does not name is the
 //!   actor's fault as if it had named it; a loop is the site's: `external`);
@@ -28,8 +31,9 @@
 mod css;
 mod extract;
 mod jsonpath;
+mod public;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use cowboy_types::cbor::Value;
@@ -56,6 +60,10 @@ pub struct HttpConfig {
     pub extra_root_certs: Vec<u8>,
     /// Whether `http://` URLs are fetched (default: HTTPS only).
     pub allow_plain_http: bool,
+    /// Whether hosts outside the public address space (loopback, private networks,
+    /// link-local, …) may be fetched (default: no; see `public.rs`). Names in `resolve` are
+    /// the operator's and always allowed.
+    pub allow_private_addresses: bool,
     /// Most redirects followed for one job.
     pub max_redirects: usize,
     /// Largest response body read, whatever the job allows.
@@ -72,6 +80,7 @@ impl Default for HttpConfig {
             resolve: Vec::new(),
             extra_root_certs: Vec::new(),
             allow_plain_http: false,
+            allow_private_addresses: false,
             max_redirects: 5,
             max_body_bytes: 8 << 20,
             max_extract_steps: 50_000_000,
@@ -109,6 +118,9 @@ pub enum HttpError {
     /// The host (of the URL or of a redirect) is not in the job's domains or the runner's
     /// allow-list; nothing was requested from it. `actor`.
     DomainNotAllowed(String),
+    /// The host is, or resolves only to, addresses outside the public address space, which
+    /// the runner does not fetch from; nothing was requested from it. `actor`.
+    NotPublic(String),
     /// The oracle's parameters are malformed (the chain's reason). `actor`.
     BadRules(String),
     /// No answer within `max_wall_ms`. `external`.
@@ -140,6 +152,7 @@ impl Failure for HttpError {
             HttpError::BadInput(_)
             | HttpError::Scheme(_)
             | HttpError::DomainNotAllowed(_)
+            | HttpError::NotPublic(_)
             | HttpError::BadRules(_) => FaultKind::Actor,
             HttpError::TimedOut
             | HttpError::Unreachable(_)
@@ -270,6 +283,10 @@ impl HttpExecutor {
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .user_agent(concat!("cowboy-runner/", env!("CARGO_PKG_VERSION")));
+        if !config.allow_private_addresses {
+            builder = builder.dns_resolver(Arc::new(public::PublicResolver));
+        }
+        // Answered before the resolver above: the operator's fixed addresses are trusted.
         for (domain, addr) in &config.resolve {
             builder = builder.resolve(domain, *addr);
         }
@@ -322,6 +339,15 @@ impl HttpExecutor {
         if host.is_empty() || !listed(&job.domains) || !runner_allows {
             return Err(HttpError::DomainNotAllowed(host));
         }
+        let literal = match url.host() {
+            Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
+            Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
+            _ => None,
+        };
+        if literal.is_some_and(|ip| !self.config.allow_private_addresses && !public::is_public(ip))
+        {
+            return Err(HttpError::NotPublic(host));
+        }
         Ok(())
     }
 
@@ -353,10 +379,7 @@ impl HttpExecutor {
             if method == Method::POST {
                 req = req.body(body.clone());
             }
-            let response = req
-                .send()
-                .await
-                .map_err(|e| HttpError::Unreachable(error_chain(&e)))?;
+            let response = req.send().await.map_err(|e| send_error(&e))?;
             let status = response.status();
             if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
                 let location = response
@@ -403,6 +426,19 @@ async fn read_capped(mut response: reqwest::Response, cap: u64) -> Result<Vec<u8
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// A failed request as the fault it is: a name that resolved only to non-public addresses is
+/// the job's ([`HttpError::NotPublic`]), anything else the site's.
+fn send_error(e: &reqwest::Error) -> HttpError {
+    let mut cause: Option<&dyn std::error::Error> = Some(e);
+    while let Some(c) = cause {
+        if let Some(public::NotPublic(host)) = c.downcast_ref::<public::NotPublic>() {
+            return HttpError::NotPublic(host.clone());
+        }
+        cause = c.source();
+    }
+    HttpError::Unreachable(error_chain(e))
 }
 
 /// An error and its causes, `: `-joined (reqwest's own message hides the cause).

@@ -251,6 +251,62 @@ async fn http_hosts_the_job_does_not_name_are_never_asked() {
 }
 
 #[tokio::test]
+async fn http_the_runners_own_network_is_out_of_reach() {
+    // One server for a public-looking name, `localhost` and `127.0.0.1` (its certificate
+    // names all three, so only the guard can stop a request).
+    let server = Https::start(
+        &[PRICE, "localhost", "127.0.0.1"],
+        vec![
+            ("/inside", Route::Json("{}".into())),
+            // Port 443: the guard refuses it before a connection could fail.
+            ("/go", Route::Redirect("https://127.0.0.1/inside".into())),
+        ],
+    )
+    .await;
+    let port = server.addr.port();
+    let config = |allow_private_addresses| HttpConfig {
+        // Only the public-looking name is the operator's pinned address.
+        resolve: vec![(PRICE.into(), server.addr)],
+        extra_root_certs: server.cert_pem.clone().into_bytes(),
+        allow_private_addresses,
+        ..HttpConfig::default()
+    };
+    let guarded = HttpExecutor::new(config(false)).expect("executor");
+    let open = HttpExecutor::new(config(true)).expect("executor");
+    let naming = |url: String, host: &str| Job {
+        domains: vec![PRICE.into(), host.into()],
+        ..raw(&url)
+    };
+    // An IP literal, refused before any connection.
+    let literal = naming(format!("https://127.0.0.1:{port}/inside"), "127.0.0.1");
+    assert_eq!(
+        guarded.run(&literal).await,
+        Err(HttpError::NotPublic("127.0.0.1".into()))
+    );
+    assert_eq!(
+        fault(&guarded.execute(&literal).await),
+        (FaultKind::Actor, 0)
+    );
+    // A name the system resolver answers with loopback.
+    let name = naming(format!("https://localhost:{port}/inside"), "localhost");
+    assert_eq!(
+        guarded.run(&name).await,
+        Err(HttpError::NotPublic("localhost".into()))
+    );
+    // A public name redirecting inside: the target is checked before it is requested.
+    let redirect = naming(format!("https://{PRICE}:{port}/go"), "127.0.0.1");
+    assert_eq!(
+        guarded.run(&redirect).await,
+        Err(HttpError::NotPublic("127.0.0.1".into()))
+    );
+    assert_eq!(server.requests(), [format!("{PRICE} /go")]);
+    // An operator who allows private addresses reaches them.
+    for job in [&literal, &name] {
+        assert_eq!(open.run(job).await, Ok(b"{}".to_vec()), "{:?}", job.input);
+    }
+}
+
+#[tokio::test]
 async fn http_an_oversized_result_is_impossible() {
     let big = format!(r#"{{"price": 1, "note": "{}"}}"#, "n".repeat(2_000));
     let server = serve(vec![("/big", Route::Json(big))]).await;
