@@ -8,10 +8,7 @@
 //!   runner's Python extractor accepts), with its program capped at [`REGEX_MAX_PROGRAM`]
 //!   instructions. Charged before compiling at the engine's worst case for the pattern:
 //!   `(units + 1 + REGEX_MAX_PROGRAM) × 8` steps of one cycle ([`rule_cycles`]).
-//! * **jsonpath**: `$` then segments `.name`, `..name`, `.*`, `..*`, `[*]`, `[n]`,
-//!   `[start:end:step]`, `[n, m, …]`, `['name', …]`, and filters `[?(@.a.b)]` or
-//!   `[?(@.a.b OP literal)]` (OP one of `== != < <= > >=`, the literal a number or a quoted
-//!   string). A single left-to-right pass, no recursion.
+//! * **jsonpath**: the grammar of [`super::jsonpath`], whose parser runners use too.
 //! * **css**: a selector list of compound selectors (type or `*`, `#id`, `.class`,
 //!   `[attr]`, `[attr OP value]` with OP one of `= ~= |= ^= $= *=`, pseudo-classes
 //!   `:first-child :last-child :only-child :first-of-type :last-of-type :empty`,
@@ -79,22 +76,33 @@ pub fn validate(kind: Kind, rule: &str) -> Result<(), String> {
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         }
-        Kind::JsonPath => jsonpath(rule),
+        Kind::JsonPath => super::jsonpath::parse(rule).map(drop),
         Kind::Css => css(rule),
     }
 }
 
-/// A cursor over a rule's characters.
-struct Cur<'a> {
+/// A cursor over a rule's bytes (a rule is UTF-8 text; names take non-ASCII bytes whole, so
+/// every slice taken ends on a character boundary). Shared by the JSONPath and CSS parsers.
+pub(super) struct Cur<'a> {
     s: &'a [u8],
     i: usize,
 }
 
-impl Cur<'_> {
-    fn peek(&self) -> Option<u8> {
+impl<'a> Cur<'a> {
+    pub(super) fn new(rule: &'a str) -> Cur<'a> {
+        Cur {
+            s: rule.as_bytes(),
+            i: 0,
+        }
+    }
+    /// The text from `start` to the cursor.
+    fn text(&self, start: usize) -> String {
+        String::from_utf8_lossy(&self.s[start..self.i]).into_owned()
+    }
+    pub(super) fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
-    fn eat(&mut self, c: u8) -> bool {
+    pub(super) fn eat(&mut self, c: u8) -> bool {
         if self.peek() == Some(c) {
             self.i += 1;
             true
@@ -102,7 +110,7 @@ impl Cur<'_> {
             false
         }
     }
-    fn eat_str(&mut self, t: &str) -> bool {
+    pub(super) fn eat_str(&mut self, t: &str) -> bool {
         if self
             .s
             .get(self.i..)
@@ -114,15 +122,15 @@ impl Cur<'_> {
             false
         }
     }
-    fn spaces(&mut self) {
+    pub(super) fn spaces(&mut self) {
         while self.peek() == Some(b' ') {
             self.i += 1;
         }
     }
-    fn err(&self, what: &str) -> String {
+    pub(super) fn err(&self, what: &str) -> String {
         format!("{what} at byte {}", self.i)
     }
-    fn expect(&mut self, c: u8) -> Result<(), String> {
+    pub(super) fn expect(&mut self, c: u8) -> Result<(), String> {
         if self.eat(c) {
             Ok(())
         } else {
@@ -130,7 +138,7 @@ impl Cur<'_> {
         }
     }
     /// An identifier `[A-Za-z_][A-Za-z0-9_-]*` (also non-ASCII bytes, for names in UTF-8).
-    fn ident(&mut self) -> Result<(), String> {
+    pub(super) fn ident(&mut self) -> Result<String, String> {
         let start = self.i;
         while let Some(c) = self.peek() {
             let first = self.i == start;
@@ -146,127 +154,67 @@ impl Cur<'_> {
         if self.i == start {
             return Err(self.err("expected a name"));
         }
-        Ok(())
+        Ok(self.text(start))
     }
-    /// A quoted string (`'…'` or `"…"`, backslash escapes).
-    fn quoted(&mut self) -> Result<(), String> {
+    /// A quoted string (`'…'` or `"…"`, a backslash taking the next character literally),
+    /// unescaped.
+    pub(super) fn quoted(&mut self) -> Result<String, String> {
         let q = match self.peek() {
             Some(q @ (b'\'' | b'"')) => q,
             _ => return Err(self.err("expected a quoted string")),
         };
         self.i += 1;
+        let mut out = Vec::new();
         loop {
             match self.peek() {
                 None => return Err(self.err("unterminated string")),
-                Some(b'\\') => self.i += 2,
+                Some(b'\\') => {
+                    // The escaped byte is kept; a multi-byte character's other bytes follow as
+                    // ordinary ones, so `out` stays UTF-8.
+                    out.extend(self.s.get(self.i + 1).copied());
+                    self.i += 2;
+                }
                 Some(c) if c == q => {
                     self.i += 1;
-                    return Ok(());
+                    return Ok(String::from_utf8_lossy(&out).into_owned());
                 }
-                Some(_) => self.i += 1,
+                Some(c) => {
+                    out.push(c);
+                    self.i += 1;
+                }
             }
         }
     }
-    /// An optionally signed integer.
-    fn int(&mut self) -> Result<(), String> {
+    /// An optionally signed integer that fits in an `i64`.
+    pub(super) fn int(&mut self) -> Result<i64, String> {
+        let start = self.i;
         self.eat(b'-');
+        self.digits("expected an integer")?;
+        self.text(start)
+            .parse()
+            .map_err(|_| self.err("an integer out of range"))
+    }
+    /// A number literal, as written: an optionally signed integer with an optional fraction
+    /// (any length: the chain keeps it as text).
+    pub(super) fn number(&mut self) -> Result<String, String> {
+        let start = self.i;
+        self.eat(b'-');
+        self.digits("expected a number")?;
+        if self.eat(b'.') {
+            self.digits("expected digits after the point")?;
+        }
+        Ok(self.text(start))
+    }
+    /// One or more ASCII digits, else `missing` as the error.
+    fn digits(&mut self, missing: &str) -> Result<(), String> {
         let start = self.i;
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.i += 1;
         }
         if self.i == start {
-            return Err(self.err("expected an integer"));
+            return Err(self.err(missing));
         }
         Ok(())
-    }
-    /// A number literal: an integer with an optional fraction.
-    fn number(&mut self) -> Result<(), String> {
-        self.int()?;
-        if self.eat(b'.') {
-            let start = self.i;
-            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                self.i += 1;
-            }
-            if self.i == start {
-                return Err(self.err("expected digits after the point"));
-            }
-        }
-        Ok(())
-    }
-}
-
-fn jsonpath(rule: &str) -> Result<(), String> {
-    let mut c = Cur {
-        s: rule.as_bytes(),
-        i: 0,
-    };
-    c.expect(b'$')?;
-    while c.peek().is_some() {
-        if c.eat(b'.') {
-            c.eat(b'.');
-            if !c.eat(b'*') {
-                c.ident()?;
-            }
-        } else if c.eat(b'[') {
-            bracket(&mut c)?;
-            c.expect(b']')?;
-        } else {
-            return Err(c.err("expected '.' or '['"));
-        }
-    }
-    Ok(())
-}
-
-/// The inside of a JSONPath `[…]`.
-fn bracket(c: &mut Cur<'_>) -> Result<(), String> {
-    c.spaces();
-    if c.eat(b'*') {
-        return c.spaces_ok();
-    }
-    if c.eat_str("?(") {
-        c.spaces();
-        c.expect(b'@')?;
-        while c.eat(b'.') {
-            c.ident()?;
-        }
-        c.spaces();
-        c.comparison(&["==", "!=", "<=", ">=", "<", ">"], Cur::number)?;
-        return c.expect(b')');
-    }
-    if matches!(c.peek(), Some(b'\'' | b'"')) {
-        loop {
-            c.quoted()?;
-            c.spaces();
-            if !c.eat(b',') {
-                return Ok(());
-            }
-            c.spaces();
-        }
-    }
-    // Indices, a union of them, or a slice.
-    let mut colons = 0;
-    let mut commas = 0;
-    loop {
-        c.spaces();
-        if matches!(c.peek(), Some(b'-' | b'0'..=b'9')) {
-            c.int()?;
-            c.spaces();
-        } else if colons == 0 && commas == 0 && c.peek() != Some(b':') {
-            return Err(c.err("expected an index, a slice, a name, '*' or a filter"));
-        }
-        if c.eat(b':') {
-            colons += 1;
-            if colons > 2 || commas > 0 {
-                return Err(c.err("a slice has at most two ':' and no ','"));
-            }
-        } else if c.eat(b',') {
-            commas += 1;
-            if colons > 0 {
-                return Err(c.err("a slice has no ','"));
-            }
-        } else {
-            return Ok(());
-        }
     }
 }
 
@@ -289,18 +237,10 @@ impl Cur<'_> {
         }
         Ok(())
     }
-
-    fn spaces_ok(&mut self) -> Result<(), String> {
-        self.spaces();
-        Ok(())
-    }
 }
 
 fn css(rule: &str) -> Result<(), String> {
-    let mut c = Cur {
-        s: rule.as_bytes(),
-        i: 0,
-    };
+    let mut c = Cur::new(rule);
     loop {
         complex(&mut c)?;
         c.spaces();
@@ -371,7 +311,9 @@ fn compound(c: &mut Cur<'_>, nest: bool) -> Result<(), String> {
                 c.spaces();
                 c.ident()?;
                 c.spaces();
-                c.comparison(&["~=", "|=", "^=", "$=", "*=", "="], Cur::ident)?;
+                c.comparison(&["~=", "|=", "^=", "$=", "*=", "="], |c| {
+                    c.ident().map(drop)
+                })?;
                 c.expect(b']')?;
             }
             Some(b':') if c.s.get(c.i + 1) != Some(&b':') => {

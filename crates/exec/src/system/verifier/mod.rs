@@ -34,6 +34,7 @@ pub mod commit;
 pub mod error;
 pub mod extract;
 pub mod fault;
+pub mod jsonpath;
 pub mod modes;
 pub mod oracle;
 pub mod outcome;
