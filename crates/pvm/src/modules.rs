@@ -148,7 +148,7 @@ fn run_python(vm: &mut Vm, name: &'static str, src: &'static str, filename: &str
     }));
     // Registered before running so circular imports see the partial module, as in CPython.
     vm.modules.insert(name.into(), m.clone());
-    let mut f = vm.new_frame(code, d, None, Vec::new());
+    let mut f = vm.new_frame(code, d, None, &[]);
     if let Err(e) = vm.run_frame(&mut f) {
         vm.modules.shift_remove(name);
         return Err(e);
