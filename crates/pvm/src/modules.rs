@@ -27,8 +27,10 @@ pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
 /// Whitelisted native modules.
 const REGISTRY: &[(&str, Loader)] = &[
+    ("_bisect", crate::native::bisect::load),
     ("_dataclasses", crate::native::dataclasses::load),
     ("_decimal", crate::native::decimal::load),
+    ("_heapq", crate::native::heapq::load),
     ("_json", crate::native::json::load),
     ("hashlib", crate::native::hashlib::load),
     ("itertools", crate::native::itertools::load),
