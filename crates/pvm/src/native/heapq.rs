@@ -151,11 +151,17 @@ fn f_heappop(vm: &mut Vm, a: Args) -> R<Value> {
 fn f_heapreplace(vm: &mut Vm, a: Args) -> R<Value> {
     let (h, x) = two_args(vm, a, "heapreplace")?;
     let heap = heap_arg(vm, &h, "heapreplace() argument 1")?;
+    replace_root(vm, &heap, x)
+}
+
+/// Put `x` at the root, sift it into place and return the old root; IndexError if the heap
+/// is empty.
+fn replace_root(vm: &mut Vm, heap: &PyList, x: Value) -> R<Value> {
     let root = match heap.items.borrow_mut().first_mut() {
         Some(root) => std::mem::replace(root, x),
         None => return Err(vm.new_exc("IndexError", "index out of range")),
     };
-    sift_up(vm, &heap, 0)?;
+    sift_up(vm, heap, 0)?;
     Ok(root)
 }
 
@@ -170,12 +176,7 @@ fn f_heappushpop(vm: &mut Vm, a: Args) -> R<Value> {
         return Ok(x);
     }
     // The comparison may have emptied the list (CPython checks the same).
-    let root = match heap.items.borrow_mut().first_mut() {
-        Some(slot) => std::mem::replace(slot, x),
-        None => return Err(vm.new_exc("IndexError", "index out of range")),
-    };
-    sift_up(vm, &heap, 0)?;
-    Ok(root)
+    replace_root(vm, &heap, x)
 }
 
 /// `heapify(x)`: make the list a heap in place, in linear time.
