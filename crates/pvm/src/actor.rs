@@ -302,7 +302,7 @@ fn run_actor(
         .insert(code.filename.clone(), inv.source.to_owned().into());
     let globals = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
-    let mut frame = vm.new_frame(code, globals.clone(), None, Vec::new());
+    let mut frame = vm.new_frame(code, globals.clone(), None, &[]);
     vm.run_frame(&mut frame)?;
     drop(frame);
 

@@ -1064,7 +1064,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
                 its.push(vm.iter(x)?);
             }
             Ok(Value::Iter(Rc::new(PyIter::new(IterState::Zip {
-                its,
+                its: its.into(),
                 strict,
             }))))
         }
@@ -1077,7 +1077,10 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
             for x in &a.pos[1..] {
                 its.push(vm.iter(x)?);
             }
-            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Map { f, its }))))
+            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Map {
+                f,
+                its: its.into(),
+            }))))
         }
         "filter" => {
             let f = arg(vm, &a, 0, "filter")?;

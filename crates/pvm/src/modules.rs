@@ -27,8 +27,10 @@ pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
 /// Whitelisted native modules.
 const REGISTRY: &[(&str, Loader)] = &[
+    ("_bisect", crate::native::bisect::load),
     ("_dataclasses", crate::native::dataclasses::load),
     ("_decimal", crate::native::decimal::load),
+    ("_heapq", crate::native::heapq::load),
     ("_json", crate::native::json::load),
     ("hashlib", crate::native::hashlib::load),
     ("itertools", crate::native::itertools::load),
@@ -148,7 +150,7 @@ fn run_python(vm: &mut Vm, name: &'static str, src: &'static str, filename: &str
     }));
     // Registered before running so circular imports see the partial module, as in CPython.
     vm.modules.insert(name.into(), m.clone());
-    let mut f = vm.new_frame(code, d, None, Vec::new());
+    let mut f = vm.new_frame(code, d, None, &[]);
     if let Err(e) = vm.run_frame(&mut f) {
         vm.modules.shift_remove(name);
         return Err(e);

@@ -1397,13 +1397,15 @@ pub enum IterState {
         it: Value,
         n: Value,
     },
+    /// The input iterators are shared (`Rc`): a step clones the handle out of the borrowed
+    /// state before it calls into them, which must not copy a vector per step.
     Zip {
-        its: Vec<Value>,
+        its: Rc<[Value]>,
         strict: bool,
     },
     Map {
         f: Value,
-        its: Vec<Value>,
+        its: Rc<[Value]>,
     },
     Filter {
         f: Value,

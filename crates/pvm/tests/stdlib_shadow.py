@@ -67,13 +67,15 @@ runpy.run_path(prog, run_name="__main__")
 
 # Native modules (src/modules.rs REGISTRY) our Python modules may import. `pvm_host` exists only
 # under a chain host, so modules importing it (cowboy_sdk) are linted but never shadow-run.
-NATIVE_MODULES = {"_dataclasses", "_decimal", "_json", "hashlib", "math", "pvm_host", "struct"}
+NATIVE_MODULES = {"_bisect", "_dataclasses", "_decimal", "_heapq", "_json", "hashlib", "math",
+                  "pvm_host", "struct"}
 # Native modules CPython lacks in our shape: a program whose modules import one (json's Python
 # API over the PVM's `_json` scanner and encoder, decimal's over the `_decimal` core, the
-# methods dataclasses generates over `_dataclasses`; CPython's own `_decimal` is another
-# module) cannot run in CPython and is reported skipped; the conformance suite compares it
-# with CPython's output in the PVM itself.
-PVM_ONLY = {"_dataclasses", "_decimal", "_json", "pvm_host"}
+# methods dataclasses generates over `_dataclasses`, bisect's search over `_bisect.search`;
+# CPython's own `_decimal` and `_bisect` are other modules) cannot run in CPython and is
+# reported skipped; the conformance suite compares it with CPython's output in the PVM itself.
+# `_heapq` is not here: CPython's has the same five functions, so heapq programs still run.
+PVM_ONLY = {"_bisect", "_dataclasses", "_decimal", "_json", "pvm_host"}
 
 
 def our_modules():

@@ -725,6 +725,7 @@ impl Compiler {
                 self.emit(Op::Pop);
             }
             Stmt::Pass(_) => {}
+            Stmt::Assign(a) if self.swap_assign(a)? => {}
             Stmt::Assign(a) => {
                 self.expr(&a.value)?;
                 for (i, t) in a.targets.iter().enumerate() {
@@ -1577,6 +1578,42 @@ impl Compiler {
         }
         self.store_name(c.name.id.as_str());
         Ok(())
+    }
+
+    /// `a, b = x, y` (and three names): the values are left on the stack in reverse order
+    /// and stored one by one, without building a tuple and unpacking it, as CPython 3.11's
+    /// optimizer turns `BUILD_TUPLE n; UNPACK_SEQUENCE n` into `SWAP n`. The order of
+    /// evaluation and of the stores is the same; only the tuple (its allocation and its
+    /// charges) is gone. False, emitting nothing, for any other assignment.
+    fn swap_assign(&mut self, a: &ast::StmtAssign) -> Result<bool, CompileError> {
+        let [Expr::Tuple(ast::ExprTuple { elts: targets, .. })
+        | Expr::List(ast::ExprList { elts: targets, .. })] = &a.targets[..]
+        else {
+            return Ok(false);
+        };
+        let Expr::Tuple(ast::ExprTuple { elts: values, .. }) = &*a.value else {
+            return Ok(false);
+        };
+        let starred = |es: &[Expr]| es.iter().any(|e| matches!(e, Expr::Starred(_)));
+        if !matches!(values.len(), 2 | 3)
+            || values.len() != targets.len()
+            || starred(values)
+            || starred(targets)
+        {
+            return Ok(false);
+        }
+        for v in values {
+            self.expr(v)?;
+        }
+        // [x, y] → [y, x]; [x, y, z] → [z, x, y] → [z, y, x]: the first target's value on top.
+        if values.len() == 3 {
+            self.emit(Op::Rot3);
+        }
+        self.emit(Op::Rot2);
+        for t in targets {
+            self.store(t)?;
+        }
+        Ok(true)
     }
 
     fn store(&mut self, t: &Expr) -> CResult {

@@ -28,7 +28,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::{builtin, class, new_obj, state, state_mut, Body};
+use super::{builtin, class, new_obj, positional, state, state_mut, Body};
 use crate::bytecode::BinOp;
 use crate::cost;
 use crate::memory::{Acct, HEADER, SLOT};
@@ -257,31 +257,6 @@ fn clinic(
         )));
     }
     Ok(out)
-}
-
-/// Arguments of a positional-only tool: between `min` and `max` of them, no keywords.
-fn positional(vm: &mut Vm, a: Args, f: &str, min: usize, max: usize) -> R<Vec<Value>> {
-    if !a.kw.is_empty() {
-        return Err(vm.type_err(format!("{f}() takes no keyword arguments")));
-    }
-    let n = a.pos.len();
-    let plural = |k: usize| if k == 1 { "argument" } else { "arguments" };
-    if min == max && n != min {
-        return Err(vm.type_err(format!("{f} expected {min} {}, got {n}", plural(min))));
-    }
-    if n < min {
-        return Err(vm.type_err(format!(
-            "{f} expected at least {min} {}, got {n}",
-            plural(min)
-        )));
-    }
-    if n > max {
-        return Err(vm.type_err(format!(
-            "{f} expected at most {max} {}, got {n}",
-            plural(max)
-        )));
-    }
-    Ok(a.pos)
 }
 
 /// The class `__new__` was called on (its first argument).

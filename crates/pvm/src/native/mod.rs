@@ -1,4 +1,6 @@
-//! Native (Rust) standard-library modules beyond `math`: `_dataclasses` (under `dataclasses`), `_decimal` (under `decimal`), `hashlib`, `itertools`, `_json` (under `json`), `struct`, `re`
+//! Native (Rust) standard-library modules beyond `math`: `_bisect` (under `bisect`),
+//! `_dataclasses` (under `dataclasses`), `_decimal` (under `decimal`), `_heapq` (under `heapq`),
+//! `hashlib`, `itertools`, `_json` (under `json`), `struct`, `re`
 //! (whitepaper "Standard Library Whitelist"). Registered in [`crate::modules`]'s `REGISTRY`.
 //!
 //! Their objects (hash objects, `struct.Struct`, `re.Pattern`, `re.Match`) are ordinary
@@ -7,10 +9,12 @@
 //! properties with a native getter. Every method charges its work through
 //! [`Vm::charge`] before doing it, with prices from [`crate::cost`].
 
+pub mod bisect;
 pub mod dataclasses;
 pub mod decimal;
 pub mod file;
 pub mod hashlib;
+pub mod heapq;
 pub mod itertools;
 pub mod json;
 pub mod pystruct;
@@ -25,6 +29,32 @@ use crate::vm::{Args, Vm, R};
 
 /// A native function body.
 pub type Body = fn(&mut Vm, Args) -> R<Value>;
+
+/// Arguments of a positional-only native function: between `min` and `max` of them, no
+/// keywords, with CPython's messages (`f expected N arguments, got M`).
+pub fn positional(vm: &mut Vm, a: Args, f: &str, min: usize, max: usize) -> R<Vec<Value>> {
+    if !a.kw.is_empty() {
+        return Err(vm.type_err(format!("{f}() takes no keyword arguments")));
+    }
+    let n = a.pos.len();
+    let plural = |k: usize| if k == 1 { "argument" } else { "arguments" };
+    if min == max && n != min {
+        return Err(vm.type_err(format!("{f} expected {min} {}, got {n}", plural(min))));
+    }
+    if n < min {
+        return Err(vm.type_err(format!(
+            "{f} expected at least {min} {}, got {n}",
+            plural(min)
+        )));
+    }
+    if n > max {
+        return Err(vm.type_err(format!(
+            "{f} expected at most {max} {}, got {n}",
+            plural(max)
+        )));
+    }
+    Ok(a.pos)
+}
 
 /// A native builtin function object named `name`.
 pub fn builtin(name: &str, f: Body) -> Value {

@@ -1356,7 +1356,7 @@ fn regex_flag(vm: &mut Vm) -> R<Value> {
         .insert("re_flags.py".into(), std::borrow::Cow::Borrowed(SRC));
     let ns = rc_dict(PyDict::new());
     vm.dict_set_str(&ns, "__name__", Value::str("re"))?;
-    let mut f = vm.new_frame(code, ns.clone(), None, Vec::new());
+    let mut f = vm.new_frame(code, ns.clone(), None, &[]);
     vm.run_frame(&mut f)?;
     match vm.dict_get_str(&ns, "RegexFlag") {
         Some(c) => Ok(c),

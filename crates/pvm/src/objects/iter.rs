@@ -192,7 +192,7 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
             let (f, its) = (f.clone(), its.clone());
             drop(st);
             let mut args = Vec::with_capacity(its.len());
-            for x in &its {
+            for x in its.iter() {
                 match vm.next(x)? {
                     Some(v) => args.push(v),
                     None => return Ok(None),

@@ -71,7 +71,8 @@ pub fn sort_values(vm: &mut Vm, items: Vec<Value>, key: &Value, reverse: bool) -
     Ok(idx.into_iter().map(|i| items[i].clone()).collect())
 }
 
-fn less(vm: &mut Vm, a: &Value, b: &Value) -> R<bool> {
+/// `a < b` as a bool, the comparison `sort` and `heapq` order by (charged as `<` is).
+pub(crate) fn less(vm: &mut Vm, a: &Value, b: &Value) -> R<bool> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => return Ok(x < y),
         // `compare(.., Lt)` of two strs, tuples or lists is their native ordering (same charges);

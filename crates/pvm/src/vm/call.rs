@@ -94,12 +94,7 @@ impl Vm<'_> {
 
     fn call_function(&mut self, func: &Rc<Function>, args: Args) -> R<Value> {
         let code = func.code.clone();
-        let mut frame = self.new_frame(
-            code.clone(),
-            func.globals.clone(),
-            None,
-            func.closure.clone(),
-        );
+        let mut frame = self.new_frame(code.clone(), func.globals.clone(), None, &func.closure);
         self.bind_args(func, &mut frame.locals, args)?;
         if code.is_generator {
             for &(ci, pi) in &code.cell_params {
@@ -128,12 +123,7 @@ impl Vm<'_> {
         receiver: bool,
     ) -> R<Value> {
         let code = func.code.clone();
-        let mut frame = self.new_frame(
-            code.clone(),
-            func.globals.clone(),
-            None,
-            func.closure.clone(),
-        );
+        let mut frame = self.new_frame(code.clone(), func.globals.clone(), None, &func.closure);
         let first = usize::from(receiver);
         for (slot, v) in frame.locals[first..].iter_mut().zip(stack.drain(args_at..)) {
             *slot = Some(v);

@@ -457,7 +457,7 @@ impl<'h> Vm<'h> {
             .insert(code.filename.clone(), Cow::Owned(source.into()));
         let globals = crate::value::rc_dict(PyDict::new());
         self.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
-        let mut f = self.new_frame(code, globals, None, Vec::new());
+        let mut f = self.new_frame(code, globals, None, &[]);
         match self.run_frame(&mut f)? {
             Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
         }
@@ -469,14 +469,16 @@ impl<'h> Vm<'h> {
         code: Rc<crate::bytecode::Code>,
         globals: Rc<PyDict>,
         ns: Option<Rc<PyDict>>,
-        closure: Vec<Rc<PyCell>>,
+        closure: &[Rc<PyCell>],
     ) -> Frame {
-        let mut cells: Vec<Rc<PyCell>> = code
-            .cellvars
-            .iter()
-            .map(|_| crate::value::rc_cell(PyCell::default()))
-            .collect();
-        cells.extend(closure);
+        // One allocation for the frame's own cells and the closure's, none when both are empty.
+        let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellvars.len() + closure.len());
+        cells.extend(
+            code.cellvars
+                .iter()
+                .map(|_| crate::value::rc_cell(PyCell::default())),
+        );
+        cells.extend_from_slice(closure);
         let (stack, mut locals) = self
             .spare_frames
             .pop()
@@ -1984,7 +1986,7 @@ impl<'h> Vm<'h> {
             func.code.clone(),
             func.globals.clone(),
             Some(ns.clone()),
-            func.closure.clone(),
+            &func.closure,
         );
         self.depth += 1;
         if self.depth > self.limits.max_depth {

@@ -1234,3 +1234,26 @@ fn str_translate_pays_every_lookup_it_remembers() {
         1_000 * walk
     );
 }
+
+/// The native heap operations pay per level they sift: pushing a new minimum onto a heap of
+/// 2^16 items walks 16 levels to the root, pushing a new maximum stops after one comparison,
+/// and the difference is charged (`src/native/heapq.rs`).
+#[test]
+fn heappush_pays_every_level_it_sifts() {
+    // The same program but for one constant: the pushed items are `base - i`.
+    let cycles = |base: i64| {
+        let src = format!(
+            "import heapq\nh = list(range(2**16))\nfor i in range(1000):\n    heapq.heappush(h, {base} - i)\n    h.pop()\n"
+        );
+        let o = run_with(&src, Limits::default());
+        assert!(o.error.is_none(), "{:?}", o.error);
+        o.cycles
+    };
+    let (leaf, root) = (cycles(1 << 20), cycles(-1));
+    let sifts = 1_000 * 15 * cowboy_pvm::cost::LIST_OP;
+    assert!(
+        root - leaf >= sifts,
+        "1,000 pushes sifting 15 more levels cost {} more cycles, less than the sifts ({sifts})",
+        root - leaf
+    );
+}

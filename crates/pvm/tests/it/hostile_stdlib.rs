@@ -447,6 +447,22 @@ fn heapq_and_bisect_hostile() {
             Err("ValueError: lo must be non-negative"),
         ),
         ("import bisect\nprint(bisect.bisect([1, 2, 3], 2, 0, -1))", Out("2\n")),
+        // The native search is importable itself: its own bounds check keeps `lo + hi` from
+        // overflowing.
+        (
+            "import _bisect\n_bisect.search([1], 1, -2**62, 2**63 - 1, None, True)",
+            Err("ValueError: lo must be non-negative"),
+        ),
+        // A heap grown without end stops at a limit; each push pays for its sift.
+        (
+            "import heapq\nh = []\nwhile True:\n    heapq.heappush(h, -len(h))\n",
+            Stop,
+        ),
+        // A comparison that empties the heap mid-sift is CPython's RuntimeError, not a panic.
+        (
+            "import heapq\nclass K:\n    def __lt__(s, o):\n        h.clear()\n        return True\nh = [K() for _ in range(9)]\nheapq.heapify(h)\n",
+            Err("RuntimeError: list changed size during iteration"),
+        ),
     ]);
 }
 

@@ -4,9 +4,14 @@ Covers: bisect_left, bisect_right (alias bisect), insort_left, insort_right (ali
 with lo=, hi= and key= (3.10+) exactly as CPython: key is applied to the list's elements
 during the search (and to the inserted item by insort).
 
+The binary search itself is native (`_bisect.search`, src/native/bisect.rs), as CPython's
+is C; this module checks the arguments and inserts.
+
 Does not: anything else (there is nothing else). Written for the PVM from the documented
-behaviour; builtins only.
+behaviour.
 """
+
+from _bisect import search as _search
 
 
 _SSIZE_MAX = 0x7FFFFFFFFFFFFFFF
@@ -30,27 +35,13 @@ def _bounds(a, lo, hi):
 def bisect_right(a, x, lo=0, hi=None, *, key=None):
     """Index where x would be inserted after any equal entries of sorted a[lo:hi]."""
     lo, hi = _bounds(a, lo, hi)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        probe = a[mid] if key is None else key(a[mid])
-        if x < probe:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return _search(a, x, lo, hi, key, True)
 
 
 def bisect_left(a, x, lo=0, hi=None, *, key=None):
     """Index where x would be inserted before any equal entries of sorted a[lo:hi]."""
     lo, hi = _bounds(a, lo, hi)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        probe = a[mid] if key is None else key(a[mid])
-        if probe < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return _search(a, x, lo, hi, key, False)
 
 
 def insort_right(a, x, lo=0, hi=None, *, key=None):
