@@ -288,6 +288,25 @@ pub async fn registered_keys<E: Context>(db: &StateDb<E>) -> Result<Vec<Keys>, S
     Ok(keys)
 }
 
+/// Validator `a`'s record in the committed state of `db` (`None`: not registered).
+pub async fn validator<E: Context>(
+    db: &StateDb<E>,
+    a: &Address,
+) -> Result<Option<Validator>, StateFailure> {
+    let Some(bytes) = db
+        .storage(&STAKING.0, &super::record::validator_key(a))
+        .await
+        .map_err(StateFailure::State)?
+    else {
+        return Ok(None);
+    };
+    cbor::decode(&bytes)
+        .ok()
+        .and_then(|v| Validator::from_value(&v))
+        .map(Some)
+        .ok_or_else(|| StateFailure::Invariant("corrupt staking record: validator".into()))
+}
+
 /// Epoch `epoch`'s active set in the committed state of `db`, ordered by address: what the node
 /// reads to run consensus for that epoch. `None` if no set is kept for it (not taken yet, or
 /// pruned). A pure read: the same state gives the same set on every node.
