@@ -1008,18 +1008,7 @@ fn epochs_run(seed: u64) {
         }
 
         // Safety at all five, the observer-turned-member and the cut-off one included.
-        let mut chains = Vec::new();
-        for node in &nodes {
-            chains.push(finalized(node, seed).await);
-        }
-        for h in 0..=target as usize {
-            for (i, chain) in chains.iter().enumerate().skip(1) {
-                assert_eq!(
-                    chain[h], chains[0][h],
-                    "seed {seed}: validators 0 and {i} differ at height {h}"
-                );
-            }
-        }
+        assert_agree(&nodes, target, seed, &format!("seed {seed}")).await;
         // The fifth node is in the sets from epoch 1 on, and leads rounds there.
         let reader = nodes[0].chain.lock().await.readers().borrow().clone().expect("a reader");
         for epoch in 0..=3 {
@@ -1057,6 +1046,24 @@ fn epochs_run(seed: u64) {
             world.context.sleep(Duration::from_millis(10)).await;
         }
     })
+}
+
+/// Safety among `nodes` up to height `upto`: every one finalized the same block with the same
+/// state root at every height (`what` names the run in a failure).
+async fn assert_agree(nodes: &[SimNode], upto: u64, seed: u64, what: &str) {
+    let mut chains = Vec::new();
+    for node in nodes {
+        chains.push(finalized(node, seed).await);
+    }
+    for h in 0..=upto as usize {
+        for (i, chain) in chains.iter().enumerate().skip(1) {
+            assert_eq!(
+                chain[h], chains[0][h],
+                "{what}: validators {} and {} differ at height {h}",
+                nodes[0].index, nodes[i].index
+            );
+        }
+    }
 }
 
 /// Blocks per downtime window in [`sim_never_voter_is_jailed`] (a miss past half of one jails).
@@ -1125,15 +1132,7 @@ fn downtime_run(n: usize, seed: u64) {
         }
 
         // Safety among the honest.
-        let mut chains = Vec::new();
-        for node in &honest {
-            chains.push(finalized(node, seed).await);
-        }
-        for h in 0..=target as usize {
-            for (i, chain) in chains.iter().enumerate().skip(1) {
-                assert_eq!(chain[h], chains[0][h], "seed {seed}, n {n}: validators differ at height {h}");
-            }
-        }
+        assert_agree(&honest, target, seed, &format!("seed {seed}, n {n}")).await;
         let reader = honest[0].chain.lock().await.readers().borrow().clone().expect("a reader");
         let stake = world.genesis.params.minimum_validator_stake_wei;
         for i in 0..n {

@@ -293,8 +293,22 @@ pub async fn validator<E: Context>(
     db: &StateDb<E>,
     a: &Address,
 ) -> Result<Option<Validator>, StateFailure> {
+    read_committed(db, &super::record::validator_key(a), "validator", |v| {
+        Validator::from_value(v)
+    })
+    .await
+}
+
+/// The staking record under `key` in the committed state of `db`, decoded by `decode`
+/// (`what` names it when it does not decode).
+async fn read_committed<E: Context, T>(
+    db: &StateDb<E>,
+    key: &[u8],
+    what: &str,
+    decode: impl Fn(&Value) -> Option<T>,
+) -> Result<Option<T>, StateFailure> {
     let Some(bytes) = db
-        .storage(&STAKING.0, &super::record::validator_key(a))
+        .storage(&STAKING.0, key)
         .await
         .map_err(StateFailure::State)?
     else {
@@ -302,9 +316,9 @@ pub async fn validator<E: Context>(
     };
     cbor::decode(&bytes)
         .ok()
-        .and_then(|v| Validator::from_value(&v))
+        .and_then(|v| decode(&v))
         .map(Some)
-        .ok_or_else(|| StateFailure::Invariant("corrupt staking record: validator".into()))
+        .ok_or_else(|| StateFailure::Invariant(format!("corrupt staking record: {what}")))
 }
 
 /// Epoch `epoch`'s active set in the committed state of `db`, ordered by address: what the node
@@ -314,16 +328,5 @@ pub async fn active_set<E: Context>(
     db: &StateDb<E>,
     epoch: u64,
 ) -> Result<Option<Vec<SetMember>>, StateFailure> {
-    let Some(bytes) = db
-        .storage(&STAKING.0, &set_key(epoch))
-        .await
-        .map_err(StateFailure::State)?
-    else {
-        return Ok(None);
-    };
-    cbor::decode(&bytes)
-        .ok()
-        .and_then(|v| decode_set(&v))
-        .map(Some)
-        .ok_or_else(|| StateFailure::Invariant("corrupt staking record: active set".into()))
+    read_committed(db, &set_key(epoch), "active set", decode_set).await
 }
