@@ -149,17 +149,14 @@ pub const MAX_VOTE_ROUNDS: usize = 1024;
 /// A proposal as a notarize vote signs it: epoch, view, payload (a block hash), parent view.
 type ProposalKey = (u64, u64, Hash32, u64);
 
+/// Ed25519 signatures by signer index.
+type Signatures = std::collections::BTreeMap<u32, [u8; 64]>;
+
 /// The notarize votes the reporter saw, by proposal and signer (see the module docs). At most
 /// one vote per signer per proposal (the engine admits one notarize per signer per view), for
 /// at most [`MAX_VOTE_ROUNDS`] proposals: bounded by the set's size.
 #[derive(Clone, Default)]
-pub struct VoteLog(
-    Arc<
-        std::sync::Mutex<
-            std::collections::BTreeMap<ProposalKey, std::collections::BTreeMap<u32, [u8; 64]>>,
-        >,
-    >,
-);
+pub struct VoteLog(Arc<std::sync::Mutex<std::collections::BTreeMap<ProposalKey, Signatures>>>);
 
 impl VoteLog {
     fn push(&self, proposal: ProposalKey, signer: u32, signature: [u8; 64]) {
