@@ -122,8 +122,8 @@ impl std::fmt::Display for VotesError {
     }
 }
 
-/// A vote record checked against its set (only [`check_votes`] makes one with misses): the
-/// members it shows absent, for `begin_block` to count.
+/// A vote record checked against its set (only [`check_votes`] and [`select_votes`] make one
+/// with misses): the members it shows absent, for `begin_block` to count.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CheckedVotes {
     /// The height of the voted block.
