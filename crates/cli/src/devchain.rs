@@ -246,6 +246,7 @@ impl<E: Context> DevChain<E> {
             self.next_timestamp(),
             coinbase(),
             candidates,
+            None,
         )
         .await
         .map_err(|e| failure("propose", e))

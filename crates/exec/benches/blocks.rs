@@ -184,9 +184,15 @@ fn main() {
                 let recover = t0.elapsed();
                 let t0 = Instant::now();
                 let mut batch = BlockState::new(state.batch());
-                let out = execute_block(&mut batch, &params, env, &txs)
-                    .expect("state")
-                    .expect("valid block");
+                let out = execute_block(
+                    &mut batch,
+                    &params,
+                    env,
+                    &cowboy_exec::system::staking::CheckedVotes::none(),
+                    &txs,
+                )
+                .expect("state")
+                .expect("valid block");
                 let exec = t0.elapsed();
                 *basefees = Basefees { cycle: 1, cell: 1 };
                 let failed = out.receipts.iter().filter(|r| !r.success).count();

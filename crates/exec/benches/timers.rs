@@ -124,9 +124,15 @@ impl Chain {
         let env = self.env();
         let t0 = Instant::now();
         let mut batch = BlockState::new(self.state.batch());
-        let out = execute_block(&mut batch, &self.params, env, txs)
-            .expect("state")
-            .expect("valid block");
+        let out = execute_block(
+            &mut batch,
+            &self.params,
+            env,
+            &cowboy_exec::system::staking::CheckedVotes::none(),
+            txs,
+        )
+        .expect("state")
+        .expect("valid block");
         self.exec_time += t0.elapsed();
         assert!(out.receipts.iter().all(|r| r.success), "{:?}", out.receipts);
         assert!(

@@ -2,7 +2,8 @@
 //! Transition Function", §4.2, §4.3, §6.3, §6.4; ARCHITECTURE D9).
 //!
 //! ```text
-//! begin_block   system actors' begin hooks (mailbox: expire dedup records; later: rent),
+//! begin_block   the missed votes the block's vote record shows (staking's downtime),
+//!               system actors' begin hooks (mailbox: expire dedup records; later: rent),
 //!               then due timers in the timer lane (crate::timers::deliver)
 //! transactions  lane by lane in priority order; within a lane by keccak256(R ‖ sender),
 //!               then nonce (crate::lanes); each one validated, charged to its lane's budget
@@ -25,7 +26,9 @@ use std::sync::Arc;
 use cowboy_state::{Changes, Context, Staged, StateDb};
 use cowboy_types::block::Block;
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::{block_receipts_root, Address, Hash32, Receipt, TimerExecution, Transaction};
+use cowboy_types::{
+    block_receipts_root, Address, Hash32, Receipt, TimerExecution, Transaction, VoteRecord,
+};
 
 use crate::apply::{check_stateless, BlockExecutor, BlockUsage, CheckedTx, TxInvalid};
 use crate::fees::{next_basefees, Basefees};
@@ -35,6 +38,7 @@ use crate::header::{
 };
 use crate::lanes::{order_key, Lane};
 use crate::state::{BlockState, SResult, StateFailure};
+use crate::system::staking::{check_votes, count_missed, select_votes, CheckedVotes};
 use crate::trace::Trace;
 
 /// Credit the genesis allocations (block 0 carries no transactions).
@@ -89,13 +93,18 @@ pub struct Lifecycle<'p> {
 }
 
 impl<'p> Lifecycle<'p> {
-    /// `begin_block`: the system actors' begin hooks, then the due timers. Runs actors: call
-    /// it on a VM stack (`cowboy_pvm::actor::with_vm_stack`).
+    /// `begin_block`: the missed votes of the block's checked vote record, the system actors'
+    /// begin hooks, then the due timers. Runs actors: call it on a VM stack
+    /// (`cowboy_pvm::actor::with_vm_stack`).
     pub fn begin<E: Context>(
         state: &mut BlockState<'_, E>,
         params: &'p GenesisParams,
         env: BlockEnv,
+        votes: &CheckedVotes,
     ) -> SResult<Self> {
+        // A downtime jailing has no receipt to carry its event: the validator's record
+        // (`jailed_until`) shows it.
+        count_missed(state, params, env.height, votes)?;
         // Begin hooks mint nothing (rewards are minted at the end of the block).
         crate::system::run_hooks(state, params, &env, false)?;
         let mut exec = BlockExecutor::new(params, env);
@@ -140,12 +149,14 @@ impl<'p> Lifecycle<'p> {
     }
 }
 
-/// Execute a proposed block's transactions. `Ok(Err(_))`: the block is invalid, and the caller
-/// must discard `state` (it holds partial writes).
+/// Execute a proposed block's transactions, after counting what its checked vote record
+/// shows (`votes`). `Ok(Err(_))`: the block is invalid, and the caller must discard `state`
+/// (it holds partial writes).
 pub fn execute_block<E: Context>(
     state: &mut BlockState<'_, E>,
     params: &GenesisParams,
     env: BlockEnv,
+    votes: &CheckedVotes,
     txs: &[Transaction],
 ) -> SResult<Result<BlockOutcome, BlockError>> {
     if txs.len() as u64 > params.max_txs_per_block() {
@@ -177,7 +188,7 @@ pub fn execute_block<E: Context>(
     // One VM stack for the whole block, not one per actor invocation.
     let applied =
         cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<Lifecycle, BlockError>> {
-            let mut life = Lifecycle::begin(state, params, env)?;
+            let mut life = Lifecycle::begin(state, params, env, votes)?;
             for (index, c) in valid.iter().enumerate() {
                 if let Err(reason) = life.apply(state, c)? {
                     return Ok(Err(BlockError::Transaction { index, reason }));
@@ -195,11 +206,13 @@ pub fn execute_block<E: Context>(
 /// state of the block's parent) and record its call tree (`crate::trace`): `begin_block`, the
 /// transactions before it, then it, traced. The block passed [`verify`] once, so each of
 /// these transactions is valid at its position; `Ok(Err(_))` says the state given was not the
-/// parent's. Costs at most the block's own execution (its cycle cap bounds it).
+/// parent's. `votes` is the block's checked record ([`check_block_votes`]). Costs at most the
+/// block's own execution (its cycle cap bounds it).
 pub fn trace_transaction<E: Context>(
     state: &mut BlockState<'_, E>,
     params: &GenesisParams,
     env: BlockEnv,
+    votes: &CheckedVotes,
     txs: &[Transaction],
     index: usize,
 ) -> SResult<Result<(Receipt, Trace), BlockError>> {
@@ -221,7 +234,7 @@ pub fn trace_transaction<E: Context>(
         }
     }
     cowboy_pvm::actor::with_vm_stack(|| -> SResult<Result<(Receipt, Trace), BlockError>> {
-        let mut life = Lifecycle::begin(state, params, env)?;
+        let mut life = Lifecycle::begin(state, params, env, votes)?;
         let (target, before) = checked.split_last().ok_or_else(no_such)?;
         for (i, c) in before.iter().enumerate() {
             if let Err(reason) = life.apply(state, c)? {
@@ -247,11 +260,12 @@ pub struct BuiltBlock {
 }
 
 /// Assemble a block from `candidates` (in any order: the block order is fixed here), skipping
-/// any that are invalid at their position.
+/// any that are invalid at their position, after counting what its vote record shows.
 pub fn build_block<E: Context>(
     state: &mut BlockState<'_, E>,
     params: &GenesisParams,
     env: BlockEnv,
+    votes: &CheckedVotes,
     mut candidates: Vec<CheckedTx>,
 ) -> SResult<BuiltBlock> {
     put_in_block_order(&env, &mut candidates);
@@ -260,7 +274,7 @@ pub fn build_block<E: Context>(
     let mut skipped = Vec::new();
     let mut previous: Option<OrderKey> = None;
     let life = cowboy_pvm::actor::with_vm_stack(|| -> SResult<Lifecycle> {
-        let mut life = Lifecycle::begin(state, params, env)?;
+        let mut life = Lifecycle::begin(state, params, env, votes)?;
         for c in candidates {
             // A second transaction at the same position (same sender and nonce) can never
             // follow the first in a valid block; it is a replacement the pool kept too.
@@ -375,7 +389,10 @@ pub struct Proposal {
 
 /// Build and seal the child of `parent`, whose state is `parent_state` if it is staged and
 /// not committed, else the committed state of `db`: the environment from the header rule, the
-/// block from `candidates`, the header over the result.
+/// vote record from the grandparent's votes the proposer collected (`votes`; the valid ones
+/// if they are a quorum, else none: `staking::select_votes`), the block from `candidates`,
+/// the header over the result.
+#[allow(clippy::too_many_arguments)]
 pub async fn propose<E: Context>(
     db: &StateDb<E>,
     parent_state: Option<&Arc<Staged>>,
@@ -384,19 +401,40 @@ pub async fn propose<E: Context>(
     timestamp_ms: u64,
     proposer: Address,
     candidates: Vec<CheckedTx>,
+    votes: Option<VoteRecord>,
 ) -> SResult<Proposal> {
     let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms.saturating_add(1));
     let env = env_after(rules, parent, timestamp_ms, proposer);
     let mut bs = BlockState::new(db.batch_on(parent_state));
-    let built = build_block(&mut bs, rules.params, env, candidates)?;
+    let selected = match votes {
+        Some(candidate) => select_votes(
+            &mut bs,
+            rules.params,
+            rules.chain_id,
+            env.height,
+            &parent.header.parent_hash,
+            candidate,
+        )?,
+        None => None,
+    };
+    let (votes, checked) = selected.map_or((None, CheckedVotes::none()), |(r, c)| (Some(r), c));
+    let built = build_block(&mut bs, rules.params, env, &checked, candidates)?;
     let changes = bs.finish();
     let (summary, state) = summarize(db, parent_state, env.height, changes, &built.outcome).await?;
     let transactions: Vec<Transaction> = built.included.into_iter().map(|c| c.tx).collect();
-    let header = seal_header(&env, parent.hash, Block::tx_root(&transactions), &summary);
+    let votes_root = votes.as_ref().map(VoteRecord::hash);
+    let header = seal_header(
+        &env,
+        parent.hash,
+        Block::tx_root(&transactions),
+        votes_root,
+        &summary,
+    );
     Ok(Proposal {
         block: Block {
             header,
             transactions,
+            votes,
         },
         executed: Executed {
             state,
@@ -431,7 +469,11 @@ pub async fn verify<E: Context>(
         })));
     }
     let mut bs = BlockState::new(db.batch_on(parent_state));
-    let outcome = match execute_block(&mut bs, rules.params, env, &block.transactions)? {
+    let votes = match check_block_votes(&mut bs, rules, parent, block)? {
+        Ok(v) => v,
+        Err(e) => return Ok(Err(e)),
+    };
+    let outcome = match execute_block(&mut bs, rules.params, env, &votes, &block.transactions)? {
         Ok(o) => o,
         Err(e) => return Ok(Err(e)),
     };
@@ -446,4 +488,34 @@ pub async fn verify<E: Context>(
         timers: outcome.timers,
         senders: outcome.senders,
     }))
+}
+
+/// Check `block`'s vote record, the child of `parent` on `state` (the parent's): the header's
+/// `votes_root` commits to it, and it is valid against the voted block's set
+/// (`staking::check_votes`). A block without one counts nothing. Reads only.
+pub fn check_block_votes<E: Context>(
+    state: &mut BlockState<'_, E>,
+    rules: ChainRules<'_>,
+    parent: Parent<'_>,
+    block: &Block,
+) -> SResult<Result<CheckedVotes, BlockError>> {
+    let expected = block.votes.as_ref().map(VoteRecord::hash);
+    if block.header.votes_root != expected {
+        return Ok(Err(BlockError::VotesRoot {
+            got: block.header.votes_root,
+            expected,
+        }));
+    }
+    let Some(record) = &block.votes else {
+        return Ok(Ok(CheckedVotes::none()));
+    };
+    Ok(check_votes(
+        state,
+        rules.params,
+        rules.chain_id,
+        block.header.height,
+        &parent.header.parent_hash,
+        record,
+    )?
+    .map_err(BlockError::Votes))
 }

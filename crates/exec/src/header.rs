@@ -112,6 +112,16 @@ pub enum BlockError {
     CellBasefee(GotExpected<u128>),
     /// `tx_root` does not commit to the transactions.
     TxRoot(GotExpected<Hash32>),
+    /// `votes_root` does not commit to the block's vote record (or one is there without the
+    /// other).
+    VotesRoot {
+        /// The header's.
+        got: Option<Hash32>,
+        /// The hash of the block's record, if it has one.
+        expected: Option<Hash32>,
+    },
+    /// The vote record is invalid (`crate::system::staking::check_votes`).
+    Votes(crate::system::staking::VotesError),
     /// More transactions than any block can hold.
     TooManyTransactions {
         /// The block's count.
@@ -156,6 +166,16 @@ impl std::fmt::Display for BlockError {
             BlockError::CycleBasefee(d) => write!(f, "cycle_basefee: {d}"),
             BlockError::CellBasefee(d) => write!(f, "cell_basefee: {d}"),
             BlockError::TxRoot(d) => write!(f, "tx_root: {d}"),
+            BlockError::VotesRoot { got, expected } => {
+                let show = |h: &Option<Hash32>| h.map_or("none".to_string(), |h| h.to_hex());
+                write!(
+                    f,
+                    "votes_root: got {}, expected {}",
+                    show(got),
+                    show(expected)
+                )
+            }
+            BlockError::Votes(e) => write!(f, "vote record: {e}"),
             BlockError::TooManyTransactions { got, max } => {
                 write!(
                     f,
@@ -242,6 +262,7 @@ pub fn genesis_header(
         cycles_used: 0,
         cells_used: 0,
         randomness: Hash32([0; 32]),
+        votes_root: None,
     }
 }
 
@@ -319,11 +340,13 @@ pub fn check_header_against_execution(
     )
 }
 
-/// The header a proposer seals over an executed block.
+/// The header a proposer seals over an executed block (`votes_root`: the hash of its vote
+/// record, if it carries one).
 pub fn seal_header(
     env: &BlockEnv,
     parent_hash: Hash32,
     tx_root: Hash32,
+    votes_root: Option<Hash32>,
     executed: &ExecutedSummary,
 ) -> BlockHeader {
     BlockHeader {
@@ -339,6 +362,7 @@ pub fn seal_header(
         cycles_used: executed.cycles_used,
         cells_used: executed.cells_used,
         randomness: env.randomness,
+        votes_root,
     }
 }
 
@@ -374,7 +398,7 @@ mod tests {
             cells_used: 0,
             state_root: Hash32([2; 32]),
         };
-        let good = seal_header(&env, parent.hash, Hash32([5; 32]), &summary);
+        let good = seal_header(&env, parent.hash, Hash32([5; 32]), None, &summary);
         assert_eq!(check_header_against_parent(rules, parent, &good), Ok(env));
         assert_eq!(check_header_against_execution(&good, &summary), Ok(()));
 

@@ -44,7 +44,7 @@ use cowboy_exec::{BlockError, BlockState, ChainRules, CheckedTx, Parent};
 use cowboy_state::verifier::Account;
 use cowboy_state::{destroy_partitions, BlockStore, Context, Staged, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
-use cowboy_types::{Address, Hash32, Receipt};
+use cowboy_types::{Address, Hash32, Receipt, VoteRecord};
 use tokio::sync::{broadcast, watch};
 
 use crate::genesis::Genesis;
@@ -413,13 +413,15 @@ impl<E: Context> Chain<E> {
 
     /// Build a child of `parent` (the head, or a pending block executed here: see
     /// [`Self::extendable`]): select from the mempool, then let exec's block rule build and
-    /// seal it. The block is kept (and persisted) as pending; its hash is the consensus
+    /// seal it, with the valid ones of `votes` (collected for `parent`'s parent) as its vote
+    /// record. The block is kept (and persisted) as pending; its hash is the consensus
     /// payload.
     pub async fn build(
         &mut self,
         parent: &Hash32,
         timestamp_ms: u64,
         proposer: Address,
+        votes: Option<VoteRecord>,
     ) -> CResult<Block> {
         let (parent, parent_state) = self.base(parent).ok_or(ChainError::Missing(*parent))?;
         let basefees = basefees_after(&parent.header, &self.genesis.params);
@@ -441,6 +443,7 @@ impl<E: Context> Chain<E> {
             timestamp_ms,
             proposer,
             candidates,
+            votes,
         )
         .await?;
         // Transactions the rule found invalid leave the pool instead of holding their budget.
@@ -896,6 +899,7 @@ async fn init_genesis<E: Context>(
         let block = Block {
             header,
             transactions: Vec::new(),
+            votes: None,
         };
         blocks
             .append(0, block.header.hash().0, &block.encode(), &[], &[], &[])

@@ -41,6 +41,13 @@
 //! encoding). `cowboy_getEvidence` serves them, and anyone can submit one in a transaction
 //! (`cowboy validator submit-evidence`), which the chain verifies against the epoch's set.
 //!
+//! **Votes for the downtime record.** The reporter also sees every notarize vote the engine
+//! accepts from a peer or makes itself, before their signatures are checked (commonware
+//! checks them lazily, in batches). [`VoteLog`] keeps them, one per signer per proposal, for
+//! the last [`MAX_VOTE_ROUNDS`] proposals; a leader building block `n` hands the votes it holds
+//! for block `n − 2` to exec's block rule, which keeps the valid ones if they are a quorum and
+//! puts them in the block (exec's `staking::select_votes`; see the README, "Downtime").
+//!
 //! Signing scheme: ed25519 (attributable votes, no threshold setup), so there is no threshold
 //! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
 //! election: round robin. With one validator (the devnet) the engine is exactly the one a
@@ -61,7 +68,7 @@ use commonware_consensus::{Automaton, CertifiableAutomaton, Epochable, Relay, Re
 use commonware_cryptography::{ed25519, sha256};
 use commonware_p2p::{Receiver, Recipients, Sender};
 use cowboy_types::block::Block;
-use cowboy_types::{Address, Hash32};
+use cowboy_types::{Address, Hash32, Vote, VoteRecord};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
 use crate::chain::{Chain, Verdict};
@@ -135,6 +142,57 @@ impl EvidenceLog {
     }
 }
 
+/// Most proposals a [`VoteLog`] keeps votes for (the oldest rounds go first): far more than
+/// the two blocks between a vote and the record that carries it.
+pub const MAX_VOTE_ROUNDS: usize = 1024;
+
+/// A proposal as a notarize vote signs it: epoch, view, payload (a block hash), parent view.
+type ProposalKey = (u64, u64, Hash32, u64);
+
+/// Ed25519 signatures by signer index.
+type Signatures = std::collections::BTreeMap<u32, [u8; 64]>;
+
+/// The notarize votes the reporter saw, by proposal and signer (see the module docs). At most
+/// one vote per signer per proposal (the engine admits one notarize per signer per view), for
+/// at most [`MAX_VOTE_ROUNDS`] proposals: bounded by the set's size.
+#[derive(Clone, Default)]
+pub struct VoteLog(Arc<std::sync::Mutex<std::collections::BTreeMap<ProposalKey, Signatures>>>);
+
+impl VoteLog {
+    fn push(&self, proposal: ProposalKey, signer: u32, signature: [u8; 64]) {
+        if let Ok(mut kept) = self.0.lock() {
+            kept.entry(proposal)
+                .or_default()
+                .entry(signer)
+                .or_insert(signature);
+            while kept.len() > MAX_VOTE_ROUNDS {
+                kept.pop_first();
+            }
+        }
+    }
+
+    /// The votes kept for block `hash`: those of its proposal with the most of them, if any.
+    pub fn record_for(&self, hash: &Hash32) -> Option<VoteRecord> {
+        let kept = self.0.lock().ok()?;
+        let ((epoch, view, _, parent_view), votes) = kept
+            .iter()
+            .filter(|((_, _, payload, _), _)| payload == hash)
+            .max_by_key(|(_, votes)| votes.len())?;
+        Some(VoteRecord {
+            epoch: *epoch,
+            view: *view,
+            parent_view: *parent_view,
+            votes: votes
+                .iter()
+                .map(|(signer, signature)| Vote {
+                    signer: *signer,
+                    signature: *signature,
+                })
+                .collect(),
+        })
+    }
+}
+
 /// p2p channel of consensus votes.
 pub const VOTES_CHANNEL: u64 = 0;
 /// p2p channel of certificates.
@@ -183,6 +241,7 @@ pub struct Application<E: Runtime> {
     outbound: mpsc::UnboundedSender<Outbound>,
     finalized: mpsc::UnboundedSender<Hash32>,
     evidence: EvidenceLog,
+    votes: VoteLog,
 }
 
 // Not derived: a runtime context is not `Clone` (the application shares it behind an `Arc`).
@@ -198,6 +257,7 @@ impl<E: Runtime> Clone for Application<E> {
             outbound: self.outbound.clone(),
             finalized: self.finalized.clone(),
             evidence: self.evidence.clone(),
+            votes: self.votes.clone(),
         }
     }
 }
@@ -233,6 +293,7 @@ impl<E: Runtime> Application<E> {
                 outbound: outbound_tx,
                 finalized: finalized_tx,
                 evidence: EvidenceLog::default(),
+                votes: VoteLog::default(),
             },
             Tasks {
                 outbound,
@@ -422,7 +483,9 @@ impl<E: Runtime> Application<E> {
             }
             let started = self.context.current();
             let timestamp = self.production.timestamp(header.timestamp_ms);
-            return match chain.build(&base, timestamp, self.coinbase).await {
+            // The new block records the votes seen for its grandparent (exec's lag).
+            let votes = self.votes.record_for(&header.parent_hash);
+            return match chain.build(&base, timestamp, self.coinbase, votes).await {
                 Ok(block) => {
                     self.production.on_built(block.transactions.len());
                     let block = match &self.tamper {
@@ -604,6 +667,22 @@ impl<E: Runtime> Reporter for Application<E> {
         };
         let tagged = |tag: u8, body: &[u8]| [&[tag][..], body].concat();
         let (kind, signer, bytes) = match &activity {
+            Activity::Notarize(n) => {
+                // A signature that does not even decode can never verify: not kept.
+                if let Some(signature) = n.attestation.signature.get() {
+                    let p = &n.proposal;
+                    let key = (
+                        p.round.epoch().get(),
+                        p.round.view().get(),
+                        hash32(&p.payload),
+                        p.parent.get(),
+                    );
+                    if let Ok(bytes) = signature.encode().as_ref().try_into() {
+                        self.votes.push(key, n.signer().get(), bytes);
+                    }
+                }
+                return Feedback::Ok;
+            }
             Activity::Finalization(f) => {
                 if self.finalized.send(hash32(&f.proposal.payload)).is_err() {
                     return Feedback::Closed;

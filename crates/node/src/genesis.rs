@@ -292,7 +292,9 @@ impl Genesis {
         if max_block > u64::from(crate::node::MAX_P2P_MESSAGE_BYTES) {
             return Err(err(format!(
                 "params allow {max_block}-byte blocks, more than the {}-byte p2p message limit \
-                 (lower block_cells_cap or raise calldata_cells_per_byte)",
+                 (lower block_cells_cap, raise calldata_cells_per_byte, or raise \
+                 minimum_validator_stake_wei: a block's vote record holds one vote per \
+                 possible validator)",
                 crate::node::MAX_P2P_MESSAGE_BYTES
             )));
         }

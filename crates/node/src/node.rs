@@ -31,7 +31,8 @@ use crate::production::{Mining, Production};
 
 /// The largest p2p message: a block of the largest size any genesis this node accepts allows
 /// (`GenesisParams::max_block_bytes`, checked when the genesis is loaded) fits with room for
-/// framing. With the default parameters a block is at most ~1 MiB.
+/// framing. With the default parameters a block is at most ~1.7 MiB (a full vote record of
+/// 10,000 validators included).
 pub const MAX_P2P_MESSAGE_BYTES: u32 = 8 << 20;
 
 /// Everything `cowboyd` needs to run.

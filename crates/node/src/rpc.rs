@@ -404,6 +404,13 @@ pub fn block_json(block: &Block, hash: &Hash32, full: bool, timers: &[TimerExecu
         "cyclesUsed": h.cycles_used,
         "cellsUsed": h.cells_used,
         "randomness": hash_json(&h.randomness),
+        "votesRoot": h.votes_root.as_ref().map(hash_json),
+        "votes": block.votes.as_ref().map(|r| json!({
+            "epoch": r.epoch,
+            "view": r.view,
+            "parentView": r.parent_view,
+            "signers": r.votes.iter().map(|v| v.signer).collect::<Vec<_>>(),
+        })),
         "transactions": txs,
         "timerExecutions": timers.iter().enumerate().map(|(i, t)| {
             if full {

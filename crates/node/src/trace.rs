@@ -13,7 +13,7 @@
 //! block's cycle and cell caps bound; the call tree it returns is bounded by what the
 //! transaction could do within its own limits.
 
-use cowboy_exec::block::trace_transaction;
+use cowboy_exec::block::{check_block_votes, trace_transaction};
 use cowboy_exec::header::check_header_against_parent;
 use cowboy_exec::trace::{Frame, StorageOp, Trace};
 use cowboy_exec::{BlockState, ChainRules, Parent};
@@ -64,9 +64,17 @@ pub fn trace<E: Context>(reader: &Reader<E>, hash: &Hash32) -> CResult<Option<Tr
     let env = check_header_against_parent(rules, at, &block.header)
         .map_err(|e| inconsistent(e.to_string()))?;
     let mut state = BlockState::new(parent.state.batch());
-    let (receipt, trace) =
-        trace_transaction(&mut state, params, env, &block.transactions, index as usize)?
-            .map_err(|e| inconsistent(e.to_string()))?;
+    let votes = check_block_votes(&mut state, rules, at, &block)?
+        .map_err(|e| inconsistent(e.to_string()))?;
+    let (receipt, trace) = trace_transaction(
+        &mut state,
+        params,
+        env,
+        &votes,
+        &block.transactions,
+        index as usize,
+    )?
+    .map_err(|e| inconsistent(e.to_string()))?;
     if receipt != record.receipt {
         return Err(inconsistent(format!(
             "transaction {index} re-executed to a different receipt"

@@ -4,6 +4,12 @@
 //! by keccak256 of its encoding. Field orders are documented on each type and in the README;
 //! they are consensus-critical and pinned by golden tests.
 //!
+//! A block may carry a [`VoteRecord`]: the consensus votes its proposer saw for the block's
+//! grandparent, from which the block rule counts missed votes (exec's staking actor,
+//! downtime). Its header commits to it (`votes_root`), so no relay can strip or alter it
+//! without changing the block's hash. Both are encoded only when present, so a block without
+//! a record (genesis, every block of a chain before the record existed) keeps its encoding.
+//!
 //! Message ids follow §3.3: `keccak256(sender ‖ nonce ‖ msg_hash)`, with the 20-byte sender,
 //! the nonce as 8 big-endian bytes, and the 32-byte hash of the message's canonical encoding.
 
@@ -153,7 +159,8 @@ fn address_value(a: &Address) -> Value {
 }
 
 /// A block header. Encoding order: `[parent_hash, height, timestamp_ms, proposer, state_root,
-/// tx_root, receipts_root, cycle_basefee, cell_basefee, cycles_used, cells_used, randomness]`.
+/// tx_root, receipts_root, cycle_basefee, cell_basefee, cycles_used, cells_used, randomness]`,
+/// then `votes_root` as a thirteenth field only when the block carries a vote record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockHeader {
     /// Hash of the parent header (zero for genesis).
@@ -181,11 +188,13 @@ pub struct BlockHeader {
     pub cells_used: u64,
     /// Per-block randomness R_n (§3.4), filled by consensus.
     pub randomness: Hash32,
+    /// The hash of the block's [`VoteRecord`], if it carries one.
+    pub votes_root: Option<Hash32>,
 }
 
 impl BlockHeader {
     fn to_value(&self) -> Value {
-        Value::Array(vec![
+        let mut fields = vec![
             hash_value(&self.parent_hash),
             Value::Uint(self.height),
             Value::Uint(self.timestamp_ms),
@@ -198,13 +207,30 @@ impl BlockHeader {
             Value::Uint(self.cycles_used),
             Value::Uint(self.cells_used),
             hash_value(&self.randomness),
-        ])
+        ];
+        if let Some(root) = &self.votes_root {
+            fields.push(hash_value(root));
+        }
+        Value::Array(fields)
     }
 
     fn from_value(v: Value) -> Result<BlockHeader, DecodeError> {
         let r = Reader { object: "header" };
+        let shape = DecodeError::Shape {
+            object: "header",
+            fields: 12,
+        };
+        let Value::Array(mut items) = v else {
+            return Err(shape);
+        };
+        // The optional thirteenth field: a header has one encoding either way.
+        let votes_root = match items.len() {
+            12 => None,
+            13 => Some(r.hash(&items.remove(12), "votes_root")?),
+            _ => return Err(shape),
+        };
         let [parent, height, ts, proposer, state, txr, rcr, cb, bb, cu, bu, rand] =
-            fields_of::<12>(v, "header")?;
+            fields_of::<12>(Value::Array(items), "header")?;
         Ok(BlockHeader {
             parent_hash: r.hash(&parent, "parent_hash")?,
             height: r.u64(&height, "height")?,
@@ -218,6 +244,7 @@ impl BlockHeader {
             cycles_used: r.u64(&cu, "cycles_used")?,
             cells_used: r.u64(&bu, "cells_used")?,
             randomness: r.hash(&rand, "randomness")?,
+            votes_root,
         })
     }
 
@@ -247,22 +274,122 @@ pub struct BlockLimits {
     pub max_tx_bytes: usize,
 }
 
-/// A block: `[header, [tx, …]]`, each transaction as its canonical encoding nested in place.
+/// One consensus vote in a [`VoteRecord`]: the voter's index in its epoch's participant set
+/// (the validators' Ed25519 keys in ascending order, as commonware numbers them) and its
+/// Ed25519 signature. Encoding: `[signer, signature(64)]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vote {
+    /// The voter's index in the epoch's participant set.
+    pub signer: u32,
+    /// Its signature over the notarized proposal.
+    pub signature: [u8; 64],
+}
+
+/// The notarize votes a block's proposer saw for one proposal of the block's grandparent:
+/// the consensus round that proposal was made in and the votes, signers strictly
+/// increasing. Encoding: `[epoch, view, parent_view, [vote, …]]`. What makes a record valid
+/// (signers, signatures, quorum) is the block rule's (exec); the decoder checks the shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoteRecord {
+    /// The consensus epoch of the round.
+    pub epoch: u64,
+    /// The view of the round.
+    pub view: u64,
+    /// The view of the proposal's parent, as the proposal names it.
+    pub parent_view: u64,
+    /// The votes, by signer index.
+    pub votes: Vec<Vote>,
+}
+
+/// The most bytes one [`Vote`] encodes to: an array head, a signer (at most 5 bytes) and a
+/// 64-byte string with its 2-byte head.
+pub const MAX_VOTE_BYTES: u64 = 1 + 5 + 2 + 64;
+
+impl VoteRecord {
+    fn to_value(&self) -> Value {
+        Value::Array(vec![
+            Value::Uint(self.epoch),
+            Value::Uint(self.view),
+            Value::Uint(self.parent_view),
+            Value::Array(
+                self.votes
+                    .iter()
+                    .map(|v| {
+                        Value::Array(vec![
+                            Value::Uint(u64::from(v.signer)),
+                            Value::Bytes(v.signature.to_vec()),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ])
+    }
+
+    fn from_value(v: Value) -> Result<VoteRecord, DecodeError> {
+        let r = Reader {
+            object: "vote record",
+        };
+        let [epoch, view, parent_view, votes] = fields_of::<4>(v, "vote record")?;
+        let Value::Array(votes) = votes else {
+            return Err(r.err("votes", "array"));
+        };
+        let votes = votes
+            .into_iter()
+            .map(|v| {
+                let [signer, signature] = fields_of::<2>(v, "vote")?;
+                let signer = r
+                    .u64(&signer, "signer")?
+                    .try_into()
+                    .map_err(|_| r.err("signer", "unsigned 32-bit integer"))?;
+                let signature = r
+                    .bytes(signature, "signature")?
+                    .try_into()
+                    .map_err(|_| r.err("signature", "64 bytes"))?;
+                Ok(Vote { signer, signature })
+            })
+            .collect::<Result<_, DecodeError>>()?;
+        Ok(VoteRecord {
+            epoch: r.u64(&epoch, "epoch")?,
+            view: r.u64(&view, "view")?,
+            parent_view: r.u64(&parent_view, "parent_view")?,
+            votes,
+        })
+    }
+
+    /// Canonical encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&self.to_value())
+    }
+
+    /// The header's `votes_root`: keccak256 of the encoding.
+    pub fn hash(&self) -> Hash32 {
+        keccak256(&self.encode())
+    }
+}
+
+/// A block: `[header, [tx, …]]`, each transaction as its canonical encoding nested in place,
+/// then the [`VoteRecord`] as a third item only when the block carries one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// The header.
     pub header: BlockHeader,
     /// Transactions in execution order.
     pub transactions: Vec<Transaction>,
+    /// The votes seen for the grandparent, if the proposer recorded them.
+    pub votes: Option<VoteRecord>,
 }
 
 impl Block {
     /// Canonical encoding.
     pub fn encode(&self) -> Vec<u8> {
-        cbor::encode(&Value::Array(vec![
+        let mut items = vec![
             self.header.to_value(),
             Value::Array(self.transactions.iter().map(|t| t.to_value(true)).collect()),
-        ]))
+        ];
+        if let Some(votes) = &self.votes {
+            items.push(votes.to_value());
+        }
+        cbor::encode(&Value::Array(items))
     }
 
     /// Strict decoding under `limits`: the block's size is checked before any parsing, and
@@ -275,7 +402,19 @@ impl Block {
                 max: limits.max_block_bytes,
             });
         }
-        let [header, txs] = fields::<2>(bytes, "block")?;
+        let shape = DecodeError::Shape {
+            object: "block",
+            fields: 2,
+        };
+        let Value::Array(mut items) = cbor::decode(bytes).map_err(DecodeError::Cbor)? else {
+            return Err(shape);
+        };
+        let votes = match items.len() {
+            2 => None,
+            3 => Some(VoteRecord::from_value(items.remove(2))?),
+            _ => return Err(shape),
+        };
+        let [header, txs] = fields_of::<2>(Value::Array(items), "block")?;
         let header = BlockHeader::from_value(header)?;
         let Value::Array(txs) = txs else {
             return Err(DecodeError::Field {
@@ -295,6 +434,7 @@ impl Block {
         Ok(Block {
             header,
             transactions,
+            votes,
         })
     }
 

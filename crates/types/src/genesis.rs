@@ -504,14 +504,26 @@ impl GenesisParams {
     /// `block_cells_cap`; every transaction pays at least `min_tx_cycles` and the block's
     /// cycles are capped, which bounds how many there are and so their CBOR framing (at most
     /// 9 bytes each: the array item header); the header is a fixed-shape array of at most
-    /// [`MAX_HEADER_BYTES`]. The p2p message limit and the block store's record limit must
-    /// be at least this (checked by the node and by tests).
+    /// [`MAX_HEADER_BYTES`]; the vote record holds at most one vote per validator
+    /// ([`Self::max_validators`]). The p2p message limit and the block store's record limit
+    /// must be at least this (checked by the node and by tests).
     pub fn max_block_bytes(&self) -> u64 {
         let per_byte = self.calldata_cells_per_byte.max(1);
         let tx_bytes = self.block_cells_cap / per_byte;
         let max_txs = self.max_txs_per_block();
-        // [header, [tx…]]: two array heads of at most 9 bytes each, then the items.
-        MAX_HEADER_BYTES + 18 + max_txs.saturating_mul(9) + tx_bytes
+        // [header, [tx…], record]: three array heads of at most 9 bytes each, then the items;
+        // the record is four heads and three integers of at most 9 bytes each, then the votes.
+        let record = 36 + 27 + self.max_validators() * crate::block::MAX_VOTE_BYTES;
+        MAX_HEADER_BYTES + 27 + max_txs.saturating_mul(9) + tx_bytes + record
+    }
+
+    /// The most validators an epoch's set can hold: each holds at least
+    /// `minimum_validator_stake_wei` of the genesis supply (10,000 with the defaults). The
+    /// supply inflation adds is not counted: a set that outgrows this bound makes blocks whose
+    /// full vote record exceeds [`Self::max_block_bytes`] (the crate README's "does not").
+    pub fn max_validators(&self) -> u64 {
+        let per = self.minimum_validator_stake_wei.max(1);
+        u64::try_from(self.total_supply_wei / per).unwrap_or(u64::MAX)
     }
 
     /// The most transactions a block can hold: each costs at least the smallest intrinsic
@@ -575,7 +587,7 @@ impl GenesisParams {
     }
 }
 
-/// An upper bound on an encoded block header: a 12-item array of three 32-byte hashes, a
+/// An upper bound on an encoded block header: a 13-item array of five 32-byte hashes, a
 /// 20-byte address, a 32-byte randomness and integers of at most 17 bytes each (u128 with its
 /// CBOR head), rounded up.
 pub const MAX_HEADER_BYTES: u64 = 512;

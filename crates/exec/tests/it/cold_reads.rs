@@ -78,9 +78,15 @@ fn run() -> usize {
             parent_cycles_used: 0,
         };
         let mut batch = BlockState::new(state.batch());
-        let out = execute_block(&mut batch, &params, env, &txs)
-            .expect("state")
-            .expect("valid block");
+        let out = execute_block(
+            &mut batch,
+            &params,
+            env,
+            &cowboy_exec::system::staking::CheckedVotes::none(),
+            &txs,
+        )
+        .expect("state")
+        .expect("valid block");
         assert!(out.receipts.iter().all(|r| r.success));
         let receipts = out.receipts.len();
         state.commit(1, batch.finish()).await.expect("commit");

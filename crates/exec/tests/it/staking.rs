@@ -21,7 +21,7 @@ use cowboy_exec::system::staking::{
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::{GenesisParams, WEI_PER_CBY};
 use cowboy_types::system::STAKING;
-use cowboy_types::{keccak256, Address, Receipt};
+use cowboy_types::{keccak256, Address, Hash32, Receipt, Vote, VoteRecord};
 use proptest::prelude::*;
 
 const CBY: u128 = WEI_PER_CBY;
@@ -550,44 +550,192 @@ fn evidence_slashes_and_jails_once_and_forgeries_change_nothing() {
     });
 }
 
+/// A notarize record for `payload` in `epoch`, view 9 (parent view 8): the votes of validator
+/// keys `voters`, each signed over the set of keys `0..members` and numbered as simplex
+/// numbers them (keys in ascending order).
+fn notarizes(voters: &[u32], members: u32, epoch: u64, payload: &Hash32) -> VoteRecord {
+    let set = Set::try_from_iter((0..members).map(|p| vkeys(p).1.public_key())).unwrap();
+    let proposal = Proposal::new(
+        Round::new(Epoch::new(epoch), View::new(9)),
+        View::new(8),
+        commonware_cryptography::sha256::Digest(payload.0),
+    );
+    let votes = voters
+        .iter()
+        .map(|&i| {
+            let scheme =
+                VoteScheme::signer(&consensus_namespace(CHAIN_ID), set.clone(), vkeys(i).1)
+                    .unwrap();
+            let vote = Notarize::sign(&scheme, proposal.clone()).unwrap();
+            let signature = vote.attestation.signature.get().unwrap().encode();
+            Vote {
+                signer: set.position(&vkeys(i).1.public_key()).unwrap() as u32,
+                signature: signature.as_ref().try_into().unwrap(),
+            }
+        })
+        .collect();
+    VoteRecord {
+        epoch,
+        view: 9,
+        parent_view: 8,
+        votes,
+    }
+}
+
+/// Downtime through the block rule: block `n` carries the notarize votes seen for block
+/// `n − 2`; every validator checks them and `begin_block` counts each member without a vote
+/// as a miss. Validator 3 never votes and is jailed (not slashed) at its sixth miss of a
+/// ten-block window; the others never are. The proposer's selection drops duplicates,
+/// strangers and bad signatures; a block whose record holds any of them, fewer than a
+/// quorum, or a record its header does not commit to, is invalid with the typed error.
 #[test]
-fn downtime_over_half_a_window_jails() {
+fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refused() {
+    use cowboy_exec::block::{propose, verify};
+    use cowboy_exec::header::genesis_header;
+    use cowboy_exec::{BlockError, ChainRules, Parent};
+    use cowboy_types::block::{Block, BlockHeader};
+    use staking::VotesError;
     deterministic::Runner::default().start(|ctx| async move {
-        let mut h = H::new(ctx, 2, &[(0, 200 * CBY), (1, 200 * CBY)]).await;
-        // One epoch for the whole test: these heights run no boundary.
+        let stake = 200 * CBY;
+        let mut h = H::new(ctx, 4, &[(0, stake), (1, stake), (2, stake), (3, stake)]).await;
+        // One epoch for the whole test; a window of 10 blocks: 5 misses allowed, the 6th jails.
         h.chain.params.epoch_blocks = 100;
-        // Window of 10 blocks: 5 misses are allowed, the 6th jails. Validator 0 never misses;
-        // an address outside the set is ignored.
-        for i in 0..6 {
-            let mut events = Vec::new();
-            h.chain
-                .poke(|state, params, height| {
-                    events = staking::record_missed_votes(
-                        state,
-                        params,
-                        height,
-                        &[addr(1), Address([0x42; 20])],
-                    )
-                    .expect("state");
-                })
-                .await;
-            let jailed = h
-                .record(addr(1))
+        let params = h.chain.params.clone();
+        let rules = ChainRules {
+            chain_id: CHAIN_ID,
+            params: &params,
+        };
+        let state = &mut h.chain.state;
+        // The state holds block 1 (the genesis validators); its header stands in for it.
+        let mut block1 = genesis_header(&params, 1_000, Hash32(state.root().unwrap()));
+        block1.height = 1;
+        let mut headers: Vec<BlockHeader> = vec![block1];
+        let stake_before = get(&h_record(state, addr(3)).await, "stake").clone();
+        for height in 2..=9u64 {
+            let parent = headers.last().unwrap().clone();
+            let at = Parent {
+                header: &parent,
+                hash: parent.hash(),
+            };
+            // What the proposer collected for the grandparent: validators 0–2's votes, and
+            // noise the selection must drop (a duplicate, a stranger's index, validator 3's
+            // vote with a broken signature).
+            let candidate = (height >= 3).then(|| {
+                let mut r = notarizes(&[0, 1, 2, 3, 0], 4, 0, &parent.parent_hash);
+                r.votes[3].signature[0] ^= 1;
+                r.votes.push(Vote {
+                    signer: 7,
+                    signature: [1; 64],
+                });
+                r
+            });
+            let proposal = propose(
+                state,
+                None,
+                rules,
+                at,
+                parent.timestamp_ms + 1_000,
+                addr(0),
+                Vec::new(),
+                candidate,
+            )
+            .await
+            .expect("state");
+            let block = proposal.block;
+            assert_eq!(block.votes.is_some(), height >= 3, "height {height}");
+            if let Some(record) = &block.votes {
+                assert_eq!(record.votes.len(), 3, "only the three valid votes");
+                assert_eq!(block.header.votes_root, Some(record.hash()));
+            }
+
+            if height == 5 {
+                // Hostile records: each makes the block invalid, naming what is wrong.
+                let record = block.votes.clone().unwrap();
+                let with = |f: &dyn Fn(&mut VoteRecord)| {
+                    let mut b = block.clone();
+                    let mut r = record.clone();
+                    f(&mut r);
+                    b.header.votes_root = Some(r.hash());
+                    b.votes = Some(r);
+                    b
+                };
+                let first = record.votes[0].signer;
+                let cases: Vec<(Block, BlockError)> = vec![
+                    (
+                        with(&|r| r.votes[0].signature[5] ^= 1),
+                        BlockError::Votes(VotesError::BadSignature { signer: first }),
+                    ),
+                    (
+                        with(&|r| r.votes.insert(1, r.votes[0].clone())),
+                        BlockError::Votes(VotesError::SignerOrder { index: 1 }),
+                    ),
+                    (
+                        with(&|r| r.votes[2].signer = 4),
+                        BlockError::Votes(VotesError::UnknownSigner {
+                            signer: 4,
+                            members: 4,
+                        }),
+                    ),
+                    (
+                        with(&|r| {
+                            r.votes.pop();
+                        }),
+                        BlockError::Votes(VotesError::BelowQuorum { got: 2, need: 3 }),
+                    ),
+                    (
+                        // Votes for another block (the parent, not the grandparent).
+                        with(&|r| *r = notarizes(&[0, 1, 2], 4, 0, &parent.hash())),
+                        BlockError::Votes(VotesError::BadSignature {
+                            signer: record.votes[0].signer,
+                        }),
+                    ),
+                    (
+                        {
+                            let mut b = block.clone();
+                            b.header.votes_root = None;
+                            b
+                        },
+                        BlockError::VotesRoot {
+                            got: None,
+                            expected: Some(record.hash()),
+                        },
+                    ),
+                ];
+                for (bad, error) in cases {
+                    let got = verify(state, None, rules, at, &bad).await.expect("state");
+                    assert_eq!(got.err(), Some(error.clone()), "{error}");
+                }
+            }
+
+            let executed = verify(state, None, rules, at, &block)
                 .await
-                .map(|v| get(&v, "jailed_until").clone());
-            if i < 5 {
-                assert!(events.is_empty(), "miss {i}");
-                assert_eq!(jailed, Some(Value::Null));
-            } else {
-                assert_eq!(events[0].topic, "ValidatorJailed");
-                assert_ne!(jailed, Some(Value::Null));
+                .expect("state")
+                .expect("the proposer's block is valid");
+            state.commit_staged(&executed.state).await.expect("commit");
+            headers.push(block.header);
+
+            // Block n counted a miss on block n − 2: the sixth (block 8) jails.
+            let jailed = |v: &Value| get(v, "jailed_until") != &Value::Null;
+            let three = h_record(state, addr(3)).await;
+            assert_eq!(jailed(&three), height >= 8, "height {height}");
+            for i in 0..3 {
+                assert!(!jailed(&h_record(state, addr(i)).await), "validator {i}");
             }
         }
-        assert_eq!(
-            get(&h.record(addr(0)).await.unwrap(), "jailed_until"),
-            &Value::Null
-        );
+        // Jailed, not slashed.
+        assert_eq!(get(&h_record(state, addr(3)).await, "stake"), &stake_before);
     });
+}
+
+/// Validator `a`'s record in `state`.
+async fn h_record(state: &cowboy_state::StateDb<deterministic::Context>, a: Address) -> Value {
+    let key = cbor::encode(&Value::Array(vec![Value::Text("val".into()), bytes(&a.0)]));
+    let raw = state
+        .storage(&STAKING.0, &key)
+        .await
+        .expect("read")
+        .expect("registered");
+    cbor::decode(&raw).expect("canonical")
 }
 
 /// One random operation of the supply property.

@@ -35,9 +35,16 @@ async fn block_and_trace(
         t.sort_by_key(|t| t.nonce);
         t
     };
-    let (receipt, trace) = trace_transaction(&mut state, &chain.params, env, &ordered, index)
-        .expect("state")
-        .expect("the block's transactions are valid on its parent");
+    let (receipt, trace) = trace_transaction(
+        &mut state,
+        &chain.params,
+        env,
+        &cowboy_exec::system::staking::CheckedVotes::none(),
+        &ordered,
+        index,
+    )
+    .expect("state")
+    .expect("the block's transactions are valid on its parent");
     (outcome.receipts[index].clone(), receipt, trace)
 }
 

@@ -329,7 +329,14 @@ fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
             .map(|c| c.expect("valid"))
             .collect();
         let mut bs = cowboy_exec::BlockState::new(chain.state.batch());
-        let built = build_block(&mut bs, &params, chain.env(), checked).expect("state");
+        let built = build_block(
+            &mut bs,
+            &params,
+            chain.env(),
+            &cowboy_exec::system::staking::CheckedVotes::none(),
+            checked,
+        )
+        .expect("state");
         // ~130 KB each against a 1,000,000-cell cap: seven fit, the rest wait.
         assert_eq!(built.included.len(), 7);
         assert!(built
@@ -339,6 +346,7 @@ fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
         let block = cowboy_types::Block {
             header: cowboy_exec::header::genesis_header(&params, 0, cowboy_types::Hash32([0; 32])),
             transactions: built.included.into_iter().map(|c| c.tx).collect(),
+            votes: None,
         };
         let bytes = block.encode().len() as u64;
         assert!(
@@ -385,6 +393,7 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             2_000,
             Address([9; 20]),
             candidates,
+            None,
         )
         .await
         .expect("state");

@@ -1008,18 +1008,7 @@ fn epochs_run(seed: u64) {
         }
 
         // Safety at all five, the observer-turned-member and the cut-off one included.
-        let mut chains = Vec::new();
-        for node in &nodes {
-            chains.push(finalized(node, seed).await);
-        }
-        for h in 0..=target as usize {
-            for (i, chain) in chains.iter().enumerate().skip(1) {
-                assert_eq!(
-                    chain[h], chains[0][h],
-                    "seed {seed}: validators 0 and {i} differ at height {h}"
-                );
-            }
-        }
+        assert_agree(&nodes, target, seed, &format!("seed {seed}")).await;
         // The fifth node is in the sets from epoch 1 on, and leads rounds there.
         let reader = nodes[0].chain.lock().await.readers().borrow().clone().expect("a reader");
         for epoch in 0..=3 {
@@ -1056,5 +1045,124 @@ fn epochs_run(seed: u64) {
             assert!(waited < Duration::from_secs(10), "seed {seed}: the newcomer never got the transaction");
             world.context.sleep(Duration::from_millis(10)).await;
         }
+    })
+}
+
+/// Safety among `nodes` up to height `upto`: every one finalized the same block with the same
+/// state root at every height (`what` names the run in a failure).
+async fn assert_agree(nodes: &[SimNode], upto: u64, seed: u64, what: &str) {
+    let mut chains = Vec::new();
+    for node in nodes {
+        chains.push(finalized(node, seed).await);
+    }
+    for h in 0..=upto as usize {
+        for (i, chain) in chains.iter().enumerate().skip(1) {
+            assert_eq!(
+                chain[h], chains[0][h],
+                "{what}: validators {} and {} differ at height {h}",
+                nodes[0].index, nodes[i].index
+            );
+        }
+    }
+}
+
+/// Blocks per downtime window in [`sim_never_voter_is_jailed`] (a miss past half of one jails).
+const SIM_DOWNTIME_WINDOW: u64 = 10;
+
+/// Downtime reaches the chain: `f` validators run the node but never send a vote (n = 4 and
+/// 7, 20-block epochs, 10-block downtime windows). The vote records honest proposers put in
+/// their blocks show them absent, so the block rule jails them within epoch 0 (never
+/// slashed), they are left out of epoch 1's set, and the honest validators, never jailed,
+/// finalize on through epoch 1 as its whole set. Safety as in every run. For every seed.
+#[test]
+fn sim_never_voter_is_jailed() {
+    for n in [4, 7] {
+        for seed in seeds() {
+            downtime_run(n, seed);
+        }
+    }
+}
+
+fn downtime_run(n: usize, seed: u64) {
+    init_logs();
+    let config = deterministic::Config::new()
+        .with_seed(seed)
+        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
+    deterministic::Runner::new(config).start(|context| async move {
+        let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        genesis.params.epoch_blocks = SIM_EPOCH_BLOCKS;
+        genesis.params.downtime_window_blocks = SIM_DOWNTIME_WINDOW;
+        let world = World::with_genesis(context, genesis, n, seed).await;
+        world.link_all(&good_link(), |_, _| true).await;
+        let mute: Vec<usize> = (0..(n - 1) / 3).collect();
+        let mut honest = Vec::new();
+        let mut muted = Vec::new();
+        for i in 0..n {
+            let silent = mute.contains(&i);
+            let route = |channel| -> Route {
+                (silent && channel == VOTES_CHANNEL)
+                    .then(|| Arc::new(|_: SplitOrigin, _: &Key| false) as _)
+            };
+            let channels = world.channels(i, route, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            let node = world.start(i, &format!("v{i}"), world.coinbase(i), channels).await;
+            if silent {
+                muted.push(node);
+            } else {
+                honest.push(node);
+            }
+        }
+
+        let start = world.context.current();
+        let target = SIM_EPOCH_BLOCKS + 8;
+        loop {
+            let elapsed = world.context.current().duration_since(start).unwrap_or_default();
+            let mut heights = Vec::new();
+            for node in &honest {
+                heights.push(node.chain.lock().await.head().header.height);
+            }
+            if heights.iter().all(|h| *h >= target) {
+                break;
+            }
+            assert!(
+                elapsed < DEADLINE,
+                "seed {seed}, n {n}: no liveness after {elapsed:?}: heights {heights:?} (target {target})"
+            );
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+
+        // Safety among the honest.
+        assert_agree(&honest, target, seed, &format!("seed {seed}, n {n}")).await;
+        let reader = honest[0].chain.lock().await.readers().borrow().clone().expect("a reader");
+        let stake = world.genesis.params.minimum_validator_stake_wei;
+        for i in 0..n {
+            let record = cowboy_exec::system::staking::validator(&reader.state, &world.coinbase(i))
+                .await
+                .expect("read")
+                .unwrap_or_else(|| panic!("seed {seed}, n {n}: validator {i} has no record"));
+            let jailed_at = record.jailed_until.map(|until| until - world.genesis.params.jail_blocks());
+            if mute.contains(&i) {
+                let at = jailed_at.unwrap_or_else(|| panic!("seed {seed}, n {n}: never-voter {i} was not jailed"));
+                assert!(at < SIM_EPOCH_BLOCKS, "seed {seed}, n {n}: validator {i} jailed at {at}, after epoch 0");
+                assert_eq!(record.stake, stake, "seed {seed}, n {n}: downtime must not slash");
+            } else {
+                assert_eq!(jailed_at, None, "seed {seed}, n {n}: honest validator {i} was jailed");
+            }
+        }
+        // Epoch 1's set is the honest validators alone.
+        let set = cowboy_exec::system::staking::active_set(&reader.state, 1)
+            .await
+            .expect("read the set")
+            .expect("a set");
+        let mut members: Vec<Address> = set.iter().map(|m| m.address).collect();
+        members.sort();
+        let mut expected: Vec<Address> = honest.iter().map(|node| world.coinbase(node.index)).collect();
+        expected.sort();
+        assert_eq!(members, expected, "seed {seed}, n {n}: epoch 1's set");
+        // Blocks of epoch 1 carry records of the honest set (n − f votes), finalized by it.
+        let block = reader.block(target).await.expect("read").expect("final");
+        let record = block.votes.unwrap_or_else(|| panic!("seed {seed}, n {n}: block {target} has no vote record"));
+        assert_eq!(record.votes.len(), honest.len(), "seed {seed}, n {n}: votes in block {target}'s record");
+        drop(muted);
     })
 }

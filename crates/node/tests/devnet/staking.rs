@@ -78,11 +78,13 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
     let net = ValidatorNetwork::with_genesis(dir.path(), 4, |g| {
         g["params"] = json!({
             "epoch_blocks": EPOCH,
-            "minimum_validator_stake_wei": "1000000000000000000000",
+            // 10,000 CBY: the lowest round minimum whose largest vote record (one vote per
+            // possible validator) still fits a block in a p2p message (the genesis check).
+            "minimum_validator_stake_wei": "10000000000000000000000",
         });
-        // The joiner's owner stakes 1,000 CBY and pays fees; the leaver's owner (its coinbase,
+        // The joiner's owner stakes 10,000 CBY and pays fees; the leaver's owner (its coinbase,
         // so its validator address) pays the exit's fee.
-        g["allocations"][hex0x(&joiner_owner.address().0)] = json!("2000000000000000000000");
+        g["allocations"][hex0x(&joiner_owner.address().0)] = json!("20000000000000000000000");
         g["allocations"][hex0x(&leaver_owner.address().0)] = json!("10000000000000000000");
         g["validators"][leaver]["coinbase"] = json!(hex0x(&leaver_owner.address().0));
     });
@@ -108,7 +110,7 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
             Value::Bytes(staking::sign_pop(&bls, &joiner_owner.address()).to_vec()),
             Value::Bytes(key.public_key().encode().to_vec()),
         ],
-        1_000 * 10u128.pow(18),
+        10_000 * 10u128.pow(18),
     );
     let r = submit_and_wait(&node(&nodes, 0), &register);
     assert_eq!(r["success"], json!(true), "register: {r}");

@@ -4,7 +4,7 @@
 use cowboy_types::cbor::{decode, encode, Value};
 use cowboy_types::{
     Address, Authorization, Block, BlockHeader, Event, ExecError, GenesisParams, Hash32, Receipt,
-    Signature, Transaction,
+    Signature, Transaction, Vote, VoteRecord,
 };
 use proptest::prelude::*;
 
@@ -121,10 +121,19 @@ proptest! {
             parent_hash: parent, height: h, timestamp_ms: h / 3, proposer,
             state_root: root, tx_root: Block::tx_root(std::slice::from_ref(&tx)),
             receipts_root: root, cycle_basefee: fee, cell_basefee: fee / 7,
-            cycles_used: h / 5, cells_used: h / 11, randomness: parent,
+            cycles_used: h / 5, cells_used: h / 11, randomness: parent, votes_root: None,
         };
         prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
-        let block = Block { header, transactions: vec![tx.clone(), tx] };
+        let block = Block { header: header.clone(), transactions: vec![tx.clone(), tx.clone()], votes: None };
+        prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block));
+        // With a vote record: the header's thirteenth field and the block's third item.
+        let votes = VoteRecord {
+            epoch: h / 13, view: h / 2, parent_view: h / 3,
+            votes: (0..(h % 5) as u32).map(|signer| Vote { signer, signature: [signer as u8; 64] }).collect(),
+        };
+        let header = BlockHeader { votes_root: Some(votes.hash()), ..header };
+        prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
+        let block = Block { header, transactions: vec![tx], votes: Some(votes) };
         prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block));
         let receipt = Receipt {
             success: ok, cycles_used: h, cells_used: h / 2, fee_paid: fee,
@@ -175,14 +184,34 @@ fn block_size_limits() {
         cycles_used: u64::MAX,
         cells_used: u64::MAX,
         randomness: Hash32([0xff; 32]),
+        votes_root: Some(Hash32([0xff; 32])),
     };
     assert!(widest.encode().len() as u64 <= cowboy_types::genesis::MAX_HEADER_BYTES);
+    // The widest vote record: every validator's vote, at the widest signer index.
+    let record = VoteRecord {
+        epoch: u64::MAX,
+        view: u64::MAX,
+        parent_view: u64::MAX,
+        votes: vec![
+            Vote {
+                signer: u32::MAX,
+                signature: [0xff; 64]
+            };
+            10_000
+        ],
+    };
+    assert!(record.encode().len() as u64 <= 63 + 10_000 * cowboy_types::block::MAX_VOTE_BYTES);
 
     let params = GenesisParams::default();
     let limits = params.block_limits();
     // The default caps: 1,000,000 cells of transaction bytes, 2,000 transactions.
     assert_eq!(params.max_txs_per_block(), 2_000);
-    assert_eq!(params.max_block_bytes(), 512 + 18 + 18_000 + 1_000_000);
+    // Plus the vote record of a full set: 10,000 validators.
+    assert_eq!(params.max_validators(), 10_000);
+    assert_eq!(
+        params.max_block_bytes(),
+        512 + 27 + 18_000 + 1_000_000 + 63 + 10_000 * 72
+    );
 
     let big = Transaction {
         chain_id: 1,
@@ -202,6 +231,7 @@ fn block_size_limits() {
     let block = Block {
         header: widest,
         transactions: vec![big],
+        votes: Some(record),
     };
     let bytes = block.encode();
     match Block::decode(&bytes, limits) {

@@ -288,15 +288,27 @@ pub async fn registered_keys<E: Context>(db: &StateDb<E>) -> Result<Vec<Keys>, S
     Ok(keys)
 }
 
-/// Epoch `epoch`'s active set in the committed state of `db`, ordered by address: what the node
-/// reads to run consensus for that epoch. `None` if no set is kept for it (not taken yet, or
-/// pruned). A pure read: the same state gives the same set on every node.
-pub async fn active_set<E: Context>(
+/// Validator `a`'s record in the committed state of `db` (`None`: not registered).
+pub async fn validator<E: Context>(
     db: &StateDb<E>,
-    epoch: u64,
-) -> Result<Option<Vec<SetMember>>, StateFailure> {
+    a: &Address,
+) -> Result<Option<Validator>, StateFailure> {
+    read_committed(db, &super::record::validator_key(a), "validator", |v| {
+        Validator::from_value(v)
+    })
+    .await
+}
+
+/// The staking record under `key` in the committed state of `db`, decoded by `decode`
+/// (`what` names it when it does not decode).
+async fn read_committed<E: Context, T>(
+    db: &StateDb<E>,
+    key: &[u8],
+    what: &str,
+    decode: impl Fn(&Value) -> Option<T>,
+) -> Result<Option<T>, StateFailure> {
     let Some(bytes) = db
-        .storage(&STAKING.0, &set_key(epoch))
+        .storage(&STAKING.0, key)
         .await
         .map_err(StateFailure::State)?
     else {
@@ -304,7 +316,17 @@ pub async fn active_set<E: Context>(
     };
     cbor::decode(&bytes)
         .ok()
-        .and_then(|v| decode_set(&v))
+        .and_then(|v| decode(&v))
         .map(Some)
-        .ok_or_else(|| StateFailure::Invariant("corrupt staking record: active set".into()))
+        .ok_or_else(|| StateFailure::Invariant(format!("corrupt staking record: {what}")))
+}
+
+/// Epoch `epoch`'s active set in the committed state of `db`, ordered by address: what the node
+/// reads to run consensus for that epoch. `None` if no set is kept for it (not taken yet, or
+/// pruned). A pure read: the same state gives the same set on every node.
+pub async fn active_set<E: Context>(
+    db: &StateDb<E>,
+    epoch: u64,
+) -> Result<Option<Vec<SetMember>>, StateFailure> {
+    read_committed(db, &set_key(epoch), "active set", decode_set).await
 }

@@ -38,6 +38,7 @@
 //! makes (activation, rotation, exit, rewards) are read from the new set, which a block hook
 //! records in state rather than in a receipt.
 
+mod downtime;
 mod epoch;
 mod error;
 mod record;
@@ -52,15 +53,18 @@ use cowboy_types::cbor::Value;
 use cowboy_types::system::STAKING;
 use cowboy_types::Address;
 
+pub use self::downtime::{
+    check_votes, count_missed, record_missed_votes, select_votes, CheckedVotes, VotesError,
+    VOTE_RECORD_LAG,
+};
 pub use self::epoch::{
     active_set, apply_genesis, epoch_of, epoch_seed, is_boundary, kept_epochs, per_block_mint,
-    registered_keys, GenesisValidator,
+    registered_keys, validator, GenesisValidator,
 };
 pub use self::error::StakingError;
 pub use self::record::{Keys, SetMember, Validator};
 pub use self::slashing::{
-    consensus_namespace, record_missed_votes, CONFLICTING_FINALIZE, CONFLICTING_NOTARIZE,
-    NULLIFY_FINALIZE,
+    consensus_namespace, CONFLICTING_FINALIZE, CONFLICTING_NOTARIZE, NULLIFY_FINALIZE,
 };
 
 use self::record::{

@@ -3,7 +3,7 @@
 //! | offence | penalty | how it reaches the chain |
 //! |---|---|---|
 //! | double signing, proposer equivocation | jail + slash `double_sign_slash_bps` (1%) | [`submit_evidence`], by anyone |
-//! | downtime: > `downtime_max_missed_bps` of a `downtime_window_blocks` window | jail | [`record_missed_votes`], fed by the node |
+//! | downtime: > `downtime_max_missed_bps` of a `downtime_window_blocks` window | jail | the vote record every block may carry ([`super::downtime`]) |
 //!
 //! A jailed validator stays in the current epoch's set (consensus cannot change its set
 //! mid-epoch) and is left out of every later one until it calls `unjail`, allowed
@@ -20,26 +20,21 @@
 //! accepted while its epoch's set is kept (the unbonding period): after that the offender's
 //! stake may have left. Each offence (validator, epoch, view) is punished once.
 
-use commonware_codec::{Copying, DecodeExt, Encode};
+use commonware_codec::{Copying, DecodeExt};
 use commonware_consensus::simplex::scheme::ed25519::Scheme as VoteScheme;
 use commonware_consensus::simplex::types::{
     Attributable, ConflictingFinalize, ConflictingNotarize, NullifyFinalize,
 };
 use commonware_consensus::{Epochable, Viewable};
-use commonware_cryptography::{ed25519, sha256};
-use commonware_utils::ordered::Set;
-use commonware_utils::TryFromIterator;
+use commonware_cryptography::sha256;
 use cowboy_types::cbor::Value;
-use cowboy_types::genesis::GenesisParams;
-use cowboy_types::system::STAKING;
-use cowboy_types::{Address, Event};
+use cowboy_types::Address;
 
-use super::epoch::epoch_of;
+use super::downtime::participants;
 use super::error::StakingError;
-use super::record::{corrupt, load, load_set, missed_key, punished_key, store};
-use crate::state::{SResult, StateFailure};
-use crate::system::store::{get_value, put_value, Raw, Store};
-use crate::system::{Call, CallError, SystemState};
+use super::record::{load, load_set, punished_key, store};
+use crate::system::store::Store;
+use crate::system::{Call, CallError};
 
 /// `submit_evidence`'s tag for a `ConflictingNotarize` (two notarize votes in one view).
 pub const CONFLICTING_NOTARIZE: u8 = 0;
@@ -91,58 +86,6 @@ pub fn slash<S: Store + ?Sized>(s: &mut S, a: &Address, bps: u64) -> Result<u128
         ]),
     )?;
     Ok(amount)
-}
-
-/// Count one missed vote at block `height` for each validator of `missed` (members of the
-/// block's epoch set that did not vote; others are ignored), and jail any whose misses in the
-/// current `downtime_window_blocks` window pass `downtime_max_missed_bps` of it. The node calls
-/// this as part of the block it executes once the votes it certifies are known; the work is
-/// one record per absent validator. Returns the jail events, for the caller to record.
-pub fn record_missed_votes(
-    state: &mut dyn SystemState,
-    params: &GenesisParams,
-    height: u64,
-    missed: &[Address],
-) -> SResult<Vec<Event>> {
-    let mut s = Raw {
-        me: STAKING,
-        state,
-        params,
-        height,
-        events: Vec::new(),
-    };
-    let r = (|| -> Result<(), CallError> {
-        let set = load_set(&mut s, epoch_of(params, height))?.unwrap_or_default();
-        let window = params.downtime_window_blocks.max(1);
-        let this_window = height / window;
-        let allowed = u128::from(window) * u128::from(params.downtime_max_missed_bps) / 10_000;
-        for a in missed {
-            if set.binary_search_by_key(&a.0, |m| m.address.0).is_err() {
-                continue;
-            }
-            let count = match get_value(&mut s, &missed_key(a))? {
-                Some(Value::Array(p)) => match p.as_slice() {
-                    [Value::Uint(w), Value::Uint(n)] if *w == this_window => *n,
-                    [Value::Uint(_), Value::Uint(_)] => 0,
-                    _ => return Err(corrupt("missed votes")),
-                },
-                None => 0,
-                Some(_) => return Err(corrupt("missed votes")),
-            } + 1;
-            let jailed = load(&mut s, a)?.is_some_and(|v| v.jailed_until.is_some());
-            if u128::from(count) > allowed && !jailed {
-                jail(&mut s, a, "downtime")?;
-            }
-            let record = Value::Array(vec![Value::Uint(this_window), Value::Uint(count)]);
-            put_value(&mut s, &missed_key(a), &record)?;
-        }
-        Ok(())
-    })();
-    r.map_err(|e| match e {
-        CallError::State(f) => f,
-        CallError::Fail(f) => StateFailure::Invariant(format!("downtime tracking: {f:?}")),
-    })?;
-    Ok(s.events)
 }
 
 type Digest = sha256::Digest;
@@ -215,28 +158,18 @@ pub fn submit_evidence(call: &mut Call<'_>, bytes: &[u8]) -> Result<Value, CallE
     let evidence = Evidence::decode(bytes)?;
     let (epoch, view, signer) = evidence.round();
     let members = load_set(call, epoch)?.ok_or(StakingError::UnknownEpoch(epoch))?;
-    let keys = members
-        .iter()
-        .map(|m| ed25519::PublicKey::decode(Copying(&m.keys.ed25519[..])))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| corrupt("set key"))?;
-    let set = Set::try_from_iter(keys).map_err(|_| corrupt("duplicate set key"))?;
-    let offender_key = set
+    let set = participants(&members)?;
+    let offender = *set
+        .addresses
         .get(signer)
-        .ok_or_else(|| StakingError::BadEvidence(format!("signer {signer} is outside the set")))?
-        .encode();
-    let scheme = VoteScheme::verifier(&consensus_namespace(call.env.chain_id), set);
+        .ok_or_else(|| StakingError::BadEvidence(format!("signer {signer} is outside the set")))?;
+    let scheme = VoteScheme::verifier(&consensus_namespace(call.env.chain_id), set.keys);
     if !evidence.verify(&scheme) {
         return Err(StakingError::BadEvidence(
             "a signature does not verify for its signer in that epoch's set".into(),
         )
         .into());
     }
-    let offender = members
-        .iter()
-        .find(|m| m.keys.ed25519[..] == offender_key[..])
-        .map(|m| m.address)
-        .ok_or_else(|| corrupt("set key without member"))?;
     if call.read(&punished_key(&offender, epoch, view))?.is_some() {
         return Err(StakingError::AlreadyPunished.into());
     }

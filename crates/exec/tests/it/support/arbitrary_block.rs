@@ -189,6 +189,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             2_000,
             PROPOSER,
             setup,
+            None,
         )
         .await
         .expect("state");
@@ -209,14 +210,28 @@ pub fn run(data: &[u8]) -> Vec<usize> {
         // As a validator would: the proposed list, valid or not, in any order (block-level
         // violations: order, lanes, caps, invalid transactions)...
         let mut b = BlockState::new(state.batch());
-        let _ = execute_block(&mut b, &params, env, &txs).expect("state");
+        let _ = execute_block(
+            &mut b,
+            &params,
+            env,
+            &cowboy_exec::system::staking::CheckedVotes::none(),
+            &txs,
+        )
+        .expect("state");
         drop(b);
         // ...and the stateless-valid ones in block order, so execution itself is reached.
         let mut checked: Vec<_> = check_all(&txs, &params, 1).into_iter().flatten().collect();
         put_in_block_order(&env, &mut checked);
         let ordered: Vec<Transaction> = checked.iter().map(|c| c.tx.clone()).collect();
         let mut b = BlockState::new(state.batch());
-        let _ = execute_block(&mut b, &params, env, &ordered).expect("state");
+        let _ = execute_block(
+            &mut b,
+            &params,
+            env,
+            &cowboy_exec::system::staking::CheckedVotes::none(),
+            &ordered,
+        )
+        .expect("state");
         drop(b);
         // As a proposer would: skip what is invalid, seal the rest; the block must verify.
         let proposal = propose(
@@ -227,6 +242,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             3_000,
             PROPOSER,
             checked,
+            None,
         )
         .await
         .expect("state");

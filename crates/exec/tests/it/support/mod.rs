@@ -146,7 +146,14 @@ impl Chain {
     pub async fn block_as_is(&mut self, txs: &[Transaction]) -> Result<BlockOutcome, BlockError> {
         let env = self.env();
         let mut batch = BlockState::new(self.state.batch());
-        let outcome = execute_block(&mut batch, &self.params, env, txs).expect("state")?;
+        let outcome = execute_block(
+            &mut batch,
+            &self.params,
+            env,
+            &cowboy_exec::system::staking::CheckedVotes::none(),
+            txs,
+        )
+        .expect("state")?;
         let changes = batch.finish();
         self.height += 1;
         self.state

@@ -1,0 +1,406 @@
+//! Downtime (whitepaper "Slashing": extended downtime, more than half of the votes missed over
+//! 1,000 blocks, jails without slashing), counted from the vote record blocks carry.
+//!
+//! **The record.** Block `n` (from height 3) may carry the notarize votes its proposer saw for
+//! block `n − 2` ([`VOTE_RECORD_LAG`]), its grandparent: one proposal of that block (the
+//! round's epoch, view and parent view, with the block's hash as the payload) and each vote's
+//! signer index and Ed25519 signature. The grandparent rather than the parent because a
+//! proposer builds as soon as the parent is notarized, when a quorum of its votes has arrived
+//! but a slow member's may not have; one block later they have. The header commits to the
+//! record (`votes_root`), so it is part of the block's hash.
+//!
+//! **Checked by every validator** ([`check_votes`], before anything runs): signers strictly
+//! increasing (one vote per member: a duplicate is refused) and inside the set of the
+//! grandparent's epoch (as simplex numbers it: keys in ascending order), at least a quorum of
+//! it (what the notarization itself proved), then every signature, with commonware's own
+//! `Notarize` verification under the chain's consensus namespace, so a record holds exactly
+//! votes a validator's engine accepts. The structure is checked before any signature; the
+//! signature work of a block is at most one check per member of the set. A failure makes the
+//! block invalid, with the position or signer at fault.
+//!
+//! **Counted in `begin_block`**: every member of that set without a vote in the record missed
+//! one ([`record_missed_votes`]). A block without a record counts nothing. Misses are counted
+//! per window of `downtime_window_blocks` heights of the voted block; a member past
+//! `downtime_max_missed_bps` of the window is jailed (no slash) and so left out of the next
+//! epoch's set.
+//!
+//! **What a proposer can do.** It can leave out votes it saw, or the whole record (as in
+//! Cosmos, where a proposer can omit precommits). Leaving out all is harmless to others; a
+//! proposer cannot add a vote nobody signed. Proposers take turns, so a Byzantine minority of
+//! the set (less than a third) proposes less than a third of the blocks and can make an honest
+//! validator miss at most that share of a window: under the 50% threshold, with room for the
+//! honest validator's own real misses. Jailing an honest validator takes proposers of more
+//! than half of the blocks colluding; shielding a down one from jail, likewise, omitting
+//! records in more than half of the blocks.
+
+use commonware_codec::{Copying, DecodeExt};
+use commonware_consensus::simplex::scheme::ed25519::Scheme as VoteScheme;
+use commonware_consensus::simplex::types::{Notarize, Proposal};
+use commonware_consensus::types::{Epoch, Round, View};
+use commonware_cryptography::certificate::Attestation;
+use commonware_cryptography::{ed25519, sha256};
+use commonware_utils::ordered::{Quorum, Set};
+use commonware_utils::{N3f1, Participant, TryFromIterator};
+use cowboy_types::cbor::Value;
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::system::STAKING;
+use cowboy_types::{Address, Event, Hash32, VoteRecord};
+
+use super::epoch::epoch_of;
+use super::record::{corrupt, load, load_set, missed_key, SetMember};
+use super::slashing::{consensus_namespace, jail};
+use crate::state::{SResult, StateFailure};
+use crate::system::store::{get_value, put_value, Raw};
+use crate::system::{CallError, SystemState};
+
+/// How many blocks back the record of a block looks: block `n` records votes for `n − 2`.
+pub const VOTE_RECORD_LAG: u64 = 2;
+
+/// Why a block's vote record is invalid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VotesError {
+    /// A block below height 3 has no grandparent that was voted on.
+    NoTarget {
+        /// The block's height.
+        height: u64,
+    },
+    /// The state holds no set for the voted block's epoch.
+    NoSet {
+        /// That epoch.
+        epoch: u64,
+    },
+    /// The signer at this position is not above the one before it (a duplicate, or out of
+    /// order).
+    SignerOrder {
+        /// Its position in the record.
+        index: usize,
+    },
+    /// A signer index outside the set.
+    UnknownSigner {
+        /// The index.
+        signer: u32,
+        /// The set's size.
+        members: usize,
+    },
+    /// Fewer votes than a quorum of the set.
+    BelowQuorum {
+        /// Votes in the record.
+        got: usize,
+        /// The quorum.
+        need: u32,
+    },
+    /// A signature does not verify for its signer over the voted proposal.
+    BadSignature {
+        /// The signer.
+        signer: u32,
+    },
+}
+
+impl std::fmt::Display for VotesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VotesError::NoTarget { height } => write!(
+                f,
+                "block {height} carries a vote record, but only blocks from height 3 may"
+            ),
+            VotesError::NoSet { epoch } => write!(f, "no validator set for epoch {epoch}"),
+            VotesError::SignerOrder { index } => write!(
+                f,
+                "vote {index}: signers must be strictly increasing (one vote per member)"
+            ),
+            VotesError::UnknownSigner { signer, members } => {
+                write!(f, "signer {signer} is outside the set of {members}")
+            }
+            VotesError::BelowQuorum { got, need } => {
+                write!(f, "{got} votes, fewer than the quorum of {need}")
+            }
+            VotesError::BadSignature { signer } => write!(
+                f,
+                "the signature of signer {signer} does not verify over the voted proposal"
+            ),
+        }
+    }
+}
+
+/// A vote record checked against its set (only [`check_votes`] and [`select_votes`] make one
+/// with misses): the members it shows absent, for `begin_block` to count.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CheckedVotes {
+    /// The height of the voted block.
+    target_height: u64,
+    /// Members of its set without a vote, in participant order.
+    missed: Vec<Address>,
+}
+
+impl CheckedVotes {
+    /// A block without a record: nothing to count.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// The members the record shows absent.
+    pub fn missed(&self) -> &[Address] {
+        &self.missed
+    }
+}
+
+/// An epoch's consensus participants as simplex numbers them: Ed25519 keys in ascending
+/// order, with each one's validator address at the same index.
+pub(super) struct Participants {
+    pub keys: Set<ed25519::PublicKey>,
+    pub addresses: Vec<Address>,
+}
+
+/// The participants of a stored set (ordered by address) in simplex's order.
+pub(super) fn participants(members: &[SetMember]) -> Result<Participants, CallError> {
+    let mut keyed = members
+        .iter()
+        .map(|m| {
+            ed25519::PublicKey::decode(Copying(&m.keys.ed25519[..]))
+                .map(|k| (k, m.address))
+                .map_err(|_| corrupt("set key"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let addresses = keyed.iter().map(|(_, a)| *a).collect();
+    let keys =
+        Set::try_from_iter(keyed.into_iter().map(|(k, _)| k)).map_err(|_| corrupt("set key"))?;
+    Ok(Participants { keys, addresses })
+}
+
+fn state_failure(e: CallError) -> StateFailure {
+    match e {
+        CallError::State(f) => f,
+        CallError::Fail(f) => StateFailure::Invariant(format!("downtime tracking: {f:?}")),
+    }
+}
+
+/// Whether `vote` of `record` is a valid notarize of block `target` by its signer.
+fn verifies(
+    scheme: &VoteScheme,
+    record: &VoteRecord,
+    target: &Hash32,
+    signer: u32,
+    signature: &[u8; 64],
+) -> bool {
+    let Ok(signature) = ed25519::Signature::decode(Copying(&signature[..])) else {
+        return false;
+    };
+    let notarize = Notarize::<VoteScheme, sha256::Digest> {
+        proposal: Proposal::new(
+            Round::new(Epoch::new(record.epoch), View::new(record.view)),
+            View::new(record.parent_view),
+            sha256::Digest(target.0),
+        ),
+        attestation: Attestation {
+            signer: Participant::new(signer),
+            signature: signature.into(),
+        },
+    };
+    // An Ed25519 check draws no randomness; the interface asks for an rng, so it gets a
+    // fixed one, and the verdict is the same on every validator.
+    let mut rng = commonware_utils::rng::TestRng::new(0);
+    notarize.verify(&mut rng, scheme, &commonware_parallel::Sequential)
+}
+
+/// The voted block's set and its participants: `Ok(Err(_))` if the state holds none.
+fn voted_set(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    target_height: u64,
+) -> SResult<Result<Participants, VotesError>> {
+    let mut s = Raw {
+        me: STAKING,
+        state,
+        params,
+        height: target_height,
+        events: Vec::new(),
+    };
+    let epoch = epoch_of(params, target_height);
+    let Some(members) = load_set(&mut s, epoch).map_err(state_failure)? else {
+        return Ok(Err(VotesError::NoSet { epoch }));
+    };
+    Ok(Ok(participants(&members).map_err(state_failure)?))
+}
+
+/// Check the vote record of the block at `height`, whose grandparent's hash is `target` (see
+/// the module docs), on chain `chain_id`. `Ok(Err(_))`: the record, and so the block, is
+/// invalid; nothing was written.
+pub fn check_votes(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    chain_id: u64,
+    height: u64,
+    target: &Hash32,
+    record: &VoteRecord,
+) -> SResult<Result<CheckedVotes, VotesError>> {
+    let Some(target_height) = height.checked_sub(VOTE_RECORD_LAG).filter(|h| *h >= 1) else {
+        return Ok(Err(VotesError::NoTarget { height }));
+    };
+    let set = match voted_set(state, params, target_height)? {
+        Ok(set) => set,
+        Err(e) => return Ok(Err(e)),
+    };
+    // The shape first: it costs nothing, and bounds the signature work by the set's size.
+    let members = set.addresses.len();
+    let mut previous: Option<u32> = None;
+    for (index, vote) in record.votes.iter().enumerate() {
+        if previous.is_some_and(|p| p >= vote.signer) {
+            return Ok(Err(VotesError::SignerOrder { index }));
+        }
+        if vote.signer as usize >= members {
+            return Ok(Err(VotesError::UnknownSigner {
+                signer: vote.signer,
+                members,
+            }));
+        }
+        previous = Some(vote.signer);
+    }
+    let need = set.keys.quorum::<N3f1>();
+    if record.votes.len() < need as usize {
+        return Ok(Err(VotesError::BelowQuorum {
+            got: record.votes.len(),
+            need,
+        }));
+    }
+    let scheme = VoteScheme::verifier(&consensus_namespace(chain_id), set.keys);
+    for vote in &record.votes {
+        if !verifies(&scheme, record, target, vote.signer, &vote.signature) {
+            return Ok(Err(VotesError::BadSignature {
+                signer: vote.signer,
+            }));
+        }
+    }
+    Ok(Ok(absent(target_height, set.addresses, record)))
+}
+
+/// What a proposer puts in the block at `height` from the votes it collected (`candidate`,
+/// in any order, possibly holding duplicates, strangers or bad signatures, as the engine
+/// reports votes before checking them): the valid votes, one per signer, in signer order,
+/// and what they count; `None` when they are not a quorum (the block then carries no record)
+/// or the block has no grandparent to vote on. [`check_votes`] accepts the record returned.
+pub fn select_votes(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    chain_id: u64,
+    height: u64,
+    target: &Hash32,
+    mut candidate: VoteRecord,
+) -> SResult<Option<(VoteRecord, CheckedVotes)>> {
+    let Some(target_height) = height.checked_sub(VOTE_RECORD_LAG).filter(|h| *h >= 1) else {
+        return Ok(None);
+    };
+    let Ok(set) = voted_set(state, params, target_height)? else {
+        return Ok(None);
+    };
+    let members = set.addresses.len();
+    let need = set.keys.quorum::<N3f1>() as usize;
+    candidate.votes.sort_by_key(|v| v.signer);
+    candidate.votes.dedup_by_key(|v| v.signer);
+    candidate.votes.retain(|v| (v.signer as usize) < members);
+    if candidate.votes.len() < need {
+        return Ok(None);
+    }
+    let scheme = VoteScheme::verifier(&consensus_namespace(chain_id), set.keys);
+    let votes = std::mem::take(&mut candidate.votes);
+    candidate.votes = votes
+        .into_iter()
+        .filter(|v| verifies(&scheme, &candidate, target, v.signer, &v.signature))
+        .collect();
+    if candidate.votes.len() < need {
+        return Ok(None);
+    }
+    let checked = absent(target_height, set.addresses, &candidate);
+    Ok(Some((candidate, checked)))
+}
+
+/// The members of a set (`addresses`, in participant order) without a vote in `record`,
+/// whose signers are valid indexes.
+fn absent(target_height: u64, addresses: Vec<Address>, record: &VoteRecord) -> CheckedVotes {
+    let mut voted = vec![false; addresses.len()];
+    for vote in &record.votes {
+        voted[vote.signer as usize] = true;
+    }
+    let missed = addresses
+        .into_iter()
+        .zip(voted)
+        .filter_map(|(a, v)| (!v).then_some(a))
+        .collect();
+    CheckedVotes {
+        target_height,
+        missed,
+    }
+}
+
+/// Count one missed vote for each member `checked` shows absent, in `begin_block` of the
+/// block at `height`.
+pub fn count_missed(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    height: u64,
+    checked: &CheckedVotes,
+) -> SResult<Vec<Event>> {
+    if checked.missed.is_empty() {
+        return Ok(Vec::new());
+    }
+    record_missed_votes(
+        state,
+        params,
+        checked.target_height,
+        height,
+        &checked.missed,
+    )
+}
+
+/// Count one missed vote on block `voted_height` for each validator of `missed` (members of
+/// that block's epoch set that did not vote; others are ignored), in the block at `height`,
+/// and jail any whose misses in the `downtime_window_blocks` window of `voted_height` pass
+/// `downtime_max_missed_bps` of it. The work is one record per absent validator. Returns the
+/// jail events.
+pub fn record_missed_votes(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    voted_height: u64,
+    height: u64,
+    missed: &[Address],
+) -> SResult<Vec<Event>> {
+    let mut s = Raw {
+        me: STAKING,
+        state,
+        params,
+        height,
+        events: Vec::new(),
+    };
+    let r = (|| -> Result<(), CallError> {
+        let set = load_set(&mut s, epoch_of(params, voted_height))?.unwrap_or_default();
+        let window = params.downtime_window_blocks.max(1);
+        let this_window = voted_height / window;
+        let allowed = u128::from(window) * u128::from(params.downtime_max_missed_bps) / 10_000;
+        for a in missed {
+            if set.binary_search_by_key(&a.0, |m| m.address.0).is_err() {
+                continue;
+            }
+            let count = match get_value(&mut s, &missed_key(a))? {
+                Some(Value::Array(p)) => match p.as_slice() {
+                    [Value::Uint(w), Value::Uint(n)] if *w == this_window => *n,
+                    [Value::Uint(_), Value::Uint(_)] => 0,
+                    _ => return Err(corrupt("missed votes")),
+                },
+                None => 0,
+                Some(_) => return Err(corrupt("missed votes")),
+            } + 1;
+            // A member of an earlier epoch's set may have withdrawn since: nothing to jail.
+            let Some(v) = load(&mut s, a)? else {
+                continue;
+            };
+            if u128::from(count) > allowed && v.jailed_until.is_none() {
+                jail(&mut s, a, "downtime")?;
+            }
+            let record = Value::Array(vec![Value::Uint(this_window), Value::Uint(count)]);
+            put_value(&mut s, &missed_key(a), &record)?;
+        }
+        Ok(())
+    })();
+    r.map_err(state_failure)?;
+    Ok(s.events)
+}
