@@ -22,6 +22,7 @@ pub mod inbox;
 pub mod journal;
 pub mod metrics;
 pub mod reveal;
+pub mod simulate;
 pub mod work;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,6 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use self::simulate::DEV_CHAIN_ID;
 use cowboy_exec::system::dispatcher::job::{Job, Status};
 use cowboy_exec::system::runners::records::{Fields, Profile};
 use cowboy_types::cbor::Value;
@@ -48,7 +50,8 @@ use self::inbox::{registered_key, Inbox, PushError};
 use self::journal::{Entry, Journal, JournalError};
 use self::metrics::Metrics;
 use self::reveal::{ResultKey, Reveal};
-use self::work::{revealed, Executors};
+use self::simulate::Behaviour;
+use self::work::{job_of, revealed, Executors};
 
 /// Most blocks one `cowboy_getEvents` query may span (the node's cap).
 const EVENT_RANGE: u64 = 10_000;
@@ -179,6 +182,17 @@ fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
 /// follows the chain, reconnecting after any failure.
 pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), DaemonError> {
     let chain = Arc::new(Chain::connect(&cfg.node, keys.account).await?);
+    let behaviour = cfg.simulate.behaviour;
+    if behaviour != Behaviour::Honest && chain.chain_id != DEV_CHAIN_ID {
+        return Err(DaemonError::Config(ConfigError::Field(
+            "simulate.behaviour".into(),
+            format!(
+                "{behaviour} is a testing knob, refused on chain {} (only a dev chain, id \
+                 {DEV_CHAIN_ID}, runs a simulated runner)",
+                chain.chain_id
+            ),
+        )));
+    }
     // Every model the runner serves must be in the model registry, and not retired.
     if let Some(llm) = &executors.llm {
         for model in llm.models() {
@@ -226,7 +240,8 @@ pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), Da
         d.metrics.clone(),
     ));
     d.ensure_registered().await?;
-    info!(runner = %hex0x(&d.chain.address.0), endpoint = %d.cfg.endpoint(), "started");
+    info!(runner = %hex0x(&d.chain.address.0), endpoint = %d.cfg.endpoint(),
+          behaviour = %d.cfg.simulate.behaviour, "started");
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     let mut backoff = Duration::from_millis(100);
     loop {
@@ -284,7 +299,7 @@ impl Daemon {
                     .await?;
                 self.wait_receipt(&tx, "register").await?;
                 Metrics::count(&self.metrics.transactions, "register");
-                info!(stake = %self.cfg.stake.0, "registered");
+                info!(tx = %tx.hash, stake = %self.cfg.stake.0, "registered");
             }
             (Some(record), Some("active")) => {
                 if registered_key(&record) != Some(self.key.public()) {
@@ -319,7 +334,7 @@ impl Daemon {
                         .await?;
                     self.wait_receipt(&tx, "update").await?;
                     Metrics::count(&self.metrics.transactions, "update");
-                    info!("profile updated to the configuration");
+                    info!(tx = %tx.hash, "profile updated to the configuration");
                 }
                 let beat = field(&record, "last_heartbeat")
                     .and_then(Value::as_u64)
@@ -508,9 +523,10 @@ impl Daemon {
             .send(RUNNER_REGISTRY, "heartbeat", Value::Array(vec![]), 0)
             .await
         {
-            Ok(_) => {
+            Ok(tx) => {
                 self.last_beat.store(head, Ordering::Relaxed);
                 Metrics::count(&self.metrics.transactions, "heartbeat");
+                info!(tx = %tx.hash, action = "heartbeat", "sent");
             }
             Err(e) => warn!(error = %e, "heartbeat"),
         }
@@ -589,6 +605,9 @@ impl Daemon {
                         warn!(job = %id, "execution was interrupted by a restart; staying silent");
                         return self.finish(id, e, "silent");
                     }
+                    if self.cfg.simulate.behaviour == Behaviour::Silent {
+                        return self.finish(id, e, "silent");
+                    }
                     e.started = true;
                     self.put(id, e)?;
                     self.execute(id, job.spec.clone(), done_tx.clone());
@@ -650,10 +669,17 @@ impl Daemon {
         lock(&self.executing).insert(id);
         let d = self.clone();
         tokio::spawn(async move {
+            let behaviour = d.cfg.simulate.behaviour;
+            if let Some(delay) = behaviour.delay() {
+                tokio::time::sleep(delay).await;
+            }
             let permit = d.slots.clone().acquire_owned().await;
             info!(job = %id, action = "execute", "executing");
             let (outcome, took) = d.executors.run(id, &spec).await;
             drop(permit);
+            // A simulated runner alters what it sends, never what the executor did.
+            let job = job_of(id, &spec).map(|(_, job)| job);
+            let outcome = behaviour.apply(job.as_ref(), outcome);
             let (result, usage, label) = revealed(outcome);
             Metrics::count(&d.metrics.executions, label);
             d.metrics.execution_seconds.observe(took.as_secs_f64());
@@ -718,6 +744,12 @@ impl Daemon {
         let everyone = job.committed.iter().all(|a| have.contains_key(a));
         if !everyone && head <= job.committed_at + window / 2 {
             return Ok(());
+        }
+        // A result over the job's `max_return_bytes` makes the verifier refuse the whole
+        // aggregate (`ResultTooLarge`), so one oversized member would hold up everyone's pay
+        // until the self-reveal window. It is left out instead: that member is missing.
+        if let Some((_, spec)) = job_of(id, &job.spec) {
+            have.retain(|_, r| r.result.len() as u64 <= spec.max_return_bytes);
         }
         let reveals: Vec<Reveal> = job
             .committed
