@@ -216,11 +216,13 @@ pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), Da
     let slots = Arc::new(Semaphore::new(
         usize::try_from(cfg.profile.max_concurrent_jobs.max(1)).unwrap_or(usize::MAX),
     ));
+    // Finished executions and accepted deliveries: each wakes its job's next step.
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     let d = Arc::new(Daemon {
         chain,
         key: keys.result,
         journal: Mutex::new(journal),
-        inbox: Arc::new(Inbox::default()),
+        inbox: Arc::new(Inbox::new(done_tx.clone())),
         metrics: Arc::new(Metrics::default()),
         executors,
         slots,
@@ -242,7 +244,6 @@ pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), Da
     d.ensure_registered().await?;
     info!(runner = %hex0x(&d.chain.address.0), endpoint = %d.cfg.endpoint(),
           behaviour = %d.cfg.simulate.behaviour, "started");
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     let mut backoff = Duration::from_millis(100);
     loop {
         match d.follow(&done_tx, &mut done_rx).await {
