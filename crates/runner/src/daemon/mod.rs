@@ -30,7 +30,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use self::simulate::DEV_CHAIN_ID;
 use cowboy_exec::system::dispatcher::job::{Job, Status};
 use cowboy_exec::system::runners::records::{Fields, Profile};
 use cowboy_types::cbor::Value;
@@ -182,17 +181,10 @@ fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
 /// follows the chain, reconnecting after any failure.
 pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), DaemonError> {
     let chain = Arc::new(Chain::connect(&cfg.node, keys.account).await?);
-    let behaviour = cfg.simulate.behaviour;
-    if behaviour != Behaviour::Honest && chain.chain_id != DEV_CHAIN_ID {
-        return Err(DaemonError::Config(ConfigError::Field(
-            "simulate.behaviour".into(),
-            format!(
-                "{behaviour} is a testing knob, refused on chain {} (only a dev chain, id \
-                 {DEV_CHAIN_ID}, runs a simulated runner)",
-                chain.chain_id
-            ),
-        )));
-    }
+    cfg.simulate
+        .behaviour
+        .allowed_on(chain.chain_id)
+        .map_err(|e| ConfigError::Field("simulate.behaviour".into(), e))?;
     // Every model the runner serves must be in the model registry, and not retired.
     if let Some(llm) = &executors.llm {
         for model in llm.models() {

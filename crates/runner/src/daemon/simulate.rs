@@ -16,7 +16,7 @@ use serde_json::Value as Json;
 use crate::executor::{Job, Outcome, Usage};
 
 /// The chain id of `cowboyd --dev` (the node's `genesis::DEV_CHAIN_ID`; the runner does not
-/// depend on the node crate, so the value is repeated here, and `tests/it/simulate.rs` checks
+/// depend on the node crate, so the value is repeated here, and `tests/it/hostile.rs` checks
 /// it against a real dev node).
 pub const DEV_CHAIN_ID: u64 = 1337;
 
@@ -104,6 +104,17 @@ impl<'de> serde::Deserialize<'de> for Behaviour {
 }
 
 impl Behaviour {
+    /// Refuses a simulated behaviour on any chain but the dev chain (`chain_id` is the node's).
+    pub fn allowed_on(self, chain_id: u64) -> Result<(), String> {
+        if self == Behaviour::Honest || chain_id == DEV_CHAIN_ID {
+            return Ok(());
+        }
+        Err(format!(
+            "{self} is a testing knob, refused on chain {chain_id} (only a dev chain, id \
+             {DEV_CHAIN_ID}, runs a simulated runner)"
+        ))
+    }
+
     /// How long to wait before executing.
     pub fn delay(self) -> Option<Duration> {
         match self {
@@ -241,6 +252,14 @@ mod tests {
             Outcome::Done { result, .. } => result,
             Outcome::Fault { .. } => panic!("a fault"),
         }
+    }
+
+    #[test]
+    fn only_a_dev_chain_runs_a_simulated_runner() {
+        assert_eq!(Behaviour::Wrong.allowed_on(DEV_CHAIN_ID), Ok(()));
+        assert_eq!(Behaviour::Honest.allowed_on(1), Ok(()));
+        let e = Behaviour::Silent.allowed_on(1).expect_err("refused");
+        assert!(e.contains("refused on chain 1"), "{e}");
     }
 
     #[test]

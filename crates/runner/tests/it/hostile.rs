@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 
 use cowboy_exec::system::dispatcher::job::Status;
 use cowboy_runner::daemon::chain::{hex0x, Chain};
+use cowboy_runner::daemon::simulate::DEV_CHAIN_ID;
 use cowboy_types::cbor::Value;
 use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER};
 use cowboy_types::{Address, Hash32};
@@ -200,6 +201,10 @@ impl Decided {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_runners_are_outvoted_missing_or_held_and_paid_to_the_wei() {
     let mut net = Net::start(100).await;
+    assert_eq!(
+        net.owner.chain_id, DEV_CHAIN_ID,
+        "the runner's copy of the id"
+    );
     let mut order: Vec<usize> = (0..net.runners.len()).collect();
     order.sort_by_key(|i| net.runners[*i].address());
     let (agg, other, hostile) = (order[0], order[1], order[2]);
