@@ -32,8 +32,9 @@ pub enum Behaviour {
     Honest,
     /// Waits this many milliseconds before executing (then honest).
     Slow(u64),
-    /// A different result: the last number of a JSON result (keys in sorted order) becomes
-    /// `2x + 1`; a result with no number has its last byte flipped. Faults are sent as they are.
+    /// A different result: the last number of a JSON result (in the map order `serde_json`
+    /// keeps) becomes `2x + 1`; a result with no number has its last byte flipped. Faults are
+    /// sent as they are.
     Wrong,
     /// Never executes and never commits.
     Silent,
@@ -179,8 +180,10 @@ fn usage_of(o: &Outcome) -> Usage {
     }
 }
 
-/// `result` with its last JSON number (keys in sorted order) replaced by `2x + 1`, or, when it
-/// is not JSON or holds no number, its last byte flipped (an empty result becomes one byte).
+/// `result` with its last JSON number (in the map order `serde_json` keeps: the document's
+/// with its `preserve_order` feature, which this workspace builds, else sorted) replaced by
+/// `2x + 1`, or, when it is not JSON or holds no number, its last byte flipped (an empty result
+/// becomes one byte).
 fn perturbed(result: Vec<u8>) -> Vec<u8> {
     if let Ok(mut doc) = serde_json::from_slice::<Json>(&result) {
         if let Some(n) = last_number(&mut doc) {
