@@ -54,7 +54,7 @@ pub(crate) fn workspace() -> PathBuf {
         .expect("workspace")
 }
 
-fn cowboyd() -> PathBuf {
+pub(crate) fn cowboyd() -> PathBuf {
     if let Some(p) = std::env::var_os("COWBOYD") {
         return PathBuf::from(p);
     }

@@ -5,4 +5,5 @@ mod hostile;
 mod http;
 mod llm;
 mod mcp;
+mod sim;
 mod support;
