@@ -38,8 +38,7 @@ use cowboy_types::genesis::GenesisParams;
 use cowboy_types::{keccak256, Address, PrivateKey};
 use serde_json::{json, Map, Value as Json};
 
-/// Chain id of `cowboyd --dev`.
-pub const DEV_CHAIN_ID: u64 = 1337;
+pub use cowboy_types::DEV_CHAIN_ID;
 /// Number of pre-funded dev accounts.
 pub const DEV_ACCOUNTS: u32 = 10;
 /// Each dev account's balance: 1,000,000 CBY (18 decimals).

@@ -7,3 +7,4 @@
 
 pub mod daemon;
 pub mod executor;
+pub mod sim;

@@ -3,13 +3,16 @@
 //! ```text
 //! cowboy-runner run    --config FILE [--node URL] [--key-file FILE] [--data-dir DIR]
 //! cowboy-runner status --config FILE [--node URL] [--key-file FILE] [--data-dir DIR]
+//! cowboy-runner sim    [--node URL | --cowboyd PATH] [--runners honest,wrong,…] [--runner B]…
 //! ```
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use cowboy_runner::daemon::config::{Config, ConfigError, Keys};
+use cowboy_runner::daemon::simulate::Behaviour;
 use cowboy_runner::daemon::work::Executors;
 use cowboy_runner::daemon::{self, DaemonError};
 use cowboy_runner::executor::http::{HttpConfig, HttpExecutor};
@@ -17,6 +20,7 @@ use cowboy_runner::executor::llm::model::ModelFiles;
 use cowboy_runner::executor::llm::openai::Endpoint;
 use cowboy_runner::executor::llm::{LlmExecutor, ModelConfig};
 use cowboy_runner::executor::mcp::{McpConfig, McpExecutor, McpServer};
+use cowboy_runner::sim::{SimArgs, SimError};
 
 #[derive(Parser)]
 #[command(
@@ -51,6 +55,62 @@ enum Command {
     Run(Common),
     /// Print the registration on chain and the jobs in flight (JSON).
     Status(Common),
+    /// Testing: a dev node and local runners with chosen behaviours (README, "Simulator").
+    Sim(SimFlags),
+}
+
+/// `cowboy-runner sim`'s flags.
+#[derive(clap::Args)]
+struct SimFlags {
+    /// Attach to this running dev node instead of starting one.
+    #[arg(long, conflicts_with = "cowboyd")]
+    node: Option<String>,
+    /// The cowboyd binary (default: $COWBOYD, else the one beside cowboy-runner).
+    #[arg(long)]
+    cowboyd: Option<PathBuf>,
+    /// The started node's block time in ms (0: a block per transaction).
+    #[arg(long, default_value_t = 100)]
+    block_time: u64,
+    /// Runners' behaviours, comma-separated: honest, slow=MS, wrong, silent, garbage,
+    /// oversized, lying_usage.
+    #[arg(long, value_delimiter = ',')]
+    runners: Vec<Behaviour>,
+    /// One more runner with this behaviour (repeatable; after those of --runners).
+    #[arg(long)]
+    runner: Vec<Behaviour>,
+    /// Where the node's and runners' files go (default: a temporary directory, removed at
+    /// the end).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// An HTTP domain the runners serve, optionally pinned to an address: NAME or
+    /// NAME=IP:PORT (repeatable).
+    #[arg(long, value_parser = parse_domain)]
+    domain: Vec<(String, Option<SocketAddr>)>,
+    /// Fetch http:// URLs too (for a plain loopback server).
+    #[arg(long)]
+    allow_plain_http: bool,
+    /// A PEM file of extra root certificates (a loopback HTTPS server's).
+    #[arg(long)]
+    extra_roots: Option<PathBuf>,
+    /// Each runner's price per job, in wei.
+    #[arg(long, default_value_t = 1000)]
+    base: u128,
+    /// Each runner's price per token, in wei.
+    #[arg(long, default_value_t = 0)]
+    per_token: u128,
+    /// Each runner's price per millisecond, in wei.
+    #[arg(long, default_value_t = 0)]
+    per_ms: u128,
+}
+
+fn parse_domain(s: &str) -> Result<(String, Option<SocketAddr>), String> {
+    match s.split_once('=') {
+        None => Ok((s.to_string(), None)),
+        Some((name, addr)) => addr
+            .parse()
+            .map(|a| (name.to_string(), Some(a)))
+            .map_err(|_| format!("{addr:?} is not IP:PORT")),
+    }
 }
 
 fn load(c: &Common) -> Result<(Config, Keys), ConfigError> {
@@ -146,18 +206,39 @@ fn executors(cfg: &Config) -> Result<Executors, DaemonError> {
     Ok(executors)
 }
 
-async fn main_async(cli: Cli) -> Result<(), DaemonError> {
+async fn main_async(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
         Command::Run(c) => {
             let (cfg, keys) = load(&c)?;
             let executors = executors(&cfg)?;
-            daemon::run(cfg, keys, executors).await
+            Ok(daemon::run(cfg, keys, executors).await?)
         }
         Command::Status(c) => {
             let (cfg, keys) = load(&c)?;
             let s = daemon::status(&cfg, keys).await?;
             println!("{s:#}");
             Ok(())
+        }
+        Command::Sim(f) => {
+            let mut runners = f.runners;
+            runners.extend(f.runner);
+            if runners.is_empty() {
+                return Err(
+                    SimError::Stopped("no runners: give --runners or --runner".into()).into(),
+                );
+            }
+            let args = SimArgs {
+                node: f.node,
+                cowboyd: f.cowboyd,
+                block_time_ms: f.block_time,
+                runners,
+                data_dir: f.data_dir,
+                domains: f.domain,
+                allow_plain_http: f.allow_plain_http,
+                extra_roots: f.extra_roots,
+                rate: [f.base, f.per_token, f.per_ms],
+            };
+            Ok(cowboy_runner::sim::run(args).await?)
         }
     }
 }

@@ -60,6 +60,10 @@ impl fmt::Debug for PrivateKey {
     }
 }
 
+/// The chain id of `cowboyd --dev` (and `cowboyd devnet`): the one chain on which the node,
+/// the CLI and the runner's simulator treat the dev keys below as expected.
+pub const DEV_CHAIN_ID: u64 = 1337;
+
 /// Dev account `i` of `cowboyd --dev`: the key `keccak256("cowboy-dev-account-" ‖ decimal i)`.
 /// These keys are public knowledge (like anvil's): never hold value with them outside a devnet.
 /// The node funds them, the CLI signs with them (`--dev-account N`), the Python SDK derives

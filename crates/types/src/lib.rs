@@ -23,7 +23,7 @@ pub use block::{
 };
 pub use genesis::GenesisParams;
 pub use hash::{keccak256, Hash32};
-pub use keys::{dev_key, PrivateKey, Signature};
+pub use keys::{dev_key, PrivateKey, Signature, DEV_CHAIN_ID};
 pub use tx::{
     dev_balance_authority, AccessListEntry, Authorization, Payload, Transaction, TxError,
 };

@@ -29,6 +29,15 @@ Fixtures:
 - ``impersonate`` (session): ``impersonate(address)`` → a sender to pass wherever a wallet goes
   (``cowboy_client.call(impersonate(owner), actor, "withdraw")``): its transactions run as
   ``address`` without its key and pay from its balance (:meth:`cowboy.Client.impersonate`).
+- ``runner_sim``: ``runner_sim("honest", "honest", "wrong", domains=[...], ...)`` starts
+  ``cowboy-runner sim --node <the session node>``: one real runner daemon per behaviour
+  (``honest``, ``slow=MS``, ``wrong``, ``silent``, ``garbage``, ``oversized``,
+  ``lying_usage``; ``crates/runner/README.md``, "Simulator"), funded and registered, and
+  returns a :class:`RunnerSim` once all are registered (``.runners``: index, address,
+  behaviour, endpoint, log); stopped at the end of the test. ``domains`` are ``"NAME"`` or
+  ``"NAME=IP:PORT"`` (pinned, as curl's ``--resolve``); ``allow_plain_http=True`` lets the
+  runners fetch ``http://`` URLs (a loopback server). The binary is ``--cowboy-runner PATH``,
+  else ``$COWBOY_RUNNER``, else found as ``cowboyd`` is.
 
 **Isolation.** Each test that uses the node runs between a ``dev_snapshot`` and a
 ``dev_revert``: whatever it did to the chain (blocks, balances, actors, the clock) is gone for
@@ -42,7 +51,9 @@ message saying how to build one.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -71,6 +82,7 @@ NODE_FIXTURES = {
     "mine_in_background",
     "set_balance",
     "impersonate",
+    "runner_sim",
 }
 
 
@@ -78,6 +90,9 @@ def pytest_addoption(parser):
     group = parser.getgroup("cowboy", "Cowboy node for tests")
     group.addoption("--cowboyd", default=None, help="path of the cowboyd binary (default: $COWBOYD, target/, PATH)")
     group.addoption("--cowboy-url", default=None, help="use this running dev node instead of starting cowboyd")
+    group.addoption(
+        "--cowboy-runner", default=None, help="path of the cowboy-runner binary (default: $COWBOY_RUNNER, target/, PATH)"
+    )
     group.addoption(
         "--cowboy-block-time",
         default="0",
@@ -102,6 +117,12 @@ def find_cowboyd(start: Optional[Path] = None) -> Optional[str]:
     walking up from ``start`` (default: the working directory) or under ``$CARGO_TARGET_DIR``;
     else ``cowboyd`` on ``PATH``. None if there is none."""
     return find_binary("cowboyd", "COWBOYD", start)
+
+
+def find_cowboy_runner(start: Optional[Path] = None) -> Optional[str]:
+    """The cowboy-runner binary, found as :func:`find_cowboyd` finds cowboyd
+    (``$COWBOY_RUNNER``)."""
+    return find_binary("cowboy-runner", "COWBOY_RUNNER", start)
 
 
 def _free_port() -> int:
@@ -368,3 +389,99 @@ def _cowboy_isolation(request):
         return
     yield
     client.revert(snapshot)
+
+
+@dataclass
+class SimRunner:
+    """One simulated runner: its index, account address, behaviour, inbox URL and log file."""
+
+    index: int
+    address: str
+    behaviour: str
+    endpoint: str
+    log: str
+
+
+class RunnerSim:
+    """A running ``cowboy-runner sim``: its runners, once every one is registered."""
+
+    def __init__(self, binary: str, node_url: str, behaviours, directory: Path, *, domains=(),
+                 allow_plain_http: bool = False, extra_roots: Optional[str] = None,
+                 base: int = 1000, per_token: int = 0, per_ms: int = 0, timeout: float = 120.0):
+        args = [binary, "sim", "--node", node_url, "--data-dir", str(directory),
+                "--runners", ",".join(behaviours),
+                "--base", str(base), "--per-token", str(per_token), "--per-ms", str(per_ms)]
+        for d in domains:
+            args += ["--domain", d]
+        if allow_plain_http:
+            args.append("--allow-plain-http")
+        if extra_roots:
+            args += ["--extra-roots", str(extra_roots)]
+        directory.mkdir(parents=True, exist_ok=True)
+        self.log_path = directory / "sim.log"
+        with open(self.log_path, "wb") as log:
+            try:
+                self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
+            except OSError as e:
+                raise NodeError(f"cannot start {binary}: {e}") from None
+        # The simulator prints one JSON line once every runner is registered.
+        line = _read_line(self.process, timeout)
+        if line is None:
+            self.stop()
+            raise NodeError(f"cowboy-runner sim did not start its runners\ncommand: {' '.join(args)}\n"
+                            f"--- log ---\n{self.log_tail()}")
+        ready = json.loads(line)
+        self.runners = [SimRunner(r["index"], r["address"], r["behaviour"], r["endpoint"], r["log"])
+                        for r in ready["runners"]]
+
+    def log_tail(self, n: int = 40) -> str:
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
+
+    def stop(self) -> None:
+        """Stops the simulator and its runners (SIGTERM, then SIGKILL after 10 s)."""
+        p = self.process
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(timeout=10)
+        if p.stdout is not None:
+            p.stdout.close()
+
+
+def _read_line(process: subprocess.Popen, timeout: float) -> Optional[str]:
+    """The process's first line on stdout, or None if it exits or ``timeout`` passes first."""
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], 0.2)
+        if ready:
+            line = process.stdout.readline()
+            return line.decode() if line else None
+        if process.poll() is not None:
+            return None
+    return None
+
+
+@pytest.fixture
+def runner_sim(request, cowboy_node, tmp_path):
+    """``runner_sim(*behaviours, domains=(), allow_plain_http=False, ...)`` → a
+    :class:`RunnerSim` on the session node; every simulator started is stopped after the test."""
+    binary = request.config.getoption("--cowboy-runner") or find_cowboy_runner(Path(str(request.config.rootpath)))
+    if binary is None:
+        binary = find_cowboy_runner()
+    if binary is None:
+        pytest.fail("no cowboy-runner binary found: set COWBOY_RUNNER=/path/to/cowboy-runner, pass "
+                    "--cowboy-runner PATH, or build one (cargo build -p cowboy-runner)", pytrace=False)
+    started: List[RunnerSim] = []
+
+    def start(*behaviours: str, **options) -> RunnerSim:
+        sim = RunnerSim(binary, cowboy_node.url, behaviours, tmp_path / f"runner-sim-{len(started)}", **options)
+        started.append(sim)
+        return sim
+
+    yield start
+    for sim in started:
+        sim.stop()

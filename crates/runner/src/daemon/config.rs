@@ -15,6 +15,7 @@ use cowboy_types::{GenesisParams, Hash32, PrivateKey};
 use serde::Deserialize;
 
 use super::reveal::ResultKey;
+use super::simulate::Behaviour;
 
 /// An amount of wei: a TOML integer, or a decimal string for amounts beyond 2^63.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,6 +78,20 @@ pub struct Config {
     /// The MCP executor.
     #[serde(default)]
     pub mcp: McpSection,
+    /// Testing only: a simulated misbehaviour (README, "Simulator"); refused unless the node
+    /// is a dev chain.
+    #[serde(default)]
+    pub simulate: SimulateSection,
+}
+
+/// `[simulate]`: how a test runner misbehaves. Never set by an operator.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulateSection {
+    /// `honest` (the default), `slow=MS`, `wrong`, `silent`, `garbage`, `oversized` or
+    /// `lying_usage`.
+    #[serde(default)]
+    pub behaviour: Behaviour,
 }
 
 fn default_listen() -> SocketAddr {
@@ -437,5 +452,16 @@ url = "https://mcp.example.com/mcp"
             toml::from_str::<Config>(&typo).is_err(),
             "an unknown key is refused"
         );
+    }
+
+    #[test]
+    fn a_simulated_behaviour_is_a_section_and_an_unknown_one_is_refused() {
+        let with = |b: &str| format!("{CONFIG}\n[simulate]\nbehaviour = \"{b}\"\n");
+        let c: Config = toml::from_str(&with("slow=250")).expect("parses");
+        assert_eq!(c.simulate.behaviour, Behaviour::Slow(250));
+        let c: Config = toml::from_str(CONFIG).expect("parses");
+        assert_eq!(c.simulate.behaviour, Behaviour::Honest);
+        let e = toml::from_str::<Config>(&with("lie")).expect_err("refused");
+        assert!(e.to_string().contains("not a behaviour"), "{e}");
     }
 }

@@ -32,7 +32,7 @@ use hyper::body::Incoming;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{mpsc, Semaphore};
 
 use super::chain::Chain;
 use super::metrics::Metrics;
@@ -54,12 +54,23 @@ struct JobInbox {
 }
 
 /// The reveals received, per job this runner aggregates.
-#[derive(Default)]
 pub struct Inbox {
     jobs: Mutex<BTreeMap<Hash32, JobInbox>>,
+    /// Told the job of every accepted delivery: the aggregator steps the job at once, so the
+    /// last result in is aggregated without waiting for another block (a dev chain making
+    /// blocks on demand makes none until someone sends a transaction).
+    arrived: mpsc::UnboundedSender<Hash32>,
 }
 
 impl Inbox {
+    /// An empty inbox that names each job a delivery is accepted for on `arrived`.
+    pub fn new(arrived: mpsc::UnboundedSender<Hash32>) -> Inbox {
+        Inbox {
+            jobs: Mutex::default(),
+            arrived,
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<Hash32, JobInbox>> {
         // A panic while holding the lock leaves plain data behind: keep serving it.
         self.jobs.lock().unwrap_or_else(|p| p.into_inner())
@@ -135,6 +146,8 @@ impl Inbox {
             return StatusCode::TOO_MANY_REQUESTS;
         }
         held.reveals.insert(slot, reveal);
+        // The daemon's loop may have stopped; its next tick steps the job anyway.
+        let _ = self.arrived.send(job);
         StatusCode::NO_CONTENT
     }
 }

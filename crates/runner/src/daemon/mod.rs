@@ -22,6 +22,7 @@ pub mod inbox;
 pub mod journal;
 pub mod metrics;
 pub mod reveal;
+pub mod simulate;
 pub mod work;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,7 +49,8 @@ use self::inbox::{registered_key, Inbox, PushError};
 use self::journal::{Entry, Journal, JournalError};
 use self::metrics::Metrics;
 use self::reveal::{ResultKey, Reveal};
-use self::work::{revealed, Executors};
+use self::simulate::Behaviour;
+use self::work::{job_of, revealed, Executors};
 
 /// Most blocks one `cowboy_getEvents` query may span (the node's cap).
 const EVENT_RANGE: u64 = 10_000;
@@ -179,6 +181,10 @@ fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
 /// follows the chain, reconnecting after any failure.
 pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), DaemonError> {
     let chain = Arc::new(Chain::connect(&cfg.node, keys.account).await?);
+    cfg.simulate
+        .behaviour
+        .allowed_on(chain.chain_id)
+        .map_err(|e| ConfigError::Field("simulate.behaviour".into(), e))?;
     // Every model the runner serves must be in the model registry, and not retired.
     if let Some(llm) = &executors.llm {
         for model in llm.models() {
@@ -202,11 +208,13 @@ pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), Da
     let slots = Arc::new(Semaphore::new(
         usize::try_from(cfg.profile.max_concurrent_jobs.max(1)).unwrap_or(usize::MAX),
     ));
+    // Finished executions and accepted deliveries: each wakes its job's next step.
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     let d = Arc::new(Daemon {
         chain,
         key: keys.result,
         journal: Mutex::new(journal),
-        inbox: Arc::new(Inbox::default()),
+        inbox: Arc::new(Inbox::new(done_tx.clone())),
         metrics: Arc::new(Metrics::default()),
         executors,
         slots,
@@ -226,8 +234,8 @@ pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), Da
         d.metrics.clone(),
     ));
     d.ensure_registered().await?;
-    info!(runner = %hex0x(&d.chain.address.0), endpoint = %d.cfg.endpoint(), "started");
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+    info!(runner = %hex0x(&d.chain.address.0), endpoint = %d.cfg.endpoint(),
+          behaviour = %d.cfg.simulate.behaviour, "started");
     let mut backoff = Duration::from_millis(100);
     loop {
         match d.follow(&done_tx, &mut done_rx).await {
@@ -284,7 +292,7 @@ impl Daemon {
                     .await?;
                 self.wait_receipt(&tx, "register").await?;
                 Metrics::count(&self.metrics.transactions, "register");
-                info!(stake = %self.cfg.stake.0, "registered");
+                info!(tx = %tx.hash, stake = %self.cfg.stake.0, "registered");
             }
             (Some(record), Some("active")) => {
                 if registered_key(&record) != Some(self.key.public()) {
@@ -319,7 +327,7 @@ impl Daemon {
                         .await?;
                     self.wait_receipt(&tx, "update").await?;
                     Metrics::count(&self.metrics.transactions, "update");
-                    info!("profile updated to the configuration");
+                    info!(tx = %tx.hash, "profile updated to the configuration");
                 }
                 let beat = field(&record, "last_heartbeat")
                     .and_then(Value::as_u64)
@@ -508,9 +516,10 @@ impl Daemon {
             .send(RUNNER_REGISTRY, "heartbeat", Value::Array(vec![]), 0)
             .await
         {
-            Ok(_) => {
+            Ok(tx) => {
                 self.last_beat.store(head, Ordering::Relaxed);
                 Metrics::count(&self.metrics.transactions, "heartbeat");
+                info!(tx = %tx.hash, action = "heartbeat", "sent");
             }
             Err(e) => warn!(error = %e, "heartbeat"),
         }
@@ -589,6 +598,9 @@ impl Daemon {
                         warn!(job = %id, "execution was interrupted by a restart; staying silent");
                         return self.finish(id, e, "silent");
                     }
+                    if self.cfg.simulate.behaviour == Behaviour::Silent {
+                        return self.finish(id, e, "silent");
+                    }
                     e.started = true;
                     self.put(id, e)?;
                     self.execute(id, job.spec.clone(), done_tx.clone());
@@ -650,10 +662,17 @@ impl Daemon {
         lock(&self.executing).insert(id);
         let d = self.clone();
         tokio::spawn(async move {
+            let behaviour = d.cfg.simulate.behaviour;
+            if let Some(delay) = behaviour.delay() {
+                tokio::time::sleep(delay).await;
+            }
             let permit = d.slots.clone().acquire_owned().await;
             info!(job = %id, action = "execute", "executing");
             let (outcome, took) = d.executors.run(id, &spec).await;
             drop(permit);
+            // A simulated runner alters what it sends, never what the executor did.
+            let job = job_of(id, &spec).map(|(_, job)| job);
+            let outcome = behaviour.apply(job.as_ref(), outcome);
             let (result, usage, label) = revealed(outcome);
             Metrics::count(&d.metrics.executions, label);
             d.metrics.execution_seconds.observe(took.as_secs_f64());
@@ -718,6 +737,12 @@ impl Daemon {
         let everyone = job.committed.iter().all(|a| have.contains_key(a));
         if !everyone && head <= job.committed_at + window / 2 {
             return Ok(());
+        }
+        // A result over the job's `max_return_bytes` makes the verifier refuse the whole
+        // aggregate (`ResultTooLarge`), so one oversized member would hold up everyone's pay
+        // until the self-reveal window. It is left out instead: that member is missing.
+        if let Some((_, spec)) = job_of(id, &job.spec) {
+            have.retain(|_, r| r.result.len() as u64 <= spec.max_return_bytes);
         }
         let reveals: Vec<Reveal> = job
             .committed

@@ -32,12 +32,15 @@ use serde_json::json;
 
 use crate::support::https::{Https, Route};
 
-const DOMAIN: &str = "api.example.com";
-const BASE: u128 = 1_000;
-const MAX_PRICE: u128 = 30_000;
+pub(crate) const DOMAIN: &str = "api.example.com";
+pub(crate) const BASE: u128 = 1_000;
+/// Each runner's price per token: HTTP runners report none, so only a runner lying about its
+/// usage is priced by it (`max_tokens` is 1: the estimate 2,000 stays under the cap).
+pub(crate) const PER_TOKEN: u128 = 1_000;
+pub(crate) const MAX_PRICE: u128 = 30_000;
 const RUNNERS: [u32; 3] = [5, 6, 7];
 
-fn workspace() -> PathBuf {
+pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
@@ -55,7 +58,7 @@ impl Drop for Proc {
 }
 
 /// Polls `check` until it returns `Some` (two minutes at most: a safety net).
-async fn wait_for<T, F, Fut>(what: &str, mut check: F) -> T
+pub(crate) async fn wait_for<T, F, Fut>(what: &str, mut check: F) -> T
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Option<T>>,
@@ -70,7 +73,7 @@ where
     }
 }
 
-fn field<'a>(v: &'a Value, name: &str) -> &'a Value {
+pub(crate) fn field<'a>(v: &'a Value, name: &str) -> &'a Value {
     let Value::Map(m) = v else {
         panic!("not a map: {v:?}")
     };
@@ -80,20 +83,22 @@ fn field<'a>(v: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {name} in {v:?}"))
 }
 
-fn text(s: &str) -> Value {
+pub(crate) fn text(s: &str) -> Value {
     Value::Text(s.into())
 }
 
 /// One runner daemon: its files and, while running, its process.
-struct Runner {
+pub(crate) struct Runner {
     n: u32,
     config: PathBuf,
-    log: PathBuf,
+    /// The config without a `[simulate]` section.
+    base_config: String,
+    pub(crate) log: PathBuf,
     proc: Option<Proc>,
 }
 
 impl Runner {
-    fn address(&self) -> Address {
+    pub(crate) fn address(&self) -> Address {
         dev_key(self.n).address()
     }
 
@@ -114,10 +119,8 @@ impl Runner {
         let roots = home.join("roots.pem");
         std::fs::write(&roots, &prices.cert_pem).expect("roots");
         let config = home.join("runner.toml");
-        std::fs::write(
-            &config,
-            format!(
-                r#"node = "{node}"
+        let base_config = format!(
+            r#"node = "{node}"
 key_file = "{keys}"
 data_dir = "{data}"
 listen = "127.0.0.1:{port}"
@@ -127,7 +130,7 @@ stake = "{stake}"
 [profile]
 job_types = ["http"]
 domains = ["{DOMAIN}"]
-rates = [{{ job_type = "http", base = {BASE} }}]
+rates = [{{ job_type = "http", base = {BASE}, per_token = {PER_TOKEN} }}]
 max_concurrent_jobs = 32
 commission_bps = 500
 
@@ -135,18 +138,18 @@ commission_bps = 500
 resolve = [["{DOMAIN}", "{addr}"]]
 extra_roots = "{roots}"
 "#,
-                keys = keys.display(),
-                data = home.join("data").display(),
-                port = free_port(),
-                stake = 10_000 * WEI_PER_CBY,
-                addr = prices.addr,
-                roots = roots.display(),
-            ),
-        )
-        .expect("config");
+            keys = keys.display(),
+            data = home.join("data").display(),
+            port = free_port(),
+            stake = 10_000 * WEI_PER_CBY,
+            addr = prices.addr,
+            roots = roots.display(),
+        );
+        std::fs::write(&config, &base_config).expect("config");
         Runner {
             n,
             config,
+            base_config,
             log: home.join("runner.log"),
             proc: None,
         }
@@ -169,6 +172,17 @@ extra_roots = "{roots}"
         self.proc = Some(Proc(child));
     }
 
+    /// Restarts the daemon with a simulated `behaviour` (README, "Simulator").
+    pub(crate) fn simulate(&mut self, behaviour: &str) {
+        self.kill();
+        let text = format!(
+            "{}\n[simulate]\nbehaviour = \"{behaviour}\"\n",
+            self.base_config
+        );
+        std::fs::write(&self.config, text).expect("config");
+        self.start();
+    }
+
     /// Sends `signal` (`STOP`, `CONT`) to the running daemon.
     fn signal(&self, signal: &str) {
         let pid = self.proc.as_ref().expect("running").0.id();
@@ -181,14 +195,14 @@ extra_roots = "{roots}"
     }
 
     /// `kill -9`.
-    fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut p) = self.proc.take() {
             p.0.kill().expect("SIGKILL");
             p.0.wait().expect("reaped");
         }
     }
 
-    fn log_lines(&self, needle: &str) -> usize {
+    pub(crate) fn log_lines(&self, needle: &str) -> usize {
         std::fs::read_to_string(&self.log)
             .unwrap_or_default()
             .lines()
@@ -197,7 +211,7 @@ extra_roots = "{roots}"
     }
 }
 
-async fn receipt(chain: &Chain, hash: &Hash32) -> serde_json::Value {
+pub(crate) async fn receipt(chain: &Chain, hash: &Hash32) -> serde_json::Value {
     wait_for("a receipt", || async {
         let r = chain
             .request("cowboy_getReceipt", json!([hash.to_hex()]))
@@ -208,7 +222,7 @@ async fn receipt(chain: &Chain, hash: &Hash32) -> serde_json::Value {
     .await
 }
 
-async fn balance(chain: &Chain, a: &Address) -> u128 {
+pub(crate) async fn balance(chain: &Chain, a: &Address) -> u128 {
     chain
         .request("cowboy_getAccount", json!([hex0x(&a.0)]))
         .await
@@ -218,7 +232,7 @@ async fn balance(chain: &Chain, a: &Address) -> u128 {
         .expect("a balance")
 }
 
-async fn request(owner: &Chain, feed: Address, symbol: &str) -> Hash32 {
+pub(crate) async fn request(owner: &Chain, feed: Address, symbol: &str) -> Hash32 {
     let tx = owner
         .send(feed, "request", Value::Array(vec![text(symbol)]), 0)
         .await
@@ -229,7 +243,10 @@ async fn request(owner: &Chain, feed: Address, symbol: &str) -> Hash32 {
     Hash32::from_hex(id).expect("32 bytes")
 }
 
-async fn decided(chain: &Chain, id: &Hash32) -> cowboy_exec::system::dispatcher::job::Job {
+pub(crate) async fn decided(
+    chain: &Chain,
+    id: &Hash32,
+) -> cowboy_exec::system::dispatcher::job::Job {
     wait_for("the job's decision", || async {
         let job = chain.job(id).await.ok()??;
         matches!(job.status, Status::Verified | Status::Failed).then_some(job)
@@ -237,14 +254,44 @@ async fn decided(chain: &Chain, id: &Hash32) -> cowboy_exec::system::dispatcher:
     .await
 }
 
+/// Deploys a price feed from `source` (the example's, or a variant of it) with the tests'
+/// domain and budget, and 100 blocks of patience.
+pub(crate) async fn deploy_feed(owner: &Chain, source: String, salt: Hash32) -> Address {
+    let deploy = owner
+        .prepare_payload(
+            None,
+            "deploy",
+            Payload::Deploy {
+                source,
+                salt,
+                init_args: Value::Array(vec![
+                    text(DOMAIN),
+                    Value::from_u128(MAX_PRICE),
+                    Value::Uint(100),
+                ]),
+            },
+            WEI_PER_CBY,
+        )
+        .await
+        .expect("deploy signed");
+    owner.broadcast(&deploy).await.expect("deploy sent");
+    let r = receipt(owner, &deploy.hash).await;
+    assert_eq!(r["success"], true, "deploy: {r}");
+    Address(
+        cowboy_types::hash::parse_hex(&r["contractAddress"].as_str().expect("address")[2..])
+            .and_then(|b| b.try_into().ok())
+            .expect("20 bytes"),
+    )
+}
+
 /// A devnet with three registered daemons, the price server and a deployed feed.
-struct Net {
+pub(crate) struct Net {
     _dir: tempfile::TempDir,
     _server: Https,
     _node: Proc,
-    owner: Chain,
-    runners: Vec<Runner>,
-    feed: Address,
+    pub(crate) owner: Chain,
+    pub(crate) runners: Vec<Runner>,
+    pub(crate) feed: Address,
     /// Requests the price server answered, by query string.
     fetched: Arc<Mutex<BTreeMap<String, u64>>>,
 }
@@ -259,7 +306,7 @@ impl Net {
             .unwrap_or(0)
     }
 
-    async fn start(block_time_ms: u64) -> Net {
+    pub(crate) async fn start(block_time_ms: u64) -> Net {
         // The node's and the daemons' logs stay for a post-mortem with KEEP_TEST_FILES set.
         let dir = tempfile::Builder::new()
             .disable_cleanup(std::env::var_os("KEEP_TEST_FILES").is_some())
@@ -330,31 +377,7 @@ impl Net {
 
         let source = std::fs::read_to_string(workspace().join("examples/actors/price_feed.py"))
             .expect("the example");
-        let deploy = owner
-            .prepare_payload(
-                None,
-                "deploy",
-                Payload::Deploy {
-                    source,
-                    salt: Hash32::ZERO,
-                    init_args: Value::Array(vec![
-                        text(DOMAIN),
-                        Value::from_u128(MAX_PRICE),
-                        Value::Uint(100),
-                    ]),
-                },
-                WEI_PER_CBY,
-            )
-            .await
-            .expect("deploy signed");
-        owner.broadcast(&deploy).await.expect("deploy sent");
-        let r = receipt(&owner, &deploy.hash).await;
-        assert_eq!(r["success"], true, "deploy: {r}");
-        let feed = Address(
-            cowboy_types::hash::parse_hex(&r["contractAddress"].as_str().expect("address")[2..])
-                .and_then(|b| b.try_into().ok())
-                .expect("20 bytes"),
-        );
+        let feed = deploy_feed(&owner, source, Hash32::ZERO).await;
         Net {
             _dir: dir,
             _server: server,
@@ -367,7 +390,7 @@ impl Net {
     }
 
     /// The price the feed stored for `symbol`, once its continuation ran.
-    async fn stored(&self, symbol: &str) -> Value {
+    pub(crate) async fn stored(&self, symbol: &str) -> Value {
         wait_for("on_price", || async {
             let v = self
                 .owner
