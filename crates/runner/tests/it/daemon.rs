@@ -329,7 +329,18 @@ impl Net {
                 .or_insert(0) += 1;
             (200, format!(r#"{{"price": {price}}}"#))
         }));
-        let server = Https::start(&[DOMAIN], vec![("/price", prices)]).await;
+        // And three hostile sites for `hostile.rs`: one that never answers, a redirect loop,
+        // and a gigabyte.
+        let server = Https::start(
+            &[DOMAIN],
+            vec![
+                ("/price", prices),
+                ("/hang", Route::Hang),
+                ("/loop", Route::Redirect("/loop".into())),
+                ("/huge", Route::Stream(1 << 30)),
+            ],
+        )
+        .await;
 
         let rpc = free_port();
         let node_log = File::create(dir.path().join("cowboyd.log")).expect("log");

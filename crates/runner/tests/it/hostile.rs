@@ -111,7 +111,13 @@ struct Decided {
 }
 
 impl Decided {
+    /// Requests `symbol` from `feed` and waits for the job to be verified.
     async fn run(net: &Net, feed: Address, symbol: &str) -> Decided {
+        Decided::run_to(net, feed, symbol, Status::Verified).await
+    }
+
+    /// Requests `symbol` from `feed` and waits for the job's decision, which must be `want`.
+    async fn run_to(net: &Net, feed: Address, symbol: &str, want: Status) -> Decided {
         let id = request(&net.owner, feed, symbol).await;
         let requested = net
             .owner
@@ -130,7 +136,7 @@ impl Decided {
             )
             .await
             .expect("the outcome");
-        assert_eq!(job.status, Status::Verified, "{symbol}: {outcome:?}");
+        assert_eq!(job.status, want, "{symbol}: {outcome:?}");
         let decided = field(&outcome, "height").as_u64().expect("height");
         Decided {
             id,
@@ -310,4 +316,72 @@ async fn hostile_runners_are_outvoted_missing_or_held_and_paid_to_the_wei() {
         dispatcher,
         "the failed continuation took nothing back"
     );
+}
+
+/// `price_feed.py` fetching from `path` on the price server, with a wall bound of `wall_ms`
+/// per runner and a commit deadline far enough past it (60 blocks of 100 ms) that runners
+/// report a fault in time rather than miss their commit.
+fn feed_fetching(path: &str, wall_ms: u64) -> String {
+    std::fs::read_to_string(workspace().join("examples/actors/price_feed.py"))
+        .expect("the example")
+        .replace("    HttpJob,\n", "    Bounds,\n    HttpJob,\n")
+        .replace("/price?symbol=", &format!("{path}?symbol="))
+        .replace(
+            "            timeout_blocks=10,\n",
+            &format!(
+                "            timeout_blocks=60,\n            bounds=Bounds(1, {wall_ms}, 256),\n"
+            ),
+        )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_sites_fail_the_job_as_the_runners_fault_reports_say_and_refund_the_escrow() {
+    let net = Net::start(100).await;
+    let everyone: Vec<usize> = (0..net.runners.len()).collect();
+    // Each site defeats every honest runner the same way: all three report the fault (with no
+    // progress), the majority's kind decides, nobody is paid or loses reputation, and the
+    // whole escrow goes back to the feed (exec README, "Outcome table").
+    for (i, (path, fault)) in [
+        ("/hang", "external"),   // never answers: cut off at the wall bound
+        ("/loop", "external"),   // redirects to itself: stopped after 5
+        ("/huge", "impossible"), // a gigabyte: refused at the 8 MiB body cap
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let salt = Hash32([i as u8 + 10; 32]);
+        let feed = deploy_feed(&net.owner, feed_fetching(path, 3_000), salt).await;
+        let mut reputations = Vec::new();
+        for r in &everyone {
+            reputations.push(reputation_of(&net, *r).await);
+        }
+        let dispatcher = balance(&net.owner, &JOB_DISPATCHER).await;
+        let d = Decided::run_to(&net, feed, "SITE", Status::Failed).await;
+        assert_eq!(
+            field(&d.outcome, "fault"),
+            &Value::Text(fault.into()),
+            "{path}: {:?}",
+            d.outcome
+        );
+        for name in ["paid", "held", "burned", "treasury", "bonus", "tip"] {
+            assert_eq!(d.get(name), 0, "{path}: {name}");
+        }
+        assert_eq!(d.get("refund"), MAX_PRICE, "{path}: the whole escrow back");
+        assert!(addresses(field(&d.outcome, "faulty")).is_empty(), "{path}");
+        for r in &everyone {
+            assert_eq!(
+                d.received(&net, &net.runners[*r]).await,
+                0,
+                "{path}: runner {r}"
+            );
+        }
+        for (r, before) in everyone.iter().zip(reputations) {
+            assert_eq!(reputation_of(&net, *r).await, before, "{path}: runner {r}");
+        }
+        assert_eq!(
+            balance(&net.owner, &JOB_DISPATCHER).await,
+            dispatcher,
+            "{path}: the escrow is spent to the wei"
+        );
+    }
 }
