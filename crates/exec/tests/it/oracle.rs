@@ -319,7 +319,7 @@ fn bad_oracle_declarations_are_refused_and_change_nothing() {
                     ),
                     ("snapshot", text("latest")),
                 ],
-                "extract[0].jsonpath: expected an integer",
+                "extract[0].jsonpath: expected a number",
             ),
             (
                 vec![
