@@ -131,6 +131,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _terminate(p: subprocess.Popen) -> None:
+    """Stops `p` if it still runs: SIGTERM, then SIGKILL after 10 s."""
+    if p.poll() is not None:
+        return
+    p.terminate()
+    try:
+        p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait(timeout=10)
+
+
 @dataclass
 class CowboyNode:
     """A running node: its URLs, process (None for an external node) and log file."""
@@ -151,15 +163,8 @@ class CowboyNode:
 
     def stop(self) -> None:
         """Stops the node (SIGTERM, then SIGKILL after 10 s)."""
-        p = self.process
-        if p is None or p.poll() is not None:
-            return
-        p.terminate()
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait(timeout=10)
+        if self.process is not None:
+            _terminate(self.process)
 
     def start(self) -> None:
         """(Re)starts the process with the same arguments, ports and data directory, and waits
@@ -440,13 +445,7 @@ class RunnerSim:
     def stop(self) -> None:
         """Stops the simulator and its runners (SIGTERM, then SIGKILL after 10 s)."""
         p = self.process
-        if p.poll() is None:
-            p.terminate()
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(timeout=10)
+        _terminate(p)
         if p.stdout is not None:
             p.stdout.close()
 
