@@ -254,6 +254,18 @@ pub(crate) async fn decided(
     .await
 }
 
+/// The result verifier's outcome of job `id` (`get_outcome`).
+pub(crate) async fn outcome_of(chain: &Chain, id: &Hash32) -> Value {
+    chain
+        .call(
+            RESULT_VERIFIER,
+            "get_outcome",
+            Value::Array(vec![Value::Bytes(id.0.to_vec())]),
+        )
+        .await
+        .expect("the outcome")
+}
+
 /// Deploys a price feed from `source` (the example's, or a variant of it) with the tests'
 /// domain and budget, and 100 blocks of patience.
 pub(crate) async fn deploy_feed(owner: &Chain, source: String, salt: Hash32) -> Address {
@@ -425,14 +437,7 @@ async fn three_daemons_price_the_feed_a_killed_one_restarts_without_double_work_
     let eth = request(owner, feed, "ETH").await;
     let job = decided(owner, &eth).await;
     assert_eq!(job.status, Status::Verified);
-    let outcome = owner
-        .call(
-            RESULT_VERIFIER,
-            "get_outcome",
-            Value::Array(vec![Value::Bytes(eth.0.to_vec())]),
-        )
-        .await
-        .expect("the outcome");
+    let outcome = outcome_of(owner, &eth).await;
     let Value::Array(winners) = field(&outcome, "winners") else {
         panic!("winners")
     };
@@ -543,15 +548,7 @@ async fn three_daemons_price_the_feed_a_killed_one_restarts_without_double_work_
     let job = decided(&net.owner, &sol).await;
     net.runners[withholder].signal("CONT");
     assert_eq!(job.status, Status::Verified, "{job:?}");
-    let outcome = net
-        .owner
-        .call(
-            RESULT_VERIFIER,
-            "get_outcome",
-            Value::Array(vec![Value::Bytes(sol.0.to_vec())]),
-        )
-        .await
-        .expect("the outcome");
+    let outcome = outcome_of(&net.owner, &sol).await;
     assert_eq!(
         field(&outcome, "aggregator"),
         &Value::Null,

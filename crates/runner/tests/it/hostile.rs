@@ -17,13 +17,13 @@ use cowboy_exec::system::dispatcher::job::Status;
 use cowboy_runner::daemon::chain::{hex0x, Chain};
 use cowboy_runner::daemon::simulate::DEV_CHAIN_ID;
 use cowboy_types::cbor::Value;
-use cowboy_types::system::{JOB_DISPATCHER, RESULT_VERIFIER};
+use cowboy_types::system::JOB_DISPATCHER;
 use cowboy_types::{Address, Hash32};
 use serde_json::json;
 
 use crate::daemon::{
-    balance, decided, deploy_feed, field, request, wait_for, workspace, Net, Runner, BASE,
-    MAX_PRICE,
+    balance, decided, deploy_feed, field, outcome_of, request, wait_for, workspace, Net, Runner,
+    BASE, MAX_PRICE,
 };
 
 /// A payment's parts (exec README, Formulas): burned 10 %, treasury 1 %, the runner the rest.
@@ -127,15 +127,7 @@ impl Decided {
             .as_u64()
             .expect("submitted_at");
         let job = decided(&net.owner, &id).await;
-        let outcome = net
-            .owner
-            .call(
-                RESULT_VERIFIER,
-                "get_outcome",
-                Value::Array(vec![Value::Bytes(id.0.to_vec())]),
-            )
-            .await
-            .expect("the outcome");
+        let outcome = outcome_of(&net.owner, &id).await;
         assert_eq!(job.status, want, "{symbol}: {outcome:?}");
         let decided = field(&outcome, "height").as_u64().expect("height");
         Decided {

@@ -26,16 +26,12 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
+        // `to_ipv4` also maps `::` and `::1`, which are IPv6's own (and not public).
         IpAddr::V6(v6) => match v6.to_ipv4() {
-            Some(v4) if !is_public_v6_only(v6) => is_public_v4(v4),
+            Some(v4) if !(v6.is_unspecified() || v6.is_loopback()) => is_public_v4(v4),
             _ => is_public_v6(v6),
         },
     }
-}
-
-/// IPv6 addresses `to_ipv4` maps that are not IPv4 ones (`::` and `::1`).
-fn is_public_v6_only(v6: Ipv6Addr) -> bool {
-    v6.is_unspecified() || v6.is_loopback()
 }
 
 fn is_public_v4(ip: Ipv4Addr) -> bool {
