@@ -227,9 +227,15 @@ class Runner:
         submitted as the verified one. Which result the mode picks (the first winner in
         committee order) is the chain's rule, so it is asked rather than re-implemented: each
         distinct result is tried in a read-only call, in committee order, and the first one the
-        verifier does not refuse as ``ResultMismatch`` is sent."""
-        entries = [r.entry() for r in reveals]
+        verifier does not refuse as ``ResultMismatch`` is sent. A reveal over the job's
+        ``max_return_bytes`` is left out: the verifier would refuse the whole transaction for
+        it (``ResultTooLarge``), holding every other member's pay; its runner counts as
+        missing."""
         job = self.client.get_job(job_id) or {}
+        limit = ((job.get("spec") or {}).get("result_schema") or {}).get("max_return_bytes")
+        if limit is not None:
+            reveals = [r for r in reveals if len(r.result) <= limit]
+        entries = [r.entry() for r in reveals]
         order = [address_of(a) for a in job.get("committed", [])]
         ranked = sorted(reveals, key=lambda r: order.index(r.runner) if r.runner in order else len(order))
         tried = set()

@@ -7,6 +7,8 @@ commit, hand their results to the aggregator over loopback HTTP, and the aggrega
   their rate card, the escrow settled to the wei;
 * one runner lying: the median with its 1 % tolerance outvotes it; it is not paid and loses
   reputation;
+* one runner revealing a result over ``max_return_bytes``: the aggregator leaves it out (the
+  verifier would refuse the whole aggregate), the other two are paid, it loses reputation;
 * all silent: the job fails at its deadline with a full refund, and the feed's own timer gives
   the request up;
 * ``kill -9`` of the node while the job is assigned and again once it is settled: the job, the
@@ -75,14 +77,20 @@ def wait_until(check, what: str, timeout: float = 120.0, poll: float = 0.1):
 
 
 class Committee:
-    """The three runner processes, one answer each (a price, or None for silence)."""
+    """The three runner processes, one answer each (a price, ``"oversized:<price>"`` for that
+    price padded past the job's ``max_return_bytes``, or None for silence)."""
 
     def __init__(self, url: str, answers, directory: Path, from_block: int):
         self.logs = {}
         self.procs = {}
         env = dict(os.environ, PYTHONPATH=str(HERE.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         for n, answer in zip(ACCOUNTS, answers):
-            how = ["--silent"] if answer is None else ["--price", str(answer)]
+            if answer is None:
+                how = ["--silent"]
+            elif isinstance(answer, str):  # "oversized:<price>"
+                how = ["--price", answer.split(":")[1], "--oversized"]
+            else:
+                how = ["--price", str(answer)]
             log = directory / f"runner-{n}.log"
             self.logs[n] = log
             with open(log, "wb") as out:
@@ -177,6 +185,22 @@ def test_a_lying_runner_is_outvoted_unpaid_and_loses_reputation(cowboy_client, m
     assert c.view(feed, "price", ["ETH"])["price"] in (2500.5, 2499.75)
     assert c.get_timers(feed) == []
     check_settlement(c, feed, job, before, committee, paid_runners=(ACCOUNTS[0], ACCOUNTS[2]))
+
+
+def test_an_oversized_reveal_is_left_out_by_the_aggregator_and_the_others_are_paid(cowboy_client, mine, tmp_path):
+    # Whoever aggregates (the oversized runner itself included) submits the other two: one
+    # reveal over the limit would make the verifier refuse the whole transaction.
+    c = cowboy_client
+    big = address_of(dev_account(ACCOUNTS[2]).address)
+    feed, job_id, job, before, committee = run_job(c, tmp_path, [2500.5, 2500.0, "oversized:2500.25"])
+    out = job["outcome"]
+    assert out["status"] == "verified"
+    assert big not in {address_of(a) for a in out["winners"]}
+    assert c.get_runner(dev_account(ACCOUNTS[2]).address)["reputation"] == 70 - 5
+    mine(1)  # the continuation
+    assert c.view(feed, "price", ["ETH"])["price"] in (2500.5, 2500.0)
+    assert c.get_timers(feed) == []
+    check_settlement(c, feed, job, before, committee, paid_runners=(ACCOUNTS[0], ACCOUNTS[1]))
 
 
 def check_settlement(c: Client, feed: str, job: dict, before: dict, committee: Committee, paid_runners) -> None:

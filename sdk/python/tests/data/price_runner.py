@@ -5,7 +5,8 @@ the chain decides what comes of it. The answer has the oracle mode's shape (crat
 README "Oracle semantics"): the extracted values and when they were observed. Every action is printed as a JSON line (the tests read the
 transactions' fees from them).
 
-    python price_runner.py URL ACCOUNT SEED_HEX DIRECTORY (--price P | --silent) [--from-block H]
+    python price_runner.py URL ACCOUNT SEED_HEX DIRECTORY (--price P | --silent) [--oversized]
+        [--from-block H]
 """
 
 import argparse
@@ -30,6 +31,7 @@ def main() -> None:
     ap.add_argument("directory")
     ap.add_argument("--price")
     ap.add_argument("--silent", action="store_true")
+    ap.add_argument("--oversized", action="store_true")
     ap.add_argument("--from-block", type=int, default=0)
     a = ap.parse_args()
 
@@ -37,7 +39,11 @@ def main() -> None:
         if a.silent:
             return None
         observed = {"observed_at": int(time.time()), "values": {"price": float(a.price)}}
-        return json.dumps(observed).encode(), 0, WALL_MS
+        result = json.dumps(observed).encode()
+        if a.oversized:  # JSON whitespace, one byte over the job's limit
+            limit = job["spec"]["result_schema"]["max_return_bytes"]
+            result += b" " * (limit + 1 - len(result))
+        return result, 0, WALL_MS
 
     def log(entry: dict) -> None:
         print(json.dumps(entry), flush=True)
