@@ -336,6 +336,14 @@ impl Chain {
         }))
     }
 
+    /// The timestamp (ms) of the finalized block at `height` (`None`: no such block).
+    pub async fn timestamp(&self, height: u64) -> Result<Option<u64>, ChainError> {
+        let b = self
+            .request("cowboy_getBlockByNumber", json!([height, false]))
+            .await?;
+        Ok(b["timestamp"].as_u64())
+    }
+
     /// The height a pending timer is due at (`None` once it ran or never existed).
     pub async fn timer_due(&self, id: u64) -> Result<Option<u64>, ChainError> {
         let t = self.request("cowboy_getTimer", json!([id])).await?;

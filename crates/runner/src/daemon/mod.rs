@@ -13,10 +13,11 @@
 //!   (`get_job`) and the journal ([`journal`]): what the chain already has is never sent
 //!   again, what the journal says was started is never started again.
 //! * **Bounds.** At most `max_concurrent_jobs` executions at once (a semaphore: the profile's
-//!   own declaration); each within the job's wall time ([`work`]); the inbox bounded as its
-//!   module says.
+//!   own declaration); each within the job's wall time ([`work`]) and within the time left
+//!   to commit before the job's deadline ([`clock`]); the inbox bounded as its module says.
 
 pub mod chain;
+pub mod clock;
 pub mod config;
 pub mod inbox;
 pub mod journal;
@@ -28,7 +29,7 @@ pub mod work;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use cowboy_exec::system::dispatcher::job::{Job, Status};
 use cowboy_exec::system::runners::records::{Fields, Profile};
@@ -44,6 +45,7 @@ use tokio::sync::{mpsc, Semaphore};
 use tracing::{info, warn};
 
 use self::chain::{assigned, bytes, hex0x, unhex, Assigned, Chain, ChainError, SignedTx};
+use self::clock::BlockClock;
 use self::config::{Config, ConfigError, Keys};
 use self::inbox::{registered_key, Inbox, PushError};
 use self::journal::{Entry, Journal, JournalError};
@@ -164,6 +166,7 @@ pub struct Daemon {
     stepping: Mutex<BTreeMap<Hash32, bool>>,
     step_slots: Arc<Semaphore>,
     windows: Mutex<BTreeMap<Hash32, u64>>,
+    clock: Mutex<BlockClock>,
     head: AtomicU64,
     last_beat: AtomicU64,
 }
@@ -223,6 +226,7 @@ pub async fn run(cfg: Config, keys: Keys, executors: Executors) -> Result<(), Da
         stepping: Mutex::new(BTreeMap::new()),
         step_slots: Arc::new(Semaphore::new(CONCURRENT_STEPS)),
         windows: Mutex::new(BTreeMap::new()),
+        clock: Mutex::new(BlockClock::default()),
         head: AtomicU64::new(0),
         last_beat: AtomicU64::new(0),
         cfg,
@@ -399,6 +403,7 @@ impl Daemon {
             .await
             .map_err(ws_err)?;
         let head = self.chain.height().await?;
+        self.time_blocks(head).await?;
         self.tick(head, done_tx).await;
         let closed = |what: &str| ChainError::Transport {
             method: "cowboy_subscribe",
@@ -408,7 +413,12 @@ impl Daemon {
             tokio::select! {
                 block = heads.next() => match block {
                     Some(Ok(b)) => match b["height"].as_u64() {
-                        Some(h) => self.tick(h, done_tx).await,
+                        Some(h) => {
+                            if let Some(t) = b["timestamp"].as_u64() {
+                                lock(&self.clock).observe(h, t, Instant::now());
+                            }
+                            self.tick(h, done_tx).await
+                        }
                         None => warn!("a newHeads notification without a height"),
                     },
                     _ => return Err(closed("newHeads")),
@@ -420,6 +430,30 @@ impl Daemon {
                 Some(job) = done_rx.recv() => self.spawn_step(job, done_tx),
             }
         }
+    }
+
+    /// Seeds the block-time estimate from the head and the block [`clock::WINDOW`] before it
+    /// (never the genesis, whose timestamp is the chain's configured start, not a block's),
+    /// and, on a dev chain, asks whether blocks come on demand (then deadlines cap nothing).
+    async fn time_blocks(&self, head: u64) -> Result<(), ChainError> {
+        if self.chain.chain_id == simulate::DEV_CHAIN_ID {
+            let mining = self.chain.request("dev_mining", json!([])).await?;
+            lock(&self.clock).set_on_demand(mining["mode"] == "onDemand");
+        }
+        let from = head.saturating_sub(clock::WINDOW as u64 - 1).max(1);
+        if from >= head {
+            return Ok(());
+        }
+        let (Some(then), Some(now)) = (
+            self.chain.timestamp(from).await?,
+            self.chain.timestamp(head).await?,
+        ) else {
+            return Ok(());
+        };
+        let mut clock = lock(&self.clock);
+        clock.observe(head, now, Instant::now());
+        clock.seed(from, then);
+        Ok(())
     }
 
     /// A `JobAssigned` notification: start at once if it names this runner (the tick's range
@@ -603,7 +637,7 @@ impl Daemon {
                     }
                     e.started = true;
                     self.put(id, e)?;
-                    self.execute(id, job.spec.clone(), done_tx.clone());
+                    self.execute(id, &job, done_tx.clone());
                     return Ok(());
                 };
                 self.send_journaled(id, &mut e, Slot::Commit, || {
@@ -656,20 +690,25 @@ impl Daemon {
         Ok(())
     }
 
-    /// Runs the executor in the background, within the concurrency bound, then journals the
-    /// signed result and wakes the job's next step.
-    fn execute(self: &Arc<Self>, id: Hash32, spec: Value, done: mpsc::UnboundedSender<Hash32>) {
+    /// Runs the executor in the background, within the concurrency bound and the time left
+    /// before the job's commit deadline, then journals the signed result and wakes the job's
+    /// next step.
+    fn execute(self: &Arc<Self>, id: Hash32, job: &Job, done: mpsc::UnboundedSender<Hash32>) {
         lock(&self.executing).insert(id);
         let d = self.clone();
+        let (spec, deadline, assigned_at) = (job.spec.clone(), job.deadline, job.assigned_at);
         tokio::spawn(async move {
             let behaviour = d.cfg.simulate.behaviour;
+            let permit = d.slots.clone().acquire_owned().await;
+            // Measured once the slot is ours: waiting for it spends the same time.
+            let budget = lock(&d.clock).budget(deadline, assigned_at, Instant::now());
+            info!(job = %id, action = "execute", budget_ms = budget.map(|b| b.as_millis() as u64),
+                  "executing");
+            let (outcome, took) = d.executors.run(id, &spec, budget).await;
+            drop(permit);
             if let Some(delay) = behaviour.delay() {
                 tokio::time::sleep(delay).await;
             }
-            let permit = d.slots.clone().acquire_owned().await;
-            info!(job = %id, action = "execute", "executing");
-            let (outcome, took) = d.executors.run(id, &spec).await;
-            drop(permit);
             // A simulated runner alters what it sends, never what the executor did.
             let job = job_of(id, &spec).map(|(_, job)| job);
             let outcome = behaviour.apply(job.as_ref(), outcome);

@@ -27,7 +27,8 @@ pub enum Behaviour {
     /// As the daemon is: the executor's outcome, sent as it is.
     #[default]
     Honest,
-    /// Waits this many milliseconds before executing (then honest).
+    /// Waits this many milliseconds after executing before it commits (then honest): a
+    /// runner whose result comes late, which the deadline cap cannot see coming.
     Slow(u64),
     /// A different result: the last number of a JSON result (in the map order `serde_json`
     /// keeps) becomes `2x + 1`; a result with no number has its last byte flipped. Faults are
@@ -113,7 +114,7 @@ impl Behaviour {
         ))
     }
 
-    /// How long to wait before executing.
+    /// How long to wait between executing and committing.
     pub fn delay(self) -> Option<Duration> {
         match self {
             Behaviour::Slow(ms) => Some(Duration::from_millis(ms)),

@@ -19,7 +19,8 @@ use crate::executor::llm::LlmExecutor;
 use crate::executor::mcp::McpExecutor;
 use crate::executor::{Bounds, FaultKind, Job, Outcome, Usage};
 
-/// Extra time an executor gets past `max_wall_ms` before the daemon cuts it off.
+/// Extra time an executor gets past `max_wall_ms` before the daemon cuts it off (at most a
+/// tenth of the bound).
 pub const GRACE: Duration = Duration::from_millis(500);
 
 /// The executors this runner has, by job type.
@@ -92,6 +93,15 @@ pub fn job_of(id: Hash32, spec: &Value) -> Option<(JobType, Job)> {
     ))
 }
 
+/// Cut off after `wall_ms` (or never started): the bounds were too tight for the job.
+fn impossible(wall_ms: u64) -> Outcome {
+    Outcome::Fault {
+        kind: FaultKind::Impossible,
+        progress_bps: 0,
+        usage: Usage { tokens: 0, wall_ms },
+    }
+}
+
 fn external() -> Outcome {
     Outcome::Fault {
         kind: FaultKind::External,
@@ -101,13 +111,35 @@ fn external() -> Outcome {
 }
 
 impl Executors {
-    /// Runs the job in `spec` within its wall time; the outcome and how long it took.
-    pub async fn run(&self, id: Hash32, spec: &Value) -> (Outcome, Duration) {
+    /// Runs the job in `spec` within its wall time, and within `budget` when the time left
+    /// before its commit deadline is shorter (the daemon's [`BlockClock`] estimate; `None`:
+    /// no estimate). A cut budget is the job's bound for the executor, whose own timeout
+    /// then reports the fault it would at the job's bound (a site that never answers is
+    /// `external`), in time to be committed; with no time left at all the job is `impossible`
+    /// without being started. The outcome and how long it took.
+    ///
+    /// [`BlockClock`]: super::clock::BlockClock
+    pub async fn run(
+        &self,
+        id: Hash32,
+        spec: &Value,
+        budget: Option<Duration>,
+    ) -> (Outcome, Duration) {
         let started = Instant::now();
-        let Some((job_type, job)) = job_of(id, spec) else {
+        let Some((job_type, mut job)) = job_of(id, spec) else {
             return (external(), started.elapsed());
         };
-        let limit = Duration::from_millis(job.bounds.max_wall_ms) + GRACE;
+        if let Some(budget) = budget {
+            let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
+            if ms == 0 {
+                return (impossible(0), started.elapsed());
+            }
+            job.bounds.max_wall_ms = job.bounds.max_wall_ms.min(ms);
+        }
+        let bound = Duration::from_millis(job.bounds.max_wall_ms);
+        // The executor's own timeout fires first; this cut is for one that does not keep it,
+        // and stays a small share of a short bound.
+        let limit = bound + GRACE.min(bound / 10);
         let work = async {
             match job_type {
                 JobType::Http => match &self.http {
@@ -127,14 +159,7 @@ impl Executors {
         };
         let outcome = match tokio::time::timeout(limit, work).await {
             Ok(o) => o,
-            Err(_) => Outcome::Fault {
-                kind: FaultKind::Impossible,
-                progress_bps: 0,
-                usage: Usage {
-                    tokens: 0,
-                    wall_ms: job.bounds.max_wall_ms,
-                },
-            },
+            Err(_) => impossible(job.bounds.max_wall_ms),
         };
         (outcome, started.elapsed())
     }
@@ -171,6 +196,7 @@ pub fn revealed(outcome: Outcome) -> (Vec<u8>, SignedUsage, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::executor::http::HttpConfig;
 
     fn t(s: &str) -> Value {
         Value::Text(s.into())
@@ -218,7 +244,7 @@ mod tests {
     #[tokio::test]
     async fn a_job_type_without_an_executor_is_an_external_fault_report() {
         let (outcome, _) = Executors::default()
-            .run(Hash32([1; 32]), &spec("llm"))
+            .run(Hash32([1; 32]), &spec("llm"), None)
             .await;
         let (bytes, usage, label) = revealed(outcome);
         assert_eq!(label, "external");
@@ -230,5 +256,68 @@ mod tests {
             })
         );
         assert_eq!(usage, SignedUsage::default());
+    }
+
+    #[tokio::test]
+    async fn no_time_left_before_the_deadline_is_impossible_without_starting() {
+        // Started, an LLM job with no LLM executor would be `external`.
+        let (outcome, _) = Executors::default()
+            .run(Hash32([1; 32]), &spec("llm"), Some(Duration::ZERO))
+            .await;
+        let (bytes, usage, label) = revealed(outcome);
+        assert_eq!(label, "impossible");
+        assert_eq!(
+            Report::parse(&bytes).map(|r| r.kind),
+            Some(Kind::Impossible)
+        );
+        assert_eq!(usage, SignedUsage::default());
+    }
+
+    #[tokio::test]
+    async fn a_budget_shorter_than_the_wall_bound_is_the_executors_bound() {
+        // A site that accepts the connection and never answers, and a job allowed 60 s.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let held = tokio::spawn(async move {
+            let mut open = Vec::new();
+            while let Ok((conn, _)) = listener.accept().await {
+                open.push(conn);
+            }
+        });
+        let http = HttpExecutor::new(HttpConfig {
+            resolve: vec![("api.example.com".into(), addr)],
+            allow_plain_http: true,
+            ..HttpConfig::default()
+        })
+        .expect("client");
+        let executors = Executors {
+            http: Some(http),
+            ..Executors::default()
+        };
+        // The majority mode: the body as received, no extraction rules to give.
+        let mut job = spec("http");
+        let Value::Map(fields) = &mut job else {
+            unreachable!()
+        };
+        fields[2].1 = Value::Map(vec![(
+            t("url"),
+            t(&format!("http://api.example.com:{}/hang", addr.port())),
+        )]);
+        fields[3].1 = Value::Map(vec![
+            (t("max_tokens"), Value::Uint(1)),
+            (t("max_wall_ms"), Value::Uint(60_000)),
+            (t("max_memory_mb"), Value::Uint(1)),
+        ]);
+        fields[5].1 = Value::Map(vec![(t("mode"), t("majority_vote"))]);
+        let budget = Duration::from_millis(200);
+        let (outcome, _) = executors.run(Hash32([1; 32]), &job, Some(budget)).await;
+        held.abort();
+        // The executor's own timeout reports what it reports at the job's bound, with the
+        // time it really took: far below the job's 60 s.
+        let (bytes, usage, label) = revealed(outcome);
+        assert_eq!(label, "external", "{:?}", Report::parse(&bytes));
+        assert!(usage.wall_ms >= 200 && usage.wall_ms < 60_000, "{usage:?}");
     }
 }
