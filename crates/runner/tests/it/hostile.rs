@@ -226,6 +226,20 @@ async fn hostile_runners_are_outvoted_missing_or_held_and_paid_to_the_wei() {
     assert!(addresses(field(&lie.outcome, "faulty")).is_empty());
     net.runners[other].simulate("honest");
 
+    // A runner whose commit comes late (`slow`: 3 s after executing, past the feed's 10
+    // blocks of 100 ms) is missing: the other two decide, it is paid nothing and loses 5.
+    // (Another runner than the one below: five penalties would take that one under the
+    // reputation floor, and the committee needs all three.)
+    net.runners[other].simulate("slow=3000");
+    let before = reputation_of(&net, other).await;
+    let dispatcher = balance(&net.owner, &JOB_DISPATCHER).await;
+    let late = Decided::run(&net, feed, "LATE").await;
+    late.check_paid(&net, &[agg, hostile], &[other], agg, 0)
+        .await;
+    assert_eq!(reputation_of(&net, other).await, before - 5);
+    assert_eq!(balance(&net.owner, &JOB_DISPATCHER).await, dispatcher);
+    net.runners[other].simulate("honest");
+
     // Each of these answers agrees with nothing, or never arrives: the other two decide, the
     // hostile runner is paid nothing and loses 5 reputation; the escrow is spent to the wei.
     for (behaviour, symbol) in [
@@ -310,9 +324,6 @@ async fn hostile_runners_are_outvoted_missing_or_held_and_paid_to_the_wei() {
     );
 }
 
-/// `price_feed.py` fetching from `path` on the price server, with a wall bound of `wall_ms`
-/// per runner and a commit deadline far enough past it (60 blocks of 100 ms) that runners
-/// report a fault in time rather than miss their commit.
 /// `price_feed.py` fetching `path` from the price server, with the default 10 s wall bound and
 /// a deadline `timeout_blocks` after assignment (the example's is 10: at 100 ms blocks the
 /// deadline binds first).
