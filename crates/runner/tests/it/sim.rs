@@ -3,7 +3,7 @@
 //! line, and stops everything it started on SIGTERM.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use cowboy_runner::daemon::chain::Chain;
 use cowboy_test_support::cowboyd;
@@ -12,18 +12,17 @@ use cowboy_types::dev_key;
 
 use crate::daemon::{field, wait_for};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sim_starts_a_dev_node_and_its_runners_and_stops_them_on_sigterm() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let log = std::fs::File::create(dir.path().join("sim.log")).expect("log");
+/// Starts `cowboy-runner sim` with `runners` and reads its ready line.
+fn start_sim(dir: &std::path::Path, runners: &[&str]) -> (Child, serde_json::Value) {
+    let log = std::fs::File::create(dir.join("sim.log")).expect("log");
     let mut sim = Command::new(env!("CARGO_BIN_EXE_cowboy-runner"))
         .arg("sim")
         .arg("--cowboyd")
         .arg(cowboyd())
-        .args(["--runners", "honest,wrong", "--runner", "slow=10"])
+        .args(runners.iter().flat_map(|r| ["--runner", r]))
         .args(["--domain", "api.example.com=127.0.0.1:9"])
         .arg("--data-dir")
-        .arg(dir.path().join("sim"))
+        .arg(dir.join("sim"))
         .stdout(Stdio::piped())
         .stderr(log)
         .spawn()
@@ -33,6 +32,25 @@ async fn sim_starts_a_dev_node_and_its_runners_and_stops_them_on_sigterm() {
         .read_line(&mut line)
         .expect("the ready line");
     let ready: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    (sim, ready)
+}
+
+/// Waits until nothing answers at `url` (`http://host:port`).
+async fn stopped(what: &str, url: &str) {
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    wait_for(what, || async {
+        std::net::TcpStream::connect(&addr).is_err().then_some(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sim_starts_a_dev_node_and_its_runners_and_stops_them_on_sigterm() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut sim, ready) = start_sim(dir.path(), &["honest", "wrong", "slow=10"]);
     assert_eq!(ready["chain_id"], 1337, "{ready}");
     let url = ready["rpc"].as_str().expect("rpc").to_string();
     let runners = ready["runners"].as_array().expect("runners");
@@ -66,11 +84,5 @@ async fn sim_starts_a_dev_node_and_its_runners_and_stops_them_on_sigterm() {
         .expect("kill");
     assert!(term.success());
     assert!(sim.wait().expect("exit").success(), "sim exits cleanly");
-    wait_for("the node to stop", || async {
-        Chain::connect(&url, dev_key(0))
-            .await
-            .is_err()
-            .then_some(())
-    })
-    .await;
+    stopped("the node to stop", &url).await;
 }
