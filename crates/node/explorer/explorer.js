@@ -266,6 +266,7 @@
       ? await rpc("cowboy_getBlockByHash", [id, true])
       : await rpc("cowboy_getBlockByNumber", [Number(id), true]);
     if (b === null) return [el("h1", {}, `Block ${id}`), el("p", {}, "No finalized block by that id.")];
+    const voters = b.votes ? await votersOf(b.votes) : [];
     return [
       el("h1", {}, `Block ${b.height}`),
       fields([
@@ -287,10 +288,41 @@
         String(t.index), link("tx", t.hash, short(t.hash)), t.kind + (t.handler ? ` ${t.handler}` : ""),
         link("address", t.from, short(t.from)), t.to ? link("address", t.to, short(t.to)) : "(deploy)",
         cby(t.value)]), "none"),
+      ...votesSection(b, voters),
       el("h2", {}, `Timer executions (${b.timerExecutions.length})`),
       table(["timer", "owner", "handler", "result", "cycles"], b.timerExecutions.map((x) => [
         String(x.timerId), link("address", x.owner, short(x.owner)), x.handler,
         x.success ? status(true) : [status(false), " ", errorText(x.error)], String(x.cyclesUsed)]), "none"),
+    ];
+  }
+
+  // The epoch's participants in consensus order (by consensus key, as commonware numbers
+  // them), so a vote's signer index names a validator; [] if the set is no longer kept.
+  async function votersOf(votes) {
+    let set;
+    try {
+      set = await rpc("cowboy_getValidatorSet", [votes.epoch]);
+    } catch (_) {
+      return [];
+    }
+    const key = (m) => String((m.consensus_key || {}).bytes || "");
+    const members = ((set && set.members) || []).slice().sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
+    return members.map((m) => ({ address: String((m.validator || {}).bytes || ""), key: key(m) }));
+  }
+
+  // The vote record: the notarize votes the proposer saw for its grandparent's round, from
+  // which the chain counts missed votes (downtime).
+  function votesSection(b, voters) {
+    if (!b.votes) return [el("h2", {}, "Votes"), el("p", {}, "No vote record in this block.")];
+    const v = b.votes;
+    const of = voters.length ? ` of ${voters.length}` : "";
+    return [
+      el("h2", {}, `Votes (${v.signers.length}${of})`),
+      el("p", {}, `Notarize votes for the proposal of epoch ${v.epoch}, view ${v.view} (parent view ${v.parentView}): the round of block ${b.height - 2}.`),
+      table(["signer", "validator", "consensus key"], v.signers.map((i) => {
+        const m = voters[i];
+        return [String(i), m ? link("address", m.address, short(m.address)) : "(set not kept)", m ? el("span", { className: "mono" }, short(m.key)) : ""];
+      }), "none"),
     ];
   }
 

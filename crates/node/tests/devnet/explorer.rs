@@ -250,6 +250,23 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
         dom.contains(&format!("href=\"#/tx/{}\"", hash(&shout))),
         "{dom}"
     );
+    // A block's vote record (from height 3): its signers named by the epoch's set.
+    let voted = fail["blockHeight"].as_u64().unwrap();
+    assert!(
+        voted >= 3,
+        "the dev node records votes from height 3; {fail}"
+    );
+    let set = node.rpc("cowboy_getValidatorSet", json!([]));
+    let validator = set["members"][0]["validator"]["bytes"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let dom = browser.page(&format!("{base}/#/block/{voted}"), "block-votes", false);
+    assert!(dom.contains("<h2>Votes (1 of 1)</h2>"), "{dom}");
+    assert!(
+        dom.contains(&format!("href=\"#/address/{validator}\"")),
+        "{dom}"
+    );
     let found = browser.page(
         &format!("{base}/#/search/{}", hash(&transfer)),
         "search-hash",
