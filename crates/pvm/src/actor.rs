@@ -623,8 +623,8 @@ fn exc_to_error(vm: &mut Vm, e: Exc, filename: &str) -> InvokeError {
             };
             let message = vm.str(&v).unwrap_or_default();
             let class = vm.type_name(&v);
-            let traceback = match crate::render_error(vm, Exc::Py(v)) {
-                crate::RunError::Uncaught { traceback, .. } => traceback,
+            let traceback = match crate::outcome::render_error(vm, Exc::Py(v)) {
+                crate::outcome::RunError::Uncaught { traceback, .. } => traceback,
                 other => other.last_line(),
             };
             InvokeError::Python {

@@ -968,7 +968,7 @@ mod tests {
 
     #[test]
     fn the_shared_sdk_reaches_only_read_only_objects() {
-        let mut vm = Vm::new(crate::Limits::default());
+        let mut vm = Vm::new(crate::limits::Limits::default());
         let sdk = vm.shared_sdk().expect("the embedded SDK builds");
         let mut seen = std::collections::BTreeSet::new();
         walk(&Value::Module(sdk.clone()), &mut seen, "cowboy_sdk");

@@ -284,7 +284,7 @@ impl<'h> Vm<'h> {
             match crate::modules::load_cowboy_sdk(&mut vm, "cowboy_sdk") {
                 Ok(Value::Module(m)) => Ok(m),
                 Ok(_) => Err("cowboy_sdk is not a module".to_string()),
-                Err(e) => Err(format!("{:?}", crate::render_error(&mut vm, e))),
+                Err(e) => Err(format!("{:?}", crate::outcome::render_error(&mut vm, e))),
             }
         };
         Base {
