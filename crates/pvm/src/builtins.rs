@@ -12,10 +12,6 @@ use crate::vm::{Args, Exc, Types, Vm, R};
 use indexmap::IndexMap;
 use std::rc::Rc;
 
-/// A builtin function, identified by name.
-#[derive(Clone, Copy, Debug)]
-pub struct BuiltinFn(pub &'static str);
-
 const FUNCS: &[&str] = &[
     "print",
     "len",
@@ -389,7 +385,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     }
     let unbound = crate::objects::seqdunder::names(c.builtin).contains(&name)
         || (crate::objects::GENERIC_DUNDERS.contains(&name)
-            && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
+            && (!c.is_builtin_value_type() || crate::value::type_has_dunder(c.builtin, name)))
         || match c.builtin {
             BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
             BuiltinType::List => crate::objects::list::METHODS.contains(&name),
@@ -2251,7 +2247,7 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
         if c.is_builtin_value_type() {
             for m in crate::objects::GENERIC_DUNDERS {
-                if crate::objects::type_has_dunder(c.builtin, m) {
+                if crate::value::type_has_dunder(c.builtin, m) {
                     names.insert(m.to_string());
                 }
             }

@@ -201,7 +201,7 @@ pub fn code_size(code: &Code) -> usize {
             + c.lines.capacity() * size_of::<u32>()
             + c.consts.capacity() * size_of::<Value>()
             + c.names.iter().map(|n| 64 + n.s.len()).sum::<usize>()
-            + c.name_caches.capacity() * size_of::<crate::vm::inline_cache::NameCache>()
+            + c.name_caches.capacity() * size_of::<crate::bytecode::NameCache>()
             + c.codes.capacity() * size_of::<Rc<Code>>()
             + c.name.len()
             + c.qualname.len();

@@ -15,6 +15,7 @@ pub mod codec;
 pub mod compiler;
 pub mod cost;
 pub mod format;
+pub mod frame;
 pub mod host;
 pub mod limits;
 pub mod memory;

@@ -60,7 +60,7 @@ pub fn positional(vm: &mut Vm, a: Args, f: &str, min: usize, max: usize) -> R<Ve
 pub fn builtin(name: &str, f: Body) -> Value {
     Value::Builtin(Rc::new(Builtin {
         name: name.into(),
-        kind: BuiltinKind::Native(NativeFn(f)),
+        kind: NativeFn::kind(f),
     }))
 }
 

@@ -8,17 +8,16 @@
 //! `except` clause can catch it.
 
 pub mod call;
-pub mod frame;
 pub mod inline_cache;
 pub mod ops;
 pub mod profile;
 
 use crate::bytecode::{BinOp, CodeKind, Op};
 use crate::cost;
+use crate::frame::{Block, BlockKind, Frame};
 use crate::limits::Limits;
 use crate::objects::asyncgen;
 use crate::value::*;
-use frame::{Block, BlockKind, Frame};
 use indexmap::IndexMap;
 use std::borrow::Cow;
 use std::rc::Rc;

@@ -47,10 +47,13 @@ const LAYERS: &[Layer] = &[
         mutual: false,
     },
     Layer {
+        name: "data model",
+        modules: &["value", "bytecode", "frame"],
+        mutual: true,
+    },
+    Layer {
         name: "everything else (to untie)",
         modules: &[
-            "value",
-            "bytecode",
             "compiler",
             "objects",
             "vm",
