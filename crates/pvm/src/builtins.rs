@@ -1788,7 +1788,7 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
         vm.value_err(format!(
             "invalid literal for int() with base {}: {}",
             base,
-            crate::format::str_repr(s)
+            crate::unicode::str_repr(s)
         ))
     };
     // The scan below is linear; the quadratic share of the charge is taken only for strings
@@ -1863,14 +1863,14 @@ fn float_from_str(vm: &mut Vm, s: &str) -> R<f64> {
     if t.contains("__") || t.starts_with('_') || t.ends_with('_') {
         return Err(vm.value_err(format!(
             "could not convert string to float: {}",
-            crate::format::str_repr(s)
+            crate::unicode::str_repr(s)
         )));
     }
     let clean: String = t.chars().filter(|c| *c != '_').collect();
     clean.parse::<f64>().map_err(|_| {
         vm.value_err(format!(
             "could not convert string to float: {}",
-            crate::format::str_repr(s)
+            crate::unicode::str_repr(s)
         ))
     })
 }

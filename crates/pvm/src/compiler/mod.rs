@@ -2273,7 +2273,7 @@ impl Compiler {
             Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
                 format!("{} | {}", self.unparse(&b.left)?, self.unparse(&b.right)?)
             }
-            Expr::StringLiteral(s) => crate::format::str_repr(s.value.to_str()),
+            Expr::StringLiteral(s) => crate::unicode::str_repr(s.value.to_str()),
             Expr::NoneLiteral(_) => "None".into(),
             Expr::BooleanLiteral(b) => if b.value { "True" } else { "False" }.into(),
             Expr::EllipsisLiteral(_) => "...".into(),

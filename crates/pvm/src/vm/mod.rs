@@ -11,6 +11,9 @@ pub mod call;
 pub mod inline_cache;
 pub mod ops;
 pub mod profile;
+mod uncaught;
+
+pub use uncaught::Uncaught;
 
 use crate::bytecode::{BinOp, CodeKind, Op};
 use crate::cost;
@@ -283,7 +286,7 @@ impl<'h> Vm<'h> {
             match crate::modules::load_cowboy_sdk(&mut vm, "cowboy_sdk") {
                 Ok(Value::Module(m)) => Ok(m),
                 Ok(_) => Err("cowboy_sdk is not a module".to_string()),
-                Err(e) => Err(format!("{:?}", crate::outcome::render_error(&mut vm, e))),
+                Err(e) => Err(format!("{:?}", vm.render_uncaught(e))),
             }
         };
         Base {

@@ -52,11 +52,15 @@ const LAYERS: &[Layer] = &[
         mutual: true,
     },
     Layer {
-        name: "everything else (to untie)",
+        name: "compiler",
+        modules: &["compiler"],
+        mutual: false,
+    },
+    Layer {
+        name: "runtime (to untie)",
         modules: &[
-            "compiler",
-            "objects",
             "vm",
+            "objects",
             "builtins",
             "native",
             "modules",
@@ -65,10 +69,13 @@ const LAYERS: &[Layer] = &[
             "cbor_bridge",
             "code_cache",
             "sdk",
-            "actor",
-            "outcome",
         ],
         mutual: true,
+    },
+    Layer {
+        name: "entry points",
+        modules: &["actor", "outcome"],
+        mutual: false,
     },
     Layer {
         name: "crate root",
