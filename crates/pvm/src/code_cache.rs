@@ -181,14 +181,6 @@ pub fn load(
     Ok(Ok(code))
 }
 
-/// Modules in this thread's cache and their estimated compiled bytes (for tests and tools).
-pub fn stats() -> (usize, usize) {
-    CACHE.with(|c| {
-        let c = c.borrow();
-        (c.entries.len(), c.bytes)
-    })
-}
-
 /// An estimate of the heap a compiled module holds: its instructions, line table, constants,
 /// names and nested code objects. It sizes the cache; it is never part of consensus.
 pub fn code_size(code: &Code) -> usize {

@@ -5,33 +5,46 @@
 //! dispatch loop charging cycles from [`cost`]) with limits from [`limits`] and deterministic
 //! memory accounting in [`memory`]. What it is not: CPython, or a sandbox around one.
 //! Start reading at [`run`], then `vm/mod.rs`.
+//!
+//! The public surface, which is all other crates use:
+//! - [`run`] a program and read its [`RunOutcome`] (or [`RunError`]), under [`Limits`];
+//! - [`actor`]: invoke an actor method ([`actor::invoke`], on [`actor::with_vm_stack`]);
+//! - [`host`]: what an invocation asks of the chain ([`host::Host`]) and is told by it;
+//! - [`compiler`]: [`compile_module`] and the pre-parse [`compiler::check`] deploys are priced by;
+//! - [`cost`] (the cycle table), [`limits`] (on-chain defaults), [`memory`] (live and peak
+//!   accounted bytes), [`vm`] ([`Vm`], and [`vm::profile`]'s per-line costs for traces).
+//!
+//! Every other module is private, and the modules are layered: each uses only the layers
+//! below it (README "Layers", kept by `tests/it/layers.rs`).
 
+// The public surface (see the list above).
 pub mod actor;
-pub mod builtins;
-pub mod bytecode;
-pub mod cbor_bridge;
-pub mod code_cache;
-pub mod codec;
 pub mod compiler;
 pub mod cost;
-pub mod format;
-pub mod frame;
 pub mod host;
 pub mod limits;
 pub mod memory;
-pub mod modules;
-pub mod native;
-pub mod objects;
-mod outcome;
-pub mod sdk;
-pub mod tmpfs;
-mod unicode;
-mod unicode_tables;
-pub mod value;
 pub mod vm;
 
 pub use compiler::{compile_module, CompileError};
 pub use limits::Limits;
+pub use outcome::{run, RunError, RunOutcome};
 pub use vm::{Abort, Exc, Vm};
 
-pub use outcome::{run, RunError, RunOutcome};
+// Everything else is internal (README "Layers" orders it).
+mod builtins;
+mod bytecode;
+mod cbor_bridge;
+mod code_cache;
+mod codec;
+mod format;
+mod frame;
+mod modules;
+mod native;
+mod objects;
+mod outcome;
+mod sdk;
+mod tmpfs;
+mod unicode;
+mod unicode_tables;
+mod value;

@@ -190,16 +190,3 @@ pub fn bytes_like(v: &Value) -> Option<Vec<u8>> {
         _ => None,
     }
 }
-
-/// Length of a bytes-like argument without copying it.
-pub fn bytes_len(v: &Value) -> Option<usize> {
-    match v {
-        Value::Bytes(b) => Some(b.b.len()),
-        Value::ByteArray(b) => Some(b.b.borrow().len()),
-        Value::Instance(i) => {
-            let base = i.base.borrow().clone();
-            base.as_ref().and_then(bytes_len)
-        }
-        _ => None,
-    }
-}

@@ -7,9 +7,9 @@
 //! every run. Running out raises [`Abort::OutOfCycles`], which is not a Python exception: no
 //! `except` clause can catch it.
 
-pub mod call;
-pub mod inline_cache;
-pub mod ops;
+pub(crate) mod call;
+pub(crate) mod inline_cache;
+pub(crate) mod ops;
 pub mod profile;
 mod uncaught;
 
