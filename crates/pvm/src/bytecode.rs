@@ -11,7 +11,7 @@ use crate::value::{Class, Function, PyStr, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
-/// Binary operators, shared by `BinaryOp` and `InplaceOp`.
+/// Binary operators, shared by `Op::Binary` and `Op::Inplace`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum BinOp {
@@ -79,8 +79,8 @@ pub enum Op {
     Subscr,
     StoreSubscr,
     DeleteSubscr,
-    BinaryOp(BinOp),
-    InplaceOp(BinOp),
+    Binary(BinOp),
+    Inplace(BinOp),
     Compare(CmpOp),
     Is(bool),
     In(bool),

@@ -876,23 +876,41 @@ pub struct Builtin {
 #[derive(Clone, Copy, Debug)]
 pub struct BuiltinFn(pub &'static str);
 
+impl BuiltinType {
+    /// `str`, `bytes`, `bytearray`, `tuple`, `list`, `dict`, `set`, `frozenset` or `range`.
+    #[inline]
+    pub fn is_container(self) -> bool {
+        use BuiltinType as B;
+        matches!(
+            self,
+            B::Str
+                | B::Bytes
+                | B::ByteArray
+                | B::Tuple
+                | B::List
+                | B::Dict
+                | B::Set
+                | B::FrozenSet
+                | B::Range
+        )
+    }
+
+    /// `int`, `bool` or `float`.
+    #[inline]
+    pub fn is_number(self) -> bool {
+        matches!(
+            self,
+            BuiltinType::Int | BuiltinType::Bool | BuiltinType::Float
+        )
+    }
+}
+
 /// Which generic special methods a builtin value type has (so `hasattr(int, "__len__")` is
 /// false, and an `int` base in an MRO supplies `__hash__` before a later mixin's).
 pub fn type_has_dunder(bt: BuiltinType, name: &str) -> bool {
     use BuiltinType as B;
-    let container = matches!(
-        bt,
-        B::Str
-            | B::Bytes
-            | B::ByteArray
-            | B::Tuple
-            | B::List
-            | B::Dict
-            | B::Set
-            | B::FrozenSet
-            | B::Range
-    );
-    let number = matches!(bt, B::Int | B::Bool | B::Float);
+    let container = bt.is_container();
+    let number = bt.is_number();
     let valued = container || number;
     match name {
         "__len__" | "__iter__" | "__contains__" => container,
@@ -1255,22 +1273,8 @@ impl Class {
 
     /// The canonical class of a builtin value type (`int`, `list`, …), not a user subclass.
     pub fn is_builtin_value_type(&self) -> bool {
-        use BuiltinType as B;
-        matches!(
-            self.builtin,
-            B::Int
-                | B::Bool
-                | B::Float
-                | B::Str
-                | B::Bytes
-                | B::ByteArray
-                | B::Tuple
-                | B::List
-                | B::Dict
-                | B::Set
-                | B::FrozenSet
-                | B::Range
-        ) && !self.dict.borrow().contains_key("__module__")
+        (self.builtin.is_number() || self.builtin.is_container())
+            && !self.dict.borrow().contains_key("__module__")
     }
     /// Is `self` the class `other` or a subclass of it.
     pub fn is_subclass(self: &Rc<Self>, other: &Rc<Class>) -> bool {

@@ -889,18 +889,18 @@ impl<'h> Vm<'h> {
                     let o = Self::pop(f);
                     self.delitem(&o, k)?;
                 }
-                Op::BinaryOp(b) | Op::InplaceOp(b) => {
+                Op::Binary(b) | Op::Inplace(b) => {
                     self.charge(cost::ARITH)?;
                     if let Some(z) = ops::fast_binary(&f.stack, b) {
                         Self::replace_top2(f, z);
                         continue;
                     }
-                    if op == Op::InplaceOp(BinOp::Add) && self.str_append_in_place(f)? {
+                    if op == Op::Inplace(BinOp::Add) && self.str_append_in_place(f)? {
                         continue;
                     }
                     let r = Self::pop(f);
                     let l = Self::pop(f);
-                    let v = self.binary_op(&l, &r, b, matches!(op, Op::InplaceOp(_)))?;
+                    let v = self.binary_op(&l, &r, b, matches!(op, Op::Inplace(_)))?;
                     f.stack.push(v);
                 }
                 Op::Compare(c) => {

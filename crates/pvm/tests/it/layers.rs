@@ -186,9 +186,9 @@ fn modules(src: &Path) -> Vec<String> {
             .and_then(|s| s.to_str())
             .expect("utf-8 name")
             .to_string();
-        if path.is_dir() && path.join("mod.rs").exists() {
-            names.push(name);
-        } else if path.extension().is_some_and(|e| e == "rs") && name != "lib" {
+        let module_dir = path.is_dir() && path.join("mod.rs").exists();
+        let module_file = path.extension().is_some_and(|e| e == "rs") && name != "lib";
+        if module_dir || module_file {
             names.push(name);
         }
     }
