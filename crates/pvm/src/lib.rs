@@ -46,5 +46,4 @@ mod outcome;
 mod sdk;
 mod tmpfs;
 mod unicode;
-mod unicode_tables;
 mod value;

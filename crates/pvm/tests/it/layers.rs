@@ -38,7 +38,7 @@ const LAYERS: &[Layer] = &[
     },
     Layer {
         name: "leaves",
-        modules: &["limits", "tmpfs", "host", "unicode_tables"],
+        modules: &["limits", "tmpfs", "host"],
         mutual: false,
     },
     Layer {
