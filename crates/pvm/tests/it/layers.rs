@@ -278,20 +278,59 @@ fn crate_uses(code: &str) -> Vec<Use> {
     uses
 }
 
-#[test]
-fn no_module_reaches_up() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut layer_of: BTreeMap<&str, usize> = BTreeMap::new();
+/// The uses of `text` (the file `rel` under `src/`) the layers forbid, one line each:
+/// `src/<file>:<line>: <module> (<layer>) -> <module> (<layer>)`.
+fn offences(
+    rel: &Path,
+    text: &str,
+    modules: &[String],
+    layer_of: &BTreeMap<&str, usize>,
+) -> Vec<String> {
+    let first = rel
+        .components()
+        .next()
+        .expect("a path")
+        .as_os_str()
+        .to_string_lossy();
+    let from = first.trim_end_matches(".rs");
+    let from_layer = layer_of[from];
+    let mut found = Vec::new();
+    for u in crate_uses(&code_only(text)) {
+        let to = if modules.contains(&u.name) {
+            u.name.as_str()
+        } else {
+            "lib"
+        };
+        let to_layer = layer_of[to];
+        let allowed = to == from
+            || to_layer < from_layer
+            || (to_layer == from_layer && LAYERS[from_layer].mutual);
+        if !allowed {
+            found.push(format!(
+                "src/{}:{}: {from} ({}) -> {to} ({})",
+                rel.display(),
+                u.line,
+                LAYERS[from_layer].name,
+                LAYERS[to_layer].name
+            ));
+        }
+    }
+    found
+}
+
+/// Each module's layer (its index in [`LAYERS`]), checked to place every module of `src/`
+/// exactly once.
+fn layer_of(modules: &[String]) -> BTreeMap<&'static str, usize> {
+    let mut layer_of = BTreeMap::new();
     for (i, layer) in LAYERS.iter().enumerate() {
         for m in layer.modules {
             assert!(
-                layer_of.insert(m, i).is_none(),
+                layer_of.insert(*m, i).is_none(),
                 "module {m} is in two layers"
             );
         }
     }
-    let modules = modules(&src);
-    for m in &modules {
+    for m in modules {
         assert!(
             layer_of.contains_key(m.as_str()),
             "module {m} is in no layer of LAYERS"
@@ -303,47 +342,52 @@ fn no_module_reaches_up() {
             "LAYERS names {m}, which is not a module of src/"
         );
     }
+    layer_of
+}
 
+#[test]
+fn no_module_reaches_up() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let modules = modules(&src);
+    let layer_of = layer_of(&modules);
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    let mut offences = Vec::new();
+    let mut found = Vec::new();
     for file in &files {
         let rel = file.strip_prefix(&src).expect("under src");
-        let first = rel
-            .components()
-            .next()
-            .expect("a path")
-            .as_os_str()
-            .to_string_lossy();
-        let from = first.trim_end_matches(".rs");
-        let from_layer = layer_of[from];
         let text = std::fs::read_to_string(file).expect("read source");
-        for u in crate_uses(&code_only(&text)) {
-            let to = if modules.contains(&u.name) {
-                u.name.as_str()
-            } else {
-                "lib"
-            };
-            let to_layer = layer_of[to];
-            let allowed = to == from
-                || to_layer < from_layer
-                || (to_layer == from_layer && LAYERS[from_layer].mutual);
-            if !allowed {
-                offences.push(format!(
-                    "src/{}:{}: {from} ({}) -> {to} ({})",
-                    rel.display(),
-                    u.line,
-                    LAYERS[from_layer].name,
-                    LAYERS[to_layer].name
-                ));
-            }
-        }
+        found.extend(offences(rel, &text, &modules, &layer_of));
     }
     assert!(
-        offences.is_empty(),
+        found.is_empty(),
         "{} uses reach up or sideways (see tests/it/layers.rs):\n{}",
-        offences.len(),
-        offences.join("\n")
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn an_upward_use_is_named() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let modules = modules(&src);
+    let layer_of = layer_of(&modules);
+    let text = "use crate::memory::Acct;\n// crate::vm\nfn f() { crate::vm::ops::int_hash(1); }\n\
+                use crate::{bytecode::Code, builtins};\n";
+    assert_eq!(
+        offences(Path::new("value.rs"), text, &modules, &layer_of),
+        [
+            "src/value.rs:3: value (data model) -> vm (runtime (to untie))",
+            "src/value.rs:4: value (data model) -> builtins (runtime (to untie))",
+        ]
+    );
+    // A sibling in a layer that is not a knot is refused too; the crate root is the top.
+    let text = "use crate::host::Host;\nfn g() -> crate::RunError { todo!() }\n";
+    assert_eq!(
+        offences(Path::new("tmpfs.rs"), text, &modules, &layer_of),
+        [
+            "src/tmpfs.rs:1: tmpfs (leaves) -> host (leaves)",
+            "src/tmpfs.rs:2: tmpfs (leaves) -> lib (crate root)",
+        ]
     );
 }
 
