@@ -17,7 +17,7 @@ pub mod ops;
 mod parse;
 pub mod template;
 mod unicode;
-mod unicode_tables;
+pub mod unicode_tables;
 pub mod vm;
 
 use std::collections::BTreeMap;

@@ -4,7 +4,7 @@
 //! and their ASCII-only variants (ASCII flag, bytes patterns).
 
 use crate::unicode_tables::{
-    ALNUM, CASED, DECIMAL, EXTRA_CASES, ID_CONTINUE, ID_START, LOWER, LOWER_INV, SPACE,
+    ALNUM, DECIMAL, EXTRA_CASES, ID_CONTINUE, ID_START, SPACE, SRE_CASED, SRE_LOWER, SRE_LOWER_INV,
 };
 
 fn in_ranges(table: &[(u32, u32)], c: u32) -> bool {
@@ -72,8 +72,8 @@ pub(crate) fn uni_lower(c: u32) -> u32 {
     if c < 0x80 {
         return ascii_lower(c);
     }
-    match LOWER.binary_search_by_key(&c, |&(k, _)| k) {
-        Ok(i) => LOWER.get(i).map_or(c, |&(_, v)| v),
+    match SRE_LOWER.binary_search_by_key(&c, |&(k, _)| k) {
+        Ok(i) => SRE_LOWER.get(i).map_or(c, |&(_, v)| v),
         Err(_) => c,
     }
 }
@@ -89,7 +89,7 @@ pub(crate) fn ascii_lower(c: u32) -> u32 {
 
 /// `_sre.unicode_iscased`.
 pub(crate) fn uni_cased(c: u32) -> bool {
-    in_ranges(CASED, c)
+    in_ranges(SRE_CASED, c)
 }
 
 /// `_sre.ascii_iscased`.
@@ -111,8 +111,8 @@ pub(crate) fn for_each_preimage(lower: u32, f: &mut dyn FnMut(u32) -> bool) -> b
     if uni_lower(lower) == lower && f(lower) {
         return true;
     }
-    let start = LOWER_INV.partition_point(|&(k, _)| k < lower);
-    for &(k, v) in LOWER_INV.get(start..).unwrap_or(&[]) {
+    let start = SRE_LOWER_INV.partition_point(|&(k, _)| k < lower);
+    for &(k, v) in SRE_LOWER_INV.get(start..).unwrap_or(&[]) {
         if k != lower {
             break;
         }

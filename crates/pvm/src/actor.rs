@@ -623,10 +623,7 @@ fn exc_to_error(vm: &mut Vm, e: Exc, filename: &str) -> InvokeError {
             };
             let message = vm.str(&v).unwrap_or_default();
             let class = vm.type_name(&v);
-            let traceback = match crate::render_error(vm, Exc::Py(v)) {
-                crate::RunError::Uncaught { traceback, .. } => traceback,
-                other => other.last_line(),
-            };
+            let traceback = vm.render_uncaught(Exc::Py(v)).traceback;
             InvokeError::Python {
                 class,
                 message,

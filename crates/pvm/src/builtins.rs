@@ -12,10 +12,6 @@ use crate::vm::{Args, Exc, Types, Vm, R};
 use indexmap::IndexMap;
 use std::rc::Rc;
 
-/// A builtin function, identified by name.
-#[derive(Clone, Copy, Debug)]
-pub struct BuiltinFn(pub &'static str);
-
 const FUNCS: &[&str] = &[
     "print",
     "len",
@@ -389,7 +385,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     }
     let unbound = crate::objects::seqdunder::names(c.builtin).contains(&name)
         || (crate::objects::GENERIC_DUNDERS.contains(&name)
-            && (!c.is_builtin_value_type() || crate::objects::type_has_dunder(c.builtin, name)))
+            && (!c.is_builtin_value_type() || crate::value::type_has_dunder(c.builtin, name)))
         || match c.builtin {
             BuiltinType::Str => crate::objects::str::METHODS.contains(&name),
             BuiltinType::List => crate::objects::list::METHODS.contains(&name),
@@ -1792,7 +1788,7 @@ fn int_from_str(vm: &mut Vm, s: &str, base: u32) -> R<Value> {
         vm.value_err(format!(
             "invalid literal for int() with base {}: {}",
             base,
-            crate::format::str_repr(s)
+            crate::unicode::str_repr(s)
         ))
     };
     // The scan below is linear; the quadratic share of the charge is taken only for strings
@@ -1867,14 +1863,14 @@ fn float_from_str(vm: &mut Vm, s: &str) -> R<f64> {
     if t.contains("__") || t.starts_with('_') || t.ends_with('_') {
         return Err(vm.value_err(format!(
             "could not convert string to float: {}",
-            crate::format::str_repr(s)
+            crate::unicode::str_repr(s)
         )));
     }
     let clean: String = t.chars().filter(|c| *c != '_').collect();
     clean.parse::<f64>().map_err(|_| {
         vm.value_err(format!(
             "could not convert string to float: {}",
-            crate::format::str_repr(s)
+            crate::unicode::str_repr(s)
         ))
     })
 }
@@ -2251,7 +2247,7 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
         if c.is_builtin_value_type() {
             for m in crate::objects::GENERIC_DUNDERS {
-                if crate::objects::type_has_dunder(c.builtin, m) {
+                if crate::value::type_has_dunder(c.builtin, m) {
                     names.insert(m.to_string());
                 }
             }

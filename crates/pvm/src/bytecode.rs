@@ -7,10 +7,11 @@
 //! `SetupFinally`, `PopBlock`); `finally` bodies on the non-exceptional paths are inlined by
 //! the compiler.
 
-use crate::value::Value;
-use std::rc::Rc;
+use crate::value::{Class, Function, PyStr, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
 
-/// Binary operators, shared by `BinaryOp` and `InplaceOp`.
+/// Binary operators, shared by `Op::Binary` and `Op::Inplace`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum BinOp {
@@ -78,8 +79,8 @@ pub enum Op {
     Subscr,
     StoreSubscr,
     DeleteSubscr,
-    BinaryOp(BinOp),
-    InplaceOp(BinOp),
+    Binary(BinOp),
+    Inplace(BinOp),
     Compare(CmpOp),
     Is(bool),
     In(bool),
@@ -229,9 +230,9 @@ pub struct Code {
     /// Names for global/attribute/name ops.
     /// Interned per compilation (one `Rc` per distinct name), so lookups by these names
     /// compare pointers first and instance dicts share their keys.
-    pub names: Vec<Rc<crate::value::PyStr>>,
+    pub names: Vec<Rc<PyStr>>,
     /// The inline cache of each name (parallel to `names`; see `vm::inline_cache`).
-    pub name_caches: Vec<crate::vm::inline_cache::NameCache>,
+    pub name_caches: Vec<NameCache>,
     /// Nested code objects (functions, classes, comprehensions) for `MakeFunction`.
     pub codes: Vec<Rc<Code>>,
     /// Local variable names (fast slots); parameters come first.
@@ -275,4 +276,34 @@ impl Code {
             && !self.is_generator
             && !self.is_coroutine
     }
+}
+
+/// What the last class seen at a name's sites tells about it (`vm::inline_cache`).
+#[derive(Debug)]
+pub(crate) struct ClassFacts {
+    pub(crate) class: Weak<Class>,
+    pub(crate) epoch: u64,
+    /// A value in the instance dict is the attribute (no data descriptor; not a dunder).
+    pub(crate) dict_load: bool,
+    /// `obj.name = v` is a plain instance dict store.
+    pub(crate) plain_store: bool,
+    /// The plain function the class finds for `name`, if it is one.
+    pub(crate) method: Option<Weak<Function>>,
+}
+
+/// The inline cache of one name of a code object. The code object holds it (as CPython keeps
+/// inline cache entries beside the instructions); `vm::inline_cache` fills it, reads it and
+/// explains why it can change no result, cycle count or memory figure.
+#[derive(Debug, Default)]
+pub struct NameCache {
+    pub(crate) facts: RefCell<Option<ClassFacts>>,
+    /// Where the name was last found in a dict (instance dict or globals).
+    pub(crate) hint: Cell<u32>,
+    /// For `obj.name(…)` on a builtin value: the last receiver kind seen (see `builtin_kind`,
+    /// 0 = none yet) and whether that type has a method `name`.
+    pub(crate) builtin: Cell<(u8, bool)>,
+    /// For a global load that falls through to the builtins: the position of `name` in the
+    /// builtin namespace, checked by its key before use (the namespace is immutable and not
+    /// probe-charged, so a hit answers and costs exactly what the hashed lookup does).
+    pub(crate) builtin_at: Cell<u32>,
 }

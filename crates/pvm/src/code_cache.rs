@@ -181,14 +181,6 @@ pub fn load(
     Ok(Ok(code))
 }
 
-/// Modules in this thread's cache and their estimated compiled bytes (for tests and tools).
-pub fn stats() -> (usize, usize) {
-    CACHE.with(|c| {
-        let c = c.borrow();
-        (c.entries.len(), c.bytes)
-    })
-}
-
 /// An estimate of the heap a compiled module holds: its instructions, line table, constants,
 /// names and nested code objects. It sizes the cache; it is never part of consensus.
 pub fn code_size(code: &Code) -> usize {
@@ -201,7 +193,7 @@ pub fn code_size(code: &Code) -> usize {
             + c.lines.capacity() * size_of::<u32>()
             + c.consts.capacity() * size_of::<Value>()
             + c.names.iter().map(|n| 64 + n.s.len()).sum::<usize>()
-            + c.name_caches.capacity() * size_of::<crate::vm::inline_cache::NameCache>()
+            + c.name_caches.capacity() * size_of::<crate::bytecode::NameCache>()
             + c.codes.capacity() * size_of::<Rc<Code>>()
             + c.name.len()
             + c.qualname.len();

@@ -4,6 +4,7 @@
 //! building, so `f"{x:>1000000000}"` stops at the budget or the memory limit.
 
 use crate::cost;
+use crate::unicode::str_repr;
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
@@ -84,35 +85,6 @@ pub fn float_repr(f: f64) -> String {
             exp.abs()
         )
     }
-}
-
-/// CPython `repr(str)`.
-pub fn str_repr(s: &str) -> String {
-    let q = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(q);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == q => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if crate::unicode::is_printable(c) => out.push(c),
-            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push(q);
-    out
 }
 
 /// `ascii()` escaping of a repr.

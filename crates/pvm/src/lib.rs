@@ -5,302 +5,45 @@
 //! dispatch loop charging cycles from [`cost`]) with limits from [`limits`] and deterministic
 //! memory accounting in [`memory`]. What it is not: CPython, or a sandbox around one.
 //! Start reading at [`run`], then `vm/mod.rs`.
+//!
+//! The public surface, which is all other crates use:
+//! - [`run`] a program and read its [`RunOutcome`] (or [`RunError`]), under [`Limits`];
+//! - [`actor`]: invoke an actor method ([`actor::invoke`], on [`actor::with_vm_stack`]);
+//! - [`host`]: what an invocation asks of the chain ([`host::Host`]) and is told by it;
+//! - [`compiler`]: [`compile_module`] and the pre-parse [`compiler::check`] deploys are priced by;
+//! - [`cost`] (the cycle table), [`limits`] (on-chain defaults), [`memory`] (live and peak
+//!   accounted bytes), [`vm`] ([`Vm`], and [`vm::profile`]'s per-line costs for traces).
+//!
+//! Every other module is private, and the modules are layered: each uses only the layers
+//! below it (README "Layers", kept by `tests/it/layers.rs`).
 
+// The public surface (see the list above).
 pub mod actor;
-pub mod builtins;
-pub mod bytecode;
-pub mod cbor_bridge;
-pub mod code_cache;
-pub mod codec;
 pub mod compiler;
 pub mod cost;
-pub mod format;
 pub mod host;
 pub mod limits;
 pub mod memory;
-pub mod modules;
-pub mod native;
-pub mod objects;
-pub mod sdk;
-pub mod tmpfs;
-mod unicode;
-mod unicode_tables;
-pub mod value;
 pub mod vm;
 
 pub use compiler::{compile_module, CompileError};
 pub use limits::Limits;
+pub use outcome::{run, RunError, RunOutcome};
 pub use vm::{Abort, Exc, Vm};
 
-/// How a program ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RunError {
-    /// The program did not compile.
-    Compile(CompileError),
-    /// An uncaught exception or VM abort, rendered CPython-style.
-    Uncaught {
-        /// Exception class name (`OutOfCycles` / `MemoryError` for aborts).
-        class: String,
-        /// Full traceback text ending with `Class: message`.
-        traceback: String,
-    },
-}
-
-impl RunError {
-    /// The last line of the traceback (`Class: message`).
-    pub fn last_line(&self) -> String {
-        match self {
-            RunError::Compile(c) => format!("{}: {}", c.kind, c.msg),
-            RunError::Uncaught { traceback, .. } => {
-                traceback.lines().last().unwrap_or("").to_string()
-            }
-        }
-    }
-}
-
-/// Result of one run.
-#[derive(Debug, Clone)]
-pub struct RunOutcome {
-    /// Everything `print` wrote.
-    pub stdout: String,
-    /// `None` on success.
-    pub error: Option<RunError>,
-    /// Cycles charged.
-    pub cycles: u64,
-    /// Instructions executed.
-    pub instructions: u64,
-    /// Peak accounted memory in bytes.
-    pub peak_memory: u64,
-}
-
-/// Compile and run `source` as `__main__` under `limits`. Compilation is charged to the same
-/// cycle budget, before it runs.
-pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
-    let mut vm = Vm::new(limits);
-    // Compilation is charged as for an actor (`code_cache::load`), without the cache.
-    let r = match code_cache::load(&mut vm, source, filename, false, None) {
-        Ok(Ok(code)) => vm.run_main(code, source),
-        Ok(Err(e)) => {
-            return RunOutcome {
-                stdout: String::new(),
-                error: Some(RunError::Compile(e)),
-                cycles: vm.stats.cycles,
-                instructions: 0,
-                peak_memory: 0,
-            }
-        }
-        Err(e) => Err(e),
-    };
-    let mut error = match r {
-        Ok(_) => None,
-        Err(e) => Some(render_error(&mut vm, e)),
-    };
-    // Probes owed after the last instruction are this run's (see `actor::execute`).
-    if let Err(e) = vm.settle_final() {
-        if error.is_none() {
-            error = Some(render_error(&mut vm, e));
-        }
-    }
-    let out = RunOutcome {
-        stdout: std::mem::take(&mut vm.stdout),
-        error,
-        cycles: vm.stats.cycles,
-        instructions: vm.stats.instructions,
-        peak_memory: memory::peak(),
-    };
-    drop(vm);
-    out
-}
-
-/// Render an uncaught exception or abort CPython-style.
-pub(crate) fn render_error(vm: &mut Vm, e: Exc) -> RunError {
-    match e {
-        Exc::Abort(a) => {
-            let (class, msg) = match a {
-                Abort::OutOfCycles => ("OutOfCycles", "cycle budget exhausted"),
-                Abort::MemoryLimit => ("MemoryError", "invocation memory limit exceeded"),
-                Abort::OutOfCells => ("OutOfCells", "cell budget exhausted"),
-                Abort::HostFailure => ("HostFailure", "the chain host failed"),
-            };
-            RunError::Uncaught {
-                class: class.into(),
-                traceback: format!("Traceback (most recent call last):\n{class}: {msg}"),
-            }
-        }
-        Exc::Py(v) => {
-            let mut text = String::new();
-            render_chain(vm, &v, &mut text, 0);
-            let class = vm.type_name(&v);
-            RunError::Uncaught {
-                class,
-                traceback: text.trim_end().to_string(),
-            }
-        }
-    }
-}
-
-/// Where an exception is printed inside an exception group's tree (CPython's
-/// `_ExceptionPrintContext`): nesting depth and whether the current group still needs its
-/// closing line.
-#[derive(Default)]
-struct GroupCtx {
-    depth: usize,
-    need_close: bool,
-}
-
-/// CPython prints at most 15 sub-exceptions of a group and 10 levels of nesting.
-const MAX_GROUP_WIDTH: usize = 15;
-const MAX_GROUP_DEPTH: usize = 10;
-
-impl GroupCtx {
-    fn indent(&self) -> String {
-        " ".repeat(2 * self.depth)
-    }
-    /// Every line of `text` behind the indentation and the margin character.
-    fn emit(&self, out: &mut String, text: &str, margin: char) {
-        let mut prefix = self.indent();
-        if self.depth > 0 {
-            prefix.push(margin);
-            prefix.push(' ');
-        }
-        for line in text.split_inclusive('\n') {
-            out.push_str(&prefix);
-            out.push_str(line);
-        }
-    }
-}
-
-fn render_chain(vm: &mut Vm, v: &value::Value, out: &mut String, depth: u32) {
-    render_exc(vm, v, out, depth, &mut GroupCtx::default());
-}
-
-fn render_exc(vm: &mut Vm, v: &value::Value, out: &mut String, depth: u32, ctx: &mut GroupCtx) {
-    if let value::Value::Instance(i) = v {
-        let (cause, context, suppress, tb) = match i.exc.borrow().as_ref() {
-            Some(st) => (
-                st.cause.clone(),
-                st.context.clone(),
-                st.suppress,
-                st.traceback().to_vec(),
-            ),
-            None => (None, None, false, Vec::new()),
-        };
-        if depth < 16 {
-            if let Some(c) = cause {
-                render_exc(vm, &c, out, depth + 1, ctx);
-                ctx.emit(
-                    out,
-                    "\nThe above exception was the direct cause of the following exception:\n\n",
-                    '|',
-                );
-            } else if let (Some(c), false) = (context, suppress) {
-                render_exc(vm, &c, out, depth + 1, ctx);
-                ctx.emit(
-                    out,
-                    "\nDuring handling of the above exception, another exception occurred:\n\n",
-                    '|',
-                );
-            }
-        }
-        let mut frames = String::new();
-        for (file, line, func) in tb.iter().rev() {
-            frames.push_str(&format!("  File \"{file}\", line {line}, in {func}\n"));
-            if let Some(src) = vm.sources.get(file) {
-                if let Some(l) = src.lines().nth(line.saturating_sub(1) as usize) {
-                    frames.push_str(&format!("    {}\n", l.trim()));
-                }
-            }
-        }
-        let cls = i.cls();
-        let module = match cls.dict.borrow().get("__module__") {
-            Some(value::Value::Str(s)) if &*s.s != "builtins" && &*s.s != "__main__" => {
-                format!("{}.", s.s)
-            }
-            _ => String::new(),
-        };
-        let msg = vm.str(v).unwrap_or_default();
-        let mut only = if msg.is_empty() {
-            format!("{}{}\n", module, cls.name)
-        } else {
-            format!("{}{}: {}\n", module, cls.name, msg)
-        };
-        // PEP 678 notes, one per line after the message.
-        if let Some(notes) = i.dict.get_str("__notes__") {
-            for note in vm.collect(&notes).unwrap_or_default() {
-                only.push_str(&vm.str(&note).unwrap_or_default());
-                only.push('\n');
-            }
-        }
-        let members =
-            crate::native::state::<crate::objects::excgroup::Eg>(v).map(|g| match &g.exceptions {
-                value::Value::Tuple(t) => t.items.to_vec(),
-                _ => Vec::new(),
-            });
-        let Some(members) = members else {
-            if !tb.is_empty() {
-                ctx.emit(out, "Traceback (most recent call last):\n", '|');
-                ctx.emit(out, &frames, '|');
-            }
-            ctx.emit(out, &only, '|');
-            return;
-        };
-        // An exception group: CPython's tree of sub-exceptions.
-        if ctx.depth > MAX_GROUP_DEPTH {
-            ctx.emit(
-                out,
-                &format!("... (max_group_depth is {MAX_GROUP_DEPTH})\n"),
-                '|',
-            );
-            return;
-        }
-        let top = ctx.depth == 0;
-        if top {
-            ctx.depth += 1;
-        }
-        if !tb.is_empty() {
-            let margin = if top { '+' } else { '|' };
-            ctx.emit(
-                out,
-                "Exception Group Traceback (most recent call last):\n",
-                margin,
-            );
-            ctx.emit(out, &frames, '|');
-        }
-        ctx.emit(out, &only, '|');
-        let n = members.len().min(MAX_GROUP_WIDTH + 1);
-        ctx.need_close = false;
-        for (k, e) in members.iter().take(n).enumerate() {
-            let last = k + 1 == n;
-            if last {
-                ctx.need_close = true;
-            }
-            let truncated = k >= MAX_GROUP_WIDTH;
-            let title = if truncated {
-                "...".to_string()
-            } else {
-                (k + 1).to_string()
-            };
-            out.push_str(&format!(
-                "{}{}+---------------- {title} ----------------\n",
-                ctx.indent(),
-                if k == 0 { "+-" } else { "  " },
-            ));
-            ctx.depth += 1;
-            if truncated {
-                let more = members.len() - MAX_GROUP_WIDTH;
-                let s = if more > 1 { "s" } else { "" };
-                ctx.emit(out, &format!("and {more} more exception{s}\n"), '|');
-            } else {
-                render_exc(vm, e, out, depth + 1, ctx);
-            }
-            if last && ctx.need_close {
-                out.push_str(&format!("{}+{}\n", ctx.indent(), "-".repeat(36)));
-                ctx.need_close = false;
-            }
-            ctx.depth -= 1;
-        }
-        if top {
-            ctx.depth = 0;
-        }
-    }
-}
+// Everything else is internal (README "Layers" orders it).
+mod builtins;
+mod bytecode;
+mod cbor_bridge;
+mod code_cache;
+mod codec;
+mod format;
+mod frame;
+mod modules;
+mod native;
+mod objects;
+mod outcome;
+mod sdk;
+mod tmpfs;
+mod unicode;
+mod value;

@@ -9,18 +9,19 @@ use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
 
+/// The body of a native function.
+pub type NativeBody = fn(&mut Vm, Args) -> R<Value>;
+
 /// A native function exposed by a module.
 #[derive(Clone, Copy)]
-pub struct NativeFn(pub fn(&mut Vm, Args) -> R<Value>);
+pub struct NativeFn(pub NativeBody);
 
-impl std::fmt::Debug for NativeFn {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("NativeFn")
+impl NativeFn {
+    /// What a builtin value running `body` holds.
+    pub fn kind(body: NativeBody) -> BuiltinKind {
+        BuiltinKind::Native(NativeHandle::new(NativeFn(body)))
     }
 }
-
-/// The body of a native function.
-type NativeBody = fn(&mut Vm, Args) -> R<Value>;
 
 /// Builds a module object on first import.
 pub type Loader = fn(&mut Vm, &str) -> R<Value>;
@@ -164,7 +165,7 @@ fn native(vm: &mut Vm, d: &Rc<PyDict>, name: &str, f: fn(&mut Vm, Args) -> R<Val
         name,
         Value::Builtin(Rc::new(Builtin {
             name: name.into(),
-            kind: BuiltinKind::Native(NativeFn(f)),
+            kind: NativeFn::kind(f),
         })),
     )
 }
@@ -968,7 +969,7 @@ mod tests {
 
     #[test]
     fn the_shared_sdk_reaches_only_read_only_objects() {
-        let mut vm = Vm::new(crate::Limits::default());
+        let mut vm = Vm::new(crate::limits::Limits::default());
         let sdk = vm.shared_sdk().expect("the embedded SDK builds");
         let mut seen = std::collections::BTreeSet::new();
         walk(&Value::Module(sdk.clone()), &mut seen, "cowboy_sdk");

@@ -60,7 +60,7 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
             n,
             Value::Builtin(Rc::new(Builtin {
                 name: (*n).into(),
-                kind: BuiltinKind::Native(NativeFn(*f)),
+                kind: NativeFn::kind(*f),
             })),
         )?;
     }

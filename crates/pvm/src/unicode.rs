@@ -1,13 +1,14 @@
 //! Character properties and case mappings that must match CPython 3.11 exactly, from the
-//! tables `scripts/gen_unicode_tables.py` takes from CPython itself (`src/unicode_tables.rs`,
-//! Unicode 14.0). Rust's `char` methods are not used for these: they follow the toolchain's
-//! newer Unicode version, and some mean something else (`is_alphabetic` includes marks and
-//! letter numbers that `str.isalpha` rejects; `is_whitespace` misses `\x1c`–`\x1f`).
+//! tables `crates/pvm-re/scripts/gen_unicode_tables.py` takes from CPython itself
+//! (`cowboy_pvm_re::unicode_tables`, Unicode 14.0; one set of tables for `str` and `re`).
+//! Rust's `char` methods are not used for these: they follow the toolchain's newer Unicode
+//! version, and some mean something else (`is_alphabetic` includes marks and letter numbers
+//! that `str.isalpha` rejects; `is_whitespace` misses `\x1c`–`\x1f`).
 //!
 //! The string-level algorithms (`title`, `istitle`, `isupper`, `lower`'s final sigma …) follow
 //! CPython's `Objects/unicodeobject.c` behaviour; ASCII takes a fast path everywhere.
 
-use crate::unicode_tables as t;
+use cowboy_pvm_re::unicode_tables as t;
 
 fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
     let c = c as u32;
@@ -337,5 +338,34 @@ pub fn casefold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     s.chars()
         .for_each(|c| push_mapped(t::CASEFOLD, c, &mut out));
+    out
+}
+
+/// CPython `repr(str)`.
+pub fn str_repr(s: &str) -> String {
+    let q = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(q);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if is_printable(c) => out.push(c),
+            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push(q);
     out
 }

@@ -48,6 +48,15 @@ impl std::hash::Hasher for FixedHasher {
     }
 }
 
+/// The hash of a string's UTF-8 bytes: SipHash-1-3 under the fixed keys of [`FixedHasher`].
+#[inline]
+pub fn str_hash(s: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = FixedHasher::default();
+    h.write(s.as_bytes());
+    h.finish()
+}
+
 /// The hasher of the VM's own maps: class namespaces ([`NameMap`]), loaded modules, the code
 /// cache. SipHash-1-3 under keys drawn at random once per thread (the standard library's
 /// `RandomState`).
@@ -197,7 +206,7 @@ impl PyStr {
         if h != 0 {
             return h;
         }
-        let h = crate::vm::ops::str_hash(&self.s);
+        let h = str_hash(&self.s);
         self.hash.set(h);
         h
     }
@@ -656,7 +665,7 @@ impl PyDict {
 impl PyDict {
     /// Lookup by str key (attribute dicts, globals).
     pub fn get_str(&self, key: &str) -> Option<Value> {
-        let h = crate::vm::ops::str_hash(key);
+        let h = str_hash(key);
         let t = self.table.borrow();
         for i in t.candidates(h) {
             if let Some(Some(e)) = t.entries.get(i as usize) {
@@ -676,7 +685,7 @@ impl PyDict {
     }
     /// Store by str key.
     pub fn set_str(&self, key: &str, v: Value) {
-        let h = crate::vm::ops::str_hash(key);
+        let h = str_hash(key);
         {
             let mut t = self.table.borrow_mut();
             if let Some(i) = Self::find_str(&t, h, key) {
@@ -691,7 +700,7 @@ impl PyDict {
     }
     /// Remove by str key.
     pub fn del_str(&self, key: &str) -> Option<Value> {
-        let h = crate::vm::ops::str_hash(key);
+        let h = str_hash(key);
         let r = {
             let mut t = self.table.borrow_mut();
             let i = Self::find_str(&t, h, key)?;
@@ -702,7 +711,7 @@ impl PyDict {
     }
     /// Contains str key.
     pub fn has_str(&self, key: &str) -> bool {
-        let h = crate::vm::ops::str_hash(key);
+        let h = str_hash(key);
         Self::find_str(&self.table.borrow(), h, key).is_some()
     }
 
@@ -863,18 +872,97 @@ pub struct Builtin {
     pub kind: BuiltinKind,
 }
 
+/// A builtin function, identified by name.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinFn(pub &'static str);
+
+impl BuiltinType {
+    /// `str`, `bytes`, `bytearray`, `tuple`, `list`, `dict`, `set`, `frozenset` or `range`.
+    #[inline]
+    pub fn is_container(self) -> bool {
+        use BuiltinType as B;
+        matches!(
+            self,
+            B::Str
+                | B::Bytes
+                | B::ByteArray
+                | B::Tuple
+                | B::List
+                | B::Dict
+                | B::Set
+                | B::FrozenSet
+                | B::Range
+        )
+    }
+
+    /// `int`, `bool` or `float`.
+    #[inline]
+    pub fn is_number(self) -> bool {
+        matches!(
+            self,
+            BuiltinType::Int | BuiltinType::Bool | BuiltinType::Float
+        )
+    }
+}
+
+/// Which generic special methods a builtin value type has (so `hasattr(int, "__len__")` is
+/// false, and an `int` base in an MRO supplies `__hash__` before a later mixin's).
+pub fn type_has_dunder(bt: BuiltinType, name: &str) -> bool {
+    use BuiltinType as B;
+    let container = bt.is_container();
+    let number = bt.is_number();
+    let valued = container || number;
+    match name {
+        "__len__" | "__iter__" | "__contains__" => container,
+        "__getitem__" => container && !matches!(bt, B::Set | B::FrozenSet),
+        "__setitem__" | "__delitem__" => matches!(bt, B::List | B::Dict | B::ByteArray),
+        "__add__" | "__mul__" => {
+            number || matches!(bt, B::Str | B::Bytes | B::ByteArray | B::Tuple | B::List)
+        }
+        "__hash__" => valued && !matches!(bt, B::List | B::Dict | B::Set | B::ByteArray),
+        "__lt__" | "__le__" | "__gt__" | "__ge__" => valued && !matches!(bt, B::Dict | B::Range),
+        "__repr__" | "__str__" | "__eq__" | "__ne__" | "__format__" | "__bool__" => valued,
+        _ => false,
+    }
+}
+
 /// The callable behind a [`Builtin`].
 #[derive(Debug, Clone)]
 pub enum BuiltinKind {
-    /// A builtin function from [`crate::builtins`].
-    Func(crate::builtins::BuiltinFn),
+    /// A builtin function (`builtins::call_builtin` runs it).
+    Func(BuiltinFn),
     /// Method `name` of builtin-typed receiver.
     Method(Value),
     /// A native module function.
-    Native(crate::modules::NativeFn),
+    Native(NativeHandle),
     /// A builtin type's method taken from the class (`str.upper`): the receiver is the first
     /// argument and must be an instance of that type.
     Unbound(BuiltinType),
+}
+
+/// A native function (`modules::NativeFn`), held opaquely: its signature names the
+/// interpreter, a layer above values, so this layer keeps it as `Any` and the interpreter,
+/// which made it, opens it again to call it (`Vm::call`). The check is one type-id comparison.
+#[derive(Clone)]
+pub struct NativeHandle(Rc<dyn std::any::Any>);
+
+impl NativeHandle {
+    /// Hold `body` (a `modules::NativeFn`).
+    pub fn new(body: impl std::any::Any) -> Self {
+        NativeHandle(Rc::new(body))
+    }
+
+    /// The body, if it is a `T`.
+    #[inline]
+    pub fn get<T: std::any::Any>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
+}
+
+impl std::fmt::Debug for NativeHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NativeFn")
+    }
 }
 
 /// A function bound to an instance (or class for classmethods).
@@ -1172,10 +1260,7 @@ impl Class {
             }
             // Only `__hash__` is synthesised: the other protocols of builtin bases are served by
             // the payload fallbacks (which also handle `__missing__` and friends).
-            if name == "__hash__"
-                && c.is_builtin_value_type()
-                && crate::objects::type_has_dunder(c.builtin, name)
-            {
+            if name == "__hash__" && c.is_builtin_value_type() && type_has_dunder(c.builtin, name) {
                 let v = Value::Builtin(Rc::new(Builtin {
                     name: name.into(),
                     kind: BuiltinKind::Unbound(c.builtin),
@@ -1188,22 +1273,8 @@ impl Class {
 
     /// The canonical class of a builtin value type (`int`, `list`, …), not a user subclass.
     pub fn is_builtin_value_type(&self) -> bool {
-        use BuiltinType as B;
-        matches!(
-            self.builtin,
-            B::Int
-                | B::Bool
-                | B::Float
-                | B::Str
-                | B::Bytes
-                | B::ByteArray
-                | B::Tuple
-                | B::List
-                | B::Dict
-                | B::Set
-                | B::FrozenSet
-                | B::Range
-        ) && !self.dict.borrow().contains_key("__module__")
+        (self.builtin.is_number() || self.builtin.is_container())
+            && !self.dict.borrow().contains_key("__module__")
     }
     /// Is `self` the class `other` or a subclass of it.
     pub fn is_subclass(self: &Rc<Self>, other: &Rc<Class>) -> bool {
@@ -1315,7 +1386,7 @@ impl Instance {
 #[derive(Debug)]
 pub struct Generator {
     /// The frame; `None` once finished.
-    pub frame: RefCell<Option<Box<crate::vm::frame::Frame>>>,
+    pub frame: RefCell<Option<Box<crate::frame::Frame>>>,
     /// Name for reprs.
     pub name: Rc<str>,
     /// Currently executing (re-entrancy guard).
@@ -1330,7 +1401,7 @@ pub struct Generator {
 }
 impl Generator {
     /// Wrap a frame.
-    pub fn new(frame: crate::vm::frame::Frame, name: Rc<str>, coroutine: bool) -> Generator {
+    pub fn new(frame: crate::frame::Frame, name: Rc<str>, coroutine: bool) -> Generator {
         let async_gen = frame.code.is_async_gen;
         Generator {
             frame: RefCell::new(Some(Box::new(frame))),
@@ -1516,8 +1587,8 @@ impl Value {
             Value::Instance(x) => x.acct.serial() << 1,
             Value::Generator(x) => x.acct.serial() << 1,
             Value::Iter(x) => x.acct.serial() << 1,
-            Value::Builtin(b) => crate::vm::ops::str_hash(&b.name) | 1,
-            Value::Module(m) => crate::vm::ops::str_hash(&m.name) | 1,
+            Value::Builtin(b) => str_hash(&b.name) | 1,
+            Value::Module(m) => str_hash(&m.name) | 1,
             // Inline values: equal values are "the same object" (like CPython's small ints);
             // odd numbers so they never collide with heap serials (even).
             Value::Int(i) => (*i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,

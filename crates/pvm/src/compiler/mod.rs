@@ -1700,7 +1700,7 @@ impl Compiler {
             Expr::Name(n) => {
                 self.load_name(n.id.as_str());
                 self.expr(&a.value)?;
-                self.emit(Op::InplaceOp(op));
+                self.emit(Op::Inplace(op));
                 self.store_name(n.id.as_str());
             }
             Expr::Attribute(at) => {
@@ -1709,7 +1709,7 @@ impl Compiler {
                 let i = self.attr_idx(at.attr.id.as_str());
                 self.emit(Op::LoadAttr(i));
                 self.expr(&a.value)?;
-                self.emit(Op::InplaceOp(op));
+                self.emit(Op::Inplace(op));
                 self.emit(Op::Rot2);
                 self.emit(Op::StoreAttr(i));
             }
@@ -1719,7 +1719,7 @@ impl Compiler {
                 self.emit(Op::Dup2);
                 self.emit(Op::Subscr);
                 self.expr(&a.value)?;
-                self.emit(Op::InplaceOp(op));
+                self.emit(Op::Inplace(op));
                 self.emit(Op::Rot3);
                 self.emit(Op::StoreSubscr);
             }
@@ -1994,7 +1994,7 @@ impl Compiler {
             Expr::BinOp(b) => {
                 self.expr(&b.left)?;
                 self.expr(&b.right)?;
-                self.emit(Op::BinaryOp(binop(b.op)));
+                self.emit(Op::Binary(binop(b.op)));
             }
             Expr::UnaryOp(u) => {
                 self.expr(&u.operand)?;
@@ -2273,7 +2273,7 @@ impl Compiler {
             Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
                 format!("{} | {}", self.unparse(&b.left)?, self.unparse(&b.right)?)
             }
-            Expr::StringLiteral(s) => crate::format::str_repr(s.value.to_str()),
+            Expr::StringLiteral(s) => crate::unicode::str_repr(s.value.to_str()),
             Expr::NoneLiteral(_) => "None".into(),
             Expr::BooleanLiteral(b) => if b.value { "True" } else { "False" }.into(),
             Expr::EllipsisLiteral(_) => "...".into(),

@@ -60,7 +60,7 @@ pub fn positional(vm: &mut Vm, a: Args, f: &str, min: usize, max: usize) -> R<Ve
 pub fn builtin(name: &str, f: Body) -> Value {
     Value::Builtin(Rc::new(Builtin {
         name: name.into(),
-        kind: BuiltinKind::Native(NativeFn(f)),
+        kind: NativeFn::kind(f),
     }))
 }
 
@@ -186,19 +186,6 @@ pub fn bytes_like(v: &Value) -> Option<Vec<u8>> {
                 Some(b @ (Value::Bytes(_) | Value::ByteArray(_))) => bytes_like(&b),
                 _ => None,
             }
-        }
-        _ => None,
-    }
-}
-
-/// Length of a bytes-like argument without copying it.
-pub fn bytes_len(v: &Value) -> Option<usize> {
-    match v {
-        Value::Bytes(b) => Some(b.b.len()),
-        Value::ByteArray(b) => Some(b.b.borrow().len()),
-        Value::Instance(i) => {
-            let base = i.base.borrow().clone();
-            base.as_ref().and_then(bytes_len)
         }
         _ => None,
     }

@@ -603,7 +603,7 @@ fn construct(vm: &mut Vm, r: Option<Value>, i: Option<Value>) -> R<C64> {
         }
         vm.charge(cost::per_char(s.s.len()))?;
         let Some(t) = remove_underscores(&s.s) else {
-            let r = format::str_repr(&s.s);
+            let r = crate::unicode::str_repr(&s.s);
             return Err(vm.value_err(format!("could not convert string to complex: {r}")));
         };
         return parse_str(&t).ok_or_else(|| vm.value_err("complex() arg is a malformed string"));

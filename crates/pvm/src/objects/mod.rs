@@ -59,38 +59,6 @@ pub fn clinic_type_name(vm: &Vm, v: &Value) -> String {
     }
 }
 
-/// Which generic special methods a builtin value type has (so `hasattr(int, "__len__")` is
-/// false, and an `int` base in an MRO supplies `__hash__` before a later mixin's).
-pub fn type_has_dunder(bt: BuiltinType, name: &str) -> bool {
-    use BuiltinType as B;
-    let container = matches!(
-        bt,
-        B::Str
-            | B::Bytes
-            | B::ByteArray
-            | B::Tuple
-            | B::List
-            | B::Dict
-            | B::Set
-            | B::FrozenSet
-            | B::Range
-    );
-    let number = matches!(bt, B::Int | B::Bool | B::Float);
-    let valued = container || number;
-    match name {
-        "__len__" | "__iter__" | "__contains__" => container,
-        "__getitem__" => container && !matches!(bt, B::Set | B::FrozenSet),
-        "__setitem__" | "__delitem__" => matches!(bt, B::List | B::Dict | B::ByteArray),
-        "__add__" | "__mul__" => {
-            number || matches!(bt, B::Str | B::Bytes | B::ByteArray | B::Tuple | B::List)
-        }
-        "__hash__" => valued && !matches!(bt, B::List | B::Dict | B::Set | B::ByteArray),
-        "__lt__" | "__le__" | "__gt__" | "__ge__" => valued && !matches!(bt, B::Dict | B::Range),
-        "__repr__" | "__str__" | "__eq__" | "__ne__" | "__format__" | "__bool__" => valued,
-        _ => false,
-    }
-}
-
 /// Public names of a builtin value type for `dir()` and the class `__dict__`: its methods,
 /// alternate constructors and data attributes.
 pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
@@ -210,7 +178,7 @@ pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
     }
     if is_generic_dunder(name) {
         return match builtin_type_of(v) {
-            Some(bt) => type_has_dunder(bt, name),
+            Some(bt) => crate::value::type_has_dunder(bt, name),
             None => {
                 matches!(
                     name,

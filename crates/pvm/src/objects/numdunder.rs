@@ -8,7 +8,7 @@
 //! bools and floats. The work is the operator's (or builtin's) own, metered as it is; the
 //! argument counts are checked here with the messages of CPython's slot wrappers and methods.
 
-use crate::builtins::{call_builtin, BuiltinFn};
+use crate::builtins::call_builtin;
 use crate::bytecode::{BinOp, CmpOp, Op};
 use crate::value::*;
 use crate::vm::{Args, Vm, R};

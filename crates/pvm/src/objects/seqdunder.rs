@@ -8,7 +8,7 @@
 //! mutate and return the receiver, and dict's ordering comparisons are always
 //! `NotImplemented`. The work is the operator's own, metered as it is.
 
-use crate::builtins::{call_builtin, BuiltinFn};
+use crate::builtins::call_builtin;
 use crate::bytecode::BinOp;
 use crate::value::*;
 use crate::vm::{Args, Vm, R};

@@ -20,7 +20,10 @@ impl Vm<'_> {
                     let recv = recv.clone();
                     crate::objects::call_method(self, &recv, &b.name, args)
                 }
-                BuiltinKind::Native(nf) => (nf.0)(self, args),
+                BuiltinKind::Native(h) => match h.get::<crate::modules::NativeFn>() {
+                    Some(nf) => (nf.0)(self, args),
+                    None => Err(self.type_err(format!("'{}' is not callable", b.name))),
+                },
                 BuiltinKind::Unbound(bt) => {
                     let mut a = args;
                     let owner = self.types_class(*bt);
@@ -150,7 +153,7 @@ impl Vm<'_> {
 
     /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
     /// enforce the call-depth limit, run it, and give its buffers back for reuse.
-    fn run_bound_frame(&mut self, frame: &mut super::frame::Frame) -> R<Value> {
+    fn run_bound_frame(&mut self, frame: &mut crate::frame::Frame) -> R<Value> {
         let code = frame.code.clone();
         for &(ci, pi) in &code.cell_params {
             let v = frame.locals[pi as usize].clone();
@@ -837,7 +840,7 @@ impl Vm<'_> {
                             let mut names: Vec<&str> = crate::objects::GENERIC_DUNDERS
                                 .iter()
                                 .copied()
-                                .filter(|n| crate::objects::type_has_dunder(c.builtin, n))
+                                .filter(|n| crate::value::type_has_dunder(c.builtin, n))
                                 .collect();
                             names.extend(crate::objects::methods_of(c.builtin));
                             names.extend(match c.builtin {
@@ -1409,7 +1412,7 @@ impl Vm<'_> {
         let saved_handling = self.handling.len();
         // The exceptions its suspended frame was handling are being handled again.
         for b in &frame.blocks {
-            if let (super::frame::BlockKind::Handler, Some(e)) = (b.kind, &b.exc) {
+            if let (crate::frame::BlockKind::Handler, Some(e)) = (b.kind, &b.exc) {
                 self.handling.push(e.clone());
             }
         }
@@ -1465,7 +1468,7 @@ impl Vm<'_> {
     /// delegate first (PEP 380): `GeneratorExit` closes it and is then raised here; anything
     /// else is thrown into it, and what it yields, returns or raises decides what this
     /// frame does.
-    fn throw_to_delegate(&mut self, frame: &mut crate::vm::frame::Frame, e: Value) -> Delegated {
+    fn throw_to_delegate(&mut self, frame: &mut crate::frame::Frame, e: Value) -> Delegated {
         let at_yield_from = frame.started
             && matches!(
                 frame.code.ops.get(frame.pc),
@@ -1529,7 +1532,7 @@ impl Vm<'_> {
         }
     }
 
-    fn unwind_pub(&mut self, f: &mut crate::vm::frame::Frame, e: Value) -> bool {
+    fn unwind_pub(&mut self, f: &mut crate::frame::Frame, e: Value) -> bool {
         self.unwind(f, e)
     }
 

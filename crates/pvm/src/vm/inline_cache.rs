@@ -29,37 +29,10 @@
 //! being reused by a later one), so that price is the same on every validator.
 
 use super::{Vm, R};
+use crate::bytecode::{ClassFacts, NameCache};
 use crate::value::{Class, Function, PyDict, PyStr, Value};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::{Rc, Weak};
-
-/// What the last class seen at a name's sites tells about it (see the module doc).
-#[derive(Debug)]
-struct ClassFacts {
-    class: Weak<Class>,
-    epoch: u64,
-    /// A value in the instance dict is the attribute (no data descriptor; not a dunder).
-    dict_load: bool,
-    /// `obj.name = v` is a plain instance dict store.
-    plain_store: bool,
-    /// The plain function the class finds for `name`, if it is one.
-    method: Option<Weak<Function>>,
-}
-
-/// The inline cache of one name of a code object.
-#[derive(Debug, Default)]
-pub struct NameCache {
-    facts: RefCell<Option<ClassFacts>>,
-    /// Where the name was last found in a dict (instance dict or globals).
-    hint: Cell<u32>,
-    /// For `obj.name(…)` on a builtin value: the last receiver kind seen (see `builtin_kind`,
-    /// 0 = none yet) and whether that type has a method `name`.
-    builtin: Cell<(u8, bool)>,
-    /// For a global load that falls through to the builtins: the position of `name` in the
-    /// builtin namespace, checked by its key before use (the namespace is immutable and not
-    /// probe-charged, so a hit answers and costs exactly what the hashed lookup does).
-    builtin_at: Cell<u32>,
-}
 
 /// The value kinds whose builtin methods depend on the kind alone (so `has_method` may be
 /// remembered per kind), numbered from 1.

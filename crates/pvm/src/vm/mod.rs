@@ -7,18 +7,20 @@
 //! every run. Running out raises [`Abort::OutOfCycles`], which is not a Python exception: no
 //! `except` clause can catch it.
 
-pub mod call;
-pub mod frame;
-pub mod inline_cache;
-pub mod ops;
+pub(crate) mod call;
+pub(crate) mod inline_cache;
+pub(crate) mod ops;
 pub mod profile;
+mod uncaught;
+
+pub use uncaught::Uncaught;
 
 use crate::bytecode::{BinOp, CodeKind, Op};
 use crate::cost;
+use crate::frame::{Block, BlockKind, Frame};
 use crate::limits::Limits;
 use crate::objects::asyncgen;
 use crate::value::*;
-use frame::{Block, BlockKind, Frame};
 use indexmap::IndexMap;
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -284,7 +286,7 @@ impl<'h> Vm<'h> {
             match crate::modules::load_cowboy_sdk(&mut vm, "cowboy_sdk") {
                 Ok(Value::Module(m)) => Ok(m),
                 Ok(_) => Err("cowboy_sdk is not a module".to_string()),
-                Err(e) => Err(format!("{:?}", crate::render_error(&mut vm, e))),
+                Err(e) => Err(format!("{:?}", vm.render_uncaught(e))),
             }
         };
         Base {
@@ -887,18 +889,18 @@ impl<'h> Vm<'h> {
                     let o = Self::pop(f);
                     self.delitem(&o, k)?;
                 }
-                Op::BinaryOp(b) | Op::InplaceOp(b) => {
+                Op::Binary(b) | Op::Inplace(b) => {
                     self.charge(cost::ARITH)?;
                     if let Some(z) = ops::fast_binary(&f.stack, b) {
                         Self::replace_top2(f, z);
                         continue;
                     }
-                    if op == Op::InplaceOp(BinOp::Add) && self.str_append_in_place(f)? {
+                    if op == Op::Inplace(BinOp::Add) && self.str_append_in_place(f)? {
                         continue;
                     }
                     let r = Self::pop(f);
                     let l = Self::pop(f);
-                    let v = self.binary_op(&l, &r, b, matches!(op, Op::InplaceOp(_)))?;
+                    let v = self.binary_op(&l, &r, b, matches!(op, Op::Inplace(_)))?;
                     f.stack.push(v);
                 }
                 Op::Compare(c) => {

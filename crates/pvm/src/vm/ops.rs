@@ -2381,7 +2381,7 @@ impl Vm<'_> {
 
     /// Lookup with a str key without charging (name resolution; charged by the op).
     pub fn dict_get_str(&self, d: &PyDict, key: &str) -> Option<Value> {
-        let h = str_hash(key);
+        let h = crate::value::str_hash(key);
         let t = d.table.borrow();
         for i in t.candidates(h) {
             if let Some(Some(e)) = t.entries.get(i as usize) {
@@ -2398,7 +2398,7 @@ impl Vm<'_> {
     /// Store with a str key.
     pub fn dict_set_str(&mut self, d: &PyDict, key: &str, v: Value) -> R<()> {
         self.check_writable(d)?;
-        let h = str_hash(key);
+        let h = crate::value::str_hash(key);
         {
             let mut t = d.table.borrow_mut();
             let found = t.candidates(h).find(|&i| {
@@ -2547,13 +2547,6 @@ fn seq_item(v: &Value, i: usize) -> Option<Value> {
         Value::Tuple(t) => t.items.get(i).cloned(),
         _ => None,
     }
-}
-
-/// The hash of a string's UTF-8 bytes: SipHash-1-3 under the fixed keys of [`FixedHasher`].
-pub fn str_hash(s: &str) -> u64 {
-    let mut h = FixedHasher::default();
-    h.write(s.as_bytes());
-    h.finish()
 }
 
 const MODULUS: i128 = (1 << 61) - 1;

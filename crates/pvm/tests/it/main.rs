@@ -23,6 +23,7 @@ mod hostile;
 mod hostile_stdlib;
 mod jobs_sdk;
 mod language;
+mod layers;
 mod line_profile;
 mod robustness;
 mod shared_sdk;
