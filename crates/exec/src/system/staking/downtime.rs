@@ -48,7 +48,7 @@ use cowboy_types::{Address, Event, Hash32, VoteRecord};
 
 use super::epoch::epoch_of;
 use super::record::{corrupt, load, load_set, missed_key, SetMember};
-use super::slashing::{consensus_namespace, jail};
+use super::slashing::{consensus_namespace, fixed_rng, jail};
 use crate::state::{SResult, StateFailure};
 use crate::system::store::{get_value, put_value, Raw};
 use crate::system::{CallError, SystemState};
@@ -208,10 +208,7 @@ fn verifies(
     let Some(notarize) = notarize(record, target, signer, signature) else {
         return false;
     };
-    // An Ed25519 check draws no randomness; the interface asks for an rng, so it gets a
-    // fixed one, and the verdict is the same on every validator.
-    let mut rng = commonware_utils::rng::TestRng::new(0);
-    notarize.verify(&mut rng, scheme, &commonware_parallel::Sequential)
+    notarize.verify(&mut fixed_rng(), scheme, &commonware_parallel::Sequential)
 }
 
 /// The voted block's set and its participants: `Ok(Err(_))` if the state holds none.

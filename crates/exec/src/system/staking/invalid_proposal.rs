@@ -43,13 +43,13 @@ use commonware_cryptography::sha256;
 use cowboy_types::block::{BlockHeader, DecodeError};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::GenesisParams;
-use cowboy_types::{keccak256, Address, Hash32, Transaction, TxError, Vote, VoteRecord};
+use cowboy_types::{keccak256, Hash32, Transaction, TxError, Vote, VoteRecord};
 
-use super::downtime::{notarize, participants};
+use super::downtime::notarize;
 use super::epoch::epoch_of;
 use super::error::StakingError;
-use super::record::{invalid_proposal_key, load, load_set};
-use super::slashing::{consensus_namespace, jail};
+use super::record::invalid_proposal_key;
+use super::slashing::{accepted, fixed_rng, voter};
 use crate::apply::{check_stateless, TxInvalid};
 use crate::header::{check_header_against_parent, BlockError, ChainRules, Parent};
 use crate::system::{Call, CallError};
@@ -344,10 +344,6 @@ impl Envelope {
     }
 }
 
-fn addr_value(a: &Address) -> Value {
-    Value::Bytes(a.0.to_vec())
-}
-
 /// `submit_evidence` of an invalid proposal (`body` follows the tag): verify it (see the
 /// module docs), then jail the signer without slashing. Charged `validator_call_cycles` and
 /// one signature check before any work, one more per transaction of the block before any of
@@ -368,19 +364,10 @@ pub fn submit(call: &mut Call<'_>, body: &[u8]) -> Result<Value, CallError> {
     )?;
     let (epoch, view) = (evidence.vote.epoch().get(), evidence.vote.view().get());
     let signer = usize::from(evidence.vote.signer());
-    let members = load_set(call, epoch)?.ok_or(StakingError::UnknownEpoch(epoch))?;
-    let set = participants(&members)?;
-    let offender = *set
-        .addresses
-        .get(signer)
-        .ok_or_else(|| StakingError::BadEvidence(format!("signer {signer} is outside the set")))?;
-    let scheme = VoteScheme::verifier(&consensus_namespace(call.env.chain_id), set.keys);
-    // An Ed25519 check draws no randomness; the interface asks for an rng, so it gets a
-    // fixed one, and the verdict is the same on every validator.
-    let mut rng = commonware_utils::rng::TestRng::new(0);
+    let (offender, scheme) = voter(call, epoch, signer)?;
     if !evidence
         .vote
-        .verify(&mut rng, &scheme, &commonware_parallel::Sequential)
+        .verify(&mut fixed_rng(), &scheme, &commonware_parallel::Sequential)
     {
         return Err(refused(
             "the notarize signature does not verify for its signer in that epoch's set",
@@ -397,21 +384,15 @@ pub fn submit(call: &mut Call<'_>, body: &[u8]) -> Result<Value, CallError> {
         .fault(p, call.env.chain_id, epoch)
         .ok_or(StakingError::ValidProposal)?;
     call.write(&invalid_proposal_key(&offender, epoch, view), &[1])?;
-    let already_jailed = load(call, &offender)?.is_some_and(|v| v.jailed_until.is_some());
-    if !already_jailed {
-        jail(call, &offender, "invalid proposal")?;
-    }
     let fault = fault.to_string();
-    call.emit(
-        "EvidenceAccepted",
-        &Value::Map(vec![
-            (Value::Text("validator".into()), addr_value(&offender)),
-            (Value::Text("epoch".into()), Value::Uint(epoch)),
-            (Value::Text("view".into()), Value::Uint(view)),
-            (Value::Text("signer".into()), Value::Uint(signer as u64)),
-            (Value::Text("burned".into()), Value::Uint(0)),
-            (Value::Text("fault".into()), Value::Text(fault.clone())),
-        ]),
+    let named = vec![(Value::Text("fault".into()), Value::Text(fault.clone()))];
+    accepted(
+        call,
+        &offender,
+        "invalid proposal",
+        (epoch, view, signer),
+        0,
+        named,
     )?;
     Ok(Value::Text(fault))
 }
