@@ -169,7 +169,7 @@ pub enum Verdict {
         /// The block.
         block: Box<Block>,
         /// Its parent's header.
-        parent: BlockHeader,
+        parent: Box<BlockHeader>,
     },
 }
 
@@ -531,7 +531,7 @@ impl<E: Context> Chain<E> {
                 Ok(Verdict::Invalid {
                     reason,
                     block: Box::new(block),
-                    parent: parent.header,
+                    parent: Box::new(parent.header),
                 })
             }
         }

@@ -604,7 +604,7 @@ impl<E: Runtime> Application<E> {
                                 parent,
                             }) => {
                                 tracing::warn!(hash = %hash.to_hex(), %reason, "invalid proposal");
-                                self.keep_invalid(&chain, round, &block, Some(&parent));
+                                self.keep_invalid(&chain, round, &block, Some(&*parent));
                                 Some(false)
                             }
                             Err(e) => {
@@ -712,12 +712,13 @@ impl<E: Runtime> Application<E> {
         block: &Block,
         parent: Option<&BlockHeader>,
     ) {
-        use cowboy_exec::system::staking::{ProposalFault, ProposedBlock};
+        use cowboy_exec::system::staking::{ProposalFault, SplitBlock};
         let (epoch, _, hash, _) = round;
         let genesis = chain.genesis();
         let bytes = block.encode();
         let parent = parent.map(BlockHeader::encode);
-        let fault = ProposedBlock::parse(&hash, &bytes, parent.as_deref())
+        let fault = SplitBlock::split(&hash, &bytes, parent.as_deref())
+            .and_then(SplitBlock::committed)
             .ok()
             .and_then(|b| b.fault(&genesis.params, genesis.chain_id, epoch));
         let Some(fault) = fault else {

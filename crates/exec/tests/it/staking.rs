@@ -928,6 +928,16 @@ mod invalid_proposal {
         (cbor::encode(&Value::Array(items)), payload)
     }
 
+    /// A fault case: what it is, the block's bytes, its payload, the parent if the fault
+    /// needs it, and the words the fault is named with.
+    type Case = (
+        &'static str,
+        Vec<u8>,
+        Hash32,
+        Option<BlockHeader>,
+        &'static str,
+    );
+
     /// Each stateless fault, submitted by anyone: accepted, the signer jailed and not
     /// slashed, the events of the other jail paths emitted, the fault named in the result.
     #[test]
@@ -940,8 +950,7 @@ mod invalid_proposal {
         let parent = parent_header(&params);
         let hash = |b: &Block| b.header.hash();
         let tx_value = |t: &Transaction| cbor::decode(&t.encode()).unwrap();
-        // (what, block bytes, its payload, the parent if the fault needs it, the fault named)
-        let mut cases: Vec<(&str, Vec<u8>, Hash32, Option<BlockHeader>, &str)> = Vec::new();
+        let mut cases: Vec<Case> = Vec::new();
         let (raw, payload) = raw_block(Value::Array(vec![Value::Uint(1)]), vec![], None);
         cases.push((
             "not a header",

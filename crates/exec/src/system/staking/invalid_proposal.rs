@@ -27,7 +27,8 @@
 //!
 //! **Cost.** Everything is linear in the evidence's bytes, which the submitter pays for as
 //! calldata: one CBOR decode, a keccak of each part, at most one signature recovery per
-//! transaction (charged `verify_signature_cycles` each, with the vote's, before any is made).
+//! transaction (charged `verify_signature_cycles` each, with the vote's, as soon as the
+//! block is split into its parts and before any per-transaction work).
 //!
 //! **Not evidence** (state-dependent, or beyond one transaction): a wrong state root, a
 //! transaction that fails at its position (nonce, balance, lane room), an out-of-order block
@@ -133,28 +134,25 @@ fn refused(why: &str) -> StakingError {
     StakingError::BadEvidence(why.into())
 }
 
-/// A proposed block, split into the parts its header hash commits to (only
-/// [`ProposedBlock::parse`] makes one, so every part is the proposer's).
+/// A proposed block split into its parts, its header checked against the signed payload
+/// but not yet its body (only [`SplitBlock::split`] makes one): [`SplitBlock::transactions`]
+/// says what checking the rest may cost before any of that per-transaction work is done.
 #[derive(Debug, Clone)]
-pub struct ProposedBlock {
-    header: Result<BlockHeader, DecodeError>,
-    /// Each transaction's canonical bytes.
-    transactions: Vec<Vec<u8>>,
-    /// The vote record's canonical bytes.
-    votes: Option<Vec<u8>>,
-    /// The parent's header and hash.
-    parent: Option<(BlockHeader, Hash32)>,
+pub struct SplitBlock<'p> {
+    header: Vec<u8>,
+    transactions: Vec<Value>,
+    votes: Option<Value>,
+    parent: Option<&'p [u8]>,
 }
 
-impl ProposedBlock {
+impl<'p> SplitBlock<'p> {
     /// The block `block` (canonical bytes) proposed under `payload`, with its parent's header
-    /// `parent` if given. Refused unless the header hashes to `payload`, the body is exactly
-    /// what the header commits to and the parent is the one it names.
-    pub fn parse(
+    /// `parent` if given. Refused unless the header hashes to `payload`.
+    pub fn split(
         payload: &Hash32,
         block: &[u8],
-        parent: Option<&[u8]>,
-    ) -> Result<ProposedBlock, StakingError> {
+        parent: Option<&'p [u8]>,
+    ) -> Result<SplitBlock<'p>, StakingError> {
         let value = cbor::decode(block).map_err(|e| {
             StakingError::BadEvidence(format!("the block is not canonical CBOR: {e}"))
         })?;
@@ -162,23 +160,39 @@ impl ProposedBlock {
             return Err(refused("the block is not an array"));
         };
         let mut items = items.into_iter();
-        let (Some(header), Some(Value::Array(txs)), votes, None) =
+        let (Some(header), Some(Value::Array(transactions)), votes, None) =
             (items.next(), items.next(), items.next(), items.next())
         else {
             return Err(refused(
                 "a block is [header, [transaction…]] or [header, [transaction…], votes]",
             ));
         };
-        let header_bytes = cbor::encode(&header);
-        if keccak256(&header_bytes) != *payload {
+        let header = cbor::encode(&header);
+        if keccak256(&header) != *payload {
             return Err(refused("the block's header hash is not the signed payload"));
         }
-        let transactions: Vec<Vec<u8>> = txs.iter().map(cbor::encode).collect();
-        let votes = votes.as_ref().map(cbor::encode);
-        let header = match BlockHeader::decode(&header_bytes) {
+        Ok(SplitBlock {
+            header,
+            transactions,
+            votes,
+            parent,
+        })
+    }
+
+    /// How many transactions the block holds (each may cost a signature recovery).
+    pub fn transactions(&self) -> usize {
+        self.transactions.len()
+    }
+
+    /// The block as its signer committed to it: refused unless the body is exactly what the
+    /// header commits to and the parent is the one it names.
+    pub fn committed(self) -> Result<ProposedBlock, StakingError> {
+        let transactions: Vec<Vec<u8>> = self.transactions.iter().map(cbor::encode).collect();
+        let votes = self.votes.as_ref().map(cbor::encode);
+        let header = match BlockHeader::decode(&self.header) {
             Ok(h) => h,
             Err(e) => {
-                if parent.is_some() {
+                if self.parent.is_some() {
                     return Err(refused(
                         "a parent is given for a header that names none (it does not decode)",
                     ));
@@ -209,7 +223,7 @@ impl ProposedBlock {
                 ))
             }
         }
-        let parent = match parent {
+        let parent = match self.parent {
             None => None,
             Some(bytes) => {
                 let hash = keccak256(bytes);
@@ -228,12 +242,22 @@ impl ProposedBlock {
             parent,
         })
     }
+}
 
-    /// How many transactions the block holds (each may cost a signature recovery).
-    pub fn transactions(&self) -> usize {
-        self.transactions.len()
-    }
+/// A proposed block, split into the parts its header hash commits to (only
+/// [`SplitBlock::committed`] makes one, so every part is the proposer's).
+#[derive(Debug, Clone)]
+pub struct ProposedBlock {
+    header: Result<BlockHeader, DecodeError>,
+    /// Each transaction's canonical bytes.
+    transactions: Vec<Vec<u8>>,
+    /// The vote record's canonical bytes.
+    votes: Option<Vec<u8>>,
+    /// The parent's header and hash.
+    parent: Option<(BlockHeader, Hash32)>,
+}
 
+impl ProposedBlock {
     /// The first stateless fault of the block, proposed in a round of `round_epoch` on chain
     /// `chain_id`; `None` if it is valid as far as that can tell. On a dev chain the epoch is
     /// not checked: its one engine stays in epoch 0 for ever (node README, "Epochs").
@@ -357,11 +381,12 @@ pub fn submit(call: &mut Call<'_>, body: &[u8]) -> Result<Value, CallError> {
     let evidence = Envelope::decode(body)?;
     let proposal = &evidence.vote.proposal;
     let payload = Hash32(proposal.payload.0);
-    let block = ProposedBlock::parse(&payload, &evidence.block, evidence.parent.as_deref())?;
+    let block = SplitBlock::split(&payload, &evidence.block, evidence.parent.as_deref())?;
     call.charge(
         p.verify_signature_cycles
             .saturating_mul(block.transactions() as u64),
     )?;
+    let block = block.committed()?;
     let (epoch, view) = (evidence.vote.epoch().get(), evidence.vote.view().get());
     let signer = usize::from(evidence.vote.signer());
     let (offender, scheme) = voter(call, epoch, signer)?;

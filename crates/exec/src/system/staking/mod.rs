@@ -65,7 +65,7 @@ pub use self::epoch::{
 };
 pub use self::error::StakingError;
 pub use self::invalid_proposal::{
-    invalid_proposal_evidence, ProposalFault, ProposedBlock, INVALID_PROPOSAL,
+    invalid_proposal_evidence, ProposalFault, ProposedBlock, SplitBlock, INVALID_PROPOSAL,
 };
 pub use self::record::{Keys, SetMember, Validator};
 pub use self::slashing::{
