@@ -395,10 +395,11 @@ enum ValidatorCmd {
         #[arg(long)]
         epoch: Option<u64>,
     },
-    /// The attributable faults (double votes) the node's consensus reported, as evidence.
+    /// The attributable faults (double votes, invalid proposals) the node's consensus
+    /// reported, as evidence.
     Evidence,
     /// Submit evidence of a fault (from `cowboy validator evidence`): the chain verifies it
-    /// and jails and slashes the offender.
+    /// and jails the offender, slashing it for a double vote.
     SubmitEvidence {
         /// The evidence, 0x + hex.
         evidence: String,

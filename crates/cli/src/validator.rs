@@ -175,8 +175,8 @@ pub fn evidence(ctx: &Ctx) -> CmdResult {
     Ok(())
 }
 
-/// `cowboy validator submit-evidence HEX`: anyone may; the chain verifies it, then jails and
-/// slashes the offender (each offence once).
+/// `cowboy validator submit-evidence HEX`: anyone may; the chain verifies it, then jails the
+/// offender, slashing it for a double vote (each offence once).
 pub fn submit_evidence(ctx: &Ctx, evidence: &str, force: bool) -> CmdResult {
     let bytes = hex::decode(evidence.trim().trim_start_matches("0x")).map_err(|e| {
         format!("the evidence is not hex ({e}); copy it from `cowboy validator evidence`")

@@ -160,8 +160,17 @@ struct Pending {
 pub enum Verdict {
     /// Valid: vote for it.
     Valid,
-    /// Invalid, with the rule it breaks.
-    Invalid(BlockError),
+    /// Invalid, with the rule it breaks. The block is no longer kept: here it is, with its
+    /// parent's header, for the evidence an invalid proposal may give
+    /// (`crate::consensus`, "Evidence").
+    Invalid {
+        /// The rule.
+        reason: BlockError,
+        /// The block.
+        block: Box<Block>,
+        /// Its parent's header.
+        parent: Box<BlockHeader>,
+    },
 }
 
 /// The chain (see the module docs).
@@ -519,7 +528,11 @@ impl<E: Context> Chain<E> {
             }
             Err(reason) => {
                 self.pending.remove(hash);
-                Ok(Verdict::Invalid(reason))
+                Ok(Verdict::Invalid {
+                    reason,
+                    block: Box::new(block),
+                    parent: Box::new(parent.header),
+                })
             }
         }
     }

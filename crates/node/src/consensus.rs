@@ -36,10 +36,20 @@
 //!
 //! **Evidence.** Commonware reports attributable faults (two notarizes or two finalizes for
 //! different blocks in one view, a nullify and a finalize in one view) to the reporter; the
-//! application logs them and keeps the last [`MAX_EVIDENCE`] ([`EvidenceLog`]), each in the
-//! bytes the staking actor's `submit_evidence` takes (its kind's tag, then commonware's
-//! encoding). `cowboy_getEvidence` serves them, and anyone can submit one in a transaction
-//! (`cowboy validator submit-evidence`), which the chain verifies against the epoch's set.
+//! application logs them and keeps the last [`MAX_EVIDENCE`] (at most [`MAX_EVIDENCE_BYTES`]:
+//! [`EvidenceLog`]), each in the bytes the staking actor's `submit_evidence` takes (its
+//! kind's tag, then commonware's encoding). `cowboy_getEvidence` serves them, and anyone
+//! can submit one in a transaction (`cowboy validator submit-evidence`), which the chain
+//! verifies against the epoch's set.
+//!
+//! **Invalid proposals.** A proposal this validator refuses for a fault exec's rule can
+//! show without state (`staking::ProposedBlock::fault`: not of the round's epoch, wrong
+//! against its parent, a transaction with no valid signature or another chain's id, …) is
+//! kept (`InvalidLog`) with its block's bytes, and the parent's header when the fault is
+//! against it; each notarize of it the reporter sees, before or after the verdict (the
+//! leader's, as a rule), becomes [`FaultKind::InvalidProposal`] evidence in the same log,
+//! once per signer. A block whose evidence would not fit in a transaction is not kept:
+//! nobody could submit it.
 //!
 //! **Votes for the downtime record.** The reporter also sees every notarize vote the engine
 //! accepts from a peer or makes itself, before their signatures are checked (commonware
@@ -67,7 +77,7 @@ use commonware_consensus::simplex::Plan;
 use commonware_consensus::{Automaton, CertifiableAutomaton, Epochable, Relay, Reporter, Viewable};
 use commonware_cryptography::{ed25519, sha256};
 use commonware_p2p::{Receiver, Recipients, Sender};
-use cowboy_types::block::Block;
+use cowboy_types::block::{Block, BlockHeader};
 use cowboy_types::{Address, Hash32, Vote, VoteRecord};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
@@ -90,6 +100,9 @@ impl<T> Runtime for T where T: cowboy_state::Context + rand_core::CryptoRng + Se
 
 /// Most pieces of evidence an [`Application`] keeps (the oldest go first).
 pub const MAX_EVIDENCE: usize = 1024;
+/// Most bytes of evidence it keeps (the oldest go first): evidence of an invalid proposal
+/// carries the block, up to a transaction's size.
+pub const MAX_EVIDENCE_BYTES: usize = 16 << 20;
 
 /// Which attributable fault a piece of [`Evidence`] proves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +114,9 @@ pub enum FaultKind {
     ConflictingFinalize,
     /// A nullify and a finalize vote in one view.
     NullifyFinalize,
+    /// A notarize vote (the leader's proposal, or a vote for it) of a block that fails the
+    /// block rule without state (exec's `staking::ProposalFault`).
+    InvalidProposal,
 }
 
 /// Attributable misbehaviour commonware reported (see the module docs).
@@ -134,10 +150,11 @@ impl EvidenceLog {
 
     fn push(&self, evidence: Evidence) {
         if let Ok(mut kept) = self.0.lock() {
-            if kept.len() == MAX_EVIDENCE {
-                kept.pop_front();
-            }
             kept.push_back(evidence);
+            let mut total: usize = kept.iter().map(|e| e.bytes.len()).sum();
+            while kept.len() > MAX_EVIDENCE || total > MAX_EVIDENCE_BYTES {
+                total -= kept.pop_front().map_or(0, |e| e.bytes.len());
+            }
         }
     }
 }
@@ -171,6 +188,16 @@ impl VoteLog {
         }
     }
 
+    /// The votes kept for `proposal`, by signer.
+    fn votes_for(&self, proposal: &ProposalKey) -> Vec<(u32, [u8; 64])> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|kept| kept.get(proposal).cloned())
+            .map(|votes| votes.into_iter().collect())
+            .unwrap_or_default()
+    }
+
     /// The votes kept for block `hash`: those of its proposal with the most of them, if any.
     pub fn record_for(&self, hash: &Hash32) -> Option<VoteRecord> {
         let kept = self.0.lock().ok()?;
@@ -192,6 +219,23 @@ impl VoteLog {
         })
     }
 }
+
+/// Most invalid proposals an [`InvalidLog`] keeps (the oldest go first). Each holds at most
+/// a transaction's worth of bytes (evidence that fits no transaction is not kept).
+const MAX_INVALID: usize = 64;
+
+/// A proposal found invalid without state: the bytes its evidence carries, and the signers
+/// already accused of it.
+struct Invalid {
+    block: Vec<u8>,
+    parent: Option<Vec<u8>>,
+    accused: std::collections::BTreeSet<u32>,
+}
+
+/// The proposals this validator refused for a stateless fault (the last [`MAX_INVALID`]), so
+/// that every notarize of one, reported before or after the verdict, becomes evidence once.
+#[derive(Clone, Default)]
+struct InvalidLog(Arc<std::sync::Mutex<std::collections::BTreeMap<ProposalKey, Invalid>>>);
 
 /// p2p channel of consensus votes.
 pub const VOTES_CHANNEL: u64 = 0;
@@ -242,6 +286,7 @@ pub struct Application<E: Runtime> {
     finalized: mpsc::UnboundedSender<Hash32>,
     evidence: EvidenceLog,
     votes: VoteLog,
+    invalid: InvalidLog,
 }
 
 // Not derived: a runtime context is not `Clone` (the application shares it behind an `Arc`).
@@ -258,6 +303,7 @@ impl<E: Runtime> Clone for Application<E> {
             finalized: self.finalized.clone(),
             evidence: self.evidence.clone(),
             votes: self.votes.clone(),
+            invalid: self.invalid.clone(),
         }
     }
 }
@@ -294,6 +340,7 @@ impl<E: Runtime> Application<E> {
                 finalized: finalized_tx,
                 evidence: EvidenceLog::default(),
                 votes: VoteLog::default(),
+                invalid: InvalidLog::default(),
             },
             Tasks {
                 outbound,
@@ -517,9 +564,11 @@ impl<E: Runtime> Application<E> {
         }
     }
 
-    /// Wait until block `hash` is here and its parent `parent` can be extended here, then
-    /// re-execute it on the parent's state.
-    async fn check(&self, parent: Hash32, hash: Hash32, epoch: u64) -> Option<bool> {
+    /// Wait until block `hash`, proposed in `round` (epoch, view, payload, parent view), is
+    /// here and its parent `parent` can be extended here, then re-execute it on the parent's
+    /// state. A block refused for a stateless fault becomes evidence against its signers.
+    async fn check(&self, parent: Hash32, round: ProposalKey) -> Option<bool> {
+        let (epoch, _, hash, _) = round;
         let mut head = self.chain.lock().await.watch_head();
         loop {
             head.borrow_and_update();
@@ -535,6 +584,7 @@ impl<E: Runtime> Application<E> {
                     }
                     if !self.dev && epoch_of(&chain, block.header.height) != epoch {
                         tracing::warn!(hash = %hash.to_hex(), height = block.header.height, epoch, "proposal outside the round's epoch");
+                        self.keep_invalid(&chain, round, &block, None);
                         return Some(false);
                     }
                     if chain.extendable(&parent).is_some() {
@@ -548,8 +598,13 @@ impl<E: Runtime> Application<E> {
                         }
                         return match chain.verify(&hash).await {
                             Ok(Verdict::Valid) => Some(true),
-                            Ok(Verdict::Invalid(reason)) => {
+                            Ok(Verdict::Invalid {
+                                reason,
+                                block,
+                                parent,
+                            }) => {
                                 tracing::warn!(hash = %hash.to_hex(), %reason, "invalid proposal");
+                                self.keep_invalid(&chain, round, &block, Some(&*parent));
                                 Some(false)
                             }
                             Err(e) => {
@@ -592,13 +647,17 @@ impl<E: Runtime> Automaton for Application<E> {
         let (tx, rx) = oneshot::channel();
         let app = self.clone();
         let parent = hash32(&context.parent.1);
-        let hash = hash32(&payload);
-        let epoch = context.epoch().get();
+        let round = (
+            context.epoch().get(),
+            context.view().get(),
+            hash32(&payload),
+            context.parent.0.get(),
+        );
         self.context.child("verify").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {
                 _ = tx.closed() => {}
-                verdict = app.check(parent, hash, epoch) => {
+                verdict = app.check(parent, round) => {
                     if let Some(v) = verdict {
                         let _ = tx.send(v);
                     }
@@ -642,6 +701,85 @@ impl<E: Runtime> Application<E> {
         self.evidence.clone()
     }
 
+    /// Keep `block`, proposed in `round`, as an invalid proposal if exec's rule finds it
+    /// invalid without state (with `parent`'s header, when the fault needs it) and its
+    /// evidence fits in a transaction; then accuse every signer of a notarize of it seen so
+    /// far (the leader's, as a rule).
+    fn keep_invalid(
+        &self,
+        chain: &Chain<E>,
+        round: ProposalKey,
+        block: &Block,
+        parent: Option<&BlockHeader>,
+    ) {
+        use cowboy_exec::system::staking::{ProposalFault, SplitBlock};
+        let (epoch, _, hash, _) = round;
+        let genesis = chain.genesis();
+        let bytes = block.encode();
+        let parent = parent.map(BlockHeader::encode);
+        let fault = SplitBlock::split(&hash, &bytes, parent.as_deref())
+            .and_then(SplitBlock::committed)
+            .ok()
+            .and_then(|b| b.fault(&genesis.params, genesis.chain_id, epoch));
+        let Some(fault) = fault else {
+            return; // state-dependent, or not attributable to the signers
+        };
+        // Only a fault against the parent needs the parent's header in the evidence.
+        let parent = parent.filter(|_| matches!(fault, ProposalFault::Parent(_)));
+        let size = bytes.len() + parent.as_ref().map_or(0, Vec::len);
+        if size as u64 > genesis.params.max_tx_size_bytes {
+            tracing::warn!(%fault, size, "invalid proposal too large to submit as evidence");
+            return;
+        }
+        tracing::warn!(%fault, view = round.1, "invalid proposal kept as evidence");
+        if let Ok(mut kept) = self.invalid.0.lock() {
+            kept.entry(round).or_insert(Invalid {
+                block: bytes,
+                parent,
+                accused: Default::default(),
+            });
+            while kept.len() > MAX_INVALID {
+                kept.pop_first();
+            }
+        }
+        for (signer, signature) in self.votes.votes_for(&round) {
+            self.accuse(round, signer, signature);
+        }
+    }
+
+    /// Record evidence against `signer`, whose notarize `signature` is over `round`, if that
+    /// proposal is a kept invalid one and `signer` is not accused of it yet.
+    fn accuse(&self, round: ProposalKey, signer: u32, signature: [u8; 64]) {
+        let Ok(mut kept) = self.invalid.0.lock() else {
+            return;
+        };
+        let Some(invalid) = kept.get_mut(&round) else {
+            return;
+        };
+        if !invalid.accused.insert(signer) {
+            return;
+        }
+        let (epoch, view, payload, parent_view) = round;
+        let proposal = VoteRecord {
+            epoch,
+            view,
+            parent_view,
+            votes: Vec::new(),
+        };
+        let vote = Vote { signer, signature };
+        let bytes = cowboy_exec::system::staking::invalid_proposal_evidence(
+            &proposal,
+            &payload,
+            &vote,
+            &invalid.block,
+            invalid.parent.as_deref(),
+        );
+        drop(kept);
+        if let Some(bytes) = bytes {
+            self.record(FaultKind::InvalidProposal, view, signer, bytes);
+        }
+    }
+
     fn record(&self, kind: FaultKind, view: u64, signer: u32, bytes: Vec<u8>) {
         tracing::warn!(
             ?kind,
@@ -679,6 +817,7 @@ impl<E: Runtime> Reporter for Application<E> {
                     );
                     if let Ok(bytes) = signature.encode().as_ref().try_into() {
                         self.votes.push(key, n.signer().get(), bytes);
+                        self.accuse(key, n.signer().get(), bytes);
                     }
                 }
                 return Feedback::Ok;

@@ -361,6 +361,11 @@ impl VoteRecord {
         cbor::encode(&self.to_value())
     }
 
+    /// Strict decoding of [`VoteRecord::encode`]'s output (the shape only; see the type).
+    pub fn decode(bytes: &[u8]) -> Result<VoteRecord, DecodeError> {
+        VoteRecord::from_value(cbor::decode(bytes).map_err(DecodeError::Cbor)?)
+    }
+
     /// The header's `votes_root`: keccak256 of the encoding.
     pub fn hash(&self) -> Hash32 {
         keccak256(&self.encode())

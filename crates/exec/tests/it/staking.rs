@@ -797,3 +797,403 @@ proptest! {
         });
     }
 }
+
+/// Invalid proposals: the leader's notarize of a block, the block and (for a fault against it)
+/// its parent's header. Four-validator set; validator keys `1` offends, test key `2` submits.
+mod invalid_proposal {
+    use super::*;
+    use cowboy_exec::header::{basefees_after, genesis_header};
+    use cowboy_types::block::{Block, BlockHeader};
+    use cowboy_types::{Payload, Transaction};
+    use staking::invalid_proposal_evidence;
+
+    const MEMBERS: [u32; 4] = [0, 1, 2, 3];
+
+    /// Validator keys `i`'s index in the set of `MEMBERS` (as simplex numbers them) and its
+    /// notarize signature over `(epoch, view, view − 1, payload)`.
+    fn sign(i: u32, epoch: u64, view: u64, payload: &Hash32) -> Vote {
+        let set = Set::try_from_iter(MEMBERS.iter().map(|&p| vkeys(p).1.public_key())).unwrap();
+        let scheme =
+            VoteScheme::signer(&consensus_namespace(CHAIN_ID), set.clone(), vkeys(i).1).unwrap();
+        let proposal = Proposal::new(
+            Round::new(Epoch::new(epoch), View::new(view)),
+            View::new(view - 1),
+            commonware_cryptography::sha256::Digest(payload.0),
+        );
+        let vote = Notarize::sign(&scheme, proposal).unwrap();
+        Vote {
+            signer: set.position(&vkeys(i).1.public_key()).unwrap() as u32,
+            signature: vote
+                .attestation
+                .signature
+                .get()
+                .unwrap()
+                .encode()
+                .as_ref()
+                .try_into()
+                .unwrap(),
+        }
+    }
+
+    /// The evidence of `vote` (over `payload` in `epoch`, `view`) with `block` and `parent`.
+    fn evidence(
+        vote: &Vote,
+        epoch: u64,
+        view: u64,
+        payload: &Hash32,
+        block: &[u8],
+        parent: Option<&BlockHeader>,
+    ) -> Vec<u8> {
+        let round = VoteRecord {
+            epoch,
+            view,
+            parent_view: view - 1,
+            votes: Vec::new(),
+        };
+        let parent = parent.map(BlockHeader::encode);
+        invalid_proposal_evidence(&round, payload, vote, block, parent.as_deref()).unwrap()
+    }
+
+    /// Validator `i`'s evidence for block bytes `block` (header hash `payload`) in epoch 0.
+    fn signed_by(
+        i: u32,
+        view: u64,
+        payload: &Hash32,
+        block: &[u8],
+        parent: Option<&BlockHeader>,
+    ) -> Vec<u8> {
+        evidence(&sign(i, 0, view, payload), 0, view, payload, block, parent)
+    }
+
+    fn parent_header(params: &GenesisParams) -> BlockHeader {
+        let mut p = genesis_header(params, 1_000, Hash32([7; 32]));
+        p.height = 5;
+        p
+    }
+
+    fn transfer(nonce: u64) -> Transaction {
+        signed(&key(0), nonce, Some(addr(1)), 1, Payload::Transfer)
+    }
+
+    /// A child of `parent` with `txs` that every stateless rule accepts (its roots of
+    /// execution are made up: no stateless check can see them).
+    fn valid_child(params: &GenesisParams, parent: &BlockHeader, txs: Vec<Transaction>) -> Block {
+        let basefees = basefees_after(parent, params);
+        Block {
+            header: BlockHeader {
+                parent_hash: parent.hash(),
+                height: parent.height + 1,
+                timestamp_ms: parent.timestamp_ms + 1_000,
+                proposer: addr(1),
+                state_root: Hash32([1; 32]),
+                tx_root: Block::tx_root(&txs),
+                receipts_root: Hash32([2; 32]),
+                cycle_basefee: basefees.cycle,
+                cell_basefee: basefees.cell,
+                cycles_used: 0,
+                cells_used: 0,
+                randomness: parent.hash(),
+                votes_root: None,
+            },
+            transactions: txs,
+            votes: None,
+        }
+    }
+
+    /// A block of one transaction built by `f` (its tx_root sealed over it).
+    fn with_tx(
+        params: &GenesisParams,
+        parent: &BlockHeader,
+        f: impl Fn(&mut Transaction),
+    ) -> Block {
+        let mut tx = transfer(0);
+        f(&mut tx);
+        valid_child(params, parent, vec![tx])
+    }
+
+    /// A chain with validators 0–3 of 200 CBY each in one long epoch 0.
+    async fn chain(ctx: deterministic::Context) -> H {
+        let stake = 200 * CBY;
+        let mut h = H::new(ctx, 4, &[(0, stake), (1, stake), (2, stake), (3, stake)]).await;
+        h.chain.params.epoch_blocks = 1_000;
+        h
+    }
+
+    /// The block bytes and header hash of a block whose parts are `header` and `txs` (CBOR
+    /// values, whatever they hold) and, if given, `votes`.
+    fn raw_block(header: Value, txs: Vec<Value>, votes: Option<Value>) -> (Vec<u8>, Hash32) {
+        let payload = keccak256(&cbor::encode(&header));
+        let mut items = vec![header, Value::Array(txs)];
+        items.extend(votes);
+        (cbor::encode(&Value::Array(items)), payload)
+    }
+
+    /// A fault case: what it is, the block's bytes, its payload, the parent if the fault
+    /// needs it, and the words the fault is named with.
+    type Case = (
+        &'static str,
+        Vec<u8>,
+        Hash32,
+        Option<BlockHeader>,
+        &'static str,
+    );
+
+    /// Each stateless fault, submitted by anyone: accepted, the signer jailed and not
+    /// slashed, the events of the other jail paths emitted, the fault named in the result.
+    #[test]
+    fn each_stateless_fault_jails_without_slashing() {
+        let params = {
+            let mut p = stake_params();
+            p.epoch_blocks = 1_000;
+            p
+        };
+        let parent = parent_header(&params);
+        let hash = |b: &Block| b.header.hash();
+        let tx_value = |t: &Transaction| cbor::decode(&t.encode()).unwrap();
+        let mut cases: Vec<Case> = Vec::new();
+        let (raw, payload) = raw_block(Value::Array(vec![Value::Uint(1)]), vec![], None);
+        cases.push((
+            "not a header",
+            raw,
+            payload,
+            None,
+            "the header does not decode",
+        ));
+        let mut far = parent.clone();
+        far.height = 1_500;
+        let b = valid_child(&params, &far, vec![]);
+        cases.push((
+            "another epoch",
+            b.encode(),
+            hash(&b),
+            None,
+            "is in epoch 1, proposed in epoch 0",
+        ));
+        let mut b = valid_child(&params, &parent, vec![]);
+        b.header.height += 1;
+        cases.push((
+            "height",
+            b.encode(),
+            hash(&b),
+            Some(parent.clone()),
+            "against its parent: height",
+        ));
+        let mut b = valid_child(&params, &parent, vec![]);
+        b.header.cycle_basefee += 1;
+        cases.push((
+            "basefee",
+            b.encode(),
+            hash(&b),
+            Some(parent.clone()),
+            "cycle_basefee",
+        ));
+        let b = with_tx(&params, &parent, |t| t.signature = None);
+        cases.push((
+            "unsigned",
+            b.encode(),
+            hash(&b),
+            None,
+            "transaction 0 is invalid",
+        ));
+        let b = with_tx(&params, &parent, |t| {
+            t.chain_id = CHAIN_ID + 1;
+            t.signature = None;
+            t.sign(&key(0)).unwrap();
+        });
+        cases.push((
+            "wrong chain",
+            b.encode(),
+            hash(&b),
+            None,
+            "transaction 0 is invalid",
+        ));
+        let good = valid_child(&params, &parent, vec![]);
+        let txs = vec![tx_value(&transfer(0)), Value::Uint(5)];
+        let hashes = txs
+            .iter()
+            .map(|t| Value::Bytes(keccak256(&cbor::encode(t)).0.to_vec()));
+        let mut header = good.header.clone();
+        header.tx_root = keccak256(&cbor::encode(&Value::Array(hashes.collect())));
+        let (raw, payload) = raw_block(cbor::decode(&header.encode()).unwrap(), txs, None);
+        cases.push((
+            "not a transaction",
+            raw,
+            payload,
+            None,
+            "transaction 1 does not decode",
+        ));
+        let mut header = good.header.clone();
+        header.votes_root = Some(keccak256(&cbor::encode(&Value::Uint(9))));
+        let header = cbor::decode(&header.encode()).unwrap();
+        let (raw, payload) = raw_block(header, vec![], Some(Value::Uint(9)));
+        cases.push((
+            "not a vote record",
+            raw,
+            payload,
+            None,
+            "the vote record does not decode",
+        ));
+
+        for (what, block, payload, parent, named) in cases {
+            deterministic::Runner::default().start(|ctx| async move {
+                let mut h = chain(ctx).await;
+                let stake_before = get(&h.record(addr(1)).await.unwrap(), "stake").clone();
+                let proof = signed_by(1, 10, &payload, &block, parent.as_ref());
+                let r = h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+                let Value::Text(fault) = ret(&r) else {
+                    panic!("{what}: {:?}", ret(&r))
+                };
+                assert!(fault.contains(named), "{what}: {fault}");
+                let topics: Vec<_> = r.events.iter().map(|e| e.topic.as_str()).collect();
+                assert_eq!(topics, ["ValidatorJailed", "EvidenceAccepted"], "{what}");
+                let v = h.read("validator", vec![bytes(&addr(1).0)]).await;
+                assert_eq!(status(&v), "jailed", "{what}");
+                assert_eq!(
+                    get(&v, "stake"),
+                    &stake_before,
+                    "{what}: jailed, not slashed"
+                );
+                // Once per offence.
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+                assert!(e.starts_with("AlreadyPunished"), "{what}: {e}");
+            });
+        }
+    }
+
+    /// Hostile submissions: each refused by name, changing nothing.
+    #[test]
+    fn hostile_evidence_is_refused_and_changes_nothing() {
+        deterministic::Runner::default().start(|ctx| async move {
+            let mut h = chain(ctx).await;
+            let params = h.chain.params.clone();
+            let parent = parent_header(&params);
+            let bad = with_tx(&params, &parent, |t| t.signature = None);
+            let (bad_bytes, bad_hash) = (bad.encode(), bad.header.hash());
+            let valid = valid_child(&params, &parent, vec![transfer(0)]);
+            let (valid_bytes, valid_hash) = (valid.encode(), valid.header.hash());
+            let refused = |e: &str, class: &str, why: &str| {
+                assert!(e.starts_with(class) && e.contains(why), "{e}");
+            };
+
+            // A valid block, with or without its parent.
+            for parent in [None, Some(&parent)] {
+                let proof = signed_by(1, 10, &valid_hash, &valid_bytes, parent);
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+                refused(
+                    &e,
+                    "ValidProposal",
+                    "the block is valid as far as the chain can check",
+                );
+            }
+            // The valid block re-encoded (a longer array head): not the signed bytes.
+            let reencoded = [&[0x98, 0x02][..], &valid_bytes[1..]].concat();
+            let proof = signed_by(1, 10, &valid_hash, &reencoded, None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "not canonical");
+            // The valid header with another body (an unsigned transaction): not the body the
+            // header commits to.
+            let dressed = Block {
+                transactions: bad.transactions.clone(),
+                ..valid.clone()
+            };
+            let proof = signed_by(1, 10, &valid_hash, &dressed.encode(), None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "tx_root commits to");
+            // A vote record the header does not commit to, appended to the valid block.
+            let mut appended = valid.clone();
+            appended.votes = Some(VoteRecord {
+                epoch: 0,
+                view: 1,
+                parent_view: 0,
+                votes: vec![],
+            });
+            let proof = signed_by(1, 10, &valid_hash, &appended.encode(), None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "votes_root commits to");
+            // A parent that is not the block's.
+            let mut other = parent.clone();
+            other.height = 4;
+            let proof = signed_by(1, 10, &bad_hash, &bad_bytes, Some(&other));
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "not the block's parent_hash");
+            // A block the validator never signed: its vote is for another payload.
+            let proof = evidence(
+                &sign(1, 0, 10, &valid_hash),
+                0,
+                10,
+                &bad_hash,
+                &bad_bytes,
+                None,
+            );
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "does not verify");
+            // Framed: validator 0's signature presented as validator 1's.
+            let mut framed = sign(0, 0, 10, &bad_hash);
+            framed.signer = sign(1, 0, 10, &bad_hash).signer;
+            let proof = evidence(&framed, 0, 10, &bad_hash, &bad_bytes, None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "does not verify");
+            // Replayed into another view, or another epoch.
+            let vote = sign(1, 0, 10, &bad_hash);
+            let proof = evidence(&vote, 0, 11, &bad_hash, &bad_bytes, None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "does not verify");
+            let proof = evidence(&vote, 1, 10, &bad_hash, &bad_bytes, None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "UnknownEpoch", "epoch 1");
+            // A signer outside the set.
+            let mut stranger = vote.clone();
+            stranger.signer = 4;
+            let proof = evidence(&stranger, 0, 10, &bad_hash, &bad_bytes, None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            refused(&e, "BadEvidence", "outside the set");
+            // Not evidence at all.
+            for junk in [
+                vec![3],
+                vec![3, 0x83, 1, 2, 3],
+                [
+                    &[3][..],
+                    &cbor::encode(&Value::Array(vec![
+                        bytes(b"x"),
+                        bytes(&bad_bytes),
+                        Value::Null,
+                    ])),
+                ]
+                .concat(),
+            ] {
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&junk)]).await;
+                refused(&e, "BadEvidence", "");
+            }
+            // Work is paid before it is done: a block of 100 transactions costs 100 signature
+            // checks, more than the submission's cycles cover; refused before any is made.
+            let many = valid_child(&params, &parent, (0..100).map(transfer).collect());
+            let proof = signed_by(1, 10, &many.header.hash(), &many.encode(), None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            assert!(e.starts_with("OutOfCycles"), "{e}");
+
+            let v = h.read("validator", vec![bytes(&addr(1).0)]).await;
+            assert_eq!(status(&v), "active", "nothing above jailed anyone");
+            // The real evidence still works after all that.
+            let proof = signed_by(1, 10, &bad_hash, &bad_bytes, None);
+            h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+        });
+    }
+
+    /// An invalid-proposal jailing does not spare the same round's equivocation its slash.
+    #[test]
+    fn equivocation_in_the_same_view_is_still_slashed() {
+        deterministic::Runner::default().start(|ctx| async move {
+            let mut h = chain(ctx).await;
+            let params = h.chain.params.clone();
+            let parent = parent_header(&params);
+            let bad = with_tx(&params, &parent, |t| t.signature = None);
+            // `equivocation` signs view 7 of epoch 0 over the set {0, 1}; the set here is
+            // {0, 1, 2, 3}, so sign this one in view 7 too and build the double vote over it.
+            let proof = signed_by(1, 7, &bad.header.hash(), &bad.encode(), None);
+            h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            let double = equivocation(1, &MEMBERS, 0);
+            let r = h.ok(2, 0, "submit_evidence", vec![bytes(&double)]).await;
+            assert_eq!(ret(&r), Value::from_u128(2 * CBY), "1% of 200 CBY burned");
+        });
+    }
+}

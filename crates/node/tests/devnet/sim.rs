@@ -19,7 +19,8 @@
 //!   every submitted transfer in its finalized chain;
 //! - for an equivocator: some honest validator's reporter recorded attributable evidence
 //!   naming it ([`cowboy_node::consensus::Evidence`]), and that evidence, submitted in a
-//!   transaction to the staking actor, is final everywhere and jails and slashes it; for
+//!   transaction to the staking actor, is final everywhere and jails and slashes it; for an
+//!   invalid proposer, likewise, the evidence of its proposal jails it without a slash; for
 //!   conflicting voters, evidence in at least one seed of those run (see [`scenario`]); never
 //!   against an honest validator.
 //!
@@ -27,8 +28,8 @@
 //! validators off that heals, one into two halves without a quorum that heals, lossy and slow links, an equivocating leader (a validator
 //! run twice with one key, each twin seeing half the network, so when it leads the two
 //! build different valid blocks: the "twins" model), a validator voting for conflicting
-//! blocks (commonware's `conflicter`), one that never votes, and one that sends random
-//! bytes on every channel. A run of its own ([`sim_epochs_follow_the_staked_set`]) crosses
+//! blocks (commonware's `conflicter`), one that never votes, one that sends random
+//! bytes on every channel, and a leader whose proposals break the block rule. A run of its own ([`sim_epochs_follow_the_staked_set`]) crosses
 //! epoch boundaries with short epochs while a fifth node stakes and joins the set.
 
 use std::sync::Arc;
@@ -42,7 +43,7 @@ use commonware_runtime::{deterministic, Clock, IoBuf, Runner as _, Spawner as _,
 use commonware_utils::ordered::{Quorum as _, Set};
 use commonware_utils::{probability, TryFromIterator};
 use cowboy_node::chain::Chain;
-use cowboy_node::consensus::{Evidence, Scheme, VOTES_CHANNEL};
+use cowboy_node::consensus::{Evidence, FaultKind, ProposalTamper, Scheme, VOTES_CHANNEL};
 use cowboy_node::devnet::{genesis, validator_key};
 use cowboy_node::genesis::{dev_account, Genesis};
 use cowboy_node::mempool::Mempool;
@@ -50,6 +51,7 @@ use cowboy_node::node::{
     channel_quotas, start_validator, Validator, ValidatorConfig, MAX_P2P_MESSAGE_BYTES,
 };
 use cowboy_node::production::{Mining, Production};
+use cowboy_types::block::Block;
 use cowboy_types::{keccak256, Address};
 use rand_core::Rng as _;
 use tokio::sync::Mutex;
@@ -89,6 +91,9 @@ enum Fault {
     Mute,
     /// `f` validators send random bytes on every channel.
     Garbage,
+    /// Validator 0 proposes blocks that break the header rule against their parent (a
+    /// basefee off by one): invalid without state, so its notarize is evidence that jails it.
+    InvalidProposer,
 }
 
 /// The seeds to run: `SIM_SEED` alone, or `0..SIM_SEEDS` (default 5).
@@ -161,6 +166,11 @@ fn sim_conflicting_voter() {
 #[test]
 fn sim_never_votes() {
     scenario(Fault::Mute);
+}
+
+#[test]
+fn sim_invalid_proposer_is_jailed() {
+    scenario(Fault::InvalidProposer);
 }
 
 #[test]
@@ -319,6 +329,21 @@ impl World {
             impl commonware_p2p::Receiver<PublicKey = Key>,
         )>,
     ) -> SimNode {
+        self.start_with(i, name, coinbase, channels, None).await
+    }
+
+    /// [`World::start`], rewriting each block it proposes with `tamper` if given.
+    async fn start_with(
+        &self,
+        i: usize,
+        name: &str,
+        coinbase: Address,
+        channels: Vec<(
+            impl commonware_p2p::Sender<PublicKey = Key>,
+            impl commonware_p2p::Receiver<PublicKey = Key>,
+        )>,
+        tamper: Option<ProposalTamper>,
+    ) -> SimNode {
         let dir = tempfile::tempdir().expect("temp dir");
         let context = self.context.child("validator").with_attribute("name", name);
         let chain = Chain::open(
@@ -348,7 +373,7 @@ impl World {
                 coinbase,
                 production,
                 dev: false,
-                tamper: None,
+                tamper,
                 partition_prefix: format!("{name}-"),
                 peer_bound: cowboy_node::epochs::MAX_PEERS,
             },
@@ -551,7 +576,7 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
 
         // Validators 0..f (0 alone for twins) are the faulty ones.
         let faulty: Vec<usize> = match fault {
-            Fault::Equivocator => vec![0],
+            Fault::Equivocator | Fault::InvalidProposer => vec![0],
             Fault::Split | Fault::Lossy => Vec::new(),
             Fault::Crash | Fault::Partition | Fault::Conflicter | Fault::Mute | Fault::Garbage => (0..f).collect(),
         };
@@ -582,6 +607,16 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
                     byzantine_nodes.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
                 }
                 Fault::Equivocator => byzantine_nodes.extend(start_twins(&world, i).await),
+                Fault::InvalidProposer => {
+                    let channels = world.channels(i, |_| None, None).await;
+                    let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+                    let tamper: ProposalTamper = Arc::new(|mut block: Block| {
+                        block.header.cycle_basefee += 1;
+                        block
+                    });
+                    let name = format!("v{i}");
+                    byzantine_nodes.push(world.start_with(i, &name, world.coinbase(i), channels, Some(tamper)).await);
+                }
                 Fault::Crash | Fault::Partition | Fault::Split | Fault::Lossy => {}
             }
         }
@@ -654,7 +689,8 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
             // Evidence is reported only when one validator holds both conflicting votes; the
             // twins' witness hears both, so an equivocator's run lasts until it is.
             let accused = accused(&world, &honest, &faulty);
-            let evidence_due = fault == Fault::Equivocator && accused.len() < faulty.len();
+            let evidence_due = matches!(fault, Fault::Equivocator | Fault::InvalidProposer)
+                && accused.len() < faulty.len();
             if lowest >= TARGET_HEIGHT && pending.peek().is_none() && missing == 0 && !evidence_due {
                 break;
             }
@@ -666,8 +702,10 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
         }
 
         check(&world, fault, n, &honest, &faulty, &sent).await;
-        if fault == Fault::Equivocator {
-            slash_with_reported_evidence(&world, n, &honest, faulty[0]).await;
+        match fault {
+            Fault::Equivocator => punish_with_reported_evidence(&world, n, &honest, faulty[0], true).await,
+            Fault::InvalidProposer => punish_with_reported_evidence(&world, n, &honest, faulty[0], false).await,
+            _ => {}
         }
         drop(byzantine_nodes);
         accused(&world, &honest, &faulty) == faulty
@@ -677,21 +715,24 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
 /// The evidence an honest validator's consensus reported against validator `offender`,
 /// submitted by a dev account in a transaction to the staking actor as anyone may
 /// (`cowboy validator submit-evidence`), must be final at every honest validator with a
-/// successful receipt that jails and slashes `offender`: commonware's report, the node's
-/// encoding and the chain's verification agree.
-async fn slash_with_reported_evidence(
+/// successful receipt that jails `offender` and slashes it if `slashed` (double signing; an
+/// invalid proposal jails only): the report, the node's encoding and the chain's
+/// verification agree.
+async fn punish_with_reported_evidence(
     world: &World,
     n: usize,
     honest: &[SimNode],
     offender: usize,
+    slashed: bool,
 ) {
     let seed = world.seed;
     let participants = Set::try_from_iter(world.keys.iter().cloned()).expect("distinct keys");
     let signer = participants.index(&world.keys[offender]).map(|p| p.get());
+    let kind_wanted = |e: &Evidence| (e.kind == FaultKind::InvalidProposal) != slashed;
     let evidence = honest
         .iter()
         .flat_map(|node| node.validator.application.evidence())
-        .find(|e| Some(e.signer) == signer)
+        .find(|e| Some(e.signer) == signer && kind_wanted(e))
         .unwrap_or_else(|| panic!("seed {seed}, n {n}: no evidence against {offender}"));
     let key = dev_account(0);
     let node = &honest[0];
@@ -758,7 +799,9 @@ async fn slash_with_reported_evidence(
         );
         let topics: Vec<&str> = receipt.events.iter().map(|e| e.topic.as_str()).collect();
         assert!(
-            topics.contains(&"ValidatorSlashed") && topics.contains(&"ValidatorJailed"),
+            topics.contains(&"ValidatorSlashed") == slashed
+                && topics.contains(&"ValidatorJailed")
+                && topics.contains(&"EvidenceAccepted"),
             "seed {seed}, n {n}: validator {}: events {topics:?}",
             node.index
         );
@@ -857,8 +900,9 @@ async fn check(
         !sent.is_empty(),
         "seed {seed}, n {n}, {fault:?}: no transfer was admitted"
     );
-    // Evidence: someone recorded each equivocator, and no one an honest validator.
-    if fault == Fault::Equivocator {
+    // Evidence: someone recorded each equivocator or invalid proposer, and no one an honest
+    // validator.
+    if matches!(fault, Fault::Equivocator | Fault::InvalidProposer) {
         assert_eq!(
             accused(world, honest, faulty),
             faulty,

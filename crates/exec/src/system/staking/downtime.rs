@@ -48,7 +48,7 @@ use cowboy_types::{Address, Event, Hash32, VoteRecord};
 
 use super::epoch::epoch_of;
 use super::record::{corrupt, load, load_set, missed_key, SetMember};
-use super::slashing::{consensus_namespace, jail};
+use super::slashing::{consensus_namespace, fixed_rng, jail};
 use crate::state::{SResult, StateFailure};
 use crate::system::store::{get_value, put_value, Raw};
 use crate::system::{CallError, SystemState};
@@ -175,18 +175,16 @@ fn state_failure(e: CallError) -> StateFailure {
     }
 }
 
-/// Whether `vote` of `record` is a valid notarize of block `target` by its signer.
-fn verifies(
-    scheme: &VoteScheme,
+/// The notarize vote `signature` of participant `signer` over the proposal of block `target`
+/// in `record`'s round, as commonware types it; `None` if the signature does not decode.
+pub(super) fn notarize(
     record: &VoteRecord,
     target: &Hash32,
     signer: u32,
     signature: &[u8; 64],
-) -> bool {
-    let Ok(signature) = ed25519::Signature::decode(Copying(&signature[..])) else {
-        return false;
-    };
-    let notarize = Notarize::<VoteScheme, sha256::Digest> {
+) -> Option<Notarize<VoteScheme, sha256::Digest>> {
+    let signature = ed25519::Signature::decode(Copying(&signature[..])).ok()?;
+    Some(Notarize {
         proposal: Proposal::new(
             Round::new(Epoch::new(record.epoch), View::new(record.view)),
             View::new(record.parent_view),
@@ -196,11 +194,21 @@ fn verifies(
             signer: Participant::new(signer),
             signature: signature.into(),
         },
+    })
+}
+
+/// Whether `vote` of `record` is a valid notarize of block `target` by its signer.
+fn verifies(
+    scheme: &VoteScheme,
+    record: &VoteRecord,
+    target: &Hash32,
+    signer: u32,
+    signature: &[u8; 64],
+) -> bool {
+    let Some(notarize) = notarize(record, target, signer, signature) else {
+        return false;
     };
-    // An Ed25519 check draws no randomness; the interface asks for an rng, so it gets a
-    // fixed one, and the verdict is the same on every validator.
-    let mut rng = commonware_utils::rng::TestRng::new(0);
-    notarize.verify(&mut rng, scheme, &commonware_parallel::Sequential)
+    notarize.verify(&mut fixed_rng(), scheme, &commonware_parallel::Sequential)
 }
 
 /// The voted block's set and its participants: `Ok(Err(_))` if the state holds none.

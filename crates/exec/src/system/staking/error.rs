@@ -72,6 +72,9 @@ pub enum StakingError {
     UnknownEpoch(u64),
     /// This offence (validator, epoch, view) has already been punished.
     AlreadyPunished,
+    /// Evidence of an invalid proposal whose block passes every check the chain can make
+    /// without state.
+    ValidProposal,
 }
 
 impl StakingError {
@@ -95,6 +98,7 @@ impl StakingError {
             StakingError::BadEvidence(_) => "BadEvidence",
             StakingError::UnknownEpoch(_) => "UnknownEpoch",
             StakingError::AlreadyPunished => "AlreadyPunished",
+            StakingError::ValidProposal => "ValidProposal",
         }
     }
 }
@@ -163,6 +167,9 @@ impl fmt::Display for StakingError {
             ),
             StakingError::AlreadyPunished => {
                 write!(f, "this offence has already been punished")
+            }
+            StakingError::ValidProposal => {
+                write!(f, "the block is valid as far as the chain can check")
             }
         }
     }

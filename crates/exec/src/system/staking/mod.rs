@@ -25,7 +25,8 @@
 //! * `withdraw()`: after the unbonding height and once out of the set, the stake is paid back
 //!   and the record and keys are forgotten.
 //! * `unjail()`: `jail_period_secs` (in blocks) after a jailing; rejoins at the next boundary.
-//! * `submit_evidence(evidence)`: by anyone ([`slashing`]).
+//! * `submit_evidence(evidence)`: by anyone: double signing ([`slashing`]) or an invalid
+//!   proposal ([`invalid_proposal`]).
 //!
 //! Reads: `validator(addr)` (the record with its `status`, or `None`), `active_set(epoch)`
 //! (members ordered by address with `power` = stake, or `None`), `epoch()` (the current epoch
@@ -41,6 +42,7 @@
 mod downtime;
 mod epoch;
 mod error;
+mod invalid_proposal;
 mod record;
 mod slashing;
 
@@ -62,6 +64,9 @@ pub use self::epoch::{
     registered_keys, validator, GenesisValidator,
 };
 pub use self::error::StakingError;
+pub use self::invalid_proposal::{
+    invalid_proposal_evidence, ProposalFault, ProposedBlock, SplitBlock, INVALID_PROPOSAL,
+};
 pub use self::record::{Keys, SetMember, Validator};
 pub use self::slashing::{
     consensus_namespace, CONFLICTING_FINALIZE, CONFLICTING_NOTARIZE, NULLIFY_FINALIZE,

@@ -10,6 +10,7 @@
 //! ["minted", e]        → wei minted for epoch e's set so far (paid out at its end)
 //! ["missed", addr]     → [window, votes missed in it] (downtime)
 //! ["punished", addr, e, view] → 1 (an offence already slashed)
+//! ["invalid", addr, e, view]  → 1 (an invalid proposal already jailed)
 //! ```
 //!
 //! The state cannot enumerate keys (they are hashed), which is why the index exists.
@@ -98,6 +99,17 @@ pub fn missed_key(a: &Address) -> Vec<u8> {
 pub fn punished_key(a: &Address, epoch: u64, view: u64) -> Vec<u8> {
     key(vec![
         text("punished"),
+        addr(a),
+        Value::Uint(epoch),
+        Value::Uint(view),
+    ])
+}
+
+/// `["invalid", addr, epoch, view]`: kept apart from [`punished_key`], so a jailing for an
+/// invalid proposal never spares the same round's equivocation its slash.
+pub fn invalid_proposal_key(a: &Address, epoch: u64, view: u64) -> Vec<u8> {
+    key(vec![
+        text("invalid"),
         addr(a),
         Value::Uint(epoch),
         Value::Uint(view),

@@ -4,6 +4,7 @@
 //! |---|---|---|
 //! | double signing, proposer equivocation | jail + slash `double_sign_slash_bps` (1%) | [`submit_evidence`], by anyone |
 //! | downtime: > `downtime_max_missed_bps` of a `downtime_window_blocks` window | jail | the vote record every block may carry ([`super::downtime`]) |
+//! | an invalid block proposal (stateless faults only) | jail | [`submit_evidence`] with tag `3`, by anyone ([`super::invalid_proposal`]) |
 //!
 //! A jailed validator stays in the current epoch's set (consensus cannot change its set
 //! mid-epoch) and is left out of every later one until it calls `unjail`, allowed
@@ -32,6 +33,7 @@ use cowboy_types::Address;
 
 use super::downtime::participants;
 use super::error::StakingError;
+use super::invalid_proposal::INVALID_PROPOSAL;
 use super::record::{load, load_set, punished_key, store};
 use crate::system::store::Store;
 use crate::system::{Call, CallError};
@@ -134,9 +136,7 @@ impl Evidence {
 
     /// Whether both signatures verify under `scheme`.
     fn verify(&self, scheme: &VoteScheme) -> bool {
-        // A single Ed25519 attestation check draws no randomness; the interface asks for an
-        // rng, so it gets a fixed one, and the verdict is the same on every validator.
-        let mut rng = commonware_utils::rng::TestRng::new(0);
+        let mut rng = fixed_rng();
         let strategy = commonware_parallel::Sequential;
         match self {
             Evidence::Notarize(f) => f.verify(&mut rng, scheme, &strategy),
@@ -146,17 +146,20 @@ impl Evidence {
     }
 }
 
-/// `submit_evidence(evidence)`: verify a fault (see the module docs), then slash the offender
-/// `double_sign_slash_bps` and jail it. Charged `validator_call_cycles` and two signature
-/// checks before any work, plus the set read.
-pub fn submit_evidence(call: &mut Call<'_>, bytes: &[u8]) -> Result<Value, CallError> {
-    let p = call.params;
-    call.charge(
-        p.validator_call_cycles
-            .saturating_add(p.verify_signature_cycles.saturating_mul(2)),
-    )?;
-    let evidence = Evidence::decode(bytes)?;
-    let (epoch, view, signer) = evidence.round();
+/// The rng a vote check is handed: an Ed25519 attestation check draws no randomness, but the
+/// interface asks for an rng, so it gets a fixed one, and the verdict is the same on every
+/// validator.
+pub(super) fn fixed_rng() -> commonware_utils::rng::TestRng {
+    commonware_utils::rng::TestRng::new(0)
+}
+
+/// Participant `signer` of `epoch`'s set (simplex's numbering): its validator address, and
+/// the verifier of that epoch's votes under the chain's consensus namespace.
+pub(super) fn voter(
+    call: &mut Call<'_>,
+    epoch: u64,
+    signer: usize,
+) -> Result<(Address, VoteScheme), CallError> {
     let members = load_set(call, epoch)?.ok_or(StakingError::UnknownEpoch(epoch))?;
     let set = participants(&members)?;
     let offender = *set
@@ -164,6 +167,50 @@ pub fn submit_evidence(call: &mut Call<'_>, bytes: &[u8]) -> Result<Value, CallE
         .get(signer)
         .ok_or_else(|| StakingError::BadEvidence(format!("signer {signer} is outside the set")))?;
     let scheme = VoteScheme::verifier(&consensus_namespace(call.env.chain_id), set.keys);
+    Ok((offender, scheme))
+}
+
+/// Jail `offender` for `reason` unless it already is, then emit `EvidenceAccepted` for its
+/// offence in round (`epoch`, `view`) as participant `signer`, with `burned` wei slashed and
+/// any `more` fields.
+pub(super) fn accepted(
+    call: &mut Call<'_>,
+    offender: &Address,
+    reason: &str,
+    (epoch, view, signer): (u64, u64, usize),
+    burned: u128,
+    more: Vec<(Value, Value)>,
+) -> Result<(), CallError> {
+    let already_jailed = load(call, offender)?.is_some_and(|v| v.jailed_until.is_some());
+    if !already_jailed {
+        jail(call, offender, reason)?;
+    }
+    let mut fields = vec![
+        (Value::Text("validator".into()), addr_value(offender)),
+        (Value::Text("epoch".into()), Value::Uint(epoch)),
+        (Value::Text("view".into()), Value::Uint(view)),
+        (Value::Text("signer".into()), Value::Uint(signer as u64)),
+        (Value::Text("burned".into()), Value::from_u128(burned)),
+    ];
+    fields.extend(more);
+    call.emit("EvidenceAccepted", &Value::Map(fields))
+}
+
+/// `submit_evidence(evidence)`: verify a fault (see the module docs), then slash the offender
+/// `double_sign_slash_bps` and jail it. Charged `validator_call_cycles` and two signature
+/// checks before any work, plus the set read.
+pub fn submit_evidence(call: &mut Call<'_>, bytes: &[u8]) -> Result<Value, CallError> {
+    if let Some((&INVALID_PROPOSAL, body)) = bytes.split_first() {
+        return super::invalid_proposal::submit(call, body);
+    }
+    let p = call.params;
+    call.charge(
+        p.validator_call_cycles
+            .saturating_add(p.verify_signature_cycles.saturating_mul(2)),
+    )?;
+    let evidence = Evidence::decode(bytes)?;
+    let (epoch, view, signer) = evidence.round();
+    let (offender, scheme) = voter(call, epoch, signer)?;
     if !evidence.verify(&scheme) {
         return Err(StakingError::BadEvidence(
             "a signature does not verify for its signer in that epoch's set".into(),
@@ -175,19 +222,7 @@ pub fn submit_evidence(call: &mut Call<'_>, bytes: &[u8]) -> Result<Value, CallE
     }
     call.write(&punished_key(&offender, epoch, view), &[1])?;
     let burned = slash(call, &offender, p.double_sign_slash_bps)?;
-    let already_jailed = load(call, &offender)?.is_some_and(|v| v.jailed_until.is_some());
-    if !already_jailed {
-        jail(call, &offender, "equivocation")?;
-    }
-    call.emit(
-        "EvidenceAccepted",
-        &Value::Map(vec![
-            (Value::Text("validator".into()), addr_value(&offender)),
-            (Value::Text("epoch".into()), Value::Uint(epoch)),
-            (Value::Text("view".into()), Value::Uint(view)),
-            (Value::Text("signer".into()), Value::Uint(signer as u64)),
-            (Value::Text("burned".into()), Value::from_u128(burned)),
-        ]),
-    )?;
+    let round = (epoch, view, signer);
+    accepted(call, &offender, "equivocation", round, burned, Vec::new())?;
     Ok(Value::from_u128(burned))
 }

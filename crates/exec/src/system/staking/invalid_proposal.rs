@@ -1,0 +1,423 @@
+//! Invalid block proposals (whitepaper "Slashing": an invalid block proposal jails, without
+//! slashing; issue 17 item 5), proven by the proposal's own signature.
+//!
+//! A validator that notarizes a proposal signs `(epoch, view, parent_view, payload)`, and the
+//! payload is the block's header hash; the leader's notarize is its proposal. The evidence
+//! (tag [`INVALID_PROPOSAL`] of `submit_evidence`, then the canonical CBOR array
+//! `[notarize, block, parent]`) is one such vote in commonware's encoding, the block's
+//! canonical bytes and, where the fault needs it, the parent's header bytes (else null). The
+//! chain accepts it when the vote verifies for its signer in that epoch's set (as double-sign
+//! evidence does) and the block is invalid *without state* ([`ProposalFault`]): its header
+//! does not decode; it is not of the round's epoch; it breaks the header rule against its
+//! parent (height, timestamp, randomness, basefees); it holds more transactions than a block
+//! can; a transaction does not decode or fails the stateless transaction checks (chain id,
+//! signature, payload, access list, limits); its vote record does not decode. Any signer of
+//! such a vote is at fault, the leader first: an honest validator verifies before it votes,
+//! so the chain need not know who led the view. The offender is jailed (the downtime path's
+//! jail) once per (validator, epoch, view), under a key of its own so the same round's
+//! equivocation is still slashed.
+//!
+//! **Only what the signature binds is evidence.** The vote signs the header hash alone, and
+//! the header binds the body only through `tx_root` and `votes_root`. So the body must be
+//! exactly the one the header commits to (else the evidence is refused: anyone can pair a
+//! valid header with another body), and a header whose roots commit to no body the evidence
+//! can show is *not* punishable: it cannot be told from a forged pairing. Nor is the outer
+//! framing (a re-encoding of a valid block): the block is parsed as strict canonical CBOR
+//! and each part re-encoded, so only committed bytes are judged.
+//!
+//! **Cost.** Everything is linear in the evidence's bytes, which the submitter pays for as
+//! calldata: one CBOR decode, a keccak of each part, at most one signature recovery per
+//! transaction (charged `verify_signature_cycles` each, with the vote's, as soon as the
+//! block is split into its parts and before any per-transaction work).
+//!
+//! **Not evidence** (state-dependent, or beyond one transaction): a wrong state root, a
+//! transaction that fails at its position (nonce, balance, lane room), an out-of-order block
+//! (the order needs every sender recovered; left for now), a vote record that does not verify
+//! against its set; and a block or transaction larger than `max_tx_size_bytes`, which no
+//! transaction can carry as evidence.
+
+use commonware_codec::{Copying, DecodeExt, Encode};
+use commonware_consensus::simplex::scheme::ed25519::Scheme as VoteScheme;
+use commonware_consensus::simplex::types::{Attributable, Notarize};
+use commonware_consensus::{Epochable, Viewable};
+use commonware_cryptography::sha256;
+use cowboy_types::block::{BlockHeader, DecodeError};
+use cowboy_types::cbor::{self, Value};
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::{keccak256, Hash32, Transaction, TxError, Vote, VoteRecord};
+
+use super::downtime::notarize;
+use super::epoch::epoch_of;
+use super::error::StakingError;
+use super::record::invalid_proposal_key;
+use super::slashing::{accepted, fixed_rng, voter};
+use crate::apply::{check_stateless, TxInvalid};
+use crate::header::{check_header_against_parent, BlockError, ChainRules, Parent};
+use crate::system::{Call, CallError};
+
+/// `submit_evidence`'s tag for a notarize vote of an invalid block (see the module docs).
+pub const INVALID_PROPOSAL: u8 = 3;
+
+/// Why a proposed block is invalid, as far as the chain can check without state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProposalFault {
+    /// The signed hash is of bytes that are not a block header.
+    Header(DecodeError),
+    /// The block's height is not in the epoch of the round it was proposed in.
+    Epoch {
+        /// The block's height.
+        height: u64,
+        /// Its epoch (`epoch_of(height)`).
+        block_epoch: u64,
+        /// The round's.
+        round_epoch: u64,
+    },
+    /// The header breaks the rule against its parent (height, timestamp, randomness,
+    /// basefees).
+    Parent(BlockError),
+    /// More transactions than any block can hold.
+    TooManyTransactions {
+        /// The block's count.
+        got: usize,
+        /// [`GenesisParams::max_txs_per_block`].
+        max: u64,
+    },
+    /// A transaction does not decode.
+    TransactionDecode {
+        /// Its position.
+        index: usize,
+        /// Why.
+        error: TxError,
+    },
+    /// A transaction fails the stateless checks.
+    Transaction {
+        /// Its position.
+        index: usize,
+        /// Why.
+        reason: TxInvalid,
+    },
+    /// The vote record does not decode.
+    Votes(DecodeError),
+}
+
+impl std::fmt::Display for ProposalFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProposalFault::Header(e) => write!(f, "the header does not decode: {e}"),
+            ProposalFault::Epoch {
+                height,
+                block_epoch,
+                round_epoch,
+            } => write!(
+                f,
+                "height {height} is in epoch {block_epoch}, proposed in epoch {round_epoch}"
+            ),
+            ProposalFault::Parent(e) => write!(f, "against its parent: {e}"),
+            ProposalFault::TooManyTransactions { got, max } => {
+                write!(
+                    f,
+                    "{got} transactions, more than the {max} a block can hold"
+                )
+            }
+            ProposalFault::TransactionDecode { index, error } => {
+                write!(f, "transaction {index} does not decode: {error}")
+            }
+            ProposalFault::Transaction { index, reason } => {
+                write!(f, "transaction {index} is invalid: {reason}")
+            }
+            ProposalFault::Votes(e) => write!(f, "the vote record does not decode: {e}"),
+        }
+    }
+}
+
+fn refused(why: &str) -> StakingError {
+    StakingError::BadEvidence(why.into())
+}
+
+/// A proposed block split into its parts, its header checked against the signed payload
+/// but not yet its body (only [`SplitBlock::split`] makes one): [`SplitBlock::transactions`]
+/// says what checking the rest may cost before any of that per-transaction work is done.
+#[derive(Debug, Clone)]
+pub struct SplitBlock<'p> {
+    header: Vec<u8>,
+    transactions: Vec<Value>,
+    votes: Option<Value>,
+    parent: Option<&'p [u8]>,
+}
+
+impl<'p> SplitBlock<'p> {
+    /// The block `block` (canonical bytes) proposed under `payload`, with its parent's header
+    /// `parent` if given. Refused unless the header hashes to `payload`.
+    pub fn split(
+        payload: &Hash32,
+        block: &[u8],
+        parent: Option<&'p [u8]>,
+    ) -> Result<SplitBlock<'p>, StakingError> {
+        let value = cbor::decode(block).map_err(|e| {
+            StakingError::BadEvidence(format!("the block is not canonical CBOR: {e}"))
+        })?;
+        let Value::Array(items) = value else {
+            return Err(refused("the block is not an array"));
+        };
+        let mut items = items.into_iter();
+        let (Some(header), Some(Value::Array(transactions)), votes, None) =
+            (items.next(), items.next(), items.next(), items.next())
+        else {
+            return Err(refused(
+                "a block is [header, [transaction…]] or [header, [transaction…], votes]",
+            ));
+        };
+        let header = cbor::encode(&header);
+        if keccak256(&header) != *payload {
+            return Err(refused("the block's header hash is not the signed payload"));
+        }
+        Ok(SplitBlock {
+            header,
+            transactions,
+            votes,
+            parent,
+        })
+    }
+
+    /// How many transactions the block holds (each may cost a signature recovery).
+    pub fn transactions(&self) -> usize {
+        self.transactions.len()
+    }
+
+    /// The block as its signer committed to it: refused unless the body is exactly what the
+    /// header commits to and the parent is the one it names.
+    pub fn committed(self) -> Result<ProposedBlock, StakingError> {
+        let transactions: Vec<Vec<u8>> = self.transactions.iter().map(cbor::encode).collect();
+        let votes = self.votes.as_ref().map(cbor::encode);
+        let header = match BlockHeader::decode(&self.header) {
+            Ok(h) => h,
+            Err(e) => {
+                if self.parent.is_some() {
+                    return Err(refused(
+                        "a parent is given for a header that names none (it does not decode)",
+                    ));
+                }
+                return Ok(ProposedBlock {
+                    header: Err(e),
+                    transactions,
+                    votes,
+                    parent: None,
+                });
+            }
+        };
+        let hashes = transactions
+            .iter()
+            .map(|t| Value::Bytes(keccak256(t).0.to_vec()))
+            .collect();
+        if keccak256(&cbor::encode(&Value::Array(hashes))) != header.tx_root {
+            return Err(refused(
+                "the transactions are not the ones the header's tx_root commits to",
+            ));
+        }
+        match (&header.votes_root, &votes) {
+            (None, None) => {}
+            (Some(root), Some(v)) if keccak256(v) == *root => {}
+            _ => {
+                return Err(refused(
+                    "the vote record is not the one the header's votes_root commits to",
+                ))
+            }
+        }
+        let parent = match self.parent {
+            None => None,
+            Some(bytes) => {
+                let hash = keccak256(bytes);
+                if hash != header.parent_hash {
+                    return Err(refused("the parent header is not the block's parent_hash"));
+                }
+                let p = BlockHeader::decode(bytes)
+                    .map_err(|e| StakingError::BadEvidence(format!("the parent header: {e}")))?;
+                Some((p, hash))
+            }
+        };
+        Ok(ProposedBlock {
+            header: Ok(header),
+            transactions,
+            votes,
+            parent,
+        })
+    }
+}
+
+/// A proposed block, split into the parts its header hash commits to (only
+/// [`SplitBlock::committed`] makes one, so every part is the proposer's).
+#[derive(Debug, Clone)]
+pub struct ProposedBlock {
+    header: Result<BlockHeader, DecodeError>,
+    /// Each transaction's canonical bytes.
+    transactions: Vec<Vec<u8>>,
+    /// The vote record's canonical bytes.
+    votes: Option<Vec<u8>>,
+    /// The parent's header and hash.
+    parent: Option<(BlockHeader, Hash32)>,
+}
+
+impl ProposedBlock {
+    /// The first stateless fault of the block, proposed in a round of `round_epoch` on chain
+    /// `chain_id`; `None` if it is valid as far as that can tell. On a dev chain the epoch is
+    /// not checked: its one engine stays in epoch 0 for ever (node README, "Epochs").
+    pub fn fault(
+        &self,
+        params: &GenesisParams,
+        chain_id: u64,
+        round_epoch: u64,
+    ) -> Option<ProposalFault> {
+        let header = match &self.header {
+            Ok(h) => h,
+            Err(e) => return Some(ProposalFault::Header(e.clone())),
+        };
+        let block_epoch = epoch_of(params, header.height);
+        if !params.is_dev_chain() && block_epoch != round_epoch {
+            return Some(ProposalFault::Epoch {
+                height: header.height,
+                block_epoch,
+                round_epoch,
+            });
+        }
+        if let Some((parent, hash)) = &self.parent {
+            let rules = ChainRules { chain_id, params };
+            let at = Parent {
+                header: parent,
+                hash: *hash,
+            };
+            if let Err(e) = check_header_against_parent(rules, at, header) {
+                return Some(ProposalFault::Parent(e));
+            }
+        }
+        if self.transactions.len() as u64 > params.max_txs_per_block() {
+            return Some(ProposalFault::TooManyTransactions {
+                got: self.transactions.len(),
+                max: params.max_txs_per_block(),
+            });
+        }
+        let max_tx_bytes = usize::try_from(params.max_tx_size_bytes).unwrap_or(usize::MAX);
+        for (index, bytes) in self.transactions.iter().enumerate() {
+            let tx = match Transaction::decode_with_limit(bytes, max_tx_bytes) {
+                Ok(tx) => tx,
+                Err(error) => return Some(ProposalFault::TransactionDecode { index, error }),
+            };
+            if let Err(reason) = check_stateless(&tx, params, chain_id) {
+                return Some(ProposalFault::Transaction { index, reason });
+            }
+        }
+        if let Some(votes) = &self.votes {
+            if let Err(e) = VoteRecord::decode(votes) {
+                return Some(ProposalFault::Votes(e));
+            }
+        }
+        None
+    }
+}
+
+/// The evidence `submit_evidence` takes for participant `vote.signer`'s notarize of block
+/// `block` (canonical bytes, hash `payload`) in `round`'s epoch and views, with the parent's
+/// header bytes if the fault needs them. `None` if the signature bytes cannot be a
+/// signature.
+pub fn invalid_proposal_evidence(
+    round: &VoteRecord,
+    payload: &Hash32,
+    vote: &Vote,
+    block: &[u8],
+    parent: Option<&[u8]>,
+) -> Option<Vec<u8>> {
+    let notarize = notarize(round, payload, vote.signer, &vote.signature)?;
+    let body = Value::Array(vec![
+        Value::Bytes(notarize.encode().to_vec()),
+        Value::Bytes(block.to_vec()),
+        parent.map_or(Value::Null, |p| Value::Bytes(p.to_vec())),
+    ]);
+    Some([vec![INVALID_PROPOSAL], cbor::encode(&body)].concat())
+}
+
+/// The parts of the evidence (after its tag).
+struct Envelope {
+    vote: Notarize<VoteScheme, sha256::Digest>,
+    block: Vec<u8>,
+    parent: Option<Vec<u8>>,
+}
+
+impl Envelope {
+    fn decode(body: &[u8]) -> Result<Envelope, StakingError> {
+        let shape = || refused("expected [notarize, block, parent header or null]");
+        let Value::Array(items) = cbor::decode(body).map_err(|_| shape())? else {
+            return Err(shape());
+        };
+        let [Value::Bytes(vote), Value::Bytes(block), parent] =
+            <[Value; 3]>::try_from(items).map_err(|_| shape())?
+        else {
+            return Err(shape());
+        };
+        let parent = match parent {
+            Value::Null => None,
+            Value::Bytes(p) => Some(p),
+            _ => return Err(shape()),
+        };
+        let vote = Notarize::decode(Copying(&vote[..])).map_err(|e| {
+            StakingError::BadEvidence(format!("the notarize vote does not decode: {e}"))
+        })?;
+        Ok(Envelope {
+            vote,
+            block,
+            parent,
+        })
+    }
+}
+
+/// `submit_evidence` of an invalid proposal (`body` follows the tag): verify it (see the
+/// module docs), then jail the signer without slashing. Charged `validator_call_cycles` and
+/// one signature check before any work, one more per transaction of the block before any of
+/// them is checked, plus the set read.
+pub fn submit(call: &mut Call<'_>, body: &[u8]) -> Result<Value, CallError> {
+    let p = call.params;
+    call.charge(
+        p.validator_call_cycles
+            .saturating_add(p.verify_signature_cycles),
+    )?;
+    let evidence = Envelope::decode(body)?;
+    let proposal = &evidence.vote.proposal;
+    let payload = Hash32(proposal.payload.0);
+    let block = SplitBlock::split(&payload, &evidence.block, evidence.parent.as_deref())?;
+    call.charge(
+        p.verify_signature_cycles
+            .saturating_mul(block.transactions() as u64),
+    )?;
+    let block = block.committed()?;
+    let (epoch, view) = (evidence.vote.epoch().get(), evidence.vote.view().get());
+    let signer = usize::from(evidence.vote.signer());
+    let (offender, scheme) = voter(call, epoch, signer)?;
+    if !evidence
+        .vote
+        .verify(&mut fixed_rng(), &scheme, &commonware_parallel::Sequential)
+    {
+        return Err(refused(
+            "the notarize signature does not verify for its signer in that epoch's set",
+        )
+        .into());
+    }
+    if call
+        .read(&invalid_proposal_key(&offender, epoch, view))?
+        .is_some()
+    {
+        return Err(StakingError::AlreadyPunished.into());
+    }
+    let fault = block
+        .fault(p, call.env.chain_id, epoch)
+        .ok_or(StakingError::ValidProposal)?;
+    call.write(&invalid_proposal_key(&offender, epoch, view), &[1])?;
+    let fault = fault.to_string();
+    let named = vec![(Value::Text("fault".into()), Value::Text(fault.clone()))];
+    accepted(
+        call,
+        &offender,
+        "invalid proposal",
+        (epoch, view, signer),
+        0,
+        named,
+    )?;
+    Ok(Value::Text(fault))
+}
