@@ -476,9 +476,13 @@ impl<E: Context> Chain<E> {
     }
 
     /// Keep a block received from a peer until consensus asks about it. Returns its hash, or
-    /// `None` if it cannot matter (at or below the finalized height).
+    /// `None` if it cannot matter (at or below the finalized height) or is not the block its
+    /// hash names: a body the header does not commit to. Kept, such a forgery would sit under
+    /// the real block's hash (the first body in wins), and a peer relaying a leader's header
+    /// with another body ahead of the leader would make honest validators refuse a valid
+    /// proposal. Checking costs a hash per transaction, which verification pays anyway.
     pub fn receive(&mut self, block: Block) -> Option<Hash32> {
-        if block.header.height <= self.head.header.height {
+        if block.header.height <= self.head.header.height || !block.body_matches_header() {
             return None;
         }
         let hash = block.header.hash();

@@ -443,6 +443,14 @@ impl Block {
         })
     }
 
+    /// Whether the body is the one the header commits to (`tx_root`, `votes_root`): a block
+    /// whose body does not match is not the block its hash names, only a header with someone
+    /// else's body.
+    pub fn body_matches_header(&self) -> bool {
+        Block::tx_root(&self.transactions) == self.header.tx_root
+            && self.votes.as_ref().map(VoteRecord::hash) == self.header.votes_root
+    }
+
     /// The commitment to a list of transactions: keccak256 of the CBOR array of their hashes.
     pub fn tx_root(transactions: &[Transaction]) -> Hash32 {
         let hashes = transactions.iter().map(|t| hash_value(&t.hash())).collect();

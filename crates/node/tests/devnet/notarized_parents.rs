@@ -57,7 +57,13 @@ fn a_child_of_an_unfinalized_block_is_built_verified_and_finalized_with_it() {
             b1.transactions.iter().map(|t| t.hash()).collect::<Vec<_>>(),
             vec![tx1]
         );
-        validator.receive(b1.clone());
+        // A relay ahead of the leader with block 1's header and another body: not kept, so
+        // the leader's block is not shadowed under its own hash.
+        let mut forged = b1.clone();
+        forged.transactions.clear();
+        assert_eq!(forged.header.hash(), h1);
+        assert_eq!(validator.receive(forged), None);
+        assert_eq!(validator.receive(b1.clone()), Some(h1));
         assert_eq!(
             validator.verify(&h1).await.expect("verify 1"),
             Verdict::Valid
