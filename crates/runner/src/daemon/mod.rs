@@ -660,6 +660,9 @@ impl Daemon {
                 let window = self.window(&id, &job).await?;
                 let head = self.head.load(Ordering::Relaxed);
                 if job.aggregator == me {
+                    if self.cfg.simulate.behaviour == Behaviour::Withhold {
+                        return Ok(()); // collects, never submits: the members self-reveal
+                    }
                     self.aggregate(id, &mut e, &job, mine, head, window).await
                 } else if head > job.committed_at + window {
                     let args = Value::Array(vec![

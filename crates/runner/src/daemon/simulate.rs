@@ -42,6 +42,9 @@ pub enum Behaviour {
     Oversized,
     /// The honest outcome, with usage reported at ten times the job's bounds.
     LyingUsage,
+    /// Honest as a member; as the aggregator it commits, collects and never submits the
+    /// aggregate or its own reveal (the members self-reveal after the window).
+    Withhold,
 }
 
 /// A behaviour that does not parse (the text, and what is accepted).
@@ -53,7 +56,7 @@ impl std::fmt::Display for UnknownBehaviour {
         write!(
             f,
             "{:?} is not a behaviour: honest, slow=MS, wrong, silent, garbage, oversized, \
-             lying_usage",
+             lying_usage, withhold",
             self.0
         )
     }
@@ -73,6 +76,7 @@ impl FromStr for Behaviour {
             "garbage" => Behaviour::Garbage,
             "oversized" => Behaviour::Oversized,
             "lying_usage" => Behaviour::LyingUsage,
+            "withhold" => Behaviour::Withhold,
             _ => match s.strip_prefix("slow=") {
                 Some(ms) => Behaviour::Slow(ms.parse().map_err(|_| unknown())?),
                 None => return Err(unknown()),
@@ -91,6 +95,7 @@ impl std::fmt::Display for Behaviour {
             Behaviour::Garbage => write!(f, "garbage"),
             Behaviour::Oversized => write!(f, "oversized"),
             Behaviour::LyingUsage => write!(f, "lying_usage"),
+            Behaviour::Withhold => write!(f, "withhold"),
         }
     }
 }
@@ -273,6 +278,7 @@ mod tests {
             "garbage",
             "oversized",
             "lying_usage",
+            "withhold",
         ] {
             assert_eq!(s.parse::<Behaviour>().expect(s).to_string(), s);
         }
