@@ -229,6 +229,18 @@ mod tests {
         ])
     }
 
+    /// Replaces the field `name` of a spec map.
+    fn set(spec: &mut Value, name: &str, value: Value) {
+        let Value::Map(fields) = spec else {
+            panic!("a spec is a map")
+        };
+        let field = fields
+            .iter_mut()
+            .find(|(k, _)| *k == t(name))
+            .unwrap_or_else(|| panic!("no field {name}"));
+        field.1 = value;
+    }
+
     #[test]
     fn a_spec_reads_as_the_executor_job() {
         let (ty, job) = job_of(Hash32([1; 32]), &spec("http")).expect("reads");
@@ -298,19 +310,22 @@ mod tests {
         };
         // The majority mode: the body as received, no extraction rules to give.
         let mut job = spec("http");
-        let Value::Map(fields) = &mut job else {
-            unreachable!()
-        };
-        fields[2].1 = Value::Map(vec![(
-            t("url"),
-            t(&format!("http://api.example.com:{}/hang", addr.port())),
-        )]);
-        fields[3].1 = Value::Map(vec![
-            (t("max_tokens"), Value::Uint(1)),
-            (t("max_wall_ms"), Value::Uint(60_000)),
-            (t("max_memory_mb"), Value::Uint(1)),
-        ]);
-        fields[5].1 = Value::Map(vec![(t("mode"), t("majority_vote"))]);
+        let url = format!("http://api.example.com:{}/hang", addr.port());
+        set(&mut job, "input", Value::Map(vec![(t("url"), t(&url))]));
+        set(
+            &mut job,
+            "bounds",
+            Value::Map(vec![
+                (t("max_tokens"), Value::Uint(1)),
+                (t("max_wall_ms"), Value::Uint(60_000)),
+                (t("max_memory_mb"), Value::Uint(1)),
+            ]),
+        );
+        set(
+            &mut job,
+            "verification",
+            Value::Map(vec![(t("mode"), t("majority_vote"))]),
+        );
         let budget = Duration::from_millis(200);
         let (outcome, _) = executors.run(Hash32([1; 32]), &job, Some(budget)).await;
         held.abort();
