@@ -2,6 +2,10 @@
 //! SDK, creating a VM, and a whole `actor::invoke` of the example token's `transfer` against an
 //! in-memory host. Run with `cargo bench -p cowboy-pvm --bench actor_call`. Prints a table;
 //! asserts nothing about speed.
+//!
+//! `ACTOR_CALL_ONLY=transfer` or `=empty` runs only 2,000 invocations of that kind and prints
+//! nothing, for an instruction profile of one kind of call:
+//! `valgrind --tool=callgrind --toggle-collect='cowboy_pvm::actor::invoke' <bench binary>`.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -74,11 +78,13 @@ fn main() {
 
 fn run() {
     let n = 2_000;
+    let only = std::env::var("ACTOR_CALL_ONLY").ok();
     // Compiling is milliseconds, not microseconds: fewer rounds keep the run short.
-    let compile_token = per_iter(n / 20, || {
+    let rounds = if only.is_some() { 1 } else { n / 20 };
+    let compile_token = per_iter(rounds, || {
         compile_module(TOKEN, "token.py").expect("compiles");
     });
-    let compile_sdk = per_iter(n / 20, || {
+    let compile_sdk = per_iter(rounds, || {
         compile_module(SDK, "cowboy_sdk.py").expect("compiles");
     });
     // The thread's first VM builds the shared base (builtin classes, cowboy_sdk): once per
@@ -123,7 +129,12 @@ fn run() {
     invoke(deploy, &mut host).result.expect("deploy");
     let mut i = 0u64;
     let mut cycles = 0;
-    let call = per_iter(n, || {
+    let transfers = match only.as_deref() {
+        Some("transfer") => n,
+        Some(_) => 0,
+        None => n,
+    };
+    let call = per_iter(transfers, || {
         i += 1;
         let inv = Invocation {
             source: TOKEN,
@@ -159,6 +170,14 @@ fn run() {
             invoke(inv, &mut host).result.expect("reads");
         })
     };
+    if only.is_some() {
+        if only.as_deref() == Some("empty") {
+            for _ in 0..n / 200 {
+                reads(0);
+            }
+        }
+        return;
+    }
     let empty = reads(0);
     let round_trip = (reads(200) - empty) / 200.0;
     println!("| part | µs |");

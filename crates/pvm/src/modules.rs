@@ -6,7 +6,7 @@
 //! still costs cycles (CIP-3). Native modules plug in by adding a row to [`REGISTRY`].
 
 use crate::value::*;
-use crate::vm::{Args, Vm, R};
+use crate::vm::{Args, SharedModule, Vm, R};
 use std::rc::Rc;
 
 /// The body of a native function.
@@ -97,23 +97,31 @@ const COWBOY_SDK: &str = include_str!("stdlib/python/cowboy_sdk.py");
 /// (`vm::Base`, under `value::permanent`): its classes are immutable like the builtin ones,
 /// its functions and its namespace refuse writes (`memory::is_frozen`), and it refers to no
 /// module or object an invocation could change. Each import gets a module object of its own
-/// over a copy of that namespace, so an actor may rebind `cowboy_sdk.x` for itself and nothing
-/// it does reaches the next invocation. The import costs the copy of the namespace on top of
-/// `IMPORT_FIRST` (what it does), not the cycles of running the body (which it no longer
-/// does); a test walks every object the module reaches to keep it read-only.
+/// over a copy of that namespace ([`copy_shared`]); a test walks every object the module
+/// reaches to keep it read-only.
 pub(crate) fn load_cowboy_sdk(vm: &mut Vm, name: &str) -> R<Value> {
     let filename = "cowboy_sdk.py";
     if vm.building_base {
         return run_python(vm, "cowboy_sdk", COWBOY_SDK, filename);
     }
+    let m = copy_shared(vm, name, SharedModule::CowboySdk)?;
+    vm.sources
+        .insert(filename.into(), std::borrow::Cow::Borrowed(COWBOY_SDK));
+    Ok(m)
+}
+
+/// The import of a module of the VM base (`pvm_host`, `cowboy_sdk`): a module object of its
+/// own over a copy of the shared namespace, so an actor may rebind `cowboy_sdk.x` for itself
+/// and nothing it does reaches the next invocation. Both need a host (ImportError for a plain
+/// script). The import costs the copy of the namespace on top of `IMPORT_FIRST` (what it
+/// does), not the work of building the module (which it no longer does).
+pub(crate) fn copy_shared(vm: &mut Vm, name: &str, which: SharedModule) -> R<Value> {
     if vm.host.is_none() {
         return Err(crate::sdk::no_host(vm, name));
     }
-    let shared = vm.shared_sdk()?;
+    let shared = vm.shared_module(which)?;
     let table = shared.dict.table.borrow().clone();
     vm.charge(crate::cost::table_copy(table.entries.len()))?;
-    vm.sources
-        .insert(filename.into(), std::borrow::Cow::Borrowed(COWBOY_SDK));
     Ok(Value::Module(Rc::new(Module {
         name: name.into(),
         dict: crate::value::rc_dict(PyDict::from_table(table)),
@@ -970,7 +978,9 @@ mod tests {
     #[test]
     fn the_shared_sdk_reaches_only_read_only_objects() {
         let mut vm = Vm::new(crate::limits::Limits::default());
-        let sdk = vm.shared_sdk().expect("the embedded SDK builds");
+        let sdk = vm
+            .shared_module(SharedModule::CowboySdk)
+            .expect("the embedded SDK builds");
         let mut seen = std::collections::BTreeSet::new();
         walk(&Value::Module(sdk.clone()), &mut seen, "cowboy_sdk");
         assert!(seen.len() > 50, "walked only {} objects", seen.len());

@@ -27,12 +27,14 @@ use crate::vm::{Abort, Args, Exc, Vm, R};
 /// A native function body.
 type NativeBody = fn(&mut Vm, Args) -> R<Value>;
 
-/// Load `pvm_host` (ImportError without a host).
+/// Load `pvm_host` (ImportError without a host). The module is built once per thread, with the
+/// VM base (`vm::Base`): it holds only native functions and constant addresses, and the shared
+/// `cowboy_sdk` calls the host of whichever invocation runs it. An invocation's import copies
+/// its namespace (`modules::copy_shared`) instead of building ~30 functions and hashing the
+/// system addresses' checksums again.
 pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
-    // The VM base's builder loads it for the shared `cowboy_sdk` (whose functions call the
-    // host of whichever invocation runs them).
-    if vm.host.is_none() && !vm.building_base {
-        return Err(no_host(vm, name));
+    if !vm.building_base {
+        return crate::modules::copy_shared(vm, name, crate::vm::SharedModule::PvmHost);
     }
     let d = rc_dict(PyDict::new());
     let fns: &[(&str, NativeBody)] = &[

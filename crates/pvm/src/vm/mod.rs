@@ -188,13 +188,25 @@ pub struct Stats {
 /// - caches that remember a class (lookup caches, inline caches) are hints checked against
 ///   the class epoch and never change a charge (README, "Inline caches").
 ///
-/// The base also holds the `cowboy_sdk` module, built by running its body once, in the same
-/// way (see [`crate::modules::load_cowboy_sdk`] for what an invocation's import gets and pays).
+/// The base also holds the `pvm_host` module and the `cowboy_sdk` module (built by running its
+/// body once), in the same way (see [`crate::modules::copy_shared`] for what an invocation's
+/// import gets and pays).
 struct Base {
     types: Rc<Types>,
     builtins: Rc<NameMap>,
+    /// The shared `pvm_host`, or why it failed to build (a bug).
+    pvm_host: Result<Rc<Module>, String>,
     /// The shared `cowboy_sdk`, or why its body failed (a bug in the embedded SDK).
     sdk: Result<Rc<Module>, String>,
+}
+
+/// A module of the thread's [`Base`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SharedModule {
+    /// `pvm_host` (`crate::sdk`).
+    PvmHost,
+    /// `cowboy_sdk` (`stdlib/python/cowboy_sdk.py`).
+    CowboySdk,
 }
 
 thread_local! {
@@ -280,31 +292,50 @@ impl<'h> Vm<'h> {
     fn build_base() -> Base {
         let types = Rc::new(crate::builtins::make_types());
         let builtins = Rc::new(crate::builtins::install(&types));
-        let sdk = {
+        let (pvm_host, sdk) = {
             let mut vm = Vm::with_base(Limits::default(), types.clone(), builtins.clone());
             vm.building_base = true;
-            match crate::modules::load_cowboy_sdk(&mut vm, "cowboy_sdk") {
-                Ok(Value::Module(m)) => Ok(m),
-                Ok(_) => Err("cowboy_sdk is not a module".to_string()),
-                Err(e) => Err(format!("{:?}", vm.render_uncaught(e))),
-            }
+            // `pvm_host` first, so the SDK's own import finds this module.
+            let host = vm.import("pvm_host");
+            let host = Vm::base_module(&mut vm, host, "pvm_host");
+            let sdk = crate::modules::load_cowboy_sdk(&mut vm, "cowboy_sdk");
+            (host, Vm::base_module(&mut vm, sdk, "cowboy_sdk"))
         };
         Base {
             types,
             builtins,
+            pvm_host,
             sdk,
         }
     }
 
-    /// The thread's shared `cowboy_sdk` module ([`Base`]).
-    pub(crate) fn shared_sdk(&mut self) -> R<Rc<Module>> {
-        let sdk = BASE.with(|b| b.get().map(|base| base.sdk.clone()));
-        match sdk {
+    /// A module the base builder loaded, or why it failed.
+    fn base_module(vm: &mut Vm, loaded: R<Value>, name: &str) -> Result<Rc<Module>, String> {
+        match loaded {
+            Ok(Value::Module(m)) => Ok(m),
+            Ok(_) => Err(format!("{name} is not a module")),
+            Err(e) => Err(format!("{:?}", vm.render_uncaught(e))),
+        }
+    }
+
+    /// A module of the thread's [`Base`], shared by every invocation.
+    pub(crate) fn shared_module(&mut self, which: SharedModule) -> R<Rc<Module>> {
+        let m = BASE.with(|b| {
+            b.get().map(|base| match which {
+                SharedModule::PvmHost => base.pvm_host.clone(),
+                SharedModule::CowboySdk => base.sdk.clone(),
+            })
+        });
+        let name = match which {
+            SharedModule::PvmHost => "pvm_host",
+            SharedModule::CowboySdk => "cowboy_sdk",
+        };
+        match m {
             Some(Ok(m)) => Ok(m),
             Some(Err(why)) => {
-                Err(self.new_exc("ImportError", &format!("cowboy_sdk failed to build: {why}")))
+                Err(self.new_exc("ImportError", &format!("{name} failed to build: {why}")))
             }
-            None => Err(self.new_exc("ImportError", "cowboy_sdk: no VM base on this thread")),
+            None => Err(self.new_exc("ImportError", &format!("{name}: no VM base on this thread"))),
         }
     }
 
