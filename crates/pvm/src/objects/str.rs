@@ -415,6 +415,22 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             };
             let mut memo = TranslateMemo::default();
             for c in text.chars() {
+                // A remembered ASCII answer is applied without building the key or the
+                // answer again (`TranslateMemo::hit` charges what its lookup charged).
+                if dict.is_some() {
+                    if let Some(m) = memo.hit(vm, c)? {
+                        match m {
+                            Mapped::Char(ch) => out.push(ch),
+                            Mapped::Delete => {}
+                            Mapped::Str(x) => {
+                                vm.charge(cost::per_char(x.s.len()))?;
+                                vm.reserve((out.len() + x.s.len()) as u64)?;
+                                out.push_str(&x.s)
+                            }
+                        }
+                        continue;
+                    }
+                }
                 let k = Value::Int(c as i64);
                 let r = match &dict {
                     Some(d) => memo.lookup(vm, d, c)?,
@@ -475,10 +491,44 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
 /// the lookup would have settled.
 #[derive(Default)]
 struct TranslateMemo {
-    ascii: Vec<Option<(Option<Value>, u64)>>,
+    /// Per ASCII char: what its lookup answered, as the output it makes, and the cycles the
+    /// lookup charged. `None` until looked up, or when the answer is not remembered (see
+    /// [`TranslateMemo::lookup`]).
+    ascii: Vec<Option<(Mapped, u64)>>,
+}
+
+/// What a remembered lookup makes of its char. Only answers that cannot fail are remembered
+/// (no key: the char itself; None; an int that is a char; a str), so applying one needs no
+/// error path: an int out of range or a value of another type raises at its first (real)
+/// lookup, which ends the call.
+#[derive(Clone)]
+enum Mapped {
+    Char(char),
+    Delete,
+    Str(Rc<PyStr>),
 }
 
 impl TranslateMemo {
+    /// The remembered answer for `c`, charged what its lookup charged, when there is one and
+    /// it may be used: `c` is ASCII, no owed work is pending (a real lookup would settle it,
+    /// in its place) and the budget affords it (else the real lookup stops where it always
+    /// stopped). `None` means: take [`TranslateMemo::lookup`].
+    #[inline]
+    fn hit(&self, vm: &mut Vm, c: char) -> R<Option<Mapped>> {
+        if !c.is_ascii() || crate::memory::attention() {
+            return Ok(None);
+        }
+        match self.ascii.get(c as usize) {
+            Some(Some((m, cycles))) if *cycles <= vm.cycles_left() => {
+                vm.charge(*cycles)?;
+                Ok(Some(m.clone()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The real lookup of `c` in `d`, remembering an ASCII char's answer and its cost when
+    /// the cost is exactly the lookup's own.
     fn lookup(&mut self, vm: &mut Vm, d: &PyDict, c: char) -> R<Option<Value>> {
         let key = Value::Int(c as i64);
         if !c.is_ascii() {
@@ -489,18 +539,20 @@ impl TranslateMemo {
         }
         // Owed work pending (attention up) is settled by a real lookup, in its place.
         let own_cost = !crate::memory::attention();
-        let slot = &mut self.ascii[c as usize];
-        if let Some((answer, cycles)) = slot {
-            if own_cost && *cycles <= vm.cycles_left() {
-                vm.charge(*cycles)?;
-                return Ok(answer.clone());
-            }
-            return vm.dict_get(d, &key);
-        }
         let (cycles, instructions) = (vm.stats.cycles, vm.stats.instructions);
         let answer = vm.dict_get(d, &key)?;
         if own_cost && vm.stats.instructions == instructions {
-            *slot = Some((answer.clone(), vm.stats.cycles - cycles));
+            let mapped = match &answer {
+                None => Some(Mapped::Char(c)),
+                Some(Value::None) => Some(Mapped::Delete),
+                Some(Value::Int(i)) => u32::try_from(*i)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .map(Mapped::Char),
+                Some(Value::Str(x)) => Some(Mapped::Str(x.clone())),
+                Some(_) => None,
+            };
+            self.ascii[c as usize] = mapped.map(|m| (m, vm.stats.cycles - cycles));
         }
         Ok(answer)
     }
