@@ -405,7 +405,17 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         }
         "translate" => {
             let table = a0.cloned().unwrap_or(Value::None);
-            let mut out = String::with_capacity(text.len());
+            // The output is built as UTF-8 bytes (a byte push per ASCII char, where
+            // `String::push` is a call that encodes); only whole chars and whole strs are
+            // appended, so it is always valid text.
+            let mut out: Vec<u8> = Vec::with_capacity(text.len());
+            let push = |out: &mut Vec<u8>, ch: char| {
+                if ch.is_ascii() {
+                    out.push(ch as u8);
+                } else {
+                    out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
+                }
+            };
             // A dict table is looked up directly (a charged table lookup per char, its
             // ASCII answers remembered for the call: `TranslateMemo`); any other table is
             // subscripted, and each miss pays for the LookupError it raised.
@@ -416,19 +426,24 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             let mut memo = TranslateMemo::default();
             for c in text.chars() {
                 // A remembered ASCII answer is applied without building the key or the
-                // answer again (`TranslateMemo::hit` charges what its lookup charged).
-                if dict.is_some() {
-                    if let Some(m) = memo.hit(vm, c)? {
-                        match m {
-                            Mapped::Char(ch) => out.push(ch),
-                            Mapped::Delete => {}
-                            Mapped::Str(x) => {
-                                vm.charge(cost::per_char(x.s.len()))?;
-                                vm.reserve((out.len() + x.s.len()) as u64)?;
-                                out.push_str(&x.s)
+                // answer again, and charged what its lookup charged; it is used only when
+                // no owed work is pending (a real lookup would settle it, in its place) and
+                // the budget affords it (else the real lookup stops where it always stopped).
+                if dict.is_some() && c.is_ascii() && !crate::memory::attention() {
+                    if let Some(Some((m, cycles))) = memo.ascii.get(c as usize) {
+                        if *cycles <= vm.cycles_left() {
+                            vm.charge(*cycles)?;
+                            match m {
+                                Mapped::Char(ch) => push(&mut out, *ch),
+                                Mapped::Delete => {}
+                                Mapped::Str(x) => {
+                                    vm.charge(cost::per_char(x.s.len()))?;
+                                    vm.reserve((out.len() + x.s.len()) as u64)?;
+                                    out.extend_from_slice(x.s.as_bytes());
+                                }
                             }
+                            continue;
                         }
-                        continue;
                     }
                 }
                 let k = Value::Int(c as i64);
@@ -444,10 +459,10 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                     },
                 };
                 match r {
-                    None => out.push(c),
+                    None => push(&mut out, c),
                     Some(Value::None) => {}
                     Some(Value::Int(i)) => match u32::try_from(i).ok().and_then(char::from_u32) {
-                        Some(ch) => out.push(ch),
+                        Some(ch) => push(&mut out, ch),
                         None => {
                             return Err(vm.value_err("character mapping must be in range(0x110000)"))
                         }
@@ -456,7 +471,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                         // A replacement may be long: pay for it and check memory before the copy.
                         vm.charge(cost::per_char(x.s.len()))?;
                         vm.reserve((out.len() + x.s.len()) as u64)?;
-                        out.push_str(&x.s)
+                        out.extend_from_slice(x.s.as_bytes());
                     }
                     Some(_) => {
                         return Err(
@@ -465,7 +480,11 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                     }
                 }
             }
-            Value::str(&out)
+            match std::str::from_utf8(&out) {
+                Ok(text) => Value::str(text),
+                // Unreachable: only whole chars and strs were appended.
+                Err(_) => return Err(vm.value_err("str.translate built invalid UTF-8")),
+            }
         }
         "maketrans" => {
             // Called on an instance or unbound (`str.maketrans(...)`): the receiver is ignored
@@ -509,24 +528,6 @@ enum Mapped {
 }
 
 impl TranslateMemo {
-    /// The remembered answer for `c`, charged what its lookup charged, when there is one and
-    /// it may be used: `c` is ASCII, no owed work is pending (a real lookup would settle it,
-    /// in its place) and the budget affords it (else the real lookup stops where it always
-    /// stopped). `None` means: take [`TranslateMemo::lookup`].
-    #[inline]
-    fn hit(&self, vm: &mut Vm, c: char) -> R<Option<Mapped>> {
-        if !c.is_ascii() || crate::memory::attention() {
-            return Ok(None);
-        }
-        match self.ascii.get(c as usize) {
-            Some(Some((m, cycles))) if *cycles <= vm.cycles_left() => {
-                vm.charge(*cycles)?;
-                Ok(Some(m.clone()))
-            }
-            _ => Ok(None),
-        }
-    }
-
     /// The real lookup of `c` in `d`, remembering an ASCII char's answer and its cost when
     /// the cost is exactly the lookup's own.
     fn lookup(&mut self, vm: &mut Vm, d: &PyDict, c: char) -> R<Option<Value>> {
