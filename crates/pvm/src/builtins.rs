@@ -1187,7 +1187,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
         "getattr" => {
             let o = arg(vm, &a, 0, "getattr")?;
             let n = attr_name(vm, &a, "getattr")?;
-            match vm.getattr(&o, &n.s) {
+            match vm.getattr_str(&o, &n) {
                 Ok(v) => Ok(v),
                 Err(e) if vm.exc_is(&e, "AttributeError") && a.pos.len() > 2 => {
                     Ok(a.pos[2].clone())

@@ -43,8 +43,10 @@ fn f_attrs(vm: &mut Vm, a: Args) -> R<Value> {
     vm.charge(cost::CALL.saturating_mul(names.len() as u64))?;
     let mut out = Vec::with_capacity(names.len());
     for n in &names {
-        let n = name_of(vm, n)?;
-        out.push(vm.getattr(&obj, n)?);
+        let Value::Str(n) = n else {
+            return Err(vm.type_err("attribute name must be string"));
+        };
+        out.push(vm.getattr_str(&obj, n)?);
     }
     Ok(Value::tuple(out))
 }

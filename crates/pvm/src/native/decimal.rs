@@ -400,8 +400,13 @@ fn pow10(k: u64) -> BigUint {
 
 /// Number of decimal digits of `c` (1 for zero, as decimal.py's `len(str(c))`).
 fn ndigits(c: &BigUint) -> u64 {
-    if let Some(v) = c.to_u128() {
+    // Most coefficients fit one limb, and `u64::ilog10` is a few instructions where the
+    // `u128` one is a loop of divisions.
+    if let Some(v) = c.to_u64() {
         return if v == 0 { 1 } else { u64::from(v.ilog10()) + 1 };
+    }
+    if let Some(v) = c.to_u128() {
+        return u64::from(v.ilog10()) + 1;
     }
     // c has b bits, so it lies in [2**(b-1), 2**b): its digit count is this lower bound
     // (log10 2 rounded down) or one more.

@@ -405,7 +405,17 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
         }
         "translate" => {
             let table = a0.cloned().unwrap_or(Value::None);
-            let mut out = String::with_capacity(text.len());
+            // The output is built as UTF-8 bytes (a byte push per ASCII char, where
+            // `String::push` is a call that encodes); only whole chars and whole strs are
+            // appended, so it is always valid text.
+            let mut out: Vec<u8> = Vec::with_capacity(text.len());
+            let push = |out: &mut Vec<u8>, ch: char| {
+                if ch.is_ascii() {
+                    out.push(ch as u8);
+                } else {
+                    out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
+                }
+            };
             // A dict table is looked up directly (a charged table lookup per char, its
             // ASCII answers remembered for the call: `TranslateMemo`); any other table is
             // subscripted, and each miss pays for the LookupError it raised.
@@ -415,6 +425,27 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
             };
             let mut memo = TranslateMemo::default();
             for c in text.chars() {
+                // A remembered ASCII answer is applied without building the key or the
+                // answer again, and charged what its lookup charged; it is used only when
+                // no owed work is pending (a real lookup would settle it, in its place) and
+                // the budget affords it (else the real lookup stops where it always stopped).
+                if dict.is_some() && c.is_ascii() && !crate::memory::attention() {
+                    if let Some(Some((m, cycles))) = memo.ascii.get(c as usize) {
+                        if *cycles <= vm.cycles_left() {
+                            vm.charge(*cycles)?;
+                            match m {
+                                Mapped::Char(ch) => push(&mut out, *ch),
+                                Mapped::Delete => {}
+                                Mapped::Str(x) => {
+                                    vm.charge(cost::per_char(x.s.len()))?;
+                                    vm.reserve((out.len() + x.s.len()) as u64)?;
+                                    out.extend_from_slice(x.s.as_bytes());
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
                 let k = Value::Int(c as i64);
                 let r = match &dict {
                     Some(d) => memo.lookup(vm, d, c)?,
@@ -428,10 +459,10 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                     },
                 };
                 match r {
-                    None => out.push(c),
+                    None => push(&mut out, c),
                     Some(Value::None) => {}
                     Some(Value::Int(i)) => match u32::try_from(i).ok().and_then(char::from_u32) {
-                        Some(ch) => out.push(ch),
+                        Some(ch) => push(&mut out, ch),
                         None => {
                             return Err(vm.value_err("character mapping must be in range(0x110000)"))
                         }
@@ -440,7 +471,7 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                         // A replacement may be long: pay for it and check memory before the copy.
                         vm.charge(cost::per_char(x.s.len()))?;
                         vm.reserve((out.len() + x.s.len()) as u64)?;
-                        out.push_str(&x.s)
+                        out.extend_from_slice(x.s.as_bytes());
                     }
                     Some(_) => {
                         return Err(
@@ -449,7 +480,11 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
                     }
                 }
             }
-            Value::str(&out)
+            match std::str::from_utf8(&out) {
+                Ok(text) => Value::str(text),
+                // Unreachable: only whole chars and strs were appended.
+                Err(_) => return Err(vm.value_err("str.translate built invalid UTF-8")),
+            }
         }
         "maketrans" => {
             // Called on an instance or unbound (`str.maketrans(...)`): the receiver is ignored
@@ -475,10 +510,26 @@ pub fn call(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Args) -> R<Value> {
 /// the lookup would have settled.
 #[derive(Default)]
 struct TranslateMemo {
-    ascii: Vec<Option<(Option<Value>, u64)>>,
+    /// Per ASCII char: what its lookup answered, as the output it makes, and the cycles the
+    /// lookup charged. `None` until looked up, or when the answer is not remembered (see
+    /// [`TranslateMemo::lookup`]).
+    ascii: Vec<Option<(Mapped, u64)>>,
+}
+
+/// What a remembered lookup makes of its char. Only answers that cannot fail are remembered
+/// (no key: the char itself; None; an int that is a char; a str), so applying one needs no
+/// error path: an int out of range or a value of another type raises at its first (real)
+/// lookup, which ends the call.
+#[derive(Clone)]
+enum Mapped {
+    Char(char),
+    Delete,
+    Str(Rc<PyStr>),
 }
 
 impl TranslateMemo {
+    /// The real lookup of `c` in `d`, remembering an ASCII char's answer and its cost when
+    /// the cost is exactly the lookup's own.
     fn lookup(&mut self, vm: &mut Vm, d: &PyDict, c: char) -> R<Option<Value>> {
         let key = Value::Int(c as i64);
         if !c.is_ascii() {
@@ -489,18 +540,20 @@ impl TranslateMemo {
         }
         // Owed work pending (attention up) is settled by a real lookup, in its place.
         let own_cost = !crate::memory::attention();
-        let slot = &mut self.ascii[c as usize];
-        if let Some((answer, cycles)) = slot {
-            if own_cost && *cycles <= vm.cycles_left() {
-                vm.charge(*cycles)?;
-                return Ok(answer.clone());
-            }
-            return vm.dict_get(d, &key);
-        }
         let (cycles, instructions) = (vm.stats.cycles, vm.stats.instructions);
         let answer = vm.dict_get(d, &key)?;
         if own_cost && vm.stats.instructions == instructions {
-            *slot = Some((answer.clone(), vm.stats.cycles - cycles));
+            let mapped = match &answer {
+                None => Some(Mapped::Char(c)),
+                Some(Value::None) => Some(Mapped::Delete),
+                Some(Value::Int(i)) => u32::try_from(*i)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .map(Mapped::Char),
+                Some(Value::Str(x)) => Some(Mapped::Str(x.clone())),
+                Some(_) => None,
+            };
+            self.ascii[c as usize] = mapped.map(|m| (m, vm.stats.cycles - cycles));
         }
         Ok(answer)
     }

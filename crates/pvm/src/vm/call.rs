@@ -625,15 +625,18 @@ impl Vm<'_> {
     pub fn getattr(&mut self, obj: &Value, name: &str) -> R<Value> {
         match self.getattr_opt(obj, name)? {
             Some(v) => Ok(v),
-            None => {
-                if let Value::Instance(_) = obj {
-                    if let Some(ga) = self.lookup_dunder(obj, "__getattr__") {
-                        return self.call(&ga, Args::new(vec![obj.clone(), Value::str(name)]));
-                    }
-                }
-                Err(self.attr_error(obj, name))
+            None => self.getattr_missing(obj, name),
+        }
+    }
+
+    /// An attribute the lookup did not find: the class's `__getattr__`, else AttributeError.
+    fn getattr_missing(&mut self, obj: &Value, name: &str) -> R<Value> {
+        if let Value::Instance(_) = obj {
+            if let Some(ga) = self.lookup_dunder(obj, "__getattr__") {
+                return self.call(&ga, Args::new(vec![obj.clone(), Value::str(name)]));
             }
         }
+        Err(self.attr_error(obj, name))
     }
 
     /// Instances of `cls` take `object.__setattr__` (no class in the MRO overrides it).
@@ -702,6 +705,27 @@ impl Vm<'_> {
 
     /// Attribute lookup; `None` when absent.
     pub fn getattr_opt(&mut self, obj: &Value, name: &str) -> R<Option<Value>> {
+        self.getattr_opt_in(obj, name, None)
+    }
+
+    /// [`Vm::getattr`] by a str object (`getattr(o, name)`, `_dataclasses.attrs`): the same
+    /// lookup, but the class's lookup cache is searched by the string's identity first and
+    /// the instance dict by its cached hash, instead of reading and hashing the text on
+    /// every call. Same walks, so the same answer and the same charges.
+    pub fn getattr_str(&mut self, obj: &Value, name: &Rc<PyStr>) -> R<Value> {
+        match self.getattr_opt_in(obj, &name.s, Some(name))? {
+            Some(v) => Ok(v),
+            None => self.getattr_missing(obj, &name.s),
+        }
+    }
+
+    /// [`Vm::getattr_opt`], with `name`'s str object when the caller has one.
+    fn getattr_opt_in(
+        &mut self,
+        obj: &Value,
+        name: &str,
+        interned: Option<&Rc<PyStr>>,
+    ) -> R<Option<Value>> {
         // Every object answers __class__ with its type (instances and classes below may
         // report a different class, e.g. a metaclass).
         if name == "__class__" && !matches!(obj, Value::Instance(_) | Value::Class(_)) {
@@ -725,7 +749,10 @@ impl Vm<'_> {
                         kind: BuiltinKind::Method(obj.clone()),
                     }))));
                 }
-                let cattr = cls.lookup(name);
+                let cattr = match interned {
+                    Some(n) => cls.lookup_name(n),
+                    None => cls.lookup(name),
+                };
                 if let Some(ca) = &cattr {
                     let is_data = match ca {
                         Value::Property(_) => true,
@@ -739,7 +766,11 @@ impl Vm<'_> {
                         return Ok(Some(self.bind(ca.clone(), obj, &cls)?));
                     }
                 }
-                if let Some(v) = i.dict.get_str(name) {
+                let own = match interned {
+                    Some(n) => i.dict.get_name(n),
+                    None => i.dict.get_str(name),
+                };
+                if let Some(v) = own {
                     return Ok(Some(v));
                 }
                 if name == "__traceback__" && i.exc.borrow().is_some() {
