@@ -637,7 +637,7 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                 parent.timestamp_ms + 1_000,
                 addr(0),
                 Vec::new(),
-                candidate,
+                candidate, None,
             )
             .await
             .expect("state");
@@ -702,12 +702,12 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                     ),
                 ];
                 for (bad, error) in cases {
-                    let got = verify(state, None, rules, at, &bad).await.expect("state");
+                    let got = verify(state, None, rules, at, &bad, None).await.expect("state");
                     assert_eq!(got.err(), Some(error.clone()), "{error}");
                 }
             }
 
-            let executed = verify(state, None, rules, at, &block)
+            let executed = verify(state, None, rules, at, &block, None)
                 .await
                 .expect("state")
                 .expect("the proposer's block is valid");
@@ -897,6 +897,7 @@ mod invalid_proposal {
             },
             transactions: txs,
             votes: None,
+            beacon: None,
         }
     }
 

@@ -189,7 +189,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             2_000,
             PROPOSER,
             setup,
-            None,
+            None, None,
         )
         .await
         .expect("state");
@@ -242,12 +242,12 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             3_000,
             PROPOSER,
             checked,
-            None,
+            None, None,
         )
         .await
         .expect("state");
         let good = proposal.block;
-        let verified = verify(&state, None, rules, parent_of(&block1), &good)
+        let verified = verify(&state, None, rules, parent_of(&block1), &good, None)
             .await
             .expect("state")
             .expect("a proposed block verifies");
@@ -258,7 +258,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
         for choice in &pick[..3] {
             let (bad, expected, kind) = tamper(&good, &block1, &env, &params, usize::from(*choice));
             applied.push(kind);
-            let err = verify(&state, None, rules, parent_of(&block1), &bad)
+            let err = verify(&state, None, rules, parent_of(&block1), &bad, None)
                 .await
                 .expect("state")
                 .expect_err("a tampered block is invalid");
