@@ -240,7 +240,9 @@ impl Beacon {
             return; // not a share holder: it has nothing to send
         };
         let index = index as u32;
-        if bytes.is_empty() || bytes.len() % ENTRY_BYTES != 0 || bytes.len() / ENTRY_BYTES > MAX_ENTRIES
+        if bytes.is_empty()
+            || bytes.len() % ENTRY_BYTES != 0
+            || bytes.len() / ENTRY_BYTES > MAX_ENTRIES
         {
             self.count_invalid(1);
             return;
@@ -299,11 +301,15 @@ impl Beacon {
         match partial {
             None => s.invalid += 1,
             Some(partial) => {
-                s.partials.entry(height).or_default().entry(index).or_insert(Kept {
-                    hash,
-                    bytes,
-                    partial,
-                });
+                s.partials
+                    .entry(height)
+                    .or_default()
+                    .entry(index)
+                    .or_insert(Kept {
+                        hash,
+                        bytes,
+                        partial,
+                    });
                 self.try_recover(&mut s, height, hash);
             }
         }
@@ -398,5 +404,97 @@ pub fn read_share(dir: &std::path::Path) -> Result<Option<Share>, String> {
             .ok_or_else(|| format!("{} does not hold a beacon share", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use commonware_cryptography::Signer as _;
+    use rand::SeedableRng as _;
+
+    /// Four members, t = 3; node `me`'s view, holding share `me`.
+    fn beacons() -> Vec<(ed25519::PublicKey, Beacon)> {
+        let keys: Vec<_> = (0..4u64)
+            .map(|i| ed25519::PrivateKey::from_seed(i).public_key())
+            .collect();
+        let (sharing, shares) =
+            crate::genesis::deal_beacon(rand::rngs::ChaCha20Rng::seed_from_u64(9), &keys)
+                .expect("deal");
+        let members: Vec<_> = shares.iter().map(|(k, _)| k.clone()).collect();
+        shares
+            .iter()
+            .map(|(k, share)| {
+                let group = Group {
+                    sharing: sharing.clone(),
+                    members: members.clone(),
+                    share: Some(share.clone()),
+                };
+                (k.clone(), Beacon::new(7, group))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn t_partials_recover_and_bad_ones_are_dropped_and_counted() {
+        let nodes = beacons();
+        let hash = Hash32([3; 32]);
+        for (_, b) in &nodes {
+            b.on_finalized(5, hash);
+        }
+        let (_, me) = &nodes[0];
+        // Its own partial alone is not t.
+        assert_eq!(me.recovered(5, &hash), None);
+        let msg = |i: usize| nodes[i].1.outgoing().expect("a share holder sends");
+        // A partial relayed by another peer (not the sender's own index) is refused.
+        me.receive(&nodes[2].0, &msg(1));
+        assert_eq!(me.invalid(), 1);
+        // Garbage: a wrong length, then a well-formed entry whose signature is not a point.
+        me.receive(&nodes[1].0, &[0u8; 5]);
+        assert_eq!(me.invalid(), 2);
+        let mut bad = msg(1);
+        let len = bad.len();
+        bad[len - 48..].copy_from_slice(&[0xAB; 48]);
+        me.receive(&nodes[1].0, &bad);
+        assert_eq!(me.invalid(), 3);
+        assert_eq!(me.recovered(5, &hash), None);
+        // A valid partial over another block at that height does not count towards this one.
+        let fork = &beacons()[1].1;
+        fork.on_finalized(5, Hash32([4; 32]));
+        me.receive(&nodes[1].0, &fork.outgoing().expect("signed"));
+        assert_eq!(me.recovered(5, &hash), None);
+        // The first valid partial per index stays: member 1's real one is now a free repeat.
+        me.receive(&nodes[1].0, &msg(1));
+        assert_eq!(me.recovered(5, &hash), None);
+        // Member 2's makes t = 3 over `hash`... minus member 1's, which signed the fork:
+        // member 3's completes it.
+        me.receive(&nodes[2].0, &msg(2));
+        me.receive(&nodes[3].0, &msg(3));
+        let sig = me
+            .recovered(5, &hash)
+            .expect("t partials over the block recover");
+        let key = nodes[0].1.group.sharing.public();
+        assert!(cowboy_exec::beacon::verify_signature(
+            key, 7, 5, &hash, &sig
+        ));
+        assert_eq!(me.invalid(), 3, "valid partials are not counted");
+        // Every member recovers the same signature from any t.
+        let (_, other) = &nodes[3];
+        other.receive(&nodes[1].0, &msg(1));
+        other.receive(&nodes[2].0, &msg(2));
+        assert_eq!(other.recovered(5, &hash), Some(sig));
+    }
+
+    #[test]
+    fn partials_outside_the_window_are_dropped() {
+        let nodes = beacons();
+        let (_, me) = &nodes[0];
+        me.on_finalized(100, Hash32([1; 32]));
+        let (_, far) = &nodes[1];
+        far.on_finalized(100 + WINDOW + 1, Hash32([2; 32]));
+        me.receive(&nodes[1].0, &far.outgoing().expect("signed"));
+        let s = me.state.lock().expect("lock");
+        assert!(s.partials.get(&(100 + WINDOW + 1)).is_none());
+        assert_eq!(s.invalid, 0, "dropped, not counted");
     }
 }

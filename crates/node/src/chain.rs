@@ -369,7 +369,15 @@ impl<E: Context> Chain<E> {
             header: &parent.header,
             hash: parent.hash,
         };
-        Ok(rule::verify(&self.state, parent_state, self.rules(), parent, block, target).await?)
+        Ok(rule::verify(
+            &self.state,
+            parent_state,
+            self.rules(),
+            parent,
+            block,
+            target,
+        )
+        .await?)
     }
 
     /// The hash of the block a child of `parent` at `height` must carry the beacon
@@ -377,8 +385,7 @@ impl<E: Context> Chain<E> {
     /// the pending blocks back to the finalized chain, then in the block store. `None` if the
     /// child carries none. `parent` is the head or a pending block descending from it.
     async fn beacon_target(&self, parent: &Head, height: u64) -> CResult<Option<Hash32>> {
-        let Some(target) = cowboy_exec::beacon::target_height(&self.genesis.params, height)
-        else {
+        let Some(target) = cowboy_exec::beacon::target_height(&self.genesis.params, height) else {
             return Ok(None);
         };
         let (mut at, mut hash) = (parent.header.clone(), parent.hash);

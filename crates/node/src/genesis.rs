@@ -41,12 +41,12 @@ use commonware_cryptography::bls12381::primitives::group::Share;
 use commonware_cryptography::bls12381::primitives::sharing::{Mode, ModeVersion, Sharing};
 use commonware_cryptography::{bls12381, ed25519, Signer};
 use cowboy_exec::beacon::Variant;
-use cowboy_types::genesis::BEACON_KEY_BYTES;
-use rand::SeedableRng;
 use cowboy_exec::system::staking;
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
+use cowboy_types::genesis::BEACON_KEY_BYTES;
 use cowboy_types::{keccak256, Address, PrivateKey};
+use rand::SeedableRng;
 use serde_json::{json, Map, Value as Json};
 
 pub use cowboy_types::DEV_CHAIN_ID;
@@ -128,12 +128,9 @@ pub fn deal_beacon(
     members: &[ed25519::PublicKey],
 ) -> Result<(Sharing<Variant>, Vec<(ed25519::PublicKey, Share)>), String> {
     let players = commonware_utils::ordered::Set::from_iter_dedup(members.iter().cloned());
-    let (output, shares) = dkg::deal::<Variant, _, commonware_utils::N3f1>(
-        rng,
-        Mode::NonZeroCounter,
-        players,
-    )
-    .map_err(|e| format!("cannot deal the beacon group: {e:?}"))?;
+    let (output, shares) =
+        dkg::deal::<Variant, _, commonware_utils::N3f1>(rng, Mode::NonZeroCounter, players)
+            .map_err(|e| format!("cannot deal the beacon group: {e:?}"))?;
     let shares = shares
         .iter_pairs()
         .map(|(k, s)| (k.clone(), s.clone()))
@@ -540,6 +537,24 @@ mod tests {
         assert_eq!(back.allocations, expected);
         assert_eq!(back.params, g.params);
         assert_eq!(back.validators[0].public_key, g.validators[0].public_key);
+    }
+
+    #[test]
+    fn dev_beacon_is_one_fixed_share_and_its_key_is_checked_on_load() {
+        let (sharing, share) = dev_beacon();
+        assert_eq!(sharing.required(), 1);
+        assert_eq!(dev_beacon().0, sharing, "dealt from a fixed seed");
+        assert_eq!(dev_beacon().1.index, share.index);
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        assert_eq!(g.params.beacon_group_key, Some(beacon_group_key(&sharing)));
+        let back = Genesis::from_json(&g.to_json()).unwrap();
+        assert_eq!(back.beacon, g.beacon);
+        assert_eq!(back.params, g.params);
+        // A key that is not the polynomial's constant term is refused.
+        let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();
+        j["params"]["beacon_group_key"] = json!(format!("0x{}", hex::encode([0x11u8; 96])));
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("beacon_group_key"), "{e}");
     }
 
     #[test]

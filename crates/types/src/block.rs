@@ -433,13 +433,15 @@ impl Block {
         };
         let beacon = match items.len() {
             4 => match items.remove(3) {
-                Value::Bytes(b) => Some(<[u8; BEACON_SIGNATURE_BYTES]>::try_from(b.as_slice()).map_err(
-                    |_| DecodeError::Field {
-                        object: "block",
-                        field: "beacon",
-                        expected: "48 bytes",
-                    },
-                )?),
+                Value::Bytes(b) => Some(
+                    <[u8; BEACON_SIGNATURE_BYTES]>::try_from(b.as_slice()).map_err(|_| {
+                        DecodeError::Field {
+                            object: "block",
+                            field: "beacon",
+                            expected: "48 bytes",
+                        }
+                    })?,
+                ),
                 _ => {
                     return Err(DecodeError::Field {
                         object: "block",

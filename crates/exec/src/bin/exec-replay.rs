@@ -205,7 +205,8 @@ fn main() {
                 1_000 * height,
                 Address([0xEE; 20]),
                 candidates,
-                None, None,
+                None,
+                None,
             )
             .await
             .expect("state");

@@ -64,7 +64,12 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
         let chain = Chain::new(ctx, 1).await;
         let mut params = chain.params.clone();
         params.beacon_group_key = Some(
-            sharing.public().encode().as_ref().try_into().expect("96 bytes"),
+            sharing
+                .public()
+                .encode()
+                .as_ref()
+                .try_into()
+                .expect("96 bytes"),
         );
         let rules = ChainRules {
             chain_id: CHAIN_ID,
@@ -108,7 +113,10 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
             match seed {
                 None => {
                     assert_eq!(block.beacon, None);
-                    assert_eq!(block.header.randomness, parent.hash, "phase L1 below the lag");
+                    assert_eq!(
+                        block.header.randomness, parent.hash,
+                        "phase L1 below the lag"
+                    );
                 }
                 Some(s) => {
                     assert_eq!(block.beacon, Some(s.signature));
@@ -123,7 +131,11 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
                         .err()
                 };
             }
-            assert_eq!(verdict!(block, target_hash), None, "block {height} is valid");
+            assert_eq!(
+                verdict!(block, target_hash),
+                None,
+                "block {height} is valid"
+            );
 
             // Every tampering, each with its own typed error.
             let with = |sig: Option<[u8; 48]>, randomness: Option<Hash32>| {
@@ -158,7 +170,10 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
                     // Over another height (the parent's, a valid group signature).
                     let other_height = sign(&sharing, &shares[..t], height - 1, &parent.hash);
                     let r = beacon::randomness_of(&other_height);
-                    assert_eq!(verdict!(with(Some(other_height), Some(r)), target_hash), bad);
+                    assert_eq!(
+                        verdict!(with(Some(other_height), Some(r)), target_hash),
+                        bad
+                    );
                     // Over another block at that height (a fork's).
                     let fork = sign(&sharing, &shares[..t], th, &Hash32([7; 32]));
                     let r = beacon::randomness_of(&fork);
@@ -223,7 +238,9 @@ fn fewer_than_t_members_cannot_make_a_beacon_signature() {
     let hash = Hash32([5; 32]);
     let few = partials(&shares[..t - 1], 9, &hash);
     // Recovery refuses t − 1 partials outright...
-    assert!(threshold::recover::<Variant, _>(&sharing, &few, &commonware_parallel::Sequential).is_err());
+    assert!(
+        threshold::recover::<Variant, _>(&sharing, &few, &commonware_parallel::Sequential).is_err()
+    );
     // ...and padding them with a partial of a share outside the group (a colluder's guess at
     // the missing one) recovers something that is not the group's signature.
     let (_, outsiders) = group(4, 4);

@@ -637,7 +637,8 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                 parent.timestamp_ms + 1_000,
                 addr(0),
                 Vec::new(),
-                candidate, None,
+                candidate,
+                None,
             )
             .await
             .expect("state");
@@ -702,7 +703,9 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                     ),
                 ];
                 for (bad, error) in cases {
-                    let got = verify(state, None, rules, at, &bad, None).await.expect("state");
+                    let got = verify(state, None, rules, at, &bad, None)
+                        .await
+                        .expect("state");
                     assert_eq!(got.err(), Some(error.clone()), "{error}");
                 }
             }

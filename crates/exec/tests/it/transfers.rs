@@ -394,7 +394,8 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             2_000,
             Address([9; 20]),
             candidates,
-            None, None,
+            None,
+            None,
         )
         .await
         .expect("state");

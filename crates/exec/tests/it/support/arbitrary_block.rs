@@ -189,7 +189,8 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             2_000,
             PROPOSER,
             setup,
-            None, None,
+            None,
+            None,
         )
         .await
         .expect("state");
@@ -242,7 +243,8 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             3_000,
             PROPOSER,
             checked,
-            None, None,
+            None,
+            None,
         )
         .await
         .expect("state");
