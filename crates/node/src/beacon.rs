@@ -241,7 +241,7 @@ impl Beacon {
         };
         let index = index as u32;
         if bytes.is_empty()
-            || bytes.len() % ENTRY_BYTES != 0
+            || !bytes.len().is_multiple_of(ENTRY_BYTES)
             || bytes.len() / ENTRY_BYTES > MAX_ENTRIES
         {
             self.count_invalid(1);
@@ -494,7 +494,7 @@ mod tests {
         far.on_finalized(100 + WINDOW + 1, Hash32([2; 32]));
         me.receive(&nodes[1].0, &far.outgoing().expect("signed"));
         let s = me.state.lock().expect("lock");
-        assert!(s.partials.get(&(100 + WINDOW + 1)).is_none());
+        assert!(!s.partials.contains_key(&(100 + WINDOW + 1)));
         assert_eq!(s.invalid, 0, "dropped, not counted");
     }
 }

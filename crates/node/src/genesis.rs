@@ -120,13 +120,16 @@ pub struct Genesis {
 /// The seed the dev chain's beacon group is dealt from (public, as every dev key is).
 const DEV_BEACON_SEED: &[u8] = b"cowboy-dev-beacon";
 
+/// A member's key and the share dealt to it.
+pub type DealtShare = (ed25519::PublicKey, Share);
+
 /// Deal a beacon group among `members` (ed25519 keys; share `i` goes to the `i`-th in
 /// ascending order) with `t` = commonware's quorum of `n` (2f + 1), from `rng`. Returns the
 /// public polynomial and the shares in member order.
 pub fn deal_beacon(
     rng: impl rand::CryptoRng,
     members: &[ed25519::PublicKey],
-) -> Result<(Sharing<Variant>, Vec<(ed25519::PublicKey, Share)>), String> {
+) -> Result<(Sharing<Variant>, Vec<DealtShare>), String> {
     let players = commonware_utils::ordered::Set::from_iter_dedup(members.iter().cloned());
     let (output, shares) =
         dkg::deal::<Variant, _, commonware_utils::N3f1>(rng, Mode::NonZeroCounter, players)
