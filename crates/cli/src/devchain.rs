@@ -247,6 +247,8 @@ impl<E: Context> DevChain<E> {
             coinbase(),
             candidates,
             None,
+            // The default parameters name no beacon group: phase L1 randomness.
+            None,
         )
         .await
         .map_err(|e| failure("propose", e))

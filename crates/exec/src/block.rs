@@ -388,7 +388,9 @@ pub struct Proposal {
 }
 
 /// Build and seal the child of `parent`, whose state is `parent_state` if it is staged and
-/// not committed, else the committed state of `db`: the environment from the header rule, the
+/// not committed, else the committed state of `db`: the environment from the header rule (its
+/// randomness from `beacon`, the group's signature over the block the beacon rule names with
+/// that block's hash, when the rule covers the child: `crate::beacon`), the
 /// vote record from the grandparent's votes the proposer collected (`votes`; the valid ones
 /// if they are a quorum, else none: `staking::select_votes`), the block from `candidates`,
 /// the header over the result.
@@ -402,9 +404,23 @@ pub async fn propose<E: Context>(
     proposer: Address,
     candidates: Vec<CheckedTx>,
     votes: Option<VoteRecord>,
+    beacon: Option<crate::beacon::Signed>,
 ) -> SResult<Proposal> {
     let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms.saturating_add(1));
-    let env = env_after(rules, parent, timestamp_ms, proposer);
+    let mut env = env_after(rules, parent, timestamp_ms, proposer);
+    // The proposer checks the signature it was handed exactly as a verifier will: a block it
+    // cannot make valid is a bug of the caller, not a block.
+    let randomness = crate::beacon::check(
+        rules.params,
+        rules.chain_id,
+        env.height,
+        beacon.as_ref().map(|b| &b.signature),
+        beacon.as_ref().map(|b| b.target_hash),
+    )
+    .map_err(|e| StateFailure::Invariant(format!("cannot propose block {}: {e}", env.height)))?;
+    if let Some(r) = randomness {
+        env.randomness = r;
+    }
     let mut bs = BlockState::new(db.batch_on(parent_state));
     let selected = match votes {
         Some(candidate) => select_votes(
@@ -435,6 +451,7 @@ pub async fn propose<E: Context>(
             header,
             transactions,
             votes,
+            beacon: beacon.map(|b| b.signature),
         },
         executed: Executed {
             state,
@@ -447,20 +464,40 @@ pub async fn propose<E: Context>(
 }
 
 /// Verify `block` as the child of `parent`, whose state is `parent_state` if it is staged and
-/// not committed, else the committed state of `db`: every header check, the block order and lanes, every transaction, and the header's commitments to
-/// the execution. `Ok(Err(_))`: the block is invalid, with the reason.
+/// not committed, else the committed state of `db`: every header check, the beacon signature
+/// (over the block of `beacon_target`: the hash of the block at the height the beacon rule
+/// names on this block's chain, which the caller knows and a header does not; `None` below
+/// it), the block order and lanes, every transaction, and the header's commitments to the
+/// execution. `Ok(Err(_))`: the block is invalid, with the reason.
 pub async fn verify<E: Context>(
     db: &StateDb<E>,
     parent_state: Option<&Arc<Staged>>,
     rules: ChainRules<'_>,
     parent: Parent<'_>,
     block: &Block,
+    beacon_target: Option<Hash32>,
 ) -> SResult<Result<Executed, BlockError>> {
     let h = &block.header;
     let env = match check_header_against_parent(rules, parent, h) {
         Ok(env) => env,
         Err(e) => return Ok(Err(e)),
     };
+    match crate::beacon::check(
+        rules.params,
+        rules.chain_id,
+        h.height,
+        block.beacon.as_ref(),
+        beacon_target,
+    ) {
+        Err(e) => return Ok(Err(BlockError::Beacon(e))),
+        Ok(Some(expected)) if expected != h.randomness => {
+            return Ok(Err(BlockError::Randomness(crate::header::GotExpected {
+                got: h.randomness,
+                expected,
+            })))
+        }
+        Ok(_) => {}
+    }
     let tx_root = Block::tx_root(&block.transactions);
     if h.tx_root != tx_root {
         return Ok(Err(BlockError::TxRoot(crate::header::GotExpected {

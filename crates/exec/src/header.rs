@@ -7,10 +7,11 @@
 //!
 //! * **Basefees** of block `h+1` follow block `h`'s usage by the dual EIP-1559 rule
 //!   ([`crate::fees::next_basefees`]); the child of genesis starts at the genesis basefees.
-//! * **Randomness** `R_n` is the parent block's hash ([`randomness_after`]). That is CIP-2 §10's
-//!   phase L1: the previous proposer can grind it, and it makes the order of transactions known
-//!   before the block. The threshold-BLS beacon of the proof-of-stake issue replaces this one
-//!   function.
+//! * **Randomness** `R_n`, on a chain with a beacon group key and above [`crate::beacon::BEACON_LAG`],
+//!   is the hash of the group's signature the block carries ([`crate::beacon`], checked by
+//!   [`crate::block::verify`]: the signature needs the hash of an ancestor the header does not
+//!   name). Otherwise it is the parent block's hash ([`randomness_after`]): CIP-2 §10's phase
+//!   L1, which the previous proposer can grind.
 //! * **Timestamp** strictly after the parent's. How far ahead of a validator's clock a proposal
 //!   may be is the node's business (it waits), never a validity rule: validity cannot depend
 //!   on clocks.
@@ -122,6 +123,9 @@ pub enum BlockError {
     },
     /// The vote record is invalid (`crate::system::staking::check_votes`).
     Votes(crate::system::staking::VotesError),
+    /// The beacon signature is missing, not due, or not the group's over the right block
+    /// (`crate::beacon::check`).
+    Beacon(crate::beacon::BeaconError),
     /// More transactions than any block can hold.
     TooManyTransactions {
         /// The block's count.
@@ -176,6 +180,7 @@ impl std::fmt::Display for BlockError {
                 )
             }
             BlockError::Votes(e) => write!(f, "vote record: {e}"),
+            BlockError::Beacon(e) => write!(f, "beacon: {e}"),
             BlockError::TooManyTransactions { got, max } => {
                 write!(
                     f,
@@ -267,7 +272,10 @@ pub fn genesis_header(
 }
 
 /// The checks that need only the header and its parent, made before executing anything.
-/// Returns the environment the block's transactions run in.
+/// Returns the environment the block's transactions run in. A block the beacon rule covers
+/// (`crate::beacon::target_height`) keeps its header's randomness here: whether that is the
+/// hash of the right signature needs an ancestor's hash, which [`crate::block::verify`] is
+/// given and checks.
 pub fn check_header_against_parent(
     rules: ChainRules<'_>,
     parent: Parent<'_>,
@@ -285,8 +293,12 @@ pub fn check_header_against_parent(
             parent: parent.header.timestamp_ms,
         });
     }
-    let env = env_after(rules, parent, header.timestamp_ms, header.proposer);
-    check(header.randomness, env.randomness, BlockError::Randomness)?;
+    let mut env = env_after(rules, parent, header.timestamp_ms, header.proposer);
+    if crate::beacon::target_height(rules.params, header.height).is_some() {
+        env.randomness = header.randomness;
+    } else {
+        check(header.randomness, env.randomness, BlockError::Randomness)?;
+    }
     check(
         header.cycle_basefee,
         env.basefees.cycle,

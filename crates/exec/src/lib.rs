@@ -8,7 +8,7 @@
 //! [`block::verify`] for a verdict, and holds no rule of its own.
 //!
 //! Reading order: [`block`] (the lifecycle shared by building and verifying) → [`header`]
-//! (environment, header checks, [`BlockError`]) → [`lanes`] (budgets and order) → [`apply`]
+//! (environment, header checks, [`BlockError`]) → [`beacon`] (the threshold randomness rule) → [`lanes`] (budgets and order) → [`apply`]
 //! (transaction validity, the per-transaction steps, settlement) → [`actors`] (deploy, calls,
 //! messages, the PVM host) → [`system`] (native system actors: the runner registry, the
 //! mailbox, the scheduler) → [`fees`] (the dual EIP-1559 arithmetic) → [`intrinsic`] (base
@@ -17,6 +17,7 @@
 
 pub mod actors;
 pub mod apply;
+pub mod beacon;
 pub mod block;
 pub mod fees;
 pub mod header;

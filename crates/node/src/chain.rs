@@ -364,11 +364,55 @@ impl<E: Context> Chain<E> {
         parent_state: Option<&Arc<Staged>>,
         block: &Block,
     ) -> CResult<Result<Executed, BlockError>> {
+        let target = self.beacon_target(parent, block.header.height).await?;
         let parent = Parent {
             header: &parent.header,
             hash: parent.hash,
         };
-        Ok(rule::verify(&self.state, parent_state, self.rules(), parent, block).await?)
+        Ok(rule::verify(
+            &self.state,
+            parent_state,
+            self.rules(),
+            parent,
+            block,
+            target,
+        )
+        .await?)
+    }
+
+    /// The hash of the block a child of `parent` at `height` must carry the beacon
+    /// signature over (exec's `beacon::target_height`), on `parent`'s chain: found among
+    /// the pending blocks back to the finalized chain, then in the block store. `None` if the
+    /// child carries none. `parent` is the head or a pending block descending from it.
+    async fn beacon_target(&self, parent: &Head, height: u64) -> CResult<Option<Hash32>> {
+        let Some(target) = cowboy_exec::beacon::target_height(&self.genesis.params, height) else {
+            return Ok(None);
+        };
+        let (mut at, mut hash) = (parent.header.clone(), parent.hash);
+        while at.height > target && at.height > self.head.header.height {
+            let Some(p) = self.pending.get(&at.parent_hash) else {
+                break;
+            };
+            hash = at.parent_hash;
+            at = p.block.header.clone();
+        }
+        if at.height == target {
+            return Ok(Some(hash));
+        }
+        let limits = self.genesis.params.block_limits();
+        Ok(Some(read_head(&self.blocks, target, limits).await?.hash))
+    }
+
+    /// What the leader of a child of `parent` needs from the beacon: the height and hash of
+    /// the block the child must carry the signature over, and whether that block is
+    /// finalized here (only a finalized block is signed). `None`: the child carries none.
+    pub async fn beacon_need(&self, parent: &Hash32) -> CResult<Option<(u64, Hash32, bool)>> {
+        let (head, _) = self.base(parent).ok_or(ChainError::Missing(*parent))?;
+        let height = head.header.height + 1;
+        Ok(self.beacon_target(&head, height).await?.map(|hash| {
+            let target = height - cowboy_exec::beacon::BEACON_LAG;
+            (target, hash, target <= self.head.header.height)
+        }))
     }
 
     /// The block `parent` as a child can be executed on: the head (whose state is the
@@ -431,10 +475,14 @@ impl<E: Context> Chain<E> {
         timestamp_ms: u64,
         proposer: Address,
         votes: Option<VoteRecord>,
+        beacon: Option<cowboy_exec::beacon::Signed>,
     ) -> CResult<Block> {
         let (parent, parent_state) = self.base(parent).ok_or(ChainError::Missing(*parent))?;
         let basefees = basefees_after(&parent.header, &self.genesis.params);
-        let randomness = cowboy_exec::header::randomness_after(&parent.hash);
+        let randomness = beacon.as_ref().map_or_else(
+            || cowboy_exec::header::randomness_after(&parent.hash),
+            |b| cowboy_exec::beacon::randomness_of(&b.signature),
+        );
         let nonces = self.queued_nonces(parent_state.as_ref()).await?;
         let candidates = self
             .mempool
@@ -453,6 +501,7 @@ impl<E: Context> Chain<E> {
             proposer,
             candidates,
             votes,
+            beacon,
         )
         .await?;
         // Transactions the rule found invalid leave the pool instead of holding their budget.
@@ -717,11 +766,15 @@ impl<E: Context> Chain<E> {
                 ChainError::Inconsistent(format!("block {h} missing from the block store"))
             })?;
             let block = Block::decode(&bytes, limits)?;
+            let target = match cowboy_exec::beacon::target_height(&self.genesis.params, h) {
+                Some(t) => Some(read_head(&blocks, t, limits).await?.hash),
+                None => None,
+            };
             let at = Parent {
                 header: &parent.header,
                 hash: parent.hash,
             };
-            let executed = rule::verify(&state, None, self.rules(), at, &block)
+            let executed = rule::verify(&state, None, self.rules(), at, &block, target)
                 .await?
                 .map_err(|error| ChainError::InvalidStored { height: h, error })?;
             let block_hash = block.header.hash();
@@ -917,6 +970,7 @@ async fn init_genesis<E: Context>(
             header,
             transactions: Vec::new(),
             votes: None,
+            beacon: None,
         };
         blocks
             .append(0, block.header.hash().0, &block.encode(), &[], &[], &[])

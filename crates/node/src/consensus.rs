@@ -59,7 +59,11 @@
 //! puts them in the block (exec's `staking::select_votes`; see the README, "Downtime").
 //!
 //! Signing scheme: ed25519 (attributable votes, no threshold setup), so there is no threshold
-//! VRF seed; the header's randomness is the parent hash (see [`crate::chain`]). Leader
+//! VRF seed. The randomness comes from the beacon beside consensus ([`crate::beacon`]): a
+//! leader whose block must carry the group's signature over an earlier finalized block
+//! waits until that block is finalized here and the signature recovered, then builds; it
+//! never proposes without it (the block would be invalid), so if it cannot get it in time its
+//! view times out and the next leader tries. Leader
 //! election: round robin. With one validator (the devnet) the engine is exactly the one a
 //! multi-validator network runs; only the participant set differs.
 //!
@@ -287,6 +291,8 @@ pub struct Application<E: Runtime> {
     evidence: EvidenceLog,
     votes: VoteLog,
     invalid: InvalidLog,
+    /// The beacon, on a chain that has one.
+    beacon: Option<crate::beacon::Beacon>,
 }
 
 // Not derived: a runtime context is not `Clone` (the application shares it behind an `Arc`).
@@ -304,6 +310,7 @@ impl<E: Runtime> Clone for Application<E> {
             evidence: self.evidence.clone(),
             votes: self.votes.clone(),
             invalid: self.invalid.clone(),
+            beacon: self.beacon.clone(),
         }
     }
 }
@@ -317,7 +324,7 @@ pub struct Tasks {
 impl<E: Runtime> Application<E> {
     /// An application spawning on `context`, proposing blocks when `production` says, with
     /// tips to `coinbase` (each rewritten by `tamper`, if given, before it is relayed); `dev`
-    /// for the only validator of a dev chain.
+    /// for the only validator of a dev chain; `beacon` on a chain with a beacon.
     pub fn new(
         context: E,
         chain: Arc<Mutex<Chain<E>>>,
@@ -325,6 +332,7 @@ impl<E: Runtime> Application<E> {
         production: Arc<Production>,
         dev: bool,
         tamper: Option<ProposalTamper>,
+        beacon: Option<crate::beacon::Beacon>,
     ) -> (Self, Tasks) {
         let (outbound_tx, outbound) = mpsc::unbounded_channel();
         let (finalized_tx, finalized) = mpsc::unbounded_channel();
@@ -341,6 +349,7 @@ impl<E: Runtime> Application<E> {
                 evidence: EvidenceLog::default(),
                 votes: VoteLog::default(),
                 invalid: InvalidLog::default(),
+                beacon,
             },
             Tasks {
                 outbound,
@@ -415,6 +424,7 @@ impl<E: Runtime> Application<E> {
         let chain = self.chain.clone();
         let dev = self.dev;
         let clock = self.context.clone();
+        let beacon = self.beacon.clone();
         self.context.child("finalizer").spawn(move |_| async move {
             // The newest finalization not yet applied (it implies all its ancestors).
             let mut target: Option<Hash32> = None;
@@ -440,6 +450,9 @@ impl<E: Runtime> Application<E> {
                         let now = clock.current();
                         let took = now.duration_since(started).unwrap_or_default();
                         for f in done {
+                            if let Some(b) = &beacon {
+                                b.on_finalized(f.block.header.height, f.hash);
+                            }
                             metrics.on_finalized(&f, took, crate::production::unix_ms(now));
                             tracing::info!(
                                 height = f.block.header.height,
@@ -519,6 +532,7 @@ impl<E: Runtime> Application<E> {
             self.production
                 .wait_turn(header.timestamp_ms, pool_holds_txs)
                 .await;
+            let seed = self.beacon_for(&base).await?;
             let mut chain = self.chain.lock().await;
             if chain.extendable(&base).is_none() {
                 // A dev revert moved the head while we waited: decide again. Elsewhere the
@@ -532,7 +546,10 @@ impl<E: Runtime> Application<E> {
             let timestamp = self.production.timestamp(header.timestamp_ms);
             // The new block records the votes seen for its grandparent (exec's lag).
             let votes = self.votes.record_for(&header.parent_hash);
-            return match chain.build(&base, timestamp, self.coinbase, votes).await {
+            return match chain
+                .build(&base, timestamp, self.coinbase, votes, seed)
+                .await
+            {
                 Ok(block) => {
                     self.production.on_built(block.transactions.len());
                     let block = match &self.tamper {
@@ -561,6 +578,34 @@ impl<E: Runtime> Application<E> {
                     None
                 }
             };
+        }
+    }
+
+    /// The beacon signature a child of `base` must carry, once this node has it (see the
+    /// module docs): waits for the signed block's finalization here, then for the signature.
+    /// `Some(None)`: the child carries none. `None`: it cannot be had (a chain with a beacon
+    /// this node was not configured with, or a storage failure): no proposal.
+    async fn beacon_for(&self, base: &Hash32) -> Option<Option<cowboy_exec::beacon::Signed>> {
+        let mut head = self.chain.lock().await.watch_head();
+        loop {
+            head.borrow_and_update();
+            let need = self.chain.lock().await.beacon_need(base).await;
+            let (height, hash, finalized) = match need {
+                Ok(None) => return Some(None),
+                Ok(Some(n)) => n,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot tell which block the beacon signs");
+                    return None;
+                }
+            };
+            if finalized {
+                let Some(beacon) = &self.beacon else {
+                    tracing::error!("the chain has a beacon but this node has no beacon group");
+                    return None;
+                };
+                return Some(Some(beacon.signature(height, hash).await));
+            }
+            head.changed().await.ok()?;
         }
     }
 

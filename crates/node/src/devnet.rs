@@ -8,6 +8,12 @@
 //! (`keccak256("cowboy-devnet-validator-" ‖ i)`), public and for local use only. Started again
 //! on the same directory it reuses the genesis and keys, so every validator resumes its chain.
 //!
+//! **The beacon group** is dealt once, when the genesis is first written: a fresh group from
+//! the system's randomness with `t = 2f + 1` of `N` (commonware's quorum), its public
+//! polynomial in the genesis and validator `i`'s share in `validator-<i>/beacon.share`
+//! (mode 0600; `crate::beacon`). The dealer (this command) saw every share: a rehearsal's
+//! trust model, like its public keys. A real network's group comes from a DKG (the README).
+//!
 //! **Children never outlive the supervisor.** Each child's stdin is a pipe whose only writer is
 //! the supervisor, and each child runs with `--exit-on-stdin-close`: when the pipe closes it
 //! shuts down as on SIGTERM. The supervisor closes the pipes on SIGINT/SIGTERM and waits for

@@ -17,6 +17,11 @@
 //! }
 //! ```
 //!
+//! An optional `"beacon"` holds the threshold beacon group's public polynomial (hex of
+//! commonware's `Sharing` encoding, `MinSig`); `params.beacon_group_key` must then be its
+//! constant term (`to_json` writes both), and each genesis validator, in ascending order of
+//! its ed25519 key, holds the share of that index (see `crate::beacon`).
+//!
 //! `params` overrides fields of [`GenesisParams`] by name (unknown names are an error);
 //! amounts are decimal strings. Each validator is staked and active in epoch 0 (exec's staking
 //! actor, `cowboy_exec::system::staking`): its `coinbase` is its validator address (which
@@ -30,12 +35,18 @@
 
 use std::net::SocketAddr;
 
-use commonware_codec::{DecodeExt, Encode};
+use commonware_codec::{Decode, DecodeExt, Encode};
+use commonware_cryptography::bls12381::dkg::feldman_desmedt as dkg;
+use commonware_cryptography::bls12381::primitives::group::Share;
+use commonware_cryptography::bls12381::primitives::sharing::{Mode, ModeVersion, Sharing};
 use commonware_cryptography::{bls12381, ed25519, Signer};
+use cowboy_exec::beacon::Variant;
 use cowboy_exec::system::staking;
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
+use cowboy_types::genesis::BEACON_KEY_BYTES;
 use cowboy_types::{keccak256, Address, PrivateKey};
+use rand::SeedableRng;
 use serde_json::{json, Map, Value as Json};
 
 pub use cowboy_types::DEV_CHAIN_ID;
@@ -101,7 +112,61 @@ pub struct Genesis {
     pub params: GenesisParams,
     /// The validator set.
     pub validators: Vec<Validator>,
+    /// The beacon group's public polynomial, if the chain has a beacon (phase 1: dealt at
+    /// genesis to the genesis validators; see `crate::beacon`).
+    pub beacon: Option<Sharing<Variant>>,
 }
+
+/// The seed the dev chain's beacon group is dealt from (public, as every dev key is).
+const DEV_BEACON_SEED: &[u8] = b"cowboy-dev-beacon";
+
+/// A member's key and the share dealt to it.
+pub type DealtShare = (ed25519::PublicKey, Share);
+
+/// Deal a beacon group among `members` (ed25519 keys; share `i` goes to the `i`-th in
+/// ascending order) with `t` = commonware's quorum of `n` (2f + 1), from `rng`. Returns the
+/// public polynomial and the shares in member order.
+pub fn deal_beacon(
+    rng: impl rand::CryptoRng,
+    members: &[ed25519::PublicKey],
+) -> Result<(Sharing<Variant>, Vec<DealtShare>), String> {
+    let players = commonware_utils::ordered::Set::from_iter_dedup(members.iter().cloned());
+    let (output, shares) =
+        dkg::deal::<Variant, _, commonware_utils::N3f1>(rng, Mode::NonZeroCounter, players)
+            .map_err(|e| format!("cannot deal the beacon group: {e:?}"))?;
+    let shares = shares
+        .iter_pairs()
+        .map(|(k, s)| (k.clone(), s.clone()))
+        .collect();
+    Ok((output.public().clone(), shares))
+}
+
+/// The dev chain's beacon: `t = n = 1`, dealt deterministically from a public seed to the
+/// dev validator, so `cowboyd --dev` needs no ceremony.
+pub fn dev_beacon() -> (Sharing<Variant>, Share) {
+    let rng = rand::rngs::ChaCha20Rng::from_seed(keccak256(DEV_BEACON_SEED).0);
+    let (sharing, mut shares) = deal_beacon(rng, &[dev_validator_key().public_key()])
+        .expect("one player can always be dealt to");
+    (sharing, shares.remove(0).1)
+}
+
+/// The group key bytes of `sharing` (what `params.beacon_group_key` holds).
+pub fn beacon_group_key(sharing: &Sharing<Variant>) -> [u8; BEACON_KEY_BYTES] {
+    let mut out = [0u8; BEACON_KEY_BYTES];
+    out.copy_from_slice(&sharing.public().encode());
+    out
+}
+
+/// Decode a public polynomial from `hex` (at most [`MAX_BEACON_MEMBERS`]
+/// members: a bound on the work decoding may do).
+pub fn decode_sharing(hex_text: &str) -> Option<Sharing<Variant>> {
+    let bytes = hex::decode(hex_text.trim_start_matches("0x")).ok()?;
+    let max = std::num::NonZeroU32::new(MAX_BEACON_MEMBERS)?;
+    Sharing::<Variant>::decode_cfg(bytes, &(max, ModeVersion::v0())).ok()
+}
+
+/// Most members a beacon group may have (a bound on decoding a genesis' polynomial).
+pub const MAX_BEACON_MEMBERS: u32 = 1024;
 
 /// Why a genesis file is unusable.
 #[derive(Debug)]
@@ -133,6 +198,9 @@ impl Genesis {
             stake: GenesisParams::default().minimum_validator_stake_wei,
         }]);
         genesis.params.dev_chain = 1;
+        let (sharing, _) = dev_beacon();
+        genesis.params.beacon_group_key = Some(beacon_group_key(&sharing));
+        genesis.beacon = Some(sharing);
         genesis
     }
 
@@ -147,6 +215,7 @@ impl Genesis {
                 .collect(),
             params: GenesisParams::default(),
             validators,
+            beacon: None,
         }
     }
 
@@ -176,6 +245,7 @@ impl Genesis {
                 "allocations",
                 "params",
                 "validators",
+                "beacon",
             ]
             .contains(&key.as_str())
             {
@@ -297,12 +367,36 @@ impl Genesis {
                 crate::node::MAX_P2P_MESSAGE_BYTES
             )));
         }
+        let beacon = match obj.get("beacon") {
+            None => None,
+            Some(b) => Some(b.as_str().and_then(decode_sharing).ok_or_else(|| {
+                err("beacon must be the hex of a BLS12-381 public polynomial (MinSig)")
+            })?),
+        };
+        let key = beacon.as_ref().map(beacon_group_key);
+        if key != params.beacon_group_key {
+            return Err(err(
+                "params.beacon_group_key must be the beacon polynomial's constant term, and \
+                 is set exactly when the genesis has a beacon",
+            ));
+        }
+        if let Some(sharing) = &beacon {
+            if sharing.total().get() as usize != validators.len()
+                || cowboy_exec::beacon::decode_group_key(&key.unwrap_or([0; BEACON_KEY_BYTES]))
+                    .is_none()
+            {
+                return Err(err(
+                    "beacon: the polynomial must have one share per genesis validator",
+                ));
+            }
+        }
         Ok(Genesis {
             chain_id,
             timestamp_ms,
             allocations,
             params,
             validators,
+            beacon,
         })
     }
 
@@ -351,13 +445,16 @@ impl Genesis {
                 })
             })
             .collect();
-        let doc = json!({
+        let mut doc = json!({
             "chainId": self.chain_id,
             "timestampMs": self.timestamp_ms,
             "allocations": allocations,
             "params": params,
             "validators": validators,
         });
+        if let Some(b) = &self.beacon {
+            doc["beacon"] = json!(hex::encode(b.encode()));
+        }
         serde_json::to_string_pretty(&doc).unwrap_or_default()
     }
 }
@@ -374,8 +471,19 @@ fn params_from_json(p: &Json) -> Result<GenesisParams, GenesisFileError> {
             .iter_mut()
             .find(|(k, _)| matches!(k, Value::Text(t) if t == name))
             .ok_or_else(|| err(format!("params: unknown parameter {name:?}")))?;
-        // An address parameter (its default is 20 bytes) is `0x`-hex; the rest are integers.
-        slot.1 = if matches!(slot.1, Value::Bytes(_)) {
+        // An address parameter (its default is 20 bytes) is `0x`-hex; the beacon key (absent
+        // by default) is `0x`-hex of its 96 bytes or null; the rest are integers.
+        slot.1 = if name == "beacon_group_key" {
+            match value {
+                Json::Null => Value::Null,
+                v => Value::Bytes(
+                    v.as_str()
+                        .and_then(|s| hex::decode(s.trim_start_matches("0x")).ok())
+                        .filter(|b| b.len() == BEACON_KEY_BYTES)
+                        .ok_or_else(|| err(format!("params.{name} must be 0x-hex of 96 bytes")))?,
+                ),
+            }
+        } else if matches!(slot.1, Value::Bytes(_)) {
             let a = value
                 .as_str()
                 .and_then(parse_address)
@@ -432,6 +540,24 @@ mod tests {
         assert_eq!(back.allocations, expected);
         assert_eq!(back.params, g.params);
         assert_eq!(back.validators[0].public_key, g.validators[0].public_key);
+    }
+
+    #[test]
+    fn dev_beacon_is_one_fixed_share_and_its_key_is_checked_on_load() {
+        let (sharing, share) = dev_beacon();
+        assert_eq!(sharing.required(), 1);
+        assert_eq!(dev_beacon().0, sharing, "dealt from a fixed seed");
+        assert_eq!(dev_beacon().1.index, share.index);
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        assert_eq!(g.params.beacon_group_key, Some(beacon_group_key(&sharing)));
+        let back = Genesis::from_json(&g.to_json()).unwrap();
+        assert_eq!(back.beacon, g.beacon);
+        assert_eq!(back.params, g.params);
+        // A key that is not the polynomial's constant term is refused.
+        let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();
+        j["params"]["beacon_group_key"] = json!(format!("0x{}", hex::encode([0x11u8; 96])));
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("beacon_group_key"), "{e}");
     }
 
     #[test]

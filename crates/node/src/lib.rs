@@ -7,6 +7,7 @@
 //! node; [`devnet`] is `cowboyd devnet`; [`explorer`] serves the block explorer on the RPC port.
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
 
+pub mod beacon;
 pub mod chain;
 pub mod consensus;
 pub mod dev;

@@ -197,7 +197,9 @@ fn read_validator_key(path: &std::path::Path) -> ed25519::PrivateKey {
 fn wipe(dir: &std::path::Path) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        if entry.file_name() == LOCK_FILE {
+        // The lock is held; the beacon share is a key, like the validator key kept
+        // outside: a reset wipes the chain, not the node's identity.
+        if entry.file_name() == LOCK_FILE || entry.file_name() == cowboy_node::beacon::SHARE_FILE {
             continue;
         }
         if entry.file_type()?.is_dir() {
@@ -268,6 +270,11 @@ fn main() {
             .unwrap_or_else(|e| fail(format!("cannot wipe {}: {e}", data_dir.display())));
     }
 
+    let beacon_share = if args.dev {
+        Some(cowboy_node::genesis::dev_beacon().1)
+    } else {
+        cowboy_node::beacon::read_share(&data_dir).unwrap_or_else(|e| fail(e))
+    };
     let dev = args.dev;
     let chain_id = genesis.chain_id;
     let shown_dir = data_dir.clone();
@@ -324,6 +331,7 @@ fn main() {
         data_dir: data_dir.clone(),
         genesis,
         validator_key,
+        beacon_share,
         p2p_addr: args.p2p_addr,
         p2p_external_addr: args.p2p_external_addr,
         coinbase: args.coinbase,

@@ -71,6 +71,9 @@ pub struct NodeConfig {
     /// Rewrites this validator's proposals (tests of Byzantine proposers only; `None` in
     /// `cowboyd`).
     pub tamper_proposals: Option<crate::consensus::ProposalTamper>,
+    /// Its share of the beacon group, if it holds one (`--dev`: the dev share; otherwise
+    /// the data directory's `beacon.share`).
+    pub beacon_share: Option<commonware_cryptography::bls12381::primitives::group::Share>,
     /// The node runs until this resolves (`cowboyd`: [`shutdown_signal`]).
     pub shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
 }
@@ -158,6 +161,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             tamper: cfg.tamper_proposals,
             partition_prefix: String::new(),
             peer_bound,
+            beacon_share: cfg.beacon_share,
         },
         channels,
         oracle.clone(),
@@ -239,8 +243,8 @@ fn bootstrappers(
 
 /// The p2p channels of a validator and their per-peer quotas, in the order
 /// [`start_validator`] takes them: votes, certificates, certificate requests, blocks,
-/// transaction gossip, range sync.
-pub fn channel_quotas() -> [(u64, Quota); 6] {
+/// transaction gossip, range sync, beacon partial signatures.
+pub fn channel_quotas() -> [(u64, Quota); 7] {
     let consensus =
         Quota::per_second(std::num::NonZeroU32::new(10_000).unwrap_or(std::num::NonZeroU32::MIN));
     [
@@ -250,6 +254,7 @@ pub fn channel_quotas() -> [(u64, Quota); 6] {
         (BLOCKS_CHANNEL, consensus),
         (TXS_CHANNEL, crate::gossip::quota()),
         (crate::sync::SYNC_CHANNEL, crate::sync::quota()),
+        (crate::beacon::BEACON_CHANNEL, crate::beacon::quota()),
     ]
 }
 
@@ -272,6 +277,8 @@ pub struct ValidatorConfig {
     pub partition_prefix: String,
     /// Most peers the p2p network tracks per epoch (`crate::epochs::peer_bound`).
     pub peer_bound: usize,
+    /// Its share of the beacon group, if it holds one (`crate::beacon`).
+    pub beacon_share: Option<commonware_cryptography::bls12381::primitives::group::Share>,
 }
 
 /// A running validator's handles.
@@ -296,7 +303,7 @@ pub async fn start_validator<E, S, R, B>(
     context: &E,
     chain: Arc<Mutex<Chain<E>>>,
     cfg: ValidatorConfig,
-    channels: [(S, R); 6],
+    channels: [(S, R); 7],
     blocker: B,
     track: crate::epochs::Track,
 ) -> Result<Validator<E>, String>
@@ -309,8 +316,27 @@ where
     let genesis = &cfg.genesis;
     let me = cfg.key.public_key();
     let namespace = cowboy_exec::system::staking::consensus_namespace(genesis.chain_id);
-    let [votes, certificates, resolver, blocks, txs, sync] = channels;
+    let [votes, certificates, resolver, blocks, txs, sync, beacon_channel] = channels;
     let metrics = Metrics::new(&context.child("cowboy"));
+    let beacon = genesis.beacon.as_ref().map(|sharing| {
+        let mut members: Vec<_> = genesis
+            .validators
+            .iter()
+            .map(|v| v.public_key.clone())
+            .collect();
+        members.sort();
+        crate::beacon::Beacon::new(
+            genesis.chain_id,
+            crate::beacon::Group {
+                sharing: sharing.clone(),
+                members,
+                share: cfg.beacon_share.clone(),
+            },
+        )
+    });
+    if let Some(b) = &beacon {
+        b.start(context, beacon_channel);
+    }
     let (application, tasks) = Application::new(
         context.child("application"),
         chain.clone(),
@@ -318,6 +344,7 @@ where
         cfg.production.clone(),
         cfg.dev,
         cfg.tamper,
+        beacon,
     );
     application.start(tasks, blocks, sync, metrics.clone());
     let (gossip, gossip_outbound) = Gossip::new();

@@ -758,6 +758,7 @@ impl ValidatorNetwork {
             data_dir: data_dir.clone(),
             genesis: cowboy_node::genesis::Genesis::from_json(&genesis).unwrap(),
             validator_key: Self::key(i).1,
+            beacon_share: cowboy_node::beacon::read_share(&data_dir).unwrap(),
             p2p_addr: format!("127.0.0.1:{}", self.ports[i]).parse().unwrap(),
             p2p_external_addr: None,
             coinbase: None,

@@ -10,6 +10,11 @@
 //! without changing the block's hash. Both are encoded only when present, so a block without
 //! a record (genesis, every block of a chain before the record existed) keeps its encoding.
 //!
+//! A block above the beacon's lag on a chain with a beacon carries the threshold group's
+//! signature over an earlier finalized block (exec's `beacon` rule) as a fourth item; its
+//! header's `randomness` is the signature's keccak256, so the header commits to it as well.
+//! Encoded only when present, like the vote record.
+//!
 //! Message ids follow §3.3: `keccak256(sender ‖ nonce ‖ msg_hash)`, with the 20-byte sender,
 //! the nonce as 8 big-endian bytes, and the 32-byte hash of the message's canonical encoding.
 
@@ -372,8 +377,13 @@ impl VoteRecord {
     }
 }
 
+/// Bytes of a beacon signature: a compressed BLS12-381 G1 point (commonware's `MinSig`).
+pub const BEACON_SIGNATURE_BYTES: usize = 48;
+
 /// A block: `[header, [tx, …]]`, each transaction as its canonical encoding nested in place,
-/// then the [`VoteRecord`] as a third item only when the block carries one.
+/// then the [`VoteRecord`] as a third item only when the block carries one, or
+/// `[header, [tx, …], record or null, beacon]` when it carries a beacon signature (so each
+/// block has exactly one encoding).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// The header.
@@ -382,6 +392,8 @@ pub struct Block {
     pub transactions: Vec<Transaction>,
     /// The votes seen for the grandparent, if the proposer recorded them.
     pub votes: Option<VoteRecord>,
+    /// The beacon signature the block carries (exec's `beacon` rule says which blocks must).
+    pub beacon: Option<[u8; BEACON_SIGNATURE_BYTES]>,
 }
 
 impl Block {
@@ -391,8 +403,13 @@ impl Block {
             self.header.to_value(),
             Value::Array(self.transactions.iter().map(|t| t.to_value(true)).collect()),
         ];
-        if let Some(votes) = &self.votes {
-            items.push(votes.to_value());
+        match (&self.votes, &self.beacon) {
+            (None, None) => {}
+            (Some(votes), None) => items.push(votes.to_value()),
+            (votes, Some(beacon)) => {
+                items.push(votes.as_ref().map_or(Value::Null, VoteRecord::to_value));
+                items.push(Value::Bytes(beacon.to_vec()));
+            }
         }
         cbor::encode(&Value::Array(items))
     }
@@ -414,9 +431,34 @@ impl Block {
         let Value::Array(mut items) = cbor::decode(bytes).map_err(DecodeError::Cbor)? else {
             return Err(shape);
         };
-        let votes = match items.len() {
-            2 => None,
-            3 => Some(VoteRecord::from_value(items.remove(2))?),
+        let beacon = match items.len() {
+            4 => match items.remove(3) {
+                Value::Bytes(b) => Some(
+                    <[u8; BEACON_SIGNATURE_BYTES]>::try_from(b.as_slice()).map_err(|_| {
+                        DecodeError::Field {
+                            object: "block",
+                            field: "beacon",
+                            expected: "48 bytes",
+                        }
+                    })?,
+                ),
+                _ => {
+                    return Err(DecodeError::Field {
+                        object: "block",
+                        field: "beacon",
+                        expected: "48 bytes",
+                    })
+                }
+            },
+            _ => None,
+        };
+        let votes = match (items.len(), beacon.is_some()) {
+            (2, false) => None,
+            (3, true) if items[2] == Value::Null => {
+                items.truncate(2);
+                None
+            }
+            (3, _) => Some(VoteRecord::from_value(items.remove(2))?),
             _ => return Err(shape),
         };
         let [header, txs] = fields_of::<2>(Value::Array(items), "block")?;
@@ -440,15 +482,19 @@ impl Block {
             header,
             transactions,
             votes,
+            beacon,
         })
     }
 
-    /// Whether the body is the one the header commits to (`tx_root`, `votes_root`): a block
-    /// whose body does not match is not the block its hash names, only a header with someone
-    /// else's body.
+    /// Whether the body is the one the header commits to (`tx_root`, `votes_root`, and the
+    /// beacon signature through `randomness`, its keccak256): a block whose body does not
+    /// match is not the block its hash names, only a header with someone else's body.
     pub fn body_matches_header(&self) -> bool {
         Block::tx_root(&self.transactions) == self.header.tx_root
             && self.votes.as_ref().map(VoteRecord::hash) == self.header.votes_root
+            && self
+                .beacon
+                .is_none_or(|sig| keccak256(&sig) == self.header.randomness)
     }
 
     /// The commitment to a list of transactions: keccak256 of the CBOR array of their hashes.

@@ -46,6 +46,27 @@ impl Param for u128 {
     }
 }
 
+/// The beacon's group public key: a compressed BLS12-381 G2 point (commonware's `MinSig`
+/// variant, whose signatures are 48-byte G1 points, the smaller of the two, since every block
+/// carries one). Absent (CBOR null) on a chain without a beacon.
+pub const BEACON_KEY_BYTES: usize = 96;
+
+impl Param for Option<[u8; BEACON_KEY_BYTES]> {
+    fn to_value(self) -> Value {
+        match self {
+            None => Value::Null,
+            Some(k) => Value::Bytes(k.to_vec()),
+        }
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Null => Some(None),
+            Value::Bytes(b) => Some(Some(<[u8; BEACON_KEY_BYTES]>::try_from(b.as_slice()).ok()?)),
+            _ => None,
+        }
+    }
+}
+
 impl Param for Address {
     fn to_value(self) -> Value {
         Value::Bytes(self.0.to_vec())
@@ -480,6 +501,15 @@ genesis_params! {
     /// the dev authorizations of `crate::tx` (impersonated and set-balance transactions);
     /// 0 (every real network) refuses them, as does any other value.
     dev_chain: u64 = 0,
+
+    // ---- Randomness beacon (issue 17 item 3; CIP-2 §10 phase L3; exec `beacon`) ----
+    /// The threshold beacon's group public key ([`BEACON_KEY_BYTES`]; the encoding is
+    /// checked where it is used, by exec and when the node loads a genesis). Set: every block
+    /// above exec's `BEACON_LAG` carries the group's signature over an earlier finalized block
+    /// and its randomness is that signature's hash. Absent (the default; a chain whose genesis
+    /// names no group): randomness stays the parent hash (phase L1). The node's genesis sets it
+    /// from the group it deals (`cowboyd --dev`, `cowboyd devnet`).
+    beacon_group_key: Option<[u8; BEACON_KEY_BYTES]> = None,
 }
 
 impl GenesisParams {
@@ -514,7 +544,9 @@ impl GenesisParams {
         // [header, [tx…], record]: three array heads of at most 9 bytes each, then the items;
         // the record is four heads and three integers of at most 9 bytes each, then the votes.
         let record = 36 + 27 + self.max_validators() * crate::block::MAX_VOTE_BYTES;
-        MAX_HEADER_BYTES + 27 + max_txs.saturating_mul(9) + tx_bytes + record
+        // The fourth item: a beacon signature with its 2-byte head, and the array's head.
+        let beacon = 9 + 2 + crate::block::BEACON_SIGNATURE_BYTES as u64;
+        MAX_HEADER_BYTES + 27 + max_txs.saturating_mul(9) + tx_bytes + record + beacon
     }
 
     /// The most validators an epoch's set can hold: each holds at least

@@ -206,6 +206,7 @@ fn main() {
                 Address([0xEE; 20]),
                 candidates,
                 None,
+                None,
             )
             .await
             .expect("state");

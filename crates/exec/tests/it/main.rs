@@ -3,6 +3,7 @@
 
 mod actors;
 mod arbitrary_blocks;
+mod beacon;
 mod cold_reads;
 mod dev_chain;
 mod dispatcher;

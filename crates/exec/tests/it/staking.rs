@@ -638,6 +638,7 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                 addr(0),
                 Vec::new(),
                 candidate,
+                None,
             )
             .await
             .expect("state");
@@ -702,12 +703,14 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                     ),
                 ];
                 for (bad, error) in cases {
-                    let got = verify(state, None, rules, at, &bad).await.expect("state");
+                    let got = verify(state, None, rules, at, &bad, None)
+                        .await
+                        .expect("state");
                     assert_eq!(got.err(), Some(error.clone()), "{error}");
                 }
             }
 
-            let executed = verify(state, None, rules, at, &block)
+            let executed = verify(state, None, rules, at, &block, None)
                 .await
                 .expect("state")
                 .expect("the proposer's block is valid");
@@ -897,6 +900,7 @@ mod invalid_proposal {
             },
             transactions: txs,
             votes: None,
+            beacon: None,
         }
     }
 

@@ -347,6 +347,7 @@ fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
             header: cowboy_exec::header::genesis_header(&params, 0, cowboy_types::Hash32([0; 32])),
             transactions: built.included.into_iter().map(|c| c.tx).collect(),
             votes: None,
+            beacon: None,
         };
         let bytes = block.encode().len() as u64;
         assert!(
@@ -394,13 +395,14 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             Address([9; 20]),
             candidates,
             None,
+            None,
         )
         .await
         .expect("state");
         assert!(proposal.skipped.is_empty());
         let good = proposal.block;
         assert_eq!(good.transactions.len(), 3);
-        assert!(verify(&chain.state, None, rules, parent, &good)
+        assert!(verify(&chain.state, None, rules, parent, &good, None)
             .await
             .expect("state")
             .is_ok());
@@ -477,7 +479,7 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             ),
         ];
         for (block, what) in cases {
-            let err = verify(&chain.state, None, rules, parent, &block)
+            let err = verify(&chain.state, None, rules, parent, &block, None)
                 .await
                 .expect("state")
                 .expect_err(what);

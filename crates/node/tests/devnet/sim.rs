@@ -17,6 +17,11 @@
 //! - *liveness* (fewer than a third faulty, the network healed): within [`DEADLINE`] of
 //!   virtual time every live honest validator finalizes up to [`TARGET_HEIGHT`] and holds
 //!   every submitted transfer in its finalized chain;
+//! - *the beacon*: every run's genesis deals a threshold group (`t` = 2f + 1 of the genesis
+//!   validators, seeded), and every finalized block above exec's `BEACON_LAG` carries the
+//!   group's signature over the block `BEACON_LAG` below it on the same chain, checked by
+//!   exec's rule against that node's own ancestor, and its randomness is that signature's
+//!   hash ([`sim_beacon_withheld`]: `f` validators never send their partials);
 //! - for an equivocator: some honest validator's reporter recorded attributable evidence
 //!   naming it ([`cowboy_node::consensus::Evidence`]), and that evidence, submitted in a
 //!   transaction to the staking actor, is final everywhere and jails and slashes it; for an
@@ -36,15 +41,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use commonware_consensus::simplex::mocks::conflicter;
+use commonware_cryptography::bls12381::primitives::group::Share;
 use commonware_cryptography::{ed25519, Sha256, Signer as _};
 use commonware_p2p::simulated::{self, Link, Oracle, SplitOrigin, SplitTarget};
 use commonware_p2p::{Receiver as _, Recipients, Sender as _};
 use commonware_runtime::{deterministic, Clock, IoBuf, Runner as _, Spawner as _, Supervisor as _};
 use commonware_utils::ordered::{Quorum as _, Set};
 use commonware_utils::{probability, TryFromIterator};
+use cowboy_exec::beacon;
+use cowboy_node::beacon::BEACON_CHANNEL;
 use cowboy_node::chain::Chain;
 use cowboy_node::consensus::{Evidence, FaultKind, ProposalTamper, Scheme, VOTES_CHANNEL};
 use cowboy_node::devnet::{genesis, validator_key};
+use cowboy_node::genesis::{beacon_group_key, deal_beacon};
 use cowboy_node::genesis::{dev_account, Genesis};
 use cowboy_node::mempool::Mempool;
 use cowboy_node::node::{
@@ -53,6 +62,8 @@ use cowboy_node::node::{
 use cowboy_node::production::{Mining, Production};
 use cowboy_types::block::Block;
 use cowboy_types::{keccak256, Address};
+use rand::rngs::ChaCha20Rng;
+use rand::SeedableRng as _;
 use rand_core::Rng as _;
 use tokio::sync::Mutex;
 
@@ -94,6 +105,8 @@ enum Fault {
     /// Validator 0 proposes blocks that break the header rule against their parent (a
     /// basefee off by one): invalid without state, so its notarize is evidence that jails it.
     InvalidProposer,
+    /// `f` validators run the real node but never send a beacon partial signature.
+    NoPartials,
 }
 
 /// The seeds to run: `SIM_SEED` alone, or `0..SIM_SEEDS` (default 5).
@@ -174,6 +187,11 @@ fn sim_invalid_proposer_is_jailed() {
 }
 
 #[test]
+fn sim_beacon_withheld() {
+    scenario(Fault::NoPartials);
+}
+
+#[test]
 fn sim_garbage_sender() {
     scenario(Fault::Garbage);
 }
@@ -227,6 +245,8 @@ struct World {
     genesis: Genesis,
     keys: Vec<Key>,
     seed: u64,
+    /// Each validator's beacon share, by validator index (none for one outside the genesis).
+    shares: Vec<Option<Share>>,
 }
 
 impl World {
@@ -238,8 +258,22 @@ impl World {
 
     /// The simulated network of the first `nodes` validator keys (the genesis may name fewer:
     /// the others stake later) under `seed`, every node a peer of every other.
-    async fn with_genesis(context: Ctx, genesis: Genesis, nodes: usize, seed: u64) -> World {
+    async fn with_genesis(context: Ctx, mut genesis: Genesis, nodes: usize, seed: u64) -> World {
         let keys: Vec<Key> = (0..nodes).map(|i| validator_key(i).public_key()).collect();
+        // The beacon group, dealt to the genesis validators from the run's seed.
+        let members: Vec<Key> = genesis
+            .validators
+            .iter()
+            .map(|v| v.public_key.clone())
+            .collect();
+        let (sharing, dealt) =
+            deal_beacon(ChaCha20Rng::seed_from_u64(seed), &members).expect("deal");
+        genesis.params.beacon_group_key = Some(beacon_group_key(&sharing));
+        genesis.beacon = Some(sharing);
+        let shares = keys
+            .iter()
+            .map(|k| dealt.iter().find(|(m, _)| m == k).map(|(_, s)| s.clone()))
+            .collect();
         let (network, oracle) = simulated::Network::new_with_peers(
             context.child("network"),
             simulated::Config {
@@ -258,6 +292,7 @@ impl World {
             genesis,
             keys,
             seed,
+            shares,
         }
     }
 
@@ -361,9 +396,9 @@ impl World {
             Mining::Interval(BLOCK_TIME),
             Arc::new(context.child("clock")),
         ));
-        let channels: [_; 6] = channels
+        let channels: [_; 7] = channels
             .try_into()
-            .unwrap_or_else(|_| panic!("six channels"));
+            .unwrap_or_else(|_| panic!("seven channels"));
         let validator = start_validator(
             &context,
             chain.clone(),
@@ -376,6 +411,7 @@ impl World {
                 tamper,
                 partition_prefix: format!("{name}-"),
                 peer_bound: cowboy_node::epochs::MAX_PEERS,
+                beacon_share: self.shares.get(i).cloned().flatten(),
             },
             channels,
             self.oracle.control(self.keys[i].clone()),
@@ -578,7 +614,7 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
         let faulty: Vec<usize> = match fault {
             Fault::Equivocator | Fault::InvalidProposer => vec![0],
             Fault::Split | Fault::Lossy => Vec::new(),
-            Fault::Crash | Fault::Partition | Fault::Conflicter | Fault::Mute | Fault::Garbage => (0..f).collect(),
+            Fault::Crash | Fault::Partition | Fault::Conflicter | Fault::Mute | Fault::Garbage | Fault::NoPartials => (0..f).collect(),
         };
         let mut honest = Vec::new();
         for i in 0..n {
@@ -598,9 +634,10 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
             match fault {
                 Fault::Garbage => start_garbage(&world, i).await,
                 Fault::Conflicter => start_conflicter(&world, i).await,
-                Fault::Mute => {
-                    let route = |channel| -> Route {
-                        (channel == VOTES_CHANNEL).then(|| Arc::new(|_: SplitOrigin, _: &Key| false) as _)
+                Fault::Mute | Fault::NoPartials => {
+                    let silenced = if fault == Fault::Mute { VOTES_CHANNEL } else { BEACON_CHANNEL };
+                    let route = move |channel| -> Route {
+                        (channel == silenced).then(|| Arc::new(|_: SplitOrigin, _: &Key| false) as _)
                     };
                     let channels = world.channels(i, route, None).await;
                     let channels = channels.into_iter().map(|(primary, _)| primary).collect();
@@ -900,6 +937,14 @@ async fn check(
         !sent.is_empty(),
         "seed {seed}, n {n}, {fault:?}: no transfer was admitted"
     );
+    // Crashed validators stop early; the live ones reach TARGET_HEIGHT, past the lag.
+    for node in honest {
+        check_beacon(world, node, &format!("seed {seed}, n {n}, {fault:?}")).await;
+    }
+    assert!(
+        tallest as u64 > beacon::BEACON_LAG + 1,
+        "seed {seed}, n {n}, {fault:?}: too short to show the beacon"
+    );
     // Evidence: someone recorded each equivocator or invalid proposer, and no one an honest
     // validator.
     if matches!(fault, Fault::Equivocator | Fault::InvalidProposer) {
@@ -915,6 +960,39 @@ async fn check(
             accused(world, honest, &innocent).is_empty(),
             "seed {seed}, n {n}, {fault:?}: evidence against an honest validator"
         );
+    }
+}
+
+/// Every finalized block of `node` above the lag carries the group's signature over its own
+/// ancestor `BEACON_LAG` below (exec's rule, run here on the node's stored chain) and its
+/// randomness is that signature's hash; the blocks up to the lag carry none.
+async fn check_beacon(world: &World, node: &SimNode, what: &str) {
+    let reader = node
+        .chain
+        .lock()
+        .await
+        .readers()
+        .borrow()
+        .clone()
+        .expect("a reader");
+    let params = &world.genesis.params;
+    let mut hashes = Vec::new();
+    for h in 0..=reader.head.header.height {
+        let block = reader.block(h).await.expect("read").expect("block");
+        hashes.push(block.header.hash());
+        let target = beacon::target_height(params, h).map(|t| hashes[t as usize]);
+        let checked = beacon::check(
+            params,
+            world.genesis.chain_id,
+            h,
+            block.beacon.as_ref(),
+            target,
+        );
+        match checked {
+            Ok(Some(r)) => assert_eq!(r, block.header.randomness, "{what}: block {h}'s randomness"),
+            Ok(None) => assert!(h <= beacon::BEACON_LAG, "{what}: block {h} has no beacon"),
+            Err(e) => panic!("{what}: validator {}'s block {h}: {e}", node.index),
+        }
     }
 }
 

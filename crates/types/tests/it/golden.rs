@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x149e6cc6efb47b5bc976a74834739e0e0dc67e0fdae540d909a7a9221fbe5020"
+        "0x1b4301fe9a30efff228122cd60d6052adeff97bb74240e4f1e9058b2f86ec8e0"
     );
 }
 

@@ -124,8 +124,12 @@ proptest! {
             cycles_used: h / 5, cells_used: h / 11, randomness: parent, votes_root: None,
         };
         prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
-        let block = Block { header: header.clone(), transactions: vec![tx.clone(), tx.clone()], votes: None };
-        prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block));
+        let block = Block { header: header.clone(), transactions: vec![tx.clone(), tx.clone()], votes: None, beacon: None };
+        prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block.clone()));
+        // With a beacon signature and no record: the record's place holds null.
+        let beacon = [h as u8; 48];
+        let with_beacon = Block { beacon: Some(beacon), ..block };
+        prop_assert_eq!(Block::decode(&with_beacon.encode(), GenesisParams::default().block_limits()), Ok(with_beacon));
         // With a vote record: the header's thirteenth field and the block's third item.
         let votes = VoteRecord {
             epoch: h / 13, view: h / 2, parent_view: h / 3,
@@ -133,8 +137,10 @@ proptest! {
         };
         let header = BlockHeader { votes_root: Some(votes.hash()), ..header };
         prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
-        let block = Block { header, transactions: vec![tx], votes: Some(votes) };
-        prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block));
+        let block = Block { header, transactions: vec![tx], votes: Some(votes), beacon: None };
+        prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block.clone()));
+        let with_beacon = Block { beacon: Some(beacon), ..block };
+        prop_assert_eq!(Block::decode(&with_beacon.encode(), GenesisParams::default().block_limits()), Ok(with_beacon));
         let receipt = Receipt {
             success: ok, cycles_used: h, cells_used: h / 2, fee_paid: fee,
             return_data: data.clone(),
@@ -206,11 +212,12 @@ fn block_size_limits() {
     let limits = params.block_limits();
     // The default caps: 1,000,000 cells of transaction bytes, 2,000 transactions.
     assert_eq!(params.max_txs_per_block(), 2_000);
-    // Plus the vote record of a full set: 10,000 validators.
+    // Plus the vote record of a full set: 10,000 validators, and a beacon signature with
+    // its head and the fourth item's share of the array head.
     assert_eq!(params.max_validators(), 10_000);
     assert_eq!(
         params.max_block_bytes(),
-        512 + 27 + 18_000 + 1_000_000 + 63 + 10_000 * 72
+        512 + 27 + 18_000 + 1_000_000 + 63 + 10_000 * 72 + 9 + 2 + 48
     );
 
     let big = Transaction {
@@ -232,6 +239,7 @@ fn block_size_limits() {
         header: widest,
         transactions: vec![big],
         votes: Some(record),
+        beacon: Some([0xff; 48]),
     };
     let bytes = block.encode();
     match Block::decode(&bytes, limits) {

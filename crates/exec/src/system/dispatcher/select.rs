@@ -11,7 +11,8 @@ use cowboy_types::{keccak256, Address, Hash32};
 pub const SEED_DOMAIN: &[u8] = b"cowboy-runner-select-v2:";
 
 /// `keccak256(block_hash ‖ "cowboy-runner-select-v2:" ‖ job_id ‖ submitted_at_le8)`.
-/// `block_hash` is the submission block's parent hash (its header randomness; README).
+/// `block_hash` is the submission block's header randomness: its parent hash, or on a chain with
+/// a beacon the hash of the beacon signature it carries (`crate::beacon`; README).
 pub fn seed(block_hash: &Hash32, job_id: &Hash32, submitted_at: u64) -> Hash32 {
     keccak256_concat(&[
         &block_hash.0,

@@ -190,6 +190,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             PROPOSER,
             setup,
             None,
+            None,
         )
         .await
         .expect("state");
@@ -243,11 +244,12 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             PROPOSER,
             checked,
             None,
+            None,
         )
         .await
         .expect("state");
         let good = proposal.block;
-        let verified = verify(&state, None, rules, parent_of(&block1), &good)
+        let verified = verify(&state, None, rules, parent_of(&block1), &good, None)
             .await
             .expect("state")
             .expect("a proposed block verifies");
@@ -258,7 +260,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
         for choice in &pick[..3] {
             let (bad, expected, kind) = tamper(&good, &block1, &env, &params, usize::from(*choice));
             applied.push(kind);
-            let err = verify(&state, None, rules, parent_of(&block1), &bad)
+            let err = verify(&state, None, rules, parent_of(&block1), &bad, None)
                 .await
                 .expect("state")
                 .expect_err("a tampered block is invalid");

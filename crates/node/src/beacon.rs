@@ -1,0 +1,500 @@
+//! The node's side of the threshold randomness beacon (issue 17 item 3; exec's `beacon` holds
+//! the block rule; the README, "The threshold beacon").
+//!
+//! **Phase 1: a genesis-dealt group.** The genesis names the group's public polynomial
+//! ([`crate::genesis::Genesis::beacon`]); each genesis validator holds one share (its data
+//! directory's [`SHARE_FILE`], or the dev share on `--dev`). A validator that joins later
+//! holds none: it recovers signatures from the others' partials but signs nothing. Resharing
+//! at set changes is the next step.
+//!
+//! **Flow.** When block `h` is finalized here, a share holder signs its partial over
+//! `(chain id, h, hash(h))` and sends it to every peer on [`BEACON_CHANNEL`]. Any node
+//! recovers `σ_h` from `t` valid partials over the same block (commonware's threshold
+//! `recover`, checked against the group key) and keeps it; the leader of `h + k` waits
+//! for it ([`Beacon::signature`]) and puts it in its block. A single validator (`t = 1`)
+//! recovers from its own partial at once.
+//!
+//! **Bounded.** A peer's message carries at most [`MAX_ENTRIES`] partials, each only for the
+//! sender's own share index (so a peer can fill no one else's slot), for heights within
+//! [`WINDOW`] of the finalized head; the first valid partial per index per height is kept,
+//! a repeat costs a byte comparison, an invalid one a pairing check and a count
+//! ([`Beacon::invalid`]); the channel's per-peer quota bounds how often. Partials, recovered
+//! signatures and hashes older than the window are dropped.
+//!
+//! **Message loss.** Each share holder re-sends its partials for the newest `k + 1`
+//! finalized heights on every finalization and once a second, so a lost message delays a
+//! signature by at most a second and never halts the chain while `t` holders are up.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use commonware_codec::{DecodeExt, Encode};
+use commonware_cryptography::bls12381::primitives::group::{Share, G1};
+use commonware_cryptography::bls12381::primitives::ops::{self, threshold};
+use commonware_cryptography::bls12381::primitives::sharing::Sharing;
+use commonware_cryptography::bls12381::primitives::variant::PartialSignature;
+use commonware_cryptography::ed25519;
+use commonware_p2p::{Receiver, Recipients, Sender};
+use commonware_runtime::Quota;
+use commonware_utils::Participant;
+use cowboy_exec::beacon::{message, Signed, Variant, BEACON_LAG, NAMESPACE};
+use cowboy_types::block::BEACON_SIGNATURE_BYTES;
+use cowboy_types::Hash32;
+use tokio::sync::watch;
+
+use crate::consensus::Runtime;
+
+/// p2p channel of partial signatures.
+pub const BEACON_CHANNEL: u64 = 6;
+/// Heights around the finalized head whose partials are accepted and kept.
+pub const WINDOW: u64 = 16;
+/// Most partials one message carries (a share holder sends `k + 1`).
+pub const MAX_ENTRIES: usize = 8;
+/// The file in a validator's data directory holding its share (hex of commonware's encoding).
+pub const SHARE_FILE: &str = "beacon.share";
+/// One entry: height (8, big-endian), block hash (32), share index (4, big-endian), signature.
+const ENTRY_BYTES: usize = 8 + 32 + 4 + BEACON_SIGNATURE_BYTES;
+
+/// Per-peer quota of the beacon channel: a share holder sends about one message per
+/// finalization plus one a second.
+pub fn quota() -> Quota {
+    Quota::per_second(std::num::NonZeroU32::new(64).unwrap_or(std::num::NonZeroU32::MIN))
+}
+
+/// The group as this node knows it: the public polynomial, the members' p2p keys in share
+/// order (the genesis validators' ed25519 keys, ascending: commonware's `Set` order, in which
+/// shares were dealt), and this node's share if it holds one.
+#[derive(Clone)]
+pub struct Group {
+    /// The public polynomial.
+    pub sharing: Sharing<Variant>,
+    /// Members by share index.
+    pub members: Vec<ed25519::PublicKey>,
+    /// This node's share.
+    pub share: Option<Share>,
+}
+
+/// A partial as kept: the block it signs and the signature.
+#[derive(Clone)]
+struct Kept {
+    hash: Hash32,
+    bytes: [u8; BEACON_SIGNATURE_BYTES],
+    partial: PartialSignature<Variant>,
+}
+
+#[derive(Default)]
+struct State {
+    /// The finalized head's height as last told.
+    head: u64,
+    /// Finalized hashes of the window (what this node signs and re-sends).
+    finalized: BTreeMap<u64, Hash32>,
+    /// Valid partials by height and share index.
+    partials: BTreeMap<u64, BTreeMap<u32, Kept>>,
+    /// Recovered signatures by height and block hash.
+    recovered: BTreeMap<(u64, Hash32), [u8; BEACON_SIGNATURE_BYTES]>,
+    /// Invalid partials received.
+    invalid: u64,
+}
+
+/// The beacon service (see the module docs). Cheap to clone.
+#[derive(Clone)]
+pub struct Beacon {
+    chain_id: u64,
+    group: Arc<Group>,
+    state: Arc<Mutex<State>>,
+    /// Bumped whenever a signature is recovered.
+    changed: watch::Sender<u64>,
+    /// Wakes the sender: something new to send.
+    send_now: Arc<tokio::sync::Notify>,
+}
+
+impl Beacon {
+    /// A beacon for `group` on chain `chain_id`.
+    pub fn new(chain_id: u64, group: Group) -> Beacon {
+        Beacon {
+            chain_id,
+            group: Arc::new(group),
+            state: Arc::new(Mutex::new(State::default())),
+            changed: watch::channel(0).0,
+            send_now: Arc::new(tokio::sync::Notify::new()),
+        }
+    }
+
+    /// Invalid partials received so far.
+    pub fn invalid(&self) -> u64 {
+        self.state.lock().map_or(0, |s| s.invalid)
+    }
+
+    /// The recovered signature over block `height` with hash `hash`, if any.
+    pub fn recovered(&self, height: u64, hash: &Hash32) -> Option<[u8; BEACON_SIGNATURE_BYTES]> {
+        self.state
+            .lock()
+            .ok()?
+            .recovered
+            .get(&(height, *hash))
+            .copied()
+    }
+
+    /// Block `height` with hash `hash` is final here: sign it (once) if this node holds a
+    /// share, keep the partial, and have it sent. Idempotent, so a leader may call it for a
+    /// finalized block it needs the signature of (after a restart or a dev revert, nobody
+    /// else may still be sending partials for it).
+    pub fn on_finalized(&self, height: u64, hash: Hash32) {
+        {
+            let Ok(mut s) = self.state.lock() else { return };
+            s.head = s.head.max(height);
+            s.finalized.insert(height, hash);
+            let low = s.head.saturating_sub(WINDOW);
+            s.finalized = s.finalized.split_off(&low);
+            s.partials = s.partials.split_off(&low);
+            s.recovered = s.recovered.split_off(&(low, Hash32([0; 32])));
+            if let Some(share) = &self.group.share {
+                let index = share.index.get();
+                let mine = s
+                    .partials
+                    .get(&height)
+                    .and_then(|p| p.get(&index))
+                    .is_some_and(|k| k.hash == hash);
+                if !mine {
+                    let partial = threshold::sign_message::<Variant>(
+                        share,
+                        NAMESPACE,
+                        &message(self.chain_id, height, &hash),
+                    );
+                    let bytes = signature_bytes(&partial.value);
+                    s.partials.entry(height).or_default().insert(
+                        index,
+                        Kept {
+                            hash,
+                            bytes,
+                            partial,
+                        },
+                    );
+                    self.try_recover(&mut s, height, hash);
+                }
+            }
+        }
+        self.send_now.notify_one();
+    }
+
+    /// Wait for the signature over block `height` with hash `hash` (which must be final
+    /// here: this node signs it if it holds a share).
+    pub async fn signature(&self, height: u64, hash: Hash32) -> Signed {
+        let mut changed = self.changed.subscribe();
+        self.on_finalized(height, hash);
+        loop {
+            changed.borrow_and_update();
+            if let Some(signature) = self.recovered(height, &hash) {
+                return Signed {
+                    target_hash: hash,
+                    signature,
+                };
+            }
+            if changed.changed().await.is_err() {
+                // The sender lives as long as `self`: unreachable; wait for cancellation.
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+
+    /// Recover `σ` for `(height, hash)` if `t` partials over it are kept and it is not yet.
+    fn try_recover(&self, s: &mut State, height: u64, hash: Hash32) {
+        if s.recovered.contains_key(&(height, hash)) {
+            return;
+        }
+        let Some(kept) = s.partials.get(&height) else {
+            return;
+        };
+        let over: Vec<&PartialSignature<Variant>> = kept
+            .values()
+            .filter(|k| k.hash == hash)
+            .map(|k| &k.partial)
+            .collect();
+        if (over.len() as u64) < u64::from(self.group.sharing.required()) {
+            return;
+        }
+        let Ok(sig) = threshold::recover::<Variant, _>(
+            &self.group.sharing,
+            over,
+            &commonware_parallel::Sequential,
+        ) else {
+            return;
+        };
+        // Every partial was verified, so this holds; checked anyway, since a block carrying
+        // a wrong signature would be refused by every validator.
+        let msg = message(self.chain_id, height, &hash);
+        if ops::verify_message::<Variant>(self.group.sharing.public(), NAMESPACE, &msg, &sig)
+            .is_err()
+        {
+            tracing::error!(height, "recovered a beacon signature that does not verify");
+            return;
+        }
+        s.recovered.insert((height, hash), signature_bytes(&sig));
+        self.changed.send_modify(|n| *n += 1);
+    }
+
+    /// Handle one message from `peer` (see the module docs for what is dropped).
+    pub fn receive(&self, peer: &ed25519::PublicKey, bytes: &[u8]) {
+        let Some(index) = self.group.members.iter().position(|k| k == peer) else {
+            return; // not a share holder: it has nothing to send
+        };
+        let index = index as u32;
+        if bytes.is_empty()
+            || !bytes.len().is_multiple_of(ENTRY_BYTES)
+            || bytes.len() / ENTRY_BYTES > MAX_ENTRIES
+        {
+            self.count_invalid(1);
+            return;
+        }
+        for entry in bytes.chunks(ENTRY_BYTES) {
+            self.receive_entry(index, entry);
+        }
+    }
+
+    fn count_invalid(&self, n: u64) {
+        if let Ok(mut s) = self.state.lock() {
+            s.invalid += n;
+        }
+    }
+
+    fn receive_entry(&self, sender: u32, entry: &[u8]) {
+        let (head, rest) = entry.split_at(8);
+        let (hash, rest) = rest.split_at(32);
+        let (index, sig) = rest.split_at(4);
+        let height = u64::from_be_bytes(head.try_into().unwrap_or_default());
+        let hash = Hash32(hash.try_into().unwrap_or_default());
+        let index = u32::from_be_bytes(index.try_into().unwrap_or_default());
+        let bytes: [u8; BEACON_SIGNATURE_BYTES] = sig.try_into().unwrap_or([0; 48]);
+        if index != sender {
+            self.count_invalid(1);
+            return;
+        }
+        {
+            let Ok(s) = self.state.lock() else { return };
+            if height + WINDOW < s.head || height > s.head + WINDOW {
+                return; // outside the window: dropped, not counted
+            }
+            if let Some(k) = s.partials.get(&height).and_then(|p| p.get(&index)) {
+                // The first valid partial per index per height stays: a repeat is free.
+                let _ = k;
+                return;
+            }
+        }
+        // Verified outside the lock: a pairing check.
+        let partial = G1::decode(bytes.to_vec())
+            .ok()
+            .map(|value| PartialSignature::<Variant> {
+                index: Participant::new(index),
+                value,
+            })
+            .filter(|p| {
+                threshold::verify_message::<Variant>(
+                    &self.group.sharing,
+                    NAMESPACE,
+                    &message(self.chain_id, height, &hash),
+                    p,
+                )
+                .is_ok()
+            });
+        let Ok(mut s) = self.state.lock() else { return };
+        match partial {
+            None => s.invalid += 1,
+            Some(partial) => {
+                s.partials
+                    .entry(height)
+                    .or_default()
+                    .entry(index)
+                    .or_insert(Kept {
+                        hash,
+                        bytes,
+                        partial,
+                    });
+                self.try_recover(&mut s, height, hash);
+            }
+        }
+    }
+
+    /// This node's partials for the newest `k + 1` finalized heights, as one message.
+    fn outgoing(&self) -> Option<Vec<u8>> {
+        let share = self.group.share.as_ref()?;
+        let index = share.index.get();
+        let s = self.state.lock().ok()?;
+        let mut out = Vec::new();
+        for (height, kept) in s.partials.iter().rev() {
+            if *height + BEACON_LAG < s.head {
+                break;
+            }
+            if let Some(k) = kept.get(&index) {
+                out.extend_from_slice(&height.to_be_bytes());
+                out.extend_from_slice(&k.hash.0);
+                out.extend_from_slice(&index.to_be_bytes());
+                out.extend_from_slice(&k.bytes);
+            }
+            if out.len() / ENTRY_BYTES >= MAX_ENTRIES {
+                break;
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// Start sending (on finalizations and every second) and receiving on `channel`.
+    pub fn start<E: Runtime>(
+        &self,
+        context: &E,
+        channel: (
+            impl Sender<PublicKey = ed25519::PublicKey>,
+            impl Receiver<PublicKey = ed25519::PublicKey>,
+        ),
+    ) {
+        let (mut sender, mut receiver) = channel;
+        let me = self.clone();
+        let clock = context.child("beacon_clock");
+        context.child("beacon_send").spawn(move |_| async move {
+            loop {
+                tokio::select! {
+                    _ = me.send_now.notified() => {}
+                    _ = clock.sleep(Duration::from_secs(1)) => {}
+                }
+                if let Some(msg) = me.outgoing() {
+                    let _ = sender.send(Recipients::All, msg, false);
+                }
+            }
+        });
+        let me = self.clone();
+        context.child("beacon_receive").spawn(move |_| async move {
+            while let Ok((peer, bytes)) = receiver.recv().await {
+                me.receive(&peer, bytes.as_ref());
+            }
+        });
+    }
+}
+
+fn signature_bytes(sig: &G1) -> [u8; BEACON_SIGNATURE_BYTES] {
+    let mut out = [0u8; BEACON_SIGNATURE_BYTES];
+    out.copy_from_slice(&sig.encode());
+    out
+}
+
+/// Write `share` to `dir`'s [`SHARE_FILE`], readable by its owner only (it is a secret).
+pub fn write_share(dir: &std::path::Path, share: &Share) -> Result<(), String> {
+    use std::io::Write;
+    let path = dir.join(SHARE_FILE);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(&path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    file.write_all(hex::encode(share.encode()).as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Read `dir`'s [`SHARE_FILE`]: `Ok(None)` if there is none (a validator that joined after
+/// genesis), an error if it is unreadable or not a share.
+pub fn read_share(dir: &std::path::Path) -> Result<Option<Share>, String> {
+    let path = dir.join(SHARE_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => hex::decode(text.trim())
+            .ok()
+            .and_then(|b| Share::decode(b).ok())
+            .map(Some)
+            .ok_or_else(|| format!("{} does not hold a beacon share", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use commonware_cryptography::Signer as _;
+    use rand::SeedableRng as _;
+
+    /// Four members, t = 3; node `me`'s view, holding share `me`.
+    fn beacons() -> Vec<(ed25519::PublicKey, Beacon)> {
+        let keys: Vec<_> = (0..4u64)
+            .map(|i| ed25519::PrivateKey::from_seed(i).public_key())
+            .collect();
+        let (sharing, shares) =
+            crate::genesis::deal_beacon(rand::rngs::ChaCha20Rng::seed_from_u64(9), &keys)
+                .expect("deal");
+        let members: Vec<_> = shares.iter().map(|(k, _)| k.clone()).collect();
+        shares
+            .iter()
+            .map(|(k, share)| {
+                let group = Group {
+                    sharing: sharing.clone(),
+                    members: members.clone(),
+                    share: Some(share.clone()),
+                };
+                (k.clone(), Beacon::new(7, group))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn t_partials_recover_and_bad_ones_are_dropped_and_counted() {
+        let nodes = beacons();
+        let hash = Hash32([3; 32]);
+        for (_, b) in &nodes {
+            b.on_finalized(5, hash);
+        }
+        let (_, me) = &nodes[0];
+        // Its own partial alone is not t.
+        assert_eq!(me.recovered(5, &hash), None);
+        let msg = |i: usize| nodes[i].1.outgoing().expect("a share holder sends");
+        // A partial relayed by another peer (not the sender's own index) is refused.
+        me.receive(&nodes[2].0, &msg(1));
+        assert_eq!(me.invalid(), 1);
+        // Garbage: a wrong length, then a well-formed entry whose signature is not a point.
+        me.receive(&nodes[1].0, &[0u8; 5]);
+        assert_eq!(me.invalid(), 2);
+        let mut bad = msg(1);
+        let len = bad.len();
+        bad[len - 48..].copy_from_slice(&[0xAB; 48]);
+        me.receive(&nodes[1].0, &bad);
+        assert_eq!(me.invalid(), 3);
+        assert_eq!(me.recovered(5, &hash), None);
+        // A valid partial over another block at that height does not count towards this one.
+        let fork = &beacons()[1].1;
+        fork.on_finalized(5, Hash32([4; 32]));
+        me.receive(&nodes[1].0, &fork.outgoing().expect("signed"));
+        assert_eq!(me.recovered(5, &hash), None);
+        // The first valid partial per index stays: member 1's real one is now a free repeat.
+        me.receive(&nodes[1].0, &msg(1));
+        assert_eq!(me.recovered(5, &hash), None);
+        // Member 2's makes t = 3 over `hash`... minus member 1's, which signed the fork:
+        // member 3's completes it.
+        me.receive(&nodes[2].0, &msg(2));
+        me.receive(&nodes[3].0, &msg(3));
+        let sig = me
+            .recovered(5, &hash)
+            .expect("t partials over the block recover");
+        let key = nodes[0].1.group.sharing.public();
+        assert!(cowboy_exec::beacon::verify_signature(
+            key, 7, 5, &hash, &sig
+        ));
+        assert_eq!(me.invalid(), 3, "valid partials are not counted");
+        // Every member recovers the same signature from any t.
+        let (_, other) = &nodes[3];
+        other.receive(&nodes[1].0, &msg(1));
+        other.receive(&nodes[2].0, &msg(2));
+        assert_eq!(other.recovered(5, &hash), Some(sig));
+    }
+
+    #[test]
+    fn partials_outside_the_window_are_dropped() {
+        let nodes = beacons();
+        let (_, me) = &nodes[0];
+        me.on_finalized(100, Hash32([1; 32]));
+        let (_, far) = &nodes[1];
+        far.on_finalized(100 + WINDOW + 1, Hash32([2; 32]));
+        me.receive(&nodes[1].0, &far.outgoing().expect("signed"));
+        let s = me.state.lock().expect("lock");
+        assert!(!s.partials.contains_key(&(100 + WINDOW + 1)));
+        assert_eq!(s.invalid, 0, "dropped, not counted");
+    }
+}
