@@ -9,7 +9,10 @@
 //! dev accounts with 1,000,000 CBY each, the default genesis parameters and the devnet's
 //! coinbase, so an actor, its addresses and its fees behave as on `cowboyd --dev`. What the
 //! spec leaves to the node is fixed here so that every run prints the same thing: block 0 is at
-//! time 0 and each block follows its parent by one second.
+//! time 0 and each block follows its parent by one second. One difference: the parameters name
+//! no beacon group, so every block's randomness is its parent's hash (CIP-2 phase L1), where
+//! `cowboyd --dev` carries its dealt-to-itself beacon's signature from block 4 on; an actor sees
+//! 32 unpredictable-looking bytes either way.
 //!
 //! Limits and fees are chosen as the CLI chooses them against a node (`cowboy_estimateFee`):
 //! the transaction is simulated first, then signed with a quarter of headroom on the simulated
