@@ -164,15 +164,21 @@ pub fn address_arg(vm: &mut Vm, v: &Value) -> R<[u8; 20]> {
             Ok(a)
         }
         Value::Bytes(b) => Err(vm.value_err(format!("an address is 20 bytes, got {}", b.b.len()))),
-        Value::Str(s) => match s.s.parse::<Address>() {
-            Ok(a) => Ok(a.0),
-            // Quote at most an address's worth of a long string: the message is not charged.
-            Err(e) => {
-                let shown: String = s.s.chars().take(44).collect();
-                let more = if shown.len() < s.s.len() { "…" } else { "" };
-                Err(vm.value_err(format!("invalid address {shown:?}{more}: {e}")))
+        Value::Str(s) => {
+            if let Some(a) = known_checksum(&s.s) {
+                return Ok(a);
             }
-        },
+            match s.s.parse::<Address>() {
+                Ok(a) => Ok(a.0),
+                // Quote at most an address's worth of a long string: the message is not
+                // charged.
+                Err(e) => {
+                    let shown: String = s.s.chars().take(44).collect();
+                    let more = if shown.len() < s.s.len() { "…" } else { "" };
+                    Err(vm.value_err(format!("invalid address {shown:?}{more}: {e}")))
+                }
+            }
+        }
         other => {
             let t = vm.type_name(other);
             Err(vm.type_err(format!(
@@ -207,7 +213,73 @@ fn address(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 fn address_value(a: [u8; 20]) -> Value {
-    Value::str(&Address(a).to_checksum())
+    let s = checksum(a);
+    // ASCII by construction.
+    Value::str(std::str::from_utf8(&s).unwrap_or_default())
+}
+
+thread_local! {
+    /// EIP-55 forms of addresses this thread has written, one per slot. A checksum hashes the
+    /// 40 hex digits (a keccak-f permutation, ~5,000 instructions, as much as the rest of a
+    /// storage read), and an actor's own address, the system addresses and the senders of a
+    /// busy actor come back on every invocation. It is a pure function of the bytes, so the
+    /// cache changes no result, and the cycles are charged by [`address_cost`] whether it hits
+    /// or not. Direct-mapped by the address's last bytes: a miss costs one compare and one
+    /// slot write, and addresses that collide only evict each other.
+    static CHECKSUMS: std::cell::RefCell<Vec<Option<ChecksumSlot>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An address and its checksummed `0x…` form.
+type ChecksumSlot = ([u8; 20], [u8; 42]);
+
+/// Slots of [`CHECKSUMS`] (62 bytes each).
+const CHECKSUM_SLOTS: usize = 1024;
+
+fn checksum_slot(a: &[u8; 20]) -> usize {
+    usize::from(u16::from_le_bytes([a[18], a[19]])) % CHECKSUM_SLOTS
+}
+
+/// The EIP-55 checksummed `0x…` form of `a`, as ASCII bytes.
+fn checksum(a: [u8; 20]) -> [u8; 42] {
+    CHECKSUMS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_empty() {
+            c.resize(CHECKSUM_SLOTS, None);
+        }
+        let slot = &mut c[checksum_slot(&a)];
+        match slot {
+            Some((k, s)) if *k == a => *s,
+            _ => {
+                let mut s = [0u8; 42];
+                s.copy_from_slice(Address(a).to_checksum().as_bytes());
+                *slot = Some((a, s));
+                s
+            }
+        }
+    })
+}
+
+/// The bytes of `s` if it is exactly a checksummed form [`CHECKSUMS`] holds (what `sender()`
+/// and `address()` return), so checking its mixed case needs no hash; `None` sends it down the
+/// full parse, which hashes and names any error.
+fn known_checksum(s: &str) -> Option<[u8; 20]> {
+    let digits = s.strip_prefix("0x")?.as_bytes();
+    if digits.len() != 40 {
+        return None;
+    }
+    let mut a = [0u8; 20];
+    for (byte, pair) in a.iter_mut().zip(digits.chunks_exact(2)) {
+        let hi = (pair[0] as char).to_digit(16)?;
+        let lo = (pair[1] as char).to_digit(16)?;
+        *byte = (hi * 16 + lo) as u8;
+    }
+    let hit = CHECKSUMS.with(|c| {
+        c.borrow()
+            .get(checksum_slot(&a))
+            .is_some_and(|e| matches!(e, Some((k, cs)) if *k == a && cs == s.as_bytes()))
+    });
+    hit.then_some(a)
 }
 
 fn u128_arg(vm: &mut Vm, v: &Value, what: &str) -> R<u128> {
@@ -479,4 +551,43 @@ fn cancel_timer(vm: &mut Vm, a: Args) -> R<Value> {
     vm.charge(vm.host_costs.cancel_timer)?;
     let refund = host(vm, |h| h.cancel_timer(id))?;
     u128_value(vm, refund)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checksum cache answers exactly what hashing answers.
+
+    use super::*;
+
+    #[test]
+    fn cached_checksums_equal_computed_ones_and_recognise_only_themselves() {
+        for seed in 0u8..50 {
+            let a: [u8; 20] =
+                std::array::from_fn(|i| seed.wrapping_mul(37).wrapping_add(i as u8 * 11));
+            let fresh = Address(a).to_checksum();
+            assert_eq!(&checksum(a)[..], fresh.as_bytes());
+            // A hit: the cached form itself.
+            assert_eq!(known_checksum(&fresh), Some(a));
+            // Other spellings of the same address go down the full parse.
+            let lower = fresh.to_lowercase();
+            if lower != fresh {
+                assert_eq!(known_checksum(&lower), None);
+                let mut flipped = fresh.clone().into_bytes();
+                let at = flipped
+                    .iter()
+                    .rposition(u8::is_ascii_alphabetic)
+                    .unwrap_or(2);
+                flipped[at] ^= 0x20;
+                let flipped = String::from_utf8(flipped).unwrap_or_default();
+                assert_eq!(known_checksum(&flipped), None);
+                let mixed = flipped[2..].bytes().any(|b| b.is_ascii_lowercase())
+                    && flipped[2..].bytes().any(|b| b.is_ascii_uppercase());
+                if mixed {
+                    assert!(flipped.parse::<Address>().is_err(), "{flipped}");
+                }
+            }
+            assert_eq!(known_checksum(&fresh[2..]), None);
+            assert_eq!(known_checksum(&format!("{fresh}0")), None);
+        }
+    }
 }
