@@ -17,9 +17,12 @@
 //! **Bounded.** A peer's message carries at most [`MAX_ENTRIES`] partials, each only for the
 //! sender's own share index (so a peer can fill no one else's slot), for heights within
 //! [`WINDOW`] of the finalized head; the first valid partial per index per height is kept,
-//! a repeat costs a byte comparison, an invalid one a pairing check and a count
-//! ([`Beacon::invalid`]); the channel's per-peer quota bounds how often. Partials, recovered
-//! signatures and hashes older than the window are dropped.
+//! a repeat costs a lookup, an invalid one a pairing check and a count
+//! ([`Beacon::invalid`]), once: the transport is authenticated, so an invalid partial proves
+//! its sender faulty, and its later partials for that height are dropped unchecked. A faulty
+//! member can so make a node run at most one pairing check per height, not one per message
+//! its quota allows. Partials, refusals, recovered signatures and hashes older than the
+//! window are dropped.
 //!
 //! **Message loss.** Each share holder re-sends its partials for the newest `k + 1`
 //! finalized heights on every finalization and once a second, so a lost message delays a
@@ -93,6 +96,9 @@ struct State {
     partials: BTreeMap<u64, BTreeMap<u32, Kept>>,
     /// Recovered signatures by height and block hash.
     recovered: BTreeMap<(u64, Hash32), [u8; BEACON_SIGNATURE_BYTES]>,
+    /// Share indices whose partial for a height was invalid, by height: their later partials
+    /// for it are dropped without a pairing check.
+    refused: BTreeMap<u64, std::collections::BTreeSet<u32>>,
     /// Invalid partials received.
     invalid: u64,
 }
@@ -148,6 +154,7 @@ impl Beacon {
             let low = s.head.saturating_sub(WINDOW);
             s.finalized = s.finalized.split_off(&low);
             s.partials = s.partials.split_off(&low);
+            s.refused = s.refused.split_off(&low);
             s.recovered = s.recovered.split_off(&(low, Hash32([0; 32])));
             if let Some(share) = &self.group.share {
                 let index = share.index.get();
@@ -275,9 +282,13 @@ impl Beacon {
             if height + WINDOW < s.head || height > s.head + WINDOW {
                 return; // outside the window: dropped, not counted
             }
-            if let Some(k) = s.partials.get(&height).and_then(|p| p.get(&index)) {
-                // The first valid partial per index per height stays: a repeat is free.
-                let _ = k;
+            // The first valid partial per index per height stays: a repeat is free, and so is
+            // anything more from a member already caught sending an invalid one.
+            if s.partials
+                .get(&height)
+                .is_some_and(|p| p.contains_key(&index))
+                || s.refused.get(&height).is_some_and(|r| r.contains(&index))
+            {
                 return;
             }
         }
@@ -299,7 +310,10 @@ impl Beacon {
             });
         let Ok(mut s) = self.state.lock() else { return };
         match partial {
-            None => s.invalid += 1,
+            None => {
+                s.invalid += 1;
+                s.refused.entry(height).or_default().insert(index);
+            }
             Some(partial) => {
                 s.partials
                     .entry(height)
@@ -449,14 +463,9 @@ mod tests {
         // A partial relayed by another peer (not the sender's own index) is refused.
         me.receive(&nodes[2].0, &msg(1));
         assert_eq!(me.invalid(), 1);
-        // Garbage: a wrong length, then a well-formed entry whose signature is not a point.
+        // Garbage: a wrong length (a bad signature: the next test).
         me.receive(&nodes[1].0, &[0u8; 5]);
         assert_eq!(me.invalid(), 2);
-        let mut bad = msg(1);
-        let len = bad.len();
-        bad[len - 48..].copy_from_slice(&[0xAB; 48]);
-        me.receive(&nodes[1].0, &bad);
-        assert_eq!(me.invalid(), 3);
         assert_eq!(me.recovered(5, &hash), None);
         // A valid partial over another block at that height does not count towards this one.
         let fork = &beacons()[1].1;
@@ -477,12 +486,47 @@ mod tests {
         assert!(cowboy_exec::beacon::verify_signature(
             key, 7, 5, &hash, &sig
         ));
-        assert_eq!(me.invalid(), 3, "valid partials are not counted");
+        assert_eq!(me.invalid(), 2, "valid partials are not counted");
         // Every member recovers the same signature from any t.
         let (_, other) = &nodes[3];
         other.receive(&nodes[1].0, &msg(1));
         other.receive(&nodes[2].0, &msg(2));
         assert_eq!(other.recovered(5, &hash), Some(sig));
+    }
+
+    #[test]
+    fn a_member_caught_with_an_invalid_partial_costs_no_more_checks_at_that_height() {
+        let nodes = beacons();
+        let hash = Hash32([3; 32]);
+        for (_, b) in &nodes {
+            b.on_finalized(5, hash);
+        }
+        let (_, me) = &nodes[0];
+        let msg = |i: usize| nodes[i].1.outgoing().expect("a share holder sends");
+        // A well-formed entry whose signature is not a point: one check, one count.
+        let mut bad = msg(1);
+        let len = bad.len();
+        bad[len - 48..].copy_from_slice(&[0xAB; 48]);
+        me.receive(&nodes[1].0, &bad);
+        assert_eq!(me.invalid(), 1);
+        assert!(me.state.lock().expect("lock").refused[&5].contains(&1));
+        // Caught once, member 1 is dropped unchecked at that height, even with a valid one.
+        me.receive(&nodes[1].0, &bad);
+        me.receive(&nodes[1].0, &msg(1));
+        assert_eq!(
+            me.invalid(),
+            1,
+            "a refused member's partials are not checked again"
+        );
+        me.receive(&nodes[2].0, &msg(2));
+        assert_eq!(
+            me.recovered(5, &hash),
+            None,
+            "member 1's partial was not kept"
+        );
+        // The other members still make t.
+        me.receive(&nodes[3].0, &msg(3));
+        assert!(me.recovered(5, &hash).is_some());
     }
 
     #[test]
