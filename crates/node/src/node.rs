@@ -336,6 +336,15 @@ where
     });
     if let Some(b) = &beacon {
         b.start(context, beacon_channel);
+    } else {
+        // A chain without a beacon still registers its channel (the channel set is the same
+        // on every node); keep both ends open and drop whatever arrives, rather than leave
+        // the network a closed receiver.
+        let (sender, mut receiver) = beacon_channel;
+        context.child("beacon_drain").spawn(move |_| async move {
+            let _sender = sender;
+            while receiver.recv().await.is_ok() {}
+        });
     }
     let (application, tasks) = Application::new(
         context.child("application"),
