@@ -5,9 +5,7 @@
 use super::*;
 
 /// Wait until every node answers `cowboy_getTransaction(hash)` with the transaction (in its
-/// mempool or in a block). The deadline is generous: on a 2-core CI machine these four
-/// processes share the cores with the simulations of the same test binary, and a validator
-/// starved there for a minute once missed it (returns as soon as all have it).
+/// mempool or in a block).
 fn wait_known_everywhere(nodes: &[Node], hash: &Hash32) {
     let started = Instant::now();
     for (i, node) in nodes.iter().enumerate() {
@@ -16,7 +14,7 @@ fn wait_known_everywhere(nodes: &[Node], hash: &Hash32) {
             .is_null()
         {
             assert!(
-                started.elapsed() < Duration::from_secs(180),
+                started.elapsed() < Duration::from_secs(60),
                 "validator {i} never received the transaction"
             );
             std::thread::sleep(Duration::from_millis(50));
