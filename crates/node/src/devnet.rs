@@ -29,7 +29,9 @@ use commonware_codec::DecodeExt;
 use commonware_cryptography::{ed25519, Signer};
 use cowboy_types::{keccak256, Address, GenesisParams, Hash32};
 
-use crate::genesis::{validator_bls_key, Genesis, Validator, DEV_CHAIN_ID, DEV_FUNDS};
+use crate::genesis::{
+    beacon_group_key, deal_beacon, validator_bls_key, Genesis, Validator, DEV_CHAIN_ID, DEV_FUNDS,
+};
 
 /// Most validators one command starts.
 pub const MAX_VALIDATORS: usize = 64;
@@ -104,11 +106,15 @@ pub fn prepare(cfg: &DevnetConfig) -> Result<(), String> {
     std::fs::create_dir_all(&cfg.dir)
         .map_err(|e| format!("cannot create {}: {e}", cfg.dir.display()))?;
     let path = genesis_path(&cfg.dir);
-    let wanted = genesis(cfg.validators, cfg.p2p);
+    let mut wanted = genesis(cfg.validators, cfg.p2p);
     if path.exists() {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let found = Genesis::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        // The group dealt when this genesis was first written: its shares are in the
+        // validators' directories.
+        wanted.beacon = found.beacon.clone();
+        wanted.params.beacon_group_key = found.params.beacon_group_key;
         if found.identity() != wanted.identity() {
             return Err(format!(
                 "{} holds another network (not {} devnet validators); give another --data-dir",
@@ -117,11 +123,40 @@ pub fn prepare(cfg: &DevnetConfig) -> Result<(), String> {
             ));
         }
     }
+    if wanted.beacon.is_none() {
+        deal(cfg, &mut wanted)?;
+    }
     // Written every time: the p2p ports may have moved (they are not part of the identity).
     write(&path, &wanted.to_json())?;
     for i in 0..cfg.validators {
         write(&key_path(&cfg.dir, i), &hex::encode(validator_seed(i).0))?;
     }
+    Ok(())
+}
+
+/// Deal a fresh beacon group to `genesis`'s validators from the system's randomness, write
+/// validator `i`'s share into `validator-<i>/` (0600) and put the public polynomial and group
+/// key into `genesis`. The shares are written before the genesis: if this is interrupted, the
+/// next start finds no genesis and deals again.
+fn deal(cfg: &DevnetConfig, genesis: &mut Genesis) -> Result<(), String> {
+    let members: Vec<ed25519::PublicKey> = genesis
+        .validators
+        .iter()
+        .map(|v| v.public_key.clone())
+        .collect();
+    let (sharing, shares) = deal_beacon(rand::rng(), &members)?;
+    for (key, share) in &shares {
+        let i = members
+            .iter()
+            .position(|m| m == key)
+            .ok_or("the beacon was dealt to a key that is not a validator's")?;
+        let dir = cfg.dir.join(format!("validator-{i}"));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        crate::beacon::write_share(&dir, share)?;
+    }
+    genesis.params.beacon_group_key = Some(beacon_group_key(&sharing));
+    genesis.beacon = Some(sharing);
     Ok(())
 }
 
@@ -237,4 +272,61 @@ pub async fn stdin_closed() {
         let _ = tx.send(());
     });
     let _ = rx.await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cowboy_exec::beacon::Variant;
+
+    fn config(dir: &Path) -> DevnetConfig {
+        DevnetConfig {
+            validators: 4,
+            dir: dir.to_path_buf(),
+            rpc: "127.0.0.1:18545".parse().unwrap(),
+            p2p: "127.0.0.1:30333".parse().unwrap(),
+            block_time_ms: None,
+        }
+    }
+
+    fn written(dir: &Path) -> Genesis {
+        Genesis::from_json(&std::fs::read_to_string(genesis_path(dir)).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_devnet_deals_its_beacon_once_and_each_validator_holds_its_share() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = config(dir.path());
+        prepare(&cfg).unwrap();
+        let first = written(dir.path());
+        let sharing = first.beacon.clone().expect("the devnet has a beacon");
+        assert_eq!(sharing.required(), 3, "t = 2f + 1 of 4");
+        let mut indexes = Vec::new();
+        for i in 0..4 {
+            let vdir = dir.path().join(format!("validator-{i}"));
+            let share = crate::beacon::read_share(&vdir).unwrap().expect("a share");
+            // The share is the one the polynomial commits to at its index.
+            assert_eq!(
+                share.public::<Variant>(),
+                sharing.partial_public(share.index).unwrap()
+            );
+            indexes.push(share.index);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(vdir.join(crate::beacon::SHARE_FILE))
+                    .unwrap()
+                    .permissions()
+                    .mode();
+                assert_eq!(mode & 0o777, 0o600);
+            }
+        }
+        indexes.sort();
+        indexes.dedup();
+        assert_eq!(indexes.len(), 4, "one share per validator");
+        // A restart keeps the group (the shares on disk are its).
+        prepare(&cfg).unwrap();
+        assert_eq!(written(dir.path()).beacon, Some(sharing));
+        assert_eq!(written(dir.path()).identity(), first.identity());
+    }
 }
