@@ -282,6 +282,8 @@
         ["cycle basefee", `${b.cycleBasefee} wei`],
         ["cell basefee", `${b.cellBasefee} wei`],
         ["randomness", el("span", { className: "mono" }, b.randomness)],
+        ...(b.beacon ? [["beacon", [el("span", { className: "mono" }, short(b.beacon.signature)),
+          " signs block ", link("block", String(b.beacon.height))]]] : []),
       ]),
       el("h2", {}, `Transactions (${b.transactions.length})`),
       table(["#", "hash", "kind", "from", "to", "value"], b.transactions.map((t) => [

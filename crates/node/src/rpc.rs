@@ -404,6 +404,13 @@ pub fn block_json(block: &Block, hash: &Hash32, full: bool, timers: &[TimerExecu
         "cyclesUsed": h.cycles_used,
         "cellsUsed": h.cells_used,
         "randomness": hash_json(&h.randomness),
+        // The threshold signature over block `height − BEACON_LAG` the block carries (exec
+        // `beacon`); its keccak256 is `randomness`. `null` on a chain without a beacon and in
+        // the first blocks of one.
+        "beacon": block.beacon.as_ref().map(|s| json!({
+            "height": h.height.saturating_sub(cowboy_exec::beacon::BEACON_LAG),
+            "signature": hex0x(s),
+        })),
         "votesRoot": h.votes_root.as_ref().map(hash_json),
         "votes": block.votes.as_ref().map(|r| json!({
             "epoch": r.epoch,

@@ -149,12 +149,30 @@ fn transfers_round_the_validators(nodes: &[Node], nonces: std::ops::Range<u64>) 
 }
 
 /// Every node reaches `height`, and all agree on each block's hash and state root up to it.
+/// Each block above the beacon's lag shows the signature it carries over block `h − 3`, and
+/// its randomness is that signature's keccak256 (RPC.md, "Block").
 fn all_agree_through(nodes: &[Node], height: u64) {
     for node in nodes {
         wait_height(node, height);
     }
     for h in 1..=height {
         let expected = nodes[0].rpc("cowboy_getBlockByNumber", json!([h, false]));
+        let beacon = &expected["beacon"];
+        if h > 3 {
+            assert_eq!(beacon["height"], h - 3, "block {h}: {beacon}");
+            let sig = hex::decode(
+                beacon["signature"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches("0x"),
+            )
+            .unwrap();
+            assert_eq!(sig.len(), 48, "block {h}");
+            let randomness = hex0x(&cowboy_types::keccak256(&sig).0);
+            assert_eq!(expected["randomness"], randomness, "block {h}");
+        } else {
+            assert!(beacon.is_null(), "block {h}: {beacon}");
+        }
         for node in &nodes[1..] {
             let b = node.rpc("cowboy_getBlockByNumber", json!([h, false]));
             assert_eq!(b["hash"], expected["hash"], "block {h}");
