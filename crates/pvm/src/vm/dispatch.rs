@@ -171,12 +171,34 @@ impl<'h> Vm<'h> {
                 }
                 Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => {
                     self.charge(cost::BASIC)?;
-                    let b = match Self::pop(f) {
-                        Value::Bool(b) => b,
-                        v => self.truthy(&v)?,
+                    let b = match f.stack.last() {
+                        Some(&Value::Bool(b)) => {
+                            // A bool owns nothing: forgetting it skips a call to drop it.
+                            std::mem::forget(f.stack.pop());
+                            b
+                        }
+                        _ => self.pop_truthy(f)?,
                     };
                     if b == matches!(op, Op::JumpIfTrue(_)) {
                         f.pc = t as usize;
+                    }
+                }
+                Op::JumpIfFalseOrPop(t) | Op::JumpIfTrueOrPop(t) => match f.stack.last() {
+                    Some(&Value::Bool(b)) => {
+                        self.charge(cost::BASIC)?;
+                        if b == matches!(op, Op::JumpIfTrueOrPop(_)) {
+                            f.pc = t as usize;
+                        } else {
+                            std::mem::forget(f.stack.pop());
+                        }
+                    }
+                    _ => self.op_jump_or_pop(f, op, t)?,
+                },
+                Op::Not => {
+                    self.charge(cost::ARITH)?;
+                    match f.stack.last_mut() {
+                        Some(Value::Bool(b)) => *b = !*b,
+                        _ => self.op_not(f)?,
                     }
                 }
                 Op::ForIter(t) => {
@@ -222,6 +244,35 @@ impl<'h> Vm<'h> {
                     self.charge(cost::BASIC)?;
                     f.blocks.pop();
                 }
+                // Calls of their handlers straight from the loop: common enough in real
+                // programs that the second dispatch through `exec_cold` would show.
+                Op::Nop => self.charge(cost::BASIC)?,
+                Op::Dup2 => self.op_dup2(f)?,
+                Op::Rot3 => self.op_rot3(f)?,
+                Op::LoadDeref(i) | Op::LoadClosure(i) => self.op_load_deref(f, code, op, i)?,
+                Op::StoreDeref(i) => self.op_store_deref(f, i)?,
+                Op::DeleteSubscr => self.op_delete_subscr(f)?,
+                Op::Is(neg) => self.op_is(f, neg)?,
+                Op::In(neg) => self.op_in(f, neg)?,
+                Op::Neg | Op::Pos | Op::Invert => self.op_unary(f, op)?,
+                Op::BuildTuple(n) | Op::BuildList(n) => self.op_build_seq(f, op, n)?,
+                Op::BuildSet(n) => self.op_build_set(f, n)?,
+                Op::BuildMap(n) => self.op_build_map(f, n)?,
+                Op::BuildString(n) => self.op_build_string(f, n)?,
+                Op::ListExtend | Op::SetUpdate | Op::ArgsExtend => self.op_list_extend(f, op)?,
+                Op::DictUpdate | Op::DictMerge => self.op_dict_update(f, op)?,
+                Op::ListAppend(n) | Op::SetAdd(n) => self.op_list_append(f, n)?,
+                Op::MapAdd(n) => self.op_map_add(f, n)?,
+                Op::FormatValue(flags) => self.op_format_value(f, flags)?,
+                Op::GetIter => self.op_get_iter(f)?,
+                Op::UnpackSequence(n) => self.op_unpack_sequence(f, n)?,
+                Op::CallKw(argc, names) => self.op_call_kw(f, code, argc, names)?,
+                Op::CallEx(flag) => self.op_call_ex(f, flag)?,
+                Op::MakeFunction(ci, flags) => self.op_make_function(f, code, ci, flags)?,
+                Op::Raise(n) => self.op_raise(f, n)?,
+                Op::PopExcept => self.op_pop_except(f)?,
+                Op::Reraise => self.op_reraise(f)?,
+                Op::ExcMatch => self.op_exc_match(f)?,
                 _ => self.exec_cold(f, code, op)?,
             }
         }

@@ -17,29 +17,12 @@ use crate::value::*;
 use std::rc::Rc;
 
 impl<'h> Vm<'h> {
-    /// Every instruction the loop does not handle inline.
+    /// The rare instructions (async, `except*`, `with`, imports, pattern matching, deletes,
+    /// class and name-space ops), which the loop sends here through its `_` arm: a second
+    /// `match` costs them little and keeps their code out of the loop.
     #[inline(never)]
     pub(super) fn exec_cold(&mut self, f: &mut Frame, code: &Code, op: Op) -> R<()> {
         match op {
-            Op::Nop => self.charge(cost::BASIC),
-            Op::Dup2 => {
-                self.charge(cost::BASIC)?;
-                let n = f.stack.len();
-                if n >= 2 {
-                    let a = f.stack[n - 2].clone();
-                    let b = f.stack[n - 1].clone();
-                    f.stack.push(a);
-                    f.stack.push(b);
-                }
-                Ok(())
-            }
-            Op::Rot3 => {
-                self.charge(cost::BASIC)?;
-                let v = Self::pop(f);
-                let n = f.stack.len();
-                f.stack.insert(n.saturating_sub(2), v);
-                Ok(())
-            }
             Op::Rot4 => {
                 self.charge(cost::BASIC)?;
                 let v = Self::pop(f);
@@ -56,13 +39,6 @@ impl<'h> Vm<'h> {
                         &format!("cannot access local variable '{n}' where it is not associated with a value"),
                     ));
                 }
-                Ok(())
-            }
-            Op::LoadDeref(i) | Op::LoadClosure(i) => self.op_load_deref(f, code, op, i),
-            Op::StoreDeref(i) => {
-                self.charge(cost::BASIC)?;
-                let v = Self::pop(f);
-                *f.cells[i as usize].v.borrow_mut() = Some(v);
                 Ok(())
             }
             Op::DeleteDeref(i) => {
@@ -111,63 +87,6 @@ impl<'h> Vm<'h> {
                 self.delattr(&o, &code.names[i as usize].s)?;
                 Ok(())
             }
-            Op::DeleteSubscr => {
-                self.charge(cost::LIST_OP)?;
-                let k = Self::pop(f);
-                let o = Self::pop(f);
-                self.delitem(&o, k)?;
-                Ok(())
-            }
-            Op::Is(neg) => {
-                self.charge(cost::ARITH)?;
-                let r = Self::pop(f);
-                let l = Self::pop(f);
-                let same = self.is_op(&l, &r)?;
-                f.stack.push(Value::Bool(same != neg));
-                Ok(())
-            }
-            Op::In(neg) => {
-                self.charge(cost::ARITH)?;
-                let r = Self::pop(f);
-                let l = Self::pop(f);
-                let b = self.contains(&r, &l)?;
-                f.stack.push(Value::Bool(b != neg));
-                Ok(())
-            }
-            Op::Not => {
-                self.charge(cost::ARITH)?;
-                let v = Self::pop(f);
-                let b = self.truthy(&v)?;
-                f.stack.push(Value::Bool(!b));
-                Ok(())
-            }
-            Op::Neg | Op::Pos | Op::Invert => {
-                self.charge(cost::ARITH)?;
-                let v = Self::pop(f);
-                let r = self.unary_op(&v, op)?;
-                f.stack.push(r);
-                Ok(())
-            }
-            Op::BuildTuple(n) | Op::BuildList(n) => {
-                self.charge(cost::BUILD + cost::per_elem(n as usize))?;
-                let k = f.stack.len() - n as usize;
-                let items: Vec<Value> = f.stack.split_off(k);
-                f.stack.push(if matches!(op, Op::BuildTuple(_)) {
-                    Value::tuple(items)
-                } else {
-                    Value::list(items)
-                });
-                Ok(())
-            }
-            Op::BuildSet(n) => {
-                self.charge(cost::BUILD + cost::per_elem(n as usize))?;
-                let k = f.stack.len() - n as usize;
-                let items: Vec<Value> = f.stack.split_off(k);
-                let s = self.new_set(items, false)?;
-                f.stack.push(s);
-                Ok(())
-            }
-            Op::BuildMap(n) => self.op_build_map(f, n),
             Op::BuildSlice(n) => {
                 self.charge(cost::BUILD)?;
                 let step = if n == 3 { Self::pop(f) } else { Value::None };
@@ -177,9 +96,6 @@ impl<'h> Vm<'h> {
                     .push(Value::Slice(Rc::new(PySlice { start, stop, step })));
                 Ok(())
             }
-            Op::BuildString(n) => self.op_build_string(f, n),
-            Op::ListExtend | Op::SetUpdate | Op::ArgsExtend => self.op_list_extend(f, op),
-            Op::DictUpdate | Op::DictMerge => self.op_dict_update(f, op),
             Op::ListToTuple => {
                 self.charge(cost::BUILD)?;
                 if let Value::List(l) = Self::pop(f) {
@@ -188,27 +104,6 @@ impl<'h> Vm<'h> {
                 }
                 Ok(())
             }
-            Op::ListAppend(n) | Op::SetAdd(n) => self.op_list_append(f, n),
-            Op::MapAdd(n) => {
-                self.charge(cost::DICT_OP)?;
-                let v = Self::pop(f);
-                let k = Self::pop(f);
-                let idx = f.stack.len() + 1 - n as usize;
-                if let Value::Dict(d) = f.stack[idx].clone() {
-                    self.dict_set(&d, k, v)?;
-                }
-                Ok(())
-            }
-            Op::FormatValue(flags) => self.op_format_value(f, flags),
-            Op::JumpIfFalseOrPop(t) | Op::JumpIfTrueOrPop(t) => self.op_jump_or_pop(f, op, t),
-            Op::GetIter => {
-                self.charge(cost::BASIC)?;
-                let v = Self::pop(f);
-                let it = self.iter(&v)?;
-                f.stack.push(it);
-                Ok(())
-            }
-            Op::UnpackSequence(n) => self.op_unpack_sequence(f, n),
             Op::UnpackEx(before, after) => {
                 let v = Self::pop(f);
                 let items = self.unpack(&v, before as usize, Some(after as usize))?;
@@ -216,9 +111,6 @@ impl<'h> Vm<'h> {
                 f.stack.extend(items.into_iter().rev());
                 Ok(())
             }
-            Op::CallKw(argc, names) => self.op_call_kw(f, code, argc, names),
-            Op::CallEx(flag) => self.op_call_ex(f, flag),
-            Op::MakeFunction(ci, flags) => self.op_make_function(f, code, ci, flags),
             Op::BuildClass(flag) => {
                 // The body runs as a call; making the class is `type_new`'s charge.
                 self.charge(cost::CALL)?;
@@ -272,17 +164,6 @@ impl<'h> Vm<'h> {
                 Ok(())
             }
             Op::EndAsyncFor => self.op_end_async_for(f),
-            Op::Raise(n) => self.op_raise(f, n),
-            Op::PopExcept => self.op_pop_except(f),
-            Op::Reraise => self.op_reraise(f),
-            Op::ExcMatch => {
-                self.charge(cost::EXCEPT)?;
-                let ty = Self::pop(f);
-                let e = Self::top(f).clone();
-                let m = self.exc_matches(&e, &ty)?;
-                f.stack.push(Value::Bool(m));
-                Ok(())
-            }
             Op::WithEnter => self.op_with_enter(f),
             Op::WithExit => {
                 self.charge(cost::CALL)?;
@@ -335,7 +216,7 @@ impl<'h> Vm<'h> {
                 Ok(())
             }
             Op::CopyDictWithoutKeys => self.op_copy_dict_without_keys(f),
-            // The loop handles these inline (`dispatch.rs`); never reached.
+            // The loop runs these itself or calls their handlers (`dispatch.rs`): never reached.
             Op::Pop
             | Op::Dup
             | Op::Rot2
@@ -362,7 +243,45 @@ impl<'h> Vm<'h> {
             | Op::YieldFrom
             | Op::SetupExcept(_)
             | Op::SetupFinally(_)
-            | Op::PopBlock => unreachable!("{op:?} is dispatched inline"),
+            | Op::PopBlock
+            | Op::Dup2
+            | Op::Rot3
+            | Op::StoreDeref(_)
+            | Op::DeleteSubscr
+            | Op::Is(_)
+            | Op::In(_)
+            | Op::Not
+            | Op::Neg
+            | Op::Pos
+            | Op::Invert
+            | Op::BuildTuple(_)
+            | Op::BuildList(_)
+            | Op::BuildSet(_)
+            | Op::MapAdd(_)
+            | Op::GetIter
+            | Op::ExcMatch
+            | Op::Nop
+            | Op::LoadDeref(_)
+            | Op::LoadClosure(_)
+            | Op::BuildMap(_)
+            | Op::BuildString(_)
+            | Op::ListExtend
+            | Op::SetUpdate
+            | Op::ArgsExtend
+            | Op::DictUpdate
+            | Op::DictMerge
+            | Op::ListAppend(_)
+            | Op::SetAdd(_)
+            | Op::FormatValue(_)
+            | Op::JumpIfFalseOrPop(_)
+            | Op::JumpIfTrueOrPop(_)
+            | Op::UnpackSequence(_)
+            | Op::CallKw(..)
+            | Op::CallEx(_)
+            | Op::MakeFunction(..)
+            | Op::Raise(_)
+            | Op::PopExcept
+            | Op::Reraise => unreachable!("{op:?} is dispatched by the loop"),
         }
     }
 
@@ -458,6 +377,14 @@ impl<'h> Vm<'h> {
         Ok(())
     }
 
+    /// Pop the top and say whether it is true (`JUMP_IF_*` on anything but a bool; the loop
+    /// has charged the instruction, and `truthy` charges any `__bool__`/`__len__` it calls).
+    #[inline(never)]
+    pub(super) fn pop_truthy(&mut self, f: &mut Frame) -> R<bool> {
+        let v = Self::pop(f);
+        self.truthy(&v)
+    }
+
     /// `o[k]` past the list/tuple fast path (the loop has charged `LIST_OP`).
     #[inline(never)]
     pub(super) fn op_subscr(&mut self, f: &mut Frame) -> R<()> {
@@ -538,7 +465,7 @@ impl<'h> Vm<'h> {
 
     /// `LOAD_DEREF` / `LOAD_CLOSURE`: a cell's value, or the cell itself.
     #[inline(never)]
-    fn op_load_deref(&mut self, f: &mut Frame, code: &Code, op: Op, i: u32) -> R<()> {
+    pub(super) fn op_load_deref(&mut self, f: &mut Frame, code: &Code, op: Op, i: u32) -> R<()> {
         self.charge(cost::BASIC)?;
         let cell = f.cells[i as usize].clone();
         if matches!(op, Op::LoadClosure(_)) {
@@ -592,7 +519,7 @@ impl<'h> Vm<'h> {
 
     /// `BUILD_MAP` of `n` key-value pairs.
     #[inline(never)]
-    fn op_build_map(&mut self, f: &mut Frame, n: u32) -> R<()> {
+    pub(super) fn op_build_map(&mut self, f: &mut Frame, n: u32) -> R<()> {
         self.charge(cost::BUILD + cost::per_elem(n as usize))?;
         let k = f.stack.len() - 2 * n as usize;
         let items: Vec<Value> = f.stack.split_off(k);
@@ -606,7 +533,7 @@ impl<'h> Vm<'h> {
 
     /// `BUILD_STRING` (f-strings): joins the parts, charged by the length of the result.
     #[inline(never)]
-    fn op_build_string(&mut self, f: &mut Frame, n: u32) -> R<()> {
+    pub(super) fn op_build_string(&mut self, f: &mut Frame, n: u32) -> R<()> {
         let k = f.stack.len() - n as usize;
         let parts: Vec<Value> = f.stack.split_off(k);
         let mut s = String::new();
@@ -622,7 +549,7 @@ impl<'h> Vm<'h> {
 
     /// `LIST_EXTEND` / `SET_UPDATE` (starred displays and `*args`): charged after collecting, by the items.
     #[inline(never)]
-    fn op_list_extend(&mut self, f: &mut Frame, op: Op) -> R<()> {
+    pub(super) fn op_list_extend(&mut self, f: &mut Frame, op: Op) -> R<()> {
         let it = Self::pop(f);
         let items = match self.collect(&it) {
             Ok(items) => items,
@@ -658,7 +585,7 @@ impl<'h> Vm<'h> {
 
     /// `DICT_UPDATE` / `DICT_MERGE` (`**` in displays and calls): charged after reading the pairs, by their number.
     #[inline(never)]
-    fn op_dict_update(&mut self, f: &mut Frame, op: Op) -> R<()> {
+    pub(super) fn op_dict_update(&mut self, f: &mut Frame, op: Op) -> R<()> {
         let src = Self::pop(f);
         let Value::Dict(dst) = Self::top(f).clone() else {
             return Ok(());
@@ -696,7 +623,7 @@ impl<'h> Vm<'h> {
 
     /// `LIST_APPEND` / `SET_ADD` of a comprehension: the container is `n` below the top.
     #[inline(never)]
-    fn op_list_append(&mut self, f: &mut Frame, n: u32) -> R<()> {
+    pub(super) fn op_list_append(&mut self, f: &mut Frame, n: u32) -> R<()> {
         self.charge(cost::LIST_OP)?;
         let v = Self::pop(f);
         let idx = f.stack.len() - n as usize;
@@ -713,7 +640,7 @@ impl<'h> Vm<'h> {
 
     /// `FORMAT_VALUE` (f-string fields): conversion, then `format(value, spec)`.
     #[inline(never)]
-    fn op_format_value(&mut self, f: &mut Frame, flags: u32) -> R<()> {
+    pub(super) fn op_format_value(&mut self, f: &mut Frame, flags: u32) -> R<()> {
         self.charge(cost::BASIC)?;
         let spec = if flags & 1 == 1 {
             Some(Self::pop(f))
@@ -738,7 +665,7 @@ impl<'h> Vm<'h> {
 
     /// `JUMP_IF_FALSE_OR_POP` / `JUMP_IF_TRUE_OR_POP` (`and`, `or`).
     #[inline(never)]
-    fn op_jump_or_pop(&mut self, f: &mut Frame, op: Op, t: u32) -> R<()> {
+    pub(super) fn op_jump_or_pop(&mut self, f: &mut Frame, op: Op, t: u32) -> R<()> {
         self.charge(cost::BASIC)?;
         let v = Self::top(f).clone();
         let b = self.truthy(&v)?;
@@ -752,7 +679,7 @@ impl<'h> Vm<'h> {
 
     /// `UNPACK_SEQUENCE`: charged after the length check, by the items.
     #[inline(never)]
-    fn op_unpack_sequence(&mut self, f: &mut Frame, n: u32) -> R<()> {
+    pub(super) fn op_unpack_sequence(&mut self, f: &mut Frame, n: u32) -> R<()> {
         let v = Self::pop(f);
         let n = n as usize;
         // A tuple or list of the right length goes straight onto the stack, with
@@ -778,7 +705,13 @@ impl<'h> Vm<'h> {
 
     /// `CALL` with keywords: the names are a tuple constant.
     #[inline(never)]
-    fn op_call_kw(&mut self, f: &mut Frame, code: &Code, argc: u32, names: u32) -> R<()> {
+    pub(super) fn op_call_kw(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        argc: u32,
+        names: u32,
+    ) -> R<()> {
         self.charge(cost::CALL)?;
         let Value::Tuple(names) = &code.consts[names as usize] else {
             return Ok(());
@@ -809,7 +742,7 @@ impl<'h> Vm<'h> {
 
     /// `CALL_FUNCTION_EX`: `f(*args)`, and `**kwargs` when `flag` is 1.
     #[inline(never)]
-    fn op_call_ex(&mut self, f: &mut Frame, flag: u32) -> R<()> {
+    pub(super) fn op_call_ex(&mut self, f: &mut Frame, flag: u32) -> R<()> {
         self.charge(cost::CALL)?;
         let kw = if flag == 1 { Some(Self::pop(f)) } else { None };
         let pos = Self::pop(f);
@@ -834,7 +767,13 @@ impl<'h> Vm<'h> {
 
     /// `MAKE_FUNCTION`: pops the closure, annotations, keyword defaults and defaults its flags name.
     #[inline(never)]
-    fn op_make_function(&mut self, f: &mut Frame, code: &Code, ci: u32, flags: u32) -> R<()> {
+    pub(super) fn op_make_function(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        ci: u32,
+        flags: u32,
+    ) -> R<()> {
         self.charge(cost::MAKE)?;
         let c = code.codes[ci as usize].clone();
         let closure = if flags & 4 != 0 {
@@ -1025,7 +964,7 @@ impl<'h> Vm<'h> {
 
     /// `raise`, `raise e`, `raise e from c`: always an `Err`.
     #[inline(never)]
-    fn op_raise(&mut self, f: &mut Frame, n: u32) -> R<()> {
+    pub(super) fn op_raise(&mut self, f: &mut Frame, n: u32) -> R<()> {
         self.charge(cost::RAISE)?;
         match n {
             0 => match self.handling.last().cloned() {
@@ -1055,7 +994,7 @@ impl<'h> Vm<'h> {
 
     /// End of an `except` handler: it is no longer being handled.
     #[inline(never)]
-    fn op_pop_except(&mut self, f: &mut Frame) -> R<()> {
+    pub(super) fn op_pop_except(&mut self, f: &mut Frame) -> R<()> {
         self.charge(cost::BASIC)?;
         if let Some(b) = f.blocks.pop() {
             if b.kind == BlockKind::Handler {
@@ -1067,7 +1006,7 @@ impl<'h> Vm<'h> {
 
     /// End of a `finally` reached by an exception: re-raise it.
     #[inline(never)]
-    fn op_reraise(&mut self, f: &mut Frame) -> R<()> {
+    pub(super) fn op_reraise(&mut self, f: &mut Frame) -> R<()> {
         self.charge(cost::RAISE)?;
         let e = Self::pop(f);
         if let Some(b) = f.blocks.pop() {
@@ -1270,6 +1209,149 @@ impl<'h> Vm<'h> {
             }
         }
         f.stack.push(Value::Dict(d));
+        Ok(())
+    }
+
+    /// `DUP_TOP_TWO`.
+    #[inline(never)]
+    pub(super) fn op_dup2(&mut self, f: &mut Frame) -> R<()> {
+        self.charge(cost::BASIC)?;
+        let n = f.stack.len();
+        if n >= 2 {
+            let a = f.stack[n - 2].clone();
+            let b = f.stack[n - 1].clone();
+            f.stack.push(a);
+            f.stack.push(b);
+        }
+        Ok(())
+    }
+
+    /// `ROT_THREE`: the top moves under the next two.
+    #[inline(never)]
+    pub(super) fn op_rot3(&mut self, f: &mut Frame) -> R<()> {
+        self.charge(cost::BASIC)?;
+        let v = Self::pop(f);
+        let n = f.stack.len();
+        f.stack.insert(n.saturating_sub(2), v);
+        Ok(())
+    }
+
+    /// `STORE_DEREF`: into cell `i`.
+    #[inline(never)]
+    pub(super) fn op_store_deref(&mut self, f: &mut Frame, i: u32) -> R<()> {
+        self.charge(cost::BASIC)?;
+        let v = Self::pop(f);
+        *f.cells[i as usize].v.borrow_mut() = Some(v);
+        Ok(())
+    }
+
+    /// `del o[k]`.
+    #[inline(never)]
+    pub(super) fn op_delete_subscr(&mut self, f: &mut Frame) -> R<()> {
+        self.charge(cost::LIST_OP)?;
+        let k = Self::pop(f);
+        let o = Self::pop(f);
+        self.delitem(&o, k)?;
+        Ok(())
+    }
+
+    /// `is` / `is not`.
+    #[inline(never)]
+    pub(super) fn op_is(&mut self, f: &mut Frame, neg: bool) -> R<()> {
+        self.charge(cost::ARITH)?;
+        let r = Self::pop(f);
+        let l = Self::pop(f);
+        let same = self.is_op(&l, &r)?;
+        f.stack.push(Value::Bool(same != neg));
+        Ok(())
+    }
+
+    /// `in` / `not in`.
+    #[inline(never)]
+    pub(super) fn op_in(&mut self, f: &mut Frame, neg: bool) -> R<()> {
+        self.charge(cost::ARITH)?;
+        let r = Self::pop(f);
+        let l = Self::pop(f);
+        let b = self.contains(&r, &l)?;
+        f.stack.push(Value::Bool(b != neg));
+        Ok(())
+    }
+
+    /// `not v` of anything but a bool (the loop has charged `ARITH`).
+    #[inline(never)]
+    pub(super) fn op_not(&mut self, f: &mut Frame) -> R<()> {
+        let v = Self::pop(f);
+        let b = self.truthy(&v)?;
+        f.stack.push(Value::Bool(!b));
+        Ok(())
+    }
+
+    /// Unary `-`, `+`, `~`.
+    #[inline(never)]
+    pub(super) fn op_unary(&mut self, f: &mut Frame, op: Op) -> R<()> {
+        self.charge(cost::ARITH)?;
+        let v = Self::pop(f);
+        let r = self.unary_op(&v, op)?;
+        f.stack.push(r);
+        Ok(())
+    }
+
+    /// `BUILD_TUPLE` / `BUILD_LIST` of the top `n` values.
+    #[inline(never)]
+    pub(super) fn op_build_seq(&mut self, f: &mut Frame, op: Op, n: u32) -> R<()> {
+        self.charge(cost::BUILD + cost::per_elem(n as usize))?;
+        let k = f.stack.len() - n as usize;
+        let items: Vec<Value> = f.stack.split_off(k);
+        f.stack.push(if matches!(op, Op::BuildTuple(_)) {
+            Value::tuple(items)
+        } else {
+            Value::list(items)
+        });
+        Ok(())
+    }
+
+    /// `BUILD_SET` of the top `n` values.
+    #[inline(never)]
+    pub(super) fn op_build_set(&mut self, f: &mut Frame, n: u32) -> R<()> {
+        self.charge(cost::BUILD + cost::per_elem(n as usize))?;
+        let k = f.stack.len() - n as usize;
+        let items: Vec<Value> = f.stack.split_off(k);
+        let s = self.new_set(items, false)?;
+        f.stack.push(s);
+        Ok(())
+    }
+
+    /// `MAP_ADD` of a dict comprehension: the dict is below the key and value.
+    #[inline(never)]
+    pub(super) fn op_map_add(&mut self, f: &mut Frame, n: u32) -> R<()> {
+        self.charge(cost::DICT_OP)?;
+        let v = Self::pop(f);
+        let k = Self::pop(f);
+        let idx = f.stack.len() + 1 - n as usize;
+        if let Value::Dict(d) = f.stack[idx].clone() {
+            self.dict_set(&d, k, v)?;
+        }
+        Ok(())
+    }
+
+    /// `GET_ITER`.
+    #[inline(never)]
+    pub(super) fn op_get_iter(&mut self, f: &mut Frame) -> R<()> {
+        self.charge(cost::BASIC)?;
+        let v = Self::pop(f);
+        let it = self.iter(&v)?;
+        f.stack.push(it);
+        Ok(())
+    }
+
+    /// `except T`: pops `T`, peeks the exception, pushes whether it matches.
+    #[inline(never)]
+    pub(super) fn op_exc_match(&mut self, f: &mut Frame) -> R<()> {
+        self.charge(cost::EXCEPT)?;
+        let ty = Self::pop(f);
+        let e = Self::top(f).clone();
+        let m = self.exc_matches(&e, &ty)?;
+        f.stack.push(Value::Bool(m));
         Ok(())
     }
 }
