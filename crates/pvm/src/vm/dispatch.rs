@@ -171,34 +171,39 @@ impl<'h> Vm<'h> {
                 }
                 Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => {
                     self.charge(cost::BASIC)?;
-                    let b = match f.stack.last() {
-                        Some(&Value::Bool(b)) => {
-                            // A bool owns nothing: forgetting it skips a call to drop it.
+                    let b = match f.stack.last().and_then(inline_truth) {
+                        Some(b) => {
+                            // An inline value owns nothing: forgetting it skips a call to drop it.
                             std::mem::forget(f.stack.pop());
                             b
                         }
-                        _ => self.pop_truthy(f)?,
+                        None => self.pop_truthy(f)?,
                     };
                     if b == matches!(op, Op::JumpIfTrue(_)) {
                         f.pc = t as usize;
                     }
                 }
-                Op::JumpIfFalseOrPop(t) | Op::JumpIfTrueOrPop(t) => match f.stack.last() {
-                    Some(&Value::Bool(b)) => {
-                        self.charge(cost::BASIC)?;
-                        if b == matches!(op, Op::JumpIfTrueOrPop(_)) {
-                            f.pc = t as usize;
-                        } else {
-                            std::mem::forget(f.stack.pop());
+                Op::JumpIfFalseOrPop(t) | Op::JumpIfTrueOrPop(t) => {
+                    match f.stack.last().and_then(inline_truth) {
+                        Some(b) => {
+                            self.charge(cost::BASIC)?;
+                            if b == matches!(op, Op::JumpIfTrueOrPop(_)) {
+                                f.pc = t as usize;
+                            } else {
+                                std::mem::forget(f.stack.pop());
+                            }
                         }
+                        None => self.op_jump_or_pop(f, op, t)?,
                     }
-                    _ => self.op_jump_or_pop(f, op, t)?,
-                },
+                }
                 Op::Not => {
                     self.charge(cost::ARITH)?;
                     match f.stack.last_mut() {
-                        Some(Value::Bool(b)) => *b = !*b,
-                        _ => self.op_not(f)?,
+                        Some(top) => match inline_truth(top) {
+                            Some(b) => std::mem::forget(std::mem::replace(top, Value::Bool(!b))),
+                            None => self.op_not(f)?,
+                        },
+                        None => self.op_not(f)?,
                     }
                 }
                 Op::ForIter(t) => {
@@ -252,7 +257,20 @@ impl<'h> Vm<'h> {
                 Op::LoadDeref(i) | Op::LoadClosure(i) => self.op_load_deref(f, code, op, i)?,
                 Op::StoreDeref(i) => self.op_store_deref(f, i)?,
                 Op::DeleteSubscr => self.op_delete_subscr(f)?,
-                Op::Is(neg) => self.op_is(f, neg)?,
+                Op::Is(neg) => {
+                    self.charge(cost::ARITH)?;
+                    // `x is None` / `x is not None`: only `None` is `None` (`Value::is`).
+                    match &f.stack[..] {
+                        [.., l, Value::None] => {
+                            let same = matches!(l, Value::None);
+                            f.stack.pop();
+                            if let Some(top) = f.stack.last_mut() {
+                                *top = Value::Bool(same != neg);
+                            }
+                        }
+                        _ => self.op_is(f, neg)?,
+                    }
+                }
                 Op::In(neg) => self.op_in(f, neg)?,
                 Op::Neg | Op::Pos | Op::Invert => self.op_unary(f, op)?,
                 Op::BuildTuple(n) | Op::BuildList(n) => self.op_build_seq(f, op, n)?,
@@ -277,7 +295,22 @@ impl<'h> Vm<'h> {
             }
         }
     }
+}
 
+/// The truth of an inline value (`None`, bool, int, float) as [`Vm::truthy`] gives it (which
+/// charges nothing for these), or `None` for a value `truthy` must look at.
+#[inline(always)]
+fn inline_truth(v: &Value) -> Option<bool> {
+    match *v {
+        Value::None => Some(false),
+        Value::Bool(b) => Some(b),
+        Value::Int(i) => Some(i != 0),
+        Value::Float(x) => Some(x != 0.0),
+        _ => None,
+    }
+}
+
+impl<'h> Vm<'h> {
     /// `for` over a range or a list/tuple iterator, stepped in place as `iter::next` would,
     /// without cloning the iterator or dispatching: `Some(Some(item))`, `Some(None)` when it
     /// is exhausted, `None` for any other iterator (the general path, [`Vm::op_for_iter`]).

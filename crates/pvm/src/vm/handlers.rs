@@ -475,7 +475,7 @@ impl<'h> Vm<'h> {
             match v {
                 Some(v) => f.stack.push(v),
                 None => {
-                    let n = self.cell_name(&code, i);
+                    let n = self.cell_name(code, i);
                     return Err(self.new_exc(
                         "NameError",
                         &format!("cannot access free variable '{n}' where it is not associated with a value in enclosing scope"),
@@ -1255,10 +1255,9 @@ impl<'h> Vm<'h> {
         Ok(())
     }
 
-    /// `is` / `is not`.
+    /// `is` / `is not` when the right operand is not `None` (the loop has charged `ARITH`).
     #[inline(never)]
     pub(super) fn op_is(&mut self, f: &mut Frame, neg: bool) -> R<()> {
-        self.charge(cost::ARITH)?;
         let r = Self::pop(f);
         let l = Self::pop(f);
         let same = self.is_op(&l, &r)?;
