@@ -776,21 +776,9 @@ impl<'h> Vm<'h> {
     ) -> R<()> {
         self.charge(cost::MAKE)?;
         let c = code.codes[ci as usize].clone();
+        // Popped in the reverse of the order the compiler pushed them (its flag bits).
         let closure = if flags & 4 != 0 {
-            match Self::pop(f) {
-                Value::Tuple(t) => t
-                    .items
-                    .iter()
-                    .filter_map(|x| {
-                        if let Value::Cell(c) = x {
-                            Some(c.clone())
-                        } else {
-                            None
-                        }
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            }
+            closure_cells(Self::pop(f))
         } else {
             Vec::new()
         };
@@ -800,24 +788,7 @@ impl<'h> Vm<'h> {
             None
         };
         let kwdefaults = if flags & 2 != 0 {
-            match Self::pop(f) {
-                Value::Dict(d) => d
-                    .table
-                    .borrow()
-                    .iter()
-                    .map(|e| {
-                        (
-                            if let Value::Str(s) = &e.key {
-                                Rc::from(&*s.s)
-                            } else {
-                                Rc::from("")
-                            },
-                            e.value.clone(),
-                        )
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            }
+            str_keyed_pairs(Self::pop(f))
         } else {
             Vec::new()
         };
@@ -1133,6 +1104,8 @@ impl<'h> Vm<'h> {
             return Ok(());
         }
         let match_args = c.lookup("__match_args__");
+        // CPython's builtin types that match their subject itself for one positional
+        // sub-pattern (`case int(x)`), unless they define `__match_args__`.
         let self_match = matches!(
             c.builtin,
             BuiltinType::Bool
@@ -1152,6 +1125,21 @@ impl<'h> Vm<'h> {
             f.stack.push(Value::Bool(true));
             return Ok(());
         }
+        let name = self.match_arg_name(c, match_args, k, self_match)?;
+        let got = self.match_attr(&subj, &name.s)?;
+        Self::push_match(f, got);
+        Ok(())
+    }
+
+    /// The attribute name `__match_args__` gives the `k`-th positional sub-pattern (from 1),
+    /// with CPython's errors for a bad `__match_args__` or too many sub-patterns.
+    fn match_arg_name(
+        &mut self,
+        c: &Class,
+        match_args: Option<Value>,
+        k: u32,
+        self_match: bool,
+    ) -> R<Rc<PyStr>> {
         let args = match match_args {
             Some(Value::Tuple(t)) => t.items.to_vec(),
             None => Vec::new(),
@@ -1163,28 +1151,23 @@ impl<'h> Vm<'h> {
                 )))
             }
         };
-        let name = match args.get(k as usize - 1) {
-            Some(Value::Str(name)) => name.clone(),
-            Some(other) => {
-                return Err(self.type_err(format!(
-                    "__match_args__ elements must be strings (got {})",
-                    self.type_name(other)
-                )))
-            }
+        match args.get(k as usize - 1) {
+            Some(Value::Str(name)) => Ok(name.clone()),
+            Some(other) => Err(self.type_err(format!(
+                "__match_args__ elements must be strings (got {})",
+                self.type_name(other)
+            ))),
             None => {
                 let n = args.len().max(usize::from(self_match));
-                return Err(self.type_err(format!(
+                Err(self.type_err(format!(
                     "{}() accepts {} positional sub-pattern{} ({} given)",
                     c.name,
                     n,
                     if n == 1 { "" } else { "s" },
                     k
-                )));
+                )))
             }
-        };
-        let got = self.match_attr(&subj, &name.s)?;
-        Self::push_match(f, got);
-        Ok(())
+        }
     }
 
     /// Mapping patterns' `**rest`: the subject's pairs minus the matched keys.
@@ -1352,5 +1335,40 @@ impl<'h> Vm<'h> {
         let m = self.exc_matches(&e, &ty)?;
         f.stack.push(Value::Bool(m));
         Ok(())
+    }
+}
+
+/// The cells of a closure tuple (`MAKE_FUNCTION` flag 4); anything else holds none.
+fn closure_cells(v: Value) -> Vec<Rc<PyCell>> {
+    match v {
+        Value::Tuple(t) => t
+            .items
+            .iter()
+            .filter_map(|x| match x {
+                Value::Cell(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The pairs of a keyword-defaults dict (`MAKE_FUNCTION` flag 2), in order; the compiler
+/// keys it by parameter name, so a non-str key (never made) would read as "".
+fn str_keyed_pairs(v: Value) -> Vec<(Rc<str>, Value)> {
+    match v {
+        Value::Dict(d) => d
+            .table
+            .borrow()
+            .iter()
+            .map(|e| {
+                let k = match &e.key {
+                    Value::Str(s) => Rc::from(&*s.s),
+                    _ => Rc::from(""),
+                };
+                (k, e.value.clone())
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
