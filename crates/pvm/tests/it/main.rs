@@ -18,6 +18,7 @@ mod common;
 mod conformance;
 mod decimal_actor;
 mod determinism;
+mod dispatch_shape;
 mod golden_cycles;
 mod hostile;
 mod hostile_stdlib;

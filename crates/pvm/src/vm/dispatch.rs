@@ -1,0 +1,362 @@
+//! The dispatch loop, [`Vm::exec`] (issue 18: its fixed cost per instruction, and a loop that
+//! can be read).
+//!
+//! Every instruction takes the same steps, in this order, and metering depends on the order:
+//!
+//! 1. fetch `ops[pc]` and advance `f.pc` (a frame that runs off its end returns `None`);
+//! 2. count it in [`super::Stats::instructions`] (reported, and pinned by the golden tests);
+//! 3. when the invocation is profiled, tell the profile which instruction starts
+//!    ([`super::profile`]);
+//! 4. if the attention flag is up ([`crate::memory::attention`]: memory over its limit or
+//!    cycles owed from below the VM), settle it ([`Vm::settle`]). This comes before the
+//!    instruction's own charge, so a run that stops stops at the same instruction, with the
+//!    same cycle count and the same error, as it always has;
+//! 5. run the instruction, which charges its cost first ([`Vm::charge`]) unless its handler
+//!    says otherwise (a few charge by a size they learn only by doing the work).
+//!
+//! Why it is shaped this way. A `match` over all ~90 instructions in one function (the loop
+//! was ~1,200 lines) made the function too large for the register allocator: the loop's
+//! state (`self`, the frame, the instruction slice) was spilled and reloaded around every
+//! instruction, about 25 machine instructions of fixed cost per bytecode. Here the loop body
+//! holds only the common instructions' fast paths, a few lines each; every slow path and
+//! every rare instruction is an `#[inline(never)]` method in `handlers.rs`, one screen each,
+//! reached through [`Vm::exec_cold`]. The profile test is hoisted out of the loop: `exec`
+//! runs one of two instantiations (`PROFILE`, a const generic), so an unprofiled run does
+//! not test it per instruction. Profiling is switched on before an invocation's first
+//! instruction and never in the middle of one (`crate::actor`), so choosing per frame entry
+//! is the same as testing per instruction.
+//!
+//! Nothing here changes a charge: every instruction charges what it charged when it was an
+//! arm of the one `match`, at the same point of its work (`tests/it/golden_cycles.rs`, and the
+//! `--stats` of the 28 suite programs, identical before and after).
+
+use super::{Outcome, Vm, R};
+use crate::bytecode::{Code, Op};
+use crate::cost;
+use crate::frame::{Block, BlockKind, Frame};
+use crate::value::*;
+
+impl<'h> Vm<'h> {
+    /// Run `f` from its `pc` until it returns or yields, or an exception leaves it (the caller,
+    /// [`Vm::run_frame`], unwinds to a handler and calls this again).
+    pub(super) fn exec(&mut self, f: &mut Frame) -> R<Outcome> {
+        if self.profile.is_some() {
+            self.exec_loop::<true>(f)
+        } else {
+            self.exec_loop::<false>(f)
+        }
+    }
+
+    /// The loop itself; `PROFILE` is whether the invocation is profiled (module docs).
+    fn exec_loop<const PROFILE: bool>(&mut self, f: &mut Frame) -> R<Outcome> {
+        let code_rc = f.code.clone();
+        // The code object and its instruction slice stay in registers across the loop (the
+        // `Rc<Code>` above keeps them alive whatever the frame's fields do).
+        let code: &Code = &code_rc;
+        let ops: &[Op] = &code.ops;
+        loop {
+            let pc = f.pc;
+            let Some(&op) = ops.get(pc) else {
+                return Ok(Outcome::Return(Value::None));
+            };
+            f.pc = pc + 1;
+            self.stats.instructions += 1;
+            if PROFILE {
+                self.profile_step(code, pc);
+            }
+            if crate::memory::attention() {
+                self.settle()?;
+            }
+            match op {
+                Op::Pop => {
+                    self.charge(cost::BASIC)?;
+                    f.stack.pop();
+                }
+                Op::Dup => {
+                    self.charge(cost::BASIC)?;
+                    let v = Self::top(f).clone();
+                    f.stack.push(v);
+                }
+                Op::Rot2 => {
+                    self.charge(cost::BASIC)?;
+                    let n = f.stack.len();
+                    if n >= 2 {
+                        f.stack.swap(n - 1, n - 2);
+                    }
+                }
+                Op::LoadConst(i) => {
+                    self.charge(cost::BASIC)?;
+                    f.stack.push(code.consts[i as usize].clone());
+                }
+                Op::LoadNone => {
+                    self.charge(cost::BASIC)?;
+                    f.stack.push(Value::None);
+                }
+                Op::LoadFast(i) => {
+                    self.charge(cost::BASIC)?;
+                    match &f.locals[i as usize] {
+                        Some(v) => f.stack.push(v.clone_inline()),
+                        None => return Err(self.unbound_local(code, i)),
+                    }
+                }
+                Op::StoreFast(i) => {
+                    self.charge(cost::BASIC)?;
+                    f.locals[i as usize] = Some(Self::pop(f));
+                }
+                Op::LoadGlobal(i) => {
+                    self.charge(cost::GLOBAL)?;
+                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+                    let v = self.load_global_cached(&f.globals, name, c)?;
+                    f.stack.push(v);
+                }
+                Op::LoadAttr(i) => {
+                    self.charge(cost::ATTR)?;
+                    let o = Self::pop(f);
+                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+                    let v = self.load_attr_cached(&o, name, c)?;
+                    f.stack.push(v);
+                }
+                Op::StoreAttr(i) => {
+                    self.charge(cost::ATTR)?;
+                    let o = Self::pop(f);
+                    let v = Self::pop(f);
+                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+                    self.store_attr_cached(&o, name, c, v)?;
+                }
+                Op::CallMethod(i, argc) => {
+                    self.charge(cost::CALL)?;
+                    self.op_call_method(f, code, i, argc)?;
+                }
+                Op::Call(argc) => {
+                    self.charge(cost::CALL)?;
+                    self.op_call(f, argc)?;
+                }
+                Op::Subscr => {
+                    self.charge(cost::LIST_OP)?;
+                    match super::ops::fast_subscr(&f.stack) {
+                        Some(v) => {
+                            // The index is an int (nothing to drop); the container's
+                            // reference goes.
+                            std::mem::forget(f.stack.pop());
+                            if let Some(top) = f.stack.last_mut() {
+                                *top = v;
+                            }
+                        }
+                        None => self.op_subscr(f)?,
+                    }
+                }
+                Op::StoreSubscr => {
+                    self.charge(cost::LIST_OP)?;
+                    if !super::ops::fast_store_subscr(&mut f.stack) {
+                        self.op_store_subscr(f)?;
+                    }
+                }
+                Op::Binary(b) | Op::Inplace(b) => {
+                    self.charge(cost::ARITH)?;
+                    match super::ops::fast_binary(&f.stack, b) {
+                        Some(z) => Self::replace_top2(f, z),
+                        None => self.op_binary(f, op, b)?,
+                    }
+                }
+                Op::Compare(c) => {
+                    self.charge(cost::ARITH)?;
+                    match super::ops::fast_compare(&f.stack, c) {
+                        Some(z) => Self::replace_top2(f, z),
+                        None => self.op_compare(f, c)?,
+                    }
+                }
+                Op::Jump(t) => {
+                    self.charge(cost::BASIC)?;
+                    f.pc = t as usize;
+                }
+                Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => {
+                    self.charge(cost::BASIC)?;
+                    let b = match f.stack.last().and_then(inline_truth) {
+                        Some(b) => {
+                            // An inline value owns nothing: forgetting it skips a call to drop it.
+                            std::mem::forget(f.stack.pop());
+                            b
+                        }
+                        None => self.pop_truthy(f)?,
+                    };
+                    if b == matches!(op, Op::JumpIfTrue(_)) {
+                        f.pc = t as usize;
+                    }
+                }
+                Op::JumpIfFalseOrPop(t) | Op::JumpIfTrueOrPop(t) => {
+                    match f.stack.last().and_then(inline_truth) {
+                        Some(b) => {
+                            self.charge(cost::BASIC)?;
+                            if b == matches!(op, Op::JumpIfTrueOrPop(_)) {
+                                f.pc = t as usize;
+                            } else {
+                                std::mem::forget(f.stack.pop());
+                            }
+                        }
+                        None => self.op_jump_or_pop(f, op, t)?,
+                    }
+                }
+                Op::Not => {
+                    self.charge(cost::ARITH)?;
+                    match f.stack.last_mut() {
+                        Some(top) => match inline_truth(top) {
+                            Some(b) => std::mem::forget(std::mem::replace(top, Value::Bool(!b))),
+                            None => self.op_not(f)?,
+                        },
+                        None => self.op_not(f)?,
+                    }
+                }
+                Op::ForIter(t) => {
+                    self.charge(cost::ITER)?;
+                    match Self::for_iter_step(f) {
+                        Some(Some(v)) => f.stack.push(v),
+                        Some(None) => {
+                            f.stack.pop();
+                            f.pc = t as usize;
+                        }
+                        None => self.op_for_iter(f, t)?,
+                    }
+                }
+                Op::ReturnValue => {
+                    self.charge(cost::BASIC)?;
+                    return Ok(Outcome::Return(Self::pop(f)));
+                }
+                Op::YieldValue => {
+                    self.charge(cost::YIELD)?;
+                    return Ok(Outcome::Yield(Self::pop(f)));
+                }
+                Op::YieldFrom => {
+                    self.charge(cost::YIELD)?;
+                    if let Some(y) = self.op_yield_from(f)? {
+                        return Ok(Outcome::Yield(y));
+                    }
+                }
+                Op::SetupExcept(t) | Op::SetupFinally(t) => {
+                    self.charge(cost::TRY)?;
+                    let kind = if matches!(op, Op::SetupExcept(_)) {
+                        BlockKind::Except
+                    } else {
+                        BlockKind::Finally
+                    };
+                    f.blocks.push(Block {
+                        kind,
+                        handler: t,
+                        depth: f.stack.len() as u32,
+                        exc: None,
+                    });
+                }
+                Op::PopBlock => {
+                    self.charge(cost::BASIC)?;
+                    f.blocks.pop();
+                }
+                // Calls of their handlers straight from the loop: common enough in real
+                // programs that the second dispatch through `exec_cold` would show.
+                Op::Nop => self.charge(cost::BASIC)?,
+                Op::Dup2 => self.op_dup2(f)?,
+                Op::Rot3 => self.op_rot3(f)?,
+                Op::LoadDeref(i) | Op::LoadClosure(i) => self.op_load_deref(f, code, op, i)?,
+                Op::StoreDeref(i) => self.op_store_deref(f, i)?,
+                Op::DeleteSubscr => self.op_delete_subscr(f)?,
+                Op::Is(neg) => {
+                    self.charge(cost::ARITH)?;
+                    // `x is None` / `x is not None`: only `None` is `None` (`Value::is`).
+                    match &f.stack[..] {
+                        [.., l, Value::None] => {
+                            let same = matches!(l, Value::None);
+                            f.stack.pop();
+                            if let Some(top) = f.stack.last_mut() {
+                                *top = Value::Bool(same != neg);
+                            }
+                        }
+                        _ => self.op_is(f, neg)?,
+                    }
+                }
+                Op::In(neg) => self.op_in(f, neg)?,
+                Op::Neg | Op::Pos | Op::Invert => self.op_unary(f, op)?,
+                Op::BuildTuple(n) | Op::BuildList(n) => self.op_build_seq(f, op, n)?,
+                Op::BuildSet(n) => self.op_build_set(f, n)?,
+                Op::BuildMap(n) => self.op_build_map(f, n)?,
+                Op::BuildString(n) => self.op_build_string(f, n)?,
+                Op::ListExtend | Op::SetUpdate | Op::ArgsExtend => self.op_list_extend(f, op)?,
+                Op::DictUpdate | Op::DictMerge => self.op_dict_update(f, op)?,
+                Op::ListAppend(n) | Op::SetAdd(n) => self.op_list_append(f, n)?,
+                Op::MapAdd(n) => self.op_map_add(f, n)?,
+                Op::FormatValue(flags) => self.op_format_value(f, flags)?,
+                Op::GetIter => self.op_get_iter(f)?,
+                Op::UnpackSequence(n) => self.op_unpack_sequence(f, n)?,
+                Op::CallKw(argc, names) => self.op_call_kw(f, code, argc, names)?,
+                Op::CallEx(flag) => self.op_call_ex(f, flag)?,
+                Op::MakeFunction(ci, flags) => self.op_make_function(f, code, ci, flags)?,
+                Op::Raise(n) => self.op_raise(f, n)?,
+                Op::PopExcept => self.op_pop_except(f)?,
+                Op::Reraise => self.op_reraise(f)?,
+                Op::ExcMatch => self.op_exc_match(f)?,
+                _ => self.exec_cold(f, code, op)?,
+            }
+        }
+    }
+}
+
+/// The truth of an inline value (`None`, bool, int, float) as [`Vm::truthy`] gives it (which
+/// charges nothing for these), or `None` for a value `truthy` must look at.
+#[inline(always)]
+fn inline_truth(v: &Value) -> Option<bool> {
+    match *v {
+        Value::None => Some(false),
+        Value::Bool(b) => Some(b),
+        Value::Int(i) => Some(i != 0),
+        Value::Float(x) => Some(x != 0.0),
+        _ => None,
+    }
+}
+
+impl<'h> Vm<'h> {
+    /// `for` over a range or a list/tuple iterator, stepped in place as `iter::next` would,
+    /// without cloning the iterator or dispatching: `Some(Some(item))`, `Some(None)` when it
+    /// is exhausted, `None` for any other iterator (the general path, [`Vm::op_for_iter`]).
+    #[inline(always)]
+    fn for_iter_step(f: &Frame) -> Option<Option<Value>> {
+        let Some(Value::Iter(it)) = f.stack.last() else {
+            return None;
+        };
+        let mut st = it.state.borrow_mut();
+        let (step, exhausted) = match &mut *st {
+            IterState::Range { next, step, left } => {
+                if *left > 0 {
+                    let v = *next;
+                    *left -= 1;
+                    *next = next.wrapping_add(*step);
+                    (Some(Some(Value::Int(v))), false)
+                } else {
+                    (Some(None), false)
+                }
+            }
+            IterState::Seq { seq, i } => {
+                let item = match seq {
+                    Value::List(l) => Some(l.items.borrow().get(*i).cloned()),
+                    Value::Tuple(t) => Some(t.items.get(*i).cloned()),
+                    _ => None,
+                };
+                if let Some(Some(_)) = item {
+                    *i += 1;
+                }
+                let done = matches!(item, Some(None));
+                (item, done)
+            }
+            _ => (None, false),
+        };
+        if exhausted {
+            *st = IterState::Empty;
+        }
+        step
+    }
+
+    /// Step 3 of the loop (module docs): the instruction at `pc` of `code` starts.
+    #[inline(never)]
+    fn profile_step(&mut self, code: &Code, pc: usize) {
+        if let Some(profile) = self.profile.as_mut() {
+            let cells = self.host.as_ref().map_or(0, |h| h.cells_used());
+            profile.at(code, pc, self.stats.cycles, cells);
+        }
+    }
+}
