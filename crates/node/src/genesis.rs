@@ -117,6 +117,23 @@ pub struct Genesis {
     pub beacon: Option<Sharing<Variant>>,
 }
 
+impl Genesis {
+    /// The beacon's genesis sharing as exec keeps it (`cowboy_exec::reshare::genesis_output`):
+    /// the polynomial and the genesis validators' ed25519 keys in ascending order, whose
+    /// `i`-th holds share `i`. `None` on a chain without a beacon (or a polynomial that is
+    /// not a quorum sharing of the validators).
+    pub fn beacon_output(&self) -> Option<cowboy_exec::reshare::Output> {
+        let sharing = self.beacon.as_ref()?;
+        let mut members: Vec<_> = self
+            .validators
+            .iter()
+            .map(|v| v.public_key.clone())
+            .collect();
+        members.sort();
+        cowboy_exec::reshare::genesis_output(sharing, &members)
+    }
+}
+
 /// The seed the dev chain's beacon group is dealt from (public, as every dev key is).
 const DEV_BEACON_SEED: &[u8] = b"cowboy-dev-beacon";
 
