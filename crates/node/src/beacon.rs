@@ -392,14 +392,18 @@ fn signature_bytes(sig: &G1) -> [u8; BEACON_SIGNATURE_BYTES] {
 
 /// Write `share` to `dir`'s [`SHARE_FILE`], readable by its owner only (it is a secret).
 pub fn write_share(dir: &std::path::Path, share: &Share) -> Result<(), String> {
+    write_share_to(&dir.join(SHARE_FILE), share)
+}
+
+/// Write `share` to the file at `path` (created with mode 0600) and sync it.
+pub fn write_share_to(path: &std::path::Path, share: &Share) -> Result<(), String> {
     use std::io::Write;
-    let path = dir.join(SHARE_FILE);
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let mut file = options
-        .open(&path)
+        .open(path)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     file.write_all(hex::encode(share.encode()).as_bytes())
         .and_then(|()| file.sync_all())
