@@ -212,15 +212,12 @@ impl Fixture {
     }
 }
 
+/// Each player's state, by key.
+type Players = BTreeMap<ed25519::PublicKey, Player<Variant, ed25519::PrivateKey>>;
+
 /// The off-chain side of round `round`: every dealer deals to every player, every player
 /// acks; the dealers' signed logs (encoded) and the players.
-fn deal_round(
-    fx: &Fixture,
-    round: &reshare::Round,
-) -> (
-    Vec<Vec<u8>>,
-    BTreeMap<ed25519::PublicKey, Player<Variant, ed25519::PrivateKey>>,
-) {
+fn deal_round(fx: &Fixture, round: &reshare::Round) -> (Vec<Vec<u8>>, Players) {
     let sk: BTreeMap<_, _> = (0..5).map(|i| (ed(i).public_key(), ed(i))).collect();
     let mut players: BTreeMap<_, _> = round
         .players
