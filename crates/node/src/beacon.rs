@@ -5,7 +5,8 @@
 //! ([`crate::genesis::Genesis::beacon`]); each genesis validator holds one share (its data
 //! directory's [`SHARE_FILE`], or the dev share on `--dev`). A validator that joins later
 //! holds none: it recovers signatures from the others' partials but signs nothing. Resharing
-//! at set changes is the next step.
+//! at set changes (exec's `reshare`, this crate's [`crate::reshare`]) is built as far as the
+//! chain's rule and a round's session; switching this service to a new sharing is not yet.
 //!
 //! **Flow.** When block `h` is finalized here, a share holder signs its partial over
 //! `(chain id, h, hash(h))` and sends it to every peer on [`BEACON_CHANNEL`]. Any node
