@@ -20,8 +20,8 @@
 //! log recorded yet in this block or before; otherwise the block is invalid with a typed
 //! [`ReshareError`]. [`record`] stores the logs. Bounded per block: at most
 //! [`MAX_DEALER_LOGS`] logs of [`MAX_DEALER_LOG_BYTES`] in all, so at most 16 signature
-//! checks and the decoding of at most 256 KiB of curve points (each G2 point a subgroup
-//! check: ~2,700 at most) per block.
+//! checks and the decoding of at most 128 KiB of curve points (each G2 point a subgroup
+//! check: ~1,360 at most) per block.
 //!
 //! **The outcome.** The `end_block` of the window's last block ([`end_block`]) runs
 //! commonware's `observe` over the recorded logs. Its randomness (batch-verification

@@ -593,6 +593,31 @@ mod tests {
     }
 
     #[test]
+    fn blocks_with_dealer_logs_still_fit_at_a_ten_thousand_cby_minimum_stake() {
+        // `tests/devnet/staking.rs` runs such a genesis; the dealer-log item's share of
+        // `max_block_bytes` (types' MAX_DEALER_LOG_BYTES) must leave it under the p2p limit.
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();
+        j["params"]["minimum_validator_stake_wei"] = serde_json::json!("10000000000000000000000");
+        let back = Genesis::from_json(&j.to_string()).expect("accepted");
+        assert!(back.params.max_block_bytes() <= u64::from(crate::node::MAX_P2P_MESSAGE_BYTES));
+        // ...and 9,900 CBY is below the bound (a vote record of ~101,000 validators).
+        j["params"]["minimum_validator_stake_wei"] = serde_json::json!("9900000000000000000000");
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("p2p message limit"), "{e}");
+    }
+
+    #[test]
+    fn the_dev_beacon_is_a_sharing_exec_can_reshare_from() {
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let output = g
+            .beacon_output()
+            .expect("a quorum sharing of the one validator");
+        assert_eq!(output.players().len(), 1);
+        assert_eq!(Some(output.public()), g.beacon.as_ref());
+    }
+
+    #[test]
     fn a_timer_queue_without_its_tiers_is_refused() {
         let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
         let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();

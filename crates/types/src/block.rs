@@ -409,8 +409,11 @@ pub const MAX_DEALER_LOGS: u64 = 16;
 
 /// Most bytes of dealer logs one block carries, summed over its logs (exec's `reshare` rule
 /// refuses more): a log is `O(n)` (a commitment of `t` points and one ack or reveal per
-/// player), about 8.3 KiB for 64 validators, so 16 such logs fit.
-pub const MAX_DEALER_LOG_BYTES: u64 = 256 * 1024;
+/// player), about 8.3 KiB for 64 validators, so 15 such logs fit in one block and a round's
+/// quorum of them in a few. Sized to the room `GenesisParams::max_block_bytes` leaves under
+/// the node's 8 MiB message limit at a 10,000 CBY minimum stake (a full vote record of
+/// 100,000 validators): 256 KiB would have made such a genesis unusable.
+pub const MAX_DEALER_LOG_BYTES: u64 = 128 * 1024;
 
 /// A block: `[header, [tx, …]]`, each transaction as its canonical encoding nested in place,
 /// then the [`VoteRecord`] as a third item only when the block carries one, or

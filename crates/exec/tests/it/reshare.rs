@@ -367,11 +367,11 @@ fn a_joiner_gets_a_share_through_logs_on_chain_and_bad_logs_are_refused() {
             refused(ReshareError::TooMany { got: 17, max: 16 })
         );
         assert_eq!(
-            fx.verdict(&with(vec![vec![0u8; 200 * 1024], vec![0u8; 60 * 1024]]))
+            fx.verdict(&with(vec![vec![0u8; 100 * 1024], vec![0u8; 30 * 1024]]))
                 .await,
             refused(ReshareError::TooLarge {
-                got: 260 * 1024,
-                max: 256 * 1024
+                got: 130 * 1024,
+                max: 128 * 1024
             })
         );
         // The valid rest: dealers 1 and 2 in block 9.

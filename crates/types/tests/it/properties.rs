@@ -230,19 +230,19 @@ fn block_size_limits() {
     // Plus the vote record of a full set: 10,000 validators, and a beacon signature with
     // its head and the fourth item's share of the array head.
     assert_eq!(params.max_validators(), 10_000);
-    // And the fifth item: 16 dealer logs of 256 KiB in all, with their heads.
+    // And the fifth item: 16 dealer logs of 128 KiB in all, with their heads.
     assert_eq!(
         params.max_block_bytes(),
-        512 + 27 + 18_000 + 1_000_000 + 63 + 10_000 * 72 + 9 + 2 + 48 + 9 + 16 * 9 + 262_144
+        512 + 27 + 18_000 + 1_000_000 + 63 + 10_000 * 72 + 9 + 2 + 48 + 9 + 16 * 9 + 131_072
     );
-    // The widest fifth item fits that share: 16 logs of 16 KiB each.
-    let logs = vec![vec![0xffu8; 16 * 1024]; 16];
+    // The widest fifth item fits that share: 16 logs of 8 KiB each.
+    let logs = vec![vec![0xffu8; 8 * 1024]; 16];
     let item = cowboy_types::cbor::encode(&cowboy_types::cbor::Value::Array(
         logs.iter()
             .map(|l| cowboy_types::cbor::Value::Bytes(l.clone()))
             .collect(),
     ));
-    assert!(item.len() as u64 <= 9 + 16 * 9 + 262_144);
+    assert!(item.len() as u64 <= 9 + 16 * 9 + 131_072);
 
     let big = Transaction {
         chain_id: 1,
