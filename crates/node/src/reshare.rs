@@ -346,7 +346,7 @@ pub fn replace_share(dir: &Path, share: &Share) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use commonware_cryptography::bls12381::dkg::feldman_desmedt as dkg;
     use commonware_cryptography::bls12381::primitives::ops::{self, threshold};
@@ -423,6 +423,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// New shares by key.
+    pub(crate) type Shares = BTreeMap<ed25519::PublicKey, Share>;
+
+    /// A completed round 1 (keys 0..4 to keys 0..5): the genesis sharing (as an exec
+    /// `Output`) and shares, the new output and shares.
+    pub(crate) fn reshared() -> (reshare::Output, Shares, reshare::Output, Shares) {
+        let (round, shares, genesis) = round();
+        let mut sessions: BTreeMap<_, _> = (0..5)
+            .filter_map(|i| {
+                let k = key(i);
+                let share = shares.get(&k.public_key()).cloned();
+                Session::start(round.clone(), &k, share).map(|s| (k.public_key(), s))
+            })
+            .collect();
+        exchange(&mut sessions, None);
+        for s in sessions.values_mut() {
+            s.finalize();
+        }
+        exchange(&mut sessions, None);
+        let logs = sessions[&key(0).public_key()].logs();
+        let mut rng = reshare::round_transcript(1, &logs).noise(reshare::RNG_LABEL);
+        let output = dkg::observe::<Variant, ed25519::PublicKey, Faults>(
+            &mut rng,
+            reshare::round_logs(&round, &logs),
+            &commonware_parallel::Sequential,
+        )
+        .expect("observe");
+        let new = sessions
+            .iter_mut()
+            .map(|(k, s)| (k.clone(), s.finish(&logs).expect("player").expect("share")))
+            .collect();
+        (genesis, shares, output, new)
     }
 
     #[test]
