@@ -21,8 +21,10 @@
 //! pairing check. Verification costs one pairing check (two Miller loops) and one hash to
 //! G1 per block.
 //!
-//! Deviations: the group key is fixed at genesis (phase 1): there is no resharing when the
-//! validator set changes yet, so liveness needs `t` of the genesis share holders online.
+//! The group key is fixed at genesis for the chain's life: resharing at set changes
+//! ([`crate::reshare`]) moves the shares to new holders and keeps the key, so this rule never
+//! changes with the set. Until a node deals (not wired yet), liveness needs `t` of the
+//! genesis share holders online.
 
 use commonware_codec::DecodeExt;
 use commonware_cryptography::bls12381::primitives::group::{G1, G2};

@@ -10,7 +10,14 @@
 //!               and applied (crate::apply)
 //! end_block     system actors' end hooks (staking: the block's inflation mint and, at an
 //!               epoch's last block, the next validator set and the epoch's rewards);
+//!               at a reshare round's last block, its outcome (crate::reshare);
 //!               the next block's basefees from this block's usage
+//! ```
+//!
+//! Before `begin_block`, the block's dealer logs (if any) are checked and recorded
+//! (`crate::reshare`): they need no transaction and change nothing a transaction reads.
+//!
+//! ```text
 //! ```
 //!
 //! [`build_block`] is what a proposer runs: it puts the candidates in block order itself and
@@ -135,6 +142,7 @@ impl<'p> Lifecycle<'p> {
     pub fn end<E: Context>(self, state: &mut BlockState<'_, E>) -> SResult<BlockOutcome> {
         let env = *self.exec.env();
         let minted = crate::system::run_hooks(state, self.params, &env, true)?;
+        crate::reshare::end_block(state, self.params, env.height)?;
         let mut usage = self.exec.usage().clone();
         // Added to what the block minted already (a dev chain's set-balance transactions).
         usage.minted = usage.minted.saturating_add(minted);
@@ -405,6 +413,7 @@ pub async fn propose<E: Context>(
     candidates: Vec<CheckedTx>,
     votes: Option<VoteRecord>,
     beacon: Option<crate::beacon::Signed>,
+    dealer_logs: Vec<Vec<u8>>,
 ) -> SResult<Proposal> {
     let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms.saturating_add(1));
     let mut env = env_after(rules, parent, timestamp_ms, proposer);
@@ -434,6 +443,14 @@ pub async fn propose<E: Context>(
         None => None,
     };
     let (votes, checked) = selected.map_or((None, CheckedVotes::none()), |(r, c)| (Some(r), c));
+    // The logs the node holds that this block may carry; checked and recorded as a verifier
+    // will (a selection that fails the check is a bug here, not a block).
+    let dealer_logs = crate::reshare::select_logs(&mut bs, rules.params, env.height, dealer_logs)?;
+    let logs = crate::reshare::check_logs(&mut bs, rules.params, env.height, &dealer_logs)?
+        .map_err(|e| {
+            StateFailure::Invariant(format!("cannot propose block {}: {e}", env.height))
+        })?;
+    crate::reshare::record(&mut bs, rules.params, env.height, &logs)?;
     let built = build_block(&mut bs, rules.params, env, &checked, candidates)?;
     let changes = bs.finish();
     let (summary, state) = summarize(db, parent_state, env.height, changes, &built.outcome).await?;
@@ -444,6 +461,7 @@ pub async fn propose<E: Context>(
         parent.hash,
         Block::tx_root(&transactions),
         votes_root,
+        Block::dealings_root(&dealer_logs),
         &summary,
     );
     Ok(Proposal {
@@ -452,6 +470,7 @@ pub async fn propose<E: Context>(
             transactions,
             votes,
             beacon: beacon.map(|b| b.signature),
+            dealer_logs,
         },
         executed: Executed {
             state,
@@ -510,6 +529,17 @@ pub async fn verify<E: Context>(
         Ok(v) => v,
         Err(e) => return Ok(Err(e)),
     };
+    let dealings_root = Block::dealings_root(&block.dealer_logs);
+    if h.dealings_root != dealings_root {
+        return Ok(Err(BlockError::DealingsRoot {
+            got: h.dealings_root,
+            expected: dealings_root,
+        }));
+    }
+    match crate::reshare::check_logs(&mut bs, rules.params, h.height, &block.dealer_logs)? {
+        Ok(logs) => crate::reshare::record(&mut bs, rules.params, h.height, &logs)?,
+        Err(e) => return Ok(Err(BlockError::Reshare(e))),
+    }
     let outcome = match execute_block(&mut bs, rules.params, env, &votes, &block.transactions)? {
         Ok(o) => o,
         Err(e) => return Ok(Err(e)),

@@ -126,6 +126,15 @@ pub enum BlockError {
     /// The beacon signature is missing, not due, or not the group's over the right block
     /// (`crate::beacon::check`).
     Beacon(crate::beacon::BeaconError),
+    /// `dealings_root` does not commit to the block's dealer logs.
+    DealingsRoot {
+        /// The header's.
+        got: Option<Hash32>,
+        /// The commitment to the block's logs, if it has any.
+        expected: Option<Hash32>,
+    },
+    /// The dealer logs are refused (`crate::reshare::check_logs`).
+    Reshare(crate::reshare::ReshareError),
     /// More transactions than any block can hold.
     TooManyTransactions {
         /// The block's count.
@@ -181,6 +190,16 @@ impl std::fmt::Display for BlockError {
             }
             BlockError::Votes(e) => write!(f, "vote record: {e}"),
             BlockError::Beacon(e) => write!(f, "beacon: {e}"),
+            BlockError::DealingsRoot { got, expected } => {
+                let show = |h: &Option<Hash32>| h.map_or("none".to_string(), |h| h.to_hex());
+                write!(
+                    f,
+                    "dealings_root: got {}, expected {}",
+                    show(got),
+                    show(expected)
+                )
+            }
+            BlockError::Reshare(e) => write!(f, "dealer logs: {e}"),
             BlockError::TooManyTransactions { got, max } => {
                 write!(
                     f,
@@ -268,6 +287,7 @@ pub fn genesis_header(
         cells_used: 0,
         randomness: Hash32([0; 32]),
         votes_root: None,
+        dealings_root: None,
     }
 }
 
@@ -353,12 +373,13 @@ pub fn check_header_against_execution(
 }
 
 /// The header a proposer seals over an executed block (`votes_root`: the hash of its vote
-/// record, if it carries one).
+/// record, if it carries one; `dealings_root`: the commitment to its dealer logs, if any).
 pub fn seal_header(
     env: &BlockEnv,
     parent_hash: Hash32,
     tx_root: Hash32,
     votes_root: Option<Hash32>,
+    dealings_root: Option<Hash32>,
     executed: &ExecutedSummary,
 ) -> BlockHeader {
     BlockHeader {
@@ -375,6 +396,7 @@ pub fn seal_header(
         cells_used: executed.cells_used,
         randomness: env.randomness,
         votes_root,
+        dealings_root,
     }
 }
 
@@ -410,7 +432,7 @@ mod tests {
             cells_used: 0,
             state_root: Hash32([2; 32]),
         };
-        let good = seal_header(&env, parent.hash, Hash32([5; 32]), None, &summary);
+        let good = seal_header(&env, parent.hash, Hash32([5; 32]), None, None, &summary);
         assert_eq!(check_header_against_parent(rules, parent, &good), Ok(env));
         assert_eq!(check_header_against_execution(&good, &summary), Ok(()));
 

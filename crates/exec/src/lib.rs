@@ -8,7 +8,8 @@
 //! [`block::verify`] for a verdict, and holds no rule of its own.
 //!
 //! Reading order: [`block`] (the lifecycle shared by building and verifying) → [`header`]
-//! (environment, header checks, [`BlockError`]) → [`beacon`] (the threshold randomness rule) → [`lanes`] (budgets and order) → [`apply`]
+//! (environment, header checks, [`BlockError`]) → [`beacon`] (the threshold randomness rule) →
+//! [`reshare`] (dealer logs and the beacon's current sharing) → [`lanes`] (budgets and order) → [`apply`]
 //! (transaction validity, the per-transaction steps, settlement) → [`actors`] (deploy, calls,
 //! messages, the PVM host) → [`system`] (native system actors: the runner registry, the
 //! mailbox, the scheduler) → [`fees`] (the dual EIP-1559 arithmetic) → [`intrinsic`] (base
@@ -24,6 +25,7 @@ pub mod header;
 pub mod intrinsic;
 pub mod lanes;
 pub mod randomness;
+pub mod reshare;
 pub mod state;
 pub mod system;
 pub mod timers;

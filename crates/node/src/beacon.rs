@@ -5,7 +5,8 @@
 //! ([`crate::genesis::Genesis::beacon`]); each genesis validator holds one share (its data
 //! directory's [`SHARE_FILE`], or the dev share on `--dev`). A validator that joins later
 //! holds none: it recovers signatures from the others' partials but signs nothing. Resharing
-//! at set changes is the next step.
+//! at set changes (exec's `reshare`, this crate's [`crate::reshare`]) is built as far as the
+//! chain's rule and a round's session; switching this service to a new sharing is not yet.
 //!
 //! **Flow.** When block `h` is finalized here, a share holder signs its partial over
 //! `(chain id, h, hash(h))` and sends it to every peer on [`BEACON_CHANNEL`]. Any node
@@ -23,6 +24,14 @@
 //! member can so make a node run at most one pairing check per height, not one per message
 //! its quota allows. Partials, refusals, recovered signatures and hashes older than the
 //! window are dropped.
+//!
+//! **Sharings by round.** A partial names the reshare round of the sharing it is under
+//! (0: genesis; exec's `reshare`), and is checked against that sharing's polynomial and
+//! members; `σ` is recovered from `t` partials of one sharing. The service keeps the newest
+//! [`KEPT_GROUPS`] sharings ([`Beacon::switch`] adds one) and signs with every share it holds
+//! among them, so around a switch old and new holders' partials both count: a threshold BLS
+//! signature is unique, so either sharing recovers the same `σ`. A partial naming a round the
+//! node does not keep is dropped uncounted (a node ahead or behind is not faulty).
 //!
 //! **Message loss.** Each share holder re-sends its partials for the newest `k + 1`
 //! finalized heights on every finalization and once a second, so a lost message delays a
@@ -56,8 +65,11 @@ pub const WINDOW: u64 = 16;
 pub const MAX_ENTRIES: usize = 8;
 /// The file in a validator's data directory holding its share (hex of commonware's encoding).
 pub const SHARE_FILE: &str = "beacon.share";
-/// One entry: height (8, big-endian), block hash (32), share index (4, big-endian), signature.
-const ENTRY_BYTES: usize = 8 + 32 + 4 + BEACON_SIGNATURE_BYTES;
+/// One entry: round (8, big-endian), height (8, big-endian), block hash (32), share index
+/// (4, big-endian), signature.
+const ENTRY_BYTES: usize = 8 + 8 + 32 + 4 + BEACON_SIGNATURE_BYTES;
+/// Sharings kept: the current one and the one before it (see the module docs).
+pub const KEPT_GROUPS: usize = 2;
 
 /// Per-peer quota of the beacon channel: a share holder sends about one message per
 /// finalization plus one a second.
@@ -70,6 +82,8 @@ pub fn quota() -> Quota {
 /// shares were dealt), and this node's share if it holds one.
 #[derive(Clone)]
 pub struct Group {
+    /// The reshare round the sharing came from (0: the genesis dealing).
+    pub round: u64,
     /// The public polynomial.
     pub sharing: Sharing<Variant>,
     /// Members by share index.
@@ -92,13 +106,13 @@ struct State {
     head: u64,
     /// Finalized hashes of the window (what this node signs and re-sends).
     finalized: BTreeMap<u64, Hash32>,
-    /// Valid partials by height and share index.
-    partials: BTreeMap<u64, BTreeMap<u32, Kept>>,
+    /// Valid partials by height, then round and share index.
+    partials: BTreeMap<u64, BTreeMap<(u64, u32), Kept>>,
     /// Recovered signatures by height and block hash.
     recovered: BTreeMap<(u64, Hash32), [u8; BEACON_SIGNATURE_BYTES]>,
     /// Share indices whose partial for a height was invalid, by height: their later partials
     /// for it are dropped without a pairing check.
-    refused: BTreeMap<u64, std::collections::BTreeSet<u32>>,
+    refused: BTreeMap<u64, std::collections::BTreeSet<(u64, u32)>>,
     /// Invalid partials received.
     invalid: u64,
 }
@@ -107,7 +121,8 @@ struct State {
 #[derive(Clone)]
 pub struct Beacon {
     chain_id: u64,
-    group: Arc<Group>,
+    /// The sharings kept, by round.
+    groups: Arc<Mutex<BTreeMap<u64, Arc<Group>>>>,
     state: Arc<Mutex<State>>,
     /// Bumped whenever a signature is recovered.
     changed: watch::Sender<u64>,
@@ -120,11 +135,32 @@ impl Beacon {
     pub fn new(chain_id: u64, group: Group) -> Beacon {
         Beacon {
             chain_id,
-            group: Arc::new(group),
+            groups: Arc::new(Mutex::new(BTreeMap::from([(group.round, Arc::new(group))]))),
             state: Arc::new(Mutex::new(State::default())),
             changed: watch::channel(0).0,
             send_now: Arc::new(tokio::sync::Notify::new()),
         }
+    }
+
+    /// Add the sharing of a completed reshare round (with this node's new share, if it is a
+    /// player), keeping the newest [`KEPT_GROUPS`]; this node signs with it from the next
+    /// finalization.
+    pub fn switch(&self, group: Group) {
+        if let Ok(mut groups) = self.groups.lock() {
+            groups.insert(group.round, Arc::new(group));
+            while groups.len() > KEPT_GROUPS {
+                groups.pop_first();
+            }
+        }
+        self.send_now.notify_one();
+    }
+
+    /// The sharings kept, oldest first.
+    fn groups(&self) -> Vec<Arc<Group>> {
+        self.groups
+            .lock()
+            .map(|g| g.values().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// Invalid partials received so far.
@@ -156,12 +192,13 @@ impl Beacon {
             s.partials = s.partials.split_off(&low);
             s.refused = s.refused.split_off(&low);
             s.recovered = s.recovered.split_off(&(low, Hash32([0; 32])));
-            if let Some(share) = &self.group.share {
-                let index = share.index.get();
+            for group in self.groups() {
+                let Some(share) = &group.share else { continue };
+                let key = (group.round, share.index.get());
                 let mine = s
                     .partials
                     .get(&height)
-                    .and_then(|p| p.get(&index))
+                    .and_then(|p| p.get(&key))
                     .is_some_and(|k| k.hash == hash);
                 if !mine {
                     let partial = threshold::sign_message::<Variant>(
@@ -171,7 +208,7 @@ impl Beacon {
                     );
                     let bytes = signature_bytes(&partial.value);
                     s.partials.entry(height).or_default().insert(
-                        index,
+                        key,
                         Kept {
                             hash,
                             bytes,
@@ -205,48 +242,52 @@ impl Beacon {
         }
     }
 
-    /// Recover `σ` for `(height, hash)` if `t` partials over it are kept and it is not yet.
+    /// Recover `σ` for `(height, hash)` if `t` partials of one sharing over it are kept and
+    /// it is not yet.
     fn try_recover(&self, s: &mut State, height: u64, hash: Hash32) {
         if s.recovered.contains_key(&(height, hash)) {
             return;
         }
-        let Some(kept) = s.partials.get(&height) else {
-            return;
-        };
-        let over: Vec<&PartialSignature<Variant>> = kept
-            .values()
-            .filter(|k| k.hash == hash)
-            .map(|k| &k.partial)
-            .collect();
-        if (over.len() as u64) < u64::from(self.group.sharing.required()) {
+        for group in self.groups() {
+            let Some(kept) = s.partials.get(&height) else {
+                return;
+            };
+            let over: Vec<&PartialSignature<Variant>> = kept
+                .iter()
+                .filter(|((round, _), k)| *round == group.round && k.hash == hash)
+                .map(|(_, k)| &k.partial)
+                .collect();
+            if (over.len() as u64) < u64::from(group.sharing.required()) {
+                continue;
+            }
+            let Ok(sig) = threshold::recover::<Variant, _>(
+                &group.sharing,
+                over,
+                &commonware_parallel::Sequential,
+            ) else {
+                continue;
+            };
+            // Every partial was verified, so this holds; checked anyway, since a block
+            // carrying a wrong signature would be refused by every validator.
+            let msg = message(self.chain_id, height, &hash);
+            if ops::verify_message::<Variant>(group.sharing.public(), NAMESPACE, &msg, &sig)
+                .is_err()
+            {
+                tracing::error!(height, "recovered a beacon signature that does not verify");
+                continue;
+            }
+            s.recovered.insert((height, hash), signature_bytes(&sig));
+            self.changed.send_modify(|n| *n += 1);
             return;
         }
-        let Ok(sig) = threshold::recover::<Variant, _>(
-            &self.group.sharing,
-            over,
-            &commonware_parallel::Sequential,
-        ) else {
-            return;
-        };
-        // Every partial was verified, so this holds; checked anyway, since a block carrying
-        // a wrong signature would be refused by every validator.
-        let msg = message(self.chain_id, height, &hash);
-        if ops::verify_message::<Variant>(self.group.sharing.public(), NAMESPACE, &msg, &sig)
-            .is_err()
-        {
-            tracing::error!(height, "recovered a beacon signature that does not verify");
-            return;
-        }
-        s.recovered.insert((height, hash), signature_bytes(&sig));
-        self.changed.send_modify(|n| *n += 1);
     }
 
     /// Handle one message from `peer` (see the module docs for what is dropped).
     pub fn receive(&self, peer: &ed25519::PublicKey, bytes: &[u8]) {
-        let Some(index) = self.group.members.iter().position(|k| k == peer) else {
+        let groups = self.groups();
+        if !groups.iter().any(|g| g.members.contains(peer)) {
             return; // not a share holder: it has nothing to send
-        };
-        let index = index as u32;
+        }
         if bytes.is_empty()
             || !bytes.len().is_multiple_of(ENTRY_BYTES)
             || bytes.len() / ENTRY_BYTES > MAX_ENTRIES
@@ -255,7 +296,16 @@ impl Beacon {
             return;
         }
         for entry in bytes.chunks(ENTRY_BYTES) {
-            self.receive_entry(index, entry);
+            let (round, rest) = entry.split_at(8);
+            let round = u64::from_be_bytes(round.try_into().unwrap_or_default());
+            let Some(group) = groups.iter().find(|g| g.round == round) else {
+                continue; // a sharing not kept here: dropped, not counted
+            };
+            match group.members.iter().position(|k| k == peer) {
+                Some(index) => self.receive_entry(group, index as u32, rest),
+                // Not a member of that sharing: it cannot hold a share of it.
+                None => self.count_invalid(1),
+            }
         }
     }
 
@@ -265,7 +315,7 @@ impl Beacon {
         }
     }
 
-    fn receive_entry(&self, sender: u32, entry: &[u8]) {
+    fn receive_entry(&self, group: &Group, sender: u32, entry: &[u8]) {
         let (head, rest) = entry.split_at(8);
         let (hash, rest) = rest.split_at(32);
         let (index, sig) = rest.split_at(4);
@@ -277,6 +327,7 @@ impl Beacon {
             self.count_invalid(1);
             return;
         }
+        let key = (group.round, index);
         {
             let Ok(s) = self.state.lock() else { return };
             if height + WINDOW < s.head || height > s.head + WINDOW {
@@ -286,8 +337,8 @@ impl Beacon {
             // anything more from a member already caught sending an invalid one.
             if s.partials
                 .get(&height)
-                .is_some_and(|p| p.contains_key(&index))
-                || s.refused.get(&height).is_some_and(|r| r.contains(&index))
+                .is_some_and(|p| p.contains_key(&key))
+                || s.refused.get(&height).is_some_and(|r| r.contains(&key))
             {
                 return;
             }
@@ -301,7 +352,7 @@ impl Beacon {
             })
             .filter(|p| {
                 threshold::verify_message::<Variant>(
-                    &self.group.sharing,
+                    &group.sharing,
                     NAMESPACE,
                     &message(self.chain_id, height, &hash),
                     p,
@@ -312,13 +363,13 @@ impl Beacon {
         match partial {
             None => {
                 s.invalid += 1;
-                s.refused.entry(height).or_default().insert(index);
+                s.refused.entry(height).or_default().insert(key);
             }
             Some(partial) => {
                 s.partials
                     .entry(height)
                     .or_default()
-                    .entry(index)
+                    .entry(key)
                     .or_insert(Kept {
                         hash,
                         bytes,
@@ -329,24 +380,32 @@ impl Beacon {
         }
     }
 
-    /// This node's partials for the newest `k + 1` finalized heights, as one message.
+    /// This node's partials for the newest `k + 1` finalized heights (under every sharing it
+    /// holds a share of, newest first), as one message.
     fn outgoing(&self) -> Option<Vec<u8>> {
-        let share = self.group.share.as_ref()?;
-        let index = share.index.get();
+        let mine: Vec<(u64, u32)> = self
+            .groups()
+            .iter()
+            .rev()
+            .filter_map(|g| g.share.as_ref().map(|s| (g.round, s.index.get())))
+            .collect();
         let s = self.state.lock().ok()?;
         let mut out = Vec::new();
-        for (height, kept) in s.partials.iter().rev() {
+        'heights: for (height, kept) in s.partials.iter().rev() {
             if *height + BEACON_LAG < s.head {
                 break;
             }
-            if let Some(k) = kept.get(&index) {
-                out.extend_from_slice(&height.to_be_bytes());
-                out.extend_from_slice(&k.hash.0);
-                out.extend_from_slice(&index.to_be_bytes());
-                out.extend_from_slice(&k.bytes);
-            }
-            if out.len() / ENTRY_BYTES >= MAX_ENTRIES {
-                break;
+            for key in &mine {
+                if out.len() / ENTRY_BYTES >= MAX_ENTRIES {
+                    break 'heights;
+                }
+                if let Some(k) = kept.get(key) {
+                    out.extend_from_slice(&key.0.to_be_bytes());
+                    out.extend_from_slice(&height.to_be_bytes());
+                    out.extend_from_slice(&k.hash.0);
+                    out.extend_from_slice(&key.1.to_be_bytes());
+                    out.extend_from_slice(&k.bytes);
+                }
             }
         }
         (!out.is_empty()).then_some(out)
@@ -392,14 +451,18 @@ fn signature_bytes(sig: &G1) -> [u8; BEACON_SIGNATURE_BYTES] {
 
 /// Write `share` to `dir`'s [`SHARE_FILE`], readable by its owner only (it is a secret).
 pub fn write_share(dir: &std::path::Path, share: &Share) -> Result<(), String> {
+    write_share_to(&dir.join(SHARE_FILE), share)
+}
+
+/// Write `share` to the file at `path` (created with mode 0600) and sync it.
+pub fn write_share_to(path: &std::path::Path, share: &Share) -> Result<(), String> {
     use std::io::Write;
-    let path = dir.join(SHARE_FILE);
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let mut file = options
-        .open(&path)
+        .open(path)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     file.write_all(hex::encode(share.encode()).as_bytes())
         .and_then(|()| file.sync_all())
@@ -440,6 +503,7 @@ mod tests {
             .iter()
             .map(|(k, share)| {
                 let group = Group {
+                    round: 0,
                     sharing: sharing.clone(),
                     members: members.clone(),
                     share: Some(share.clone()),
@@ -482,9 +546,13 @@ mod tests {
         let sig = me
             .recovered(5, &hash)
             .expect("t partials over the block recover");
-        let key = nodes[0].1.group.sharing.public();
+        let group = nodes[0].1.groups()[0].clone();
         assert!(cowboy_exec::beacon::verify_signature(
-            key, 7, 5, &hash, &sig
+            group.sharing.public(),
+            7,
+            5,
+            &hash,
+            &sig
         ));
         assert_eq!(me.invalid(), 2, "valid partials are not counted");
         // Every member recovers the same signature from any t.
@@ -509,7 +577,7 @@ mod tests {
         bad[len - 48..].copy_from_slice(&[0xAB; 48]);
         me.receive(&nodes[1].0, &bad);
         assert_eq!(me.invalid(), 1);
-        assert!(me.state.lock().expect("lock").refused[&5].contains(&1));
+        assert!(me.state.lock().expect("lock").refused[&5].contains(&(0, 1)));
         // Caught once, member 1 is dropped unchecked at that height, even with a valid one.
         me.receive(&nodes[1].0, &bad);
         me.receive(&nodes[1].0, &msg(1));
@@ -540,5 +608,101 @@ mod tests {
         let s = me.state.lock().expect("lock");
         assert!(!s.partials.contains_key(&(100 + WINDOW + 1)));
         assert_eq!(s.invalid, 0, "dropped, not counted");
+    }
+
+    #[test]
+    fn after_a_switch_new_partials_recover_the_same_signature_and_sharings_do_not_mix() {
+        let (genesis, old_shares, output, new_shares) = crate::reshare::tests::reshared();
+        let old_members: Vec<_> = old_shares.keys().cloned().collect();
+        let new_members: Vec<_> = new_shares.keys().cloned().collect();
+        let group = |round, sharing: &Sharing<Variant>, members: &Vec<_>, share| Group {
+            round,
+            sharing: sharing.clone(),
+            members: members.clone(),
+            share,
+        };
+        // Every node of the new set, holding its old share (if any) and its new one.
+        let nodes: Vec<(ed25519::PublicKey, Beacon)> = new_members
+            .iter()
+            .map(|k| {
+                let b = Beacon::new(
+                    7,
+                    group(
+                        0,
+                        genesis.public(),
+                        &old_members,
+                        old_shares.get(k).cloned(),
+                    ),
+                );
+                b.switch(group(
+                    1,
+                    output.public(),
+                    &new_members,
+                    new_shares.get(k).cloned(),
+                ));
+                (k.clone(), b)
+            })
+            .collect();
+        let hash = Hash32([3; 32]);
+        for (_, b) in &nodes {
+            b.on_finalized(5, hash);
+        }
+        // The joiner (in the new set only) signs under round 1 alone.
+        let joiner = nodes
+            .iter()
+            .find(|(k, _)| !old_members.contains(k))
+            .expect("a joiner");
+        let joined = joiner.1.outgoing().expect("it holds a new share");
+        assert_eq!(joined.len(), ENTRY_BYTES);
+        assert_eq!(joined[..8], 1u64.to_be_bytes());
+        // A fresh observer keeping both sharings: two old and two new partials make neither
+        // sharing's t (3 of 4, 4 of 5).
+        let observer = Beacon::new(7, group(0, genesis.public(), &old_members, None));
+        observer.switch(group(1, output.public(), &new_members, None));
+        let entries = |i: usize, round: u64| -> Vec<u8> {
+            nodes[i]
+                .1
+                .outgoing()
+                .expect("signed")
+                .chunks(ENTRY_BYTES)
+                .filter(|e| e[..8] == round.to_be_bytes())
+                .flat_map(|e| e.to_vec())
+                .collect()
+        };
+        let olds: Vec<usize> = (0..nodes.len())
+            .filter(|i| old_members.contains(&nodes[*i].0))
+            .collect();
+        observer.receive(&nodes[olds[0]].0, &entries(olds[0], 0));
+        observer.receive(&nodes[olds[1]].0, &entries(olds[1], 0));
+        observer.receive(&nodes[olds[2]].0, &entries(olds[2], 1));
+        observer.receive(&joiner.0, &joined);
+        assert_eq!(observer.recovered(5, &hash), None, "sharings do not mix");
+        // A joiner's entry claiming the genesis sharing: it holds no share of it.
+        let mut forged = joined.clone();
+        forged[..8].copy_from_slice(&0u64.to_be_bytes());
+        observer.receive(&joiner.0, &forged);
+        assert_eq!(observer.invalid(), 1);
+        // A round the observer does not keep: dropped, not counted.
+        let mut ahead = joined.clone();
+        ahead[..8].copy_from_slice(&2u64.to_be_bytes());
+        observer.receive(&joiner.0, &ahead);
+        assert_eq!(observer.invalid(), 1);
+        // Four new partials (t of 5, the joiner's among them) recover σ: the genesis group's.
+        observer.receive(&nodes[olds[3]].0, &entries(olds[3], 1));
+        observer.receive(&nodes[olds[1]].0, &entries(olds[1], 1));
+        let sig = observer.recovered(5, &hash).expect("t new partials");
+        assert!(cowboy_exec::beacon::verify_signature(
+            genesis.public().public(),
+            7,
+            5,
+            &hash,
+            &sig
+        ));
+        // Three old partials recover the very same σ elsewhere.
+        let old_only = Beacon::new(7, group(0, genesis.public(), &old_members, None));
+        for i in &olds[..3] {
+            old_only.receive(&nodes[*i].0, &entries(*i, 0));
+        }
+        assert_eq!(old_only.recovered(5, &hash), Some(sig));
     }
 }

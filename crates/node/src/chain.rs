@@ -502,6 +502,8 @@ impl<E: Context> Chain<E> {
             candidates,
             votes,
             beacon,
+            // The node does not deal yet (the README's "Resharing"): no logs to carry.
+            Vec::new(),
         )
         .await?;
         // Transactions the rule found invalid leave the pool instead of holding their budget.
@@ -960,6 +962,17 @@ async fn init_genesis<E: Context>(
         let mut bs = BlockState::new(state.batch());
         apply_genesis(&mut bs, &genesis.allocations)?;
         staking::apply_genesis(&mut bs, &genesis.params, &genesis.staked_validators())?;
+        // The beacon's current sharing, which reshare rounds start from (exec `reshare`).
+        match genesis.beacon_output() {
+            Some(output) => cowboy_exec::reshare::apply_genesis(&mut bs, &genesis.params, &output)?,
+            None if genesis.beacon.is_some() => {
+                return Err(ChainError::Inconsistent(
+                    "the genesis beacon polynomial is not a quorum sharing of the validators"
+                        .into(),
+                ))
+            }
+            None => {}
+        }
         let changes = bs.finish();
         state.commit(0, changes).await?;
     }
@@ -971,6 +984,7 @@ async fn init_genesis<E: Context>(
             transactions: Vec::new(),
             votes: None,
             beacon: None,
+            dealer_logs: Vec::new(),
         };
         blocks
             .append(0, block.header.hash().0, &block.encode(), &[], &[], &[])

@@ -117,6 +117,23 @@ pub struct Genesis {
     pub beacon: Option<Sharing<Variant>>,
 }
 
+impl Genesis {
+    /// The beacon's genesis sharing as exec keeps it (`cowboy_exec::reshare::genesis_output`):
+    /// the polynomial and the genesis validators' ed25519 keys in ascending order, whose
+    /// `i`-th holds share `i`. `None` on a chain without a beacon (or a polynomial that is
+    /// not a quorum sharing of the validators).
+    pub fn beacon_output(&self) -> Option<cowboy_exec::reshare::Output> {
+        let sharing = self.beacon.as_ref()?;
+        let mut members: Vec<_> = self
+            .validators
+            .iter()
+            .map(|v| v.public_key.clone())
+            .collect();
+        members.sort();
+        cowboy_exec::reshare::genesis_output(sharing, &members)
+    }
+}
+
 /// The seed the dev chain's beacon group is dealt from (public, as every dev key is).
 const DEV_BEACON_SEED: &[u8] = b"cowboy-dev-beacon";
 
@@ -573,6 +590,31 @@ mod tests {
             .collect();
         seen.dedup();
         assert_eq!(seen.len(), DEV_ACCOUNTS as usize);
+    }
+
+    #[test]
+    fn blocks_with_dealer_logs_still_fit_at_a_ten_thousand_cby_minimum_stake() {
+        // `tests/devnet/staking.rs` runs such a genesis; the dealer-log item's share of
+        // `max_block_bytes` (types' MAX_DEALER_LOG_BYTES) must leave it under the p2p limit.
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();
+        j["params"]["minimum_validator_stake_wei"] = serde_json::json!("10000000000000000000000");
+        let back = Genesis::from_json(&j.to_string()).expect("accepted");
+        assert!(back.params.max_block_bytes() <= u64::from(crate::node::MAX_P2P_MESSAGE_BYTES));
+        // ...and 9,900 CBY is below the bound (a vote record of ~101,000 validators).
+        j["params"]["minimum_validator_stake_wei"] = serde_json::json!("9900000000000000000000");
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("p2p message limit"), "{e}");
+    }
+
+    #[test]
+    fn the_dev_beacon_is_a_sharing_exec_can_reshare_from() {
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let output = g
+            .beacon_output()
+            .expect("a quorum sharing of the one validator");
+        assert_eq!(output.players().len(), 1);
+        assert_eq!(Some(output.public()), g.beacon.as_ref());
     }
 
     #[test]

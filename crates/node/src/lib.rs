@@ -22,6 +22,7 @@ pub mod metrics;
 pub mod node;
 pub mod production;
 pub mod reader;
+pub mod reshare;
 pub mod rpc;
 pub mod sync;
 pub mod trace;

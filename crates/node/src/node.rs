@@ -328,6 +328,8 @@ where
         crate::beacon::Beacon::new(
             genesis.chain_id,
             crate::beacon::Group {
+                // The genesis sharing; a completed reshare round is not switched to yet.
+                round: 0,
                 sharing: sharing.clone(),
                 members,
                 share: cfg.beacon_share.clone(),

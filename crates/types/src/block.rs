@@ -15,6 +15,11 @@
 //! header's `randomness` is the signature's keccak256, so the header commits to it as well.
 //! Encoded only when present, like the vote record.
 //!
+//! A block may also carry signed dealer logs of the beacon's resharing (exec's `reshare`
+//! rule judges them) as a fifth item, `[log, …]` (each commonware's `SignedDealerLog`
+//! encoding, opaque here), committed by the header's optional `dealings_root`. Encoded only
+//! when there is at least one log, so every block without one keeps its encoding.
+//!
 //! Message ids follow §3.3: `keccak256(sender ‖ nonce ‖ msg_hash)`, with the 20-byte sender,
 //! the nonce as 8 big-endian bytes, and the 32-byte hash of the message's canonical encoding.
 
@@ -195,6 +200,9 @@ pub struct BlockHeader {
     pub randomness: Hash32,
     /// The hash of the block's [`VoteRecord`], if it carries one.
     pub votes_root: Option<Hash32>,
+    /// The commitment to the block's dealer logs ([`Block::dealings_root`]), if it carries
+    /// any.
+    pub dealings_root: Option<Hash32>,
 }
 
 impl BlockHeader {
@@ -213,8 +221,13 @@ impl BlockHeader {
             Value::Uint(self.cells_used),
             hash_value(&self.randomness),
         ];
-        if let Some(root) = &self.votes_root {
-            fields.push(hash_value(root));
+        match (&self.votes_root, &self.dealings_root) {
+            (None, None) => {}
+            (Some(root), None) => fields.push(hash_value(root)),
+            (votes, Some(dealings)) => {
+                fields.push(votes.as_ref().map_or(Value::Null, hash_value));
+                fields.push(hash_value(dealings));
+            }
         }
         Value::Array(fields)
     }
@@ -228,10 +241,19 @@ impl BlockHeader {
         let Value::Array(mut items) = v else {
             return Err(shape);
         };
-        // The optional thirteenth field: a header has one encoding either way.
-        let votes_root = match items.len() {
-            12 => None,
-            13 => Some(r.hash(&items.remove(12), "votes_root")?),
+        // The optional thirteenth and fourteenth fields: a header has one encoding either
+        // way (`votes_root` is null only when `dealings_root` follows it).
+        let dealings_root = match items.len() {
+            14 => Some(r.hash(&items.remove(13), "dealings_root")?),
+            _ => None,
+        };
+        let votes_root = match (items.len(), dealings_root.is_some()) {
+            (12, false) => None,
+            (13, true) if items[12] == Value::Null => {
+                items.truncate(12);
+                None
+            }
+            (13, _) => Some(r.hash(&items.remove(12), "votes_root")?),
             _ => return Err(shape),
         };
         let [parent, height, ts, proposer, state, txr, rcr, cb, bb, cu, bu, rand] =
@@ -250,6 +272,7 @@ impl BlockHeader {
             cells_used: r.u64(&bu, "cells_used")?,
             randomness: r.hash(&rand, "randomness")?,
             votes_root,
+            dealings_root,
         })
     }
 
@@ -380,10 +403,23 @@ impl VoteRecord {
 /// Bytes of a beacon signature: a compressed BLS12-381 G1 point (commonware's `MinSig`).
 pub const BEACON_SIGNATURE_BYTES: usize = 48;
 
+/// Most dealer logs one block carries (exec's `reshare` rule refuses more): each costs a
+/// signature check, so a block's share of that work is bounded.
+pub const MAX_DEALER_LOGS: u64 = 16;
+
+/// Most bytes of dealer logs one block carries, summed over its logs (exec's `reshare` rule
+/// refuses more): a log is `O(n)` (a commitment of `t` points and one ack or reveal per
+/// player), about 8.3 KiB for 64 validators, so 15 such logs fit in one block and a round's
+/// quorum of them in a few. Sized to the room `GenesisParams::max_block_bytes` leaves under
+/// the node's 8 MiB message limit at a 10,000 CBY minimum stake (a full vote record of
+/// 100,000 validators): 256 KiB would have made such a genesis unusable.
+pub const MAX_DEALER_LOG_BYTES: u64 = 128 * 1024;
+
 /// A block: `[header, [tx, …]]`, each transaction as its canonical encoding nested in place,
 /// then the [`VoteRecord`] as a third item only when the block carries one, or
-/// `[header, [tx, …], record or null, beacon]` when it carries a beacon signature (so each
-/// block has exactly one encoding).
+/// `[header, [tx, …], record or null, beacon]` when it carries a beacon signature, or
+/// `[header, [tx, …], record or null, beacon or null, [log, …]]` when it carries dealer logs
+/// (so each block has exactly one encoding).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// The header.
@@ -394,6 +430,9 @@ pub struct Block {
     pub votes: Option<VoteRecord>,
     /// The beacon signature the block carries (exec's `beacon` rule says which blocks must).
     pub beacon: Option<[u8; BEACON_SIGNATURE_BYTES]>,
+    /// Signed dealer logs of the beacon's resharing (exec's `reshare` rule), each as
+    /// commonware's encoding; empty when the block carries none.
+    pub dealer_logs: Vec<Vec<u8>>,
 }
 
 impl Block {
@@ -403,12 +442,26 @@ impl Block {
             self.header.to_value(),
             Value::Array(self.transactions.iter().map(|t| t.to_value(true)).collect()),
         ];
-        match (&self.votes, &self.beacon) {
-            (None, None) => {}
-            (Some(votes), None) => items.push(votes.to_value()),
-            (votes, Some(beacon)) => {
-                items.push(votes.as_ref().map_or(Value::Null, VoteRecord::to_value));
-                items.push(Value::Bytes(beacon.to_vec()));
+        let votes = || {
+            self.votes
+                .as_ref()
+                .map_or(Value::Null, VoteRecord::to_value)
+        };
+        let beacon = || {
+            self.beacon
+                .map_or(Value::Null, |b| Value::Bytes(b.to_vec()))
+        };
+        match (&self.votes, &self.beacon, self.dealer_logs.is_empty()) {
+            (None, None, true) => {}
+            (Some(votes), None, true) => items.push(votes.to_value()),
+            (_, Some(_), true) => {
+                items.push(votes());
+                items.push(beacon());
+            }
+            (_, _, false) => {
+                items.push(votes());
+                items.push(beacon());
+                items.push(Block::dealings_value(&self.dealer_logs));
             }
         }
         cbor::encode(&Value::Array(items))
@@ -431,7 +484,30 @@ impl Block {
         let Value::Array(mut items) = cbor::decode(bytes).map_err(DecodeError::Cbor)? else {
             return Err(shape);
         };
+        let logs_field = DecodeError::Field {
+            object: "block",
+            field: "dealer_logs",
+            expected: "a non-empty array of byte strings",
+        };
+        let dealer_logs = match items.len() {
+            5 => match items.remove(4) {
+                Value::Array(logs) if !logs.is_empty() => logs
+                    .into_iter()
+                    .map(|l| match l {
+                        Value::Bytes(b) => Ok(b),
+                        _ => Err(logs_field.clone()),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                _ => return Err(logs_field),
+            },
+            _ => Vec::new(),
+        };
+        // With logs, the fourth item is the beacon or null; without, it is the beacon.
         let beacon = match items.len() {
+            4 if !dealer_logs.is_empty() && items[3] == Value::Null => {
+                items.truncate(3);
+                None
+            }
             4 => match items.remove(3) {
                 Value::Bytes(b) => Some(
                     <[u8; BEACON_SIGNATURE_BYTES]>::try_from(b.as_slice()).map_err(|_| {
@@ -452,7 +528,7 @@ impl Block {
             },
             _ => None,
         };
-        let votes = match (items.len(), beacon.is_some()) {
+        let votes = match (items.len(), beacon.is_some() || !dealer_logs.is_empty()) {
             (2, false) => None,
             (3, true) if items[2] == Value::Null => {
                 items.truncate(2);
@@ -483,6 +559,7 @@ impl Block {
             transactions,
             votes,
             beacon,
+            dealer_logs,
         })
     }
 
@@ -495,6 +572,17 @@ impl Block {
             && self
                 .beacon
                 .is_none_or(|sig| keccak256(&sig) == self.header.randomness)
+            && Block::dealings_root(&self.dealer_logs) == self.header.dealings_root
+    }
+
+    fn dealings_value(logs: &[Vec<u8>]) -> Value {
+        Value::Array(logs.iter().map(|l| Value::Bytes(l.clone())).collect())
+    }
+
+    /// The header's `dealings_root` for a block carrying `logs`: keccak256 of the CBOR array
+    /// of the logs (the block's fifth item), `None` for none.
+    pub fn dealings_root(logs: &[Vec<u8>]) -> Option<Hash32> {
+        (!logs.is_empty()).then(|| keccak256(&cbor::encode(&Block::dealings_value(logs))))
     }
 
     /// The commitment to a list of transactions: keccak256 of the CBOR array of their hashes.

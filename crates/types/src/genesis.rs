@@ -546,7 +546,10 @@ impl GenesisParams {
         let record = 36 + 27 + self.max_validators() * crate::block::MAX_VOTE_BYTES;
         // The fourth item: a beacon signature with its 2-byte head, and the array's head.
         let beacon = 9 + 2 + crate::block::BEACON_SIGNATURE_BYTES as u64;
-        MAX_HEADER_BYTES + 27 + max_txs.saturating_mul(9) + tx_bytes + record + beacon
+        // The fifth: at most `MAX_DEALER_LOGS` dealer logs of `MAX_DEALER_LOG_BYTES` in all,
+        // each with a head of at most 9 bytes, and the item's own head.
+        let logs = 9 + crate::block::MAX_DEALER_LOGS * 9 + crate::block::MAX_DEALER_LOG_BYTES;
+        MAX_HEADER_BYTES + 27 + max_txs.saturating_mul(9) + tx_bytes + record + beacon + logs
     }
 
     /// The most validators an epoch's set can hold: each holds at least

@@ -207,6 +207,7 @@ fn main() {
                 candidates,
                 None,
                 None,
+                Vec::new(),
             )
             .await
             .expect("state");

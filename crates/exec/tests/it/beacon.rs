@@ -104,6 +104,7 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
                 Vec::new(),
                 None,
                 seed,
+                Vec::new(),
             )
             .await
             .expect("state");
@@ -220,6 +221,7 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
                         Vec::new(),
                         None,
                         Some(wrong),
+                        Vec::new(),
                     )
                     .await
                     .is_err());

@@ -13,6 +13,7 @@ mod jobs_actor;
 mod oracle;
 mod outcomes;
 mod replay;
+mod reshare;
 mod runners;
 mod staking;
 mod supply;

@@ -639,6 +639,7 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                 Vec::new(),
                 candidate,
                 None,
+                Vec::new(),
             )
             .await
             .expect("state");
@@ -897,10 +898,12 @@ mod invalid_proposal {
                 cells_used: 0,
                 randomness: parent.hash(),
                 votes_root: None,
+                dealings_root: None,
             },
             transactions: txs,
             votes: None,
             beacon: None,
+            dealer_logs: Vec::new(),
         }
     }
 

@@ -348,6 +348,7 @@ fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
             transactions: built.included.into_iter().map(|c| c.tx).collect(),
             votes: None,
             beacon: None,
+            dealer_logs: Vec::new(),
         };
         let bytes = block.encode().len() as u64;
         assert!(
@@ -396,6 +397,7 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             candidates,
             None,
             None,
+            Vec::new(),
         )
         .await
         .expect("state");

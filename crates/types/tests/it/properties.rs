@@ -121,10 +121,10 @@ proptest! {
             parent_hash: parent, height: h, timestamp_ms: h / 3, proposer,
             state_root: root, tx_root: Block::tx_root(std::slice::from_ref(&tx)),
             receipts_root: root, cycle_basefee: fee, cell_basefee: fee / 7,
-            cycles_used: h / 5, cells_used: h / 11, randomness: parent, votes_root: None,
+            cycles_used: h / 5, cells_used: h / 11, randomness: parent, votes_root: None, dealings_root: None,
         };
         prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
-        let block = Block { header: header.clone(), transactions: vec![tx.clone(), tx.clone()], votes: None, beacon: None };
+        let block = Block { header: header.clone(), transactions: vec![tx.clone(), tx.clone()], votes: None, beacon: None, dealer_logs: Vec::new() };
         prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block.clone()));
         // With a beacon signature and no record: the record's place holds null.
         let beacon = [h as u8; 48];
@@ -137,10 +137,24 @@ proptest! {
         };
         let header = BlockHeader { votes_root: Some(votes.hash()), ..header };
         prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
-        let block = Block { header, transactions: vec![tx], votes: Some(votes), beacon: None };
+        let block = Block { header, transactions: vec![tx], votes: Some(votes), beacon: None, dealer_logs: Vec::new() };
         prop_assert_eq!(Block::decode(&block.encode(), GenesisParams::default().block_limits()), Ok(block.clone()));
-        let with_beacon = Block { beacon: Some(beacon), ..block };
-        prop_assert_eq!(Block::decode(&with_beacon.encode(), GenesisParams::default().block_limits()), Ok(with_beacon));
+        let with_beacon = Block { beacon: Some(beacon), ..block.clone() };
+        prop_assert_eq!(Block::decode(&with_beacon.encode(), GenesisParams::default().block_limits()), Ok(with_beacon.clone()));
+        // With dealer logs: the header's fourteenth field (its thirteenth null without a
+        // record) and the block's fifth item (its third and fourth null when absent).
+        let logs = vec![vec![h as u8; (h % 7) as usize], vec![1, 2, 3]];
+        for base in [block.clone(), with_beacon, Block { votes: None, beacon: None, ..block.clone() }] {
+            let votes_root = base.votes.as_ref().map(VoteRecord::hash);
+            let header = BlockHeader { votes_root, dealings_root: Block::dealings_root(&logs), ..base.header.clone() };
+            prop_assert_eq!(BlockHeader::decode(&header.encode()), Ok(header.clone()));
+            let with_logs = Block { header, dealer_logs: logs.clone(), ..base };
+            // The logs are committed: dropping one makes the body not the header's.
+            let mut stripped = with_logs.clone();
+            stripped.dealer_logs.pop();
+            prop_assert_ne!(Block::dealings_root(&stripped.dealer_logs), with_logs.header.dealings_root);
+            prop_assert_eq!(Block::decode(&with_logs.encode(), GenesisParams::default().block_limits()), Ok(with_logs));
+        }
         let receipt = Receipt {
             success: ok, cycles_used: h, cells_used: h / 2, fee_paid: fee,
             return_data: data.clone(),
@@ -191,6 +205,7 @@ fn block_size_limits() {
         cells_used: u64::MAX,
         randomness: Hash32([0xff; 32]),
         votes_root: Some(Hash32([0xff; 32])),
+        dealings_root: Some(Hash32([0xff; 32])),
     };
     assert!(widest.encode().len() as u64 <= cowboy_types::genesis::MAX_HEADER_BYTES);
     // The widest vote record: every validator's vote, at the widest signer index.
@@ -215,10 +230,19 @@ fn block_size_limits() {
     // Plus the vote record of a full set: 10,000 validators, and a beacon signature with
     // its head and the fourth item's share of the array head.
     assert_eq!(params.max_validators(), 10_000);
+    // And the fifth item: 16 dealer logs of 128 KiB in all, with their heads.
     assert_eq!(
         params.max_block_bytes(),
-        512 + 27 + 18_000 + 1_000_000 + 63 + 10_000 * 72 + 9 + 2 + 48
+        512 + 27 + 18_000 + 1_000_000 + 63 + 10_000 * 72 + 9 + 2 + 48 + 9 + 16 * 9 + 131_072
     );
+    // The widest fifth item fits that share: 16 logs of 8 KiB each.
+    let logs = vec![vec![0xffu8; 8 * 1024]; 16];
+    let item = cowboy_types::cbor::encode(&cowboy_types::cbor::Value::Array(
+        logs.iter()
+            .map(|l| cowboy_types::cbor::Value::Bytes(l.clone()))
+            .collect(),
+    ));
+    assert!(item.len() as u64 <= 9 + 16 * 9 + 131_072);
 
     let big = Transaction {
         chain_id: 1,
@@ -240,6 +264,7 @@ fn block_size_limits() {
         transactions: vec![big],
         votes: Some(record),
         beacon: Some([0xff; 48]),
+        dealer_logs: logs,
     };
     let bytes = block.encode();
     match Block::decode(&bytes, limits) {

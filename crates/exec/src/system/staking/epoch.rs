@@ -90,6 +90,19 @@ fn raw<'s>(state: &'s mut dyn SystemState, params: &'s GenesisParams, height: u6
     }
 }
 
+/// The ed25519 keys of epoch `epoch`'s active set in the block's state (in the set's
+/// order, by address), if a set is kept for it: the players of the beacon's reshare round
+/// (`crate::reshare`).
+pub fn set_ed25519_keys(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    height: u64,
+    epoch: u64,
+) -> SResult<Option<Vec<[u8; 32]>>> {
+    let mut s = raw(state, params, height);
+    Ok(in_hook(load_set(&mut s, epoch))?.map(|set| set.iter().map(|m| m.keys.ed25519).collect()))
+}
+
 /// The staking actor's `end_block`: this block's mint, then the boundary if it ends an epoch.
 pub fn end_block(hook: &mut Hook<'_>) -> SResult<()> {
     let (params, height) = (hook.params, hook.env.height);

@@ -61,7 +61,7 @@ pub use self::downtime::{
 };
 pub use self::epoch::{
     active_set, apply_genesis, epoch_of, epoch_seed, is_boundary, kept_epochs, per_block_mint,
-    registered_keys, validator, GenesisValidator,
+    registered_keys, set_ed25519_keys, validator, GenesisValidator,
 };
 pub use self::error::StakingError;
 pub use self::invalid_proposal::{

@@ -191,6 +191,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             setup,
             None,
             None,
+            Vec::new(),
         )
         .await
         .expect("state");
@@ -245,6 +246,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             checked,
             None,
             None,
+            Vec::new(),
         )
         .await
         .expect("state");

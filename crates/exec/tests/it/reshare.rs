@@ -1,0 +1,522 @@
+//! The beacon's resharing rule (`cowboy_exec::reshare`) through `block::propose` and
+//! `block::verify`: a genesis group of four of five staked validators reshares to all five
+//! in epoch 1; the dealers' signed logs ride in blocks, every bad log list is refused with
+//! its typed error, `observe` at the window's last block replaces the sharing (same group
+//! key), the joiner's new share signs, and a round with too few logs keeps the old sharing.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use commonware_codec::{DecodeExt, Encode};
+use commonware_cryptography::bls12381::dkg::feldman_desmedt::{self as dkg, Dealer, Player};
+use commonware_cryptography::bls12381::primitives::group::Share;
+use commonware_cryptography::bls12381::primitives::ops::{self, threshold};
+use commonware_cryptography::bls12381::primitives::sharing::{Mode, Sharing};
+use commonware_cryptography::{ed25519, Signer};
+use commonware_runtime::{deterministic, Runner as _};
+use commonware_utils::ordered::Set;
+use commonware_utils::N3f1;
+use cowboy_exec::beacon::{self, message, Signed, Variant, NAMESPACE};
+use cowboy_exec::block::{propose, verify};
+use cowboy_exec::header::genesis_header;
+use cowboy_exec::reshare::{self, ReshareError};
+use cowboy_exec::system::staking::{self, GenesisValidator, Keys};
+use cowboy_exec::{BlockError, BlockState, ChainRules, Parent};
+use cowboy_state::Staged;
+use cowboy_types::block::{Block, BlockHeader};
+use cowboy_types::genesis::GenesisParams;
+use cowboy_types::{keccak256, Address, Hash32};
+use rand::rngs::ChaCha20Rng;
+use rand::SeedableRng;
+
+use crate::support::{key, Chain, CHAIN_ID};
+
+const CBY: u128 = 10u128.pow(18);
+/// Epochs of eight blocks: round 1's window is heights 8..=12.
+const E: u64 = 8;
+
+fn ed(i: u32) -> ed25519::PrivateKey {
+    ed25519::PrivateKey::decode(keccak256(format!("reshare-ed-{i}").as_bytes()).0.to_vec())
+        .expect("ed25519 seed")
+}
+
+fn keys_of(i: u32) -> Keys {
+    let bls = staking::validator_bls_key(format!("reshare-bls-{i}").as_bytes()).expect("bls");
+    Keys {
+        bls: staking::bls_public_key(&bls),
+        ed25519: ed(i).public_key().encode().as_ref().try_into().expect("32"),
+    }
+}
+
+/// The fixture: five staked validators, the beacon group dealt to the first four.
+struct Fixture {
+    chain: Chain,
+    params: GenesisParams,
+    sharing: Sharing<Variant>,
+    /// Genesis shares by member key.
+    shares: BTreeMap<ed25519::PublicKey, Share>,
+    genesis: reshare::Output,
+    headers: Vec<BlockHeader>,
+    state: Option<Arc<Staged>>,
+}
+
+impl Fixture {
+    async fn new(ctx: deterministic::Context) -> Fixture {
+        let mut chain = Chain::new(ctx, 5).await;
+        let members = Set::from_iter_dedup((0..4).map(|i| ed(i).public_key()));
+        let (output, shares) = dkg::deal::<Variant, _, N3f1>(
+            ChaCha20Rng::seed_from_u64(3),
+            Mode::NonZeroCounter,
+            members.clone(),
+        )
+        .expect("deal");
+        let sharing = output.public().clone();
+        let members: Vec<_> = members.iter().cloned().collect();
+        let genesis = reshare::genesis_output(&sharing, &members).expect("a quorum sharing");
+        let mut params = GenesisParams {
+            minimum_validator_stake_wei: 100 * CBY,
+            epoch_blocks: E,
+            ..chain.params.clone()
+        };
+        params.beacon_group_key = Some(sharing.public().encode().as_ref().try_into().expect("96"));
+        chain.params = params.clone();
+        let validators: Vec<GenesisValidator> = (0..5)
+            .map(|i| GenesisValidator {
+                address: key(i).address(),
+                stake: 200 * CBY,
+                keys: keys_of(i),
+            })
+            .collect();
+        let g = genesis.clone();
+        chain
+            .poke(|state, params, _| {
+                staking::apply_genesis(state, params, &validators).expect("validators");
+                reshare::apply_genesis(state, params, &g).expect("sharing");
+            })
+            .await;
+        // The state holds block 1; a header stands in for it (and for block 0).
+        let block0 = genesis_header(&params, 1_000, Hash32([0; 32]));
+        let mut block1 = genesis_header(&params, 1_000, Hash32(chain.root()));
+        block1.height = 1;
+        Fixture {
+            chain,
+            params,
+            sharing,
+            shares: shares
+                .iter_pairs()
+                .map(|(k, s)| (k.clone(), s.clone()))
+                .collect(),
+            genesis,
+            headers: vec![block0, block1],
+            state: None,
+        }
+    }
+
+    fn rules(&self) -> ChainRules<'_> {
+        ChainRules {
+            chain_id: CHAIN_ID,
+            params: &self.params,
+        }
+    }
+
+    /// The beacon signature the next block must carry, from three genesis shares.
+    fn seed(&self) -> Option<Signed> {
+        let height = self.headers.len() as u64;
+        let th = beacon::target_height(&self.params, height)?;
+        let hash = self.headers[th as usize].hash();
+        let msg = message(CHAIN_ID, th, &hash);
+        let partials: Vec<_> = self
+            .shares
+            .values()
+            .skip(1)
+            .map(|s| threshold::sign_message::<Variant>(s, NAMESPACE, &msg))
+            .collect();
+        let sig = threshold::recover::<Variant, _>(
+            &self.sharing,
+            &partials,
+            &commonware_parallel::Sequential,
+        )
+        .expect("t partials");
+        Some(Signed {
+            target_hash: hash,
+            signature: sig.encode().as_ref().try_into().expect("48"),
+        })
+    }
+
+    /// The next block, built from `logs` (candidates the proposer filters).
+    async fn build(&self, logs: Vec<Vec<u8>>) -> (Block, Arc<Staged>) {
+        let parent = self.headers.last().expect("parent");
+        let proposal = propose(
+            &self.chain.state,
+            self.state.as_ref(),
+            self.rules(),
+            Parent {
+                header: parent,
+                hash: parent.hash(),
+            },
+            parent.timestamp_ms + 1_000,
+            Address([9; 20]),
+            Vec::new(),
+            None,
+            self.seed(),
+            logs,
+        )
+        .await
+        .expect("state");
+        (proposal.block, proposal.executed.state)
+    }
+
+    /// `block` verified as the next block: the error, if any.
+    async fn verdict(&self, block: &Block) -> Option<BlockError> {
+        let parent = self.headers.last().expect("parent");
+        let target = beacon::target_height(&self.params, block.header.height)
+            .map(|th| self.headers[th as usize].hash());
+        verify(
+            &self.chain.state,
+            self.state.as_ref(),
+            self.rules(),
+            Parent {
+                header: parent,
+                hash: parent.hash(),
+            },
+            block,
+            target,
+        )
+        .await
+        .expect("state")
+        .err()
+    }
+
+    /// Build the next block from `logs`, check it is valid, and append it.
+    async fn advance(&mut self, logs: Vec<Vec<u8>>) -> Block {
+        let (block, state) = self.build(logs).await;
+        assert_eq!(
+            self.verdict(&block).await,
+            None,
+            "block {}",
+            block.header.height
+        );
+        self.headers.push(block.header.clone());
+        self.state = Some(state);
+        block
+    }
+
+    /// Read the tip's state through `f`.
+    fn read<T>(&self, f: impl FnOnce(&mut BlockState<'_, deterministic::Context>) -> T) -> T {
+        let mut bs = BlockState::new(self.chain.state.batch_on(self.state.as_ref()));
+        f(&mut bs)
+    }
+
+    fn tip(&self) -> u64 {
+        self.headers.len() as u64 - 1
+    }
+}
+
+/// Each player's state, by key.
+type Players = BTreeMap<ed25519::PublicKey, Player<Variant, ed25519::PrivateKey>>;
+
+/// The off-chain side of round `round`: every dealer deals to every player, every player
+/// acks; the dealers' signed logs (encoded) and the players.
+fn deal_round(fx: &Fixture, round: &reshare::Round) -> (Vec<Vec<u8>>, Players) {
+    let sk: BTreeMap<_, _> = (0..5).map(|i| (ed(i).public_key(), ed(i))).collect();
+    let mut players: BTreeMap<_, _> = round
+        .players
+        .iter()
+        .map(|p| {
+            (
+                p.clone(),
+                Player::<Variant, _>::new(round.info.clone(), sk[p].clone()).expect("player"),
+            )
+        })
+        .collect();
+    let mut logs = Vec::new();
+    for (i, d) in round.dealers.iter().enumerate() {
+        let (mut dealer, pub_msg, privs) = Dealer::<Variant, _>::start::<N3f1>(
+            ChaCha20Rng::seed_from_u64(100 + i as u64),
+            round.info.clone(),
+            sk[d].clone(),
+            Some(fx.shares[d].clone()),
+        )
+        .expect("dealer");
+        for (p, priv_msg) in privs {
+            let player = players.get_mut(&p).expect("a player");
+            if let Some(ack) = player
+                .dealer_message::<N3f1>(d.clone(), pub_msg.clone(), priv_msg)
+                .expect("a valid dealing")
+            {
+                dealer.receive_player_ack(p, ack).expect("a valid ack");
+            }
+        }
+        logs.push(dealer.finalize::<N3f1>().encode().to_vec());
+    }
+    (logs, players)
+}
+
+#[test]
+fn a_joiner_gets_a_share_through_logs_on_chain_and_bad_logs_are_refused() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut fx = Fixture::new(ctx).await;
+        // Epoch 0 runs no round: logs there are refused.
+        fx.advance(Vec::new()).await; // block 2
+                                      // Any bytes will do: the block is refused before they are read.
+        let some_log = vec![7u8; 10];
+        let (block3, _) = fx.build(Vec::new()).await;
+        let mut with_logs = block3.clone();
+        with_logs.dealer_logs = vec![some_log.clone()];
+        with_logs.header.dealings_root = Block::dealings_root(&with_logs.dealer_logs);
+        assert_eq!(
+            fx.verdict(&with_logs).await,
+            Some(BlockError::Reshare(ReshareError::NoRound { epoch: 0 }))
+        );
+        while fx.tip() < E - 1 {
+            fx.advance(Vec::new()).await;
+        }
+        // Block 7 took epoch 1's set: all five validators, so round 1 runs from block 8.
+        let round = fx
+            .read(|bs| reshare::round(bs, &fx.params, E))
+            .expect("state")
+            .expect("a round: the set changed");
+        assert_eq!(round.round, 1);
+        assert_eq!(round.dealers.len(), 4);
+        assert_eq!(round.players.len(), 5);
+        assert_eq!(round.last, E + E / 2);
+        let (logs, players) = deal_round(&fx, &round);
+
+        // Block 8 carries dealer 0's log, offered twice and beside garbage: the proposer
+        // keeps the one valid copy.
+        let b8 = fx
+            .advance(vec![logs[0].clone(), vec![1, 2, 3], logs[0].clone()])
+            .await;
+        assert_eq!(b8.dealer_logs, vec![logs[0].clone()]);
+        assert_eq!(
+            b8.header.dealings_root,
+            Block::dealings_root(&b8.dealer_logs)
+        );
+
+        // Every bad list for block 9, each with its typed error.
+        let (b9, _) = fx.build(Vec::new()).await;
+        let with = |logs: Vec<Vec<u8>>| {
+            let mut b = b9.clone();
+            b.header.dealings_root = Block::dealings_root(&logs);
+            b.dealer_logs = logs;
+            b
+        };
+        let refused = |e| Some(BlockError::Reshare(e));
+        // A root that does not commit to the logs.
+        let mut unrooted = with(vec![logs[1].clone()]);
+        unrooted.header.dealings_root = None;
+        assert_eq!(
+            fx.verdict(&unrooted).await,
+            Some(BlockError::DealingsRoot {
+                got: None,
+                expected: Block::dealings_root(&[logs[1].clone()]),
+            })
+        );
+        // Recorded already (block 8), and twice in one block.
+        assert_eq!(
+            fx.verdict(&with(vec![logs[0].clone()])).await,
+            refused(ReshareError::Duplicate { index: 0 })
+        );
+        assert_eq!(
+            fx.verdict(&with(vec![logs[1].clone(), logs[1].clone()]))
+                .await,
+            refused(ReshareError::Duplicate { index: 1 })
+        );
+        // Not a log.
+        assert_eq!(
+            fx.verdict(&with(vec![logs[1].clone(), vec![1, 2, 3]]))
+                .await,
+            refused(ReshareError::Decode { index: 1 })
+        );
+        // A log of another round (the same dealers and players, round 2) does not verify.
+        let other = {
+            let info = dkg::Info::new::<N3f1>(
+                reshare::NAMESPACE,
+                2,
+                Some(fx.genesis.clone()),
+                Mode::NonZeroCounter,
+                dkg::Reveal::V1,
+                round.dealers.clone(),
+                round.players.clone(),
+            )
+            .expect("info");
+            let other_round = reshare::Round {
+                round: 2,
+                info,
+                ..round.clone()
+            };
+            deal_round(&fx, &other_round).0
+        };
+        assert_eq!(
+            fx.verdict(&with(vec![other[1].clone()])).await,
+            refused(ReshareError::BadSignature { index: 0, round: 1 })
+        );
+        // A log whose signature is tampered with.
+        let mut forged = logs[1].clone();
+        let last = forged.len() - 1;
+        forged[last] ^= 1;
+        assert!(matches!(
+            fx.verdict(&with(vec![forged])).await,
+            Some(BlockError::Reshare(
+                ReshareError::BadSignature { index: 0, .. } | ReshareError::Decode { index: 0 }
+            ))
+        ));
+        // Too many, too large.
+        assert_eq!(
+            fx.verdict(&with(vec![vec![0u8; 4]; 17])).await,
+            refused(ReshareError::TooMany { got: 17, max: 16 })
+        );
+        assert_eq!(
+            fx.verdict(&with(vec![vec![0u8; 100 * 1024], vec![0u8; 30 * 1024]]))
+                .await,
+            refused(ReshareError::TooLarge {
+                got: 130 * 1024,
+                max: 128 * 1024
+            })
+        );
+        // The valid rest: dealers 1 and 2 in block 9.
+        fx.advance(vec![logs[1].clone(), logs[2].clone()]).await;
+        while fx.tip() < round.last - 1 {
+            fx.advance(Vec::new()).await;
+        }
+        // Not decided before the window's last block.
+        assert_eq!(
+            fx.read(|bs| reshare::outcome(bs, &fx.params, round.last))
+                .expect("state"),
+            None
+        );
+        // Block 12 carries dealer 3's log and decides the round.
+        fx.advance(vec![logs[3].clone()]).await;
+        assert_eq!(
+            fx.read(|bs| reshare::outcome(bs, &fx.params, round.last + 1))
+                .expect("state"),
+            Some((1, true))
+        );
+        let (at, output) = fx
+            .read(|bs| reshare::current(bs, &fx.params, round.last + 1))
+            .expect("state")
+            .expect("an output");
+        assert_eq!(at, 1);
+        assert_eq!(output.players(), &round.players);
+        assert_eq!(
+            output.public().public(),
+            fx.sharing.public(),
+            "resharing keeps the group key"
+        );
+        // Logs after the round is decided are refused.
+        let (b13, _) = fx.build(Vec::new()).await;
+        let mut late = b13.clone();
+        late.dealer_logs = vec![logs[0].clone()];
+        late.header.dealings_root = Block::dealings_root(&late.dealer_logs);
+        // Round 1 is decided and the set is the sharing's players now: no round runs.
+        assert_eq!(
+            fx.verdict(&late).await,
+            Some(BlockError::Reshare(ReshareError::NoRound { epoch: 1 }))
+        );
+
+        // The players finalize over the logs on chain and get shares of the same key; four
+        // of the five (t = 4 of 5), the joiner among them, sign a beacon message.
+        let onchain = fx
+            .read(|bs| {
+                let r = reshare::round(bs, &fx.params, E);
+                r.map(|r| r.is_none())
+            })
+            .expect("state");
+        assert!(onchain, "the round is over once the sharing moved");
+        let recorded = logs.clone();
+        let mut new_shares = Vec::new();
+        for (pk, player) in players {
+            let mut rng = reshare::round_transcript(1, &recorded).noise(reshare::RNG_LABEL);
+            let (out, share) = player
+                .finalize::<N3f1>(
+                    &mut rng,
+                    reshare::round_logs(&round, &recorded),
+                    &commonware_parallel::Sequential,
+                )
+                .expect("finalize");
+            assert_eq!(&out, &output, "every player computes the chain's output");
+            new_shares.push((pk, share));
+        }
+        let joiner = ed(4).public_key();
+        let signers: Vec<_> = new_shares
+            .iter()
+            .filter(|(pk, _)| *pk != ed(0).public_key())
+            .collect();
+        assert!(signers.iter().any(|(pk, _)| *pk == joiner));
+        let msg = message(CHAIN_ID, 99, &Hash32([5; 32]));
+        let partials: Vec<_> = signers
+            .iter()
+            .map(|(_, s)| threshold::sign_message::<Variant>(s, NAMESPACE, &msg))
+            .collect();
+        let sig = threshold::recover::<Variant, _>(
+            output.public(),
+            &partials,
+            &commonware_parallel::Sequential,
+        )
+        .expect("t new partials recover");
+        assert!(ops::verify_message::<Variant>(fx.sharing.public(), NAMESPACE, &msg, &sig).is_ok());
+        // The same signature the genesis shares make: a threshold signature is unique.
+        let old: Vec<_> = fx
+            .shares
+            .values()
+            .take(3)
+            .map(|s| threshold::sign_message::<Variant>(s, NAMESPACE, &msg))
+            .collect();
+        let old_sig =
+            threshold::recover::<Variant, _>(&fx.sharing, &old, &commonware_parallel::Sequential)
+                .expect("t old partials recover");
+        assert_eq!(old_sig, sig);
+    });
+}
+
+#[test]
+fn too_few_logs_keep_the_old_sharing() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut fx = Fixture::new(ctx).await;
+        while fx.tip() < E - 1 {
+            fx.advance(Vec::new()).await;
+        }
+        let round = fx
+            .read(|bs| reshare::round(bs, &fx.params, E))
+            .expect("state")
+            .expect("a round");
+        let (logs, _) = deal_round(&fx, &round);
+        // Two logs of the three needed (max of the dealers' and the old players' quorum).
+        fx.advance(vec![logs[0].clone(), logs[1].clone()]).await;
+        while fx.tip() < round.last {
+            fx.advance(Vec::new()).await;
+        }
+        assert_eq!(
+            fx.read(|bs| reshare::outcome(bs, &fx.params, round.last + 1))
+                .expect("state"),
+            Some((1, false))
+        );
+        let (at, output) = fx
+            .read(|bs| reshare::current(bs, &fx.params, round.last + 1))
+            .expect("state")
+            .expect("an output");
+        assert_eq!((at, &output), (0, &fx.genesis), "the old sharing stays");
+        // The round still runs (the set differs) but its window is over.
+        let (b, _) = fx.build(Vec::new()).await;
+        let mut late = b.clone();
+        late.dealer_logs = vec![logs[2].clone()];
+        late.header.dealings_root = Block::dealings_root(&late.dealer_logs);
+        assert_eq!(
+            fx.verdict(&late).await,
+            Some(BlockError::Reshare(ReshareError::OutOfWindow {
+                height: round.last + 1,
+                last: round.last
+            }))
+        );
+        // The set still differs, so epoch 2 runs round 2 from the same old sharing.
+        while fx.tip() < 2 * E - 1 {
+            fx.advance(Vec::new()).await;
+        }
+        let retry = fx
+            .read(|bs| reshare::round(bs, &fx.params, 2 * E))
+            .expect("state")
+            .expect("a retry");
+        assert_eq!(retry.round, 2);
+        assert_eq!(retry.dealers, round.dealers);
+    });
+}
