@@ -250,8 +250,10 @@ impl<E: Context> DevChain<E> {
             coinbase(),
             candidates,
             None,
-            // The default parameters name no beacon group: phase L1 randomness.
+            // The default parameters name no beacon group: phase L1 randomness, and no
+            // reshare rounds (so no dealer logs).
             None,
+            Vec::new(),
         )
         .await
         .map_err(|e| failure("propose", e))
