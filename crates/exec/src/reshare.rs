@@ -63,6 +63,7 @@ pub use cowboy_types::block::{MAX_DEALER_LOGS, MAX_DEALER_LOG_BYTES};
 
 use crate::beacon::Variant;
 use crate::state::{SResult, StateFailure};
+use crate::system::staking::raw;
 use crate::system::store::{get_value, put_value, Raw, Store};
 use crate::system::{CallError, SystemState};
 
@@ -230,16 +231,6 @@ fn state_err(e: CallError) -> StateFailure {
     match e {
         CallError::State(s) => s,
         CallError::Fail(f) => StateFailure::Invariant(format!("reshare storage: {f:?}")),
-    }
-}
-
-fn raw<'s>(state: &'s mut dyn SystemState, params: &'s GenesisParams, height: u64) -> Raw<'s> {
-    Raw {
-        me: STAKING,
-        state,
-        params,
-        height,
-        events: Vec::new(),
     }
 }
 

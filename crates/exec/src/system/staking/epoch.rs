@@ -80,7 +80,12 @@ fn in_hook<T>(r: Result<T, CallError>) -> SResult<T> {
     })
 }
 
-fn raw<'s>(state: &'s mut dyn SystemState, params: &'s GenesisParams, height: u64) -> Raw<'s> {
+/// The staking actor's own storage view at `height` (also the reshare records': `crate::reshare`).
+pub(crate) fn raw<'s>(
+    state: &'s mut dyn SystemState,
+    params: &'s GenesisParams,
+    height: u64,
+) -> Raw<'s> {
     Raw {
         me: STAKING,
         state,

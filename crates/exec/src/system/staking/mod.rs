@@ -41,6 +41,7 @@
 
 mod downtime;
 mod epoch;
+pub(crate) use epoch::raw;
 mod error;
 mod invalid_proposal;
 mod record;
