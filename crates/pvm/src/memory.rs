@@ -241,6 +241,11 @@ impl Acct {
         self.1.get()
     }
 
+    /// The accounted size.
+    pub fn size(&self) -> usize {
+        self.0.get() as usize
+    }
+
     /// Change the accounted size to `bytes` (container grew or shrank).
     pub fn resize(&self, bytes: usize) {
         let old = self.0.get();

@@ -24,6 +24,8 @@ use crate::modules::NativeFn;
 use crate::value::*;
 use crate::vm::{Abort, Args, Exc, Vm, R};
 
+pub(crate) mod storage;
+
 /// A native function body.
 type NativeBody = fn(&mut Vm, Args) -> R<Value>;
 
@@ -75,11 +77,27 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     ] {
         vm.dict_set_str(&d, n, address_value(a.0))?;
     }
+    // `cowboy_sdk.Storage` (re-exported there): native, and built here so that it is part of
+    // the shared base like the functions above.
+    let storage = storage::make_class(vm)?;
+    vm.dict_set_str(&d, "Storage", Value::Class(storage))?;
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     Ok(Value::Module(Rc::new(Module {
         name: name.into(),
         dict: d,
     })))
+}
+
+/// The shared `Storage` class (`cowboy_sdk.Storage`), as the base built it: an actor that
+/// rebinds `cowboy_sdk.Storage` in its own copy of the module does not change what
+/// `self.storage` is.
+pub(crate) fn storage_class(vm: &mut Vm) -> R<Rc<Class>> {
+    let host = vm.shared_module(crate::vm::SharedModule::PvmHost)?;
+    let cls = host.dict.get_str("Storage");
+    match cls {
+        Some(Value::Class(c)) => Ok(c),
+        _ => Err(vm.new_exc("ImportError", "pvm_host has no Storage class")),
+    }
 }
 
 /// The ImportError of a host module imported by a plain script.

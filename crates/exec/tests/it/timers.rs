@@ -393,8 +393,11 @@ fn the_same_block_surcharge_doubles_each_timer_past_sixteen() {
         let marginal: Vec<u64> = cycles.windows(2).map(|w| w[1] - w[0]).collect();
         let base = b.chain.params.set_timer_cycles;
         // 15th and 16th cost the base; the 17th twice; the 18th four times. (A few cycles
-        // of Python overhead vary with the list's growth: a tolerance of 1% of the base.)
-        let close = |got: u64, want: u64| got.abs_diff(want) <= base / 100;
+        // of Python overhead vary with the list's growth, and memory growth is owed in whole
+        // 1 KiB chunks, 128 cycles each, so one call may cross one more chunk boundary than
+        // the one before: a tolerance of 1% of the base plus one chunk.)
+        let chunk = 1024 / cowboy_pvm::cost::ALLOC_BYTES_PER_CYCLE;
+        let close = |got: u64, want: u64| got.abs_diff(want) <= base / 100 + chunk;
         assert!(close(marginal[1] - marginal[0], 0), "{marginal:?}");
         assert!(close(marginal[2] - marginal[1], base), "{marginal:?}");
         assert!(close(marginal[3] - marginal[2], 2 * base), "{marginal:?}");

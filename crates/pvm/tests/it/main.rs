@@ -28,4 +28,5 @@ mod layers;
 mod line_profile;
 mod robustness;
 mod shared_sdk;
+mod storage;
 mod tmpfs;

@@ -14,8 +14,6 @@ anything stateful (hashlib below) is imported where it is used, from the invocat
 
 import pvm_host
 
-_ABSENT = object()
-
 
 def actor(cls):
     """Mark `cls` as the module's actor class."""
@@ -23,94 +21,14 @@ def actor(cls):
     return cls
 
 
-class Storage:
-    """The actor's persistent key/value storage (keys: str, int or bytes; values: any
-    CBOR-encodable value).
-
-    A value read once is cached for the rest of the invocation, so the same object comes back
-    and changes made to it in place (`storage["items"].append(x)`) are written back when the
-    handler returns successfully. Assignment writes through immediately.
-    """
-
-    __slots__ = ("_cache", "_stored")
-
-    def __init__(self):
-        self._cache = {}
-        self._stored = {}
-
-    def _load(self, key):
-        if key in self._cache:
-            return self._cache[key]
-        raw = pvm_host.storage_get(key)
-        value = _ABSENT if raw is None else pvm_host.decode(raw)
-        self._cache[key] = value
-        self._stored[key] = raw
-        return value
-
-    def __getitem__(self, key):
-        value = self._load(key)
-        if value is _ABSENT:
-            raise KeyError(key)
-        return value
-
-    def get(self, key, default=None):
-        value = self._load(key)
-        return default if value is _ABSENT else value
-
-    def __contains__(self, key):
-        return self._load(key) is not _ABSENT
-
-    def __setitem__(self, key, value):
-        raw = pvm_host.encode(value)
-        pvm_host.storage_set(key, raw)
-        self._cache[key] = value
-        self._stored[key] = raw
-
-    def set(self, key, value):
-        self[key] = value
-
-    def __delitem__(self, key):
-        if self._load(key) is _ABSENT:
-            raise KeyError(key)
-        self.delete(key)
-
-    def delete(self, key):
-        """Remove `key` (no error if it is absent)."""
-        pvm_host.storage_delete(key)
-        self._cache[key] = _ABSENT
-        self._stored[key] = None
-
-    def pop(self, key, default=_ABSENT):
-        value = self._load(key)
-        if value is _ABSENT:
-            if default is _ABSENT:
-                raise KeyError(key)
-            return default
-        self.delete(key)
-        return value
-
-    def setdefault(self, key, default=None):
-        value = self._load(key)
-        if value is _ABSENT:
-            self[key] = default
-            return default
-        return value
-
-    def _flush(self):
-        """Write back values changed in place since they were read or written."""
-        for key, value in self._cache.items():
-            if value is _ABSENT:
-                continue
-            try:
-                raw = pvm_host.encode(value)
-            except TypeError as e:
-                raise TypeError(f"storage[{key!r}] can no longer be stored: {e}") from None
-            if raw != self._stored[key]:
-                pvm_host.storage_set(key, raw)
-                self._stored[key] = raw
-
-    def __repr__(self):
-        return "<actor storage>"
+# The actor's persistent key/value storage (keys: str, int or bytes; values: any CBOR-encodable
+# value), `self.storage` of every actor instance. Native (crates/pvm/src/sdk/storage.rs): a
+# value read once is cached for the rest of the invocation, so the same object comes back and
+# changes made to it in place (`storage["items"].append(x)`) are written back when the handler
+# returns successfully; assignment and deletion write through immediately. Methods: `s[k]`,
+# `s.get(k, default=None)`, `k in s`, `s[k] = v`, `s.set(k, v)`, `del s[k]`, `s.delete(k)`,
+# `s.pop(k[, default])`, `s.setdefault(k, default=None)`.
+Storage = pvm_host.Storage
 
 
 class BlockInfo:
