@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "d77d0f483a305633f5bf184e1d12a84c610d32d909f5d50fcdd73cf367b04b35";
+const GOLDEN_ROOT: &str = "bd3b87c0fa23214f6cfb1ca2aaf8730796cbffa30291dc75464149081ceaaf9a";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
