@@ -186,6 +186,17 @@ pub fn address_arg(vm: &mut Vm, v: &Value) -> R<[u8; 20]> {
             if let Some(a) = known_checksum(&s.s) {
                 return Ok(a);
             }
+            // The common valid spellings with one hash, the checksum [`address_value`] will
+            // write next (remembered by [`checksum`]): the parse below would hash a mixed-case
+            // string to check it, and the canonical form would be hashed again.
+            if let Some(a) = hex_address(&s.s) {
+                let digits = &s.s.as_bytes()[2..];
+                let mixed = digits.iter().any(u8::is_ascii_lowercase)
+                    && digits.iter().any(u8::is_ascii_uppercase);
+                if !mixed || checksum(a) == s.s.as_bytes() {
+                    return Ok(a);
+                }
+            }
             match s.s.parse::<Address>() {
                 Ok(a) => Ok(a.0),
                 // Quote at most an address's worth of a long string: the message is not
@@ -282,6 +293,17 @@ fn checksum(a: [u8; 20]) -> [u8; 42] {
 /// and `address()` return), so checking its mixed case needs no hash; `None` sends it down the
 /// full parse, which hashes and names any error.
 fn known_checksum(s: &str) -> Option<[u8; 20]> {
+    let a = hex_address(s)?;
+    let hit = CHECKSUMS.with(|c| {
+        c.borrow()
+            .get(checksum_slot(&a))
+            .is_some_and(|e| matches!(e, Some((k, cs)) if *k == a && cs == s.as_bytes()))
+    });
+    hit.then_some(a)
+}
+
+/// The bytes of `"0x"` followed by exactly 40 hex digits of either case (no checksum check).
+fn hex_address(s: &str) -> Option<[u8; 20]> {
     let digits = s.strip_prefix("0x")?.as_bytes();
     if digits.len() != 40 {
         return None;
@@ -292,12 +314,7 @@ fn known_checksum(s: &str) -> Option<[u8; 20]> {
         let lo = (pair[1] as char).to_digit(16)?;
         *byte = (hi * 16 + lo) as u8;
     }
-    let hit = CHECKSUMS.with(|c| {
-        c.borrow()
-            .get(checksum_slot(&a))
-            .is_some_and(|e| matches!(e, Some((k, cs)) if *k == a && cs == s.as_bytes()))
-    });
-    hit.then_some(a)
+    Some(a)
 }
 
 fn u128_arg(vm: &mut Vm, v: &Value, what: &str) -> R<u128> {
@@ -607,5 +624,45 @@ mod tests {
             assert_eq!(known_checksum(&fresh[2..]), None);
             assert_eq!(known_checksum(&format!("{fresh}0")), None);
         }
+    }
+
+    #[test]
+    fn address_arguments_are_accepted_exactly_when_the_parser_accepts_them() {
+        // On a thread of its own, so the checksum cache starts empty; each spelling is tried
+        // twice (cold, then with whatever the first try remembered).
+        std::thread::spawn(|| {
+            let mut vm = Vm::new(crate::Limits::default());
+            for seed in 0u8..40 {
+                let a: [u8; 20] =
+                    std::array::from_fn(|i| seed.wrapping_mul(53).wrapping_add(i as u8 * 7));
+                let fresh = Address(a).to_checksum();
+                let mut flipped = fresh.clone().into_bytes();
+                let at = flipped
+                    .iter()
+                    .rposition(u8::is_ascii_alphabetic)
+                    .unwrap_or(2);
+                flipped[at] ^= 0x20;
+                let flipped = String::from_utf8(flipped).unwrap_or_default();
+                let spellings = [
+                    fresh.clone(),
+                    fresh.to_lowercase(),
+                    format!("0x{}", fresh[2..].to_uppercase()),
+                    flipped,
+                    format!("0X{}", &fresh[2..]),
+                    fresh[2..].to_string(),
+                    format!("{fresh}0"),
+                    format!("0x{}g", &fresh[2..41]),
+                ];
+                for s in spellings {
+                    for _ in 0..2 {
+                        let got = address_arg(&mut vm, &Value::str(&s)).ok();
+                        let want = s.parse::<Address>().ok().map(|x| x.0);
+                        assert_eq!(got, want, "{s}");
+                    }
+                }
+            }
+        })
+        .join()
+        .expect("thread");
     }
 }

@@ -94,11 +94,7 @@ class Storage:
     handler returns successfully. Assignment writes through immediately.
     """
 
-    __slots__ = ("_cache", "_stored")
-
-    def __init__(self) -> None:
-        self._cache: dict[_StorageKey, Any] = {}
-        self._stored: dict[_StorageKey, bytes | None] = {}
+    __slots__ = ()
 
     def __getitem__(self, key: _StorageKey) -> Any:
         raise _no_chain("Storage")
