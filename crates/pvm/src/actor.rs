@@ -531,7 +531,8 @@ fn canonical_address_args(
     sdk: &Value,
     mut args: Args,
 ) -> R<Result<Args, InvokeError>> {
-    let Some(Value::Dict(annotations)) = vm.dict_get_str(&func.attrs, "__annotations__") else {
+    let annotations = func.meta.borrow().annotations.clone();
+    let Some(Value::Dict(annotations)) = annotations else {
         return Ok(Ok(args));
     };
     let marker = vm.getattr(sdk, "Address")?;

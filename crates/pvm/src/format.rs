@@ -274,7 +274,7 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             repr(vm, &s.stop)?,
             repr(vm, &s.step)?
         ),
-        Value::Function(f) => format!("<function {}>", f.code.qualname),
+        Value::Function(f) => format!("<function {}>", f.qualname()),
         Value::Builtin(b) => match &b.kind {
             BuiltinKind::Method(r) => {
                 format!("<built-in method {} of {} object>", b.name, vm.type_name(r))
@@ -283,7 +283,7 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
         },
         Value::BoundMethod(m) => {
             let fname = match &m.func {
-                Value::Function(f) => f.code.qualname.to_string(),
+                Value::Function(f) => f.qualname(),
                 _ => "?".into(),
             };
             format!("<bound method {} of {}>", fname, repr(vm, &m.receiver)?)

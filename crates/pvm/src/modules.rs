@@ -907,6 +907,15 @@ mod tests {
                 for e in f.attrs.table.borrow().iter() {
                     walk(&e.value, seen, &format!("{path}.{:?}", e.key));
                 }
+                let meta = f.meta.borrow();
+                walk(&meta.doc, seen, &format!("{path}.__doc__"));
+                walk(&meta.module, seen, &format!("{path}.__module__"));
+                for v in [&meta.annotations, &meta.name, &meta.qualname]
+                    .into_iter()
+                    .flatten()
+                {
+                    walk(v, seen, &format!("{path} (a field)"));
+                }
                 for d in &f.defaults {
                     walk(d, seen, &format!("{path}.__defaults__"));
                 }

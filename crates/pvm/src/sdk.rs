@@ -631,7 +631,7 @@ mod tests {
         // On a thread of its own, so the checksum cache starts empty; each spelling is tried
         // twice (cold, then with whatever the first try remembered).
         std::thread::spawn(|| {
-            let mut vm = Vm::new(crate::Limits::default());
+            let mut vm = Vm::new(crate::limits::Limits::default());
             for seed in 0u8..40 {
                 let a: [u8; 20] =
                     std::array::from_fn(|i| seed.wrapping_mul(53).wrapping_add(i as u8 * 7));

@@ -831,9 +831,54 @@ pub struct Function {
     pub kwdefaults: Vec<(Rc<str>, Value)>,
     /// Captured cells, in `code.freevars` order.
     pub closure: Vec<Rc<PyCell>>,
-    /// `__name__`, `__qualname__`, `__doc__`, `__module__` and user attributes.
+    /// `__dict__`: user attributes (and `__name__`/`__qualname__` once assigned). Empty when
+    /// the function is made, as in CPython.
     pub attrs: Rc<PyDict>,
+    /// `__doc__`, `__module__`, `__annotations__`.
+    pub meta: RefCell<FuncMeta>,
     pub(crate) acct: Acct,
+}
+
+impl Function {
+    /// `__qualname__`: as assigned, else the code's (what `repr` shows).
+    pub fn qualname(&self) -> String {
+        match &self.meta.borrow().qualname {
+            Some(Value::Str(s)) => s.s.to_string(),
+            _ => self.code.qualname.to_string(),
+        }
+    }
+}
+
+/// A function's `__doc__`, `__module__`, `__annotations__`, and `__name__`/`__qualname__`
+/// once assigned: fields, as CPython keeps them, not entries of its `__dict__`, so making a
+/// function fills no dict (three string keys allocated and hashed for every `def` and every
+/// closure made in a loop). Writable like CPython's (`Vm::setattr`; refused on the shared
+/// SDK's functions, `Vm::check_writable`).
+#[derive(Debug)]
+pub struct FuncMeta {
+    /// An assigned `__name__` (a str); `None`: the code's name.
+    pub name: Option<Value>,
+    /// An assigned `__qualname__` (a str); `None`: the code's qualified name.
+    pub qualname: Option<Value>,
+    /// `__doc__` (None when absent or deleted).
+    pub doc: Value,
+    /// `__module__` (None when deleted).
+    pub module: Value,
+    /// `__annotations__`: `None` until the function has annotations, or they are read (a new
+    /// empty dict then) or set (a dict).
+    pub annotations: Option<Value>,
+}
+
+impl Default for FuncMeta {
+    fn default() -> FuncMeta {
+        FuncMeta {
+            name: None,
+            qualname: None,
+            doc: Value::None,
+            module: Value::None,
+            annotations: None,
+        }
+    }
 }
 impl Function {
     /// Build a function object.
@@ -851,7 +896,9 @@ impl Function {
             kwdefaults,
             closure,
             attrs: rc_dict(PyDict::new()),
-            acct: Acct::new(HEADER * 4),
+            meta: RefCell::new(FuncMeta::default()),
+            // The object and its five `meta` slots.
+            acct: Acct::new(HEADER * 4 + 5 * SLOT),
         }
     }
 }
@@ -1778,6 +1825,7 @@ enum Tracked {
     Class(std::rc::Weak<Class>),
     Gen(std::rc::Weak<Generator>),
     Inst(std::rc::Weak<Instance>),
+    Func(std::rc::Weak<Function>),
 }
 
 impl Tracked {
@@ -1790,6 +1838,7 @@ impl Tracked {
             Tracked::Class(w) => w.strong_count() > 0,
             Tracked::Gen(w) => w.strong_count() > 0,
             Tracked::Inst(w) => w.strong_count() > 0,
+            Tracked::Func(w) => w.strong_count() > 0,
         }
     }
 }
@@ -1847,6 +1896,12 @@ pub fn rc_class(c: Class) -> Rc<Class> {
 pub fn rc_gen(g: Generator) -> Rc<Generator> {
     let r = Rc::new(g);
     track(Tracked::Gen(Rc::downgrade(&r)));
+    r
+}
+/// A tracked function (its `meta` may hold the function itself: `f.__doc__ = f`).
+pub fn rc_func(f: Function) -> Rc<Function> {
+    let r = Rc::new(f);
+    track(Tracked::Func(Rc::downgrade(&r)));
     r
 }
 /// A tracked instance.
@@ -1930,6 +1985,12 @@ pub fn clear_tracked() {
                     drop(n);
                     let d = std::mem::take(&mut *i.dict.table.borrow_mut());
                     drop(d);
+                }
+            }
+            Tracked::Func(w) => {
+                if let Some(f) = w.upgrade() {
+                    let m = std::mem::take(&mut *f.meta.borrow_mut());
+                    drop(m);
                 }
             }
         }

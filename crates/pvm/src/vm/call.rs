@@ -932,12 +932,33 @@ impl Vm<'_> {
                 }
             }
             Value::Function(f) => {
+                // Data descriptors of the function type, ahead of `__dict__` as in CPython.
+                match name {
+                    "__doc__" => return Ok(Some(f.meta.borrow().doc.clone())),
+                    "__name__" => {
+                        let n = f.meta.borrow().name.clone();
+                        return Ok(Some(n.unwrap_or_else(|| Value::str(&f.code.name))));
+                    }
+                    "__qualname__" => return Ok(Some(Value::str(&f.qualname()))),
+                    "__module__" => return Ok(Some(f.meta.borrow().module.clone())),
+                    "__annotations__" => {
+                        if let Some(a) = f.meta.borrow().annotations.clone() {
+                            return Ok(Some(a));
+                        }
+                        // Made on first read and kept, except on a shared SDK function
+                        // (whose fields no invocation may change).
+                        let d = Value::Dict(crate::value::rc_dict(PyDict::new()));
+                        if !crate::memory::is_frozen(&f.attrs.acct) {
+                            f.meta.borrow_mut().annotations = Some(d.clone());
+                        }
+                        return Ok(Some(d));
+                    }
+                    _ => {}
+                }
                 if let Some(v) = self.dict_get_str(&f.attrs, name) {
                     return Ok(Some(v));
                 }
                 match name {
-                    "__name__" => Ok(Some(Value::str(&f.code.name))),
-                    "__qualname__" => Ok(Some(Value::str(&f.code.qualname))),
                     // A shared SDK function's namespace is read-only: its `__dict__` is a
                     // copy (as `vars(int)` is), and its empty annotations are not stored.
                     "__dict__" if crate::memory::is_frozen(&f.attrs.acct) => {
@@ -947,14 +968,6 @@ impl Vm<'_> {
                         ))))
                     }
                     "__dict__" => Ok(Some(Value::Dict(f.attrs.clone()))),
-                    "__annotations__" => {
-                        let d = Value::Dict(crate::value::rc_dict(PyDict::new()));
-                        let a = f.attrs.clone();
-                        if !crate::memory::is_frozen(&a.acct) {
-                            self.dict_set_str(&a, "__annotations__", d.clone())?;
-                        }
-                        Ok(Some(d))
-                    }
                     "__get__" => Ok(Some(Value::Builtin(Rc::new(Builtin {
                         name: name.into(),
                         kind: BuiltinKind::Method(obj.clone()),
@@ -1187,6 +1200,9 @@ impl Vm<'_> {
             }
             Value::Function(f) => {
                 let a = f.attrs.clone();
+                if self.set_function_meta(f, name, Some(v.clone()))? {
+                    return Ok(());
+                }
                 self.dict_set_str(&a, name, v)
             }
             Value::Module(m) => {
@@ -1201,6 +1217,40 @@ impl Vm<'_> {
                 ))
             }
         }
+    }
+
+    /// Set (`Some`) or delete (`None`) a function's `__doc__`, `__module__`,
+    /// `__annotations__`, `__name__` or `__qualname__` (its [`crate::value::FuncMeta`]); false
+    /// for any other name. As CPython: a deleted `__doc__` or `__module__` reads None, a
+    /// deleted `__annotations__` reads as a new empty dict, `__annotations__` may only be set
+    /// to a dict, and the names only to a str (never deleted).
+    fn set_function_meta(&mut self, f: &Function, name: &str, v: Option<Value>) -> R<bool> {
+        if !matches!(
+            name,
+            "__doc__" | "__module__" | "__annotations__" | "__name__" | "__qualname__"
+        ) {
+            return Ok(false);
+        }
+        self.check_writable(&f.attrs)?;
+        if name == "__annotations__" && !matches!(v, None | Some(Value::Dict(_))) {
+            return Err(self.type_err("__annotations__ must be set to a dict object"));
+        }
+        let is_name = matches!(name, "__name__" | "__qualname__");
+        if is_name && !matches!(v, Some(Value::Str(_))) {
+            return Err(self.type_err(format!("{name} must be set to a string object")));
+        }
+        let old = {
+            let mut m = f.meta.borrow_mut();
+            match name {
+                "__doc__" => std::mem::replace(&mut m.doc, v.unwrap_or(Value::None)),
+                "__module__" => std::mem::replace(&mut m.module, v.unwrap_or(Value::None)),
+                "__name__" => std::mem::replace(&mut m.name, v).unwrap_or(Value::None),
+                "__qualname__" => std::mem::replace(&mut m.qualname, v).unwrap_or(Value::None),
+                _ => std::mem::replace(&mut m.annotations, v).unwrap_or(Value::None),
+            }
+        };
+        drop(old);
+        Ok(true)
     }
 
     /// `obj.__class__ = new`: allowed, as in CPython, between user classes of the same
@@ -1364,6 +1414,11 @@ impl Vm<'_> {
                 return Ok(());
             }
             if self.class_delete(c, name)? {
+                return Ok(());
+            }
+        }
+        if let Value::Function(f) = obj {
+            if self.set_function_meta(f, name, None)? {
                 return Ok(());
             }
         }

@@ -801,19 +801,16 @@ impl<'h> Vm<'h> {
             Vec::new()
         };
         let func = Function::new(c.clone(), f.globals.clone(), defaults, kwdefaults, closure);
-        {
-            let a = func.attrs.clone();
-            let doc = c.consts.first().cloned().unwrap_or(Value::None);
-            self.dict_set_str(&a, "__doc__", doc)?;
-            let m = self
+        *func.meta.borrow_mut() = crate::value::FuncMeta {
+            name: None,
+            qualname: None,
+            doc: c.consts.first().cloned().unwrap_or(Value::None),
+            module: self
                 .dict_get_str(&f.globals, "__name__")
-                .unwrap_or(Value::None);
-            self.dict_set_str(&a, "__module__", m)?;
-            if let Some(an) = annotations {
-                self.dict_set_str(&a, "__annotations__", an)?;
-            }
-        }
-        f.stack.push(Value::Function(Rc::new(func)));
+                .unwrap_or(Value::None),
+            annotations,
+        };
+        f.stack.push(Value::Function(crate::value::rc_func(func)));
         Ok(())
     }
 
