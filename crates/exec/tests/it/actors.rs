@@ -450,7 +450,7 @@ fn actor_blocks_replay_to_a_golden_root() {
     );
 }
 
-const GOLDEN_ROOT: &str = "bd3b87c0fa23214f6cfb1ca2aaf8730796cbffa30291dc75464149081ceaaf9a";
+const GOLDEN_ROOT: &str = "530df3d7b4a684b9eddd3576ba35adab9efb1c98aab1c76037d65d84c6d0f962";
 
 /// An actor that sends one message and returns its id.
 const ASKER: &str = r#"
