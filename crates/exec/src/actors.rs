@@ -416,7 +416,8 @@ impl<'r> TxRun<'r> {
         let budget = meter.cycles_left().min(actor_left);
         let limited_by_actor = actor_left < meter.cycles_left();
 
-        let filename = format!("{}.py", at.to_checksum());
+        // The thread remembers recent checksums: an actor called again is not hashed again.
+        let filename = format!("{}.py", cowboy_pvm::host::checksum_string(at.0));
         let invocation = Invocation {
             source: &source,
             code_hash: Some(hash),

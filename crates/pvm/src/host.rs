@@ -173,3 +173,62 @@ impl Default for HostCosts {
         }
     }
 }
+
+thread_local! {
+    /// EIP-55 forms of addresses this thread has written, one per slot. A checksum hashes the
+    /// 40 hex digits (a keccak-f permutation, ~6,000 instructions, as much as the rest of a
+    /// storage read), and an actor's own address, the system addresses and the senders of a
+    /// busy actor come back on every invocation. It is a pure function of the bytes, so the
+    /// cache changes no result, and the VM charges its cycles (`sdk::address_cost`) whether it
+    /// hits or not. Direct-mapped by the address's last bytes: a miss costs one compare and
+    /// one slot write, and addresses that collide only evict each other.
+    static CHECKSUMS: std::cell::RefCell<Vec<Option<ChecksumSlot>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An address and its checksummed `0x…` form.
+type ChecksumSlot = ([u8; 20], [u8; 42]);
+
+/// Slots of [`CHECKSUMS`] (62 bytes each).
+const CHECKSUM_SLOTS: usize = 1024;
+
+fn checksum_slot(a: &[u8; 20]) -> usize {
+    usize::from(u16::from_le_bytes([a[18], a[19]])) % CHECKSUM_SLOTS
+}
+
+/// The EIP-55 checksummed `0x…` form of `a`, as ASCII bytes, remembered per thread.
+pub fn checksum(a: [u8; 20]) -> [u8; 42] {
+    CHECKSUMS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_empty() {
+            c.resize(CHECKSUM_SLOTS, None);
+        }
+        let slot = &mut c[checksum_slot(&a)];
+        match slot {
+            Some((k, s)) if *k == a => *s,
+            _ => {
+                let mut s = [0u8; 42];
+                s.copy_from_slice(cowboy_types::Address(a).to_checksum().as_bytes());
+                *slot = Some((a, s));
+                s
+            }
+        }
+    })
+}
+
+/// [`checksum`] as a `String`: what `Address::to_checksum` returns, without hashing again for
+/// an address this thread wrote recently (the embedding names an actor's source file by it on
+/// every invocation).
+pub fn checksum_string(a: [u8; 20]) -> String {
+    // ASCII by construction.
+    String::from_utf8_lossy(&checksum(a)).into_owned()
+}
+
+/// Whether `s` is exactly the checksummed form [`checksum`] remembers for `a` (no hash).
+pub(crate) fn is_remembered_checksum(a: &[u8; 20], s: &[u8]) -> bool {
+    CHECKSUMS.with(|c| {
+        c.borrow()
+            .get(checksum_slot(a))
+            .is_some_and(|e| matches!(e, Some((k, cs)) if k == a && cs == s))
+    })
+}

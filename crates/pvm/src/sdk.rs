@@ -19,7 +19,7 @@ use std::rc::Rc;
 use cowboy_types::Address;
 
 use crate::cbor_bridge::{from_cbor_bytes, to_cbor_bytes};
-use crate::host::{Host, HostError};
+use crate::host::{checksum, Host, HostError};
 use crate::modules::NativeFn;
 use crate::value::*;
 use crate::vm::{Abort, Args, Exc, Vm, R};
@@ -247,59 +247,12 @@ fn address_value(a: [u8; 20]) -> Value {
     Value::str(std::str::from_utf8(&s).unwrap_or_default())
 }
 
-thread_local! {
-    /// EIP-55 forms of addresses this thread has written, one per slot. A checksum hashes the
-    /// 40 hex digits (a keccak-f permutation, ~5,000 instructions, as much as the rest of a
-    /// storage read), and an actor's own address, the system addresses and the senders of a
-    /// busy actor come back on every invocation. It is a pure function of the bytes, so the
-    /// cache changes no result, and the cycles are charged by [`address_cost`] whether it hits
-    /// or not. Direct-mapped by the address's last bytes: a miss costs one compare and one
-    /// slot write, and addresses that collide only evict each other.
-    static CHECKSUMS: std::cell::RefCell<Vec<Option<ChecksumSlot>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// An address and its checksummed `0x…` form.
-type ChecksumSlot = ([u8; 20], [u8; 42]);
-
-/// Slots of [`CHECKSUMS`] (62 bytes each).
-const CHECKSUM_SLOTS: usize = 1024;
-
-fn checksum_slot(a: &[u8; 20]) -> usize {
-    usize::from(u16::from_le_bytes([a[18], a[19]])) % CHECKSUM_SLOTS
-}
-
-/// The EIP-55 checksummed `0x…` form of `a`, as ASCII bytes.
-fn checksum(a: [u8; 20]) -> [u8; 42] {
-    CHECKSUMS.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.is_empty() {
-            c.resize(CHECKSUM_SLOTS, None);
-        }
-        let slot = &mut c[checksum_slot(&a)];
-        match slot {
-            Some((k, s)) if *k == a => *s,
-            _ => {
-                let mut s = [0u8; 42];
-                s.copy_from_slice(Address(a).to_checksum().as_bytes());
-                *slot = Some((a, s));
-                s
-            }
-        }
-    })
-}
-
-/// The bytes of `s` if it is exactly a checksummed form [`CHECKSUMS`] holds (what `sender()`
+/// The bytes of `s` if it is exactly a checksummed form [`checksum`] remembers (what `sender()`
 /// and `address()` return), so checking its mixed case needs no hash; `None` sends it down the
 /// full parse, which hashes and names any error.
 fn known_checksum(s: &str) -> Option<[u8; 20]> {
     let a = hex_address(s)?;
-    let hit = CHECKSUMS.with(|c| {
-        c.borrow()
-            .get(checksum_slot(&a))
-            .is_some_and(|e| matches!(e, Some((k, cs)) if *k == a && cs == s.as_bytes()))
-    });
-    hit.then_some(a)
+    crate::host::is_remembered_checksum(&a, s.as_bytes()).then_some(a)
 }
 
 /// The bytes of `"0x"` followed by exactly 40 hex digits of either case (no checksum check).
