@@ -338,6 +338,45 @@ pub fn round(
     let Some(keys) = crate::system::staking::set_ed25519_keys(state, params, height, epoch)? else {
         return Ok(None);
     };
+    round_of(params, epoch, previous, keys)
+}
+
+/// The round epoch `epoch` runs, read from the committed state of `db` (a node's view once
+/// epoch `epoch − 1`'s last block is final there, before the epoch's outcome block is):
+/// [`round`]'s rule over the same two records, the current sharing and the epoch's set, so
+/// a node's session and the chain's checks agree on the round. Read after the outcome
+/// block, the current sharing is the round's own and there is no round.
+pub async fn committed_round<E: Context>(
+    db: &StateDb<E>,
+    params: &GenesisParams,
+    epoch: u64,
+) -> SResult<Option<Round>> {
+    if params.beacon_group_key.is_none() || params.epoch_blocks < 2 || epoch == 0 {
+        return Ok(None);
+    }
+    let Some((_, previous)) = committed_output(db).await? else {
+        return Ok(None);
+    };
+    let Some(set) = crate::system::staking::active_set(db, epoch).await? else {
+        return Ok(None);
+    };
+    round_of(
+        params,
+        epoch,
+        previous,
+        set.iter().map(|m| m.keys.ed25519).collect(),
+    )
+}
+
+/// The rule of [`round`] and [`committed_round`], from the current sharing `previous` and
+/// epoch `epoch`'s set (`keys`, the members' ed25519 keys).
+fn round_of(
+    params: &GenesisParams,
+    epoch: u64,
+    previous: Output,
+    keys: Vec<[u8; 32]>,
+) -> SResult<Option<Round>> {
+    let e = params.epoch_blocks;
     let mut players = Vec::with_capacity(keys.len());
     for k in keys {
         // The staking actor checks every key it registers; a set it kept decodes.

@@ -5,8 +5,9 @@
 //! ([`crate::genesis::Genesis::beacon`]); each genesis validator holds one share (its data
 //! directory's [`SHARE_FILE`], or the dev share on `--dev`). A validator that joins later
 //! holds none: it recovers signatures from the others' partials but signs nothing. Resharing
-//! at set changes (exec's `reshare`, this crate's [`crate::reshare`]) is built as far as the
-//! chain's rule and a round's session; switching this service to a new sharing is not yet.
+//! at set changes (exec's `reshare`, this crate's [`crate::reshare`] and
+//! [`crate::reshare_task`]) gives each new set shares of the same group key; the task
+//! switches this service to each new sharing ([`Beacon::switch`]).
 //!
 //! **Flow.** When block `h` is finalized here, a share holder signs its partial over
 //! `(chain id, h, hash(h))` and sends it to every peer on [`BEACON_CHANNEL`]. Any node
@@ -161,6 +162,12 @@ impl Beacon {
             .lock()
             .map(|g| g.values().cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// The rounds of the sharings kept, oldest first (the newest is the one a reshare task
+    /// compares the chain's current sharing with).
+    pub fn rounds(&self) -> Vec<u64> {
+        self.groups().iter().map(|g| g.round).collect()
     }
 
     /// Invalid partials received so far.
@@ -449,13 +456,17 @@ fn signature_bytes(sig: &G1) -> [u8; BEACON_SIGNATURE_BYTES] {
     out
 }
 
-/// Write `share` to `dir`'s [`SHARE_FILE`], readable by its owner only (it is a secret).
+/// Write `share` of the genesis sharing (round 0) to `dir`'s [`SHARE_FILE`], readable by its
+/// owner only (it is a secret).
 pub fn write_share(dir: &std::path::Path, share: &Share) -> Result<(), String> {
-    write_share_to(&dir.join(SHARE_FILE), share)
+    write_share_to(&dir.join(SHARE_FILE), 0, share)
 }
 
-/// Write `share` to the file at `path` (created with mode 0600) and sync it.
-pub fn write_share_to(path: &std::path::Path, share: &Share) -> Result<(), String> {
+/// Write `share` of round `round`'s sharing to the file at `path` (created with mode 0600)
+/// and sync it. The format: the hex of commonware's encoding, prefixed by `<round>:` for a
+/// reshared sharing; a genesis share (round 0) is the bare hex, as files were before shares
+/// could be reshared, so every older file still reads as round 0.
+pub fn write_share_to(path: &std::path::Path, round: u64, share: &Share) -> Result<(), String> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -464,7 +475,11 @@ pub fn write_share_to(path: &std::path::Path, share: &Share) -> Result<(), Strin
     let mut file = options
         .open(path)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    file.write_all(hex::encode(share.encode()).as_bytes())
+    let text = match round {
+        0 => hex::encode(share.encode()),
+        r => format!("{r}:{}", hex::encode(share.encode())),
+    };
+    file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
@@ -472,16 +487,31 @@ pub fn write_share_to(path: &std::path::Path, share: &Share) -> Result<(), Strin
 /// Read `dir`'s [`SHARE_FILE`]: `Ok(None)` if there is none (a validator that joined after
 /// genesis), an error if it is unreadable or not a share.
 pub fn read_share(dir: &std::path::Path) -> Result<Option<Share>, String> {
+    Ok(read_share_round(dir)?.map(|(_, share)| share))
+}
+
+/// Read `dir`'s [`SHARE_FILE`] with the reshare round its sharing came from (see
+/// [`write_share_to`] for the format).
+pub fn read_share_round(dir: &std::path::Path) -> Result<Option<(u64, Share)>, String> {
     let path = dir.join(SHARE_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => hex::decode(text.trim())
-            .ok()
-            .and_then(|b| Share::decode(b).ok())
-            .map(Some)
-            .ok_or_else(|| format!("{} does not hold a beacon share", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
-    }
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let text = text.trim();
+    let (round, hex_text) = match text.split_once(':') {
+        Some((r, h)) => (r.parse::<u64>().ok(), h),
+        None => (Some(0), text),
+    };
+    round
+        .zip(
+            hex::decode(hex_text)
+                .ok()
+                .and_then(|b| Share::decode(b).ok()),
+        )
+        .map(Some)
+        .ok_or_else(|| format!("{} does not hold a beacon share", path.display()))
 }
 
 #[cfg(test)]

@@ -199,6 +199,10 @@ pub struct Chain<E: Context> {
     history_blocks: u64,
     /// A read-only view of the last finalized block, replaced after each (see `crate::reader`).
     readers: watch::Sender<Option<Arc<Reader<E>>>>,
+    /// Signed dealer logs of the running reshare round this node holds (its own and those
+    /// that verified from peers: `crate::reshare_task`), offered to every block it builds;
+    /// exec's `propose` keeps the ones the chain has not recorded. At most one per dealer.
+    dealer_logs: Vec<Vec<u8>>,
 }
 
 /// Unverified blocks received from peers kept at most.
@@ -267,6 +271,7 @@ impl<E: Context> Chain<E> {
             since_prune: 0,
             history_blocks,
             readers: watch::channel(None).0,
+            dealer_logs: Vec::new(),
         };
         if committed + 1 == tip {
             // Crashed after storing block `tip` but before committing its state.
@@ -502,8 +507,8 @@ impl<E: Context> Chain<E> {
             candidates,
             votes,
             beacon,
-            // The node does not deal yet (the README's "Resharing"): no logs to carry.
-            Vec::new(),
+            // Exec keeps the valid ones whose dealer has no log recorded on this branch.
+            self.dealer_logs.clone(),
         )
         .await?;
         // Transactions the rule found invalid leave the pool instead of holding their budget.
@@ -511,6 +516,12 @@ impl<E: Context> Chain<E> {
         let block = proposal.block;
         self.keep_pending(block.clone(), Some(proposal.executed))?;
         Ok(block)
+    }
+
+    /// The dealer logs the blocks this node builds offer (see the field's docs); replaces
+    /// the previous offer (empty: none).
+    pub fn offer_dealer_logs(&mut self, logs: Vec<Vec<u8>>) {
+        self.dealer_logs = logs;
     }
 
     /// The height of the highest block built or received here, final or not.

@@ -5,6 +5,7 @@
 //! ([`metrics`]) and the genesis ([`genesis`]). [`production`] decides when blocks are built;
 //! [`sync`] fetches missed blocks in ranges; [`dev`] holds the `dev_*` controls of a `--dev`
 //! node; [`devnet`] is `cowboyd devnet`; [`explorer`] serves the block explorer on the RPC port.
+//! [`reshare_task`] runs the beacon's reshare rounds ([`reshare`]) and switches its sharing.
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
 
 pub mod beacon;
@@ -23,6 +24,7 @@ pub mod node;
 pub mod production;
 pub mod reader;
 pub mod reshare;
+pub mod reshare_task;
 pub mod rpc;
 pub mod sync;
 pub mod trace;

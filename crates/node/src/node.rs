@@ -162,6 +162,14 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             partition_prefix: String::new(),
             peer_bound,
             beacon_share: cfg.beacon_share,
+            // A dev chain's share is the dev share, not a file (and its one validator never
+            // reshares); otherwise the data directory's, whose file names its round.
+            share_dir: (!cfg.dev).then(|| cfg.data_dir.clone()),
+            share_round: if cfg.dev {
+                0
+            } else {
+                crate::beacon::read_share_round(&cfg.data_dir)?.map_or(0, |(r, _)| r)
+            },
         },
         channels,
         oracle.clone(),
@@ -243,8 +251,8 @@ fn bootstrappers(
 
 /// The p2p channels of a validator and their per-peer quotas, in the order
 /// [`start_validator`] takes them: votes, certificates, certificate requests, blocks,
-/// transaction gossip, range sync, beacon partial signatures.
-pub fn channel_quotas() -> [(u64, Quota); 7] {
+/// transaction gossip, range sync, beacon partial signatures, reshare messages.
+pub fn channel_quotas() -> [(u64, Quota); 8] {
     let consensus =
         Quota::per_second(std::num::NonZeroU32::new(10_000).unwrap_or(std::num::NonZeroU32::MIN));
     [
@@ -255,6 +263,7 @@ pub fn channel_quotas() -> [(u64, Quota); 7] {
         (TXS_CHANNEL, crate::gossip::quota()),
         (crate::sync::SYNC_CHANNEL, crate::sync::quota()),
         (crate::beacon::BEACON_CHANNEL, crate::beacon::quota()),
+        (crate::reshare::RESHARE_CHANNEL, crate::reshare::quota()),
     ]
 }
 
@@ -279,6 +288,12 @@ pub struct ValidatorConfig {
     pub peer_bound: usize,
     /// Its share of the beacon group, if it holds one (`crate::beacon`).
     pub beacon_share: Option<commonware_cryptography::bls12381::primitives::group::Share>,
+    /// The reshare round of the sharing `beacon_share` belongs to (0: the genesis dealing;
+    /// `crate::beacon::read_share_round`).
+    pub share_round: u64,
+    /// Where the share file lives, replaced when a reshare round gives this validator a new
+    /// share (`None`: the share is not kept on disk).
+    pub share_dir: Option<PathBuf>,
 }
 
 /// A running validator's handles.
@@ -303,7 +318,7 @@ pub async fn start_validator<E, S, R, B>(
     context: &E,
     chain: Arc<Mutex<Chain<E>>>,
     cfg: ValidatorConfig,
-    channels: [(S, R); 7],
+    channels: [(S, R); 8],
     blocker: B,
     track: crate::epochs::Track,
 ) -> Result<Validator<E>, String>
@@ -316,37 +331,43 @@ where
     let genesis = &cfg.genesis;
     let me = cfg.key.public_key();
     let namespace = cowboy_exec::system::staking::consensus_namespace(genesis.chain_id);
-    let [votes, certificates, resolver, blocks, txs, sync, beacon_channel] = channels;
+    let [votes, certificates, resolver, blocks, txs, sync, beacon_channel, reshare_channel] =
+        channels;
     let metrics = Metrics::new(&context.child("cowboy"));
-    let beacon = genesis.beacon.as_ref().map(|sharing| {
-        let mut members: Vec<_> = genesis
-            .validators
-            .iter()
-            .map(|v| v.public_key.clone())
-            .collect();
-        members.sort();
-        crate::beacon::Beacon::new(
+    let beacon = match &genesis.beacon {
+        Some(sharing) => Some(crate::beacon::Beacon::new(
             genesis.chain_id,
-            crate::beacon::Group {
-                // The genesis sharing; a completed reshare round is not switched to yet.
-                round: 0,
-                sharing: sharing.clone(),
-                members,
-                share: cfg.beacon_share.clone(),
-            },
-        )
-    });
+            beacon_group(&chain, genesis, sharing, &cfg).await?,
+        )),
+        None => None,
+    };
     if let Some(b) = &beacon {
         b.start(context, beacon_channel);
+        crate::reshare_task::start(
+            context,
+            chain.clone(),
+            b.clone(),
+            crate::reshare_task::Config {
+                key: cfg.key.clone(),
+                share: cfg.beacon_share.clone().map(|s| (cfg.share_round, s)),
+                share_dir: cfg.share_dir.clone(),
+                params: genesis.params.clone(),
+            },
+            reshare_channel,
+        );
     } else {
-        // A chain without a beacon still registers its channel (the channel set is the same
+        // A chain without a beacon still registers its channels (the channel set is the same
         // on every node); keep both ends open and drop whatever arrives, rather than leave
         // the network a closed receiver.
-        let (sender, mut receiver) = beacon_channel;
-        context.child("beacon_drain").spawn(move |_| async move {
-            let _sender = sender;
-            while receiver.recv().await.is_ok() {}
-        });
+        for (name, (sender, mut receiver)) in [
+            ("beacon_drain", beacon_channel),
+            ("reshare_drain", reshare_channel),
+        ] {
+            context.child(name).spawn(move |_| async move {
+                let _sender = sender;
+                while receiver.recv().await.is_ok() {}
+            });
+        }
     }
     let (application, tasks) = Application::new(
         context.child("application"),
@@ -424,6 +445,63 @@ where
         metrics,
         consensus,
     })
+}
+
+/// The beacon's sharing at start: the chain's current one (exec's `reshare`, committed
+/// state), which is the genesis dealing until a reshare round succeeds, with this node's
+/// share if the share it was given belongs to that sharing's round (a share of an older
+/// sharing signs nothing the others can recover with, so it is not used).
+async fn beacon_group<E: Runtime>(
+    chain: &Arc<Mutex<Chain<E>>>,
+    genesis: &Genesis,
+    sharing: &commonware_cryptography::bls12381::primitives::sharing::Sharing<
+        cowboy_exec::beacon::Variant,
+    >,
+    cfg: &ValidatorConfig,
+) -> Result<crate::beacon::Group, String> {
+    let reader = chain.lock().await.readers().borrow().clone();
+    let current = match &reader {
+        Some(r) => cowboy_exec::reshare::committed_output(&r.state)
+            .await
+            .map_err(|e| format!("cannot read the beacon's current sharing: {e}"))?,
+        None => None,
+    };
+    let group = match current {
+        Some((round, output)) if round > 0 => {
+            let share = cfg
+                .beacon_share
+                .clone()
+                .filter(|_| cfg.share_round == round);
+            if share.is_none() && output.players().position(&cfg.key.public_key()).is_some() {
+                tracing::error!(
+                    round,
+                    held = cfg.share_round,
+                    "this validator holds no share of the beacon's current sharing"
+                );
+            }
+            crate::beacon::Group {
+                round,
+                sharing: output.public().clone(),
+                members: output.players().iter().cloned().collect(),
+                share,
+            }
+        }
+        _ => {
+            let mut members: Vec<_> = genesis
+                .validators
+                .iter()
+                .map(|v| v.public_key.clone())
+                .collect();
+            members.sort();
+            crate::beacon::Group {
+                round: 0,
+                sharing: sharing.clone(),
+                members,
+                share: cfg.beacon_share.clone().filter(|_| cfg.share_round == 0),
+            }
+        }
+    };
+    Ok(group)
 }
 
 /// The lock a node holds on its data directory while it runs (released when dropped).

@@ -23,8 +23,9 @@
 //! a node keeps the first log per dealer that verifies for the round (one signature check
 //! per log received until then).
 //!
-//! **Not wired yet.** The channel is not registered and no task drives sessions: the
-//! simulations and `cowboyd` do not reshare yet (the README says what is left).
+//! **Wired** by [`crate::reshare_task`]: it starts a session when a round's epoch begins,
+//! carries its messages on the channel, hands its logs to the chain's proposals and switches
+//! the beacon once the outcome block is final.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -332,13 +333,14 @@ impl Session {
     }
 }
 
-/// Replace `dir`'s share file with `share` atomically: written to a temporary file (mode
-/// 0600), synced, renamed over the old one, and the directory synced, so a crash leaves
-/// either the old share or the new one, never a torn file.
-pub fn replace_share(dir: &Path, share: &Share) -> Result<(), String> {
+/// Replace `dir`'s share file with `share` of round `round`'s sharing atomically: written to
+/// a temporary file (mode 0600), synced, renamed over the old one, and the directory synced,
+/// so a crash leaves either the old share or the new one, never a torn file. The file names
+/// the round, so a restarted node knows which sharing its share belongs to.
+pub fn replace_share(dir: &Path, round: u64, share: &Share) -> Result<(), String> {
     let tmp = dir.join(format!("{}.tmp", crate::beacon::SHARE_FILE));
     let _ = std::fs::remove_file(&tmp);
-    crate::beacon::write_share_to(&tmp, share)?;
+    crate::beacon::write_share_to(&tmp, round, share)?;
     let path = dir.join(crate::beacon::SHARE_FILE);
     std::fs::rename(&tmp, &path)
         .and_then(|()| std::fs::File::open(dir)?.sync_all())
@@ -600,7 +602,16 @@ pub(crate) mod tests {
         let mut it = shares.values();
         let (a, b) = (it.next().expect("a"), it.next().expect("b"));
         crate::beacon::write_share(&dir, a).expect("write");
-        replace_share(&dir, b).expect("replace");
+        // A genesis file (bare hex) reads as round 0; the replacement names its round.
+        assert_eq!(
+            crate::beacon::read_share_round(&dir).expect("read"),
+            Some((0, a.clone()))
+        );
+        replace_share(&dir, 3, b).expect("replace");
+        assert_eq!(
+            crate::beacon::read_share_round(&dir).expect("read"),
+            Some((3, b.clone()))
+        );
         assert_eq!(
             crate::beacon::read_share(&dir).expect("read"),
             Some(b.clone())

@@ -396,9 +396,9 @@ impl World {
             Mining::Interval(BLOCK_TIME),
             Arc::new(context.child("clock")),
         ));
-        let channels: [_; 7] = channels
+        let channels: [_; 8] = channels
             .try_into()
-            .unwrap_or_else(|_| panic!("seven channels"));
+            .unwrap_or_else(|_| panic!("eight channels"));
         let validator = start_validator(
             &context,
             chain.clone(),
@@ -412,6 +412,8 @@ impl World {
                 partition_prefix: format!("{name}-"),
                 peer_bound: cowboy_node::epochs::MAX_PEERS,
                 beacon_share: self.shares.get(i).cloned().flatten(),
+                share_round: 0,
+                share_dir: Some(dir.path().to_path_buf()),
             },
             channels,
             self.oracle.control(self.keys[i].clone()),
@@ -1075,28 +1077,7 @@ fn epochs_run(seed: u64) {
         }
 
         // The fifth node's owner stakes from a dev account, with the node's keys.
-        let owner = dev_account(9);
-        let bls = cowboy_exec::system::staking::validator_bls_key(
-            &cowboy_node::devnet::validator_seed(joiner).0,
-        )
-        .expect("bls key");
-        let register = staking_call(
-            &owner,
-            0,
-            "register",
-            vec![
-                cowboy_types::cbor::Value::Bytes(
-                    cowboy_exec::system::staking::bls_public_key(&bls).to_vec(),
-                ),
-                cowboy_types::cbor::Value::Bytes(
-                    cowboy_exec::system::staking::sign_pop(&bls, &owner.address()).to_vec(),
-                ),
-                cowboy_types::cbor::Value::Bytes(
-                    commonware_codec::Encode::encode(&world.keys[joiner]).to_vec(),
-                ),
-            ],
-            world.genesis.params.minimum_validator_stake_wei,
-        );
+        let register = register_call(&world, joiner, &dev_account(9));
         assert!(submit(&nodes[0], register.encode()).await, "seed {seed}: register refused");
 
         // Validator 2 is cut off from a little before the first boundary (height 19) to a
@@ -1167,6 +1148,158 @@ fn epochs_run(seed: u64) {
             assert!(waited < Duration::from_secs(10), "seed {seed}: the newcomer never got the transaction");
             world.context.sleep(Duration::from_millis(10)).await;
         }
+    })
+}
+
+/// The staking call by which `owner` (a dev account) registers validator `joiner` with its
+/// keys and the minimum stake.
+fn register_call(
+    world: &World,
+    joiner: usize,
+    owner: &cowboy_types::PrivateKey,
+) -> cowboy_types::Transaction {
+    let bls = cowboy_exec::system::staking::validator_bls_key(
+        &cowboy_node::devnet::validator_seed(joiner).0,
+    )
+    .expect("bls key");
+    staking_call(
+        owner,
+        0,
+        "register",
+        vec![
+            cowboy_types::cbor::Value::Bytes(
+                cowboy_exec::system::staking::bls_public_key(&bls).to_vec(),
+            ),
+            cowboy_types::cbor::Value::Bytes(
+                cowboy_exec::system::staking::sign_pop(&bls, &owner.address()).to_vec(),
+            ),
+            cowboy_types::cbor::Value::Bytes(
+                commonware_codec::Encode::encode(&world.keys[joiner]).to_vec(),
+            ),
+        ],
+        world.genesis.params.minimum_validator_stake_wei,
+    )
+}
+
+/// Resharing moves the beacon to the new set (issue 17 item 3; `cowboy_node::reshare_task`,
+/// p2p channel 7): four genesis validators hold the genesis sharing (`t` = 3); in epoch 0
+/// validator 3 signals its exit and a fifth node (4, an observer from the start) stakes, so
+/// epoch 1's set {0, 1, 2, 4} differs from the holders and epoch 1 runs reshare round 1
+/// (dealings and acks on the channel, dealer logs carried in blocks, the outcome at offset
+/// `E/2`). Once every player's share file names round 1 (each replaced its share and
+/// switched), the leaver and genesis holder 0 go silent: with `f + 1` = 2 genesis holders
+/// gone the genesis sharing can no longer sign, so every `σ` over a later height comes from
+/// 1, 2 and the joiner under the new sharing. The chain keeps finalizing, every block's `σ`
+/// checked by exec's rule; safety among the three live nodes. For every seed.
+#[test]
+fn sim_reshare_moves_the_beacon_to_a_joiner() {
+    for seed in seeds() {
+        reshare_run(seed);
+    }
+}
+
+fn reshare_run(seed: u64) {
+    init_logs();
+    let config = deterministic::Config::new()
+        .with_seed(seed)
+        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
+    deterministic::Runner::new(config).start(|context| async move {
+        let (n, joiner, leaver, silent) = (4, 4, 3, 0);
+        let e = SIM_EPOCH_BLOCKS;
+        let leaver_owner = dev_account(8);
+        let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        genesis.params.epoch_blocks = e;
+        // The leaver's owner is its coinbase (a funded dev account), which signs its exit.
+        genesis.validators[leaver].coinbase = leaver_owner.address();
+        let world = World::with_genesis(context, genesis, n + 1, seed).await;
+        world.link_all(&good_link(), |_, _| true).await;
+        let mut nodes = Vec::new();
+        for i in 0..=n {
+            let channels = world.channels(i, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            nodes.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
+        }
+        let register = register_call(&world, joiner, &dev_account(9));
+        assert!(submit(&nodes[1], register.encode()).await, "seed {seed}: register refused");
+        let exit = staking_call(&leaver_owner, 0, "signal_exit", vec![], 0);
+        assert!(submit(&nodes[1], exit.encode()).await, "seed {seed}: exit refused");
+
+        // Round 1: until every node finalized the outcome block and every player replaced
+        // its share with round 1's.
+        let players = [0, 1, 2, joiner];
+        let start = world.context.current();
+        loop {
+            let elapsed = world.context.current().duration_since(start).unwrap_or_default();
+            let mut heights = Vec::new();
+            for node in &nodes {
+                heights.push(node.chain.lock().await.head().header.height);
+            }
+            let rounds: Vec<Option<u64>> = nodes
+                .iter()
+                .map(|node| {
+                    cowboy_node::beacon::read_share_round(node._dir.path())
+                        .expect("a readable share file")
+                        .map(|(r, _)| r)
+                })
+                .collect();
+            let switched = players.iter().all(|p| rounds[*p] == Some(1));
+            if switched && heights.iter().all(|h| *h >= e + e / 2) {
+                // The run hands genesis shares in memory: a file exists only once replaced.
+                assert_eq!(rounds[leaver], None, "seed {seed}: the leaver is no player of round 1");
+                break;
+            }
+            assert!(
+                elapsed < DEADLINE,
+                "seed {seed}: no reshare after {elapsed:?}: heights {heights:?}, share rounds {rounds:?}"
+            );
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+        let reader = nodes[1].chain.lock().await.readers().borrow().clone().expect("a reader");
+        let (round, output) = cowboy_exec::reshare::committed_output(&reader.state)
+            .await
+            .expect("read the sharing")
+            .expect("a sharing");
+        assert_eq!(round, 1, "seed {seed}: the chain's sharing");
+        let expected = Set::from_iter_dedup(players.iter().map(|p| world.keys[*p].clone()));
+        assert_eq!(output.players(), &expected, "seed {seed}: round 1's players");
+
+        // The leaver and genesis holder 0 go silent; 1, 2 and the joiner are a consensus
+        // quorum of epoch 1's set, and the new sharing's `t` with the joiner only.
+        // No node finalized past `silenced_at` before, so no genesis partial from the silent
+        // ones exists for a later height.
+        world.unlink(|a, b| [leaver, silent].contains(&a) || [leaver, silent].contains(&b)).await;
+        let mut silenced_at = 0;
+        for node in &nodes {
+            silenced_at = silenced_at.max(node.chain.lock().await.head().header.height);
+        }
+        // The silent ones keep running (their data directories with them) to the end.
+        let (live, silenced): (Vec<SimNode>, Vec<SimNode>) = nodes
+            .into_iter()
+            .partition(|node| ![leaver, silent].contains(&node.index));
+        let target = silenced_at + beacon::BEACON_LAG + 8;
+        let start = world.context.current();
+        loop {
+            let elapsed = world.context.current().duration_since(start).unwrap_or_default();
+            let mut heights = Vec::new();
+            for node in &live {
+                heights.push(node.chain.lock().await.head().header.height);
+            }
+            if heights.iter().all(|h| *h >= target) {
+                break;
+            }
+            assert!(
+                elapsed < DEADLINE,
+                "seed {seed}: no liveness on the new sharing after {elapsed:?}: heights {heights:?} (target {target}, silenced at {silenced_at})"
+            );
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+        // Safety among the live, and every block's σ valid (exec's rule), those over heights
+        // above `silenced_at` recoverable only from the new sharing with the joiner's partial.
+        assert_agree(&live, target, seed, &format!("seed {seed}, reshare")).await;
+        for node in &live {
+            check_beacon(&world, node, &format!("seed {seed}, reshare")).await;
+        }
+        drop(silenced);
     })
 }
 
