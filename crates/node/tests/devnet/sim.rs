@@ -1277,22 +1277,8 @@ fn reshare_run(seed: u64) {
             .into_iter()
             .partition(|node| ![leaver, silent].contains(&node.index));
         let target = silenced_at + beacon::BEACON_LAG + 8;
-        let start = world.context.current();
-        loop {
-            let elapsed = world.context.current().duration_since(start).unwrap_or_default();
-            let mut heights = Vec::new();
-            for node in &live {
-                heights.push(node.chain.lock().await.head().header.height);
-            }
-            if heights.iter().all(|h| *h >= target) {
-                break;
-            }
-            assert!(
-                elapsed < DEADLINE,
-                "seed {seed}: no liveness on the new sharing after {elapsed:?}: heights {heights:?} (target {target}, silenced at {silenced_at})"
-            );
-            world.context.sleep(Duration::from_millis(50)).await;
-        }
+        let what = format!("seed {seed}, on the new sharing (silenced at {silenced_at})");
+        wait_for_height(&world, &live, target, &what).await;
         // Safety among the live, and every block's σ valid (exec's rule), those over heights
         // above `silenced_at` recoverable only from the new sharing with the joiner's partial.
         assert_agree(&live, target, seed, &format!("seed {seed}, reshare")).await;
@@ -1305,6 +1291,31 @@ fn reshare_run(seed: u64) {
 
 /// Safety among `nodes` up to height `upto`: every one finalized the same block with the same
 /// state root at every height (`what` names the run in a failure).
+/// Run the world until every one of `nodes` has a head at `target` or above; fails after
+/// [`DEADLINE`] of virtual time, naming `what` and the heights reached.
+async fn wait_for_height(world: &World, nodes: &[SimNode], target: u64, what: &str) {
+    let start = world.context.current();
+    loop {
+        let elapsed = world
+            .context
+            .current()
+            .duration_since(start)
+            .unwrap_or_default();
+        let mut heights = Vec::new();
+        for node in nodes {
+            heights.push(node.chain.lock().await.head().header.height);
+        }
+        if heights.iter().all(|h| *h >= target) {
+            return;
+        }
+        assert!(
+            elapsed < DEADLINE,
+            "{what}: no liveness after {elapsed:?}: heights {heights:?} (target {target})"
+        );
+        world.context.sleep(Duration::from_millis(50)).await;
+    }
+}
+
 async fn assert_agree(nodes: &[SimNode], upto: u64, seed: u64, what: &str) {
     let mut chains = Vec::new();
     for node in nodes {
@@ -1360,7 +1371,9 @@ fn downtime_run(n: usize, seed: u64) {
             };
             let channels = world.channels(i, route, None).await;
             let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-            let node = world.start(i, &format!("v{i}"), world.coinbase(i), channels).await;
+            let node = world
+                .start(i, &format!("v{i}"), world.coinbase(i), channels)
+                .await;
             if silent {
                 muted.push(node);
             } else {
@@ -1368,40 +1381,45 @@ fn downtime_run(n: usize, seed: u64) {
             }
         }
 
-        let start = world.context.current();
         let target = SIM_EPOCH_BLOCKS + 8;
-        loop {
-            let elapsed = world.context.current().duration_since(start).unwrap_or_default();
-            let mut heights = Vec::new();
-            for node in &honest {
-                heights.push(node.chain.lock().await.head().header.height);
-            }
-            if heights.iter().all(|h| *h >= target) {
-                break;
-            }
-            assert!(
-                elapsed < DEADLINE,
-                "seed {seed}, n {n}: no liveness after {elapsed:?}: heights {heights:?} (target {target})"
-            );
-            world.context.sleep(Duration::from_millis(50)).await;
-        }
+        wait_for_height(&world, &honest, target, &format!("seed {seed}, n {n}")).await;
 
         // Safety among the honest.
         assert_agree(&honest, target, seed, &format!("seed {seed}, n {n}")).await;
-        let reader = honest[0].chain.lock().await.readers().borrow().clone().expect("a reader");
+        let reader = honest[0]
+            .chain
+            .lock()
+            .await
+            .readers()
+            .borrow()
+            .clone()
+            .expect("a reader");
         let stake = world.genesis.params.minimum_validator_stake_wei;
         for i in 0..n {
             let record = cowboy_exec::system::staking::validator(&reader.state, &world.coinbase(i))
                 .await
                 .expect("read")
                 .unwrap_or_else(|| panic!("seed {seed}, n {n}: validator {i} has no record"));
-            let jailed_at = record.jailed_until.map(|until| until - world.genesis.params.jail_blocks());
+            let jailed_at = record
+                .jailed_until
+                .map(|until| until - world.genesis.params.jail_blocks());
             if mute.contains(&i) {
-                let at = jailed_at.unwrap_or_else(|| panic!("seed {seed}, n {n}: never-voter {i} was not jailed"));
-                assert!(at < SIM_EPOCH_BLOCKS, "seed {seed}, n {n}: validator {i} jailed at {at}, after epoch 0");
-                assert_eq!(record.stake, stake, "seed {seed}, n {n}: downtime must not slash");
+                let at = jailed_at.unwrap_or_else(|| {
+                    panic!("seed {seed}, n {n}: never-voter {i} was not jailed")
+                });
+                assert!(
+                    at < SIM_EPOCH_BLOCKS,
+                    "seed {seed}, n {n}: validator {i} jailed at {at}, after epoch 0"
+                );
+                assert_eq!(
+                    record.stake, stake,
+                    "seed {seed}, n {n}: downtime must not slash"
+                );
             } else {
-                assert_eq!(jailed_at, None, "seed {seed}, n {n}: honest validator {i} was jailed");
+                assert_eq!(
+                    jailed_at, None,
+                    "seed {seed}, n {n}: honest validator {i} was jailed"
+                );
             }
         }
         // Epoch 1's set is the honest validators alone.
@@ -1411,13 +1429,22 @@ fn downtime_run(n: usize, seed: u64) {
             .expect("a set");
         let mut members: Vec<Address> = set.iter().map(|m| m.address).collect();
         members.sort();
-        let mut expected: Vec<Address> = honest.iter().map(|node| world.coinbase(node.index)).collect();
+        let mut expected: Vec<Address> = honest
+            .iter()
+            .map(|node| world.coinbase(node.index))
+            .collect();
         expected.sort();
         assert_eq!(members, expected, "seed {seed}, n {n}: epoch 1's set");
         // Blocks of epoch 1 carry records of the honest set (n − f votes), finalized by it.
         let block = reader.block(target).await.expect("read").expect("final");
-        let record = block.votes.unwrap_or_else(|| panic!("seed {seed}, n {n}: block {target} has no vote record"));
-        assert_eq!(record.votes.len(), honest.len(), "seed {seed}, n {n}: votes in block {target}'s record");
+        let record = block
+            .votes
+            .unwrap_or_else(|| panic!("seed {seed}, n {n}: block {target} has no vote record"));
+        assert_eq!(
+            record.votes.len(),
+            honest.len(),
+            "seed {seed}, n {n}: votes in block {target}'s record"
+        );
         drop(muted);
     })
 }
