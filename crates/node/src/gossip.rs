@@ -26,16 +26,26 @@
 //!   full a transaction is not forwarded (it stays in this pool and is included when this
 //!   validator leads).
 //!
+//! **Re-sends.** The network drops a message to a peer it is not connected to at that moment
+//! (one still dialing at start-up, one restarting, one behind a partition), and nothing tells
+//! the sender who was missed. So a forwarded transaction is sent again after
+//! [`RESEND_DELAYS`] (1, 2, 4, … s on the runtime clock, ~1 min in all) for as long as it is
+//! still in this node's pool: a peer that already has it drops the repeat by its hash before
+//! decoding; one that was away gets it once it is back. At most [`RESEND_CAPACITY`]
+//! transactions wait for a re-send (beyond that a transaction is sent once, as above), so
+//! re-sends add at most `RESEND_CAPACITY` messages a second per peer, inside [`PEER_QUOTA`].
+//!
 //! A transaction this node refused for a reason of the moment (a nonce gap while it lags) is
 //! still remembered as seen: the peer that admitted it keeps it and includes it when it leads.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use commonware_cryptography::ed25519;
 use commonware_p2p::{Receiver, Recipients, Sender};
-use commonware_runtime::Quota;
+use commonware_runtime::{Clock, Quota};
 use cowboy_types::{keccak256, Hash32};
 use tokio::sync::{mpsc, Mutex};
 
@@ -55,6 +65,11 @@ pub const OUTBOUND_QUEUE: usize = 4_096;
 /// sustains against a node (`benches/devnet_throughput.py`), and a bound on the signature
 /// checks a flooding peer can cost.
 pub const PEER_QUOTA: u32 = 2_000;
+/// Seconds after a send (the first or a re-send) at which a transaction still in the pool is
+/// sent again: after the last, ~1 min after the first send, it is left to whoever holds it.
+pub const RESEND_DELAYS: [u64; 6] = [1, 2, 4, 8, 16, 32];
+/// Transactions waiting for a re-send at most.
+pub const RESEND_CAPACITY: usize = 1_024;
 
 /// The channel's per-peer rate quota.
 pub fn quota() -> Quota {
@@ -86,8 +101,44 @@ impl Seen {
 
 /// A transaction to forward, to every peer but the one it came from.
 struct Outgoing {
+    hash: Hash32,
     bytes: Vec<u8>,
     from: Option<ed25519::PublicKey>,
+    /// Sends before this one (an index into [`RESEND_DELAYS`]).
+    sends: usize,
+}
+
+/// Transactions waiting for a re-send, by when it is due (then by arrival, so the order is
+/// total and deterministic).
+#[derive(Default)]
+struct Resends {
+    due: BTreeMap<(SystemTime, u64), Outgoing>,
+    arrivals: u64,
+}
+
+impl Resends {
+    /// Re-send `out` (just sent) after its next delay, if it has one and there is room.
+    fn schedule(&mut self, now: SystemTime, mut out: Outgoing) {
+        let Some(delay) = RESEND_DELAYS.get(out.sends) else {
+            return;
+        };
+        if self.due.len() >= RESEND_CAPACITY {
+            tracing::debug!("gossip re-send list full: a transaction is sent once");
+            return;
+        }
+        out.sends += 1;
+        self.arrivals += 1;
+        self.due
+            .insert((now + Duration::from_secs(*delay), self.arrivals), out);
+    }
+
+    /// Take the re-sends due by `now`.
+    fn take_due(&mut self, now: SystemTime) -> Vec<Outgoing> {
+        let later = self.due.split_off(&(now, u64::MAX));
+        std::mem::replace(&mut self.due, later)
+            .into_values()
+            .collect()
+    }
 }
 
 /// The gossip handle: tell it of transactions admitted by RPC ([`Gossip::admitted`]); it
@@ -144,11 +195,17 @@ impl Gossip {
     /// to every peer.
     pub fn admitted(&self, hash: Hash32, bytes: &[u8]) {
         self.first_sight(hash);
-        self.forward(bytes.to_vec(), None);
+        self.forward(hash, bytes.to_vec(), None);
     }
 
-    fn forward(&self, bytes: Vec<u8>, from: Option<ed25519::PublicKey>) {
-        if self.outbound.try_send(Outgoing { bytes, from }).is_err() {
+    fn forward(&self, hash: Hash32, bytes: Vec<u8>, from: Option<ed25519::PublicKey>) {
+        let out = Outgoing {
+            hash,
+            bytes,
+            from,
+            sends: 0,
+        };
+        if self.outbound.try_send(out).is_err() {
             tracing::debug!("gossip queue full: a transaction is not forwarded");
         }
     }
@@ -170,7 +227,9 @@ impl Gossip {
         let (mut sender, mut receiver) = channel;
         let Outbound(mut queue) = outbound;
         let peers = self.peers.clone();
-        context.child("forward").spawn(move |_| async move {
+        let resends = Arc::new(std::sync::Mutex::new(Resends::default()));
+        let scheduled = resends.clone();
+        context.child("forward").spawn(move |context| async move {
             while let Some(out) = queue.recv().await {
                 let to: Vec<_> = peers
                     .lock()
@@ -183,7 +242,36 @@ impl Gossip {
                     })
                     .unwrap_or_default();
                 if !to.is_empty() {
-                    let _ = sender.send(Recipients::Some(to), out.bytes, false);
+                    let _ = sender.send(Recipients::Some(to), out.bytes.clone(), false);
+                }
+                if let Ok(mut resends) = scheduled.lock() {
+                    resends.schedule(context.current(), out);
+                }
+            }
+        });
+
+        // Once a second, what is due goes back on the queue if it is still in the pool.
+        let (outbound, pool) = (self.outbound.clone(), chain.clone());
+        context.child("resend").spawn(move |context| async move {
+            loop {
+                context.sleep(Duration::from_secs(1)).await;
+                let due = match resends.lock() {
+                    Ok(mut resends) => resends.take_due(context.current()),
+                    Err(_) => return,
+                };
+                if due.is_empty() {
+                    continue;
+                }
+                let pending: Vec<Outgoing> = {
+                    let c = pool.lock().await;
+                    due.into_iter()
+                        .filter(|out| c.mempool.get(&out.hash).is_some())
+                        .collect()
+                };
+                for out in pending {
+                    if outbound.try_send(out).is_err() {
+                        tracing::debug!("gossip queue full: a re-send is dropped");
+                    }
                 }
             }
         });
@@ -197,7 +285,12 @@ impl Gossip {
             let limit = max_tx_bytes(&params);
             while let Ok((peer, message)) = receiver.recv().await {
                 let bytes = message.as_ref();
-                if bytes.len() > limit || !gossip.first_sight(keccak256(bytes)) {
+                if bytes.len() > limit {
+                    metrics.gossip_dropped.inc();
+                    continue;
+                }
+                let hash = keccak256(bytes);
+                if !gossip.first_sight(hash) {
                     metrics.gossip_dropped.inc();
                     continue;
                 }
@@ -235,7 +328,7 @@ impl Gossip {
                 match admitted {
                     Ok(Ok(_)) => {
                         metrics.gossip_admitted.inc();
-                        gossip.forward(bytes, Some(peer));
+                        gossip.forward(hash, bytes, Some(peer));
                     }
                     Ok(Err(rejection)) => {
                         tracing::debug!(
@@ -270,5 +363,47 @@ mod tests {
         assert!(!seen.insert(h(1)));
         assert!(seen.insert(h(0)));
         assert!(!seen.insert(h(SEEN_CAPACITY as u32)));
+    }
+
+    #[test]
+    fn resends_come_due_after_each_delay_and_stop_after_the_last() {
+        let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+        let at = |s: u64| start + Duration::from_secs(s);
+        let out = |i: u32| Outgoing {
+            hash: keccak256(&i.to_be_bytes()),
+            bytes: i.to_be_bytes().to_vec(),
+            from: None,
+            sends: 0,
+        };
+        let mut resends = Resends::default();
+        resends.schedule(start, out(0));
+        // Due at each delay after the previous send, not before; gone after the last.
+        let mut now = start;
+        for delay in RESEND_DELAYS {
+            assert!(resends
+                .take_due(now + Duration::from_secs(delay) - Duration::from_millis(1))
+                .is_empty());
+            now += Duration::from_secs(delay);
+            let due = resends.take_due(now);
+            assert_eq!(due.len(), 1);
+            for o in due {
+                resends.schedule(now, o);
+            }
+        }
+        assert!(resends.due.is_empty());
+
+        // Bounded: beyond the capacity a transaction is not scheduled; those due come out in
+        // order of arrival.
+        for i in 0..RESEND_CAPACITY as u32 + 5 {
+            resends.schedule(start, out(i));
+        }
+        assert_eq!(resends.due.len(), RESEND_CAPACITY);
+        let due = resends.take_due(at(1));
+        assert_eq!(due.len(), RESEND_CAPACITY);
+        assert!(due
+            .iter()
+            .zip(0u32..)
+            .all(|(o, i)| o.bytes == i.to_be_bytes()));
+        assert!(due.iter().all(|o| o.sends == 1));
     }
 }

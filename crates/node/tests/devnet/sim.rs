@@ -1082,6 +1082,7 @@ fn epochs_run(seed: u64) {
 
         // Validator 2 is cut off from a little before the first boundary (height 19) to a
         // little after, so it must finalize the boundary from certificates it fetches later.
+        let away = transfer(&dev_account(5), 1, Address([0xee; 20]), 1, 100_000, 1);
         let start = world.context.current();
         let target = 3 * SIM_EPOCH_BLOCKS + 5;
         let (mut cut_at, mut healed_at) = (None, None);
@@ -1095,6 +1096,8 @@ fn epochs_run(seed: u64) {
             if cut_at.is_none() && leader >= SIM_EPOCH_BLOCKS - 6 {
                 world.unlink(|a, b| (a == cut) != (b == cut)).await;
                 cut_at = Some(leader);
+                // Sent while validator 2 is away; behind a nonce gap it stays in every pool.
+                assert!(submit(&nodes[0], away.encode()).await, "seed {seed}: gapped transfer refused");
             }
             if cut_at.is_some() && healed_at.is_none() && leader >= SIM_EPOCH_BLOCKS + 6 {
                 world.link_all(&good_link(), |a, b| (a == cut) != (b == cut)).await;
@@ -1112,6 +1115,11 @@ fn epochs_run(seed: u64) {
 
         // Safety at all five, the observer-turned-member and the cut-off one included.
         assert_agree(&nodes, target, seed, &format!("seed {seed}")).await;
+        // The transaction sent while it was away reached it by a re-send after the heal.
+        assert!(
+            nodes[cut].validator.gossip.has_seen(&away.hash()),
+            "seed {seed}: the validator cut off never got the transaction sent meanwhile"
+        );
         // The fifth node is in the sets from epoch 1 on, and leads rounds there.
         let reader = nodes[0].chain.lock().await.readers().borrow().clone().expect("a reader");
         for epoch in 0..=3 {
