@@ -207,8 +207,7 @@ pub fn checksum(a: [u8; 20]) -> [u8; 42] {
         match slot {
             Some((k, s)) if *k == a => *s,
             _ => {
-                let mut s = [0u8; 42];
-                s.copy_from_slice(cowboy_types::Address(a).to_checksum().as_bytes());
+                let s = cowboy_types::Address(a).to_checksum_bytes();
                 *slot = Some((a, s));
                 s
             }

@@ -12,7 +12,7 @@
 //! - Display is EIP-55 mixed-case checksummed hex; parsing accepts all-lowercase, all-uppercase
 //!   or correctly checksummed input and rejects a wrong checksum.
 
-use crate::hash::{hex_lower, keccak256, keccak256_concat, parse_hex, Hash32};
+use crate::hash::{keccak256, keccak256_concat, parse_hex, Hash32};
 use std::fmt;
 use std::str::FromStr;
 use unicode_normalization::UnicodeNormalization;
@@ -82,17 +82,29 @@ impl Address {
 
     /// EIP-55 checksummed hex with `0x` prefix.
     pub fn to_checksum(&self) -> String {
-        let lower = hex_lower(&self.0);
-        let h = keccak256(lower.as_bytes());
-        let mut out = String::with_capacity(42);
-        out.push_str("0x");
-        for (i, c) in lower.chars().enumerate() {
+        // ASCII by construction, so the lossy conversion never replaces anything.
+        String::from_utf8_lossy(&self.to_checksum_bytes()).into_owned()
+    }
+
+    /// [`Address::to_checksum`] as its 42 ASCII bytes, built without allocating (the PVM
+    /// checksums every address argument of an actor call).
+    pub fn to_checksum_bytes(&self) -> [u8; 42] {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [0u8; 42];
+        out[0] = b'0';
+        out[1] = b'x';
+        for (i, b) in self.0.iter().enumerate() {
+            out[2 + 2 * i] = DIGITS[usize::from(b >> 4)];
+            out[3 + 2 * i] = DIGITS[usize::from(b & 0xf)];
+        }
+        // EIP-55: a letter is upper case where the keccak of the lower-case hex has a nibble
+        // of 8 or more at its position.
+        let h = keccak256(&out[2..]);
+        for (i, c) in out[2..].iter_mut().enumerate() {
             let nibble = (h.0[i / 2] >> if i % 2 == 0 { 4 } else { 0 }) & 0xf;
-            out.push(if c.is_ascii_alphabetic() && nibble >= 8 {
-                c.to_ascii_uppercase()
-            } else {
-                c
-            });
+            if c.is_ascii_alphabetic() && nibble >= 8 {
+                c.make_ascii_uppercase();
+            }
         }
         out
     }

@@ -862,43 +862,56 @@ impl<'h> Vm<'h> {
         // Entries with holes: the copy below walks them all.
         let entries = ns.table.borrow().entries.len() as u64;
         self.charge(cost::CLASS.saturating_add(entries.saturating_mul(cost::CLASS_PER_NAME)))?;
-        let mut dict = NameMap::default();
+        // One pass over the namespace: the names type_new treats specially are recognised as
+        // they are copied, so the new class's map is hashed once per name, never searched.
+        let mut dict = NameMap::with_capacity_and_hasher(entries as usize + 2, Default::default());
+        let (mut has_eq, mut has_hash, mut has_doc) = (false, false, false);
+        let mut qualname = None;
+        let mut slots = None;
         for e in ns.table.borrow().iter() {
-            if let Value::Str(s) = &e.key {
-                dict.insert(Rc::from(&*s.s), e.value.clone());
+            let Value::Str(s) = &e.key else { continue };
+            let mut value = e.value.clone();
+            match s.s.as_str() {
+                "__eq__" => has_eq = true,
+                "__hash__" => has_hash = true,
+                "__doc__" => has_doc = true,
+                "__slots__" => slots = Some(value.clone()),
+                // A str `__qualname__` names the class and is not kept in its namespace.
+                "__qualname__" => {
+                    if let Value::Str(q) = &value {
+                        qualname = Some(q.clone());
+                        continue;
+                    }
+                }
+                // __new__ and __init_subclass__/__class_getitem__ are implicitly static and
+                // class methods.
+                "__new__" => {
+                    if let Value::Function(_) = &value {
+                        value = Value::StaticMethod(Rc::new(Wrapped(value)));
+                    }
+                }
+                "__init_subclass__" | "__class_getitem__" => {
+                    if let Value::Function(_) = &value {
+                        value = Value::ClassMethod(Rc::new(Wrapped(value)));
+                    }
+                }
+                _ => {}
             }
-        }
-        // __new__ and __init_subclass__/__class_getitem__ are implicitly static/class methods.
-        if let Some(Value::Function(f)) = dict.get("__new__").cloned() {
-            dict.insert(
-                "__new__".into(),
-                Value::StaticMethod(Rc::new(Wrapped(Value::Function(f)))),
-            );
-        }
-        for n in ["__init_subclass__", "__class_getitem__"] {
-            if let Some(Value::Function(f)) = dict.get(n).cloned() {
-                dict.insert(
-                    n.into(),
-                    Value::ClassMethod(Rc::new(Wrapped(Value::Function(f)))),
-                );
-            }
+            dict.insert(Rc::from(&*s.s), value);
         }
         // A class that defines __eq__ but not __hash__ is unhashable, and its subclasses
         // inherit that (CPython's type_new sets __hash__ to None).
-        if dict.contains_key("__eq__") && !dict.contains_key("__hash__") {
+        if has_eq && !has_hash {
             dict.insert("__hash__".into(), Value::None);
         }
         // Every class has its own __doc__ (never inherited).
-        if !dict.contains_key("__doc__") {
+        if !has_doc {
             dict.insert("__doc__".into(), Value::None);
         }
-        if let Some(Value::Str(q)) = dict.get("__qualname__").cloned() {
-            dict.shift_remove("__qualname__");
-            let cls = self.new_class(&name, bases, dict)?;
+        let cls = self.make_class(&name, bases, dict, slots)?;
+        if let Some(q) = qualname {
             *cls.qualname.borrow_mut() = q.s.as_str().into();
-            return self.finish_class(cls, meta, kw);
         }
-        let cls = self.new_class(&name, bases, dict)?;
         self.finish_class(cls, meta, kw)
     }
 
@@ -910,14 +923,17 @@ impl<'h> Vm<'h> {
     ) -> R<Rc<Class>> {
         let meta = meta.or_else(|| cls.bases.iter().find_map(|b| b.meta.borrow().clone()));
         *cls.meta.borrow_mut() = meta;
+        // Only instances can have `__set_name__` (a class or a builtin value cannot define it
+        // for itself), so only they are taken out of the namespace before the calls.
         let items: Vec<(Rc<str>, Value)> = cls
             .dict
             .borrow()
             .iter()
+            .filter(|(_, v)| matches!(v, Value::Instance(_)))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         for (k, v) in items {
-            if matches!(v, Value::Instance(_)) && self.lookup_dunder(&v, "__set_name__").is_some() {
+            if self.lookup_dunder(&v, "__set_name__").is_some() {
                 let r = self.call_method(
                     &v,
                     "__set_name__",
@@ -970,6 +986,18 @@ impl<'h> Vm<'h> {
         if dict.contains_key("__eq__") && !dict.contains_key("__hash__") {
             dict.insert("__hash__".into(), Value::None);
         }
+        let slots = dict.get("__slots__").cloned();
+        self.make_class(name, bases, dict, slots)
+    }
+
+    /// [`Vm::new_class`] once the namespace is final, with its `__slots__` entry if any.
+    fn make_class(
+        &mut self,
+        name: &str,
+        bases: Vec<Rc<Class>>,
+        dict: NameMap,
+        slots: Option<Value>,
+    ) -> R<Rc<Class>> {
         let bases = if bases.is_empty() {
             vec![self.types.object.clone()]
         } else {
@@ -983,7 +1011,7 @@ impl<'h> Vm<'h> {
             .unwrap_or(BuiltinType::Object);
         // `__slots__` may be any iterable of strings (collected, and charged, here); the
         // layout it makes is the union with the bases' slot names, paid per name.
-        let declared = match dict.get("__slots__").cloned() {
+        let declared = match slots {
             None => None,
             Some(v @ Value::Str(_)) => Some(vec![v]),
             Some(v) => Some(self.collect(&v)?),
