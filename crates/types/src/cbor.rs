@@ -191,7 +191,9 @@ impl std::error::Error for CborError {}
 
 /// Encodes `value` canonically.
 pub fn encode(value: &Value) -> Vec<u8> {
-    let mut out = Vec::new();
+    // Most encodings (keys, scalars, small records) fit: one allocation instead of a few
+    // doublings.
+    let mut out = Vec::with_capacity(64);
     encode_into(value, &mut out);
     out
 }
@@ -230,15 +232,21 @@ pub fn encode_into(value: &Value, out: &mut Vec<u8>) {
             }
         }
         Value::Map(entries) => {
-            let mut encoded: Vec<(Vec<u8>, Vec<u8>)> = entries
-                .iter()
-                .map(|(k, v)| (encode(k), encode(v)))
-                .collect();
-            encoded.sort_by(|a, b| a.0.cmp(&b.0));
-            write_head(out, 5, encoded.len() as u64);
-            for (k, v) in encoded {
-                out.extend_from_slice(&k);
-                out.extend_from_slice(&v);
+            // Entries are written in the order of their encoded keys (canonical CBOR): each
+            // entry is encoded once into one scratch buffer, then copied out in key order.
+            let mut scratch = Vec::new();
+            let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(entries.len());
+            for (k, v) in entries {
+                let start = scratch.len();
+                encode_into(k, &mut scratch);
+                let key_end = scratch.len();
+                encode_into(v, &mut scratch);
+                spans.push((start, key_end, scratch.len()));
+            }
+            spans.sort_by(|a, b| scratch[a.0..a.1].cmp(&scratch[b.0..b.1]));
+            write_head(out, 5, entries.len() as u64);
+            for (start, _, end) in spans {
+                out.extend_from_slice(&scratch[start..end]);
             }
         }
         Value::Bool(false) => out.push(0xf4),
