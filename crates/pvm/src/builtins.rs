@@ -2197,6 +2197,20 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     Err(vm.type_err(format!("cannot create '{}' instances", c.name)))
 }
 
+/// The attributes every function answers (`Vm::getattr_opt_in`), listed by `dir(f)`.
+const FUNCTION_ATTRS: &[&str] = &[
+    "__annotations__",
+    "__closure__",
+    "__defaults__",
+    "__dict__",
+    "__doc__",
+    "__get__",
+    "__kwdefaults__",
+    "__module__",
+    "__name__",
+    "__qualname__",
+];
+
 /// `dir(obj)`: the sorted names of the object's `__dict__` and of every class in its type's
 /// MRO (for a class, its own MRO), plus a builtin value's methods.
 fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
@@ -2220,6 +2234,13 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         Value::Module(m) => add_dict(&m.dict),
         Value::Instance(i) => {
             add_dict(&i.dict);
+        }
+        // A function's own attributes and the function type's, as far as the PVM has them
+        // (`__code__`, `__globals__` and `__builtins__` do not exist here: item 5 of
+        // LIMITATIONS.md).
+        Value::Function(f) => {
+            add_dict(&f.attrs);
+            names.extend(FUNCTION_ATTRS.iter().map(|n| n.to_string()));
         }
         _ => {}
     }
