@@ -45,7 +45,7 @@ use std::time::{Duration, SystemTime};
 
 use commonware_cryptography::ed25519;
 use commonware_p2p::{Receiver, Recipients, Sender};
-use commonware_runtime::{Clock, Quota};
+use commonware_runtime::Quota;
 use cowboy_types::{keccak256, Hash32};
 use tokio::sync::{mpsc, Mutex};
 

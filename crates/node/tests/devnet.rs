@@ -702,6 +702,43 @@ impl ValidatorNetwork {
         }
     }
 
+    /// Deal a threshold beacon group to the genesis validators (from a fixed seed: a test
+    /// rehearsal, as `cowboyd devnet`'s dealing is), write validator `i`'s share into its data
+    /// directory and the group into the genesis, as `cowboyd devnet` does.
+    fn deal_beacon(&self) {
+        use rand::SeedableRng as _;
+        let text = std::fs::read_to_string(&self.genesis).unwrap();
+        let mut genesis = cowboy_node::genesis::Genesis::from_json(&text).unwrap();
+        let members: Vec<_> = genesis
+            .validators
+            .iter()
+            .map(|v| v.public_key.clone())
+            .collect();
+        let rng = rand::rngs::ChaCha20Rng::seed_from_u64(17);
+        let (sharing, shares) = cowboy_node::genesis::deal_beacon(rng, &members).unwrap();
+        for (key, share) in &shares {
+            let i = (0..self.ports.len())
+                .find(|i| {
+                    use commonware_cryptography::Signer;
+                    Self::key(*i).1.public_key() == *key
+                })
+                .expect("a share for a genesis validator");
+            let dir = self.dir.join(format!("v{i}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            cowboy_node::beacon::write_share(&dir, share).unwrap();
+        }
+        genesis.params.beacon_group_key = Some(cowboy_node::genesis::beacon_group_key(&sharing));
+        genesis.beacon = Some(sharing);
+        std::fs::write(&self.genesis, genesis.to_json()).unwrap();
+    }
+
+    /// The round of the beacon share in validator `i`'s data directory, if it holds one.
+    fn share_round(&self, i: usize) -> Option<u64> {
+        cowboy_node::beacon::read_share_round(&self.dir.join(format!("v{i}")))
+            .unwrap()
+            .map(|(round, _)| round)
+    }
+
     /// Validator `i`'s key: its seed (the key file's content) and the key.
     fn key(i: usize) -> (Hash32, commonware_cryptography::ed25519::PrivateKey) {
         use commonware_codec::DecodeExt;

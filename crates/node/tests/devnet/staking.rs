@@ -1,10 +1,15 @@
-//! Proof of stake over real `cowboyd` processes on loopback (issue 17): with 40-block epochs,
-//! a fifth node's owner stakes it in during epoch 0 and a genesis validator's owner signals
-//! exit. From epoch 1 the set has the newcomer and not the leaver: the newcomer, which no peer
-//! connected to before (it is not in the genesis), syncs over p2p, votes and leads blocks; the
-//! leaver is stopped for good and one of the remaining validators is killed with `kill -9` and
-//! restarted, and the chain still crosses the next boundary, so the newcomer's votes are needed
-//! (three of the four members must vote). Every node agrees on every block hash and state root.
+//! Proof of stake over real `cowboyd` processes on loopback (issue 17): with 40-block epochs
+//! and a threshold beacon dealt at genesis, a fifth node's owner stakes it in during epoch 0
+//! and a genesis validator's owner signals exit. From epoch 1 the set has the newcomer and not
+//! the leaver: the newcomer, which no peer connected to before (it is not in the genesis),
+//! syncs over p2p, votes and leads blocks, and epoch 1's resharing round (p2p channel 7) moves
+//! the beacon to the new set: every player's share file names round 1. Then the leaver is
+//! stopped for good, validator 1 is killed with `kill -9` and restarted (it must come back on
+//! its round-1 share), and validator 0 is stopped for good: validators 1, 2 and the newcomer
+//! are now exactly the three of four members consensus needs, and exactly the `t = 3` holders
+//! of the new sharing every block's beacon signature needs, so the chain crossing the next
+//! boundary proves the restarted node signs with the share it reloaded and the newcomer with
+//! the one it was dealt. Every node agrees on every block hash and state root.
 
 use super::*;
 
@@ -88,6 +93,7 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
         g["allocations"][hex0x(&leaver_owner.address().0)] = json!("10000000000000000000");
         g["validators"][leaver]["coinbase"] = json!(hex0x(&leaver_owner.address().0));
     });
+    net.deal_beacon();
     let mut nodes: Vec<Option<Node>> = (0..4).map(|i| Some(net.start(i))).collect();
     let coinbase = hex0x(&joiner_owner.address().0);
     nodes.push(Some(net.start_args(
@@ -163,13 +169,44 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
         std::thread::sleep(Duration::from_millis(500));
     };
 
-    // The leaver stops for good; validator 1 is killed and restarted. Three of the four
-    // members (0, 2 and the newcomer) keep finalizing, and the chain crosses epoch 2's boundary.
+    // Epoch 1 reshares to its set: each player replaces its genesis share with round 1's
+    // (from the outcome block, half way through the epoch); the leaver deals but plays no part.
+    let started = Instant::now();
+    while [0, 1, 2, joiner]
+        .iter()
+        .any(|&i| net.share_round(i) != Some(1))
+    {
+        let rounds: Vec<_> = (0..=joiner).map(|i| net.share_round(i)).collect();
+        assert!(
+            started.elapsed() < Duration::from_secs(180),
+            "epoch 1 did not reshare: share rounds {rounds:?} at height {}; the newcomer's log tail:\n{}",
+            node(&nodes, 0).height(),
+            tail(&net.log(joiner))
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    assert_eq!(
+        net.share_round(leaver),
+        Some(0),
+        "the leaver is no player of round 1"
+    );
+
+    // The leaver stops for good; validator 1 is killed and restarted on its round-1 share and
+    // catches up; then validator 0 stops for good. Validators 1, 2 and the newcomer, the only
+    // quorum left and the only `t` holders of the new sharing, carry the chain across epoch
+    // 2's boundary.
     nodes[leaver].take().unwrap().kill9();
     nodes[1].take().unwrap().kill9();
     nodes[1] = Some(net.start(1));
-    let target = (2 * EPOCH + 5).max(led + 5);
-    let running: Vec<Node> = [0, 1, 2, joiner].iter().map(|&i| node(&nodes, i)).collect();
+    let caught_up = node(&nodes, 2).height();
+    wait_all(
+        &[&node(&nodes, 1)],
+        caught_up,
+        "validator 1 after its restart",
+    );
+    nodes[0].take().unwrap().kill9();
+    let running: Vec<Node> = [1, 2, joiner].iter().map(|&i| node(&nodes, i)).collect();
+    let target = (2 * EPOCH + 5).max(led + 5).max(running[1].height() + 10);
     wait_all(
         &running.iter().collect::<Vec<_>>(),
         target,
