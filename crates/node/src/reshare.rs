@@ -23,12 +23,22 @@
 //! a node keeps the first log per dealer that verifies for the round (one signature check
 //! per log received until then).
 //!
+//! **A restarted player keeps its dealings.** A dealer that has a player's ack does not send
+//! it the dealing again, so a player that restarts during a round would lack it and could not
+//! finish. With a journal directory, a player appends each dealing it acks to
+//! `reshare-<round>.dealings` there (mode 0600: the dealings are secret shares), synced
+//! *before* the ack leaves; a session started again for the same round replays the journal,
+//! so the restarted player holds every dealing it acked and finishes with its share. A torn
+//! last record (a crash mid-append) was never acked and is ignored. Journals of earlier rounds
+//! are deleted when a round starts, and the round's own once its share is kept
+//! ([`Session::discard_journal`]).
+//!
 //! **Wired** by [`crate::reshare_task`]: it starts a session when a round's epoch begins,
 //! carries its messages on the channel, hands its logs to the chain's proposals and switches
 //! the beacon once the outcome block is final.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use commonware_codec::{Copying, Decode, DecodeExt, Encode, FixedSize};
 use commonware_cryptography::bls12381::dkg::feldman_desmedt::{
@@ -98,6 +108,8 @@ pub struct Session {
     /// The first log that verified from each dealer.
     logs: BTreeMap<ed25519::PublicKey, Vec<u8>>,
     invalid: u64,
+    /// Where the dealings this player acks are journaled (see the module docs).
+    journal: Option<PathBuf>,
 }
 
 /// The dealer randomness of `key` in round `round` (see the module docs).
@@ -114,9 +126,15 @@ fn dealer_rng(key: &ed25519::PrivateKey, round: u64) -> rand::rngs::ChaCha20Rng 
 
 impl Session {
     /// Start round `round` as `key`, with `share` (this node's share of the current sharing,
-    /// needed to deal). A node that is neither a dealer with a share nor a player gets
-    /// `None`.
-    pub fn start(round: Round, key: &ed25519::PrivateKey, share: Option<Share>) -> Option<Session> {
+    /// needed to deal), journaling acked dealings in `journal_dir` if given (and replaying
+    /// what an earlier session of the round journaled there). A node that is neither a
+    /// dealer with a share nor a player gets `None`.
+    pub fn start(
+        round: Round,
+        key: &ed25519::PrivateKey,
+        share: Option<Share>,
+        journal_dir: Option<&Path>,
+    ) -> Option<Session> {
         let me = key.public_key();
         let is_dealer = round.dealers.position(&me).is_some();
         let is_player = round.players.position(&me).is_some();
@@ -158,6 +176,7 @@ impl Session {
             acks: BTreeMap::new(),
             logs: BTreeMap::new(),
             invalid: 0,
+            journal: None,
         };
         // A dealer that is also a player deals to itself without the network.
         if let (Some((pub_msg, priv_msg)), Some(player)) = (own, session.player.as_mut()) {
@@ -167,7 +186,26 @@ impl Session {
                 }
             }
         }
+        if let (Some(dir), true) = (journal_dir, session.player.is_some()) {
+            remove_old_journals(dir, session.round.round);
+            let path = journal_path(dir, session.round.round);
+            let max = max_message_bytes(&session.round);
+            for (from, body) in read_journal(&path, max) {
+                if session.round.dealers.position(&from).is_some() {
+                    // Acked before the restart: the ack is rebuilt, not sent.
+                    session.dealing(&from, &body);
+                }
+            }
+            session.journal = Some(path);
+        }
         Some(session)
+    }
+
+    /// Delete this round's journal (once the share it led to is kept, or the round is over).
+    pub fn discard_journal(&mut self) {
+        if let Some(path) = self.journal.take() {
+            let _ = std::fs::remove_file(path);
+        }
     }
 
     /// The round.
@@ -272,6 +310,13 @@ impl Session {
         };
         match player.dealer_message::<Faults>(from.clone(), pub_msg, priv_msg) {
             Ok(Some(ack)) => {
+                if let Some(path) = &self.journal {
+                    // On disk before the ack leaves: a dealer with our ack does not send
+                    // the dealing again. A failed write costs only a restart's share.
+                    if let Err(e) = append_journal(path, from, body) {
+                        tracing::error!(error = %e, "reshare: cannot journal a dealing");
+                    }
+                }
                 let msg = message(ACK, round, &ack.encode());
                 self.acks.insert(from.clone(), msg.clone());
                 vec![(To::One(from.clone()), msg)]
@@ -331,6 +376,73 @@ impl Session {
                 .map_err(|e| format!("cannot finalize reshare round {}: {e}", self.round.round)),
         )
     }
+}
+
+/// The journal of round `round`'s acked dealings in `dir`.
+fn journal_path(dir: &Path, round: u64) -> PathBuf {
+    dir.join(format!("reshare-{round}.dealings"))
+}
+
+/// Delete the journals in `dir` of rounds before `round`.
+fn remove_old_journals(dir: &Path, round: u64) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let old = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("reshare-"))
+            .and_then(|n| n.strip_suffix(".dealings"))
+            .and_then(|r| r.parse::<u64>().ok())
+            .is_some_and(|r| r < round);
+        if old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Append one record (the dealer's key, the body's length as 4 bytes big-endian, the body)
+/// to the journal at `path` and sync it.
+fn append_journal(path: &Path, from: &ed25519::PublicKey, body: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    let len = u32::try_from(body.len()).map_err(std::io::Error::other)?;
+    let mut record = from.encode().to_vec();
+    record.extend_from_slice(&len.to_be_bytes());
+    record.extend_from_slice(body);
+    file.write_all(&record)?;
+    file.sync_data()
+}
+
+/// The records of the journal at `path` (none if there is no file), up to the first that is
+/// torn or malformed, bodies at most `max` bytes.
+fn read_journal(path: &Path, max: usize) -> Vec<(ed25519::PublicKey, Vec<u8>)> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let key_len = ed25519::PublicKey::SIZE;
+    let mut out = Vec::new();
+    let mut rest = &bytes[..];
+    while rest.len() >= key_len + 4 {
+        let Ok(from) = ed25519::PublicKey::decode(Copying(&rest[..key_len])) else {
+            break;
+        };
+        let mut len = [0u8; 4];
+        len.copy_from_slice(&rest[key_len..key_len + 4]);
+        let len = u32::from_be_bytes(len) as usize;
+        let body = &rest[key_len + 4..];
+        if len > max || body.len() < len {
+            break;
+        }
+        out.push((from, body[..len].to_vec()));
+        rest = &body[len..];
+    }
+    out
 }
 
 /// Replace `dir`'s share file with `share` of round `round`'s sharing atomically: written to
@@ -438,7 +550,7 @@ pub(crate) mod tests {
             .filter_map(|i| {
                 let k = key(i);
                 let share = shares.get(&k.public_key()).cloned();
-                Session::start(round.clone(), &k, share).map(|s| (k.public_key(), s))
+                Session::start(round.clone(), &k, share, None).map(|s| (k.public_key(), s))
             })
             .collect();
         exchange(&mut sessions, None);
@@ -468,7 +580,7 @@ pub(crate) mod tests {
             .filter_map(|i| {
                 let k = key(i);
                 let share = shares.get(&k.public_key()).cloned();
-                Session::start(round.clone(), &k, share).map(|s| (k.public_key(), s))
+                Session::start(round.clone(), &k, share, None).map(|s| (k.public_key(), s))
             })
             .collect();
         assert_eq!(sessions.len(), 5);
@@ -524,8 +636,8 @@ pub(crate) mod tests {
         let (round, shares, _) = round();
         let dealer = key(0);
         let share = shares.get(&dealer.public_key()).cloned();
-        let a = Session::start(round.clone(), &dealer, share.clone()).expect("dealer");
-        let b = Session::start(round.clone(), &dealer, share).expect("dealer");
+        let a = Session::start(round.clone(), &dealer, share.clone(), None).expect("dealer");
+        let b = Session::start(round.clone(), &dealer, share, None).expect("dealer");
         assert_eq!(
             a.outgoing(),
             b.outgoing(),
@@ -537,7 +649,7 @@ pub(crate) mod tests {
             .filter_map(|i| {
                 let k = key(i);
                 let share = shares.get(&k.public_key()).cloned();
-                Session::start(round.clone(), &k, share).map(|s| (k.public_key(), s))
+                Session::start(round.clone(), &k, share, None).map(|s| (k.public_key(), s))
             })
             .collect();
         let joiner = key(4).public_key();
@@ -559,10 +671,70 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_player_restarted_mid_round_replays_its_journal_and_gets_its_share() {
+        let (round, shares, _) = round();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let stale = journal_path(dir.path(), 0);
+        std::fs::write(&stale, b"an earlier round's").expect("write");
+        let joiner = key(4);
+        let mut sessions: BTreeMap<_, _> = (0..5)
+            .filter_map(|i| {
+                let k = key(i);
+                let share = shares.get(&k.public_key()).cloned();
+                let journal = (i == 4).then(|| dir.path());
+                Session::start(round.clone(), &k, share, journal).map(|s| (k.public_key(), s))
+            })
+            .collect();
+        assert!(!stale.exists(), "an earlier round's journal is deleted");
+        exchange(&mut sessions, None);
+        let path = journal_path(dir.path(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path)
+                .expect("a journal")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "the dealings are secret");
+        }
+        // The joiner crashes after acking every dealing, mid-append of nothing it acked.
+        let mut before = sessions.remove(&joiner.public_key()).expect("joiner");
+        let mut file = std::fs::read(&path).expect("journal");
+        let records = file.len();
+        file.extend_from_slice(&joiner.public_key().encode());
+        file.extend_from_slice(&[0, 0, 1]);
+        std::fs::write(&path, &file).expect("tear");
+        let restarted =
+            Session::start(round.clone(), &joiner, None, Some(dir.path())).expect("player");
+        let forgetful = Session::start(round.clone(), &joiner, None, None).expect("player");
+        assert_eq!(restarted.acks.len(), 4, "every acked dealing replayed");
+        assert_eq!(forgetful.acks.len(), 0);
+        // The dealers have its acks, so they send it nothing again.
+        sessions.insert(joiner.public_key(), restarted);
+        for s in sessions.values_mut() {
+            s.finalize();
+        }
+        exchange(&mut sessions, None);
+        assert_eq!(std::fs::read(&path).expect("journal").len(), records + 35);
+        let logs = sessions[&key(0).public_key()].logs();
+        let mut restarted = sessions.remove(&joiner.public_key()).expect("joiner");
+        let share = restarted.finish(&logs).expect("a player").expect("a share");
+        let expected = before.finish(&logs).expect("a player").expect("a share");
+        assert_eq!(
+            share, expected,
+            "the share it would have had without the restart"
+        );
+        let mut forgetful = forgetful;
+        assert!(forgetful.finish(&logs).expect("a player").is_err());
+        restarted.discard_journal();
+        assert!(!path.exists());
+    }
+
+    #[test]
     fn garbage_other_rounds_and_wrong_roles_are_dropped() {
         let (round, shares, _) = round();
         let joiner = key(4);
-        let mut s = Session::start(round.clone(), &joiner, None).expect("a player");
+        let mut s = Session::start(round.clone(), &joiner, None, None).expect("a player");
         let dealer = key(1).public_key();
         // Too short, and a dealing from a node that is not a dealer.
         assert!(s.receive(&dealer, &[0u8; 3]).is_empty());
@@ -583,7 +755,7 @@ pub(crate) mod tests {
         assert_eq!(s.invalid(), 4);
         assert!(s.logs().is_empty());
         // A valid dealing is acked, and acked again when repeated.
-        let d = Session::start(round, &key(1), shares.get(&dealer).cloned()).expect("dealer");
+        let d = Session::start(round, &key(1), shares.get(&dealer).cloned(), None).expect("dealer");
         let (_, dealing) = d
             .outgoing()
             .into_iter()

@@ -221,7 +221,7 @@ impl<E: Runtime> Task<E> {
             .filter(|(r, _)| Some(*r) == current)
             .map(|(_, s)| s.clone());
         let dealing = share.is_some();
-        self.session = Session::start(round, &self.cfg.key, share);
+        self.session = Session::start(round, &self.cfg.key, share, self.cfg.share_dir.as_deref());
         if let Some(s) = &self.session {
             tracing::info!(
                 round = s.round().round,
@@ -254,14 +254,18 @@ impl<E: Runtime> Task<E> {
                     .filter(|(r, _)| *r == round)
                     .map(|(_, logs)| logs)
                     .unwrap_or_default();
-                match session.finish(&logs) {
+                let share = match session.finish(&logs) {
                     Some(Ok(share)) => self.persist(round, share),
                     Some(Err(error)) => {
                         tracing::error!(round, %error, "reshare: no share of the new sharing");
                         None
                     }
                     None => None,
+                };
+                if let Some(session) = self.session.as_mut() {
+                    session.discard_journal();
                 }
+                share
             }
             None => {
                 if output.players().position(&self.me).is_some() {
