@@ -582,6 +582,16 @@ async fn submit(node: &SimNode, bytes: Vec<u8>) -> bool {
     }
 }
 
+/// The deterministic runtime of one run under `seed` (with logs if `SIM_LOG` asks), which
+/// fails the run a minute past [`DEADLINE`].
+fn runner(seed: u64) -> deterministic::Runner {
+    init_logs();
+    let config = deterministic::Config::new()
+        .with_seed(seed)
+        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
+    deterministic::Runner::new(config)
+}
+
 /// Logs of a run being reproduced (`SIM_LOG=info SIM_SEED=…`).
 fn init_logs() {
     if let Ok(filter) = std::env::var("SIM_LOG") {
@@ -595,11 +605,7 @@ fn init_logs() {
 /// One run of `fault` with `n` validators under `seed` (see the module docs).
 /// Returns whether evidence was recorded against every faulty validator.
 fn run(fault: Fault, n: usize, seed: u64) -> bool {
-    init_logs();
-    let config = deterministic::Config::new()
-        .with_seed(seed)
-        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
-    deterministic::Runner::new(config).start(|context| async move {
+    runner(seed).start(|context| async move {
         let world = World::new(context, n, seed).await;
         let f = (n - 1) / 3;
         let link = match fault {
@@ -1059,11 +1065,7 @@ fn sim_epochs_follow_the_staked_set() {
 }
 
 fn epochs_run(seed: u64) {
-    init_logs();
-    let config = deterministic::Config::new()
-        .with_seed(seed)
-        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
-    deterministic::Runner::new(config).start(|context| async move {
+    runner(seed).start(|context| async move {
         let (n, joiner, cut) = (4, 4, 2);
         let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
         genesis.params.epoch_blocks = SIM_EPOCH_BLOCKS;
@@ -1207,11 +1209,7 @@ fn sim_reshare_moves_the_beacon_to_a_joiner() {
 }
 
 fn reshare_run(seed: u64) {
-    init_logs();
-    let config = deterministic::Config::new()
-        .with_seed(seed)
-        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
-    deterministic::Runner::new(config).start(|context| async move {
+    runner(seed).start(|context| async move {
         let (n, joiner, leaver, silent) = (4, 4, 3, 0);
         let e = SIM_EPOCH_BLOCKS;
         let leaver_owner = dev_account(8);
@@ -1358,11 +1356,7 @@ fn sim_never_voter_is_jailed() {
 }
 
 fn downtime_run(n: usize, seed: u64) {
-    init_logs();
-    let config = deterministic::Config::new()
-        .with_seed(seed)
-        .with_timeout(Some(DEADLINE + Duration::from_secs(60)));
-    deterministic::Runner::new(config).start(|context| async move {
+    runner(seed).start(|context| async move {
         let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
         genesis.params.epoch_blocks = SIM_EPOCH_BLOCKS;
         genesis.params.downtime_window_blocks = SIM_DOWNTIME_WINDOW;
