@@ -286,10 +286,9 @@ fn failed(vm: &mut Vm, e: InvokeError, cells: u64) -> (InvocationOutcome, BTreeM
     (outcome, lines)
 }
 
-/// The reserved storage key of the persisted instance attributes.
-pub fn attrs_key() -> Vec<u8> {
-    cbor::encode(&Cbor::Array(vec![Cbor::Text("__attrs__".into())]))
-}
+/// The reserved storage key of the persisted instance attributes: the canonical CBOR of
+/// `["__attrs__"]` (an array of one 9-byte text), written out so that no call encodes it.
+const ATTRS_KEY: &[u8] = b"\x81\x69__attrs__";
 
 /// Steps 1–5 of the module docs. The outer `R` carries Python exceptions and aborts; the inner
 /// `Result` the failures that are not Python's.
@@ -322,7 +321,7 @@ fn run_actor(
     };
     inst.dict.set_str("storage", storage.clone());
 
-    let key = attrs_key();
+    let key = ATTRS_KEY;
     let (stored_attrs, ret) = match &inv.entry {
         Entry::Deploy { args } => {
             let args = match convert_args(vm, args)? {
@@ -356,7 +355,7 @@ fn run_actor(
                 Ok(a) => a,
                 Err(e) => return Ok(Err(e)),
             };
-            let stored = crate::sdk::raw_get(vm, &key)?;
+            let stored = crate::sdk::raw_get(vm, key)?;
             if let Some(raw) = &stored {
                 if let Value::Dict(d) = from_cbor_bytes(vm, raw)? {
                     let entries: Vec<(Value, Value)> = d
@@ -390,7 +389,7 @@ fn run_actor(
         Err(e) => return Err(e),
     };
     crate::sdk::storage::flush(vm, &storage)?;
-    save_attrs(vm, inst, &key, stored_attrs)?;
+    save_attrs(vm, inst, key, stored_attrs)?;
     Ok(Ok(encoded))
 }
 
@@ -636,5 +635,16 @@ fn exc_to_error(vm: &mut Vm, e: Exc, filename: &str) -> InvokeError {
                 traceback,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_attrs_key_is_the_encoding_of_its_name() {
+        let encoded = cbor::encode(&Cbor::Array(vec![Cbor::Text("__attrs__".into())]));
+        assert_eq!(ATTRS_KEY, &encoded[..]);
     }
 }
