@@ -57,14 +57,15 @@ impl Cache {
     fn put(&mut self, key_bytes: Vec<u8>, entry: Entry) {
         let mut bytes = self.acct.size();
         bytes += entry.stored.as_ref().map_or(0, Vec::len);
-        match self.entries.get_mut(&key_bytes) {
-            Some(old) => {
-                bytes -= old.stored.as_ref().map_or(0, Vec::len);
-                *old = entry;
+        // One hash of the key whether it is cached already or not.
+        match self.entries.entry(key_bytes) {
+            indexmap::map::Entry::Occupied(mut old) => {
+                bytes -= old.get().stored.as_ref().map_or(0, Vec::len);
+                *old.get_mut() = entry;
             }
-            None => {
-                bytes += ENTRY + key_bytes.len();
-                self.entries.insert(key_bytes, entry);
+            indexmap::map::Entry::Vacant(slot) => {
+                bytes += ENTRY + slot.key().len();
+                slot.insert(entry);
             }
         }
         self.acct.resize(bytes);
