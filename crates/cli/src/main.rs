@@ -19,9 +19,12 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use std::io::Write as _;
 use std::process::ExitCode;
 
-/// The CLI's allocator (see Cargo.toml): actor invocations are allocation-heavy.
+/// The CLI's allocator is mimalloc (actor invocations are allocation-heavy), linked with its
+/// `override` feature so that it is the process's `malloc`/`free`, reached through the standard
+/// library's `System` allocator (see Cargo.toml for why not `mimalloc::MiMalloc`).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: std::alloc::System = std::alloc::System;
+use mimalloc as _;
 
 /// Print one line to stdout. A closed pipe (the reader, e.g. `head`, has seen enough) ends the
 /// process with status 0 instead of a panic; any other write failure ends it with status 1.

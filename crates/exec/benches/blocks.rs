@@ -37,7 +37,9 @@ use std::time::{Duration, Instant};
 
 /// The allocator cowboyd links.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: std::alloc::System = std::alloc::System;
+// mimalloc, as `malloc` (its `override` feature: see the cli crate's Cargo.toml).
+use mimalloc as _;
 
 use commonware_runtime::{tokio as cw_tokio, Runner as _};
 use cowboy_exec::block::{apply_genesis, execute_block};

@@ -6,9 +6,12 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The node's allocator (see Cargo.toml): actor invocations are allocation-heavy.
+/// The node's allocator is mimalloc (actor invocations are allocation-heavy), linked with its
+/// `override` feature so that it is the process's `malloc`/`free`, reached through the standard
+/// library's `System` allocator (see Cargo.toml for why not `mimalloc::MiMalloc`).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: std::alloc::System = std::alloc::System;
+use mimalloc as _;
 
 use clap::Parser;
 use commonware_codec::{DecodeExt, Encode};

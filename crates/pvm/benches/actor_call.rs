@@ -12,7 +12,9 @@ use std::time::Instant;
 
 /// The allocator cowboyd links.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: std::alloc::System = std::alloc::System;
+// mimalloc, as `malloc` (its `override` feature: see the cli crate's Cargo.toml).
+use mimalloc as _;
 
 use cowboy_pvm::actor::{invoke, Entry, Invocation};
 use cowboy_pvm::host::{Addr, BlockInfo, CallContext, Host, HostCosts, HostError};

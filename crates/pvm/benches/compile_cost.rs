@@ -14,7 +14,9 @@ use cowboy_pvm::{compiler, cost, Limits};
 
 /// The node's allocator (allocation is much of compilation's time).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: std::alloc::System = std::alloc::System;
+// mimalloc, as `malloc` (its `override` feature: see the cli crate's Cargo.toml).
+use mimalloc as _;
 
 const MAX: usize = 128 * 1024 - 256;
 

@@ -43,7 +43,9 @@ mod search;
 
 /// The allocator cowboyd links: the figures should be the node's.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: std::alloc::System = std::alloc::System;
+// mimalloc, as `malloc` (its `override` feature: see the cli crate's Cargo.toml).
+use mimalloc as _;
 
 const CASES: &str = include_str!("cases.py");
 
