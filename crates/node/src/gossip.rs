@@ -241,9 +241,11 @@ impl Gossip {
                             .collect()
                     })
                     .unwrap_or_default();
-                if !to.is_empty() {
-                    let _ = sender.send(Recipients::Some(to), out.bytes.clone(), false);
+                // Nobody to send to (a lone validator): nothing to send again either.
+                if to.is_empty() {
+                    continue;
                 }
+                let _ = sender.send(Recipients::Some(to), out.bytes.clone(), false);
                 if let Ok(mut resends) = scheduled.lock() {
                     resends.schedule(context.current(), out);
                 }
