@@ -162,6 +162,18 @@ thread_local! {
     static ACTIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Whether this thread runs an actor's module body once and replays it after
+/// (`crate::body_cache`; on unless turned off). Replays are exact, so this changes nothing but
+/// speed; tests and benchmarks turn it off to compare.
+pub fn set_body_cache(on: bool) {
+    crate::body_cache::set_enabled(on)
+}
+
+/// How many module bodies this thread has replayed instead of running.
+pub fn bodies_replayed() -> u64 {
+    crate::body_cache::replayed()
+}
+
 /// Run one invocation against `host` (see the module docs).
 ///
 /// The VM runs on the caller's thread, on a large stack ([`with_vm_stack`]), and calls `host`
@@ -301,9 +313,8 @@ fn run_actor(
         .insert(code.filename.clone(), inv.source.to_owned().into());
     let globals = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&globals, "__name__", Value::str("__main__"))?;
-    let mut frame = vm.new_frame(code, globals.clone(), None, &[]);
-    vm.run_frame(&mut frame)?;
-    drop(frame);
+    // Run once per compiled module and thread, replayed after (`crate::body_cache`).
+    let globals = crate::body_cache::run_body(vm, code, globals)?;
 
     let cls = match find_actor_class(&globals) {
         Ok(c) => c,

@@ -32,6 +32,7 @@ pub use outcome::{run, RunError, RunOutcome};
 pub use vm::{Abort, Exc, Vm};
 
 // Everything else is internal (README "Layers" orders it).
+mod body_cache;
 mod builtins;
 mod bytecode;
 mod cbor_bridge;

@@ -79,6 +79,44 @@ pub fn reset(limit: u64) {
     ATTENTION.with(|a| a.set(false));
 }
 
+/// Every per-invocation counter of this module, as one value: what an invocation's memory
+/// state is at a point of its run. A module body replayed from its snapshot
+/// (`crate::body_cache`) puts the counters exactly where running the body left them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Meters {
+    live: u64,
+    peak: u64,
+    over: bool,
+    debt: u64,
+    grown: u64,
+    attention: bool,
+    next_serial: u64,
+}
+
+/// The counters now.
+pub fn meters() -> Meters {
+    Meters {
+        live: live(),
+        peak: peak(),
+        over: over_limit(),
+        debt: DEBT.with(|d| d.get()),
+        grown: GROWN.with(|g| g.get()),
+        attention: attention(),
+        next_serial: NEXT_SERIAL.with(|n| n.get()),
+    }
+}
+
+/// Put the counters back to `m` (the limit is not part of them).
+pub fn set_meters(m: Meters) {
+    LIVE.with(|l| l.set(m.live));
+    PEAK.with(|p| p.set(m.peak));
+    OVER.with(|o| o.set(m.over));
+    DEBT.with(|d| d.set(m.debt));
+    GROWN.with(|g| g.set(m.grown));
+    ATTENTION.with(|a| a.set(m.attention));
+    NEXT_SERIAL.with(|n| n.set(m.next_serial));
+}
+
 /// Live accounted bytes.
 pub fn live() -> u64 {
     LIVE.with(|l| l.get())
@@ -239,6 +277,23 @@ impl Acct {
             self.1.set(s);
         }
         self.1.get()
+    }
+
+    /// The identity serial if one was assigned, without assigning one (0: none yet).
+    pub(crate) fn serial_if_assigned(&self) -> u64 {
+        self.1.get()
+    }
+
+    /// Give this token `serial`: a copy of an object (`value::snapshot`) keeps the identity
+    /// its original had, or had not yet, been given.
+    pub(crate) fn set_serial(&self, serial: u64) {
+        self.1.set(serial);
+    }
+
+    /// The object outlives invocations (built by [`permanent`] or [`unaccounted`]): shared,
+    /// never copied into an invocation.
+    pub(crate) fn is_shared(&self) -> bool {
+        self.1.get() >= PERMANENT_SERIALS
     }
 
     /// The accounted size.

@@ -110,6 +110,7 @@ pub(crate) fn no_host(vm: &mut Vm, name: &str) -> Exc {
 
 /// Call the host, mapping its errors into the VM.
 pub(crate) fn host<T>(vm: &mut Vm, f: impl FnOnce(&mut dyn Host) -> Result<T, HostError>) -> R<T> {
+    vm.host_calls += 1;
     let Some(h) = vm.host.as_mut() else {
         return Err(vm.new_exc("RuntimeError", "no chain host is attached"));
     };

@@ -110,6 +110,11 @@ pub struct TmpFs {
 }
 
 impl TmpFs {
+    /// No file was made.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     /// An empty `/tmp` holding at most `cap` bytes.
     pub fn new(cap: u64) -> TmpFs {
         TmpFs {

@@ -6,6 +6,8 @@
 //! removed on drop. Ints that do not fit `i64` are `BigInt` (always normalised: a `BigInt`
 //! value never fits `i64`).
 
+pub mod snapshot;
+
 use crate::bytecode::Code;
 use crate::memory::{Acct, HEADER, SLOT};
 use indexmap::IndexMap;
@@ -1066,12 +1068,28 @@ pub fn class_epoch() -> u64 {
 /// thread ran before: the classes of the VM base and `cowboy_sdk` outlive invocations.
 pub fn new_class_epoch() {
     CLASS_EPOCH.with(|e| e.set(e.get() + 1));
+    EPOCH_FACTS.with(|f| f.set(false));
+}
+
+/// Record that a cache remembered a fact about a class for the current epoch whose hit is
+/// charged differently from its refill (an inline cache's class facts, a class's constructor
+/// plan). The body cache (`crate::body_cache`) replays a module body only if none was
+/// remembered after the body's last epoch change, since a replay cannot remember them.
+pub fn note_epoch_fact() {
+    EPOCH_FACTS.with(|f| f.set(true));
+}
+
+/// Whether [`note_epoch_fact`] was called in the current class epoch.
+pub fn epoch_has_facts() -> bool {
+    EPOCH_FACTS.with(|f| f.get())
 }
 
 thread_local! {
     /// Bumped by every class namespace change; a class's cached lookups from an older epoch
     /// are stale (a change to a base class must invalidate its subclasses' caches too).
     static CLASS_EPOCH: Cell<u64> = const { Cell::new(0) };
+    /// See [`note_epoch_fact`].
+    static EPOCH_FACTS: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Names remembered per class before its lookup cache starts over.

@@ -446,6 +446,7 @@ impl Vm<'_> {
             _ => None,
         };
         *c.ctor_cache.borrow_mut() = Some((epoch, init.as_ref().map(Rc::downgrade)));
+        crate::value::note_epoch_fact();
         init
     }
 

@@ -93,6 +93,7 @@ impl NameCache {
             },
         };
         *self.facts.borrow_mut() = Some(facts);
+        crate::value::note_epoch_fact();
     }
 }
 

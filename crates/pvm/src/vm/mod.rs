@@ -166,7 +166,7 @@ pub struct AttrExcClasses {
 }
 
 /// Counters reported after a run.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
     /// Cycles charged.
     pub cycles: u64,
@@ -268,6 +268,9 @@ pub struct Vm<'h> {
     /// What decimal.py registered with its native core (`native::decimal::Registry`), kept
     /// opaque here so the interpreter does not depend on the module.
     pub(crate) decimal_core: Option<Rc<dyn std::any::Any>>,
+    /// Calls made to the host so far (`sdk::host`): a module body that made none is a pure
+    /// function of its code, which the body cache relies on (`crate::body_cache`).
+    pub(crate) host_calls: u64,
 }
 
 /// Frames kept for reuse, and the largest buffer worth keeping (a frame that once held a huge
@@ -364,7 +367,13 @@ impl<'h> Vm<'h> {
             spare_frames: Vec::new(),
             building_base: false,
             decimal_core: None,
+            host_calls: 0,
         }
+    }
+
+    /// The cycle budget (`u64::MAX` when unlimited).
+    pub(crate) fn cycle_limit(&self) -> u64 {
+        self.cycle_limit
     }
 
     /// Charge `n` cycles. THE metering point: every cycle the VM spends goes through here,

@@ -73,6 +73,11 @@ const LAYERS: &[Layer] = &[
         mutual: true,
     },
     Layer {
+        name: "module body cache",
+        modules: &["body_cache"],
+        mutual: false,
+    },
+    Layer {
         name: "entry points",
         modules: &["actor", "outcome"],
         mutual: false,

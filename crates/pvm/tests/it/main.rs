@@ -14,6 +14,7 @@
 //! `tests/pvm_only/`, `tests/golden/` with `tests/golden_cycles.txt`, and `tests/lang/`.
 
 mod actor_cache;
+mod body_cache;
 mod common;
 mod conformance;
 mod decimal_actor;
