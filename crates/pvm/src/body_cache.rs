@@ -43,7 +43,8 @@ use crate::vm::{Stats, Vm, R};
 
 /// Bodies kept per thread at most.
 const CAPACITY_ENTRIES: usize = 256;
-/// Accounted bytes of templates kept per thread at most.
+/// Bytes kept per thread at most: templates (accounted size) and the compiled modules they
+/// keep alive (`code_cache::code_size`).
 const CAPACITY_BYTES: u64 = 64 << 20;
 
 /// What an invocation looks like when its body starts: a replay needs the recorded run to
@@ -135,7 +136,15 @@ pub(crate) fn run_body(vm: &mut Vm, code: Rc<Code>, globals: Rc<PyDict>) -> R<Rc
     let stdout_from = vm.stdout.len();
     let sources_from = vm.sources.len();
     let globals = run(vm, code.clone(), globals)?;
-    if let Some(r) = record(vm, code, before, host_calls, stdout_from, sources_from, &globals) {
+    if let Some(r) = record(
+        vm,
+        code,
+        before,
+        host_calls,
+        stdout_from,
+        sources_from,
+        &globals,
+    ) {
         insert(key, r);
     }
     Ok(globals)
@@ -199,7 +208,8 @@ fn record(
         .map(|(k, v)| (*k, v.clone()))
         .collect();
     let template = snapshot::take(globals, &modules, &native)?;
-    let bytes = template.bytes();
+    // The compiled module counts too: the entry keeps it alive after the code cache drops it.
+    let bytes = template.bytes() + crate::code_cache::code_size(&code) as u64;
     Some(Recorded {
         code,
         before,
@@ -228,7 +238,11 @@ fn insert(key: usize, r: Recorded) {
         while !c.entries.is_empty()
             && (c.entries.len() >= CAPACITY_ENTRIES || c.bytes + r.bytes > CAPACITY_BYTES)
         {
-            let oldest = c.entries.iter().min_by_key(|(_, e)| e.used.get()).map(|(k, _)| *k);
+            let oldest = c
+                .entries
+                .iter()
+                .min_by_key(|(_, e)| e.used.get())
+                .map(|(k, _)| *k);
             if let Some(e) = oldest.and_then(|k| c.entries.remove(&k)) {
                 c.bytes -= e.bytes;
             }

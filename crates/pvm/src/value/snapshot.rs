@@ -21,7 +21,8 @@
 //! Templates are built with accounting off and are not tracked for cycle reclamation
 //! ([`Tracked`]): they belong to the cache, not to any invocation, and dropping one never
 //! moves an invocation's live count. Their accounting tokens keep the serials; the sizes are
-//! kept beside them ([`Template::sizes`], by the token's address).
+//! kept beside them ([`Template::sizes`], in the order the objects were made: copying the
+//! template back walks the same graph in the same order, so it makes them in that order too).
 //!
 //! What cannot be copied faithfully makes the copy fail (`None`), and the body is then simply
 //! run on every invocation: generators and iterators (a suspended frame), `super` objects,
@@ -39,23 +40,24 @@ pub struct Template {
     pub modules: Vec<(Rc<str>, Value)>,
     /// The native classes its imports registered (`Vm::native_classes`), in order.
     pub native_classes: Vec<(&'static str, Rc<Class>)>,
-    /// Accounted size of each template object, by the address of its [`Acct`].
-    sizes: BTreeMap<usize, u64>,
+    /// Accounted size of each object the copy made, in the order it made them.
+    sizes: Vec<u64>,
 }
 
 impl Template {
     /// The accounted bytes of the body's objects (what keeping the template costs, roughly).
     pub fn bytes(&self) -> u64 {
-        self.sizes.values().sum()
+        self.sizes.iter().sum()
     }
 }
 
 /// Which way a copy goes.
 enum Dir<'t> {
     /// From an invocation's objects to a template: unaccounted, untracked, sizes recorded.
-    Out(BTreeMap<usize, u64>),
-    /// From a template into the running invocation: accounted at the recorded sizes, tracked.
-    In(&'t BTreeMap<usize, u64>),
+    Out(Vec<u64>),
+    /// From a template into the running invocation: accounted at the recorded sizes (the
+    /// next one at the cursor), tracked.
+    In(&'t [u64], usize),
 }
 
 /// A container made empty whose contents are still to be copied. Mutable containers are made
@@ -77,7 +79,8 @@ const MAX_NESTING: u32 = 200;
 
 struct Copier<'t> {
     dir: Dir<'t>,
-    /// Copies made so far, by the original's address.
+    /// Copies made so far of objects referred to more than once, by the original's address
+    /// (an object with one strong reference is met once, so it is not remembered).
     memo: BTreeMap<usize, Value>,
     pending: Vec<Fill>,
     nesting: u32,
@@ -94,7 +97,7 @@ pub fn take(
     // emptied when it ends.
     let before = TRACKED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     let out = crate::memory::unaccounted(|| {
-        let mut c = Copier::new(Dir::Out(BTreeMap::new()));
+        let mut c = Copier::new(Dir::Out(Vec::new()));
         let (globals, modules, native_classes) = c.roots(globals, modules, native_classes)?;
         let Dir::Out(sizes) = c.dir else {
             unreachable!("the copier was made outward")
@@ -121,11 +124,39 @@ pub type Roots = (
 /// with their original serials, tracked like any the invocation made. `None` is not expected
 /// (a template holds only what [`take`] could copy, met again at the same nesting).
 pub fn restore(t: &Template) -> Option<Roots> {
-    Copier::new(Dir::In(&t.sizes)).roots(&t.globals, &t.modules, &t.native_classes)
+    Copier::new(Dir::In(&t.sizes, 0)).roots(&t.globals, &t.modules, &t.native_classes)
 }
 
-fn addr<T>(r: &Rc<T>) -> usize {
-    Rc::as_ptr(r) as *const () as usize
+/// A value the copy refers to rather than copies: inline, immutable without an accounting
+/// token, or outliving invocations.
+fn plain(v: &Value) -> bool {
+    match v {
+        Value::None
+        | Value::NotImplemented
+        | Value::Ellipsis
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::Float(_)
+        | Value::BigInt(_)
+        | Value::Range(_) => true,
+        Value::Str(r) => r.acct.is_shared(),
+        Value::Bytes(r) => r.acct.is_shared(),
+        Value::Tuple(r) => r.acct.is_shared(),
+        Value::List(r) => r.acct.is_shared(),
+        Value::Dict(r) => r.acct.is_shared(),
+        Value::Set(r) => r.acct.is_shared(),
+        Value::ByteArray(r) => r.acct.is_shared(),
+        Value::Function(r) => r.acct.is_shared(),
+        Value::Class(r) => r.acct.is_shared(),
+        Value::Instance(r) => r.acct.is_shared(),
+        _ => false,
+    }
+}
+
+/// The memo key of an object: its address, or `None` when this is its only strong reference
+/// (it cannot be met again).
+fn key<T>(r: &Rc<T>) -> Option<usize> {
+    (Rc::strong_count(r) > 1).then(|| Rc::as_ptr(r) as *const () as usize)
 }
 
 impl<'t> Copier<'t> {
@@ -163,27 +194,55 @@ impl<'t> Copier<'t> {
     fn account(&mut self, orig: &Acct, copy: &Acct) {
         copy.set_serial(orig.serial_if_assigned());
         match &mut self.dir {
-            Dir::Out(sizes) => {
-                sizes.insert(copy as *const Acct as usize, orig.size() as u64);
-            }
-            Dir::In(sizes) => {
-                let size = sizes.get(&(orig as *const Acct as usize)).copied();
-                copy.resize(size.unwrap_or(orig.size() as u64) as usize);
+            Dir::Out(sizes) => sizes.push(orig.size() as u64),
+            Dir::In(sizes, next) => {
+                let size = sizes.get(*next).copied().unwrap_or(orig.size() as u64);
+                *next += 1;
+                copy.resize(size as usize);
             }
         }
     }
 
     fn tracking(&self) -> bool {
-        matches!(self.dir, Dir::In(_))
+        matches!(self.dir, Dir::In(..))
     }
 
-    fn remember(&mut self, at: usize, v: Value) -> Value {
-        self.memo.insert(at, v.clone());
+    fn remember(&mut self, at: Option<usize>, v: Value) -> Value {
+        if let Some(at) = at {
+            self.memo.insert(at, v.clone());
+        }
         v
     }
 
+    fn recall(&self, at: Option<usize>) -> Option<&Value> {
+        self.memo.get(&at?)
+    }
+
     fn value(&mut self, v: &Value) -> Option<Value> {
+        if plain(v) {
+            return Some(v.clone());
+        }
         let at = match v {
+            Value::Str(r) => key(r),
+            Value::Bytes(r) => key(r),
+            Value::Tuple(r) => key(r),
+            Value::List(r) => key(r),
+            Value::Dict(r) => key(r),
+            Value::Set(r) => key(r),
+            Value::ByteArray(r) => key(r),
+            Value::Function(r) => key(r),
+            Value::Class(r) => key(r),
+            Value::Instance(r) => key(r),
+            Value::Module(r) => key(r),
+            Value::Builtin(r) => key(r),
+            Value::BoundMethod(r) => key(r),
+            Value::Property(r) => key(r),
+            Value::ClassMethod(r) | Value::StaticMethod(r) => key(r),
+            Value::Cell(r) => key(r),
+            Value::Slice(r) => key(r),
+            // A suspended frame, an iterator's position, a `super` binding: not copied.
+            Value::Generator(_) | Value::Iter(_) | Value::Super(_) => return None,
+            // Answered by `plain` above.
             Value::None
             | Value::NotImplemented
             | Value::Ellipsis
@@ -192,37 +251,8 @@ impl<'t> Copier<'t> {
             | Value::Float(_)
             | Value::BigInt(_)
             | Value::Range(_) => return Some(v.clone()),
-            Value::Str(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Bytes(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Tuple(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::List(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Dict(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Set(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::ByteArray(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Function(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Class(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Instance(r) if r.acct.is_shared() => return Some(v.clone()),
-            Value::Str(r) => addr(r),
-            Value::Bytes(r) => addr(r),
-            Value::Tuple(r) => addr(r),
-            Value::List(r) => addr(r),
-            Value::Dict(r) => addr(r),
-            Value::Set(r) => addr(r),
-            Value::ByteArray(r) => addr(r),
-            Value::Function(r) => addr(r),
-            Value::Class(r) => addr(r),
-            Value::Instance(r) => addr(r),
-            Value::Module(r) => addr(r),
-            Value::Builtin(r) => addr(r),
-            Value::BoundMethod(r) => addr(r),
-            Value::Property(r) => addr(r),
-            Value::ClassMethod(r) | Value::StaticMethod(r) => addr(r),
-            Value::Cell(r) => addr(r),
-            Value::Slice(r) => addr(r),
-            // A suspended frame, an iterator's position, a `super` binding: not copied.
-            Value::Generator(_) | Value::Iter(_) | Value::Super(_) => return None,
         };
-        if let Some(done) = self.memo.get(&at) {
+        if let Some(done) = self.recall(at) {
             return Some(done.clone());
         }
         if self.nesting >= MAX_NESTING {
@@ -234,9 +264,9 @@ impl<'t> Copier<'t> {
         out
     }
 
-    /// Copy `v` (at address `at`), which has not been copied yet. Immutable objects are
+    /// Copy `v` (remembered under `at`), which has not been copied yet. Immutable objects are
     /// copied whole (their parts first); mutable containers are made empty and queued.
-    fn fresh(&mut self, v: &Value, at: usize) -> Option<Value> {
+    fn fresh(&mut self, v: &Value, at: Option<usize>) -> Option<Value> {
         Some(match v {
             Value::Str(s) => {
                 let c = Rc::new(PyStr::clone(s));
@@ -266,7 +296,11 @@ impl<'t> Copier<'t> {
             }
             Value::List(l) => {
                 let c = PyList::new(Vec::new());
-                let c = if self.tracking() { rc_list(c) } else { Rc::new(c) };
+                let c = if self.tracking() {
+                    rc_list(c)
+                } else {
+                    Rc::new(c)
+                };
                 self.account(&l.acct, &c.acct);
                 self.pending.push(Fill::List(l.clone(), c.clone()));
                 self.remember(at, Value::List(c))
@@ -274,7 +308,11 @@ impl<'t> Copier<'t> {
             Value::Dict(d) => Value::Dict(self.dict(d, true)),
             Value::Set(s) => {
                 let c = PySet::from_table(Table::default(), s.frozen);
-                let c = if self.tracking() { rc_set(c) } else { Rc::new(c) };
+                let c = if self.tracking() {
+                    rc_set(c)
+                } else {
+                    Rc::new(c)
+                };
                 self.account(&s.acct, &c.acct);
                 self.pending.push(Fill::Set(s.clone(), c.clone()));
                 self.remember(at, Value::Set(c))
@@ -296,7 +334,11 @@ impl<'t> Copier<'t> {
                     dict_escaped: Cell::new(escaped),
                     acct: Acct::new(0),
                 };
-                let c = if self.tracking() { rc_inst(c) } else { Rc::new(c) };
+                let c = if self.tracking() {
+                    rc_inst(c)
+                } else {
+                    Rc::new(c)
+                };
                 self.account(&i.acct, &c.acct);
                 self.pending.push(Fill::InstanceBase(i.clone(), c.clone()));
                 self.remember(at, Value::Instance(c))
@@ -358,8 +400,8 @@ impl<'t> Copier<'t> {
         if d.acct.is_shared() {
             return d.clone();
         }
-        let at = addr(d);
-        if let Some(Value::Dict(done)) = self.memo.get(&at) {
+        let at = key(d);
+        if let Some(Value::Dict(done)) = self.recall(at) {
             return done.clone();
         }
         let c = PyDict::new();
@@ -370,13 +412,13 @@ impl<'t> Copier<'t> {
         };
         self.account(&d.acct, &c.acct);
         self.pending.push(Fill::Dict(d.clone(), c.clone()));
-        self.memo.insert(at, Value::Dict(c.clone()));
+        self.remember(at, Value::Dict(c.clone()));
         c
     }
 
     fn cell(&mut self, cell: &Rc<PyCell>) -> Rc<PyCell> {
-        let at = addr(cell);
-        if let Some(Value::Cell(done)) = self.memo.get(&at) {
+        let at = key(cell);
+        if let Some(Value::Cell(done)) = self.recall(at) {
             return done.clone();
         }
         let c = if self.tracking() {
@@ -385,7 +427,7 @@ impl<'t> Copier<'t> {
             Rc::new(PyCell::default())
         };
         self.pending.push(Fill::Cell(cell.clone(), c.clone()));
-        self.memo.insert(at, Value::Cell(c.clone()));
+        self.remember(at, Value::Cell(c.clone()));
         c
     }
 
@@ -415,10 +457,14 @@ impl<'t> Copier<'t> {
             meta: RefCell::new(FuncMeta::default()),
             acct: Acct::new(0),
         };
-        let c = if self.tracking() { rc_func(c) } else { Rc::new(c) };
+        let c = if self.tracking() {
+            rc_func(c)
+        } else {
+            Rc::new(c)
+        };
         self.account(&f.acct, &c.acct);
         self.pending.push(Fill::FuncMeta(f.clone(), c.clone()));
-        self.memo.insert(addr(f), Value::Function(c.clone()));
+        self.remember(key(f), Value::Function(c.clone()));
         Some(c)
     }
 
@@ -426,8 +472,8 @@ impl<'t> Copier<'t> {
         if c.acct.is_shared() {
             return Some(c.clone());
         }
-        let at = addr(c);
-        if let Some(Value::Class(done)) = self.memo.get(&at) {
+        let at = key(c);
+        if let Some(Value::Class(done)) = self.recall(at) {
             return Some(done.clone());
         }
         let mut bases = Vec::with_capacity(c.bases.len());
@@ -466,25 +512,27 @@ impl<'t> Copier<'t> {
         };
         self.account(&c.acct, &copy.acct);
         self.pending.push(Fill::ClassDict(c.clone(), copy.clone()));
-        self.memo.insert(at, Value::Class(copy.clone()));
+        self.remember(at, Value::Class(copy.clone()));
         Some(copy)
     }
 
     /// Copy the contents of a container made empty.
     fn fill(&mut self, f: Fill) -> Option<()> {
         match f {
+            // The originals are only read while copying (a copy makes and queues, it never
+            // writes an original), so they stay borrowed throughout.
             Fill::Dict(src, dst) => {
-                let t = self.table(&src.table.borrow().clone())?;
+                let t = self.table(&src.table.borrow())?;
                 *dst.table.borrow_mut() = t;
             }
             Fill::Set(src, dst) => {
-                let t = self.table(&src.table.borrow().clone())?;
+                let t = self.table(&src.table.borrow())?;
                 *dst.table.borrow_mut() = t;
             }
             Fill::List(src, dst) => {
-                let items = src.items.borrow().clone();
+                let items = src.items.borrow();
                 let mut out = Vec::with_capacity(items.capacity());
-                for x in &items {
+                for x in items.iter() {
                     out.push(self.value(x)?);
                 }
                 *dst.items.borrow_mut() = out;
@@ -496,9 +544,10 @@ impl<'t> Copier<'t> {
                 }
             }
             Fill::ClassDict(src, dst) => {
-                let map = src.dict.borrow().clone();
-                let mut out = NameMap::with_capacity_and_hasher(map.capacity(), NameBuild::default());
-                for (k, v) in &map {
+                let map = src.dict.borrow();
+                let mut out =
+                    NameMap::with_capacity_and_hasher(map.capacity(), NameBuild::default());
+                for (k, v) in map.iter() {
                     out.insert(k.clone(), self.value(v)?);
                 }
                 *dst.dict.borrow_mut() = out;
@@ -531,13 +580,27 @@ impl<'t> Copier<'t> {
         })
     }
 
-    /// A table with every key and value copied, and its index and entry positions as they were.
+    /// A table with every key and value copied, and its index, entry positions and probe
+    /// counts as they were.
     fn table(&mut self, t: &Table) -> Option<Table> {
-        let mut out = t.clone();
-        for e in out.entries.iter_mut().flatten() {
-            e.key = self.value(&e.key)?;
-            e.value = self.value(&e.value)?;
+        let mut entries = Vec::with_capacity(t.entries.len());
+        for e in &t.entries {
+            entries.push(match e {
+                None => None,
+                Some(e) => Some(Entry {
+                    hash: e.hash,
+                    key: self.value(&e.key)?,
+                    value: self.value(&e.value)?,
+                    probes: e.probes,
+                }),
+            });
         }
-        Some(out)
+        Some(Table {
+            entries,
+            slots: t.slots.clone(),
+            len: t.len,
+            head: t.head,
+            end: t.end,
+        })
     }
 }

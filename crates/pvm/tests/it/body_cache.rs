@@ -91,7 +91,10 @@ fn the_token_replays_its_body_exactly() {
     }
     entries.push((call("balance_of", vec![text(TO)]), BIG));
     let (seen, replays) = compare(TOKEN, entries);
-    assert_eq!(replays, 5, "every invocation after the first replays the body");
+    assert_eq!(
+        replays, 5,
+        "every invocation after the first replays the body"
+    );
     assert!(seen[1].0.starts_with("ok"), "{:?}", seen[1]);
     assert!(seen[3].0.contains("insufficient balance"), "{:?}", seen[3]);
 }
