@@ -11,7 +11,8 @@
 //! One invocation:
 //! 1. load the code — charged per byte and token on every invocation, whether this thread's
 //!    cache holds it or not (`code_cache::load`); a failure is [`InvokeError::Compile`] with
-//!    the line — and run the module body;
+//!    the line — and run the module body (once per compiled module and thread; later
+//!    invocations replay it exactly, `crate::body_cache`);
 //! 2. find the actor class: the one decorated with `cowboy_sdk.actor`, else a class named
 //!    `Actor`;
 //! 3. make an instance **without** calling `__init__`, give it `storage` (a
