@@ -544,11 +544,10 @@ impl<'t> Copier<'t> {
                 }
             }
             Fill::ClassDict(src, dst) => {
-                let map = src.dict.borrow();
-                let mut out =
-                    NameMap::with_capacity_and_hasher(map.capacity(), NameBuild::default());
-                for (k, v) in map.iter() {
-                    out.insert(k.clone(), self.value(v)?);
+                // A clone keeps the names' stored hashes: nothing is hashed again.
+                let mut out = src.dict.borrow().clone();
+                for v in out.values_mut() {
+                    *v = self.value(v)?;
                 }
                 *dst.dict.borrow_mut() = out;
             }
