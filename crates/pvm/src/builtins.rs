@@ -279,7 +279,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
                 crate::objects::int::FLOAT_METHODS.contains(&name)
                     || crate::objects::numdunder::FLOAT.contains(&name)
             }
-            BuiltinType::Tuple => matches!(name, "count" | "index"),
+            BuiltinType::Tuple => crate::objects::list::TUPLE_METHODS.contains(&name),
             BuiltinType::Bytes => {
                 crate::objects::str::BYTES_METHODS.contains(&name) || name == "fromhex"
             }
@@ -704,14 +704,14 @@ fn unbound_init(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
 /// `body`.
 fn alt_ctor(vm: &mut Vm, f: BuiltinFn, a: Args, body: fn(&mut Vm, Args) -> R<Value>) -> R<Value> {
     let (ty, m) = f.qualname().split_once('.').unwrap_or(("", f.qualname()));
-    let (ty, skip) = match f.home() {
-        BuiltinHome::ClassMethod(_) => {
-            let bytearray = matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
-            let bytearray = bytearray && f == BuiltinFn::BytesFromhex;
-            (if bytearray { "bytearray" } else { ty }, 1)
-        }
-        _ => (ty, 0),
+    let on_bytearray =
+        matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
+    let ty = if f == BuiltinFn::BytesFromhex && on_bytearray {
+        "bytearray"
+    } else {
+        ty
     };
+    let skip = usize::from(matches!(f.home(), BuiltinHome::ClassMethod(_)));
     let rest = Args {
         pos: a.pos.get(skip..).unwrap_or_default().to_vec(),
         kw: a.kw.clone(),

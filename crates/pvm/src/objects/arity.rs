@@ -1,12 +1,14 @@
-//! Argument counts and keywords of the builtin types' methods, checked in one place
-//! ([`check`], called by `call_method` before any method runs) with CPython 3.11's messages.
+//! Argument counts and keywords of the builtin types' methods, checked before any method runs
+//! (by `call_method`) with CPython 3.11's messages.
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
-//! its errors its own way; [`Arity`] names the convention, and [`spec`] gives each method of
-//! `str`, `bytes`, `bytearray`, `int`, `float`, `list`, `tuple`, `dict`, `set`, `frozenset`
-//! and the dict views its CPython convention (the table was derived by calling every method of
+//! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
+//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple` so far) gives each method its
+//! convention on its own line there, checked by [`check_arity`]; for the others (`str`,
+//! `bytes`, `bytearray`, `int`, `float`, `dict`, `set`, `frozenset` and the dict views) [`spec`]
+//! gives it, checked by [`check`]. The conventions were derived by calling every method of
 //! CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
-//! `tests/conformance/methods_*/arity_*.py` pin the messages). Methods that are not listed
+//! `tests/conformance/methods_*/arity_*.py` pin the messages. Methods that are not listed
 //! (`str.format`, and names the PVM does not know) are not checked here.
 //!
 //! A method whose keyword is rejected names itself the way CPython's method-descriptor call
@@ -55,11 +57,9 @@ fn type_index(v: &Value) -> Option<usize> {
         Value::ByteArray(_) => 2,
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => 3,
         Value::Float(_) => 4,
-        Value::List(_) => 5,
-        Value::Tuple(_) => 6,
-        Value::Dict(_) => 7,
-        Value::Set(s) if s.frozen => 9,
-        Value::Set(_) => 8,
+        Value::Dict(_) => 5,
+        Value::Set(s) if s.frozen => 7,
+        Value::Set(_) => 6,
         _ => return None,
     })
 }
@@ -319,36 +319,8 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             (16, b'a') => &[("as_integer_ratio", NoArgs)],
             _ => return None,
         },
-        // list
-        5 => match key {
-            (3, b'p') => &[("pop", Clinic(0, 1))],
-            (4, b'c') => &[("copy", NoArgs)],
-            (4, b's') => &[(
-                "sort",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 0,
-                    names: &["key", "reverse"],
-                },
-            )],
-            (5, b'c') => &[("clear", NoArgs), ("count", One)],
-            (5, b'i') => &[("index", Clinic(1, 3))],
-            (6, b'a') => &[("append", One)],
-            (6, b'e') => &[("extend", One)],
-            (6, b'i') => &[("insert", Clinic(2, 2))],
-            (6, b'r') => &[("remove", One)],
-            (7, b'r') => &[("reverse", NoArgs)],
-            _ => return None,
-        },
-        // tuple
-        6 => match key {
-            (5, b'c') => &[("count", One)],
-            (5, b'i') => &[("index", Clinic(1, 3))],
-            _ => return None,
-        },
         // dict
-        7 => match key {
+        5 => match key {
             (3, b'g') => &[("get", Clinic(1, 2))],
             (3, b'p') => &[("pop", Clinic(1, 2))],
             (4, b'c') => &[("copy", NoArgs)],
@@ -363,7 +335,7 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => return None,
         },
         // set
-        8 => match key {
+        6 => match key {
             (3, b'a') => &[("add", One)],
             (3, b'p') => &[("pop", NoArgs)],
             (4, b'c') => &[("copy", NoArgs)],
@@ -383,7 +355,7 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => return None,
         },
         // frozenset
-        9 => match key {
+        7 => match key {
             (4, b'c') => &[("copy", NoArgs)],
             (5, b'u') => &[("union", VarNoKw)],
             (8, b'i') => &[("issubset", One)],
@@ -394,12 +366,12 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => return None,
         },
         // dict_keys
-        10 => match key {
+        8 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
         // dict_items
-        11 => match key {
+        9 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
@@ -419,8 +391,6 @@ const TYPES: &[&str] = &[
     "bytearray",
     "int",
     "float",
-    "list",
-    "tuple",
     "dict",
     "set",
     "frozenset",
@@ -454,6 +424,15 @@ pub fn check(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<()> {
         }
         _ => Ok(()),
     }
+}
+
+/// Check `args` of method `name` of CPython type `ty` against convention `a`.
+#[inline]
+pub fn check_arity(vm: &mut Vm, ty: &str, name: &str, a: Arity, args: &Args) -> R<()> {
+    if fits(a, args.pos.len(), args.kw.len()) {
+        return Ok(());
+    }
+    check_spec(vm, ty, name, a, args)
 }
 
 /// The common case, decided without building anything: `n` positional and `nkw` keyword

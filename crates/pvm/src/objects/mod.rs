@@ -5,6 +5,29 @@
 //! [`arity`], which [`call_method`] checks before any method runs. [`has_method`] and
 //! [`call_method`] dispatch on the receiver's type.
 
+/// Declares a builtin type's methods, one line each: name, CPython calling convention
+/// (`Option<`[`arity::Arity`]`>`; `None` for a method that words its own argument errors) and
+/// body. It makes the type's [`Method`] table and, from the same lines, its name list; the
+/// `unlisted` methods (`__init__`) are in the table but not in the list, which is what
+/// `dir()`, the class's attributes and [`has_method`] show.
+macro_rules! methods {
+    (
+        $(#[$doc:meta])*
+        $table:ident, $names:ident: $recv:ty;
+        listed { $($name:literal => $arity:expr, $body:expr;)* }
+        unlisted { $($uname:literal => $uarity:expr, $ubody:expr;)* }
+    ) => {
+        $(#[$doc])*
+        pub const $table: &[super::Method<$recv>] = &[
+            $(super::Method { name: $name, arity: $arity, body: $body },)*
+            $(super::Method { name: $uname, arity: $uarity, body: $ubody },)*
+        ];
+
+        #[doc = concat!("The public names of [`", stringify!($table), "`], in its order.")]
+        pub const $names: &[&str] = &[$($name),*];
+    };
+}
+
 pub mod arity;
 pub mod asyncgen;
 pub mod complex;
@@ -25,6 +48,36 @@ pub mod traceback;
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
+
+/// One method of a builtin type, registered once in its type's table (made by `methods!`):
+/// [`call_method`] finds it by name, checks the arguments against `arity` (CPython's calling
+/// convention and messages), then runs `body` on the receiver's payload.
+pub struct Method<T: 'static> {
+    /// The method's name.
+    pub name: &'static str,
+    /// Its CPython calling convention; `None` when the body checks its own arguments.
+    pub arity: Option<arity::Arity>,
+    /// What it does.
+    pub body: fn(&mut Vm, &Rc<T>, Args) -> R<Value>,
+}
+
+impl<T> Method<T> {
+    /// The method of `table` named `name`.
+    #[inline]
+    pub fn find(table: &'static [Method<T>], name: &str) -> Option<&'static Method<T>> {
+        table.iter().find(|m| m.name == name)
+    }
+
+    /// Check `args` against the method's convention (`ty` is CPython's name of the receiver's
+    /// type, for the messages), then run it on `recv`.
+    #[inline]
+    pub fn call(&self, vm: &mut Vm, ty: &str, recv: &Rc<T>, args: Args) -> R<Value> {
+        if let Some(a) = self.arity {
+            arity::check_arity(vm, ty, self.name, a, &args)?;
+        }
+        (self.body)(vm, recv, args)
+    }
+}
 
 /// Special methods every builtin value answers through the generic protocols, so
 /// `dict.__getitem__(d, k)` and `super().__setitem__(k, v)` in subclasses work.
@@ -89,7 +142,7 @@ pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
         B::Bytes => str::BYTES_METHODS,
         B::ByteArray => str::BYTEARRAY_METHODS,
         B::List => list::METHODS,
-        B::Tuple => &["count", "index"],
+        B::Tuple => list::TUPLE_METHODS,
         B::Dict => dict::METHODS,
         B::Set => set::METHODS,
         B::FrozenSet => set::FROZEN_METHODS,
@@ -194,7 +247,7 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
     let list: &[&str] = match v {
         Value::Str(_) => str::METHODS,
         Value::List(_) => list::METHODS,
-        Value::Tuple(_) => &["count", "index"],
+        Value::Tuple(_) => list::TUPLE_METHODS,
         Value::Dict(_) => dict::METHODS,
         Value::Set(s) if s.frozen => set::FROZEN_METHODS,
         Value::Set(_) => set::METHODS,
@@ -242,6 +295,21 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             return vm.call(&f, args);
         }
     }
+    // The types whose methods are registered in tables (`methods!`): one lookup finds the
+    // convention and the body. Names not in the table go on to the generic dunders below.
+    match v {
+        Value::List(l) => {
+            if let Some(m) = Method::find(list::LIST, name) {
+                return m.call(vm, "list", l, args);
+            }
+        }
+        Value::Tuple(t) => {
+            if let Some(m) = Method::find(list::TUPLE, name) {
+                return m.call(vm, "tuple", t, args);
+            }
+        }
+        _ => {}
+    }
     arity::check(vm, v, name, &args)?;
     if let Some((kind, _)) = vm.dict_view(v) {
         if name == "isdisjoint" && kind != 1 {
@@ -262,8 +330,6 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     }
     match v {
         Value::Str(s) => str::call(vm, s, name, args),
-        Value::List(l) => list::call(vm, l, name, args),
-        Value::Tuple(t) => list::tuple_call(vm, t, name, args),
         Value::Dict(d) => dict::call(vm, d, name, args),
         Value::Set(s) => set::call(vm, s, name, args),
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
