@@ -2053,7 +2053,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     }
     if is!(dict) {
         let d = crate::value::rc_dict(PyDict::new());
-        crate::objects::dict::call(vm, &d, "update", a)?;
+        crate::objects::dict::update(vm, &d, a)?;
         return Ok(Value::Dict(d));
     }
     if is!(bytes) || is!(bytearray) {

@@ -3,9 +3,9 @@
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
 //! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
-//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple` so far) gives each method its
-//! convention on its own line there, checked by [`check_arity`]; for the others (`str`,
-//! `bytes`, `bytearray`, `int`, `float`, `dict`, `set`, `frozenset` and the dict views) [`spec`]
+//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple`, `dict` so far) gives each
+//! method its convention on its own line there, checked by [`check_arity`]; for the others (`str`,
+//! `bytes`, `bytearray`, `int`, `float`, `set`, `frozenset` and the dict views) [`spec`]
 //! gives it, checked by [`check`]. The conventions were derived by calling every method of
 //! CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
 //! `tests/conformance/methods_*/arity_*.py` pin the messages. Methods that are not listed
@@ -57,9 +57,8 @@ fn type_index(v: &Value) -> Option<usize> {
         Value::ByteArray(_) => 2,
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => 3,
         Value::Float(_) => 4,
-        Value::Dict(_) => 5,
-        Value::Set(s) if s.frozen => 7,
-        Value::Set(_) => 6,
+        Value::Set(s) if s.frozen => 6,
+        Value::Set(_) => 5,
         _ => return None,
     })
 }
@@ -319,23 +318,8 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             (16, b'a') => &[("as_integer_ratio", NoArgs)],
             _ => return None,
         },
-        // dict
-        5 => match key {
-            (3, b'g') => &[("get", Clinic(1, 2))],
-            (3, b'p') => &[("pop", Clinic(1, 2))],
-            (4, b'c') => &[("copy", NoArgs)],
-            (4, b'k') => &[("keys", NoArgs)],
-            (5, b'c') => &[("clear", NoArgs)],
-            (5, b'i') => &[("items", NoArgs)],
-            (6, b'u') => &[("update", ClinicKw(0, 1))],
-            (6, b'v') => &[("values", NoArgs)],
-            (7, b'p') => &[("popitem", NoArgs)],
-            (8, b'f') => &[("fromkeys", Clinic(1, 2))],
-            (10, b's') => &[("setdefault", Clinic(1, 2))],
-            _ => return None,
-        },
         // set
-        6 => match key {
+        5 => match key {
             (3, b'a') => &[("add", One)],
             (3, b'p') => &[("pop", NoArgs)],
             (4, b'c') => &[("copy", NoArgs)],
@@ -355,7 +339,7 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => return None,
         },
         // frozenset
-        7 => match key {
+        6 => match key {
             (4, b'c') => &[("copy", NoArgs)],
             (5, b'u') => &[("union", VarNoKw)],
             (8, b'i') => &[("issubset", One)],
@@ -366,12 +350,12 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => return None,
         },
         // dict_keys
-        8 => match key {
+        7 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
         // dict_items
-        9 => match key {
+        8 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
@@ -391,7 +375,6 @@ const TYPES: &[&str] = &[
     "bytearray",
     "int",
     "float",
-    "dict",
     "set",
     "frozenset",
     "dict_keys",
@@ -400,6 +383,9 @@ const TYPES: &[&str] = &[
 
 /// The convention of method `name` of CPython type `ty`, if the PVM checks it.
 pub fn spec(ty: &str, name: &str) -> Option<Arity> {
+    if ty == "dict" {
+        return super::Method::find(super::dict::DICT, name).and_then(|m| m.arity);
+    }
     let i = TYPES.iter().position(|t| *t == ty)?;
     spec_at(i, name)
 }

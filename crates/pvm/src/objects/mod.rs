@@ -281,6 +281,16 @@ pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
     }
 }
 
+/// `v.name(args)` for an alternate constructor of `v`'s type (`{}.fromkeys(…)`): the class
+/// method `builtins::class_attr` binds to `v`'s class.
+pub fn call_alt_ctor(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
+    let c = vm.type_of(v);
+    match crate::builtins::class_attr(vm, &c, name) {
+        Some(f) => vm.call(&f, args),
+        None => Err(vm.attr_error(v, name)),
+    }
+}
+
 /// Call builtin method `name` on `v`.
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     if numdunder::has(v, name) {
@@ -308,6 +318,11 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return m.call(vm, "tuple", t, args);
             }
         }
+        Value::Dict(d) => {
+            if let Some(m) = Method::find(dict::DICT, name) {
+                return m.call(vm, "dict", d, args);
+            }
+        }
         _ => {}
     }
     arity::check(vm, v, name, &args)?;
@@ -330,7 +345,6 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     }
     match v {
         Value::Str(s) => str::call(vm, s, name, args),
-        Value::Dict(d) => dict::call(vm, d, name, args),
         Value::Set(s) => set::call(vm, s, name, args),
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
             int::call(vm, v, name, args)
