@@ -3,13 +3,13 @@
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
 //! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
-//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple`, `dict` so far) gives each
-//! method its convention on its own line there, checked by [`check_arity`]; for the others (`str`,
-//! `bytes`, `bytearray`, `int`, `float`, `set`, `frozenset` and the dict views) [`spec`]
-//! gives it, checked by [`check`]. The conventions were derived by calling every method of
-//! CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
-//! `tests/conformance/methods_*/arity_*.py` pin the messages. Methods that are not listed
-//! (`str.format`, and names the PVM does not know) are not checked here.
+//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple`, `dict`, `set` and `frozenset`
+//! so far) gives each method its convention on its own line there, checked by
+//! [`check_arity`]; for the others (`str`, `bytes`, `bytearray`, `int`, `float` and the dict
+//! views) [`spec`] gives it, checked by [`check`]. The conventions were derived by calling
+//! every method of CPython 3.11 with 0..6 arguments and with an unknown keyword; the
+//! conformance programs `tests/conformance/methods_*/arity_*.py` pin the messages. Methods
+//! that are not listed (`str.format`, and names the PVM does not know) are not checked here.
 //!
 //! A method whose keyword is rejected names itself the way CPython's method-descriptor call
 //! does (`str.find() takes no keyword arguments`): CPython words a few of these without the
@@ -57,8 +57,6 @@ fn type_index(v: &Value) -> Option<usize> {
         Value::ByteArray(_) => 2,
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => 3,
         Value::Float(_) => 4,
-        Value::Set(s) if s.frozen => 6,
-        Value::Set(_) => 5,
         _ => return None,
     })
 }
@@ -318,44 +316,13 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             (16, b'a') => &[("as_integer_ratio", NoArgs)],
             _ => return None,
         },
-        // set
-        5 => match key {
-            (3, b'a') => &[("add", One)],
-            (3, b'p') => &[("pop", NoArgs)],
-            (4, b'c') => &[("copy", NoArgs)],
-            (5, b'c') => &[("clear", NoArgs)],
-            (5, b'u') => &[("union", VarNoKw)],
-            (6, b'r') => &[("remove", One)],
-            (6, b'u') => &[("update", VarNoKw)],
-            (7, b'd') => &[("discard", One)],
-            (8, b'i') => &[("issubset", One)],
-            (10, b'd') => &[("difference", VarNoKw)],
-            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
-            (12, b'i') => &[("intersection", VarNoKw)],
-            (17, b'd') => &[("difference_update", VarNoKw)],
-            (19, b'i') => &[("intersection_update", VarNoKw)],
-            (20, b's') => &[("symmetric_difference", One)],
-            (27, b's') => &[("symmetric_difference_update", One)],
-            _ => return None,
-        },
-        // frozenset
-        6 => match key {
-            (4, b'c') => &[("copy", NoArgs)],
-            (5, b'u') => &[("union", VarNoKw)],
-            (8, b'i') => &[("issubset", One)],
-            (10, b'd') => &[("difference", VarNoKw)],
-            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
-            (12, b'i') => &[("intersection", VarNoKw)],
-            (20, b's') => &[("symmetric_difference", One)],
-            _ => return None,
-        },
         // dict_keys
-        7 => match key {
+        5 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
         // dict_items
-        8 => match key {
+        6 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
@@ -375,8 +342,6 @@ const TYPES: &[&str] = &[
     "bytearray",
     "int",
     "float",
-    "set",
-    "frozenset",
     "dict_keys",
     "dict_items",
 ];

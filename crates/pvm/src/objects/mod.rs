@@ -323,6 +323,16 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return m.call(vm, "dict", d, args);
             }
         }
+        Value::Set(s) if s.frozen => {
+            if let Some(m) = Method::find(set::FROZENSET, name) {
+                return m.call(vm, "frozenset", s, args);
+            }
+        }
+        Value::Set(s) => {
+            if let Some(m) = Method::find(set::SET, name) {
+                return m.call(vm, "set", s, args);
+            }
+        }
         _ => {}
     }
     arity::check(vm, v, name, &args)?;
@@ -345,7 +355,6 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     }
     match v {
         Value::Str(s) => str::call(vm, s, name, args),
-        Value::Set(s) => set::call(vm, s, name, args),
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
             int::call(vm, v, name, args)
         }
