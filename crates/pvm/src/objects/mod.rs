@@ -1,9 +1,15 @@
 //! Builtin types' methods and subscripting, one file per type.
 //!
-//! To add a method to a builtin type, edit that type's file: add the name to its `METHODS`
-//! list and an arm to its `call` match; then give it its CPython calling convention in
-//! [`arity`], which [`call_method`] checks before any method runs. [`has_method`] and
-//! [`call_method`] dispatch on the receiver's type.
+//! [`has_method`] and [`call_method`] dispatch on the receiver's type. The methods of `list`,
+//! `tuple`, `dict`, `set` and `frozenset` are registered once, each a line of its type's
+//! `methods!` table (name, CPython calling convention, handler): to add one, add the line and
+//! write the handler. The table makes the type's [`Method`] list, which [`call_method`] searches
+//! once per call (the convention is checked with CPython's messages, then the handler runs),
+//! and its `METHODS` name list, which `dir()`, the class's attributes and [`has_method`] read.
+//!
+//! The other types (`str`, `bytes`, `bytearray`, `int`, `float`) are not converted yet: add
+//! the name to the type's `METHODS` list and an arm to its `call` match, and give it its
+//! convention in [`arity`]'s `spec_at`.
 
 /// Declares a builtin type's methods, one line each: name, CPython calling convention
 /// (`Option<`[`arity::Arity`]`>`; `None` for a method that words its own argument errors) and
