@@ -3,10 +3,10 @@
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
 //! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
-//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple`, `dict`, `set` and `frozenset`
-//! so far) gives each method its convention on its own line there, checked by
-//! [`check_arity`]; for the others (`str`, `bytes`, `bytearray`, `int`, `float` and the dict
-//! views) [`spec`] gives it, checked by [`check`]. The conventions were derived by calling
+//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple`, `dict`, `set`, `frozenset`,
+//! `int` and `float` so far) gives each method its convention on its own line there, checked
+//! by [`check_arity`]; for the others (`str`, `bytes`, `bytearray` and the dict views)
+//! [`spec`] gives it, checked by [`check`]. The conventions were derived by calling
 //! every method of CPython 3.11 with 0..6 arguments and with an unknown keyword; the
 //! conformance programs `tests/conformance/methods_*/arity_*.py` pin the messages. Methods
 //! that are not listed (`str.format`, and names the PVM does not know) are not checked here.
@@ -55,8 +55,6 @@ fn type_index(v: &Value) -> Option<usize> {
         Value::Str(_) => 0,
         Value::Bytes(_) => 1,
         Value::ByteArray(_) => 2,
-        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => 3,
-        Value::Float(_) => 4,
         _ => return None,
     })
 }
@@ -281,48 +279,13 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             (7, b'r') => &[("reverse", NoArgs)],
             _ => &[],
         },
-        // int
-        3 => match key {
-            (8, b't') => &[(
-                "to_bytes",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["length", "byteorder", "signed"],
-                },
-            )],
-            (9, b'b') => &[("bit_count", NoArgs)],
-            (9, b'c') => &[("conjugate", NoArgs)],
-            (10, b'b') => &[("bit_length", NoArgs)],
-            (10, b'f') => &[(
-                "from_bytes",
-                Kw {
-                    posonly: 0,
-                    minpos: 1,
-                    maxpos: 2,
-                    names: &["bytes", "byteorder", "signed"],
-                },
-            )],
-            (16, b'a') => &[("as_integer_ratio", NoArgs)],
-            _ => return None,
-        },
-        // float
-        4 => match key {
-            (3, b'h') => &[("hex", NoArgs)],
-            (7, b'f') => &[("fromhex", One)],
-            (9, b'c') => &[("conjugate", NoArgs)],
-            (10, b'i') => &[("is_integer", NoArgs)],
-            (16, b'a') => &[("as_integer_ratio", NoArgs)],
-            _ => return None,
-        },
         // dict_keys
-        5 => match key {
+        3 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
         // dict_items
-        6 => match key {
+        4 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
@@ -336,20 +299,20 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
 }
 
 /// The CPython types with checked methods, in the order [`spec_at`] numbers them.
-const TYPES: &[&str] = &[
-    "str",
-    "bytes",
-    "bytearray",
-    "int",
-    "float",
-    "dict_keys",
-    "dict_items",
-];
+const TYPES: &[&str] = &["str", "bytes", "bytearray", "dict_keys", "dict_items"];
 
 /// The convention of method `name` of CPython type `ty`, if the PVM checks it.
 pub fn spec(ty: &str, name: &str) -> Option<Arity> {
-    if ty == "dict" {
-        return super::Method::find(super::dict::DICT, name).and_then(|m| m.arity);
+    // The types whose methods are in tables (reached here for their alternate constructors).
+    use super::Method;
+    let tabled = match ty {
+        "dict" => Method::find(super::dict::DICT, name).map(|m| m.arity),
+        "int" => Method::find(super::int::INT, name).map(|m| m.arity),
+        "float" => Method::find(super::int::FLOAT, name).map(|m| m.arity),
+        _ => None,
+    };
+    if let Some(a) = tabled {
+        return a;
     }
     let i = TYPES.iter().position(|t| *t == ty)?;
     spec_at(i, name)

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 methods! {
     /// `dict`'s methods.
-    DICT, METHODS: PyDict;
+    DICT, METHODS: Rc<PyDict>;
     listed {
         "get" => Some(Clinic(1, 2)), get;
         "keys" => Some(NoArgs), |vm, d, _| Ok(view(d, vm.types.dict_keys.clone()));

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 methods! {
     /// `list`'s methods.
-    LIST, METHODS: PyList;
+    LIST, METHODS: Rc<PyList>;
     listed {
         "append" => Some(One), append;
         "extend" => Some(One), extend;
@@ -32,7 +32,7 @@ methods! {
 
 methods! {
     /// `tuple`'s methods.
-    TUPLE, TUPLE_METHODS: PyTuple;
+    TUPLE, TUPLE_METHODS: Rc<PyTuple>;
     listed {
         "count" => Some(One), tuple_count;
         "index" => Some(Clinic(1, 3)), tuple_index;

@@ -1,15 +1,16 @@
 //! Builtin types' methods and subscripting, one file per type.
 //!
 //! [`has_method`] and [`call_method`] dispatch on the receiver's type. The methods of `list`,
-//! `tuple`, `dict`, `set` and `frozenset` are registered once, each a line of its type's
-//! `methods!` table (name, CPython calling convention, handler): to add one, add the line and
-//! write the handler. The table makes the type's [`Method`] list, which [`call_method`] searches
-//! once per call (the convention is checked with CPython's messages, then the handler runs),
-//! and its `METHODS` name list, which `dir()`, the class's attributes and [`has_method`] read.
+//! `tuple`, `dict`, `set`, `frozenset`, `int` and `float` are registered once, each a line of its
+//! type's `methods!` table (name, CPython calling convention, handler): to add one, add the line
+//! and write the handler. The table makes the type's [`Method`] list, which [`call_method`]
+//! searches once per call (the convention is checked with CPython's messages, then the handler
+//! runs), and its `METHODS` name list, which `dir()`, the class's attributes and [`has_method`]
+//! read.
 //!
-//! The other types (`str`, `bytes`, `bytearray`, `int`, `float`) are not converted yet: add
-//! the name to the type's `METHODS` list and an arm to its `call` match, and give it its
-//! convention in [`arity`]'s `spec_at`.
+//! The other types (`str`, `bytes`, `bytearray`) are not converted yet: add the name to the type's
+//! `METHODS` list and an arm to its `call` match, and give it its convention in [`arity`]'s
+//! `spec_at`.
 
 /// Declares a builtin type's methods, one line each: name, CPython calling convention
 /// (`Option<`[`arity::Arity`]`>`; `None` for a method that words its own argument errors) and
@@ -57,14 +58,15 @@ use std::rc::Rc;
 
 /// One method of a builtin type, registered once in its type's table (made by `methods!`):
 /// [`call_method`] finds it by name, checks the arguments against `arity` (CPython's calling
-/// convention and messages), then runs `body` on the receiver's payload.
+/// convention and messages), then runs `body` on the receiver (its payload's `Rc`, or the
+/// value itself for `int` and `float`).
 pub struct Method<T: 'static> {
     /// The method's name.
     pub name: &'static str,
     /// Its CPython calling convention; `None` when the body checks its own arguments.
     pub arity: Option<arity::Arity>,
     /// What it does.
-    pub body: fn(&mut Vm, &Rc<T>, Args) -> R<Value>,
+    pub body: fn(&mut Vm, &T, Args) -> R<Value>,
 }
 
 impl<T> Method<T> {
@@ -77,7 +79,7 @@ impl<T> Method<T> {
     /// Check `args` against the method's convention (`ty` is CPython's name of the receiver's
     /// type, for the messages), then run it on `recv`.
     #[inline]
-    pub fn call(&self, vm: &mut Vm, ty: &str, recv: &Rc<T>, args: Args) -> R<Value> {
+    pub fn call(&self, vm: &mut Vm, ty: &str, recv: &T, args: Args) -> R<Value> {
         if let Some(a) = self.arity {
             arity::check_arity(vm, ty, self.name, a, &args)?;
         }
@@ -339,6 +341,16 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return m.call(vm, "set", s, args);
             }
         }
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
+            if let Some(m) = Method::find(int::INT, name) {
+                return m.call(vm, "int", v, args);
+            }
+        }
+        Value::Float(_) => {
+            if let Some(m) = Method::find(int::FLOAT, name) {
+                return m.call(vm, "float", v, args);
+            }
+        }
         _ => {}
     }
     arity::check(vm, v, name, &args)?;
@@ -362,7 +374,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     match v {
         Value::Str(s) => str::call(vm, s, name, args),
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
-            int::call(vm, v, name, args)
+            Err(int::no_method(vm, v, name))
         }
         Value::Generator(g) if g.async_gen => asyncgen::call(vm, g, name, args),
         Value::Generator(g) => iter::gen_call(vm, g, name, args),

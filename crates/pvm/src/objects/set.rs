@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 methods! {
     /// `set`'s methods.
-    SET, METHODS: PySet;
+    SET, METHODS: Rc<PySet>;
     listed {
         "add" => Some(One), add;
         "discard" => Some(One), |vm, s, a| discard(vm, s, a, false);
@@ -37,7 +37,7 @@ methods! {
 
 methods! {
     /// `frozenset`'s methods: the non-mutating ones (a mutating name is an AttributeError).
-    FROZENSET, FROZEN_METHODS: PySet;
+    FROZENSET, FROZEN_METHODS: Rc<PySet>;
     listed {
         "copy" => Some(NoArgs), copy;
         "difference" => Some(VarNoKw), |vm, s, a| combine(vm, s, a, BinOp::Sub);
