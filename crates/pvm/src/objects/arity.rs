@@ -3,9 +3,9 @@
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
 //! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
-//! in a table (`methods!` in `objects/mod.rs`: `list`, `tuple`, `dict`, `set`, `frozenset`,
-//! `int` and `float` so far) gives each method its convention on its own line there, checked
-//! by [`check_arity`]; for the others (`str`, `bytes`, `bytearray` and the dict views)
+//! in a table (`methods!` in `objects/mod.rs`: `str`, `list`, `tuple`, `dict`, `set`,
+//! `frozenset`, `int` and `float` so far) gives each method its convention on its own line
+//! there, checked by [`check_arity`]; for the others (`bytes`, `bytearray` and the dict views)
 //! [`spec`] gives it, checked by [`check`]. The conventions were derived by calling
 //! every method of CPython 3.11 with 0..6 arguments and with an unknown keyword; the
 //! conformance programs `tests/conformance/methods_*/arity_*.py` pin the messages. Methods
@@ -52,9 +52,8 @@ use Arity::*;
 /// The index in [`TYPES`] of the CPython type whose method a builtin value's method is.
 fn type_index(v: &Value) -> Option<usize> {
     Some(match v {
-        Value::Str(_) => 0,
-        Value::Bytes(_) => 1,
-        Value::ByteArray(_) => 2,
+        Value::Bytes(_) => 0,
+        Value::ByteArray(_) => 1,
         _ => return None,
     })
 }
@@ -66,102 +65,8 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
     let b = name.as_bytes();
     let key = (b.len(), *b.first()?);
     let cands: &[(&str, Arity)] = match i {
-        // str
-        0 => match key {
-            (4, b'f') => &[("find", Tuple(1, 3))],
-            (4, b'j') => &[("join", One)],
-            (5, b'c') => &[("count", Tuple(1, 3))],
-            (5, b'i') => &[("index", Tuple(1, 3))],
-            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
-            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
-            (5, b's') => &[
-                (
-                    "split",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("strip", Clinic(0, 1)),
-            ],
-            (5, b't') => &[("title", NoArgs)],
-            (5, b'u') => &[("upper", NoArgs)],
-            (5, b'z') => &[("zfill", One)],
-            (6, b'c') => &[("center", Clinic(1, 2))],
-            (6, b'e') => &[(
-                "encode",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["encoding", "errors"],
-                },
-            )],
-            (6, b'l') => &[("lstrip", Clinic(0, 1))],
-            (6, b'r') => &[
-                ("rindex", Tuple(1, 3)),
-                (
-                    "rsplit",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("rstrip", Clinic(0, 1)),
-            ],
-            (7, b'i') => &[
-                ("isalnum", NoArgs),
-                ("isalpha", NoArgs),
-                ("isascii", NoArgs),
-                ("isdigit", NoArgs),
-                ("islower", NoArgs),
-                ("isspace", NoArgs),
-                ("istitle", NoArgs),
-                ("isupper", NoArgs),
-            ],
-            (7, b'r') => &[("replace", Clinic(2, 3))],
-            (8, b'c') => &[("casefold", NoArgs)],
-            (8, b'e') => &[("endswith", Tuple(1, 3))],
-            (8, b's') => &[("swapcase", NoArgs)],
-            (9, b'i') => &[("isdecimal", NoArgs), ("isnumeric", NoArgs)],
-            (9, b'm') => &[("maketrans", Clinic(1, 3))],
-            (9, b'p') => &[("partition", One)],
-            (9, b't') => &[("translate", One)],
-            (10, b'c') => &[("capitalize", NoArgs)],
-            (10, b'e') => &[(
-                "expandtabs",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 1,
-                    names: &["tabsize"],
-                },
-            )],
-            (10, b'f') => &[("format_map", One)],
-            (10, b'r') => &[("rpartition", One)],
-            (10, b's') => &[
-                (
-                    "splitlines",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 1,
-                        names: &["keepends"],
-                    },
-                ),
-                ("startswith", Tuple(1, 3)),
-            ],
-            (11, b'i') => &[("isprintable", NoArgs)],
-            (12, b'i') => &[("isidentifier", NoArgs)],
-            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
-            _ => return None,
-        },
         // bytes
-        1 => match key {
+        0 => match key {
             (3, b'h') => &[(
                 "hex",
                 Kw {
@@ -268,7 +173,7 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => return None,
         },
         // bytearray: its mutators here, every other method as bytes has it (below)
-        2 => match key {
+        1 => match key {
             (3, b'p') => &[("pop", Clinic(0, 1))],
             (4, b'c') => &[("copy", NoArgs)],
             (5, b'c') => &[("clear", NoArgs)],
@@ -280,12 +185,12 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => &[],
         },
         // dict_keys
-        3 => match key {
+        2 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
         // dict_items
-        4 => match key {
+        3 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
@@ -293,19 +198,20 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
     };
     match cands.iter().find(|(k, _)| *k == name) {
         Some((_, a)) => Some(*a),
-        None if i == 2 => spec_at(1, name),
+        None if i == 1 => spec_at(0, name),
         None => None,
     }
 }
 
 /// The CPython types with checked methods, in the order [`spec_at`] numbers them.
-const TYPES: &[&str] = &["str", "bytes", "bytearray", "dict_keys", "dict_items"];
+const TYPES: &[&str] = &["bytes", "bytearray", "dict_keys", "dict_items"];
 
 /// The convention of method `name` of CPython type `ty`, if the PVM checks it.
 pub fn spec(ty: &str, name: &str) -> Option<Arity> {
     // The types whose methods are in tables (reached here for their alternate constructors).
     use super::Method;
     let tabled = match ty {
+        "str" => Method::find(super::str::STR, name).map(|m| m.arity),
         "dict" => Method::find(super::dict::DICT, name).map(|m| m.arity),
         "int" => Method::find(super::int::INT, name).map(|m| m.arity),
         "float" => Method::find(super::int::FLOAT, name).map(|m| m.arity),

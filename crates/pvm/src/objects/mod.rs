@@ -1,14 +1,14 @@
 //! Builtin types' methods and subscripting, one file per type.
 //!
-//! [`has_method`] and [`call_method`] dispatch on the receiver's type. The methods of `list`,
-//! `tuple`, `dict`, `set`, `frozenset`, `int` and `float` are registered once, each a line of its
-//! type's `methods!` table (name, CPython calling convention, handler): to add one, add the line
-//! and write the handler. The table makes the type's [`Method`] list, which [`call_method`]
-//! searches once per call (the convention is checked with CPython's messages, then the handler
-//! runs), and its `METHODS` name list, which `dir()`, the class's attributes and [`has_method`]
-//! read.
+//! [`has_method`] and [`call_method`] dispatch on the receiver's type. The methods of `str`,
+//! `list`, `tuple`, `dict`, `set`, `frozenset`, `int` and `float` are registered once, each a
+//! line of its type's `methods!` table (name, CPython calling convention, handler): to add one,
+//! add the line and write the handler. The table makes the type's [`Method`] list, which
+//! [`call_method`] searches once per call (the convention is checked with CPython's messages,
+//! then the handler runs), and its `METHODS` name list, which `dir()`, the class's attributes
+//! and [`has_method`] read.
 //!
-//! The other types (`str`, `bytes`, `bytearray`) are not converted yet: add the name to the type's
+//! The other types (`bytes`, `bytearray`) are not converted yet: add the name to the type's
 //! `METHODS` list and an arm to its `call` match, and give it its convention in [`arity`]'s
 //! `spec_at`.
 
@@ -341,6 +341,11 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return m.call(vm, "set", s, args);
             }
         }
+        Value::Str(s) => {
+            if let Some(m) = Method::find(str::STR, name) {
+                return m.call(vm, "str", s, args);
+            }
+        }
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
             if let Some(m) = Method::find(int::INT, name) {
                 return m.call(vm, "int", v, args);
@@ -372,7 +377,11 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         return generic_dunder(vm, v, name, &args);
     }
     match v {
-        Value::Str(s) => str::call(vm, s, name, args),
+        Value::Str(s) => {
+            // As before the table: a str method that is not one is paid like one first.
+            vm.charge(crate::cost::per_char(s.s.len()))?;
+            Err(vm.attr_error(v, name))
+        }
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {
             Err(int::no_method(vm, v, name))
         }
