@@ -30,3 +30,4 @@ mod robustness;
 mod shared_sdk;
 mod storage;
 mod tmpfs;
+mod typed_dispatch;
