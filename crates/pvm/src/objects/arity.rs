@@ -3,13 +3,14 @@
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
 //! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
-//! in a table (`methods!` in `objects/mod.rs`: `str`, `list`, `tuple`, `dict`, `set`,
+//! in a table (`methods!` in `objects/mod.rs`: `str`, `bytes`, `list`, `tuple`, `dict`, `set`,
 //! `frozenset`, `int` and `float` so far) gives each method its convention on its own line
-//! there, checked by [`check_arity`]; for the others (`bytes`, `bytearray` and the dict views)
-//! [`spec`] gives it, checked by [`check`]. The conventions were derived by calling
-//! every method of CPython 3.11 with 0..6 arguments and with an unknown keyword; the
-//! conformance programs `tests/conformance/methods_*/arity_*.py` pin the messages. Methods
-//! that are not listed (`str.format`, and names the PVM does not know) are not checked here.
+//! there, checked by [`check_arity`]; for the others (`bytearray`, whose other methods are
+//! `bytes`', and the dict views) [`spec`] gives it, checked by [`check`]. The conventions were
+//! derived by calling every method of CPython 3.11 with 0..6 arguments and with an unknown
+//! keyword; the conformance programs `tests/conformance/methods_*/arity_*.py` pin the messages.
+//! Methods that are not listed (`str.format`, and names the PVM does not know) are not checked
+//! here.
 //!
 //! A method whose keyword is rejected names itself the way CPython's method-descriptor call
 //! does (`str.find() takes no keyword arguments`): CPython words a few of these without the
@@ -52,128 +53,20 @@ use Arity::*;
 /// The index in [`TYPES`] of the CPython type whose method a builtin value's method is.
 fn type_index(v: &Value) -> Option<usize> {
     Some(match v {
-        Value::Bytes(_) => 0,
-        Value::ByteArray(_) => 1,
+        Value::ByteArray(_) => 0,
         _ => return None,
     })
 }
 
-/// The convention of method `name` of the type at index `i` of [`TYPES`]. Every builtin
-/// method call looks here, so the lookup is a jump on the name's length and first byte, then
-/// one comparison (the arms are generated from CPython's conventions; see the module doc).
+/// The convention of method `name` of the type at index `i` of [`TYPES`]: a jump on the
+/// name's length and first byte, then one comparison (the arms are generated from CPython's
+/// conventions; see the module doc).
 fn spec_at(i: usize, name: &str) -> Option<Arity> {
     let b = name.as_bytes();
     let key = (b.len(), *b.first()?);
     let cands: &[(&str, Arity)] = match i {
-        // bytes
-        0 => match key {
-            (3, b'h') => &[(
-                "hex",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["sep", "bytes_per_sep"],
-                },
-            )],
-            (4, b'f') => &[("find", Tuple(1, 3))],
-            (4, b'j') => &[("join", One)],
-            (5, b'c') => &[("count", Tuple(1, 3))],
-            (5, b'i') => &[("index", Tuple(1, 3))],
-            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
-            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
-            (5, b's') => &[
-                (
-                    "split",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("strip", Clinic(0, 1)),
-            ],
-            (5, b't') => &[("title", NoArgs)],
-            (5, b'u') => &[("upper", NoArgs)],
-            (5, b'z') => &[("zfill", One)],
-            (6, b'c') => &[("center", Clinic(1, 2))],
-            (6, b'd') => &[(
-                "decode",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["encoding", "errors"],
-                },
-            )],
-            (6, b'l') => &[("lstrip", Clinic(0, 1))],
-            (6, b'r') => &[
-                ("rindex", Tuple(1, 3)),
-                (
-                    "rsplit",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("rstrip", Clinic(0, 1)),
-            ],
-            (7, b'f') => &[("fromhex", One)],
-            (7, b'i') => &[
-                ("isalnum", NoArgs),
-                ("isalpha", NoArgs),
-                ("isascii", NoArgs),
-                ("isdigit", NoArgs),
-                ("islower", NoArgs),
-                ("isspace", NoArgs),
-                ("istitle", NoArgs),
-                ("isupper", NoArgs),
-            ],
-            (7, b'r') => &[("replace", Clinic(2, 3))],
-            (8, b'e') => &[("endswith", Tuple(1, 3))],
-            (8, b's') => &[("swapcase", NoArgs)],
-            (9, b'm') => &[("maketrans", Clinic(2, 2))],
-            (9, b'p') => &[("partition", One)],
-            (9, b't') => &[(
-                "translate",
-                Kw {
-                    posonly: 1,
-                    minpos: 1,
-                    maxpos: 2,
-                    names: &["delete"],
-                },
-            )],
-            (10, b'c') => &[("capitalize", NoArgs)],
-            (10, b'e') => &[(
-                "expandtabs",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 1,
-                    names: &["tabsize"],
-                },
-            )],
-            (10, b'r') => &[("rpartition", One)],
-            (10, b's') => &[
-                (
-                    "splitlines",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 1,
-                        names: &["keepends"],
-                    },
-                ),
-                ("startswith", Tuple(1, 3)),
-            ],
-            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
-            _ => return None,
-        },
         // bytearray: its mutators here, every other method as bytes has it (below)
-        1 => match key {
+        0 => match key {
             (3, b'p') => &[("pop", Clinic(0, 1))],
             (4, b'c') => &[("copy", NoArgs)],
             (5, b'c') => &[("clear", NoArgs)],
@@ -185,12 +78,12 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
             _ => &[],
         },
         // dict_keys
-        2 => match key {
+        1 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
         // dict_items
-        3 => match key {
+        2 => match key {
             (10, b'i') => &[("isdisjoint", One)],
             _ => return None,
         },
@@ -198,13 +91,13 @@ fn spec_at(i: usize, name: &str) -> Option<Arity> {
     };
     match cands.iter().find(|(k, _)| *k == name) {
         Some((_, a)) => Some(*a),
-        None if i == 1 => spec_at(0, name),
+        None if i == 0 => super::Method::find(super::str::BYTES, name).and_then(|m| m.arity),
         None => None,
     }
 }
 
 /// The CPython types with checked methods, in the order [`spec_at`] numbers them.
-const TYPES: &[&str] = &["bytes", "bytearray", "dict_keys", "dict_items"];
+const TYPES: &[&str] = &["bytearray", "dict_keys", "dict_items"];
 
 /// The convention of method `name` of CPython type `ty`, if the PVM checks it.
 pub fn spec(ty: &str, name: &str) -> Option<Arity> {
@@ -212,6 +105,7 @@ pub fn spec(ty: &str, name: &str) -> Option<Arity> {
     use super::Method;
     let tabled = match ty {
         "str" => Method::find(super::str::STR, name).map(|m| m.arity),
+        "bytes" => Method::find(super::str::BYTES, name).map(|m| m.arity),
         "dict" => Method::find(super::dict::DICT, name).map(|m| m.arity),
         "int" => Method::find(super::int::INT, name).map(|m| m.arity),
         "float" => Method::find(super::int::FLOAT, name).map(|m| m.arity),

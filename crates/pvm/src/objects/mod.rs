@@ -1,14 +1,14 @@
 //! Builtin types' methods and subscripting, one file per type.
 //!
 //! [`has_method`] and [`call_method`] dispatch on the receiver's type. The methods of `str`,
-//! `list`, `tuple`, `dict`, `set`, `frozenset`, `int` and `float` are registered once, each a
-//! line of its type's `methods!` table (name, CPython calling convention, handler): to add one,
-//! add the line and write the handler. The table makes the type's [`Method`] list, which
-//! [`call_method`] searches once per call (the convention is checked with CPython's messages,
-//! then the handler runs), and its `METHODS` name list, which `dir()`, the class's attributes
-//! and [`has_method`] read.
+//! `bytes`, `list`, `tuple`, `dict`, `set`, `frozenset`, `int` and `float` are registered once,
+//! each a line of its type's `methods!` table (name, CPython calling convention, handler): to
+//! add one, add the line and write the handler. The table makes the type's [`Method`] list,
+//! which [`call_method`] searches once per call (the convention is checked with CPython's
+//! messages, then the handler runs), and its `METHODS` name list, which `dir()`, the class's
+//! attributes and [`has_method`] read.
 //!
-//! The other types (`bytes`, `bytearray`) are not converted yet: add the name to the type's
+//! `bytearray` (whose other methods are `bytes`') is not converted yet: add the name to its
 //! `METHODS` list and an arm to its `call` match, and give it its convention in [`arity`]'s
 //! `spec_at`.
 
@@ -346,6 +346,11 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return m.call(vm, "str", s, args);
             }
         }
+        Value::Bytes(b) => {
+            if let Some(m) = Method::find(str::BYTES, name) {
+                return m.call(vm, "bytes", b, args);
+            }
+        }
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
             if let Some(m) = Method::find(int::INT, name) {
                 return m.call(vm, "int", v, args);
@@ -387,7 +392,11 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         }
         Value::Generator(g) if g.async_gen => asyncgen::call(vm, g, name, args),
         Value::Generator(g) => iter::gen_call(vm, g, name, args),
-        Value::Bytes(b) => str::bytes_call(vm, b, name, args),
+        Value::Bytes(b) => {
+            // As before the table: a bytes method that is not one is paid like one first.
+            vm.charge(crate::cost::per_char(b.b.len()))?;
+            Err(vm.attr_error(v, name))
+        }
         Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
         Value::Range(r) if matches!(name, "count" | "index") => {
             let [x] = args.pos.as_slice() else {

@@ -723,51 +723,93 @@ pub fn maketrans(vm: &mut Vm, args: &Args) -> R<Value> {
     Ok(Value::Dict(d))
 }
 
-/// bytes method names.
-pub const BYTES_METHODS: &[&str] = &[
-    "decode",
-    "fromhex",
-    "hex",
-    "startswith",
-    "endswith",
-    "count",
-    "find",
-    "rfind",
-    "index",
-    "rindex",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "split",
-    "rsplit",
-    "join",
-    "replace",
-    "upper",
-    "lower",
-    "isdigit",
-    "isalpha",
-    "isalnum",
-    "isspace",
-    "partition",
-    "rpartition",
-    "removeprefix",
-    "removesuffix",
-    "ljust",
-    "rjust",
-    "center",
-    "zfill",
-    "title",
-    "capitalize",
-    "swapcase",
-    "splitlines",
-    "isascii",
-    "islower",
-    "isupper",
-    "istitle",
-    "expandtabs",
-    "maketrans",
-    "translate",
-];
+methods! {
+    /// `bytes`' methods. All but the splits and searches charge per byte of the receiver
+    /// first; those without a body of their own run the str method on the bytes' text
+    /// ([`via_str`]).
+    BYTES, BYTES_METHODS: Rc<PyBytes>;
+    listed {
+        "decode" => Some(Kw {
+            posonly: 0,
+            minpos: 0,
+            maxpos: 2,
+            names: &["encoding", "errors"],
+        }), decode;
+        // An alternate constructor: `call_method` binds it to the class before this table is
+        // read (`builtins::class_attr`); the row gives its convention.
+        "fromhex" => Some(One), bytes_fromhex;
+        "hex" => Some(Kw {
+            posonly: 0,
+            minpos: 0,
+            maxpos: 2,
+            names: &["sep", "bytes_per_sep"],
+        }), hex;
+        "startswith" => Some(Tuple(1, 3)), |vm, b, a| bytes_search(vm, b, a, "startswith");
+        "endswith" => Some(Tuple(1, 3)), |vm, b, a| bytes_search(vm, b, a, "endswith");
+        "count" => Some(Tuple(1, 3)), |vm, b, a| bytes_search(vm, b, a, "count");
+        "find" => Some(Tuple(1, 3)), |vm, b, a| bytes_search(vm, b, a, "find");
+        "rfind" => Some(Tuple(1, 3)), |vm, b, a| bytes_search(vm, b, a, "rfind");
+        "index" => Some(Tuple(1, 3)), |vm, b, a| bytes_search(vm, b, a, "index");
+        "rindex" => Some(Tuple(1, 3)), |vm, b, a| bytes_search(vm, b, a, "rindex");
+        "strip" => Some(Clinic(0, 1)), |vm, b, a| via_str(vm, b, a, "strip");
+        "lstrip" => Some(Clinic(0, 1)), |vm, b, a| via_str(vm, b, a, "lstrip");
+        "rstrip" => Some(Clinic(0, 1)), |vm, b, a| via_str(vm, b, a, "rstrip");
+        "split" => Some(SPLIT), |vm, b, a| bytes_split(vm, b, a, "split");
+        "rsplit" => Some(SPLIT), |vm, b, a| bytes_split(vm, b, a, "rsplit");
+        "join" => Some(One), join_bytes;
+        "replace" => Some(Clinic(2, 3)), |vm, b, a| via_str(vm, b, a, "replace");
+        "upper" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "upper");
+        "lower" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "lower");
+        "isdigit" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "isdigit");
+        "isalpha" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "isalpha");
+        "isalnum" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "isalnum");
+        "isspace" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "isspace");
+        "partition" => Some(One), |vm, b, a| via_str(vm, b, a, "partition");
+        "rpartition" => Some(One), |vm, b, a| via_str(vm, b, a, "rpartition");
+        "removeprefix" => Some(One), |vm, b, a| via_str(vm, b, a, "removeprefix");
+        "removesuffix" => Some(One), |vm, b, a| via_str(vm, b, a, "removesuffix");
+        "ljust" => Some(Clinic(1, 2)), |vm, b, a| via_str(vm, b, a, "ljust");
+        "rjust" => Some(Clinic(1, 2)), |vm, b, a| via_str(vm, b, a, "rjust");
+        "center" => Some(Clinic(1, 2)), |vm, b, a| via_str(vm, b, a, "center");
+        "zfill" => Some(One), |vm, b, a| via_str(vm, b, a, "zfill");
+        "title" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "title");
+        "capitalize" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "capitalize");
+        "swapcase" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "swapcase");
+        "splitlines" => Some(Kw {
+            posonly: 0,
+            minpos: 0,
+            maxpos: 1,
+            names: &["keepends"],
+        }), |vm, b, a| bytes_split(vm, b, a, "splitlines");
+        "isascii" => Some(NoArgs), |vm, b, _| {
+            vm.charge(cost::per_char(b.b.len()))?;
+            Ok(Value::Bool(b.b.is_ascii()))
+        };
+        "islower" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "islower");
+        "isupper" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "isupper");
+        "istitle" => Some(NoArgs), |vm, b, a| via_str(vm, b, a, "istitle");
+        "expandtabs" => Some(Kw {
+            posonly: 0,
+            minpos: 0,
+            maxpos: 1,
+            names: &["tabsize"],
+        }), |vm, b, a| via_str(vm, b, a, "expandtabs");
+        "maketrans" => Some(Clinic(2, 2)), |vm, b, a| {
+            vm.charge(cost::per_char(b.b.len()))?;
+            bytes_maketrans(vm, &a)
+        };
+        "translate" => Some(Kw {
+            posonly: 1,
+            minpos: 1,
+            maxpos: 2,
+            names: &["delete"],
+        }), |vm, b, a| {
+            vm.charge(cost::per_char(b.b.len()))?;
+            bytes_translate(vm, &b.b, a)
+        };
+    }
+    unlisted {}
+}
 
 pub(crate) fn latin1(b: &[u8]) -> String {
     b.iter().map(|&x| x as char).collect()
@@ -908,168 +950,183 @@ fn bytes_translate(vm: &mut Vm, b: &[u8], mut args: Args) -> R<Value> {
     Ok(Value::bytes(out))
 }
 
-/// Call a bytes method.
-pub fn bytes_call(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
-    if matches!(name, "split" | "rsplit" | "splitlines") {
-        return super::split::call(vm, &Value::Bytes(b.clone()), name, &args);
+/// `b.fromhex(s)`: `bytes.fromhex` of `b`'s class.
+fn bytes_fromhex(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
+    super::call_alt_ctor(vm, &Value::Bytes(b.clone()), "fromhex", args)
+}
+
+/// `bytes.split`, `bytes.rsplit`, `bytes.splitlines` (`name`): `objects::split`.
+fn bytes_split(vm: &mut Vm, b: &Rc<PyBytes>, args: Args, name: &str) -> R<Value> {
+    super::split::call(vm, &Value::Bytes(b.clone()), name, &args)
+}
+
+/// `bytes.find` and the other searches (`name`): `objects::search`.
+fn bytes_search(vm: &mut Vm, b: &Rc<PyBytes>, args: Args, name: &str) -> R<Value> {
+    let pos = super::search::positions(vm, &args)?;
+    super::search::call(vm, super::search::Hay::Bytes(&b.b), name, &args, pos)
+}
+
+/// Bytes method `name` on `b`, its arguments already checked (a bytearray's methods that are
+/// the bytes methods run on a copy): a name that is none is paid like one, then AttributeError.
+fn bytes_call_by_name(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R<Value> {
+    match super::Method::find(BYTES, name) {
+        Some(m) => (m.body)(vm, b, args),
+        None => {
+            vm.charge(cost::per_char(b.b.len()))?;
+            Err(vm.attr_error(&Value::Bytes(b.clone()), name))
+        }
     }
-    if super::search::NAMES.contains(&name) {
-        let pos = super::search::positions(vm, &args)?;
-        return super::search::call(vm, super::search::Hay::Bytes(&b.b), name, &args, pos);
-    }
+}
+
+/// `bytes.decode(encoding='utf-8', errors='strict')`.
+fn decode(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
     vm.charge(cost::per_char(b.b.len()))?;
-    match name {
-        "decode" => {
-            vm.charge(cost::CODEC)?;
-            let mut a = args.clone();
-            let encoding = a.pos.first().cloned().or_else(|| a.take_kw("encoding"));
-            let errors = a.pos.get(1).cloned().or_else(|| a.take_kw("errors"));
-            let encoding = match &encoding {
-                None => "utf-8".to_string(),
-                Some(Value::Str(e)) => e.s.to_string(),
-                Some(v) => {
-                    let tn = super::clinic_type_name(vm, v);
-                    return Err(vm.type_err(format!(
-                        "decode() argument 'encoding' must be str, not {tn}"
-                    )));
-                }
-            };
-            let errors = match &errors {
-                None => "strict".to_string(),
-                Some(Value::Str(e)) => e.s.to_string(),
-                Some(v) => {
-                    let tn = super::clinic_type_name(vm, v);
-                    return Err(
-                        vm.type_err(format!("decode() argument 'errors' must be str, not {tn}"))
-                    );
-                }
-            };
-            Ok(Value::str(&crate::codec::decode(
-                vm, &b.b, &encoding, &errors,
-            )?))
+    vm.charge(cost::CODEC)?;
+    let mut a = args.clone();
+    let encoding = a.pos.first().cloned().or_else(|| a.take_kw("encoding"));
+    let errors = a.pos.get(1).cloned().or_else(|| a.take_kw("errors"));
+    let encoding = match &encoding {
+        None => "utf-8".to_string(),
+        Some(Value::Str(e)) => e.s.to_string(),
+        Some(v) => {
+            let tn = super::clinic_type_name(vm, v);
+            return Err(vm.type_err(format!(
+                "decode() argument 'encoding' must be str, not {tn}"
+            )));
         }
-        "join" => {
-            let it = args.pos.first().cloned().unwrap_or(Value::None);
-            let items = match vm.collect(&it) {
-                Ok(items) => items,
-                Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&it) => {
-                    return Err(vm.type_err("can only join an iterable"))
-                }
-                Err(e) => return Err(e),
-            };
-            let mut out = Vec::new();
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.extend_from_slice(&b.b);
-                }
-                match x {
-                    Value::Bytes(p) => out.extend_from_slice(&p.b),
-                    Value::ByteArray(p) => out.extend_from_slice(&p.b.borrow()),
-                    other => {
-                        let tn = vm.type_name(other);
-                        return Err(vm.type_err(format!(
-                            "sequence item {i}: expected a bytes-like object, {tn} found"
-                        )));
-                    }
-                }
-            }
-            vm.charge(cost::per_char(out.len()))?;
-            vm.reserve(out.len() as u64)?;
-            Ok(Value::bytes(out))
+    };
+    let errors = match &errors {
+        None => "strict".to_string(),
+        Some(Value::Str(e)) => e.s.to_string(),
+        Some(v) => {
+            let tn = super::clinic_type_name(vm, v);
+            return Err(vm.type_err(format!("decode() argument 'errors' must be str, not {tn}")));
         }
-        "hex" => {
-            let digits: Vec<String> = b.b.iter().map(|x| format!("{x:02x}")).collect();
-            let mut a = args.clone();
-            let sep = a.pos.first().cloned().or_else(|| a.take_kw("sep"));
-            let per = a.pos.get(1).cloned().or_else(|| a.take_kw("bytes_per_sep"));
-            let per = match per {
-                Some(v) => vm.index_of(&v)?,
-                None => 1,
-            };
-            let sep = match sep.as_ref() {
-                None => return Ok(Value::str(&digits.concat())),
-                Some(Value::Str(s)) if s.len == 1 => s.s.to_string(),
-                Some(Value::Bytes(s)) if s.b.len() == 1 => (s.b[0] as char).to_string(),
-                Some(Value::Str(_) | Value::Bytes(_)) => {
-                    return Err(vm.value_err("sep must be length 1."))
-                }
-                Some(o) => {
-                    let tn = vm.type_name(o);
-                    return Err(vm.type_err(format!("object of type '{tn}' has no len()")));
-                }
-            };
-            let n = per.unsigned_abs().max(1) as usize;
-            // Groups of `n` bytes counted from the right (positive) or the left (negative).
-            let len = digits.len();
-            let mut out = String::with_capacity(len * 3);
-            for (i, d) in digits.iter().enumerate() {
-                let boundary = if per >= 0 {
-                    (len - i).is_multiple_of(n)
-                } else {
-                    i.is_multiple_of(n)
-                };
-                if i > 0 && boundary {
-                    out.push_str(&sep);
-                }
-                out.push_str(d);
-            }
-            Ok(Value::str(&out))
+    };
+    Ok(Value::str(&crate::codec::decode(
+        vm, &b.b, &encoding, &errors,
+    )?))
+}
+
+/// `bytes.join(iterable_of_bytes)`.
+fn join_bytes(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
+    vm.charge(cost::per_char(b.b.len()))?;
+    let it = args.pos.first().cloned().unwrap_or(Value::None);
+    let items = match vm.collect(&it) {
+        Ok(items) => items,
+        Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&it) => {
+            return Err(vm.type_err("can only join an iterable"))
         }
-        "isascii" => Ok(Value::Bool(b.b.is_ascii())),
-        "maketrans" => bytes_maketrans(vm, &args),
-        "translate" => bytes_translate(vm, &b.b, args),
-        _ if BYTES_METHODS.contains(&name) => {
-            let s = Rc::new(PyStr::new(&byte_text(&b.b)));
-            // The str methods below would take text; bytes methods take only bytes-likes.
-            let text_arg = args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)).find(|v| {
-                matches!(v, Value::Str(_))
-                    || matches!(v, Value::Tuple(t) if t.items.iter().any(|x| matches!(x, Value::Str(_))))
-            });
-            if text_arg.is_some()
-                && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust")
-            {
-                return Err(vm.type_err("a bytes-like object is required, not 'str'"));
-            }
-            // Arguments that must be bytes-like (strip's may also be None).
-            let need = match name {
-                "partition" | "rpartition" | "removeprefix" | "removesuffix" => 1,
-                "replace" => 2,
-                "strip" | "lstrip" | "rstrip" if !matches!(args.pos.first(), Some(Value::None)) => {
-                    1
-                }
-                _ => 0,
-            };
-            if let Some(o) = args
-                .pos
-                .iter()
-                .take(need)
-                .find(|v| !matches!(v, Value::Bytes(_) | Value::ByteArray(_)))
-            {
-                let tn = vm.type_name(o);
-                return Err(vm.type_err(format!("a bytes-like object is required, not '{tn}'")));
-            }
-            // Converting the arguments reads them whole: paid before, by what it reads.
-            let work: u64 = args
-                .pos
-                .iter()
-                .chain(args.kw.iter().map(|(_, v)| v))
-                .map(arg_to_text_work)
-                .sum();
-            vm.charge(work)?;
-            let pos = args.pos.iter().map(arg_to_text).collect();
-            let a = Args {
-                pos,
-                kw: args
-                    .kw
-                    .iter()
-                    .map(|(k, v)| (k.clone(), arg_to_text(v)))
-                    .collect(),
-            };
-            let r = call_by_name(vm, &s, name, a)?;
-            Ok(to_bytes_val(r))
+        Err(e) => return Err(e),
+    };
+    let mut out = Vec::new();
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(&b.b);
         }
-        _ => Err(vm.attr_error(&Value::Bytes(b.clone()), name)),
+        match x {
+            Value::Bytes(p) => out.extend_from_slice(&p.b),
+            Value::ByteArray(p) => out.extend_from_slice(&p.b.borrow()),
+            other => {
+                let tn = vm.type_name(other);
+                return Err(vm.type_err(format!(
+                    "sequence item {i}: expected a bytes-like object, {tn} found"
+                )));
+            }
+        }
     }
+    vm.charge(cost::per_char(out.len()))?;
+    vm.reserve(out.len() as u64)?;
+    Ok(Value::bytes(out))
+}
+
+/// `bytes.hex(sep=None, bytes_per_sep=1)`.
+fn hex(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
+    vm.charge(cost::per_char(b.b.len()))?;
+    let digits: Vec<String> = b.b.iter().map(|x| format!("{x:02x}")).collect();
+    let mut a = args.clone();
+    let sep = a.pos.first().cloned().or_else(|| a.take_kw("sep"));
+    let per = a.pos.get(1).cloned().or_else(|| a.take_kw("bytes_per_sep"));
+    let per = match per {
+        Some(v) => vm.index_of(&v)?,
+        None => 1,
+    };
+    let sep = match sep.as_ref() {
+        None => return Ok(Value::str(&digits.concat())),
+        Some(Value::Str(s)) if s.len == 1 => s.s.to_string(),
+        Some(Value::Bytes(s)) if s.b.len() == 1 => (s.b[0] as char).to_string(),
+        Some(Value::Str(_) | Value::Bytes(_)) => return Err(vm.value_err("sep must be length 1.")),
+        Some(o) => {
+            let tn = vm.type_name(o);
+            return Err(vm.type_err(format!("object of type '{tn}' has no len()")));
+        }
+    };
+    let n = per.unsigned_abs().max(1) as usize;
+    // Groups of `n` bytes counted from the right (positive) or the left (negative).
+    let len = digits.len();
+    let mut out = String::with_capacity(len * 3);
+    for (i, d) in digits.iter().enumerate() {
+        let boundary = if per >= 0 {
+            (len - i).is_multiple_of(n)
+        } else {
+            i.is_multiple_of(n)
+        };
+        if i > 0 && boundary {
+            out.push_str(&sep);
+        }
+        out.push_str(d);
+    }
+    Ok(Value::str(&out))
+}
+
+/// A bytes method that is the str method `name` run on the bytes' text (each byte one char),
+/// after the bytes-like checks of its arguments; a str result becomes bytes.
+fn via_str(vm: &mut Vm, b: &Rc<PyBytes>, args: Args, name: &str) -> R<Value> {
+    vm.charge(cost::per_char(b.b.len()))?;
+    let s = Rc::new(PyStr::new(&byte_text(&b.b)));
+    // The str methods below would take text; bytes methods take only bytes-likes.
+    let text_arg = args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)).find(|v| {
+        matches!(v, Value::Str(_))
+            || matches!(v, Value::Tuple(t) if t.items.iter().any(|x| matches!(x, Value::Str(_))))
+    });
+    if text_arg.is_some() && !matches!(name, "decode" | "hex" | "center" | "ljust" | "rjust") {
+        return Err(vm.type_err("a bytes-like object is required, not 'str'"));
+    }
+    // Arguments that must be bytes-like (strip's may also be None).
+    let need = match name {
+        "partition" | "rpartition" | "removeprefix" | "removesuffix" => 1,
+        "replace" => 2,
+        "strip" | "lstrip" | "rstrip" if !matches!(args.pos.first(), Some(Value::None)) => 1,
+        _ => 0,
+    };
+    if let Some(o) = args
+        .pos
+        .iter()
+        .take(need)
+        .find(|v| !matches!(v, Value::Bytes(_) | Value::ByteArray(_)))
+    {
+        let tn = vm.type_name(o);
+        return Err(vm.type_err(format!("a bytes-like object is required, not '{tn}'")));
+    }
+    // Converting the arguments reads them whole: paid before, by what it reads.
+    let work: u64 = args
+        .pos
+        .iter()
+        .chain(args.kw.iter().map(|(_, v)| v))
+        .map(arg_to_text_work)
+        .sum();
+    vm.charge(work)?;
+    let pos = args.pos.iter().map(arg_to_text).collect();
+    let a = Args {
+        pos,
+        kw: args
+            .kw
+            .iter()
+            .map(|(k, v)| (k.clone(), arg_to_text(v)))
+            .collect(),
+    };
+    let r = call_by_name(vm, &s, name, a)?;
+    Ok(to_bytes_val(r))
 }
 
 /// bytearray method names: its own mutators plus every bytes method.
@@ -1223,7 +1280,7 @@ pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) 
         }
         _ => {
             let tmp = Rc::new(PyBytes::new(b.b.borrow().clone()));
-            let r = bytes_call(vm, &tmp, name, args)?;
+            let r = bytes_call_by_name(vm, &tmp, name, args)?;
             return Ok(match r {
                 Value::Bytes(x) if !matches!(name, "decode" | "hex") => {
                     Value::ByteArray(Rc::new(PyByteArray::new(x.b.to_vec())))

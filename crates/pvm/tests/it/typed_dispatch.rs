@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// The CPython types whose method conventions `objects/arity.rs` still keeps by name
 /// (`TYPES`). Remove a type when its methods move into a `methods!` table; never add one.
-const UNCONVERTED: &[&str] = &["bytes", "bytearray", "dict_keys", "dict_items"];
+const UNCONVERTED: &[&str] = &["bytearray", "dict_keys", "dict_items"];
 
 fn src(path: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(path);
