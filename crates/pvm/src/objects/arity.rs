@@ -3,20 +3,18 @@
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
 //! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
-//! in a table (`methods!` in `objects/mod.rs`: `str`, `bytes`, `list`, `tuple`, `dict`, `set`,
-//! `frozenset`, `int` and `float` so far) gives each method its convention on its own line
-//! there, checked by [`check_arity`]; for the others (`bytearray`, whose other methods are
-//! `bytes`', and the dict views) [`spec`] gives it, checked by [`check`]. The conventions were
-//! derived by calling every method of CPython 3.11 with 0..6 arguments and with an unknown
-//! keyword; the conformance programs `tests/conformance/methods_*/arity_*.py` pin the messages.
-//! Methods that are not listed (`str.format`, and names the PVM does not know) are not checked
-//! here.
+//! in a table (`methods!` in `objects/mod.rs`: every builtin value type's) gives each method
+//! its convention on its own line there, checked by [`check_arity`]; [`spec`] finds one by the
+//! type's name (for the alternate constructors, and for the dict views, which are instances and
+//! whose one checked method is kept here). The conventions were derived by calling every method
+//! of CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
+//! `tests/conformance/methods_*/arity_*.py` pin the messages. A method whose row says `None`
+//! (`str.format`) checks its own arguments.
 //!
 //! A method whose keyword is rejected names itself the way CPython's method-descriptor call
 //! does (`str.find() takes no keyword arguments`): CPython words a few of these without the
 //! type when the method is first bound to a variable and called through it.
 
-use crate::value::*;
 use crate::vm::{Args, Vm, R};
 
 /// A CPython calling convention, with its argument bounds.
@@ -50,62 +48,18 @@ pub enum Arity {
 }
 use Arity::*;
 
-/// The index in [`TYPES`] of the CPython type whose method a builtin value's method is.
-fn type_index(v: &Value) -> Option<usize> {
-    Some(match v {
-        Value::ByteArray(_) => 0,
-        _ => return None,
-    })
-}
+/// The CPython types whose conventions are kept here by name: the dict views, which are
+/// instances (`Vm::dict_view`), not builtin values with a method table.
+const TYPES: &[&str] = &["dict_keys", "dict_items"];
 
-/// The convention of method `name` of the type at index `i` of [`TYPES`]: a jump on the
-/// name's length and first byte, then one comparison (the arms are generated from CPython's
-/// conventions; see the module doc).
-fn spec_at(i: usize, name: &str) -> Option<Arity> {
-    let b = name.as_bytes();
-    let key = (b.len(), *b.first()?);
-    let cands: &[(&str, Arity)] = match i {
-        // bytearray: its mutators here, every other method as bytes has it (below)
-        0 => match key {
-            (3, b'p') => &[("pop", Clinic(0, 1))],
-            (4, b'c') => &[("copy", NoArgs)],
-            (5, b'c') => &[("clear", NoArgs)],
-            (6, b'a') => &[("append", One)],
-            (6, b'e') => &[("extend", One)],
-            (6, b'i') => &[("insert", Clinic(2, 2))],
-            (6, b'r') => &[("remove", One)],
-            (7, b'r') => &[("reverse", NoArgs)],
-            _ => &[],
-        },
-        // dict_keys
-        1 => match key {
-            (10, b'i') => &[("isdisjoint", One)],
-            _ => return None,
-        },
-        // dict_items
-        2 => match key {
-            (10, b'i') => &[("isdisjoint", One)],
-            _ => return None,
-        },
-        _ => return None,
-    };
-    match cands.iter().find(|(k, _)| *k == name) {
-        Some((_, a)) => Some(*a),
-        None if i == 0 => super::Method::find(super::str::BYTES, name).and_then(|m| m.arity),
-        None => None,
-    }
-}
-
-/// The CPython types with checked methods, in the order [`spec_at`] numbers them.
-const TYPES: &[&str] = &["bytearray", "dict_keys", "dict_items"];
-
-/// The convention of method `name` of CPython type `ty`, if the PVM checks it.
+/// The convention of method `name` of CPython type `ty`: from the type's method table, or,
+/// for the dict views, here.
 pub fn spec(ty: &str, name: &str) -> Option<Arity> {
-    // The types whose methods are in tables (reached here for their alternate constructors).
     use super::Method;
     let tabled = match ty {
         "str" => Method::find(super::str::STR, name).map(|m| m.arity),
         "bytes" => Method::find(super::str::BYTES, name).map(|m| m.arity),
+        "bytearray" => Method::find(super::str::BYTEARRAY, name).map(|m| m.arity),
         "dict" => Method::find(super::dict::DICT, name).map(|m| m.arity),
         "int" => Method::find(super::int::INT, name).map(|m| m.arity),
         "float" => Method::find(super::int::FLOAT, name).map(|m| m.arity),
@@ -114,8 +68,8 @@ pub fn spec(ty: &str, name: &str) -> Option<Arity> {
     if let Some(a) = tabled {
         return a;
     }
-    let i = TYPES.iter().position(|t| *t == ty)?;
-    spec_at(i, name)
+    // Both views have one checked method.
+    (TYPES.contains(&ty) && name == "isdisjoint").then_some(One)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -123,20 +77,6 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
-    }
-}
-
-/// Check the arguments of builtin method `name` of `v` against its CPython convention.
-#[inline]
-pub fn check(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<()> {
-    let Some(i) = type_index(v) else {
-        return Ok(());
-    };
-    match spec_at(i, name) {
-        Some(a) if !fits(a, args.pos.len(), args.kw.len()) => {
-            check_spec(vm, TYPES[i], name, a, args)
-        }
-        _ => Ok(()),
     }
 }
 

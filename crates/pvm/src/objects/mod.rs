@@ -1,16 +1,12 @@
 //! Builtin types' methods and subscripting, one file per type.
 //!
-//! [`has_method`] and [`call_method`] dispatch on the receiver's type. The methods of `str`,
-//! `bytes`, `list`, `tuple`, `dict`, `set`, `frozenset`, `int` and `float` are registered once,
-//! each a line of its type's `methods!` table (name, CPython calling convention, handler): to
-//! add one, add the line and write the handler. The table makes the type's [`Method`] list,
-//! which [`call_method`] searches once per call (the convention is checked with CPython's
-//! messages, then the handler runs), and its `METHODS` name list, which `dir()`, the class's
-//! attributes and [`has_method`] read.
-//!
-//! `bytearray` (whose other methods are `bytes`') is not converted yet: add the name to its
-//! `METHODS` list and an arm to its `call` match, and give it its convention in [`arity`]'s
-//! `spec_at`.
+//! [`has_method`] and [`call_method`] dispatch on the receiver's type. The methods of every
+//! builtin value type (`str`, `bytes`, `bytearray`, `list`, `tuple`, `dict`, `set`,
+//! `frozenset`, `int`, `float`) are registered once, each a line of its type's `methods!` table
+//! (name, CPython calling convention, handler): to add one, add the line and write the handler.
+//! The table makes the type's [`Method`] list, which [`call_method`] searches once per call
+//! (the convention is checked with CPython's messages, then the handler runs), and its
+//! `METHODS` name list, which `dir()`, the class's attributes and [`has_method`] read.
 
 /// Declares a builtin type's methods, one line each: name, CPython calling convention
 /// (`Option<`[`arity::Arity`]`>`; `None` for a method that words its own argument errors) and
@@ -74,6 +70,26 @@ impl<T> Method<T> {
     #[inline]
     pub fn find(table: &'static [Method<T>], name: &str) -> Option<&'static Method<T>> {
         table.iter().find(|m| m.name == name)
+    }
+
+    /// The convention of the method of `table` named `name`, at compile time: a type that
+    /// has another's methods takes their conventions from its table (`bytearray` from `bytes`).
+    pub const fn arity_in(table: &[Method<T>], name: &str) -> Option<arity::Arity> {
+        let mut i = 0;
+        while i < table.len() {
+            let (a, b) = (table[i].name.as_bytes(), name.as_bytes());
+            let mut same = a.len() == b.len();
+            let mut k = 0;
+            while same && k < a.len() {
+                same = a[k] == b[k];
+                k += 1;
+            }
+            if same {
+                return table[i].arity;
+            }
+            i += 1;
+        }
+        None
     }
 
     /// Check `args` against the method's convention (`ty` is CPython's name of the receiver's
@@ -351,6 +367,11 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return m.call(vm, "bytes", b, args);
             }
         }
+        Value::ByteArray(b) => {
+            if let Some(m) = Method::find(str::BYTEARRAY, name) {
+                return m.call(vm, "bytearray", b, args);
+            }
+        }
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
             if let Some(m) = Method::find(int::INT, name) {
                 return m.call(vm, "int", v, args);
@@ -363,7 +384,6 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
         }
         _ => {}
     }
-    arity::check(vm, v, name, &args)?;
     if let Some((kind, _)) = vm.dict_view(v) {
         if name == "isdisjoint" && kind != 1 {
             let ty = ["dict_keys", "dict_values", "dict_items"][usize::from(kind)];
@@ -397,7 +417,8 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             vm.charge(crate::cost::per_char(b.b.len()))?;
             Err(vm.attr_error(v, name))
         }
-        Value::ByteArray(b) => str::bytearray_call(vm, b, name, args),
+        // As before the table: paid, then the bytes method's AttributeError.
+        Value::ByteArray(b) => str::via_bytes(vm, b, args, name),
         Value::Range(r) if matches!(name, "count" | "index") => {
             let [x] = args.pos.as_slice() else {
                 return Err(vm.type_err(format!(

@@ -1129,59 +1129,71 @@ fn via_str(vm: &mut Vm, b: &Rc<PyBytes>, args: Args, name: &str) -> R<Value> {
     Ok(to_bytes_val(r))
 }
 
-/// bytearray method names: its own mutators plus every bytes method.
-pub const BYTEARRAY_METHODS: &[&str] = &[
-    "append",
-    "extend",
-    "pop",
-    "copy",
-    "clear",
-    "insert",
-    "reverse",
-    "remove",
-    "decode",
-    "fromhex",
-    "hex",
-    "startswith",
-    "endswith",
-    "count",
-    "find",
-    "rfind",
-    "index",
-    "rindex",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "split",
-    "rsplit",
-    "join",
-    "replace",
-    "upper",
-    "lower",
-    "isdigit",
-    "isalpha",
-    "isalnum",
-    "isspace",
-    "partition",
-    "rpartition",
-    "removeprefix",
-    "removesuffix",
-    "ljust",
-    "rjust",
-    "center",
-    "zfill",
-    "title",
-    "capitalize",
-    "swapcase",
-    "splitlines",
-    "isascii",
-    "islower",
-    "isupper",
-    "istitle",
-    "expandtabs",
-    "maketrans",
-    "translate",
-];
+methods! {
+    /// `bytearray`'s methods: its own mutators, then every bytes method with bytes' convention
+    /// ([`as_bytes`]), run on a bytes copy ([`via_bytes`]) except the splits and searches. The
+    /// mutators pay only for what they touch (a loop of appends is linear, as in CPython);
+    /// every other method pays per byte of the buffer first.
+    BYTEARRAY, BYTEARRAY_METHODS: Rc<PyByteArray>;
+    listed {
+        "append" => Some(One), bytearray_append;
+        "extend" => Some(One), bytearray_extend;
+        "pop" => Some(Clinic(0, 1)), bytearray_pop;
+        "copy" => Some(NoArgs), bytearray_copy;
+        "clear" => Some(NoArgs), bytearray_clear;
+        "insert" => Some(Clinic(2, 2)), bytearray_insert;
+        "reverse" => Some(NoArgs), bytearray_reverse;
+        "remove" => Some(One), bytearray_remove;
+        "decode" => as_bytes("decode"), |vm, b, a| via_bytes(vm, b, a, "decode");
+        "fromhex" => as_bytes("fromhex"), |vm, b, a| via_bytes(vm, b, a, "fromhex");
+        "hex" => as_bytes("hex"), |vm, b, a| via_bytes(vm, b, a, "hex");
+        "startswith" => as_bytes("startswith"), |vm, b, a| bytearray_search(vm, b, a, "startswith");
+        "endswith" => as_bytes("endswith"), |vm, b, a| bytearray_search(vm, b, a, "endswith");
+        "count" => as_bytes("count"), |vm, b, a| bytearray_search(vm, b, a, "count");
+        "find" => as_bytes("find"), |vm, b, a| bytearray_search(vm, b, a, "find");
+        "rfind" => as_bytes("rfind"), |vm, b, a| bytearray_search(vm, b, a, "rfind");
+        "index" => as_bytes("index"), |vm, b, a| bytearray_search(vm, b, a, "index");
+        "rindex" => as_bytes("rindex"), |vm, b, a| bytearray_search(vm, b, a, "rindex");
+        "strip" => as_bytes("strip"), |vm, b, a| via_bytes(vm, b, a, "strip");
+        "lstrip" => as_bytes("lstrip"), |vm, b, a| via_bytes(vm, b, a, "lstrip");
+        "rstrip" => as_bytes("rstrip"), |vm, b, a| via_bytes(vm, b, a, "rstrip");
+        "split" => as_bytes("split"), |vm, b, a| bytearray_split(vm, b, a, "split");
+        "rsplit" => as_bytes("rsplit"), |vm, b, a| bytearray_split(vm, b, a, "rsplit");
+        "join" => as_bytes("join"), |vm, b, a| via_bytes(vm, b, a, "join");
+        "replace" => as_bytes("replace"), |vm, b, a| via_bytes(vm, b, a, "replace");
+        "upper" => as_bytes("upper"), |vm, b, a| via_bytes(vm, b, a, "upper");
+        "lower" => as_bytes("lower"), |vm, b, a| via_bytes(vm, b, a, "lower");
+        "isdigit" => as_bytes("isdigit"), |vm, b, a| via_bytes(vm, b, a, "isdigit");
+        "isalpha" => as_bytes("isalpha"), |vm, b, a| via_bytes(vm, b, a, "isalpha");
+        "isalnum" => as_bytes("isalnum"), |vm, b, a| via_bytes(vm, b, a, "isalnum");
+        "isspace" => as_bytes("isspace"), |vm, b, a| via_bytes(vm, b, a, "isspace");
+        "partition" => as_bytes("partition"), |vm, b, a| via_bytes(vm, b, a, "partition");
+        "rpartition" => as_bytes("rpartition"), |vm, b, a| via_bytes(vm, b, a, "rpartition");
+        "removeprefix" => as_bytes("removeprefix"), |vm, b, a| via_bytes(vm, b, a, "removeprefix");
+        "removesuffix" => as_bytes("removesuffix"), |vm, b, a| via_bytes(vm, b, a, "removesuffix");
+        "ljust" => as_bytes("ljust"), |vm, b, a| via_bytes(vm, b, a, "ljust");
+        "rjust" => as_bytes("rjust"), |vm, b, a| via_bytes(vm, b, a, "rjust");
+        "center" => as_bytes("center"), |vm, b, a| via_bytes(vm, b, a, "center");
+        "zfill" => as_bytes("zfill"), |vm, b, a| via_bytes(vm, b, a, "zfill");
+        "title" => as_bytes("title"), |vm, b, a| via_bytes(vm, b, a, "title");
+        "capitalize" => as_bytes("capitalize"), |vm, b, a| via_bytes(vm, b, a, "capitalize");
+        "swapcase" => as_bytes("swapcase"), |vm, b, a| via_bytes(vm, b, a, "swapcase");
+        "splitlines" => as_bytes("splitlines"), |vm, b, a| bytearray_split(vm, b, a, "splitlines");
+        "isascii" => as_bytes("isascii"), |vm, b, a| via_bytes(vm, b, a, "isascii");
+        "islower" => as_bytes("islower"), |vm, b, a| via_bytes(vm, b, a, "islower");
+        "isupper" => as_bytes("isupper"), |vm, b, a| via_bytes(vm, b, a, "isupper");
+        "istitle" => as_bytes("istitle"), |vm, b, a| via_bytes(vm, b, a, "istitle");
+        "expandtabs" => as_bytes("expandtabs"), |vm, b, a| via_bytes(vm, b, a, "expandtabs");
+        "maketrans" => as_bytes("maketrans"), |vm, b, a| via_bytes(vm, b, a, "maketrans");
+        "translate" => as_bytes("translate"), |vm, b, a| via_bytes(vm, b, a, "translate");
+    }
+    unlisted {}
+}
+
+/// The convention of bytes method `name`, which bytearray has too.
+const fn as_bytes(name: &str) -> Option<Arity> {
+    super::Method::arity_in(BYTES, name)
+}
 
 fn byte_arg(vm: &mut Vm, v: Option<&Value>) -> R<u8> {
     let i = match v {
@@ -1194,114 +1206,145 @@ fn byte_arg(vm: &mut Vm, v: Option<&Value>) -> R<u8> {
     Ok(i as u8)
 }
 
-/// Call a bytearray method.
-pub fn bytearray_call(vm: &mut Vm, b: &Rc<PyByteArray>, name: &str, args: Args) -> R<Value> {
-    if matches!(name, "split" | "rsplit" | "splitlines") {
-        return super::split::call(vm, &Value::ByteArray(b.clone()), name, &args);
-    }
-    if super::search::NAMES.contains(&name) {
-        let pos = super::search::positions(vm, &args)?;
-        let data = b.b.borrow();
-        return super::search::call(vm, super::search::Hay::Bytes(&data), name, &args, pos);
-    }
+/// `bytearray.split`, `rsplit`, `splitlines` (`name`): `objects::split`, unpaid here.
+fn bytearray_split(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args, name: &str) -> R<Value> {
+    super::split::call(vm, &Value::ByteArray(b.clone()), name, &args)
+}
+
+/// `bytearray.find` and the other searches (`name`): `objects::search`, unpaid here.
+fn bytearray_search(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args, name: &str) -> R<Value> {
+    let pos = super::search::positions(vm, &args)?;
+    let data = b.b.borrow();
+    super::search::call(vm, super::search::Hay::Bytes(&data), name, &args, pos)
+}
+
+/// A bytearray method that is bytes method `name`: paid per byte, run on a bytes copy; bytes
+/// results (and lists of them) become bytearrays, except `decode`'s and `hex`'s. A name that is
+/// no method ends as the bytes method's AttributeError, paid as one.
+pub fn via_bytes(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args, name: &str) -> R<Value> {
+    vm.charge(cost::per_char(b.b.borrow().len()))?;
+    let tmp = Rc::new(PyBytes::new(b.b.borrow().clone()));
+    let r = bytes_call_by_name(vm, &tmp, name, args)?;
+    Ok(match r {
+        Value::Bytes(x) if !matches!(name, "decode" | "hex") => {
+            Value::ByteArray(Rc::new(PyByteArray::new(x.b.to_vec())))
+        }
+        Value::List(l) => {
+            let items: Vec<Value> = l
+                .items
+                .borrow()
+                .iter()
+                .map(|x| match x {
+                    Value::Bytes(y) => Value::ByteArray(Rc::new(PyByteArray::new(y.b.to_vec()))),
+                    o => o.clone(),
+                })
+                .collect();
+            Value::list(items)
+        }
+        other => other,
+    })
+}
+
+/// `bytearray.append(x)`.
+fn bytearray_append(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args) -> R<Value> {
+    let x = byte_arg(vm, args.pos.first())?;
+    b.b.borrow_mut().push(x);
+    b.touch();
+    Ok(Value::None)
+}
+
+/// `bytearray.extend(iterable_of_ints)`: paid per byte added.
+fn bytearray_extend(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args) -> R<Value> {
+    let items: Vec<u8> = match args.pos.first() {
+        Some(Value::Bytes(x)) => x.b.to_vec(),
+        Some(Value::ByteArray(x)) => x.b.borrow().clone(),
+        Some(v) => {
+            let v = v.clone();
+            if vm.not_iterable(&v) {
+                let tn = vm.type_name(&v);
+                return Err(vm.type_err(format!("can't extend bytearray with {tn}")));
+            }
+            let items = vm.collect(&v)?;
+            let mut out = Vec::with_capacity(items.len());
+            for x in &items {
+                out.push(byte_arg(vm, Some(x))?);
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    vm.charge(cost::per_char(items.len()))?;
+    b.b.borrow_mut().extend(items);
+    b.touch();
+    Ok(Value::None)
+}
+
+/// `bytearray.pop(i=-1)`: paid per byte shifted.
+fn bytearray_pop(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args) -> R<Value> {
     let n = b.b.borrow().len();
-    // Methods whose work is the whole buffer pay for it; append, extend, clear and pop pay
-    // only for what they touch (a loop of appends is linear, as in CPython).
-    if !matches!(name, "append" | "extend" | "clear" | "pop") {
-        vm.charge(cost::per_char(n))?;
+    if n == 0 {
+        return Err(vm.new_exc("IndexError", "pop from empty bytearray"));
     }
-    match name {
-        "append" => {
-            let x = byte_arg(vm, args.pos.first())?;
-            b.b.borrow_mut().push(x);
+    let i = match args.pos.first() {
+        Some(k) => super::norm_index(vm, k, n, "pop")?,
+        None => n - 1,
+    };
+    // Removing index i shifts the n - 1 - i bytes after it.
+    vm.charge(cost::per_char(n - 1 - i))?;
+    let x = b.b.borrow_mut().remove(i);
+    b.touch();
+    Ok(Value::Int(x as i64))
+}
+
+/// `bytearray.copy()`.
+fn bytearray_copy(vm: &mut Vm, b: &Rc<PyByteArray>, _: Args) -> R<Value> {
+    vm.charge(cost::per_char(b.b.borrow().len()))?;
+    Ok(Value::ByteArray(Rc::new(PyByteArray::new(
+        b.b.borrow().clone(),
+    ))))
+}
+
+/// `bytearray.clear()`.
+fn bytearray_clear(_: &mut Vm, b: &Rc<PyByteArray>, _: Args) -> R<Value> {
+    b.b.borrow_mut().clear();
+    b.touch();
+    Ok(Value::None)
+}
+
+/// `bytearray.insert(i, x)`.
+fn bytearray_insert(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args) -> R<Value> {
+    let n = b.b.borrow().len();
+    vm.charge(cost::per_char(n))?;
+    let i = vm.index_of(args.pos.first().unwrap_or(&Value::Int(0)))?;
+    let i = if i < 0 {
+        (i + n as i64).max(0)
+    } else {
+        i.min(n as i64)
+    } as usize;
+    let x = byte_arg(vm, args.pos.get(1))?;
+    b.b.borrow_mut().insert(i, x);
+    b.touch();
+    Ok(Value::None)
+}
+
+/// `bytearray.reverse()`.
+fn bytearray_reverse(vm: &mut Vm, b: &Rc<PyByteArray>, _: Args) -> R<Value> {
+    vm.charge(cost::per_char(b.b.borrow().len()))?;
+    b.b.borrow_mut().reverse();
+    b.touch();
+    Ok(Value::None)
+}
+
+/// `bytearray.remove(x)`.
+fn bytearray_remove(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args) -> R<Value> {
+    vm.charge(cost::per_char(b.b.borrow().len()))?;
+    let x = byte_arg(vm, args.pos.first())?;
+    let pos = b.b.borrow().iter().position(|y| *y == x);
+    match pos {
+        Some(p) => {
+            b.b.borrow_mut().remove(p);
         }
-        "extend" => {
-            let items: Vec<u8> = match args.pos.first() {
-                Some(Value::Bytes(x)) => x.b.to_vec(),
-                Some(Value::ByteArray(x)) => x.b.borrow().clone(),
-                Some(v) => {
-                    let v = v.clone();
-                    if vm.not_iterable(&v) {
-                        let tn = vm.type_name(&v);
-                        return Err(vm.type_err(format!("can't extend bytearray with {tn}")));
-                    }
-                    let items = vm.collect(&v)?;
-                    let mut out = Vec::with_capacity(items.len());
-                    for x in &items {
-                        out.push(byte_arg(vm, Some(x))?);
-                    }
-                    out
-                }
-                None => Vec::new(),
-            };
-            vm.charge(cost::per_char(items.len()))?;
-            b.b.borrow_mut().extend(items);
-        }
-        "pop" => {
-            if n == 0 {
-                return Err(vm.new_exc("IndexError", "pop from empty bytearray"));
-            }
-            let i = match args.pos.first() {
-                Some(k) => super::norm_index(vm, k, n, "pop")?,
-                None => n - 1,
-            };
-            // Removing index i shifts the n - 1 - i bytes after it.
-            vm.charge(cost::per_char(n - 1 - i))?;
-            let x = b.b.borrow_mut().remove(i);
-            b.touch();
-            return Ok(Value::Int(x as i64));
-        }
-        "insert" => {
-            let i = vm.index_of(args.pos.first().unwrap_or(&Value::Int(0)))?;
-            let i = if i < 0 {
-                (i + n as i64).max(0)
-            } else {
-                i.min(n as i64)
-            } as usize;
-            let x = byte_arg(vm, args.pos.get(1))?;
-            b.b.borrow_mut().insert(i, x);
-        }
-        "remove" => {
-            let x = byte_arg(vm, args.pos.first())?;
-            let pos = b.b.borrow().iter().position(|y| *y == x);
-            match pos {
-                Some(p) => {
-                    b.b.borrow_mut().remove(p);
-                }
-                None => return Err(vm.value_err("value not found in bytearray")),
-            }
-        }
-        "reverse" => b.b.borrow_mut().reverse(),
-        "clear" => b.b.borrow_mut().clear(),
-        "copy" => {
-            return Ok(Value::ByteArray(Rc::new(PyByteArray::new(
-                b.b.borrow().clone(),
-            ))))
-        }
-        _ => {
-            let tmp = Rc::new(PyBytes::new(b.b.borrow().clone()));
-            let r = bytes_call_by_name(vm, &tmp, name, args)?;
-            return Ok(match r {
-                Value::Bytes(x) if !matches!(name, "decode" | "hex") => {
-                    Value::ByteArray(Rc::new(PyByteArray::new(x.b.to_vec())))
-                }
-                Value::List(l) => {
-                    let items: Vec<Value> = l
-                        .items
-                        .borrow()
-                        .iter()
-                        .map(|x| match x {
-                            Value::Bytes(y) => {
-                                Value::ByteArray(Rc::new(PyByteArray::new(y.b.to_vec())))
-                            }
-                            o => o.clone(),
-                        })
-                        .collect();
-                    Value::list(items)
-                }
-                other => other,
-            });
-        }
+        None => return Err(vm.value_err("value not found in bytearray")),
     }
     b.touch();
     Ok(Value::None)

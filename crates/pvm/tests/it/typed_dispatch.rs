@@ -5,14 +5,14 @@
 //! `builtins::call_builtin` matches the enum: this test fails if a string pattern comes back
 //! into that `match`. A builtin type's methods are lines of its `methods!` table, which carry
 //! their calling conventions; `objects/arity.rs` keeps conventions by name only for the types
-//! not converted yet, listed in [`UNCONVERTED`]. The list only shrinks: convert a type, move
-//! its rows into its table, and delete it here; a type added to `arity.rs`'s `TYPES` fails.
+//! listed in [`UNCONVERTED`] (the dict views, which are instances, not values with a table).
+//! The list only shrinks: a type added to `arity.rs`'s `TYPES` fails.
 
 use std::path::Path;
 
 /// The CPython types whose method conventions `objects/arity.rs` still keeps by name
-/// (`TYPES`). Remove a type when its methods move into a `methods!` table; never add one.
-const UNCONVERTED: &[&str] = &["bytearray", "dict_keys", "dict_items"];
+/// (`TYPES`). Remove a type when its methods move into a table; never add one.
+const UNCONVERTED: &[&str] = &["dict_keys", "dict_items"];
 
 fn src(path: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(path);
