@@ -593,11 +593,11 @@ fn translate(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
             }
         }
     }
-    Ok(match std::str::from_utf8(&out) {
-        Ok(text) => Value::str(text),
+    match std::str::from_utf8(&out) {
+        Ok(text) => Ok(Value::str(text)),
         // Unreachable: only whole chars and strs were appended.
-        Err(_) => return Err(vm.value_err("str.translate built invalid UTF-8")),
-    })
+        Err(_) => Err(vm.value_err("str.translate built invalid UTF-8")),
+    }
 }
 
 /// The answers of one `str.translate` call's dict table for the ASCII chars it has looked up
