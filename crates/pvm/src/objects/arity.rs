@@ -18,7 +18,7 @@
 use crate::vm::{Args, Vm, R};
 
 /// A CPython calling convention, with its argument bounds.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arity {
     /// `METH_NOARGS`: `list.clear() takes no arguments (1 given)`.
     NoArgs,

@@ -1176,3 +1176,44 @@ fn byte_value(vm: &mut Vm, v: &Value) -> R<u8> {
         Err(e) => Err(e),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names of `table`, each once (a second row of one name would never be found).
+    fn distinct<T>(what: &str, table: &[Method<T>]) {
+        let mut seen = std::collections::BTreeSet::new();
+        for m in table {
+            assert!(seen.insert(m.name), "{what} has two rows named {}", m.name);
+        }
+    }
+
+    #[test]
+    fn every_method_is_registered_once() {
+        distinct("str", str::STR);
+        distinct("bytes", str::BYTES);
+        distinct("bytearray", str::BYTEARRAY);
+        distinct("list", list::LIST);
+        distinct("tuple", list::TUPLE);
+        distinct("dict", dict::DICT);
+        distinct("set", set::SET);
+        distinct("frozenset", set::FROZENSET);
+        distinct("int", int::INT);
+        distinct("float", int::FLOAT);
+    }
+
+    #[test]
+    fn bytearray_has_every_bytes_method_with_its_convention() {
+        for m in str::BYTES {
+            let Some(b) = Method::find(str::BYTEARRAY, m.name) else {
+                panic!("bytearray lacks bytes.{}", m.name);
+            };
+            assert_eq!(
+                b.arity, m.arity,
+                "bytearray.{} and bytes.{}",
+                m.name, m.name
+            );
+        }
+    }
+}
