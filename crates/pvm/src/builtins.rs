@@ -12,49 +12,6 @@ use crate::vm::{Args, Exc, Types, Vm, R};
 use indexmap::IndexMap;
 use std::rc::Rc;
 
-const FUNCS: &[&str] = &[
-    "print",
-    "len",
-    "abs",
-    "min",
-    "max",
-    "sum",
-    "sorted",
-    "reversed",
-    "enumerate",
-    "zip",
-    "map",
-    "filter",
-    "isinstance",
-    "issubclass",
-    "hasattr",
-    "getattr",
-    "setattr",
-    "delattr",
-    "repr",
-    "iter",
-    "next",
-    "aiter",
-    "anext",
-    "any",
-    "all",
-    "divmod",
-    "pow",
-    "round",
-    "hex",
-    "oct",
-    "bin",
-    "chr",
-    "ord",
-    "callable",
-    "hash",
-    "format",
-    "ascii",
-    "vars",
-    "dir",
-    "open",
-];
-
 fn cls(name: &str, bases: Vec<Rc<Class>>, b: BuiltinType) -> Rc<Class> {
     let mut mro = Vec::new();
     if let Some(base) = bases.first() {
@@ -221,18 +178,21 @@ pub fn make_types() -> Types {
     }
 }
 
-fn bf(name: &'static str) -> Value {
+/// The value of builtin function `f`.
+fn builtin_fn(f: BuiltinFn) -> Value {
     Value::Builtin(Rc::new(Builtin {
-        name: name.into(),
-        kind: BuiltinKind::Func(BuiltinFn(name)),
+        name: f.name().into(),
+        kind: BuiltinKind::Func(f),
     }))
 }
 
 /// Complete the builtin classes (their native methods) and return the builtin namespace.
 pub fn install(t: &Types) -> NameMap {
     let mut b = NameMap::default();
-    for n in FUNCS {
-        b.insert((*n).into(), bf(n));
+    for &f in BuiltinFn::ALL {
+        if f.home() == BuiltinHome::Builtins {
+            b.insert(f.name().into(), builtin_fn(f));
+        }
     }
     for c in [
         &t.object,
@@ -274,106 +234,24 @@ pub fn install(t: &Types) -> NameMap {
     b.insert("__debug__".into(), Value::Bool(true));
     b.insert("Ellipsis".into(), Value::Ellipsis);
     b.insert("__name__".into(), Value::str("builtins"));
-    t.exc["BaseException"].dict_mut().insert(
-        "__init__".into(),
-        Value::Builtin(Rc::new(Builtin {
-            name: "__init__".into(),
-            kind: BuiltinKind::Func(BuiltinFn("BaseException.__init__")),
-        })),
-    );
-    t.exc["BaseException"].dict_mut().insert(
-        "add_note".into(),
-        Value::Builtin(Rc::new(Builtin {
-            name: "add_note".into(),
-            kind: BuiltinKind::Func(BuiltinFn("BaseException.add_note")),
-        })),
-    );
-    t.exc["BaseException"].dict_mut().insert(
-        "with_traceback".into(),
-        Value::Builtin(Rc::new(Builtin {
-            name: "with_traceback".into(),
-            kind: BuiltinKind::Func(BuiltinFn("BaseException.with_traceback")),
-        })),
-    );
-    for (n, k) in [
-        ("__new__", "type.__new__"),
-        ("__call__", "type.__call__"),
-        ("__init__", "type.__init__"),
-        ("__setattr__", "type.__setattr__"),
-        ("__delattr__", "type.__delattr__"),
-        ("__repr__", "type.__repr__"),
-        ("__instancecheck__", "type.__instancecheck__"),
-        ("__subclasscheck__", "type.__subclasscheck__"),
-        ("__subclasses__", "type.__subclasses__"),
-        ("mro", "type.mro"),
-    ] {
-        if n == "__subclasses__" {
-            // Never provided: no attribute path may enumerate classes (sandbox).
+    // The builtin classes' methods that are builtin functions, so user code can call them
+    // explicitly (`object.__init__(self)`, `type.mro(C)`).
+    for &f in BuiltinFn::ALL {
+        let BuiltinHome::Slot(owner) = f.home() else {
             continue;
-        }
-        t.type_.dict_mut().insert(
-            n.into(),
-            Value::Builtin(Rc::new(Builtin {
-                name: n.into(),
-                kind: BuiltinKind::Func(BuiltinFn(k)),
-            })),
-        );
-    }
-    for (c, k) in [
-        (t.dict.clone(), "dict.__init__"),
-        (t.list.clone(), "list.__init__"),
-        (t.set.clone(), "set.__init__"),
-    ] {
-        c.dict_mut().insert(
-            "__init__".into(),
-            Value::Builtin(Rc::new(Builtin {
-                name: "__init__".into(),
-                kind: BuiltinKind::Func(BuiltinFn(k)),
-            })),
-        );
-    }
-    // object.__init__/__setattr__/... so user code can call them explicitly.
-    let od = &t.object.dict;
-    for n in [
-        "__init__",
-        "__setattr__",
-        "__getattribute__",
-        "__delattr__",
-        "__new__",
-        "__init_subclass__",
-        "__eq__",
-        "__ne__",
-        "__hash__",
-        "__repr__",
-        "__str__",
-        "__format__",
-    ] {
-        od.borrow_mut().insert(
-            n.into(),
-            Value::Builtin(Rc::new(Builtin {
-                name: n.into(),
-                kind: BuiltinKind::Func(BuiltinFn(obj_fn(n))),
-            })),
-        );
+        };
+        let c = match owner {
+            BuiltinType::Object => &t.object,
+            BuiltinType::Type => &t.type_,
+            BuiltinType::BaseException => &t.exc["BaseException"],
+            BuiltinType::Dict => &t.dict,
+            BuiltinType::List => &t.list,
+            BuiltinType::Set => &t.set,
+            other => unreachable!("no builtin function is installed on {other:?}"),
+        };
+        c.dict_mut().insert(f.name().into(), builtin_fn(f));
     }
     b
-}
-
-fn obj_fn(n: &str) -> &'static str {
-    match n {
-        "__init__" => "object.__init__",
-        "__setattr__" => "object.__setattr__",
-        "__getattribute__" => "object.__getattribute__",
-        "__delattr__" => "object.__delattr__",
-        "__new__" => "object.__new__",
-        "__init_subclass__" => "object.__init_subclass__",
-        "__eq__" => "object.__eq__",
-        "__ne__" => "object.__ne__",
-        "__hash__" => "object.__hash__",
-        "__repr__" => "object.__repr__",
-        "__str__" => "object.__str__",
-        _ => "object.__format__",
-    }
 }
 
 /// Attributes of builtin classes used unbound (e.g. `dict.fromkeys`, `str.join`).
@@ -401,7 +279,7 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
                 crate::objects::int::FLOAT_METHODS.contains(&name)
                     || crate::objects::numdunder::FLOAT.contains(&name)
             }
-            BuiltinType::Tuple => matches!(name, "count" | "index"),
+            BuiltinType::Tuple => crate::objects::list::TUPLE_METHODS.contains(&name),
             BuiltinType::Bytes => {
                 crate::objects::str::BYTES_METHODS.contains(&name) || name == "fromhex"
             }
@@ -420,35 +298,32 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     if !unbound {
         return None;
     }
-    // Alternate constructors are class methods: bound to the (possibly derived) class.
-    let bound_ctor = |k: &'static str| {
-        Value::BoundMethod(Rc::new(BoundMethod {
-            receiver: Value::Class(c.clone()),
-            func: Value::Builtin(Rc::new(Builtin {
-                name: name.into(),
-                kind: BuiltinKind::Func(BuiltinFn(k)),
-            })),
+    // `bool` has `int`'s alternate constructors, `bytearray` those of `bytes`.
+    let owner = match c.builtin {
+        BuiltinType::Bool => BuiltinType::Int,
+        BuiltinType::ByteArray => BuiltinType::Bytes,
+        other => other,
+    };
+    let alt = BuiltinFn::ALL.iter().find(|f| {
+        matches!(f.home(), BuiltinHome::ClassMethod(t) | BuiltinHome::StaticMethod(t) if t == owner)
+            && f.name() == name
+    });
+    let builtin = |kind| {
+        Value::Builtin(Rc::new(Builtin {
+            name: name.into(),
+            kind,
         }))
     };
-    Some(match (c.builtin, name) {
-        (BuiltinType::Dict, "fromkeys") => bound_ctor("dict.fromkeys"),
-        (BuiltinType::Int | BuiltinType::Bool, "from_bytes") => bound_ctor("int.from_bytes"),
-        (BuiltinType::Float, "fromhex") => bound_ctor("float.fromhex"),
-        (BuiltinType::Bytes | BuiltinType::ByteArray, "fromhex") => bound_ctor("bytes.fromhex"),
-        (BuiltinType::Str, "maketrans") => Value::Builtin(Rc::new(Builtin {
-            name: name.into(),
-            kind: BuiltinKind::Func(BuiltinFn("str.maketrans")),
-        })),
-        (BuiltinType::Bytes | BuiltinType::ByteArray, "maketrans") => {
-            Value::Builtin(Rc::new(Builtin {
-                name: name.into(),
-                kind: BuiltinKind::Func(BuiltinFn("bytes.maketrans")),
+    Some(match alt {
+        // Alternate constructors are class methods: bound to the (possibly derived) class.
+        Some(&f) if matches!(f.home(), BuiltinHome::ClassMethod(_)) => {
+            Value::BoundMethod(Rc::new(BoundMethod {
+                receiver: Value::Class(c.clone()),
+                func: builtin(BuiltinKind::Func(f)),
             }))
         }
-        _ => Value::Builtin(Rc::new(Builtin {
-            name: name.into(),
-            kind: BuiltinKind::Unbound(c.builtin),
-        })),
+        Some(&f) => builtin(BuiltinKind::Func(f)),
+        None => builtin(BuiltinKind::Unbound(c.builtin)),
     })
 }
 
@@ -528,7 +403,7 @@ fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
     }
 }
 
-fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
+fn is_instance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
     if crate::objects::genericalias::is_alias(t) {
         return Err(vm.type_err("isinstance() argument 2 cannot be a parameterized generic"));
     }
@@ -541,7 +416,7 @@ fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
     if let Value::Instance(i) = t {
         if Rc::ptr_eq(&i.cls(), &vm.types.union) {
             if let Some(a) = i.dict.get_str("__args__") {
-                return isinstance(vm, v, &a);
+                return is_instance(vm, v, &a);
             }
         }
     }
@@ -558,7 +433,7 @@ fn isinstance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
         }
         Value::Tuple(ts) => {
             for x in ts.items.iter() {
-                if isinstance(vm, v, x)? {
+                if is_instance(vm, v, x)? {
                     return Ok(true);
                 }
             }
@@ -733,692 +608,803 @@ fn round(vm: &mut Vm, a: Args) -> R<Value> {
     }
 }
 
-/// Call builtin function `f`.
-pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
-    let name = f.0;
-    if let Some((t, m)) = name.split_once('.') {
-        if t == "object" {
-            return object_method(vm, m, a);
-        }
-        if t == "type" {
-            return type_method(vm, m, a);
-        }
-        // The alternate constructors and static methods of the builtin types: CPython's
-        // argument-count checks (the receiver, the class, is not counted).
-        let ctor = match name {
-            "dict.fromkeys" => Some(("dict", "fromkeys", 1)),
-            "int.from_bytes" => Some(("int", "from_bytes", 1)),
-            "float.fromhex" => Some(("float", "fromhex", 1)),
-            "bytes.fromhex" => Some(
-                if matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray)
-                {
-                    ("bytearray", "fromhex", 1)
-                } else {
-                    ("bytes", "fromhex", 1)
-                },
-            ),
-            "str.maketrans" => Some(("str", "maketrans", 0)),
-            "bytes.maketrans" => Some(("bytes", "maketrans", 0)),
-            _ => None,
-        };
-        if let Some((ty, m, skip)) = ctor {
-            let rest = Args {
-                pos: a.pos.get(skip..).unwrap_or_default().to_vec(),
-                kw: a.kw.clone(),
-            };
-            crate::objects::arity::check_type(vm, ty, m, &rest)?;
-        }
-        if name == "str.maketrans" {
-            return crate::objects::str::maketrans(vm, &a);
-        }
-        if name == "bytes.maketrans" {
-            return crate::objects::str::bytes_maketrans(vm, &a);
-        }
-        if name == "bytes.fromhex" {
-            let is_ba = matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
-            let s = match a.pos.get(1) {
-                Some(Value::Str(s)) => s.clone(),
-                other => {
-                    let tn = crate::objects::clinic_type_name(vm, other.unwrap_or(&Value::None));
-                    return Err(vm.type_err(format!("fromhex() argument must be str, not {tn}")));
-                }
-            };
-            vm.charge(cost::per_char(s.s.len()))?;
-            let mut out = Vec::new();
-            let cs: Vec<char> = s.s.chars().collect();
-            let mut i = 0;
-            while i < cs.len() {
-                // bytes.fromhex skips ASCII whitespace only (Py_ISSPACE).
-                if matches!(cs[i], ' ' | '\t'..='\r') {
-                    i += 1;
-                    continue;
-                }
-                let hi = cs[i].to_digit(16);
-                let lo = cs.get(i + 1).and_then(|c| c.to_digit(16));
-                match (hi, lo) {
-                    (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
-                    _ => {
-                        let pos = if hi.is_none() { i } else { i + 1 };
-                        return Err(vm.value_err(format!(
-                            "non-hexadecimal number found in fromhex() arg at position {pos}"
-                        )));
-                    }
-                }
-                i += 2;
-            }
-            return Ok(if is_ba {
-                Value::ByteArray(Rc::new(PyByteArray::new(out)))
-            } else {
-                Value::bytes(out)
-            });
-        }
-        if name == "BaseException.add_note" {
-            let (Some(Value::Instance(e)), Some(note), 2) =
-                (a.pos.first(), a.pos.get(1), a.pos.len())
-            else {
-                let n = a.pos.len().saturating_sub(1);
-                return Err(vm.type_err(format!(
-                    "BaseException.add_note() takes exactly one argument ({n} given)"
-                )));
-            };
-            if !matches!(note, Value::Str(_)) {
-                let tn = vm.type_name(note);
-                return Err(vm.type_err(format!("note must be a str, not '{tn}'")));
-            }
-            match e.dict.get_str("__notes__") {
-                None => e.dict.set_str("__notes__", Value::list(vec![note.clone()])),
-                Some(Value::List(l)) => {
-                    l.items.borrow_mut().push(note.clone());
-                    l.touch();
-                }
-                Some(_) => return Err(vm.type_err("Cannot add note: __notes__ is not a list")),
-            }
-            return Ok(Value::None);
-        }
-        if name == "BaseException.with_traceback" {
-            let (Some(e), Some(tb), 2) = (a.pos.first(), a.pos.get(1), a.pos.len()) else {
-                let n = a.pos.len().saturating_sub(1);
-                return Err(vm.type_err(format!(
-                    "BaseException.with_traceback() takes exactly one argument ({n} given)"
-                )));
-            };
-            crate::objects::traceback::set(vm, e, tb)?;
-            return Ok(e.clone());
-        }
-        if name == "BaseException.__init__" {
+/// Call builtin function `f`: one arm per function, each a call or a line.
+pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
+    use BuiltinFn as F;
+    match f {
+        F::Print => print(vm, a),
+        F::Len => len(vm, a),
+        F::Abs => abs(vm, a),
+        F::Min => minmax(vm, a, false),
+        F::Max => minmax(vm, a, true),
+        F::Sum => sum(vm, a),
+        F::Sorted => sorted(vm, a),
+        F::Reversed => reversed(vm, a),
+        F::Enumerate => enumerate(vm, a),
+        F::Zip => zip(vm, a),
+        F::Map => map(vm, a),
+        F::Filter => filter(vm, a),
+        F::IsInstance => isinstance(vm, a),
+        F::IsSubclass => issubclass(vm, a),
+        F::HasAttr => hasattr(vm, a),
+        F::GetAttr => getattr(vm, a),
+        F::SetAttr => setattr(vm, a),
+        F::DelAttr => delattr(vm, a),
+        F::Repr => repr(vm, a),
+        F::Iter => iter(vm, a),
+        F::Next => next(vm, a),
+        F::AIter => aiter(vm, a),
+        F::ANext => anext(vm, a),
+        F::Any => any_all(vm, true, a),
+        F::All => any_all(vm, false, a),
+        F::Divmod => divmod(vm, a),
+        F::Pow => pow(vm, a),
+        F::Round => round(vm, a),
+        F::Hex | F::Oct | F::Bin => radix(vm, f, a),
+        F::Chr => chr(vm, a),
+        F::Ord => ord(vm, a),
+        F::Callable => callable(vm, a),
+        F::Hash => hash(vm, a),
+        F::Format => format(vm, a),
+        F::Ascii => ascii(vm, a),
+        F::Vars => vars(vm, a),
+        F::Dir => dir_(vm, a),
+        F::Open => crate::native::file::open(vm, a),
+        F::BaseExceptionInit => {
             if let Some(Value::Instance(i)) = a.pos.first() {
                 set_exc_args(vm, i, a.pos[1..].to_vec());
             }
-            return Ok(Value::None);
+            Ok(Value::None)
         }
-        if name == "float.fromhex" {
-            let cls = arg(vm, &a, 0, "fromhex")?;
-            let s = match a.pos.get(1) {
-                Some(Value::Str(s)) => s.clone(),
-                Some(_) => return Err(vm.type_err("bad argument type for built-in operation")),
-                None => {
-                    return Err(vm.type_err("float.fromhex() takes exactly one argument (0 given)"))
-                }
-            };
-            vm.charge(crate::cost::per_char(s.s.len()))?;
-            let f = Value::Float(crate::objects::int::float_fromhex(vm, &s.s)?);
-            // A subclass gets `cls(value)`, as CPython's classmethod does.
-            return match &cls {
-                Value::Class(c) if !Rc::ptr_eq(c, &vm.types.float) => {
-                    vm.call(&cls, Args::new(vec![f]))
-                }
-                _ => Ok(f),
-            };
-        }
-        if name == "int.from_bytes" {
-            return int_from_bytes(vm, a);
-        }
-        if name == "dict.fromkeys" {
-            let cls = arg(vm, &a, 0, "fromkeys")?;
-            let keys = {
-                let x_ = arg(vm, &a, 1, "fromkeys")?;
-                vm.collect(&x_)
-            }?;
-            let v = a.pos.get(2).cloned().unwrap_or(Value::None);
-            if matches!(&cls, Value::Class(c) if Rc::ptr_eq(c, &vm.types.dict)) {
-                let d = crate::value::rc_dict(PyDict::new());
-                for k in keys {
-                    vm.dict_set(&d, k, v.clone())?;
-                }
-                return Ok(Value::Dict(d));
-            }
-            let d = vm.call(&cls, Args::default())?;
-            for k in keys {
-                vm.setitem(&d, k, v.clone())?;
-            }
-            return Ok(d);
-        }
-        // Unbound builtin method: first arg is the receiver.
-        if a.pos.is_empty() {
-            return Err(vm.type_err(format!("unbound method {name}() needs an argument")));
-        }
-        let recv = a.pos.remove(0);
-        return crate::objects::call_method(vm, &Vm::base_of(&recv), m, a);
+        F::BaseExceptionAddNote => exc_add_note(vm, a),
+        F::BaseExceptionWithTraceback => exc_with_traceback(vm, a),
+        F::TypeNew => type_new(vm, a),
+        F::TypeCall => type_call(vm, a),
+        F::TypeInit | F::ObjectInit | F::ObjectInitSubclass => Ok(Value::None),
+        F::TypeSetattr => type_setattr(vm, a),
+        F::TypeDelattr => type_delattr(vm, a),
+        F::TypeRepr => type_repr(vm, a),
+        F::TypeInstancecheck => type_instancecheck(vm, a),
+        F::TypeSubclasscheck => type_subclasscheck(a),
+        F::TypeMro => type_mro(vm, a),
+        F::DictInit | F::ListInit | F::SetInit => unbound_init(vm, f, a),
+        F::ObjectSetattr => object_setattr(vm, a),
+        F::ObjectGetattribute => object_getattribute(vm, a),
+        F::ObjectDelattr => object_delattr(vm, a),
+        F::ObjectNew => object_new(vm, a),
+        F::ObjectEq => object_eq(a),
+        F::ObjectNe => object_ne(vm, a),
+        F::ObjectHash => object_hash(a),
+        F::ObjectRepr | F::ObjectStr => object_repr(vm, a),
+        F::ObjectFormat => object_format(vm, a),
+        F::DictFromkeys => alt_ctor(vm, f, a, dict_fromkeys),
+        F::IntFromBytes => alt_ctor(vm, f, a, int_from_bytes),
+        F::FloatFromhex => alt_ctor(vm, f, a, float_fromhex),
+        F::BytesFromhex => alt_ctor(vm, f, a, bytes_fromhex),
+        F::StrMaketrans => alt_ctor(vm, f, a, |vm, a| crate::objects::str::maketrans(vm, &a)),
+        F::BytesMaketrans => alt_ctor(vm, f, a, |vm, a| {
+            crate::objects::str::bytes_maketrans(vm, &a)
+        }),
     }
-    match name {
-        "print" => print(vm, a),
-        "open" => crate::native::file::open(vm, a),
-        "len" => {
-            if a.pos.len() != 1 {
-                return Err(vm.type_err(format!(
-                    "len() takes exactly one argument ({} given)",
-                    a.pos.len()
+}
+
+/// `dict.__init__(d, …)`, `list.__init__(l, …)` or `set.__init__(s, …)` called unbound: the
+/// first argument is the receiver.
+fn unbound_init(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
+    if a.pos.is_empty() {
+        let q = f.qualname();
+        return Err(vm.type_err(format!("unbound method {q}() needs an argument")));
+    }
+    let recv = a.pos.remove(0);
+    crate::objects::call_method(vm, &Vm::base_of(&recv), f.name(), a)
+}
+
+/// An alternate constructor (`dict.fromkeys`, bound to its class, which is not counted) or a
+/// static method (`str.maketrans`) of a builtin type: CPython's argument-count check, then
+/// `body`.
+fn alt_ctor(vm: &mut Vm, f: BuiltinFn, a: Args, body: fn(&mut Vm, Args) -> R<Value>) -> R<Value> {
+    let (ty, m) = f.qualname().split_once('.').unwrap_or(("", f.qualname()));
+    let on_bytearray =
+        matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
+    let ty = if f == BuiltinFn::BytesFromhex && on_bytearray {
+        "bytearray"
+    } else {
+        ty
+    };
+    let skip = usize::from(matches!(f.home(), BuiltinHome::ClassMethod(_)));
+    let rest = Args {
+        pos: a.pos.get(skip..).unwrap_or_default().to_vec(),
+        kw: a.kw.clone(),
+    };
+    crate::objects::arity::check_type(vm, ty, m, &rest)?;
+    body(vm, a)
+}
+
+/// `bytes.fromhex(s)` and `bytearray.fromhex(s)` (the class first).
+fn bytes_fromhex(vm: &mut Vm, a: Args) -> R<Value> {
+    let is_ba =
+        matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
+    let s = match a.pos.get(1) {
+        Some(Value::Str(s)) => s.clone(),
+        other => {
+            let tn = crate::objects::clinic_type_name(vm, other.unwrap_or(&Value::None));
+            return Err(vm.type_err(format!("fromhex() argument must be str, not {tn}")));
+        }
+    };
+    vm.charge(cost::per_char(s.s.len()))?;
+    let mut out = Vec::new();
+    let cs: Vec<char> = s.s.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        // bytes.fromhex skips ASCII whitespace only (Py_ISSPACE).
+        if matches!(cs[i], ' ' | '\t'..='\r') {
+            i += 1;
+            continue;
+        }
+        let hi = cs[i].to_digit(16);
+        let lo = cs.get(i + 1).and_then(|c| c.to_digit(16));
+        match (hi, lo) {
+            (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
+            _ => {
+                let pos = if hi.is_none() { i } else { i + 1 };
+                return Err(vm.value_err(format!(
+                    "non-hexadecimal number found in fromhex() arg at position {pos}"
                 )));
             }
-            let v = arg(vm, &a, 0, "len")?;
+        }
+        i += 2;
+    }
+    Ok(if is_ba {
+        Value::ByteArray(Rc::new(PyByteArray::new(out)))
+    } else {
+        Value::bytes(out)
+    })
+}
+
+/// `float.fromhex(s)` (the class first).
+fn float_fromhex(vm: &mut Vm, a: Args) -> R<Value> {
+    let cls = arg(vm, &a, 0, "fromhex")?;
+    let s = match a.pos.get(1) {
+        Some(Value::Str(s)) => s.clone(),
+        Some(_) => return Err(vm.type_err("bad argument type for built-in operation")),
+        None => return Err(vm.type_err("float.fromhex() takes exactly one argument (0 given)")),
+    };
+    vm.charge(crate::cost::per_char(s.s.len()))?;
+    let f = Value::Float(crate::objects::int::float_fromhex(vm, &s.s)?);
+    // A subclass gets `cls(value)`, as CPython's classmethod does.
+    match &cls {
+        Value::Class(c) if !Rc::ptr_eq(c, &vm.types.float) => vm.call(&cls, Args::new(vec![f])),
+        _ => Ok(f),
+    }
+}
+
+/// `dict.fromkeys(iterable, value=None)` (the class first).
+fn dict_fromkeys(vm: &mut Vm, a: Args) -> R<Value> {
+    let cls = arg(vm, &a, 0, "fromkeys")?;
+    let keys = {
+        let x_ = arg(vm, &a, 1, "fromkeys")?;
+        vm.collect(&x_)
+    }?;
+    let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+    if matches!(&cls, Value::Class(c) if Rc::ptr_eq(c, &vm.types.dict)) {
+        let d = crate::value::rc_dict(PyDict::new());
+        for k in keys {
+            vm.dict_set(&d, k, v.clone())?;
+        }
+        return Ok(Value::Dict(d));
+    }
+    let d = vm.call(&cls, Args::default())?;
+    for k in keys {
+        vm.setitem(&d, k, v.clone())?;
+    }
+    Ok(d)
+}
+
+/// `BaseException.add_note(e, note)`.
+fn exc_add_note(vm: &mut Vm, a: Args) -> R<Value> {
+    let (Some(Value::Instance(e)), Some(note), 2) = (a.pos.first(), a.pos.get(1), a.pos.len())
+    else {
+        let n = a.pos.len().saturating_sub(1);
+        return Err(vm.type_err(format!(
+            "BaseException.add_note() takes exactly one argument ({n} given)"
+        )));
+    };
+    if !matches!(note, Value::Str(_)) {
+        let tn = vm.type_name(note);
+        return Err(vm.type_err(format!("note must be a str, not '{tn}'")));
+    }
+    match e.dict.get_str("__notes__") {
+        None => e.dict.set_str("__notes__", Value::list(vec![note.clone()])),
+        Some(Value::List(l)) => {
+            l.items.borrow_mut().push(note.clone());
+            l.touch();
+        }
+        Some(_) => return Err(vm.type_err("Cannot add note: __notes__ is not a list")),
+    }
+    Ok(Value::None)
+}
+
+/// `BaseException.with_traceback(e, tb)`.
+fn exc_with_traceback(vm: &mut Vm, a: Args) -> R<Value> {
+    let (Some(e), Some(tb), 2) = (a.pos.first(), a.pos.get(1), a.pos.len()) else {
+        let n = a.pos.len().saturating_sub(1);
+        return Err(vm.type_err(format!(
+            "BaseException.with_traceback() takes exactly one argument ({n} given)"
+        )));
+    };
+    crate::objects::traceback::set(vm, e, tb)?;
+    Ok(e.clone())
+}
+
+/// `len(…)`.
+fn len(vm: &mut Vm, a: Args) -> R<Value> {
+    if a.pos.len() != 1 {
+        return Err(vm.type_err(format!(
+            "len() takes exactly one argument ({} given)",
+            a.pos.len()
+        )));
+    }
+    let v = arg(vm, &a, 0, "len")?;
+    let n = len_of(vm, &v)?;
+    Ok(Value::Int(n as i64))
+}
+
+/// `abs(…)`.
+fn abs(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "abs")?;
+    match &v {
+        Value::Int(i) => match i.checked_abs() {
+            Some(x) => Ok(Value::Int(x)),
+            None => vm.int_result(num_bigint::BigInt::from(*i).magnitude().clone().into()),
+        },
+        Value::Bool(b) => Ok(Value::Int(*b as i64)),
+        Value::BigInt(b) => vm.int_result(num_traits::Signed::abs(&**b)),
+        Value::Float(f) => Ok(Value::Float(f.abs())),
+        _ => match vm.call_dunder(&v, "__abs__", vec![])? {
+            Some(r) => Ok(r),
+            // A subclass of int/float without __abs__ takes its value's.
+            None if !Vm::base_of(&v).is(&v) => {
+                let b = Vm::base_of(&v);
+                abs(vm, Args::new(vec![b]))
+            }
+            None => Err(vm.type_err(format!(
+                "bad operand type for abs(): '{}'",
+                vm.type_name(&v)
+            ))),
+        },
+    }
+}
+
+/// `sum(…)`.
+fn sum(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let start = a
+        .take_kw("start")
+        .or_else(|| a.pos.get(1).cloned())
+        .unwrap_or(Value::Int(0));
+    match start {
+        Value::Str(_) => {
+            return Err(vm.type_err("sum() can't sum strings [use ''.join(seq) instead]"))
+        }
+        Value::Bytes(_) => {
+            return Err(vm.type_err("sum() can't sum bytes [use b''.join(seq) instead]"))
+        }
+        Value::ByteArray(_) => {
+            return Err(vm.type_err("sum() can't sum bytearray [use b''.join(seq) instead]"))
+        }
+        _ => {}
+    }
+    // Streamed, as CPython: a generator of any length sums in constant memory.
+    let it = {
+        let x_ = arg(vm, &a, 0, "sum")?;
+        vm.iter(&x_)
+    }?;
+    let mut acc = start;
+    while let Some(x) = vm.next(&it)? {
+        vm.charge(cost::PER_ELEM_CMP)?;
+        acc = match crate::vm::ops::fast_binary_values(&acc, &x, BinOp::Add) {
+            Some(v) => v,
+            None => vm.binary_op(&acc, &x, BinOp::Add, false)?,
+        };
+    }
+    Ok(acc)
+}
+
+/// `sorted(…)`.
+fn sorted(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let key = a.take_kw("key").unwrap_or(Value::None);
+    let rev = match a.take_kw("reverse") {
+        Some(v) => vm.truthy(&v)?,
+        None => false,
+    };
+    let items = {
+        let x_ = arg(vm, &a, 0, "sorted")?;
+        vm.collect(&x_)
+    }?;
+    let v = crate::objects::list::sort_values(vm, items, &key, rev)?;
+    Ok(Value::list(v))
+}
+
+/// `reversed(…)`.
+fn reversed(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "reversed")?;
+    if let Value::Instance(_) | Value::Class(_) = &v {
+        // `__reversed__ = None` opts out (collections.abc.Mapping does).
+        if vm
+            .lookup_dunder(&v, "__reversed__")
+            .is_some_and(|m| m.is_none())
+        {
+            let tn = vm.type_name(&v);
+            return Err(vm.type_err(format!("'{tn}' object is not reversible")));
+        }
+        if let Some(r) = vm.call_dunder(&v, "__reversed__", vec![])? {
+            return Ok(r);
+        }
+    }
+    if vm.dict_view(&v).is_some() {
+        let mut items = vm.collect(&v)?;
+        items.reverse();
+        return vm.iter(&Value::list(items));
+    }
+    // A builtin subclass without its own item access reverses its payload.
+    let v = if matches!(v, Value::Instance(_)) && vm.lookup_dunder(&v, "__getitem__").is_none() {
+        Vm::base_of(&v)
+    } else {
+        v
+    };
+    match &v {
+        Value::Dict(_) => {
+            let mut items = vm.collect(&v)?;
+            items.reverse();
+            vm.iter(&Value::list(items))
+        }
+        Value::Range(_)
+        | Value::List(_)
+        | Value::Tuple(_)
+        | Value::Str(_)
+        | Value::Instance(_)
+        | Value::Bytes(_) => {
             let n = len_of(vm, &v)?;
-            Ok(Value::Int(n as i64))
+            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Reversed {
+                seq: v,
+                i: n,
+            }))))
         }
-        "abs" => {
-            let v = arg(vm, &a, 0, "abs")?;
-            match &v {
-                Value::Int(i) => match i.checked_abs() {
-                    Some(x) => Ok(Value::Int(x)),
-                    None => vm.int_result(num_bigint::BigInt::from(*i).magnitude().clone().into()),
-                },
-                Value::Bool(b) => Ok(Value::Int(*b as i64)),
-                Value::BigInt(b) => vm.int_result(num_traits::Signed::abs(&**b)),
-                Value::Float(f) => Ok(Value::Float(f.abs())),
-                _ => match vm.call_dunder(&v, "__abs__", vec![])? {
-                    Some(r) => Ok(r),
-                    // A subclass of int/float without __abs__ takes its value's.
-                    None if !Vm::base_of(&v).is(&v) => {
-                        let b = Vm::base_of(&v);
-                        call_builtin(vm, f, Args::new(vec![b]))
-                    }
-                    None => Err(vm.type_err(format!(
-                        "bad operand type for abs(): '{}'",
-                        vm.type_name(&v)
-                    ))),
-                },
+        _ => Err(vm.type_err(format!("'{}' object is not reversible", vm.type_name(&v)))),
+    }
+}
+
+/// `enumerate(…)`.
+fn enumerate(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let start = a
+        .take_kw("start")
+        .or_else(|| a.pos.get(1).cloned())
+        .unwrap_or(Value::Int(0));
+    if !matches!(start, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
+        vm.index_of(&start)?;
+    }
+    let it = {
+        let x_ = arg(vm, &a, 0, "enumerate")?;
+        vm.iter(&x_)
+    }?;
+    Ok(Value::Iter(Rc::new(PyIter::new(IterState::Enumerate {
+        it,
+        n: start,
+    }))))
+}
+
+/// `zip(…)`.
+fn zip(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let strict = match a.take_kw("strict") {
+        Some(v) => vm.truthy(&v)?,
+        None => false,
+    };
+    let mut its = Vec::new();
+    for x in &a.pos {
+        its.push(vm.iter(x)?);
+    }
+    Ok(Value::Iter(Rc::new(PyIter::new(IterState::Zip {
+        its: its.into(),
+        strict,
+    }))))
+}
+
+/// `map(…)`.
+fn map(vm: &mut Vm, a: Args) -> R<Value> {
+    if a.pos.len() < 2 {
+        return Err(vm.type_err("map() must have at least two arguments."));
+    }
+    let f = arg(vm, &a, 0, "map")?;
+    let mut its = Vec::new();
+    for x in &a.pos[1..] {
+        its.push(vm.iter(x)?);
+    }
+    Ok(Value::Iter(Rc::new(PyIter::new(IterState::Map {
+        f,
+        its: its.into(),
+    }))))
+}
+
+/// `filter(…)`.
+fn filter(vm: &mut Vm, a: Args) -> R<Value> {
+    let f = arg(vm, &a, 0, "filter")?;
+    let it = {
+        let x_ = arg(vm, &a, 1, "filter")?;
+        vm.iter(&x_)
+    }?;
+    Ok(Value::Iter(Rc::new(PyIter::new(IterState::Filter {
+        f,
+        it,
+    }))))
+}
+
+/// `isinstance(…)`.
+fn isinstance(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "isinstance")?;
+    let t = arg(vm, &a, 1, "isinstance")?;
+    Ok(Value::Bool(is_instance(vm, &v, &t)?))
+}
+
+/// `issubclass(…)`.
+fn issubclass(vm: &mut Vm, a: Args) -> R<Value> {
+    let c = arg(vm, &a, 0, "issubclass")?;
+    let t = arg(vm, &a, 1, "issubclass")?;
+    let Value::Class(c) = c else {
+        return Err(vm.type_err("issubclass() arg 1 must be a class"));
+    };
+    let ts = match &t {
+        Value::Tuple(x) => x.items.to_vec(),
+        o => vec![o.clone()],
+    };
+    if ts.iter().any(crate::objects::genericalias::is_alias) {
+        return Err(vm.type_err("issubclass() argument 2 cannot be a parameterized generic"));
+    }
+    for x in ts {
+        // Any object whose type defines __subclasscheck__ decides (ABCs, typing's
+        // aliases), not only classes.
+        if matches!(x, Value::Class(_) | Value::Instance(_))
+            && vm.lookup_dunder(&x, "__subclasscheck__").is_some()
+        {
+            let r = vm
+                .call_dunder(&x, "__subclasscheck__", vec![Value::Class(c.clone())])?
+                .unwrap_or(Value::None);
+            if vm.truthy(&r)? {
+                return Ok(Value::Bool(true));
+            }
+            continue;
+        }
+        match x {
+            Value::Class(tc) => {
+                if c.is_subclass(&tc) {
+                    return Ok(Value::Bool(true));
+                }
+            }
+            // `X | Y` unions check each member.
+            Value::Instance(ref i) if Rc::ptr_eq(&i.cls(), &vm.types.union) => {
+                let members = i.dict.get_str("__args__").unwrap_or(Value::tuple(vec![]));
+                let r = issubclass(vm, Args::new(vec![Value::Class(c.clone()), members]))?;
+                if vm.truthy(&r)? {
+                    return Ok(Value::Bool(true));
+                }
+            }
+            _ => {
+                return Err(vm.type_err(
+                    "issubclass() arg 2 must be a class, a tuple of classes, or a union",
+                ))
             }
         }
-        "min" => minmax(vm, a, false),
-        "max" => minmax(vm, a, true),
-        "sum" => {
-            let start = a
-                .take_kw("start")
-                .or_else(|| a.pos.get(1).cloned())
-                .unwrap_or(Value::Int(0));
-            match start {
-                Value::Str(_) => {
-                    return Err(vm.type_err("sum() can't sum strings [use ''.join(seq) instead]"))
-                }
-                Value::Bytes(_) => {
-                    return Err(vm.type_err("sum() can't sum bytes [use b''.join(seq) instead]"))
-                }
-                Value::ByteArray(_) => {
-                    return Err(
-                        vm.type_err("sum() can't sum bytearray [use b''.join(seq) instead]")
-                    )
-                }
-                _ => {}
-            }
-            // Streamed, as CPython: a generator of any length sums in constant memory.
-            let it = {
-                let x_ = arg(vm, &a, 0, "sum")?;
-                vm.iter(&x_)
-            }?;
-            let mut acc = start;
-            while let Some(x) = vm.next(&it)? {
-                vm.charge(cost::PER_ELEM_CMP)?;
-                acc = match crate::vm::ops::fast_binary_values(&acc, &x, BinOp::Add) {
-                    Some(v) => v,
-                    None => vm.binary_op(&acc, &x, BinOp::Add, false)?,
-                };
-            }
-            Ok(acc)
+    }
+    Ok(Value::Bool(false))
+}
+
+/// `hasattr(…)`.
+fn hasattr(vm: &mut Vm, a: Args) -> R<Value> {
+    let o = arg(vm, &a, 0, "hasattr")?;
+    let n = attr_name(vm, &a, "hasattr")?;
+    match vm.getattr(&o, &n.s) {
+        Ok(_) => Ok(Value::Bool(true)),
+        Err(e) if vm.exc_is(&e, "AttributeError") => Ok(Value::Bool(false)),
+        Err(e) => Err(e),
+    }
+}
+
+/// `vars(…)`.
+fn vars(vm: &mut Vm, a: Args) -> R<Value> {
+    match a.pos.as_slice() {
+        // Reached only indirectly (`f = vars; f()`): a direct bare `vars()` does not compile.
+        [] if a.kw.is_empty() => Err(vm.type_err(
+            "vars() without an argument is not allowed in the PVM (it reads the caller's locals)",
+        )),
+        [o] if a.kw.is_empty() => match vm.getattr_opt(o, "__dict__")? {
+            Some(d) => Ok(d),
+            None => Err(vm.type_err("vars() argument must have __dict__ attribute")),
+        },
+        _ if !a.kw.is_empty() => Err(vm.type_err("vars() takes no keyword arguments")),
+        _ => Err(vm.type_err(format!(
+            "vars expected at most 1 argument, got {}",
+            a.pos.len()
+        ))),
+    }
+}
+
+/// `dir(…)`.
+fn dir_(vm: &mut Vm, a: Args) -> R<Value> {
+    match a.pos.as_slice() {
+        [] => Err(vm.type_err(
+            "dir() without an argument is not allowed in the PVM (it reads the caller's locals)",
+        )),
+        [o] => dir(vm, o),
+        _ => Err(vm.type_err(format!(
+            "dir expected at most 1 argument, got {}",
+            a.pos.len()
+        ))),
+    }
+}
+
+/// `getattr(…)`.
+fn getattr(vm: &mut Vm, a: Args) -> R<Value> {
+    let o = arg(vm, &a, 0, "getattr")?;
+    let n = attr_name(vm, &a, "getattr")?;
+    match vm.getattr_str(&o, &n) {
+        Ok(v) => Ok(v),
+        Err(e) if vm.exc_is(&e, "AttributeError") && a.pos.len() > 2 => Ok(a.pos[2].clone()),
+        Err(e) => Err(e),
+    }
+}
+
+/// `setattr(…)`.
+fn setattr(vm: &mut Vm, a: Args) -> R<Value> {
+    let o = arg(vm, &a, 0, "setattr")?;
+    let n = attr_name(vm, &a, "setattr")?;
+    let v = arg(vm, &a, 2, "setattr")?;
+    vm.setattr(&o, &n.s, v)?;
+    Ok(Value::None)
+}
+
+/// `delattr(…)`.
+fn delattr(vm: &mut Vm, a: Args) -> R<Value> {
+    let o = arg(vm, &a, 0, "delattr")?;
+    let n = attr_name(vm, &a, "delattr")?;
+    vm.delattr(&o, &n.s)?;
+    Ok(Value::None)
+}
+
+/// `repr(…)`.
+fn repr(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "repr")?;
+    Ok(Value::str(&vm.repr(&v)?))
+}
+
+/// `ascii(…)`.
+fn ascii(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "ascii")?;
+    Ok(Value::str(&crate::format::ascii_escape(&vm.repr(&v)?)))
+}
+
+/// `iter(…)`.
+fn iter(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "iter")?;
+    if let Some(s) = a.pos.get(1) {
+        if !vm.is_callable(&v) {
+            return Err(vm.type_err("iter(v, w): v must be callable"));
         }
-        "sorted" => {
-            let key = a.take_kw("key").unwrap_or(Value::None);
-            let rev = match a.take_kw("reverse") {
-                Some(v) => vm.truthy(&v)?,
-                None => false,
-            };
-            let items = {
-                let x_ = arg(vm, &a, 0, "sorted")?;
-                vm.collect(&x_)
-            }?;
-            let v = crate::objects::list::sort_values(vm, items, &key, rev)?;
-            Ok(Value::list(v))
+        return Ok(Value::Iter(Rc::new(PyIter::new(IterState::Callable {
+            f: v,
+            sentinel: s.clone(),
+        }))));
+    }
+    vm.iter(&v)
+}
+
+/// `aiter(…)`.
+fn aiter(vm: &mut Vm, a: Args) -> R<Value> {
+    if a.pos.len() != 1 {
+        let n = a.pos.len();
+        return Err(vm.type_err(format!("aiter() takes exactly one argument ({n} given)")));
+    }
+    crate::objects::asyncgen::aiter(vm, &a.pos[0])
+}
+
+/// `anext(…)`.
+fn anext(vm: &mut Vm, a: Args) -> R<Value> {
+    match a.pos.as_slice() {
+        [it] => crate::objects::asyncgen::anext(vm, it, None),
+        [it, default] => crate::objects::asyncgen::anext(vm, it, Some(default.clone())),
+        [] => Err(vm.type_err("anext expected at least 1 argument, got 0")),
+        more => Err(vm.type_err(format!(
+            "anext expected at most 2 arguments, got {}",
+            more.len()
+        ))),
+    }
+}
+
+/// `next(…)`.
+fn next(vm: &mut Vm, a: Args) -> R<Value> {
+    let it = arg(vm, &a, 0, "next")?;
+    // Coroutines and async generators are not iterators.
+    if let Value::Generator(g) = &it {
+        if g.coroutine || g.async_gen {
+            let tn = vm.type_name(&it);
+            return Err(vm.type_err(format!("'{tn}' object is not an iterator")));
         }
-        "reversed" => {
-            let v = arg(vm, &a, 0, "reversed")?;
-            if let Value::Instance(_) | Value::Class(_) = &v {
-                // `__reversed__ = None` opts out (collections.abc.Mapping does).
-                if vm.lookup_dunder(&v, "__reversed__").is_some_and(|m| m.is_none()) {
-                    let tn = vm.type_name(&v);
-                    return Err(vm.type_err(format!("'{tn}' object is not reversible")));
+        return match vm.gen_send(g, Value::None)? {
+            Ok(v) => Ok(v),
+            Err(r) => match a.pos.get(1) {
+                Some(d) => Ok(d.clone()),
+                None => {
+                    let c = vm.types.exc["StopIteration"].clone();
+                    Err(Exc::Py(
+                        vm.make_exc(&c, if r.is_none() { vec![] } else { vec![r] }),
+                    ))
                 }
-                if let Some(r) = vm.call_dunder(&v, "__reversed__", vec![])? {
+            },
+        };
+    }
+    if !matches!(it, Value::Iter(_) | Value::Instance(_)) {
+        return Err(vm.type_err(format!("'{}' object is not an iterator", vm.type_name(&it))));
+    }
+    match vm.next(&it)? {
+        Some(v) => Ok(v),
+        None => match a.pos.get(1) {
+            Some(d) => Ok(d.clone()),
+            None => Err(vm.new_exc_noargs("StopIteration")),
+        },
+    }
+}
+
+/// `any(…)`, or `all(…)` when `any` is false.
+fn any_all(vm: &mut Vm, any: bool, a: Args) -> R<Value> {
+    let it = {
+        let x_ = arg(vm, &a, 0, if any { "any" } else { "all" })?;
+        vm.iter(&x_)
+    }?;
+    while let Some(x) = vm.next(&it)? {
+        vm.charge(cost::PER_ELEM)?;
+        // The first true item decides `any`, the first false one `all`.
+        if vm.truthy(&x)? == any {
+            return Ok(Value::Bool(any));
+        }
+    }
+    Ok(Value::Bool(!any))
+}
+
+/// `divmod(…)`.
+fn divmod(vm: &mut Vm, a: Args) -> R<Value> {
+    let x = arg(vm, &a, 0, "divmod")?;
+    let y = arg(vm, &a, 1, "divmod")?;
+    let numeric = |v: &Value| {
+        matches!(
+            v,
+            Value::Int(_) | Value::Bool(_) | Value::BigInt(_) | Value::Float(_)
+        )
+    };
+    let (x, y) = if numeric(&x) && numeric(&y) {
+        (x, y)
+    } else {
+        // CPython's nb_divmod: __divmod__, then the reflected __rdivmod__.
+        if let Some(r) = vm.call_dunder(&x, "__divmod__", vec![y.clone()])? {
+            if !matches!(r, Value::NotImplemented) {
+                return Ok(r);
+            }
+        }
+        if !Rc::ptr_eq(&vm.type_of(&x), &vm.type_of(&y)) {
+            if let Some(r) = vm.call_dunder(&y, "__rdivmod__", vec![x.clone()])? {
+                if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
             }
-            if vm.dict_view(&v).is_some() {
-                let mut items = vm.collect(&v)?;
-                items.reverse();
-                return vm.iter(&Value::list(items));
-            }
-            // A builtin subclass without its own item access reverses its payload.
-            let v = if matches!(v, Value::Instance(_))
-                && vm.lookup_dunder(&v, "__getitem__").is_none()
-            {
-                Vm::base_of(&v)
-            } else {
-                v
-            };
-            match &v {
-                Value::Dict(_) => {
-                    let mut items = vm.collect(&v)?;
-                    items.reverse();
-                    vm.iter(&Value::list(items))
-                }
-                Value::Range(_)
-                | Value::List(_)
-                | Value::Tuple(_)
-                | Value::Str(_)
-                | Value::Instance(_)
-                | Value::Bytes(_) => {
-                    let n = len_of(vm, &v)?;
-                    Ok(Value::Iter(Rc::new(PyIter::new(IterState::Reversed {
-                        seq: v,
-                        i: n,
-                    }))))
-                }
-                _ => Err(vm.type_err(format!("'{}' object is not reversible", vm.type_name(&v)))),
-            }
         }
-        "enumerate" => {
-            let start = a
-                .take_kw("start")
-                .or_else(|| a.pos.get(1).cloned())
-                .unwrap_or(Value::Int(0));
-            if !matches!(start, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
-                vm.index_of(&start)?;
-            }
-            let it = {
-                let x_ = arg(vm, &a, 0, "enumerate")?;
-                vm.iter(&x_)
-            }?;
-            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Enumerate {
-                it,
-                n: start,
-            }))))
+        // Subclasses of int and float divide their values.
+        let (bx, by) = (Vm::base_of(&x), Vm::base_of(&y));
+        if !(numeric(&bx) && numeric(&by)) {
+            let (tx, ty) = (vm.type_name(&x), vm.type_name(&y));
+            return Err(vm.type_err(format!(
+                "unsupported operand type(s) for divmod(): '{tx}' and '{ty}'"
+            )));
         }
-        "zip" => {
-            let strict = match a.take_kw("strict") {
-                Some(v) => vm.truthy(&v)?,
-                None => false,
-            };
-            let mut its = Vec::new();
-            for x in &a.pos {
-                its.push(vm.iter(x)?);
-            }
-            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Zip {
-                its: its.into(),
-                strict,
-            }))))
+        (bx, by)
+    };
+    let q = vm.binary_op(&x, &y, BinOp::FloorDiv, false).map_err(|e| {
+        let float = matches!(x, Value::Float(_)) || matches!(y, Value::Float(_));
+        if float && vm.exc_is(&e, "ZeroDivisionError") {
+            vm.new_exc("ZeroDivisionError", "float divmod()")
+        } else {
+            e
         }
-        "map" => {
-            if a.pos.len() < 2 {
-                return Err(vm.type_err("map() must have at least two arguments."));
-            }
-            let f = arg(vm, &a, 0, "map")?;
-            let mut its = Vec::new();
-            for x in &a.pos[1..] {
-                its.push(vm.iter(x)?);
-            }
-            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Map {
-                f,
-                its: its.into(),
-            }))))
-        }
-        "filter" => {
-            let f = arg(vm, &a, 0, "filter")?;
-            let it = {
-                let x_ = arg(vm, &a, 1, "filter")?;
-                vm.iter(&x_)
-            }?;
-            Ok(Value::Iter(Rc::new(PyIter::new(IterState::Filter {
-                f,
-                it,
-            }))))
-        }
-        "isinstance" => {
-            let v = arg(vm, &a, 0, "isinstance")?;
-            let t = arg(vm, &a, 1, "isinstance")?;
-            Ok(Value::Bool(isinstance(vm, &v, &t)?))
-        }
-        "issubclass" => {
-            let c = arg(vm, &a, 0, "issubclass")?;
-            let t = arg(vm, &a, 1, "issubclass")?;
-            let Value::Class(c) = c else {
-                return Err(vm.type_err("issubclass() arg 1 must be a class"));
-            };
-            let ts = match &t {
-                Value::Tuple(x) => x.items.to_vec(),
-                o => vec![o.clone()],
-            };
-            if ts.iter().any(crate::objects::genericalias::is_alias) {
-                return Err(
-                    vm.type_err("issubclass() argument 2 cannot be a parameterized generic")
-                );
-            }
-            for x in ts {
-                // Any object whose type defines __subclasscheck__ decides (ABCs, typing's
-                // aliases), not only classes.
-                if matches!(x, Value::Class(_) | Value::Instance(_))
-                    && vm.lookup_dunder(&x, "__subclasscheck__").is_some()
-                {
-                    let r = vm
-                        .call_dunder(&x, "__subclasscheck__", vec![Value::Class(c.clone())])?
-                        .unwrap_or(Value::None);
-                    if vm.truthy(&r)? {
-                        return Ok(Value::Bool(true));
-                    }
-                    continue;
-                }
-                match x {
-                    Value::Class(tc) => {
-                        if c.is_subclass(&tc) {
-                            return Ok(Value::Bool(true));
-                        }
-                    }
-                    // `X | Y` unions check each member.
-                    Value::Instance(ref i) if Rc::ptr_eq(&i.cls(), &vm.types.union) => {
-                        let members = i.dict.get_str("__args__").unwrap_or(Value::tuple(vec![]));
-                        let r = call_builtin(
-                            vm,
-                            f,
-                            Args::new(vec![Value::Class(c.clone()), members]),
-                        )?;
-                        if vm.truthy(&r)? {
-                            return Ok(Value::Bool(true));
-                        }
-                    }
-                    _ => {
-                        return Err(vm.type_err(
-                            "issubclass() arg 2 must be a class, a tuple of classes, or a union",
-                        ))
-                    }
-                }
-            }
-            Ok(Value::Bool(false))
-        }
-        "hasattr" => {
-            let o = arg(vm, &a, 0, "hasattr")?;
-            let n = attr_name(vm, &a, "hasattr")?;
-            match vm.getattr(&o, &n.s) {
-                Ok(_) => Ok(Value::Bool(true)),
-                Err(e) if vm.exc_is(&e, "AttributeError") => Ok(Value::Bool(false)),
-                Err(e) => Err(e),
-            }
-        }
-        "vars" => match a.pos.as_slice() {
-            // Reached only indirectly (`f = vars; f()`): a direct bare `vars()` does not compile.
-            [] if a.kw.is_empty() => Err(vm.type_err(
-                "vars() without an argument is not allowed in the PVM (it reads the caller's locals)",
-            )),
-            [o] if a.kw.is_empty() => match vm.getattr_opt(o, "__dict__")? {
-                Some(d) => Ok(d),
-                None => Err(vm.type_err("vars() argument must have __dict__ attribute")),
-            },
-            _ if !a.kw.is_empty() => Err(vm.type_err("vars() takes no keyword arguments")),
-            _ => Err(vm.type_err(format!(
-                "vars expected at most 1 argument, got {}",
-                a.pos.len()
-            ))),
+    })?;
+    let r = vm.binary_op(&x, &y, BinOp::Mod, false)?;
+    Ok(Value::tuple(vec![q, r]))
+}
+
+/// `pow(…)`.
+fn pow(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let x = arg(vm, &a, 0, "pow")?;
+    let y = arg(vm, &a, 1, "pow")?;
+    match a.pos.get(2).cloned().or_else(|| a.take_kw("mod")) {
+        // Three-argument pow on an instance (e.g. decimal.Decimal) is its
+        // `__pow__(y, mod)`, as CPython's ternary slot; ints keep the fast path.
+        Some(m) if !m.is_none() => match vm.lookup_dunder(&x, "__pow__") {
+            Some(f) => vm.call(&f, Args::new(vec![x, y, m])),
+            None => modpow(vm, &x, &y, &m),
         },
-        "dir" => match a.pos.as_slice() {
-            [] => Err(vm.type_err(
-                "dir() without an argument is not allowed in the PVM (it reads the caller's locals)",
-            )),
-            [o] => dir(vm, o),
-            _ => Err(vm.type_err(format!(
-                "dir expected at most 1 argument, got {}",
-                a.pos.len()
-            ))),
-        },
-        "getattr" => {
-            let o = arg(vm, &a, 0, "getattr")?;
-            let n = attr_name(vm, &a, "getattr")?;
-            match vm.getattr_str(&o, &n) {
-                Ok(v) => Ok(v),
-                Err(e) if vm.exc_is(&e, "AttributeError") && a.pos.len() > 2 => {
-                    Ok(a.pos[2].clone())
-                }
-                Err(e) => Err(e),
-            }
-        }
-        "setattr" => {
-            let o = arg(vm, &a, 0, "setattr")?;
-            let n = attr_name(vm, &a, "setattr")?;
-            let v = arg(vm, &a, 2, "setattr")?;
-            vm.setattr(&o, &n.s, v)?;
-            Ok(Value::None)
-        }
-        "delattr" => {
-            let o = arg(vm, &a, 0, "delattr")?;
-            let n = attr_name(vm, &a, "delattr")?;
-            vm.delattr(&o, &n.s)?;
-            Ok(Value::None)
-        }
-        "repr" => {
-            let v = arg(vm, &a, 0, "repr")?;
-            Ok(Value::str(&vm.repr(&v)?))
-        }
-        "ascii" => {
-            let v = arg(vm, &a, 0, "ascii")?;
-            Ok(Value::str(&crate::format::ascii_escape(&vm.repr(&v)?)))
-        }
-        "iter" => {
-            let v = arg(vm, &a, 0, "iter")?;
-            if let Some(s) = a.pos.get(1) {
-                if !vm.is_callable(&v) {
-                    return Err(vm.type_err("iter(v, w): v must be callable"));
-                }
-                return Ok(Value::Iter(Rc::new(PyIter::new(IterState::Callable {
-                    f: v,
-                    sentinel: s.clone(),
-                }))));
-            }
-            vm.iter(&v)
-        }
-        "aiter" => {
-            if a.pos.len() != 1 {
-                let n = a.pos.len();
-                return Err(vm.type_err(format!("aiter() takes exactly one argument ({n} given)")));
-            }
-            crate::objects::asyncgen::aiter(vm, &a.pos[0])
-        }
-        "anext" => match a.pos.as_slice() {
-            [it] => crate::objects::asyncgen::anext(vm, it, None),
-            [it, default] => crate::objects::asyncgen::anext(vm, it, Some(default.clone())),
-            [] => Err(vm.type_err("anext expected at least 1 argument, got 0")),
-            more => Err(vm.type_err(format!(
-                "anext expected at most 2 arguments, got {}",
-                more.len()
-            ))),
-        },
-        "next" => {
-            let it = arg(vm, &a, 0, "next")?;
-            // Coroutines and async generators are not iterators.
-            if let Value::Generator(g) = &it {
-                if g.coroutine || g.async_gen {
-                    let tn = vm.type_name(&it);
-                    return Err(vm.type_err(format!("'{tn}' object is not an iterator")));
-                }
-                return match vm.gen_send(g, Value::None)? {
-                    Ok(v) => Ok(v),
-                    Err(r) => match a.pos.get(1) {
-                        Some(d) => Ok(d.clone()),
-                        None => {
-                            let c = vm.types.exc["StopIteration"].clone();
-                            Err(Exc::Py(
-                                vm.make_exc(&c, if r.is_none() { vec![] } else { vec![r] }),
-                            ))
-                        }
-                    },
-                };
-            }
-            if !matches!(it, Value::Iter(_) | Value::Instance(_)) {
-                return Err(
-                    vm.type_err(format!("'{}' object is not an iterator", vm.type_name(&it)))
-                );
-            }
-            match vm.next(&it)? {
-                Some(v) => Ok(v),
-                None => match a.pos.get(1) {
-                    Some(d) => Ok(d.clone()),
-                    None => Err(vm.new_exc_noargs("StopIteration")),
-                },
-            }
-        }
-        "any" | "all" => {
-            let it = {
-                let x_ = arg(vm, &a, 0, name)?;
-                vm.iter(&x_)
-            }?;
-            while let Some(x) = vm.next(&it)? {
-                vm.charge(cost::PER_ELEM)?;
-                let t = vm.truthy(&x)?;
-                if name == "any" && t {
-                    return Ok(Value::Bool(true));
-                }
-                if name == "all" && !t {
-                    return Ok(Value::Bool(false));
-                }
-            }
-            Ok(Value::Bool(name == "all"))
-        }
-        "divmod" => {
-            let x = arg(vm, &a, 0, "divmod")?;
-            let y = arg(vm, &a, 1, "divmod")?;
-            let numeric =
-                |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_) | Value::Float(_));
-            let (x, y) = if numeric(&x) && numeric(&y) {
-                (x, y)
-            } else {
-                // CPython's nb_divmod: __divmod__, then the reflected __rdivmod__.
-                if let Some(r) = vm.call_dunder(&x, "__divmod__", vec![y.clone()])? {
-                    if !matches!(r, Value::NotImplemented) {
-                        return Ok(r);
-                    }
-                }
-                if !Rc::ptr_eq(&vm.type_of(&x), &vm.type_of(&y)) {
-                    if let Some(r) = vm.call_dunder(&y, "__rdivmod__", vec![x.clone()])? {
-                        if !matches!(r, Value::NotImplemented) {
-                            return Ok(r);
-                        }
-                    }
-                }
-                // Subclasses of int and float divide their values.
-                let (bx, by) = (Vm::base_of(&x), Vm::base_of(&y));
-                if !(numeric(&bx) && numeric(&by)) {
-                    let (tx, ty) = (vm.type_name(&x), vm.type_name(&y));
-                    return Err(vm.type_err(format!(
-                        "unsupported operand type(s) for divmod(): '{tx}' and '{ty}'"
-                    )));
-                }
-                (bx, by)
-            };
-            let q = vm.binary_op(&x, &y, BinOp::FloorDiv, false).map_err(|e| {
-                let float = matches!(x, Value::Float(_)) || matches!(y, Value::Float(_));
-                if float && vm.exc_is(&e, "ZeroDivisionError") {
-                    vm.new_exc("ZeroDivisionError", "float divmod()")
-                } else {
-                    e
-                }
-            })?;
-            let r = vm.binary_op(&x, &y, BinOp::Mod, false)?;
-            Ok(Value::tuple(vec![q, r]))
-        }
-        "pow" => {
-            let x = arg(vm, &a, 0, "pow")?;
-            let y = arg(vm, &a, 1, "pow")?;
-            match a.pos.get(2).cloned().or_else(|| a.take_kw("mod")) {
-                // Three-argument pow on an instance (e.g. decimal.Decimal) is its
-                // `__pow__(y, mod)`, as CPython's ternary slot; ints keep the fast path.
-                Some(m) if !m.is_none() => match vm.lookup_dunder(&x, "__pow__") {
-                    Some(f) => vm.call(&f, Args::new(vec![x, y, m])),
-                    None => modpow(vm, &x, &y, &m),
-                },
-                _ => vm.binary_op(&x, &y, BinOp::Pow, false),
-            }
-        }
-        "round" => round(vm, a),
-        "hex" | "oct" | "bin" => {
-            let v = arg(vm, &a, 0, name)?;
-            let i = Value::Int(0);
-            let _ = i;
-            if !matches!(v, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
-                let idx = vm.index_of(&v)?;
-                return call_builtin(vm, f, Args::new(vec![Value::Int(idx)]));
-            }
-            let spec = match name {
-                "hex" => "#x",
-                "oct" => "#o",
-                _ => "#b",
-            };
-            Ok(Value::str(&crate::format::format_value(vm, &v, spec)?))
-        }
-        "chr" => {
-            let i = {
-                let x_ = arg(vm, &a, 0, "chr")?;
-                vm.index_of(&x_)
-            }?;
-            match u32::try_from(i).ok().and_then(char::from_u32) {
-                Some(c) => Ok(Value::str(c.encode_utf8(&mut [0; 4]))),
-                // CPython returns a lone surrogate; the PVM's str cannot hold one.
-                None if (0xD800..=0xDFFF).contains(&i) => Err(vm.value_err(
-                    "chr() arg is a lone surrogate (0xd800..0xdfff), which the PVM's str cannot hold",
-                )),
-                None => Err(vm.value_err("chr() arg not in range(0x110000)")),
-            }
-        }
-        "ord" => match arg(vm, &a, 0, "ord")? {
-            Value::Str(s) if s.len == 1 => Ok(Value::Int(
-                s.s.chars().next().map(|c| c as i64).unwrap_or(0),
-            )),
-            Value::Str(s) => Err(vm.type_err(format!(
-                "ord() expected a character, but string of length {} found",
-                s.len
-            ))),
-            Value::Bytes(b) if b.b.len() == 1 => Ok(Value::Int(b.b[0] as i64)),
-            Value::ByteArray(b) if b.b.borrow().len() == 1 => Ok(Value::Int(b.b.borrow()[0] as i64)),
-            Value::Bytes(b) => Err(vm.type_err(format!(
-                "ord() expected a character, but string of length {} found",
-                b.b.len()
-            ))),
-            o => Err(vm.type_err(format!(
-                "ord() expected string of length 1, but {} found",
-                vm.type_name(&o)
-            ))),
-        },
-        "callable" => {
-            let v = arg(vm, &a, 0, "callable")?;
-            Ok(Value::Bool(vm.is_callable(&v)))
-        }
-        "hash" => {
-            let v = arg(vm, &a, 0, "hash")?;
-            let h = vm.hash(&v)?;
-            Ok(Value::Int(h as i64))
-        }
-        "format" => {
-            let v = arg(vm, &a, 0, "format")?;
-            let spec = match a.pos.get(1) {
-                Some(Value::Str(s)) => s.s.to_string(),
-                _ => String::new(),
-            };
-            Ok(Value::str(&vm.format(&v, &spec)?))
-        }
-        _ => Err(vm.name_error(name)),
+        _ => vm.binary_op(&x, &y, BinOp::Pow, false),
     }
+}
+
+/// `hex(…)`, `oct(…)` or `bin(…)`.
+fn radix(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, f.name())?;
+    if !matches!(v, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
+        let idx = vm.index_of(&v)?;
+        return radix(vm, f, Args::new(vec![Value::Int(idx)]));
+    }
+    let spec = match f {
+        BuiltinFn::Hex => "#x",
+        BuiltinFn::Oct => "#o",
+        _ => "#b",
+    };
+    Ok(Value::str(&crate::format::format_value(vm, &v, spec)?))
+}
+
+/// `chr(…)`.
+fn chr(vm: &mut Vm, a: Args) -> R<Value> {
+    let i = {
+        let x_ = arg(vm, &a, 0, "chr")?;
+        vm.index_of(&x_)
+    }?;
+    match u32::try_from(i).ok().and_then(char::from_u32) {
+        Some(c) => Ok(Value::str(c.encode_utf8(&mut [0; 4]))),
+        // CPython returns a lone surrogate; the PVM's str cannot hold one.
+        None if (0xD800..=0xDFFF).contains(&i) => Err(vm.value_err(
+            "chr() arg is a lone surrogate (0xd800..0xdfff), which the PVM's str cannot hold",
+        )),
+        None => Err(vm.value_err("chr() arg not in range(0x110000)")),
+    }
+}
+
+/// `ord(…)`.
+fn ord(vm: &mut Vm, a: Args) -> R<Value> {
+    match arg(vm, &a, 0, "ord")? {
+        Value::Str(s) if s.len == 1 => Ok(Value::Int(
+            s.s.chars().next().map(|c| c as i64).unwrap_or(0),
+        )),
+        Value::Str(s) => Err(vm.type_err(format!(
+            "ord() expected a character, but string of length {} found",
+            s.len
+        ))),
+        Value::Bytes(b) if b.b.len() == 1 => Ok(Value::Int(b.b[0] as i64)),
+        Value::ByteArray(b) if b.b.borrow().len() == 1 => Ok(Value::Int(b.b.borrow()[0] as i64)),
+        Value::Bytes(b) => Err(vm.type_err(format!(
+            "ord() expected a character, but string of length {} found",
+            b.b.len()
+        ))),
+        o => Err(vm.type_err(format!(
+            "ord() expected string of length 1, but {} found",
+            vm.type_name(&o)
+        ))),
+    }
+}
+
+/// `callable(…)`.
+fn callable(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "callable")?;
+    Ok(Value::Bool(vm.is_callable(&v)))
+}
+
+/// `hash(…)`.
+fn hash(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "hash")?;
+    let h = vm.hash(&v)?;
+    Ok(Value::Int(h as i64))
+}
+
+/// `format(…)`.
+fn format(vm: &mut Vm, a: Args) -> R<Value> {
+    let v = arg(vm, &a, 0, "format")?;
+    let spec = match a.pos.get(1) {
+        Some(Value::Str(s)) => s.s.to_string(),
+        _ => String::new(),
+    };
+    Ok(Value::str(&vm.format(&v, &spec)?))
 }
 
 fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
@@ -1526,207 +1512,246 @@ fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
     vm.int_result(v)
 }
 
-/// Methods of `type` itself (reached from metaclasses via `super()` or `type.__x__(...)`).
-pub fn type_method(vm: &mut Vm, m: &str, mut a: Args) -> R<Value> {
+// The methods of `type` itself (reached from metaclasses via `super()` or `type.__x__(...)`)
+// and of `object`, one function each.
+
+/// `type.__new__(meta, name, bases, ns)`, or `type(x)` with one argument.
+pub fn type_new(vm: &mut Vm, mut a: Args) -> R<Value> {
     let this = a.pos.first().cloned().unwrap_or(Value::None);
-    match m {
-        "__new__" => {
-            if a.pos.len() == 2 {
-                let v = a.pos[1].clone();
-                return Ok(Value::Class(vm.type_of(&v)));
-            }
-            let Value::Class(meta) = this else {
-                return Err(vm.type_err("type.__new__(X): X is not a type object"));
-            };
-            if a.pos.len() != 4 {
-                return Err(vm.type_err("type.__new__() takes exactly 3 arguments"));
-            }
-            let name = a.pos[1].clone();
-            let bases: Vec<Rc<Class>> = match &a.pos[2] {
-                Value::Tuple(t) => t
-                    .items
-                    .iter()
-                    .filter_map(|b| {
-                        if let Value::Class(c) = b {
-                            Some(c.clone())
-                        } else {
-                            None
-                        }
-                    })
-                    .collect(),
-                other => {
-                    let tn = vm.type_name(other);
-                    return Err(
-                        vm.type_err(format!("type.__new__() argument 2 must be tuple, not {tn}"))
-                    );
+    if a.pos.len() == 2 {
+        let v = a.pos[1].clone();
+        return Ok(Value::Class(vm.type_of(&v)));
+    }
+    let Value::Class(meta) = this else {
+        return Err(vm.type_err("type.__new__(X): X is not a type object"));
+    };
+    if a.pos.len() != 4 {
+        return Err(vm.type_err("type.__new__() takes exactly 3 arguments"));
+    }
+    let name = a.pos[1].clone();
+    let bases: Vec<Rc<Class>> = match &a.pos[2] {
+        Value::Tuple(t) => t
+            .items
+            .iter()
+            .filter_map(|b| {
+                if let Value::Class(c) = b {
+                    Some(c.clone())
+                } else {
+                    None
                 }
-            };
-            let ns = match &a.pos[3] {
-                Value::Dict(d) => d.clone(),
-                other => {
-                    let d = crate::value::rc_dict(PyDict::new());
-                    for (k, v) in vm.mapping_items(other)? {
-                        vm.dict_set(&d, k, v)?;
-                    }
-                    d
-                }
-            };
-            let meta = if Rc::ptr_eq(&meta, &vm.types.type_) {
-                None
-            } else {
-                Some(meta)
-            };
-            let kw = std::mem::take(&mut a.kw);
-            Ok(Value::Class(vm.type_new(meta, &name, bases, &ns, kw)?))
+            })
+            .collect(),
+        other => {
+            let tn = vm.type_name(other);
+            return Err(vm.type_err(format!("type.__new__() argument 2 must be tuple, not {tn}")));
         }
-        "__call__" => {
-            let Value::Class(c) = this else {
-                return Err(vm.type_err("descriptor '__call__' requires a 'type' object"));
-            };
-            a.pos.remove(0);
-            vm.call_class(&c, a)
-        }
-        "__init__" => Ok(Value::None),
-        "__setattr__" => {
-            let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
-                return Err(vm.type_err("type.__setattr__ expects a class and a name"));
-            };
-            let v = a.pos.get(2).cloned().unwrap_or(Value::None);
-            vm.class_store(c, &n.s, v)?;
-            Ok(Value::None)
-        }
-        "__delattr__" => {
-            let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
-                return Err(vm.type_err("type.__delattr__ expects a class and a name"));
-            };
-            if !vm.class_delete(c, &n.s)? {
-                return Err(vm.attr_error(&this, &n.s));
+    };
+    let ns = match &a.pos[3] {
+        Value::Dict(d) => d.clone(),
+        other => {
+            let d = crate::value::rc_dict(PyDict::new());
+            for (k, v) in vm.mapping_items(other)? {
+                vm.dict_set(&d, k, v)?;
             }
-            Ok(Value::None)
+            d
         }
-        "__repr__" => {
-            let Value::Class(c) = &this else {
-                return Err(vm.type_err("type.__repr__ expects a class"));
-            };
-            let module = match c.dict.borrow().get("__module__") {
-                Some(Value::Str(s)) => Some(s.s.to_string()),
-                _ => None,
-            };
-            Ok(Value::str(&match module {
-                Some(m) if m != "builtins" => format!("<class '{}.{}'>", m, c.qualname.borrow()),
-                _ => format!("<class '{}'>", c.name),
-            }))
-        }
-        "__instancecheck__" => {
-            let Value::Class(c) = &this else {
-                return Ok(Value::Bool(false));
-            };
-            let v = a.pos.get(1).cloned().unwrap_or(Value::None);
-            Ok(Value::Bool(vm.type_of(&v).is_subclass(c)))
-        }
-        "__subclasscheck__" => {
-            let (Value::Class(c), Some(Value::Class(s))) = (&this, a.pos.get(1)) else {
-                return Ok(Value::Bool(false));
-            };
-            Ok(Value::Bool(s.is_subclass(c)))
-        }
-        "mro" => {
-            if a.pos.is_empty() {
-                return Err(vm.type_err("unbound method type.mro() needs an argument"));
-            }
-            let Value::Class(c) = &this else {
-                let tn = vm.type_name(&this);
-                return Err(vm.type_err(format!(
-                    "descriptor 'mro' for 'type' objects doesn't apply to a '{tn}' object"
-                )));
-            };
-            if a.pos.len() > 1 {
-                let n = a.pos.len() - 1;
-                return Err(vm.type_err(format!("type.mro() takes no arguments ({n} given)")));
-            }
-            vm.charge(cost::per_elem(c.mro.len() + 1))?;
-            let mut v = vec![this.clone()];
-            v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
-            Ok(Value::list(v))
-        }
-        _ => Err(vm.attr_error(&this, m)),
+    };
+    let meta = if Rc::ptr_eq(&meta, &vm.types.type_) {
+        None
+    } else {
+        Some(meta)
+    };
+    let kw = std::mem::take(&mut a.kw);
+    Ok(Value::Class(vm.type_new(meta, &name, bases, &ns, kw)?))
+}
+
+/// `type.__call__(cls, …)`: make an instance.
+fn type_call(vm: &mut Vm, mut a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let Value::Class(c) = this else {
+        return Err(vm.type_err("descriptor '__call__' requires a 'type' object"));
+    };
+    a.pos.remove(0);
+    vm.call_class(&c, a)
+}
+
+/// `type.__setattr__(cls, name, value)`.
+fn type_setattr(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
+        return Err(vm.type_err("type.__setattr__ expects a class and a name"));
+    };
+    let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+    vm.class_store(c, &n.s, v)?;
+    Ok(Value::None)
+}
+
+/// `type.__delattr__(cls, name)`.
+fn type_delattr(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
+        return Err(vm.type_err("type.__delattr__ expects a class and a name"));
+    };
+    if !vm.class_delete(c, &n.s)? {
+        return Err(vm.attr_error(&this, &n.s));
+    }
+    Ok(Value::None)
+}
+
+/// `type.__repr__(cls)`.
+fn type_repr(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let Value::Class(c) = &this else {
+        return Err(vm.type_err("type.__repr__ expects a class"));
+    };
+    let module = match c.dict.borrow().get("__module__") {
+        Some(Value::Str(s)) => Some(s.s.to_string()),
+        _ => None,
+    };
+    Ok(Value::str(&match module {
+        Some(m) if m != "builtins" => format!("<class '{}.{}'>", m, c.qualname.borrow()),
+        _ => format!("<class '{}'>", c.name),
+    }))
+}
+
+/// `type.__instancecheck__(cls, obj)`.
+fn type_instancecheck(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let Value::Class(c) = &this else {
+        return Ok(Value::Bool(false));
+    };
+    let v = a.pos.get(1).cloned().unwrap_or(Value::None);
+    Ok(Value::Bool(vm.type_of(&v).is_subclass(c)))
+}
+
+/// `type.__subclasscheck__(cls, sub)`.
+fn type_subclasscheck(a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let (Value::Class(c), Some(Value::Class(s))) = (&this, a.pos.get(1)) else {
+        return Ok(Value::Bool(false));
+    };
+    Ok(Value::Bool(s.is_subclass(c)))
+}
+
+/// `type.mro(cls)`.
+fn type_mro(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    if a.pos.is_empty() {
+        return Err(vm.type_err("unbound method type.mro() needs an argument"));
+    }
+    let Value::Class(c) = &this else {
+        let tn = vm.type_name(&this);
+        return Err(vm.type_err(format!(
+            "descriptor 'mro' for 'type' objects doesn't apply to a '{tn}' object"
+        )));
+    };
+    if a.pos.len() > 1 {
+        let n = a.pos.len() - 1;
+        return Err(vm.type_err(format!("type.mro() takes no arguments ({n} given)")));
+    }
+    vm.charge(cost::per_elem(c.mro.len() + 1))?;
+    let mut v = vec![this.clone()];
+    v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
+    Ok(Value::list(v))
+}
+
+/// `object.__new__(cls)`.
+fn object_new(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    match &this {
+        Value::Class(c) => vm.new_instance(c, &Args::new(a.pos[1..].to_vec())),
+        _ => Err(vm.type_err("object.__new__(X): X is not a type object")),
     }
 }
 
-fn object_method(vm: &mut Vm, m: &str, a: Args) -> R<Value> {
+/// `object.__setattr__(obj, name, value)`.
+fn object_setattr(vm: &mut Vm, a: Args) -> R<Value> {
     let this = a.pos.first().cloned().unwrap_or(Value::None);
-    match m {
-        "__init__" | "__init_subclass__" => Ok(Value::None),
-        "__new__" => match &this {
-            Value::Class(c) => vm.new_instance(c, &Args::new(a.pos[1..].to_vec())),
-            _ => Err(vm.type_err("object.__new__(X): X is not a type object")),
-        },
-        "__setattr__" => {
-            let Value::Instance(i) = &this else {
-                let on = if matches!(this, Value::Class(_)) {
-                    " to type object"
-                } else {
-                    ""
-                };
-                return Err(vm.type_err(format!("can't apply this __setattr__{on}")));
-            };
-            let Some(Value::Str(n)) = a.pos.get(1) else {
-                return Err(vm.type_err("attribute name must be string"));
-            };
-            let v = a.pos.get(2).cloned().unwrap_or(Value::None);
-            let c = i.cls();
-            vm.generic_setattr(i, &c, &this, &n.s.clone(), v)?;
-            Ok(Value::None)
-        }
-        "__getattribute__" => {
-            let Some(Value::Str(n)) = a.pos.get(1) else {
-                return Err(vm.type_err("attribute name must be string"));
-            };
-            match vm.getattr_opt(&this, &n.s)? {
-                Some(v) => Ok(v),
-                None => Err(vm.attr_error(&this, &n.s)),
-            }
-        }
-        "__delattr__" => {
-            let Some(Value::Str(n)) = a.pos.get(1) else {
-                return Err(vm.type_err("attribute name must be string"));
-            };
-            if let Value::Instance(i) = &this {
-                if i.dict.del_str(&n.s).is_some() {
-                    return Ok(Value::None);
-                }
-            }
-            Err(vm.attr_error(&this, &n.s))
-        }
-        "__eq__" => {
-            let o = a.pos.get(1).cloned().unwrap_or(Value::None);
-            Ok(if this.is(&o) {
-                Value::Bool(true)
-            } else {
-                Value::NotImplemented
-            })
-        }
-        "__ne__" => {
-            let o = a.pos.get(1).cloned().unwrap_or(Value::None);
-            let r = vm.eq(&this, &o)?;
-            Ok(Value::Bool(!r))
-        }
-        // Identity hash for ANY object; copy's memo keys on it, so it must differ between
-        // any two live objects: the whole identity (heap serials even, inline values odd),
-        // never shifted (that once made `None` collide with the object of serial 16).
-        "__hash__" => Ok(Value::Int(match this.identity() as i64 {
-            -1 => -2,
-            h => h,
-        })),
-        "__repr__" | "__str__" => {
-            let c = vm.type_of(&this);
-            Ok(Value::str(&format!("<{} object>", c.qualname.borrow())))
-        }
-        _ => {
-            let s = vm.str(&this)?;
-            Ok(Value::str(&s))
+    let Value::Instance(i) = &this else {
+        let on = if matches!(this, Value::Class(_)) {
+            " to type object"
+        } else {
+            ""
+        };
+        return Err(vm.type_err(format!("can't apply this __setattr__{on}")));
+    };
+    let Some(Value::Str(n)) = a.pos.get(1) else {
+        return Err(vm.type_err("attribute name must be string"));
+    };
+    let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+    let c = i.cls();
+    vm.generic_setattr(i, &c, &this, &n.s.clone(), v)?;
+    Ok(Value::None)
+}
+
+/// `object.__getattribute__(obj, name)`.
+fn object_getattribute(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let Some(Value::Str(n)) = a.pos.get(1) else {
+        return Err(vm.type_err("attribute name must be string"));
+    };
+    match vm.getattr_opt(&this, &n.s)? {
+        Some(v) => Ok(v),
+        None => Err(vm.attr_error(&this, &n.s)),
+    }
+}
+
+/// `object.__delattr__(obj, name)`.
+fn object_delattr(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let Some(Value::Str(n)) = a.pos.get(1) else {
+        return Err(vm.type_err("attribute name must be string"));
+    };
+    if let Value::Instance(i) = &this {
+        if i.dict.del_str(&n.s).is_some() {
+            return Ok(Value::None);
         }
     }
+    Err(vm.attr_error(&this, &n.s))
+}
+
+/// `object.__eq__(obj, other)`: identity, else NotImplemented.
+fn object_eq(a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let o = a.pos.get(1).cloned().unwrap_or(Value::None);
+    Ok(if this.is(&o) {
+        Value::Bool(true)
+    } else {
+        Value::NotImplemented
+    })
+}
+
+/// `object.__ne__(obj, other)`.
+fn object_ne(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let o = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let r = vm.eq(&this, &o)?;
+    Ok(Value::Bool(!r))
+}
+
+/// `object.__hash__(obj)`: the identity hash of ANY object. copy's memo keys on it, so it must
+/// differ between any two live objects: the whole identity (heap serials even, inline values
+/// odd), never shifted (that once made `None` collide with the object of serial 16).
+fn object_hash(a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    Ok(Value::Int(match this.identity() as i64 {
+        -1 => -2,
+        h => h,
+    }))
+}
+
+/// `object.__repr__(obj)` and `object.__str__(obj)`.
+fn object_repr(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let c = vm.type_of(&this);
+    Ok(Value::str(&format!("<{} object>", c.qualname.borrow())))
+}
+
+/// `object.__format__(obj, spec)`.
+fn object_format(vm: &mut Vm, a: Args) -> R<Value> {
+    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let s = vm.str(&this)?;
+    Ok(Value::str(&s))
 }
 
 /// `len(v)`.
@@ -2028,7 +2053,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     }
     if is!(dict) {
         let d = crate::value::rc_dict(PyDict::new());
-        crate::objects::dict::call(vm, &d, "update", a)?;
+        crate::objects::dict::update(vm, &d, a)?;
         return Ok(Value::Dict(d));
     }
     if is!(bytes) || is!(bytearray) {
@@ -2149,7 +2174,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
             1 => Ok(Value::Class(vm.type_of(&a.pos[0]))),
             3 => {
                 a.pos.insert(0, Value::Class(c.clone()));
-                type_method(vm, "__new__", a)
+                type_new(vm, a)
             }
             _ => Err(vm.type_err("type() takes 1 or 3 arguments")),
         };

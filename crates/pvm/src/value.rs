@@ -922,9 +922,147 @@ pub struct Builtin {
     pub kind: BuiltinKind,
 }
 
-/// A builtin function, identified by name.
-#[derive(Clone, Copy, Debug)]
-pub struct BuiltinFn(pub &'static str);
+/// Where a builtin function is found, which decides where `builtins::install` puts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinHome {
+    /// The builtin namespace (`len`).
+    Builtins,
+    /// The dict of a builtin class (`object.__init__`, `type.mro`, `BaseException.add_note`),
+    /// found by the ordinary class lookup.
+    Slot(BuiltinType),
+    /// An alternate constructor (`dict.fromkeys`): `builtins::class_attr` binds it to the class
+    /// it is looked up on, or an instance's class, as a class method is.
+    ClassMethod(BuiltinType),
+    /// A static method (`str.maketrans`), found by `builtins::class_attr` unbound.
+    StaticMethod(BuiltinType),
+}
+
+/// Declares [`BuiltinFn`]: one line per builtin function, its Python name (`owner.name` for a
+/// method of a builtin class) and its [`BuiltinHome`]. Everything else derives from this list:
+/// [`BuiltinFn::name`], the namespace and class dicts `builtins::install` fills (in this order),
+/// the alternate constructors `builtins::class_attr` finds, and `builtins::call_builtin`'s
+/// `match`, which the compiler holds exhaustive.
+macro_rules! builtin_fns {
+    ($($variant:ident => $qualname:literal, $home:expr;)*) => {
+        /// A builtin function (or a builtin class's method implemented as one), dispatched by
+        /// `builtins::call_builtin`. The behaviour lives there; this layer only names them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum BuiltinFn {
+            $(
+                #[doc = concat!("`", $qualname, "`")]
+                $variant,
+            )*
+        }
+
+        impl BuiltinFn {
+            /// Every builtin function, in registration order.
+            pub const ALL: &'static [BuiltinFn] = &[$(BuiltinFn::$variant),*];
+
+            /// The Python name, qualified by its class for a method (`dict.fromkeys`).
+            pub const fn qualname(self) -> &'static str {
+                match self {
+                    $(BuiltinFn::$variant => $qualname,)*
+                }
+            }
+
+            /// Where it is installed.
+            pub const fn home(self) -> BuiltinHome {
+                use {BuiltinHome::*, BuiltinType as T};
+                match self {
+                    $(BuiltinFn::$variant => $home,)*
+                }
+            }
+        }
+    };
+}
+
+builtin_fns! {
+    // The builtin namespace, in the order it is filled.
+    Print => "print", Builtins;
+    Len => "len", Builtins;
+    Abs => "abs", Builtins;
+    Min => "min", Builtins;
+    Max => "max", Builtins;
+    Sum => "sum", Builtins;
+    Sorted => "sorted", Builtins;
+    Reversed => "reversed", Builtins;
+    Enumerate => "enumerate", Builtins;
+    Zip => "zip", Builtins;
+    Map => "map", Builtins;
+    Filter => "filter", Builtins;
+    IsInstance => "isinstance", Builtins;
+    IsSubclass => "issubclass", Builtins;
+    HasAttr => "hasattr", Builtins;
+    GetAttr => "getattr", Builtins;
+    SetAttr => "setattr", Builtins;
+    DelAttr => "delattr", Builtins;
+    Repr => "repr", Builtins;
+    Iter => "iter", Builtins;
+    Next => "next", Builtins;
+    AIter => "aiter", Builtins;
+    ANext => "anext", Builtins;
+    Any => "any", Builtins;
+    All => "all", Builtins;
+    Divmod => "divmod", Builtins;
+    Pow => "pow", Builtins;
+    Round => "round", Builtins;
+    Hex => "hex", Builtins;
+    Oct => "oct", Builtins;
+    Bin => "bin", Builtins;
+    Chr => "chr", Builtins;
+    Ord => "ord", Builtins;
+    Callable => "callable", Builtins;
+    Hash => "hash", Builtins;
+    Format => "format", Builtins;
+    Ascii => "ascii", Builtins;
+    Vars => "vars", Builtins;
+    Dir => "dir", Builtins;
+    Open => "open", Builtins;
+    // Methods of builtin classes kept in their class dicts, each dict in this order.
+    BaseExceptionInit => "BaseException.__init__", Slot(T::BaseException);
+    BaseExceptionAddNote => "BaseException.add_note", Slot(T::BaseException);
+    BaseExceptionWithTraceback => "BaseException.with_traceback", Slot(T::BaseException);
+    // `type.__subclasses__` is deliberately absent: no attribute path may enumerate classes.
+    TypeNew => "type.__new__", Slot(T::Type);
+    TypeCall => "type.__call__", Slot(T::Type);
+    TypeInit => "type.__init__", Slot(T::Type);
+    TypeSetattr => "type.__setattr__", Slot(T::Type);
+    TypeDelattr => "type.__delattr__", Slot(T::Type);
+    TypeRepr => "type.__repr__", Slot(T::Type);
+    TypeInstancecheck => "type.__instancecheck__", Slot(T::Type);
+    TypeSubclasscheck => "type.__subclasscheck__", Slot(T::Type);
+    TypeMro => "type.mro", Slot(T::Type);
+    DictInit => "dict.__init__", Slot(T::Dict);
+    ListInit => "list.__init__", Slot(T::List);
+    SetInit => "set.__init__", Slot(T::Set);
+    ObjectInit => "object.__init__", Slot(T::Object);
+    ObjectSetattr => "object.__setattr__", Slot(T::Object);
+    ObjectGetattribute => "object.__getattribute__", Slot(T::Object);
+    ObjectDelattr => "object.__delattr__", Slot(T::Object);
+    ObjectNew => "object.__new__", Slot(T::Object);
+    ObjectInitSubclass => "object.__init_subclass__", Slot(T::Object);
+    ObjectEq => "object.__eq__", Slot(T::Object);
+    ObjectNe => "object.__ne__", Slot(T::Object);
+    ObjectHash => "object.__hash__", Slot(T::Object);
+    ObjectRepr => "object.__repr__", Slot(T::Object);
+    ObjectStr => "object.__str__", Slot(T::Object);
+    ObjectFormat => "object.__format__", Slot(T::Object);
+    // Alternate constructors and static methods (`bool` takes `int`'s, `bytearray` `bytes`').
+    DictFromkeys => "dict.fromkeys", ClassMethod(T::Dict);
+    IntFromBytes => "int.from_bytes", ClassMethod(T::Int);
+    FloatFromhex => "float.fromhex", ClassMethod(T::Float);
+    BytesFromhex => "bytes.fromhex", ClassMethod(T::Bytes);
+    StrMaketrans => "str.maketrans", StaticMethod(T::Str);
+    BytesMaketrans => "bytes.maketrans", StaticMethod(T::Bytes);
+}
+
+impl BuiltinFn {
+    /// The name it is found by: its attribute name for a method (`fromkeys`).
+    pub fn name(self) -> &'static str {
+        let q = self.qualname();
+        q.rsplit_once('.').map_or(q, |(_, n)| n)
+    }
+}
 
 impl BuiltinType {
     /// `str`, `bytes`, `bytearray`, `tuple`, `list`, `dict`, `set`, `frozenset` or `range`.

@@ -374,7 +374,7 @@ fn sorted(vm: &mut Vm, items: Vec<(Value, Value)>) -> R<Vec<(Value, Value)>> {
         .map(|(k, v)| Value::tuple(vec![k, v]))
         .collect();
     let list = Rc::new(PyList::new(pairs));
-    crate::objects::list::call(vm, &list, "sort", Args::new(Vec::new()))?;
+    crate::objects::list::sort(vm, &list, Args::default())?;
     let out = list
         .items
         .borrow()

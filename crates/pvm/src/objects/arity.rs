@@ -1,23 +1,24 @@
-//! Argument counts and keywords of the builtin types' methods, checked in one place
-//! ([`check`], called by `call_method` before any method runs) with CPython 3.11's messages.
+//! Argument counts and keywords of the builtin types' methods, checked before any method runs
+//! (by `call_method`) with CPython 3.11's messages.
 //!
 //! CPython's methods are C functions of a few calling conventions, and each convention words
-//! its errors its own way; [`Arity`] names the convention, and [`spec`] gives each method of
-//! `str`, `bytes`, `bytearray`, `int`, `float`, `list`, `tuple`, `dict`, `set`, `frozenset`
-//! and the dict views its CPython convention (the table was derived by calling every method of
-//! CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
-//! `tests/conformance/methods_*/arity_*.py` pin the messages). Methods that are not listed
-//! (`str.format`, and names the PVM does not know) are not checked here.
+//! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
+//! in a table (`methods!` in `objects/mod.rs`: every builtin value type's) gives each method
+//! its convention on its own line there, checked by [`check_arity`]; [`spec`] finds one by the
+//! type's name (for the alternate constructors, and for the dict views, which are instances and
+//! whose one checked method is kept here). The conventions were derived by calling every method
+//! of CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
+//! `tests/conformance/methods_*/arity_*.py` pin the messages. A method whose row says `None`
+//! (`str.format`) checks its own arguments.
 //!
 //! A method whose keyword is rejected names itself the way CPython's method-descriptor call
 //! does (`str.find() takes no keyword arguments`): CPython words a few of these without the
 //! type when the method is first bound to a variable and called through it.
 
-use crate::value::*;
 use crate::vm::{Args, Vm, R};
 
 /// A CPython calling convention, with its argument bounds.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arity {
     /// `METH_NOARGS`: `list.clear() takes no arguments (1 given)`.
     NoArgs,
@@ -47,391 +48,28 @@ pub enum Arity {
 }
 use Arity::*;
 
-/// The index in [`TYPES`] of the CPython type whose method a builtin value's method is.
-fn type_index(v: &Value) -> Option<usize> {
-    Some(match v {
-        Value::Str(_) => 0,
-        Value::Bytes(_) => 1,
-        Value::ByteArray(_) => 2,
-        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => 3,
-        Value::Float(_) => 4,
-        Value::List(_) => 5,
-        Value::Tuple(_) => 6,
-        Value::Dict(_) => 7,
-        Value::Set(s) if s.frozen => 9,
-        Value::Set(_) => 8,
-        _ => return None,
-    })
-}
+/// The CPython types whose conventions are kept here by name: the dict views, which are
+/// instances (`Vm::dict_view`), not builtin values with a method table.
+const TYPES: &[&str] = &["dict_keys", "dict_items"];
 
-/// The convention of method `name` of the type at index `i` of [`TYPES`]. Every builtin
-/// method call looks here, so the lookup is a jump on the name's length and first byte, then
-/// one comparison (the arms are generated from CPython's conventions; see the module doc).
-fn spec_at(i: usize, name: &str) -> Option<Arity> {
-    let b = name.as_bytes();
-    let key = (b.len(), *b.first()?);
-    let cands: &[(&str, Arity)] = match i {
-        // str
-        0 => match key {
-            (4, b'f') => &[("find", Tuple(1, 3))],
-            (4, b'j') => &[("join", One)],
-            (5, b'c') => &[("count", Tuple(1, 3))],
-            (5, b'i') => &[("index", Tuple(1, 3))],
-            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
-            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
-            (5, b's') => &[
-                (
-                    "split",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("strip", Clinic(0, 1)),
-            ],
-            (5, b't') => &[("title", NoArgs)],
-            (5, b'u') => &[("upper", NoArgs)],
-            (5, b'z') => &[("zfill", One)],
-            (6, b'c') => &[("center", Clinic(1, 2))],
-            (6, b'e') => &[(
-                "encode",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["encoding", "errors"],
-                },
-            )],
-            (6, b'l') => &[("lstrip", Clinic(0, 1))],
-            (6, b'r') => &[
-                ("rindex", Tuple(1, 3)),
-                (
-                    "rsplit",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("rstrip", Clinic(0, 1)),
-            ],
-            (7, b'i') => &[
-                ("isalnum", NoArgs),
-                ("isalpha", NoArgs),
-                ("isascii", NoArgs),
-                ("isdigit", NoArgs),
-                ("islower", NoArgs),
-                ("isspace", NoArgs),
-                ("istitle", NoArgs),
-                ("isupper", NoArgs),
-            ],
-            (7, b'r') => &[("replace", Clinic(2, 3))],
-            (8, b'c') => &[("casefold", NoArgs)],
-            (8, b'e') => &[("endswith", Tuple(1, 3))],
-            (8, b's') => &[("swapcase", NoArgs)],
-            (9, b'i') => &[("isdecimal", NoArgs), ("isnumeric", NoArgs)],
-            (9, b'm') => &[("maketrans", Clinic(1, 3))],
-            (9, b'p') => &[("partition", One)],
-            (9, b't') => &[("translate", One)],
-            (10, b'c') => &[("capitalize", NoArgs)],
-            (10, b'e') => &[(
-                "expandtabs",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 1,
-                    names: &["tabsize"],
-                },
-            )],
-            (10, b'f') => &[("format_map", One)],
-            (10, b'r') => &[("rpartition", One)],
-            (10, b's') => &[
-                (
-                    "splitlines",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 1,
-                        names: &["keepends"],
-                    },
-                ),
-                ("startswith", Tuple(1, 3)),
-            ],
-            (11, b'i') => &[("isprintable", NoArgs)],
-            (12, b'i') => &[("isidentifier", NoArgs)],
-            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
-            _ => return None,
-        },
-        // bytes
-        1 => match key {
-            (3, b'h') => &[(
-                "hex",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["sep", "bytes_per_sep"],
-                },
-            )],
-            (4, b'f') => &[("find", Tuple(1, 3))],
-            (4, b'j') => &[("join", One)],
-            (5, b'c') => &[("count", Tuple(1, 3))],
-            (5, b'i') => &[("index", Tuple(1, 3))],
-            (5, b'l') => &[("ljust", Clinic(1, 2)), ("lower", NoArgs)],
-            (5, b'r') => &[("rfind", Tuple(1, 3)), ("rjust", Clinic(1, 2))],
-            (5, b's') => &[
-                (
-                    "split",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("strip", Clinic(0, 1)),
-            ],
-            (5, b't') => &[("title", NoArgs)],
-            (5, b'u') => &[("upper", NoArgs)],
-            (5, b'z') => &[("zfill", One)],
-            (6, b'c') => &[("center", Clinic(1, 2))],
-            (6, b'd') => &[(
-                "decode",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["encoding", "errors"],
-                },
-            )],
-            (6, b'l') => &[("lstrip", Clinic(0, 1))],
-            (6, b'r') => &[
-                ("rindex", Tuple(1, 3)),
-                (
-                    "rsplit",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 2,
-                        names: &["sep", "maxsplit"],
-                    },
-                ),
-                ("rstrip", Clinic(0, 1)),
-            ],
-            (7, b'f') => &[("fromhex", One)],
-            (7, b'i') => &[
-                ("isalnum", NoArgs),
-                ("isalpha", NoArgs),
-                ("isascii", NoArgs),
-                ("isdigit", NoArgs),
-                ("islower", NoArgs),
-                ("isspace", NoArgs),
-                ("istitle", NoArgs),
-                ("isupper", NoArgs),
-            ],
-            (7, b'r') => &[("replace", Clinic(2, 3))],
-            (8, b'e') => &[("endswith", Tuple(1, 3))],
-            (8, b's') => &[("swapcase", NoArgs)],
-            (9, b'm') => &[("maketrans", Clinic(2, 2))],
-            (9, b'p') => &[("partition", One)],
-            (9, b't') => &[(
-                "translate",
-                Kw {
-                    posonly: 1,
-                    minpos: 1,
-                    maxpos: 2,
-                    names: &["delete"],
-                },
-            )],
-            (10, b'c') => &[("capitalize", NoArgs)],
-            (10, b'e') => &[(
-                "expandtabs",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 1,
-                    names: &["tabsize"],
-                },
-            )],
-            (10, b'r') => &[("rpartition", One)],
-            (10, b's') => &[
-                (
-                    "splitlines",
-                    Kw {
-                        posonly: 0,
-                        minpos: 0,
-                        maxpos: 1,
-                        names: &["keepends"],
-                    },
-                ),
-                ("startswith", Tuple(1, 3)),
-            ],
-            (12, b'r') => &[("removeprefix", One), ("removesuffix", One)],
-            _ => return None,
-        },
-        // bytearray: its mutators here, every other method as bytes has it (below)
-        2 => match key {
-            (3, b'p') => &[("pop", Clinic(0, 1))],
-            (4, b'c') => &[("copy", NoArgs)],
-            (5, b'c') => &[("clear", NoArgs)],
-            (6, b'a') => &[("append", One)],
-            (6, b'e') => &[("extend", One)],
-            (6, b'i') => &[("insert", Clinic(2, 2))],
-            (6, b'r') => &[("remove", One)],
-            (7, b'r') => &[("reverse", NoArgs)],
-            _ => &[],
-        },
-        // int
-        3 => match key {
-            (8, b't') => &[(
-                "to_bytes",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 2,
-                    names: &["length", "byteorder", "signed"],
-                },
-            )],
-            (9, b'b') => &[("bit_count", NoArgs)],
-            (9, b'c') => &[("conjugate", NoArgs)],
-            (10, b'b') => &[("bit_length", NoArgs)],
-            (10, b'f') => &[(
-                "from_bytes",
-                Kw {
-                    posonly: 0,
-                    minpos: 1,
-                    maxpos: 2,
-                    names: &["bytes", "byteorder", "signed"],
-                },
-            )],
-            (16, b'a') => &[("as_integer_ratio", NoArgs)],
-            _ => return None,
-        },
-        // float
-        4 => match key {
-            (3, b'h') => &[("hex", NoArgs)],
-            (7, b'f') => &[("fromhex", One)],
-            (9, b'c') => &[("conjugate", NoArgs)],
-            (10, b'i') => &[("is_integer", NoArgs)],
-            (16, b'a') => &[("as_integer_ratio", NoArgs)],
-            _ => return None,
-        },
-        // list
-        5 => match key {
-            (3, b'p') => &[("pop", Clinic(0, 1))],
-            (4, b'c') => &[("copy", NoArgs)],
-            (4, b's') => &[(
-                "sort",
-                Kw {
-                    posonly: 0,
-                    minpos: 0,
-                    maxpos: 0,
-                    names: &["key", "reverse"],
-                },
-            )],
-            (5, b'c') => &[("clear", NoArgs), ("count", One)],
-            (5, b'i') => &[("index", Clinic(1, 3))],
-            (6, b'a') => &[("append", One)],
-            (6, b'e') => &[("extend", One)],
-            (6, b'i') => &[("insert", Clinic(2, 2))],
-            (6, b'r') => &[("remove", One)],
-            (7, b'r') => &[("reverse", NoArgs)],
-            _ => return None,
-        },
-        // tuple
-        6 => match key {
-            (5, b'c') => &[("count", One)],
-            (5, b'i') => &[("index", Clinic(1, 3))],
-            _ => return None,
-        },
-        // dict
-        7 => match key {
-            (3, b'g') => &[("get", Clinic(1, 2))],
-            (3, b'p') => &[("pop", Clinic(1, 2))],
-            (4, b'c') => &[("copy", NoArgs)],
-            (4, b'k') => &[("keys", NoArgs)],
-            (5, b'c') => &[("clear", NoArgs)],
-            (5, b'i') => &[("items", NoArgs)],
-            (6, b'u') => &[("update", ClinicKw(0, 1))],
-            (6, b'v') => &[("values", NoArgs)],
-            (7, b'p') => &[("popitem", NoArgs)],
-            (8, b'f') => &[("fromkeys", Clinic(1, 2))],
-            (10, b's') => &[("setdefault", Clinic(1, 2))],
-            _ => return None,
-        },
-        // set
-        8 => match key {
-            (3, b'a') => &[("add", One)],
-            (3, b'p') => &[("pop", NoArgs)],
-            (4, b'c') => &[("copy", NoArgs)],
-            (5, b'c') => &[("clear", NoArgs)],
-            (5, b'u') => &[("union", VarNoKw)],
-            (6, b'r') => &[("remove", One)],
-            (6, b'u') => &[("update", VarNoKw)],
-            (7, b'd') => &[("discard", One)],
-            (8, b'i') => &[("issubset", One)],
-            (10, b'd') => &[("difference", VarNoKw)],
-            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
-            (12, b'i') => &[("intersection", VarNoKw)],
-            (17, b'd') => &[("difference_update", VarNoKw)],
-            (19, b'i') => &[("intersection_update", VarNoKw)],
-            (20, b's') => &[("symmetric_difference", One)],
-            (27, b's') => &[("symmetric_difference_update", One)],
-            _ => return None,
-        },
-        // frozenset
-        9 => match key {
-            (4, b'c') => &[("copy", NoArgs)],
-            (5, b'u') => &[("union", VarNoKw)],
-            (8, b'i') => &[("issubset", One)],
-            (10, b'd') => &[("difference", VarNoKw)],
-            (10, b'i') => &[("isdisjoint", One), ("issuperset", One)],
-            (12, b'i') => &[("intersection", VarNoKw)],
-            (20, b's') => &[("symmetric_difference", One)],
-            _ => return None,
-        },
-        // dict_keys
-        10 => match key {
-            (10, b'i') => &[("isdisjoint", One)],
-            _ => return None,
-        },
-        // dict_items
-        11 => match key {
-            (10, b'i') => &[("isdisjoint", One)],
-            _ => return None,
-        },
-        _ => return None,
-    };
-    match cands.iter().find(|(k, _)| *k == name) {
-        Some((_, a)) => Some(*a),
-        None if i == 2 => spec_at(1, name),
-        None => None,
-    }
-}
-
-/// The CPython types with checked methods, in the order [`spec_at`] numbers them.
-const TYPES: &[&str] = &[
-    "str",
-    "bytes",
-    "bytearray",
-    "int",
-    "float",
-    "list",
-    "tuple",
-    "dict",
-    "set",
-    "frozenset",
-    "dict_keys",
-    "dict_items",
-];
-
-/// The convention of method `name` of CPython type `ty`, if the PVM checks it.
+/// The convention of method `name` of CPython type `ty`: from the type's method table, or,
+/// for the dict views, here.
 pub fn spec(ty: &str, name: &str) -> Option<Arity> {
-    let i = TYPES.iter().position(|t| *t == ty)?;
-    spec_at(i, name)
+    use super::Method;
+    let tabled = match ty {
+        "str" => Method::find(super::str::STR, name).map(|m| m.arity),
+        "bytes" => Method::find(super::str::BYTES, name).map(|m| m.arity),
+        "bytearray" => Method::find(super::str::BYTEARRAY, name).map(|m| m.arity),
+        "dict" => Method::find(super::dict::DICT, name).map(|m| m.arity),
+        "int" => Method::find(super::int::INT, name).map(|m| m.arity),
+        "float" => Method::find(super::int::FLOAT, name).map(|m| m.arity),
+        _ => None,
+    };
+    if let Some(a) = tabled {
+        return a;
+    }
+    // Both views have one checked method.
+    (TYPES.contains(&ty) && name == "isdisjoint").then_some(One)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -442,18 +80,13 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// Check the arguments of builtin method `name` of `v` against its CPython convention.
+/// Check `args` of method `name` of CPython type `ty` against convention `a`.
 #[inline]
-pub fn check(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<()> {
-    let Some(i) = type_index(v) else {
+pub fn check_arity(vm: &mut Vm, ty: &str, name: &str, a: Arity, args: &Args) -> R<()> {
+    if fits(a, args.pos.len(), args.kw.len()) {
         return Ok(());
-    };
-    match spec_at(i, name) {
-        Some(a) if !fits(a, args.pos.len(), args.kw.len()) => {
-            check_spec(vm, TYPES[i], name, a, args)
-        }
-        _ => Ok(()),
     }
+    check_spec(vm, ty, name, a, args)
 }
 
 /// The common case, decided without building anything: `n` positional and `nkw` keyword

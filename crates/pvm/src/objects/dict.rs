@@ -1,118 +1,141 @@
 //! `dict` methods (insertion-ordered).
 
+use super::arity::Arity::*;
 use crate::cost;
 use crate::value::*;
 use crate::vm::{Args, Exc, Vm, R};
 use std::rc::Rc;
 
-/// Method names.
-pub const METHODS: &[&str] = &[
-    "get",
-    "keys",
-    "values",
-    "items",
-    "pop",
-    "popitem",
-    "setdefault",
-    "update",
-    "clear",
-    "copy",
-    "fromkeys",
-];
-
-/// Call a dict method.
-pub fn call(vm: &mut Vm, d: &Rc<PyDict>, name: &str, mut args: Args) -> R<Value> {
-    let a0 = args.pos.first().cloned();
-    match name {
-        "__init__" => {
-            d.table.borrow_mut().clear();
-            call(vm, d, "update", args)?;
-            Ok(Value::None)
-        }
-        "get" => Ok(vm
-            .dict_get(d, &a0.unwrap_or(Value::None))?
-            .unwrap_or_else(|| args.pos.get(1).cloned().unwrap_or(Value::None))),
-        "keys" | "values" | "items" => {
-            // A live view: an instance of dict_keys/dict_values/dict_items over the dict.
-            let cls = match name {
-                "keys" => vm.types.dict_keys.clone(),
-                "values" => vm.types.dict_values.clone(),
-                _ => vm.types.dict_items.clone(),
-            };
-            let inst = Instance::new(cls);
-            *inst.base.borrow_mut() = Some(Value::Dict(d.clone()));
-            Ok(Value::Instance(crate::value::rc_inst(inst)))
-        }
-        "pop" => {
-            let k = a0.unwrap_or(Value::None);
-            match vm.dict_del(d, &k)? {
-                Some(v) => Ok(v),
-                None => match args.pos.get(1) {
-                    Some(dflt) => Ok(dflt.clone()),
-                    None => {
-                        let cls = vm.types.exc["KeyError"].clone();
-                        Err(Exc::Py(vm.make_exc(&cls, vec![k])))
-                    }
-                },
-            }
-        }
-        "popitem" => {
-            let last = {
-                let t = d.table.borrow();
-                t.entries[..t.live_end()].iter().rposition(|e| e.is_some())
-            };
-            match last {
-                Some(i) => {
-                    let e = d.table.borrow_mut().remove_at(i);
-                    d.touch();
-                    Ok(e.map(|e| Value::tuple(vec![e.key, e.value]))
-                        .unwrap_or(Value::None))
-                }
-                None => Err(vm.new_exc("KeyError", "popitem(): dictionary is empty")),
-            }
-        }
-        "setdefault" => {
-            let k = a0.unwrap_or(Value::None);
-            match vm.dict_get(d, &k)? {
-                Some(v) => Ok(v),
-                None => {
-                    let v = args.pos.get(1).cloned().unwrap_or(Value::None);
-                    vm.dict_set(d, k, v.clone())?;
-                    Ok(v)
-                }
-            }
-        }
-        "update" => {
-            if let Some(src) = a0 {
-                let pairs = match &src {
-                    Value::Dict(_) | Value::Instance(_) => match vm.mapping_items(&src) {
-                        Ok(p) => p,
-                        Err(e) if e.is_abort() => return Err(e),
-                        Err(_) => pairs_of(vm, &src)?,
-                    },
-                    _ => pairs_of(vm, &src)?,
-                };
-                for (k, v) in pairs {
-                    vm.dict_set(d, k, v)?;
-                }
-            }
-            for (k, v) in std::mem::take(&mut args.kw) {
-                vm.dict_set(d, Value::str(&k), v)?;
-            }
-            Ok(Value::None)
-        }
-        "clear" => {
-            d.table.borrow_mut().clear();
-            d.touch();
-            Ok(Value::None)
-        }
-        "copy" => {
-            vm.charge(cost::table_copy(d.table.borrow().entries.len()))?;
-            let t = d.table.borrow().clone();
-            Ok(Value::Dict(crate::value::rc_dict(PyDict::from_table(t))))
-        }
-        _ => Err(vm.attr_error(&Value::Dict(d.clone()), name)),
+methods! {
+    /// `dict`'s methods.
+    DICT, METHODS: Rc<PyDict>;
+    listed {
+        "get" => Some(Clinic(1, 2)), get;
+        "keys" => Some(NoArgs), |vm, d, _| Ok(view(d, vm.types.dict_keys.clone()));
+        "values" => Some(NoArgs), |vm, d, _| Ok(view(d, vm.types.dict_values.clone()));
+        "items" => Some(NoArgs), |vm, d, _| Ok(view(d, vm.types.dict_items.clone()));
+        "pop" => Some(Clinic(1, 2)), pop;
+        "popitem" => Some(NoArgs), popitem;
+        "setdefault" => Some(Clinic(1, 2)), setdefault;
+        "update" => Some(ClinicKw(0, 1)), update;
+        "clear" => Some(NoArgs), clear;
+        "copy" => Some(NoArgs), copy;
+        // An alternate constructor: `call_method` binds it to the class before this table is
+        // read (`builtins::class_attr`); the row gives its convention.
+        "fromkeys" => Some(Clinic(1, 2)), fromkeys;
     }
+    // `dict.__init__(d, …)`, reached by name (a subclass's `super().__init__`).
+    unlisted {
+        "__init__" => None, init;
+    }
+}
+
+/// `d.fromkeys(iterable, value=None)`: `dict.fromkeys` of `d`'s class.
+fn fromkeys(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
+    super::call_alt_ctor(vm, &Value::Dict(d.clone()), "fromkeys", args)
+}
+
+/// `dict.__init__(d, mapping_or_pairs=(), **kw)`.
+fn init(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
+    d.table.borrow_mut().clear();
+    update(vm, d, args)?;
+    Ok(Value::None)
+}
+
+/// `dict.get(k, default=None)`.
+fn get(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
+    let k = args.pos.first().cloned().unwrap_or(Value::None);
+    Ok(vm
+        .dict_get(d, &k)?
+        .unwrap_or_else(|| args.pos.get(1).cloned().unwrap_or(Value::None)))
+}
+
+/// `d.keys()`, `d.values()`, `d.items()`: a live view, an instance of `cls` (dict_keys,
+/// dict_values or dict_items) over the dict.
+fn view(d: &Rc<PyDict>, cls: Rc<Class>) -> Value {
+    let inst = Instance::new(cls);
+    *inst.base.borrow_mut() = Some(Value::Dict(d.clone()));
+    Value::Instance(crate::value::rc_inst(inst))
+}
+
+/// `dict.pop(k[, default])`.
+fn pop(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
+    let k = args.pos.first().cloned().unwrap_or(Value::None);
+    match vm.dict_del(d, &k)? {
+        Some(v) => Ok(v),
+        None => match args.pos.get(1) {
+            Some(dflt) => Ok(dflt.clone()),
+            None => {
+                let cls = vm.types.exc["KeyError"].clone();
+                Err(Exc::Py(vm.make_exc(&cls, vec![k])))
+            }
+        },
+    }
+}
+
+/// `dict.popitem()`: the last entry.
+fn popitem(vm: &mut Vm, d: &Rc<PyDict>, _: Args) -> R<Value> {
+    let last = {
+        let t = d.table.borrow();
+        t.entries[..t.live_end()].iter().rposition(|e| e.is_some())
+    };
+    match last {
+        Some(i) => {
+            let e = d.table.borrow_mut().remove_at(i);
+            d.touch();
+            Ok(e.map(|e| Value::tuple(vec![e.key, e.value]))
+                .unwrap_or(Value::None))
+        }
+        None => Err(vm.new_exc("KeyError", "popitem(): dictionary is empty")),
+    }
+}
+
+/// `dict.setdefault(k, default=None)`.
+fn setdefault(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
+    let k = args.pos.first().cloned().unwrap_or(Value::None);
+    match vm.dict_get(d, &k)? {
+        Some(v) => Ok(v),
+        None => {
+            let v = args.pos.get(1).cloned().unwrap_or(Value::None);
+            vm.dict_set(d, k, v.clone())?;
+            Ok(v)
+        }
+    }
+}
+
+/// `dict.update(mapping_or_pairs=(), **kw)`; also what `dict(…)` and `d |= x` do.
+pub fn update(vm: &mut Vm, d: &Rc<PyDict>, mut args: Args) -> R<Value> {
+    if let Some(src) = args.pos.first().cloned() {
+        let pairs = match &src {
+            Value::Dict(_) | Value::Instance(_) => match vm.mapping_items(&src) {
+                Ok(p) => p,
+                Err(e) if e.is_abort() => return Err(e),
+                Err(_) => pairs_of(vm, &src)?,
+            },
+            _ => pairs_of(vm, &src)?,
+        };
+        for (k, v) in pairs {
+            vm.dict_set(d, k, v)?;
+        }
+    }
+    for (k, v) in std::mem::take(&mut args.kw) {
+        vm.dict_set(d, Value::str(&k), v)?;
+    }
+    Ok(Value::None)
+}
+
+/// `dict.clear()`.
+fn clear(_: &mut Vm, d: &Rc<PyDict>, _: Args) -> R<Value> {
+    d.table.borrow_mut().clear();
+    d.touch();
+    Ok(Value::None)
+}
+
+/// `dict.copy()`.
+fn copy(vm: &mut Vm, d: &Rc<PyDict>, _: Args) -> R<Value> {
+    vm.charge(cost::table_copy(d.table.borrow().entries.len()))?;
+    let t = d.table.borrow().clone();
+    Ok(Value::Dict(crate::value::rc_dict(PyDict::from_table(t))))
 }
 
 /// Pairs from an iterable of 2-sequences.

@@ -1,29 +1,51 @@
 //! `int`, `bool` and `float` methods and numeric helpers.
 
+use super::arity::Arity::*;
 use crate::value::*;
-use crate::vm::{Args, Vm, R};
+use crate::vm::{Args, Exc, Vm, R};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-/// Method names.
-pub const METHODS: &[&str] = &[
-    "bit_length",
-    "bit_count",
-    "to_bytes",
-    "conjugate",
-    "as_integer_ratio",
-    "from_bytes",
-];
+methods! {
+    /// `int`'s methods (and `bool`'s, which act on its value: `True.conjugate()` is `1`).
+    INT, METHODS: Value;
+    listed {
+        "bit_length" => Some(NoArgs), bit_length;
+        "bit_count" => Some(NoArgs), bit_count;
+        "to_bytes" => Some(Kw {
+            posonly: 0,
+            minpos: 0,
+            maxpos: 2,
+            names: &["length", "byteorder", "signed"],
+        }), to_bytes;
+        "conjugate" => Some(NoArgs), |_, v, _| Ok(int_value(v));
+        "as_integer_ratio" => Some(NoArgs), int_as_integer_ratio;
+        // An alternate constructor: `call_method` binds it to the class before this table is
+        // read (`builtins::class_attr`); the row gives its convention.
+        "from_bytes" => Some(Kw {
+            posonly: 0,
+            minpos: 1,
+            maxpos: 2,
+            names: &["bytes", "byteorder", "signed"],
+        }), |vm, v, a| super::call_alt_ctor(vm, v, "from_bytes", a);
+    }
+    unlisted {}
+}
 
-/// `float` method names.
-pub const FLOAT_METHODS: &[&str] = &[
-    "is_integer",
-    "hex",
-    "fromhex",
-    "as_integer_ratio",
-    "conjugate",
-];
+methods! {
+    /// `float`'s methods.
+    FLOAT, FLOAT_METHODS: Value;
+    listed {
+        "is_integer" => Some(NoArgs), is_integer;
+        "hex" => Some(NoArgs), |_, v, _| Ok(Value::str(&float_hex(float_value(v))));
+        // An alternate constructor, as `int.from_bytes` above.
+        "fromhex" => Some(One), |vm, v, a| super::call_alt_ctor(vm, v, "fromhex", a);
+        "as_integer_ratio" => Some(NoArgs), float_as_integer_ratio;
+        "conjugate" => Some(NoArgs), |_, v, _| Ok(Value::Float(float_value(v)));
+    }
+    unlisted {}
+}
 
 /// Exact int/int true division rounded like CPython (via f64 when exact enough).
 pub fn big_truediv(vm: &mut Vm, x: &BigInt, y: &BigInt) -> R<f64> {
@@ -87,113 +109,138 @@ pub fn float_to_big(f: f64) -> Option<BigInt> {
     Some(if t < 0.0 { -v } else { v })
 }
 
-/// Call a numeric method.
-pub fn call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
-    // bool's int methods act on its value (bit_count, as_integer_ratio … give ints).
-    let as_int;
-    let v = match v {
-        Value::Bool(b) if name != "to_bytes" => {
-            as_int = Value::Int(i64::from(*b));
-            &as_int
-        }
-        _ => v,
-    };
-    match (v, name) {
-        (Value::Int(i), "bit_length") => {
-            Ok(Value::Int(64 - i.unsigned_abs().leading_zeros() as i64))
-        }
-        (Value::Bool(b), "bit_length") => Ok(Value::Int(*b as i64)),
-        (Value::BigInt(b), "bit_length") => Ok(Value::Int(b.bits() as i64)),
-        (Value::Int(i), "bit_count") => Ok(Value::Int(i.unsigned_abs().count_ones() as i64)),
-        (Value::BigInt(b), "bit_count") => Ok(Value::Int(
-            b.abs().to_biguint().map(|u| u.count_ones()).unwrap_or(0) as i64,
-        )),
-        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "conjugate") => Ok(v.clone()),
-        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "as_integer_ratio") => {
-            Ok(Value::tuple(vec![v.clone(), Value::Int(1)]))
-        }
-        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "to_bytes") => {
-            let mut a = args;
-            let len = match a.pos.first() {
-                Some(x) => vm.index_of(x)?,
-                None => a
-                    .take_kw("length")
-                    .map(|x| vm.index_of(&x))
-                    .transpose()?
-                    .unwrap_or(1),
-            };
-            let order = a
-                .pos
-                .get(1)
-                .cloned()
-                .or_else(|| a.take_kw("byteorder"))
-                .unwrap_or(Value::str("big"));
-            let signed = a
-                .take_kw("signed")
-                .map(|x| vm.truthy(&x))
-                .transpose()?
-                .unwrap_or(false);
-            let b = match v {
-                Value::Int(i) => BigInt::from(*i),
-                Value::Bool(x) => BigInt::from(*x as i64),
-                Value::BigInt(b) => (**b).clone(),
-                _ => BigInt::zero(),
-            };
-            crate::builtins::check_byteorder(vm, &order, "to_bytes")?;
-            if b.is_negative() && !signed {
-                return Err(vm.new_exc("OverflowError", "can't convert negative int to unsigned"));
-            }
-            if len < 0 {
-                return Err(vm.value_err("length argument must be non-negative"));
-            }
-            if len > 4096 {
-                return Err(vm.value_err("length argument out of range"));
-            }
-            vm.charge(
-                crate::cost::per_char(len as usize)
-                    .saturating_add(crate::cost::bigint_linear(b.bits())),
-            )?;
-            let mut bytes = b.to_signed_bytes_be();
-            if !signed && bytes.len() > 1 && bytes[0] == 0 {
-                bytes.remove(0);
-            }
-            if b.is_zero() {
-                bytes = vec![];
-            }
-            if bytes.len() > len as usize {
-                return Err(vm.new_exc("OverflowError", "int too big to convert"));
-            }
-            let fill = if b.is_negative() { 0xff } else { 0 };
-            let mut out = vec![fill; len as usize - bytes.len()];
-            out.extend(bytes);
-            if matches!(&order, Value::Str(s) if &*s.s == "little") {
-                out.reverse();
-            }
-            Ok(Value::bytes(out))
-        }
-        (Value::Float(f), "is_integer") => Ok(Value::Bool(f.is_finite() && f.fract() == 0.0)),
-        (Value::Float(f), "conjugate") => Ok(Value::Float(*f)),
-        (Value::Float(f), "as_integer_ratio") => {
-            if f.is_nan() {
-                return Err(vm.value_err("cannot convert NaN to integer ratio"));
-            }
-            if !f.is_finite() {
-                return Err(vm.new_exc("OverflowError", "cannot convert Infinity to integer ratio"));
-            }
-            // `m` is odd (or 0), so the ratio is already in lowest terms.
-            let (m, e) = float_parts(*f);
-            let (num, den) = if e >= 0 {
-                (BigInt::from(m) << e as usize, BigInt::from(1))
-            } else {
-                (BigInt::from(m), BigInt::from(1) << (-e) as usize)
-            };
-            let a = vm.int_result(num)?;
-            let b = vm.int_result(den)?;
-            Ok(Value::tuple(vec![a, b]))
-        }
-        (Value::Float(f), "hex") => Ok(Value::str(&float_hex(*f))),
-        _ => Err(vm.attr_error(v, name)),
+/// An int method's receiver as an int: a bool's value (bit_count, as_integer_ratio … give
+/// ints).
+fn int_value(v: &Value) -> Value {
+    match v {
+        Value::Bool(b) => Value::Int(i64::from(*b)),
+        _ => v.clone(),
     }
+}
+
+/// A float method's receiver (always a float: the table is `float`'s).
+fn float_value(v: &Value) -> f64 {
+    match v {
+        Value::Float(f) => *f,
+        _ => 0.0,
+    }
+}
+
+/// `int.as_integer_ratio()`.
+fn int_as_integer_ratio(_: &mut Vm, v: &Value, _: Args) -> R<Value> {
+    Ok(Value::tuple(vec![int_value(v), Value::Int(1)]))
+}
+
+/// `float.is_integer()`.
+fn is_integer(_: &mut Vm, v: &Value, _: Args) -> R<Value> {
+    let f = float_value(v);
+    Ok(Value::Bool(f.is_finite() && f.fract() == 0.0))
+}
+
+/// `int.bit_length()`.
+fn bit_length(_: &mut Vm, v: &Value, _: Args) -> R<Value> {
+    Ok(Value::Int(match v {
+        Value::Int(i) => 64 - i.unsigned_abs().leading_zeros() as i64,
+        Value::Bool(b) => *b as i64,
+        Value::BigInt(b) => b.bits() as i64,
+        _ => 0,
+    }))
+}
+
+/// `int.bit_count()`.
+fn bit_count(_: &mut Vm, v: &Value, _: Args) -> R<Value> {
+    Ok(Value::Int(match v {
+        Value::Int(i) => i.unsigned_abs().count_ones() as i64,
+        Value::Bool(b) => *b as i64,
+        Value::BigInt(b) => b.abs().to_biguint().map(|u| u.count_ones()).unwrap_or(0) as i64,
+        _ => 0,
+    }))
+}
+
+/// `int.to_bytes(length=1, byteorder='big', *, signed=False)`.
+fn to_bytes(vm: &mut Vm, v: &Value, mut a: Args) -> R<Value> {
+    let len = match a.pos.first() {
+        Some(x) => vm.index_of(x)?,
+        None => a
+            .take_kw("length")
+            .map(|x| vm.index_of(&x))
+            .transpose()?
+            .unwrap_or(1),
+    };
+    let order = a
+        .pos
+        .get(1)
+        .cloned()
+        .or_else(|| a.take_kw("byteorder"))
+        .unwrap_or(Value::str("big"));
+    let signed = a
+        .take_kw("signed")
+        .map(|x| vm.truthy(&x))
+        .transpose()?
+        .unwrap_or(false);
+    let b = match v {
+        Value::Int(i) => BigInt::from(*i),
+        Value::Bool(x) => BigInt::from(*x as i64),
+        Value::BigInt(b) => (**b).clone(),
+        _ => BigInt::zero(),
+    };
+    crate::builtins::check_byteorder(vm, &order, "to_bytes")?;
+    if b.is_negative() && !signed {
+        return Err(vm.new_exc("OverflowError", "can't convert negative int to unsigned"));
+    }
+    if len < 0 {
+        return Err(vm.value_err("length argument must be non-negative"));
+    }
+    if len > 4096 {
+        return Err(vm.value_err("length argument out of range"));
+    }
+    vm.charge(
+        crate::cost::per_char(len as usize).saturating_add(crate::cost::bigint_linear(b.bits())),
+    )?;
+    let mut bytes = b.to_signed_bytes_be();
+    if !signed && bytes.len() > 1 && bytes[0] == 0 {
+        bytes.remove(0);
+    }
+    if b.is_zero() {
+        bytes = vec![];
+    }
+    if bytes.len() > len as usize {
+        return Err(vm.new_exc("OverflowError", "int too big to convert"));
+    }
+    let fill = if b.is_negative() { 0xff } else { 0 };
+    let mut out = vec![fill; len as usize - bytes.len()];
+    out.extend(bytes);
+    if matches!(&order, Value::Str(s) if &*s.s == "little") {
+        out.reverse();
+    }
+    Ok(Value::bytes(out))
+}
+
+/// `float.as_integer_ratio()`.
+fn float_as_integer_ratio(vm: &mut Vm, v: &Value, _: Args) -> R<Value> {
+    let f = float_value(v);
+    if f.is_nan() {
+        return Err(vm.value_err("cannot convert NaN to integer ratio"));
+    }
+    if !f.is_finite() {
+        return Err(vm.new_exc("OverflowError", "cannot convert Infinity to integer ratio"));
+    }
+    // `m` is odd (or 0), so the ratio is already in lowest terms.
+    let (m, e) = float_parts(f);
+    let (num, den) = if e >= 0 {
+        (BigInt::from(m) << e as usize, BigInt::from(1))
+    } else {
+        (BigInt::from(m), BigInt::from(1) << (-e) as usize)
+    };
+    let a = vm.int_result(num)?;
+    let b = vm.int_result(den)?;
+    Ok(Value::tuple(vec![a, b]))
+}
+
+/// A name neither table has, on an int, bool or float: AttributeError, naming a bool's type
+/// as `int` (as before the tables; `has_method` keeps such calls from getting here).
+pub fn no_method(vm: &mut Vm, v: &Value, name: &str) -> Exc {
+    vm.attr_error(&int_value(v), name)
 }
 
 /// `(m, e)` with `f == m * 2**e` exactly and `m` odd (or zero); `f` must be finite.

@@ -22,17 +22,6 @@ use crate::vm::{Args, Vm, R};
 use memchr::memmem;
 use num_traits::Signed;
 
-/// The methods this module implements.
-pub const NAMES: &[&str] = &[
-    "find",
-    "rfind",
-    "index",
-    "rindex",
-    "count",
-    "startswith",
-    "endswith",
-];
-
 /// What is searched: a `str` (chars are UTF-8 byte runs) or bytes.
 #[derive(Clone, Copy)]
 pub enum Hay<'a> {
@@ -182,7 +171,8 @@ pub fn positions(vm: &mut Vm, args: &Args) -> R<(Option<i64>, Option<i64>)> {
     Ok((start, end))
 }
 
-/// Call search method `name` (one of [`NAMES`]) on `hay`, with `start`/`end` from
+/// Call search method `name` (`find`, `rfind`, `index`, `rindex`, `count`, `startswith`,
+/// `endswith`) on `hay`, with `start`/`end` from
 /// [`positions`]. The argument count has been checked by the caller. Runs no Python code.
 pub fn call(
     vm: &mut Vm,

@@ -135,9 +135,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
         return Err(vm.type_err(m));
     }
     match name {
-        "__reversed__" => {
-            return call_builtin(vm, BuiltinFn("reversed"), Args::new(vec![v.clone()]))
-        }
+        "__reversed__" => return call_builtin(vm, BuiltinFn::Reversed, Args::new(vec![v.clone()])),
         "__bytes__" => return Ok(v.clone()),
         "__lt__" | "__le__" | "__gt__" | "__ge__" => return Ok(Value::NotImplemented),
         _ => {}

@@ -468,7 +468,7 @@ impl Vm<'_> {
             _ => {
                 let mut a = args.clone();
                 a.pos.insert(0, mcls.clone());
-                crate::builtins::type_method(self, "__new__", a)?
+                crate::builtins::type_new(self, a)?
             }
         };
         if let Value::Class(c) = &cls {

@@ -771,7 +771,7 @@ impl Vm<'_> {
             }
             // `d |= other` is `d.update(other)`: a mapping or an iterable of pairs.
             (Dict(x), _) if op == BinOp::Or && inplace => {
-                crate::objects::dict::call(self, x, "update", Args::new(vec![b.clone()]))?;
+                crate::objects::dict::update(self, x, Args::new(vec![b.clone()]))?;
                 Ok(Some(a.clone()))
             }
             // `ba += b`: extended in place, paying for the added bytes only (CPython's

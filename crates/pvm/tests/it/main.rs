@@ -31,3 +31,4 @@ mod robustness;
 mod shared_sdk;
 mod storage;
 mod tmpfs;
+mod typed_dispatch;
