@@ -156,7 +156,7 @@ fn plain(v: &Value) -> bool {
 /// The memo key of an object: its address, or `None` when this is its only strong reference
 /// (it cannot be met again).
 fn key<T>(r: &Rc<T>) -> Option<usize> {
-    (Rc::strong_count(r) > 1).then(|| Rc::as_ptr(r) as *const () as usize)
+    (Rc::strong_count(r) > 1).then_some(Rc::as_ptr(r) as *const () as usize)
 }
 
 impl<'t> Copier<'t> {
@@ -207,6 +207,16 @@ impl<'t> Copier<'t> {
         matches!(self.dir, Dir::In(..))
     }
 
+    /// A new container: tracked for cycle reclamation (by `tracked`, one of the `rc_*`
+    /// constructors) when copied into an invocation, not when copied into a template.
+    fn made<T>(&self, c: T, tracked: fn(T) -> Rc<T>) -> Rc<T> {
+        if self.tracking() {
+            tracked(c)
+        } else {
+            Rc::new(c)
+        }
+    }
+
     fn remember(&mut self, at: Option<usize>, v: Value) -> Value {
         if let Some(at) = at {
             self.memo.insert(at, v.clone());
@@ -242,15 +252,8 @@ impl<'t> Copier<'t> {
             Value::Slice(r) => key(r),
             // A suspended frame, an iterator's position, a `super` binding: not copied.
             Value::Generator(_) | Value::Iter(_) | Value::Super(_) => return None,
-            // Answered by `plain` above.
-            Value::None
-            | Value::NotImplemented
-            | Value::Ellipsis
-            | Value::Bool(_)
-            | Value::Int(_)
-            | Value::Float(_)
-            | Value::BigInt(_)
-            | Value::Range(_) => return Some(v.clone()),
+            // The inline and immutable kinds, answered by `plain` above.
+            _ => return Some(v.clone()),
         };
         if let Some(done) = self.recall(at) {
             return Some(done.clone());
@@ -296,11 +299,7 @@ impl<'t> Copier<'t> {
             }
             Value::List(l) => {
                 let c = PyList::new(Vec::new());
-                let c = if self.tracking() {
-                    rc_list(c)
-                } else {
-                    Rc::new(c)
-                };
+                let c = self.made(c, rc_list);
                 self.account(&l.acct, &c.acct);
                 self.pending.push(Fill::List(l.clone(), c.clone()));
                 self.remember(at, Value::List(c))
@@ -308,11 +307,7 @@ impl<'t> Copier<'t> {
             Value::Dict(d) => Value::Dict(self.dict(d, true)),
             Value::Set(s) => {
                 let c = PySet::from_table(Table::default(), s.frozen);
-                let c = if self.tracking() {
-                    rc_set(c)
-                } else {
-                    Rc::new(c)
-                };
+                let c = self.made(c, rc_set);
                 self.account(&s.acct, &c.acct);
                 self.pending.push(Fill::Set(s.clone(), c.clone()));
                 self.remember(at, Value::Set(c))
@@ -334,11 +329,7 @@ impl<'t> Copier<'t> {
                     dict_escaped: Cell::new(escaped),
                     acct: Acct::new(0),
                 };
-                let c = if self.tracking() {
-                    rc_inst(c)
-                } else {
-                    Rc::new(c)
-                };
+                let c = self.made(c, rc_inst);
                 self.account(&i.acct, &c.acct);
                 self.pending.push(Fill::InstanceBase(i.clone(), c.clone()));
                 self.remember(at, Value::Instance(c))
@@ -404,11 +395,10 @@ impl<'t> Copier<'t> {
         if let Some(Value::Dict(done)) = self.recall(at) {
             return done.clone();
         }
-        let c = PyDict::new();
-        let c = if tracked && self.tracking() {
-            rc_dict(c)
+        let c = if tracked {
+            self.made(PyDict::new(), rc_dict)
         } else {
-            Rc::new(c)
+            Rc::new(PyDict::new())
         };
         self.account(&d.acct, &c.acct);
         self.pending.push(Fill::Dict(d.clone(), c.clone()));
@@ -421,11 +411,7 @@ impl<'t> Copier<'t> {
         if let Some(Value::Cell(done)) = self.recall(at) {
             return done.clone();
         }
-        let c = if self.tracking() {
-            rc_cell(PyCell::default())
-        } else {
-            Rc::new(PyCell::default())
-        };
+        let c = self.made(PyCell::default(), rc_cell);
         self.pending.push(Fill::Cell(cell.clone(), c.clone()));
         self.remember(at, Value::Cell(c.clone()));
         c
@@ -457,11 +443,7 @@ impl<'t> Copier<'t> {
             meta: RefCell::new(FuncMeta::default()),
             acct: Acct::new(0),
         };
-        let c = if self.tracking() {
-            rc_func(c)
-        } else {
-            Rc::new(c)
-        };
+        let c = self.made(c, rc_func);
         self.account(&f.acct, &c.acct);
         self.pending.push(Fill::FuncMeta(f.clone(), c.clone()));
         self.remember(key(f), Value::Function(c.clone()));
@@ -505,11 +487,7 @@ impl<'t> Copier<'t> {
             slots: c.slots.clone(),
             acct: Acct::new(0),
         };
-        let copy = if self.tracking() {
-            rc_class(copy)
-        } else {
-            Rc::new(copy)
-        };
+        let copy = self.made(copy, rc_class);
         self.account(&c.acct, &copy.acct);
         self.pending.push(Fill::ClassDict(c.clone(), copy.clone()));
         self.remember(at, Value::Class(copy.clone()));
