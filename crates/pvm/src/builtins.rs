@@ -2256,7 +2256,7 @@ fn dir(vm: &mut Vm, o: &Value) -> R<Value> {
         }
     };
     match o {
-        Value::Module(m) => add_dict(&m.dict),
+        Value::Module(m) => add_dict(&m.dict()),
         Value::Instance(i) => {
             add_dict(&i.dict);
         }

@@ -119,13 +119,11 @@ pub(crate) fn copy_shared(vm: &mut Vm, name: &str, which: SharedModule) -> R<Val
     if vm.host.is_none() {
         return Err(crate::sdk::no_host(vm, name));
     }
-    let shared = vm.shared_module(which)?;
-    let table = shared.dict.table.borrow().clone();
-    vm.charge(crate::cost::table_copy(table.entries.len()))?;
-    Ok(Value::Module(Rc::new(Module {
-        name: name.into(),
-        dict: crate::value::rc_dict(PyDict::from_table(table)),
-    })))
+    let shared = vm.shared_module(which)?.dict();
+    let n = shared.table.borrow().entries.len();
+    // Charged as the copy it is to the program; made only if the program writes to it.
+    vm.charge(crate::cost::table_copy(n))?;
+    Ok(Value::Module(Rc::new(Module::copy_on_write(name, shared))))
 }
 
 /// Run an embedded Python module in a fresh namespace. Its compiled code comes from the
@@ -153,10 +151,7 @@ fn run_python(vm: &mut Vm, name: &'static str, src: &'static str, filename: &str
         .insert(filename.into(), std::borrow::Cow::Borrowed(src));
     let d = crate::value::rc_dict(PyDict::new());
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
-    let m = Value::Module(Rc::new(Module {
-        name: name.into(),
-        dict: d.clone(),
-    }));
+    let m = Value::Module(Rc::new(Module::new(name, d.clone())));
     // Registered before running so circular imports see the partial module, as in CPython.
     vm.modules.insert(name.into(), m.clone());
     let mut f = vm.new_frame(code, d, None, &[]);
@@ -578,10 +573,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         }
         Ok(Value::Float(acc))
     })?;
-    Ok(Value::Module(Rc::new(Module {
-        name: name.into(),
-        dict: d,
-    })))
+    Ok(Value::Module(Rc::new(Module::new(name, d))))
 }
 
 /// One float argument through `f` with CPython's `math_1` error rules.
@@ -966,8 +958,9 @@ mod tests {
             }
             Value::Module(m) => {
                 once!(m);
-                assert!(frozen(&m.dict), "{path}: writable module namespace");
-                for e in m.dict.table.borrow().iter() {
+                let d = m.dict();
+                assert!(frozen(&d), "{path}: writable module namespace");
+                for e in d.table.borrow().iter() {
                     walk(&e.value, seen, &format!("{}.{:?}", m.name, e.key));
                 }
             }

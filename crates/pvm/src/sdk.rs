@@ -82,10 +82,7 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     let storage = storage::make_class(vm)?;
     vm.dict_set_str(&d, "Storage", Value::Class(storage))?;
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
-    Ok(Value::Module(Rc::new(Module {
-        name: name.into(),
-        dict: d,
-    })))
+    Ok(Value::Module(Rc::new(Module::new(name, d))))
 }
 
 /// The shared `Storage` class (`cowboy_sdk.Storage`), as the base built it: an actor that
@@ -93,7 +90,7 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
 /// `self.storage` is.
 pub(crate) fn storage_class(vm: &mut Vm) -> R<Rc<Class>> {
     let host = vm.shared_module(crate::vm::SharedModule::PvmHost)?;
-    let cls = host.dict.get_str("Storage");
+    let cls = host.dict().get_str("Storage");
     match cls {
         Some(Value::Class(c)) => Ok(c),
         _ => Err(vm.new_exc("ImportError", "pvm_host has no Storage class")),

@@ -1724,8 +1724,57 @@ pub enum AsyncGenOp {
 pub struct Module {
     /// Module name.
     pub name: Rc<str>,
-    /// Its globals.
-    pub dict: Rc<PyDict>,
+    /// Its globals: read with [`Module::dict`], write through [`Module::dict_mut`].
+    dict: RefCell<Rc<PyDict>>,
+    /// For an import of a module of the VM base not written to yet: the accounting of the
+    /// private copy of its namespace this module stands for, while `dict` is still the shared
+    /// (frozen) namespace itself (see [`Module::copy_on_write`]).
+    pending: RefCell<Option<Acct>>,
+}
+
+impl Module {
+    /// A module over its own namespace.
+    pub fn new(name: &str, dict: Rc<PyDict>) -> Module {
+        Module {
+            name: name.into(),
+            dict: RefCell::new(dict),
+            pending: RefCell::new(None),
+        }
+    }
+
+    /// An import of a module of the VM base (`pvm_host`, `cowboy_sdk`): to the program, a
+    /// module over a private copy of `shared`, the base's frozen namespace, so that it may
+    /// rebind names in it for itself. The copy is made at the first write ([`Module::dict_mut`]);
+    /// until then reads go to `shared`, whose table is the copy's slot for slot, so a lookup
+    /// finds and is charged exactly what it would be in the copy. The copy is accounted now,
+    /// as it was when it was made at the import (the same bytes, the same identity serial
+    /// carried over), so memory figures and charges are those of the eager copy.
+    pub fn copy_on_write(name: &str, shared: Rc<PyDict>) -> Module {
+        let n = shared.table.borrow().entries.len();
+        Module {
+            name: name.into(),
+            dict: RefCell::new(shared),
+            pending: RefCell::new(Some(Acct::new(HEADER + n * 3 * SLOT))),
+        }
+    }
+
+    /// The namespace, for reading.
+    pub fn dict(&self) -> Rc<PyDict> {
+        self.dict.borrow().clone()
+    }
+
+    /// The namespace, for writing: a copy-on-write module makes its private copy first.
+    pub fn dict_mut(&self) -> Rc<PyDict> {
+        if let Some(acct) = self.pending.borrow_mut().take() {
+            let table = self.dict.borrow().table.borrow().clone();
+            let own = rc_dict(PyDict {
+                table: RefCell::new(table),
+                acct,
+            });
+            *self.dict.borrow_mut() = own;
+        }
+        self.dict()
+    }
 }
 
 /// `property(fget, fset, fdel, doc)`.

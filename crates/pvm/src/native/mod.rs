@@ -169,10 +169,7 @@ pub fn wrong_self(vm: &mut Vm, v: &Value, owner: &str, method: &str) -> crate::v
 
 /// A module object from a dict.
 pub fn module(name: &str, d: Rc<PyDict>) -> Value {
-    Value::Module(Rc::new(Module {
-        name: name.into(),
-        dict: d,
-    }))
+    Value::Module(Rc::new(Module::new(name, d)))
 }
 
 /// Bytes of a bytes-like argument (`bytes`, `bytearray`, or a subclass of bytes), if it is one.

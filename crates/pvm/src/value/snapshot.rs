@@ -335,9 +335,20 @@ impl<'t> Copier<'t> {
                 self.remember(at, Value::Instance(c))
             }
             Value::Module(m) => {
-                let dict = self.dict(&m.dict, true);
-                let name = m.name.clone();
-                self.remember(at, Value::Module(Rc::new(Module { name, dict })))
+                let pending = m.pending.borrow();
+                let c = match &*pending {
+                    // Still reading the base's namespace: the copy does too, and stands for
+                    // the same private copy (its size and serial).
+                    Some(acct) => {
+                        let c = Module::copy_on_write(&m.name, m.dict());
+                        if let Some(copy) = &*c.pending.borrow() {
+                            self.account(acct, copy);
+                        }
+                        c
+                    }
+                    None => Module::new(&m.name, self.dict(&m.dict(), true)),
+                };
+                self.remember(at, Value::Module(Rc::new(c)))
             }
             Value::Builtin(b) => match &b.kind {
                 BuiltinKind::Method(recv) => {

@@ -1022,7 +1022,7 @@ impl Vm<'_> {
                 if name == "__name__" {
                     return Ok(Some(Value::str(&m.name)));
                 }
-                Ok(self.dict_get_str(&m.dict, name))
+                Ok(self.dict_get_str(&m.dict(), name))
             }
             Value::Property(p) => match name {
                 "fget" => Ok(Some(p.fget.clone())),
@@ -1207,7 +1207,7 @@ impl Vm<'_> {
                 self.dict_set_str(&a, name, v)
             }
             Value::Module(m) => {
-                let d = m.dict.clone();
+                let d = m.dict_mut();
                 self.dict_set_str(&d, name, v)
             }
             _ => {
@@ -1426,7 +1426,7 @@ impl Vm<'_> {
         // A module's or function's attribute lives in its namespace (refused on the shared
         // SDK's: `Vm::check_writable`).
         let ns = match obj {
-            Value::Module(m) => Some(m.dict.clone()),
+            Value::Module(m) => Some(m.dict_mut()),
             Value::Function(f) => Some(f.attrs.clone()),
             _ => None,
         };

@@ -1072,7 +1072,7 @@ impl<'h> Vm<'h> {
     fn op_import_star(&mut self, f: &mut Frame) -> R<()> {
         self.charge(cost::IMPORT_CACHED)?;
         if let Value::Module(m) = Self::pop(f) {
-            let items: Vec<Entry> = m.dict.table.borrow().iter().cloned().collect();
+            let items: Vec<Entry> = m.dict().table.borrow().iter().cloned().collect();
             self.charge(cost::per_elem(items.len()))?;
             for e in items {
                 if let Value::Str(s) = &e.key {

@@ -1128,7 +1128,7 @@ impl<'h> Vm<'h> {
                 let m = loader(self, name)?;
                 self.modules.insert(name.into(), m.clone());
                 if let Some((Value::Module(pm), _, child)) = &parent {
-                    self.dict_set_str(&pm.dict, child, m.clone())?;
+                    self.dict_set_str(&pm.dict_mut(), child, m.clone())?;
                 }
                 Ok(m)
             }

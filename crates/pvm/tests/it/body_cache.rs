@@ -124,6 +124,7 @@ fn a_budget_that_ends_anywhere_ends_alike() {
 /// containers and imports; the handler changes all of them and reports identities.
 const MUTATES: &str = r#"
 import json
+import cowboy_sdk
 from cowboy_sdk import actor
 
 print("loading")
@@ -169,9 +170,12 @@ class A(Base):
         TABLE["a"].append(counter)
         SEEN.add(counter)
         helper.calls = getattr(helper, "calls", 0) + 1
+        cowboy_sdk.extra = getattr(cowboy_sdk, "extra", 0) + 1
+        del cowboy_sdk.sender
         print("bump", counter)
         return [counter, A.kind, Base.extra, json.dumps(TABLE["a"]), sorted(SEEN), helper(1),
-                helper.calls, rec(5), self.s(), self.c(), self.p, list(A.tags[:2])]
+                helper.calls, rec(5), self.s(), self.c(), self.p, list(A.tags[:2]),
+                cowboy_sdk.extra, hasattr(cowboy_sdk, "sender")]
 
     def ids(self):
         return [hash(x) % 100003 for x in (A, Base, helper, rec, self, A.tags[4], json, A.s)]
