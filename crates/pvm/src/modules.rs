@@ -111,10 +111,11 @@ pub(crate) fn load_cowboy_sdk(vm: &mut Vm, name: &str) -> R<Value> {
 }
 
 /// The import of a module of the VM base (`pvm_host`, `cowboy_sdk`): a module object of its
-/// own over a copy of the shared namespace, so an actor may rebind `cowboy_sdk.x` for itself
-/// and nothing it does reaches the next invocation. Both need a host (ImportError for a plain
-/// script). The import costs the copy of the namespace on top of `IMPORT_FIRST` (what it
-/// does), not the work of building the module (which it no longer does).
+/// own over a copy of the shared namespace, made at its first write (`Module::copy_on_write`),
+/// so an actor may rebind `cowboy_sdk.x` for itself and nothing it does reaches the next
+/// invocation. Both need a host (ImportError for a plain script). The import costs the copy
+/// of the namespace on top of `IMPORT_FIRST` (what it stands for), not the work of building
+/// the module (which it no longer does).
 pub(crate) fn copy_shared(vm: &mut Vm, name: &str, which: SharedModule) -> R<Value> {
     if vm.host.is_none() {
         return Err(crate::sdk::no_host(vm, name));
