@@ -290,6 +290,13 @@ impl Acct {
         self.1.set(serial);
     }
 
+    /// Give this token `size` and `serial` without touching the counters: a copy made while
+    /// the caller sets every counter itself afterwards ([`set_meters`]: a module body's replay).
+    pub(crate) fn restore(&self, size: u64, serial: u64) {
+        self.0.set(size);
+        self.1.set(serial);
+    }
+
     /// The object outlives invocations (built by [`permanent`] or [`unaccounted`]): shared,
     /// never copied into an invocation.
     pub(crate) fn is_shared(&self) -> bool {

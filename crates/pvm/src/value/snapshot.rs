@@ -123,8 +123,14 @@ pub type Roots = (
 /// Copy a template into the running invocation: objects accounted at their original sizes,
 /// with their original serials, tracked like any the invocation made. `None` is not expected
 /// (a template holds only what [`take`] could copy, met again at the same nesting).
+///
+/// The copies are made with accounting off and then given their sizes, without counting
+/// them: the caller must set the memory counters ([`crate::memory::set_meters`]) to those the
+/// recorded run ended with, which count them.
 pub fn restore(t: &Template) -> Option<Roots> {
-    Copier::new(Dir::In(&t.sizes, 0)).roots(&t.globals, &t.modules, &t.native_classes)
+    crate::memory::unaccounted(|| {
+        Copier::new(Dir::In(&t.sizes, 0)).roots(&t.globals, &t.modules, &t.native_classes)
+    })
 }
 
 /// A value the copy refers to rather than copies: inline, immutable without an accounting
@@ -192,13 +198,17 @@ impl<'t> Copier<'t> {
 
     /// Give `copy` the size and serial of `orig` (both are the same kind of object).
     fn account(&mut self, orig: &Acct, copy: &Acct) {
-        copy.set_serial(orig.serial_if_assigned());
         match &mut self.dir {
-            Dir::Out(sizes) => sizes.push(orig.size() as u64),
+            Dir::Out(sizes) => {
+                sizes.push(orig.size() as u64);
+                copy.set_serial(orig.serial_if_assigned());
+            }
             Dir::In(sizes, next) => {
                 let size = sizes.get(*next).copied().unwrap_or(orig.size() as u64);
                 *next += 1;
-                copy.resize(size as usize);
+                // Made with accounting off (`restore`): the caller sets the counters to the
+                // recorded run's, which counted these objects.
+                copy.restore(size, orig.serial_if_assigned());
             }
         }
     }
