@@ -380,32 +380,33 @@ fn zfill(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
     })
 }
 
+/// The `encoding` and `errors` arguments of `str.encode` and `bytes.decode` (`fname`), by
+/// position or keyword, with their defaults and CPython's messages for a non-str.
+fn codec_args(vm: &mut Vm, args: &Args, fname: &str) -> R<(String, String)> {
+    let mut a = args.clone();
+    let encoding = a.pos.first().cloned().or_else(|| a.take_kw("encoding"));
+    let errors = a.pos.get(1).cloned().or_else(|| a.take_kw("errors"));
+    let mut text = |v: Option<Value>, param: &str, default: &str| match v {
+        None => Ok(default.to_string()),
+        Some(Value::Str(e)) => Ok(e.s.to_string()),
+        Some(v) => {
+            let tn = super::clinic_type_name(vm, &v);
+            Err(vm.type_err(format!(
+                "{fname}() argument '{param}' must be str, not {tn}"
+            )))
+        }
+    };
+    let encoding = text(encoding, "encoding", "utf-8")?;
+    let errors = text(errors, "errors", "strict")?;
+    Ok((encoding, errors))
+}
+
 /// `str.encode`.
 fn encode(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
     vm.charge(cost::per_char(s.s.len()))?;
     let text = &*s.s;
     vm.charge(cost::CODEC)?;
-    let mut a = args.clone();
-    let encoding = a.pos.first().cloned().or_else(|| a.take_kw("encoding"));
-    let errors = a.pos.get(1).cloned().or_else(|| a.take_kw("errors"));
-    let encoding = match &encoding {
-        None => "utf-8".to_string(),
-        Some(Value::Str(e)) => e.s.to_string(),
-        Some(v) => {
-            let tn = super::clinic_type_name(vm, v);
-            return Err(vm.type_err(format!(
-                "encode() argument 'encoding' must be str, not {tn}"
-            )));
-        }
-    };
-    let errors = match &errors {
-        None => "strict".to_string(),
-        Some(Value::Str(e)) => e.s.to_string(),
-        Some(v) => {
-            let tn = super::clinic_type_name(vm, v);
-            return Err(vm.type_err(format!("encode() argument 'errors' must be str, not {tn}")));
-        }
-    };
+    let (encoding, errors) = codec_args(vm, &args, "encode")?;
     Ok(Value::bytes(crate::codec::encode(
         vm, text, &encoding, &errors,
     )?))
@@ -982,27 +983,7 @@ fn bytes_call_by_name(vm: &mut Vm, b: &Rc<PyBytes>, name: &str, args: Args) -> R
 fn decode(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
     vm.charge(cost::per_char(b.b.len()))?;
     vm.charge(cost::CODEC)?;
-    let mut a = args.clone();
-    let encoding = a.pos.first().cloned().or_else(|| a.take_kw("encoding"));
-    let errors = a.pos.get(1).cloned().or_else(|| a.take_kw("errors"));
-    let encoding = match &encoding {
-        None => "utf-8".to_string(),
-        Some(Value::Str(e)) => e.s.to_string(),
-        Some(v) => {
-            let tn = super::clinic_type_name(vm, v);
-            return Err(vm.type_err(format!(
-                "decode() argument 'encoding' must be str, not {tn}"
-            )));
-        }
-    };
-    let errors = match &errors {
-        None => "strict".to_string(),
-        Some(Value::Str(e)) => e.s.to_string(),
-        Some(v) => {
-            let tn = super::clinic_type_name(vm, v);
-            return Err(vm.type_err(format!("decode() argument 'errors' must be str, not {tn}")));
-        }
-    };
+    let (encoding, errors) = codec_args(vm, &args, "decode")?;
     Ok(Value::str(&crate::codec::decode(
         vm, &b.b, &encoding, &errors,
     )?))
