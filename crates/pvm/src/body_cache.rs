@@ -29,7 +29,8 @@
 //! depend on the block), imported `decimal` (whose native core registers state outside the
 //! module graph), wrote to `/tmp`, raised, went over the memory limit, or left an object the
 //! copy cannot reproduce (a generator, an iterator, an instance with native state); and any
-//! invocation that is profiled.
+//! invocation that is profiled. Such a body is remembered as not replayable, so later
+//! invocations run it without copying its result again.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -63,7 +64,9 @@ struct Recorded {
     /// The compiled module (held, so its address, the key, is not reused while recorded).
     code: Rc<Code>,
     before: Before,
-    template: snapshot::Template,
+    /// `None`: the body cannot be replayed (the module docs list why), so later invocations
+    /// run it without trying to record it again.
+    template: Option<snapshot::Template>,
     /// Counters where the body left them.
     stats: Stats,
     meters: Meters,
@@ -123,20 +126,25 @@ pub(crate) fn run_body(vm: &mut Vm, code: Rc<Code>, globals: Rc<PyDict>) -> R<Rc
         Some(r.clone())
     });
     if let Some(r) = recorded {
-        if r.stats.cycles <= vm.cycle_limit() {
-            if let Some(roots) = snapshot::restore(&r.template) {
-                // Dropped before the meters are set: it weighs in the counters they start from.
-                drop(globals);
-                return Ok(replay(vm, &r, roots));
-            }
+        let fits = r.stats.cycles <= vm.cycle_limit();
+        if let Some(roots) = r
+            .template
+            .as_ref()
+            .filter(|_| fits)
+            .and_then(snapshot::restore)
+        {
+            // Dropped before the meters are set: it weighs in the counters they start from.
+            drop(globals);
+            return Ok(replay(vm, &r, roots));
         }
+        // Not replayable, or a budget the recorded run does not fit: run it, as it always ran.
         return run(vm, code, globals);
     }
     let host_calls = vm.host_calls;
     let stdout_from = vm.stdout.len();
     let sources_from = vm.sources.len();
     let globals = run(vm, code.clone(), globals)?;
-    if let Some(r) = record(
+    let r = record(
         vm,
         code,
         before,
@@ -144,9 +152,8 @@ pub(crate) fn run_body(vm: &mut Vm, code: Rc<Code>, globals: Rc<PyDict>) -> R<Rc
         stdout_from,
         sources_from,
         &globals,
-    ) {
-        insert(key, r);
-    }
+    );
+    insert(key, r);
     Ok(globals)
 }
 
@@ -176,7 +183,7 @@ fn before(vm: &Vm) -> Option<Before> {
     })
 }
 
-/// Copy what the body made, if it can be replayed (the module docs list when not).
+/// Copy what the body made, or mark it as not replayable (the module docs list when).
 fn record(
     vm: &Vm,
     code: Rc<Code>,
@@ -185,37 +192,37 @@ fn record(
     stdout_from: usize,
     sources_from: usize,
     globals: &Rc<PyDict>,
-) -> Option<Recorded> {
+) -> Recorded {
     let pure = vm.host_calls == host_calls
         && vm.decimal_core.is_none()
         && vm.handling.is_empty()
         && vm.tmpfs.is_empty()
         && !memory::over_limit()
         && !value::epoch_has_facts();
-    if !pure {
-        return None;
-    }
-    let stats = vm.stats;
-    let meters = memory::meters();
-    let modules: Vec<_> = vm
-        .modules
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let native: Vec<_> = vm
-        .native_classes
-        .iter()
-        .map(|(k, v)| (*k, v.clone()))
-        .collect();
-    let template = snapshot::take(globals, &modules, &native)?;
+    let template = if pure {
+        let modules: Vec<_> = vm
+            .modules
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let native: Vec<_> = vm
+            .native_classes
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        snapshot::take(globals, &modules, &native)
+    } else {
+        None
+    };
     // The compiled module counts too: the entry keeps it alive after the code cache drops it.
-    let bytes = template.bytes() + crate::code_cache::code_size(&code) as u64;
-    Some(Recorded {
+    let bytes =
+        template.as_ref().map_or(0, |t| t.bytes()) + crate::code_cache::code_size(&code) as u64;
+    Recorded {
         code,
         before,
         template,
-        stats,
-        meters,
+        stats: vm.stats,
+        meters: memory::meters(),
         stdout: vm.stdout[stdout_from..].to_string(),
         sources: vm
             .sources
@@ -225,7 +232,7 @@ fn record(
             .collect(),
         bytes,
         used: std::cell::Cell::new(0),
-    })
+    }
 }
 
 fn insert(key: usize, r: Recorded) {
