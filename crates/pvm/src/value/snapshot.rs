@@ -73,8 +73,9 @@ enum Fill {
     InstanceBase(Rc<Instance>, Rc<Instance>),
 }
 
-/// Nesting of immutable objects copied by recursion (tuples in tuples, …) beyond which the
-/// graph is not copied: the Rust stack is bounded, and no module body worth caching nests so.
+/// Nesting of objects (tuples in tuples, lists in dicts, …) beyond which the graph is not
+/// copied: copying and dropping a template recurse on the Rust stack, which is bounded, and
+/// no module body worth caching nests so deep.
 const MAX_NESTING: u32 = 200;
 
 struct Copier<'t> {
@@ -82,7 +83,8 @@ struct Copier<'t> {
     /// Copies made so far of objects referred to more than once, by the original's address
     /// (an object with one strong reference is met once, so it is not remembered).
     memo: BTreeMap<usize, Value>,
-    pending: Vec<Fill>,
+    /// Containers made empty, each with the nesting it was made at.
+    pending: Vec<(Fill, u32)>,
     nesting: u32,
 }
 
@@ -190,7 +192,13 @@ impl<'t> Copier<'t> {
         for (name, c) in native {
             ns.push((*name, self.class(c)?));
         }
-        while let Some(f) = self.pending.pop() {
+        while let Some((f, depth)) = self.pending.pop() {
+            // Containers count toward the nesting too: a template is dropped when its thread
+            // ends, possibly after the deferred-drop queue is gone, so recursively.
+            self.nesting = depth + 1;
+            if self.nesting >= MAX_NESTING {
+                return None;
+            }
             self.fill(f)?;
         }
         Some((g, ms, ns))
@@ -211,6 +219,11 @@ impl<'t> Copier<'t> {
                 copy.restore(size, orig.serial_if_assigned());
             }
         }
+    }
+
+    /// Queue a container made empty for filling.
+    fn queue(&mut self, f: Fill) {
+        self.pending.push((f, self.nesting));
     }
 
     fn tracking(&self) -> bool {
@@ -311,7 +324,7 @@ impl<'t> Copier<'t> {
                 let c = PyList::new(Vec::new());
                 let c = self.made(c, rc_list);
                 self.account(&l.acct, &c.acct);
-                self.pending.push(Fill::List(l.clone(), c.clone()));
+                self.queue(Fill::List(l.clone(), c.clone()));
                 self.remember(at, Value::List(c))
             }
             Value::Dict(d) => Value::Dict(self.dict(d, true)),
@@ -319,7 +332,7 @@ impl<'t> Copier<'t> {
                 let c = PySet::from_table(Table::default(), s.frozen);
                 let c = self.made(c, rc_set);
                 self.account(&s.acct, &c.acct);
-                self.pending.push(Fill::Set(s.clone(), c.clone()));
+                self.queue(Fill::Set(s.clone(), c.clone()));
                 self.remember(at, Value::Set(c))
             }
             Value::Function(f) => Value::Function(self.function(f)?),
@@ -341,7 +354,7 @@ impl<'t> Copier<'t> {
                 };
                 let c = self.made(c, rc_inst);
                 self.account(&i.acct, &c.acct);
-                self.pending.push(Fill::InstanceBase(i.clone(), c.clone()));
+                self.queue(Fill::InstanceBase(i.clone(), c.clone()));
                 self.remember(at, Value::Instance(c))
             }
             Value::Module(m) => {
@@ -422,7 +435,7 @@ impl<'t> Copier<'t> {
             Rc::new(PyDict::new())
         };
         self.account(&d.acct, &c.acct);
-        self.pending.push(Fill::Dict(d.clone(), c.clone()));
+        self.queue(Fill::Dict(d.clone(), c.clone()));
         self.remember(at, Value::Dict(c.clone()));
         c
     }
@@ -433,7 +446,7 @@ impl<'t> Copier<'t> {
             return done.clone();
         }
         let c = self.made(PyCell::default(), rc_cell);
-        self.pending.push(Fill::Cell(cell.clone(), c.clone()));
+        self.queue(Fill::Cell(cell.clone(), c.clone()));
         self.remember(at, Value::Cell(c.clone()));
         c
     }
@@ -466,7 +479,7 @@ impl<'t> Copier<'t> {
         };
         let c = self.made(c, rc_func);
         self.account(&f.acct, &c.acct);
-        self.pending.push(Fill::FuncMeta(f.clone(), c.clone()));
+        self.queue(Fill::FuncMeta(f.clone(), c.clone()));
         self.remember(key(f), Value::Function(c.clone()));
         Some(c)
     }
@@ -510,7 +523,7 @@ impl<'t> Copier<'t> {
         };
         let copy = self.made(copy, rc_class);
         self.account(&c.acct, &copy.acct);
-        self.pending.push(Fill::ClassDict(c.clone(), copy.clone()));
+        self.queue(Fill::ClassDict(c.clone(), copy.clone()));
         self.remember(at, Value::Class(copy.clone()));
         Some(copy)
     }

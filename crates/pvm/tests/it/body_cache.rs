@@ -209,9 +209,11 @@ fn a_body_that_calls_the_host_is_never_replayed() {
 
 #[test]
 fn a_body_holding_what_a_copy_cannot_reproduce_is_run_each_time() {
-    // A generator (a suspended frame), and an instance made after the last class change (its
-    // constructor plan is remembered for the epoch, which a copy cannot carry).
+    // A generator (a suspended frame), an instance made after the last class change (its
+    // constructor plan is remembered for the epoch, which a copy cannot carry), and data
+    // nested deeper than a template may be (it is dropped recursively when its thread ends).
     for src in [
+        "from cowboy_sdk import actor\nX = []\nfor _ in range(500):\n    X = [X]\n@actor\nclass A:\n    def f(self):\n        return len(X)\n",
         "from cowboy_sdk import actor\nG = (i for i in range(3))\n@actor\nclass A:\n    def f(self):\n        return next(G)\n",
         "from cowboy_sdk import actor\n@actor\nclass A:\n    def __init__(self):\n        self.x = 1\n    def f(self):\n        return A().x\nDEFAULT = A()\n",
     ] {
