@@ -306,4 +306,9 @@ pub struct NameCache {
     /// builtin namespace, checked by its key before use (the namespace is immutable and not
     /// probe-charged, so a hit answers and costs exactly what the hashed lookup does).
     pub(crate) builtin_at: Cell<u32>,
+    /// The last dict the name was looked up in and missing from, named by its table's
+    /// [`crate::value::Table::stamp`], and the slots that walk read (see
+    /// `PyDict::find_name_memo`): a global load of a builtin name misses the module globals,
+    /// and a method call misses the instance dict, on every execution.
+    pub(crate) absent: Cell<(u64, u64)>,
 }

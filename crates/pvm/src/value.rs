@@ -400,6 +400,22 @@ pub struct Table {
     /// compaction), which a loop of pops would otherwise walk again on every pop, unpaid.
     head: usize,
     end: usize,
+    /// Names the table's keys and index as they stand ([`Table::stamp`]).
+    stamp: u64,
+}
+
+thread_local! {
+    /// The next [`Table::stamp`] to hand out on this thread (0 is the empty table's).
+    static NEXT_STAMP: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
+}
+
+/// A stamp no table of this thread has had before.
+fn fresh_stamp() -> u64 {
+    NEXT_STAMP.with(|n| {
+        let s = n.get();
+        n.set(s + 1);
+        s
+    })
 }
 
 const SLOT_EMPTY: u32 = u32::MAX;
@@ -494,6 +510,7 @@ impl Table {
     }
     /// Append a new entry (caller checked absence).
     pub fn push(&mut self, hash: u64, key: Value, value: Value) {
+        self.stamp = fresh_stamp();
         if (self.entries.len() + 1) * 3 > self.slots.len() * 2 {
             self.rebuild_slots(self.entries.len() + 1);
         }
@@ -580,6 +597,7 @@ impl Table {
     /// Remove entry `i`.
     pub fn remove_at(&mut self, i: usize) -> Option<Entry> {
         let e = self.entries.get_mut(i)?.take()?;
+        self.stamp = fresh_stamp();
         let mut p = Probe::new(e.hash, self.slots.len() - 1);
         loop {
             let j = p.next();
@@ -618,6 +636,18 @@ impl Table {
         self.len = 0;
         self.head = 0;
         self.end = 0;
+        self.stamp = 0;
+    }
+    /// A name for the table's keys and index as they stand: two tables of one thread (or one
+    /// table at two times) with the same stamp hold the same keys at the same positions under
+    /// the same index, so a lookup in one walks, finds and misses exactly as in the other.
+    /// Every change of keys or index (insert, remove, clear) takes a stamp never used on this
+    /// thread before; a value store keeps it; a clone or an exact copy keeps it with the
+    /// content it names; 0 is an empty table's. The inline caches remember a name's absence
+    /// by it (`vm::inline_cache`). Never observable: it decides which path a lookup takes,
+    /// never what it answers or costs.
+    pub fn stamp(&self) -> u64 {
+        self.stamp
     }
     /// Slots in the index (zero before the first insertion): what a lookup's reach, and so its
     /// cache misses, depends on ([`crate::cost::table_reach`]).
@@ -721,9 +751,39 @@ impl PyDict {
     /// Position of the entry keyed by the text of `name`, using its cached hash and comparing
     /// pointers before text (names from code are interned).
     pub(crate) fn find_name(t: &Table, name: &Rc<PyStr>) -> Option<usize> {
-        t.candidates(name.hash()).map(|i| i as usize).find(|&i| {
-            matches!(t.entries.get(i), Some(Some(Entry { key: Value::Str(s), .. })) if s.same_text(name))
-        })
+        t.candidates(name.hash())
+            .map(|i| i as usize)
+            .find(|&i| Self::keyed_by(t, i, name))
+    }
+    /// [`PyDict::find_name`], remembering an absence in `memo`: the [`Table::stamp`] of the
+    /// table the name was last missing from and the slots that walk read. In a table with
+    /// that stamp the name is missing again after the same walk, so the answer is given
+    /// without walking and the walk's probes are owed as the walk would have owed them. The
+    /// initial `(0, 0)` is true of every table: stamp 0 is the empty table, missed in 0 reads.
+    pub(crate) fn find_name_memo(
+        t: &Table,
+        name: &Rc<PyStr>,
+        memo: &Cell<(u64, u64)>,
+    ) -> Option<usize> {
+        let (stamp, probes) = memo.get();
+        if t.stamp() == stamp {
+            owe_probes(probes);
+            return None;
+        }
+        let mut walk = t.candidates(name.hash());
+        let found = walk
+            .by_ref()
+            .map(|i| i as usize)
+            .find(|&i| Self::keyed_by(t, i, name));
+        if found.is_none() {
+            memo.set((t.stamp(), walk.probes()));
+        }
+        found
+    }
+    /// Entry `i` of `t` is live and keyed by the text of `name`.
+    #[inline(always)]
+    fn keyed_by(t: &Table, i: usize, name: &Rc<PyStr>) -> bool {
+        matches!(t.entries.get(i), Some(Some(Entry { key: Value::Str(s), .. })) if s.same_text(name))
     }
     /// Lookup by a name string (attribute, global): [`PyDict::get_str`] without hashing.
     pub fn get_name(&self, name: &Rc<PyStr>) -> Option<Value> {

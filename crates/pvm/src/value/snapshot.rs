@@ -612,6 +612,8 @@ impl<'t> Copier<'t> {
             len: t.len,
             head: t.head,
             end: t.end,
+            // The copy's keys, positions and index are the original's: the same lookups.
+            stamp: t.stamp(),
         })
     }
 }

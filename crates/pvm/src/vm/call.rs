@@ -125,11 +125,13 @@ impl Vm<'_> {
         args_at: usize,
         receiver: bool,
     ) -> R<Value> {
-        let code = func.code.clone();
-        let mut frame = self.new_frame(code.clone(), func.globals.clone(), None, &func.closure);
+        let mut frame =
+            self.new_frame(func.code.clone(), func.globals.clone(), None, &func.closure);
         let first = usize::from(receiver);
-        for (slot, v) in frame.locals[first..].iter_mut().zip(stack.drain(args_at..)) {
-            *slot = Some(v);
+        // Last argument first, each popped straight into its slot (`takes_exactly` means the
+        // frame has a local for each).
+        for slot in (first..first + (stack.len() - args_at)).rev() {
+            frame.locals[slot] = stack.pop();
         }
         let below = stack.pop();
         if receiver {
@@ -154,10 +156,12 @@ impl Vm<'_> {
     /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
     /// enforce the call-depth limit, run it, and give its buffers back for reuse.
     fn run_bound_frame(&mut self, frame: &mut crate::frame::Frame) -> R<Value> {
-        let code = frame.code.clone();
-        for &(ci, pi) in &code.cell_params {
-            let v = frame.locals[pi as usize].clone();
-            *frame.cells[ci as usize].v.borrow_mut() = v;
+        if !frame.code.cell_params.is_empty() {
+            let code = frame.code.clone();
+            for &(ci, pi) in &code.cell_params {
+                let v = frame.locals[pi as usize].clone();
+                *frame.cells[ci as usize].v.borrow_mut() = v;
+            }
         }
         self.depth += 1;
         if self.depth > self.limits.max_depth {

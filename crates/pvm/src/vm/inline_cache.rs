@@ -8,7 +8,9 @@
 //! `__setattr__`, no data descriptor, a name `__slots__` allows), and which plain function a method call
 //! finds. It also keeps the position where the name was last found in a dict (instance dict
 //! or globals), checked by key identity before use, and in the builtin namespace, checked by
-//! its key.
+//! its key; and the last dict it was missing from (a builtin name from the module globals, a
+//! method name from the instance dict), named by the table's stamp, which every change of the
+//! table's keys replaces (`Table::stamp`), with the slots that walk read.
 //!
 //! A cache entry is valid only for the same class object (held `Weak`, so its address cannot
 //! be reused while remembered) and the same class epoch (bumped by any change to any class
@@ -20,7 +22,8 @@
 //! and outlast an invocation, so whether a hint is warm depends on what the thread ran before.
 //! A full lookup pays for the slots its walk reads past the free few (`cost::PROBE`); a hit on
 //! a remembered position pays the same, from the slot count the entry recorded when it was
-//! placed (`Entry::probes`), which is exactly what the walk to it reads. Everything else
+//! placed (`Entry::probes`), which is exactly what the walk to it reads; a remembered absence
+//! owes the slots its walk read, which a walk in a table of the same stamp reads again. Everything else
 //! remembered here (class facts, builtin kinds) decides which path runs, never what it costs:
 //! both paths charge the same instructions. The one priced thing a refill does is its class
 //! lookup, which owes its MRO walk (`value::owe_mro_walk`) like any other; a refill happens at
@@ -98,14 +101,15 @@ impl NameCache {
 }
 
 impl PyDict {
-    /// Lookup of a code name, trying the position `hint` first (by key identity: a dict has
-    /// one entry per key, so an entry holding this very string is the one) and remembering
-    /// where it was found.
+    /// Lookup of a code name, trying the position `c.hint` first (by key identity: a dict has
+    /// one entry per key, so an entry holding this very string is the one), then the
+    /// remembered absence `c.absent` (`PyDict::find_name_memo`), remembering where it was
+    /// found or that it was missing.
     #[inline(always)]
-    pub fn get_name_hinted(&self, name: &Rc<PyStr>, hint: &Cell<u32>) -> Option<Value> {
+    pub fn get_name_hinted(&self, name: &Rc<PyStr>, c: &NameCache) -> Option<Value> {
         {
             let t = self.table.borrow();
-            if let Some(Some(e)) = t.entries.get(hint.get() as usize) {
+            if let Some(Some(e)) = t.entries.get(c.hint.get() as usize) {
                 if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
                     // What the walk to this entry would have cost: a remembered position
                     // must not make a lookup cheaper on a warm thread than on a cold one.
@@ -114,14 +118,14 @@ impl PyDict {
                 }
             }
         }
-        self.get_name_rehint(name, hint)
+        self.get_name_rehint(name, c)
     }
 
     #[inline(never)]
-    fn get_name_rehint(&self, name: &Rc<PyStr>, hint: &Cell<u32>) -> Option<Value> {
+    fn get_name_rehint(&self, name: &Rc<PyStr>, c: &NameCache) -> Option<Value> {
         let t = self.table.borrow();
-        let i = Self::find_name(&t, name)?;
-        hint.set(i as u32);
+        let i = Self::find_name_memo(&t, name, &c.absent)?;
+        c.hint.set(i as u32);
         t.entries[i].as_ref().map(|e| e.value.clone())
     }
 
@@ -149,7 +153,7 @@ impl Vm<'_> {
         if let Value::Instance(i) = obj {
             let cls = i.class.borrow();
             if c.with_facts(self, &cls, name, |f| f.dict_load) {
-                if let Some(v) = i.dict.get_name_hinted(name, &c.hint) {
+                if let Some(v) = i.dict.get_name_hinted(name, c) {
                     return Ok(v);
                 }
             }
@@ -197,7 +201,8 @@ impl Vm<'_> {
                 f.method.as_ref().and_then(Weak::upgrade)
             })?
         };
-        (!i.dict.has_name(name)).then_some(func)
+        let shadowed = PyDict::find_name_memo(&i.dict.table.borrow(), name, &c.absent).is_some();
+        (!shadowed).then_some(func)
     }
 
     /// `CallMethod` on a str, list, tuple, dict, int, float or bytes: whether its type has the
@@ -222,7 +227,7 @@ impl Vm<'_> {
         name: &Rc<PyStr>,
         c: &NameCache,
     ) -> R<Value> {
-        if let Some(v) = globals.get_name_hinted(name, &c.hint) {
+        if let Some(v) = globals.get_name_hinted(name, c) {
             return Ok(v);
         }
         if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
