@@ -278,15 +278,21 @@ impl Code {
     }
 }
 
+/// [`NameCache::flags`]: a value in the instance dict is the attribute.
+pub(crate) const FACT_DICT_LOAD: u8 = 1;
+/// [`NameCache::flags`]: `obj.name = v` is a plain instance dict store.
+pub(crate) const FACT_PLAIN_STORE: u8 = 2;
+
 /// What the last class seen at a name's sites tells about it (`vm::inline_cache`).
 #[derive(Debug)]
 pub(crate) struct ClassFacts {
+    /// The class, held so that no other class can be allocated at the address
+    /// [`NameCache::seen`] compares with while these facts are remembered.
+    #[expect(
+        dead_code,
+        reason = "held for its allocation, never read: it keeps the remembered address unique"
+    )]
     pub(crate) class: Weak<Class>,
-    pub(crate) epoch: u64,
-    /// A value in the instance dict is the attribute (no data descriptor; not a dunder).
-    pub(crate) dict_load: bool,
-    /// `obj.name = v` is a plain instance dict store.
-    pub(crate) plain_store: bool,
     /// The plain function the class finds for `name`, if it is one.
     pub(crate) method: Option<Weak<Function>>,
 }
@@ -297,6 +303,11 @@ pub(crate) struct ClassFacts {
 #[derive(Debug, Default)]
 pub struct NameCache {
     pub(crate) facts: RefCell<Option<ClassFacts>>,
+    /// The hot copy of `facts`, read without borrowing it: the address of its class (0 =
+    /// none yet), its epoch, and its two flags (`FACT_DICT_LOAD`, `FACT_PLAIN_STORE`). Set
+    /// only with `facts`, whose `Weak` keeps that address from being reused by another class.
+    pub(crate) seen: Cell<(usize, u64)>,
+    pub(crate) flags: Cell<u8>,
     /// Where the name was last found in a dict (instance dict or globals).
     pub(crate) hint: Cell<u32>,
     /// For `obj.name(…)` on a builtin value: the last receiver kind seen (see `builtin_kind`,

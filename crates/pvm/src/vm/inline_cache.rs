@@ -32,10 +32,10 @@
 //! being reused by a later one), so that price is the same on every validator.
 
 use super::{Vm, R};
-use crate::bytecode::{ClassFacts, NameCache};
+use crate::bytecode::{ClassFacts, NameCache, FACT_DICT_LOAD, FACT_PLAIN_STORE};
 use crate::value::{Class, Function, PyDict, PyStr, Value};
 use std::cell::Cell;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 
 /// The value kinds whose builtin methods depend on the kind alone (so `has_method` may be
 /// remembered per kind), numbered from 1.
@@ -53,50 +53,46 @@ fn builtin_kind(v: &Value) -> Option<u8> {
 }
 
 impl NameCache {
-    /// The facts for `cls`, recomputed when the remembered class or epoch differs.
+    /// The flags (`FACT_*`) for `cls`, recomputed when the remembered class or epoch differs.
     #[inline(always)]
-    fn with_facts<T>(
-        &self,
-        vm: &Vm,
-        cls: &Rc<Class>,
-        name: &Rc<PyStr>,
-        f: impl FnOnce(&ClassFacts) -> T,
-    ) -> T {
+    fn flags_for(&self, vm: &Vm, cls: &Rc<Class>, name: &Rc<PyStr>) -> u8 {
         let epoch = crate::value::class_epoch();
-        if let Some(c) = self.facts.borrow().as_ref() {
-            if c.epoch == epoch && std::ptr::eq(c.class.as_ptr(), Rc::as_ptr(cls)) {
-                return f(c);
-            }
+        if self.seen.get() != (Rc::as_ptr(cls) as usize, epoch) {
+            self.refill(vm, cls, name, epoch);
         }
-        self.refill(vm, cls, name, epoch);
-        match self.facts.borrow().as_ref() {
-            Some(c) => f(c),
-            None => unreachable!("refill stores the facts"),
-        }
+        self.flags.get()
     }
 
-    /// Compute and remember the facts for `cls` in `epoch` (the miss path of `with_facts`).
+    /// Compute and remember the facts for `cls` in `epoch` (the miss path of `flags_for`).
     #[cold]
     #[inline(never)]
     fn refill(&self, vm: &Vm, cls: &Rc<Class>, name: &Rc<PyStr>, epoch: u64) {
         let found = cls.lookup_name(name);
         let data = matches!(found, Some(Value::Property(_) | Value::Instance(_)));
         let dunder = name.s.starts_with("__");
+        let dict_load = !dunder && !data;
+        let plain_store = dict_load && vm.class_setattr_is_default(cls) && cls.slots_allow(&name.s);
         let facts = ClassFacts {
             class: Rc::downgrade(cls),
-            epoch,
-            dict_load: !dunder && !data,
-            plain_store: !dunder
-                && !data
-                && vm.class_setattr_is_default(cls)
-                && cls.slots_allow(&name.s),
             method: match &found {
                 Some(Value::Function(func)) => Some(Rc::downgrade(func)),
                 _ => None,
             },
         };
         *self.facts.borrow_mut() = Some(facts);
+        self.seen.set((Rc::as_ptr(cls) as usize, epoch));
+        self.flags.set(
+            if dict_load { FACT_DICT_LOAD } else { 0 }
+                | if plain_store { FACT_PLAIN_STORE } else { 0 },
+        );
         crate::value::note_epoch_fact();
+    }
+
+    /// The plain function `cls` finds for `name`, if it is one (from the facts).
+    fn method_for(&self, vm: &Vm, cls: &Rc<Class>, name: &Rc<PyStr>) -> Option<Rc<Function>> {
+        self.flags_for(vm, cls, name);
+        let facts = self.facts.borrow();
+        facts.as_ref()?.method.as_ref()?.upgrade()
     }
 }
 
@@ -151,13 +147,19 @@ impl Vm<'_> {
     /// the full [`Vm::getattr`].
     pub fn load_attr_cached(&mut self, obj: &Value, name: &Rc<PyStr>, c: &NameCache) -> R<Value> {
         if let Value::Instance(i) = obj {
-            let cls = i.class.borrow();
-            if c.with_facts(self, &cls, name, |f| f.dict_load) {
+            let dict_load = c.flags_for(self, &i.class.borrow(), name) & FACT_DICT_LOAD != 0;
+            if dict_load {
                 if let Some(v) = i.dict.get_name_hinted(name, c) {
                     return Ok(v);
                 }
             }
         }
+        self.load_attr_uncached(obj, name)
+    }
+
+    /// `LoadAttr` past the instance-dict fast path: the full lookup.
+    #[inline(never)]
+    fn load_attr_uncached(&mut self, obj: &Value, name: &Rc<PyStr>) -> R<Value> {
         self.getattr(obj, &name.s)
     }
 
@@ -171,10 +173,7 @@ impl Vm<'_> {
         v: Value,
     ) -> R<()> {
         if let Value::Instance(i) = obj {
-            let plain = {
-                let cls = i.class.borrow();
-                c.with_facts(self, &cls, name, |f| f.plain_store)
-            };
+            let plain = c.flags_for(self, &i.class.borrow(), name) & FACT_PLAIN_STORE != 0;
             if plain {
                 i.dict.set_name_hinted(name, v, &c.hint);
                 i.touch();
@@ -195,12 +194,7 @@ impl Vm<'_> {
         let Value::Instance(i) = obj else {
             return None;
         };
-        let func = {
-            let cls = i.class.borrow();
-            c.with_facts(self, &cls, name, |f| {
-                f.method.as_ref().and_then(Weak::upgrade)
-            })?
-        };
+        let func = c.method_for(self, &i.class.borrow(), name)?;
         let shadowed = PyDict::find_name_memo(&i.dict.table.borrow(), name, &c.absent).is_some();
         (!shadowed).then_some(func)
     }
