@@ -37,21 +37,23 @@ class Token:
         self.allowances[key] = allowed - amount
 
 
-accounts = ["0x%040x" % (i * 2654435761 % (1 << 160)) for i in range(500)]
-t = Token(10 ** 24, accounts[0])
-for i in range(1, 500):
-    t.transfer(accounts[0], accounts[i], 10 ** 18 + i)
-failed = 0
-for i in range(600000):
-    a = accounts[i % 500]
-    b = accounts[(i * 7 + 3) % 500]
-    try:
-        if i % 5 == 0:
-            t.approve(a, b, 10 ** 15)
-        elif i % 5 == 1:
-            t.transfer_from(b, a, accounts[(i + 1) % 500], 10 ** 12 + i)
-        else:
-            t.transfer(a, b, 10 ** 12 + i * 1000)
-    except InsufficientFunds:
-        failed += 1
-print(len(t.events), failed, sum(t.balances.values()) == t.total, t.balance_of(accounts[7]))
+# Repeated so that CPython runs for at least 0.5 s (issue 18's benchmark rule).
+for _round in range(2):
+    accounts = ["0x%040x" % (i * 2654435761 % (1 << 160)) for i in range(500)]
+    t = Token(10 ** 24, accounts[0])
+    for i in range(1, 500):
+        t.transfer(accounts[0], accounts[i], 10 ** 18 + i)
+    failed = 0
+    for i in range(600000):
+        a = accounts[i % 500]
+        b = accounts[(i * 7 + 3) % 500]
+        try:
+            if i % 5 == 0:
+                t.approve(a, b, 10 ** 15)
+            elif i % 5 == 1:
+                t.transfer_from(b, a, accounts[(i + 1) % 500], 10 ** 12 + i)
+            else:
+                t.transfer(a, b, 10 ** 12 + i * 1000)
+        except InsufficientFunds:
+            failed += 1
+    print(len(t.events), failed, sum(t.balances.values()) == t.total, t.balance_of(accounts[7]))

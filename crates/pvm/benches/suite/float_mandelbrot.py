@@ -34,5 +34,7 @@ def integral(a, b, steps):
     return s
 
 
-print(mandel(220, 140, 300))
-print(round(integral(-3.0, 4.0, 400000), 6))
+# Repeated so that CPython runs for at least 0.5 s (issue 18's benchmark rule).
+for _round in range(3):
+    print(mandel(220, 140, 300))
+    print(round(integral(-3.0, 4.0, 400000), 6))

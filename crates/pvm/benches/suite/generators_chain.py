@@ -48,15 +48,17 @@ def collatz_lengths():
         n += 1
 
 
-total = sum(evens(squares(numbers(700000))))
-wsum = sum(a * b - c for a, b, c in windows(numbers(250000), 3))
-tree = [[i, [i + 1, [i + 2, i + 3]], i + 4] for i in range(50000)]
-flat = sum(flatten(tree))
-best = (0, 0)
-for n, steps in collatz_lengths():
-    if steps > best[1]:
-        best = (n, steps)
-    if n >= 20000:
-        break
-gen_expr = sum(x % 7 for x in (y * 3 for y in range(500000)) if x % 2)
-print(total, wsum, flat, best, gen_expr)
+# Repeated so that CPython runs for at least 0.5 s (issue 18's benchmark rule).
+for _round in range(2):
+    total = sum(evens(squares(numbers(700000))))
+    wsum = sum(a * b - c for a, b, c in windows(numbers(250000), 3))
+    tree = [[i, [i + 1, [i + 2, i + 3]], i + 4] for i in range(50000)]
+    flat = sum(flatten(tree))
+    best = (0, 0)
+    for n, steps in collatz_lengths():
+        if steps > best[1]:
+            best = (n, steps)
+        if n >= 20000:
+            break
+    gen_expr = sum(x % 7 for x in (y * 3 for y in range(500000)) if x % 2)
+    print(total, wsum, flat, best, gen_expr)

@@ -81,12 +81,14 @@ def lcg(seed):
         yield seed
 
 
-rand = lcg(42)
-machines = [Machine(i, 1 + i % 3) for i in range(12)]
-shop = Shop(machines)
-for jid in range(25000):
-    steps = [((next(rand) >> 8) % 12, 1 + (next(rand) >> 8) % 20) for _ in range(1 + jid % 6)]
-    shop.push(jid * 9, "arrive", Job(jid, steps))
-end = shop.run()
-waited = sum(j.waited for j in shop.finished)
-print(end, len(shop.finished), waited, [m.worked for m in machines])
+# Repeated so that CPython runs for at least 0.5 s (issue 18's benchmark rule).
+for _round in range(2):
+    rand = lcg(42)
+    machines = [Machine(i, 1 + i % 3) for i in range(12)]
+    shop = Shop(machines)
+    for jid in range(25000):
+        steps = [((next(rand) >> 8) % 12, 1 + (next(rand) >> 8) % 20) for _ in range(1 + jid % 6)]
+        shop.push(jid * 9, "arrive", Job(jid, steps))
+    end = shop.run()
+    waited = sum(j.waited for j in shop.finished)
+    print(end, len(shop.finished), waited, [m.worked for m in machines])

@@ -43,9 +43,11 @@ def caesar(text, k):
     return text.translate(table)
 
 
-ws = corpus(420000)
-print(classify(ws), scan(ws))
-blob = " ".join(ws)
-for k in range(1, 14):
-    blob = caesar(blob, k)
-print(len(blob), blob[:60], blob.count("z"))
+# Repeated so that CPython runs for at least 0.5 s (issue 18's benchmark rule).
+for _round in range(2):
+    ws = corpus(420000)
+    print(classify(ws), scan(ws))
+    blob = " ".join(ws)
+    for k in range(1, 14):
+        blob = caesar(blob, k)
+    print(len(blob), blob[:60], blob.count("z"))
