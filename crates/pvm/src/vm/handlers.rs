@@ -688,11 +688,17 @@ impl<'h> Vm<'h> {
         match &v {
             Value::Tuple(t) if t.items.len() == n => {
                 self.charge_unpack(n)?;
-                f.stack.extend(t.items.iter().rev().cloned());
+                f.stack.reserve(n);
+                for item in t.items.iter().rev() {
+                    f.stack.push(item.clone_inline());
+                }
             }
             Value::List(l) if l.items.borrow().len() == n => {
                 self.charge_unpack(n)?;
-                f.stack.extend(l.items.borrow().iter().rev().cloned());
+                f.stack.reserve(n);
+                for item in l.items.borrow().iter().rev() {
+                    f.stack.push(item.clone_inline());
+                }
             }
             _ => {
                 let items = self.unpack(&v, n, None)?;
