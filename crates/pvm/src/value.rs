@@ -1873,6 +1873,7 @@ impl Value {
         }
     }
     /// Owns heap memory (anything but None, NotImplemented, Ellipsis, bool, small int, float).
+    #[inline]
     pub fn is_heap(&self) -> bool {
         !matches!(
             self,

@@ -70,7 +70,9 @@ impl<'h> Vm<'h> {
             match op {
                 Op::Pop => {
                     self.charge(cost::BASIC)?;
-                    f.stack.pop();
+                    if let Some(v) = f.stack.pop() {
+                        release(v);
+                    }
                 }
                 Op::Dup => {
                     self.charge(cost::BASIC)?;
@@ -101,7 +103,10 @@ impl<'h> Vm<'h> {
                 }
                 Op::StoreFast(i) => {
                     self.charge(cost::BASIC)?;
-                    f.locals[i as usize] = Some(Self::pop(f));
+                    let v = Self::pop(f);
+                    if let Some(old) = f.locals[i as usize].replace(v) {
+                        release(old);
+                    }
                 }
                 Op::LoadGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
@@ -294,6 +299,17 @@ impl<'h> Vm<'h> {
                 _ => self.exec_cold(f, code, op)?,
             }
         }
+    }
+}
+
+/// Drop `v`, without the out-of-line call to `Value`'s drop glue when it is inline (an int,
+/// float, bool or `None` owns nothing): most values the hot instructions overwrite or pop are.
+#[inline(always)]
+fn release(v: Value) {
+    if v.is_heap() {
+        drop(v);
+    } else {
+        std::mem::forget(v);
     }
 }
 
