@@ -725,8 +725,9 @@ impl Vm<'_> {
             }
             (Tuple(x), Tuple(y)) if op == BinOp::Add => {
                 self.charge(cost::per_elem(x.items.len() + y.items.len()))?;
-                let mut v = x.items.to_vec();
-                v.extend(y.items.iter().cloned());
+                // One allocation of the final size (a tuple keeps its vector's exact length).
+                let mut v = Vec::with_capacity(x.items.len() + y.items.len());
+                v.extend(x.items.iter().chain(y.items.iter()).map(Value::clone_inline));
                 Ok(Some(Value::tuple(v)))
             }
             (List(_) | Tuple(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), List(_) | Tuple(_))
