@@ -12,7 +12,7 @@
 //! positional-only ones).
 //!
 //! Metering, by the worst case of each step: every `__next__` is a call (`cost::CALL`, paid by
-//! the caller of the dunder); each element read from an input while skipping (`dropwhile`,
+//! the caller of the dunder; iteration reaches it receiver-first, `super::iter_class`); each element read from an input while skipping (`dropwhile`,
 //! `islice`, `groupby`, a `chain` source) pays `cost::ITER`; each tuple made pays one
 //! `PER_ELEM` per item, and the combinatoric tools also pay for the index work of the step
 //! (a `permutations` step can rotate the whole index vector) before the tuple is built. The

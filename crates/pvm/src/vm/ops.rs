@@ -727,7 +727,12 @@ impl Vm<'_> {
                 self.charge(cost::per_elem(x.items.len() + y.items.len()))?;
                 // One allocation of the final size (a tuple keeps its vector's exact length).
                 let mut v = Vec::with_capacity(x.items.len() + y.items.len());
-                v.extend(x.items.iter().chain(y.items.iter()).map(Value::clone_inline));
+                v.extend(
+                    x.items
+                        .iter()
+                        .chain(y.items.iter())
+                        .map(Value::clone_inline),
+                );
                 Ok(Some(Value::tuple(v)))
             }
             (List(_) | Tuple(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), List(_) | Tuple(_))
