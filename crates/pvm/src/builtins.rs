@@ -896,17 +896,54 @@ fn sum(vm: &mut Vm, mut a: Args) -> R<Value> {
     // Streamed, as CPython: a generator of any length sums in constant memory.
     let it = {
         let x_ = arg(vm, &a, 0, "sum")?;
+        if let Value::List(_) | Value::Tuple(_) = x_ {
+            return sum_seq(vm, &x_, start);
+        }
         vm.iter(&x_)
     }?;
     let mut acc = start;
     while let Some(x) = vm.next(&it)? {
-        vm.charge(cost::PER_ELEM_CMP)?;
-        acc = match crate::vm::ops::fast_binary_values(&acc, &x, BinOp::Add) {
-            Some(v) => v,
-            None => vm.binary_op(&acc, &x, BinOp::Add, false)?,
-        };
+        acc = sum_add(vm, acc, &x)?;
     }
     Ok(acc)
+}
+
+/// `sum` of a list or tuple, read in place: each item as its iterator would give it (a list
+/// is read again at each step, so an `__add__` that changes it is seen), and the iterator
+/// object the streamed loop makes is accounted as if made, so memory figures do not move.
+fn sum_seq(vm: &mut Vm, seq: &Value, mut acc: Value) -> R<Value> {
+    let _iter = crate::memory::Acct::new(PyIter::SIZE);
+    match seq {
+        // Immutable, and held by `seq`: its items are read by reference.
+        Value::Tuple(t) => {
+            for x in t.items.iter() {
+                acc = sum_add(vm, acc, x)?;
+            }
+        }
+        Value::List(l) => {
+            for i in 0.. {
+                let x = l.items.borrow().get(i).cloned();
+                let Some(x) = x else { break };
+                acc = sum_add(vm, acc, &x)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(acc)
+}
+
+/// One step of `sum`: `acc + x`, paid per element.
+#[inline(always)]
+fn sum_add(vm: &mut Vm, acc: Value, x: &Value) -> R<Value> {
+    vm.charge(cost::PER_ELEM_CMP)?;
+    match crate::vm::ops::fast_binary_values(&acc, x, BinOp::Add) {
+        Some(v) => {
+            // The fast path took an int or a float, which owns nothing: no drop to call.
+            std::mem::forget(acc);
+            Ok(v)
+        }
+        None => vm.binary_op(&acc, x, BinOp::Add, false),
+    }
 }
 
 /// `sorted(…)`.

@@ -12,14 +12,35 @@ use std::rc::Rc;
 /// The body of a native function.
 pub type NativeBody = fn(&mut Vm, Args) -> R<Value>;
 
-/// A native function exposed by a module.
+/// A native iterator's `__next__` taking its receiver by reference: what the body answers
+/// for `(receiver,)`, reached by iteration ([`Vm::next`]) without an argument vector.
+pub type NativeNext = fn(&mut Vm, &Value) -> R<Value>;
+
+/// A native function exposed by a module, and for a native iterator's `__next__`, the same
+/// function taking its receiver directly.
 #[derive(Clone, Copy)]
-pub struct NativeFn(pub NativeBody);
+pub struct NativeFn(pub NativeBody, pub Option<NativeNext>);
 
 impl NativeFn {
     /// What a builtin value running `body` holds.
     pub fn kind(body: NativeBody) -> BuiltinKind {
-        BuiltinKind::Native(NativeHandle::new(NativeFn(body)))
+        BuiltinKind::Native(NativeHandle::new(NativeFn(body, None)))
+    }
+
+    /// What a native iterator's `__next__` holds: `body`, and `next`, which answers the same.
+    pub fn next_kind(body: NativeBody, next: NativeNext) -> BuiltinKind {
+        BuiltinKind::Native(NativeHandle::new(NativeFn(body, Some(next))))
+    }
+}
+
+/// The receiver-taking form of `m` if it is a native iterator's `__next__`.
+pub fn native_next(m: &Value) -> Option<NativeNext> {
+    match m {
+        Value::Builtin(b) => match &b.kind {
+            BuiltinKind::Native(h) => h.get::<NativeFn>()?.1,
+            _ => None,
+        },
+        _ => None,
     }
 }
 

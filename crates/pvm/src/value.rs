@@ -1687,11 +1687,14 @@ pub struct PyIter {
     pub(crate) acct: Acct,
 }
 impl PyIter {
+    /// The accounted size of an iterator object.
+    pub(crate) const SIZE: usize = HEADER * 2;
+
     /// Wrap a state.
     pub fn new(s: IterState) -> PyIter {
         PyIter {
             state: RefCell::new(s),
-            acct: Acct::new(HEADER * 2),
+            acct: Acct::new(Self::SIZE),
         }
     }
 }
@@ -2027,15 +2030,23 @@ impl Value {
     }
 }
 
+// A list or tuple holding no container (ints, strs, …) lets its items go with it: the queue
+// would drop them at once all the same (it keeps only containers), and skipping its
+// thread-locals is most of the cost of freeing a small tuple.
 impl Drop for PyList {
     fn drop(&mut self) {
-        defer_drop(std::mem::take(self.items.get_mut()));
+        let items = self.items.get_mut();
+        if items.iter().any(Value::is_container) {
+            defer_drop(std::mem::take(items));
+        }
     }
 }
 
 impl Drop for PyTuple {
     fn drop(&mut self) {
-        defer_drop(std::mem::take(&mut self.items).into_vec());
+        if self.items.iter().any(Value::is_container) {
+            defer_drop(std::mem::take(&mut self.items).into_vec());
+        }
     }
 }
 

@@ -12,7 +12,7 @@
 //! positional-only ones).
 //!
 //! Metering, by the worst case of each step: every `__next__` is a call (`cost::CALL`, paid by
-//! the caller of the dunder); each element read from an input while skipping (`dropwhile`,
+//! the caller of the dunder; iteration reaches it receiver-first, `super::iter_class`); each element read from an input while skipping (`dropwhile`,
 //! `islice`, `groupby`, a `chain` source) pays `cost::ITER`; each tuple made pays one
 //! `PER_ELEM` per item, and the combinatoric tools also pay for the index work of the step
 //! (a `permutations` step can rotate the whole index vector) before the tuple is built. The
@@ -28,7 +28,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::{builtin, class, new_obj, positional, state, state_mut, Body};
+use super::{builtin, iter_class, new_obj, positional, state, state_mut, Body};
 use crate::bytecode::BinOp;
 use crate::cost;
 use crate::memory::{Acct, HEADER, SLOT};
@@ -692,7 +692,12 @@ fn it_iter(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 fn it_next(vm: &mut Vm, mut a: Args) -> R<Value> {
     let me = super::receiver(vm, &mut a, "itertools", "__next__")?;
-    match step(vm, &me)? {
+    next_of(vm, &me)
+}
+
+/// `__next__` of `me`, taking it directly (how iteration reaches it: `super::iter_class`).
+fn next_of(vm: &mut Vm, me: &Value) -> R<Value> {
+    match step(vm, me)? {
         Some(v) => Ok(v),
         None => Err(stop(vm)),
     }
@@ -1236,11 +1241,11 @@ fn combinatoric_step(vm: &mut Vm, me: &Value) -> R<Option<Value>> {
             .pools
             .iter()
             .zip(&c.indices)
-            .map(|(p, &i)| p.items[i].clone())
+            .map(|(p, &i)| p.items[i].clone_inline())
             .collect(),
         _ => c.indices[..c.r]
             .iter()
-            .map(|&i| c.pools[0].items[i].clone())
+            .map(|&i| c.pools[0].items[i].clone_inline())
             .collect(),
     };
     drop(st);
@@ -1404,7 +1409,7 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     for (tool, new, extra) in tools {
         let methods: Vec<(&str, Body)> = iter_methods.iter().chain(extra.iter()).copied().collect();
-        let c = class(vm, "itertools", tool, vec![], &methods, &[], Some(*new))?;
+        let c = iter_class(vm, "itertools", tool, &methods, Some(*new), next_of)?;
         if *tool == "chain" {
             c.dict_mut().insert(
                 "from_iterable".into(),
@@ -1418,23 +1423,14 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     }
     let mut tee_methods = iter_methods.to_vec();
     tee_methods.push(("__copy__", tee_copy));
-    let tee = class(
-        vm,
-        "itertools",
-        "_tee",
-        vec![],
-        &tee_methods,
-        &[],
-        Some(no_new),
-    )?;
-    let grouper = class(
+    let tee = iter_class(vm, "itertools", "_tee", &tee_methods, Some(no_new), next_of)?;
+    let grouper = iter_class(
         vm,
         "itertools",
         "_grouper",
-        vec![],
         iter_methods,
-        &[],
         Some(no_new),
+        next_of,
     )?;
     vm.native_classes.insert("itertools._tee", tee);
     vm.native_classes.insert("itertools._grouper", grouper);

@@ -23,7 +23,7 @@ pub mod re;
 use std::cell::{Ref, RefMut};
 use std::rc::Rc;
 
-use crate::modules::NativeFn;
+use crate::modules::{NativeFn, NativeNext};
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
 
@@ -85,6 +85,39 @@ pub fn class(
     props: &[(&str, Body)],
     new: Option<Body>,
 ) -> R<Rc<Class>> {
+    let d = class_dict(module, methods, props, new);
+    finish_class(vm, name, bases, d)
+}
+
+/// A native iterator class: [`class`] (base `object`, no properties) whose `__next__` (one of
+/// `methods`) also holds `next`, the same step taking its receiver directly, which iteration
+/// calls without building an argument vector (`modules::native_next`).
+pub fn iter_class(
+    vm: &mut Vm,
+    module: &str,
+    name: &str,
+    methods: &[(&str, Body)],
+    new: Option<Body>,
+    next: NativeNext,
+) -> R<Rc<Class>> {
+    let mut d = class_dict(module, methods, &[], new);
+    if let Some(&(_, body)) = methods.iter().find(|(n, _)| *n == "__next__") {
+        let f = Builtin {
+            name: "__next__".into(),
+            kind: NativeFn::next_kind(body, next),
+        };
+        d.insert("__next__".into(), Value::Builtin(Rc::new(f)));
+    }
+    finish_class(vm, name, vec![], d)
+}
+
+/// The namespace of a native class (see [`class`]).
+fn class_dict(
+    module: &str,
+    methods: &[(&str, Body)],
+    props: &[(&str, Body)],
+    new: Option<Body>,
+) -> NameMap {
     let mut d = NameMap::default();
     d.insert("__module__".into(), Value::str(module));
     d.insert("__doc__".into(), Value::None);
@@ -102,6 +135,11 @@ pub fn class(
             Value::StaticMethod(Rc::new(Wrapped(builtin("__new__", f)))),
         );
     }
+    d
+}
+
+/// The class `name` made from its namespace `d`.
+fn finish_class(vm: &mut Vm, name: &str, bases: Vec<Rc<Class>>, d: NameMap) -> R<Rc<Class>> {
     let c = vm.new_class(name, bases, d)?;
     *c.qualname.borrow_mut() = name.into();
     Ok(c)

@@ -583,28 +583,30 @@ impl Vm<'_> {
     /// Call a special method if the type defines it.
     pub fn call_dunder(&mut self, v: &Value, name: &str, args: Vec<Value>) -> R<Option<Value>> {
         match self.lookup_dunder(v, name) {
-            Some(m) => {
-                // Special methods invoked by operators and builtins (`__eq__` from a dict lookup,
-                // `__lt__` from sort, …) pay the call cost like an explicit call.
-                self.charge(crate::cost::CALL)?;
-                let mut a = Vec::with_capacity(args.len() + 1);
-                a.push(v.clone());
-                a.extend(args);
-                let r = match m {
-                    Value::StaticMethod(w) => {
-                        let f = w.0.clone();
-                        self.call(&f, Args::new(a[1..].to_vec()))?
-                    }
-                    Value::ClassMethod(w) => {
-                        let f = w.0.clone();
-                        a[0] = Value::Class(self.type_of(v));
-                        self.call(&f, Args::new(a))?
-                    }
-                    m => self.call(&m, Args::new(a))?,
-                };
-                Ok(Some(r))
-            }
+            Some(m) => self.call_special(v, m, args).map(Some),
             None => Ok(None),
+        }
+    }
+
+    /// Call `m`, a special method [`Vm::lookup_dunder`] found for `v`, with `args`.
+    pub fn call_special(&mut self, v: &Value, m: Value, args: Vec<Value>) -> R<Value> {
+        // Special methods invoked by operators and builtins (`__eq__` from a dict lookup,
+        // `__lt__` from sort, …) pay the call cost like an explicit call.
+        self.charge(crate::cost::CALL)?;
+        let mut a = Vec::with_capacity(args.len() + 1);
+        a.push(v.clone());
+        a.extend(args);
+        match m {
+            Value::StaticMethod(w) => {
+                let f = w.0.clone();
+                self.call(&f, Args::new(a[1..].to_vec()))
+            }
+            Value::ClassMethod(w) => {
+                let f = w.0.clone();
+                a[0] = Value::Class(self.type_of(v));
+                self.call(&f, Args::new(a))
+            }
+            m => self.call(&m, Args::new(a)),
         }
     }
 

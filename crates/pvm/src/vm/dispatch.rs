@@ -327,9 +327,10 @@ fn inline_truth(v: &Value) -> Option<bool> {
 }
 
 impl<'h> Vm<'h> {
-    /// `for` over a range or a list/tuple iterator, stepped in place as `iter::next` would,
-    /// without cloning the iterator or dispatching: `Some(Some(item))`, `Some(None)` when it
-    /// is exhausted, `None` for any other iterator (the general path, [`Vm::op_for_iter`]).
+    /// `for` over a range or a list, tuple, bytes or bytearray iterator, stepped in place as
+    /// `iter::next` would, without cloning the iterator or dispatching: `Some(Some(item))`,
+    /// `Some(None)` when it is exhausted, `None` for any other iterator (the general path,
+    /// [`Vm::op_for_iter`]).
     #[inline(always)]
     fn for_iter_step(f: &Frame) -> Option<Option<Value>> {
         let Some(Value::Iter(it)) = f.stack.last() else {
@@ -351,6 +352,10 @@ impl<'h> Vm<'h> {
                 let item = match seq {
                     Value::List(l) => Some(l.items.borrow().get(*i).cloned()),
                     Value::Tuple(t) => Some(t.items.get(*i).cloned()),
+                    Value::Bytes(b) => Some(b.b.get(*i).map(|x| Value::Int(i64::from(*x)))),
+                    Value::ByteArray(b) => {
+                        Some(b.b.borrow().get(*i).map(|x| Value::Int(i64::from(*x))))
+                    }
                     _ => None,
                 };
                 if let Some(Some(_)) = item {

@@ -51,6 +51,18 @@ pub fn fast_binary_values(l: &Value, r: &Value, op: BinOp) -> Option<Value> {
             // ones (and cannot overflow); other signs take `int_op`.
             BinOp::Mod if *y > 0 => Some(Value::Int(x.rem_euclid(*y))),
             BinOp::FloorDiv if *y > 0 => Some(Value::Int(x.div_euclid(*y))),
+            BinOp::And => Some(Value::Int(x & y)),
+            BinOp::Or => Some(Value::Int(x | y)),
+            BinOp::Xor => Some(Value::Int(x ^ y)),
+            // The shifts `int_op` answers in an `i64` (a negative count raises there; a left
+            // shift that could overflow promotes there).
+            BinOp::RShift if *y >= 0 => Some(Value::Int(x >> (*y).min(63))),
+            BinOp::LShift
+                if (0..63).contains(y)
+                    && (*x == 0 || i64::from(x.unsigned_abs().leading_zeros()) > y + 1) =>
+            {
+                Some(Value::Int(x << y))
+            }
             _ => None,
         },
         (Value::Float(x), Value::Float(y)) => fast_float(*x, *y, op),
@@ -61,8 +73,9 @@ pub fn fast_binary_values(l: &Value, r: &Value, op: BinOp) -> Option<Value> {
     }
 }
 
-/// `o[i]` for a list or tuple and an in-range small int on top of `stack` (what `getitem`
-/// answers for them; anything else, including an index error, is `None`: take `getitem`).
+/// `o[i]` for a list, tuple, bytes or bytearray and an in-range small int on top of `stack`
+/// (what `getitem` answers for them, charging nothing more; anything else, including an index
+/// error, is `None`: take `getitem`).
 #[inline(always)]
 pub fn fast_subscr(stack: &[Value]) -> Option<Value> {
     let [.., o, Value::Int(i)] = stack else {
@@ -78,29 +91,42 @@ pub fn fast_subscr(stack: &[Value]) -> Option<Value> {
             at(items.len()).map(|j| items[j].clone_inline())
         }
         Value::Tuple(t) => at(t.items.len()).map(|j| t.items[j].clone_inline()),
+        Value::Bytes(b) => at(b.b.len()).map(|j| Value::Int(i64::from(b.b[j]))),
+        Value::ByteArray(b) => {
+            let b = b.b.borrow();
+            at(b.len()).map(|j| Value::Int(i64::from(b[j])))
+        }
         _ => None,
     }
 }
 
-/// `o[i] = v` for a list and an in-range small int (stack: `v`, `o`, `i` on top), done in
-/// place as `setitem` does it. False: nothing was touched, take `setitem`.
+/// `o[i] = v` for a list and an in-range small int, or a bytearray, an in-range small int and
+/// a byte value (stack: `v`, `o`, `i` on top), done in place as `setitem` does it (which
+/// charges nothing more for them). False: nothing was touched, take `setitem`.
 #[inline(always)]
 pub fn fast_store_subscr(stack: &mut Vec<Value>) -> bool {
     let n = stack.len();
-    let j = match &stack[..] {
+    let index = |i: i64, len: usize| {
+        let j = if i < 0 { i + len as i64 } else { i };
+        (0..len as i64).contains(&j).then_some(j as usize)
+    };
+    match &stack[..] {
         [.., _, Value::List(l), Value::Int(i)] => {
-            let len = l.items.borrow().len() as i64;
-            let j = if *i < 0 { *i + len } else { *i };
-            if !(0..len).contains(&j) {
+            let Some(j) = index(*i, l.items.borrow().len()) else {
                 return false;
+            };
+            let v = std::mem::replace(&mut stack[n - 3], Value::None);
+            if let Value::List(l) = &stack[n - 2] {
+                l.items.borrow_mut()[j] = v;
             }
-            j as usize
+        }
+        [.., Value::Int(v), Value::ByteArray(b), Value::Int(i)] => {
+            let (Ok(v), Some(j)) = (u8::try_from(*v), index(*i, b.b.borrow().len())) else {
+                return false;
+            };
+            b.b.borrow_mut()[j] = v;
         }
         _ => return false,
-    };
-    let v = std::mem::replace(&mut stack[n - 3], Value::None);
-    if let Value::List(l) = &stack[n - 2] {
-        l.items.borrow_mut()[j] = v;
     }
     stack.truncate(n - 3);
     true
@@ -699,8 +725,14 @@ impl Vm<'_> {
             }
             (Tuple(x), Tuple(y)) if op == BinOp::Add => {
                 self.charge(cost::per_elem(x.items.len() + y.items.len()))?;
-                let mut v = x.items.to_vec();
-                v.extend(y.items.iter().cloned());
+                // One allocation of the final size (a tuple keeps its vector's exact length).
+                let mut v = Vec::with_capacity(x.items.len() + y.items.len());
+                v.extend(
+                    x.items
+                        .iter()
+                        .chain(y.items.iter())
+                        .map(Value::clone_inline),
+                );
                 Ok(Some(Value::tuple(v)))
             }
             (List(_) | Tuple(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), List(_) | Tuple(_))
@@ -1945,7 +1977,7 @@ impl Vm<'_> {
                 Ok(v) => Ok(Some(v)),
                 Err(_) => Ok(None),
             },
-            Value::Instance(_) => match self.call_dunder(it, "__next__", vec![]) {
+            Value::Instance(_) => match self.next_dunder(it) {
                 Ok(Some(v)) => Ok(Some(v)),
                 Ok(None) => Err(self.type_err(format!(
                     "'{}' object is not an iterator",
@@ -1958,6 +1990,22 @@ impl Vm<'_> {
                 "'{}' object is not an iterator",
                 self.type_name(it)
             ))),
+        }
+    }
+
+    /// `it.__next__()` if its type has one, as [`Vm::call_dunder`] calls it; a native
+    /// iterator's own `__next__` is called with its receiver directly (same charge, same
+    /// answer, no argument vector).
+    fn next_dunder(&mut self, it: &Value) -> R<Option<Value>> {
+        let Some(m) = self.lookup_dunder(it, "__next__") else {
+            return Ok(None);
+        };
+        match crate::modules::native_next(&m) {
+            Some(next) => {
+                self.charge(cost::CALL)?;
+                next(self, it).map(Some)
+            }
+            None => self.call_special(it, m, vec![]).map(Some),
         }
     }
 
