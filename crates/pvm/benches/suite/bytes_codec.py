@@ -43,15 +43,17 @@ def unrle(data):
     return bytes(out)
 
 
-blob = bytes((i // 7 * 31 + i // 50) % 256 for i in range(1000000))
-packed = rle(blob)
-assert unrle(packed) == blob
-b64 = base64.b64encode(blob)
-back = base64.b64decode(b64)
-hexed = blob[:100000].hex()
-edited = bytearray(blob)
-for i in range(0, len(edited), 3):
-    edited[i] ^= 0x5A
-swapped = bytes(edited).translate(bytes(range(255, -1, -1)))
-parts = swapped.replace(b"\x00", b"").split(b"\xff")
-print(len(packed), crc32(blob), back == blob, len(hexed), crc32(swapped), len(parts))
+# Repeated so that CPython runs for at least 0.5 s (issue 18's benchmark rule).
+for _round in range(2):
+    blob = bytes((i // 7 * 31 + i // 50) % 256 for i in range(1000000))
+    packed = rle(blob)
+    assert unrle(packed) == blob
+    b64 = base64.b64encode(blob)
+    back = base64.b64decode(b64)
+    hexed = blob[:100000].hex()
+    edited = bytearray(blob)
+    for i in range(0, len(edited), 3):
+        edited[i] ^= 0x5A
+    swapped = bytes(edited).translate(bytes(range(255, -1, -1)))
+    parts = swapped.replace(b"\x00", b"").split(b"\xff")
+    print(len(packed), crc32(blob), back == blob, len(hexed), crc32(swapped), len(parts))

@@ -70,9 +70,7 @@ impl<'h> Vm<'h> {
             match op {
                 Op::Pop => {
                     self.charge(cost::BASIC)?;
-                    if let Some(v) = f.stack.pop() {
-                        release(v);
-                    }
+                    release(Self::pop(f));
                 }
                 Op::Dup => {
                     self.charge(cost::BASIC)?;
@@ -104,9 +102,7 @@ impl<'h> Vm<'h> {
                 Op::StoreFast(i) => {
                     self.charge(cost::BASIC)?;
                     let v = Self::pop(f);
-                    if let Some(old) = f.locals[i as usize].replace(v) {
-                        release(old);
-                    }
+                    release(f.locals[i as usize].replace(v).unwrap_or(Value::None));
                 }
                 Op::LoadGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
