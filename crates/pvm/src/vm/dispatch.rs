@@ -33,7 +33,7 @@
 use super::{Outcome, Vm, R};
 use crate::bytecode::{Code, Op};
 use crate::cost;
-use crate::frame::{Block, BlockKind, Frame};
+use crate::frame::Frame;
 use crate::value::*;
 
 impl<'h> Vm<'h> {
@@ -70,7 +70,9 @@ impl<'h> Vm<'h> {
             match op {
                 Op::Pop => {
                     self.charge(cost::BASIC)?;
-                    release(Self::pop(f));
+                    if let Some(v) = f.stack.pop() {
+                        release(v);
+                    }
                 }
                 Op::Dup => {
                     self.charge(cost::BASIC)?;
@@ -102,7 +104,9 @@ impl<'h> Vm<'h> {
                 Op::StoreFast(i) => {
                     self.charge(cost::BASIC)?;
                     let v = Self::pop(f);
-                    release(f.locals[i as usize].replace(v).unwrap_or(Value::None));
+                    if let Some(old) = f.locals[i as usize].replace(v) {
+                        release(old);
+                    }
                 }
                 Op::LoadGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
@@ -232,20 +236,7 @@ impl<'h> Vm<'h> {
                         return Ok(Outcome::Yield(y));
                     }
                 }
-                Op::SetupExcept(t) | Op::SetupFinally(t) => {
-                    self.charge(cost::TRY)?;
-                    let kind = if matches!(op, Op::SetupExcept(_)) {
-                        BlockKind::Except
-                    } else {
-                        BlockKind::Finally
-                    };
-                    f.blocks.push(Block {
-                        kind,
-                        handler: t,
-                        depth: f.stack.len() as u32,
-                        exc: None,
-                    });
-                }
+                Op::SetupExcept(t) | Op::SetupFinally(t) => self.op_setup_block(f, op, t)?,
                 Op::PopBlock => {
                     self.charge(cost::BASIC)?;
                     f.blocks.pop();

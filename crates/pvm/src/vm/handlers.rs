@@ -1198,6 +1198,25 @@ impl<'h> Vm<'h> {
         Ok(())
     }
 
+    /// `SETUP_EXCEPT`/`SETUP_FINALLY`: push the block that sends an exception (or the way out
+    /// of a `try`) to `handler`.
+    #[inline(never)]
+    pub(super) fn op_setup_block(&mut self, f: &mut Frame, op: Op, handler: u32) -> R<()> {
+        self.charge(cost::TRY)?;
+        let kind = if matches!(op, Op::SetupExcept(_)) {
+            BlockKind::Except
+        } else {
+            BlockKind::Finally
+        };
+        f.blocks.push(Block {
+            kind,
+            handler,
+            depth: f.stack.len() as u32,
+            exc: None,
+        });
+        Ok(())
+    }
+
     /// `DUP_TOP_TWO`.
     #[inline(never)]
     pub(super) fn op_dup2(&mut self, f: &mut Frame) -> R<()> {
