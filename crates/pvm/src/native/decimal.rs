@@ -225,9 +225,18 @@ fn signal_dict(vm: &Vm, d: &PyDict, pos: usize, name: &str) -> Option<Rc<PyDict>
     }
 }
 
+/// A context as an operation reads it: its numeric fields, the object itself (for
+/// `Context._signal`) and the dicts behind its `flags` and `traps` when its dict has
+/// `Context.__init__`'s layout (`None`: [`signal`] finds them by name).
+struct CtxRead {
+    ctx: Ctx,
+    obj: Value,
+    signals: Option<(Rc<PyDict>, Rc<PyDict>)>,
+}
+
 /// The context an operation uses: `explicit` if given (None: the current one), when it is a
 /// plain `Context` with well-formed fields; otherwise `None` and the Python path decides.
-fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<(Ctx, Value)>> {
+fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<CtxRead>> {
     let value = match explicit {
         Some(Value::None) | None => {
             let current = reg.current.items.borrow().first().cloned();
@@ -245,57 +254,124 @@ fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<(C
 }
 
 /// The fields of `value` if it is a plain `Context` with well-formed fields.
-fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<(Ctx, Value)> {
+fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<CtxRead> {
     let Value::Instance(i) = &value else {
         return None;
     };
     if !Rc::ptr_eq(&*i.class.borrow(), &reg.ctx) {
         return None;
     }
-    let d = &i.dict;
+    let (ctx, signals) = match read_in_place(&i.dict) {
+        Some((ctx, signals)) => (ctx, Some(signals)),
+        None => (read_by_name(vm, &i.dict)?, None),
+    };
+    Some(CtxRead {
+        ctx,
+        obj: value,
+        signals,
+    })
+}
+
+/// The fields of a context dict laid out as `Context.__init__` stores them (eight entries in
+/// its order), read under one borrow with each key checked where it should be: what every
+/// operation does first, so it must not hash or copy. `None` for any other layout, or a
+/// field that is not well formed (then [`read_by_name`] decides, exactly as before).
+#[inline(always)]
+fn read_in_place(d: &PyDict) -> Option<(Ctx, (Rc<PyDict>, Rc<PyDict>))> {
+    let t = d.table.borrow();
+    let e = t.entries.get(..8)?;
+    // Each call names a literal, so the key check compiles to a length test and a load.
+    #[inline(always)]
+    fn at<'t>(e: &'t [Option<Entry>], pos: usize, name: &str) -> Option<&'t Value> {
+        match &e[pos] {
+            Some(Entry {
+                key: Value::Str(k),
+                value,
+                ..
+            }) if k.s.as_str() == name => Some(value),
+            _ => None,
+        }
+    }
+    let int = |v: &Value| match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    };
     let ctx = Ctx {
+        prec: int(at(e, 0, "prec")?)?,
+        rounding: rounding_of(at(e, 1, "rounding")?)?,
+        emin: int(at(e, 2, "Emin")?)?,
+        emax: int(at(e, 3, "Emax")?)?,
+        capitals: int(at(e, 4, "capitals")?)? != 0,
+        clamp: int(at(e, 5, "clamp")?)? != 0,
+    };
+    let flags = at(e, 6, "flags")?;
+    let traps = at(e, 7, "traps")?;
+    Some((ctx, (signal_dict_of(flags)?, signal_dict_of(traps)?)))
+}
+
+/// The dict of a `_SignalDict` (its `_d`, the only slot, first in its dict).
+fn signal_dict_of(v: &Value) -> Option<Rc<PyDict>> {
+    let Value::Instance(i) = v else {
+        return None;
+    };
+    let t = i.dict.table.borrow();
+    match t.entries.first() {
+        Some(Some(Entry {
+            key: Value::Str(k),
+            value: Value::Dict(d),
+            ..
+        })) if k.s.as_str() == "_d" => Some(d.clone()),
+        _ => None,
+    }
+}
+
+/// The fields of a context dict of any other layout, each found by its name.
+fn read_by_name(vm: &Vm, d: &PyDict) -> Option<Ctx> {
+    Some(Ctx {
         prec: int_field(vm, d, 0, "prec")?,
         rounding: rounding_of(&field(vm, d, 1, "rounding")?)?,
         emin: int_field(vm, d, 2, "Emin")?,
         emax: int_field(vm, d, 3, "Emax")?,
         capitals: int_field(vm, d, 4, "capitals")? != 0,
         clamp: int_field(vm, d, 5, "clamp")? != 0,
-    };
-    Some((ctx, value.clone()))
+    })
 }
 
 /// Record `conds` in the context's flags; if any is trapped, let `Context._signal` raise.
-/// The flags and traps are read only when there is something to record (most additions and
-/// multiplications are exact); a context whose flags or traps are not decimal.py's
-/// `_SignalDict`s gets `_signal` itself.
-fn signal(vm: &mut Vm, reg: &Registry, ctx: &Value, conds: u32) -> R<()> {
+/// Most additions and multiplications are exact and record nothing; a context whose flags or
+/// traps are not decimal.py's `_SignalDict`s gets `_signal` itself.
+fn signal(vm: &mut Vm, reg: &Registry, ctx: &CtxRead, conds: u32) -> R<()> {
     if conds == 0 {
         return Ok(());
     }
-    let listed: Vec<Value> = (0..N_CONDS)
-        .filter(|bit| conds & (1 << bit) != 0)
-        .map(|bit| reg.signals[bit].clone())
-        .collect();
-    let dicts = match ctx {
-        Value::Instance(i) => {
+    let listed = || -> Vec<Value> {
+        (0..N_CONDS)
+            .filter(|bit| conds & (1 << bit) != 0)
+            .map(|bit| reg.signals[bit].clone())
+            .collect()
+    };
+    let dicts = match (&ctx.signals, &ctx.obj) {
+        (Some(found), _) => Some(found.clone()),
+        (None, Value::Instance(i)) => {
             signal_dict(vm, &i.dict, 6, "flags").zip(signal_dict(vm, &i.dict, 7, "traps"))
         }
         _ => None,
     };
-    let Some((flags, traps)) = dicts else {
-        vm.call_method(ctx, "_signal", Args::new(vec![Value::list(listed)]))?;
+    let Some((flags, traps)) = &dicts else {
+        vm.call_method(&ctx.obj, "_signal", Args::new(vec![Value::list(listed())]))?;
         return Ok(());
     };
     let mut trapped = false;
     for bit in (0..N_CONDS).filter(|bit| conds & (1 << bit) != 0) {
         let sig = if bit >= FIRST_CONDITION { 0 } else { bit };
-        set_signal(vm, &flags, sig, &reg.signals[sig])?;
-        if let Some(Value::Bool(true)) = get_signal(vm, &traps, sig, &reg.signals[sig])? {
+        set_signal(vm, flags, sig, &reg.signals[sig])?;
+        if let Some(Value::Bool(true)) = get_signal(vm, traps, sig, &reg.signals[sig])? {
             trapped = true;
         }
     }
     if trapped {
-        vm.call_method(ctx, "_signal", Args::new(vec![Value::list(listed)]))?;
+        vm.call_method(&ctx.obj, "_signal", Args::new(vec![Value::list(listed())]))?;
     }
     Ok(())
 }
@@ -1293,7 +1369,7 @@ struct Common<'a> {
     x: Operand<'a>,
     y: Operand<'a>,
     ctx: Ctx,
-    ctx_obj: Value,
+    read: CtxRead,
 }
 
 fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Common<'a>>> {
@@ -1304,15 +1380,15 @@ fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Co
     ) else {
         return Ok(None);
     };
-    let Some((ctx, ctx_obj)) = context(vm, &reg, explicit)? else {
+    let Some(read) = context(vm, &reg, explicit)? else {
         return Ok(None);
     };
     Ok(Some(Common {
         reg,
         x,
         y,
-        ctx,
-        ctx_obj,
+        ctx: read.ctx,
+        read,
     }))
 }
 
@@ -1337,7 +1413,7 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
         x,
         y,
         ctx,
-        ctx_obj,
+        read,
     }) = common(vm, a, context_arg.as_ref())?
     else {
         return Ok(None);
@@ -1354,7 +1430,7 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
         Op::Mod => divmod(l, r, true, &ctx, &mut conds),
     };
     drop((x, y));
-    signal(vm, &reg, &ctx_obj, conds)?;
+    signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
@@ -1455,7 +1531,7 @@ fn try_str(vm: &mut Vm, a: &Args) -> R<Option<String>> {
     drop(d);
     let capitals = if needs_exp {
         match context(vm, &reg, None)? {
-            Some((c, _)) => c.capitals,
+            Some(read) => read.ctx.capitals,
             None => return Ok(None),
         }
     } else {
@@ -1506,7 +1582,7 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
         x,
         y: e,
         ctx,
-        ctx_obj,
+        read,
     }) = common(vm, a, context_arg.as_ref())?
     else {
         return Ok(None);
@@ -1522,7 +1598,7 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     let mut conds = 0;
     let res = quantize(&x, &e, rounding, &ctx, &mut conds);
     drop((x, e));
-    signal(vm, &reg, &ctx_obj, conds)?;
+    signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
@@ -1543,7 +1619,7 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
         x,
         y,
         ctx,
-        ctx_obj,
+        read,
     }) = common(vm, a, None)?
     else {
         return Ok(None);
@@ -1562,7 +1638,7 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     let mut conds = 0;
     let res = pow_int(&x, &y, n, &ctx, &mut conds);
     drop((x, y));
-    signal(vm, &reg, &ctx_obj, conds)?;
+    signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
