@@ -374,8 +374,14 @@ impl Vm<'_> {
             // `object.__new__` (a builtin) is the default below; native modules' classes
             // (`crate::native`) may define their own `__new__`.
             Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w)) if !is_builtin_new(&w.0) => {
-                let mut a = args.clone();
-                a.pos.insert(0, Value::Class(c.clone()));
+                // Built at its size: a clone then an insert at the front reallocated.
+                let mut pos = Vec::with_capacity(args.pos.len() + 1);
+                pos.push(Value::Class(c.clone()));
+                pos.extend(args.pos.iter().cloned());
+                let a = Args {
+                    pos,
+                    kw: args.kw.clone(),
+                };
                 let f = w.0.clone();
                 let v = self.call(&f, a)?;
                 let vc = self.type_of(&v);
