@@ -413,6 +413,10 @@ impl Vm<'_> {
                     )));
                 }
             }
+            // `object.__init__` (the class defines `__new__`, as native classes do) does
+            // nothing and charges nothing: not called, its argument vector is not built.
+            Some(Value::Builtin(b))
+                if matches!(b.kind, BuiltinKind::Func(BuiltinFn::ObjectInit)) => {}
             Some(other @ Value::Builtin(_)) => {
                 args.pos.insert(0, inst.clone());
                 self.call(&other, args)?;
