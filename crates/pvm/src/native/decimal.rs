@@ -230,8 +230,11 @@ fn signal_dict(vm: &Vm, d: &PyDict, pos: usize, name: &str) -> Option<Rc<PyDict>
 struct CtxRead {
     ctx: Ctx,
     obj: Value,
-    signals: Option<(Rc<PyDict>, Rc<PyDict>)>,
+    signals: Option<SignalDicts>,
 }
+
+/// The dicts behind a context's `flags` and `traps`.
+type SignalDicts = (Rc<PyDict>, Rc<PyDict>);
 
 /// The context an operation uses: `explicit` if given (None: the current one), when it is a
 /// plain `Context` with well-formed fields; otherwise `None` and the Python path decides.
@@ -276,7 +279,7 @@ fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<CtxRead> {
 /// operation does first, so it must not hash or copy. `None` for any other layout, or a
 /// field that is not well formed (then [`read_by_name`] decides, exactly as before).
 #[inline(always)]
-fn read_in_place(d: &PyDict) -> Option<(Ctx, (Rc<PyDict>, Rc<PyDict>))> {
+fn read_in_place(d: &PyDict) -> Option<(Ctx, SignalDicts)> {
     let t = d.table.borrow();
     let e = t.entries.get(..8)?;
     // Each call names a literal, so the key check compiles to a length test and a load.
