@@ -614,6 +614,28 @@ impl Vm<'_> {
         }
     }
 
+    /// [`Vm::call_dunder`] with one argument, its vector built only when the method exists
+    /// and built once (operators call their special methods this way).
+    pub fn call_dunder1(&mut self, v: &Value, name: &str, arg: &Value) -> R<Option<Value>> {
+        let Some(m) = self.lookup_dunder(v, name) else {
+            return Ok(None);
+        };
+        self.charge(crate::cost::CALL)?;
+        let r = match m {
+            Value::StaticMethod(w) => {
+                let f = w.0.clone();
+                self.call(&f, Args::new(vec![arg.clone()]))?
+            }
+            Value::ClassMethod(w) => {
+                let f = w.0.clone();
+                let cls = Value::Class(self.type_of(v));
+                self.call(&f, Args::new(vec![cls, arg.clone()]))?
+            }
+            m => self.call(&m, Args::new(vec![v.clone(), arg.clone()]))?,
+        };
+        Ok(Some(r))
+    }
+
     /// `obj.name(args)`.
     pub fn call_method(&mut self, obj: &Value, name: &str, args: Args) -> R<Value> {
         if let Value::Instance(i) = obj {
