@@ -2053,6 +2053,9 @@ impl Drop for PyTuple {
 impl Drop for PyDict {
     fn drop(&mut self) {
         let t = std::mem::take(self.table.get_mut());
+        if t.entries.is_empty() {
+            return; // nothing to queue (an instance's dict, mostly)
+        }
         defer_drop(
             t.entries
                 .into_iter()
@@ -2076,6 +2079,11 @@ impl Drop for Instance {
         // deferred drop and let the emptied dict go with the instance (no replacement dict).
         if let Some(d) = Rc::get_mut(&mut self.dict) {
             let t = std::mem::take(d.table.get_mut());
+            if t.entries.is_empty() && b.is_none() {
+                // No attributes (a `__slots__ = ()` class, native state): nothing to queue,
+                // and the queue's thread-locals cost more than the rest of the drop.
+                return;
+            }
             defer_drop(
                 t.entries
                     .into_iter()

@@ -34,9 +34,8 @@ use std::any::Any;
 use std::cell::Ref;
 use std::rc::Rc;
 
-use num_bigint::{BigInt, BigUint, Sign};
-use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+mod coeff;
+use coeff::{pow10_big, Coeff};
 
 use super::builtin;
 use crate::cost;
@@ -66,18 +65,18 @@ enum Kind {
 pub struct Dec {
     neg: bool,
     kind: Kind,
-    coeff: BigUint,
+    coeff: Coeff,
     exp: i64,
     _acct: Acct,
 }
 
 /// Bytes accounted for a value: its share of the instance plus the coefficient's limbs.
-fn dec_bytes(coeff: &BigUint) -> usize {
+fn dec_bytes(coeff: &Coeff) -> usize {
     24 + 8 * coeff.bits().div_ceil(64) as usize
 }
 
 impl Dec {
-    fn new(neg: bool, kind: Kind, coeff: BigUint, exp: i64) -> Dec {
+    fn new(neg: bool, kind: Kind, coeff: Coeff, exp: i64) -> Dec {
         let _acct = Acct::new(dec_bytes(&coeff));
         Dec {
             neg,
@@ -87,11 +86,11 @@ impl Dec {
             _acct,
         }
     }
-    fn finite(neg: bool, coeff: BigUint, exp: i64) -> Dec {
+    fn finite(neg: bool, coeff: Coeff, exp: i64) -> Dec {
         Dec::new(neg, Kind::Finite, coeff, exp)
     }
     fn special(neg: bool, kind: Kind) -> Dec {
-        Dec::new(neg, kind, BigUint::zero(), 0)
+        Dec::new(neg, kind, Coeff::zero(), 0)
     }
     fn nan() -> Dec {
         Dec::special(false, Kind::QNaN)
@@ -101,7 +100,7 @@ impl Dec {
     }
     /// Exponent of the most significant digit (finite values).
     fn adjusted(&self) -> i64 {
-        self.exp + ndigits(&self.coeff) as i64 - 1
+        self.exp + self.coeff.ndigits() as i64 - 1
     }
 }
 
@@ -225,9 +224,21 @@ fn signal_dict(vm: &Vm, d: &PyDict, pos: usize, name: &str) -> Option<Rc<PyDict>
     }
 }
 
+/// A context as an operation reads it: its numeric fields, the object itself (for
+/// `Context._signal`) and the dicts behind its `flags` and `traps` when its dict has
+/// `Context.__init__`'s layout (`None`: [`signal`] finds them by name).
+struct CtxRead {
+    ctx: Ctx,
+    obj: Value,
+    signals: Option<SignalDicts>,
+}
+
+/// The dicts behind a context's `flags` and `traps`.
+type SignalDicts = (Rc<PyDict>, Rc<PyDict>);
+
 /// The context an operation uses: `explicit` if given (None: the current one), when it is a
 /// plain `Context` with well-formed fields; otherwise `None` and the Python path decides.
-fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<(Ctx, Value)>> {
+fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<CtxRead>> {
     let value = match explicit {
         Some(Value::None) | None => {
             let current = reg.current.items.borrow().first().cloned();
@@ -245,87 +256,161 @@ fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<(C
 }
 
 /// The fields of `value` if it is a plain `Context` with well-formed fields.
-fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<(Ctx, Value)> {
+fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<CtxRead> {
     let Value::Instance(i) = &value else {
         return None;
     };
     if !Rc::ptr_eq(&*i.class.borrow(), &reg.ctx) {
         return None;
     }
-    let d = &i.dict;
+    let (ctx, signals) = match read_in_place(&i.dict) {
+        Some((ctx, signals)) => (ctx, Some(signals)),
+        None => (read_by_name(vm, &i.dict)?, None),
+    };
+    Some(CtxRead {
+        ctx,
+        obj: value,
+        signals,
+    })
+}
+
+/// The fields of a context dict laid out as `Context.__init__` stores them (eight entries in
+/// its order), read under one borrow with each key checked where it should be: what every
+/// operation does first, so it must not hash or copy. `None` for any other layout, or a
+/// field that is not well formed (then [`read_by_name`] decides, exactly as before).
+#[inline(always)]
+fn read_in_place(d: &PyDict) -> Option<(Ctx, SignalDicts)> {
+    let t = d.table.borrow();
+    let e = t.entries.get(..8)?;
+    // Each call names a literal, so the key check compiles to a length test and a load.
+    #[inline(always)]
+    fn at<'t>(e: &'t [Option<Entry>], pos: usize, name: &str) -> Option<&'t Value> {
+        match &e[pos] {
+            Some(Entry {
+                key: Value::Str(k),
+                value,
+                ..
+            }) if k.s.as_str() == name => Some(value),
+            _ => None,
+        }
+    }
+    let int = |v: &Value| match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    };
     let ctx = Ctx {
+        prec: int(at(e, 0, "prec")?)?,
+        rounding: rounding_of(at(e, 1, "rounding")?)?,
+        emin: int(at(e, 2, "Emin")?)?,
+        emax: int(at(e, 3, "Emax")?)?,
+        capitals: int(at(e, 4, "capitals")?)? != 0,
+        clamp: int(at(e, 5, "clamp")?)? != 0,
+    };
+    let flags = at(e, 6, "flags")?;
+    let traps = at(e, 7, "traps")?;
+    Some((ctx, (signal_dict_of(flags)?, signal_dict_of(traps)?)))
+}
+
+/// The dict of a `_SignalDict` (its `_d`, the only slot, first in its dict).
+fn signal_dict_of(v: &Value) -> Option<Rc<PyDict>> {
+    let Value::Instance(i) = v else {
+        return None;
+    };
+    let t = i.dict.table.borrow();
+    match t.entries.first() {
+        Some(Some(Entry {
+            key: Value::Str(k),
+            value: Value::Dict(d),
+            ..
+        })) if k.s.as_str() == "_d" => Some(d.clone()),
+        _ => None,
+    }
+}
+
+/// The fields of a context dict of any other layout, each found by its name.
+fn read_by_name(vm: &Vm, d: &PyDict) -> Option<Ctx> {
+    Some(Ctx {
         prec: int_field(vm, d, 0, "prec")?,
         rounding: rounding_of(&field(vm, d, 1, "rounding")?)?,
         emin: int_field(vm, d, 2, "Emin")?,
         emax: int_field(vm, d, 3, "Emax")?,
         capitals: int_field(vm, d, 4, "capitals")? != 0,
         clamp: int_field(vm, d, 5, "clamp")? != 0,
-    };
-    Some((ctx, value.clone()))
+    })
 }
 
 /// Record `conds` in the context's flags; if any is trapped, let `Context._signal` raise.
-/// The flags and traps are read only when there is something to record (most additions and
-/// multiplications are exact); a context whose flags or traps are not decimal.py's
-/// `_SignalDict`s gets `_signal` itself.
-fn signal(vm: &mut Vm, reg: &Registry, ctx: &Value, conds: u32) -> R<()> {
+/// Most additions and multiplications are exact and record nothing; a context whose flags or
+/// traps are not decimal.py's `_SignalDict`s gets `_signal` itself.
+fn signal(vm: &mut Vm, reg: &Registry, ctx: &CtxRead, conds: u32) -> R<()> {
     if conds == 0 {
         return Ok(());
     }
-    let listed: Vec<Value> = (0..N_CONDS)
-        .filter(|bit| conds & (1 << bit) != 0)
-        .map(|bit| reg.signals[bit].clone())
-        .collect();
-    let dicts = match ctx {
-        Value::Instance(i) => {
+    let listed = || -> Vec<Value> {
+        (0..N_CONDS)
+            .filter(|bit| conds & (1 << bit) != 0)
+            .map(|bit| reg.signals[bit].clone())
+            .collect()
+    };
+    let by_name = match (&ctx.signals, &ctx.obj) {
+        (None, Value::Instance(i)) => {
             signal_dict(vm, &i.dict, 6, "flags").zip(signal_dict(vm, &i.dict, 7, "traps"))
         }
         _ => None,
     };
-    let Some((flags, traps)) = dicts else {
-        vm.call_method(ctx, "_signal", Args::new(vec![Value::list(listed)]))?;
+    let Some((flags, traps)) = ctx.signals.as_ref().or(by_name.as_ref()) else {
+        vm.call_method(&ctx.obj, "_signal", Args::new(vec![Value::list(listed())]))?;
         return Ok(());
     };
     let mut trapped = false;
-    for bit in (0..N_CONDS).filter(|bit| conds & (1 << bit) != 0) {
+    let mut left = conds;
+    while left != 0 {
+        let bit = left.trailing_zeros() as usize;
+        left &= left - 1;
         let sig = if bit >= FIRST_CONDITION { 0 } else { bit };
-        set_signal(vm, &flags, sig, &reg.signals[sig])?;
-        if let Some(Value::Bool(true)) = get_signal(vm, &traps, sig, &reg.signals[sig])? {
-            trapped = true;
-        }
+        set_flag(vm, flags, sig, &reg.signals[sig])?;
+        trapped |= is_trapped(vm, traps, sig, &reg.signals[sig])?;
     }
     if trapped {
-        vm.call_method(ctx, "_signal", Args::new(vec![Value::list(listed)]))?;
+        vm.call_method(&ctx.obj, "_signal", Args::new(vec![Value::list(listed())]))?;
     }
     Ok(())
 }
 
-/// Whether entry `pos` of a signal dict holds `sig`: `Context._signal_dict` builds every one
-/// in `_SIGNALS` order, the order of the condition bits.
-fn signal_at(d: &PyDict, pos: usize, sig: &Value) -> bool {
+/// Whether entry `e` of a signal dict is signal `sig`: `Context._signal_dict` builds every
+/// one in `_SIGNALS` order, the order of the condition bits, so a signal is looked for first
+/// at its bit's position.
+fn is_signal(e: Option<&Option<Entry>>, sig: &Value) -> bool {
     matches!(
-        (d.table.borrow().entries.get(pos), sig),
+        (e, sig),
         (Some(Some(e)), Value::Class(s)) if matches!(&e.key, Value::Class(k) if Rc::ptr_eq(k, s))
     )
 }
 
-fn get_signal(vm: &mut Vm, d: &PyDict, pos: usize, sig: &Value) -> R<Option<Value>> {
-    if signal_at(d, pos, sig) {
-        return Ok(d.table.borrow().entries[pos]
-            .as_ref()
-            .map(|e| e.value.clone()));
-    }
-    vm.dict_get(d, sig)
-}
-
-fn set_signal(vm: &mut Vm, d: &PyDict, pos: usize, sig: &Value) -> R<()> {
-    if signal_at(d, pos, sig) {
-        if let Some(e) = d.table.borrow_mut().entries[pos].as_mut() {
-            e.value = Value::Bool(true);
+/// Set flag `sig` (at `pos`, or wherever it is).
+fn set_flag(vm: &mut Vm, d: &PyDict, pos: usize, sig: &Value) -> R<()> {
+    {
+        let mut t = d.table.borrow_mut();
+        if is_signal(t.entries.get(pos), sig) {
+            if let Some(Some(e)) = t.entries.get_mut(pos) {
+                e.value = Value::Bool(true);
+            }
+            return Ok(());
         }
-        return Ok(());
     }
     vm.dict_set(d, sig.clone(), Value::Bool(true))
+}
+
+/// Whether trap `sig` (at `pos`, or wherever it is) is on.
+fn is_trapped(vm: &mut Vm, d: &PyDict, pos: usize, sig: &Value) -> R<bool> {
+    {
+        let t = d.table.borrow();
+        if let (true, Some(Some(e))) = (is_signal(t.entries.get(pos), sig), t.entries.get(pos)) {
+            return Ok(matches!(e.value, Value::Bool(true)));
+        }
+    }
+    Ok(matches!(vm.dict_get(d, sig)?, Some(Value::Bool(true))))
 }
 
 // ------------------------------------------------------------------------------ values
@@ -354,10 +439,14 @@ impl std::ops::Deref for Operand<'_> {
 
 fn int_dec(v: &Value) -> Option<Dec> {
     match v {
-        Value::Int(i) => Some(Dec::finite(*i < 0, BigUint::from(i.unsigned_abs()), 0)),
+        Value::Int(i) => Some(Dec::finite(
+            *i < 0,
+            Coeff::Small(u128::from(i.unsigned_abs())),
+            0,
+        )),
         Value::BigInt(b) => Some(Dec::finite(
-            b.sign() == Sign::Minus,
-            b.magnitude().clone(),
+            b.sign() == num_bigint::Sign::Minus,
+            Coeff::from_big(b.magnitude().clone()),
             0,
         )),
         _ => None,
@@ -381,42 +470,7 @@ fn wrap(cls: &Rc<Class>, d: Dec) -> Value {
     super::new_obj(cls, d)
 }
 
-/// A coefficient as a Python int.
-fn int_value(c: &BigUint) -> Value {
-    match c.to_i64() {
-        Some(v) => Value::Int(v),
-        None => Value::from_bigint(BigInt::from(c.clone())),
-    }
-}
-
 // ------------------------------------------------------------------------------ digits
-
-fn pow10(k: u64) -> BigUint {
-    if k < 39 {
-        return BigUint::from(10u128.pow(k as u32));
-    }
-    BigUint::from(10u32).pow(k as u32)
-}
-
-/// Number of decimal digits of `c` (1 for zero, as decimal.py's `len(str(c))`).
-fn ndigits(c: &BigUint) -> u64 {
-    // Most coefficients fit one limb, and `u64::ilog10` is a few instructions where the
-    // `u128` one is a loop of divisions.
-    if let Some(v) = c.to_u64() {
-        return if v == 0 { 1 } else { u64::from(v.ilog10()) + 1 };
-    }
-    if let Some(v) = c.to_u128() {
-        return u64::from(v.ilog10()) + 1;
-    }
-    // c has b bits, so it lies in [2**(b-1), 2**b): its digit count is this lower bound
-    // (log10 2 rounded down) or one more.
-    let est = (c.bits() - 1) * 30_102_999 / 100_000_000 + 1;
-    if *c >= pow10(est) {
-        est + 1
-    } else {
-        est
-    }
-}
 
 /// Bits of a number of `digits` decimal digits, rounded up (for pricing).
 fn digit_bits(digits: i64) -> u64 {
@@ -427,7 +481,7 @@ fn digit_bits(digits: i64) -> u64 {
 /// scale the smaller operand up to the larger one's size plus the precision (and a few
 /// digits), so both are priced at that width: the quadratic big-int bound, paid for each of
 /// the passes an operation makes (scale, multiply or divide, round, count digits).
-fn charge_op(vm: &mut Vm, a: &BigUint, b: &BigUint, prec: i64) -> R<()> {
+fn charge_op(vm: &mut Vm, a: &Coeff, b: &Coeff, prec: i64) -> R<()> {
     let w = a.bits().max(b.bits()) + digit_bits(prec + 2);
     vm.charge(cost::CALL + 4 * cost::bigint_quadratic(w, w))
 }
@@ -436,33 +490,19 @@ fn charge_op(vm: &mut Vm, a: &BigUint, b: &BigUint, prec: i64) -> R<()> {
 
 /// Drop `k` trailing digits of `coeff` rounding by `rounding`: (new coefficient, -1 truncated
 /// inexact, 0 exact, 1 incremented). decimal.py's `_round_digits`.
-fn round_digits(coeff: &BigUint, k: i64, neg: bool, rounding: Rounding) -> (BigUint, i8) {
+fn round_digits(coeff: &Coeff, k: i64, neg: bool, rounding: Rounding) -> (Coeff, i8) {
     if k <= 0 {
         return (coeff.clone(), 0);
     }
-    // Coefficients of up to 38 digits (every one a 28-digit context makes) in machine words.
-    if let (true, Some(c)) = (k < 39, coeff.to_u128()) {
-        let p = 10u128.pow(k as u32);
-        let (q, r) = (c / p, c % p);
-        if r == 0 {
-            return (BigUint::from(q), 0);
-        }
-        let up = round_up(rounding, (2 * r).cmp(&p), q % 2 == 1, (q % 10) as u32, neg);
-        return if up {
-            (BigUint::from(q) + 1u32, 1)
-        } else {
-            (BigUint::from(q), -1)
-        };
-    }
-    let p = pow10(k as u64);
+    let p = Coeff::pow10(k as u64);
     let (q, r) = coeff.div_rem(&p);
     if r.is_zero() {
         return (q, 0);
     }
-    let last = (&q % 10u32).to_u32().unwrap_or(0);
-    let up = round_up(rounding, (&r << 1u32).cmp(&p), q.is_odd(), last, neg);
+    let half = r.add(&r).cmp(&p);
+    let up = round_up(rounding, half, q.is_odd(), q.rem_u64(10) as u32, neg);
     if up {
-        (q + 1u32, 1)
+        (q.plus_one(), 1)
     } else {
         (q, -1)
     }
@@ -486,7 +526,10 @@ fn round_up(rounding: Rounding, half: std::cmp::Ordering, odd: bool, last: u32, 
 
 fn overflow_result(neg: bool, ctx: &Ctx) -> Dec {
     let inf = Dec::special(neg, Kind::Inf);
-    let big = || Dec::finite(neg, pow10(ctx.prec as u64) - 1u32, ctx.emax - ctx.prec + 1);
+    let big = || {
+        let c = Coeff::from_big(pow10_big(ctx.prec as u64) - 1u32);
+        Dec::finite(neg, c, ctx.emax - ctx.prec + 1)
+    };
     match ctx.rounding {
         Rounding::HalfUp | Rounding::HalfEven | Rounding::HalfDown | Rounding::Up => inf,
         Rounding::Ceiling if !neg => inf,
@@ -497,7 +540,7 @@ fn overflow_result(neg: bool, ctx: &Ctx) -> Dec {
 
 /// Round `(neg, coeff, exp)` to the context, adding the conditions raised: decimal.py's
 /// `_fix` (libmpdec's finalize).
-fn fix(neg: bool, coeff: BigUint, exp: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
+fn fix(neg: bool, coeff: Coeff, exp: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
     let prec = ctx.prec;
     let etiny = ctx.etiny();
     let etop = ctx.etop();
@@ -509,7 +552,7 @@ fn fix(neg: bool, coeff: BigUint, exp: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
         }
         return Dec::finite(neg, coeff, new_exp);
     }
-    let nd = ndigits(&coeff) as i64;
+    let nd = coeff.ndigits() as i64;
     let mut exp_min = nd + exp - prec;
     if exp_min > etop {
         *conds |= OVERFLOW | INEXACT | ROUNDED;
@@ -522,13 +565,13 @@ fn fix(neg: bool, coeff: BigUint, exp: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
     if exp < exp_min {
         let (c, e) = if nd + exp - exp_min < 0 {
             // Far below: only its sign matters for rounding.
-            (BigUint::one(), exp_min - 1)
+            (Coeff::one(), exp_min - 1)
         } else {
             (coeff, exp)
         };
         let (mut q, changed) = round_digits(&c, exp_min - e, neg, ctx.rounding);
-        if changed == 1 && ndigits(&q) as i64 > prec {
-            q /= 10u32;
+        if changed == 1 && q.ndigits() as i64 > prec {
+            q = q.div10();
             exp_min += 1;
         }
         let ans = if exp_min > etop {
@@ -557,16 +600,12 @@ fn fix(neg: bool, coeff: BigUint, exp: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
     }
     if ctx.clamp && exp > etop {
         *conds |= CLAMPED;
-        return Dec::finite(neg, coeff * pow10((exp - etop) as u64), etop);
+        return Dec::finite(neg, coeff.scale((exp - etop) as u64), etop);
     }
     Dec::finite(neg, coeff, exp)
 }
 
 // ------------------------------------------------------------------------------ arithmetic
-
-fn signed(neg: bool, c: BigUint) -> BigInt {
-    BigInt::from_biguint(if neg { Sign::Minus } else { Sign::Plus }, c)
-}
 
 /// a + b (a - b when `negate_b`), finite operands: decimal.py's `_add`.
 fn add(a: &Dec, b: &Dec, negate_b: bool, ctx: &Ctx, conds: &mut u32) -> Dec {
@@ -575,12 +614,12 @@ fn add(a: &Dec, b: &Dec, negate_b: bool, ctx: &Ctx, conds: &mut u32) -> Dec {
     let prec = ctx.prec;
     if a.is_zero() && b.is_zero() {
         let neg = (a.neg && bneg) || (a.neg != bneg && ctx.rounding == Rounding::Floor);
-        return fix(neg, BigUint::zero(), exp, ctx, conds);
+        return fix(neg, Coeff::zero(), exp, ctx, conds);
     }
     if a.is_zero() || b.is_zero() {
         let (x, xneg) = if a.is_zero() { (b, bneg) } else { (a, a.neg) };
         let e = exp.max(x.exp - prec - 1);
-        return fix(xneg, &x.coeff * pow10((x.exp - e) as u64), e, ctx, conds);
+        return fix(xneg, x.coeff.scale((x.exp - e) as u64), e, ctx, conds);
     }
     let (hi, hineg, lo, loneg) = if a.exp >= b.exp {
         (a, a.neg, b, bneg)
@@ -589,34 +628,41 @@ fn add(a: &Dec, b: &Dec, negate_b: bool, ctx: &Ctx, conds: &mut u32) -> Dec {
     };
     // An operand far below the other's precision becomes a tiny sticky value, so that
     // 1E+999999 + 1 does not build a million-digit integer (rounding is unchanged).
-    let limit = hi.exp + (-1i64).min(ndigits(&hi.coeff) as i64 - prec - 2);
+    let limit = hi.exp + (-1i64).min(hi.coeff.ndigits() as i64 - prec - 2);
     let sticky;
-    let (lo_coeff, lo_exp) = if ndigits(&lo.coeff) as i64 + lo.exp - 1 < limit {
-        sticky = BigUint::one();
+    let (lo_coeff, lo_exp) = if lo.coeff.ndigits() as i64 + lo.exp - 1 < limit {
+        sticky = Coeff::one();
         (&sticky, limit)
     } else {
         (&lo.coeff, lo.exp)
     };
-    let va = signed(hineg, &hi.coeff * pow10((hi.exp - lo_exp) as u64));
-    let vb = signed(loneg, lo_coeff.clone());
-    let total = va + vb;
+    let va = hi.coeff.scale((hi.exp - lo_exp) as u64);
+    // The signed sum of (hineg, va) and (loneg, lo_coeff).
+    let (neg, total) = if hineg == loneg {
+        (hineg, va.add(lo_coeff))
+    } else {
+        match va.cmp(lo_coeff) {
+            std::cmp::Ordering::Greater => (hineg, va.sub(lo_coeff)),
+            std::cmp::Ordering::Less => (loneg, lo_coeff.sub(&va)),
+            std::cmp::Ordering::Equal => (false, Coeff::zero()),
+        }
+    };
     if total.is_zero() {
         return fix(
             ctx.rounding == Rounding::Floor,
-            BigUint::zero(),
+            Coeff::zero(),
             lo_exp,
             ctx,
             conds,
         );
     }
-    let neg = total.sign() == Sign::Minus;
-    fix(neg, total.into_parts().1, lo_exp, ctx, conds)
+    fix(neg, total, lo_exp, ctx, conds)
 }
 
 fn mul(a: &Dec, b: &Dec, ctx: &Ctx, conds: &mut u32) -> Dec {
     fix(
         a.neg ^ b.neg,
-        &a.coeff * &b.coeff,
+        a.coeff.mul(&b.coeff),
         a.exp + b.exp,
         ctx,
         conds,
@@ -636,37 +682,22 @@ fn div(a: &Dec, b: &Dec, ctx: &Ctx, conds: &mut u32) -> Dec {
     }
     let ideal = a.exp - b.exp;
     if a.is_zero() {
-        return fix(neg, BigUint::zero(), ideal, ctx, conds);
+        return fix(neg, Coeff::zero(), ideal, ctx, conds);
     }
-    let shift = ndigits(&b.coeff) as i64 - ndigits(&a.coeff) as i64 + ctx.prec + 1;
+    let shift = b.coeff.ndigits() as i64 - a.coeff.ndigits() as i64 + ctx.prec + 1;
     let mut exp = ideal - shift;
-    // Below 10**38 the quotient is found in machine words (a 28-digit context's usual case).
-    let small = || {
-        let scaled = a
-            .coeff
-            .to_u128()?
-            .checked_mul(10u128.checked_pow(shift as u32)?)?;
-        Some((scaled, b.coeff.to_u128()?))
-    };
-    let small = if (0..39).contains(&shift) {
-        small()
+    let (mut q, r) = if shift >= 0 {
+        a.coeff.scale(shift as u64).div_rem(&b.coeff)
     } else {
-        None
-    };
-    let (mut q, r) = if let Some((x, y)) = small {
-        (BigUint::from(x / y), BigUint::from(x % y))
-    } else if shift >= 0 {
-        (&a.coeff * pow10(shift as u64)).div_rem(&b.coeff)
-    } else {
-        a.coeff.div_rem(&(&b.coeff * pow10((-shift) as u64)))
+        a.coeff.div_rem(&b.coeff.scale((-shift) as u64))
     };
     if !r.is_zero() {
-        if (&q % 5u32).is_zero() {
-            q += 1u32; // sticky digit: the true quotient is above q
+        if q.rem_u64(5) == 0 {
+            q = q.plus_one(); // sticky digit: the true quotient is above q
         }
     } else {
-        while exp < ideal && (&q % 10u32).is_zero() {
-            q /= 10u32;
+        while exp < ideal && q.rem_u64(10) == 0 {
+            q = q.div10();
             exp += 1;
         }
     }
@@ -691,15 +722,15 @@ fn divmod(a: &Dec, b: &Dec, rem: bool, ctx: &Ctx, conds: &mut u32) -> Dec {
     let ideal = a.exp.min(b.exp);
     let expdiff = a.adjusted() - b.adjusted();
     let (q, r) = if a.is_zero() || expdiff <= -2 {
-        (BigUint::zero(), &a.coeff * pow10((a.exp - ideal) as u64))
+        (Coeff::zero(), a.coeff.scale((a.exp - ideal) as u64))
     } else if expdiff <= ctx.prec {
         let (x, y) = if a.exp >= b.exp {
-            (&a.coeff * pow10((a.exp - b.exp) as u64), b.coeff.clone())
+            (a.coeff.scale((a.exp - b.exp) as u64), b.coeff.clone())
         } else {
-            (a.coeff.clone(), &b.coeff * pow10((b.exp - a.exp) as u64))
+            (a.coeff.clone(), b.coeff.scale((b.exp - a.exp) as u64))
         };
         let (q, r) = x.div_rem(&y);
-        if q >= pow10(ctx.prec as u64) {
+        if q >= Coeff::pow10(ctx.prec as u64) {
             *conds |= DIV_IMPOSSIBLE;
             return Dec::nan();
         }
@@ -719,14 +750,14 @@ fn divmod(a: &Dec, b: &Dec, rem: bool, ctx: &Ctx, conds: &mut u32) -> Dec {
 /// (callers bound `d.exp - exp` by the precision).
 fn rescale(d: &Dec, exp: i64, rounding: Rounding) -> (Dec, i8) {
     if d.is_zero() {
-        return (Dec::finite(d.neg, BigUint::zero(), exp), 0);
+        return (Dec::finite(d.neg, Coeff::zero(), exp), 0);
     }
     if d.exp >= exp {
-        let c = &d.coeff * pow10((d.exp - exp) as u64);
+        let c = d.coeff.scale((d.exp - exp) as u64);
         return (Dec::finite(d.neg, c, exp), 0);
     }
-    let (c, cur) = if ndigits(&d.coeff) as i64 + d.exp - exp < 0 {
-        (BigUint::one(), exp - 1)
+    let (c, cur) = if d.coeff.ndigits() as i64 + d.exp - exp < 0 {
+        (Coeff::one(), exp - 1)
     } else {
         (d.coeff.clone(), d.exp)
     };
@@ -741,14 +772,14 @@ fn quantize(d: &Dec, e: &Dec, rounding: Rounding, ctx: &Ctx, conds: &mut u32) ->
         return Dec::nan();
     }
     if d.is_zero() {
-        return fix(d.neg, BigUint::zero(), e.exp, ctx, conds);
+        return fix(d.neg, Coeff::zero(), e.exp, ctx, conds);
     }
     if d.adjusted() > ctx.emax || d.adjusted() - e.exp + 1 > ctx.prec {
         *conds |= INVALID;
         return Dec::nan();
     }
     let (ans, changed) = rescale(d, e.exp, rounding);
-    if ans.adjusted() > ctx.emax || ndigits(&ans.coeff) as i64 > ctx.prec {
+    if ans.adjusted() > ctx.emax || ans.coeff.ndigits() as i64 > ctx.prec {
         *conds |= INVALID;
         return Dec::nan();
     }
@@ -776,7 +807,7 @@ fn is_integral(d: &Dec) -> bool {
         return true;
     }
     let k = d.exp.unsigned_abs();
-    k <= ndigits(&d.coeff) && (&d.coeff % pow10(k)).is_zero()
+    k <= d.coeff.ndigits() && d.coeff.div_rem(&Coeff::pow10(k)).1.is_zero()
 }
 
 /// The value of an integral `d` if it fits an i64.
@@ -788,18 +819,18 @@ fn small_int(d: &Dec) -> Option<i64> {
         if d.exp > 18 {
             return None;
         }
-        &d.coeff * pow10(d.exp as u64)
+        d.coeff.scale(d.exp as u64)
     } else {
-        &d.coeff / pow10(d.exp.unsigned_abs())
+        d.coeff.div_rem(&Coeff::pow10(d.exp.unsigned_abs())).0
     };
-    let v = v.to_i64()?;
+    let v = i64::try_from(v.to_u64()?).ok()?;
     Some(if d.neg { -v } else { v })
 }
 
 /// libmpdec's early overflow/underflow test for x**y (|x| != 1, y != 0): decimal.py's
 /// `_pow_bounds`.
 fn pow_bounds(x: &Dec, y: &Dec, rsign: bool, ctx: &Ctx, conds: &mut u32) -> Option<Dec> {
-    let exp_digits = |n: i64| ndigits(&BigUint::from(n.unsigned_abs())) as i64;
+    let exp_digits = |n: i64| Coeff::Small(u128::from(n.unsigned_abs())).ndigits() as i64;
     let lb_theta = y.adjusted();
     let t = x.adjusted();
     let lb_zeta = if t > 0 {
@@ -816,7 +847,7 @@ fn pow_bounds(x: &Dec, y: &Dec, rsign: bool, ctx: &Ctx, conds: &mut u32) -> Opti
             clamp: false,
             capitals: true,
         };
-        let one = Dec::finite(false, BigUint::one(), 0);
+        let one = Dec::finite(false, Coeff::one(), 0);
         let abs = Dec::finite(false, x.coeff.clone(), x.exp);
         let u = add(&abs, &one, true, &maxctx, &mut 0).adjusted();
         if t == 0 {
@@ -827,10 +858,10 @@ fn pow_bounds(x: &Dec, y: &Dec, rsign: bool, ctx: &Ctx, conds: &mut u32) -> Opti
     };
     if (t < 0) == y.neg {
         if exp_digits(ctx.emax) < lb_zeta + lb_theta {
-            return Some(fix(rsign, BigUint::one(), exp_inf(ctx), ctx, conds));
+            return Some(fix(rsign, Coeff::one(), exp_inf(ctx), ctx, conds));
         }
     } else if exp_digits(ctx.etiny()) < lb_zeta + lb_theta {
-        return Some(fix(rsign, BigUint::one(), ctx.etiny() - 1, ctx, conds));
+        return Some(fix(rsign, Coeff::one(), ctx.etiny() - 1, ctx, conds));
     }
     None
 }
@@ -848,25 +879,25 @@ fn pow_int(x: &Dec, y: &Dec, n: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
         if y.neg {
             return Dec::special(rsign, Kind::Inf);
         }
-        return Dec::finite(rsign, BigUint::zero(), 0);
+        return Dec::finite(rsign, Coeff::zero(), 0);
     }
     if y.is_zero() {
-        return Dec::finite(rsign, BigUint::one(), 0);
+        return Dec::finite(rsign, Coeff::one(), 0);
     }
     if x.adjusted() == 0
-        && ndigits(&x.coeff) as i64 == 1 - x.exp
-        && x.coeff == pow10((-x.exp) as u64)
+        && x.coeff.ndigits() as i64 == 1 - x.exp
+        && x.coeff == Coeff::pow10((-x.exp) as u64)
     {
         // A power of one: exact (1.0**3 == 1.000), at most prec digits.
         if y.neg {
-            return Dec::finite(rsign, BigUint::one(), 0);
+            return Dec::finite(rsign, Coeff::one(), 0);
         }
         let mut shift = n.saturating_mul(-x.exp);
         if shift > ctx.prec - 1 {
             shift = ctx.prec - 1;
             *conds |= ROUNDED;
         }
-        return Dec::finite(rsign, pow10(shift as u64), -shift);
+        return Dec::finite(rsign, Coeff::pow10(shift as u64), -shift);
     }
     if let Some(r) = pow_bounds(x, y, rsign, ctx, conds) {
         return r;
@@ -878,7 +909,7 @@ fn pow_int(x: &Dec, y: &Dec, n: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
         ..*ctx
     };
     let base = if y.neg {
-        div(&Dec::finite(false, BigUint::one(), 0), x, &work, conds)
+        div(&Dec::finite(false, Coeff::one(), 0), x, &work, conds)
     } else {
         Dec::finite(x.neg, x.coeff.clone(), x.exp)
     };
@@ -900,7 +931,7 @@ fn pow_int(x: &Dec, y: &Dec, n: i64, ctx: &Ctx, conds: &mut u32) -> Dec {
     }
     *conds |= wconds;
     if result.kind != Kind::Finite {
-        return fix(rsign, BigUint::one(), exp_inf(ctx), ctx, conds);
+        return fix(rsign, Coeff::one(), exp_inf(ctx), ctx, conds);
     }
     fix(rsign, result.coeff, result.exp, ctx, conds)
 }
@@ -922,8 +953,8 @@ fn cmp(a: &Dec, b: &Dec) -> i32 {
     let (sa, sb) = (a.adjusted(), b.adjusted());
     let r = if sa == sb {
         let e = a.exp.min(b.exp);
-        let x = &a.coeff * pow10((a.exp - e) as u64);
-        let y = &b.coeff * pow10((b.exp - e) as u64);
+        let x = a.coeff.scale((a.exp - e) as u64);
+        let y = b.coeff.scale((b.exp - e) as u64);
         x.cmp(&y) as i32
     } else if sa > sb {
         1
@@ -976,7 +1007,7 @@ fn hash(d: &Dec) -> i64 {
     } else {
         powmod(INV10, d.exp.unsigned_abs())
     };
-    let c = (&d.coeff % HASH_MODULUS).to_u64().unwrap_or(0);
+    let c = d.coeff.rem_u64(HASH_MODULUS);
     let h = mulmod(c, exp_hash) as i64;
     let ans = if d.neg { -h } else { h };
     if ans == -1 {
@@ -988,7 +1019,7 @@ fn hash(d: &Dec) -> i64 {
 
 /// `str()` of a finite value (scientific notation): decimal.py's `__str__`.
 fn to_str(d: &Dec, capitals: bool) -> String {
-    let digits = d.coeff.to_str_radix(10);
+    let digits = d.coeff.to_decimal();
     let n = digits.len() as i64;
     let leftdigits = d.exp + n;
     let dotplace = if d.exp <= 0 && leftdigits > -6 {
@@ -1088,11 +1119,7 @@ fn parse(s: &str) -> Option<Dec> {
     if sig.len() > MAX_DIGITS {
         return None;
     }
-    let coeff = if sig.is_empty() {
-        BigUint::zero()
-    } else {
-        BigUint::parse_bytes(sig, 10)?
-    };
+    let coeff = Coeff::parse(sig)?;
     let exp = exp - frac.len() as i64;
     if exp + sig.len().max(1) as i64 - 1 > MAX_EMAX {
         return None; // beyond CPython's exponent range: decimal.py signals it
@@ -1206,7 +1233,7 @@ fn get_int(vm: &mut Vm, a: Args) -> R<Value> {
     self_dec(vm, &a)?;
     let d = dec_of(&a.pos[0]).expect("checked");
     vm.charge(cost::bigint_linear(d.coeff.bits()))?;
-    Ok(int_value(&d.coeff))
+    Ok(d.coeff.to_value())
 }
 
 fn get_exp(vm: &mut Vm, a: Args) -> R<Value> {
@@ -1293,7 +1320,7 @@ struct Common<'a> {
     x: Operand<'a>,
     y: Operand<'a>,
     ctx: Ctx,
-    ctx_obj: Value,
+    read: CtxRead,
 }
 
 fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Common<'a>>> {
@@ -1304,15 +1331,15 @@ fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Co
     ) else {
         return Ok(None);
     };
-    let Some((ctx, ctx_obj)) = context(vm, &reg, explicit)? else {
+    let Some(read) = context(vm, &reg, explicit)? else {
         return Ok(None);
     };
     Ok(Some(Common {
         reg,
         x,
         y,
-        ctx,
-        ctx_obj,
+        ctx: read.ctx,
+        read,
     }))
 }
 
@@ -1337,7 +1364,7 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
         x,
         y,
         ctx,
-        ctx_obj,
+        read,
     }) = common(vm, a, context_arg.as_ref())?
     else {
         return Ok(None);
@@ -1354,7 +1381,7 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
         Op::Mod => divmod(l, r, true, &ctx, &mut conds),
     };
     drop((x, y));
-    signal(vm, &reg, &ctx_obj, conds)?;
+    signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
@@ -1451,11 +1478,11 @@ fn try_str(vm: &mut Vm, a: &Args) -> R<Option<String>> {
         return Ok(None);
     };
     let bits = d.coeff.bits();
-    let needs_exp = d.exp > 0 || d.exp + (ndigits(&d.coeff) as i64) <= -6;
+    let needs_exp = d.exp > 0 || d.exp + (d.coeff.ndigits() as i64) <= -6;
     drop(d);
     let capitals = if needs_exp {
         match context(vm, &reg, None)? {
-            Some((c, _)) => c.capitals,
+            Some(read) => read.ctx.capitals,
             None => return Ok(None),
         }
     } else {
@@ -1506,7 +1533,7 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
         x,
         y: e,
         ctx,
-        ctx_obj,
+        read,
     }) = common(vm, a, context_arg.as_ref())?
     else {
         return Ok(None);
@@ -1522,7 +1549,7 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     let mut conds = 0;
     let res = quantize(&x, &e, rounding, &ctx, &mut conds);
     drop((x, e));
-    signal(vm, &reg, &ctx_obj, conds)?;
+    signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 
@@ -1543,7 +1570,7 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
         x,
         y,
         ctx,
-        ctx_obj,
+        read,
     }) = common(vm, a, None)?
     else {
         return Ok(None);
@@ -1562,7 +1589,7 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     let mut conds = 0;
     let res = pow_int(&x, &y, n, &ctx, &mut conds);
     drop((x, y));
-    signal(vm, &reg, &ctx_obj, conds)?;
+    signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
 

@@ -378,8 +378,14 @@ impl Vm<'_> {
             // `object.__new__` (a builtin) is the default below; native modules' classes
             // (`crate::native`) may define their own `__new__`.
             Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w)) if !is_builtin_new(&w.0) => {
-                let mut a = args.clone();
-                a.pos.insert(0, Value::Class(c.clone()));
+                // Built at its size: a clone then an insert at the front reallocated.
+                let mut pos = Vec::with_capacity(args.pos.len() + 1);
+                pos.push(Value::Class(c.clone()));
+                pos.extend(args.pos.iter().cloned());
+                let a = Args {
+                    pos,
+                    kw: args.kw.clone(),
+                };
                 let f = w.0.clone();
                 let v = self.call(&f, a)?;
                 let vc = self.type_of(&v);
@@ -411,6 +417,10 @@ impl Vm<'_> {
                     )));
                 }
             }
+            // `object.__init__` (the class defines `__new__`, as native classes do) does
+            // nothing and charges nothing: not called, its argument vector is not built.
+            Some(Value::Builtin(b))
+                if matches!(b.kind, BuiltinKind::Func(BuiltinFn::ObjectInit)) => {}
             Some(other @ Value::Builtin(_)) => {
                 args.pos.insert(0, inst.clone());
                 self.call(&other, args)?;
@@ -590,16 +600,32 @@ impl Vm<'_> {
 
     /// Call `m`, a special method [`Vm::lookup_dunder`] found for `v`, with `args`.
     pub fn call_special(&mut self, v: &Value, m: Value, args: Vec<Value>) -> R<Value> {
-        // Special methods invoked by operators and builtins (`__eq__` from a dict lookup,
-        // `__lt__` from sort, …) pay the call cost like an explicit call.
-        self.charge(crate::cost::CALL)?;
         let mut a = Vec::with_capacity(args.len() + 1);
         a.push(v.clone());
         a.extend(args);
+        self.call_special_with(v, m, a)
+    }
+
+    /// [`Vm::call_dunder`] with one argument, its vector built only when the method exists
+    /// and built once (operators call their special methods this way).
+    pub fn call_dunder1(&mut self, v: &Value, name: &str, arg: &Value) -> R<Option<Value>> {
+        let Some(m) = self.lookup_dunder(v, name) else {
+            return Ok(None);
+        };
+        self.call_special_with(v, m, vec![v.clone(), arg.clone()])
+            .map(Some)
+    }
+
+    /// Call special method `m` of `v` with `a`, the receiver `v` first then the arguments.
+    fn call_special_with(&mut self, v: &Value, m: Value, mut a: Vec<Value>) -> R<Value> {
+        // Special methods invoked by operators and builtins (`__eq__` from a dict lookup,
+        // `__lt__` from sort, …) pay the call cost like an explicit call.
+        self.charge(crate::cost::CALL)?;
         match m {
             Value::StaticMethod(w) => {
                 let f = w.0.clone();
-                self.call(&f, Args::new(a[1..].to_vec()))
+                a.remove(0);
+                self.call(&f, Args::new(a))
             }
             Value::ClassMethod(w) => {
                 let f = w.0.clone();

@@ -461,7 +461,7 @@ impl Vm<'_> {
         }
         let (fwd, rev, ip) = dunder(op);
         if inplace {
-            if let Some(r) = self.call_dunder(a, ip, vec![b.clone()])? {
+            if let Some(r) = self.call_dunder1(a, ip, b)? {
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
@@ -473,19 +473,19 @@ impl Vm<'_> {
         let b_first =
             !Rc::ptr_eq(&ta, &tb) && tb.is_subclass(&ta) && self.lookup_dunder(b, rev).is_some();
         if b_first {
-            if let Some(r) = self.call_dunder(b, rev, vec![a.clone()])? {
+            if let Some(r) = self.call_dunder1(b, rev, a)? {
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
             }
         }
-        if let Some(r) = self.call_dunder(a, fwd, vec![b.clone()])? {
+        if let Some(r) = self.call_dunder1(a, fwd, b)? {
             if !matches!(r, Value::NotImplemented) {
                 return Ok(r);
             }
         }
         if !b_first && !Rc::ptr_eq(&ta, &tb) {
-            if let Some(r) = self.call_dunder(b, rev, vec![a.clone()])? {
+            if let Some(r) = self.call_dunder1(b, rev, a)? {
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
@@ -1250,13 +1250,13 @@ impl Vm<'_> {
                         ("__ne__", "__ne__")
                     };
                     let mut declined = 0;
-                    if let Some(v) = self.call_dunder(a, m, vec![b.clone()])? {
+                    if let Some(v) = self.call_dunder1(a, m, b)? {
                         if !matches!(v, Value::NotImplemented) {
                             return Ok(v);
                         }
                         declined += 1;
                     }
-                    if let Some(v) = self.call_dunder(b, other, vec![a.clone()])? {
+                    if let Some(v) = self.call_dunder1(b, other, a)? {
                         if !matches!(v, Value::NotImplemented) {
                             return Ok(v);
                         }
@@ -1269,7 +1269,7 @@ impl Vm<'_> {
                     }
                     if op == CmpOp::Ne {
                         // Default __ne__ inverts __eq__.
-                        if let Some(v) = self.call_dunder(a, "__eq__", vec![b.clone()])? {
+                        if let Some(v) = self.call_dunder1(a, "__eq__", b)? {
                             if !matches!(v, Value::NotImplemented) {
                                 return Ok(Value::Bool(!self.truthy(&v)?));
                             }
@@ -1315,12 +1315,12 @@ impl Vm<'_> {
             CmpOp::Gt => ("__gt__", "__lt__"),
             _ => ("__ge__", "__le__"),
         };
-        if let Some(v) = self.call_dunder(a, f, vec![b.clone()])? {
+        if let Some(v) = self.call_dunder1(a, f, b)? {
             if !matches!(v, Value::NotImplemented) {
                 return Ok(v);
             }
         }
-        if let Some(v) = self.call_dunder(b, r, vec![a.clone()])? {
+        if let Some(v) = self.call_dunder1(b, r, a)? {
             if !matches!(v, Value::NotImplemented) {
                 return Ok(v);
             }
@@ -1610,12 +1610,12 @@ impl Vm<'_> {
             }
             _ => return Ok(a.is(b)),
         }
-        if let Some(v) = self.call_dunder(a, "__eq__", vec![b.clone()])? {
+        if let Some(v) = self.call_dunder1(a, "__eq__", b)? {
             if !matches!(v, Value::NotImplemented) {
                 return self.truthy(&v);
             }
         }
-        if let Some(v) = self.call_dunder(b, "__eq__", vec![a.clone()])? {
+        if let Some(v) = self.call_dunder1(b, "__eq__", a)? {
             if !matches!(v, Value::NotImplemented) {
                 return self.truthy(&v);
             }
@@ -2203,7 +2203,7 @@ impl Vm<'_> {
                         return self.contains_iter(c, k);
                     }
                 }
-                if let Some(r) = self.call_dunder(c, "__contains__", vec![k.clone()])? {
+                if let Some(r) = self.call_dunder1(c, "__contains__", k)? {
                     return self.truthy(&r);
                 }
                 let b = i.base.borrow().clone();
