@@ -62,7 +62,9 @@ def components(graph):
     return len({find(u) for u in graph})
 
 
-g = build(70000)
-levels = bfs(g, 0)
-paths = dijkstra(g, 0)
-print(len(levels), max(levels.values()), sum(paths.values()) % 1000003, components(g))
+# Repeated so that CPython runs for at least 0.5 s (issue 18's benchmark rule).
+for _round in range(2):
+    g = build(70000)
+    levels = bfs(g, 0)
+    paths = dijkstra(g, 0)
+    print(len(levels), max(levels.values()), sum(paths.values()) % 1000003, components(g))
