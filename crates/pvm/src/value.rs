@@ -2340,4 +2340,54 @@ mod tests {
         }
         crate::memory::take_debt();
     }
+
+    /// A name's remembered absence (`PyDict::find_name_memo`) answers as the walk does and
+    /// owes the same probes, in the table whose stamp it recorded; every change of the
+    /// table's keys takes a new stamp, so the memo is never trusted across one.
+    #[test]
+    fn remembered_absence_owes_what_the_walk_owes() {
+        use super::{PyDict, PyStr};
+        use std::cell::Cell;
+        use std::rc::Rc;
+        let name = Rc::new(PyStr::new("absent"));
+        let mut t = Table::default();
+        // Keys sharing the name's hash: the walk that misses reads past all of them.
+        for k in 0..12 {
+            t.push(name.hash(), Value::str(&format!("k{k}")), Value::Int(k));
+        }
+        crate::memory::take_debt();
+        assert_eq!(PyDict::find_name(&t, &name), None);
+        let walked = crate::memory::take_debt();
+        assert!(walked > 0, "the walk reads more than the free probes");
+        let memo = Cell::new((0, 0));
+        assert_eq!(PyDict::find_name_memo(&t, &name, &memo), None);
+        assert_eq!(crate::memory::take_debt(), walked);
+        assert_eq!(memo.get().0, t.stamp());
+        assert_eq!(PyDict::find_name_memo(&t, &name, &memo), None);
+        assert_eq!(
+            crate::memory::take_debt(),
+            walked,
+            "a remembered absence owes the walk"
+        );
+        // A clone holds the same keys under the same index: the memo holds for it too.
+        assert_eq!(t.clone().stamp(), t.stamp());
+        let before = t.stamp();
+        t.push(name.hash(), Value::Str(name.clone()), Value::None);
+        assert_ne!(t.stamp(), before);
+        let at = PyDict::find_name_memo(&t, &name, &memo).expect("found once inserted");
+        t.remove_at(at);
+        let removed = t.stamp();
+        assert_ne!(removed, before);
+        assert_eq!(PyDict::find_name_memo(&t, &name, &memo), None);
+        assert_eq!(memo.get().0, removed);
+        t.clear();
+        assert_eq!(
+            t.stamp(),
+            0,
+            "an empty table has stamp 0, missed in no reads"
+        );
+        crate::memory::take_debt();
+        assert_eq!(PyDict::find_name_memo(&t, &name, &memo), None);
+        assert_eq!(crate::memory::take_debt(), 0);
+    }
 }
