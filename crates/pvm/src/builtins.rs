@@ -386,7 +386,7 @@ pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
 }
 
 /// The attribute-name argument of getattr/setattr/delattr/hasattr.
-fn attr_name(vm: &mut Vm, a: &Args, fname: &str) -> R<Rc<PyStr>> {
+fn attr_name(vm: &mut Vm, a: &[Value], fname: &str) -> R<Rc<PyStr>> {
     match arg(vm, a, 1, fname)? {
         Value::Str(s) => Ok(s),
         other => {
@@ -396,8 +396,8 @@ fn attr_name(vm: &mut Vm, a: &Args, fname: &str) -> R<Rc<PyStr>> {
     }
 }
 
-fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
-    match a.pos.get(i) {
+fn arg(vm: &mut Vm, a: &[Value], i: usize, fname: &str) -> R<Value> {
+    match a.get(i) {
         Some(v) => Ok(v.clone()),
         None => Err(vm.type_err(format!("{fname}() missing required argument"))),
     }
@@ -444,43 +444,45 @@ fn is_instance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
 }
 
 fn minmax(vm: &mut Vm, mut a: Args, is_max: bool) -> R<Value> {
-    let name = if is_max { "max" } else { "min" };
     let key = a.take_kw("key").unwrap_or(Value::None);
     let default = a.take_kw("default");
-    if a.pos.is_empty() {
-        return Err(vm.type_err(format!("{name} expected at least 1 argument, got 0")));
-    }
-    // One iterable is streamed (constant memory, as CPython); several arguments are the items.
-    let it = if a.pos.len() == 1 {
-        vm.iter(&a.pos[0])?
-    } else {
-        if default.is_some() {
-            return Err(vm.type_err(format!(
-                "Cannot specify a default for {name}() with multiple positional arguments"
-            )));
-        }
-        vm.iter(&Value::tuple(std::mem::take(&mut a.pos)))?
-    };
+    minmax_of(vm, &a.pos, is_max, &key, default)
+}
+
+/// `min(…)`/`max(…)` of positional arguments, `key` (`None`: the items themselves) and
+/// `default` given.
+fn minmax_of(
+    vm: &mut Vm,
+    a: &[Value],
+    is_max: bool,
+    key: &Value,
+    default: Option<Value>,
+) -> R<Value> {
+    let name = if is_max { "max" } else { "min" };
     let mut best: Option<(Value, Value)> = None;
-    while let Some(x) = vm.next(&it)? {
-        vm.charge(cost::PER_ELEM_CMP)?;
-        let k = if key.is_none() {
-            x.clone()
-        } else {
-            vm.call1(&key, x.clone())?
-        };
-        match &best {
-            None => best = Some((k, x)),
-            Some((bk, _)) => {
-                let op = if is_max {
-                    crate::bytecode::CmpOp::Gt
-                } else {
-                    crate::bytecode::CmpOp::Lt
-                };
-                let r = vm.compare(&k, bk, op)?;
-                if vm.truthy(&r)? {
-                    best = Some((k, x));
-                }
+    match a {
+        [] => return Err(vm.type_err(format!("{name} expected at least 1 argument, got 0"))),
+        // One iterable is streamed (constant memory, as CPython).
+        [iterable] => {
+            let it = vm.iter(iterable)?;
+            while let Some(x) = vm.next(&it)? {
+                minmax_step(vm, &mut best, x, is_max, key)?;
+            }
+        }
+        // Several arguments are the items, read where they lie. The tuple of them and its
+        // iterator, which the streamed loop would walk, are accounted as if made (as `sum`
+        // does), so memory figures and growth do not depend on which path ran.
+        items => {
+            if default.is_some() {
+                return Err(vm.type_err(format!(
+                    "Cannot specify a default for {name}() with multiple positional arguments"
+                )));
+            }
+            let _tuple =
+                crate::memory::Acct::new(crate::memory::HEADER + items.len() * crate::memory::SLOT);
+            let _iter = crate::memory::Acct::new(PyIter::SIZE);
+            for x in items {
+                minmax_step(vm, &mut best, x.clone(), is_max, key)?;
             }
         }
     }
@@ -491,6 +493,37 @@ fn minmax(vm: &mut Vm, mut a: Args, is_max: bool) -> R<Value> {
             None => Err(vm.value_err(format!("{name}() arg is an empty sequence"))),
         },
     }
+}
+
+/// One item of `min`/`max`: its key compared with the best so far, paid per element.
+fn minmax_step(
+    vm: &mut Vm,
+    best: &mut Option<(Value, Value)>,
+    x: Value,
+    is_max: bool,
+    key: &Value,
+) -> R<()> {
+    vm.charge(cost::PER_ELEM_CMP)?;
+    let k = if key.is_none() {
+        x.clone()
+    } else {
+        vm.call1(key, x.clone())?
+    };
+    match best {
+        None => *best = Some((k, x)),
+        Some((bk, _)) => {
+            let op = if is_max {
+                crate::bytecode::CmpOp::Gt
+            } else {
+                crate::bytecode::CmpOp::Lt
+            };
+            let r = vm.compare(&k, bk, op)?;
+            if vm.truthy(&r)? {
+                *best = Some((k, x));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn print(vm: &mut Vm, mut a: Args) -> R<Value> {
@@ -538,7 +571,7 @@ fn print(vm: &mut Vm, mut a: Args) -> R<Value> {
 }
 
 fn round(vm: &mut Vm, a: Args) -> R<Value> {
-    let x = arg(vm, &a, 0, "round")?;
+    let x = arg(vm, &a.pos, 0, "round")?;
     let nd = a.pos.get(1).cloned().filter(|v| !v.is_none());
     match (&x, nd) {
         (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), None) => Ok(match x {
@@ -608,13 +641,61 @@ fn round(vm: &mut Vm, a: Args) -> R<Value> {
     }
 }
 
+/// A builtin called with positional arguments only, given them where they lie.
+pub type PositionalFn = fn(&mut Vm, &[Value]) -> R<Value>;
+
+/// The builtins that take their arguments as a slice when called without keywords: every
+/// positional-only builtin, and `min`, `max` and `sum` without their keywords. The
+/// interpreter calls these with its value stack's top (`f(a, b)` makes no argument vector);
+/// [`call_builtin`] calls the same functions with `Args::pos`, so both paths answer and
+/// charge alike.
+pub fn positional(f: BuiltinFn) -> Option<PositionalFn> {
+    use BuiltinFn as F;
+    Some(match f {
+        F::Len => len,
+        F::Abs => abs,
+        F::IsInstance => isinstance,
+        F::Repr => repr,
+        F::Iter => iter,
+        F::Next => next,
+        F::Any => |vm, a| any_all(vm, true, a),
+        F::All => |vm, a| any_all(vm, false, a),
+        F::Divmod => divmod,
+        F::Chr => chr,
+        F::Ord => ord,
+        F::Callable => callable,
+        F::Hash => hash,
+        F::Min => |vm, a| minmax_of(vm, a, false, &Value::None, None),
+        F::Max => |vm, a| minmax_of(vm, a, true, &Value::None, None),
+        F::Sum => |vm, a| sum_of(vm, a, None),
+        _ => return None,
+    })
+}
+
 /// Call builtin function `f`: one arm per function, each a call or a line.
 pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
     use BuiltinFn as F;
+    if a.kw.is_empty() {
+        if let Some(call) = positional(f) {
+            return call(vm, &a.pos);
+        }
+    }
     match f {
+        // Positional-only builtins (`positional`) given keywords, as CPython refuses them.
+        F::Len
+        | F::Abs
+        | F::IsInstance
+        | F::Repr
+        | F::Iter
+        | F::Next
+        | F::Any
+        | F::All
+        | F::Divmod
+        | F::Chr
+        | F::Ord
+        | F::Callable
+        | F::Hash => Err(vm.type_err(format!("{}() takes no keyword arguments", f.name()))),
         F::Print => print(vm, a),
-        F::Len => len(vm, a),
-        F::Abs => abs(vm, a),
         F::Min => minmax(vm, a, false),
         F::Max => minmax(vm, a, true),
         F::Sum => sum(vm, a),
@@ -624,27 +705,16 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
         F::Zip => zip(vm, a),
         F::Map => map(vm, a),
         F::Filter => filter(vm, a),
-        F::IsInstance => isinstance(vm, a),
         F::IsSubclass => issubclass(vm, a),
         F::HasAttr => hasattr(vm, a),
         F::GetAttr => getattr(vm, a),
         F::SetAttr => setattr(vm, a),
         F::DelAttr => delattr(vm, a),
-        F::Repr => repr(vm, a),
-        F::Iter => iter(vm, a),
-        F::Next => next(vm, a),
         F::AIter => aiter(vm, a),
         F::ANext => anext(vm, a),
-        F::Any => any_all(vm, true, a),
-        F::All => any_all(vm, false, a),
-        F::Divmod => divmod(vm, a),
         F::Pow => pow(vm, a),
         F::Round => round(vm, a),
         F::Hex | F::Oct | F::Bin => radix(vm, f, a),
-        F::Chr => chr(vm, a),
-        F::Ord => ord(vm, a),
-        F::Callable => callable(vm, a),
-        F::Hash => hash(vm, a),
         F::Format => format(vm, a),
         F::Ascii => ascii(vm, a),
         F::Vars => vars(vm, a),
@@ -763,7 +833,7 @@ fn bytes_fromhex(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `float.fromhex(s)` (the class first).
 fn float_fromhex(vm: &mut Vm, a: Args) -> R<Value> {
-    let cls = arg(vm, &a, 0, "fromhex")?;
+    let cls = arg(vm, &a.pos, 0, "fromhex")?;
     let s = match a.pos.get(1) {
         Some(Value::Str(s)) => s.clone(),
         Some(_) => return Err(vm.type_err("bad argument type for built-in operation")),
@@ -780,9 +850,9 @@ fn float_fromhex(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `dict.fromkeys(iterable, value=None)` (the class first).
 fn dict_fromkeys(vm: &mut Vm, a: Args) -> R<Value> {
-    let cls = arg(vm, &a, 0, "fromkeys")?;
+    let cls = arg(vm, &a.pos, 0, "fromkeys")?;
     let keys = {
-        let x_ = arg(vm, &a, 1, "fromkeys")?;
+        let x_ = arg(vm, &a.pos, 1, "fromkeys")?;
         vm.collect(&x_)
     }?;
     let v = a.pos.get(2).cloned().unwrap_or(Value::None);
@@ -837,21 +907,21 @@ fn exc_with_traceback(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 /// `len(…)`.
-fn len(vm: &mut Vm, a: Args) -> R<Value> {
-    if a.pos.len() != 1 {
+fn len(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    if a.len() != 1 {
         return Err(vm.type_err(format!(
             "len() takes exactly one argument ({} given)",
-            a.pos.len()
+            a.len()
         )));
     }
-    let v = arg(vm, &a, 0, "len")?;
+    let v = arg(vm, a, 0, "len")?;
     let n = len_of(vm, &v)?;
     Ok(Value::Int(n as i64))
 }
 
 /// `abs(…)`.
-fn abs(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "abs")?;
+fn abs(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let v = arg(vm, a, 0, "abs")?;
     match &v {
         Value::Int(i) => match i.checked_abs() {
             Some(x) => Ok(Value::Int(x)),
@@ -865,7 +935,7 @@ fn abs(vm: &mut Vm, a: Args) -> R<Value> {
             // A subclass of int/float without __abs__ takes its value's.
             None if !Vm::base_of(&v).is(&v) => {
                 let b = Vm::base_of(&v);
-                abs(vm, Args::new(vec![b]))
+                abs(vm, &[b])
             }
             None => Err(vm.type_err(format!(
                 "bad operand type for abs(): '{}'",
@@ -877,10 +947,13 @@ fn abs(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `sum(…)`.
 fn sum(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let start = a
-        .take_kw("start")
-        .or_else(|| a.pos.get(1).cloned())
-        .unwrap_or(Value::Int(0));
+    let start = a.take_kw("start");
+    sum_of(vm, &a.pos, start)
+}
+
+/// `sum(…)` of positional arguments, the `start` keyword given.
+fn sum_of(vm: &mut Vm, a: &[Value], start: Option<Value>) -> R<Value> {
+    let start = start.or_else(|| a.get(1).cloned()).unwrap_or(Value::Int(0));
     match start {
         Value::Str(_) => {
             return Err(vm.type_err("sum() can't sum strings [use ''.join(seq) instead]"))
@@ -895,7 +968,7 @@ fn sum(vm: &mut Vm, mut a: Args) -> R<Value> {
     }
     // Streamed, as CPython: a generator of any length sums in constant memory.
     let it = {
-        let x_ = arg(vm, &a, 0, "sum")?;
+        let x_ = arg(vm, a, 0, "sum")?;
         if let Value::List(_) | Value::Tuple(_) = x_ {
             return sum_seq(vm, &x_, start);
         }
@@ -954,7 +1027,7 @@ fn sorted(vm: &mut Vm, mut a: Args) -> R<Value> {
         None => false,
     };
     let items = {
-        let x_ = arg(vm, &a, 0, "sorted")?;
+        let x_ = arg(vm, &a.pos, 0, "sorted")?;
         vm.collect(&x_)
     }?;
     let v = crate::objects::list::sort_values(vm, items, &key, rev)?;
@@ -963,7 +1036,7 @@ fn sorted(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 /// `reversed(…)`.
 fn reversed(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "reversed")?;
+    let v = arg(vm, &a.pos, 0, "reversed")?;
     if let Value::Instance(_) | Value::Class(_) = &v {
         // `__reversed__ = None` opts out (collections.abc.Mapping does).
         if vm
@@ -1020,7 +1093,7 @@ fn enumerate(vm: &mut Vm, mut a: Args) -> R<Value> {
         vm.index_of(&start)?;
     }
     let it = {
-        let x_ = arg(vm, &a, 0, "enumerate")?;
+        let x_ = arg(vm, &a.pos, 0, "enumerate")?;
         vm.iter(&x_)
     }?;
     Ok(Value::Iter(Rc::new(PyIter::new(IterState::Enumerate {
@@ -1050,7 +1123,7 @@ fn map(vm: &mut Vm, a: Args) -> R<Value> {
     if a.pos.len() < 2 {
         return Err(vm.type_err("map() must have at least two arguments."));
     }
-    let f = arg(vm, &a, 0, "map")?;
+    let f = arg(vm, &a.pos, 0, "map")?;
     let mut its = Vec::new();
     for x in &a.pos[1..] {
         its.push(vm.iter(x)?);
@@ -1063,9 +1136,9 @@ fn map(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `filter(…)`.
 fn filter(vm: &mut Vm, a: Args) -> R<Value> {
-    let f = arg(vm, &a, 0, "filter")?;
+    let f = arg(vm, &a.pos, 0, "filter")?;
     let it = {
-        let x_ = arg(vm, &a, 1, "filter")?;
+        let x_ = arg(vm, &a.pos, 1, "filter")?;
         vm.iter(&x_)
     }?;
     Ok(Value::Iter(Rc::new(PyIter::new(IterState::Filter {
@@ -1075,16 +1148,16 @@ fn filter(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 /// `isinstance(…)`.
-fn isinstance(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "isinstance")?;
-    let t = arg(vm, &a, 1, "isinstance")?;
+fn isinstance(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let v = arg(vm, a, 0, "isinstance")?;
+    let t = arg(vm, a, 1, "isinstance")?;
     Ok(Value::Bool(is_instance(vm, &v, &t)?))
 }
 
 /// `issubclass(…)`.
 fn issubclass(vm: &mut Vm, a: Args) -> R<Value> {
-    let c = arg(vm, &a, 0, "issubclass")?;
-    let t = arg(vm, &a, 1, "issubclass")?;
+    let c = arg(vm, &a.pos, 0, "issubclass")?;
+    let t = arg(vm, &a.pos, 1, "issubclass")?;
     let Value::Class(c) = c else {
         return Err(vm.type_err("issubclass() arg 1 must be a class"));
     };
@@ -1135,8 +1208,8 @@ fn issubclass(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `hasattr(…)`.
 fn hasattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let o = arg(vm, &a, 0, "hasattr")?;
-    let n = attr_name(vm, &a, "hasattr")?;
+    let o = arg(vm, &a.pos, 0, "hasattr")?;
+    let n = attr_name(vm, &a.pos, "hasattr")?;
     match vm.getattr(&o, &n.s) {
         Ok(_) => Ok(Value::Bool(true)),
         Err(e) if vm.exc_is(&e, "AttributeError") => Ok(Value::Bool(false)),
@@ -1179,8 +1252,8 @@ fn dir_(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `getattr(…)`.
 fn getattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let o = arg(vm, &a, 0, "getattr")?;
-    let n = attr_name(vm, &a, "getattr")?;
+    let o = arg(vm, &a.pos, 0, "getattr")?;
+    let n = attr_name(vm, &a.pos, "getattr")?;
     match vm.getattr_str(&o, &n) {
         Ok(v) => Ok(v),
         Err(e) if vm.exc_is(&e, "AttributeError") && a.pos.len() > 2 => Ok(a.pos[2].clone()),
@@ -1190,37 +1263,37 @@ fn getattr(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `setattr(…)`.
 fn setattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let o = arg(vm, &a, 0, "setattr")?;
-    let n = attr_name(vm, &a, "setattr")?;
-    let v = arg(vm, &a, 2, "setattr")?;
+    let o = arg(vm, &a.pos, 0, "setattr")?;
+    let n = attr_name(vm, &a.pos, "setattr")?;
+    let v = arg(vm, &a.pos, 2, "setattr")?;
     vm.setattr(&o, &n.s, v)?;
     Ok(Value::None)
 }
 
 /// `delattr(…)`.
 fn delattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let o = arg(vm, &a, 0, "delattr")?;
-    let n = attr_name(vm, &a, "delattr")?;
+    let o = arg(vm, &a.pos, 0, "delattr")?;
+    let n = attr_name(vm, &a.pos, "delattr")?;
     vm.delattr(&o, &n.s)?;
     Ok(Value::None)
 }
 
 /// `repr(…)`.
-fn repr(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "repr")?;
+fn repr(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let v = arg(vm, a, 0, "repr")?;
     Ok(Value::str(&vm.repr(&v)?))
 }
 
 /// `ascii(…)`.
 fn ascii(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "ascii")?;
+    let v = arg(vm, &a.pos, 0, "ascii")?;
     Ok(Value::str(&crate::format::ascii_escape(&vm.repr(&v)?)))
 }
 
 /// `iter(…)`.
-fn iter(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "iter")?;
-    if let Some(s) = a.pos.get(1) {
+fn iter(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let v = arg(vm, a, 0, "iter")?;
+    if let Some(s) = a.get(1) {
         if !vm.is_callable(&v) {
             return Err(vm.type_err("iter(v, w): v must be callable"));
         }
@@ -1255,8 +1328,8 @@ fn anext(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 /// `next(…)`.
-fn next(vm: &mut Vm, a: Args) -> R<Value> {
-    let it = arg(vm, &a, 0, "next")?;
+fn next(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let it = arg(vm, a, 0, "next")?;
     // Coroutines and async generators are not iterators.
     if let Value::Generator(g) = &it {
         if g.coroutine || g.async_gen {
@@ -1265,7 +1338,7 @@ fn next(vm: &mut Vm, a: Args) -> R<Value> {
         }
         return match vm.gen_send(g, Value::None)? {
             Ok(v) => Ok(v),
-            Err(r) => match a.pos.get(1) {
+            Err(r) => match a.get(1) {
                 Some(d) => Ok(d.clone()),
                 None => {
                     let c = vm.types.exc["StopIteration"].clone();
@@ -1281,7 +1354,7 @@ fn next(vm: &mut Vm, a: Args) -> R<Value> {
     }
     match vm.next(&it)? {
         Some(v) => Ok(v),
-        None => match a.pos.get(1) {
+        None => match a.get(1) {
             Some(d) => Ok(d.clone()),
             None => Err(vm.new_exc_noargs("StopIteration")),
         },
@@ -1289,9 +1362,9 @@ fn next(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 /// `any(…)`, or `all(…)` when `any` is false.
-fn any_all(vm: &mut Vm, any: bool, a: Args) -> R<Value> {
+fn any_all(vm: &mut Vm, any: bool, a: &[Value]) -> R<Value> {
     let it = {
-        let x_ = arg(vm, &a, 0, if any { "any" } else { "all" })?;
+        let x_ = arg(vm, a, 0, if any { "any" } else { "all" })?;
         vm.iter(&x_)
     }?;
     while let Some(x) = vm.next(&it)? {
@@ -1305,9 +1378,9 @@ fn any_all(vm: &mut Vm, any: bool, a: Args) -> R<Value> {
 }
 
 /// `divmod(…)`.
-fn divmod(vm: &mut Vm, a: Args) -> R<Value> {
-    let x = arg(vm, &a, 0, "divmod")?;
-    let y = arg(vm, &a, 1, "divmod")?;
+fn divmod(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let x = arg(vm, a, 0, "divmod")?;
+    let y = arg(vm, a, 1, "divmod")?;
     let numeric = |v: &Value| {
         matches!(
             v,
@@ -1354,8 +1427,8 @@ fn divmod(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `pow(…)`.
 fn pow(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let x = arg(vm, &a, 0, "pow")?;
-    let y = arg(vm, &a, 1, "pow")?;
+    let x = arg(vm, &a.pos, 0, "pow")?;
+    let y = arg(vm, &a.pos, 1, "pow")?;
     match a.pos.get(2).cloned().or_else(|| a.take_kw("mod")) {
         // Three-argument pow on an instance (e.g. decimal.Decimal) is its
         // `__pow__(y, mod)`, as CPython's ternary slot; ints keep the fast path.
@@ -1369,7 +1442,7 @@ fn pow(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 /// `hex(…)`, `oct(…)` or `bin(…)`.
 fn radix(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, f.name())?;
+    let v = arg(vm, &a.pos, 0, f.name())?;
     if !matches!(v, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
         let idx = vm.index_of(&v)?;
         return radix(vm, f, Args::new(vec![Value::Int(idx)]));
@@ -1383,9 +1456,9 @@ fn radix(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
 }
 
 /// `chr(…)`.
-fn chr(vm: &mut Vm, a: Args) -> R<Value> {
+fn chr(vm: &mut Vm, a: &[Value]) -> R<Value> {
     let i = {
-        let x_ = arg(vm, &a, 0, "chr")?;
+        let x_ = arg(vm, a, 0, "chr")?;
         vm.index_of(&x_)
     }?;
     match u32::try_from(i).ok().and_then(char::from_u32) {
@@ -1399,8 +1472,8 @@ fn chr(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 /// `ord(…)`.
-fn ord(vm: &mut Vm, a: Args) -> R<Value> {
-    match arg(vm, &a, 0, "ord")? {
+fn ord(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    match arg(vm, a, 0, "ord")? {
         Value::Str(s) if s.len == 1 => Ok(Value::Int(
             s.s.chars().next().map(|c| c as i64).unwrap_or(0),
         )),
@@ -1422,21 +1495,21 @@ fn ord(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 /// `callable(…)`.
-fn callable(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "callable")?;
+fn callable(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let v = arg(vm, a, 0, "callable")?;
     Ok(Value::Bool(vm.is_callable(&v)))
 }
 
 /// `hash(…)`.
-fn hash(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "hash")?;
+fn hash(vm: &mut Vm, a: &[Value]) -> R<Value> {
+    let v = arg(vm, a, 0, "hash")?;
     let h = vm.hash(&v)?;
     Ok(Value::Int(h as i64))
 }
 
 /// `format(…)`.
 fn format(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a, 0, "format")?;
+    let v = arg(vm, &a.pos, 0, "format")?;
     let spec = match a.pos.get(1) {
         Some(Value::Str(s)) => s.s.to_string(),
         _ => String::new(),
@@ -1511,7 +1584,7 @@ fn int_from_bytes(vm: &mut Vm, mut a: Args) -> R<Value> {
 }
 
 fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let b = arg(vm, &a, 0, "from_bytes")?;
+    let b = arg(vm, &a.pos, 0, "from_bytes")?;
     let order = a
         .pos
         .get(1)

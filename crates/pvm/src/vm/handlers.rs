@@ -347,25 +347,23 @@ impl<'h> Vm<'h> {
                 f.stack.push(v);
                 return Ok(());
             }
-            // `C(args…)` of a plain class: the new instance takes the class's stack slot and
-            // becomes `__init__`'s receiver (as `call_class`).
             Some(Value::Class(c)) => {
                 let c = c.clone();
-                if let Some(init) = self
-                    .plain_init(&c)
-                    .filter(|init| init.code.takes_exactly(argc + 1))
-                {
-                    let inst = Value::Instance(rc_inst(Instance::new(c)));
-                    f.stack[n - 1] = inst.clone();
-                    let r = self.call_positional(&init, &mut f.stack, n, true)?;
-                    if !r.is_none() {
-                        return Err(self.type_err(format!(
-                            "__init__() should return None, not '{}'",
-                            self.type_name(&r)
-                        )));
-                    }
-                    f.stack.push(inst);
+                if self.call_plain_class(f, c, n, argc)? {
                     return Ok(());
+                }
+            }
+            // `len(x)`, `min(a, b)`…: a builtin that takes a slice is given the arguments
+            // where they lie, and they and the builtin leave the stack after it returns (as
+            // the argument vector and the callee would have been dropped then).
+            Some(Value::Builtin(b)) => {
+                if let BuiltinKind::Func(id) = b.kind {
+                    if let Some(call) = crate::builtins::positional(id) {
+                        let r = call(self, &f.stack[n..]);
+                        f.stack.truncate(n - 1);
+                        f.stack.push(r?);
+                        return Ok(());
+                    }
                 }
             }
             _ => {}
@@ -375,6 +373,29 @@ impl<'h> Vm<'h> {
         let v = self.call(&func, Args::new(args))?;
         f.stack.push(v);
         Ok(())
+    }
+
+    /// `C(args…)` of a plain class (`object.__new__`, a plain `__init__` taking the `argc`
+    /// arguments at `n`…): the new instance takes the class's stack slot and becomes
+    /// `__init__`'s receiver (as `call_class`). False, with nothing done, for any other class.
+    fn call_plain_class(&mut self, f: &mut Frame, c: Rc<Class>, n: usize, argc: u32) -> R<bool> {
+        let Some(init) = self
+            .plain_init(&c)
+            .filter(|init| init.code.takes_exactly(argc + 1))
+        else {
+            return Ok(false);
+        };
+        let inst = Value::Instance(rc_inst(Instance::new(c)));
+        f.stack[n - 1] = inst.clone();
+        let r = self.call_positional(&init, &mut f.stack, n, true)?;
+        if !r.is_none() {
+            return Err(self.type_err(format!(
+                "__init__() should return None, not '{}'",
+                self.type_name(&r)
+            )));
+        }
+        f.stack.push(inst);
+        Ok(true)
     }
 
     /// Pop the top and say whether it is true (`JUMP_IF_*` on anything but a bool; the loop
