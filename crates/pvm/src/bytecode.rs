@@ -311,8 +311,9 @@ pub struct NameCache {
     /// Where the name was last found in a dict (instance dict or globals).
     pub(crate) hint: Cell<u32>,
     /// For `obj.name(…)` on a builtin value: the last receiver kind seen (see `builtin_kind`,
-    /// 0 = none yet) and whether that type has a method `name`.
-    pub(crate) builtin: Cell<(u8, bool)>,
+    /// 0 = none yet), whether that type has a method `name`, and the row of its method table
+    /// that `call_method` takes for it (`objects::method_row`; `objects::NO_ROW` if none).
+    pub(crate) builtin: Cell<(u8, bool, u16)>,
     /// For a global load that falls through to the builtins: the position of `name` in the
     /// builtin namespace, checked by its key before use (the namespace is immutable and not
     /// probe-charged, so a hit answers and costs exactly what the hashed lookup does).

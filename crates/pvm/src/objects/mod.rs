@@ -321,6 +321,79 @@ pub fn call_alt_ctor(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value>
 }
 
 /// Call builtin method `name` on `v`.
+/// No row of a method table (see [`method_row`]).
+pub const NO_ROW: u16 = u16::MAX;
+
+/// The row of `v`'s type's method table where [`call_method`] finds `name`, when it gets
+/// that far (none of the numeric or sequence dunders or alternate constructors it tries
+/// first is `name`). The interpreter remembers it per call site and receiver kind, so a
+/// call skips the name searches ([`call_method_at`]).
+pub fn method_row(v: &Value, name: &str) -> Option<u16> {
+    fn row<T>(table: &'static [Method<T>], name: &str) -> Option<u16> {
+        let m = Method::find(table, name)?;
+        let i = table.iter().position(|r| std::ptr::eq(r, m))?;
+        u16::try_from(i).ok().filter(|&i| i != NO_ROW)
+    }
+    if numdunder::has(v, name) || seqdunder::has(v, name) || is_alt_ctor(v, name) {
+        return None;
+    }
+    match v {
+        Value::List(_) => row(list::LIST, name),
+        Value::Tuple(_) => row(list::TUPLE, name),
+        Value::Dict(_) => row(dict::DICT, name),
+        Value::Str(_) => row(str::STR, name),
+        Value::Bytes(_) => row(str::BYTES, name),
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => row(int::INT, name),
+        Value::Float(_) => row(int::FLOAT, name),
+        _ => None,
+    }
+}
+
+/// `v.name(args)`, given the row [`method_row`] found for `name` on a value of `v`'s kind
+/// (or [`NO_ROW`]): that row's method, called as [`call_method`] would call it.
+pub fn call_method_at(vm: &mut Vm, v: &Value, name: &str, row: u16, args: Args) -> R<Value> {
+    let at = usize::from(row);
+    match v {
+        Value::List(l) => {
+            if let Some(m) = list::LIST.get(at) {
+                return m.call(vm, "list", l, args);
+            }
+        }
+        Value::Tuple(t) => {
+            if let Some(m) = list::TUPLE.get(at) {
+                return m.call(vm, "tuple", t, args);
+            }
+        }
+        Value::Dict(d) => {
+            if let Some(m) = dict::DICT.get(at) {
+                return m.call(vm, "dict", d, args);
+            }
+        }
+        Value::Str(s) => {
+            if let Some(m) = str::STR.get(at) {
+                return m.call(vm, "str", s, args);
+            }
+        }
+        Value::Bytes(b) => {
+            if let Some(m) = str::BYTES.get(at) {
+                return m.call(vm, "bytes", b, args);
+            }
+        }
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
+            if let Some(m) = int::INT.get(at) {
+                return m.call(vm, "int", v, args);
+            }
+        }
+        Value::Float(_) => {
+            if let Some(m) = int::FLOAT.get(at) {
+                return m.call(vm, "float", v, args);
+            }
+        }
+        _ => {}
+    }
+    call_method(vm, v, name, args)
+}
+
 pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     if numdunder::has(v, name) {
         return numdunder::call(vm, v, name, &args);

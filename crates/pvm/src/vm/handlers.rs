@@ -322,10 +322,11 @@ impl<'h> Vm<'h> {
         }
         // A builtin method of a builtin value (`xs.append(x)`, `d.get(k)`): the lookup
         // `call_method` makes first is remembered per receiver kind.
-        if n > 0 && self.builtin_method_cached(&f.stack[n - 1], name, c) {
+        let row = n.checked_sub(1).and_then(|recv| self.builtin_method_cached(&f.stack[recv], name, c));
+        if let Some(row) = row {
             let args: Vec<Value> = f.stack.split_off(n);
             let o = Self::pop(f);
-            let v = crate::objects::call_method(self, &o, &name.s, Args::new(args))?;
+            let v = crate::objects::call_method_at(self, &o, &name.s, row, Args::new(args))?;
             f.stack.push(v);
             return Ok(());
         }

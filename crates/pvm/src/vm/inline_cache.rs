@@ -200,18 +200,24 @@ impl Vm<'_> {
     }
 
     /// `CallMethod` on a str, list, tuple, dict, int, float or bytes: whether its type has the
-    /// builtin method `name` (what `objects::has_method` answers, remembered per kind).
-    pub fn builtin_method_cached(&self, obj: &Value, name: &Rc<PyStr>, c: &NameCache) -> bool {
-        let Some(kind) = builtin_kind(obj) else {
-            return false;
-        };
-        let (k, has) = c.builtin.get();
+    /// builtin method `name` (what `objects::has_method` answers), and if so the row of its
+    /// method table `objects::call_method` takes (`objects::method_row`), both remembered per
+    /// kind. `None`: not a builtin method of a builtin value.
+    pub fn builtin_method_cached(
+        &self,
+        obj: &Value,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+    ) -> Option<u16> {
+        let kind = builtin_kind(obj)?;
+        let (k, has, row) = c.builtin.get();
         if k == kind {
-            return has;
+            return has.then_some(row);
         }
         let has = crate::objects::has_method(self, obj, &name.s);
-        c.builtin.set((kind, has));
-        has
+        let row = crate::objects::method_row(obj, &name.s).unwrap_or(crate::objects::NO_ROW);
+        c.builtin.set((kind, has, row));
+        has.then_some(row)
     }
 
     /// `LoadGlobal`: module globals (by the remembered position first), then builtins.
