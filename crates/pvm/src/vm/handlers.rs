@@ -322,7 +322,9 @@ impl<'h> Vm<'h> {
         }
         // A builtin method of a builtin value (`xs.append(x)`, `d.get(k)`): the lookup
         // `call_method` makes first is remembered per receiver kind.
-        let row = n.checked_sub(1).and_then(|recv| self.builtin_method_cached(&f.stack[recv], name, c));
+        let row = n
+            .checked_sub(1)
+            .and_then(|recv| self.builtin_method_cached(&f.stack[recv], name, c));
         if let Some(row) = row {
             let args: Vec<Value> = f.stack.split_off(n);
             let o = Self::pop(f);

@@ -515,14 +515,21 @@ impl<'h> Vm<'h> {
         ns: Option<Rc<PyDict>>,
         closure: &[Rc<PyCell>],
     ) -> Frame {
-        // One allocation for the frame's own cells and the closure's, none when both are empty.
-        let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellvars.len() + closure.len());
-        cells.extend(
-            code.cellvars
-                .iter()
-                .map(|_| crate::value::rc_cell(PyCell::default())),
-        );
-        cells.extend_from_slice(closure);
+        // One allocation for the frame's own cells and the closure's, none when both are empty
+        // (most calls: tested first, it skips building the two extends).
+        let cells = if code.cellvars.is_empty() && closure.is_empty() {
+            Vec::new()
+        } else {
+            let mut cells: Vec<Rc<PyCell>> =
+                Vec::with_capacity(code.cellvars.len() + closure.len());
+            cells.extend(
+                code.cellvars
+                    .iter()
+                    .map(|_| crate::value::rc_cell(PyCell::default())),
+            );
+            cells.extend_from_slice(closure);
+            cells
+        };
         let (stack, mut locals) = self
             .spare_frames
             .pop()
