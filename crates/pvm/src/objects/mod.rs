@@ -883,7 +883,7 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
         }
         (Value::Dict(d), _) => match vm.dict_get(d, k)? {
             Some(v) => Ok(v),
-            None => Err(Exc_key(vm, k)),
+            None => Err(key_error(vm, k)),
         },
         (Value::Instance(i), _) => {
             if let Some(r) = vm.call_dunder(o, "__getitem__", vec![k.clone()])? {
@@ -902,7 +902,7 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
                     if let Some(r) = vm.call_dunder(o, "__missing__", vec![k.clone()])? {
                         return Ok(r);
                     }
-                    return Err(Exc_key(vm, k));
+                    return Err(key_error(vm, k));
                 }
                 return getitem(vm, &b, k);
             }
@@ -929,8 +929,8 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
     }
 }
 
-#[allow(non_snake_case)]
-fn Exc_key(vm: &mut Vm, k: &Value) -> crate::vm::Exc {
+/// `KeyError(k)`.
+pub(crate) fn key_error(vm: &mut Vm, k: &Value) -> crate::vm::Exc {
     let cls = vm.types.exc["KeyError"].clone();
     crate::vm::Exc::Py(vm.make_exc(&cls, vec![k.clone()]))
 }
@@ -1166,7 +1166,7 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
         }
         Value::Dict(d) => match vm.dict_del(d, &k)? {
             Some(_) => Ok(()),
-            None => Err(Exc_key(vm, &k)),
+            None => Err(key_error(vm, &k)),
         },
         Value::Instance(i) => {
             if vm.call_dunder(o, "__delitem__", vec![k.clone()])?.is_some() {

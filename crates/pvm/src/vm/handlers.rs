@@ -414,7 +414,14 @@ impl<'h> Vm<'h> {
     pub(super) fn op_subscr(&mut self, f: &mut Frame) -> R<()> {
         let k = Self::pop(f);
         let o = Self::pop(f);
-        let v = self.getitem(&o, &k)?;
+        // A dict and a str key, the commonest lookup: `getitem`'s dict arm, entered directly.
+        let v = match (&o, &k) {
+            (Value::Dict(d), Value::Str(s)) => match self.dict_get_pystr(d, s, &k)? {
+                Some(v) => v,
+                None => return Err(crate::objects::key_error(self, &k)),
+            },
+            _ => self.getitem(&o, &k)?,
+        };
         f.stack.push(v);
         Ok(())
     }

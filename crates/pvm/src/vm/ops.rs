@@ -2291,7 +2291,10 @@ impl Vm<'_> {
         if reach > 0 {
             self.charge(reach)?;
         }
-        let r = self.table_find_walk(t, key, h);
+        let r = match key {
+            Value::Str(s) => self.table_find_str(t, s, key, h),
+            _ => self.table_find_walk(t, key, h),
+        };
         self.settle()?;
         r
     }
@@ -2368,6 +2371,9 @@ impl Vm<'_> {
 
     /// `d[key]` lookup.
     pub fn dict_get(&mut self, d: &PyDict, key: &Value) -> R<Option<Value>> {
+        if let Value::Str(s) = key {
+            return self.dict_get_pystr(d, s, key);
+        }
         let h = self.hash(key)?;
         self.charge(cost::DICT_OP)?;
         Ok(match self.table_find(&d.table, key, h)? {
@@ -2380,6 +2386,80 @@ impl Vm<'_> {
                 .map(|e| e.value.clone()),
             None => None,
         })
+    }
+
+    /// `d[key]` for a str `key` (`s`, the same value as `key`): [`Vm::dict_get`]'s hash and
+    /// charges without its dispatch on the key's type. The commonest lookup (attribute-like
+    /// keys, JSON objects, storage maps); the interpreter's `o[k]` calls it directly.
+    pub fn dict_get_pystr(&mut self, d: &PyDict, s: &Rc<PyStr>, key: &Value) -> R<Option<Value>> {
+        self.charge(cost::per_char(s.s.len()))?;
+        let h = s.hash();
+        self.charge(cost::DICT_OP)?;
+        // `table_find`'s steps, with its str walk called directly: through `table_find` this
+        // lookup cost 30 instructions more (`benches` micro-kernel `d['k']`, callgrind).
+        let reach = cost::table_reach(d.table.borrow().slot_count());
+        if reach > 0 {
+            self.charge(reach)?;
+        }
+        let found = self.table_find_str(&d.table, s, key, h);
+        self.settle()?;
+        Ok(found?.and_then(|i| {
+            let t = d.table.borrow();
+            t.entries.get(i)?.as_ref().map(|e| e.value.clone())
+        }))
+    }
+
+    /// `table_find_walk` for a str key: the same candidates in the same order, the same
+    /// comparisons and charges, with each str candidate compared in place (what `Value::is`,
+    /// then `Vm::eq`, decide and charge for two strs; they were two calls per candidate); a
+    /// candidate that is not a plain key hands the rest of the walk to `table_find_from`, as
+    /// there.
+    #[inline]
+    fn table_find_str(
+        &mut self,
+        t: &std::cell::RefCell<Table>,
+        s: &Rc<PyStr>,
+        key: &Value,
+        h: u64,
+    ) -> R<Option<usize>> {
+        let mut skip = 0;
+        {
+            let tb = t.borrow();
+            let mut general = false;
+            for i in tb.candidates(h) {
+                let e = match tb.entries.get(i as usize) {
+                    Some(Some(e)) if is_plain_key(&e.key) => e,
+                    Some(Some(_)) => {
+                        general = true;
+                        break;
+                    }
+                    _ => {
+                        skip += 1;
+                        continue;
+                    }
+                };
+                let same = match &e.key {
+                    // `Value::is`, then `Vm::eq`, for two strs.
+                    Value::Str(k) => {
+                        if Rc::ptr_eq(k, s) || (k.len <= 1 && k.s == s.s) {
+                            true
+                        } else {
+                            self.charge(cost::per_char(k.s.len().min(s.s.len())))?;
+                            k.s == s.s
+                        }
+                    }
+                    other => other.is(key) || self.eq(other, key)?,
+                };
+                if same {
+                    return Ok(Some(i as usize));
+                }
+                skip += 1;
+            }
+            if !general {
+                return Ok(None);
+            }
+        }
+        self.table_find_from(t, key, h, skip)
     }
 
     /// Refuse to change a namespace of the thread's shared base (`memory::is_frozen`): the
