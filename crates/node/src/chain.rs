@@ -754,6 +754,25 @@ impl<E: Context> Chain<E> {
         }
     }
 
+    /// The height of finalized block `hash`, if it is final here.
+    pub async fn final_height(&self, hash: &Hash32) -> CResult<Option<u64>> {
+        Ok(self.blocks.block_by_hash(&hash.0).await?.map(|(h, _)| h))
+    }
+
+    /// Whether block `hash` is final here.
+    pub async fn knows_final(&self, hash: &Hash32) -> CResult<bool> {
+        Ok(self.final_height(hash).await?.is_some())
+    }
+
+    /// The height of block `hash` if a pending block names it as its parent (what
+    /// [`Self::finalize_through`] found missing, when it walked down to it).
+    pub fn missing_height(&self, hash: &Hash32) -> Option<u64> {
+        self.pending
+            .values()
+            .find(|p| p.block.header.parent_hash == *hash)
+            .and_then(|p| p.block.header.height.checked_sub(1))
+    }
+
     /// Whether block `hash` is here, pending or finalized.
     pub async fn knows(&self, hash: &Hash32) -> CResult<bool> {
         Ok(self.pending.contains_key(hash) || self.blocks.block_by_hash(&hash.0).await?.is_some())

@@ -229,16 +229,7 @@ where
     /// Start epoch `epoch`'s engine on the set and floor `reader`'s committed state names.
     async fn enter(&mut self, reader: &Reader<E>, epoch: u64) -> Result<(), String> {
         let params = &reader.genesis.params;
-        let set = staking::active_set(&reader.state, epoch)
-            .await
-            .map_err(|e| e.to_string())?
-            .filter(|s| !s.is_empty())
-            .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))?;
-        let keys = set.iter().map(|m| ed25519_key(&m.keys.ed25519));
-        let participants = Set::try_from_iter(keys.collect::<Option<Vec<_>>>().ok_or(
-            "an active set member's ed25519 key does not decode (the staking actor checks it)",
-        )?)
-        .map_err(|_| format!("epoch {epoch}'s set names a key twice"))?;
+        let participants = participants(reader, epoch).await?;
         let floor_height = (epoch * params.epoch_blocks.max(1)).saturating_sub(1);
         let floor = reader
             .block(floor_height)
@@ -376,6 +367,25 @@ where
             tracing::info!(epoch = e, "consensus engine stopped");
         }
     }
+}
+
+/// Epoch `epoch`'s participants (the active set's ed25519 keys, in simplex's order) as kept
+/// in `reader`'s committed state: what its engine runs with and its certificates are checked
+/// against.
+pub async fn participants<E: Runtime>(
+    reader: &Reader<E>,
+    epoch: u64,
+) -> Result<Set<ed25519::PublicKey>, String> {
+    let set = staking::active_set(&reader.state, epoch)
+        .await
+        .map_err(|e| e.to_string())?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))?;
+    let keys = set.iter().map(|m| ed25519_key(&m.keys.ed25519));
+    Set::try_from_iter(keys.collect::<Option<Vec<_>>>().ok_or(
+        "an active set member's ed25519 key does not decode (the staking actor checks it)",
+    )?)
+    .map_err(|_| format!("epoch {epoch}'s set names a key twice"))
 }
 
 /// An ed25519 public key from its 32 bytes.

@@ -1450,3 +1450,214 @@ fn downtime_run(n: usize, seed: u64) {
         drop(muted);
     })
 }
+
+/// How many blocks the others finalize while the validator is away: beyond the 256 the
+/// pending set (and so range sync alone) holds.
+const CATCH_UP_AWAY_BLOCKS: u64 = 270;
+
+/// Catch-up of a validator far behind (`cowboy_node::catchup`), within one epoch: four
+/// validators; validator 3 is cut off from everyone at height ~20 while the other three (a
+/// quorum, and `t` of the beacon) finalize 270 blocks more. When the links come back it
+/// catches up by a certificate checked against the epoch's set, the header chain down to its
+/// head and the bodies forwards, then votes again (a later block's vote record holds its
+/// signature). All the while a fifth peer, no validator, answers every sync request with
+/// lies (certificates signed by strangers, over made-up headers; garbage for blocks), and
+/// nothing of it is accepted. Same hashes and state roots at all four. For every seed.
+#[test]
+fn sim_catch_up_far_behind() {
+    for seed in seeds() {
+        catch_up_run(seed);
+    }
+}
+
+/// A header of no chain at `height`.
+fn fake_header(height: u64) -> cowboy_types::block::BlockHeader {
+    let h = |b| cowboy_types::Hash32([b; 32]);
+    cowboy_types::block::BlockHeader {
+        parent_hash: h(1),
+        height,
+        timestamp_ms: 1,
+        proposer: Address([2; 20]),
+        state_root: h(3),
+        tx_root: h(4),
+        receipts_root: h(5),
+        cycle_basefee: 1,
+        cell_basefee: 1,
+        cycles_used: 0,
+        cells_used: 0,
+        randomness: h(6),
+        votes_root: None,
+        dealings_root: None,
+    }
+}
+
+/// Start a peer that answers every sync request with lies (see [`sim_catch_up_far_behind`]).
+async fn start_liar(world: &World, i: usize) {
+    use commonware_consensus::simplex::types::{Finalization, Finalize, Proposal};
+    use commonware_consensus::types::{Epoch, Round, View};
+    use cowboy_node::sync::{Message, SYNC_CHANNEL};
+    let control = world.oracle.control(world.keys[i].clone());
+    for (channel, quota) in channel_quotas() {
+        let (mut sender, mut receiver) = control.register(channel, quota).await.expect("register");
+        if channel != SYNC_CHANNEL {
+            world
+                .context
+                .child("liar_drain")
+                .spawn(move |_| async move { while receiver.recv().await.is_ok() {} });
+            continue;
+        }
+        let namespace = cowboy_exec::system::staking::consensus_namespace(world.genesis.chain_id);
+        let strangers: Vec<_> = (100..104).map(validator_key).collect();
+        let set = Set::try_from_iter(strangers.iter().map(|k| k.public_key())).expect("distinct");
+        world
+            .context
+            .child("liar")
+            .spawn(move |mut context| async move {
+                while let Ok((peer, bytes)) = receiver.recv().await {
+                    let answer = match Message::decode(bytes.as_ref()) {
+                        Ok(Message::WantTip { epoch, head }) => {
+                            // A made-up block above the head, "certified" by four strangers.
+                            let mut header = fake_header(head + 50);
+                            header.randomness =
+                                cowboy_types::Hash32([context.next_u32() as u8; 32]);
+                            let proposal = Proposal::new(
+                                Round::new(Epoch::new(epoch), View::new(1_000)),
+                                View::new(999),
+                                cowboy_node::consensus::digest(&header.hash()),
+                            );
+                            let votes: Vec<Finalize<Scheme, _>> = strangers
+                                .iter()
+                                .map(|k| {
+                                    let s = Scheme::signer(&namespace, set.clone(), k.clone())
+                                        .expect("member");
+                                    Finalize::sign(&s, proposal.clone()).expect("sign")
+                                })
+                                .collect();
+                            let verifier = Scheme::verifier(&namespace, set.clone());
+                            let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter())
+                                .expect("four votes");
+                            let forged = Finalization::from_finalizes(
+                                &verifier,
+                                votes,
+                                &commonware_parallel::Sequential,
+                            )
+                            .expect("assemble");
+                            let certificate = commonware_codec::Encode::encode(&forged).to_vec();
+                            let header = header.encode();
+                            Message::Tip {
+                                certificate: &certificate,
+                                header: &header,
+                            }
+                            .encode()
+                        }
+                        Ok(Message::WantHeaders { above, .. }) => {
+                            let fake = fake_header(above + 1).encode();
+                            Message::Headers(vec![&fake]).encode()
+                        }
+                        Ok(Message::Want { .. }) => {
+                            let mut junk = vec![0u8; 256];
+                            context.fill_bytes(&mut junk);
+                            Message::Blocks(vec![&junk]).encode()
+                        }
+                        _ => continue,
+                    };
+                    let _ = sender.send(Recipients::One(peer), answer, false);
+                }
+            });
+    }
+}
+
+fn catch_up_run(seed: u64) {
+    runner(seed).start(|context| async move {
+        let (n, away, liar) = (4, 3, 4);
+        let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        // Away for 270 blocks of a 10,000-block window: not jailed, so still in the set.
+        genesis.params.downtime_window_blocks = 10_000;
+        let world = World::with_genesis(context, genesis, n + 1, seed).await;
+        world.link_all(&good_link(), |_, _| true).await;
+        let mut nodes = Vec::new();
+        for i in 0..n {
+            let channels = world.channels(i, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            nodes.push(
+                world
+                    .start(i, &format!("v{i}"), world.coinbase(i), channels)
+                    .await,
+            );
+        }
+        start_liar(&world, liar).await;
+
+        let started = world.context.current();
+        let waited = |what: &str| {
+            let elapsed = world
+                .context
+                .current()
+                .duration_since(started)
+                .unwrap_or_default();
+            assert!(
+                elapsed < DEADLINE * 3,
+                "seed {seed}: {what} after {elapsed:?}"
+            );
+        };
+        let height = |i: usize| {
+            let chain = nodes[i].chain.clone();
+            async move { chain.lock().await.head().header.height }
+        };
+        while height(0).await < 20 {
+            waited("no block 20");
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+        world.unlink(|a, b| a == away || b == away).await;
+        let cut_at = height(away).await;
+        let heal_at = cut_at + CATCH_UP_AWAY_BLOCKS;
+        while height(0).await < heal_at {
+            waited("the three do not reach the heal height");
+            world.context.sleep(Duration::from_millis(100)).await;
+        }
+        assert!(
+            height(away).await <= cut_at + 3,
+            "seed {seed}: the cut-off validator moved"
+        );
+        world
+            .link_all(&good_link(), |a, b| a == away || b == away)
+            .await;
+        let healed = height(0).await;
+
+        // It catches up, then votes again: a block finalized after the heal records its vote.
+        let participants = Set::try_from_iter(world.keys[..n].iter().cloned()).expect("distinct");
+        let signer = participants.position(&world.keys[away]).expect("a member") as u32;
+        let voted = loop {
+            waited("the validator away never caught up and voted");
+            world.context.sleep(Duration::from_millis(100)).await;
+            let head = height(away).await;
+            if head < healed {
+                continue;
+            }
+            let reader = nodes[away]
+                .chain
+                .lock()
+                .await
+                .readers()
+                .borrow()
+                .clone()
+                .expect("reader");
+            let block = reader.block(head).await.expect("read").expect("final");
+            let votes = block.votes.map(|r| r.votes).unwrap_or_default();
+            if votes.iter().any(|v| v.signer == signer) {
+                break head;
+            }
+        };
+        let common = {
+            let mut h = u64::MAX;
+            for i in 0..n {
+                h = h.min(height(i).await);
+            }
+            h
+        };
+        assert!(
+            common >= voted.min(healed),
+            "seed {seed}: heights {common} < {voted}"
+        );
+        assert_agree(&nodes, common, seed, &format!("seed {seed}, catch-up")).await;
+    })
+}
