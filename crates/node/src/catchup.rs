@@ -1,5 +1,4 @@
-//! Catch-up of a validator far behind: any distance within the epochs whose sets it knows, in
-//! bounded memory.
+//! Catch-up of a validator far behind: any distance, any number of epochs, in bounded memory.
 //!
 //! Range sync ([`crate::sync`], `Want`) walks back from a finalization to the head holding
 //! every block on the way in the chain's pending set, so it reaches only as far as that set
@@ -9,8 +8,9 @@
 //! 1. **A target.** Either the finalizer hands over a finalization its engine reported whose
 //!    block is too far above the head for range sync ([`CatchUp::aim`]), or, when the head has
 //!    not moved for [`STALL`], catch-up asks the peers for a certificate of the head's next
-//!    epoch `e` (`WantTip`). A peer answers with the newest certificate of `e` it applied, if
-//!    it names a block above the head. The answer is checked against epoch
+//!    epoch `e` (`WantTip`). A peer answers with the certificate of `e`'s last block if that
+//!    block is final there (every node keeps those on disk: [`crate::chain::Chain::keep_certificate`]),
+//!    else the newest certificate of `e` it applied. The answer is checked against epoch
 //!    `e`'s set, which this node read from its own executed state (the set is taken in the
 //!    `end_block` of epoch `e − 1`'s last block, at or below the head): the certificate
 //!    decodes for that set, names epoch `e`, names the header sent with it, which is of a
@@ -25,9 +25,10 @@
 //!    head (one range, at most [`MAX_RANGE_BLOCKS`] blocks), then [`Chain::finalize_through`]
 //!    the checkpoint: the range is authenticated by the parent hashes from the checkpoint, is
 //!    re-executed block by block, and is committed before the next is asked for.
-//! 4. **What is not here yet.** Peers answer only with the newest certificate they applied,
-//!    which is of their current epoch: a node whose head is an epoch or more behind gets no
-//!    certificate it can check (it knows only its next epoch's set).
+//! 4. **The next epoch.** Once the target is final, if it was the epoch's last block its
+//!    certificate is kept (this node can now serve it), and the set of the next epoch is in
+//!    this node's state: the next stall asks for that epoch's tip, and so on, epoch by epoch.
+//!    The orchestrator ([`crate::epochs`]) starts the engine of the epoch the head is in.
 //!
 //! **A peer that lies** gets nothing accepted: a certificate that does not verify for the
 //! epoch's set, names another epoch or another header, or a header at or below the head, is
@@ -369,6 +370,13 @@ impl<E: Runtime> Task<E> {
         if let (Some(top), Some(height)) =
             (top, target.height.or(self.height_of(&target.hash).await))
         {
+            let chain = self.chain.lock().await;
+            if staking::is_boundary(&params, height) {
+                chain
+                    .keep_certificate(target.epoch, &target.certificate)
+                    .map_err(|e| e.to_string())?;
+            }
+            drop(chain);
             self.sync.certified(Certified {
                 epoch: target.epoch,
                 height,

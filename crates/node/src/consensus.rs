@@ -18,7 +18,8 @@
 //! trip and then finalizes forward. When the missing block is more than [`FAR_BLOCKS`] above
 //! the head, walking back would overflow the pending set: the finalizer hands the
 //! finalization to catch-up ([`crate::catchup`]: headers down, bodies up) instead. Each
-//! finalization applied is recorded for peers catching up ([`crate::sync::Sync::certified`]). A blocks-channel message is a tag byte ([`MSG_BLOCK`])
+//! finalization applied is recorded for peers catching up ([`crate::sync::Sync::certified`]),
+//! and the one of an epoch's last block is kept on disk. A blocks-channel message is a tag byte ([`MSG_BLOCK`])
 //! and a block's canonical bytes.
 //!
 //! **When to propose** is [`Production`]'s decision (an interval, or on demand on a dev node).
@@ -311,24 +312,27 @@ impl Announce {
 }
 
 /// The block `target`'s certificate names is final here (at `height`, if known): serve the
-/// certificate to peers catching up (`crate::sync`, `WantTip`).
+/// certificate to peers catching up (`crate::sync`, `WantTip`), and keep it on disk if the
+/// block is its epoch's last.
 async fn certified<E: Runtime>(
     chain: &Mutex<Chain<E>>,
     sync: &crate::sync::Sync,
     target: crate::catchup::Target,
     height: Option<u64>,
 ) {
+    let chain = chain.lock().await;
     let height = match height {
         Some(h) => Some(h),
-        None => chain
-            .lock()
-            .await
-            .final_height(&target.hash)
-            .await
-            .ok()
-            .flatten(),
+        None => chain.final_height(&target.hash).await.ok().flatten(),
     };
     let Some(height) = height else { return };
+    if cowboy_exec::system::staking::is_boundary(&chain.genesis().params, height)
+        && chain.certificate(target.epoch).is_none()
+    {
+        if let Err(e) = chain.keep_certificate(target.epoch, &target.certificate) {
+            tracing::error!(epoch = target.epoch, error = %e, "cannot keep the epoch's last certificate");
+        }
+    }
     sync.certified(crate::sync::Certified {
         epoch: target.epoch,
         height,

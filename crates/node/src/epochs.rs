@@ -25,6 +25,9 @@
 //!   block and moves on.
 //! - **A restart** opens the epoch after the finalized head's (and the one before it, for the
 //!   same lingering), each engine replaying its own journal.
+//! - **A node that caught up** over several epochs ([`crate::catchup`], from the certificates
+//!   of the epochs' last blocks, which peers keep on disk rather than running old engines)
+//!   goes straight to the engine of the epoch its head is in, stopping every older one.
 //! - **A dev chain** (`--dev`, one validator) runs epoch 0's engine for ever: its one
 //!   validator is the set, and `dev_revert` may move the head back across a boundary, which
 //!   an engine cannot follow.
@@ -192,9 +195,17 @@ where
                     return;
                 }
             };
-            epoch += 1;
+            // The next epoch, or, for a node that caught up over several (`crate::catchup`),
+            // the head's: the epochs in between are over, and their engines would only
+            // replay what the node already has.
+            let head_epoch = staking::epoch_of(&params, reader.head.header.height + 1);
+            let jumped = head_epoch > epoch + 1;
+            epoch = head_epoch.max(epoch + 1);
+            if jumped {
+                orchestrator.retire(epoch - 1);
+            }
             match orchestrator.enter(&reader, epoch).await {
-                Ok(()) => tracing::info!(epoch, "entered epoch"),
+                Ok(()) => tracing::info!(epoch, jumped, "entered epoch"),
                 Err(e) => {
                     tracing::error!(epoch, error = %e, "cannot start the epoch's engine");
                     return;

@@ -10,7 +10,7 @@
 //! | 1 | `Blocks` | blocks | |
 //! | 2 | `WantHeaders` | block hash (32) ‖ `above` (`u64`) | `Headers`: the headers of the finalized block and its ancestors down to height `above + 1`, newest first, at most [`MAX_RANGE_HEADERS`] |
 //! | 3 | `Headers` | headers | |
-//! | 4 | `WantTip` | epoch (`u64`) ‖ head height (`u64`) | `Tip`: the newest certificate of that epoch this node applied, if it names a block above the head given |
+//! | 4 | `WantTip` | epoch (`u64`) ‖ head height (`u64`) | `Tip`: the epoch's last block's finalization certificate if the block is final here (kept on disk: [`Chain::keep_certificate`]), else the newest certificate of that epoch this node applied, if it names a block above the head given |
 //! | 5 | `Tip` | certificate (commonware's encoding of a simplex `Finalization`) ‖ the header of the block it names | |
 //!
 //! A peer answers from its block store, reading through its published
@@ -548,23 +548,43 @@ async fn headers<E: Runtime>(
     Ok((count > 0).then_some(msg))
 }
 
-/// The answer to a want of a certificate of `epoch` above height `head`: the newest this
-/// node applied (`latest`), if it is of that epoch and above `head`.
+/// The answer to a want of a certificate of `epoch` above height `head`: the epoch's last
+/// block's, if final here, else the newest applied (`latest`) if it is of that epoch and
+/// above `head`.
 async fn tip<E: Runtime>(
     chain: &Mutex<Chain<E>>,
     latest: &std::sync::Mutex<Option<Certified>>,
     epoch: u64,
     head: u64,
 ) -> Result<Option<Vec<u8>>, String> {
-    let reader = chain.lock().await.readers().borrow().clone();
+    let (reader, boundary) = {
+        let c = chain.lock().await;
+        let reader = c.readers().borrow().clone();
+        (reader, c.certificate(epoch))
+    };
     let Some(reader) = reader else {
         return Ok(None);
     };
-    let newest = latest.lock().ok().and_then(|l| l.clone());
-    let (height, certificate) = match newest {
-        Some(c) if c.epoch == epoch && c.height > head => (c.height, c.certificate),
-        _ => return Ok(None),
+    let (height, certificate) = match boundary {
+        Some(certificate) => {
+            let blocks = reader.genesis.params.epoch_blocks.max(1);
+            let last = epoch
+                .checked_add(1)
+                .and_then(|e| e.checked_mul(blocks))
+                .map_or(u64::MAX, |h| h - 1);
+            (last, certificate)
+        }
+        None => {
+            let newest = latest.lock().ok().and_then(|l| l.clone());
+            match newest {
+                Some(c) if c.epoch == epoch => (c.height, c.certificate),
+                _ => return Ok(None),
+            }
+        }
     };
+    if height <= head {
+        return Ok(None);
+    }
     let Some(block) = reader.block(height).await.map_err(|e| e.to_string())? else {
         return Ok(None);
     };

@@ -1451,22 +1451,48 @@ fn downtime_run(n: usize, seed: u64) {
     })
 }
 
+/// Blocks per epoch in [`sim_catch_up_across_epochs`].
+const CATCH_UP_EPOCH_BLOCKS: u64 = 100;
 /// How many blocks the others finalize while the validator is away: beyond the 256 the
 /// pending set (and so range sync alone) holds.
 const CATCH_UP_AWAY_BLOCKS: u64 = 270;
 
+/// The seeds of the catch-up runs: `SIM_SEED` alone, or `0..SIM_SEEDS` (default 2: each run
+/// finalizes ~300 blocks at four validators, ~6 s of test time).
+fn catch_up_seeds() -> Vec<u64> {
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    match var("SIM_SEED") {
+        Some(seed) => vec![seed],
+        None => (0..var("SIM_SEEDS").unwrap_or(2)).collect(),
+    }
+}
+
 /// Catch-up of a validator far behind (`cowboy_node::catchup`), within one epoch: four
 /// validators; validator 3 is cut off from everyone at height ~20 while the other three (a
-/// quorum, and `t` of the beacon) finalize 270 blocks more. When the links come back it
-/// catches up by a certificate checked against the epoch's set, the header chain down to its
-/// head and the bodies forwards, then votes again (a later block's vote record holds its
-/// signature). All the while a fifth peer, no validator, answers every sync request with
-/// lies (certificates signed by strangers, over made-up headers; garbage for blocks), and
-/// nothing of it is accepted. Same hashes and state roots at all four. For every seed.
+/// quorum, and `t` of the beacon) finalize 270 blocks more. When the links come back its
+/// engine reports a finalization far above its head, which the finalizer hands to catch-up:
+/// the header chain down to its head, the bodies forwards; then it votes again (a later
+/// block's vote record holds its signature). All the while a fifth peer, no validator,
+/// answers every sync request with lies (certificates signed by strangers, over made-up
+/// headers; garbage for blocks), and nothing of it is accepted. Same hashes and state roots
+/// at all four.
 #[test]
 fn sim_catch_up_far_behind() {
-    for seed in seeds() {
-        catch_up_run(seed);
+    for seed in catch_up_seeds() {
+        catch_up_run(seed, false);
+    }
+}
+
+/// The same across epochs: 100-block epochs, so while validator 3 is away the others cross
+/// the boundaries at 99 and 199 and stop those epochs' engines. When the links come back its
+/// engine runs an epoch nobody else does: it catches up by the certificates of the epochs'
+/// last blocks (which every node keeps on disk), each checked against that epoch's set from
+/// its own state, epoch after epoch, then runs the head's epoch's engine and votes again.
+/// Every node keeps the certificates of epochs 0 and 1.
+#[test]
+fn sim_catch_up_across_epochs() {
+    for seed in catch_up_seeds() {
+        catch_up_run(seed, true);
     }
 }
 
@@ -1567,10 +1593,14 @@ async fn start_liar(world: &World, i: usize) {
     }
 }
 
-fn catch_up_run(seed: u64) {
+/// One catch-up run (see [`sim_catch_up_far_behind`]); `across`: with 100-block epochs.
+fn catch_up_run(seed: u64, across: bool) {
     runner(seed).start(|context| async move {
         let (n, away, liar) = (4, 3, 4);
         let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        if across {
+            genesis.params.epoch_blocks = CATCH_UP_EPOCH_BLOCKS;
+        }
         // Away for 270 blocks of a 10,000-block window: not jailed, so still in the set.
         genesis.params.downtime_window_blocks = 10_000;
         let world = World::with_genesis(context, genesis, n + 1, seed).await;
@@ -1609,7 +1639,10 @@ fn catch_up_run(seed: u64) {
         }
         world.unlink(|a, b| a == away || b == away).await;
         let cut_at = height(away).await;
-        let heal_at = cut_at + CATCH_UP_AWAY_BLOCKS;
+        let heal_at = match across {
+            true => (cut_at + CATCH_UP_AWAY_BLOCKS).max(2 * CATCH_UP_EPOCH_BLOCKS + 30),
+            false => cut_at + CATCH_UP_AWAY_BLOCKS,
+        };
         while height(0).await < heal_at {
             waited("the three do not reach the heal height");
             world.context.sleep(Duration::from_millis(100)).await;
@@ -1617,6 +1650,10 @@ fn catch_up_run(seed: u64) {
         assert!(
             height(away).await <= cut_at + 3,
             "seed {seed}: the cut-off validator moved"
+        );
+        assert!(
+            !across || !nodes[0].validator.consensus.epochs().contains(&0),
+            "seed {seed}: epoch 0's engine still runs at the others"
         );
         world
             .link_all(&good_link(), |a, b| a == away || b == away)
@@ -1647,6 +1684,28 @@ fn catch_up_run(seed: u64) {
                 break head;
             }
         };
+        assert!(
+            !across
+                || nodes[away]
+                    .validator
+                    .consensus
+                    .epochs()
+                    .iter()
+                    .all(|e| *e >= 2),
+            "seed {seed}: the validator back runs engines {:?}",
+            nodes[away].validator.consensus.epochs()
+        );
+        // Every node has a certificate of each past epoch's last block to serve.
+        for node in nodes.iter().filter(|_| across) {
+            let chain = node.chain.lock().await;
+            for epoch in 0..2 {
+                assert!(
+                    chain.certificate(epoch).is_some(),
+                    "seed {seed}: validator {} keeps no certificate of epoch {epoch}",
+                    node.index
+                );
+            }
+        }
         let common = {
             let mut h = u64::MAX;
             for i in 0..n {
