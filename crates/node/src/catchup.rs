@@ -312,6 +312,7 @@ impl<E: Runtime> Task<E> {
             }
         };
         let scheme = Scheme::verifier(namespace, participants);
+        self.drop_stale();
         self.sync.ask(Message::WantTip { epoch, head });
         let deadline = context.current() + ANSWER_TIMEOUT;
         loop {
@@ -387,6 +388,12 @@ impl<E: Runtime> Task<E> {
         Ok(())
     }
 
+    /// Drop the answers queued before a new request: late answers to earlier ones, or sent
+    /// unasked, they would cost a check each (a certificate's is a quorum of signatures).
+    fn drop_stale(&mut self) {
+        while self.answers.try_recv().is_ok() {}
+    }
+
     async fn height_of(&self, hash: &Hash32) -> Option<u64> {
         let reader = self.chain.lock().await.readers().borrow().clone()?;
         reader
@@ -449,6 +456,7 @@ impl<E: Runtime> Task<E> {
         top: Hash32,
         above: u64,
     ) -> Result<Vec<BlockHeader>, String> {
+        self.drop_stale();
         for _ in 0..TRIES {
             self.sync.ask(Message::WantHeaders { hash: top, above });
             let deadline = context.current() + ANSWER_TIMEOUT;
