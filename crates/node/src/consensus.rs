@@ -19,8 +19,8 @@
 //! the head, walking back would overflow the pending set: the finalizer hands the
 //! finalization to catch-up ([`crate::catchup`]: headers down, bodies up) instead. Each
 //! finalization applied is recorded for peers catching up ([`crate::sync::Sync::certified`]),
-//! and the one of an epoch's last block is kept on disk. A blocks-channel message is a tag byte ([`MSG_BLOCK`])
-//! and a block's canonical bytes.
+//! and the one of an epoch's last block is kept on disk. A blocks-channel message is a tag
+//! byte ([`MSG_BLOCK`]) and a block's canonical bytes.
 //!
 //! **When to propose** is [`Production`]'s decision (an interval, or on demand on a dev node).
 //!
