@@ -1475,7 +1475,8 @@ fn catch_up_seeds() -> Vec<u64> {
 /// the header chain down to its head, the bodies forwards; then it votes again (a later
 /// block's vote record holds its signature). All the while a fifth peer, no validator,
 /// answers every sync request with lies (certificates signed by strangers, over made-up
-/// headers; garbage for blocks), and nothing of it is accepted. Same hashes and state roots
+/// headers; for blocks, well-formed ones of no chain and garbage), and nothing of it is
+/// accepted. Same hashes and state roots
 /// at all four.
 #[test]
 fn sim_catch_up_far_behind() {
@@ -1581,10 +1582,29 @@ async fn start_liar(world: &World, i: usize) {
                             let fake = fake_header(above + 1).encode();
                             Message::Headers(vec![&fake]).encode()
                         }
-                        Ok(Message::Want { .. }) => {
+                        Ok(Message::Want { above, .. }) => {
+                            // Three well-formed blocks of no chain just above the asker's
+                            // head (they join its pending set), then garbage.
+                            let mut blocks = Vec::new();
+                            let mut parent = cowboy_types::Hash32([9; 32]);
+                            for height in above + 1..=above + 3 {
+                                let mut header = fake_header(height);
+                                header.parent_hash = parent;
+                                header.tx_root = Block::tx_root(&[]);
+                                parent = header.hash();
+                                let block = Block {
+                                    header,
+                                    transactions: Vec::new(),
+                                    votes: None,
+                                    beacon: None,
+                                    dealer_logs: Vec::new(),
+                                };
+                                blocks.insert(0, block.encode());
+                            }
                             let mut junk = vec![0u8; 256];
                             context.fill_bytes(&mut junk);
-                            Message::Blocks(vec![&junk]).encode()
+                            blocks.push(junk);
+                            Message::Blocks(blocks.iter().map(Vec::as_slice).collect()).encode()
                         }
                         _ => continue,
                     };
