@@ -37,6 +37,10 @@
 //! finalized (they sit in the bounded pending set until the head passes them). Each request
 //! is re-sent at most [`TRIES`] times, [`ANSWER_TIMEOUT`] apart, then the target is dropped;
 //! the next stall starts again from the head.
+//!
+//! **One peer serves.** `WantTip` goes to every peer (whoever is ahead answers); headers and
+//! blocks are asked first of the peer whose certificate or headers checked out, and of every
+//! peer only after a timeout, so a catch-up costs the network about one copy of the range.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,7 +57,7 @@ use tokio::sync::{mpsc, Mutex, Notify};
 
 use crate::chain::Chain;
 use crate::consensus::{hash32, Announce, Digest, Runtime, Scheme};
-use crate::sync::{Answer, Certified, Message, Sync, MAX_RANGE_BLOCKS};
+use crate::sync::{Answer, Certified, Message, Peer, Sync, MAX_RANGE_BLOCKS};
 
 /// How long the head must stand still before catch-up asks peers for a certificate.
 pub const STALL: Duration = Duration::from_secs(2);
@@ -218,7 +222,7 @@ impl CatchUp {
         context: E,
         chain: Arc<Mutex<Chain<E>>>,
         sync: Sync,
-        answers: mpsc::Receiver<Answer>,
+        answers: mpsc::Receiver<(Peer, Answer)>,
         arrived: Arc<Notify>,
         announce: Announce,
     ) -> CatchUp {
@@ -229,6 +233,7 @@ impl CatchUp {
             answers,
             arrived,
             announce,
+            source: None,
         };
         context
             .child("catchup")
@@ -240,9 +245,12 @@ impl CatchUp {
 struct Task<E: Runtime> {
     chain: Arc<Mutex<Chain<E>>>,
     sync: Sync,
-    answers: mpsc::Receiver<Answer>,
+    answers: mpsc::Receiver<(Peer, Answer)>,
     arrived: Arc<Notify>,
     announce: Announce,
+    /// The peer that last sent a certificate or headers that checked out: the first one asked
+    /// for what follows (every peer after a timeout), so one peer, not all, serves a range.
+    source: Option<Peer>,
 }
 
 impl<E: Runtime> Task<E> {
@@ -316,7 +324,7 @@ impl<E: Runtime> Task<E> {
         self.sync.ask(Message::WantTip { epoch, head });
         let deadline = context.current() + ANSWER_TIMEOUT;
         loop {
-            let answer = tokio::select! {
+            let (peer, answer) = tokio::select! {
                 a = self.answers.recv() => a?,
                 _ = context.sleep_until(deadline) => return None,
             };
@@ -342,6 +350,7 @@ impl<E: Runtime> Task<E> {
                         height = header.height,
                         "catching up to a certified block"
                     );
+                    self.source = Some(peer);
                     return Some(target);
                 }
                 // A late answer to an earlier ask (the head has moved since): not a lie.
@@ -457,17 +466,20 @@ impl<E: Runtime> Task<E> {
         above: u64,
     ) -> Result<Vec<BlockHeader>, String> {
         self.drop_stale();
-        for _ in 0..TRIES {
-            self.sync.ask(Message::WantHeaders { hash: top, above });
+        for attempt in 0..TRIES {
+            let to = self.source.clone().filter(|_| attempt == 0);
+            self.sync
+                .ask_of(to, Message::WantHeaders { hash: top, above });
             let deadline = context.current() + ANSWER_TIMEOUT;
             loop {
-                let answer = tokio::select! {
+                let (peer, answer) = tokio::select! {
                     a = self.answers.recv() => a.ok_or("sync stopped")?,
                     _ = context.sleep_until(deadline) => break,
                 };
                 match answer {
                     Answer::Headers(headers) if chains(&headers, &top, above) => {
-                        return Ok(headers)
+                        self.source = Some(peer);
+                        return Ok(headers);
                     }
                     Answer::Headers(headers) => {
                         // Another request's late answer starts elsewhere; one that starts
@@ -513,7 +525,14 @@ impl<E: Runtime> Task<E> {
                         timeouts = 0; // progress: the range grew down
                     }
                     if asked != Some(missing) {
-                        self.sync.want(missing, head);
+                        let to = self.source.clone().filter(|_| timeouts == 0);
+                        self.sync.ask_of(
+                            to,
+                            Message::Want {
+                                hash: missing,
+                                above: head,
+                            },
+                        );
                         asked = Some(missing);
                         deadline = context.current() + ANSWER_TIMEOUT;
                     }

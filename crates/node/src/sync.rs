@@ -61,6 +61,9 @@ pub const MAX_CERTIFICATE_BYTES: usize = 512 << 10;
 /// Sync messages per second per peer, each way.
 pub const PEER_QUOTA: u32 = 20;
 
+/// A peer's identity on the p2p network.
+pub type Peer = ed25519::PublicKey;
+
 /// Headers and certificates received, waiting for catch-up (more are dropped).
 const ANSWER_QUEUE: usize = 64;
 
@@ -326,7 +329,7 @@ pub struct Certified {
 /// The sync side of a validator (see the module docs).
 #[derive(Clone)]
 pub struct Sync {
-    outbound: mpsc::UnboundedSender<Vec<u8>>,
+    outbound: mpsc::UnboundedSender<(Option<Peer>, Vec<u8>)>,
     latest: Arc<std::sync::Mutex<Option<Certified>>>,
 }
 
@@ -338,7 +341,12 @@ impl Sync {
 
     /// Send a request to every peer.
     pub fn ask(&self, message: Message<'_>) {
-        let _ = self.outbound.send(message.encode());
+        let _ = self.outbound.send((None, message.encode()));
+    }
+
+    /// Send a request to `peer` alone, or to every peer if `None`.
+    pub fn ask_of(&self, peer: Option<Peer>, message: Message<'_>) {
+        let _ = self.outbound.send((peer, message.encode()));
     }
 
     /// Record that the block a finalization certificate names is final here (the newest such
@@ -362,16 +370,17 @@ impl Sync {
             impl Sender<PublicKey = ed25519::PublicKey>,
             impl Receiver<PublicKey = ed25519::PublicKey>,
         ),
-    ) -> (Sync, mpsc::Receiver<Answer>) {
+    ) -> (Sync, mpsc::Receiver<(Peer, Answer)>) {
         let (mut sender, mut receiver) = channel;
-        let (outbound, mut queue) = mpsc::unbounded_channel::<Vec<u8>>();
+        let (outbound, mut queue) = mpsc::unbounded_channel::<(Option<Peer>, Vec<u8>)>();
         let (answers, answers_rx) = mpsc::channel(ANSWER_QUEUE);
         let latest: Arc<std::sync::Mutex<Option<Certified>>> = Default::default();
 
         let mut asker = sender.clone();
         context.child("ask").spawn(move |_| async move {
-            while let Some(msg) = queue.recv().await {
-                let _ = asker.send(Recipients::All, msg, false);
+            while let Some((peer, msg)) = queue.recv().await {
+                let to = peer.map_or(Recipients::All, Recipients::One);
+                let _ = asker.send(to, msg, false);
             }
         });
 
@@ -419,7 +428,7 @@ impl Sync {
                             .collect::<Result<Vec<_>, _>>()
                         {
                             Ok(headers) => {
-                                let _ = answers.try_send(Answer::Headers(headers));
+                                let _ = answers.try_send((peer, Answer::Headers(headers)));
                             }
                             Err(e) => {
                                 tracing::warn!(?peer, error = %e, "peer sent an undecodable header")
@@ -433,10 +442,13 @@ impl Sync {
                     } => {
                         match BlockHeader::decode(header) {
                             Ok(header) => {
-                                let _ = answers.try_send(Answer::Tip {
-                                    certificate: certificate.to_vec(),
-                                    header: Box::new(header),
-                                });
+                                let _ = answers.try_send((
+                                    peer,
+                                    Answer::Tip {
+                                        certificate: certificate.to_vec(),
+                                        header: Box::new(header),
+                                    },
+                                ));
                             }
                             Err(e) => {
                                 tracing::warn!(?peer, error = %e, "peer sent an undecodable header")
