@@ -205,6 +205,8 @@ pub struct Chain<E: Context> {
     dealer_logs: Vec<Vec<u8>>,
 }
 
+/// Where the certificates of epochs' last blocks are kept ([`Chain::keep_certificate`]).
+const CERTIFICATES_DIR: &str = "certificates";
 /// Unverified blocks received from peers kept at most.
 const MAX_RECEIVED: usize = 256;
 /// Prune the state's history every this many blocks.
@@ -754,6 +756,25 @@ impl<E: Context> Chain<E> {
         }
     }
 
+    /// The height of finalized block `hash`, if it is final here.
+    pub async fn final_height(&self, hash: &Hash32) -> CResult<Option<u64>> {
+        Ok(self.blocks.block_by_hash(&hash.0).await?.map(|(h, _)| h))
+    }
+
+    /// Whether block `hash` is final here.
+    pub async fn knows_final(&self, hash: &Hash32) -> CResult<bool> {
+        Ok(self.final_height(hash).await?.is_some())
+    }
+
+    /// The height of block `hash` if a pending block names it as its parent (what
+    /// [`Self::finalize_through`] found missing, when it walked down to it).
+    pub fn missing_height(&self, hash: &Hash32) -> Option<u64> {
+        self.pending
+            .values()
+            .find(|p| p.block.header.parent_hash == *hash)
+            .and_then(|p| p.block.header.height.checked_sub(1))
+    }
+
     /// Whether block `hash` is here, pending or finalized.
     pub async fn knows(&self, hash: &Hash32) -> CResult<bool> {
         Ok(self.pending.contains_key(hash) || self.blocks.block_by_hash(&hash.0).await?.is_some())
@@ -868,6 +889,22 @@ impl<E: Context> Chain<E> {
             }
         }
         Ok(Ok(done))
+    }
+
+    /// Keep `certificate`, the finalization certificate of epoch `epoch`'s last block (final
+    /// here), in the data directory's `certificates/`, one file per epoch, written atomically:
+    /// what a peer catching up across that epoch asks for (`crate::sync`, `WantTip`). Small
+    /// (an ed25519 certificate is 64 bytes and a bit per signer) and one per epoch.
+    pub fn keep_certificate(&self, epoch: u64, certificate: &[u8]) -> CResult<()> {
+        let dir = self.dir.join(CERTIFICATES_DIR);
+        std::fs::create_dir_all(&dir)?;
+        write_atomic(&dir.join(format!("{epoch}.fin")), certificate)?;
+        Ok(())
+    }
+
+    /// The certificate kept for epoch `epoch`'s last block ([`Self::keep_certificate`]).
+    pub fn certificate(&self, epoch: u64) -> Option<Vec<u8>> {
+        std::fs::read(self.dir.join(CERTIFICATES_DIR).join(format!("{epoch}.fin"))).ok()
     }
 
     /// A block's canonical bytes, pending or finalized (to answer a peer's request).

@@ -15,8 +15,12 @@
 //! finalization it could not apply, asks for the first missing block on the way back to its
 //! head together with up to [`crate::sync::MAX_RANGE_BLOCKS`] of its ancestors, and retries
 //! whenever blocks arrive, so a lagging validator walks back to its head a range per round
-//! trip and then finalizes forward. A blocks-channel message is a tag byte ([`MSG_BLOCK`])
-//! and a block's canonical bytes.
+//! trip and then finalizes forward. When the missing block is more than [`FAR_BLOCKS`] above
+//! the head, walking back would overflow the pending set: the finalizer hands the
+//! finalization to catch-up ([`crate::catchup`]: headers down, bodies up) instead. Each
+//! finalization applied is recorded for peers catching up ([`crate::sync::Sync::certified`]),
+//! and the one of an epoch's last block is kept on disk. A blocks-channel message is a tag
+//! byte ([`MSG_BLOCK`]) and a block's canonical bytes.
 //!
 //! **When to propose** is [`Production`]'s decision (an interval, or on demand on a dev node).
 //!
@@ -268,6 +272,74 @@ pub fn hash32(d: &Digest) -> Hash32 {
     Hash32(d.0)
 }
 
+/// How far above the head a missing block must be for the finalizer to hand its target to
+/// catch-up ([`crate::catchup`]) rather than walk back by range sync: well inside the 256
+/// blocks the pending set holds.
+const FAR_BLOCKS: u64 = 2 * crate::sync::MAX_RANGE_BLOCKS as u64;
+
+/// Reports finalized blocks to the beacon (which signs and recovers over them) and the
+/// metrics, and logs them: the finalizer's and catch-up's common last step.
+#[derive(Clone)]
+pub struct Announce {
+    beacon: Option<crate::beacon::Beacon>,
+    metrics: Metrics,
+}
+
+impl Announce {
+    /// `done` was finalized (oldest first), taking `took`, now `now`.
+    pub fn finalized(
+        &self,
+        done: &[Arc<crate::chain::Finalized>],
+        took: Duration,
+        now: std::time::SystemTime,
+    ) {
+        for f in done {
+            if let Some(b) = &self.beacon {
+                b.on_finalized(f.block.header.height, f.hash);
+            }
+            self.metrics
+                .on_finalized(f, took, crate::production::unix_ms(now));
+            tracing::info!(
+                height = f.block.header.height,
+                hash = %f.hash.to_hex(),
+                txs = f.block.transactions.len(),
+                cycles = f.block.header.cycles_used,
+                cells = f.block.header.cells_used,
+                "finalized"
+            );
+        }
+    }
+}
+
+/// The block `target`'s certificate names is final here (at `height`, if known): serve the
+/// certificate to peers catching up (`crate::sync`, `WantTip`), and keep it on disk if the
+/// block is its epoch's last.
+async fn certified<E: Runtime>(
+    chain: &Mutex<Chain<E>>,
+    sync: &crate::sync::Sync,
+    target: crate::catchup::Target,
+    height: Option<u64>,
+) {
+    let chain = chain.lock().await;
+    let height = match height {
+        Some(h) => Some(h),
+        None => chain.final_height(&target.hash).await.ok().flatten(),
+    };
+    let Some(height) = height else { return };
+    if cowboy_exec::system::staking::is_boundary(&chain.genesis().params, height)
+        && chain.certificate(target.epoch).is_none()
+    {
+        if let Err(e) = chain.keep_certificate(target.epoch, &target.certificate) {
+            tracing::error!(epoch = target.epoch, error = %e, "cannot keep the epoch's last certificate");
+        }
+    }
+    sync.certified(crate::sync::Certified {
+        epoch: target.epoch,
+        height,
+        certificate: target.certificate,
+    });
+}
+
 /// A block to relay: its hash and to whom.
 struct Outbound(Hash32, Recipients<ed25519::PublicKey>);
 
@@ -287,7 +359,7 @@ pub struct Application<E: Runtime> {
     dev: bool,
     tamper: Option<ProposalTamper>,
     outbound: mpsc::UnboundedSender<Outbound>,
-    finalized: mpsc::UnboundedSender<Hash32>,
+    finalized: mpsc::UnboundedSender<crate::catchup::Target>,
     evidence: EvidenceLog,
     votes: VoteLog,
     invalid: InvalidLog,
@@ -318,7 +390,7 @@ impl<E: Runtime> Clone for Application<E> {
 /// The tasks behind an [`Application`], started by [`Application::start`].
 pub struct Tasks {
     outbound: mpsc::UnboundedReceiver<Outbound>,
-    finalized: mpsc::UnboundedReceiver<Hash32>,
+    finalized: mpsc::UnboundedReceiver<crate::catchup::Target>,
 }
 
 impl<E: Runtime> Application<E> {
@@ -394,12 +466,29 @@ impl<E: Runtime> Application<E> {
         let chain = self.chain.clone();
         let arrived = Arc::new(tokio::sync::Notify::new());
         let arrived_in = arrived.clone();
-        let syncer = crate::sync::Sync::start(
+        let caught_up = Arc::new(tokio::sync::Notify::new());
+        let (syncer, answers) = crate::sync::Sync::start(
             self.context.child("sync"),
             chain.clone(),
-            arrived.clone(),
+            vec![arrived.clone(), caught_up.clone()],
             sync,
         );
+        let announce = Announce {
+            beacon: self.beacon.clone(),
+            metrics,
+        };
+        let catchup = if self.dev {
+            None // no peer to catch up from
+        } else {
+            Some(crate::catchup::CatchUp::start(
+                self.context.child("catchup"),
+                chain.clone(),
+                syncer.clone(),
+                answers,
+                caught_up,
+                announce.clone(),
+            ))
+        };
         self.context.child("blocks").spawn(move |_| async move {
             let limits = chain.lock().await.genesis().params.block_limits();
             while let Ok((peer, bytes)) = receiver.recv().await {
@@ -424,54 +513,60 @@ impl<E: Runtime> Application<E> {
         let chain = self.chain.clone();
         let dev = self.dev;
         let clock = self.context.clone();
-        let beacon = self.beacon.clone();
         self.context.child("finalizer").spawn(move |_| async move {
             // The newest finalization not yet applied (it implies all its ancestors).
-            let mut target: Option<Hash32> = None;
+            let mut target: Option<crate::catchup::Target> = None;
+            // The target last handed to catch-up (logged once).
+            let mut aimed: Option<Hash32> = None;
             loop {
                 tokio::select! {
                     next = finalized.recv() => match next {
-                        Some(hash) => target = Some(hash),
+                        Some(t) => target = Some(t),
                         None => return,
                     },
                     _ = arrived.notified(), if target.is_some() => {}
                     _ = clock.sleep(Duration::from_secs(1)), if target.is_some() => {}
                 }
-                let Some(hash) = target else { continue };
+                let Some(t) = &target else { continue };
+                let hash = t.hash;
                 let started = clock.current();
-                let (result, head) = {
+                let (result, head, missing_height) = {
                     let mut c = chain.lock().await;
                     let result = c.finalize_through(&hash).await;
-                    (result, c.head().header.height)
+                    let missing = match &result {
+                        Ok(Err(missing)) => c.missing_height(missing),
+                        _ => None,
+                    };
+                    (result, c.head().header.height, missing)
                 };
                 match result {
                     Ok(Ok(done)) => {
-                        target = None;
-                        let now = clock.current();
-                        let took = now.duration_since(started).unwrap_or_default();
-                        for f in done {
-                            if let Some(b) = &beacon {
-                                b.on_finalized(f.block.header.height, f.hash);
-                            }
-                            metrics.on_finalized(&f, took, crate::production::unix_ms(now));
-                            tracing::info!(
-                                height = f.block.header.height,
-                                hash = %f.hash.to_hex(),
-                                txs = f.block.transactions.len(),
-                                cycles = f.block.header.cycles_used,
-                                cells = f.block.header.cells_used,
-                                "finalized"
-                            );
+                        let took = clock.current().duration_since(started).unwrap_or_default();
+                        announce.finalized(&done, took, clock.current());
+                        if let Some(t) = target.take() {
+                            let height = done.last().map(|f| f.block.header.height);
+                            certified(&chain, &syncer, t, height).await;
                         }
                     }
                     Ok(Err(missing)) if dev => {
                         tracing::info!(block = %missing.to_hex(), "a finalized block was reverted away; ignored");
                         target = None;
                     }
-                    Ok(Err(missing)) => {
-                        tracing::info!(missing = %missing.to_hex(), head, "fetching finalized blocks from peers");
-                        syncer.want(missing, head);
-                    }
+                    Ok(Err(missing)) => match (&catchup, missing_height) {
+                        // Beyond what range sync's walk back through the pending set holds:
+                        // catch-up fetches the headers down to the head, then the bodies up.
+                        (Some(catchup), Some(h)) if h > head + FAR_BLOCKS => {
+                            if aimed != Some(hash) {
+                                tracing::info!(missing = %missing.to_hex(), height = h, head, "far behind: catching up");
+                                aimed = Some(hash);
+                            }
+                            catchup.aim(t.clone());
+                        }
+                        _ => {
+                            tracing::info!(missing = %missing.to_hex(), head, "fetching finalized blocks from peers");
+                            syncer.want(missing, head);
+                        }
+                    },
                     Err(e) => {
                         tracing::error!(error = %e, "cannot finalize block");
                         target = None;
@@ -868,7 +963,13 @@ impl<E: Runtime> Reporter for Application<E> {
                 return Feedback::Ok;
             }
             Activity::Finalization(f) => {
-                if self.finalized.send(hash32(&f.proposal.payload)).is_err() {
+                let target = crate::catchup::Target {
+                    hash: hash32(&f.proposal.payload),
+                    height: None,
+                    epoch: f.epoch().get(),
+                    certificate: f.encode().to_vec(),
+                };
+                if self.finalized.send(target).is_err() {
                     return Feedback::Closed;
                 }
                 return Feedback::Ok;

@@ -25,6 +25,9 @@
 //!   block and moves on.
 //! - **A restart** opens the epoch after the finalized head's (and the one before it, for the
 //!   same lingering), each engine replaying its own journal.
+//! - **A node that caught up** over several epochs ([`crate::catchup`], from the certificates
+//!   of the epochs' last blocks, which peers keep on disk rather than running old engines)
+//!   goes straight to the engine of the epoch its head is in, stopping every older one.
 //! - **A dev chain** (`--dev`, one validator) runs epoch 0's engine for ever: its one
 //!   validator is the set, and `dev_revert` may move the head back across a boundary, which
 //!   an engine cannot follow.
@@ -192,9 +195,17 @@ where
                     return;
                 }
             };
-            epoch += 1;
+            // The next epoch, or, for a node that caught up over several (`crate::catchup`),
+            // the head's: the epochs in between are over, and their engines would only
+            // replay what the node already has.
+            let head_epoch = staking::epoch_of(&params, reader.head.header.height + 1);
+            let jumped = head_epoch > epoch + 1;
+            epoch = head_epoch.max(epoch + 1);
+            if jumped {
+                orchestrator.retire(epoch - 1);
+            }
             match orchestrator.enter(&reader, epoch).await {
-                Ok(()) => tracing::info!(epoch, "entered epoch"),
+                Ok(()) => tracing::info!(epoch, jumped, "entered epoch"),
                 Err(e) => {
                     tracing::error!(epoch, error = %e, "cannot start the epoch's engine");
                     return;
@@ -229,16 +240,7 @@ where
     /// Start epoch `epoch`'s engine on the set and floor `reader`'s committed state names.
     async fn enter(&mut self, reader: &Reader<E>, epoch: u64) -> Result<(), String> {
         let params = &reader.genesis.params;
-        let set = staking::active_set(&reader.state, epoch)
-            .await
-            .map_err(|e| e.to_string())?
-            .filter(|s| !s.is_empty())
-            .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))?;
-        let keys = set.iter().map(|m| ed25519_key(&m.keys.ed25519));
-        let participants = Set::try_from_iter(keys.collect::<Option<Vec<_>>>().ok_or(
-            "an active set member's ed25519 key does not decode (the staking actor checks it)",
-        )?)
-        .map_err(|_| format!("epoch {epoch}'s set names a key twice"))?;
+        let participants = participants(reader, epoch).await?;
         let floor_height = (epoch * params.epoch_blocks.max(1)).saturating_sub(1);
         let floor = reader
             .block(floor_height)
@@ -376,6 +378,25 @@ where
             tracing::info!(epoch = e, "consensus engine stopped");
         }
     }
+}
+
+/// Epoch `epoch`'s participants (the active set's ed25519 keys, in simplex's order) as kept
+/// in `reader`'s committed state: what its engine runs with and its certificates are checked
+/// against.
+pub async fn participants<E: Runtime>(
+    reader: &Reader<E>,
+    epoch: u64,
+) -> Result<Set<ed25519::PublicKey>, String> {
+    let set = staking::active_set(&reader.state, epoch)
+        .await
+        .map_err(|e| e.to_string())?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))?;
+    let keys = set.iter().map(|m| ed25519_key(&m.keys.ed25519));
+    Set::try_from_iter(keys.collect::<Option<Vec<_>>>().ok_or(
+        "an active set member's ed25519 key does not decode (the staking actor checks it)",
+    )?)
+    .map_err(|_| format!("epoch {epoch}'s set names a key twice"))
 }
 
 /// An ed25519 public key from its 32 bytes.

@@ -9,6 +9,7 @@
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
 
 pub mod beacon;
+pub mod catchup;
 pub mod chain;
 pub mod consensus;
 pub mod dev;

@@ -1450,3 +1450,294 @@ fn downtime_run(n: usize, seed: u64) {
         drop(muted);
     })
 }
+
+/// Blocks per epoch in [`sim_catch_up_across_epochs`].
+const CATCH_UP_EPOCH_BLOCKS: u64 = 100;
+/// How many blocks the others finalize while the validator is away: beyond the 256 the
+/// pending set (and so range sync alone) holds.
+const CATCH_UP_AWAY_BLOCKS: u64 = 270;
+
+/// The seeds of the catch-up runs: `SIM_SEED` alone, or `0..SIM_SEEDS` (default 1: a run
+/// finalizes ~300 blocks at four validators, each with its beacon signature, 7-11 s of test
+/// time on the shared 2-core machine).
+fn catch_up_seeds() -> Vec<u64> {
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    match var("SIM_SEED") {
+        Some(seed) => vec![seed],
+        None => (0..var("SIM_SEEDS").unwrap_or(1)).collect(),
+    }
+}
+
+/// Catch-up of a validator far behind (`cowboy_node::catchup`), within one epoch: four
+/// validators; validator 3 is cut off from everyone at height ~20 while the other three (a
+/// quorum, and `t` of the beacon) finalize 270 blocks more. When the links come back its
+/// engine reports a finalization far above its head, which the finalizer hands to catch-up:
+/// the header chain down to its head, the bodies forwards; then it votes again (a later
+/// block's vote record holds its signature). All the while a fifth peer, no validator,
+/// answers every sync request with lies (certificates signed by strangers, over made-up
+/// headers; for blocks, well-formed ones of no chain and garbage), and nothing of it is
+/// accepted. Same hashes and state roots
+/// at all four.
+#[test]
+fn sim_catch_up_far_behind() {
+    for seed in catch_up_seeds() {
+        catch_up_run(seed, false);
+    }
+}
+
+/// The same across epochs: 100-block epochs, so while validator 3 is away the others cross
+/// the boundaries at 99 and 199 and stop those epochs' engines. When the links come back its
+/// engine runs an epoch nobody else does: it catches up by the certificates of the epochs'
+/// last blocks (which every node keeps on disk), each checked against that epoch's set from
+/// its own state, epoch after epoch, then runs the head's epoch's engine and votes again.
+/// Every node keeps the certificates of epochs 0 and 1.
+#[test]
+fn sim_catch_up_across_epochs() {
+    for seed in catch_up_seeds() {
+        catch_up_run(seed, true);
+    }
+}
+
+/// A header of no chain at `height`.
+fn fake_header(height: u64) -> cowboy_types::block::BlockHeader {
+    let h = |b| cowboy_types::Hash32([b; 32]);
+    cowboy_types::block::BlockHeader {
+        parent_hash: h(1),
+        height,
+        timestamp_ms: 1,
+        proposer: Address([2; 20]),
+        state_root: h(3),
+        tx_root: h(4),
+        receipts_root: h(5),
+        cycle_basefee: 1,
+        cell_basefee: 1,
+        cycles_used: 0,
+        cells_used: 0,
+        randomness: h(6),
+        votes_root: None,
+        dealings_root: None,
+    }
+}
+
+/// Start a peer that answers every sync request with lies (see [`sim_catch_up_far_behind`]).
+async fn start_liar(world: &World, i: usize) {
+    use commonware_consensus::simplex::types::{Finalization, Finalize, Proposal};
+    use commonware_consensus::types::{Epoch, Round, View};
+    use cowboy_node::sync::{Message, SYNC_CHANNEL};
+    let control = world.oracle.control(world.keys[i].clone());
+    for (channel, quota) in channel_quotas() {
+        let (mut sender, mut receiver) = control.register(channel, quota).await.expect("register");
+        if channel != SYNC_CHANNEL {
+            world
+                .context
+                .child("liar_drain")
+                .spawn(move |_| async move { while receiver.recv().await.is_ok() {} });
+            continue;
+        }
+        let namespace = cowboy_exec::system::staking::consensus_namespace(world.genesis.chain_id);
+        let strangers: Vec<_> = (100..104).map(validator_key).collect();
+        let set = Set::try_from_iter(strangers.iter().map(|k| k.public_key())).expect("distinct");
+        world
+            .context
+            .child("liar")
+            .spawn(move |mut context| async move {
+                while let Ok((peer, bytes)) = receiver.recv().await {
+                    let answer = match Message::decode(bytes.as_ref()) {
+                        Ok(Message::WantTip { epoch, head }) => {
+                            // A made-up block above the head, "certified" by four strangers.
+                            let mut header = fake_header(head + 50);
+                            header.randomness =
+                                cowboy_types::Hash32([context.next_u32() as u8; 32]);
+                            let proposal = Proposal::new(
+                                Round::new(Epoch::new(epoch), View::new(1_000)),
+                                View::new(999),
+                                cowboy_node::consensus::digest(&header.hash()),
+                            );
+                            let votes: Vec<Finalize<Scheme, _>> = strangers
+                                .iter()
+                                .map(|k| {
+                                    let s = Scheme::signer(&namespace, set.clone(), k.clone())
+                                        .expect("member");
+                                    Finalize::sign(&s, proposal.clone()).expect("sign")
+                                })
+                                .collect();
+                            let verifier = Scheme::verifier(&namespace, set.clone());
+                            let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter())
+                                .expect("four votes");
+                            let forged = Finalization::from_finalizes(
+                                &verifier,
+                                votes,
+                                &commonware_parallel::Sequential,
+                            )
+                            .expect("assemble");
+                            let certificate = commonware_codec::Encode::encode(&forged).to_vec();
+                            let header = header.encode();
+                            Message::Tip {
+                                certificate: &certificate,
+                                header: &header,
+                            }
+                            .encode()
+                        }
+                        Ok(Message::WantHeaders { above, .. }) => {
+                            let fake = fake_header(above + 1).encode();
+                            Message::Headers(vec![&fake]).encode()
+                        }
+                        Ok(Message::Want { above, .. }) => {
+                            // Three well-formed blocks of no chain just above the asker's
+                            // head (they join its pending set), then garbage.
+                            let mut blocks = Vec::new();
+                            let mut parent = cowboy_types::Hash32([9; 32]);
+                            for height in above + 1..=above + 3 {
+                                let mut header = fake_header(height);
+                                header.parent_hash = parent;
+                                header.tx_root = Block::tx_root(&[]);
+                                parent = header.hash();
+                                let block = Block {
+                                    header,
+                                    transactions: Vec::new(),
+                                    votes: None,
+                                    beacon: None,
+                                    dealer_logs: Vec::new(),
+                                };
+                                blocks.insert(0, block.encode());
+                            }
+                            let mut junk = vec![0u8; 256];
+                            context.fill_bytes(&mut junk);
+                            blocks.push(junk);
+                            Message::Blocks(blocks.iter().map(Vec::as_slice).collect()).encode()
+                        }
+                        _ => continue,
+                    };
+                    let _ = sender.send(Recipients::One(peer), answer, false);
+                }
+            });
+    }
+}
+
+/// One catch-up run (see [`sim_catch_up_far_behind`]); `across`: with 100-block epochs.
+fn catch_up_run(seed: u64, across: bool) {
+    runner(seed).start(|context| async move {
+        let (n, away, liar) = (4, 3, 4);
+        let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        if across {
+            genesis.params.epoch_blocks = CATCH_UP_EPOCH_BLOCKS;
+        }
+        // Away for 270 blocks of a 10,000-block window: not jailed, so still in the set.
+        genesis.params.downtime_window_blocks = 10_000;
+        let world = World::with_genesis(context, genesis, n + 1, seed).await;
+        world.link_all(&good_link(), |_, _| true).await;
+        let mut nodes = Vec::new();
+        for i in 0..n {
+            let channels = world.channels(i, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            nodes.push(
+                world
+                    .start(i, &format!("v{i}"), world.coinbase(i), channels)
+                    .await,
+            );
+        }
+        start_liar(&world, liar).await;
+
+        let started = world.context.current();
+        let waited = |what: &str| {
+            let elapsed = world
+                .context
+                .current()
+                .duration_since(started)
+                .unwrap_or_default();
+            assert!(
+                elapsed < DEADLINE * 3,
+                "seed {seed}: {what} after {elapsed:?}"
+            );
+        };
+        let height = |i: usize| {
+            let chain = nodes[i].chain.clone();
+            async move { chain.lock().await.head().header.height }
+        };
+        while height(0).await < 20 {
+            waited("no block 20");
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+        world.unlink(|a, b| a == away || b == away).await;
+        let cut_at = height(away).await;
+        let heal_at = match across {
+            true => (cut_at + CATCH_UP_AWAY_BLOCKS).max(2 * CATCH_UP_EPOCH_BLOCKS + 30),
+            false => cut_at + CATCH_UP_AWAY_BLOCKS,
+        };
+        while height(0).await < heal_at {
+            waited("the three do not reach the heal height");
+            world.context.sleep(Duration::from_millis(100)).await;
+        }
+        assert!(
+            height(away).await <= cut_at + 3,
+            "seed {seed}: the cut-off validator moved"
+        );
+        assert!(
+            !across || !nodes[0].validator.consensus.epochs().contains(&0),
+            "seed {seed}: epoch 0's engine still runs at the others"
+        );
+        world
+            .link_all(&good_link(), |a, b| a == away || b == away)
+            .await;
+        let healed = height(0).await;
+
+        // It catches up, then votes again: a block finalized after the heal records its vote.
+        let participants = Set::try_from_iter(world.keys[..n].iter().cloned()).expect("distinct");
+        let signer = participants.position(&world.keys[away]).expect("a member") as u32;
+        let voted = loop {
+            waited("the validator away never caught up and voted");
+            world.context.sleep(Duration::from_millis(100)).await;
+            let head = height(away).await;
+            if head < healed {
+                continue;
+            }
+            let reader = nodes[away]
+                .chain
+                .lock()
+                .await
+                .readers()
+                .borrow()
+                .clone()
+                .expect("reader");
+            let block = reader.block(head).await.expect("read").expect("final");
+            let votes = block.votes.map(|r| r.votes).unwrap_or_default();
+            if votes.iter().any(|v| v.signer == signer) {
+                break head;
+            }
+        };
+        assert!(
+            !across
+                || nodes[away]
+                    .validator
+                    .consensus
+                    .epochs()
+                    .iter()
+                    .all(|e| *e >= 2),
+            "seed {seed}: the validator back runs engines {:?}",
+            nodes[away].validator.consensus.epochs()
+        );
+        // Every node has a certificate of each past epoch's last block to serve.
+        for node in nodes.iter().filter(|_| across) {
+            let chain = node.chain.lock().await;
+            for epoch in 0..2 {
+                assert!(
+                    chain.certificate(epoch).is_some(),
+                    "seed {seed}: validator {} keeps no certificate of epoch {epoch}",
+                    node.index
+                );
+            }
+        }
+        let common = {
+            let mut h = u64::MAX;
+            for i in 0..n {
+                h = h.min(height(i).await);
+            }
+            h
+        };
+        assert!(
+            common >= voted.min(healed),
+            "seed {seed}: heights {common} < {voted}"
+        );
+        assert_agree(&nodes, common, seed, &format!("seed {seed}, catch-up")).await;
+    })
+}
