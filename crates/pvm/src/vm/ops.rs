@@ -2291,10 +2291,7 @@ impl Vm<'_> {
         if reach > 0 {
             self.charge(reach)?;
         }
-        let r = match key {
-            Value::Str(s) => self.table_find_str(t, s, key, h),
-            _ => self.table_find_walk(t, key, h),
-        };
+        let r = self.table_find_walk(t, key, h);
         self.settle()?;
         r
     }
@@ -2309,8 +2306,14 @@ impl Vm<'_> {
         // values (whose `eq` runs no Python code and cannot touch this table) they are compared
         // under the borrow, without copies; from the first other candidate on, the rest are
         // copied out first (`table_find_from`), since their `__eq__` may change the table.
-        // Same comparisons, same order, same cycles either way.
+        // Same comparisons, same order, same cycles either way. A str key meets a str
+        // candidate in place, as `Value::is` and then `Vm::eq` decide and charge for two strs
+        // (two calls per candidate, on the commonest lookup).
         let plain_key = is_plain_key(key);
+        let str_key = match key {
+            Value::Str(s) => Some(s),
+            _ => None,
+        };
         let mut skip = 0;
         {
             let tb = t.borrow();
@@ -2327,7 +2330,18 @@ impl Vm<'_> {
                         continue;
                     }
                 };
-                if e.key.is(key) || self.eq(&e.key, key)? {
+                let same = match (&e.key, str_key) {
+                    (Value::Str(k), Some(s)) => {
+                        if Rc::ptr_eq(k, s) || (k.len <= 1 && k.s == s.s) {
+                            true
+                        } else {
+                            self.charge(cost::per_char(k.s.len().min(s.s.len())))?;
+                            k.s == s.s
+                        }
+                    }
+                    (k, _) => k.is(key) || self.eq(k, key)?,
+                };
+                if same {
                     return Ok(Some(i as usize));
                 }
                 skip += 1;
@@ -2395,71 +2409,11 @@ impl Vm<'_> {
         self.charge(cost::per_char(s.s.len()))?;
         let h = s.hash();
         self.charge(cost::DICT_OP)?;
-        // `table_find`'s steps, with its str walk called directly: through `table_find` this
-        // lookup cost 30 instructions more (`benches` micro-kernel `d['k']`, callgrind).
-        let reach = cost::table_reach(d.table.borrow().slot_count());
-        if reach > 0 {
-            self.charge(reach)?;
-        }
-        let found = self.table_find_str(&d.table, s, key, h);
-        self.settle()?;
-        Ok(found?.and_then(|i| {
+        let found = self.table_find(&d.table, key, h)?;
+        Ok(found.and_then(|i| {
             let t = d.table.borrow();
             t.entries.get(i)?.as_ref().map(|e| e.value.clone())
         }))
-    }
-
-    /// `table_find_walk` for a str key: the same candidates in the same order, the same
-    /// comparisons and charges, with each str candidate compared in place (what `Value::is`,
-    /// then `Vm::eq`, decide and charge for two strs; they were two calls per candidate); a
-    /// candidate that is not a plain key hands the rest of the walk to `table_find_from`, as
-    /// there.
-    #[inline]
-    fn table_find_str(
-        &mut self,
-        t: &std::cell::RefCell<Table>,
-        s: &Rc<PyStr>,
-        key: &Value,
-        h: u64,
-    ) -> R<Option<usize>> {
-        let mut skip = 0;
-        {
-            let tb = t.borrow();
-            let mut general = false;
-            for i in tb.candidates(h) {
-                let e = match tb.entries.get(i as usize) {
-                    Some(Some(e)) if is_plain_key(&e.key) => e,
-                    Some(Some(_)) => {
-                        general = true;
-                        break;
-                    }
-                    _ => {
-                        skip += 1;
-                        continue;
-                    }
-                };
-                let same = match &e.key {
-                    // `Value::is`, then `Vm::eq`, for two strs.
-                    Value::Str(k) => {
-                        if Rc::ptr_eq(k, s) || (k.len <= 1 && k.s == s.s) {
-                            true
-                        } else {
-                            self.charge(cost::per_char(k.s.len().min(s.s.len())))?;
-                            k.s == s.s
-                        }
-                    }
-                    other => other.is(key) || self.eq(other, key)?,
-                };
-                if same {
-                    return Ok(Some(i as usize));
-                }
-                skip += 1;
-            }
-            if !general {
-                return Ok(None);
-            }
-        }
-        self.table_find_from(t, key, h, skip)
     }
 
     /// Refuse to change a namespace of the thread's shared base (`memory::is_frozen`): the
