@@ -227,8 +227,21 @@ impl Vm<'_> {
         name: &Rc<PyStr>,
         c: &NameCache,
     ) -> R<Value> {
-        if let Some(v) = globals.get_name_hinted(name, c) {
-            return Ok(v);
+        // A builtin name: the globals have not changed since it was last missing from them
+        // (`c.absent` names their table's stamp), so neither the remembered position nor a
+        // walk can find it; owe that walk's slots as `find_name_memo` would, and go on.
+        let missing = {
+            let (stamp, probes) = c.absent.get();
+            let known = globals.table.borrow().stamp() == stamp;
+            if known {
+                crate::value::owe_probes(probes);
+            }
+            known
+        };
+        if !missing {
+            if let Some(v) = globals.get_name_hinted(name, c) {
+                return Ok(v);
+            }
         }
         if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
             if **k == *name.s {
