@@ -2,7 +2,7 @@
 """PVM vs CPython: run a set of programs in both engines, same run, and report ratios.
 
 Usage: python3 crates/pvm/benches/compare.py [--set suite|programs] [--cowboy PATH] [--runs N]
-                                            [--callgrind] [programs...]
+                                            [--baseline PATH] [--callgrind] [programs...]
 
 Two sets of CPU-bound programs:
 - `suite/` (the default): 28 programs, each about 0.5-1.5 s in CPython 3.11, covering
@@ -22,6 +22,10 @@ the PVM is faster. The summary is the geometric mean of the ratios (and their me
 Start-up is measured separately, as the best time of an empty program in each engine, and
 printed on its own line; the per-program ratio is of whole process times (start-up included),
 and a second column gives the ratio with each engine's start-up subtracted.
+
+With --baseline, an earlier `cowboy` binary runs each program too, in the same run, right after
+the PVM under test: its ratio to CPython is printed beside, and its geometric mean after the
+headline, so a change is measured against its parent under the same load.
 
 With --callgrind, each program also runs once per engine under `valgrind --tool=callgrind` and
 the instruction counts (millions) and their ratio are printed beside the times: a
@@ -88,6 +92,7 @@ def main():
     ap.add_argument("--set", choices=("suite", "programs"), default="suite")
     ap.add_argument("--cowboy", default=os.path.join(ROOT, "target", "release", "cowboy"))
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--baseline", help="an earlier cowboy binary, timed in the same run")
     ap.add_argument("--callgrind", action="store_true")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args()
@@ -100,10 +105,12 @@ def main():
     py_start, pvm_start = startup(args.cowboy, args.runs)
     print(f"start-up (empty program): cpython {py_start * 1e3:.1f} ms, pvm {pvm_start * 1e3:.1f} ms")
     head = f"{'program':30} {'cpython s':>10} {'pvm s':>8} {'ratio':>6} {'-start':>7}"
+    if args.baseline:
+        head += f" {'base s':>8} {'ratio':>6}"
     if args.callgrind:
         head += f" {'cpy Minstr':>11} {'pvm Minstr':>11} {'ratio':>6}"
     print(head)
-    ratios, net_ratios, instr_ratios = [], [], []
+    ratios, net_ratios, instr_ratios, base_ratios = [], [], [], []
     for prog in programs:
         name = os.path.basename(prog)
         py_t, py_out = best_time([sys.executable, prog], args.runs)
@@ -123,6 +130,13 @@ def main():
         ratios.append(r)
         net_ratios.append(net)
         line = f"{name:30} {py_t:10.3f} {pvm_t:8.3f} {r:6.2f} {net:7.2f}"
+        if args.baseline:
+            base_t, base_out = best_time(pvm_cmd(args.baseline, prog), args.runs)
+            if base_t is not None and base_out == py_out:
+                base_ratios.append(base_t / py_t)
+                line += f" {base_t:8.3f} {base_t / py_t:6.2f}"
+            else:
+                line += f" {'failed':>8}"
         if args.callgrind:
             py_i, _ = instructions([sys.executable, prog])
             pvm_i, _ = instructions(pvm_cmd(args.cowboy, prog))
@@ -139,6 +153,10 @@ def main():
           f"(start-up subtracted {statistics.geometric_mean(net_ratios):.2f}), "
           f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}; "
           f"{len(ratios)} of {len(programs)} programs comparable")
+    if base_ratios:
+        print(f"baseline: geometric mean {statistics.geometric_mean(base_ratios):.2f}, "
+              f"median {statistics.median(base_ratios):.2f}, worst {max(base_ratios):.2f}; "
+              f"{len(base_ratios)} programs")
     if instr_ratios:
         print(f"instructions: geometric mean {statistics.geometric_mean(instr_ratios):.2f}, "
               f"worst {max(instr_ratios):.2f}")
