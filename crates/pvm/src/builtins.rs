@@ -410,7 +410,7 @@ fn is_instance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
     if matches!(t, Value::Instance(_)) && vm.lookup_dunder(t, "__instancecheck__").is_some() {
         let r = vm
             .call_dunder(t, "__instancecheck__", vec![v.clone()])?
-            .unwrap_or(Value::None);
+            .unwrap_or_default();
         return vm.truthy(&r);
     }
     if let Value::Instance(i) = t {
@@ -424,7 +424,7 @@ fn is_instance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
         Value::Class(_) if vm.lookup_dunder(t, "__instancecheck__").is_some() => {
             let r = vm
                 .call_dunder(t, "__instancecheck__", vec![v.clone()])?
-                .unwrap_or(Value::None);
+                .unwrap_or_default();
             vm.truthy(&r)
         }
         Value::Class(c) => {
@@ -444,7 +444,7 @@ fn is_instance(vm: &mut Vm, v: &Value, t: &Value) -> R<bool> {
 }
 
 fn minmax(vm: &mut Vm, mut a: Args, is_max: bool) -> R<Value> {
-    let key = a.take_kw("key").unwrap_or(Value::None);
+    let key = a.take_kw("key").unwrap_or_default();
     let default = a.take_kw("default");
     minmax_of(vm, &a.pos, is_max, &key, default)
 }
@@ -855,7 +855,7 @@ fn dict_fromkeys(vm: &mut Vm, a: Args) -> R<Value> {
         let x_ = arg(vm, &a.pos, 1, "fromkeys")?;
         vm.collect(&x_)
     }?;
-    let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+    let v = a.pos.get(2).cloned().unwrap_or_default();
     if matches!(&cls, Value::Class(c) if Rc::ptr_eq(c, &vm.types.dict)) {
         let d = crate::value::rc_dict(PyDict::new());
         for k in keys {
@@ -1021,7 +1021,7 @@ fn sum_add(vm: &mut Vm, acc: Value, x: &Value) -> R<Value> {
 
 /// `sorted(…)`.
 fn sorted(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let key = a.take_kw("key").unwrap_or(Value::None);
+    let key = a.take_kw("key").unwrap_or_default();
     let rev = match a.take_kw("reverse") {
         Some(v) => vm.truthy(&v)?,
         None => false,
@@ -1176,7 +1176,7 @@ fn issubclass(vm: &mut Vm, a: Args) -> R<Value> {
         {
             let r = vm
                 .call_dunder(&x, "__subclasscheck__", vec![Value::Class(c.clone())])?
-                .unwrap_or(Value::None);
+                .unwrap_or_default();
             if vm.truthy(&r)? {
                 return Ok(Value::Bool(true));
             }
@@ -1627,7 +1627,7 @@ fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 /// `type.__new__(meta, name, bases, ns)`, or `type(x)` with one argument.
 pub fn type_new(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     if a.pos.len() == 2 {
         let v = a.pos[1].clone();
         return Ok(Value::Class(vm.type_of(&v)));
@@ -1677,7 +1677,7 @@ pub fn type_new(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 /// `type.__call__(cls, …)`: make an instance.
 fn type_call(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let Value::Class(c) = this else {
         return Err(vm.type_err("descriptor '__call__' requires a 'type' object"));
     };
@@ -1687,18 +1687,18 @@ fn type_call(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 /// `type.__setattr__(cls, name, value)`.
 fn type_setattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
         return Err(vm.type_err("type.__setattr__ expects a class and a name"));
     };
-    let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+    let v = a.pos.get(2).cloned().unwrap_or_default();
     vm.class_store(c, &n.s, v)?;
     Ok(Value::None)
 }
 
 /// `type.__delattr__(cls, name)`.
 fn type_delattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let (Value::Class(c), Some(Value::Str(n))) = (&this, a.pos.get(1)) else {
         return Err(vm.type_err("type.__delattr__ expects a class and a name"));
     };
@@ -1710,7 +1710,7 @@ fn type_delattr(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `type.__repr__(cls)`.
 fn type_repr(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let Value::Class(c) = &this else {
         return Err(vm.type_err("type.__repr__ expects a class"));
     };
@@ -1726,17 +1726,17 @@ fn type_repr(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `type.__instancecheck__(cls, obj)`.
 fn type_instancecheck(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let Value::Class(c) = &this else {
         return Ok(Value::Bool(false));
     };
-    let v = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let v = a.pos.get(1).cloned().unwrap_or_default();
     Ok(Value::Bool(vm.type_of(&v).is_subclass(c)))
 }
 
 /// `type.__subclasscheck__(cls, sub)`.
 fn type_subclasscheck(a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let (Value::Class(c), Some(Value::Class(s))) = (&this, a.pos.get(1)) else {
         return Ok(Value::Bool(false));
     };
@@ -1745,7 +1745,7 @@ fn type_subclasscheck(a: Args) -> R<Value> {
 
 /// `type.mro(cls)`.
 fn type_mro(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     if a.pos.is_empty() {
         return Err(vm.type_err("unbound method type.mro() needs an argument"));
     }
@@ -1767,7 +1767,7 @@ fn type_mro(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `object.__new__(cls)`.
 fn object_new(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     match &this {
         Value::Class(c) => vm.new_instance(c, &Args::new(a.pos[1..].to_vec())),
         _ => Err(vm.type_err("object.__new__(X): X is not a type object")),
@@ -1776,7 +1776,7 @@ fn object_new(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `object.__setattr__(obj, name, value)`.
 fn object_setattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let Value::Instance(i) = &this else {
         let on = if matches!(this, Value::Class(_)) {
             " to type object"
@@ -1788,7 +1788,7 @@ fn object_setattr(vm: &mut Vm, a: Args) -> R<Value> {
     let Some(Value::Str(n)) = a.pos.get(1) else {
         return Err(vm.type_err("attribute name must be string"));
     };
-    let v = a.pos.get(2).cloned().unwrap_or(Value::None);
+    let v = a.pos.get(2).cloned().unwrap_or_default();
     let c = i.cls();
     vm.generic_setattr(i, &c, &this, &n.s.clone(), v)?;
     Ok(Value::None)
@@ -1796,7 +1796,7 @@ fn object_setattr(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `object.__getattribute__(obj, name)`.
 fn object_getattribute(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let Some(Value::Str(n)) = a.pos.get(1) else {
         return Err(vm.type_err("attribute name must be string"));
     };
@@ -1808,7 +1808,7 @@ fn object_getattribute(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `object.__delattr__(obj, name)`.
 fn object_delattr(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let Some(Value::Str(n)) = a.pos.get(1) else {
         return Err(vm.type_err("attribute name must be string"));
     };
@@ -1822,8 +1822,8 @@ fn object_delattr(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `object.__eq__(obj, other)`: identity, else NotImplemented.
 fn object_eq(a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
-    let o = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
+    let o = a.pos.get(1).cloned().unwrap_or_default();
     Ok(if this.is(&o) {
         Value::Bool(true)
     } else {
@@ -1833,8 +1833,8 @@ fn object_eq(a: Args) -> R<Value> {
 
 /// `object.__ne__(obj, other)`.
 fn object_ne(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
-    let o = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
+    let o = a.pos.get(1).cloned().unwrap_or_default();
     let r = vm.eq(&this, &o)?;
     Ok(Value::Bool(!r))
 }
@@ -1843,7 +1843,7 @@ fn object_ne(vm: &mut Vm, a: Args) -> R<Value> {
 /// differ between any two live objects: the whole identity (heap serials even, inline values
 /// odd), never shifted (that once made `None` collide with the object of serial 16).
 fn object_hash(a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     Ok(Value::Int(match this.identity() as i64 {
         -1 => -2,
         h => h,
@@ -1852,14 +1852,14 @@ fn object_hash(a: Args) -> R<Value> {
 
 /// `object.__repr__(obj)` and `object.__str__(obj)`.
 fn object_repr(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let c = vm.type_of(&this);
     Ok(Value::str(&format!("<{} object>", c.qualname.borrow())))
 }
 
 /// `object.__format__(obj, spec)`.
 fn object_format(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let s = vm.str(&this)?;
     Ok(Value::str(&s))
 }
@@ -2189,7 +2189,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
             {
                 let r = vm
                     .call_dunder(&v, "__bytes__", vec![])?
-                    .unwrap_or(Value::None);
+                    .unwrap_or_default();
                 return match r {
                     Value::Bytes(_) => Ok(r),
                     other => {
@@ -2262,7 +2262,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     }
     if is!(slice) {
         let p = &a.pos;
-        let g = |i: usize| p.get(i).cloned().unwrap_or(Value::None);
+        let g = |i: usize| p.get(i).cloned().unwrap_or_default();
         return Ok(Value::Slice(Rc::new(match p.len() {
             1 => PySlice {
                 start: Value::None,
@@ -2295,7 +2295,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                 .get(i)
                 .cloned()
                 .or_else(|| a.take_kw(n))
-                .unwrap_or(Value::None)
+                .unwrap_or_default()
         };
         let fget = g(0, "fget", &mut a);
         let fset = g(1, "fset", &mut a);
@@ -2303,7 +2303,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
         let mut doc = g(3, "doc", &mut a);
         // Without an explicit doc, a property documents itself with its getter's docstring.
         if doc.is_none() && !fget.is_none() {
-            doc = vm.getattr_opt(&fget, "__doc__")?.unwrap_or(Value::None);
+            doc = vm.getattr_opt(&fget, "__doc__")?.unwrap_or_default();
         }
         return Ok(Value::Property(Rc::new(Property {
             fget,
@@ -2314,12 +2314,12 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
     }
     if is!(classmethod) {
         return Ok(Value::ClassMethod(Rc::new(Wrapped(
-            first.unwrap_or(Value::None),
+            first.unwrap_or_default(),
         ))));
     }
     if is!(staticmethod) {
         return Ok(Value::StaticMethod(Rc::new(Wrapped(
-            first.unwrap_or(Value::None),
+            first.unwrap_or_default(),
         ))));
     }
     if is!(super_) {

@@ -217,7 +217,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         Ok(Value::Float(libm::sqrt(x)))
     })?;
     native(vm, &d, "floor", |vm, a| {
-        let x = a.pos.first().cloned().unwrap_or(Value::None);
+        let x = a.pos.first().cloned().unwrap_or_default();
         if let Some(r) = vm.call_dunder(&x, "__floor__", vec![])? {
             return Ok(r);
         }
@@ -228,7 +228,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         float_to_int(vm, libm::floor(f))
     })?;
     native(vm, &d, "ceil", |vm, a| {
-        let x = a.pos.first().cloned().unwrap_or(Value::None);
+        let x = a.pos.first().cloned().unwrap_or_default();
         if let Some(r) = vm.call_dunder(&x, "__ceil__", vec![])? {
             return Ok(r);
         }
@@ -290,11 +290,11 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         }
     })?;
     native(vm, &d, "log2", |vm, a| {
-        let x = a.pos.first().cloned().unwrap_or(Value::None);
+        let x = a.pos.first().cloned().unwrap_or_default();
         Ok(Value::Float(log_helper(vm, &x, libm::log2)?))
     })?;
     native(vm, &d, "log10", |vm, a| {
-        let x = a.pos.first().cloned().unwrap_or(Value::None);
+        let x = a.pos.first().cloned().unwrap_or_default();
         Ok(Value::Float(log_helper(vm, &x, libm::log10)?))
     })?;
     native(vm, &d, "atan2", |vm, a| {
@@ -354,7 +354,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         Ok(Value::Float(libm::copysign(x, y)))
     })?;
     native(vm, &d, "trunc", |vm, a| {
-        let x = a.pos.first().cloned().unwrap_or(Value::None);
+        let x = a.pos.first().cloned().unwrap_or_default();
         if let Some(r) = vm.call_dunder(&x, "__trunc__", vec![])? {
             return Ok(r);
         }
@@ -394,7 +394,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         ))
     })?;
     native(vm, &d, "fsum", |vm, a| {
-        let items = vm.collect(&a.pos.first().cloned().unwrap_or(Value::None))?;
+        let items = vm.collect(&a.pos.first().cloned().unwrap_or_default())?;
         let mut xs = Vec::with_capacity(items.len());
         for v in &items {
             xs.push(vm.to_float(v)?);
@@ -415,7 +415,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
         vm.int_result(n.sqrt())
     })?;
     native(vm, &d, "factorial", |vm, a| {
-        let n = vm.index_of(&a.pos.first().cloned().unwrap_or(Value::None))?;
+        let n = vm.index_of(&a.pos.first().cloned().unwrap_or_default())?;
         if n < 0 {
             return Err(vm.value_err("factorial() not defined for negative values"));
         }
@@ -431,7 +431,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
     native(vm, &d, "perm", |vm, a| comb_perm(vm, a, false))?;
     native(vm, &d, "prod", |vm, mut a| {
         let mut acc = a.take_kw("start").unwrap_or(Value::Int(1));
-        let items = vm.collect(&a.pos.first().cloned().unwrap_or(Value::None))?;
+        let items = vm.collect(&a.pos.first().cloned().unwrap_or_default())?;
         for x in items {
             acc = vm.binary_op(&acc, &x, crate::bytecode::BinOp::Mul, false)?;
         }
@@ -834,7 +834,7 @@ fn big_gcd(vm: &mut Vm, a: &num_bigint::BigInt, b: &num_bigint::BigInt) -> R<num
 }
 
 fn comb_perm(vm: &mut Vm, a: Args, comb: bool) -> R<Value> {
-    let n = vm.index_of(&a.pos.first().cloned().unwrap_or(Value::None))?;
+    let n = vm.index_of(&a.pos.first().cloned().unwrap_or_default())?;
     let k = match a.pos.get(1) {
         Some(v) => vm.index_of(v)?,
         None if !comb => n,

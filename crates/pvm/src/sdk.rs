@@ -484,7 +484,7 @@ fn set_timer(vm: &mut Vm, a: Args) -> R<Value> {
     let every = arg(vm, &a, 1, "set_timer")?;
     let handler = arg(vm, &a, 2, "set_timer")?;
     let raw = arg(vm, &a, 3, "set_timer")?;
-    let gba = a.pos.get(4).cloned().unwrap_or(Value::None);
+    let gba = a.pos.get(4).cloned().unwrap_or_default();
     let height = u64_arg(vm, &height, "the timer height")?;
     let every = u64_arg(vm, &every, "the interval")?;
     let handler = match &handler {

@@ -76,10 +76,13 @@ pub type NameBuild = ahash::RandomState;
 /// Insertion-ordered map from attribute names to values.
 pub type NameMap = IndexMap<Rc<str>, Value, NameBuild>;
 
-/// A Python value.
-#[derive(Clone, Debug)]
+/// A Python value. The default is `None`, so `opt.unwrap_or_default()` gives `None` without
+/// building one to drop when the option holds a value (`unwrap_or_default()` did: a call to
+/// the drop glue per pop on the hot paths).
+#[derive(Clone, Debug, Default)]
 #[allow(missing_docs)]
 pub enum Value {
+    #[default]
     None,
     NotImplemented,
     Ellipsis,
@@ -1867,11 +1870,15 @@ impl Value {
     /// `clone`, with the inline kinds copied without the out-of-line call (hot paths).
     #[inline(always)]
     pub fn clone_inline(&self) -> Value {
+        // Every inline kind has an arm, so the test is one range check on the tag (with
+        // `NotImplemented` and `Ellipsis` left to `clone`, the compiler built a jump table).
         match self {
             Value::Int(i) => Value::Int(*i),
             Value::Float(x) => Value::Float(*x),
             Value::Bool(b) => Value::Bool(*b),
             Value::None => Value::None,
+            Value::NotImplemented => Value::NotImplemented,
+            Value::Ellipsis => Value::Ellipsis,
             other => other.clone(),
         }
     }

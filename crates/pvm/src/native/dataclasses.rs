@@ -38,7 +38,7 @@ fn name_of<'a>(vm: &mut Vm, v: &'a Value) -> R<&'a str> {
 
 /// `attrs(obj, names)`: the tuple of `obj`'s attributes `names`, in order.
 fn f_attrs(vm: &mut Vm, a: Args) -> R<Value> {
-    let obj = a.pos.first().cloned().unwrap_or(Value::None);
+    let obj = a.pos.first().cloned().unwrap_or_default();
     let names = items(vm, a.pos.get(1))?;
     vm.charge(cost::CALL.saturating_mul(names.len() as u64))?;
     let mut out = Vec::with_capacity(names.len());
@@ -53,7 +53,7 @@ fn f_attrs(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `assign(obj, names, values, frozen)`: store each value under its name.
 fn f_assign(vm: &mut Vm, a: Args) -> R<Value> {
-    let obj = a.pos.first().cloned().unwrap_or(Value::None);
+    let obj = a.pos.first().cloned().unwrap_or_default();
     let names = items(vm, a.pos.get(1))?;
     let values = items(vm, a.pos.get(2))?;
     if names.len() != values.len() {

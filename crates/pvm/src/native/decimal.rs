@@ -1130,7 +1130,7 @@ fn parse(s: &str) -> Option<Dec> {
 // ------------------------------------------------------------------------------ methods
 
 fn arg(a: &Args, i: usize) -> Value {
-    a.pos.get(i).cloned().unwrap_or(Value::None)
+    a.pos.get(i).cloned().unwrap_or_default()
 }
 
 /// Run the Python implementation of `name` (decimal.py's, registered by [`f_init`]).

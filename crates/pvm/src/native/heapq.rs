@@ -56,8 +56,8 @@ fn one_arg(vm: &mut Vm, a: Args, f: &str) -> R<Value> {
 fn two_args(vm: &mut Vm, a: Args, f: &str) -> R<(Value, Value)> {
     let mut pos = positional(vm, a, f, 2, 2)?.into_iter();
     Ok((
-        pos.next().unwrap_or(Value::None),
-        pos.next().unwrap_or(Value::None),
+        pos.next().unwrap_or_default(),
+        pos.next().unwrap_or_default(),
     ))
 }
 

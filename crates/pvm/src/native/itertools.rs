@@ -310,7 +310,7 @@ fn new_cycle(vm: &mut Vm, mut a: Args) -> R<Value> {
 fn new_repeat(vm: &mut Vm, mut a: Args) -> R<Value> {
     let cls = new_cls(vm, &mut a, "repeat")?;
     let v = clinic(vm, a, "repeat", &["object", "times"], 1, 2)?;
-    let obj = v[0].clone().unwrap_or(Value::None);
+    let obj = v[0].clone().unwrap_or_default();
     let left = match &v[1] {
         None => None,
         Some(t) => Some(ssize(vm, t)?.max(0)),
@@ -322,7 +322,7 @@ fn new_accumulate(vm: &mut Vm, mut a: Args) -> R<Value> {
     let cls = new_cls(vm, &mut a, "accumulate")?;
     let v = clinic(vm, a, "accumulate", &["iterable", "func", "initial"], 1, 2)?;
     let it = vm.iter(v[0].as_ref().unwrap_or(&Value::None))?;
-    let func = v[1].clone().unwrap_or(Value::None);
+    let func = v[1].clone().unwrap_or_default();
     let initial = v[2].clone().filter(|x| !x.is_none());
     make(
         &cls,
@@ -468,7 +468,7 @@ fn new_pairwise(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 fn new_zip_longest(vm: &mut Vm, mut a: Args) -> R<Value> {
     let cls = new_cls(vm, &mut a, "zip_longest")?;
-    let fill = a.take_kw("fillvalue").unwrap_or(Value::None);
+    let fill = a.take_kw("fillvalue").unwrap_or_default();
     if !a.kw.is_empty() {
         return Err(vm.type_err("zip_longest() got an unexpected keyword argument"));
     }
@@ -487,7 +487,7 @@ fn new_groupby(vm: &mut Vm, mut a: Args) -> R<Value> {
     let it = vm.iter(v[0].as_ref().unwrap_or(&Value::None))?;
     let group = Group {
         it,
-        key: v[1].clone().unwrap_or(Value::None),
+        key: v[1].clone().unwrap_or_default(),
         target: None,
         current_key: None,
         current_value: None,
@@ -1103,7 +1103,7 @@ fn step(vm: &mut Vm, me: &Value) -> R<Option<Value>> {
             if !pending && !group_read(vm, &g)? {
                 return Ok(None);
             }
-            let current = g.borrow().current_key.clone().unwrap_or(Value::None);
+            let current = g.borrow().current_key.clone().unwrap_or_default();
             if !vm.eq(&key, &current)? {
                 return Ok(None);
             }
@@ -1188,7 +1188,7 @@ fn groupby_step(vm: &mut Vm, g: &Rc<RefCell<Group>>) -> R<Option<Value>> {
     let key = {
         let mut gb = g.borrow_mut();
         gb.target = gb.current_key.clone();
-        gb.target.clone().unwrap_or(Value::None)
+        gb.target.clone().unwrap_or_default()
     };
     let cls = match vm.native_classes.get("itertools._grouper") {
         Some(c) => c.clone(),

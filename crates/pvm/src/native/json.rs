@@ -35,7 +35,7 @@ const MAX_DEPTH: usize = 500;
 const CHECK_EVERY: usize = 4096;
 
 fn arg(a: &Args, i: usize) -> Value {
-    a.pos.get(i).cloned().unwrap_or(Value::None)
+    a.pos.get(i).cloned().unwrap_or_default()
 }
 
 fn str_arg(vm: &mut Vm, a: &Args, i: usize, what: &str) -> R<Rc<PyStr>> {

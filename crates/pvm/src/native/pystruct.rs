@@ -377,7 +377,7 @@ fn pack_values(vm: &mut Vm, f: &Fmt, vals: &[Value]) -> R<Vec<u8>> {
         match c.ch {
             b'x' => out.resize(out.len() + c.count, 0),
             b's' | b'p' => {
-                let v = it.next().cloned().unwrap_or(Value::None);
+                let v = it.next().cloned().unwrap_or_default();
                 let data = match &v {
                     Value::Bytes(_) | Value::ByteArray(_) => bytes_like(&v).unwrap_or_default(),
                     Value::Instance(_) if bytes_like(&v).is_some() => {
@@ -403,7 +403,7 @@ fn pack_values(vm: &mut Vm, f: &Fmt, vals: &[Value]) -> R<Vec<u8>> {
             }
             _ => {
                 for _ in 0..c.count {
-                    let v = it.next().cloned().unwrap_or(Value::None);
+                    let v = it.next().cloned().unwrap_or_default();
                     match c.ch {
                         b'c' => match &v {
                             Value::Bytes(b) if b.b.len() == 1 => out.push(b.b[0]),

@@ -688,7 +688,7 @@ macro_rules! m_matchlike {
         fn $fn(vm: &mut Vm, a: Args) -> R<Value> {
             let v = bind(vm, a, $name, &["pattern", "string", "flags"], 2, Style::Py)?;
             let p = pattern_flags(vm, v[0].as_ref(), v[2].as_ref())?;
-            let s = v[1].clone().unwrap_or(Value::None);
+            let s = v[1].clone().unwrap_or_default();
             do_match(vm, &p, &s, None, None, $kind)
         }
     };
@@ -801,7 +801,7 @@ macro_rules! p_matchlike {
         fn $fn(vm: &mut Vm, mut a: Args) -> R<Value> {
             let me = p_self(vm, &mut a, $name)?;
             let v = bind(vm, a, $name, &["string", "pos", "endpos"], 1, Style::Clinic)?;
-            let s = v[0].clone().unwrap_or(Value::None);
+            let s = v[0].clone().unwrap_or_default();
             do_match(vm, &me, &s, v[1].as_ref(), v[2].as_ref(), $kind)
         }
     };
@@ -820,7 +820,7 @@ fn p_findall(vm: &mut Vm, mut a: Args) -> R<Value> {
         1,
         Style::Clinic,
     )?;
-    let s = v[0].clone().unwrap_or(Value::None);
+    let s = v[0].clone().unwrap_or_default();
     do_findall(vm, &me, &s, v[1].as_ref(), v[2].as_ref())
 }
 
@@ -834,14 +834,14 @@ fn p_finditer(vm: &mut Vm, mut a: Args) -> R<Value> {
         1,
         Style::Clinic,
     )?;
-    let s = v[0].clone().unwrap_or(Value::None);
+    let s = v[0].clone().unwrap_or_default();
     do_finditer(vm, &me, &s, v[1].as_ref(), v[2].as_ref())
 }
 
 fn p_split(vm: &mut Vm, mut a: Args) -> R<Value> {
     let me = p_self(vm, &mut a, "split")?;
     let v = bind(vm, a, "split", &["string", "maxsplit"], 1, Style::Clinic)?;
-    let s = v[0].clone().unwrap_or(Value::None);
+    let s = v[0].clone().unwrap_or_default();
     do_split(vm, &me, &s, v[1].as_ref())
 }
 
@@ -910,7 +910,7 @@ fn p_repr(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 fn p_eq(vm: &mut Vm, mut a: Args) -> R<Value> {
     let me = p_self(vm, &mut a, "__eq__")?;
-    let other = a.pos.first().cloned().unwrap_or(Value::None);
+    let other = a.pos.first().cloned().unwrap_or_default();
     let Some((ro, po)) = state::<Pat>(&other).map(|p| (p.regex.clone(), p.pattern.clone())) else {
         return Ok(Value::NotImplemented);
     };
@@ -1039,7 +1039,7 @@ fn m_group(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 fn m_getitem(vm: &mut Vm, mut a: Args) -> R<Value> {
     let (_, mv) = m_self(vm, &mut a, "__getitem__")?;
-    let g = a.pos.first().cloned().unwrap_or(Value::None);
+    let g = a.pos.first().cloned().unwrap_or_default();
     let i = group_index(vm, &mv, &g)?;
     group_value(vm, &mv.units, &mv.m, i, mv.regex.is_text())
 }
@@ -1047,7 +1047,7 @@ fn m_getitem(vm: &mut Vm, mut a: Args) -> R<Value> {
 fn m_groups(vm: &mut Vm, mut a: Args) -> R<Value> {
     let (_, mv) = m_self(vm, &mut a, "groups")?;
     let v = bind(vm, a, "groups", &["default"], 0, Style::Clinic)?;
-    let default = v[0].clone().unwrap_or(Value::None);
+    let default = v[0].clone().unwrap_or_default();
     let mut out = Vec::new();
     for g in 1..=mv.regex.groups() {
         out.push(match mv.m.group(&mv.units, g) {
@@ -1061,7 +1061,7 @@ fn m_groups(vm: &mut Vm, mut a: Args) -> R<Value> {
 fn m_groupdict(vm: &mut Vm, mut a: Args) -> R<Value> {
     let (_, mv) = m_self(vm, &mut a, "groupdict")?;
     let v = bind(vm, a, "groupdict", &["default"], 0, Style::Clinic)?;
-    let default = v[0].clone().unwrap_or(Value::None);
+    let default = v[0].clone().unwrap_or_default();
     let d = rc_dict(PyDict::new());
     for (name, g) in names_in_order(&mv.regex) {
         let val = match mv.m.group(&mv.units, g) {
@@ -1153,7 +1153,7 @@ fn m_attr(vm: &mut Vm, mut a: Args, name: &str) -> R<Value> {
                         .find(|(_, g)| **g == i)
                         .map(|(k, _)| Value::str(k))
                 })
-                .unwrap_or(Value::None)
+                .unwrap_or_default()
         }
         _ => Value::tuple(
             s.m.spans

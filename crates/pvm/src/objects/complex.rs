@@ -278,7 +278,7 @@ fn pow_method(vm: &mut Vm, a: Args, method: &str, reflected: bool) -> R<Value> {
             a.pos.len() - 1
         )));
     }
-    let modulo = a.pos.get(2).cloned().unwrap_or(Value::None);
+    let modulo = a.pos.get(2).cloned().unwrap_or_default();
     let Some((x, y)) = pair(vm, &a, method)? else {
         return Ok(Value::NotImplemented);
     };
@@ -659,7 +659,7 @@ fn part(vm: &mut Vm, v: &Value, first: bool) -> R<(C64, bool)> {
 
 fn base(v: &Value) -> Value {
     match v {
-        Value::Instance(i) => i.base.borrow().clone().unwrap_or(Value::None),
+        Value::Instance(i) => i.base.borrow().clone().unwrap_or_default(),
         _ => Value::None,
     }
 }

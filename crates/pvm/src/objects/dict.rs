@@ -44,10 +44,10 @@ fn init(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
 
 /// `dict.get(k, default=None)`.
 fn get(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
-    let k = args.pos.first().cloned().unwrap_or(Value::None);
+    let k = args.pos.first().cloned().unwrap_or_default();
     Ok(vm
         .dict_get(d, &k)?
-        .unwrap_or_else(|| args.pos.get(1).cloned().unwrap_or(Value::None)))
+        .unwrap_or_else(|| args.pos.get(1).cloned().unwrap_or_default()))
 }
 
 /// `d.keys()`, `d.values()`, `d.items()`: a live view, an instance of `cls` (dict_keys,
@@ -60,7 +60,7 @@ fn view(d: &Rc<PyDict>, cls: Rc<Class>) -> Value {
 
 /// `dict.pop(k[, default])`.
 fn pop(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
-    let k = args.pos.first().cloned().unwrap_or(Value::None);
+    let k = args.pos.first().cloned().unwrap_or_default();
     match vm.dict_del(d, &k)? {
         Some(v) => Ok(v),
         None => match args.pos.get(1) {
@@ -84,7 +84,7 @@ fn popitem(vm: &mut Vm, d: &Rc<PyDict>, _: Args) -> R<Value> {
             let e = d.table.borrow_mut().remove_at(i);
             d.touch();
             Ok(e.map(|e| Value::tuple(vec![e.key, e.value]))
-                .unwrap_or(Value::None))
+                .unwrap_or_default())
         }
         None => Err(vm.new_exc("KeyError", "popitem(): dictionary is empty")),
     }
@@ -92,11 +92,11 @@ fn popitem(vm: &mut Vm, d: &Rc<PyDict>, _: Args) -> R<Value> {
 
 /// `dict.setdefault(k, default=None)`.
 fn setdefault(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
-    let k = args.pos.first().cloned().unwrap_or(Value::None);
+    let k = args.pos.first().cloned().unwrap_or_default();
     match vm.dict_get(d, &k)? {
         Some(v) => Ok(v),
         None => {
-            let v = args.pos.get(1).cloned().unwrap_or(Value::None);
+            let v = args.pos.get(1).cloned().unwrap_or_default();
             vm.dict_set(d, k, v.clone())?;
             Ok(v)
         }

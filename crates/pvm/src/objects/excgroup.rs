@@ -120,7 +120,7 @@ fn eg_new(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 fn this(vm: &mut Vm, a: &Args, what: &str) -> R<Value> {
-    let v = a.pos.first().cloned().unwrap_or(Value::None);
+    let v = a.pos.first().cloned().unwrap_or_default();
     if state::<Eg>(&v).is_none() {
         return Err(crate::native::wrong_self(
             vm,
@@ -136,14 +136,14 @@ fn eg_message(vm: &mut Vm, a: Args) -> R<Value> {
     let v = this(vm, &a, "message")?;
     Ok(state::<Eg>(&v)
         .map(|g| g.message.clone())
-        .unwrap_or(Value::None))
+        .unwrap_or_default())
 }
 
 fn eg_exceptions(vm: &mut Vm, a: Args) -> R<Value> {
     let v = this(vm, &a, "exceptions")?;
     Ok(state::<Eg>(&v)
         .map(|g| g.exceptions.clone())
-        .unwrap_or(Value::None))
+        .unwrap_or_default())
 }
 
 fn eg_str(vm: &mut Vm, a: Args) -> R<Value> {
@@ -173,7 +173,7 @@ fn eg_derive(vm: &mut Vm, a: Args) -> R<Value> {
     };
     let msg = state::<Eg>(&v)
         .map(|g| g.message.clone())
-        .unwrap_or(Value::None);
+        .unwrap_or_default();
     let cls = Value::Class(vm.types.exc["BaseExceptionGroup"].clone());
     vm.call(&cls, Args::new(vec![msg, excs.clone()]))
 }

@@ -89,7 +89,7 @@ fn ga_new(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 fn parts(vm: &mut Vm, a: &Args, what: &str) -> R<(Value, Value)> {
-    let v = a.pos.first().cloned().unwrap_or(Value::None);
+    let v = a.pos.first().cloned().unwrap_or_default();
     let p = state::<Ga>(&v).map(|g| (g.origin.clone(), g.args.clone()));
     match p {
         Some(p) => Ok(p),
@@ -160,7 +160,7 @@ fn ga_repr(vm: &mut Vm, a: Args) -> R<Value> {
 
 fn ga_eq(vm: &mut Vm, a: Args) -> R<Value> {
     let (origin, args) = parts(vm, &a, "__eq__")?;
-    let other = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let other = a.pos.get(1).cloned().unwrap_or_default();
     let Some((o2, a2)) = state::<Ga>(&other).map(|g| (g.origin.clone(), g.args.clone())) else {
         return Ok(Value::NotImplemented);
     };
@@ -185,14 +185,14 @@ fn ga_mro_entries(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 fn ga_or(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
-    let other = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
+    let other = a.pos.get(1).cloned().unwrap_or_default();
     union(vm, &this, &other)
 }
 
 fn ga_ror(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
-    let other = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
+    let other = a.pos.get(1).cloned().unwrap_or_default();
     union(vm, &other, &this)
 }
 
@@ -243,8 +243,8 @@ fn union_args(vm: &mut Vm, v: &Value) -> R<Option<Vec<Value>>> {
 }
 
 fn union_eq(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
-    let other = a.pos.get(1).cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
+    let other = a.pos.get(1).cloned().unwrap_or_default();
     let (Some(x), Some(y)) = (union_args(vm, &this)?, union_args(vm, &other)?) else {
         return Ok(Value::NotImplemented);
     };
@@ -253,7 +253,7 @@ fn union_eq(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 fn union_hash(vm: &mut Vm, a: Args) -> R<Value> {
-    let this = a.pos.first().cloned().unwrap_or(Value::None);
+    let this = a.pos.first().cloned().unwrap_or_default();
     let x = union_args(vm, &this)?.unwrap_or_default();
     let s = vm.new_set(x, true)?;
     Ok(Value::Int(vm.hash(&s)? as i64))

@@ -119,7 +119,7 @@ pub(crate) fn less(vm: &mut Vm, a: &Value, b: &Value) -> R<bool> {
 }
 
 fn sort_kw(vm: &mut Vm, args: &mut Args) -> R<(Value, bool)> {
-    let key = args.take_kw("key").unwrap_or(Value::None);
+    let key = args.take_kw("key").unwrap_or_default();
     let rev = match args.take_kw("reverse") {
         Some(v) => vm.truthy(&v)?,
         None => false,
@@ -144,7 +144,7 @@ fn index_count(vm: &mut Vm, seq: &Value, index: bool, args: &Args) -> R<Value> {
         Value::Tuple(t) => t.items.len(),
         _ => 0,
     };
-    let x = args.pos.first().cloned().unwrap_or(Value::None);
+    let x = args.pos.first().cloned().unwrap_or_default();
     let mut n = 0;
     // Only `index` takes a window; only the window is scanned (and charged).
     let (start, stop) = if index {
@@ -199,7 +199,7 @@ fn tuple_count(vm: &mut Vm, t: &Rc<PyTuple>, args: Args) -> R<Value> {
 
 /// The first argument (`None` if there is none: the arity check has made sure there is).
 fn first(args: Args) -> Value {
-    args.pos.into_iter().next().unwrap_or(Value::None)
+    args.pos.into_iter().next().unwrap_or_default()
 }
 
 /// `list.__init__(l, iterable=())`.
@@ -252,7 +252,7 @@ fn insert(vm: &mut Vm, l: &Rc<PyList>, args: Args) -> R<Value> {
     let i = vm.index_of(args.pos.first().unwrap_or(&Value::Int(0)))?;
     let i = if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
     vm.charge(cost::per_elem(n as usize - i + 1))?;
-    let v = args.pos.get(1).cloned().unwrap_or(Value::None);
+    let v = args.pos.get(1).cloned().unwrap_or_default();
     l.items.borrow_mut().insert(i, v);
     l.touch();
     Ok(Value::None)

@@ -209,8 +209,8 @@ fn builtin_type_of(v: &Value) -> Option<BuiltinType> {
 
 fn generic_dunder(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
     use crate::bytecode::{BinOp, CmpOp};
-    let a0 = args.pos.first().cloned().unwrap_or(Value::None);
-    let a1 = args.pos.get(1).cloned().unwrap_or(Value::None);
+    let a0 = args.pos.first().cloned().unwrap_or_default();
+    let a1 = args.pos.get(1).cloned().unwrap_or_default();
     Ok(match name {
         "__getitem__" => vm.getitem(v, &a0)?,
         "__setitem__" => {
@@ -576,7 +576,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             descriptor_call(vm, v, name, args)
         }
         Value::Property(p) => {
-            let f = args.pos.first().cloned().unwrap_or(Value::None);
+            let f = args.pos.first().cloned().unwrap_or_default();
             let mut np = Property {
                 fget: p.fget.clone(),
                 fset: p.fset.clone(),
@@ -910,7 +910,7 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
         }
         (Value::Class(_), _) if vm.lookup_dunder(o, "__getitem__").is_some() => Ok(vm
             .call_dunder(o, "__getitem__", vec![k.clone()])?
-            .unwrap_or(Value::None)),
+            .unwrap_or_default()),
         (Value::Class(c), _) => {
             // Generic aliases like list[int] in annotations evaluate to the class itself.
             if let Some(m) = c.lookup("__class_getitem__") {
@@ -1190,8 +1190,8 @@ pub fn delitem(vm: &mut Vm, o: &Value, k: Value) -> R<()> {
 
 /// `__get__`/`__set__`/`__delete__` of the builtin descriptor types.
 fn descriptor_call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
-    let obj = args.pos.first().cloned().unwrap_or(Value::None);
-    let owner = args.pos.get(1).cloned().unwrap_or(Value::None);
+    let obj = args.pos.first().cloned().unwrap_or_default();
+    let owner = args.pos.get(1).cloned().unwrap_or_default();
     match (v, name) {
         (Value::Function(_), "__get__") => Ok(if obj.is_none() {
             v.clone()
@@ -1221,7 +1221,7 @@ fn descriptor_call(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             vm.call(&g, Args::new(vec![obj]))
         }
         (Value::Property(p), "__set__") => {
-            let val = args.pos.get(1).cloned().unwrap_or(Value::None);
+            let val = args.pos.get(1).cloned().unwrap_or_default();
             let s = p.fset.clone();
             if s.is_none() {
                 return Err(vm.new_exc("AttributeError", "can't set attribute"));

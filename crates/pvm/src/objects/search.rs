@@ -181,7 +181,7 @@ pub fn call(
     args: &Args,
     (start, end): (Option<i64>, Option<i64>),
 ) -> R<Value> {
-    let a0 = args.pos.first().cloned().unwrap_or(Value::None);
+    let a0 = args.pos.first().cloned().unwrap_or_default();
     if matches!(name, "startswith" | "endswith") {
         return affix(vm, hay, name, &a0, (start, end));
     }

@@ -221,7 +221,7 @@ fn as_set(vm: &mut Vm, v: &Value) -> R<Rc<PySet>> {
 
 /// The first argument (`None` if there is none: the arity check has made sure there is).
 fn first(args: &Args) -> Value {
-    args.pos.first().cloned().unwrap_or(Value::None)
+    args.pos.first().cloned().unwrap_or_default()
 }
 
 /// `set.__init__(s, iterable=())`.
@@ -275,7 +275,7 @@ fn pop(vm: &mut Vm, s: &Rc<PySet>, _: Args) -> R<Value> {
             .borrow_mut()
             .remove_at(i)
             .map(|e| e.key)
-            .unwrap_or(Value::None)),
+            .unwrap_or_default()),
         None => Err(vm.new_exc("KeyError", "pop from an empty set")),
     }
 }

@@ -522,7 +522,7 @@ fn translate(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
     vm.charge(cost::per_char(s.s.len()))?;
     let a0 = args.pos.first();
     let text = &*s.s;
-    let table = a0.cloned().unwrap_or(Value::None);
+    let table = a0.cloned().unwrap_or_default();
     // The output is built as UTF-8 bytes (a byte push per ASCII char, where
     // `String::push` is a call that encodes); only whole chars and whole strs are
     // appended, so it is always valid text.
@@ -992,7 +992,7 @@ fn decode(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
 /// `bytes.join(iterable_of_bytes)`.
 fn join_bytes(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
     vm.charge(cost::per_char(b.b.len()))?;
-    let it = args.pos.first().cloned().unwrap_or(Value::None);
+    let it = args.pos.first().cloned().unwrap_or_default();
     let items = match vm.collect(&it) {
         Ok(items) => items,
         Err(e) if vm.exc_is(&e, "TypeError") && vm.not_iterable(&it) => {

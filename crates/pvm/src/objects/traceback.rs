@@ -55,7 +55,7 @@ fn tb_new(vm: &mut Vm, _a: Args) -> R<Value> {
 }
 
 fn tb_lineno(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = a.pos.first().cloned().unwrap_or(Value::None);
+    let v = a.pos.first().cloned().unwrap_or_default();
     let line = state::<Tb>(&v).map(|t| t.line);
     match line {
         Some(l) => Ok(Value::Int(i64::from(l))),
@@ -64,7 +64,7 @@ fn tb_lineno(vm: &mut Vm, a: Args) -> R<Value> {
 }
 
 fn tb_next(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = a.pos.first().cloned().unwrap_or(Value::None);
+    let v = a.pos.first().cloned().unwrap_or_default();
     let next = state::<Tb>(&v).map(|t| t.next.clone());
     match next {
         Some(n) => Ok(n),
@@ -91,7 +91,7 @@ pub fn of(vm: &mut Vm, e: &Value) -> R<Value> {
     };
     while st.tb_objs.len() < st.traceback().len() {
         let (file, line, name) = st.traceback()[st.tb_objs.len()].clone();
-        let next = st.tb_objs.last().cloned().unwrap_or(Value::None);
+        let next = st.tb_objs.last().cloned().unwrap_or_default();
         let t = crate::native::new_obj(
             &vm.types.traceback,
             Tb {
@@ -103,7 +103,7 @@ pub fn of(vm: &mut Vm, e: &Value) -> R<Value> {
         );
         st.tb_objs.push(t);
     }
-    Ok(st.tb_objs.last().cloned().unwrap_or(Value::None))
+    Ok(st.tb_objs.last().cloned().unwrap_or_default())
 }
 
 /// `exc.__traceback__ = tb` (a traceback object or None), also `exc.with_traceback(tb)`.

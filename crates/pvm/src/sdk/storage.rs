@@ -236,7 +236,7 @@ fn m_getitem(vm: &mut Vm, a: Args) -> R<Value> {
 fn m_get(vm: &mut Vm, a: Args) -> R<Value> {
     let (me, mut p) = args(vm, a, "get", 1, 2)?;
     let default = if p.len() == 2 { p.pop() } else { None };
-    Ok(load(vm, &me, &p[0])?.or(default).unwrap_or(Value::None))
+    Ok(load(vm, &me, &p[0])?.or(default).unwrap_or_default())
 }
 
 fn m_contains(vm: &mut Vm, a: Args) -> R<Value> {
@@ -246,7 +246,7 @@ fn m_contains(vm: &mut Vm, a: Args) -> R<Value> {
 
 fn m_setitem(vm: &mut Vm, a: Args) -> R<Value> {
     let (me, mut p) = args(vm, a, "__setitem__", 2, 2)?;
-    let value = p.pop().unwrap_or(Value::None);
+    let value = p.pop().unwrap_or_default();
     store(vm, &me, &p[0], value)?;
     Ok(Value::None)
 }
@@ -284,7 +284,7 @@ fn m_pop(vm: &mut Vm, a: Args) -> R<Value> {
 fn m_setdefault(vm: &mut Vm, a: Args) -> R<Value> {
     let (me, mut p) = args(vm, a, "setdefault", 1, 2)?;
     let default = if p.len() == 2 {
-        p.pop().unwrap_or(Value::None)
+        p.pop().unwrap_or_default()
     } else {
         Value::None
     };

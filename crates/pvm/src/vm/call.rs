@@ -731,7 +731,7 @@ impl Vm<'_> {
                     "__get__",
                     vec![obj.clone(), Value::Class(cls.clone())],
                 )?
-                .unwrap_or(Value::None),
+                .unwrap_or_default(),
             other => other,
         })
     }
@@ -811,9 +811,9 @@ impl Vm<'_> {
                 }
                 if let Some(st) = i.exc.borrow().as_ref() {
                     match name {
-                        "__cause__" => return Ok(Some(st.cause.clone().unwrap_or(Value::None))),
+                        "__cause__" => return Ok(Some(st.cause.clone().unwrap_or_default())),
                         "__context__" => {
-                            return Ok(Some(st.context.clone().unwrap_or(Value::None)))
+                            return Ok(Some(st.context.clone().unwrap_or_default()))
                         }
                         "__suppress_context__" => return Ok(Some(Value::Bool(st.suppress))),
                         // CPython's StopIteration.__init__ stores `args[0]` (or None) as
@@ -886,7 +886,7 @@ impl Vm<'_> {
                             c.bases
                                 .first()
                                 .map(|x| Value::Class(x.clone()))
-                                .unwrap_or(Value::None),
+                                .unwrap_or_default(),
                         ))
                     }
                     "__dict__" => {
@@ -1275,11 +1275,11 @@ impl Vm<'_> {
         let old = {
             let mut m = f.meta.borrow_mut();
             match name {
-                "__doc__" => std::mem::replace(&mut m.doc, v.unwrap_or(Value::None)),
-                "__module__" => std::mem::replace(&mut m.module, v.unwrap_or(Value::None)),
-                "__name__" => std::mem::replace(&mut m.name, v).unwrap_or(Value::None),
-                "__qualname__" => std::mem::replace(&mut m.qualname, v).unwrap_or(Value::None),
-                _ => std::mem::replace(&mut m.annotations, v).unwrap_or(Value::None),
+                "__doc__" => std::mem::replace(&mut m.doc, v.unwrap_or_default()),
+                "__module__" => std::mem::replace(&mut m.module, v.unwrap_or_default()),
+                "__name__" => std::mem::replace(&mut m.name, v).unwrap_or_default(),
+                "__qualname__" => std::mem::replace(&mut m.qualname, v).unwrap_or_default(),
+                _ => std::mem::replace(&mut m.annotations, v).unwrap_or_default(),
             }
         };
         drop(old);
@@ -1519,7 +1519,7 @@ impl Vm<'_> {
             }
             frame.started = true;
         } else if throw.is_none() {
-            frame.stack.push(sent.unwrap_or(Value::None));
+            frame.stack.push(sent.unwrap_or_default());
         }
         self.depth += 1;
         if self.depth > self.limits.max_depth {
@@ -1742,7 +1742,7 @@ impl Vm<'_> {
 pub fn stop_value(e: &Exc) -> Value {
     if let Exc::Py(Value::Instance(i)) = e {
         if let Some(Value::Tuple(t)) = i.dict.get_str("args") {
-            return t.items.first().cloned().unwrap_or(Value::None);
+            return t.items.first().cloned().unwrap_or_default();
         }
     }
     Value::None

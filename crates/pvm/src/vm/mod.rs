@@ -669,7 +669,7 @@ impl<'h> Vm<'h> {
     }
 
     fn pop(f: &mut Frame) -> Value {
-        f.stack.pop().unwrap_or(Value::None)
+        f.stack.pop().unwrap_or_default()
     }
     fn top(f: &Frame) -> &Value {
         f.stack.last().unwrap_or(&Value::None)
@@ -820,7 +820,7 @@ impl<'h> Vm<'h> {
         let ns = crate::value::rc_dict(PyDict::new());
         let module = self
             .dict_get_str(&func.globals, "__name__")
-            .unwrap_or(Value::None);
+            .unwrap_or_default();
         self.dict_set_str(&ns, "__module__", module)?;
         self.dict_set_str(&ns, "__qualname__", Value::str(&func.code.qualname))?;
         if let Some(ob) = orig_bases {

@@ -1914,7 +1914,7 @@ impl Vm<'_> {
             Value::Class(_) if self.lookup_dunder(v, "__iter__").is_some() => {
                 return Ok(self
                     .call_dunder(v, "__iter__", vec![])?
-                    .unwrap_or(Value::None));
+                    .unwrap_or_default());
             }
             Value::Instance(i) => {
                 if let Some((kind, d)) = self.dict_view(v) {
@@ -2147,7 +2147,7 @@ impl Vm<'_> {
             Value::Class(_) if self.lookup_dunder(c, "__contains__").is_some() => {
                 let r = self
                     .call_dunder(c, "__contains__", vec![k.clone()])?
-                    .unwrap_or(Value::None);
+                    .unwrap_or_default();
                 self.truthy(&r)
             }
             Value::Range(r) => match k {
