@@ -478,8 +478,7 @@ fn minmax_of(
                     "Cannot specify a default for {name}() with multiple positional arguments"
                 )));
             }
-            let _tuple =
-                crate::memory::Acct::new(crate::memory::HEADER + items.len() * crate::memory::SLOT);
+            let _tuple = crate::memory::Acct::new(PyTuple::bytes(items.len()));
             let _iter = crate::memory::Acct::new(PyIter::SIZE);
             for x in items {
                 minmax_step(vm, &mut best, x.clone(), is_max, key)?;

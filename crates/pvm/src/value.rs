@@ -301,8 +301,14 @@ impl PyTuple {
         let n = items.len();
         PyTuple {
             items: items.into(),
-            acct: Acct::new(HEADER + n * SLOT),
+            acct: Acct::new(Self::bytes(n)),
         }
+    }
+
+    /// The accounted size of a tuple of `n` items (what a path that reads items in place
+    /// accounts for the tuple it did not make).
+    pub(crate) const fn bytes(n: usize) -> usize {
+        HEADER + n * SLOT
     }
 }
 

@@ -65,24 +65,14 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
                 drop(st);
                 return Err(vm.new_exc("RuntimeError", "dictionary changed size during iteration"));
             }
-            *i = (*i).max(t.first_live());
-            let mut skipped = 0;
-            while *i < t.live_end() {
-                let j = *i;
-                *i += 1;
-                if let Some(e) = &t.entries[j] {
-                    vm.charge(cost::per_elem(skipped))?;
-                    return Ok(Some(match kind {
-                        0 => e.key.clone(),
-                        1 => e.value.clone(),
-                        _ => Value::tuple(vec![e.key.clone(), e.value.clone()]),
-                    }));
-                }
-                // A tombstone between live entries: its walk is paid per entry.
-                skipped += 1;
-            }
-            vm.charge(cost::per_elem(skipped))?;
-            Ok(None)
+            let Some(e) = dict_advance(vm, &t, i)? else {
+                return Ok(None);
+            };
+            Ok(Some(match kind {
+                0 => e.key.clone(),
+                1 => e.value.clone(),
+                _ => Value::tuple(vec![e.key.clone(), e.value.clone()]),
+            }))
         }
         IterState::Set { s, i, len } => {
             let t = s.table.borrow();
@@ -240,6 +230,103 @@ pub fn next(vm: &mut Vm, it: &Rc<PyIter>) -> R<Option<Value>> {
     }
 }
 
+/// Move a dict iterator's position `i` past its next live entry and give that entry, or
+/// `None` at the end; the tombstones walked on the way are charged per entry. The caller has
+/// checked that the dict kept its size.
+fn dict_advance<'t>(vm: &mut Vm, t: &'t Table, i: &mut usize) -> R<Option<&'t Entry>> {
+    *i = (*i).max(t.first_live());
+    let mut skipped = 0;
+    while *i < t.live_end() {
+        let j = *i;
+        *i += 1;
+        if let Some(e) = &t.entries[j] {
+            vm.charge(cost::per_elem(skipped))?;
+            return Ok(Some(e));
+        }
+        skipped += 1;
+    }
+    vm.charge(cost::per_elem(skipped))?;
+    Ok(None)
+}
+
+/// What [`next_pair`] found.
+pub enum PairStep {
+    /// The two items of the pair `next` would have built, with every state change and
+    /// charge of that step made.
+    Pair(Value, Value),
+    /// The iterator ended, with every state change and charge of the step that found it.
+    End,
+    /// Nothing was done: the step is the general path's ([`next`]).
+    Other,
+}
+
+/// One step of `for a, b in it` without the pair: the interpreter unpacks a 2-tuple as soon as
+/// the iterator makes it (`Vm::op_for_iter`), so for the iterators whose step runs no Python
+/// code (a zip of two list, tuple or range iterators, an enumerate of one, a dict's items) it
+/// takes the items directly and accounts the tuple as if made. Every other case, and every
+/// step that would end or raise, is left to [`next`] untouched ([`PairStep::Other`]), so the
+/// answers, errors and charges are the general path's.
+pub fn next_pair(vm: &mut Vm, it: &Rc<PyIter>) -> R<PairStep> {
+    let mut st = it.state.borrow_mut();
+    match &mut *st {
+        IterState::Zip { its, .. } => {
+            let [Value::Iter(a), Value::Iter(b)] = &its[..] else {
+                return Ok(PairStep::Other);
+            };
+            // The same iterator twice takes two items of one sequence per step.
+            if Rc::ptr_eq(a, b) || !has_plain_item(a) || !has_plain_item(b) {
+                return Ok(PairStep::Other);
+            }
+            let (a, b) = (a.clone(), b.clone());
+            drop(st);
+            match (next(vm, &a)?, next(vm, &b)?) {
+                (Some(x), Some(y)) => Ok(PairStep::Pair(x, y)),
+                // `has_plain_item` said both have one, and stepping them runs no code.
+                _ => unreachable!("a plain sequence step that had an item ended"),
+            }
+        }
+        IterState::Enumerate { it: Value::Iter(inner), n } => {
+            // `n + 1` stays an int, with no charge (`Vm::binary_op` on two small ints).
+            let k = match n {
+                Value::Int(k) if *k < i64::MAX => *k,
+                _ => return Ok(PairStep::Other),
+            };
+            if Rc::ptr_eq(inner, it) || !has_plain_item(inner) {
+                return Ok(PairStep::Other);
+            }
+            let inner = inner.clone();
+            *n = Value::Int(k + 1);
+            drop(st);
+            match next(vm, &inner)? {
+                Some(v) => Ok(PairStep::Pair(Value::Int(k), v)),
+                None => unreachable!("a plain sequence step that had an item ended"),
+            }
+        }
+        IterState::Dict { d, i, kind: 2, len } => {
+            let t = d.table.borrow();
+            if t.len != *len {
+                return Ok(PairStep::Other);
+            }
+            Ok(match dict_advance(vm, &t, i)? {
+                Some(e) => PairStep::Pair(e.key.clone(), e.value.clone()),
+                None => PairStep::End,
+            })
+        }
+        _ => Ok(PairStep::Other),
+    }
+}
+
+/// A list, tuple or range iterator with an item left: its step ([`next`]) gives that item,
+/// charges nothing and runs no code.
+fn has_plain_item(it: &PyIter) -> bool {
+    match &*it.state.borrow() {
+        IterState::Seq { seq: Value::List(l), i } => *i < l.items.borrow().len(),
+        IterState::Seq { seq: Value::Tuple(t), i } => *i < t.items.len(),
+        IterState::Range { left, .. } => *left > 0,
+        _ => false,
+    }
+}
+
 fn it_state(it: &Rc<PyIter>) -> std::cell::RefMut<'_, IterState> {
     it.state.borrow_mut()
 }
@@ -324,7 +411,7 @@ pub fn length_hint(vm: &mut Vm, it: &PyIter) -> R<Value> {
 /// steps) throws: the legacy form with a value uses an exception instance as is and makes
 /// any other value the argument of `typ`.
 pub fn throw_arg(vm: &mut Vm, args: &Args) -> R<Value> {
-    let mut e = args.pos.first().cloned().unwrap_or(Value::None);
+    let mut e = args.pos.first().cloned().unwrap_or_default();
     let base = vm.types.exc["BaseException"].clone();
     let ok = match &e {
         Value::Class(c) => c.is_subclass(&base),
@@ -374,7 +461,7 @@ pub fn gen_attr(g: &Generator, name: &str) -> Option<Value> {
                 f.started && matches!(f.code.ops.get(f.pc), Some(crate::bytecode::Op::YieldFrom))
             });
             at.and_then(|f| f.stack.last().cloned())
-                .unwrap_or(Value::None)
+                .unwrap_or_default()
         }
         n if n == suspended && !n.is_empty() => {
             let f = g.frame.borrow();
@@ -390,7 +477,7 @@ pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Val
     match name {
         "send" | "__next__" => {
             let v = if name == "send" {
-                args.pos.first().cloned().unwrap_or(Value::None)
+                args.pos.first().cloned().unwrap_or_default()
             } else {
                 Value::None
             };

@@ -13,6 +13,7 @@ use crate::bytecode::{BinOp, CmpOp, Code, Op};
 use crate::cost;
 use crate::frame::{Block, BlockKind, Frame};
 use crate::objects::asyncgen;
+use crate::objects::iter::PairStep;
 use crate::value::*;
 use std::rc::Rc;
 
@@ -463,13 +464,49 @@ impl<'h> Vm<'h> {
     #[inline(never)]
     pub(super) fn op_for_iter(&mut self, f: &mut Frame, t: u32) -> R<()> {
         let it = Self::top(f).clone();
-        match self.next(&it)? {
+        let step = match &it {
+            Value::Iter(i) if self.unpacks_pair_next(f) => crate::objects::iter::next_pair(self, i)?,
+            _ => PairStep::Other,
+        };
+        let next = match step {
+            PairStep::Pair(a, b) => return self.unpack_pair_made(f, a, b),
+            PairStep::End => None,
+            PairStep::Other => self.next(&it)?,
+        };
+        match next {
             Some(v) => f.stack.push(v),
             None => {
                 f.stack.pop();
                 f.pc = t as usize;
             }
         }
+        Ok(())
+    }
+
+    /// The instruction after this `FOR_ITER` unpacks what it gives into two names (`for a, b
+    /// in …`), and the invocation is not profiled (a profile sees every instruction start).
+    fn unpacks_pair_next(&self, f: &Frame) -> bool {
+        self.profile.is_none() && matches!(f.code.ops.get(f.pc), Some(Op::UnpackSequence(2)))
+    }
+
+    /// Finish `FOR_ITER` + `UNPACK_SEQUENCE 2` for a pair [`next_pair`] gave as its items: the
+    /// pair is accounted as if `FOR_ITER` made it, then the unpack runs as the loop would run
+    /// it (counted, the attention flag settled, `charge_unpack`), then the pair is dropped.
+    /// Cycles, memory figures, instruction counts and where a limit stops the run are those
+    /// of the two instructions run one after the other.
+    ///
+    /// [`next_pair`]: crate::objects::iter::next_pair
+    fn unpack_pair_made(&mut self, f: &mut Frame, a: Value, b: Value) -> R<()> {
+        let made = crate::memory::Acct::new(PyTuple::bytes(2));
+        f.pc += 1;
+        self.stats.instructions += 1;
+        if crate::memory::attention() {
+            self.settle()?;
+        }
+        self.charge_unpack(2)?;
+        f.stack.push(b);
+        f.stack.push(a);
+        drop(made);
         Ok(())
     }
 
@@ -841,10 +878,10 @@ impl<'h> Vm<'h> {
         *func.meta.borrow_mut() = crate::value::FuncMeta {
             name: None,
             qualname: None,
-            doc: c.consts.first().cloned().unwrap_or(Value::None),
+            doc: c.consts.first().cloned().unwrap_or_default(),
             module: self
                 .dict_get_str(&f.globals, "__name__")
-                .unwrap_or(Value::None),
+                .unwrap_or_default(),
             annotations,
         };
         f.stack.push(Value::Function(crate::value::rc_func(func)));

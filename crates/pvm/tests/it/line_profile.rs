@@ -115,3 +115,86 @@ fn an_aborted_or_uncompilable_run_is_attributed_in_full_too() {
     assert_eq!(lines.keys().copied().collect::<Vec<_>>(), vec![0]);
     assert_eq!(lines[&0].cycles, profiled.cycles);
 }
+
+/// `for a, b in` a zip, an enumerate or a dict's items: unprofiled, the interpreter takes the
+/// pair's items without making it (`objects::iter::next_pair`); profiled, it runs the two
+/// instructions one by one. The two must charge the same cycles, make the same memory growth
+/// and stop at the same count for every cycle and memory limit.
+const PAIRS: &str = "\
+class Actor:
+    def work(self, n):
+        keep = []
+        xs = list(range(n))
+        d = {i: i * 3 for i in range(n)}
+        for k in range(0, n, 4):
+            del d[k]
+        for rnd in range(3):
+            for a, b in zip(xs, range(n)):
+                keep.append(a + b)
+            for i, x in enumerate(xs):
+                keep.append(i * x)
+            for k, v in d.items():
+                keep.append(k - v)
+        return len(keep) + sum(keep)
+";
+
+#[test]
+fn pair_loops_charge_as_their_two_instructions_at_every_limit() {
+    let run = |cycles: u64, memory: u64| {
+        let inv = move |src: &'static str| Invocation {
+            limits: Limits {
+                cycles: Some(cycles),
+                memory,
+                ..Limits::default()
+            },
+            entry: Entry::Call {
+                handler: "work".into(),
+                args: Value::Array(vec![Value::Uint(40)]),
+            },
+            ..invocation(src, cycles)
+        };
+        std::thread::spawn(move || {
+            let plain = invoke(inv(PAIRS), &mut MemHost::new(u64::MAX));
+            let (profiled, _) = invoke_profiled(inv(PAIRS), &mut MemHost::new(u64::MAX));
+            (plain, profiled)
+        })
+        .join()
+        .expect("thread")
+    };
+    let (plain, profiled) = run(u64::MAX / 4, Limits::default().memory);
+    assert!(plain.result.is_ok(), "{:?}", plain.result);
+    assert_eq!(plain.result, profiled.result);
+    assert_eq!(plain.cycles, profiled.cycles);
+    let full = plain.cycles;
+
+    // Out of cycles at every count across a stretch of the pair loops.
+    for cycles in (full - 2_000..full).step_by(7).chain(full / 2..full / 2 + 300) {
+        let (plain, profiled) = run(cycles, Limits::default().memory);
+        assert!(plain.result.is_err(), "{cycles}");
+        assert_eq!(plain.result, profiled.result, "{cycles}");
+        assert_eq!(plain.cycles, profiled.cycles, "{cycles}");
+    }
+    // Out of memory every 8 bytes across the last 4,000 bytes of the call's growth: the
+    // least limit it fits in (found by bisection), and below.
+    let (mut lo, mut hi) = (0, Limits::default().memory);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if run(u64::MAX / 4, mid).0.result.is_ok() {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let (mut stopped, mut ran) = (0, 0);
+    for memory in (hi - 4_000..hi + 16).step_by(8) {
+        let (plain, profiled) = run(u64::MAX / 4, memory);
+        assert_eq!(plain.result, profiled.result, "{memory}");
+        assert_eq!(plain.cycles, profiled.cycles, "{memory}");
+        if plain.result.is_err() {
+            stopped += 1;
+        } else {
+            ran += 1;
+        }
+    }
+    assert!(stopped > 0 && ran > 0, "the sweep crosses the limit: {stopped} {ran}");
+}
