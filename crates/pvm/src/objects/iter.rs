@@ -262,10 +262,10 @@ pub enum PairStep {
 
 /// One step of `for a, b in it` without the pair: the interpreter unpacks a 2-tuple as soon as
 /// the iterator makes it (`Vm::op_for_iter`), so for the iterators whose step runs no Python
-/// code (a zip of two list, tuple or range iterators, an enumerate of one, a dict's items) it
-/// takes the items directly and accounts the tuple as if made. Every other case, and every
-/// step that would end or raise, is left to [`next`] untouched ([`PairStep::Other`]), so the
-/// answers, errors and charges are the general path's.
+/// code (a zip of two list, tuple, bytes, str or range iterators, an enumerate of one, a
+/// dict's items) it takes the items directly and accounts the tuple as if made. Every other
+/// case, and every step that would end or raise, is left to [`next`] untouched
+/// ([`PairStep::Other`]), so the answers, errors and charges are the general path's.
 pub fn next_pair(vm: &mut Vm, it: &Rc<PyIter>) -> R<PairStep> {
     let mut st = it.state.borrow_mut();
     match &mut *st {
@@ -316,12 +316,15 @@ pub fn next_pair(vm: &mut Vm, it: &Rc<PyIter>) -> R<PairStep> {
     }
 }
 
-/// A list, tuple or range iterator with an item left: its step ([`next`]) gives that item,
-/// charges nothing and runs no code.
+/// A list, tuple, bytes, str or range iterator with an item left: its step ([`next`]) gives
+/// that item, charges nothing and runs no code.
 fn has_plain_item(it: &PyIter) -> bool {
     match &*it.state.borrow() {
         IterState::Seq { seq: Value::List(l), i } => *i < l.items.borrow().len(),
         IterState::Seq { seq: Value::Tuple(t), i } => *i < t.items.len(),
+        IterState::Seq { seq: Value::Bytes(b), i } => *i < b.b.len(),
+        IterState::Seq { seq: Value::ByteArray(b), i } => *i < b.b.borrow().len(),
+        IterState::Str { s, byte } => *byte < s.s.len(),
         IterState::Range { left, .. } => *left > 0,
         _ => false,
     }

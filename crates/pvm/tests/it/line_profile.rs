@@ -125,6 +125,7 @@ class Actor:
     def work(self, n):
         keep = []
         xs = list(range(n))
+        text = 'xé' * n
         d = {i: i * 3 for i in range(n)}
         for k in range(0, n, 4):
             del d[k]
@@ -135,6 +136,10 @@ class Actor:
                 keep.append(i * x)
             for k, v in d.items():
                 keep.append(k - v)
+            for i, c in enumerate(text):
+                keep.append(i)
+            for c, e in zip(text, text[1:]):
+                keep.append(len(c + e))
         return len(keep) + sum(keep)
 ";
 

@@ -8,6 +8,8 @@ print([(i, x) for i, x in enumerate(ys)])
 print([(i, x) for i, x in enumerate(ys, 10)])
 print([(k, v) for k, v in {"p": 1, "q": 2}.items()])
 print([(x, y) for x, y in zip(range(3), range(10, 20))])
+print([(i, c) for i, c in enumerate("héllo")], [(a, b) for a, b in zip(b"ab", bytearray(b"xyz"))])
+print([(a, b) for a, b in zip("ab", "€ü")])
 
 # The same iterator twice: pairs of consecutive items.
 it = iter([1, 2, 3, 4, 5])
