@@ -516,8 +516,14 @@ fn minmax_step(
             } else {
                 crate::bytecode::CmpOp::Lt
             };
-            let r = vm.compare(&k, bk, op)?;
-            if vm.truthy(&r)? {
+            let better = match crate::vm::ops::fast_compare_pair(&k, bk, op) {
+                Some(b) => b,
+                None => {
+                    let r = vm.compare(&k, bk, op)?;
+                    vm.truthy(&r)?
+                }
+            };
+            if better {
                 *best = Some((k, x));
             }
         }

@@ -150,17 +150,24 @@ pub fn fast_compare(stack: &[Value], c: CmpOp) -> Option<Value> {
     let [.., l, r] = stack else {
         return None;
     };
+    fast_compare_pair(l, r, c).map(Value::Bool)
+}
+
+/// `l op r` when both are small ints or both floats: what [`Vm::compare`] answers for them,
+/// which charges nothing and cannot raise; `None` for any other pair.
+#[inline(always)]
+pub fn fast_compare_pair(l: &Value, r: &Value, c: CmpOp) -> Option<bool> {
     match (l, r) {
-        (Value::Int(x), Value::Int(y)) => Some(Value::Bool(cmp_ord(x.cmp(y), c))),
+        (Value::Int(x), Value::Int(y)) => Some(cmp_ord(x.cmp(y), c)),
         // IEEE comparisons: a NaN compares unequal and unordered, as in CPython.
-        (Value::Float(x), Value::Float(y)) => Some(Value::Bool(match c {
+        (Value::Float(x), Value::Float(y)) => Some(match c {
             CmpOp::Lt => x < y,
             CmpOp::Le => x <= y,
             CmpOp::Eq => x == y,
             CmpOp::Ne => x != y,
             CmpOp::Gt => x > y,
             CmpOp::Ge => x >= y,
-        })),
+        }),
         _ => None,
     }
 }
