@@ -2192,9 +2192,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
             Some(v @ Value::Instance(_))
                 if vm.lookup_dunder(&v, "__bytes__").is_some() && is!(bytes) =>
             {
-                let r = vm
-                    .call_dunder(&v, "__bytes__", vec![])?
-                    .unwrap_or_default();
+                let r = vm.call_dunder(&v, "__bytes__", vec![])?.unwrap_or_default();
                 return match r {
                     Value::Bytes(_) => Ok(r),
                     other => {

@@ -285,7 +285,10 @@ pub fn next_pair(vm: &mut Vm, it: &Rc<PyIter>) -> R<PairStep> {
                 _ => unreachable!("a plain sequence step that had an item ended"),
             }
         }
-        IterState::Enumerate { it: Value::Iter(inner), n } => {
+        IterState::Enumerate {
+            it: Value::Iter(inner),
+            n,
+        } => {
             // `n + 1` stays an int, with no charge (`Vm::binary_op` on two small ints).
             let k = match n {
                 Value::Int(k) if *k < i64::MAX => *k,
@@ -320,10 +323,22 @@ pub fn next_pair(vm: &mut Vm, it: &Rc<PyIter>) -> R<PairStep> {
 /// that item, charges nothing and runs no code.
 fn has_plain_item(it: &PyIter) -> bool {
     match &*it.state.borrow() {
-        IterState::Seq { seq: Value::List(l), i } => *i < l.items.borrow().len(),
-        IterState::Seq { seq: Value::Tuple(t), i } => *i < t.items.len(),
-        IterState::Seq { seq: Value::Bytes(b), i } => *i < b.b.len(),
-        IterState::Seq { seq: Value::ByteArray(b), i } => *i < b.b.borrow().len(),
+        IterState::Seq {
+            seq: Value::List(l),
+            i,
+        } => *i < l.items.borrow().len(),
+        IterState::Seq {
+            seq: Value::Tuple(t),
+            i,
+        } => *i < t.items.len(),
+        IterState::Seq {
+            seq: Value::Bytes(b),
+            i,
+        } => *i < b.b.len(),
+        IterState::Seq {
+            seq: Value::ByteArray(b),
+            i,
+        } => *i < b.b.borrow().len(),
         IterState::Str { s, byte } => *byte < s.s.len(),
         IterState::Range { left, .. } => *left > 0,
         _ => false,
@@ -463,8 +478,7 @@ pub fn gen_attr(g: &Generator, name: &str) -> Option<Value> {
             let at = f.as_ref().filter(|f| {
                 f.started && matches!(f.code.ops.get(f.pc), Some(crate::bytecode::Op::YieldFrom))
             });
-            at.and_then(|f| f.stack.last().cloned())
-                .unwrap_or_default()
+            at.and_then(|f| f.stack.last().cloned()).unwrap_or_default()
         }
         n if n == suspended && !n.is_empty() => {
             let f = g.frame.borrow();

@@ -812,9 +812,7 @@ impl Vm<'_> {
                 if let Some(st) = i.exc.borrow().as_ref() {
                     match name {
                         "__cause__" => return Ok(Some(st.cause.clone().unwrap_or_default())),
-                        "__context__" => {
-                            return Ok(Some(st.context.clone().unwrap_or_default()))
-                        }
+                        "__context__" => return Ok(Some(st.context.clone().unwrap_or_default())),
                         "__suppress_context__" => return Ok(Some(Value::Bool(st.suppress))),
                         // CPython's StopIteration.__init__ stores `args[0]` (or None) as
                         // `value`; derive it from `args` so every way of raising agrees.

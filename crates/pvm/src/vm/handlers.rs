@@ -465,7 +465,9 @@ impl<'h> Vm<'h> {
     pub(super) fn op_for_iter(&mut self, f: &mut Frame, t: u32) -> R<()> {
         let it = Self::top(f).clone();
         let step = match &it {
-            Value::Iter(i) if self.unpacks_pair_next(f) => crate::objects::iter::next_pair(self, i)?,
+            Value::Iter(i) if self.unpacks_pair_next(f) => {
+                crate::objects::iter::next_pair(self, i)?
+            }
             _ => PairStep::Other,
         };
         let next = match step {

@@ -1919,9 +1919,7 @@ impl Vm<'_> {
             }
             Value::Iter(_) | Value::Generator(_) => return Ok(v.clone()),
             Value::Class(_) if self.lookup_dunder(v, "__iter__").is_some() => {
-                return Ok(self
-                    .call_dunder(v, "__iter__", vec![])?
-                    .unwrap_or_default());
+                return Ok(self.call_dunder(v, "__iter__", vec![])?.unwrap_or_default());
             }
             Value::Instance(i) => {
                 if let Some((kind, d)) = self.dict_view(v) {

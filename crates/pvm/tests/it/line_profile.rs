@@ -173,7 +173,10 @@ fn pair_loops_charge_as_their_two_instructions_at_every_limit() {
     let full = plain.cycles;
 
     // Out of cycles at every count across a stretch of the pair loops.
-    for cycles in (full - 2_000..full).step_by(7).chain(full / 2..full / 2 + 300) {
+    for cycles in (full - 2_000..full)
+        .step_by(7)
+        .chain(full / 2..full / 2 + 300)
+    {
         let (plain, profiled) = run(cycles, Limits::default().memory);
         assert!(plain.result.is_err(), "{cycles}");
         assert_eq!(plain.result, profiled.result, "{cycles}");
@@ -201,5 +204,8 @@ fn pair_loops_charge_as_their_two_instructions_at_every_limit() {
             ran += 1;
         }
     }
-    assert!(stopped > 0 && ran > 0, "the sweep crosses the limit: {stopped} {ran}");
+    assert!(
+        stopped > 0 && ran > 0,
+        "the sweep crosses the limit: {stopped} {ran}"
+    );
 }
