@@ -14,6 +14,7 @@ pub mod blocks;
 pub mod db;
 pub mod error;
 mod history;
+pub mod snapshot;
 pub mod staged;
 
 pub use batch::{Changes, Checkpoint, WriteBatch};
@@ -23,4 +24,5 @@ pub use cowboy_proof_verifier as verifier;
 pub use db::{destroy_partitions, Committed, Context, Root, StateConfig, StateDb};
 pub use error::StateError;
 pub use history::DEFAULT_HISTORY_BLOCKS;
+pub use snapshot::{FetchConfig, SnapshotError, SnapshotRequest, SnapshotSource, SnapshotTarget};
 pub use staged::Staged;
