@@ -17,8 +17,11 @@
 //!   engine rebuilds the activity bitmap and grafted tree from the operations, and the new
 //!   database's canonical root must equal the trusted root and its commit metadata the trusted
 //!   height ([SnapshotError::RootMismatch], [SnapshotError::HeightMismatch]). That final check
-//!   also covers the one target field no proof covers, the lower bound: a lower bound above the
-//!   state's sync boundary would drop active operations and gives another root.
+//!   also covers the one target field no proof covers, the lower bound: whatever it is, the
+//!   state built must have the trusted root. (In practice a lower bound above the state's
+//!   inactivity floor cannot even be built, [SnapshotError::BuildFailed], and one between the
+//!   sync boundary and the floor builds the same state, since both lie in the same bitmap
+//!   chunk.)
 //! * **Failure leaves nothing.** The state is built in its own partitions, which must be empty
 //!   at the start ([SnapshotError::PartitionNotEmpty]); on any error they are removed again, so
 //!   a failed sync can be retried from scratch (from another peer) and never opens.
@@ -369,6 +372,10 @@ pub enum SnapshotError {
         /// The built state's root.
         got: Root,
     },
+    /// The verified operations could not be built into a state: the target's lower bound is
+    /// above the state's inactivity floor (operations the state needs were left out), or local
+    /// storage failed (the text is the engine's).
+    BuildFailed(String),
     /// The built state's last commit is not of the trusted height.
     HeightMismatch {
         /// The trusted height.
@@ -598,11 +605,14 @@ impl<E: Context> StateDb<E> {
         .await
         .map_err(|e| match e {
             qsync::Error::Engine(EngineError::InvalidResponse) => SnapshotError::InvalidResponse,
+            // The rebuilt log's ops root is not the target's: every response verified, so
+            // this cannot happen short of an engine bug; refuse it like a bad response.
             qsync::Error::Engine(EngineError::RootMismatch { .. }) => {
                 SnapshotError::InvalidResponse
             }
             qsync::Error::Source(FetchError::Malformed(e)) => SnapshotError::MalformedResponse(e),
             qsync::Error::Source(FetchError::Source(e)) => SnapshotError::Source(e),
+            qsync::Error::Database(e) => SnapshotError::BuildFailed(e.to_string()),
             other => storage(other),
         })?;
         let got = digest(&db.root());
