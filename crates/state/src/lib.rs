@@ -4,6 +4,8 @@
 //! * [StateDb] — accounts, actor code and actor storage in one commonware QMDB with a state root
 //!   per block; reads, a per-block [WriteBatch] overlay with nested checkpoints, atomic durable
 //!   commits, and inclusion/exclusion proofs that `cowboy-proof-verifier` checks.
+//! * [snapshot] — state snapshots: serve the operation log with proofs, and build a fresh
+//!   [StateDb] from an untrusted peer against a trusted header's height and root.
 //! * [BlockStore] — the append-only ledger of finalized blocks with their receipts and a
 //!   transaction-hash index.
 //!
