@@ -156,7 +156,15 @@ impl StateConfig {
             q.grafted_metadata_partition,
         ];
         all.extend(history::partitions(&self.partition));
+        // Last, so that removing the partitions removes the marker only once the rest is gone.
+        all.push(self.unfinished_snapshot_partition());
         all
+    }
+
+    /// The partition that holds a marker while a snapshot is being built into this state's
+    /// partitions (see `snapshot`): [StateDb::open] refuses a state that has it.
+    pub(crate) fn unfinished_snapshot_partition(&self) -> String {
+        format!("{}-snapshot-unfinished", self.partition)
     }
 
     /// Codec bounds of one operation of the log (also what a snapshot response is decoded with).
@@ -255,6 +263,12 @@ pub struct StateDb<E: Context> {
 impl<E: Context> StateDb<E> {
     /// Open (or create) the state in `context`'s storage, recovering to the last committed block.
     pub async fn open(context: E, config: &StateConfig) -> Result<Self, StateError> {
+        // A snapshot cut short (a crash mid-sync) leaves partial, unverified data: never open it.
+        match context.scan(&config.unfinished_snapshot_partition()).await {
+            Ok(blobs) if !blobs.is_empty() => return Err(StateError::SnapshotUnfinished),
+            Ok(_) | Err(commonware_runtime::Error::PartitionMissing(_)) => {}
+            Err(e) => return Err(storage(e)),
+        }
         let history = history::open(context.child("history"), &config.partition).await?;
         let db = Qmdb::init(context, config.qmdb(), None)
             .await

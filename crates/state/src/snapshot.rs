@@ -24,7 +24,9 @@
 //!   chunk.)
 //! * **Failure leaves nothing.** The state is built in its own partitions, which must be empty
 //!   at the start ([SnapshotError::PartitionNotEmpty]); on any error they are removed again, so
-//!   a failed sync can be retried from scratch (from another peer) and never opens.
+//!   a failed sync can be retried from scratch (from another peer) and never opens. While the
+//!   build runs, a marker partition says so, and [StateDb::open] refuses a state that has it
+//!   ([StateError::SnapshotUnfinished]): a crash mid-sync leaves nothing that opens either.
 //! * **Serving.** [StateDb::snapshot_target] describes the latest committed state;
 //!   [StateDb::serve_snapshot] answers a [SnapshotRequest] for any log size up to the current
 //!   one (the log is append-only, so older targets stay provable until [StateDb::prune] drops
@@ -42,6 +44,7 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use commonware_codec::{Decode as _, Encode as _, EncodeSize as _};
 use commonware_cryptography::blake3::Digest as Blake3Digest;
 use commonware_cryptography::Blake3;
+use commonware_runtime::Blob as _;
 use commonware_storage::merkle::{mmr, Location, Unused};
 use commonware_storage::qmdb::current::proof::OpsRootWitness;
 use commonware_storage::qmdb::sync::{
@@ -563,6 +566,12 @@ impl<E: Context> StateDb<E> {
             }
         }
         let engine_target = check_target(trusted, target)?;
+        // Mark the partitions as a snapshot in progress before the engine writes anything, so
+        // that a crash mid-sync leaves a state `open` refuses rather than partial data.
+        let marker = config.unfinished_snapshot_partition();
+        let (blob, _) = context.open(&marker, b"marker").await.map_err(storage)?;
+        blob.sync().await.map_err(storage)?;
+        drop(blob);
         let result = Self::build(
             context.child("snapshot"),
             config,
@@ -572,11 +581,15 @@ impl<E: Context> StateDb<E> {
             fetch,
         )
         .await;
-        if result.is_err() {
-            // Whatever the engine wrote is unverified or incomplete: leave nothing behind. A
-            // failure to remove is not reported over the sync failure; the next attempt's
-            // emptiness check will name the partition.
-            let _ = crate::db::destroy_partitions(&context, &partitions).await;
+        match &result {
+            // The state is durable (`build` synced it): only now is it a state.
+            Ok(_) => context.remove(&marker, None).await.map_err(storage)?,
+            Err(_) => {
+                // Whatever the engine wrote is unverified or incomplete: leave nothing behind. A
+                // failure to remove is not reported over the sync failure; the next attempt's
+                // emptiness check will name the partition.
+                let _ = crate::db::destroy_partitions(&context, &partitions).await;
+            }
         }
         result
     }

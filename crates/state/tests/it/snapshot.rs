@@ -6,10 +6,11 @@
 //! deterministic runtime, in memory.
 
 use std::num::{NonZeroU64, NonZeroUsize};
+use std::time::Duration;
 
 use commonware_codec::{Decode as _, Encode as _, RangeCfg};
 use commonware_cryptography::blake3::Digest as Blake3Digest;
-use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
+use commonware_runtime::{deterministic, Clock, Runner as _, Spawner as _, Supervisor as _};
 use commonware_storage::merkle::mmr;
 use commonware_storage::qmdb::sync::Response;
 use cowboy_state::snapshot::{MAX_SNAPSHOT_OPS, MAX_SNAPSHOT_RESPONSE_BYTES};
@@ -492,6 +493,89 @@ fn a_forged_target_is_refused_before_anything_is_fetched() {
         let mut same_chunk = target.clone();
         same_chunk.lower += 1;
         assert_eq!(check(same_chunk).await, Ok(()));
+    });
+}
+
+/// A peer that answers the first `answers` requests and then never again (a sync that a crash
+/// will cut short).
+struct Stalls<E: Context>(StateDb<E>, E, std::sync::atomic::AtomicUsize);
+
+impl<E: Context + Clock + Send + Sync + 'static> SnapshotSource for Stalls<E> {
+    type Error = SnapshotError;
+
+    async fn fetch(&self, request: SnapshotRequest) -> Result<Vec<u8>, SnapshotError> {
+        if self.2.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 4 {
+            self.1.sleep(Duration::from_secs(1 << 30)).await;
+        }
+        self.0.serve_snapshot(&request).await
+    }
+}
+
+#[test]
+fn a_sync_cut_short_leaves_a_state_that_does_not_open() {
+    deterministic::Runner::seeded(13).start(|context| async move {
+        let source = source_state(context.child("source")).await;
+        let target = source
+            .snapshot_target()
+            .await
+            .expect("target")
+            .expect("committed");
+        let config = StateConfig::new("synced");
+        // The sync runs in a task that is dropped mid-way, as a crash would stop it.
+        let sync = context.child("sync").spawn({
+            let (config, target) = (config.clone(), target.clone());
+            let peer = Stalls(source.snapshot(), context.child("peer"), Default::default());
+            move |context| async move {
+                let _ = StateDb::from_snapshot(
+                    context,
+                    &config,
+                    trusted_of(&target),
+                    &target,
+                    peer,
+                    small_fetch(),
+                )
+                .await;
+            }
+        });
+        context.sleep(Duration::from_secs(10)).await;
+        sync.abort();
+        let _ = sync.await;
+
+        assert!(matches!(
+            StateDb::open(context.child("open"), &config).await,
+            Err(StateError::SnapshotUnfinished)
+        ));
+        let retry = StateDb::from_snapshot(
+            context.child("retry"),
+            &config,
+            trusted_of(&target),
+            &target,
+            Peer(source.snapshot()),
+            small_fetch(),
+        )
+        .await;
+        assert!(matches!(retry, Err(SnapshotError::PartitionNotEmpty(_))));
+        // Removing the partitions is the way out, then the sync starts over.
+        cowboy_state::destroy_partitions(&context, &config.partitions())
+            .await
+            .expect("destroy");
+        let synced = StateDb::from_snapshot(
+            context.child("again"),
+            &config,
+            trusted_of(&target),
+            &target,
+            Peer(source.snapshot()),
+            small_fetch(),
+        )
+        .await
+        .expect("sync after the crash");
+        assert_eq!(synced.root(), source.root());
+        drop(synced);
+        // A finished snapshot opens.
+        let reopened = StateDb::open(context.child("reopen"), &config)
+            .await
+            .expect("open");
+        assert_eq!(reopened.last_committed(), Some(trusted_of(&target)));
     });
 }
 
