@@ -74,7 +74,7 @@ pub type Root = [u8; 32];
 const N: usize = CHUNK_BYTES;
 
 /// The concrete QMDB behind the state.
-type Qmdb<E> = Db<mmr::Family, E, Vec<u8>, Vec<u8>, Blake3, EightCap, N, Sequential>;
+pub(crate) type Qmdb<E> = Db<mmr::Family, E, Vec<u8>, Vec<u8>, Blake3, EightCap, N, Sequential>;
 /// A block's changes merkleized over its parent's state, ready to apply.
 pub(crate) type Merkleized = std::sync::Arc<
     commonware_storage::qmdb::current::batch::MerkleizedBatch<
@@ -136,17 +136,46 @@ impl StateConfig {
     /// [`destroy_partitions`]).
     pub fn partitions(&self) -> Vec<String> {
         let q = self.qmdb();
+        // commonware's journals derive the partitions they really write from the configured
+        // name: a fixed journal (the MMR's) writes `-blobs` and a `-metadata` checkpoint, a
+        // variable one (the log) `_data` and an offsets journal `_offsets` (itself `-blobs`
+        // and `-metadata`). The base names are kept too. `tests/it/snapshot.rs` checks on real
+        // files that this list covers every partition, so an upgrade that renames one fails.
+        let mmr = q.merkle_config.journal_partition;
+        let log = q.journal_config.partition;
         let mut all = vec![
-            q.merkle_config.journal_partition,
+            format!("{mmr}-blobs"),
+            format!("{mmr}-metadata"),
+            mmr,
             q.merkle_config.metadata_partition,
-            q.journal_config.partition,
+            format!("{log}_data"),
+            format!("{log}_offsets"),
+            format!("{log}_offsets-blobs"),
+            format!("{log}_offsets-metadata"),
+            log,
             q.grafted_metadata_partition,
         ];
         all.extend(history::partitions(&self.partition));
+        // Last, so that removing the partitions removes the marker only once the rest is gone.
+        all.push(self.unfinished_snapshot_partition());
         all
     }
 
-    fn qmdb(&self) -> VariableConfig<EightCap, LogCodec, Sequential> {
+    /// The partition that holds a marker while a snapshot is being built into this state's
+    /// partitions (see `snapshot`): [StateDb::open] refuses a state that has it.
+    pub(crate) fn unfinished_snapshot_partition(&self) -> String {
+        format!("{}-snapshot-unfinished", self.partition)
+    }
+
+    /// Codec bounds of one operation of the log (also what a snapshot response is decoded with).
+    pub(crate) fn log_codec() -> LogCodec {
+        (
+            ((..=MAX_KEY_LEN).into(), ()),
+            ((..=MAX_VALUE_LEN).into(), ()),
+        )
+    }
+
+    pub(crate) fn qmdb(&self) -> VariableConfig<EightCap, LogCodec, Sequential> {
         let p = &self.partition;
         let page_cache = CacheRef::new(page_size(4096), self.cache_pages);
         let buffer = NonZeroUsize::new(1 << 16).unwrap_or(NonZeroUsize::MIN);
@@ -165,10 +194,7 @@ impl StateConfig {
                 partition: format!("{p}-log"),
                 items_per_section: per_blob,
                 compression: None,
-                codec_config: (
-                    ((..=MAX_KEY_LEN).into(), ()),
-                    ((..=MAX_VALUE_LEN).into(), ()),
-                ),
+                codec_config: Self::log_codec(),
                 page_cache,
                 write_buffer: buffer,
                 replay_buffer: buffer,
@@ -199,7 +225,7 @@ pub async fn destroy_partitions<E: Context>(
 }
 
 /// What the handles share: the database, its recent history and the last commit.
-struct Inner<E: Context> {
+pub(crate) struct Inner<E: Context> {
     /// `None` once a failed mutation has consumed the handle (see [StateError::Poisoned]).
     db: Option<Qmdb<E>>,
     /// The changesets of recent blocks (see `history`); `None` once poisoned, like `db`.
@@ -208,11 +234,11 @@ struct Inner<E: Context> {
     window: u64,
     /// Bytes one view may fold ([StateConfig::history_fold_bytes]).
     fold_cap: u64,
-    committed: Option<Committed>,
+    pub(crate) committed: Option<Committed>,
 }
 
 impl<E: Context> Inner<E> {
-    fn db(&self) -> Result<&Qmdb<E>, StateError> {
+    pub(crate) fn db(&self) -> Result<&Qmdb<E>, StateError> {
         self.db.as_ref().ok_or(StateError::Poisoned)
     }
 
@@ -221,7 +247,7 @@ impl<E: Context> Inner<E> {
     }
 }
 
-type ReadGuard<'a, E> = tokio::sync::RwLockReadGuard<'a, Inner<E>>;
+pub(crate) type ReadGuard<'a, E> = tokio::sync::RwLockReadGuard<'a, Inner<E>>;
 
 /// The authenticated state (see the module docs): the owning handle, or a read-only snapshot.
 pub struct StateDb<E: Context> {
@@ -237,6 +263,12 @@ pub struct StateDb<E: Context> {
 impl<E: Context> StateDb<E> {
     /// Open (or create) the state in `context`'s storage, recovering to the last committed block.
     pub async fn open(context: E, config: &StateConfig) -> Result<Self, StateError> {
+        // A snapshot cut short (a crash mid-sync) leaves partial, unverified data: never open it.
+        match context.scan(&config.unfinished_snapshot_partition()).await {
+            Ok(blobs) if !blobs.is_empty() => return Err(StateError::SnapshotUnfinished),
+            Ok(_) | Err(commonware_runtime::Error::PartitionMissing(_)) => {}
+            Err(e) => return Err(storage(e)),
+        }
         let history = history::open(context.child("history"), &config.partition).await?;
         let db = Qmdb::init(context, config.qmdb(), None)
             .await
@@ -260,6 +292,44 @@ impl<E: Context> StateDb<E> {
             snapshot: false,
             view: None,
         })
+    }
+
+    /// A handle on a QMDB built elsewhere (a state snapshot), committed at `committed`, with
+    /// the history archive opened in `history_context`.
+    pub(crate) async fn from_parts(
+        history_context: E,
+        config: &StateConfig,
+        db: Qmdb<E>,
+        committed: Committed,
+    ) -> Result<Self, StateError> {
+        let history = history::open(history_context, &config.partition).await?;
+        Ok(Self {
+            shared: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
+                db: Some(db),
+                history: Some(history),
+                window: config.history_blocks,
+                fold_cap: config.history_fold_bytes,
+                committed: Some(committed),
+            })),
+            committed: Some(committed),
+            snapshot: false,
+            view: None,
+        })
+    }
+
+    /// Take the read lock whatever this handle is pinned to: for work that names the state it
+    /// wants itself (a snapshot request names a log size, and the log is append-only).
+    pub(crate) async fn read_unpinned(&self) -> ReadGuard<'_, E> {
+        self.shared.read().await
+    }
+
+    /// Take the read lock to read the current state itself (not a historical view's): what
+    /// proofs and snapshot serving need.
+    pub(crate) async fn read_current(&self) -> Result<ReadGuard<'_, E>, StateError> {
+        if let Some(view) = &self.view {
+            return Err(StateError::HistoricalProof(view.height));
+        }
+        self.read().await
     }
 
     /// A read-only handle on the state as last committed, usable from other tasks and threads
@@ -660,14 +730,14 @@ async fn previous_values<E: Context>(
     Ok(previous)
 }
 
-fn decode_height(meta: &[u8]) -> Result<u64, StateError> {
+pub(crate) fn decode_height(meta: &[u8]) -> Result<u64, StateError> {
     let bytes: [u8; 8] = meta
         .try_into()
         .map_err(|_| StateError::CorruptMetadata(meta.len()))?;
     Ok(u64::from_be_bytes(bytes))
 }
 
-fn digest(d: &commonware_cryptography::blake3::Digest) -> Root {
+pub(crate) fn digest(d: &commonware_cryptography::blake3::Digest) -> Root {
     let mut out = [0u8; 32];
     out.copy_from_slice(d.as_ref());
     out

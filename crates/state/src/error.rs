@@ -103,6 +103,10 @@ pub enum StateError {
     CorruptHistory(u64),
     /// A proof was asked of a historical view (of block `.0`): proofs are of the current state.
     HistoricalProof(u64),
+    /// The state's partitions hold a snapshot whose build did not finish (the process stopped
+    /// during `StateDb::from_snapshot`): its data is partial and unverified. Remove the
+    /// partitions (`destroy_partitions` with `StateConfig::partitions`) and sync again.
+    SnapshotUnfinished,
     /// The number of receipts differs from the number of transactions.
     ReceiptCountMismatch {
         /// Transactions in the block.

@@ -4,6 +4,8 @@
 //! * [StateDb] — accounts, actor code and actor storage in one commonware QMDB with a state root
 //!   per block; reads, a per-block [WriteBatch] overlay with nested checkpoints, atomic durable
 //!   commits, and inclusion/exclusion proofs that `cowboy-proof-verifier` checks.
+//! * [snapshot] — state snapshots: serve the operation log with proofs, and build a fresh
+//!   [StateDb] from an untrusted peer against a trusted header's height and root.
 //! * [BlockStore] — the append-only ledger of finalized blocks with their receipts and a
 //!   transaction-hash index.
 //!
@@ -14,6 +16,7 @@ pub mod blocks;
 pub mod db;
 pub mod error;
 mod history;
+pub mod snapshot;
 pub mod staged;
 
 pub use batch::{Changes, Checkpoint, WriteBatch};
@@ -23,4 +26,5 @@ pub use cowboy_proof_verifier as verifier;
 pub use db::{destroy_partitions, Committed, Context, Root, StateConfig, StateDb};
 pub use error::StateError;
 pub use history::DEFAULT_HISTORY_BLOCKS;
+pub use snapshot::{FetchConfig, SnapshotError, SnapshotRequest, SnapshotSource, SnapshotTarget};
 pub use staged::Staged;

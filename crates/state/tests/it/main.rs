@@ -19,6 +19,7 @@ mod conformance;
 mod crash;
 mod history;
 mod proofs;
+mod snapshot;
 mod staged;
 mod state;
 mod support {
