@@ -280,7 +280,17 @@ impl<E: Context> StateDb<E> {
             }),
             None => None,
         };
-        Ok(Self {
+        Ok(Self::owner(db, history, config, committed))
+    }
+
+    /// The owning handle on `db` and its changeset archive, last committed at `committed`.
+    fn owner(
+        db: Qmdb<E>,
+        history: Changesets<E>,
+        config: &StateConfig,
+        committed: Option<Committed>,
+    ) -> Self {
+        Self {
             shared: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
                 db: Some(db),
                 history: Some(history),
@@ -291,7 +301,7 @@ impl<E: Context> StateDb<E> {
             committed,
             snapshot: false,
             view: None,
-        })
+        }
     }
 
     /// A handle on a QMDB built elsewhere (a state snapshot), committed at `committed`, with
@@ -303,18 +313,7 @@ impl<E: Context> StateDb<E> {
         committed: Committed,
     ) -> Result<Self, StateError> {
         let history = history::open(history_context, &config.partition).await?;
-        Ok(Self {
-            shared: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
-                db: Some(db),
-                history: Some(history),
-                window: config.history_blocks,
-                fold_cap: config.history_fold_bytes,
-                committed: Some(committed),
-            })),
-            committed: Some(committed),
-            snapshot: false,
-            view: None,
-        })
+        Ok(Self::owner(db, history, config, Some(committed)))
     }
 
     /// Take the read lock whatever this handle is pinned to: for work that names the state it

@@ -31,6 +31,7 @@ use commonware_storage::translator::EightCap;
 use commonware_utils::sequence::FixedBytes;
 
 use crate::batch::Overlay;
+use crate::cursor::Reader;
 use crate::db::{Context, Root};
 use crate::error::{storage, StateError};
 
@@ -93,11 +94,7 @@ impl Changeset {
     pub fn decode(height: u64, bytes: &[u8]) -> Result<Self, StateError> {
         let corrupt = || StateError::CorruptHistory(height);
         let mut r = Reader(bytes);
-        let root: Root = r
-            .take(32)
-            .ok_or_else(corrupt)?
-            .try_into()
-            .map_err(|_| corrupt())?;
+        let root: Root = r.array().ok_or_else(corrupt)?;
         let count = r.u32().ok_or_else(corrupt)?;
         let mut previous = Overlay::new();
         for _ in 0..count {
@@ -117,24 +114,6 @@ impl Changeset {
             return Err(corrupt());
         }
         Ok(Self { root, previous })
-    }
-}
-
-/// A cursor over bytes being decoded.
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Some(head)
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_be_bytes(self.take(4)?.try_into().ok()?))
     }
 }
 

@@ -13,6 +13,7 @@
 //! state transition (`cowboy-exec`) drives it. Start reading at [db].
 pub mod batch;
 pub mod blocks;
+mod cursor;
 pub mod db;
 pub mod error;
 mod history;

@@ -52,6 +52,7 @@ use commonware_storage::qmdb::sync::{
 };
 use commonware_utils::range::NonEmptyRange;
 
+use crate::cursor::Reader;
 use crate::db::{digest, Committed, Context, Qmdb, Root, StateConfig, StateDb};
 use crate::error::StateError;
 
@@ -242,16 +243,16 @@ impl SnapshotTarget {
         let malformed = || SnapshotError::BadTarget("malformed encoding");
         let mut r = Reader(bytes);
         let height = r.u64().ok_or_else(malformed)?;
-        let root = r.digest().ok_or_else(malformed)?;
-        let ops_root = r.digest().ok_or_else(malformed)?;
+        let root = r.array().ok_or_else(malformed)?;
+        let ops_root = r.array().ok_or_else(malformed)?;
         let lower = r.u64().ok_or_else(malformed)?;
         let size = r.u64().ok_or_else(malformed)?;
-        let grafted_root = r.digest().ok_or_else(malformed)?;
+        let grafted_root = r.array().ok_or_else(malformed)?;
         let partial_chunk = match r.take(1).ok_or_else(malformed)? {
             [0] => None,
             [1] => Some((
                 r.u64().ok_or_else(malformed)?,
-                r.digest().ok_or_else(malformed)?,
+                r.array().ok_or_else(malformed)?,
             )),
             _ => return Err(malformed()),
         };
@@ -277,25 +278,6 @@ impl SnapshotTarget {
                 .partial_chunk
                 .map(|(next_bit, chunk)| (next_bit, Blake3Digest(chunk))),
         }
-    }
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Some(head)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_be_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn digest(&mut self) -> Option<Root> {
-        self.take(32)?.try_into().ok()
     }
 }
 

@@ -161,6 +161,25 @@ fn trusted_of(target: &SnapshotTarget) -> Committed {
     }
 }
 
+/// Build a state in `context` from `source` against `target`, trusted at its own height and
+/// root, in small batches (many requests per sync).
+async fn sync_from<E: Context, S: SnapshotSource>(
+    context: E,
+    config: &StateConfig,
+    target: &SnapshotTarget,
+    source: S,
+) -> Result<StateDb<E>, SnapshotError> {
+    StateDb::from_snapshot(
+        context,
+        config,
+        trusted_of(target),
+        target,
+        source,
+        small_fetch(),
+    )
+    .await
+}
+
 /// An honest peer: serves from its handle on the source state.
 struct Peer<E: Context>(StateDb<E>);
 
@@ -256,13 +275,11 @@ fn a_synced_state_has_the_same_root_height_and_reads_and_goes_on_committing() {
         assert_eq!(SnapshotTarget::decode(&target.encode()), Ok(target.clone()));
 
         let config = StateConfig::new("synced");
-        let mut synced = StateDb::from_snapshot(
+        let mut synced = sync_from(
             context.child("synced"),
             &config,
-            trusted_of(&target),
             &target,
             Peer(source.snapshot()),
-            small_fetch(),
         )
         .await
         .expect("sync");
@@ -376,13 +393,11 @@ fn a_hostile_source_is_refused_and_leaves_nothing() {
                 .expect("target")
                 .expect("committed");
             let config = StateConfig::new("synced");
-            let result = StateDb::from_snapshot(
+            let result = sync_from(
                 context.child("hostile"),
                 &config,
-                trusted_of(&target),
                 &target,
                 Hostile(source.snapshot(), lie),
-                small_fetch(),
             )
             .await;
             match (&result, expected) {
@@ -401,13 +416,11 @@ fn a_hostile_source_is_refused_and_leaves_nothing() {
                 .await
                 .expect("destroy");
             // ...and an honest peer then fills them.
-            let synced = StateDb::from_snapshot(
+            let synced = sync_from(
                 context.child("honest"),
                 &config,
-                trusted_of(&target),
                 &target,
                 Peer(source.snapshot()),
-                small_fetch(),
             )
             .await
             .expect("honest sync after a hostile one");
@@ -526,15 +539,7 @@ fn a_sync_cut_short_leaves_a_state_that_does_not_open() {
             let (config, target) = (config.clone(), target.clone());
             let peer = Stalls(source.snapshot(), context.child("peer"), Default::default());
             move |context| async move {
-                let _ = StateDb::from_snapshot(
-                    context,
-                    &config,
-                    trusted_of(&target),
-                    &target,
-                    peer,
-                    small_fetch(),
-                )
-                .await;
+                let _ = sync_from(context, &config, &target, peer).await;
             }
         });
         context.sleep(Duration::from_secs(10)).await;
@@ -545,13 +550,11 @@ fn a_sync_cut_short_leaves_a_state_that_does_not_open() {
             StateDb::open(context.child("open"), &config).await,
             Err(StateError::SnapshotUnfinished)
         ));
-        let retry = StateDb::from_snapshot(
+        let retry = sync_from(
             context.child("retry"),
             &config,
-            trusted_of(&target),
             &target,
             Peer(source.snapshot()),
-            small_fetch(),
         )
         .await;
         assert!(matches!(retry, Err(SnapshotError::PartitionNotEmpty(_))));
@@ -559,13 +562,11 @@ fn a_sync_cut_short_leaves_a_state_that_does_not_open() {
         cowboy_state::destroy_partitions(&context, &config.partitions())
             .await
             .expect("destroy");
-        let synced = StateDb::from_snapshot(
+        let synced = sync_from(
             context.child("again"),
             &config,
-            trusted_of(&target),
             &target,
             Peer(source.snapshot()),
-            small_fetch(),
         )
         .await
         .expect("sync after the crash");
@@ -597,13 +598,11 @@ fn a_snapshot_is_only_built_into_empty_storage() {
             .await
             .expect("commit");
         drop(occupied);
-        let result = StateDb::from_snapshot(
+        let result = sync_from(
             context.child("sync"),
             &config,
-            trusted_of(&target),
             &target,
             Peer(source.snapshot()),
-            small_fetch(),
         )
         .await;
         assert!(matches!(result, Err(SnapshotError::PartitionNotEmpty(_))));
@@ -700,13 +699,11 @@ fn the_state_partitions_are_all_listed_and_destroyed() {
             .expect("target")
             .expect("committed");
         let config = StateConfig::new("synced");
-        let synced = StateDb::from_snapshot(
+        let synced = sync_from(
             context.child("synced"),
             &config,
-            trusted_of(&target),
             &target,
             Peer(source.snapshot()),
-            small_fetch(),
         )
         .await
         .expect("sync");
