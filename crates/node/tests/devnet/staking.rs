@@ -1,20 +1,22 @@
 //! Proof of stake over real `cowboyd` processes on loopback (issue 17): with 40-block epochs
-//! and a threshold beacon dealt at genesis, a fifth node's owner stakes it in during epoch 0
-//! and a genesis validator's owner signals exit. From epoch 1 the set has the newcomer and not
-//! the leaver: the newcomer, which no peer connected to before (it is not in the genesis),
-//! syncs over p2p, votes and leads blocks, and epoch 1's resharing round (p2p channel 7) moves
-//! the beacon to the new set: every player's share file names round 1. Then the leaver is
-//! stopped for good, validator 1 is killed with `kill -9` and restarted (it must come back on
-//! its round-1 share), and validator 0 is stopped for good: validators 1, 2 and the newcomer
-//! are now exactly the three of four members consensus needs, and exactly the `t = 3` holders
-//! of the new sharing every block's beacon signature needs, so the chain crossing the next
-//! boundary proves the restarted node signs with the share it reloaded and the newcomer with
-//! the one it was dealt. Every node agrees on every block hash and state root.
+//! and a threshold beacon dealt at genesis, a fifth node's owner stakes it in and a genesis
+//! validator's owner signals exit, both sent at once in epoch 0. On a loaded machine they may
+//! land in a later epoch, and the test follows: `e1` is the epoch after theirs (normally 1).
+//! From epoch `e1` the set has the newcomer and not the leaver: the newcomer, which no peer
+//! connected to before (it is not in the genesis), syncs over p2p, votes and leads blocks, and
+//! epoch `e1`'s resharing round (p2p channel 7) moves the beacon to the new set: every
+//! player's share file names round `e1`. Then the leaver is stopped for good, validator 1 is
+//! killed with `kill -9` and restarted (it must come back on its round-`e1` share), and
+//! validator 0 is stopped for good: validators 1, 2 and the newcomer are now exactly the three
+//! of four members consensus needs, and exactly the `t = 3` holders of the new sharing every
+//! block's beacon signature needs, so the chain crossing the next boundary proves the
+//! restarted node signs with the share it reloaded and the newcomer with the one it was
+//! dealt. Every node agrees on every block hash and state root.
 
 use super::*;
 
-/// Blocks per epoch: long enough for a registration sent at height ~3 to be final in epoch 0
-/// however slow the machine, short enough for the test to cross two boundaries quickly.
+/// Blocks per epoch: long enough for the staking calls sent at height ~3 to be final in
+/// epoch 0 on an idle machine, short enough for the test to cross two boundaries quickly.
 const EPOCH: u64 = 40;
 
 /// A staking-actor call from `key`, within the system lane's budget.
@@ -104,7 +106,7 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
     let node = |nodes: &[Option<Node>], i: usize| -> Node { nodes[i].as_ref().unwrap().handle() };
     wait_height(&node(&nodes, 0), 2);
 
-    // Epoch 0: the joiner's owner registers it with its keys; the leaver's owner exits.
+    // The joiner's owner registers it with its keys; the leaver's owner exits.
     let (seed, key) = ValidatorNetwork::key(joiner);
     let bls = staking::validator_bls_key(&seed.0).expect("bls key");
     let register = staking_tx(
@@ -118,8 +120,6 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
         ],
         10_000 * 10u128.pow(18),
     );
-    let r = submit_and_wait(&node(&nodes, 0), &register);
-    assert_eq!(r["success"], json!(true), "register: {r}");
     let exit = staking_tx(
         &node(&nodes, 1),
         &leaver_owner,
@@ -127,34 +127,48 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
         Vec::new(),
         0,
     );
-    let r = submit_and_wait(&node(&nodes, 1), &exit);
-    assert_eq!(r["success"], json!(true), "exit: {r}");
-    let registered_at = r["blockHeight"].as_u64().unwrap();
+    // Both are sent at once, so that they land in one epoch however slow the machine.
+    let (r, x) = std::thread::scope(|s| {
+        let (n0, n1) = (node(&nodes, 0), node(&nodes, 1));
+        let register = s.spawn(move || submit_and_wait(&n0, &register));
+        let exit = s.spawn(move || submit_and_wait(&n1, &exit));
+        (register.join().unwrap(), exit.join().unwrap())
+    });
+    assert_eq!(r["success"], json!(true), "register: {r}");
+    assert_eq!(x["success"], json!(true), "exit: {x}");
+    // The set they change is the one of the epoch after theirs (`e1`), taken in the `end_block`
+    // of their epoch's last block. The test follows wherever they landed; it needs only that
+    // they share an epoch and that neither is that epoch's last block (then the change would be
+    // split over two epochs and two reshare rounds).
+    let heights = [r, x].map(|r| r["blockHeight"].as_u64().unwrap());
+    let e1 = heights[0] / EPOCH + 1;
     assert!(
-        registered_at < EPOCH - 1,
-        "the staking calls landed in epoch 1 ({registered_at})"
+        heights
+            .iter()
+            .all(|h| h / EPOCH + 1 == e1 && h % EPOCH < EPOCH - 1),
+        "the staking calls landed at heights {heights:?}, not together inside one epoch"
     );
 
-    // Epoch 1's set: the newcomer in, the leaver out.
-    wait_all(&[&node(&nodes, 0)], EPOCH + 1, "entering epoch 1");
-    let set = set_of(&node(&nodes, 0), 1);
+    // Epoch e1's set: the newcomer in, the leaver out.
+    wait_all(&[&node(&nodes, 0)], e1 * EPOCH + 1, "entering epoch e1");
+    let set = set_of(&node(&nodes, 0), e1);
     let joiner_addr = coinbase.to_lowercase();
     let leaver_addr = hex0x(&leaver_owner.address().0).to_lowercase();
     assert!(
         set.contains(&joiner_addr),
-        "epoch 1's set {set:?} lacks the newcomer"
+        "epoch {e1}'s set {set:?} lacks the newcomer"
     );
     assert!(
         !set.contains(&leaver_addr),
-        "epoch 1's set {set:?} still has the leaver"
+        "epoch {e1}'s set {set:?} still has the leaver"
     );
-    assert_eq!(set.len(), 4, "epoch 1's set {set:?}");
+    assert_eq!(set.len(), 4, "epoch {e1}'s set {set:?}");
 
-    // The newcomer syncs and leads a final block in epoch 1.
+    // The newcomer syncs and leads a final block in epoch e1.
     let started = Instant::now();
     let led = loop {
         let head = node(&nodes, 0).height();
-        let led = (EPOCH..=head).find(|h| {
+        let led = (e1 * EPOCH..=head).find(|h| {
             let b = node(&nodes, 0).rpc("cowboy_getBlockByNumber", json!([h, false]));
             b["proposer"].as_str().map(str::to_lowercase) == Some(joiner_addr.clone())
         });
@@ -163,23 +177,23 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
         }
         assert!(
             started.elapsed() < Duration::from_secs(180),
-            "the newcomer led no block of epoch 1 (head {head}); its log tail:\n{}",
+            "the newcomer led no block of epoch {e1} (head {head}); its log tail:\n{}",
             tail(&net.log(joiner))
         );
         std::thread::sleep(Duration::from_millis(500));
     };
 
-    // Epoch 1 reshares to its set: each player replaces its genesis share with round 1's
+    // Epoch e1 reshares to its set: each player replaces its genesis share with round e1's
     // (from the outcome block, half way through the epoch); the leaver deals but plays no part.
     let started = Instant::now();
     while [0, 1, 2, joiner]
         .iter()
-        .any(|&i| net.share_round(i) != Some(1))
+        .any(|&i| net.share_round(i) != Some(e1))
     {
         let rounds: Vec<_> = (0..=joiner).map(|i| net.share_round(i)).collect();
         assert!(
             started.elapsed() < Duration::from_secs(180),
-            "epoch 1 did not reshare: share rounds {rounds:?} at height {}; the newcomer's log tail:\n{}",
+            "epoch {e1} did not reshare: share rounds {rounds:?} at height {}; the newcomer's log tail:\n{}",
             node(&nodes, 0).height(),
             tail(&net.log(joiner))
         );
@@ -188,10 +202,10 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
     assert_eq!(
         net.share_round(leaver),
         Some(0),
-        "the leaver is no player of round 1"
+        "the leaver is no player of round {e1}"
     );
 
-    // The leaver stops for good; validator 1 is killed and restarted on its round-1 share and
+    // The leaver stops for good; validator 1 is killed and restarted on its round-e1 share and
     // catches up; then validator 0 stops for good. Validators 1, 2 and the newcomer, the only
     // quorum left and the only `t` holders of the new sharing, carry the chain across epoch
     // 2's boundary.
@@ -206,7 +220,9 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
     );
     nodes[0].take().unwrap().kill9();
     let running: Vec<Node> = [1, 2, joiner].iter().map(|&i| node(&nodes, i)).collect();
-    let target = (2 * EPOCH + 5).max(led + 5).max(running[1].height() + 10);
+    let target = ((e1 + 1) * EPOCH + 5)
+        .max(led + 5)
+        .max(running[1].height() + 10);
     wait_all(
         &running.iter().collect::<Vec<_>>(),
         target,
@@ -228,10 +244,11 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
             );
         }
     }
-    let set2 = set_of(&running[0], 2);
+    let set2 = set_of(&running[0], e1 + 1);
     assert!(
         set2.contains(&joiner_addr) && !set2.contains(&leaver_addr),
-        "epoch 2's set {set2:?}"
+        "epoch {}'s set {set2:?}",
+        e1 + 1
     );
 }
 
