@@ -125,19 +125,46 @@ impl Vm<'_> {
         args_at: usize,
         receiver: bool,
     ) -> R<Value> {
-        let mut frame =
-            self.new_frame(func.code.clone(), func.globals.clone(), None, &func.closure);
+        let mut callee = self.enter_positional(func, stack, args_at, receiver)?;
+        let r = self.run_frame(&mut callee.frame);
+        self.leave_callee(callee.frame);
+        drop(callee.callable);
+        match r? {
+            Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
+        }
+    }
+
+    /// The first half of [`Vm::call_positional`]: the callee's frame, its arguments bound and
+    /// the call depth entered (`RecursionError` past the limit), ready to run. Whoever runs it
+    /// leaves it with [`Vm::leave_callee`]: [`Vm::call_positional`] at once, the dispatch loop
+    /// when the callee's `return` comes (a call made by `CALL` runs in the caller's loop).
+    pub(crate) fn enter_positional(
+        &mut self,
+        func: &Rc<Function>,
+        stack: &mut Vec<Value>,
+        args_at: usize,
+        receiver: bool,
+    ) -> R<super::Callee> {
+        let mut frame = self.callee_frame(func);
         let first = usize::from(receiver);
         // Last argument first, each popped straight into its slot (`takes_exactly` means the
         // frame has a local for each).
         for slot in (first..first + (stack.len() - args_at)).rev() {
             frame.locals[slot] = stack.pop();
         }
-        let below = stack.pop();
-        if receiver {
-            frame.locals[0] = below;
-        }
-        self.run_bound_frame(&mut frame)
+        let below = stack.pop().unwrap_or_default();
+        let callable = if receiver {
+            frame.locals[0] = Some(below);
+            Value::None
+        } else {
+            below
+        };
+        self.enter_frame(&mut frame)?;
+        Ok(super::Callee {
+            frame,
+            init: None,
+            callable,
+        })
     }
 
     /// `f(x)`: a plain function taking exactly one positional argument is entered directly
@@ -156,6 +183,13 @@ impl Vm<'_> {
     /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
     /// enforce the call-depth limit, run it, and give its buffers back for reuse.
     fn run_bound_frame(&mut self, frame: &mut crate::frame::Frame) -> R<Value> {
+        self.enter_frame(frame)?;
+        self.finish_frame(frame)
+    }
+
+    /// Fill the cells of a bound frame's captured parameters and enter the call depth.
+    #[inline]
+    fn enter_frame(&mut self, frame: &mut crate::frame::Frame) -> R<()> {
         if !frame.code.cell_params.is_empty() {
             let code = frame.code.clone();
             for &(ci, pi) in &code.cell_params {
@@ -168,12 +202,29 @@ impl Vm<'_> {
             self.depth -= 1;
             return Err(self.new_exc("RecursionError", "maximum recursion depth exceeded"));
         }
+        Ok(())
+    }
+
+    /// Run an entered frame to its end and leave it.
+    fn finish_frame(&mut self, frame: &mut crate::frame::Frame) -> R<Value> {
         let r = self.run_frame(frame);
-        self.depth -= 1;
-        self.recycle_frame(frame);
+        self.leave_frame(frame);
         match r? {
             Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
         }
+    }
+
+    /// Leave the call depth of a finished frame and give its buffers back for reuse.
+    fn leave_frame(&mut self, frame: &mut crate::frame::Frame) {
+        self.depth -= 1;
+        self.recycle_frame(frame);
+    }
+
+    /// [`Vm::leave_frame`] for a frame from [`Vm::enter_positional`].
+    #[inline]
+    pub(crate) fn leave_callee(&mut self, frame: Box<crate::frame::Frame>) {
+        self.depth -= 1;
+        self.recycle_callee(frame);
     }
 
     fn bind_args(

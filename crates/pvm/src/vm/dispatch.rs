@@ -30,25 +30,116 @@
 //! arm of the one `match`, at the same point of its work (`tests/it/golden_cycles.rs`, and the
 //! `--stats` of the 28 suite programs, identical before and after).
 
-use super::{Outcome, Vm, R};
+use super::{Callee, Exc, Outcome, Vm, R};
 use crate::bytecode::{Code, Op};
 use crate::cost;
 use crate::frame::Frame;
 use crate::value::*;
 
+/// How [`Vm::exec_loop`] stopped running a frame.
+pub(super) enum Step {
+    /// `return`, or the end of the code.
+    Return(Value),
+    /// `yield` (a generator's own frame: a [`Callee`] is never a generator).
+    Yield(Value),
+    /// A call of a plain Python function: run its frame next.
+    Call(Callee),
+}
+
 impl<'h> Vm<'h> {
-    /// Run `f` from its `pc` until it returns or yields, or an exception leaves it (the caller,
-    /// [`Vm::run_frame`], unwinds to a handler and calls this again).
-    pub(super) fn exec(&mut self, f: &mut Frame) -> R<Outcome> {
+    /// Run `base` until it returns or yields, with every Python-to-Python call it makes by
+    /// `CALL` or `CALL_METHOD` run here too, on a stack of frames, instead of recursing through
+    /// the Rust stack (see [`Vm::drive`]).
+    pub(super) fn run_frames(&mut self, base: &mut Frame) -> R<Outcome> {
         if self.profile.is_some() {
-            self.exec_loop::<true>(f)
+            self.drive::<true>(base)
         } else {
-            self.exec_loop::<false>(f)
+            self.drive::<false>(base)
         }
     }
 
-    /// The loop itself; `PROFILE` is whether the invocation is profiled (module docs).
-    fn exec_loop<const PROFILE: bool>(&mut self, f: &mut Frame) -> R<Outcome> {
+    /// Run the frame on top (a [`Callee`], else `base`) with the loop until it stops:
+    ///
+    /// - a call pushes the callee (its arguments bound and the call depth entered, as
+    ///   [`Vm::call_positional`] does before it runs the frame);
+    /// - a callee's `return` leaves it ([`Vm::leave_callee`]) and pushes its value on its
+    ///   caller's stack, where `call_positional` would have returned it (for `C(args…)`, the
+    ///   new instance, once `__init__` gave `None`); `base`'s return or yield ends the run;
+    /// - an exception is unwound as [`Vm::run_frame`] always did, frame by frame: a traceback
+    ///   entry, then the frame's handler, else the frame is left and its caller has the
+    ///   exception as if its call had raised it;
+    /// - anything else (out of cycles or memory) leaves every callee and ends the run.
+    ///
+    /// So each frame sees the same events in the same order as when calls recursed: the same
+    /// charges, the same depth limit, the same tracebacks (tests/it/golden_cycles.rs).
+    fn drive<const PROFILE: bool>(&mut self, base: &mut Frame) -> R<Outcome> {
+        let mut callees: Vec<Callee> = Vec::new();
+        loop {
+            let top = callees.last_mut().map_or(&mut *base, |c| &mut *c.frame);
+            let mut err = match self.exec_loop::<PROFILE>(top) {
+                Ok(Step::Call(callee)) => {
+                    callees.push(callee);
+                    continue;
+                }
+                Ok(Step::Return(v)) => match callees.pop() {
+                    None => return Ok(Outcome::Return(v)),
+                    Some(done) => {
+                        self.leave_callee(done.frame);
+                        drop(done.callable);
+                        let caller = callees.last_mut().map_or(&mut *base, |c| &mut *c.frame);
+                        match self.returned(caller, v, done.init) {
+                            Ok(()) => continue,
+                            Err(e) => e,
+                        }
+                    }
+                },
+                Ok(Step::Yield(v)) => return Ok(Outcome::Yield(v)),
+                Err(e) => e,
+            };
+            loop {
+                let Exc::Py(e) = err else {
+                    while let Some(c) = callees.pop() {
+                        self.leave_callee(c.frame);
+                    }
+                    return Err(err);
+                };
+                let top = callees.last_mut().map_or(&mut *base, |c| &mut *c.frame);
+                if !std::mem::take(&mut self.reraise) {
+                    self.add_traceback(&e, top);
+                }
+                if self.unwind(top, e.clone()) {
+                    break;
+                }
+                match callees.pop() {
+                    Some(c) => self.leave_callee(c.frame),
+                    None => return Err(Exc::Py(e)),
+                }
+                err = Exc::Py(e);
+            }
+        }
+    }
+
+    /// A callee returned `v` to `caller`: push it, or for `C(args…)` the new instance
+    /// (`init`), which needs `__init__` to have returned `None`.
+    #[inline(always)]
+    fn returned(&mut self, caller: &mut Frame, v: Value, init: Option<Value>) -> R<()> {
+        match init {
+            None => caller.stack.push(v),
+            Some(_) if !v.is_none() => {
+                return Err(self.type_err(format!(
+                    "__init__() should return None, not '{}'",
+                    self.type_name(&v)
+                )));
+            }
+            Some(inst) => caller.stack.push(inst),
+        }
+        Ok(())
+    }
+
+    /// The loop itself; `PROFILE` is whether the invocation is profiled (module docs). It
+    /// runs `f` until it returns, yields or calls a plain Python function ([`Step`]), or an
+    /// exception leaves it.
+    fn exec_loop<const PROFILE: bool>(&mut self, f: &mut Frame) -> R<Step> {
         let code_rc = f.code.clone();
         // The code object and its instruction slice stay in registers across the loop (the
         // `Rc<Code>` above keeps them alive whatever the frame's fields do).
@@ -57,7 +148,7 @@ impl<'h> Vm<'h> {
         loop {
             let pc = f.pc;
             let Some(&op) = ops.get(pc) else {
-                return Ok(Outcome::Return(Value::None));
+                return Ok(Step::Return(Value::None));
             };
             f.pc = pc + 1;
             self.stats.instructions += 1;
@@ -130,11 +221,15 @@ impl<'h> Vm<'h> {
                 }
                 Op::CallMethod(i, argc) => {
                     self.charge(cost::CALL)?;
-                    self.op_call_method(f, code, i, argc)?;
+                    if let Some(callee) = self.op_call_method(f, code, i, argc)? {
+                        return Ok(Step::Call(callee));
+                    }
                 }
                 Op::Call(argc) => {
                     self.charge(cost::CALL)?;
-                    self.op_call(f, argc)?;
+                    if let Some(callee) = self.op_call(f, argc)? {
+                        return Ok(Step::Call(callee));
+                    }
                 }
                 Op::Subscr => {
                     self.charge(cost::LIST_OP)?;
@@ -224,16 +319,16 @@ impl<'h> Vm<'h> {
                 }
                 Op::ReturnValue => {
                     self.charge(cost::BASIC)?;
-                    return Ok(Outcome::Return(Self::pop(f)));
+                    return Ok(Step::Return(Self::pop(f)));
                 }
                 Op::YieldValue => {
                     self.charge(cost::YIELD)?;
-                    return Ok(Outcome::Yield(Self::pop(f)));
+                    return Ok(Step::Yield(Self::pop(f)));
                 }
                 Op::YieldFrom => {
                     self.charge(cost::YIELD)?;
                     if let Some(y) = self.op_yield_from(f)? {
-                        return Ok(Outcome::Yield(y));
+                        return Ok(Step::Yield(y));
                     }
                 }
                 Op::SetupExcept(t) | Op::SetupFinally(t) => self.op_setup_block(f, op, t)?,

@@ -6,9 +6,10 @@
 //! its work: the common instructions' handlers are entered after the loop has charged the
 //! instruction's cost; every other handler charges its own, first unless its doc says
 //! otherwise. A handler returns `Ok(())` to go on with the next instruction; leaving the frame
-//! (`return`, `yield`) is the loop's, so the few handlers that can yield say so in their type.
+//! (`return`, `yield`) is the loop's, so the few handlers that can yield say so in their type,
+//! and so do the call handlers, which hand the loop a [`Callee`] to run in place of a call.
 
-use super::{Args, Exc, Vm, R};
+use super::{Args, Callee, Exc, Vm, R};
 use crate::bytecode::{BinOp, CmpOp, Code, Op};
 use crate::cost;
 use crate::frame::{Block, BlockKind, Frame};
@@ -296,7 +297,8 @@ impl<'h> Vm<'h> {
         )
     }
 
-    /// `obj.name(args…)` (the loop has charged `CALL`).
+    /// `obj.name(args…)` (the loop has charged `CALL`). A plain Python method comes back as
+    /// the [`Callee`] the loop runs next; every other call is made here.
     #[inline(never)]
     pub(super) fn op_call_method(
         &mut self,
@@ -304,7 +306,7 @@ impl<'h> Vm<'h> {
         code: &Code,
         i: u32,
         argc: u32,
-    ) -> R<()> {
+    ) -> R<Option<Callee>> {
         let n = f.stack.len() - argc as usize;
         // `obj.method(args…)` on an instance whose class defines a plain function `method`
         // (and whose own dict does not shadow it): the same lookup as `call_method`, then a
@@ -317,9 +319,9 @@ impl<'h> Vm<'h> {
             None => None,
         };
         if let Some(func) = direct {
-            let v = self.call_positional(&func, &mut f.stack, n, true)?;
-            f.stack.push(v);
-            return Ok(());
+            return self
+                .enter_positional(&func, &mut f.stack, n, true)
+                .map(Some);
         }
         // A builtin method of a builtin value (`xs.append(x)`, `d.get(k)`): the lookup
         // `call_method` makes first is remembered per receiver kind.
@@ -331,30 +333,32 @@ impl<'h> Vm<'h> {
             let o = Self::pop(f);
             let v = crate::objects::call_method_at(self, &o, &name.s, row, Args::new(args))?;
             f.stack.push(v);
-            return Ok(());
+            return Ok(None);
         }
         let args: Vec<Value> = f.stack.split_off(n);
         let o = Self::pop(f);
         let v = self.call_method(&o, &code.names[i as usize].s, Args::new(args))?;
         f.stack.push(v);
-        Ok(())
+        Ok(None)
     }
 
-    /// A positional call with `argc` arguments (the loop has charged `CALL`).
+    /// A positional call with `argc` arguments (the loop has charged `CALL`). A plain Python
+    /// function, or the `__init__` of a plain class, comes back as the [`Callee`] the loop runs
+    /// next; every other call is made here.
     #[inline(never)]
-    pub(super) fn op_call(&mut self, f: &mut Frame, argc: u32) -> R<()> {
+    pub(super) fn op_call(&mut self, f: &mut Frame, argc: u32) -> R<Option<Callee>> {
         let n = f.stack.len() - argc as usize;
         match n.checked_sub(1).map(|i| &f.stack[i]) {
             Some(Value::Function(func)) if func.code.takes_exactly(argc) => {
                 let func = func.clone();
-                let v = self.call_positional(&func, &mut f.stack, n, false)?;
-                f.stack.push(v);
-                return Ok(());
+                return self
+                    .enter_positional(&func, &mut f.stack, n, false)
+                    .map(Some);
             }
             Some(Value::Class(c)) => {
                 let c = c.clone();
-                if self.call_plain_class(f, c, n, argc)? {
-                    return Ok(());
+                if let Some(callee) = self.call_plain_class(f, c, n, argc)? {
+                    return Ok(Some(callee));
                 }
             }
             // `len(x)`, `min(a, b)`…: a builtin that takes a slice is given the arguments
@@ -366,7 +370,7 @@ impl<'h> Vm<'h> {
                         let r = call(self, &f.stack[n..]);
                         f.stack.truncate(n - 1);
                         f.stack.push(r?);
-                        return Ok(());
+                        return Ok(None);
                     }
                 }
             }
@@ -376,30 +380,34 @@ impl<'h> Vm<'h> {
         let func = Self::pop(f);
         let v = self.call(&func, Args::new(args))?;
         f.stack.push(v);
-        Ok(())
+        Ok(None)
     }
 
     /// `C(args…)` of a plain class (`object.__new__`, a plain `__init__` taking the `argc`
     /// arguments at `n`…): the new instance takes the class's stack slot and becomes
-    /// `__init__`'s receiver (as `call_class`). False, with nothing done, for any other class.
-    fn call_plain_class(&mut self, f: &mut Frame, c: Rc<Class>, n: usize, argc: u32) -> R<bool> {
+    /// `__init__`'s receiver (as `call_class`), and `__init__` comes back as the [`Callee`] the
+    /// loop runs next, which gives the instance in place of its `None`. `None`, with nothing
+    /// done, for any other class.
+    fn call_plain_class(
+        &mut self,
+        f: &mut Frame,
+        c: Rc<Class>,
+        n: usize,
+        argc: u32,
+    ) -> R<Option<Callee>> {
         let Some(init) = self
             .plain_init(&c)
             .filter(|init| init.code.takes_exactly(argc + 1))
         else {
-            return Ok(false);
+            return Ok(None);
         };
         let inst = Value::Instance(rc_inst(Instance::new(c)));
         f.stack[n - 1] = inst.clone();
-        let r = self.call_positional(&init, &mut f.stack, n, true)?;
-        if !r.is_none() {
-            return Err(self.type_err(format!(
-                "__init__() should return None, not '{}'",
-                self.type_name(&r)
-            )));
-        }
-        f.stack.push(inst);
-        Ok(true)
+        let callee = self.enter_positional(&init, &mut f.stack, n, true)?;
+        Ok(Some(Callee {
+            init: Some(inst),
+            ..callee
+        }))
     }
 
     /// Pop the top and say whether it is true (`JUMP_IF_*` on anything but a bool; the loop

@@ -86,6 +86,20 @@ impl Args {
     }
 }
 
+/// A Python function's frame that a call instruction hands the dispatch loop to run in place of
+/// the call ([`Vm::run_frames`]): entered (arguments bound, call depth counted), not started.
+pub(crate) struct Callee {
+    /// The callee's frame ([`Vm::callee_frame`]).
+    pub(crate) frame: Box<Frame>,
+    /// For `C(args…)`, whose callee is `__init__`: the new instance, which the call gives.
+    pub(crate) init: Option<Value>,
+    /// The function value the call was made through (`None` for a method call, whose
+    /// receiver is the first local instead), held until the callee has returned, as the
+    /// caller's stack held it before: a function made for the call (a comprehension's) must
+    /// not be freed while it runs, or peak memory would differ.
+    pub(crate) callable: Value,
+}
+
 /// How a frame stopped.
 pub enum Outcome {
     /// `return`.
@@ -262,6 +276,9 @@ pub struct Vm<'h> {
     /// Value-stack and local-slot buffers of finished frames, reused by the next calls so a
     /// Python-to-Python call allocates nothing for its frame (see `new_frame`/`recycle_frame`).
     spare_frames: Vec<(Vec<Value>, Vec<Option<Value>>)>,
+    /// Finished frames of direct calls ([`Callee`]s), boxed so that the loop moves a pointer,
+    /// reused whole (buffers, code and globals) by the next direct call: see `callee_frame`.
+    spare_callees: Vec<Box<Frame>>,
     /// This VM builds the thread's [`Base`] (its objects outlive it): `pvm_host` loads without
     /// a host, and dropping the VM leaves the containers it made alone.
     pub(crate) building_base: bool,
@@ -365,6 +382,7 @@ impl<'h> Vm<'h> {
             native_classes: IndexMap::default(),
             tmpfs: crate::tmpfs::TmpFs::new(limits.tmp_bytes),
             spare_frames: Vec::new(),
+            spare_callees: Vec::new(),
             building_base: false,
             decimal_core: None,
             host_calls: 0,
@@ -515,21 +533,7 @@ impl<'h> Vm<'h> {
         ns: Option<Rc<PyDict>>,
         closure: &[Rc<PyCell>],
     ) -> Frame {
-        // One allocation for the frame's own cells and the closure's, none when both are empty
-        // (most calls: tested first, it skips building the two extends).
-        let cells = if code.cellvars.is_empty() && closure.is_empty() {
-            Vec::new()
-        } else {
-            let mut cells: Vec<Rc<PyCell>> =
-                Vec::with_capacity(code.cellvars.len() + closure.len());
-            cells.extend(
-                code.cellvars
-                    .iter()
-                    .map(|_| crate::value::rc_cell(PyCell::default())),
-            );
-            cells.extend_from_slice(closure);
-            cells
-        };
+        let cells = Self::frame_cells(&code, closure);
         let (stack, mut locals) = self
             .spare_frames
             .pop()
@@ -548,6 +552,73 @@ impl<'h> Vm<'h> {
         }
     }
 
+    /// A frame's own cells, then the closure's: one allocation, none when both are empty
+    /// (most calls: tested first, it skips building the two extends).
+    fn frame_cells(code: &crate::bytecode::Code, closure: &[Rc<PyCell>]) -> Vec<Rc<PyCell>> {
+        if code.cellvars.is_empty() && closure.is_empty() {
+            return Vec::new();
+        }
+        let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellvars.len() + closure.len());
+        cells.extend(
+            code.cellvars
+                .iter()
+                .map(|_| crate::value::rc_cell(PyCell::default())),
+        );
+        cells.extend_from_slice(closure);
+        cells
+    }
+
+    /// Fresh boxed frame for a call of `func` (the frames of [`Callee`]s and
+    /// `call_positional`): a finished one reused when there is one. When it ran `func`'s code
+    /// before (a loop calling one function, a recursion), its code, globals and local slots
+    /// (all unbound by [`Vm::recycle_callee`]) are already right.
+    pub(crate) fn callee_frame(&mut self, func: &Function) -> Box<Frame> {
+        let Some(mut f) = self.spare_callees.pop() else {
+            let (code, globals) = (func.code.clone(), func.globals.clone());
+            return Box::new(self.new_frame(code, globals, None, &func.closure));
+        };
+        if !Rc::ptr_eq(&f.code, &func.code) {
+            f.code = func.code.clone();
+            f.locals.resize(f.code.varnames.len(), None);
+        }
+        if !Rc::ptr_eq(&f.globals, &func.globals) {
+            f.globals = func.globals.clone();
+        }
+        if !(f.code.cellvars.is_empty() && func.closure.is_empty()) {
+            f.cells = Self::frame_cells(&f.code, &func.closure);
+        }
+        f.pc = 0;
+        f
+    }
+
+    /// Give a finished [`Vm::callee_frame`] back for reuse. Its values are dropped here, in the
+    /// order and at the point where dropping the frame would have dropped them (stack, locals,
+    /// cells, blocks); its local slots stay, unbound, for the next call of the same code. Its
+    /// code and globals stay referenced until the frame is reused or the VM ends: a function's
+    /// code object and its module's globals live as long as the module, which lives as long as
+    /// the invocation, so holding them longer frees nothing later.
+    pub(crate) fn recycle_callee(&mut self, mut f: Box<Frame>) {
+        f.stack.clear();
+        for slot in f.locals.iter_mut() {
+            if let Some(v) = slot.take() {
+                if v.is_heap() {
+                    drop(v);
+                } else {
+                    // An inline value owns nothing: this skips the call to its drop glue.
+                    std::mem::forget(v);
+                }
+            }
+        }
+        f.cells.clear();
+        f.blocks.clear();
+        if self.spare_callees.len() < SPARE_FRAMES
+            && f.stack.capacity() <= SPARE_FRAME_CAPACITY
+            && f.locals.capacity() <= SPARE_FRAME_CAPACITY
+        {
+            self.spare_callees.push(f);
+        }
+    }
+
     /// Give a finished frame's buffers back for reuse. Its remaining values are dropped here,
     /// exactly where dropping the frame would have dropped them.
     pub fn recycle_frame(&mut self, f: &mut Frame) {
@@ -563,22 +634,10 @@ impl<'h> Vm<'h> {
         }
     }
 
-    /// Run a frame until it returns or yields, handling exceptions with its block stack.
+    /// Run a frame until it returns or yields, handling exceptions with its block stack (and
+    /// the Python calls it makes, [`Vm::run_frames`]).
     pub fn run_frame(&mut self, f: &mut Frame) -> R<Outcome> {
-        loop {
-            match self.exec(f) {
-                Ok(o) => return Ok(o),
-                Err(Exc::Py(e)) => {
-                    if !std::mem::take(&mut self.reraise) {
-                        self.add_traceback(&e, f);
-                    }
-                    if !self.unwind(f, e.clone()) {
-                        return Err(Exc::Py(e));
-                    }
-                }
-                Err(abort) => return Err(abort),
-            }
-        }
+        self.run_frames(f)
     }
 
     /// Record that exception `e` unwound through frame `f`.
