@@ -118,7 +118,7 @@ impl PyDict {
     }
 
     #[inline(never)]
-    fn get_name_rehint(&self, name: &Rc<PyStr>, c: &NameCache) -> Option<Value> {
+    pub(crate) fn get_name_rehint(&self, name: &Rc<PyStr>, c: &NameCache) -> Option<Value> {
         let t = self.table.borrow();
         let i = Self::find_name_memo(&t, name, &c.absent)?;
         c.hint.set(i as u32);
@@ -220,29 +220,49 @@ impl Vm<'_> {
         has.then_some(row)
     }
 
-    /// `LoadGlobal`: module globals (by the remembered position first), then builtins.
+    /// `LoadGlobal`: module globals (by the remembered position first), then builtins. The two
+    /// remembered answers are tried inline in the loop:
+    ///
+    /// - a builtin name: the globals have not changed since it was last missing from them
+    ///   (`c.absent` names their table's stamp), so neither the remembered position nor a walk
+    ///   can find it; owe that walk's slots as `find_name_memo` would, and go to the builtins;
+    /// - else the remembered position, charged as `get_name_hinted` charges it.
+    #[inline(always)]
     pub fn load_global_cached(
         &mut self,
         globals: &PyDict,
         name: &Rc<PyStr>,
         c: &NameCache,
     ) -> R<Value> {
-        // A builtin name: the globals have not changed since it was last missing from them
-        // (`c.absent` names their table's stamp), so neither the remembered position nor a
-        // walk can find it; owe that walk's slots as `find_name_memo` would, and go on.
-        let missing = {
+        {
+            let t = globals.table.borrow();
             let (stamp, probes) = c.absent.get();
-            let known = globals.table.borrow().stamp() == stamp;
-            if known {
+            if t.stamp() == stamp {
+                drop(t);
                 crate::value::owe_probes(probes);
+                if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
+                    if **k == *name.s {
+                        return Ok(v.clone_inline());
+                    }
+                }
+                return self.load_builtin(name, c);
             }
-            known
-        };
-        if !missing {
-            if let Some(v) = globals.get_name_hinted(name, c) {
-                return Ok(v);
+            if let Some(Some(e)) = t.entries.get(c.hint.get() as usize) {
+                if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                    crate::value::owe_probes(u64::from(e.probes()));
+                    return Ok(e.value.clone_inline());
+                }
             }
         }
+        match globals.get_name_rehint(name, c) {
+            Some(v) => Ok(v),
+            None => self.load_builtin(name, c),
+        }
+    }
+
+    /// A global load's name from the builtins (position `c.builtin_at` first), or `NameError`.
+    #[inline(never)]
+    fn load_builtin(&mut self, name: &Rc<PyStr>, c: &NameCache) -> R<Value> {
         if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
             if **k == *name.s {
                 return Ok(v.clone());
