@@ -264,12 +264,14 @@ pub struct Code {
 }
 
 impl Code {
-    /// A call with exactly `n` positional arguments and no keywords binds them straight to the
-    /// first `n` local slots: no defaults, `*args`, `**kwargs` or keyword-only parameters to
-    /// fill, and the body runs now (not a generator or coroutine). The interpreter's direct call
-    /// path (`Vm::call_positional`) is taken only then.
-    pub fn takes_exactly(&self, n: u32) -> bool {
-        self.argcount == n
+    /// A call with `n` positional arguments and no keywords, of a function with `ndefaults`
+    /// positional defaults, binds them straight to the first `n` local slots and the defaults
+    /// to the rest of the parameters: no missing or extra argument, no `*args`, `**kwargs` or
+    /// keyword-only parameters to fill, and the body runs now (not a generator or coroutine).
+    /// The interpreter's direct call path (`Vm::enter_positional`) is taken only then.
+    pub fn takes_positional(&self, n: u32, ndefaults: usize) -> bool {
+        (self.argcount == n
+            || (self.argcount > n && n as usize + ndefaults >= self.argcount as usize))
             && !self.varargs
             && !self.varkw
             && self.kwonly == 0

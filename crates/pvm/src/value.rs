@@ -912,6 +912,12 @@ pub struct Function {
 }
 
 impl Function {
+    /// Whether a call with `n` positional arguments and no keywords takes the direct path
+    /// ([`Code::takes_positional`] with this function's defaults).
+    pub fn takes_positional(&self, n: u32) -> bool {
+        self.code.takes_positional(n, self.defaults.len())
+    }
+
     /// `__qualname__`: as assigned, else the code's (what `repr` shows).
     pub fn qualname(&self) -> String {
         match &self.meta.borrow().qualname {

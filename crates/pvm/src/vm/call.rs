@@ -113,9 +113,10 @@ impl Vm<'_> {
         self.run_bound_frame(&mut frame)
     }
 
-    /// Call `func`, for which `func.code.takes_exactly(k)` holds, with the `k` values at the top
+    /// Call `func`, for which `func.takes_positional(k)` holds, with the `k` values at the top
     /// of `stack` from position `args_at`: they move straight into the new frame's first local
-    /// slots, with no argument vector. The value just below them is removed too; with
+    /// slots, with no argument vector, and the defaults fill the parameters after them (as
+    /// `bind_args` would, which charges nothing for such a call). The value just below them is removed too; with
     /// `receiver` it is the method's receiver and becomes the first argument, else it is the
     /// function object itself. Behaves as `call_function` does for such a call.
     pub(crate) fn call_positional(
@@ -147,10 +148,14 @@ impl Vm<'_> {
     ) -> R<super::Callee> {
         let mut frame = self.callee_frame(func);
         let first = usize::from(receiver);
-        // Last argument first, each popped straight into its slot (`takes_exactly` means the
-        // frame has a local for each).
-        for slot in (first..first + (stack.len() - args_at)).rev() {
+        // Last argument first, each popped straight into its slot (`takes_positional` means
+        // the frame has a local for each, and a default for each parameter after them).
+        let given = first + (stack.len() - args_at);
+        for slot in (first..given).rev() {
             frame.locals[slot] = stack.pop();
+        }
+        if given < func.code.argcount as usize {
+            fill_defaults(func, &mut frame.locals, given);
         }
         let below = stack.pop().unwrap_or_default();
         let callable = if receiver {
@@ -167,12 +172,12 @@ impl Vm<'_> {
         })
     }
 
-    /// `f(x)`: a plain function taking exactly one positional argument is entered directly
-    /// (as `call_positional`), anything else through [`Vm::call`]. For the callbacks builtins
+    /// `f(x)`: a plain function taking one positional argument is entered directly
+    /// (as `call_positional`, defaults filled), anything else through [`Vm::call`]. For the callbacks builtins
     /// make per element (sort keys, `filter`, `min`/`max` keys, `map`).
     pub fn call1(&mut self, f: &Value, x: Value) -> R<Value> {
         if let Value::Function(func) = f {
-            if func.code.takes_exactly(1) {
+            if func.takes_positional(1) {
                 let mut stack = vec![Value::None, x];
                 return self.call_positional(func, &mut stack, 1, false);
             }
@@ -1878,4 +1883,18 @@ enum Delegated {
     Resume,
     /// Raise this in the generator's frame.
     Raise(Exc),
+}
+
+/// Bind `func`'s defaults to its positional parameters from `given` on (a direct call with
+/// fewer arguments than parameters, [`Vm::enter_positional`]).
+#[inline(never)]
+fn fill_defaults(func: &Function, locals: &mut [Option<Value>], given: usize) {
+    let argcount = func.code.argcount as usize;
+    let first = func.defaults.len() + given - argcount;
+    for (slot, d) in locals[given..argcount]
+        .iter_mut()
+        .zip(&func.defaults[first..])
+    {
+        *slot = Some(d.clone());
+    }
 }

@@ -315,7 +315,7 @@ impl<'h> Vm<'h> {
         let direct = match n.checked_sub(1) {
             Some(recv) => self
                 .method_cached(&f.stack[recv], name, c)
-                .filter(|func| func.code.takes_exactly(argc + 1)),
+                .filter(|func| func.takes_positional(argc + 1)),
             None => None,
         };
         if let Some(func) = direct {
@@ -349,7 +349,7 @@ impl<'h> Vm<'h> {
     pub(super) fn op_call(&mut self, f: &mut Frame, argc: u32) -> R<Option<Callee>> {
         let n = f.stack.len() - argc as usize;
         match n.checked_sub(1).map(|i| &f.stack[i]) {
-            Some(Value::Function(func)) if func.code.takes_exactly(argc) => {
+            Some(Value::Function(func)) if func.takes_positional(argc) => {
                 let func = func.clone();
                 return self
                     .enter_positional(&func, &mut f.stack, n, false)
@@ -397,7 +397,7 @@ impl<'h> Vm<'h> {
     ) -> R<Option<Callee>> {
         let Some(init) = self
             .plain_init(&c)
-            .filter(|init| init.code.takes_exactly(argc + 1))
+            .filter(|init| init.takes_positional(argc + 1))
         else {
             return Ok(None);
         };
