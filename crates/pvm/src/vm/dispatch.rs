@@ -1,5 +1,6 @@
-//! The dispatch loop, [`Vm::exec`] (issue 18: its fixed cost per instruction, and a loop that
-//! can be read).
+//! The dispatch loop, [`Vm::exec_loop`] (issue 18: its fixed cost per instruction, and a loop
+//! that can be read), and [`Vm::drive`], which runs it over a stack of frames so that a Python
+//! call made by `CALL` or `CALL_METHOD` switches frames instead of recursing.
 //!
 //! Every instruction takes the same steps, in this order, and metering depends on the order:
 //!
@@ -20,7 +21,7 @@
 //! instruction, about 25 machine instructions of fixed cost per bytecode. Here the loop body
 //! holds only the common instructions' fast paths, a few lines each; every slow path and
 //! every rare instruction is an `#[inline(never)]` method in `handlers.rs`, one screen each,
-//! reached through [`Vm::exec_cold`]. The profile test is hoisted out of the loop: `exec`
+//! reached through [`Vm::exec_cold`]. The profile test is hoisted out of the loop: `run_frames`
 //! runs one of two instantiations (`PROFILE`, a const generic), so an unprofiled run does
 //! not test it per instruction. Profiling is switched on before an invocation's first
 //! instruction and never in the middle of one (`crate::actor`), so choosing per frame entry

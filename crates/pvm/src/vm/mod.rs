@@ -1,7 +1,8 @@
 //! The interpreter (whitepaper "The Cowboy Actor VM"; metering per §17.3 / CIP-3 §2.2).
 //!
-//! `Vm::exec` is the one dispatch loop (`dispatch.rs`: the loop and the common instructions'
-//! fast paths; `handlers.rs`: slow paths and rare instructions, one method each). Every
+//! `Vm::exec_loop` is the one dispatch loop (`dispatch.rs`: the loop, the common instructions'
+//! fast paths and `Vm::drive`, which runs the Python calls the loop makes on a stack of frames;
+//! `handlers.rs`: slow paths and rare instructions, one method each). Every
 //! instruction first calls [`Vm::charge`] with its cost from [`crate::cost`]; operations whose
 //! work grows with their operands charge a surcharge through the same function before doing the
 //! work. `charge` is the only place the running total is compared with the budget, so a program
