@@ -279,6 +279,10 @@ pub struct Vm<'h> {
     spare_frames: Vec<(Vec<Value>, Vec<Option<Value>>)>,
     /// Finished frames of direct calls ([`Callee`]s), boxed so that the loop moves a pointer,
     /// reused whole (buffers, code and globals) by the next direct call: see `callee_frame`.
+    #[expect(
+        clippy::vec_box,
+        reason = "a spare frame goes to a `Callee` as the box the loop moves around"
+    )]
     spare_callees: Vec<Box<Frame>>,
     /// This VM builds the thread's [`Base`] (its objects outlive it): `pvm_host` loads without
     /// a host, and dropping the VM leaves the containers it made alone.
