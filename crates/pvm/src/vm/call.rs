@@ -193,7 +193,7 @@ impl Vm<'_> {
     }
 
     /// Fill the cells of a bound frame's captured parameters and enter the call depth.
-    #[inline]
+    #[inline(always)]
     fn enter_frame(&mut self, frame: &mut crate::frame::Frame) -> R<()> {
         if !frame.code.cell_params.is_empty() {
             let code = frame.code.clone();
