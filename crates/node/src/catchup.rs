@@ -282,9 +282,24 @@ impl<E: Runtime> Task<E> {
                             continue;
                         }
                     }
-                    // A stall (not the next epoch of a catch-up under way): more than an
-                    // epoch behind, a state snapshot is cheaper than re-execution.
-                    if !std::mem::take(&mut eager) {
+                    let stalled = !std::mem::take(&mut eager);
+                    let target = match self.tip(&mut context, &namespace, head).await {
+                        Some(t) => t,
+                        None => {
+                            last = (head, context.current());
+                            continue;
+                        }
+                    };
+                    // After a stall (not the next epoch of a catch-up under way), a target
+                    // that is its epoch's last block says the peers are past that epoch: if
+                    // they are more than an epoch past, a state snapshot is cheaper than
+                    // re-execution (`crate::snapshot_sync`, which decides).
+                    let params = self.chain.lock().await.genesis().params.clone();
+                    if stalled
+                        && target
+                            .height
+                            .is_some_and(|h| staking::is_boundary(&params, h))
+                    {
                         match self.snapshot(&mut context).await {
                             Ok(Some(installed)) => {
                                 self.sync.certified(Certified {
@@ -303,14 +318,7 @@ impl<E: Runtime> Task<E> {
                             ),
                         }
                     }
-                    let head = self.chain.lock().await.head().header.height;
-                    match self.tip(&mut context, &namespace, head).await {
-                        Some(t) => t,
-                        None => {
-                            last = (head, context.current());
-                            continue;
-                        }
-                    }
+                    target
                 }
             };
             let mut target = target;

@@ -226,6 +226,9 @@ pub struct Chain<E: Context> {
     /// The `lower` bounds of the snapshot targets of the two newest boundary records: the
     /// state log is pruned no further, so peers can still fetch those snapshots.
     keep_ops: [Option<u64>; 2],
+    /// Whether catch-up may build the state from a snapshot (`crate::snapshot_sync`); off,
+    /// a node far behind re-executes every block (and so keeps every receipt).
+    snapshot_sync: bool,
 }
 
 /// The beginning of a chain built from a state snapshot: the snapshot's block and the hashes
@@ -361,6 +364,7 @@ impl<E: Context> Chain<E> {
             dealer_logs: Vec::new(),
             base: None,
             keep_ops: [None; 2],
+            snapshot_sync: true,
         };
         match std::fs::read_to_string(chain.dir.join(BASE_FILE)) {
             Ok(text) => chain.base = SnapshotBase::decode(&text, generation)?,
@@ -1068,6 +1072,17 @@ impl<E: Context> Chain<E> {
                 .join(format!("{epoch}.boundary")),
         )
         .ok()
+    }
+
+    /// Whether catch-up may use a state snapshot (default: yes).
+    pub fn snapshot_sync(&self) -> bool {
+        self.snapshot_sync
+    }
+
+    /// Let catch-up use a state snapshot, or not (then a node far behind re-executes every
+    /// block from its head, keeping every block, receipt and index).
+    pub fn set_snapshot_sync(&mut self, on: bool) {
+        self.snapshot_sync = on;
     }
 
     /// Where the chain begins, if it was built from a state snapshot.

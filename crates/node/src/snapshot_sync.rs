@@ -39,9 +39,11 @@
 //! A peer's answer also names the newest boundary it has (a hint, unauthenticated: a lie
 //! only costs a timeout).
 //!
-//! **When.** Only after a stall (as catch-up), and only if the newest boundary a peer names
-//! is at least two epochs past the head's epoch start, i.e. more than one epoch (`E` blocks,
-//! 3,600 at genesis defaults: an hour at one block a second) of blocks to re-execute. Closer
+//! **When.** Only after a stall, once the certificate catch-up fetched for the head's epoch
+//! (`WantTip`) is of that epoch's last block (the peers are past it: a node merely stalled
+//! in its epoch pays nothing more), and only if the newest boundary a peer names is at least
+//! one epoch past the head's, i.e. more than one epoch (`E` blocks, 3,600 at genesis
+//! defaults: an hour at one block a second) of blocks to re-execute. Closer
 //! than that, re-executing at most an epoch of blocks is cheap and keeps receipts and
 //! indexes. The snapshot is always at a boundary `B`: the certificate and record of a
 //! boundary are kept on disk by every node (a mid-epoch block's would not be), and epoch
@@ -414,13 +416,13 @@ pub async fn catch_up<E: Runtime>(
         answers,
         arrived,
     } = with;
-    let reader = chain
-        .lock()
-        .await
-        .readers()
-        .borrow()
-        .clone()
-        .ok_or("no reader published")?;
+    let reader = {
+        let c = chain.lock().await;
+        if !c.snapshot_sync() {
+            return Ok(None);
+        }
+        c.readers().borrow().clone().ok_or("no reader published")?
+    };
     let params = reader.genesis.params.clone();
     let namespace = staking::consensus_namespace(reader.genesis.chain_id);
     let head = reader.head.header.height;
@@ -434,8 +436,11 @@ pub async fn catch_up<E: Runtime>(
     let mut epoch = first;
     while epoch <= hint {
         let scheme = Scheme::verifier(&namespace, set.clone());
+        // One try for the head's own epoch (most stalls are not far behind: a peer that
+        // has the boundary answers at once), two for the next ones.
+        let tries = if epoch == first { 1 } else { 2 };
         let Some((verified, peer, peer_newest)) =
-            ask_epoch(context, sync, answers, &scheme, &params, epoch).await
+            ask_epoch(context, sync, answers, &scheme, &params, epoch, tries).await
         else {
             break;
         };
@@ -527,7 +532,7 @@ pub async fn catch_up<E: Runtime>(
 }
 
 /// Ask every peer for epoch `epoch`'s boundary and return the first answer that verifies,
-/// with its sender and the newest epoch it says it has; `None` after [`TRIES`] timeouts.
+/// with its sender and the newest epoch it says it has; `None` after `tries` timeouts.
 async fn ask_epoch<E: Runtime>(
     context: &mut E,
     sync: &Sync,
@@ -535,10 +540,11 @@ async fn ask_epoch<E: Runtime>(
     scheme: &Scheme,
     params: &GenesisParams,
     epoch: u64,
+    tries: usize,
 ) -> Option<(Verified, Peer, u64)> {
     // Late answers to earlier requests would each cost a check.
     while answers.try_recv().is_ok() {}
-    for _ in 0..TRIES {
+    for _ in 0..tries {
         sync.ask(Message::WantEpoch { epoch });
         let deadline = context.current() + ANSWER_TIMEOUT;
         loop {
@@ -556,6 +562,10 @@ async fn ask_epoch<E: Runtime>(
             };
             match check_epoch(context, scheme, params, epoch, &certificate, &boundary) {
                 Ok(verified) => return Some((verified, peer, newest)),
+                // Another peer's late answer to the step before: not a lie.
+                Err(e @ EpochError::Epoch { .. }) => {
+                    tracing::debug!(epoch, ?peer, error = %e, "late boundary answer")
+                }
                 Err(e) => {
                     sync.drop_one();
                     tracing::warn!(epoch, ?peer, error = %e, "peer sent a boundary refused");
