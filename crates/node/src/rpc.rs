@@ -1682,3 +1682,27 @@ pub async fn serve(
     });
     Ok((bound, handle))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_before_the_snapshot_is_a_typed_error_naming_it() {
+        let e = internal(ChainError::BeforeSnapshot {
+            height: 3,
+            base: 79,
+        });
+        assert_eq!(e.code(), -32001);
+        let data: Json = serde_json::from_str(e.data().expect("data").get()).expect("json");
+        assert_eq!(
+            data,
+            json!({"reason": "beforeSnapshot", "height": 3, "snapshotHeight": 79})
+        );
+        assert!(
+            e.message().contains("snapshot at block 79"),
+            "{}",
+            e.message()
+        );
+    }
+}

@@ -802,8 +802,11 @@ async fn tip<E: Runtime>(
     if height <= head {
         return Ok(None);
     }
-    let Some(block) = reader.block(height).await.map_err(|e| e.to_string())? else {
-        return Ok(None);
+    let block = match reader.block(height).await {
+        Ok(Some(block)) => block,
+        // A node that began at a later snapshot keeps the certificate but not the block.
+        Ok(None) | Err(crate::chain::ChainError::BeforeSnapshot { .. }) => return Ok(None),
+        Err(e) => return Err(e.to_string()),
     };
     let header = block.header.encode();
     Ok(Some(
