@@ -1408,3 +1408,40 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_base_names_the_hashes_below_it_and_round_trips_per_generation() {
+        let base = SnapshotBase {
+            height: 79,
+            hashes: vec![Hash32([1; 32]), Hash32([2; 32]), Hash32([3; 32])],
+        };
+        assert_eq!(base.hash_at(77), Some(Hash32([1; 32])));
+        assert_eq!(base.hash_at(79), Some(Hash32([3; 32])));
+        assert_eq!(base.hash_at(76), None);
+        assert_eq!(base.hash_at(80), None);
+        let line = base.encode(2);
+        assert_eq!(SnapshotBase::decode(&line, 2).expect("decodes"), Some(base));
+        // Another generation's base (a later revert or snapshot switched away): not this one's.
+        assert_eq!(SnapshotBase::decode(&line, 3).expect("decodes"), None);
+        for bad in ["", "2", "2 x", "2 79 zz", "2 79 0102"] {
+            assert!(
+                matches!(
+                    SnapshotBase::decode(bad, 2),
+                    Err(ChainError::Inconsistent(_))
+                ),
+                "{bad:?}"
+            );
+        }
+        // Near genesis fewer hashes are named, never one below height 0.
+        let early = SnapshotBase {
+            height: 1,
+            hashes: vec![Hash32([9; 32])],
+        };
+        assert_eq!(early.hash_at(1), Some(Hash32([9; 32])));
+        assert_eq!(early.hash_at(0), None);
+    }
+}
