@@ -56,7 +56,7 @@
 //! `B − 1` and block `B` itself (`WantHeaders`, `Want`: authenticated by `B`'s hash), and
 //! [`Chain::install_snapshot`] switches the chain to a new *generation* of stores (as
 //! `dev_revert` does): the built state, a block store whose first block is `B`, and the
-//! hashes of the blocks the beacon rule still needs below `B` ([`SnapshotBase`]). A failed
+//! hashes of the blocks the beacon rule still needs below `B` ([`crate::chain::SnapshotBase`]). A failed
 //! build leaves nothing (the state crate removes its partitions; the generation switch is
 //! one atomic file write), and catch-up goes on by re-execution; the next stall tries again.
 //!
@@ -72,7 +72,8 @@
 //! **Bounds and lies.** Requests share the sync channel's per-peer quota; `Ops` answers are
 //! at most [`MAX_SNAPSHOT_RESPONSE_BYTES`](cowboy_state::snapshot::MAX_SNAPSHOT_RESPONSE_BYTES)
 //! (inside the p2p message limit) and are taken only from the peer asked and only for a
-//! request outstanding; anything else is dropped and counted ([`crate::sync::Sync::dropped`]).
+//! request outstanding; anything else is dropped and counted ([`crate::sync::Sync::dropped`],
+//! the `sync_dropped` metric).
 //! A record that does not verify is refused with its reason ([`EpochError`]) and logged.
 //! Serving costs a peer one file read per `WantEpoch` and one proven range per `WantOps`; to
 //! keep the newest boundaries' targets servable, the chain prunes its state log no further

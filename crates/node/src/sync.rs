@@ -40,11 +40,11 @@
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use commonware_cryptography::ed25519;
 use commonware_p2p::{Receiver, Recipients, Sender};
+use commonware_runtime::telemetry::metrics::Counter;
 use commonware_runtime::Quota;
 use cowboy_state::snapshot::MAX_SNAPSHOT_RESPONSE_BYTES;
 use cowboy_state::SnapshotRequest;
@@ -467,7 +467,7 @@ pub struct Sync {
     outbound: mpsc::UnboundedSender<(Option<Peer>, Vec<u8>)>,
     latest: Arc<std::sync::Mutex<Option<Certified>>>,
     ops: Arc<std::sync::Mutex<OpsWaiters>>,
-    dropped: Arc<AtomicU64>,
+    dropped: Counter,
 }
 
 impl Sync {
@@ -502,13 +502,13 @@ impl Sync {
 
     /// Messages dropped: malformed, or answers nobody asked for.
     pub fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
+        self.dropped.get()
     }
 
     /// Count a peer's message or answer as dropped (malformed, unasked for, or a lie found
     /// out by whoever checked it).
     pub fn drop_one(&self) {
-        self.dropped.fetch_add(1, Ordering::Relaxed);
+        self.dropped.inc();
     }
 
     /// Record that the block a finalization certificate names is final here (the newest such
@@ -523,7 +523,8 @@ impl Sync {
 
     /// Start asking (through [`Sync::want`] and [`Sync::ask`]) and answering on `channel`, on
     /// `context`'s runtime; each of `arrived` is notified whenever received blocks joined the
-    /// pending set, and headers and certificates go to the returned queue.
+    /// pending set, headers and certificates go to the returned queue, and `dropped` counts
+    /// what peers sent that was dropped (the `sync_dropped` metric).
     pub fn start<E: Runtime>(
         context: E,
         chain: Arc<Mutex<Chain<E>>>,
@@ -532,13 +533,13 @@ impl Sync {
             impl Sender<PublicKey = ed25519::PublicKey>,
             impl Receiver<PublicKey = ed25519::PublicKey>,
         ),
+        dropped: Counter,
     ) -> (Sync, mpsc::Receiver<(Peer, Answer)>) {
         let (mut sender, mut receiver) = channel;
         let (outbound, mut queue) = mpsc::unbounded_channel::<(Option<Peer>, Vec<u8>)>();
         let (answers, answers_rx) = mpsc::channel(ANSWER_QUEUE);
         let latest: Arc<std::sync::Mutex<Option<Certified>>> = Default::default();
         let ops: Arc<std::sync::Mutex<OpsWaiters>> = Default::default();
-        let dropped: Arc<AtomicU64> = Default::default();
         let sync = Sync {
             outbound,
             latest: latest.clone(),

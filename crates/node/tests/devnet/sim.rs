@@ -2032,6 +2032,12 @@ fn snapshot_run(seed: u64, relayer: bool) {
             }
         };
 
+        // What the lying peer sent was dropped and counted (unasked operations; a snapshot
+        // refused).
+        assert!(
+            nodes[late].validator.metrics.sync_dropped.get() > 0,
+            "seed {seed}: nothing the lying peer sent was counted"
+        );
         let base = nodes[late].chain.lock().await.snapshot_base().cloned();
         if relayer {
             assert_eq!(
