@@ -50,15 +50,15 @@
 //! `e + 1`'s engine starts from `B` as its floor, so the node has what its next engine needs.
 //!
 //! **The snapshot** (`WantOps` → `Ops`). The record's target is fetched against the trusted
-//! `(B, state_root)` from the peer whose record verified, by commonware's sync engine
-//! through [`PeerSource`]: every response is proven against the target's ops root and the
-//! built state must have the header's root (the state crate's checks). Then the header of
-//! `B − 1` and block `B` itself (`WantHeaders`, `Want`: authenticated by `B`'s hash), and
+//! `(B, state_root)` from the peer whose record verified, by commonware's sync engine through
+//! [`PeerSource`]: every response is proven against the target's ops root and the built state
+//! must have the header's root (the state crate's checks). Then the header of `B − 1` and block
+//! `B` itself (`WantHeaders`, `Want`: authenticated by `B`'s hash), and
 //! [`Chain::install_snapshot`] switches the chain to a new *generation* of stores (as
-//! `dev_revert` does): the built state, a block store whose first block is `B`, and the
-//! hashes of the blocks the beacon rule still needs below `B` ([`crate::chain::SnapshotBase`]). A failed
-//! build leaves nothing (the state crate removes its partitions; the generation switch is
-//! one atomic file write), and catch-up goes on by re-execution; the next stall tries again.
+//! `dev_revert` does): the built state, a block store whose first block is `B`, and the hashes
+//! of the blocks the beacon rule still needs below `B` ([`crate::chain::SnapshotBase`]). A
+//! failed build leaves nothing (the state crate removes its partitions; the generation switch
+//! is one atomic file write), and catch-up goes on by re-execution; the next stall tries again.
 //!
 //! **After it.** The head is `B`; the next blocks execute on the snapshot state like any
 //! other (`B` is their parent). Below `B` the node has no blocks, receipts, timer executions
