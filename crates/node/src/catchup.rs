@@ -282,14 +282,43 @@ impl<E: Runtime> Task<E> {
                             continue;
                         }
                     }
-                    eager = false;
-                    match self.tip(&mut context, &namespace, head).await {
+                    let stalled = !std::mem::take(&mut eager);
+                    let target = match self.tip(&mut context, &namespace, head).await {
                         Some(t) => t,
                         None => {
                             last = (head, context.current());
                             continue;
                         }
+                    };
+                    // After a stall (not the next epoch of a catch-up under way), a target
+                    // that is its epoch's last block says the peers are past that epoch: if
+                    // they are more than an epoch past, a state snapshot is cheaper than
+                    // re-execution (`crate::snapshot_sync`, which decides).
+                    let params = self.chain.lock().await.genesis().params.clone();
+                    if stalled
+                        && target
+                            .height
+                            .is_some_and(|h| staking::is_boundary(&params, h))
+                    {
+                        match self.snapshot(&mut context).await {
+                            Ok(Some(installed)) => {
+                                self.sync.certified(Certified {
+                                    epoch: installed.epoch,
+                                    height: installed.height,
+                                    certificate: installed.certificate,
+                                });
+                                eager = true;
+                                last = (u64::MAX, context.current());
+                                continue;
+                            }
+                            Ok(None) => {}
+                            Err(e) => tracing::warn!(
+                                error = %e,
+                                "state snapshot failed; catching up by re-execution"
+                            ),
+                        }
                     }
+                    target
                 }
             };
             let mut target = target;
@@ -304,6 +333,24 @@ impl<E: Runtime> Task<E> {
             }
             last = (u64::MAX, context.current());
         }
+    }
+
+    /// Catch up from a state snapshot if this node is more than an epoch behind
+    /// ([`crate::snapshot_sync`]).
+    async fn snapshot(
+        &mut self,
+        context: &mut E,
+    ) -> Result<Option<crate::snapshot_sync::Installed>, String> {
+        crate::snapshot_sync::catch_up(
+            context,
+            crate::snapshot_sync::Catching {
+                chain: &self.chain,
+                sync: &self.sync,
+                answers: &mut self.answers,
+                arrived: &self.arrived,
+            },
+        )
+        .await
     }
 
     /// Ask the peers for a certificate of the head's next epoch above `head` and return the
@@ -488,7 +535,7 @@ impl<E: Runtime> Task<E> {
                             tracing::warn!(top = %top.to_hex(), "peer sent headers that do not chain");
                         }
                     }
-                    Answer::Tip { .. } => {}
+                    Answer::Tip { .. } | Answer::Epoch { .. } => {}
                 }
             }
         }

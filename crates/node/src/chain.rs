@@ -44,6 +44,7 @@ use cowboy_exec::{BlockError, BlockState, ChainRules, CheckedTx, Parent};
 use cowboy_state::verifier::Account;
 use cowboy_state::{destroy_partitions, BlockStore, Context, Staged, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
+use cowboy_types::system::STAKING;
 use cowboy_types::{Address, Hash32, Receipt, VoteRecord};
 use tokio::sync::{broadcast, watch};
 
@@ -77,6 +78,16 @@ pub enum ChainError {
     Missing(Hash32),
     /// The node's own stores disagree (state and block store heights, roots, ancestry).
     Inconsistent(String),
+    /// The node's chain begins at a state snapshot (`crate::snapshot_sync`): it holds no
+    /// block below `base`, nor receipts, timer executions or state at or below it.
+    BeforeSnapshot {
+        /// The height asked for.
+        height: u64,
+        /// The snapshot's block, the lowest this node holds.
+        base: u64,
+    },
+    /// Building or installing a state snapshot failed (nothing changed).
+    Snapshot(cowboy_state::SnapshotError),
 }
 
 impl std::fmt::Display for ChainError {
@@ -101,6 +112,12 @@ impl std::fmt::Display for ChainError {
                 h.to_hex()
             ),
             ChainError::Inconsistent(m) => write!(f, "inconsistent data directory: {m}"),
+            ChainError::BeforeSnapshot { height, base } => write!(
+                f,
+                "block {height} is before this node's state snapshot at block {base}: \
+                 it holds no blocks below it, nor receipts or state at or below it"
+            ),
+            ChainError::Snapshot(e) => write!(f, "state snapshot: {e}"),
         }
     }
 }
@@ -117,6 +134,7 @@ macro_rules! from_error {
     )*};
 }
 from_error!(
+    cowboy_state::SnapshotError => Snapshot,
     cowboy_state::StateError => State,
     cowboy_exec::StateFailure => Exec,
     std::io::Error => Io,
@@ -203,10 +221,80 @@ pub struct Chain<E: Context> {
     /// that verified from peers: `crate::reshare_task`), offered to every block it builds;
     /// exec's `propose` keeps the ones the chain has not recorded. At most one per dealer.
     dealer_logs: Vec<Vec<u8>>,
+    /// Where the chain begins if it was built from a state snapshot (`crate::snapshot_sync`).
+    base: Option<SnapshotBase>,
+    /// The `lower` bounds of the snapshot targets of the two newest boundary records: the
+    /// state log is pruned no further, so peers can still fetch those snapshots.
+    keep_ops: [Option<u64>; 2],
+    /// Whether catch-up may build the state from a snapshot (`crate::snapshot_sync`); off,
+    /// a node far behind re-executes every block (and so keeps every receipt).
+    snapshot_sync: bool,
 }
 
-/// Where the certificates of epochs' last blocks are kept ([`Chain::keep_certificate`]).
+/// The beginning of a chain built from a state snapshot: the snapshot's block and the hashes
+/// of the blocks below it the beacon rule still names (exec's `beacon::target_height`: the
+/// next blocks carry signatures over blocks up to `BEACON_LAG` below them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotBase {
+    /// The snapshot's block height.
+    pub height: u64,
+    /// The hashes of blocks `height + 1 − hashes.len() ..= height`, lowest first.
+    pub hashes: Vec<Hash32>,
+}
+
+impl SnapshotBase {
+    /// The hash of block `height`, if it is one this base names.
+    fn hash_at(&self, height: u64) -> Option<Hash32> {
+        let first = (self.height + 1).checked_sub(self.hashes.len() as u64)?;
+        let i = height.checked_sub(first)?;
+        self.hashes.get(usize::try_from(i).ok()?).copied()
+    }
+
+    /// `generation height hash…` (hex), one line.
+    fn encode(&self, generation: u64) -> String {
+        let mut line = format!("{generation} {}", self.height);
+        for h in &self.hashes {
+            line.push(' ');
+            line.push_str(&hex::encode(h.0));
+        }
+        line
+    }
+
+    /// The base a `base` file names for `generation` (`None`: another generation's).
+    fn decode(text: &str, generation: u64) -> CResult<Option<SnapshotBase>> {
+        let bad = || ChainError::Inconsistent(format!("{BASE_FILE} holds {text:?}"));
+        let mut words = text.split_whitespace();
+        let of: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        let height: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        let hashes = words
+            .map(|w| {
+                hex::decode(w)
+                    .ok()
+                    .and_then(|b| <[u8; 32]>::try_from(b).ok())
+                    .map(Hash32)
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(bad)?;
+        Ok((of == generation).then_some(SnapshotBase { height, hashes }))
+    }
+}
+
+/// Where a state snapshot is built before [`Chain::install_snapshot`] switches to it: the
+/// next generation's state partitions, emptied ([`Chain::snapshot_slot`]).
+pub struct SnapshotSlot<E> {
+    /// The runtime context to build the state in.
+    pub context: E,
+    /// The state's configuration (its partitions).
+    pub config: StateConfig,
+    /// The generation it belongs to.
+    pub generation: u64,
+}
+
+/// Where the certificates of epochs' last blocks are kept ([`Chain::keep_certificate`]),
+/// and their boundary records ([`Chain::boundary`]).
 const CERTIFICATES_DIR: &str = "certificates";
+/// The file naming where a chain built from a snapshot begins ([`SnapshotBase`]).
+const BASE_FILE: &str = "base";
 /// Unverified blocks received from peers kept at most.
 const MAX_RECEIVED: usize = 256;
 /// Prune the state's history every this many blocks.
@@ -274,7 +362,24 @@ impl<E: Context> Chain<E> {
             history_blocks,
             readers: watch::channel(None).0,
             dealer_logs: Vec::new(),
+            base: None,
+            keep_ops: [None; 2],
+            snapshot_sync: true,
         };
+        match std::fs::read_to_string(chain.dir.join(BASE_FILE)) {
+            Ok(text) => chain.base = SnapshotBase::decode(&text, generation)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e.into()),
+        }
+        // The boundaries whose snapshots this node serves: the two newest at or below the head.
+        let newest = staking::epoch_of(&chain.genesis.params, tip + 1);
+        for (slot, back) in [(0, 2), (1, 1)] {
+            chain.keep_ops[slot] = newest
+                .checked_sub(back)
+                .and_then(|e| chain.boundary(e))
+                .and_then(|b| crate::snapshot_sync::Boundary::decode(&b).ok())
+                .map(|b| b.target.lower);
+        }
         if committed + 1 == tip {
             // Crashed after storing block `tip` but before committing its state.
             tracing::info!(height = tip, "re-executing the last stored block");
@@ -326,6 +431,7 @@ impl<E: Context> Chain<E> {
             basefees: self.next_basefees(),
             head,
             sim_env,
+            base: self.base.as_ref().map_or(0, |b| b.height),
         };
         self.readers.send_replace(Some(Arc::new(reader)));
     }
@@ -404,6 +510,10 @@ impl<E: Context> Chain<E> {
             at = p.block.header.clone();
         }
         if at.height == target {
+            return Ok(Some(hash));
+        }
+        // Below a snapshot's block the store holds nothing; the base names what is needed.
+        if let Some(hash) = self.base.as_ref().and_then(|b| b.hash_at(target)) {
             return Ok(Some(hash));
         }
         let limits = self.genesis.params.block_limits();
@@ -690,6 +800,12 @@ impl<E: Context> Chain<E> {
             header: block.header.clone(),
             hash: *hash,
         };
+        if staking::is_boundary(&self.genesis.params, height) {
+            // Only now, while this block's state is the latest, can its proofs be made.
+            if let Err(e) = self.keep_boundary(&block.header).await {
+                tracing::warn!(height, error = %e, "cannot keep the epoch's boundary record");
+            }
+        }
         // Siblings and stale blocks can never be finalized now. Descendants of this block keep
         // their executions (staged over its state, now committed); blocks on other forks lose
         // theirs, so nothing is ever built or verified on them.
@@ -725,7 +841,8 @@ impl<E: Context> Chain<E> {
         self.since_prune += 1;
         if self.since_prune >= PRUNE_EVERY {
             self.since_prune = 0;
-            self.state.prune().await?;
+            let keep = self.keep_ops.iter().flatten().min().copied();
+            self.state.prune_keeping(keep).await?;
         }
         let finalized = Arc::new(Finalized {
             block,
@@ -849,6 +966,7 @@ impl<E: Context> Chain<E> {
         self.remove_pending_files(u64::MAX);
         self.mempool.clear();
         self.since_prune = 0;
+        self.base = None;
         // Readers still holding the old stores fail their next read and retry on the new one.
         destroy_partitions(&self.context, &partitions(&prefix, old)).await?;
         self.publish_reader();
@@ -905,6 +1023,185 @@ impl<E: Context> Chain<E> {
     /// The certificate kept for epoch `epoch`'s last block ([`Self::keep_certificate`]).
     pub fn certificate(&self, epoch: u64) -> Option<Vec<u8>> {
         std::fs::read(self.dir.join(CERTIFICATES_DIR).join(format!("{epoch}.fin"))).ok()
+    }
+
+    /// Keep the boundary record of `header`'s block, the last of its epoch, whose state is
+    /// the latest committed one (see `crate::snapshot_sync`): the snapshot target of that
+    /// state and the next epoch's set entry with its proof, in `certificates/<epoch>.boundary`.
+    async fn keep_boundary(&mut self, header: &BlockHeader) -> CResult<()> {
+        let epoch = staking::epoch_of(&self.genesis.params, header.height);
+        let target = self.state.snapshot_target().await?.ok_or_else(|| {
+            ChainError::Inconsistent("a boundary block's state is not committed".into())
+        })?;
+        let (set, proof) = self
+            .state
+            .prove_storage(&STAKING.0, &staking::active_set_key(epoch + 1))
+            .await?;
+        let Some(set) = set else {
+            return Err(ChainError::Inconsistent(format!(
+                "no active set for epoch {} after its boundary",
+                epoch + 1
+            )));
+        };
+        let lower = target.lower;
+        let record = crate::snapshot_sync::Boundary {
+            header: header.clone(),
+            target,
+            set,
+            proof,
+        };
+        self.keep_boundary_record(epoch, &record.encode())?;
+        self.keep_ops = [self.keep_ops[1], Some(lower)];
+        Ok(())
+    }
+
+    /// Keep `record`, epoch `epoch`'s boundary record (made here, or verified from a peer),
+    /// atomically in `certificates/<epoch>.boundary`.
+    pub fn keep_boundary_record(&self, epoch: u64, record: &[u8]) -> CResult<()> {
+        let dir = self.dir.join(CERTIFICATES_DIR);
+        std::fs::create_dir_all(&dir)?;
+        write_atomic(&dir.join(format!("{epoch}.boundary")), record)?;
+        Ok(())
+    }
+
+    /// The boundary record kept for epoch `epoch`'s last block ([`Self::keep_boundary_record`]).
+    pub fn boundary(&self, epoch: u64) -> Option<Vec<u8>> {
+        std::fs::read(
+            self.dir
+                .join(CERTIFICATES_DIR)
+                .join(format!("{epoch}.boundary")),
+        )
+        .ok()
+    }
+
+    /// Whether catch-up may use a state snapshot (default: yes).
+    pub fn snapshot_sync(&self) -> bool {
+        self.snapshot_sync
+    }
+
+    /// Let catch-up use a state snapshot, or not (then a node far behind re-executes every
+    /// block from its head, keeping every block, receipt and index).
+    pub fn set_snapshot_sync(&mut self, on: bool) {
+        self.snapshot_sync = on;
+    }
+
+    /// Where the chain begins, if it was built from a state snapshot.
+    pub fn snapshot_base(&self) -> Option<&SnapshotBase> {
+        self.base.as_ref()
+    }
+
+    /// The storage to build a state snapshot in: the next generation's state partitions,
+    /// emptied first (what a failed or interrupted build left). Build it with
+    /// `StateDb::from_snapshot` *without* the chain's lock, then [`Self::install_snapshot`].
+    pub async fn snapshot_slot(&self) -> CResult<SnapshotSlot<E>> {
+        let generation = self.generation + 1;
+        destroy_partitions(
+            &self.context,
+            &partitions(&self.partition_prefix, generation),
+        )
+        .await?;
+        let (mut config, _) = store_names(&self.partition_prefix, generation);
+        config.history_blocks = self.history_blocks;
+        Ok(SnapshotSlot {
+            context: self
+                .context
+                .child("state")
+                .with_attribute("generation", generation),
+            config,
+            generation,
+        })
+    }
+
+    /// Switch the chain to a state built from a snapshot in `generation`'s slot
+    /// ([`Self::snapshot_slot`]) at the certified `block`, the last of its epoch, whose
+    /// certificate is `certificate` and boundary record `record` (both verified by the
+    /// caller: `crate::snapshot_sync::check_epoch`); `below` are the hashes of the blocks
+    /// under it the beacon rule still names, lowest first, authenticated by `block`'s parent
+    /// links. Like a revert (see the module docs, "Generations"): the new block store begins
+    /// at `block`, the base file and then the generation file are written (the switch), the
+    /// old generation is removed. Pending blocks above `block` stay (unexecuted); the mempool
+    /// is emptied. On error nothing changed.
+    pub async fn install_snapshot(
+        &mut self,
+        generation: u64,
+        state: StateDb<E>,
+        block: &Block,
+        below: Vec<Hash32>,
+        (certificate, record): (&[u8], &[u8]),
+    ) -> CResult<()> {
+        let height = block.header.height;
+        let hash = block.header.hash();
+        let trusted = Some(cowboy_state::Committed {
+            height,
+            root: block.header.state_root.0,
+        });
+        if generation != self.generation + 1
+            || height <= self.head.header.height
+            || state.last_committed() != trusted
+            || !block.body_matches_header()
+            || !staking::is_boundary(&self.genesis.params, height)
+        {
+            return Err(ChainError::Inconsistent(format!(
+                "a snapshot of block {height} (generation {generation}) does not fit a chain \
+                 at {} (generation {})",
+                self.head.header.height, self.generation
+            )));
+        }
+        let prefix = self.partition_prefix.clone();
+        let (_, blocks_prefix) = store_names(&prefix, generation);
+        let mut blocks = BlockStore::open(
+            self.context
+                .child("blocks")
+                .with_attribute("generation", generation),
+            &blocks_prefix,
+        )
+        .await?;
+        blocks.begin_at(height)?;
+        // No receipts, timer executions or transaction index: they come from executing the
+        // block, which this node did not (RPC answers `BeforeSnapshot` for them).
+        blocks
+            .append(height, hash.0, &block.encode(), &[], &[], &[])
+            .await?;
+        let mut hashes = below;
+        hashes.push(hash);
+        let base = SnapshotBase { height, hashes };
+        write_atomic(
+            &self.dir.join(BASE_FILE),
+            base.encode(generation).as_bytes(),
+        )?;
+        write_atomic(
+            &self.dir.join(GENERATION_FILE),
+            generation.to_string().as_bytes(),
+        )?;
+        let epoch = staking::epoch_of(&self.genesis.params, height);
+        self.keep_certificate(epoch, certificate)?;
+        self.keep_boundary_record(epoch, record)?;
+        let old = self.generation;
+        self.generation = generation;
+        self.state = state;
+        self.blocks = blocks;
+        self.base = Some(base);
+        self.head = Head {
+            header: block.header.clone(),
+            hash,
+        };
+        self.pending.retain(|_, p| p.block.header.height > height);
+        for p in self.pending.values_mut() {
+            p.executed = None;
+        }
+        self.remove_pending_files(height);
+        self.mempool.clear();
+        self.since_prune = 0;
+        self.keep_ops = [None, None];
+        if let Ok(b) = crate::snapshot_sync::Boundary::decode(record) {
+            self.keep_ops[1] = Some(b.target.lower);
+        }
+        // Readers still holding the old stores fail their next read and retry on the new one.
+        destroy_partitions(&self.context, &partitions(&prefix, old)).await?;
+        self.publish_reader();
+        let head = self.head.clone();
+        self.head_tx.send_replace(head);
+        Ok(())
     }
 
     /// A block's canonical bytes, pending or finalized (to answer a peer's request).
@@ -1110,4 +1407,41 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         std::fs::File::open(dir)?.sync_all()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_base_names_the_hashes_below_it_and_round_trips_per_generation() {
+        let base = SnapshotBase {
+            height: 79,
+            hashes: vec![Hash32([1; 32]), Hash32([2; 32]), Hash32([3; 32])],
+        };
+        assert_eq!(base.hash_at(77), Some(Hash32([1; 32])));
+        assert_eq!(base.hash_at(79), Some(Hash32([3; 32])));
+        assert_eq!(base.hash_at(76), None);
+        assert_eq!(base.hash_at(80), None);
+        let line = base.encode(2);
+        assert_eq!(SnapshotBase::decode(&line, 2).expect("decodes"), Some(base));
+        // Another generation's base (a later revert or snapshot switched away): not this one's.
+        assert_eq!(SnapshotBase::decode(&line, 3).expect("decodes"), None);
+        for bad in ["", "2", "2 x", "2 79 zz", "2 79 0102"] {
+            assert!(
+                matches!(
+                    SnapshotBase::decode(bad, 2),
+                    Err(ChainError::Inconsistent(_))
+                ),
+                "{bad:?}"
+            );
+        }
+        // Near genesis fewer hashes are named, never one below height 0.
+        let early = SnapshotBase {
+            height: 1,
+            hashes: vec![Hash32([9; 32])],
+        };
+        assert_eq!(early.hash_at(1), Some(Hash32([9; 32])));
+        assert_eq!(early.hash_at(0), None);
+    }
 }

@@ -472,6 +472,7 @@ impl<E: Runtime> Application<E> {
             chain.clone(),
             vec![arrived.clone(), caught_up.clone()],
             sync,
+            metrics.sync_dropped.clone(),
         );
         let announce = Announce {
             beacon: self.beacon.clone(),

@@ -390,8 +390,20 @@ pub async fn participants<E: Runtime>(
     let set = staking::active_set(&reader.state, epoch)
         .await
         .map_err(|e| e.to_string())?
-        .filter(|s| !s.is_empty())
         .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))?;
+    participants_of(epoch, set)
+}
+
+/// Epoch `epoch`'s participants from its active set (as [`participants`] reads it from the
+/// state, or as a peer proved it: `crate::snapshot_sync`): the members' ed25519 keys, in
+/// simplex's order. An empty set, a key that does not decode or one named twice is refused.
+pub fn participants_of(
+    epoch: u64,
+    set: Vec<staking::SetMember>,
+) -> Result<Set<ed25519::PublicKey>, String> {
+    if set.is_empty() {
+        return Err(format!("no active set is kept for epoch {epoch}"));
+    }
     let keys = set.iter().map(|m| ed25519_key(&m.keys.ed25519));
     Set::try_from_iter(keys.collect::<Option<Vec<_>>>().ok_or(
         "an active set member's ed25519 key does not decode (the staking actor checks it)",

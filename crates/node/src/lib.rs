@@ -3,7 +3,8 @@
 //! [`gossip`] forwards to the other validators, the JSON-RPC server ([`rpc`], contract in
 //! `RPC.md`; it reads through [`reader`] snapshots within the bounds of [`limits`]), metrics
 //! ([`metrics`]) and the genesis ([`genesis`]). [`production`] decides when blocks are built;
-//! [`sync`] fetches missed blocks in ranges; [`dev`] holds the `dev_*` controls of a `--dev`
+//! [`sync`] fetches missed blocks in ranges, [`catchup`] catches up a node far behind and
+//! [`snapshot_sync`] one more than an epoch behind from a state snapshot; [`dev`] holds the `dev_*` controls of a `--dev`
 //! node; [`devnet`] is `cowboyd devnet`; [`explorer`] serves the block explorer on the RPC port.
 //! [`reshare_task`] runs the beacon's reshare rounds ([`reshare`]) and switches its sharing.
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
@@ -27,5 +28,6 @@ pub mod reader;
 pub mod reshare;
 pub mod reshare_task;
 pub mod rpc;
+pub mod snapshot_sync;
 pub mod sync;
 pub mod trace;

@@ -83,6 +83,10 @@ struct Args {
     /// Costs the disk of that many blocks' overwritten values.
     #[arg(long, default_value_t = cowboy_state::DEFAULT_HISTORY_BLOCKS, value_name = "N")]
     history_blocks: u64,
+    /// Never catch up from a state snapshot: a node more than an epoch behind re-executes
+    /// every block from its head instead, keeping every block and receipt.
+    #[arg(long)]
+    no_snapshot_sync: bool,
     /// Threads running RPC simulations and heavy reads (default: half the cores, at least 1).
     #[arg(long, value_name = "N")]
     rpc_workers: Option<usize>,
@@ -345,6 +349,7 @@ fn main() {
         dev,
         mempool_txs: args.mempool_size.max(1),
         history_blocks: args.history_blocks,
+        snapshot_sync: !args.no_snapshot_sync,
         rpc_limits: {
             let mut l = cowboy_node::limits::RpcLimits::default();
             if let Some(n) = args.rpc_workers {

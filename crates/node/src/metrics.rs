@@ -44,6 +44,8 @@ pub struct Metrics {
     pub gossip_admitted: Counter,
     /// Transactions from peers dropped: seen before, invalid, or refused by the pool.
     pub gossip_dropped: Counter,
+    /// Sync messages from peers dropped: malformed, unasked for, or refused once checked.
+    pub sync_dropped: Counter,
 }
 
 impl Metrics {
@@ -90,6 +92,11 @@ impl Metrics {
             gossip_dropped: context.register(
                 "gossip_dropped",
                 "transactions from peers dropped (seen before, invalid, refused by the pool)",
+                raw::Counter::default(),
+            ),
+            sync_dropped: context.register(
+                "sync_dropped",
+                "sync messages from peers dropped (malformed, unasked for, refused once checked)",
                 raw::Counter::default(),
             ),
         }

@@ -64,6 +64,10 @@ pub struct NodeConfig {
     /// Blocks of state history kept for reads at a block and traces (`cowboy_state`'s
     /// `StateConfig::history_blocks`).
     pub history_blocks: u64,
+    /// Whether catch-up may build the state from a snapshot when more than an epoch behind
+    /// (`crate::snapshot_sync`; `--no-snapshot-sync` turns it off: the node then re-executes
+    /// every block and keeps every receipt).
+    pub snapshot_sync: bool,
     /// What the RPC may cost the node (workers, connections, idle timeout).
     pub rpc_limits: crate::limits::RpcLimits,
     /// Called once the node serves RPC, with the bound RPC address.
@@ -93,7 +97,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
              ADDRESS (where the tips of its blocks go) to run it as a validator that staked later",
         )?;
 
-    let chain = Chain::open(
+    let mut chain = Chain::open(
         context.child("chain"),
         &cfg.data_dir,
         "",
@@ -103,6 +107,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     )
     .await
     .map_err(|e| e.to_string())?;
+    chain.set_snapshot_sync(cfg.snapshot_sync);
     let head = chain.head().header.height;
     // The p2p network is sized to the validators known now (see `epochs::peer_bound`).
     let reader = chain.readers().borrow().clone();

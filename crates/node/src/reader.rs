@@ -58,6 +58,10 @@ pub struct Reader<E: Context> {
     pub basefees: Basefees,
     /// The environment a simulation runs in: the next block's.
     pub sim_env: BlockEnv,
+    /// The lowest block this node holds: 0, or the block its state snapshot was taken at
+    /// (`crate::snapshot_sync`). Blocks below it, and receipts and timer executions at or
+    /// below it, are [`ChainError::BeforeSnapshot`].
+    pub base: u64,
 }
 
 /// Whether a chain error is a snapshot overtaken by a commit (retry on a newer reader).
@@ -104,6 +108,7 @@ impl<E: Context> Reader<E> {
             }
             .into());
         }
+        self.held(height, false)?;
         let state = self.state.at(height).await?;
         let block = self.block(height).await?.ok_or_else(|| {
             ChainError::Inconsistent(format!("block {height} missing from the block store"))
@@ -133,6 +138,7 @@ impl<E: Context> Reader<E> {
             blocks: self.blocks.clone(),
             genesis: self.genesis.clone(),
             head,
+            base: self.base,
         })
     }
 
@@ -141,11 +147,24 @@ impl<E: Context> Reader<E> {
         height <= self.head.header.height
     }
 
+    /// [`ChainError::BeforeSnapshot`] if this node has no records of block `height` (its
+    /// receipts and timer executions, `and_at`: also the snapshot's own block's).
+    fn held(&self, height: u64, and_at: bool) -> CResult<()> {
+        if self.base > 0 && (height < self.base || (and_at && height == self.base)) {
+            return Err(ChainError::BeforeSnapshot {
+                height,
+                base: self.base,
+            });
+        }
+        Ok(())
+    }
+
     /// A finalized block by height.
     pub async fn block(&self, height: u64) -> CResult<Option<Block>> {
         if !self.visible(height) {
             return Ok(None);
         }
+        self.held(height, false)?;
         match self.blocks.block(height).await? {
             Some(b) => Ok(Some(Block::decode(&b, self.genesis.params.block_limits())?)),
             None => Ok(None),
@@ -178,6 +197,7 @@ impl<E: Context> Reader<E> {
         if !self.visible(height) {
             return Ok(out);
         }
+        self.held(height, true)?;
         for r in self.blocks.receipts(height).await? {
             out.push(ReceiptRecord::decode(&r)?.receipt);
         }
@@ -209,6 +229,7 @@ impl<E: Context> Reader<E> {
         if !self.visible(height) {
             return Ok(out);
         }
+        self.held(height, true)?;
         for r in self.blocks.timer_executions(height).await? {
             out.push(TimerRecord::decode(&r)?);
         }

@@ -173,12 +173,21 @@ fn invalid(param: &str, reason: impl std::fmt::Display) -> ErrorObjectOwned {
     )
 }
 
-/// A failure of the node's own reads: a state outside the history window is `-32001` with
-/// the window in the message and in `data` (`oldest`, `latest`); a read at a block whose
+/// A failure of the node's own reads: a block, receipt or state before the node's state
+/// snapshot is `-32001` with `data.reason` `beforeSnapshot` (`height`, `snapshotHeight`); a
+/// state outside the history window is `-32001` with the window in the message and in `data`
+/// (`oldest`, `latest`); a read at a block whose
 /// history is over the fold cap is `-32005` (a limit; the message says to read a more recent
 /// block); anything else is `-32603`.
 fn internal(e: ChainError) -> ErrorObjectOwned {
     use cowboy_state::StateError;
+    if let ChainError::BeforeSnapshot { height, base } = e {
+        return error(
+            -32001,
+            e.to_string(),
+            Some(json!({"reason": "beforeSnapshot", "height": height, "snapshotHeight": base})),
+        );
+    }
     let state = match &e {
         ChainError::State(s) | ChainError::Exec(cowboy_exec::StateFailure::State(s)) => Some(s),
         _ => None,
@@ -1672,4 +1681,28 @@ pub async fn serve(
         }
     });
     Ok((bound, handle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_before_the_snapshot_is_a_typed_error_naming_it() {
+        let e = internal(ChainError::BeforeSnapshot {
+            height: 3,
+            base: 79,
+        });
+        assert_eq!(e.code(), -32001);
+        let data: Json = serde_json::from_str(e.data().expect("data").get()).expect("json");
+        assert_eq!(
+            data,
+            json!({"reason": "beforeSnapshot", "height": 3, "snapshotHeight": 79})
+        );
+        assert!(
+            e.message().contains("snapshot at block 79"),
+            "{}",
+            e.message()
+        );
+    }
 }

@@ -806,6 +806,7 @@ impl ValidatorNetwork {
             dev: false,
             mempool_txs: 1_000,
             history_blocks: cowboy_state::DEFAULT_HISTORY_BLOCKS,
+            snapshot_sync: true,
             rpc_limits: cowboy_node::limits::RpcLimits::default(),
             on_ready: Box::new(move |addr| {
                 let _ = ready_tx.send(addr);

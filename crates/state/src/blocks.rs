@@ -94,6 +94,8 @@ pub struct BlockStore<E: Context> {
     inner: std::sync::Arc<tokio::sync::RwLock<Inner<E>>>,
     /// Height of the last stored block plus one (0: empty), readable without the lock.
     next: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// The height the first block of an empty store carries ([Self::begin_at]; 0: genesis).
+    start: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl<E: Context> Clone for BlockStore<E> {
@@ -101,6 +103,7 @@ impl<E: Context> Clone for BlockStore<E> {
         Self {
             inner: self.inner.clone(),
             next: self.next.clone(),
+            start: self.start.clone(),
         }
     }
 }
@@ -193,6 +196,7 @@ impl<E: Context> BlockStore<E> {
                 timers: Some(timers),
             })),
             next: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(next)),
+            start: Default::default(),
         })
     }
 
@@ -204,9 +208,40 @@ impl<E: Context> BlockStore<E> {
             .checked_sub(1))
     }
 
+    /// Make an empty store start at `height`: its first [Self::append] carries that height
+    /// (a store built from a state snapshot holds nothing below the snapshot's block). Once
+    /// the first block is stored, reopening finds it as usual. Refused on a store that holds
+    /// a block.
+    pub fn begin_at(&mut self, height: u64) -> Result<(), StateError> {
+        if let Some(last) = self.last_height()? {
+            return Err(StateError::BlockOutOfOrder {
+                expected: last + 1,
+                got: height,
+            });
+        }
+        if height >= MAX_HEIGHT {
+            return Err(StateError::BlockOutOfOrder {
+                expected: 0,
+                got: height,
+            });
+        }
+        self.start
+            .store(height, std::sync::atomic::Ordering::Release);
+        Ok(())
+    }
+
+    /// Height of the first stored block (0 for a chain from genesis; a store built from a
+    /// snapshot begins at its block), `None` if the store is empty.
+    pub async fn first_height(&self) -> Result<Option<u64>, StateError> {
+        Ok(self.inner.read().await.blocks()?.first_index())
+    }
+
     /// The height the next [Self::append] must carry.
     pub fn next_height(&self) -> Result<u64, StateError> {
-        Ok(self.last_height()?.map_or(0, |h| h + 1))
+        Ok(self.last_height()?.map_or_else(
+            || self.start.load(std::sync::atomic::Ordering::Acquire),
+            |h| h + 1,
+        ))
     }
 
     /// Append finalized block `height` with hash `hash`, its canonical bytes, the hashes of its

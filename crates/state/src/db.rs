@@ -633,12 +633,24 @@ impl<E: Context> StateDb<E> {
     /// replay. Bounds disk use and startup time; call it every few blocks. Proofs and reads of
     /// the current state are unaffected, and so are future roots.
     pub async fn prune(&mut self) -> Result<(), StateError> {
+        self.prune_keeping(None).await
+    }
+
+    /// [Self::prune], but keep the log from operation `keep` on if that is below the sync
+    /// boundary: a node keeps the operations a [crate::SnapshotTarget] it serves needs (the
+    /// target's `lower`), so that target stays servable while later blocks commit.
+    pub async fn prune_keeping(&mut self, keep: Option<u64>) -> Result<(), StateError> {
         if self.snapshot {
             return Err(StateError::ReadOnly);
         }
         let mut inner = self.shared.write().await;
         let db = inner.db.take().ok_or(StateError::Poisoned)?;
-        let boundary = db.sync_boundary();
+        let boundary = match keep {
+            Some(keep) => db
+                .sync_boundary()
+                .min(commonware_storage::merkle::Location::new(keep)),
+            None => db.sync_boundary(),
+        };
         let db = db.prune(boundary).await.map_err(storage)?;
         let db = db.sync().await.map_err(storage)?;
         inner.db = Some(db);

@@ -1535,6 +1535,7 @@ async fn start_liar(world: &World, i: usize) {
             continue;
         }
         let namespace = cowboy_exec::system::staking::consensus_namespace(world.genesis.chain_id);
+        let world_epoch_blocks = world.genesis.params.epoch_blocks.max(1);
         let strangers: Vec<_> = (100..104).map(validator_key).collect();
         let set = Set::try_from_iter(strangers.iter().map(|k| k.public_key())).expect("distinct");
         world
@@ -1581,6 +1582,81 @@ async fn start_liar(world: &World, i: usize) {
                         Ok(Message::WantHeaders { above, .. }) => {
                             let fake = fake_header(above + 1).encode();
                             Message::Headers(vec![&fake]).encode()
+                        }
+                        Ok(Message::WantEpoch { epoch }) => {
+                            // A made-up last block of the epoch with a made-up next set,
+                            // "certified" by strangers and claiming far more epochs; and,
+                            // unasked, snapshot operations of nothing.
+                            let blocks = world_epoch_blocks;
+                            let mut header = fake_header((epoch + 1) * blocks - 1);
+                            header.randomness =
+                                cowboy_types::Hash32([context.next_u32() as u8; 32]);
+                            let proposal = Proposal::new(
+                                Round::new(Epoch::new(epoch), View::new(1_000)),
+                                View::new(999),
+                                cowboy_node::consensus::digest(&header.hash()),
+                            );
+                            let votes: Vec<Finalize<Scheme, _>> = strangers
+                                .iter()
+                                .map(|k| {
+                                    let s = Scheme::signer(&namespace, set.clone(), k.clone())
+                                        .expect("member");
+                                    Finalize::sign(&s, proposal.clone()).expect("sign")
+                                })
+                                .collect();
+                            let verifier = Scheme::verifier(&namespace, set.clone());
+                            let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter())
+                                .expect("four votes");
+                            let forged = Finalization::from_finalizes(
+                                &verifier,
+                                votes,
+                                &commonware_parallel::Sequential,
+                            )
+                            .expect("assemble");
+                            let certificate = commonware_codec::Encode::encode(&forged).to_vec();
+                            let record = cowboy_node::snapshot_sync::Boundary {
+                                target: cowboy_state::SnapshotTarget {
+                                    height: header.height,
+                                    root: header.state_root.0,
+                                    ops_root: [1; 32],
+                                    lower: 0,
+                                    size: 1_000,
+                                    grafted_root: [2; 32],
+                                    partial_chunk: None,
+                                },
+                                header,
+                                set: vec![0x80],
+                                proof: vec![0; 64],
+                            }
+                            .encode();
+                            let request = cowboy_state::SnapshotRequest::Operations {
+                                size: 1_000,
+                                start: 0,
+                                max_ops: 8,
+                            };
+                            let mut junk = vec![0u8; 512];
+                            context.fill_bytes(&mut junk);
+                            let unasked = Message::Ops {
+                                request,
+                                response: &junk,
+                            }
+                            .encode();
+                            let _ = sender.send(Recipients::One(peer.clone()), unasked, false);
+                            Message::Epoch {
+                                newest: epoch + 1_000,
+                                certificate: &certificate,
+                                boundary: &record,
+                            }
+                            .encode()
+                        }
+                        Ok(Message::WantOps(request)) => {
+                            let mut junk = vec![0u8; 512];
+                            context.fill_bytes(&mut junk);
+                            Message::Ops {
+                                request,
+                                response: &junk,
+                            }
+                            .encode()
                         }
                         Ok(Message::Want { above, .. }) => {
                             // Three well-formed blocks of no chain just above the asker's
@@ -1637,6 +1713,10 @@ fn catch_up_run(seed: u64, across: bool) {
             );
         }
         start_liar(&world, liar).await;
+        // Re-execution is what these runs test (`sim_catch_up_from_a_snapshot` the other way).
+        for node in &nodes {
+            node.chain.lock().await.set_snapshot_sync(false);
+        }
 
         let started = world.context.current();
         let waited = |what: &str| {
@@ -1739,5 +1819,306 @@ fn catch_up_run(seed: u64, across: bool) {
             "seed {seed}: heights {common} < {voted}"
         );
         assert_agree(&nodes, common, seed, &format!("seed {seed}, catch-up")).await;
+    })
+}
+
+/// Blocks per epoch in [`sim_catch_up_from_a_snapshot`].
+const SNAPSHOT_EPOCH_BLOCKS: u64 = 20;
+/// The height the others reach before the late validator starts: past the boundaries at
+/// 19, 39 and 59, so it is more than two epochs behind.
+const SNAPSHOT_LATE_AT: u64 = 70;
+
+/// Catch-up from a state snapshot (`cowboy_node::snapshot_sync`): 20-block epochs; validator
+/// 3, a genesis validator, starts with an empty data directory only once the other three
+/// (a quorum, and `t` of the beacon) have finalized 70 blocks, three epoch boundaries. It
+/// walks the epochs from genesis (each boundary's certificate checked against the set the
+/// previous boundary proved), builds the state of the newest boundary from a peer's
+/// operations, verified against that block's certified state root, catches up the rest by
+/// re-execution and votes again (its signature in a later block's vote record). It holds no
+/// block below the snapshot (the reads are `BeforeSnapshot`), and every node has the same
+/// hash and state root at every height from the snapshot up. All the while a fifth peer
+/// answers every request with lies: boundaries of made-up blocks "certified" by strangers
+/// and claiming a thousand epochs more, garbage snapshot operations, some sent unasked.
+#[test]
+fn sim_catch_up_from_a_snapshot() {
+    for seed in catch_up_seeds() {
+        snapshot_run(seed, false);
+    }
+}
+
+/// The same with a peer that relays genuine boundaries (copied from validator 0, so they
+/// check out) faster than anyone, then answers the snapshot's requests with tampered
+/// operations: the build is refused and leaves nothing, and the late validator catches up
+/// by re-execution instead (every block from genesis, the same as the others'), and votes.
+#[test]
+fn sim_snapshot_from_a_lying_peer_falls_back_to_re_execution() {
+    for seed in catch_up_seeds() {
+        snapshot_run(seed, true);
+    }
+}
+
+/// Start a peer that answers `WantEpoch` with `source`'s genuine boundaries and `WantOps`
+/// with `source`'s answer tampered (see
+/// [`sim_snapshot_from_a_lying_peer_falls_back_to_re_execution`]); it answers nothing else.
+async fn start_relayer(world: &World, i: usize, source: Arc<Mutex<Chain<Ctx>>>) {
+    use cowboy_node::sync::{Message, SYNC_CHANNEL};
+    let control = world.oracle.control(world.keys[i].clone());
+    for (channel, quota) in channel_quotas() {
+        let (mut sender, mut receiver) = control.register(channel, quota).await.expect("register");
+        if channel != SYNC_CHANNEL {
+            world
+                .context
+                .child("relayer_drain")
+                .spawn(move |_| async move { while receiver.recv().await.is_ok() {} });
+            continue;
+        }
+        let source = source.clone();
+        world.context.child("relayer").spawn(move |_| async move {
+            while let Ok((peer, bytes)) = receiver.recv().await {
+                let answer = match Message::decode(bytes.as_ref()) {
+                    Ok(Message::WantEpoch { epoch }) => {
+                        let (certificate, record, head) = {
+                            let c = source.lock().await;
+                            (
+                                c.certificate(epoch),
+                                c.boundary(epoch),
+                                c.head().header.height,
+                            )
+                        };
+                        let (Some(certificate), Some(record)) = (certificate, record) else {
+                            continue;
+                        };
+                        Message::Epoch {
+                            newest: (head + 1) / SNAPSHOT_EPOCH_BLOCKS - 1,
+                            certificate: &certificate,
+                            boundary: &record,
+                        }
+                        .encode()
+                    }
+                    Ok(Message::WantOps(request)) => {
+                        let reader = source.lock().await.readers().borrow().clone();
+                        let Some(reader) = reader else { continue };
+                        let Ok(mut response) = reader.state.serve_snapshot(&request).await else {
+                            continue;
+                        };
+                        let middle = response.len() / 2;
+                        if let Some(b) = response.get_mut(middle) {
+                            *b ^= 0x5a;
+                        }
+                        Message::Ops {
+                            request,
+                            response: &response,
+                        }
+                        .encode()
+                    }
+                    _ => continue,
+                };
+                let _ = sender.send(Recipients::One(peer), answer, false);
+            }
+        });
+    }
+}
+
+/// Block hash and state root at each height `from..=upto` of `node`'s finalized chain.
+async fn chain_from(node: &SimNode, from: u64, upto: u64) -> Vec<([u8; 32], [u8; 32])> {
+    let reader = node
+        .chain
+        .lock()
+        .await
+        .readers()
+        .borrow()
+        .clone()
+        .expect("a published reader");
+    let mut out = Vec::new();
+    for h in from..=upto {
+        let block = reader
+            .block(h)
+            .await
+            .expect("read a block")
+            .unwrap_or_else(|| panic!("validator {} lacks block {h}", node.index));
+        out.push((block.header.hash().0, block.header.state_root.0));
+    }
+    out
+}
+
+fn snapshot_run(seed: u64, relayer: bool) {
+    runner(seed).start(|context| async move {
+        let (n, late, liar) = (4, 3, 4);
+        let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        genesis.params.epoch_blocks = SNAPSHOT_EPOCH_BLOCKS;
+        // Absent for ~80 blocks of a 10,000-block window: not jailed, so still in the set.
+        genesis.params.downtime_window_blocks = 10_000;
+        let world = World::with_genesis(context, genesis, n + 1, seed).await;
+        world.link_all(&good_link(), |_, _| true).await;
+        let mut nodes = Vec::new();
+        for i in 0..late {
+            let channels = world.channels(i, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            nodes.push(
+                world
+                    .start(i, &format!("v{i}"), world.coinbase(i), channels)
+                    .await,
+            );
+        }
+        if relayer {
+            start_relayer(&world, liar, nodes[0].chain.clone()).await;
+            // Its answers reach the late validator first.
+            let (from, to) = (world.keys[liar].clone(), world.keys[late].clone());
+            world
+                .oracle
+                .remove_link(from.clone(), to.clone())
+                .await
+                .expect("cut");
+            let fast = Link {
+                latency: Duration::from_millis(1),
+                jitter: Duration::ZERO,
+                success_rate: probability!(1.0),
+            };
+            world.oracle.add_link(from, to, fast).await.expect("link");
+        } else {
+            start_liar(&world, liar).await;
+        }
+        let started = world.context.current();
+        let waited = |what: &str| {
+            let elapsed = world
+                .context
+                .current()
+                .duration_since(started)
+                .unwrap_or_default();
+            assert!(
+                elapsed < DEADLINE * 3,
+                "seed {seed}: {what} after {elapsed:?}"
+            );
+        };
+        let height = |node: &SimNode| {
+            let chain = node.chain.clone();
+            async move { chain.lock().await.head().header.height }
+        };
+        while height(&nodes[0]).await < SNAPSHOT_LATE_AT {
+            waited("the three do not reach the late start");
+            world.context.sleep(Duration::from_millis(100)).await;
+        }
+        let channels = world.channels(late, |_| None, None).await;
+        let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+        nodes.push(
+            world
+                .start(late, &format!("v{late}"), world.coinbase(late), channels)
+                .await,
+        );
+        let joined = height(&nodes[0]).await;
+
+        // It installs a snapshot, catches up, then votes: a later block records its vote.
+        let participants = Set::try_from_iter(world.keys[..n].iter().cloned()).expect("distinct");
+        let signer = participants.position(&world.keys[late]).expect("a member") as u32;
+        let voted = loop {
+            waited("the late validator never caught up and voted");
+            world.context.sleep(Duration::from_millis(100)).await;
+            let head = height(&nodes[late]).await;
+            if head < joined {
+                continue;
+            }
+            let reader = nodes[late]
+                .chain
+                .lock()
+                .await
+                .readers()
+                .borrow()
+                .clone()
+                .expect("reader");
+            let block = reader.block(head).await.expect("read").expect("final");
+            let votes = block.votes.map(|r| r.votes).unwrap_or_default();
+            if votes.iter().any(|v| v.signer == signer) {
+                break head;
+            }
+        };
+
+        // What the lying peer sent was dropped and counted (unasked operations; a snapshot
+        // refused).
+        assert!(
+            nodes[late].validator.metrics.sync_dropped.get() > 0,
+            "seed {seed}: nothing the lying peer sent was counted"
+        );
+        let base = nodes[late].chain.lock().await.snapshot_base().cloned();
+        if relayer {
+            assert_eq!(
+                base, None,
+                "seed {seed}: a snapshot built from tampered operations"
+            );
+            let mut common = u64::MAX;
+            for node in &nodes {
+                common = common.min(height(node).await);
+            }
+            assert!(common >= voted.min(joined), "seed {seed}: heights {common}");
+            assert_agree(&nodes, common, seed, &format!("seed {seed}, re-executed")).await;
+            return;
+        }
+        let base =
+            base.unwrap_or_else(|| panic!("seed {seed}: the late validator took no snapshot"));
+        assert!(
+            base.height >= 3 * SNAPSHOT_EPOCH_BLOCKS - 1
+                && (base.height + 1).is_multiple_of(SNAPSHOT_EPOCH_BLOCKS),
+            "seed {seed}: snapshot at {}, not the newest boundary",
+            base.height
+        );
+        let reader = nodes[late]
+            .chain
+            .lock()
+            .await
+            .readers()
+            .borrow()
+            .clone()
+            .expect("reader");
+        match reader.block(base.height - 1).await {
+            Err(cowboy_node::chain::ChainError::BeforeSnapshot { height, base: b }) => {
+                assert_eq!((height, b), (base.height - 1, base.height))
+            }
+            other => panic!("seed {seed}: a block below the snapshot read as {other:?}"),
+        }
+        assert!(
+            matches!(
+                reader.receipts(base.height).await,
+                Err(cowboy_node::chain::ChainError::BeforeSnapshot { .. })
+            ),
+            "seed {seed}: the snapshot block's receipts are not held"
+        );
+        assert!(
+            matches!(
+                reader.at(5).await,
+                Err(cowboy_node::chain::ChainError::BeforeSnapshot { .. })
+            ),
+            "seed {seed}: no state below the snapshot"
+        );
+        // It serves the walk in turn: the boundaries it verified are kept.
+        {
+            let chain = nodes[late].chain.lock().await;
+            for epoch in 0..3 {
+                assert!(
+                    chain.certificate(epoch).is_some() && chain.boundary(epoch).is_some(),
+                    "seed {seed}: the late validator keeps no boundary of epoch {epoch}"
+                );
+            }
+        }
+        let mut common = u64::MAX;
+        for node in &nodes {
+            common = common.min(height(node).await);
+        }
+        assert!(common >= voted.min(joined), "seed {seed}: heights {common}");
+        let reference = chain_from(&nodes[0], base.height, common).await;
+        for node in &nodes[1..] {
+            assert_eq!(
+                chain_from(node, base.height, common).await,
+                reference,
+                "seed {seed}: validator {} differs from validator 0 above the snapshot",
+                node.index
+            );
+        }
+        // The others kept every block from genesis.
+        assert_agree(
+            &nodes[..late],
+            common,
+            seed,
+            &format!("seed {seed}, snapshot"),
+        )
+        .await;
     })
 }

@@ -376,6 +376,45 @@ fn an_older_target_is_still_served_after_later_commits() {
 }
 
 #[test]
+fn pruning_keeps_what_a_kept_target_needs() {
+    deterministic::Runner::seeded(9).start(|context| async move {
+        let mut source = source_state(context.child("source")).await;
+        let target = source
+            .snapshot_target()
+            .await
+            .expect("target")
+            .expect("committed");
+        for h in BLOCKS + 1..=BLOCKS + 30 {
+            apply_block(&mut source, h).await.expect("block");
+        }
+        source
+            .prune_keeping(Some(target.lower))
+            .await
+            .expect("prune");
+        let request = SnapshotRequest::Operations {
+            size: target.size,
+            start: target.lower,
+            max_ops: 8,
+        };
+        source
+            .serve_snapshot(&request)
+            .await
+            .expect("the kept target is still served");
+        let synced = StateDb::from_snapshot(
+            context.child("synced"),
+            &StateConfig::new("synced"),
+            trusted_of(&target),
+            &target,
+            Peer(source.snapshot()),
+            small_fetch(),
+        )
+        .await
+        .expect("sync to the kept target");
+        assert_eq!(synced.last_committed(), Some(trusted_of(&target)));
+    });
+}
+
+#[test]
 fn a_hostile_source_is_refused_and_leaves_nothing() {
     let cases = [
         (Lie::TamperOp, "invalid"),

@@ -242,6 +242,48 @@ fn reopen_recovers_the_last_commit() {
 }
 
 #[test]
+fn a_block_store_can_begin_at_a_height() {
+    deterministic::Runner::default().start(|context| async move {
+        let mut blocks = BlockStore::open(context.child("a"), "begun")
+            .await
+            .expect("open");
+        assert_eq!(blocks.first_height().await.expect("first"), None);
+        blocks.begin_at(40).expect("an empty store begins anywhere");
+        assert_eq!(blocks.last_height().expect("tip"), None);
+        assert_eq!(
+            blocks.append(0, [0; 32], b"genesis", &[], &[], &[]).await,
+            Err(StateError::BlockOutOfOrder {
+                expected: 40,
+                got: 0
+            })
+        );
+        for h in 40..43 {
+            workload::store_block(&mut blocks, h).await.expect("append");
+        }
+        assert_eq!(
+            blocks.begin_at(7),
+            Err(StateError::BlockOutOfOrder {
+                expected: 43,
+                got: 7
+            }),
+            "a store with blocks does not begin again"
+        );
+        assert_eq!(blocks.block(39).await.expect("get"), None);
+        drop(blocks);
+        let blocks = BlockStore::open(context.child("b"), "begun")
+            .await
+            .expect("reopen");
+        assert_eq!(blocks.first_height().await.expect("first"), Some(40));
+        assert_eq!(blocks.last_height().expect("tip"), Some(42));
+        assert_eq!(blocks.next_height().expect("next"), 43);
+        assert_eq!(
+            blocks.block(41).await.expect("get"),
+            Some(workload::block_bytes(41))
+        );
+    });
+}
+
+#[test]
 fn block_store_appends_and_indexes() {
     deterministic::Runner::default().start(|context| async move {
         let mut blocks = BlockStore::open(context.child("a"), "ledger")

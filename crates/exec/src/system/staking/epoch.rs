@@ -339,6 +339,19 @@ async fn read_committed<E: Context, T>(
         .ok_or_else(|| StateFailure::Invariant(format!("corrupt staking record: {what}")))
 }
 
+/// The staking actor's storage key of epoch `epoch`'s active set (the entry [`active_set`]
+/// reads): what a node proves against a boundary block's state root so that a peer who
+/// never executed the epoch learns the next set (the node's `snapshot_sync`).
+pub fn active_set_key(epoch: u64) -> Vec<u8> {
+    set_key(epoch)
+}
+
+/// An active set from the bytes of its storage entry ([`active_set_key`]); `None` if they are
+/// not one. A pure decode, the one [`active_set`] applies.
+pub fn decode_active_set(bytes: &[u8]) -> Option<Vec<SetMember>> {
+    cbor::decode(bytes).ok().and_then(|v| decode_set(&v))
+}
+
 /// Epoch `epoch`'s active set in the committed state of `db`, ordered by address: what the node
 /// reads to run consensus for that epoch. `None` if no set is kept for it (not taken yet, or
 /// pruned). A pure read: the same state gives the same set on every node.

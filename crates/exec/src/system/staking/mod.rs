@@ -61,8 +61,9 @@ pub use self::downtime::{
     VOTE_RECORD_LAG,
 };
 pub use self::epoch::{
-    active_set, apply_genesis, epoch_of, epoch_seed, is_boundary, kept_epochs, per_block_mint,
-    registered_keys, set_ed25519_keys, validator, GenesisValidator,
+    active_set, active_set_key, apply_genesis, decode_active_set, epoch_of, epoch_seed,
+    is_boundary, kept_epochs, per_block_mint, registered_keys, set_ed25519_keys, validator,
+    GenesisValidator,
 };
 pub use self::error::StakingError;
 pub use self::invalid_proposal::{
