@@ -82,11 +82,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use commonware_consensus::simplex::types::Finalization;
-use commonware_consensus::Epochable as _;
-use commonware_cryptography::certificate::Verifier as _;
 use commonware_cryptography::ed25519;
-use commonware_parallel::Sequential;
 use commonware_utils::ordered::Set;
 use cowboy_exec::system::staking;
 use cowboy_state::{
@@ -98,9 +94,9 @@ use cowboy_types::system::STAKING;
 use cowboy_types::Hash32;
 use tokio::sync::{mpsc, Mutex, Notify};
 
-use crate::catchup::{Target, ANSWER_TIMEOUT, TRIES};
+use crate::catchup::{Target, TipError, ANSWER_TIMEOUT, TRIES};
 use crate::chain::Chain;
-use crate::consensus::{hash32, Digest, Runtime, Scheme};
+use crate::consensus::{Runtime, Scheme};
 use crate::sync::{Answer, Message, Peer, Sync};
 
 /// How long a snapshot request waits for its answer before the source reports a failure
@@ -282,39 +278,27 @@ pub fn check_epoch<R: rand_core::CryptoRng>(
     certificate: &[u8],
     boundary: &[u8],
 ) -> Result<Verified, EpochError> {
-    use commonware_codec::Decode as _;
     let boundary = Boundary::decode(boundary)?;
-    let finalization = Finalization::<Scheme, Digest>::decode_cfg(
-        commonware_codec::Copying(certificate),
-        &scheme.certificate_codec_config(),
-    )
-    .map_err(|_| EpochError::Undecodable)?;
-    let got = finalization.epoch().get();
-    if got != epoch {
-        return Err(EpochError::Epoch {
-            got,
-            expected: epoch,
-        });
-    }
     let header = &boundary.header;
-    let hash = header.hash();
-    let named = hash32(&finalization.proposal.payload);
-    if named != hash {
-        return Err(EpochError::Payload {
-            got: named,
-            expected: hash,
-        });
-    }
+    // The certificate checks catch-up makes of a tip, with "above the head and in the epoch"
+    // narrowed to the epoch's last block: a head just below it leaves that one height.
     let last = last_height(params, epoch).unwrap_or(u64::MAX);
-    if header.height != last {
-        return Err(EpochError::Height {
-            got: header.height,
-            expected: last,
-        });
-    }
-    if !finalization.verify(rng, scheme, &Sequential) {
-        return Err(EpochError::Signatures);
-    }
+    let below = last.checked_sub(1).ok_or(EpochError::Height {
+        got: header.height,
+        expected: last,
+    })?;
+    crate::catchup::check_tip(rng, scheme, params, (epoch, below), certificate, header).map_err(
+        |e| match e {
+            TipError::Undecodable => EpochError::Undecodable,
+            TipError::Epoch { got, expected } => EpochError::Epoch { got, expected },
+            TipError::Payload { got, expected } => EpochError::Payload { got, expected },
+            TipError::Height { got, .. } => EpochError::Height {
+                got,
+                expected: last,
+            },
+            TipError::Signatures => EpochError::Signatures,
+        },
+    )?;
     // Trusted from here: the header, and so its state root.
     if boundary.target.height != header.height || boundary.target.root != header.state_root.0 {
         return Err(EpochError::Target);
@@ -666,10 +650,12 @@ async fn fetch_block<E: Runtime>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::consensus::Digest;
     use commonware_codec::Encode as _;
-    use commonware_consensus::simplex::types::{Finalize, Proposal};
+    use commonware_consensus::simplex::types::{Finalization, Finalize, Proposal};
     use commonware_consensus::types::{Epoch, Round, View};
     use commonware_cryptography::Signer as _;
+    use commonware_parallel::Sequential;
     use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
     use commonware_utils::TryFromIterator as _;
     use cowboy_exec::BlockState;

@@ -1519,10 +1519,38 @@ fn fake_header(height: u64) -> cowboy_types::block::BlockHeader {
     }
 }
 
-/// Start a peer that answers every sync request with lies (see [`sim_catch_up_far_behind`]).
-async fn start_liar(world: &World, i: usize) {
+/// A finalization certificate of `header` in `epoch`, signed by `strangers` (who are no set of
+/// the chain's): what a liar sends as proof that a made-up block is final.
+fn forge(
+    strangers: &[ed25519::PrivateKey],
+    namespace: &[u8],
+    epoch: u64,
+    header: &cowboy_types::block::BlockHeader,
+) -> Vec<u8> {
     use commonware_consensus::simplex::types::{Finalization, Finalize, Proposal};
     use commonware_consensus::types::{Epoch, Round, View};
+    let set = Set::try_from_iter(strangers.iter().map(|k| k.public_key())).expect("distinct");
+    let proposal = Proposal::new(
+        Round::new(Epoch::new(epoch), View::new(1_000)),
+        View::new(999),
+        cowboy_node::consensus::digest(&header.hash()),
+    );
+    let votes: Vec<Finalize<Scheme, _>> = strangers
+        .iter()
+        .map(|k| {
+            let s = Scheme::signer(namespace, set.clone(), k.clone()).expect("member");
+            Finalize::sign(&s, proposal.clone()).expect("sign")
+        })
+        .collect();
+    let verifier = Scheme::verifier(namespace, set);
+    let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter()).expect("four votes");
+    let forged = Finalization::from_finalizes(&verifier, votes, &commonware_parallel::Sequential)
+        .expect("assemble");
+    commonware_codec::Encode::encode(&forged).to_vec()
+}
+
+/// Start a peer that answers every sync request with lies (see [`sim_catch_up_far_behind`]).
+async fn start_liar(world: &World, i: usize) {
     use cowboy_node::sync::{Message, SYNC_CHANNEL};
     let control = world.oracle.control(world.keys[i].clone());
     for (channel, quota) in channel_quotas() {
@@ -1537,7 +1565,6 @@ async fn start_liar(world: &World, i: usize) {
         let namespace = cowboy_exec::system::staking::consensus_namespace(world.genesis.chain_id);
         let world_epoch_blocks = world.genesis.params.epoch_blocks.max(1);
         let strangers: Vec<_> = (100..104).map(validator_key).collect();
-        let set = Set::try_from_iter(strangers.iter().map(|k| k.public_key())).expect("distinct");
         world
             .context
             .child("liar")
@@ -1549,29 +1576,7 @@ async fn start_liar(world: &World, i: usize) {
                             let mut header = fake_header(head + 50);
                             header.randomness =
                                 cowboy_types::Hash32([context.next_u32() as u8; 32]);
-                            let proposal = Proposal::new(
-                                Round::new(Epoch::new(epoch), View::new(1_000)),
-                                View::new(999),
-                                cowboy_node::consensus::digest(&header.hash()),
-                            );
-                            let votes: Vec<Finalize<Scheme, _>> = strangers
-                                .iter()
-                                .map(|k| {
-                                    let s = Scheme::signer(&namespace, set.clone(), k.clone())
-                                        .expect("member");
-                                    Finalize::sign(&s, proposal.clone()).expect("sign")
-                                })
-                                .collect();
-                            let verifier = Scheme::verifier(&namespace, set.clone());
-                            let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter())
-                                .expect("four votes");
-                            let forged = Finalization::from_finalizes(
-                                &verifier,
-                                votes,
-                                &commonware_parallel::Sequential,
-                            )
-                            .expect("assemble");
-                            let certificate = commonware_codec::Encode::encode(&forged).to_vec();
+                            let certificate = forge(&strangers, &namespace, epoch, &header);
                             let header = header.encode();
                             Message::Tip {
                                 certificate: &certificate,
@@ -1591,29 +1596,7 @@ async fn start_liar(world: &World, i: usize) {
                             let mut header = fake_header((epoch + 1) * blocks - 1);
                             header.randomness =
                                 cowboy_types::Hash32([context.next_u32() as u8; 32]);
-                            let proposal = Proposal::new(
-                                Round::new(Epoch::new(epoch), View::new(1_000)),
-                                View::new(999),
-                                cowboy_node::consensus::digest(&header.hash()),
-                            );
-                            let votes: Vec<Finalize<Scheme, _>> = strangers
-                                .iter()
-                                .map(|k| {
-                                    let s = Scheme::signer(&namespace, set.clone(), k.clone())
-                                        .expect("member");
-                                    Finalize::sign(&s, proposal.clone()).expect("sign")
-                                })
-                                .collect();
-                            let verifier = Scheme::verifier(&namespace, set.clone());
-                            let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter())
-                                .expect("four votes");
-                            let forged = Finalization::from_finalizes(
-                                &verifier,
-                                votes,
-                                &commonware_parallel::Sequential,
-                            )
-                            .expect("assemble");
-                            let certificate = commonware_codec::Encode::encode(&forged).to_vec();
+                            let certificate = forge(&strangers, &namespace, epoch, &header);
                             let record = cowboy_node::snapshot_sync::Boundary {
                                 target: cowboy_state::SnapshotTarget {
                                     height: header.height,
