@@ -225,6 +225,14 @@ impl Vm<'_> {
         self.recycle_frame(frame);
     }
 
+    /// `TypeError` for an `__init__` that returned `r`, not `None`.
+    pub(crate) fn init_not_none(&mut self, r: &Value) -> Exc {
+        self.type_err(format!(
+            "__init__() should return None, not '{}'",
+            self.type_name(r)
+        ))
+    }
+
     /// [`Vm::leave_frame`] for a frame from [`Vm::enter_positional`].
     #[inline]
     pub(crate) fn leave_callee(&mut self, frame: Box<crate::frame::Frame>) {
@@ -467,10 +475,7 @@ impl Vm<'_> {
                 args.pos.insert(0, inst.clone());
                 let r = self.call_function(&f, args)?;
                 if !r.is_none() {
-                    return Err(self.type_err(format!(
-                        "__init__() should return None, not '{}'",
-                        self.type_name(&r)
-                    )));
+                    return Err(self.init_not_none(&r));
                 }
             }
             // `object.__init__` (the class defines `__new__`, as native classes do) does

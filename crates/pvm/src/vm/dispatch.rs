@@ -21,7 +21,7 @@
 //! instruction, about 25 machine instructions of fixed cost per bytecode. Here the loop body
 //! holds only the common instructions' fast paths, a few lines each; every slow path and
 //! every rare instruction is an `#[inline(never)]` method in `handlers.rs`, one screen each,
-//! reached through [`Vm::exec_cold`]. The profile test is hoisted out of the loop: `run_frames`
+//! reached through [`Vm::exec_cold`]. The profile test is hoisted out of the loop: `run_frame`
 //! runs one of two instantiations (`PROFILE`, a const generic), so an unprofiled run does
 //! not test it per instruction. Profiling is switched on before an invocation's first
 //! instruction and never in the middle of one (`crate::actor`), so choosing per frame entry
@@ -48,10 +48,10 @@ pub(super) enum Step {
 }
 
 impl<'h> Vm<'h> {
-    /// Run `base` until it returns or yields, with every Python-to-Python call it makes by
-    /// `CALL` or `CALL_METHOD` run here too, on a stack of frames, instead of recursing through
-    /// the Rust stack (see [`Vm::drive`]).
-    pub(super) fn run_frames(&mut self, base: &mut Frame) -> R<Outcome> {
+    /// Run a frame until it returns or yields, handling exceptions with its block stack, with
+    /// every Python-to-Python call it makes by `CALL` or `CALL_METHOD` run here too, on a stack
+    /// of frames, instead of recursing through the Rust stack (see [`Vm::drive`]).
+    pub fn run_frame(&mut self, base: &mut Frame) -> R<Outcome> {
         if self.profile.is_some() {
             self.drive::<true>(base)
         } else {
@@ -126,12 +126,7 @@ impl<'h> Vm<'h> {
     fn returned(&mut self, caller: &mut Frame, v: Value, init: Option<Value>) -> R<()> {
         match init {
             None => caller.stack.push(v),
-            Some(_) if !v.is_none() => {
-                return Err(self.type_err(format!(
-                    "__init__() should return None, not '{}'",
-                    self.type_name(&v)
-                )));
-            }
+            Some(_) if !v.is_none() => return Err(self.init_not_none(&v)),
             Some(inst) => caller.stack.push(inst),
         }
         Ok(())

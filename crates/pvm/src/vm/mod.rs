@@ -88,7 +88,7 @@ impl Args {
 }
 
 /// A Python function's frame that a call instruction hands the dispatch loop to run in place of
-/// the call ([`Vm::run_frames`]): entered (arguments bound, call depth counted), not started.
+/// the call ([`Vm::run_frame`]): entered (arguments bound, call depth counted), not started.
 pub(crate) struct Callee {
     /// The callee's frame ([`Vm::callee_frame`]).
     pub(crate) frame: Box<Frame>,
@@ -637,12 +637,6 @@ impl<'h> Vm<'h> {
         {
             self.spare_frames.push((stack, locals));
         }
-    }
-
-    /// Run a frame until it returns or yields, handling exceptions with its block stack (and
-    /// the Python calls it makes, [`Vm::run_frames`]).
-    pub fn run_frame(&mut self, f: &mut Frame) -> R<Outcome> {
-        self.run_frames(f)
     }
 
     /// Record that exception `e` unwound through frame `f`.
