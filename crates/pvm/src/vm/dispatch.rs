@@ -135,6 +135,7 @@ impl<'h> Vm<'h> {
     /// The loop itself; `PROFILE` is whether the invocation is profiled (module docs). It
     /// runs `f` until it returns, yields or calls a plain Python function ([`Step`]), or an
     /// exception leaves it.
+    #[inline(always)]
     fn exec_loop<const PROFILE: bool>(&mut self, f: &mut Frame) -> R<Step> {
         let code_rc = f.code.clone();
         // The code object and its instruction slice stay in registers across the loop (the
