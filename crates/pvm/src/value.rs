@@ -82,8 +82,15 @@ pub type NameMap = IndexMap<Rc<str>, Value, NameBuild>;
 ///
 /// Every kind that owns anything owns exactly one `Rc`, which is what makes [`Value::clone`]
 /// a reference-count increment and a copy of the value's 16 bytes.
+///
+/// The tag is a whole word (`repr(u64)`): with a one-byte tag, bytes 1–7 were padding, and a
+/// value moved out of a `Result` or an `Option` was copied piece by piece around them (a
+/// byte, a byte, then six and eight bytes), after which the value stack's push read the 16
+/// bytes back at once, a load the store buffer cannot forward. With no padding, a move is
+/// two words (pvm README, "A value is two words").
 #[derive(Debug, Default)]
 #[allow(missing_docs)]
+#[repr(u64)]
 pub enum Value {
     #[default]
     None,
@@ -1880,6 +1887,11 @@ pub struct Super {
     /// The receiver (instance or class).
     pub obj: Value,
 }
+
+// Two words, and `None` of an `Option<Value>` (every frame's local slot) is a tag value,
+// not a word more.
+const _: () = assert!(std::mem::size_of::<Value>() == 16);
+const _: () = assert!(std::mem::size_of::<Option<Value>>() == 16);
 
 impl Clone for Value {
     /// One more reference: the `Rc` of a heap kind gains a strong count ([`Value::retain`]),
