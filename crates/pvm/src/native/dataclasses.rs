@@ -29,13 +29,6 @@ fn items(vm: &mut Vm, v: Option<&Value>) -> R<Vec<Value>> {
     vm.collect(v.unwrap_or(&Value::None))
 }
 
-fn name_of<'a>(vm: &mut Vm, v: &'a Value) -> R<&'a str> {
-    match v {
-        Value::Str(s) => Ok(&s.s),
-        _ => Err(vm.type_err("attribute name must be string")),
-    }
-}
-
 /// `attrs(obj, names)`: the tuple of `obj`'s attributes `names`, in order.
 fn f_attrs(vm: &mut Vm, a: Args) -> R<Value> {
     let obj = a.pos.first().cloned().unwrap_or_default();
@@ -62,14 +55,18 @@ fn f_assign(vm: &mut Vm, a: Args) -> R<Value> {
     let frozen = matches!(a.pos.get(3), Some(Value::Bool(true)));
     vm.charge(cost::CALL.saturating_mul(names.len() as u64))?;
     for (n, v) in names.iter().zip(values) {
-        let n = name_of(vm, n)?;
+        let Value::Str(key) = n else {
+            return Err(vm.type_err("attribute name must be string"));
+        };
+        // Keyed by the field's name object itself, which `attrs` (eq, order, repr, hash) and
+        // the class's own code then find by identity, not by comparing text.
         match &obj {
             // `object.__setattr__(obj, n, v)`: past the class's own `__setattr__`.
             Value::Instance(i) if frozen => {
                 let cls = i.cls();
-                vm.generic_setattr(i, &cls, &obj, n, v)?;
+                vm.generic_setattr_in(i, &cls, &obj, &key.s, Some(key), v)?;
             }
-            _ => vm.setattr(&obj, n, v)?,
+            _ => vm.setattr_in(&obj, &key.s, Some(key), v)?,
         }
     }
     Ok(Value::None)

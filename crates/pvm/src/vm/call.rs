@@ -1234,6 +1234,20 @@ impl Vm<'_> {
 
     /// `setattr(obj, name, v)`.
     pub fn setattr(&mut self, obj: &Value, name: &str, v: Value) -> R<()> {
+        self.setattr_in(obj, name, None, v)
+    }
+
+    /// [`Vm::setattr`], with `name`'s str object when the caller has one: a new instance
+    /// attribute is then keyed by that object itself, as `STORE_ATTR` keys it by the code's
+    /// name, instead of by a fresh copy (which later lookups by the same object would have to
+    /// compare by text).
+    pub fn setattr_in(
+        &mut self,
+        obj: &Value,
+        name: &str,
+        interned: Option<&Rc<PyStr>>,
+        v: Value,
+    ) -> R<()> {
         match obj {
             Value::Instance(i) => {
                 let cls = i.cls();
@@ -1265,7 +1279,7 @@ impl Vm<'_> {
                 if name == "__traceback__" && i.exc.borrow().is_some() {
                     return crate::objects::traceback::set(self, obj, &v);
                 }
-                self.generic_setattr(i, &cls, obj, name, v)
+                self.generic_setattr_in(i, &cls, obj, name, interned, v)
             }
             Value::Class(c) => {
                 if let Some(m) = self.lookup_dunder(obj, "__setattr__") {
@@ -1429,6 +1443,20 @@ impl Vm<'_> {
         name: &str,
         v: Value,
     ) -> R<()> {
+        self.generic_setattr_in(i, cls, obj, name, None, v)
+    }
+
+    /// [`Vm::generic_setattr`], keying a new attribute by `interned` when given (see
+    /// [`Vm::setattr_in`]).
+    pub fn generic_setattr_in(
+        &mut self,
+        i: &Rc<Instance>,
+        cls: &Rc<Class>,
+        obj: &Value,
+        name: &str,
+        interned: Option<&Rc<PyStr>>,
+        v: Value,
+    ) -> R<()> {
         if name == "__class__" {
             return self.assign_class(i, cls, v);
         }
@@ -1461,7 +1489,12 @@ impl Vm<'_> {
                 &format!("'{}' object has no attribute '{}'", cls.name, name),
             ));
         }
-        i.dict.set_str(name, v);
+        match interned {
+            Some(key) => {
+                i.dict.set_name(key, v);
+            }
+            None => i.dict.set_str(name, v),
+        }
         i.touch();
         Ok(())
     }
