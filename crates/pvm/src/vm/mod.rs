@@ -418,6 +418,12 @@ impl<'h> Vm<'h> {
     /// after each lookup, so a native loop of lookups pays as it goes.
     #[inline]
     pub fn settle(&mut self) -> R<()> {
+        // The flag is up whenever either is pending (`memory::owe` and the over-limit mark
+        // raise it; only `take_debt` lowers it, and not while over the limit), so one read
+        // answers the common case, where a lookup owed nothing.
+        if !crate::memory::attention() {
+            return Ok(());
+        }
         // Memory first: a run that went over the limit ends with MemoryError even when the
         // growth that took it there is more than its cycles left (`settle_final` still
         // charges that debt).
