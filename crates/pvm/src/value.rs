@@ -1962,12 +1962,6 @@ impl Value {
             Value::Cell(r) => more(r),
         }
     }
-
-    /// `clone` (once the inline kinds' fast path; [`Value::clone`] is now that for every kind).
-    #[inline(always)]
-    pub fn clone_inline(&self) -> Value {
-        self.clone()
-    }
     /// Owns heap memory (anything but None, NotImplemented, Ellipsis, bool, small int, float).
     #[inline]
     pub fn is_heap(&self) -> bool {

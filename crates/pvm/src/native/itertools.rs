@@ -1241,11 +1241,11 @@ fn combinatoric_step(vm: &mut Vm, me: &Value) -> R<Option<Value>> {
             .pools
             .iter()
             .zip(&c.indices)
-            .map(|(p, &i)| p.items[i].clone_inline())
+            .map(|(p, &i)| p.items[i].clone())
             .collect(),
         _ => c.indices[..c.r]
             .iter()
-            .map(|&i| c.pools[0].items[i].clone_inline())
+            .map(|&i| c.pools[0].items[i].clone())
             .collect(),
     };
     drop(st);

@@ -185,7 +185,7 @@ impl<'h> Vm<'h> {
                 Op::LoadFast(i) => {
                     self.charge(cost::BASIC)?;
                     match &f.locals[i as usize] {
-                        Some(v) => f.stack.push(v.clone_inline()),
+                        Some(v) => f.stack.push(v.clone()),
                         None => return Err(self.unbound_local(code, i)),
                     }
                 }

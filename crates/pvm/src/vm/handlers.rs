@@ -768,14 +768,14 @@ impl<'h> Vm<'h> {
                 self.charge_unpack(n)?;
                 f.stack.reserve(n);
                 for item in t.items.iter().rev() {
-                    f.stack.push(item.clone_inline());
+                    f.stack.push(item.clone());
                 }
             }
             Value::List(l) if l.items.borrow().len() == n => {
                 self.charge_unpack(n)?;
                 f.stack.reserve(n);
                 for item in l.items.borrow().iter().rev() {
-                    f.stack.push(item.clone_inline());
+                    f.stack.push(item.clone());
                 }
             }
             _ => {

@@ -110,7 +110,7 @@ impl PyDict {
                     // What the walk to this entry would have cost: a remembered position
                     // must not make a lookup cheaper on a warm thread than on a cold one.
                     crate::value::owe_probes(u64::from(e.probes()));
-                    return Some(e.value.clone_inline());
+                    return Some(e.value.clone());
                 }
             }
         }
@@ -242,7 +242,7 @@ impl Vm<'_> {
                 crate::value::owe_probes(probes);
                 if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
                     if **k == *name.s {
-                        return Ok(v.clone_inline());
+                        return Ok(v.clone());
                     }
                 }
                 return self.load_builtin(name, c);
@@ -250,7 +250,7 @@ impl Vm<'_> {
             if let Some(Some(e)) = t.entries.get(c.hint.get() as usize) {
                 if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
                     crate::value::owe_probes(u64::from(e.probes()));
-                    return Ok(e.value.clone_inline());
+                    return Ok(e.value.clone());
                 }
             }
         }

@@ -88,9 +88,9 @@ pub fn fast_subscr(stack: &[Value]) -> Option<Value> {
     match o {
         Value::List(l) => {
             let items = l.items.borrow();
-            at(items.len()).map(|j| items[j].clone_inline())
+            at(items.len()).map(|j| items[j].clone())
         }
-        Value::Tuple(t) => at(t.items.len()).map(|j| t.items[j].clone_inline()),
+        Value::Tuple(t) => at(t.items.len()).map(|j| t.items[j].clone()),
         Value::Bytes(b) => at(b.b.len()).map(|j| Value::Int(i64::from(b.b[j]))),
         Value::ByteArray(b) => {
             let b = b.b.borrow();
@@ -734,12 +734,7 @@ impl Vm<'_> {
                 self.charge(cost::per_elem(x.items.len() + y.items.len()))?;
                 // One allocation of the final size (a tuple keeps its vector's exact length).
                 let mut v = Vec::with_capacity(x.items.len() + y.items.len());
-                v.extend(
-                    x.items
-                        .iter()
-                        .chain(y.items.iter())
-                        .map(Value::clone_inline),
-                );
+                v.extend(x.items.iter().chain(y.items.iter()).map(Value::clone));
                 Ok(Some(Value::tuple(v)))
             }
             (List(_) | Tuple(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), List(_) | Tuple(_))
