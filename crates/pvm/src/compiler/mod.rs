@@ -501,7 +501,9 @@ impl Compiler {
                         *k -= 1;
                     }
                 }
-                u.code
+                let mut code = u.code;
+                crate::bytecode::quicken(&mut code.ops);
+                code
             }
             None => unreachable_code(),
         }

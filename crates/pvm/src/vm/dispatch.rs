@@ -32,7 +32,7 @@
 //! `--stats` of the 28 suite programs, identical before and after).
 
 use super::{Callee, Exc, Outcome, Vm, R};
-use crate::bytecode::{Code, Op};
+use crate::bytecode::{CmpOp, Code, Op};
 use crate::cost;
 use crate::frame::Frame;
 use crate::value::*;
@@ -182,20 +182,8 @@ impl<'h> Vm<'h> {
                     self.charge(cost::BASIC)?;
                     f.stack.push(Value::None);
                 }
-                Op::LoadFast(i) => {
-                    self.charge(cost::BASIC)?;
-                    match &f.locals[i as usize] {
-                        Some(v) => f.stack.push(v.clone()),
-                        None => return Err(self.unbound_local(code, i)),
-                    }
-                }
-                Op::StoreFast(i) => {
-                    self.charge(cost::BASIC)?;
-                    let v = Self::pop(f);
-                    if let Some(old) = f.locals[i as usize].replace(v) {
-                        release(old);
-                    }
-                }
+                Op::LoadFast(i) => self.load_fast(f, code, i)?,
+                Op::StoreFast(i) => self.store_fast(f, i)?,
                 Op::LoadGlobal(i) => {
                     self.charge(cost::GLOBAL)?;
                     let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
@@ -305,15 +293,17 @@ impl<'h> Vm<'h> {
                 }
                 Op::ForIter(t) => {
                     self.charge(cost::ITER)?;
-                    match Self::for_iter_step(f) {
-                        Some(Some(v)) => f.stack.push(v),
-                        Some(None) => {
-                            f.stack.pop();
-                            f.pc = t as usize;
-                        }
-                        None => self.op_for_iter(f, t)?,
-                    }
+                    self.for_iter(f, t)?;
                 }
+                // Superinstructions (`bytecode::quicken`), section below.
+                Op::LoadFastLoadFast(a, b) => self.load_fast_load_fast::<PROFILE>(f, code, a, b)?,
+                Op::LoadFastLoadConst(a, c) => {
+                    self.load_fast_load_const::<PROFILE>(f, code, a, c)?
+                }
+                Op::StoreFastLoadFast(a, b) => self.store_fast_load_fast::<PROFILE>(f, a, b)?,
+                Op::StoreFastStoreFast(a, b) => self.store_fast_store_fast::<PROFILE>(f, a, b)?,
+                Op::CompareJumpIfFalse(c, t) => self.compare_jump_if_false::<PROFILE>(f, c, t)?,
+                Op::JumpForIter(t, end) => self.jump_for_iter::<PROFILE>(f, t, end)?,
                 Op::ReturnValue => {
                     self.charge(cost::BASIC)?;
                     return Ok(Step::Return(Self::pop(f)));
@@ -405,7 +395,177 @@ fn inline_truth(v: &Value) -> Option<bool> {
     }
 }
 
+/// Superinstructions (`bytecode::quicken`): each runs the first instruction's work, then the
+/// second's, started as the loop starts an instruction ([`Vm::second_starts`]), so charges,
+/// counts and where a limit stops the run are those of the two instructions one after the
+/// other. A profiled run (`PROFILE`: a profile sees every instruction start), or a second half
+/// off its fast path, leaves the second instruction to run from its own slot.
 impl<'h> Vm<'h> {
+    #[inline(always)]
+    fn load_fast(&mut self, f: &mut Frame, code: &Code, a: u32) -> R<()> {
+        self.charge(cost::BASIC)?;
+        match &f.locals[a as usize] {
+            Some(v) => f.stack.push(v.clone()),
+            None => return Err(self.unbound_local(code, a)),
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn store_fast(&mut self, f: &mut Frame, a: u32) -> R<()> {
+        self.charge(cost::BASIC)?;
+        let v = Self::pop(f);
+        if let Some(old) = f.locals[a as usize].replace(v) {
+            release(old);
+        }
+        Ok(())
+    }
+
+    /// `LoadFast(a)` then `LoadFast(b)`; an unbound `b` raises from its own slot.
+    #[inline(always)]
+    fn load_fast_load_fast<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        a: u32,
+        b: u32,
+    ) -> R<()> {
+        self.load_fast(f, code, a)?;
+        if !PROFILE && f.locals[b as usize].is_some() {
+            self.second_starts(f, f.pc)?;
+            self.load_fast(f, code, b)?;
+        }
+        Ok(())
+    }
+
+    /// `LoadFast(a)` then `LoadConst(c)`.
+    #[inline(always)]
+    fn load_fast_load_const<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        a: u32,
+        c: u32,
+    ) -> R<()> {
+        self.load_fast(f, code, a)?;
+        if !PROFILE {
+            self.second_starts(f, f.pc)?;
+            self.charge(cost::BASIC)?;
+            f.stack.push(code.consts[c as usize].clone());
+        }
+        Ok(())
+    }
+
+    /// `StoreFast(a)` then `LoadFast(b)`; an unbound `b` raises from its own slot.
+    #[inline(always)]
+    fn store_fast_load_fast<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        a: u32,
+        b: u32,
+    ) -> R<()> {
+        self.store_fast(f, a)?;
+        if !PROFILE {
+            if let Some(v) = &f.locals[b as usize] {
+                let v = v.clone();
+                self.second_starts(f, f.pc)?;
+                self.charge(cost::BASIC)?;
+                f.stack.push(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// `StoreFast(a)` then `StoreFast(b)`.
+    #[inline(always)]
+    fn store_fast_store_fast<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        a: u32,
+        b: u32,
+    ) -> R<()> {
+        self.store_fast(f, a)?;
+        if !PROFILE {
+            self.second_starts(f, f.pc)?;
+            self.store_fast(f, b)?;
+        }
+        Ok(())
+    }
+
+    /// `Compare(c)` then `JumpIfFalse(t)`, when both operands are small ints or both floats:
+    /// the bool `Compare` would push is the one `JumpIfFalse` pops, so it is never made.
+    #[inline(always)]
+    fn compare_jump_if_false<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        c: CmpOp,
+        t: u32,
+    ) -> R<()> {
+        self.charge(cost::ARITH)?;
+        let fast = match &f.stack[..] {
+            [.., l, r] => super::ops::fast_compare_pair(l, r, c),
+            _ => None,
+        };
+        match fast {
+            Some(b) if !PROFILE => {
+                self.second_starts(f, f.pc)?;
+                self.charge(cost::BASIC)?;
+                // Both operands are inline: nothing to drop.
+                std::mem::forget(f.stack.pop());
+                std::mem::forget(f.stack.pop());
+                if !b {
+                    f.pc = t as usize;
+                }
+            }
+            Some(b) => Self::replace_top2(f, Value::Bool(b)),
+            None => self.op_compare(f, c)?,
+        }
+        Ok(())
+    }
+
+    /// `Jump(t)` to `ForIter(end)`: a loop's back edge and its next step.
+    #[inline(always)]
+    fn jump_for_iter<const PROFILE: bool>(&mut self, f: &mut Frame, t: u32, end: u32) -> R<()> {
+        self.charge(cost::BASIC)?;
+        f.pc = t as usize;
+        if !PROFILE {
+            self.second_starts(f, f.pc)?;
+            self.charge(cost::ITER)?;
+            self.for_iter(f, end)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'h> Vm<'h> {
+    /// The second instruction of a superinstruction, at `at`, starts as the loop starts
+    /// every instruction: the program counter moves past it, it is counted, and work owed
+    /// from below is settled when the attention flag is up.
+    #[inline(always)]
+    fn second_starts(&mut self, f: &mut Frame, at: usize) -> R<()> {
+        f.pc = at + 1;
+        self.stats.instructions += 1;
+        if crate::memory::attention() {
+            self.settle()?;
+        }
+        Ok(())
+    }
+
+    /// `ForIter(t)` once charged: the next item pushed, or the exhausted iterator popped and
+    /// a jump to `t`.
+    #[inline(always)]
+    fn for_iter(&mut self, f: &mut Frame, t: u32) -> R<()> {
+        match Self::for_iter_step(f) {
+            Some(Some(v)) => f.stack.push(v),
+            Some(None) => {
+                f.stack.pop();
+                f.pc = t as usize;
+            }
+            None => self.op_for_iter(f, t)?,
+        }
+        Ok(())
+    }
+
     /// `for` over a range or a list, tuple, bytes or bytearray iterator, stepped in place as
     /// `iter::next` would, without cloning the iterator or dispatching: `Some(Some(item))`,
     /// `Some(None)` when it is exhausted, `None` for any other iterator (the general path,

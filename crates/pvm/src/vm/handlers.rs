@@ -283,7 +283,13 @@ impl<'h> Vm<'h> {
             | Op::MakeFunction(..)
             | Op::Raise(_)
             | Op::PopExcept
-            | Op::Reraise => unreachable!("{op:?} is dispatched by the loop"),
+            | Op::Reraise
+            | Op::LoadFastLoadFast(..)
+            | Op::LoadFastLoadConst(..)
+            | Op::StoreFastLoadFast(..)
+            | Op::StoreFastStoreFast(..)
+            | Op::CompareJumpIfFalse(..)
+            | Op::JumpForIter(..) => unreachable!("{op:?} is dispatched by the loop"),
         }
     }
 

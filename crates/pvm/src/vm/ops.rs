@@ -600,7 +600,7 @@ impl Vm<'_> {
     /// initial text was paid for when it was made). The worst case for the attacker is one
     /// character at a time, where the instruction's own `ARITH` dominates.
     pub(super) fn str_append_in_place(&mut self, f: &mut super::Frame) -> R<bool> {
-        let Some(&Op::StoreFast(slot)) = f.code.ops.get(f.pc) else {
+        let Some(slot) = f.code.ops.get(f.pc).and_then(|op| op.stores_fast()) else {
             return Ok(false);
         };
         let [.., Value::Str(l), Value::Str(r)] = &f.stack[..] else {

@@ -145,6 +145,49 @@ class Actor:
 
 #[test]
 fn pair_loops_charge_as_their_two_instructions_at_every_limit() {
+    profiled_and_plain_agree_at_every_limit(PAIRS);
+}
+
+/// Every superinstruction (`bytecode::quicken`) on its fast path and off it: unprofiled, the
+/// interpreter runs each pair in one dispatch; profiled, one instruction at a time.
+const SUPERINSTRUCTIONS: &str = "\
+class Actor:
+    def work(self, n):
+        keep = []
+        xs = [i * 0.5 for i in range(n)]
+        words = ['b', 'a', 'c'] * n
+        total, other = 0, 1
+        for i in range(n):
+            a = i
+            b = a
+            if a < b + 1:
+                total = total + a
+            if xs[i] >= 3.0:
+                keep.append(total)
+            if words[i] < 'b':
+                keep.append(i)
+            if i == 1.0:
+                keep.append(-1)
+            c, d = a, total
+            other = c
+            keep.append(str(c) + str(d))
+        j = 0
+        while j < n:
+            j = j + 1
+            for w in words[:j]:
+                other = other + len(w)
+        return len(keep) + total + other
+";
+
+#[test]
+fn superinstructions_charge_as_their_two_instructions_at_every_limit() {
+    profiled_and_plain_agree_at_every_limit(SUPERINSTRUCTIONS);
+}
+
+/// Run `src`'s `work(40)` plain and profiled, in full and then stopped at every cycle count
+/// across two stretches and every 8 bytes across the last 4,000 bytes of its growth: results,
+/// cycles and where the run stops must agree.
+fn profiled_and_plain_agree_at_every_limit(src: &'static str) {
     let run = |cycles: u64, memory: u64| {
         let inv = move |src: &'static str| Invocation {
             limits: Limits {
@@ -159,8 +202,8 @@ fn pair_loops_charge_as_their_two_instructions_at_every_limit() {
             ..invocation(src, cycles)
         };
         std::thread::spawn(move || {
-            let plain = invoke(inv(PAIRS), &mut MemHost::new(u64::MAX));
-            let (profiled, _) = invoke_profiled(inv(PAIRS), &mut MemHost::new(u64::MAX));
+            let plain = invoke(inv(src), &mut MemHost::new(u64::MAX));
+            let (profiled, _) = invoke_profiled(inv(src), &mut MemHost::new(u64::MAX));
             (plain, profiled)
         })
         .join()
