@@ -205,10 +205,20 @@ pub enum Op {
     StoreFastLoadFast(u32, u32),
     /// `StoreFast(a)` then `StoreFast(b)`.
     StoreFastStoreFast(u32, u32),
+    /// `LoadFast(a)` then `LoadAttr(i)`.
+    LoadFastLoadAttr(u32, u32),
+    /// `LoadFast(a)` then `Binary(b)` or `Inplace(b)` (the same on the fast path, ints and
+    /// floats; off it, the second instruction runs from its slot).
+    LoadFastBinary(u32, BinOp),
+    /// `LoadConst(c)` then `Binary(b)` or `Inplace(b)`.
+    LoadConstBinary(u32, BinOp),
     /// `Compare(c)` then `JumpIfFalse(t)`.
     CompareJumpIfFalse(CmpOp, u32),
-    /// `Jump(t)` to a `ForIter(end)`: the loop's back edge and its next step.
-    JumpForIter(u32, u32),
+    /// `ForIter(end)` then `StoreFast(a)`.
+    ForIterStoreFast(u32, u32),
+    /// `Jump(t)` to a `ForIter` (or a `ForIterStoreFast`): a loop's back edge and its next
+    /// step.
+    JumpForIter(u32),
 }
 
 impl Op {
@@ -229,33 +239,68 @@ impl Op {
 /// the work of both and moves past the second, and the second keeps its slot, so a jump to it,
 /// its source line and the instruction count are what they were.
 ///
+/// Which pairs: along the straight line, the tiling that saves the most, a pair that also
+/// saves a push and a pop (a value produced only to be consumed) weighing twice a pair that
+/// saves only the dispatch. Then every `Jump` to a loop's `ForIter` runs that step too.
+///
 /// Why results and metering cannot change: the interpreter runs a superinstruction as the
 /// two instructions one after the other, each charging its own cost, counting itself and
 /// settling owed work when the attention flag is up in between (`vm::dispatch`); only the
-/// second dispatch is saved. Where the second half cannot take its fast path (an unbound
-/// local, a comparison of other kinds, a profiled run) the first half runs alone and the
-/// second instruction runs from its own slot.
+/// second dispatch (and the value passed between them) is saved. Where the second half cannot
+/// take its fast path (an unbound local, operands of other kinds, a profiled run) the first
+/// half runs alone and the second instruction runs from its own slot.
 pub fn quicken(ops: &mut [Op]) {
-    for i in 0..ops.len().saturating_sub(1) {
-        // `ops[i + 1]` is still the original: only `ops[i]` is rewritten at step `i`.
-        let fused = match (ops[i], ops[i + 1]) {
-            (Op::LoadFast(a), Op::LoadFast(b)) => Op::LoadFastLoadFast(a, b),
-            (Op::LoadFast(a), Op::LoadConst(c)) => Op::LoadFastLoadConst(a, c),
-            (Op::StoreFast(a), Op::LoadFast(b)) => Op::StoreFastLoadFast(a, b),
-            (Op::StoreFast(a), Op::StoreFast(b)) => Op::StoreFastStoreFast(a, b),
-            (Op::Compare(c), Op::JumpIfFalse(t)) => Op::CompareJumpIfFalse(c, t),
-            _ => continue,
-        };
-        ops[i] = fused;
+    let n = ops.len();
+    // best[i]: the most weight pairs can save in ops[i..]; take[i]: whether the best starts
+    // with the pair at i.
+    let mut best = vec![0u32; n + 2];
+    let mut take = vec![false; n];
+    for i in (0..n.saturating_sub(1)).rev() {
+        let skip = best[i + 1];
+        let pair = fuse(ops[i], ops[i + 1]).map(|(_, w)| w + best[i + 2]);
+        match pair {
+            Some(w) if w > skip => {
+                best[i] = w;
+                take[i] = true;
+            }
+            _ => best[i] = skip,
+        }
     }
-    // Back edges last: a `Jump` whose target is a `ForIter` (never itself rewritten).
-    for i in 0..ops.len() {
+    let mut i = 0;
+    while i + 1 < n {
+        match fuse(ops[i], ops[i + 1]) {
+            Some((fused, _)) if take[i] => {
+                ops[i] = fused;
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+    for i in 0..n {
         if let Op::Jump(t) = ops[i] {
-            if let Some(&Op::ForIter(end)) = ops.get(t as usize) {
-                ops[i] = Op::JumpForIter(t, end);
+            if let Some(Op::ForIter(_) | Op::ForIterStoreFast(..)) = ops.get(t as usize) {
+                ops[i] = Op::JumpForIter(t);
             }
         }
     }
+}
+
+/// The superinstruction for `first` then `second`, with its weight in [`quicken`].
+fn fuse(first: Op, second: Op) -> Option<(Op, u32)> {
+    Some(match (first, second) {
+        (Op::LoadFast(a), Op::LoadFast(b)) => (Op::LoadFastLoadFast(a, b), 1),
+        (Op::LoadFast(a), Op::LoadConst(c)) => (Op::LoadFastLoadConst(a, c), 1),
+        (Op::StoreFast(a), Op::LoadFast(b)) => (Op::StoreFastLoadFast(a, b), 1),
+        (Op::StoreFast(a), Op::StoreFast(b)) => (Op::StoreFastStoreFast(a, b), 1),
+        (Op::LoadFast(a), Op::LoadAttr(i)) => (Op::LoadFastLoadAttr(a, i), 2),
+        (Op::LoadFast(a), Op::Binary(b)) => (Op::LoadFastBinary(a, b), 2),
+        (Op::LoadFast(a), Op::Inplace(b)) => (Op::LoadFastBinary(a, b), 2),
+        (Op::LoadConst(c), Op::Binary(b)) => (Op::LoadConstBinary(c, b), 2),
+        (Op::LoadConst(c), Op::Inplace(b)) => (Op::LoadConstBinary(c, b), 2),
+        (Op::Compare(c), Op::JumpIfFalse(t)) => (Op::CompareJumpIfFalse(c, t), 2),
+        (Op::ForIter(end), Op::StoreFast(a)) => (Op::ForIterStoreFast(end, a), 2),
+        _ => return None,
+    })
 }
 
 /// What a code object is for; decides how names resolve and what a call returns.
@@ -393,12 +438,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quicken_fuses_each_pair_from_the_original_and_keeps_every_slot() {
+    fn quicken_takes_the_tiling_that_saves_most_and_keeps_every_slot() {
         let mut ops = vec![
-            Op::ForIter(7),
+            Op::ForIter(9),
             Op::StoreFast(0),
             Op::LoadFast(0),
             Op::LoadFast(1),
+            Op::Binary(BinOp::Add),
             Op::LoadConst(0),
             Op::Compare(CmpOp::Lt),
             Op::JumpIfFalse(0),
@@ -410,21 +456,22 @@ mod tests {
         assert_eq!(
             ops,
             vec![
-                Op::ForIter(7),
-                Op::StoreFastLoadFast(0, 0),
-                // A chain: each slot pairs with its original successor.
-                Op::LoadFastLoadFast(0, 1),
-                Op::LoadFastLoadConst(1, 0),
+                Op::ForIterStoreFast(9, 0),
+                Op::StoreFast(0),
+                // `a + b`: the load of `b` pairs with the add (it saves a push and a pop),
+                // not with the load of `a`.
+                Op::LoadFast(0),
+                Op::LoadFastBinary(1, BinOp::Add),
+                Op::Binary(BinOp::Add),
                 Op::LoadConst(0),
                 Op::CompareJumpIfFalse(CmpOp::Lt, 0),
                 Op::JumpIfFalse(0),
-                Op::JumpForIter(0, 7),
+                Op::JumpForIter(0),
                 Op::StoreFastStoreFast(1, 2),
                 Op::StoreFast(2),
             ]
         );
         // A superinstruction still says where its first half stores.
-        assert_eq!(ops[1].stores_fast(), Some(0));
-        assert_eq!(ops[8].stores_fast(), Some(1));
+        assert_eq!(ops[9].stores_fast(), Some(1));
     }
 }

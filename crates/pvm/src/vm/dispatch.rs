@@ -32,7 +32,7 @@
 //! `--stats` of the 28 suite programs, identical before and after).
 
 use super::{Callee, Exc, Outcome, Vm, R};
-use crate::bytecode::{CmpOp, Code, Op};
+use crate::bytecode::{BinOp, CmpOp, Code, Op};
 use crate::cost;
 use crate::frame::Frame;
 use crate::value::*;
@@ -302,8 +302,12 @@ impl<'h> Vm<'h> {
                 }
                 Op::StoreFastLoadFast(a, b) => self.store_fast_load_fast::<PROFILE>(f, a, b)?,
                 Op::StoreFastStoreFast(a, b) => self.store_fast_store_fast::<PROFILE>(f, a, b)?,
+                Op::LoadFastLoadAttr(a, i) => self.load_fast_load_attr::<PROFILE>(f, code, a, i)?,
+                Op::LoadFastBinary(a, b) => self.load_fast_binary::<PROFILE>(f, code, a, b)?,
+                Op::LoadConstBinary(c, b) => self.load_const_binary::<PROFILE>(f, code, c, b)?,
                 Op::CompareJumpIfFalse(c, t) => self.compare_jump_if_false::<PROFILE>(f, c, t)?,
-                Op::JumpForIter(t, end) => self.jump_for_iter::<PROFILE>(f, t, end)?,
+                Op::ForIterStoreFast(end, a) => self.for_iter_store_fast::<PROFILE>(f, end, a)?,
+                Op::JumpForIter(t) => self.jump_for_iter::<PROFILE>(f, code, t)?,
                 Op::ReturnValue => {
                     self.charge(cost::BASIC)?;
                     return Ok(Step::Return(Self::pop(f)));
@@ -523,17 +527,151 @@ impl<'h> Vm<'h> {
         Ok(())
     }
 
-    /// `Jump(t)` to `ForIter(end)`: a loop's back edge and its next step.
+    /// `LoadFast(a)` then `LoadAttr(i)`: the attribute is looked up on the local where it
+    /// lies, never pushed and popped.
     #[inline(always)]
-    fn jump_for_iter<const PROFILE: bool>(&mut self, f: &mut Frame, t: u32, end: u32) -> R<()> {
+    fn load_fast_load_attr<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        a: u32,
+        i: u32,
+    ) -> R<()> {
+        if PROFILE {
+            return self.load_fast(f, code, a);
+        }
         self.charge(cost::BASIC)?;
-        f.pc = t as usize;
-        if !PROFILE {
-            self.second_starts(f, f.pc)?;
-            self.charge(cost::ITER)?;
-            self.for_iter(f, end)?;
+        if f.locals[a as usize].is_none() {
+            return Err(self.unbound_local(code, a));
+        }
+        self.second_starts(f, f.pc)?;
+        self.charge(cost::ATTR)?;
+        if let Some(o) = &f.locals[a as usize] {
+            let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+            let v = self.load_attr_cached(o, name, c)?;
+            f.stack.push(v);
         }
         Ok(())
+    }
+
+    /// `LoadFast(a)` then `Binary(b)` or `Inplace(b)`.
+    #[inline(always)]
+    fn load_fast_binary<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        a: u32,
+        b: BinOp,
+    ) -> R<()> {
+        self.charge(cost::BASIC)?;
+        let Some(r) = &f.locals[a as usize] else {
+            return Err(self.unbound_local(code, a));
+        };
+        let fast = f
+            .stack
+            .last()
+            .and_then(|l| super::ops::fast_binary_values(l, r, b));
+        self.binary_second::<PROFILE>(f, fast, |f| f.locals[a as usize].clone())
+    }
+
+    /// `LoadConst(c)` then `Binary(b)` or `Inplace(b)`.
+    #[inline(always)]
+    fn load_const_binary<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        c: u32,
+        b: BinOp,
+    ) -> R<()> {
+        self.charge(cost::BASIC)?;
+        let r = &code.consts[c as usize];
+        let fast = f
+            .stack
+            .last()
+            .and_then(|l| super::ops::fast_binary_values(l, r, b));
+        self.binary_second::<PROFILE>(f, fast, |_| Some(r.clone()))
+    }
+
+    /// The `Binary`/`Inplace` half of `LoadFastBinary`/`LoadConstBinary`, the first half
+    /// charged: `fast` is the result [`super::ops::fast_binary_values`] gave for the top of the
+    /// stack and the loaded operand; without one, the operand (`load`) is pushed and the
+    /// arithmetic instruction runs from its own slot.
+    #[inline(always)]
+    fn binary_second<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        fast: Option<Value>,
+        load: impl FnOnce(&Frame) -> Option<Value>,
+    ) -> R<()> {
+        match fast {
+            Some(z) if !PROFILE => {
+                self.second_starts(f, f.pc)?;
+                self.charge(cost::ARITH)?;
+                // The left operand is an inline int or float (the fast path's condition):
+                // nothing to drop.
+                if let Some(top) = f.stack.last_mut() {
+                    std::mem::forget(std::mem::replace(top, z));
+                }
+            }
+            _ => {
+                if let Some(v) = load(f) {
+                    f.stack.push(v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `ForIter(end)` then `StoreFast(a)`: the item goes to the local, never pushed.
+    #[inline(always)]
+    fn for_iter_store_fast<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        end: u32,
+        a: u32,
+    ) -> R<()> {
+        self.charge(cost::ITER)?;
+        if PROFILE {
+            return self.for_iter(f, end);
+        }
+        match Self::for_iter_step(f) {
+            Some(Some(v)) => {
+                self.second_starts(f, f.pc)?;
+                self.charge(cost::BASIC)?;
+                if let Some(old) = f.locals[a as usize].replace(v) {
+                    release(old);
+                }
+            }
+            Some(None) => {
+                f.stack.pop();
+                f.pc = end as usize;
+            }
+            None => self.op_for_iter(f, end)?,
+        }
+        Ok(())
+    }
+
+    /// `Jump(t)` to the `ForIter` (or `ForIterStoreFast`) at `t`: a loop's back edge and its
+    /// next step.
+    #[inline(always)]
+    fn jump_for_iter<const PROFILE: bool>(&mut self, f: &mut Frame, code: &Code, t: u32) -> R<()> {
+        self.charge(cost::BASIC)?;
+        f.pc = t as usize;
+        if PROFILE {
+            return Ok(());
+        }
+        match code.ops[t as usize] {
+            Op::ForIter(end) => {
+                self.second_starts(f, f.pc)?;
+                self.charge(cost::ITER)?;
+                self.for_iter(f, end)
+            }
+            Op::ForIterStoreFast(end, a) => {
+                self.second_starts(f, f.pc)?;
+                self.for_iter_store_fast::<false>(f, end, a)
+            }
+            _ => Ok(()),
+        }
     }
 }
 

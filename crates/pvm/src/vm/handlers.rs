@@ -288,8 +288,12 @@ impl<'h> Vm<'h> {
             | Op::LoadFastLoadConst(..)
             | Op::StoreFastLoadFast(..)
             | Op::StoreFastStoreFast(..)
+            | Op::LoadFastLoadAttr(..)
+            | Op::LoadFastBinary(..)
+            | Op::LoadConstBinary(..)
             | Op::CompareJumpIfFalse(..)
-            | Op::JumpForIter(..) => unreachable!("{op:?} is dispatched by the loop"),
+            | Op::ForIterStoreFast(..)
+            | Op::JumpForIter(_) => unreachable!("{op:?} is dispatched by the loop"),
         }
     }
 

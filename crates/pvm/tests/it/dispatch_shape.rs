@@ -12,8 +12,9 @@ use std::path::Path;
 
 /// Lines of `exec_loop`, signature to closing brace (247 when written).
 const LOOP_MAX: usize = 250;
-/// Lines of `exec_cold` (263 when written).
-const COLD_MAX: usize = 270;
+/// Lines of `exec_cold` (263 when written; 273 with the superinstructions named among the
+/// instructions the loop dispatches).
+const COLD_MAX: usize = 275;
 /// Lines of any other function in the two files: one screen.
 const HANDLER_MAX: usize = 50;
 

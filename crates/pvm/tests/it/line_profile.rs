@@ -160,8 +160,9 @@ class Actor:
         for i in range(n):
             a = i
             b = a
+            self.k = a
             if a < b + 1:
-                total = total + a
+                total = total + self.k
             if xs[i] >= 3.0:
                 keep.append(total)
             if words[i] < 'b':
