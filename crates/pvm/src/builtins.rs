@@ -387,7 +387,7 @@ pub fn set_exc_args(vm: &Vm, inst: &Instance, mut pos: Vec<Value>) {
 
 /// The attribute-name argument of getattr/setattr/delattr/hasattr.
 fn attr_name(vm: &mut Vm, a: &[Value], fname: &str) -> R<Rc<PyStr>> {
-    match arg(vm, a, 1, fname)? {
+    match arg(vm, a, 1, fname)?.clone() {
         Value::Str(s) => Ok(s),
         other => {
             let tn = vm.type_name(&other);
@@ -396,9 +396,12 @@ fn attr_name(vm: &mut Vm, a: &[Value], fname: &str) -> R<Rc<PyStr>> {
     }
 }
 
-fn arg(vm: &mut Vm, a: &[Value], i: usize, fname: &str) -> R<Value> {
+fn arg<'a>(vm: &mut Vm, a: &'a [Value], i: usize, fname: &str) -> R<&'a Value> {
+    // A reference, not a clone: a value built in the result's memory and read back whole
+    // is a store-forwarding stall on every builtin call (abs() spent a third of its time
+    // there); the callers that keep the argument clone it themselves.
     match a.get(i) {
-        Some(v) => Ok(v.clone()),
+        Some(v) => Ok(v),
         None => Err(vm.type_err(format!("{fname}() missing required argument"))),
     }
 }
@@ -576,7 +579,7 @@ fn print(vm: &mut Vm, mut a: Args) -> R<Value> {
 }
 
 fn round(vm: &mut Vm, a: Args) -> R<Value> {
-    let x = arg(vm, &a.pos, 0, "round")?;
+    let x = arg(vm, &a.pos, 0, "round")?.clone();
     let nd = a.pos.get(1).cloned().filter(|v| !v.is_none());
     match (&x, nd) {
         (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), None) => Ok(match x {
@@ -1041,7 +1044,7 @@ fn sorted(vm: &mut Vm, mut a: Args) -> R<Value> {
 
 /// `reversed(…)`.
 fn reversed(vm: &mut Vm, a: Args) -> R<Value> {
-    let v = arg(vm, &a.pos, 0, "reversed")?;
+    let v = arg(vm, &a.pos, 0, "reversed")?.clone();
     if let Value::Instance(_) | Value::Class(_) = &v {
         // `__reversed__ = None` opts out (collections.abc.Mapping does).
         if vm
@@ -1128,7 +1131,7 @@ fn map(vm: &mut Vm, a: Args) -> R<Value> {
     if a.pos.len() < 2 {
         return Err(vm.type_err("map() must have at least two arguments."));
     }
-    let f = arg(vm, &a.pos, 0, "map")?;
+    let f = arg(vm, &a.pos, 0, "map")?.clone();
     let mut its = Vec::new();
     for x in &a.pos[1..] {
         its.push(vm.iter(x)?);
@@ -1141,7 +1144,7 @@ fn map(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `filter(…)`.
 fn filter(vm: &mut Vm, a: Args) -> R<Value> {
-    let f = arg(vm, &a.pos, 0, "filter")?;
+    let f = arg(vm, &a.pos, 0, "filter")?.clone();
     let it = {
         let x_ = arg(vm, &a.pos, 1, "filter")?;
         vm.iter(&x_)
@@ -1162,7 +1165,7 @@ fn isinstance(vm: &mut Vm, a: &[Value]) -> R<Value> {
 /// `issubclass(…)`.
 fn issubclass(vm: &mut Vm, a: Args) -> R<Value> {
     let c = arg(vm, &a.pos, 0, "issubclass")?;
-    let t = arg(vm, &a.pos, 1, "issubclass")?;
+    let t = arg(vm, &a.pos, 1, "issubclass")?.clone();
     let Value::Class(c) = c else {
         return Err(vm.type_err("issubclass() arg 1 must be a class"));
     };
@@ -1270,7 +1273,7 @@ fn getattr(vm: &mut Vm, a: Args) -> R<Value> {
 fn setattr(vm: &mut Vm, a: Args) -> R<Value> {
     let o = arg(vm, &a.pos, 0, "setattr")?;
     let n = attr_name(vm, &a.pos, "setattr")?;
-    let v = arg(vm, &a.pos, 2, "setattr")?;
+    let v = arg(vm, &a.pos, 2, "setattr")?.clone();
     vm.setattr(&o, &n.s, v)?;
     Ok(Value::None)
 }
@@ -1297,7 +1300,7 @@ fn ascii(vm: &mut Vm, a: Args) -> R<Value> {
 
 /// `iter(…)`.
 fn iter(vm: &mut Vm, a: &[Value]) -> R<Value> {
-    let v = arg(vm, a, 0, "iter")?;
+    let v = arg(vm, a, 0, "iter")?.clone();
     if let Some(s) = a.get(1) {
         if !vm.is_callable(&v) {
             return Err(vm.type_err("iter(v, w): v must be callable"));
@@ -1384,8 +1387,8 @@ fn any_all(vm: &mut Vm, any: bool, a: &[Value]) -> R<Value> {
 
 /// `divmod(…)`.
 fn divmod(vm: &mut Vm, a: &[Value]) -> R<Value> {
-    let x = arg(vm, a, 0, "divmod")?;
-    let y = arg(vm, a, 1, "divmod")?;
+    let x = arg(vm, a, 0, "divmod")?.clone();
+    let y = arg(vm, a, 1, "divmod")?.clone();
     let numeric = |v: &Value| {
         matches!(
             v,
@@ -1432,8 +1435,8 @@ fn divmod(vm: &mut Vm, a: &[Value]) -> R<Value> {
 
 /// `pow(…)`.
 fn pow(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let x = arg(vm, &a.pos, 0, "pow")?;
-    let y = arg(vm, &a.pos, 1, "pow")?;
+    let x = arg(vm, &a.pos, 0, "pow")?.clone();
+    let y = arg(vm, &a.pos, 1, "pow")?.clone();
     match a.pos.get(2).cloned().or_else(|| a.take_kw("mod")) {
         // Three-argument pow on an instance (e.g. decimal.Decimal) is its
         // `__pow__(y, mod)`, as CPython's ternary slot; ints keep the fast path.
@@ -1589,7 +1592,7 @@ fn int_from_bytes(vm: &mut Vm, mut a: Args) -> R<Value> {
 }
 
 fn int_from_bytes_value(vm: &mut Vm, mut a: Args) -> R<Value> {
-    let b = arg(vm, &a.pos, 0, "from_bytes")?;
+    let b = arg(vm, &a.pos, 0, "from_bytes")?.clone();
     let order = a
         .pos
         .get(1)
