@@ -194,8 +194,7 @@ impl<'h> Vm<'h> {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
                     let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-                    let v = self.load_attr_cached(&o, name, c)?;
-                    f.stack.push(v);
+                    self.load_attr_push(&mut f.stack, &o, name, c)?;
                 }
                 Op::StoreAttr(i) => {
                     self.charge(cost::ATTR)?;
@@ -548,8 +547,7 @@ impl<'h> Vm<'h> {
         self.charge(cost::ATTR)?;
         if let Some(o) = &f.locals[a as usize] {
             let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-            let v = self.load_attr_cached(o, name, c)?;
-            f.stack.push(v);
+            self.load_attr_push(&mut f.stack, o, name, c)?;
         }
         Ok(())
     }

@@ -100,9 +100,15 @@ impl PyDict {
     /// Lookup of a code name, trying the position `c.hint` first (by key identity: a dict has
     /// one entry per key, so an entry holding this very string is the one), then the
     /// remembered absence `c.absent` (`PyDict::find_name_memo`), remembering where it was
-    /// found or that it was missing.
+    /// found or that it was missing. The value found is pushed onto `stack` (see
+    /// [`Vm::load_attr_push`] for why); `false`: not in this dict.
     #[inline(always)]
-    pub fn get_name_hinted(&self, name: &Rc<PyStr>, c: &NameCache) -> Option<Value> {
+    pub fn push_name_hinted(
+        &self,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+        stack: &mut Vec<Value>,
+    ) -> bool {
         {
             let t = self.table.borrow();
             if let Some(Some(e)) = t.entries.get(c.hint.get() as usize) {
@@ -110,11 +116,18 @@ impl PyDict {
                     // What the walk to this entry would have cost: a remembered position
                     // must not make a lookup cheaper on a warm thread than on a cold one.
                     crate::value::owe_probes(u64::from(e.probes()));
-                    return Some(e.value.clone());
+                    stack.push(e.value.clone());
+                    return true;
                 }
             }
         }
-        self.get_name_rehint(name, c)
+        match self.get_name_rehint(name, c) {
+            Some(v) => {
+                stack.push(v);
+                true
+            }
+            None => false,
+        }
     }
 
     #[inline(never)]
@@ -125,7 +138,7 @@ impl PyDict {
         t.entries[i].as_ref().map(|e| e.value.clone())
     }
 
-    /// Store under a code name, trying the position `hint` first (see `get_name_hinted`).
+    /// Store under a code name, trying the position `hint` first (see `push_name_hinted`).
     #[inline(always)]
     pub fn set_name_hinted(&self, name: &Rc<PyStr>, v: Value, hint: &Cell<u32>) {
         {
@@ -145,16 +158,26 @@ impl PyDict {
 impl Vm<'_> {
     /// `LoadAttr`: an attribute found in an instance's dict where the class lets it win; else
     /// the full [`Vm::getattr`].
-    pub fn load_attr_cached(&mut self, obj: &Value, name: &Rc<PyStr>, c: &NameCache) -> R<Value> {
+    ///
+    /// The attribute is pushed onto `stack` here rather than returned: a value returned
+    /// through memory and pushed by the caller is read back whole right after being written
+    /// in pieces, a store-forwarding stall that was a tenth of an attribute-heavy program.
+    pub fn load_attr_push(
+        &mut self,
+        stack: &mut Vec<Value>,
+        obj: &Value,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+    ) -> R<()> {
         if let Value::Instance(i) = obj {
             let dict_load = c.flags_for(self, &i.class.borrow(), name) & FACT_DICT_LOAD != 0;
-            if dict_load {
-                if let Some(v) = i.dict.get_name_hinted(name, c) {
-                    return Ok(v);
-                }
+            if dict_load && i.dict.push_name_hinted(name, c, stack) {
+                return Ok(());
             }
         }
-        self.load_attr_uncached(obj, name)
+        let v = self.load_attr_uncached(obj, name)?;
+        stack.push(v);
+        Ok(())
     }
 
     /// `LoadAttr` past the instance-dict fast path: the full lookup.
@@ -226,7 +249,7 @@ impl Vm<'_> {
     /// - a builtin name: the globals have not changed since it was last missing from them
     ///   (`c.absent` names their table's stamp), so neither the remembered position nor a walk
     ///   can find it; owe that walk's slots as `find_name_memo` would, and go to the builtins;
-    /// - else the remembered position, charged as `get_name_hinted` charges it.
+    /// - else the remembered position, charged as `push_name_hinted` charges it.
     #[inline(always)]
     pub fn load_global_cached(
         &mut self,
