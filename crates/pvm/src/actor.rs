@@ -340,7 +340,7 @@ fn run_actor(
                 Ok(a) => a,
                 Err(e) => return Ok(Err(e)),
             };
-            if let Some(Value::Function(f)) = cls.lookup("__init__") {
+            if let Some(Value::Function(f)) = cls.lookup_static("__init__") {
                 let args = match canonical_address_args(vm, &f, &sdk, args)? {
                     Ok(a) => a,
                     Err(e) => return Ok(Err(e)),

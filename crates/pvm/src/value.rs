@@ -1323,6 +1323,10 @@ const LOOKUP_CACHE_SIZE: usize = 32;
 #[derive(Debug)]
 struct LookupEntry {
     name: Rc<PyStr>,
+    /// The address of the text the entry was made for: `name`'s own (held alive by it), or
+    /// a `&'static str` the Rust code asked with (alive forever). Either way no other text
+    /// can have it, so an equal address and length is a hit without reading the text.
+    key: usize,
     /// (MRO position, 0 = the class itself; index in that class's dict), or `None` if absent.
     found: Option<(u32, u32)>,
 }
@@ -1461,16 +1465,27 @@ impl Class {
     /// The walk is priced by its length ([`owe_mro_walk`]), the same whether the cache or
     /// the walk answered.
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        self.lookup_cached(name, None)
+        self.lookup_cached(name, None, false)
     }
 
     /// [`Class::lookup`] by a name from code: found in the cache by pointer, without reading
     /// the text, when the same interned name asked before.
     pub fn lookup_name(&self, name: &Rc<PyStr>) -> Option<Value> {
-        self.lookup_cached(&name.s, Some(name))
+        self.lookup_cached(&name.s, Some(name), false)
     }
 
-    fn lookup_cached(&self, name: &str, interned: Option<&Rc<PyStr>>) -> Option<Value> {
+    /// [`Class::lookup`] by a name written in the Rust code (a special method's, say): found
+    /// in the cache by the text's address, without reading the text, when asked before.
+    pub fn lookup_static(&self, name: &'static str) -> Option<Value> {
+        self.lookup_cached(name, None, true)
+    }
+
+    fn lookup_cached(
+        &self,
+        name: &str,
+        interned: Option<&Rc<PyStr>>,
+        is_static: bool,
+    ) -> Option<Value> {
         let owe = |namespaces: usize| owe_mro_walk(namespaces, name.len());
         if name == "__hash__" {
             // Synthesised for builtin value types, so not a dict position; see below. Priced
@@ -1484,10 +1499,11 @@ impl Class {
             cache.clear();
             self.lookup_epoch.set(epoch);
         }
-        // The entry holds its name alive, so equal data pointers and lengths mean equal text.
+        // Equal text addresses and lengths mean equal text (`LookupEntry::key`).
+        let at = name.as_ptr() as usize;
         let hit = cache
             .iter()
-            .position(|e| e.name.s.as_ptr() == name.as_ptr() && e.name.s.len() == name.len())
+            .position(|e| e.key == at && e.name.s.len() == name.len())
             .or_else(|| cache.iter().position(|e| *e.name.s == *name));
         if let Some(e) = hit.map(|k| &cache[k]) {
             owe(self.walk_len(e.found));
@@ -1508,12 +1524,21 @@ impl Class {
         if cache.len() == LOOKUP_CACHE_SIZE {
             cache.clear();
         }
-        let name = match interned {
+        let entry_name = match interned {
             Some(n) => n.clone(),
             // Not the program's memory: the cache must not move any accounted figure.
             None => Rc::new(crate::memory::unaccounted(|| PyStr::new(name))),
         };
-        cache.push(LookupEntry { name, found });
+        let key = if is_static {
+            at
+        } else {
+            entry_name.s.as_ptr() as usize
+        };
+        cache.push(LookupEntry {
+            name: entry_name,
+            key,
+            found,
+        });
         v
     }
 

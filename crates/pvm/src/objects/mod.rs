@@ -913,7 +913,7 @@ pub fn getitem(vm: &mut Vm, o: &Value, k: &Value) -> R<Value> {
             .unwrap_or_default()),
         (Value::Class(c), _) => {
             // Generic aliases like list[int] in annotations evaluate to the class itself.
-            if let Some(m) = c.lookup("__class_getitem__") {
+            if let Some(m) = c.lookup_static("__class_getitem__") {
                 let f = match m {
                     Value::ClassMethod(w) => w.0.clone(),
                     other => other,

@@ -438,7 +438,7 @@ impl Vm<'_> {
             return crate::builtins::construct(self, c, args);
         }
         // User class: __new__ then __init__.
-        let inst = match c.lookup("__new__") {
+        let inst = match c.lookup_static("__new__") {
             // `object.__new__` (a builtin) is the default below; native modules' classes
             // (`crate::native`) may define their own `__new__`.
             Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w)) if !is_builtin_new(&w.0) => {
@@ -470,7 +470,7 @@ impl Vm<'_> {
             }
             _ => self.new_instance(c, &args)?,
         };
-        match c.lookup("__init__") {
+        match c.lookup_static("__init__") {
             Some(Value::Function(f)) => {
                 args.pos.insert(0, inst.clone());
                 let r = self.call_function(&f, args)?;
@@ -506,7 +506,7 @@ impl Vm<'_> {
                 return init.as_ref().and_then(std::rc::Weak::upgrade);
             }
         }
-        let default_new = match c.lookup("__new__") {
+        let default_new = match c.lookup_static("__new__") {
             Some(Value::StaticMethod(w)) | Some(Value::ClassMethod(w)) => is_builtin_new(&w.0),
             Some(Value::Function(_)) => false,
             _ => true,
@@ -516,7 +516,7 @@ impl Vm<'_> {
             && default_new
             && !c.dict.borrow().contains_key("__builtin_ctor__")
             && !is_builtin_class(self, c);
-        let init = match c.lookup("__init__") {
+        let init = match c.lookup_static("__init__") {
             Some(Value::Function(f)) if plain => Some(f),
             _ => None,
         };
@@ -528,7 +528,7 @@ impl Vm<'_> {
     /// Instantiate a user metaclass: its `__new__` (or `type.__new__`), then its `__init__`.
     fn call_metaclass(&mut self, meta: &Rc<Class>, args: Args) -> R<Value> {
         let mcls = Value::Class(meta.clone());
-        let cls = match meta.lookup("__new__") {
+        let cls = match meta.lookup_static("__new__") {
             Some(Value::StaticMethod(w)) => {
                 let mut a = args.clone();
                 a.pos.insert(0, mcls.clone());
@@ -553,7 +553,7 @@ impl Vm<'_> {
                 .as_ref()
                 .is_some_and(|m| m.is_subclass(meta));
             if is_inst {
-                if let Some(init @ Value::Function(_)) = meta.lookup("__init__") {
+                if let Some(init @ Value::Function(_)) = meta.lookup_static("__init__") {
                     let mut a = args;
                     a.pos.insert(0, cls.clone());
                     self.call(&init, a)?;
@@ -626,11 +626,11 @@ impl Vm<'_> {
     }
 
     /// Look up a special method on the type of `v` (user classes only).
-    pub fn lookup_dunder(&self, v: &Value, name: &str) -> Option<Value> {
+    pub fn lookup_dunder(&self, v: &Value, name: &'static str) -> Option<Value> {
         match v {
             Value::Instance(i) => {
                 let c = i.cls();
-                let m = c.lookup(name)?;
+                let m = c.lookup_static(name)?;
                 if let Value::Builtin(b) = &m {
                     if matches!(b.kind, BuiltinKind::Func(_)) && is_object_default(name) {
                         return None;
@@ -641,7 +641,7 @@ impl Vm<'_> {
             // A class's special methods come from its metaclass (user metaclasses only).
             Value::Class(c) => {
                 let meta = c.meta.borrow().clone()?;
-                let m = meta.lookup(name)?;
+                let m = meta.lookup_static(name)?;
                 if matches!(m, Value::Builtin(_)) {
                     return None;
                 }
@@ -652,7 +652,12 @@ impl Vm<'_> {
     }
 
     /// Call a special method if the type defines it.
-    pub fn call_dunder(&mut self, v: &Value, name: &str, args: Vec<Value>) -> R<Option<Value>> {
+    pub fn call_dunder(
+        &mut self,
+        v: &Value,
+        name: &'static str,
+        args: Vec<Value>,
+    ) -> R<Option<Value>> {
         match self.lookup_dunder(v, name) {
             Some(m) => self.call_special(v, m, args).map(Some),
             None => Ok(None),
@@ -669,7 +674,7 @@ impl Vm<'_> {
 
     /// [`Vm::call_dunder`] with one argument, its vector built only when the method exists
     /// and built once (operators call their special methods this way).
-    pub fn call_dunder1(&mut self, v: &Value, name: &str, arg: &Value) -> R<Option<Value>> {
+    pub fn call_dunder1(&mut self, v: &Value, name: &'static str, arg: &Value) -> R<Option<Value>> {
         let Some(m) = self.lookup_dunder(v, name) else {
             return Ok(None);
         };
@@ -735,7 +740,7 @@ impl Vm<'_> {
 
     /// Instances of `cls` take `object.__setattr__` (no class in the MRO overrides it).
     pub fn class_setattr_is_default(&self, cls: &Class) -> bool {
-        match cls.lookup("__setattr__") {
+        match cls.lookup_static("__setattr__") {
             None => true,
             Some(Value::Builtin(b)) => matches!(b.kind, BuiltinKind::Func(_)),
             Some(_) => false,

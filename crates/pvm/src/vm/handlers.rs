@@ -1194,7 +1194,7 @@ impl<'h> Vm<'h> {
             f.stack.push(Value::Bool(sc.is_subclass(c)));
             return Ok(());
         }
-        let match_args = c.lookup("__match_args__");
+        let match_args = c.lookup_static("__match_args__");
         // CPython's builtin types that match their subject itself for one positional
         // sub-pattern (`case int(x)`), unless they define `__match_args__`.
         let self_match = matches!(

@@ -1040,7 +1040,7 @@ impl<'h> Vm<'h> {
             }
         }
         if let Some(parent) = cls.mro.first() {
-            if let Some(init_sub) = parent.lookup("__init_subclass__") {
+            if let Some(init_sub) = parent.lookup_static("__init_subclass__") {
                 let args = Args {
                     pos: vec![Value::Class(cls.clone())],
                     kw,

@@ -1717,8 +1717,8 @@ impl Vm<'_> {
             Value::Instance(i) => {
                 let cls = i.cls();
                 // `__hash__ = object.__hash__` next to an `__eq__` keeps identity hashing.
-                let object_hash = matches!(cls.lookup("__hash__"), Some(Value::Builtin(_)));
-                if let Some(h) = cls.lookup("__hash__") {
+                let object_hash = matches!(cls.lookup_static("__hash__"), Some(Value::Builtin(_)));
+                if let Some(h) = cls.lookup_static("__hash__") {
                     if h.is_none() {
                         return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
                     }
