@@ -205,6 +205,8 @@ pub enum Op {
     StoreFastLoadFast(u32, u32),
     /// `StoreFast(a)` then `StoreFast(b)`.
     StoreFastStoreFast(u32, u32),
+    /// `LoadGlobal(i)` then `LoadFast(a)`.
+    LoadGlobalLoadFast(u32, u32),
     /// `LoadFast(a)` then `LoadAttr(i)`.
     LoadFastLoadAttr(u32, u32),
     /// `LoadFast(a)` then `Binary(b)` or `Inplace(b)` (the same on the fast path, ints and
@@ -292,6 +294,7 @@ fn fuse(first: Op, second: Op) -> Option<(Op, u32)> {
         (Op::LoadFast(a), Op::LoadConst(c)) => (Op::LoadFastLoadConst(a, c), 1),
         (Op::StoreFast(a), Op::LoadFast(b)) => (Op::StoreFastLoadFast(a, b), 1),
         (Op::StoreFast(a), Op::StoreFast(b)) => (Op::StoreFastStoreFast(a, b), 1),
+        (Op::LoadGlobal(i), Op::LoadFast(a)) => (Op::LoadGlobalLoadFast(i, a), 1),
         (Op::LoadFast(a), Op::LoadAttr(i)) => (Op::LoadFastLoadAttr(a, i), 2),
         (Op::LoadFast(a), Op::Binary(b)) => (Op::LoadFastBinary(a, b), 2),
         (Op::LoadFast(a), Op::Inplace(b)) => (Op::LoadFastBinary(a, b), 2),

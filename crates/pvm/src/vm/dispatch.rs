@@ -184,12 +184,7 @@ impl<'h> Vm<'h> {
                 }
                 Op::LoadFast(i) => self.load_fast(f, code, i)?,
                 Op::StoreFast(i) => self.store_fast(f, i)?,
-                Op::LoadGlobal(i) => {
-                    self.charge(cost::GLOBAL)?;
-                    let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-                    let v = self.load_global_cached(&f.globals, name, c)?;
-                    f.stack.push(v);
-                }
+                Op::LoadGlobal(i) => self.load_global(f, code, i)?,
                 Op::LoadAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
@@ -301,6 +296,9 @@ impl<'h> Vm<'h> {
                 }
                 Op::StoreFastLoadFast(a, b) => self.store_fast_load_fast::<PROFILE>(f, a, b)?,
                 Op::StoreFastStoreFast(a, b) => self.store_fast_store_fast::<PROFILE>(f, a, b)?,
+                Op::LoadGlobalLoadFast(i, a) => {
+                    self.load_global_load_fast::<PROFILE>(f, code, i, a)?
+                }
                 Op::LoadFastLoadAttr(a, i) => self.load_fast_load_attr::<PROFILE>(f, code, a, i)?,
                 Op::LoadFastBinary(a, b) => self.load_fast_binary::<PROFILE>(f, code, a, b)?,
                 Op::LoadConstBinary(c, b) => self.load_const_binary::<PROFILE>(f, code, c, b)?,
@@ -420,6 +418,33 @@ impl<'h> Vm<'h> {
         let v = Self::pop(f);
         if let Some(old) = f.locals[a as usize].replace(v) {
             release(old);
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn load_global(&mut self, f: &mut Frame, code: &Code, i: u32) -> R<()> {
+        self.charge(cost::GLOBAL)?;
+        let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
+        let v = self.load_global_cached(&f.globals, name, c)?;
+        f.stack.push(v);
+        Ok(())
+    }
+
+    /// `LoadGlobal(i)` then `LoadFast(a)` (`len(x)`, `abs(x)`…); an unbound `a` raises from
+    /// its own slot.
+    #[inline(always)]
+    fn load_global_load_fast<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        i: u32,
+        a: u32,
+    ) -> R<()> {
+        self.load_global(f, code, i)?;
+        if !PROFILE && f.locals[a as usize].is_some() {
+            self.second_starts(f, f.pc)?;
+            self.load_fast(f, code, a)?;
         }
         Ok(())
     }

@@ -288,6 +288,7 @@ impl<'h> Vm<'h> {
             | Op::LoadFastLoadConst(..)
             | Op::StoreFastLoadFast(..)
             | Op::StoreFastStoreFast(..)
+            | Op::LoadGlobalLoadFast(..)
             | Op::LoadFastLoadAttr(..)
             | Op::LoadFastBinary(..)
             | Op::LoadConstBinary(..)
