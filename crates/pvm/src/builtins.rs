@@ -851,7 +851,7 @@ fn float_fromhex(vm: &mut Vm, a: Args) -> R<Value> {
     let f = Value::Float(crate::objects::int::float_fromhex(vm, &s.s)?);
     // A subclass gets `cls(value)`, as CPython's classmethod does.
     match &cls {
-        Value::Class(c) if !Rc::ptr_eq(c, &vm.types.float) => vm.call(&cls, Args::new(vec![f])),
+        Value::Class(c) if !Rc::ptr_eq(c, &vm.types.float) => vm.call(cls, Args::new(vec![f])),
         _ => Ok(f),
     }
 }
@@ -861,7 +861,7 @@ fn dict_fromkeys(vm: &mut Vm, a: Args) -> R<Value> {
     let cls = arg(vm, &a.pos, 0, "fromkeys")?;
     let keys = {
         let x_ = arg(vm, &a.pos, 1, "fromkeys")?;
-        vm.collect(&x_)
+        vm.collect(x_)
     }?;
     let v = a.pos.get(2).cloned().unwrap_or_default();
     if matches!(&cls, Value::Class(c) if Rc::ptr_eq(c, &vm.types.dict)) {
@@ -871,7 +871,7 @@ fn dict_fromkeys(vm: &mut Vm, a: Args) -> R<Value> {
         }
         return Ok(Value::Dict(d));
     }
-    let d = vm.call(&cls, Args::default())?;
+    let d = vm.call(cls, Args::default())?;
     for k in keys {
         vm.setitem(&d, k, v.clone())?;
     }
@@ -923,7 +923,7 @@ fn len(vm: &mut Vm, a: &[Value]) -> R<Value> {
         )));
     }
     let v = arg(vm, a, 0, "len")?;
-    let n = len_of(vm, &v)?;
+    let n = len_of(vm, v)?;
     Ok(Value::Int(n as i64))
 }
 
@@ -938,17 +938,14 @@ fn abs(vm: &mut Vm, a: &[Value]) -> R<Value> {
         Value::Bool(b) => Ok(Value::Int(*b as i64)),
         Value::BigInt(b) => vm.int_result(num_traits::Signed::abs(&**b)),
         Value::Float(f) => Ok(Value::Float(f.abs())),
-        _ => match vm.call_dunder(&v, "__abs__", vec![])? {
+        _ => match vm.call_dunder(v, "__abs__", vec![])? {
             Some(r) => Ok(r),
             // A subclass of int/float without __abs__ takes its value's.
-            None if !Vm::base_of(&v).is(&v) => {
-                let b = Vm::base_of(&v);
+            None if !Vm::base_of(v).is(v) => {
+                let b = Vm::base_of(v);
                 abs(vm, &[b])
             }
-            None => Err(vm.type_err(format!(
-                "bad operand type for abs(): '{}'",
-                vm.type_name(&v)
-            ))),
+            None => Err(vm.type_err(format!("bad operand type for abs(): '{}'", vm.type_name(v)))),
         },
     }
 }
@@ -978,9 +975,9 @@ fn sum_of(vm: &mut Vm, a: &[Value], start: Option<Value>) -> R<Value> {
     let it = {
         let x_ = arg(vm, a, 0, "sum")?;
         if let Value::List(_) | Value::Tuple(_) = x_ {
-            return sum_seq(vm, &x_, start);
+            return sum_seq(vm, x_, start);
         }
-        vm.iter(&x_)
+        vm.iter(x_)
     }?;
     let mut acc = start;
     while let Some(x) = vm.next(&it)? {
@@ -1036,7 +1033,7 @@ fn sorted(vm: &mut Vm, mut a: Args) -> R<Value> {
     };
     let items = {
         let x_ = arg(vm, &a.pos, 0, "sorted")?;
-        vm.collect(&x_)
+        vm.collect(x_)
     }?;
     let v = crate::objects::list::sort_values(vm, items, &key, rev)?;
     Ok(Value::list(v))
@@ -1102,7 +1099,7 @@ fn enumerate(vm: &mut Vm, mut a: Args) -> R<Value> {
     }
     let it = {
         let x_ = arg(vm, &a.pos, 0, "enumerate")?;
-        vm.iter(&x_)
+        vm.iter(x_)
     }?;
     Ok(Value::Iter(Rc::new(PyIter::new(IterState::Enumerate {
         it,
@@ -1147,7 +1144,7 @@ fn filter(vm: &mut Vm, a: Args) -> R<Value> {
     let f = arg(vm, &a.pos, 0, "filter")?.clone();
     let it = {
         let x_ = arg(vm, &a.pos, 1, "filter")?;
-        vm.iter(&x_)
+        vm.iter(x_)
     }?;
     Ok(Value::Iter(Rc::new(PyIter::new(IterState::Filter {
         f,
@@ -1159,7 +1156,7 @@ fn filter(vm: &mut Vm, a: Args) -> R<Value> {
 fn isinstance(vm: &mut Vm, a: &[Value]) -> R<Value> {
     let v = arg(vm, a, 0, "isinstance")?;
     let t = arg(vm, a, 1, "isinstance")?;
-    Ok(Value::Bool(is_instance(vm, &v, &t)?))
+    Ok(Value::Bool(is_instance(vm, v, t)?))
 }
 
 /// `issubclass(…)`.
@@ -1218,7 +1215,7 @@ fn issubclass(vm: &mut Vm, a: Args) -> R<Value> {
 fn hasattr(vm: &mut Vm, a: Args) -> R<Value> {
     let o = arg(vm, &a.pos, 0, "hasattr")?;
     let n = attr_name(vm, &a.pos, "hasattr")?;
-    match vm.getattr(&o, &n.s) {
+    match vm.getattr(o, &n.s) {
         Ok(_) => Ok(Value::Bool(true)),
         Err(e) if vm.exc_is(&e, "AttributeError") => Ok(Value::Bool(false)),
         Err(e) => Err(e),
@@ -1262,7 +1259,7 @@ fn dir_(vm: &mut Vm, a: Args) -> R<Value> {
 fn getattr(vm: &mut Vm, a: Args) -> R<Value> {
     let o = arg(vm, &a.pos, 0, "getattr")?;
     let n = attr_name(vm, &a.pos, "getattr")?;
-    match vm.getattr_str(&o, &n) {
+    match vm.getattr_str(o, &n) {
         Ok(v) => Ok(v),
         Err(e) if vm.exc_is(&e, "AttributeError") && a.pos.len() > 2 => Ok(a.pos[2].clone()),
         Err(e) => Err(e),
@@ -1274,7 +1271,7 @@ fn setattr(vm: &mut Vm, a: Args) -> R<Value> {
     let o = arg(vm, &a.pos, 0, "setattr")?;
     let n = attr_name(vm, &a.pos, "setattr")?;
     let v = arg(vm, &a.pos, 2, "setattr")?.clone();
-    vm.setattr(&o, &n.s, v)?;
+    vm.setattr(o, &n.s, v)?;
     Ok(Value::None)
 }
 
@@ -1282,20 +1279,20 @@ fn setattr(vm: &mut Vm, a: Args) -> R<Value> {
 fn delattr(vm: &mut Vm, a: Args) -> R<Value> {
     let o = arg(vm, &a.pos, 0, "delattr")?;
     let n = attr_name(vm, &a.pos, "delattr")?;
-    vm.delattr(&o, &n.s)?;
+    vm.delattr(o, &n.s)?;
     Ok(Value::None)
 }
 
 /// `repr(…)`.
 fn repr(vm: &mut Vm, a: &[Value]) -> R<Value> {
     let v = arg(vm, a, 0, "repr")?;
-    Ok(Value::str(&vm.repr(&v)?))
+    Ok(Value::str(&vm.repr(v)?))
 }
 
 /// `ascii(…)`.
 fn ascii(vm: &mut Vm, a: Args) -> R<Value> {
     let v = arg(vm, &a.pos, 0, "ascii")?;
-    Ok(Value::str(&crate::format::ascii_escape(&vm.repr(&v)?)))
+    Ok(Value::str(&crate::format::ascii_escape(&vm.repr(v)?)))
 }
 
 /// `iter(…)`.
@@ -1341,7 +1338,7 @@ fn next(vm: &mut Vm, a: &[Value]) -> R<Value> {
     // Coroutines and async generators are not iterators.
     if let Value::Generator(g) = &it {
         if g.coroutine || g.async_gen {
-            let tn = vm.type_name(&it);
+            let tn = vm.type_name(it);
             return Err(vm.type_err(format!("'{tn}' object is not an iterator")));
         }
         return match vm.gen_send(g, Value::None)? {
@@ -1358,9 +1355,9 @@ fn next(vm: &mut Vm, a: &[Value]) -> R<Value> {
         };
     }
     if !matches!(it, Value::Iter(_) | Value::Instance(_)) {
-        return Err(vm.type_err(format!("'{}' object is not an iterator", vm.type_name(&it))));
+        return Err(vm.type_err(format!("'{}' object is not an iterator", vm.type_name(it))));
     }
-    match vm.next(&it)? {
+    match vm.next(it)? {
         Some(v) => Ok(v),
         None => match a.get(1) {
             Some(d) => Ok(d.clone()),
@@ -1373,7 +1370,7 @@ fn next(vm: &mut Vm, a: &[Value]) -> R<Value> {
 fn any_all(vm: &mut Vm, any: bool, a: &[Value]) -> R<Value> {
     let it = {
         let x_ = arg(vm, a, 0, if any { "any" } else { "all" })?;
-        vm.iter(&x_)
+        vm.iter(x_)
     }?;
     while let Some(x) = vm.next(&it)? {
         vm.charge(cost::PER_ELEM)?;
@@ -1452,7 +1449,7 @@ fn pow(vm: &mut Vm, mut a: Args) -> R<Value> {
 fn radix(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
     let v = arg(vm, &a.pos, 0, f.name())?;
     if !matches!(v, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
-        let idx = vm.index_of(&v)?;
+        let idx = vm.index_of(v)?;
         return radix(vm, f, Args::new(vec![Value::Int(idx)]));
     }
     let spec = match f {
@@ -1460,14 +1457,14 @@ fn radix(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
         BuiltinFn::Oct => "#o",
         _ => "#b",
     };
-    Ok(Value::str(&crate::format::format_value(vm, &v, spec)?))
+    Ok(Value::str(&crate::format::format_value(vm, v, spec)?))
 }
 
 /// `chr(…)`.
 fn chr(vm: &mut Vm, a: &[Value]) -> R<Value> {
     let i = {
         let x_ = arg(vm, a, 0, "chr")?;
-        vm.index_of(&x_)
+        vm.index_of(x_)
     }?;
     match u32::try_from(i).ok().and_then(char::from_u32) {
         Some(c) => Ok(Value::str(c.encode_utf8(&mut [0; 4]))),
@@ -1497,7 +1494,7 @@ fn ord(vm: &mut Vm, a: &[Value]) -> R<Value> {
         ))),
         o => Err(vm.type_err(format!(
             "ord() expected string of length 1, but {} found",
-            vm.type_name(&o)
+            vm.type_name(o)
         ))),
     }
 }
@@ -1505,13 +1502,13 @@ fn ord(vm: &mut Vm, a: &[Value]) -> R<Value> {
 /// `callable(…)`.
 fn callable(vm: &mut Vm, a: &[Value]) -> R<Value> {
     let v = arg(vm, a, 0, "callable")?;
-    Ok(Value::Bool(vm.is_callable(&v)))
+    Ok(Value::Bool(vm.is_callable(v)))
 }
 
 /// `hash(…)`.
 fn hash(vm: &mut Vm, a: &[Value]) -> R<Value> {
     let v = arg(vm, a, 0, "hash")?;
-    let h = vm.hash(&v)?;
+    let h = vm.hash(v)?;
     Ok(Value::Int(h as i64))
 }
 
@@ -1522,7 +1519,7 @@ fn format(vm: &mut Vm, a: Args) -> R<Value> {
         Some(Value::Str(s)) => s.s.to_string(),
         _ => String::new(),
     };
-    Ok(Value::str(&vm.format(&v, &spec)?))
+    Ok(Value::str(&vm.format(v, &spec)?))
 }
 
 fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
