@@ -7,7 +7,7 @@
 //! `SetupFinally`, `PopBlock`); `finally` bodies on the non-exceptional paths are inlined by
 //! the compiler.
 
-use crate::value::{Class, Function, PyStr, Value};
+use crate::value::{Builtin, Class, Function, PyStr, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
@@ -406,6 +406,9 @@ pub(crate) struct ClassFacts {
     pub(crate) class: Weak<Class>,
     /// The plain function the class finds for `name`, if it is one.
     pub(crate) method: Option<Weak<Function>>,
+    /// The native method (a native class's, `Decimal.quantize`) the class's own namespace
+    /// holds for `name`, if it is one and `obj.name` would bind it (`vm::inline_cache`).
+    pub(crate) native: Option<Weak<Builtin>>,
 }
 
 /// The inline cache of one name of a code object. The code object holds it (as CPython keeps

@@ -1319,6 +1319,21 @@ thread_local! {
 /// Names remembered per class before its lookup cache starts over.
 const LOOKUP_CACHE_SIZE: usize = 32;
 
+/// A class's recent lookups (`Class::lookup`), and which entry each of a few buckets of text
+/// addresses last hit: a name asked again is found by reading one entry instead of scanning
+/// up to [`LOOKUP_CACHE_SIZE`] (a hint, checked like any entry; a miss scans as before).
+#[derive(Debug, Default)]
+struct LookupCache {
+    entries: Vec<LookupEntry>,
+    recent: [u8; 16],
+}
+
+impl LookupCache {
+    fn bucket(at: usize) -> usize {
+        (at ^ (at >> 4) ^ (at >> 9)) & 15
+    }
+}
+
 /// One remembered `Class::lookup`: where `name` was found along the class's MRO.
 #[derive(Debug)]
 struct LookupEntry {
@@ -1382,7 +1397,7 @@ pub struct Class {
     /// which invalidates the attribute lookup cache.
     pub dict: RefCell<NameMap>,
     /// Recent lookups (see [`Class::lookup`]), valid while `lookup_epoch` is current.
-    lookup_cache: RefCell<Vec<LookupEntry>>,
+    lookup_cache: RefCell<LookupCache>,
     lookup_epoch: Cell<u64>,
     /// How `C(...)` runs, remembered for a class epoch: `Some(init)` when it is
     /// `object.__new__` then the plain function `init` (see `Vm::plain_init`), `None` when
@@ -1444,7 +1459,7 @@ impl Class {
             bases,
             mro,
             dict: RefCell::new(dict),
-            lookup_cache: RefCell::new(Vec::new()),
+            lookup_cache: RefCell::default(),
             lookup_epoch: Cell::new(0),
             ctor_cache: RefCell::new(None),
             builtin,
@@ -1494,17 +1509,28 @@ impl Class {
             return self.lookup_uncached(name).0;
         }
         let epoch = CLASS_EPOCH.with(|e| e.get());
-        let mut cache = self.lookup_cache.borrow_mut();
+        let mut lc = self.lookup_cache.borrow_mut();
         if self.lookup_epoch.get() != epoch {
-            cache.clear();
+            lc.entries.clear();
             self.lookup_epoch.set(epoch);
         }
         // Equal text addresses and lengths mean equal text (`LookupEntry::key`).
         let at = name.as_ptr() as usize;
-        let hit = cache
-            .iter()
-            .position(|e| e.key == at && e.name.s.len() == name.len())
-            .or_else(|| cache.iter().position(|e| *e.name.s == *name));
+        let bucket = LookupCache::bucket(at);
+        let is_key = |e: &LookupEntry| e.key == at && e.name.s.len() == name.len();
+        let guess = usize::from(lc.recent[bucket]);
+        let hit = match lc.entries.get(guess) {
+            Some(e) if is_key(e) => Some(guess),
+            _ => lc
+                .entries
+                .iter()
+                .position(is_key)
+                .or_else(|| lc.entries.iter().position(|e| *e.name.s == *name)),
+        };
+        if let Some(k) = hit {
+            lc.recent[bucket] = k as u8;
+        }
+        let cache = &mut lc.entries;
         if let Some(e) = hit.map(|k| &cache[k]) {
             owe(self.walk_len(e.found));
             let (k, i) = e.found?;
@@ -1539,6 +1565,7 @@ impl Class {
             key,
             found,
         });
+        lc.recent[LookupCache::bucket(key)] = (lc.entries.len() - 1) as u8;
         v
     }
 

@@ -31,7 +31,7 @@
 //! bounded.
 
 use std::any::Any;
-use std::cell::Ref;
+use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
 mod coeff;
@@ -160,8 +160,56 @@ pub struct Registry {
     getcontext: Value,
     signals: Vec<Value>,
     fallback: Rc<PyDict>,
+    /// The key strings last found in a context's layout ([`read_in_place`]), by position
+    /// (`CTX_FIELDS`, then `_SignalDict`'s `_d`), and the last rounding string with its mode.
+    seen: RefCell<Seen>,
 }
 
+/// Strings an operation has already checked by their text: a key or rounding value that is
+/// the same object (pointer-equal, and held here so its address cannot be reused by another
+/// string) needs no comparison of text. Every context `Context.__init__` makes has the same
+/// key objects (the names of its code), so after the first operation a context is read with
+/// pointer comparisons only.
+#[derive(Default)]
+struct Seen {
+    keys: [Option<Rc<PyStr>>; CTX_FIELDS.len() + 1],
+    rounding: Option<(Rc<PyStr>, Rounding)>,
+}
+
+/// A context dict's keys, in `Context.__init__`'s order.
+const CTX_FIELDS: [&str; 8] = [
+    "prec", "rounding", "Emin", "Emax", "capitals", "clamp", "flags", "traps",
+];
+
+impl Seen {
+    /// Whether key `k` at memo position `pos` is `name`.
+    #[inline(always)]
+    fn key(&mut self, pos: usize, k: &Rc<PyStr>, name: &str) -> bool {
+        match &self.keys[pos] {
+            Some(m) if Rc::ptr_eq(m, k) => true,
+            _ if k.s == name => {
+                self.keys[pos] = Some(k.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+    /// The rounding mode a context's `rounding` value names.
+    #[inline(always)]
+    fn rounding(&mut self, v: &Value) -> Option<Rounding> {
+        let Value::Str(s) = v else { return None };
+        match &self.rounding {
+            Some((m, r)) if Rc::ptr_eq(m, s) => Some(*r),
+            _ => {
+                let r = rounding_of(v)?;
+                self.rounding = Some((s.clone(), r));
+                Some(r)
+            }
+        }
+    }
+}
+
+#[inline(always)]
 fn registry(vm: &mut Vm) -> R<Rc<Registry>> {
     match vm
         .decimal_core
@@ -238,6 +286,7 @@ type SignalDicts = (Rc<PyDict>, Rc<PyDict>);
 
 /// The context an operation uses: `explicit` if given (None: the current one), when it is a
 /// plain `Context` with well-formed fields; otherwise `None` and the Python path decides.
+#[inline(always)]
 fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<CtxRead>> {
     let value = match explicit {
         Some(Value::None) | None => {
@@ -256,6 +305,7 @@ fn context(vm: &mut Vm, reg: &Registry, explicit: Option<&Value>) -> R<Option<Ct
 }
 
 /// The fields of `value` if it is a plain `Context` with well-formed fields.
+#[inline(always)]
 fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<CtxRead> {
     let Value::Instance(i) = &value else {
         return None;
@@ -263,7 +313,7 @@ fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<CtxRead> {
     if !Rc::ptr_eq(&*i.class.borrow(), &reg.ctx) {
         return None;
     }
-    let (ctx, signals) = match read_in_place(&i.dict) {
+    let (ctx, signals) = match read_in_place(reg, &i.dict) {
         Some((ctx, signals)) => (ctx, Some(signals)),
         None => (read_by_name(vm, &i.dict)?, None),
     };
@@ -279,41 +329,53 @@ fn read_context(vm: &mut Vm, reg: &Registry, value: Value) -> Option<CtxRead> {
 /// operation does first, so it must not hash or copy. `None` for any other layout, or a
 /// field that is not well formed (then [`read_by_name`] decides, exactly as before).
 #[inline(always)]
-fn read_in_place(d: &PyDict) -> Option<(Ctx, SignalDicts)> {
+fn read_in_place(reg: &Registry, d: &PyDict) -> Option<(Ctx, SignalDicts)> {
     let t = d.table.borrow();
-    let e = t.entries.get(..8)?;
-    // Each call names a literal, so the key check compiles to a length test and a load.
-    #[inline(always)]
-    fn at<'t>(e: &'t [Option<Entry>], pos: usize, name: &str) -> Option<&'t Value> {
+    let e = t.entries.get(..CTX_FIELDS.len())?;
+    let mut seen = reg.seen.borrow_mut();
+    // The keys first, each where `Context.__init__` put it; then the values by position.
+    for (pos, name) in CTX_FIELDS.iter().enumerate() {
         match &e[pos] {
             Some(Entry {
-                key: Value::Str(k),
-                value,
-                ..
-            }) if k.s.as_str() == name => Some(value),
-            _ => None,
+                key: Value::Str(k), ..
+            }) if seen.key(pos, k, name) => {}
+            _ => return None,
         }
+    }
+    #[inline(always)]
+    fn at(e: &[Option<Entry>], pos: usize) -> Option<&Value> {
+        e[pos].as_ref().map(|e| &e.value)
     }
     let int = |v: &Value| match v {
         Value::Int(i) => Some(*i),
         Value::Bool(b) => Some(i64::from(*b)),
         _ => None,
     };
+    let prec = int(at(e, 0)?)?;
+    let rounding = at(e, 1)?;
+    let emin = int(at(e, 2)?)?;
+    let emax = int(at(e, 3)?)?;
+    let capitals = int(at(e, 4)?)? != 0;
+    let clamp = int(at(e, 5)?)? != 0;
+    let (flags, traps) = (at(e, 6)?, at(e, 7)?);
     let ctx = Ctx {
-        prec: int(at(e, 0, "prec")?)?,
-        rounding: rounding_of(at(e, 1, "rounding")?)?,
-        emin: int(at(e, 2, "Emin")?)?,
-        emax: int(at(e, 3, "Emax")?)?,
-        capitals: int(at(e, 4, "capitals")?)? != 0,
-        clamp: int(at(e, 5, "clamp")?)? != 0,
+        prec,
+        rounding: seen.rounding(rounding)?,
+        emin,
+        emax,
+        capitals,
+        clamp,
     };
-    let flags = at(e, 6, "flags")?;
-    let traps = at(e, 7, "traps")?;
-    Some((ctx, (signal_dict_of(flags)?, signal_dict_of(traps)?)))
+    let signals = (
+        signal_dict_of(&mut seen, flags)?,
+        signal_dict_of(&mut seen, traps)?,
+    );
+    Some((ctx, signals))
 }
 
 /// The dict of a `_SignalDict` (its `_d`, the only slot, first in its dict).
-fn signal_dict_of(v: &Value) -> Option<Rc<PyDict>> {
+#[inline(always)]
+fn signal_dict_of(seen: &mut Seen, v: &Value) -> Option<Rc<PyDict>> {
     let Value::Instance(i) = v else {
         return None;
     };
@@ -323,7 +385,7 @@ fn signal_dict_of(v: &Value) -> Option<Rc<PyDict>> {
             key: Value::Str(k),
             value: Value::Dict(d),
             ..
-        })) if k.s.as_str() == "_d" => Some(d.clone()),
+        })) if seen.key(CTX_FIELDS.len(), k, "_d") => Some(d.clone()),
         _ => None,
     }
 }
@@ -416,6 +478,7 @@ fn is_trapped(vm: &mut Vm, d: &PyDict, pos: usize, sig: &Value) -> R<bool> {
 // ------------------------------------------------------------------------------ values
 
 /// The value of a Decimal instance.
+#[inline(always)]
 fn dec_of(v: &Value) -> Option<Ref<'_, Dec>> {
     super::state::<Dec>(v)
 }
@@ -453,6 +516,7 @@ fn int_dec(v: &Value) -> Option<Dec> {
     }
 }
 
+#[inline(always)]
 fn operand(v: &Value) -> Option<Operand<'_>> {
     if let Some(d) = dec_of(v) {
         return Some(Operand::Dec(d));
@@ -461,6 +525,7 @@ fn operand(v: &Value) -> Option<Operand<'_>> {
 }
 
 /// A finite operand (None for specials and other types).
+#[inline(always)]
 fn finite_operand(v: &Value) -> Option<Operand<'_>> {
     operand(v).filter(|d| d.kind == Kind::Finite)
 }
@@ -1169,6 +1234,7 @@ fn f_init(vm: &mut Vm, a: Args) -> R<Value> {
         getcontext,
         signals: signals.items.to_vec(),
         fallback,
+        seen: RefCell::default(),
     });
     vm.decimal_core = Some(reg);
     Ok(Value::None)
@@ -1323,6 +1389,7 @@ struct Common<'a> {
     read: CtxRead,
 }
 
+#[inline(always)]
 fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Common<'a>>> {
     let reg = registry(vm)?;
     let (Some(x @ Operand::Dec(_)), Some(y)) = (

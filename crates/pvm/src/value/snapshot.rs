@@ -512,7 +512,7 @@ impl<'t> Copier<'t> {
             dict: RefCell::new(NameMap::default()),
             // Lookup caches start empty, as a class just made: what a lookup is charged does
             // not depend on them, and a replayed body starts a class epoch of its own.
-            lookup_cache: RefCell::new(Vec::new()),
+            lookup_cache: RefCell::default(),
             lookup_epoch: Cell::new(0),
             ctor_cache: RefCell::new(None),
             builtin: c.builtin,

@@ -334,6 +334,13 @@ impl<'h> Vm<'h> {
                 .enter_positional(&func, &mut f.stack, n, true)
                 .map(Some);
         }
+        // A native class's method (`d.quantize(CENT)`): called with the receiver and the
+        // arguments as they lie on the stack, as `call_method` would call it once bound.
+        if let Some((recv, m)) = self.native_method_at(&f.stack, n, name, c) {
+            let v = self.call(&m, Args::new(f.stack.split_off(recv)))?;
+            f.stack.push(v);
+            return Ok(None);
+        }
         // A builtin method of a builtin value (`xs.append(x)`, `d.get(k)`): the lookup
         // `call_method` makes first is remembered per receiver kind.
         let row = n

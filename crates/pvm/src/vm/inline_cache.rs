@@ -33,9 +33,19 @@
 
 use super::{Vm, R};
 use crate::bytecode::{ClassFacts, NameCache, FACT_DICT_LOAD, FACT_PLAIN_STORE};
-use crate::value::{Class, Function, PyDict, PyStr, Value};
+use crate::value::{Builtin, BuiltinKind, Class, Function, PyDict, PyStr, Value};
 use std::cell::Cell;
 use std::rc::Rc;
+
+/// Whether `b`, which `cls` finds for `name`, is a native method that `obj.name` binds as
+/// found: held by the class's own namespace (so the lookup walked one namespace and owes
+/// nothing), and not a name `getattr` answers before the class (`__class__`, `__dict__`,
+/// a dict view's `isdisjoint`).
+fn native_method(cls: &Class, name: &PyStr, b: &Rc<Builtin>) -> bool {
+    matches!(b.kind, BuiltinKind::Native(_))
+        && !matches!(&*name.s, "__class__" | "__dict__" | "isdisjoint")
+        && matches!(cls.dict.borrow().get(&*name.s), Some(Value::Builtin(own)) if Rc::ptr_eq(own, b))
+}
 
 /// The value kinds whose builtin methods depend on the kind alone (so `has_method` may be
 /// remembered per kind), numbered from 1.
@@ -78,6 +88,10 @@ impl NameCache {
                 Some(Value::Function(func)) => Some(Rc::downgrade(func)),
                 _ => None,
             },
+            native: match &found {
+                Some(Value::Builtin(b)) if native_method(cls, name, b) => Some(Rc::downgrade(b)),
+                _ => None,
+            },
         };
         *self.facts.borrow_mut() = Some(facts);
         self.seen.set((Rc::as_ptr(cls) as usize, epoch));
@@ -86,6 +100,13 @@ impl NameCache {
                 | if plain_store { FACT_PLAIN_STORE } else { 0 },
         );
         crate::value::note_epoch_fact();
+    }
+
+    /// The native method `cls` finds for `name` in its own namespace (from the facts).
+    fn native_for(&self, vm: &Vm, cls: &Rc<Class>, name: &Rc<PyStr>) -> Option<Rc<Builtin>> {
+        self.flags_for(vm, cls, name);
+        let facts = self.facts.borrow();
+        facts.as_ref()?.native.as_ref()?.upgrade()
     }
 
     /// The plain function `cls` finds for `name`, if it is one (from the facts).
@@ -220,6 +241,31 @@ impl Vm<'_> {
         let func = c.method_for(self, &i.class.borrow(), name)?;
         let shadowed = PyDict::find_name_memo(&i.dict.table.borrow(), name, &c.absent).is_some();
         (!shadowed).then_some(func)
+    }
+
+    /// `CallMethod` on an instance whose class's own namespace holds a native method `name`
+    /// (`d.quantize(CENT)` on a Decimal): the method, to be called with the receiver first.
+    /// That is what `Vm::call_method` does by binding it (`getattr`) and calling the bound
+    /// method, which unbinds it again; the same call, without the lookups and the bound
+    /// method in between, and the same charges: a miss in the instance dict is not charged on
+    /// either path, and a lookup found in the class's own namespace owes no MRO walk. `None`
+    /// where `getattr` might answer otherwise: the instance dict holds the name, or the
+    /// instance carries exception state (whose `__cause__`, `value`, … come first).
+    /// The receiver is `stack[n - 1]`; the answer is its position and the method.
+    pub fn native_method_at(
+        &mut self,
+        stack: &[Value],
+        n: usize,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+    ) -> Option<(usize, Value)> {
+        let recv = n.checked_sub(1)?;
+        let Value::Instance(i) = &stack[recv] else {
+            return None;
+        };
+        let m = c.native_for(self, &i.class.borrow(), name)?;
+        let shadowed = PyDict::find_name(&i.dict.table.borrow(), name).is_some();
+        (!shadowed && i.exc.borrow().is_none()).then_some((recv, Value::Builtin(m)))
     }
 
     /// `CallMethod` on a str, list, tuple, dict, int, float or bytes: whether its type has the

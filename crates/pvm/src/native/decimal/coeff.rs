@@ -49,6 +49,18 @@ pub(super) fn pow10_big(k: u64) -> BigUint {
     }
 }
 
+/// Digits of a coefficient beyond a `u128`: it has n bits, so it lies in [2**(n-1), 2**n),
+/// and its digit count is this lower bound (log10 2 rounded down) or one more.
+#[inline(never)]
+fn big_ndigits(b: &BigUint) -> u64 {
+    let est = (b.bits() - 1) * 30_102_999 / 100_000_000 + 1;
+    if *b >= pow10_big(est) {
+        est + 1
+    } else {
+        est
+    }
+}
+
 impl Coeff {
     pub(super) fn zero() -> Coeff {
         Small(0)
@@ -88,6 +100,7 @@ impl Coeff {
         }
     }
     /// Number of decimal digits (1 for zero, as decimal.py's `len(str(c))`).
+    #[inline]
     pub(super) fn ndigits(&self) -> u64 {
         match self {
             Small(0) => 1,
@@ -99,16 +112,7 @@ impl Coeff {
                 let est = (n * 1233) >> 12;
                 u64::from(est) + u64::from(*v >= POW10[est as usize])
             }
-            Big(b) => {
-                // b has n bits, so it lies in [2**(n-1), 2**n): its digit count is this lower
-                // bound (log10 2 rounded down) or one more.
-                let est = (b.bits() - 1) * 30_102_999 / 100_000_000 + 1;
-                if *b >= pow10_big(est) {
-                    est + 1
-                } else {
-                    est
-                }
-            }
+            Big(b) => big_ndigits(b),
         }
     }
     /// self * 10**k.
