@@ -1693,6 +1693,12 @@ pub struct Instance {
 impl Instance {
     /// New empty instance.
     pub fn new(class: Rc<Class>) -> Instance {
+        Self::with_native(class, None)
+    }
+    /// New instance of a native class, carrying `native` (see `crate::native::new_obj`).
+    /// Inlined so that [`rc_inst`] builds it where it will live instead of moving it there.
+    #[inline(always)]
+    pub fn with_native(class: Rc<Class>, native: Option<Box<dyn std::any::Any>>) -> Instance {
         Instance {
             class: RefCell::new(class),
             // Not tracked while only the instance holds it: the instance's own tracking
@@ -1700,7 +1706,7 @@ impl Instance {
             dict: Rc::new(PyDict::new()),
             base: RefCell::new(None),
             exc: RefCell::new(None),
-            native: RefCell::new(None),
+            native: RefCell::new(native),
             dict_escaped: Cell::new(false),
             acct: Acct::new(HEADER * 2),
         }
@@ -2330,6 +2336,7 @@ pub fn rc_func(f: Function) -> Rc<Function> {
     r
 }
 /// A tracked instance.
+#[inline]
 pub fn rc_inst(i: Instance) -> Rc<Instance> {
     let r = Rc::new(i);
     track(Tracked::Inst(Rc::downgrade(&r)));

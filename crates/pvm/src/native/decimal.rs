@@ -483,20 +483,31 @@ fn dec_of(v: &Value) -> Option<Ref<'_, Dec>> {
     super::state::<Dec>(v)
 }
 
-/// An operand as a value: a Decimal, or an int (exactly `int`, as decimal.py's `_convert`
-/// takes `isinstance(x, int)`; bools and int subclasses take the Python path).
-enum Operand<'a> {
-    Dec(Ref<'a, Dec>),
-    Int(Dec),
+/// Where an operand's value is held while an operation reads it: a Decimal's, borrowed from
+/// its instance, or an int's (exactly `int`, as decimal.py's `_convert` takes
+/// `isinstance(x, int)`; bools and int subclasses take the Python path), converted here. The
+/// operation reads it through a reference, so the value is never moved on the way.
+#[derive(Default)]
+struct Slot<'a> {
+    dec: Option<Ref<'a, Dec>>,
+    int: Option<Dec>,
 }
 
-impl std::ops::Deref for Operand<'_> {
-    type Target = Dec;
-    fn deref(&self) -> &Dec {
-        match self {
-            Operand::Dec(d) => d,
-            Operand::Int(d) => d,
-        }
+impl<'a> Slot<'a> {
+    /// `v`'s value if it is a finite Decimal.
+    #[inline(always)]
+    fn finite_dec(&mut self, v: &'a Value) -> Option<&Dec> {
+        let d = &**self.dec.insert(dec_of(v)?);
+        (d.kind == Kind::Finite).then_some(d)
+    }
+    /// `v`'s value if it is a finite Decimal or an int.
+    #[inline(always)]
+    fn finite(&mut self, v: &'a Value) -> Option<&Dec> {
+        let d = match dec_of(v) {
+            Some(d) => &**self.dec.insert(d),
+            None => self.int.insert(int_dec(v)?),
+        };
+        (d.kind == Kind::Finite).then_some(d)
     }
 }
 
@@ -516,21 +527,9 @@ fn int_dec(v: &Value) -> Option<Dec> {
     }
 }
 
+/// A new instance of `cls` holding `d`. Inlined: returned through memory, the value was read
+/// back in one load its two stores could not forward to, a stall on every operation.
 #[inline(always)]
-fn operand(v: &Value) -> Option<Operand<'_>> {
-    if let Some(d) = dec_of(v) {
-        return Some(Operand::Dec(d));
-    }
-    int_dec(v).map(Operand::Int)
-}
-
-/// A finite operand (None for specials and other types).
-#[inline(always)]
-fn finite_operand(v: &Value) -> Option<Operand<'_>> {
-    operand(v).filter(|d| d.kind == Kind::Finite)
-}
-
-/// A new instance of `cls` holding `d`.
 fn wrap(cls: &Rc<Class>, d: Dec) -> Value {
     super::new_obj(cls, d)
 }
@@ -1379,22 +1378,28 @@ fn context_arg(a: &Args, before: usize) -> Option<Option<Value>> {
 }
 
 /// What a native operation's common case needs: its registry, a Decimal receiver `x` and a
-/// second operand `y` (a Decimal or an int), both finite, and a plain context (`explicit`,
-/// or the current one). `None` sends the call to the Python path.
-struct Common<'a> {
+/// second operand `y` (a Decimal or an int), both finite, held in the slots the caller gives,
+/// and a plain context (`explicit`, or the current one). `None` sends the call to the Python
+/// path.
+struct Common<'s> {
     reg: Rc<Registry>,
-    x: Operand<'a>,
-    y: Operand<'a>,
+    x: &'s Dec,
+    y: &'s Dec,
     ctx: Ctx,
     read: CtxRead,
 }
 
 #[inline(always)]
-fn common<'a>(vm: &mut Vm, a: &'a Args, explicit: Option<&Value>) -> R<Option<Common<'a>>> {
+fn common<'s, 'a: 's>(
+    vm: &mut Vm,
+    a: &'a Args,
+    explicit: Option<&Value>,
+    (xs, ys): (&'s mut Slot<'a>, &'s mut Slot<'a>),
+) -> R<Option<Common<'s>>> {
     let reg = registry(vm)?;
-    let (Some(x @ Operand::Dec(_)), Some(y)) = (
-        a.pos.first().and_then(finite_operand),
-        a.pos.get(1).and_then(finite_operand),
+    let (Some(x), Some(y)) = (
+        a.pos.first().and_then(|v| xs.finite_dec(v)),
+        a.pos.get(1).and_then(|v| ys.finite(v)),
     ) else {
         return Ok(None);
     };
@@ -1426,17 +1431,18 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
     let Some(context_arg) = context_arg(a, 2) else {
         return Ok(None);
     };
+    let mut slots = (Slot::default(), Slot::default());
     let Some(Common {
         reg,
         x,
         y,
         ctx,
         read,
-    }) = common(vm, a, context_arg.as_ref())?
+    }) = common(vm, a, context_arg.as_ref(), (&mut slots.0, &mut slots.1))?
     else {
         return Ok(None);
     };
-    let (l, r) = if reflected { (&*y, &*x) } else { (&*x, &*y) };
+    let (l, r) = if reflected { (y, x) } else { (x, y) };
     charge_op(vm, &l.coeff, &r.coeff, ctx.prec)?;
     let mut conds = 0;
     let res = match op {
@@ -1447,7 +1453,8 @@ fn try_binary(vm: &mut Vm, a: &Args, op: Op, reflected: bool) -> R<Option<Value>
         Op::FloorDiv => divmod(l, r, false, &ctx, &mut conds),
         Op::Mod => divmod(l, r, true, &ctx, &mut conds),
     };
-    drop((x, y));
+    // Python runs next (`_signal` may raise): the operands' borrows end here.
+    drop(slots);
     signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
@@ -1487,14 +1494,12 @@ fn try_compare(vm: &mut Vm, a: &Args) -> R<Option<i32>> {
     if a.pos.len() != 2 || !a.kw.is_empty() {
         return Ok(None);
     }
-    let (Some(x), Some(y)) = (finite_operand(&a.pos[0]), finite_operand(&a.pos[1])) else {
+    let (mut xs, mut ys) = (Slot::default(), Slot::default());
+    let (Some(x), Some(y)) = (xs.finite_dec(&a.pos[0]), ys.finite(&a.pos[1])) else {
         return Ok(None);
     };
-    if !matches!(x, Operand::Dec(_)) {
-        return Ok(None);
-    }
     charge_op(vm, &x.coeff, &y.coeff, 0)?;
-    Ok(Some(cmp(&x, &y)))
+    Ok(Some(cmp(x, y)))
 }
 
 macro_rules! compare_methods {
@@ -1595,13 +1600,14 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     if a.pos.len() < 2 || a.pos.len() > 4 {
         return Ok(None);
     }
+    let mut slots = (Slot::default(), Slot::default());
     let Some(Common {
         reg,
         x,
         y: e,
         ctx,
         read,
-    }) = common(vm, a, context_arg.as_ref())?
+    }) = common(vm, a, context_arg.as_ref(), (&mut slots.0, &mut slots.1))?
     else {
         return Ok(None);
     };
@@ -1614,8 +1620,8 @@ fn try_quantize(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     };
     charge_op(vm, &x.coeff, &e.coeff, ctx.prec)?;
     let mut conds = 0;
-    let res = quantize(&x, &e, rounding, &ctx, &mut conds);
-    drop((x, e));
+    let res = quantize(x, e, rounding, &ctx, &mut conds);
+    drop(slots);
     signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }
@@ -1632,20 +1638,21 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     if a.pos.len() != 2 || !a.kw.is_empty() {
         return Ok(None);
     }
+    let mut slots = (Slot::default(), Slot::default());
     let Some(Common {
         reg,
         x,
         y,
         ctx,
         read,
-    }) = common(vm, a, None)?
+    }) = common(vm, a, None, (&mut slots.0, &mut slots.1))?
     else {
         return Ok(None);
     };
-    if y.adjusted() > 18 || !is_integral(&y) {
+    if y.adjusted() > 18 || !is_integral(y) {
         return Ok(None);
     }
-    let Some(n) = small_int(&y) else {
+    let Some(n) = small_int(y) else {
         return Ok(None);
     };
     // Up to two multiplications per bit of n (and a division for a negative n), each at
@@ -1654,8 +1661,8 @@ fn try_pow(vm: &mut Vm, a: &Args) -> R<Option<Value>> {
     let w = x.coeff.bits() + digit_bits(ctx.prec + 24);
     vm.charge(cost::CALL + steps * 4 * cost::bigint_quadratic(w, w))?;
     let mut conds = 0;
-    let res = pow_int(&x, &y, n, &ctx, &mut conds);
-    drop((x, y));
+    let res = pow_int(x, y, n, &ctx, &mut conds);
+    drop(slots);
     signal(vm, &reg, &read, conds)?;
     Ok(Some(wrap(&reg.dec, res)))
 }

@@ -156,9 +156,10 @@ pub fn exc_class(vm: &mut Vm, module: &str, name: &str, base: &str) -> R<Rc<Clas
 
 /// A new instance of `cls` carrying `state`.
 pub fn new_obj<T: 'static>(cls: &Rc<Class>, state: T) -> Value {
-    let inst = Instance::new(cls.clone());
-    *inst.native.borrow_mut() = Some(Box::new(state));
-    Value::Instance(rc_inst(inst))
+    Value::Instance(rc_inst(Instance::with_native(
+        cls.clone(),
+        Some(Box::new(state)),
+    )))
 }
 
 /// Put `state` into an existing instance (`__init__` of a subclassable native class).
