@@ -1539,10 +1539,7 @@ fn modpow(vm: &mut Vm, x: &Value, y: &Value, m: &Value) -> R<Value> {
         return Err(vm.value_err("pow() 3rd argument cannot be 0"));
     }
     let bits = m.bits();
-    vm.charge(
-        (cost::bigint_quadratic(bits, bits) + 2 * cost::BIGINT_STEP)
-            .saturating_mul(e.bits().max(1)),
-    )?;
+    vm.charge(cost::modpow_per_bit(bits).saturating_mul(e.bits().max(1)))?;
     let r = if e.is_negative() {
         vm.charge(cost::bigint_gcd(b.bits(), bits).saturating_mul(2))?;
         let inv = b

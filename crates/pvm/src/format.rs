@@ -671,7 +671,10 @@ pub fn format_value(vm: &mut Vm, v: &Value, spec: &str) -> R<String> {
             } else {
                 0
             };
-            vm.charge(cost::per_char(prec.unwrap_or(0).saturating_add(int_digits)))?;
+            vm.charge(
+                cost::per_char(prec.unwrap_or(0).saturating_add(int_digits))
+                    .saturating_mul(cost::FLOAT_DIGIT),
+            )?;
             if let Some(p) = prec.filter(|p| *p > FREE_DIGITS) {
                 vm.reserve(p as u64 + 400)?;
             }

@@ -1530,7 +1530,7 @@ impl Vm<'_> {
                     return Ok(false);
                 }
                 // The container's own visit (a level of nested data) and each item.
-                self.charge(cost::per_elem(n + 1))?;
+                self.charge(cost::per_elem(n) + cost::NEST_VISIT)?;
                 self.enter()?;
                 let mut r = Ok(true);
                 let mut i = 0;
