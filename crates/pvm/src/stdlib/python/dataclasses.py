@@ -305,11 +305,20 @@ def _make_init(cls, all_fields, frozen, has_post_init):
     # The parameters are exactly the fields, in order: a call giving each once (positionally
     # or by name) just stores its arguments.
     direct = tuple(pos) if [f.name for f in assign_fields] == pos and not kwonly else None
+    # Arguments a positional call must give to store them directly (-1: never).
+    ndirect = len(direct) if direct is not None else -1
 
     def __init__(self, *args, **kwargs):
-        if direct is not None:
-            values = _in_order(direct, args, kwargs) if kwargs else args
-            if values is not None and len(values) == len(direct):
+        # The commonest call first, in as few instructions as it can be tested: every field
+        # given positionally (a generated `__init__` is most of a dataclass program's time).
+        if not kwargs and len(args) == ndirect:
+            _assign(self, direct, args, frozen)
+            if has_post_init:
+                self.__post_init__()
+            return
+        if kwargs and direct is not None:
+            values = _in_order(direct, args, kwargs)
+            if values is not None:
                 _assign(self, direct, values, frozen)
                 if has_post_init:
                     self.__post_init__()
