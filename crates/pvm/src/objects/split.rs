@@ -94,35 +94,63 @@ pub enum How {
     Lines(bool),
 }
 
+/// The pieces between separator matches `at` (left to right, each `len` bytes), at most
+/// `max` splits when it is not negative, of a text of `n` bytes.
+fn split_left(
+    at: impl Iterator<Item = usize>,
+    len: usize,
+    max: i64,
+    n: usize,
+    f: &mut dyn FnMut(usize, usize),
+) {
+    let (mut start, mut done) = (0, 0);
+    for p in at {
+        if max >= 0 && done == max {
+            break;
+        }
+        f(start, p);
+        start = p + len;
+        done += 1;
+    }
+    f(start, n);
+}
+
+/// [`split_left`] from the right, with matches `at` right to left.
+fn split_right(
+    at: impl Iterator<Item = usize>,
+    len: usize,
+    max: i64,
+    n: usize,
+    f: &mut dyn FnMut(usize, usize),
+) {
+    let (mut end, mut done) = (n, 0);
+    for p in at {
+        if max >= 0 && done == max {
+            break;
+        }
+        f(p + len, end);
+        end = p;
+        done += 1;
+    }
+    f(0, end);
+}
+
 /// Call `f(start, end)` for each piece's byte range; `rsplit` visits from the right.
 fn visit(t: Text, how: &How, f: &mut dyn FnMut(usize, usize)) {
     let b = t.bytes();
     let n = b.len();
     match *how {
-        How::Sep(ref sep, max, false) => {
-            let (mut start, mut done) = (0, 0);
-            for p in memmem::find_iter(b, sep) {
-                if max >= 0 && done == max {
-                    break;
-                }
-                f(start, p);
-                start = p + sep.len();
-                done += 1;
-            }
-            f(start, n);
-        }
-        How::Sep(ref sep, max, true) => {
-            let (mut end, mut done) = (n, 0);
-            for p in memmem::rfind_iter(b, sep) {
-                if max >= 0 && done == max {
-                    break;
-                }
-                f(p + sep.len(), end);
-                end = p;
-                done += 1;
-            }
-            f(0, end);
-        }
+        // A one-byte separator (`s.split(',')`, the commonest) is found by `memchr`, whose
+        // search needs no set-up; `memmem` builds a searcher for its needle on every call.
+        // Both yield every match, left to right (or right to left), so the pieces are the same.
+        How::Sep(ref sep, max, false) => match sep[..] {
+            [byte] => split_left(memchr::memchr_iter(byte, b), 1, max, n, f),
+            _ => split_left(memmem::find_iter(b, sep), sep.len(), max, n, f),
+        },
+        How::Sep(ref sep, max, true) => match sep[..] {
+            [byte] => split_right(memchr::memrchr_iter(byte, b), 1, max, n, f),
+            _ => split_right(memmem::rfind_iter(b, sep), sep.len(), max, n, f),
+        },
         How::Space(max, false) => {
             let (mut i, mut done) = (0, 0);
             loop {
