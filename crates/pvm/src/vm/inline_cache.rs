@@ -243,15 +243,15 @@ impl Vm<'_> {
         (!shadowed).then_some(func)
     }
 
-    /// `CallMethod` on an instance whose class's own namespace holds a native method `name`
-    /// (`d.quantize(CENT)` on a Decimal): the method, to be called with the receiver first.
+    /// `CallMethod` on an instance (`stack[n - 1]`) whose class's own namespace holds a native
+    /// method `name` (`d.quantize(CENT)` on a Decimal): the receiver's position and the
+    /// method, to be called with the stack from the receiver on as its arguments.
     /// That is what `Vm::call_method` does by binding it (`getattr`) and calling the bound
     /// method, which unbinds it again; the same call, without the lookups and the bound
     /// method in between, and the same charges: a miss in the instance dict is not charged on
     /// either path, and a lookup found in the class's own namespace owes no MRO walk. `None`
     /// where `getattr` might answer otherwise: the instance dict holds the name, or the
     /// instance carries exception state (whose `__cause__`, `value`, … come first).
-    /// The receiver is `stack[n - 1]`; the answer is its position and the method.
     pub fn native_method_at(
         &mut self,
         stack: &[Value],
