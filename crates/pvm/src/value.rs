@@ -389,10 +389,19 @@ pub fn owe_probes(probes: u64) {
 /// the caches flushed by a class store each time, ran at 17x the plain loop per cycle.
 #[inline]
 pub fn owe_mro_walk(namespaces: usize, name_len: usize) {
-    if namespaces > 3 {
-        let step = crate::cost::MRO_STEP + crate::cost::per_char(name_len);
-        crate::memory::owe((namespaces as u64 - 3).saturating_mul(step));
+    let cycles = mro_walk_cycles(namespaces, name_len);
+    if cycles > 0 {
+        crate::memory::owe(cycles);
     }
+}
+
+/// What [`owe_mro_walk`] owes for a walk of `namespaces` namespaces by a name of `name_len`.
+pub fn mro_walk_cycles(namespaces: usize, name_len: usize) -> u64 {
+    if namespaces <= 3 {
+        return 0;
+    }
+    let step = crate::cost::MRO_STEP + crate::cost::per_char(name_len);
+    (namespaces as u64 - 3).saturating_mul(step)
 }
 
 /// Insertion-ordered hash table storage shared by dict and set. Lookups that need Python
@@ -1501,13 +1510,18 @@ impl Class {
         interned: Option<&Rc<PyStr>>,
         is_static: bool,
     ) -> Option<Value> {
-        let owe = |namespaces: usize| owe_mro_walk(namespaces, name.len());
-        if name == "__hash__" {
-            // Synthesised for builtin value types, so not a dict position; see below. Priced
-            // as a walk of the whole MRO, its worst case.
-            owe(self.mro.len() + 1);
-            return self.lookup_uncached(name).0;
-        }
+        // `__hash__` may be synthesised for a builtin value type in the MRO (see
+        // `lookup_uncached`), which is no dict position: it is remembered only when found in
+        // a dict, and always priced as a walk of the whole MRO, its worst case.
+        let hash = name == "__hash__";
+        let owe = |found: Option<(u32, u32)>| {
+            let namespaces = if hash {
+                self.mro.len() + 1
+            } else {
+                self.walk_len(found)
+            };
+            owe_mro_walk(namespaces, name.len())
+        };
         let epoch = CLASS_EPOCH.with(|e| e.get());
         let mut lc = self.lookup_cache.borrow_mut();
         if self.lookup_epoch.get() != epoch {
@@ -1532,7 +1546,7 @@ impl Class {
         }
         let cache = &mut lc.entries;
         if let Some(e) = hit.map(|k| &cache[k]) {
-            owe(self.walk_len(e.found));
+            owe(e.found);
             let (k, i) = e.found?;
             let owner = if k == 0 {
                 self
@@ -1546,7 +1560,10 @@ impl Class {
                 .map(|(_, v)| v.clone());
         }
         let (v, found) = self.lookup_uncached(name);
-        owe(self.walk_len(found));
+        owe(found);
+        if hash && found.is_none() {
+            return v;
+        }
         if cache.len() == LOOKUP_CACHE_SIZE {
             cache.clear();
         }
@@ -1579,6 +1596,17 @@ impl Class {
 
     /// How many namespaces the MRO walk reads to find a name at `found` (all of them for a
     /// miss): what a lookup costs whether or not the lookup cache answered it.
+    /// The class attribute `name` (what [`Class::lookup`] answers) and the namespaces its
+    /// walk reads, found without the cache and owing nothing: for callers that remember the
+    /// answer and owe the walk themselves on each use (`native::dataclasses`).
+    pub fn lookup_walk(&self, name: &str) -> (Option<Value>, usize) {
+        if name == "__hash__" {
+            return (self.lookup_uncached(name).0, self.mro.len() + 1);
+        }
+        let (v, found) = self.lookup_uncached(name);
+        (v, self.walk_len(found))
+    }
+
     fn walk_len(&self, found: Option<(u32, u32)>) -> usize {
         found.map_or(self.mro.len() + 1, |(k, _)| k as usize + 1)
     }

@@ -16,11 +16,22 @@
 //! from Python. Metering: each pays for copying its arguments (`Vm::collect`, per element) and
 //! `cost::CALL` per name, what the `getattr`/`setattr` call it replaces pays, before its
 //! lookups, which charge as they always do.
+//!
+//! `attrs` remembers, per names tuple (a method's closure passes the same tuple on every
+//! call) and per name, what `getattr` found for the last class it read (`Reads`): whether a
+//! value in the instance dict wins, the price of the class lookup's walk, and the position
+//! the name was last found at in an instance dict. A read whose class, class epoch and dict
+//! entry (checked by key identity) match is answered from that entry and owes what `getattr`
+//! owes for the same answer (the walk's price and the probes of the walk to the entry); any
+//! other read takes `getattr` and refreshes the memory without owing anything more. So the
+//! answers and the charges are `getattr`'s; only the instructions spent finding them differ.
 
 use super::builtin;
 use crate::cost;
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
+use std::cell::Cell;
+use std::rc::{Rc, Weak};
 
 /// The items of an argument: the field names a generated method passes, or the values
 /// `__init__` received (its `*args` tuple, or a list it built). `Vm::collect` pays for the copy
@@ -32,6 +43,9 @@ fn items(vm: &mut Vm, v: Option<&Value>) -> R<Vec<Value>> {
 /// `attrs(obj, names)`: the tuple of `obj`'s attributes `names`, in order.
 fn f_attrs(vm: &mut Vm, a: Args) -> R<Value> {
     let obj = a.pos.first().cloned().unwrap_or_default();
+    if let (Value::Instance(inst), Some(Value::Tuple(names))) = (&obj, a.pos.get(1)) {
+        return attrs_of_instance(vm, &obj, inst, names);
+    }
     let names = items(vm, a.pos.get(1))?;
     vm.charge(cost::CALL.saturating_mul(names.len() as u64))?;
     let mut out = Vec::with_capacity(names.len());
@@ -40,6 +54,127 @@ fn f_attrs(vm: &mut Vm, a: Args) -> R<Value> {
             return Err(vm.type_err("attribute name must be string"));
         };
         out.push(vm.getattr_str(&obj, n)?);
+    }
+    Ok(Value::tuple(out))
+}
+
+/// What `attrs` remembers about one name of a names tuple, for the last class it read the
+/// name from (see the module doc).
+#[derive(Default)]
+struct Read {
+    /// That class, held so that no other class can be allocated at the address `seen` names.
+    class: std::cell::RefCell<Weak<Class>>,
+    /// The class's address and the class epoch the facts below are for (0: none yet).
+    seen: Cell<(usize, u64)>,
+    /// A value in the instance dict is the answer (the class holds no data descriptor of the
+    /// name, and the name is not one `getattr` answers before the dict).
+    dict_load: Cell<bool>,
+    /// What the class lookup owes for its walk (`value::mro_walk_cycles`).
+    walk: Cell<u64>,
+    /// Where the name was last found in an instance dict.
+    hint: Cell<u32>,
+}
+
+/// The [`Read`]s of each names tuple `attrs` has read with, the tuple held weakly so that its
+/// address names it alone while remembered. Few: one or two tuples per dataclass.
+#[derive(Default)]
+struct Reads(std::cell::RefCell<Vec<TupleReads>>);
+
+/// A names tuple (held weakly) and the [`Read`] of each of its names.
+type TupleReads = (Weak<PyTuple>, Rc<[Read]>);
+
+/// Names tuples remembered before starting over.
+const READS: usize = 64;
+
+/// The [`Read`]s for `names`, made empty at its first use.
+fn reads_for(vm: &mut Vm, names: &Rc<PyTuple>) -> Rc<[Read]> {
+    let state = vm
+        .dataclass_reads
+        .get_or_insert_with(|| Rc::new(Reads::default()))
+        .clone();
+    let Some(reads) = state.downcast_ref::<Reads>() else {
+        unreachable!("dataclass_reads holds only Reads");
+    };
+    let mut all = reads.0.borrow_mut();
+    if let Some((_, r)) = all
+        .iter()
+        .find(|(t, _)| std::ptr::eq(t.as_ptr(), Rc::as_ptr(names)))
+    {
+        return r.clone();
+    }
+    if all.len() == READS {
+        all.clear();
+    }
+    let r: Rc<[Read]> = names.items.iter().map(|_| Read::default()).collect();
+    all.push((Rc::downgrade(names), r.clone()));
+    r
+}
+
+impl Read {
+    /// `inst`'s attribute `name` from the remembered dict entry, owing what `getattr` owes
+    /// for it; `None` when the memory does not answer for this instance.
+    #[inline]
+    fn answer(&self, inst: &Instance, name: &Rc<PyStr>) -> Option<Value> {
+        let cls = Rc::as_ptr(&inst.class.borrow()) as usize;
+        if self.seen.get() != (cls, class_epoch()) || !self.dict_load.get() {
+            return None;
+        }
+        let t = inst.dict.table.borrow();
+        let Some(Some(e)) = t.entries.get(self.hint.get() as usize) else {
+            return None;
+        };
+        if !matches!(&e.key, Value::Str(k) if k.same_text(name)) {
+            return None;
+        }
+        crate::memory::owe(self.walk.get());
+        owe_probes(u64::from(e.probes()));
+        Some(e.value.clone())
+    }
+
+    /// Remember what a `getattr` of `name` on `inst` just did, owing nothing: the facts of
+    /// its class (if not already those) and where `name` sits in its dict.
+    #[cold]
+    fn learn(&self, inst: &Instance, name: &Rc<PyStr>) {
+        crate::memory::unaccounted(|| {
+            let cls = inst.cls();
+            let seen = (Rc::as_ptr(&cls) as usize, class_epoch());
+            if self.seen.get() != seen {
+                let (found, walk) = cls.lookup_walk(&name.s);
+                let data = matches!(found, Some(Value::Property(_) | Value::Instance(_)));
+                let special = name.s.starts_with("__") || &*name.s == "isdisjoint";
+                self.dict_load.set(!data && !special);
+                self.walk.set(mro_walk_cycles(walk, name.s.len()));
+                *self.class.borrow_mut() = Rc::downgrade(&cls);
+                self.seen.set(seen);
+            }
+            if let Some(i) = PyDict::find_name(&inst.dict.table.borrow(), name) {
+                self.hint.set(i as u32);
+            }
+        })
+    }
+}
+
+/// [`f_attrs`] of an instance by a names tuple: each read answered from its [`Read`] where
+/// that holds, else by `getattr`. Charged as the general path: the copy of the names and
+/// `cost::CALL` per name, then each lookup's own charges.
+fn attrs_of_instance(vm: &mut Vm, obj: &Value, inst: &Instance, names: &Rc<PyTuple>) -> R<Value> {
+    let n = names.items.len();
+    vm.charge(cost::per_elem(n))?;
+    vm.reserve((n as u64).saturating_mul(crate::memory::SLOT as u64))?;
+    vm.charge(cost::CALL.saturating_mul(n as u64))?;
+    let reads = reads_for(vm, names);
+    let mut out = Vec::with_capacity(n);
+    for (name, read) in names.items.iter().zip(reads.iter()) {
+        let Value::Str(name) = name else {
+            return Err(vm.type_err("attribute name must be string"));
+        };
+        match read.answer(inst, name) {
+            Some(v) => out.push(v),
+            None => {
+                out.push(vm.getattr_str(obj, name)?);
+                read.learn(inst, name);
+            }
+        }
     }
     Ok(Value::tuple(out))
 }
@@ -72,11 +207,83 @@ fn f_assign(vm: &mut Vm, a: Args) -> R<Value> {
     Ok(Value::None)
 }
 
+/// `method(kind, names, qualname)`: the method `kind` (`"__eq__"`, `"__hash__"`, `"__lt__"`,
+/// `"__le__"`, `"__gt__"`, `"__ge__"`) of a dataclass comparing or hashing the fields
+/// `names`, compiled from the source CPython's `dataclasses` writes for it (`return
+/// (self.a,self.b,)==(other.a,other.b,)`), so that its attribute reads are the interpreter's
+/// own, with their inline caches. `None` when a name is not a plain ASCII identifier (the
+/// caller then builds the method from `attrs`): the source is made here from the names alone,
+/// so no text a program chooses is ever compiled but identifiers.
+///
+/// Charged as any compilation (`code_cache::load`: by the source's size and tokens, the same
+/// on a cache hit) plus the instructions of the module body that defines the function.
+fn f_method(vm: &mut Vm, a: Args) -> R<Value> {
+    let (Some(Value::Str(kind)), Some(Value::Tuple(names)), Some(qualname)) =
+        (a.pos.first(), a.pos.get(1), a.pos.get(2))
+    else {
+        return Err(vm.type_err("_dataclasses.method(kind, names, qualname)"));
+    };
+    let mut fields = Vec::with_capacity(names.items.len());
+    for n in names.items.iter() {
+        match n {
+            Value::Str(s) if is_plain_identifier(&s.s) => fields.push(s.s.clone()),
+            _ => return Ok(Value::None),
+        }
+    }
+    let tuple = |of: &str| -> String { fields.iter().map(|f| format!("{of}.{f},")).collect() };
+    let (mine, theirs) = (tuple("self"), tuple("other"));
+    let op = match &*kind.s {
+        "__eq__" => "==",
+        "__lt__" => "<",
+        "__le__" => "<=",
+        "__gt__" => ">",
+        "__ge__" => ">=",
+        "__hash__" => {
+            let src = format!("\ndef __hash__(self):\n    return hash(({mine}))\n");
+            return define(vm, &src, "__hash__", qualname);
+        }
+        _ => return Err(vm.value_err("_dataclasses.method: unknown kind")),
+    };
+    let src = format!(
+        "\ndef {kind}(self, other):\n    if other.__class__ is self.__class__:\n        \
+         return ({mine})!OP!({theirs})\n    return NotImplemented\n",
+        kind = kind.s
+    )
+    .replace("!OP!", op);
+    define(vm, &src, &kind.s, qualname)
+}
+
+/// A name `method` may write into source: ASCII letters, digits and `_`, not starting with
+/// a digit. A keyword passes here and fails to compile, which `define` answers with `None`.
+fn is_plain_identifier(s: &str) -> bool {
+    !s.is_empty()
+        && !s.as_bytes()[0].is_ascii_digit()
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Compile `src` (one `def name`) as the module `<string>` (CPython's file name for the
+/// methods `dataclasses` generates), run it in a fresh namespace, and return the function
+/// with its `__qualname__` set; `None` if it does not compile. The sources start with an
+/// empty line so that a traceback names the lines CPython's do (its `def` is the second line
+/// of the text it compiles, inside a wrapper function).
+fn define(vm: &mut Vm, src: &str, name: &str, qualname: &Value) -> R<Value> {
+    let Ok(code) = crate::code_cache::load(vm, src, "<string>", true, None)? else {
+        return Ok(Value::None);
+    };
+    let d = rc_dict(PyDict::new());
+    let mut frame = vm.new_frame(code, d.clone(), None, &[]);
+    vm.run_frame(&mut frame)?;
+    let f = d.get_str(name).unwrap_or_default();
+    vm.setattr(&f, "__qualname__", qualname.clone())?;
+    Ok(f)
+}
+
 /// The module object.
 pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     let d = rc_dict(PyDict::new());
     vm.dict_set_str(&d, "__name__", Value::str(name))?;
     vm.dict_set_str(&d, "attrs", builtin("attrs", f_attrs))?;
     vm.dict_set_str(&d, "assign", builtin("assign", f_assign))?;
+    vm.dict_set_str(&d, "method", builtin("method", f_method))?;
     Ok(super::module(name, d))
 }

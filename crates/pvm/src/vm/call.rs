@@ -116,7 +116,7 @@ impl Vm<'_> {
     /// Call `func`, for which `func.takes_positional(k)` holds, with the `k` values at the top
     /// of `stack` from position `args_at`: they move straight into the new frame's first local
     /// slots, with no argument vector, and the defaults fill the parameters after them (as
-    /// `bind_args` would, which charges nothing for such a call). The value just below them is removed too; with
+    /// `bind_args` would, which charges nothing for such a call). The value just below them, if any, is removed too; with
     /// `receiver` it is the method's receiver and becomes the first argument, else it is the
     /// function object itself. Behaves as `call_function` does for such a call.
     pub(crate) fn call_positional(
@@ -698,8 +698,21 @@ impl Vm<'_> {
                 a[0] = Value::Class(self.type_of(v));
                 self.call(&f, Args::new(a))
             }
-            m => self.call(&m, Args::new(a)),
+            m => self.call_vec(&m, a),
         }
+    }
+
+    /// `f(*a)`: a plain function taking `a.len()` positional arguments is entered directly
+    /// (as [`Vm::call1`] does for one), anything else through [`Vm::call`]. For special
+    /// methods (`__hash__`, `__eq__` from a dict lookup, `__lt__` from a sort).
+    pub fn call_vec(&mut self, f: &Value, mut a: Vec<Value>) -> R<Value> {
+        if let Value::Function(func) = f {
+            if func.takes_positional(a.len() as u32) {
+                // No slot below the arguments: `call_positional` finds none to take.
+                return self.call_positional(func, &mut a, 0, false);
+            }
+        }
+        self.call(f, Args::new(a))
     }
 
     /// `obj.name(args)`.

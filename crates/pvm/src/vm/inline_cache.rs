@@ -7,8 +7,8 @@
 //! dict wins (no data descriptor of that name), whether a store is a plain dict store (no
 //! `__setattr__`, no data descriptor, a name `__slots__` allows), and which plain function a method call
 //! finds. It also keeps the position where the name was last found in a dict (instance dict
-//! or globals), checked by key identity before use, and in the builtin namespace, checked by
-//! its key; and the last dict it was missing from (a builtin name from the module globals, a
+//! or globals), checked by its key before use (identity, else text), and in the builtin
+//! namespace, checked by its key; and the last dict it was missing from (a builtin name from the module globals, a
 //! method name from the instance dict), named by the table's stamp, which every change of the
 //! table's keys replaces (`Table::stamp`), with the slots that walk read.
 //!
@@ -118,8 +118,10 @@ impl NameCache {
 }
 
 impl PyDict {
-    /// Lookup of a code name, trying the position `c.hint` first (by key identity: a dict has
-    /// one entry per key, so an entry holding this very string is the one), then the
+    /// Lookup of a code name, trying the position `c.hint` first (by its key: a dict has one
+    /// entry per key, so an entry keyed by this very string, or by a str of the same text, is
+    /// the one; the text is read only when the key is another object, as when the dict was
+    /// filled by another module's code or by `setattr`), then the
     /// remembered absence `c.absent` (`PyDict::find_name_memo`), remembering where it was
     /// found or that it was missing. The value found is pushed onto `stack` (see
     /// [`Vm::load_attr_push`] for why); `false`: not in this dict.
@@ -133,7 +135,7 @@ impl PyDict {
         {
             let t = self.table.borrow();
             if let Some(Some(e)) = t.entries.get(c.hint.get() as usize) {
-                if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                if matches!(&e.key, Value::Str(k) if k.same_text(name)) {
                     // What the walk to this entry would have cost: a remembered position
                     // must not make a lookup cheaper on a warm thread than on a cold one.
                     crate::value::owe_probes(u64::from(e.probes()));
@@ -165,7 +167,7 @@ impl PyDict {
         {
             let mut t = self.table.borrow_mut();
             if let Some(Some(e)) = t.entries.get_mut(hint.get() as usize) {
-                if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                if matches!(&e.key, Value::Str(k) if k.same_text(name)) {
                     crate::value::owe_probes(u64::from(e.probes()));
                     e.value = v;
                     return;
@@ -317,7 +319,7 @@ impl Vm<'_> {
                 return self.load_builtin(name, c);
             }
             if let Some(Some(e)) = t.entries.get(c.hint.get() as usize) {
-                if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) {
+                if matches!(&e.key, Value::Str(k) if k.same_text(name)) {
                     crate::value::owe_probes(u64::from(e.probes()));
                     return Ok(e.value.clone());
                 }

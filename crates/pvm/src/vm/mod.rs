@@ -290,6 +290,9 @@ pub struct Vm<'h> {
     /// What decimal.py registered with its native core (`native::decimal::Registry`), kept
     /// opaque here so the interpreter does not depend on the module.
     pub(crate) decimal_core: Option<Rc<dyn std::any::Any>>,
+    /// What `_dataclasses.attrs` remembers per names tuple (`native::dataclasses::Reads`),
+    /// opaque here for the same reason.
+    pub(crate) dataclass_reads: Option<Rc<dyn std::any::Any>>,
     /// Calls made to the host so far (`sdk::host`): a module body that made none is a pure
     /// function of its code, which the body cache relies on (`crate::body_cache`).
     pub(crate) host_calls: u64,
@@ -390,6 +393,7 @@ impl<'h> Vm<'h> {
             spare_callees: Vec::new(),
             building_base: false,
             decimal_core: None,
+            dataclass_reads: None,
             host_calls: 0,
         }
     }

@@ -25,7 +25,7 @@ Written for the PVM from the documented behaviour.
 """
 
 import copy
-from _dataclasses import assign as _assign, attrs as _attrs
+from _dataclasses import assign as _assign, attrs as _attrs, method as _method
 
 __all__ = ['dataclass', 'field', 'Field', 'FrozenInstanceError', 'InitVar', 'KW_ONLY',
            'MISSING', 'fields', 'asdict', 'astuple', 'make_dataclass', 'replace',
@@ -366,6 +366,10 @@ def _make_repr(cls, repr_fields):
 
 
 def _make_eq(cls, names):
+    compiled = _method('__eq__', names, f"{cls.__qualname__}.__eq__")
+    if compiled is not None:
+        return compiled
+
     def __eq__(self, other):
         if other.__class__ is self.__class__:
             return _attrs(self, names) == _attrs(other, names)
@@ -375,6 +379,10 @@ def _make_eq(cls, names):
 
 
 def _make_order(cls, names, opname):
+    compiled = _method(opname, names, f"{cls.__qualname__}.{opname}")
+    if compiled is not None:
+        return compiled
+
     def compare(self, other):
         if other.__class__ is self.__class__:
             a, b = _attrs(self, names), _attrs(other, names)
@@ -392,6 +400,10 @@ def _make_order(cls, names, opname):
 
 
 def _make_hash(cls, names):
+    compiled = _method('__hash__', names, f"{cls.__qualname__}.__hash__")
+    if compiled is not None:
+        return compiled
+
     def __hash__(self):
         return hash(_attrs(self, names))
     __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
