@@ -26,7 +26,10 @@
 //! generation by re-executing the stored blocks from genesis, records the new generation (the
 //! switch, one atomic file write) and removes the old one. QMDB keeps no history, so rebuilding
 //! is how a state goes back; the rebuilt blocks hash and commit exactly as before, and a crash
-//! leaves either generation whole.
+//! leaves either generation whole. [`Chain::install_snapshot`] switches the same way to a
+//! generation built from a state snapshot, whose block store begins at the snapshot's block
+//! (the `base` file names it per generation). [`Chain::open`] removes what a crash left of the
+//! generations beside the one it opens (the one switched from, one half built).
 //!
 //! **The rule is exec's.** What a block must be (environment, header fields, lanes, order,
 //! transactions) is decided by `cowboy_exec::block::{propose, verify}`; the chain only stores,
@@ -245,7 +248,10 @@ pub struct SnapshotBase {
 impl SnapshotBase {
     /// The hash of block `height`, if it is one this base names.
     fn hash_at(&self, height: u64) -> Option<Hash32> {
-        let first = (self.height + 1).checked_sub(self.hashes.len() as u64)?;
+        let first = self
+            .height
+            .checked_add(1)?
+            .checked_sub(self.hashes.len() as u64)?;
         let i = height.checked_sub(first)?;
         self.hashes.get(usize::try_from(i).ok()?).copied()
     }
@@ -260,22 +266,40 @@ impl SnapshotBase {
         line
     }
 
-    /// The base a `base` file names for `generation` (`None`: another generation's).
+    /// The base a `base` file names for `generation` (`None`: it names only other
+    /// generations'). The file holds one line per generation ([`Self::encode`]): the one an
+    /// install switches to and, until the switch is done, the one it switches from, so a
+    /// crash on either side of the switch finds the base of the generation it opens. Any
+    /// line that does not decode (or names no hash: a base names at least its own block) is
+    /// refused whole.
     fn decode(text: &str, generation: u64) -> CResult<Option<SnapshotBase>> {
-        let bad = || ChainError::Inconsistent(format!("{BASE_FILE} holds {text:?}"));
-        let mut words = text.split_whitespace();
-        let of: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-        let height: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-        let hashes = words
-            .map(|w| {
-                hex::decode(w)
-                    .ok()
-                    .and_then(|b| <[u8; 32]>::try_from(b).ok())
-                    .map(Hash32)
-            })
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(bad)?;
-        Ok((of == generation).then_some(SnapshotBase { height, hashes }))
+        let mut found = None;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let bad = || ChainError::Inconsistent(format!("{BASE_FILE} holds {line:?}"));
+            let mut words = line.split_whitespace();
+            let of: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+            let height: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+            let hashes = words
+                .map(|w| {
+                    hex::decode(w)
+                        .ok()
+                        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+                        .map(Hash32)
+                })
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(bad)?;
+            // A snapshot is of a block above genesis, and names at least its own hash.
+            if height == 0 || hashes.is_empty() || hashes.len() as u64 > height.saturating_add(1) {
+                return Err(bad());
+            }
+            if of == generation {
+                found = Some(SnapshotBase { height, hashes });
+            }
+        }
+        if text.trim().is_empty() {
+            return Err(ChainError::Inconsistent(format!("{BASE_FILE} is empty")));
+        }
+        Ok(found)
     }
 }
 
@@ -370,6 +394,39 @@ impl<E: Context> Chain<E> {
             Ok(text) => chain.base = SnapshotBase::decode(&text, generation)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(e.into()),
+        }
+        // A chain that began at a snapshot has a block store beginning at the snapshot's
+        // block, whose hash its base names last; any other chain's begins at genesis.
+        let first = chain.blocks.first_height().await?.unwrap_or(0);
+        match &chain.base {
+            None if first == 0 => {}
+            Some(base) if base.height == first => {
+                let stored = read_head(&chain.blocks, first, limits).await?.hash;
+                if base.hashes.last() != Some(&stored) {
+                    return Err(ChainError::Inconsistent(format!(
+                        "{BASE_FILE} names block {first} {}, the block store holds {}",
+                        base.hashes.last().map_or_else(String::new, |h| h.to_hex()),
+                        stored.to_hex()
+                    )));
+                }
+            }
+            base => {
+                return Err(ChainError::Inconsistent(format!(
+                    "generation {generation}'s block store begins at block {first}, but \
+                     {BASE_FILE} names {}",
+                    base.as_ref()
+                        .map_or("no snapshot".to_string(), |b| format!("block {}", b.height))
+                )))
+            }
+        }
+        // What a crash may have left of other generations: the one switched from (a crash
+        // after the switch, before its removal) and one being built (a crash before the
+        // switch). Neither is ever opened again.
+        for other in [generation.checked_sub(1), generation.checked_add(1)]
+            .into_iter()
+            .flatten()
+        {
+            destroy_partitions(&chain.context, &partitions(partition_prefix, other)).await?;
         }
         // The boundaries whose snapshots this node serves: the two newest at or below the head.
         let newest = staking::epoch_of(&chain.genesis.params, tip + 1);
@@ -968,7 +1025,10 @@ impl<E: Context> Chain<E> {
         self.since_prune = 0;
         self.base = None;
         // Readers still holding the old stores fail their next read and retry on the new one.
-        destroy_partitions(&self.context, &partitions(&prefix, old)).await?;
+        // What cannot be removed now is removed when the chain is next opened.
+        if let Err(e) = destroy_partitions(&self.context, &partitions(&prefix, old)).await {
+            tracing::warn!(generation = old, error = %e, "cannot remove the old generation");
+        }
         self.publish_reader();
         let head = self.head.clone();
         self.head_tx.send_replace(head);
@@ -1118,9 +1178,14 @@ impl<E: Context> Chain<E> {
     /// caller: `crate::snapshot_sync::check_epoch`); `below` are the hashes of the blocks
     /// under it the beacon rule still names, lowest first, authenticated by `block`'s parent
     /// links. Like a revert (see the module docs, "Generations"): the new block store begins
-    /// at `block`, the base file and then the generation file are written (the switch), the
-    /// old generation is removed. Pending blocks above `block` stay (unexecuted); the mempool
-    /// is emptied. On error nothing changed.
+    /// at `block`; the epoch's certificate and record are kept, the base file gets the new
+    /// generation's line beside the current one's, then the generation file is written (the
+    /// switch) and the old generation is removed. Every write that can fail the install comes
+    /// before the switch, so on error (or a crash) before it the chain is still the old
+    /// generation, whole, and a restart reopens that with its base; after it, only the new
+    /// one is opened. Pending blocks above `block` stay (unexecuted); the mempool is emptied.
+    /// On error nothing changed (what the attempt wrote is removed by the next one, or when
+    /// the chain is next opened).
     pub async fn install_snapshot(
         &mut self,
         generation: u64,
@@ -1165,17 +1230,30 @@ impl<E: Context> Chain<E> {
         let mut hashes = below;
         hashes.push(hash);
         let base = SnapshotBase { height, hashes };
-        write_atomic(
-            &self.dir.join(BASE_FILE),
-            base.encode(generation).as_bytes(),
-        )?;
+        let epoch = staking::epoch_of(&self.genesis.params, height);
+        self.keep_certificate(epoch, certificate)?;
+        self.keep_boundary_record(epoch, record)?;
+        // The base of the generation switched from stays in the file until the switch is
+        // done: a crash before it reopens that generation, which needs its own.
+        let mut lines = self
+            .base
+            .as_ref()
+            .map(|b| b.encode(self.generation) + "\n")
+            .unwrap_or_default();
+        lines.push_str(&base.encode(generation));
+        write_atomic(&self.dir.join(BASE_FILE), lines.as_bytes())?;
+        // The switch. Nothing after it may fail the install: the data directory names the
+        // new generation now, so the chain must run on it.
         write_atomic(
             &self.dir.join(GENERATION_FILE),
             generation.to_string().as_bytes(),
         )?;
-        let epoch = staking::epoch_of(&self.genesis.params, height);
-        self.keep_certificate(epoch, certificate)?;
-        self.keep_boundary_record(epoch, record)?;
+        if let Err(e) = write_atomic(
+            &self.dir.join(BASE_FILE),
+            base.encode(generation).as_bytes(),
+        ) {
+            tracing::warn!(error = %e, "cannot drop the old generation's line of the base file");
+        }
         let old = self.generation;
         self.generation = generation;
         self.state = state;
@@ -1197,7 +1275,10 @@ impl<E: Context> Chain<E> {
             self.keep_ops[1] = Some(b.target.lower);
         }
         // Readers still holding the old stores fail their next read and retry on the new one.
-        destroy_partitions(&self.context, &partitions(&prefix, old)).await?;
+        // What cannot be removed now is removed when the chain is next opened.
+        if let Err(e) = destroy_partitions(&self.context, &partitions(&prefix, old)).await {
+            tracing::warn!(generation = old, error = %e, "cannot remove the old generation");
+        }
         self.publish_reader();
         let head = self.head.clone();
         self.head_tx.send_replace(head);
@@ -1424,7 +1505,10 @@ mod tests {
         assert_eq!(base.hash_at(76), None);
         assert_eq!(base.hash_at(80), None);
         let line = base.encode(2);
-        assert_eq!(SnapshotBase::decode(&line, 2).expect("decodes"), Some(base));
+        assert_eq!(
+            SnapshotBase::decode(&line, 2).expect("decodes"),
+            Some(base.clone())
+        );
         // Another generation's base (a later revert or snapshot switched away): not this one's.
         assert_eq!(SnapshotBase::decode(&line, 3).expect("decodes"), None);
         for bad in ["", "2", "2 x", "2 79 zz", "2 79 0102"] {
@@ -1436,6 +1520,42 @@ mod tests {
                 "{bad:?}"
             );
         }
+        // A base names at least its own block, and no block below genesis.
+        let three = format!("2 1 {0} {0} {0}", hex::encode([7; 32]));
+        let zero = format!("2 0 {}", hex::encode([7; 32]));
+        let top = format!("2 {} {}", u64::MAX, hex::encode([7; 32]));
+        assert_eq!(
+            SnapshotBase::decode(&top, 2)
+                .expect("decodes")
+                .map(|b| b.hash_at(0)),
+            Some(None)
+        );
+        for bad in ["2 79", &three, &zero, "\n \n"] {
+            assert!(
+                matches!(
+                    SnapshotBase::decode(bad, 2),
+                    Err(ChainError::Inconsistent(_))
+                ),
+                "{bad:?}"
+            );
+        }
+        // While an install switches generations the file names both, each opening its own;
+        // a line that does not decode is refused whichever generation is opened.
+        let next = SnapshotBase {
+            height: 99,
+            hashes: vec![Hash32([4; 32])],
+        };
+        let both = format!("{}\n{}\n", base.encode(2), next.encode(3));
+        assert_eq!(
+            SnapshotBase::decode(&both, 2).expect("decodes"),
+            Some(base.clone())
+        );
+        assert_eq!(SnapshotBase::decode(&both, 3).expect("decodes"), Some(next));
+        assert_eq!(SnapshotBase::decode(&both, 4).expect("decodes"), None);
+        assert!(matches!(
+            SnapshotBase::decode(&format!("{both}3 zz"), 2),
+            Err(ChainError::Inconsistent(_))
+        ));
         // Near genesis fewer hashes are named, never one below height 0.
         let early = SnapshotBase {
             height: 1,
@@ -1443,5 +1563,60 @@ mod tests {
         };
         assert_eq!(early.hash_at(1), Some(Hash32([9; 32])));
         assert_eq!(early.hash_at(0), None);
+    }
+
+    /// A data directory whose `generation` or `base` file is garbage, or whose base does not
+    /// fit its block store, is refused with a typed error when the chain opens; a base of
+    /// another generation is ignored.
+    #[test]
+    fn open_refuses_generation_and_base_files_that_do_not_fit() {
+        use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
+        deterministic::Runner::default().start(|context| async move {
+            let dir = tempfile::tempdir().expect("dir");
+            let genesis = crate::devnet::genesis(1, "127.0.0.1:9000".parse().expect("addr"));
+            let open = |name: &'static str| {
+                Chain::open(
+                    context.child(name),
+                    dir.path(),
+                    "c-",
+                    genesis.clone(),
+                    Mempool::new(100, 1 << 20),
+                    10,
+                )
+            };
+            let genesis_hash = open("first").await.expect("a new chain").head().hash;
+            let stranger = hex::encode([7; 32]);
+            let cases: [(&str, &str, bool); 7] = [
+                (GENERATION_FILE, "one", false),
+                (BASE_FILE, "garbage", false),
+                (BASE_FILE, "", false),
+                // Generation 0 begins at genesis, not at a snapshot's block 5.
+                (BASE_FILE, &format!("0 5 {stranger}"), false),
+                (BASE_FILE, &format!("0 {} {stranger}", u64::MAX), false),
+                // Nor at a snapshot of its genesis block.
+                (
+                    BASE_FILE,
+                    &format!("0 0 {}", hex::encode(genesis_hash.0)),
+                    false,
+                ),
+                // Another generation's base: not this one's.
+                (BASE_FILE, &format!("3 5 {stranger}"), true),
+            ];
+            for (file, text, opens) in cases {
+                std::fs::write(dir.path().join(file), text).expect("write");
+                match open("again").await {
+                    Ok(_) => assert!(opens, "{file} {text:?} was accepted"),
+                    Err(ChainError::Inconsistent(_)) => {
+                        assert!(!opens, "{file} {text:?} was refused")
+                    }
+                    Err(e) => panic!("{file} {text:?}: {e}"),
+                }
+                let _ = std::fs::remove_file(dir.path().join(file));
+            }
+            assert_eq!(
+                open("last").await.expect("reopens").head().hash,
+                genesis_hash
+            );
+        });
     }
 }
