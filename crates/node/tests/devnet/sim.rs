@@ -50,7 +50,7 @@ use commonware_utils::ordered::{Quorum as _, Set};
 use commonware_utils::{probability, TryFromIterator};
 use cowboy_exec::beacon;
 use cowboy_node::beacon::BEACON_CHANNEL;
-use cowboy_node::chain::Chain;
+use cowboy_node::chain::{Chain, SnapshotBase};
 use cowboy_node::consensus::{Evidence, FaultKind, ProposalTamper, Scheme, VOTES_CHANNEL};
 use cowboy_node::devnet::{genesis, validator_key};
 use cowboy_node::genesis::{beacon_group_key, deal_beacon};
@@ -204,6 +204,92 @@ struct SimNode {
     validator: Validator<Ctx>,
     /// Holds the chain's data directory (genesis file, pending blocks) for the run.
     _dir: tempfile::TempDir,
+}
+
+/// Everything a validator is started with besides its channels and runtime context, owned,
+/// so that it can be started inside a task of its own ([`World::start_crashable`]).
+struct Launch {
+    i: usize,
+    name: String,
+    coinbase: Address,
+    tamper: Option<ProposalTamper>,
+    dir: tempfile::TempDir,
+    genesis: Genesis,
+    share: Option<Share>,
+    blocker: simulated::Control<Key, Ctx>,
+    seed: u64,
+}
+
+impl Launch {
+    /// Open its chain in its directory (resuming what is there) and start the node's
+    /// consensus side on `channels`, in `context`.
+    async fn start(
+        self,
+        context: Ctx,
+        channels: Vec<(
+            impl commonware_p2p::Sender<PublicKey = Key>,
+            impl commonware_p2p::Receiver<PublicKey = Key>,
+        )>,
+    ) -> SimNode {
+        let Launch {
+            i,
+            name,
+            coinbase,
+            tamper,
+            dir,
+            genesis,
+            share,
+            blocker,
+            seed,
+        } = self;
+        let chain = Chain::open(
+            context.child("chain"),
+            dir.path(),
+            &format!("{name}-"),
+            genesis.clone(),
+            Mempool::new(10_000, 64 << 20),
+            1_000,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("seed {seed}: open chain {name}: {e}"));
+        let chain = Arc::new(Mutex::new(chain));
+        let production = Arc::new(Production::new(
+            Mining::Interval(BLOCK_TIME),
+            Arc::new(context.child("clock")),
+        ));
+        let channels: [_; 8] = channels
+            .try_into()
+            .unwrap_or_else(|_| panic!("eight channels"));
+        let validator = start_validator(
+            &context,
+            chain.clone(),
+            ValidatorConfig {
+                genesis,
+                key: validator_key(i),
+                coinbase,
+                production,
+                dev: false,
+                tamper,
+                partition_prefix: format!("{name}-"),
+                peer_bound: cowboy_node::epochs::MAX_PEERS,
+                beacon_share: share,
+                share_round: 0,
+                share_dir: Some(dir.path().to_path_buf()),
+            },
+            channels,
+            blocker,
+            // The simulated network connects every validator for the whole run.
+            Box::new(|_, _| {}),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("seed {seed}: start {name}: {e}"));
+        SimNode {
+            index: i,
+            chain,
+            validator,
+            _dir: dir,
+        }
+    }
 }
 
 /// Which twin half hears a peer.
@@ -381,53 +467,95 @@ impl World {
     ) -> SimNode {
         let dir = tempfile::tempdir().expect("temp dir");
         let context = self.context.child("validator").with_attribute("name", name);
-        let chain = Chain::open(
-            context.child("chain"),
-            dir.path(),
-            &format!("{name}-"),
-            self.genesis.clone(),
-            Mempool::new(10_000, 64 << 20),
-            1_000,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("seed {}: open chain {name}: {e}", self.seed));
-        let chain = Arc::new(Mutex::new(chain));
-        let production = Arc::new(Production::new(
-            Mining::Interval(BLOCK_TIME),
-            Arc::new(context.child("clock")),
-        ));
-        let channels: [_; 8] = channels
-            .try_into()
-            .unwrap_or_else(|_| panic!("eight channels"));
-        let validator = start_validator(
-            &context,
-            chain.clone(),
-            ValidatorConfig {
-                genesis: self.genesis.clone(),
-                key: validator_key(i),
-                coinbase,
-                production,
-                dev: false,
-                tamper,
-                partition_prefix: format!("{name}-"),
-                peer_bound: cowboy_node::epochs::MAX_PEERS,
-                beacon_share: self.shares.get(i).cloned().flatten(),
-                share_round: 0,
-                share_dir: Some(dir.path().to_path_buf()),
-            },
-            channels,
-            self.oracle.control(self.keys[i].clone()),
-            // The simulated network connects every validator for the whole run.
-            Box::new(|_, _| {}),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("seed {}: start {name}: {e}", self.seed));
-        SimNode {
-            index: i,
+        let launch = self.launch(i, name, coinbase, tamper, dir);
+        launch.start(context, channels).await
+    }
+
+    /// What validator `i` is started with besides its channels and runtime context, owned
+    /// (see [`Launch`]); its data directory is `dir`.
+    fn launch(
+        &self,
+        i: usize,
+        name: &str,
+        coinbase: Address,
+        tamper: Option<ProposalTamper>,
+        dir: tempfile::TempDir,
+    ) -> Launch {
+        Launch {
+            i,
+            name: name.to_string(),
+            coinbase,
+            tamper,
+            dir,
+            genesis: self.genesis.clone(),
+            share: self.shares.get(i).cloned().flatten(),
+            blocker: self.oracle.control(self.keys[i].clone()),
+            seed: self.seed,
+        }
+    }
+
+    /// Start validator `i` (a genesis validator, on its own coinbase) in data directory `dir`
+    /// (its chain's files; its storage partitions are named after `v<i>` in the runtime's
+    /// storage, so a directory a crashed run of it left is reopened with them) inside a task
+    /// of its own: every task the node spawns descends from that task, so aborting the
+    /// returned handle stops the whole node at once, as `kill -9` does a process
+    /// ([`World::crash`]); a restart's stores see only what the crashed run synced (the
+    /// runtime's storage reopens a blob with its synced contents). Its channels are
+    /// registered anew (replacing a crashed run's).
+    async fn start_crashable(
+        &self,
+        i: usize,
+        dir: tempfile::TempDir,
+    ) -> (SimNode, commonware_runtime::Handle<()>) {
+        let channels = self.channels(i, |_| None, None).await;
+        let channels: Vec<_> = channels.into_iter().map(|(primary, _)| primary).collect();
+        let name = format!("v{i}");
+        let launch = self.launch(i, &name, self.coinbase(i), None, dir);
+        let (started, node) = tokio::sync::oneshot::channel();
+        let host = self.context.child("host").spawn(move |context| async move {
+            let context = context.child("validator").with_attribute("name", name);
+            let node = launch.start(context, channels).await;
+            let _ = started.send(node);
+            // The node's tasks live as long as this one.
+            std::future::pending::<()>().await
+        });
+        let node = node.await.expect("the node started");
+        (node, host)
+    }
+
+    /// Crash `node` (started by [`World::start_crashable`] as `host`): abort its task and so
+    /// every task of the node, and wait until nothing holds its chain any more (its stores
+    /// closed, as in a process that died). Returns its data directory, to restart it in.
+    async fn crash(
+        &self,
+        node: SimNode,
+        host: commonware_runtime::Handle<()>,
+    ) -> tempfile::TempDir {
+        let SimNode {
+            index,
             chain,
             validator,
             _dir: dir,
+        } = node;
+        host.abort();
+        drop(validator);
+        let held = Arc::downgrade(&chain);
+        drop(chain);
+        let since = self.context.current();
+        while held.strong_count() > 0 {
+            let waited = self
+                .context
+                .current()
+                .duration_since(since)
+                .unwrap_or_default();
+            assert!(
+                waited < Duration::from_secs(10),
+                "seed {}: validator {index}'s chain is still held {waited:?} after its crash",
+                self.seed
+            );
+            self.context.sleep(Duration::from_millis(1)).await;
         }
+        dir
     }
 
     /// Connect every pair of validators (both directions) with `link`.
@@ -1825,7 +1953,7 @@ const SNAPSHOT_LATE_AT: u64 = 70;
 #[test]
 fn sim_catch_up_from_a_snapshot() {
     for seed in catch_up_seeds() {
-        snapshot_run(seed, false);
+        snapshot_run(seed, SnapshotRun::Snapshot);
     }
 }
 
@@ -1836,7 +1964,31 @@ fn sim_catch_up_from_a_snapshot() {
 #[test]
 fn sim_snapshot_from_a_lying_peer_falls_back_to_re_execution() {
     for seed in catch_up_seeds() {
-        snapshot_run(seed, true);
+        snapshot_run(seed, SnapshotRun::LyingRelayer);
+    }
+}
+
+/// A validator that began at a snapshot survives crashes (issue 17): as in
+/// [`sim_catch_up_from_a_snapshot`], but validator 3 is killed three times, every task of
+/// it at once ([`World::crash`]), and restarted from its data directory (its files and
+/// storage partitions) each time:
+/// 1. in the middle of its first install, after the snapshot's state, block store and
+///    `base` line are written and before the `generation` file switches to them (a write
+///    fault stops it there: [`interrupt_install`]): it restarts on its old generation (the
+///    chain from genesis it had, no snapshot), then catches up by a snapshot again and votes;
+/// 2. after it voted on that snapshot, for a few blocks: it reopens the snapshot's
+///    generation and base, resumes at or above its head (no re-sync from genesis), holds
+///    nothing below the snapshot (`BeforeSnapshot`), catches up by re-execution and votes;
+/// 3. for more than an epoch, then in the middle of the install of a second snapshot: it
+///    restarts on the first snapshot's generation with that one's base (the install had
+///    replaced the `base` file, so a restart found no base for the generation it opened:
+///    fixed, the file keeps both lines until the switch), then installs the second and votes.
+///
+/// All four have the same hashes and state roots from the last snapshot up.
+#[test]
+fn sim_snapshot_node_survives_crashes_during_and_after_the_install() {
+    for seed in catch_up_seeds() {
+        snapshot_run(seed, SnapshotRun::Crashes);
     }
 }
 
@@ -1924,7 +2076,159 @@ async fn chain_from(node: &SimNode, from: u64, upto: u64) -> Vec<([u8; 32], [u8;
     out
 }
 
-fn snapshot_run(seed: u64, relayer: bool) {
+/// How a snapshot run goes (see its tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SnapshotRun {
+    /// [`sim_catch_up_from_a_snapshot`].
+    Snapshot,
+    /// [`sim_snapshot_from_a_lying_peer_falls_back_to_re_execution`].
+    LyingRelayer,
+    /// [`sim_snapshot_node_survives_crashes_during_and_after_the_install`].
+    Crashes,
+}
+
+/// Wait until a block of `node`'s finalized chain above `above` records the vote of
+/// `signer` (its position in the set), and return that block's height.
+async fn wait_for_vote(world: &World, node: &SimNode, signer: u32, above: u64, what: &str) -> u64 {
+    let started = world.context.current();
+    loop {
+        let elapsed = world
+            .context
+            .current()
+            .duration_since(started)
+            .unwrap_or_default();
+        assert!(elapsed < DEADLINE, "{what} after {elapsed:?}");
+        world.context.sleep(Duration::from_millis(100)).await;
+        let head = node.chain.lock().await.head().header.height;
+        if head <= above {
+            continue;
+        }
+        let reader = node
+            .chain
+            .lock()
+            .await
+            .readers()
+            .borrow()
+            .clone()
+            .expect("reader");
+        let block = reader.block(head).await.expect("read").expect("final");
+        let votes = block.votes.map(|r| r.votes).unwrap_or_default();
+        if votes.iter().any(|v| v.signer == signer) {
+            return head;
+        }
+    }
+}
+
+/// What a node that began at a snapshot at `base` must answer below it: no block under the
+/// snapshot's, no receipts of that block, no state at an older height (`BeforeSnapshot`).
+async fn assert_holds_nothing_below(node: &SimNode, base: u64, what: &str) {
+    use cowboy_node::chain::ChainError;
+    let reader = node
+        .chain
+        .lock()
+        .await
+        .readers()
+        .borrow()
+        .clone()
+        .expect("reader");
+    assert_eq!(reader.base, base, "{what}: the reader's snapshot base");
+    match reader.block(base - 1).await {
+        Err(ChainError::BeforeSnapshot { height, base: b }) => {
+            assert_eq!((height, b), (base - 1, base), "{what}")
+        }
+        other => panic!("{what}: a block below the snapshot read as {other:?}"),
+    }
+    assert!(
+        matches!(
+            reader.receipts(base).await,
+            Err(ChainError::BeforeSnapshot { .. })
+        ),
+        "{what}: the snapshot block's receipts are not held"
+    );
+    assert!(
+        matches!(reader.at(5).await, Err(ChainError::BeforeSnapshot { .. })),
+        "{what}: no state below the snapshot"
+    );
+    let block = reader.block(base).await.expect("read the snapshot's block");
+    assert!(block.is_some(), "{what}: the snapshot's block is held");
+}
+
+/// The height of the snapshot the `base` file in `dir` names for `generation`, if it names one.
+fn base_file_names(dir: &std::path::Path, generation: u64) -> Option<u64> {
+    let text = std::fs::read_to_string(dir.join("base")).ok()?;
+    text.lines().find_map(|line| {
+        let mut words = line.split_whitespace();
+        let of: u64 = words.next()?.parse().ok()?;
+        (of == generation).then(|| words.next()?.parse().ok())?
+    })
+}
+
+/// Start validator `i` in `dir` (a directory a crash of it left, or a new one) so that its
+/// next install of a state snapshot, into generation `generation`, is interrupted between
+/// writing everything of the new generation (its state, its block store, its line of the
+/// `base` file) and the `generation` file's switch to it: a directory where the switch
+/// writes its temporary file (`chain::write_atomic`'s `generation.tmp`) fails that write,
+/// so the install stops exactly there, and the node is crashed as soon as it has. Returns
+/// the directory with the fault lifted and the height of the snapshot that was installed.
+async fn interrupt_install(
+    world: &World,
+    i: usize,
+    dir: tempfile::TempDir,
+    generation: u64,
+) -> (tempfile::TempDir, u64) {
+    let seed = world.seed;
+    let fault = dir.path().join("generation.tmp");
+    std::fs::create_dir(&fault).expect("the fault");
+    let (node, host) = world.start_crashable(i, dir).await;
+    let started = world.context.current();
+    let failed = loop {
+        if let Some(height) = base_file_names(node._dir.path(), generation) {
+            break height;
+        }
+        let elapsed = world
+            .context
+            .current()
+            .duration_since(started)
+            .unwrap_or_default();
+        assert!(
+            elapsed < DEADLINE,
+            "seed {seed}: validator {i} began no install of generation {generation} in {elapsed:?}"
+        );
+        world.context.sleep(Duration::from_millis(10)).await;
+    };
+    let dir = world.crash(node, host).await;
+    let switched = std::fs::read_to_string(dir.path().join("generation")).ok();
+    assert_eq!(
+        switched
+            .and_then(|g| g.trim().parse::<u64>().ok())
+            .unwrap_or(0),
+        generation - 1,
+        "seed {seed}: the interrupted install switched the generation"
+    );
+    std::fs::remove_dir(&fault).expect("lift the fault");
+    (dir, failed)
+}
+
+/// A node restarted after a crash resumed where it was: at or above `before`, its head,
+/// on the snapshot `base` it had, holding nothing below it.
+async fn assert_resumed(node: &SimNode, before: u64, base: &SnapshotBase, what: &str) {
+    {
+        let chain = node.chain.lock().await;
+        assert!(
+            chain.head().header.height >= before,
+            "{what}: at {}, below its head {before} before the crash",
+            chain.head().header.height
+        );
+        assert_eq!(
+            chain.snapshot_base(),
+            Some(base),
+            "{what}: not on the snapshot it had"
+        );
+    }
+    assert_holds_nothing_below(node, base.height, what).await;
+}
+
+fn snapshot_run(seed: u64, run: SnapshotRun) {
     runner(seed).start(|context| async move {
         let (n, late, liar) = (4, 3, 4);
         let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
@@ -1943,7 +2247,7 @@ fn snapshot_run(seed: u64, relayer: bool) {
                     .await,
             );
         }
-        if relayer {
+        if run == SnapshotRun::LyingRelayer {
             start_relayer(&world, liar, nodes[0].chain.clone()).await;
             // Its answers reach the late validator first.
             let (from, to) = (world.keys[liar].clone(), world.keys[late].clone());
@@ -1981,39 +2285,50 @@ fn snapshot_run(seed: u64, relayer: bool) {
             waited("the three do not reach the late start");
             world.context.sleep(Duration::from_millis(100)).await;
         }
-        let channels = world.channels(late, |_| None, None).await;
-        let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-        nodes.push(
-            world
-                .start(late, &format!("v{late}"), world.coinbase(late), channels)
-                .await,
-        );
+        let mut host = None;
+        if run == SnapshotRun::Crashes {
+            // The late validator crashes in the middle of its first install; restarted, it
+            // opens its old generation: the chain from genesis it had, no snapshot.
+            let dir = tempfile::tempdir().expect("temp dir");
+            let (dir, failed) = interrupt_install(&world, late, dir, 1).await;
+            let (node, h) = world.start_crashable(late, dir).await;
+            {
+                let chain = node.chain.lock().await;
+                assert_eq!(
+                    chain.snapshot_base(),
+                    None,
+                    "seed {seed}: the restart after an interrupted install found a snapshot"
+                );
+                assert!(
+                    chain.head().header.height < failed,
+                    "seed {seed}: the restart after an interrupted install is at {}, the \
+                     snapshot's height {failed}",
+                    chain.head().header.height
+                );
+                let reader = chain.readers().borrow().clone().expect("reader");
+                assert!(
+                    matches!(reader.block(0).await, Ok(Some(_))),
+                    "seed {seed}: the old generation's genesis block is gone"
+                );
+            }
+            nodes.push(node);
+            host = Some(h);
+        } else {
+            let channels = world.channels(late, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            nodes.push(
+                world
+                    .start(late, &format!("v{late}"), world.coinbase(late), channels)
+                    .await,
+            );
+        }
         let joined = height(&nodes[0]).await;
 
         // It installs a snapshot, catches up, then votes: a later block records its vote.
         let participants = Set::try_from_iter(world.keys[..n].iter().cloned()).expect("distinct");
         let signer = participants.position(&world.keys[late]).expect("a member") as u32;
-        let voted = loop {
-            waited("the late validator never caught up and voted");
-            world.context.sleep(Duration::from_millis(100)).await;
-            let head = height(&nodes[late]).await;
-            if head < joined {
-                continue;
-            }
-            let reader = nodes[late]
-                .chain
-                .lock()
-                .await
-                .readers()
-                .borrow()
-                .clone()
-                .expect("reader");
-            let block = reader.block(head).await.expect("read").expect("final");
-            let votes = block.votes.map(|r| r.votes).unwrap_or_default();
-            if votes.iter().any(|v| v.signer == signer) {
-                break head;
-            }
-        };
+        let what = format!("seed {seed}: the late validator never caught up and voted");
+        let voted = wait_for_vote(&world, &nodes[late], signer, joined - 1, &what).await;
 
         // What the lying peer sent was dropped and counted (unasked operations; a snapshot
         // refused).
@@ -2022,7 +2337,7 @@ fn snapshot_run(seed: u64, relayer: bool) {
             "seed {seed}: nothing the lying peer sent was counted"
         );
         let base = nodes[late].chain.lock().await.snapshot_base().cloned();
-        if relayer {
+        if run == SnapshotRun::LyingRelayer {
             assert_eq!(
                 base, None,
                 "seed {seed}: a snapshot built from tampered operations"
@@ -2043,34 +2358,7 @@ fn snapshot_run(seed: u64, relayer: bool) {
             "seed {seed}: snapshot at {}, not the newest boundary",
             base.height
         );
-        let reader = nodes[late]
-            .chain
-            .lock()
-            .await
-            .readers()
-            .borrow()
-            .clone()
-            .expect("reader");
-        match reader.block(base.height - 1).await {
-            Err(cowboy_node::chain::ChainError::BeforeSnapshot { height, base: b }) => {
-                assert_eq!((height, b), (base.height - 1, base.height))
-            }
-            other => panic!("seed {seed}: a block below the snapshot read as {other:?}"),
-        }
-        assert!(
-            matches!(
-                reader.receipts(base.height).await,
-                Err(cowboy_node::chain::ChainError::BeforeSnapshot { .. })
-            ),
-            "seed {seed}: the snapshot block's receipts are not held"
-        );
-        assert!(
-            matches!(
-                reader.at(5).await,
-                Err(cowboy_node::chain::ChainError::BeforeSnapshot { .. })
-            ),
-            "seed {seed}: no state below the snapshot"
-        );
+        assert_holds_nothing_below(&nodes[late], base.height, &format!("seed {seed}")).await;
         // It serves the walk in turn: the boundaries it verified are kept.
         {
             let chain = nodes[late].chain.lock().await;
@@ -2080,6 +2368,59 @@ fn snapshot_run(seed: u64, relayer: bool) {
                     "seed {seed}: the late validator keeps no boundary of epoch {epoch}"
                 );
             }
+        }
+        let (mut voted, mut base) = (voted, base);
+        if let Some(h) = host {
+            // Killed after it voted on its snapshot, and restarted from its data directory:
+            // it reopens the snapshot's generation and base and resumes from its head (no
+            // re-sync from genesis, nothing asked of the blocks below the base), catches up
+            // the blocks finalized meanwhile and votes.
+            let before = height(&nodes[late]).await;
+            let dir = world.crash(nodes.pop().expect("late"), h).await;
+            let down = height(&nodes[0]).await;
+            // Down for a few blocks, less than an epoch: it catches up by re-execution.
+            while height(&nodes[0]).await < down + 5 {
+                waited("the three stall while the late validator is down");
+                world.context.sleep(Duration::from_millis(50)).await;
+            }
+            let (node, h) = world.start_crashable(late, dir).await;
+            assert_resumed(&node, before, &base, &format!("seed {seed}, restarted")).await;
+            nodes.push(node);
+            let what = format!("seed {seed}: the restarted validator never voted again");
+            wait_for_vote(&world, &nodes[late], signer, down + 5, &what).await;
+
+            // Killed again and down for more than an epoch, so that it catches up by a second
+            // snapshot, and that install is interrupted before its switch: restarted, it
+            // must still run on the first snapshot's generation with that one's base.
+            let before = height(&nodes[late]).await;
+            let dir = world.crash(nodes.pop().expect("late"), h).await;
+            let epochs_ahead = (before + 1) / SNAPSHOT_EPOCH_BLOCKS + 2;
+            while height(&nodes[0]).await < epochs_ahead * SNAPSHOT_EPOCH_BLOCKS + 2 {
+                waited("the three stall while the late validator is down for long");
+                world.context.sleep(Duration::from_millis(100)).await;
+            }
+            let (dir, failed) = interrupt_install(&world, late, dir, 2).await;
+            assert!(
+                failed > base.height,
+                "seed {seed}: a second snapshot at {failed}, not above the first"
+            );
+            let (node, _host) = world.start_crashable(late, dir).await;
+            let what = format!("seed {seed}, restarted after an interrupted second install");
+            assert_resumed(&node, before, &base, &what).await;
+            nodes.push(node);
+            // Then it installs the second snapshot and votes on it.
+            let what = format!("seed {seed}: the validator never voted on a second snapshot");
+            let above = height(&nodes[0]).await;
+            voted = wait_for_vote(&world, &nodes[late], signer, above, &what).await;
+            let second = nodes[late].chain.lock().await.snapshot_base().cloned();
+            base = second.unwrap_or_else(|| panic!("seed {seed}: no snapshot after the restarts"));
+            assert!(
+                base.height >= failed,
+                "seed {seed}: the second snapshot at {}, below the interrupted one at {failed}",
+                base.height
+            );
+            let what = format!("seed {seed}, on the second snapshot");
+            assert_holds_nothing_below(&nodes[late], base.height, &what).await;
         }
         let mut common = u64::MAX;
         for node in &nodes {
