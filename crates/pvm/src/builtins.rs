@@ -1271,7 +1271,9 @@ fn setattr(vm: &mut Vm, a: Args) -> R<Value> {
     let o = arg(vm, &a.pos, 0, "setattr")?;
     let n = attr_name(vm, &a.pos, "setattr")?;
     let v = arg(vm, &a.pos, 2, "setattr")?.clone();
-    vm.setattr(o, &n.s, v)?;
+    // A new attribute is keyed by the str object given, as CPython's dict holds it, not by
+    // a fresh copy of its text.
+    vm.setattr_in(o, &n.s, Some(&n), v)?;
     Ok(Value::None)
 }
 
@@ -1792,7 +1794,9 @@ fn object_setattr(vm: &mut Vm, a: Args) -> R<Value> {
     };
     let v = a.pos.get(2).cloned().unwrap_or_default();
     let c = i.cls();
-    vm.generic_setattr(i, &c, &this, &n.s.clone(), v)?;
+    // Keyed by the str object given (see `setattr`): a frozen dataclass's `__init__` stores
+    // each field through here.
+    vm.generic_setattr_in(i, &c, &this, &n.s, Some(n), v)?;
     Ok(Value::None)
 }
 

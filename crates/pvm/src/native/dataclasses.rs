@@ -253,6 +253,109 @@ fn f_method(vm: &mut Vm, a: Args) -> R<Value> {
     define(vm, &src, &kind.s, qualname)
 }
 
+/// `init(qualname, params, kwonly, body, frozen, post, namespace)`: a dataclass's `__init__`,
+/// compiled from the source CPython's `dataclasses` writes for it, so that a call binds its
+/// arguments (positional or by keyword) as any function call does and stores the fields with
+/// `STORE_ATTR` (inline caches) instead of through `*args, **kwargs` and `assign`.
+///
+/// - `params`, `kwonly`: `(name, default)` pairs, `default` 0 (none), 1 (`=_dflt_<name>`) or
+///   2 (`=_HAS_DEFAULT_FACTORY`), the keyword-only ones after `*`;
+/// - `body`: `(name, value)` pairs in field order, `value` 0 (the parameter), 1 (the factory's
+///   result when the parameter was not given) or 2 (the factory's result: an `init=False`
+///   field), each stored with `self.name=value`, or with `object.__setattr__` when `frozen`;
+/// - `post`: the `InitVar` names passed to `__post_init__`, or `None` for no call;
+/// - `namespace`: the function's globals, holding the `_dflt_<name>` values and factories.
+///
+/// `None` when a name is not a plain identifier or the source does not compile (a keyword);
+/// the caller then builds the general `__init__`. Charged as [`f_method`] is.
+fn f_init(vm: &mut Vm, a: Args) -> R<Value> {
+    let (Some(qualname), Some(params), Some(kwonly), Some(body), Some(frozen), Some(post)) = (
+        a.pos.first(),
+        a.pos.get(1),
+        a.pos.get(2),
+        a.pos.get(3),
+        a.pos.get(4),
+        a.pos.get(5),
+    ) else {
+        return Err(vm.type_err("_dataclasses.init: seven arguments"));
+    };
+    let Some(Value::Dict(namespace)) = a.pos.get(6) else {
+        return Err(vm.type_err("_dataclasses.init: the namespace must be a dict"));
+    };
+    let (Some(params), Some(kwonly), Some(body)) = (pairs(params), pairs(kwonly), pairs(body))
+    else {
+        return Ok(Value::None);
+    };
+    let post = match post {
+        Value::None => None,
+        Value::Tuple(t) => match t.items.iter().map(plain_name).collect::<Option<Vec<_>>>() {
+            Some(names) => Some(names),
+            None => return Ok(Value::None),
+        },
+        _ => return Err(vm.type_err("_dataclasses.init: post must be a tuple or None")),
+    };
+    // CPython's name for the instance when a field is called `self`.
+    let me = if params.iter().chain(&kwonly).chain(&body).any(|(n, _)| &**n == "self") {
+        "__dataclass_self__"
+    } else {
+        "self"
+    };
+    let param = |(name, default): &(String, i64)| match default {
+        1 => format!("{name}=_dflt_{name}"),
+        2 => format!("{name}=_HAS_DEFAULT_FACTORY"),
+        _ => name.to_string(),
+    };
+    let mut sig = vec![me.to_string()];
+    sig.extend(params.iter().map(param));
+    if !kwonly.is_empty() {
+        sig.push("*".into());
+        sig.extend(kwonly.iter().map(param));
+    }
+    let mut src = format!("\ndef __init__({}):\n", sig.join(","));
+    for (name, how) in &body {
+        let value = match how {
+            1 => format!("_dflt_{name}() if {name} is _HAS_DEFAULT_FACTORY else {name}"),
+            2 => format!("_dflt_{name}()"),
+            _ => name.to_string(),
+        };
+        if matches!(frozen, Value::Bool(true)) {
+            src += &format!("    __dataclass_builtins_object__.__setattr__({me},'{name}',{value})\n");
+        } else {
+            src += &format!("    {me}.{name}={value}\n");
+        }
+    }
+    if let Some(names) = &post {
+        src += &format!("    {me}.__post_init__({})\n", names.join(","));
+    }
+    if body.is_empty() && post.is_none() {
+        src += "    pass\n";
+    }
+    define_in(vm, &src, "__init__", qualname, namespace.clone())
+}
+
+/// The `(name, code)` pairs of a tuple, each name a plain identifier; `None` otherwise.
+fn pairs(v: &Value) -> Option<Vec<(String, i64)>> {
+    let Value::Tuple(t) = v else { return None };
+    t.items
+        .iter()
+        .map(|p| match p {
+            Value::Tuple(p) if p.items.len() == 2 => match (&p.items[0], &p.items[1]) {
+                (n, Value::Int(k)) => Some((plain_name(n)?, *k)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// A str that is a plain identifier, as text.
+fn plain_name(v: &Value) -> Option<String> {
+    match v {
+        Value::Str(s) if is_plain_identifier(&s.s) => Some(s.s.clone()),
+        _ => None,
+    }
+}
+
 /// A name `method` may write into source: ASCII letters, digits and `_`, not starting with
 /// a digit. A keyword passes here and fails to compile, which `define` answers with `None`.
 fn is_plain_identifier(s: &str) -> bool {
@@ -267,10 +370,14 @@ fn is_plain_identifier(s: &str) -> bool {
 /// empty line so that a traceback names the lines CPython's do (its `def` is the second line
 /// of the text it compiles, inside a wrapper function).
 fn define(vm: &mut Vm, src: &str, name: &str, qualname: &Value) -> R<Value> {
+    define_in(vm, src, name, qualname, rc_dict(PyDict::new()))
+}
+
+/// [`define`] with the namespace `d` as the function's globals.
+fn define_in(vm: &mut Vm, src: &str, name: &str, qualname: &Value, d: Rc<PyDict>) -> R<Value> {
     let Ok(code) = crate::code_cache::load(vm, src, "<string>", true, None)? else {
         return Ok(Value::None);
     };
-    let d = rc_dict(PyDict::new());
     let mut frame = vm.new_frame(code, d.clone(), None, &[]);
     vm.run_frame(&mut frame)?;
     let f = d.get_str(name).unwrap_or_default();
@@ -285,5 +392,6 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
     vm.dict_set_str(&d, "attrs", builtin("attrs", f_attrs))?;
     vm.dict_set_str(&d, "assign", builtin("assign", f_assign))?;
     vm.dict_set_str(&d, "method", builtin("method", f_method))?;
+    vm.dict_set_str(&d, "init", builtin("init", f_init))?;
     Ok(super::module(name, d))
 }

@@ -248,7 +248,9 @@ impl Vm<'_> {
     ) -> R<()> {
         let code = &func.code;
         let argc = code.argcount as usize;
-        let name = code.qualname.clone();
+        // The function's `__qualname__` (as assigned: `dataclasses` names its methods so), as
+        // CPython's messages use it; made only for an error.
+        let name = || func.qualname();
         let npos = args.pos.len();
         // Fast path: exact positional call.
         if npos == argc && args.kw.is_empty() && !code.varargs && !code.varkw && code.kwonly == 0 {
@@ -285,7 +287,7 @@ impl Vm<'_> {
             let msg = if ndef > 0 {
                 format!(
                     "{}() takes from {} to {} positional arguments but {} were given",
-                    name,
+                    name(),
                     argc - ndef,
                     argc,
                     given
@@ -293,7 +295,7 @@ impl Vm<'_> {
             } else {
                 format!(
                     "{}() takes {} positional argument{} but {} {} given",
-                    name,
+                    name(),
                     argc,
                     if argc == 1 { "" } else { "s" },
                     given,
@@ -318,7 +320,8 @@ impl Vm<'_> {
                 .collect();
             if !bad.is_empty() {
                 return Err(self.type_err(format!(
-                    "{name}() got some positional-only arguments passed as keyword arguments: '{}'",
+                    "{}() got some positional-only arguments passed as keyword arguments: '{}'",
+                    name(),
                     bad.join(", ")
                 )));
             }
@@ -352,8 +355,10 @@ impl Vm<'_> {
                     };
                     let _ = slot;
                     if locals[real].is_some() {
-                        return Err(self
-                            .type_err(format!("{name}() got multiple values for argument '{k}'")));
+                        return Err(self.type_err(format!(
+                            "{}() got multiple values for argument '{k}'",
+                            name()
+                        )));
                     }
                     locals[real] = Some(v);
                 }
@@ -365,11 +370,13 @@ impl Vm<'_> {
                             .any(|n| **n == *k)
                         {
                             return Err(self.type_err(format!(
-                                "{name}() got some positional-only arguments passed as keyword arguments: '{k}'"
+                                "{}() got some positional-only arguments passed as keyword arguments: '{k}'",
+                                name()
                             )));
                         }
                         return Err(self.type_err(format!(
-                            "{name}() got an unexpected keyword argument '{k}'"
+                            "{}() got an unexpected keyword argument '{k}'",
+                            name()
                         )));
                     }
                 },
@@ -399,7 +406,7 @@ impl Vm<'_> {
             let list = join_names(&names);
             return Err(self.type_err(format!(
                 "{}() missing {} required positional argument{}: {}",
-                name,
+                name(),
                 missing.len(),
                 if missing.len() == 1 { "" } else { "s" },
                 list
@@ -419,7 +426,7 @@ impl Vm<'_> {
         if !kmissing.is_empty() {
             return Err(self.type_err(format!(
                 "{}() missing {} required keyword-only argument{}: {}",
-                name,
+                name(),
                 kmissing.len(),
                 if kmissing.len() == 1 { "" } else { "s" },
                 join_names(&kmissing)

@@ -25,7 +25,7 @@ Written for the PVM from the documented behaviour.
 """
 
 import copy
-from _dataclasses import assign as _assign, attrs as _attrs, method as _method
+from _dataclasses import assign as _assign, attrs as _attrs, init as _init, method as _method
 
 __all__ = ['dataclass', 'field', 'Field', 'FrozenInstanceError', 'InitVar', 'KW_ONLY',
            'MISSING', 'fields', 'asdict', 'astuple', 'make_dataclass', 'replace',
@@ -281,6 +281,34 @@ def _in_order(names, args, kwargs):
     return values
 
 
+def _compiled_init(all_fields, frozen, has_post_init, qualname):
+    """The `__init__` CPython's dataclasses would exec, compiled by `_dataclasses.init` from
+    the fields' names and kinds (None when a name cannot be written into source)."""
+    params, kwonly, body = [], [], []
+    namespace = {'_HAS_DEFAULT_FACTORY': _HAS_DEFAULT_FACTORY,
+                 '__dataclass_builtins_object__': object}
+    for f in all_fields:
+        if f._field_type is _FIELD_CLASSVAR:
+            continue
+        if f.default_factory is not MISSING:
+            namespace['_dflt_' + f.name] = f.default_factory
+        elif f.default is not MISSING:
+            namespace['_dflt_' + f.name] = f.default
+        if f.init:
+            default = 2 if f.default_factory is not MISSING else (
+                1 if f.default is not MISSING else 0)
+            (kwonly if f.kw_only else params).append((f.name, default))
+        if f._field_type is _FIELD:
+            if f.init:
+                body.append((f.name, 1 if f.default_factory is not MISSING else 0))
+            elif f.default_factory is not MISSING:
+                body.append((f.name, 2))
+    post = None
+    if has_post_init:
+        post = tuple(f.name for f in all_fields if f._field_type is _FIELD_INITVAR)
+    return _init(qualname, tuple(params), tuple(kwonly), tuple(body), frozen, post, namespace)
+
+
 def _make_init(cls, all_fields, frozen, has_post_init):
     qualname = f"{cls.__qualname__}.__init__"
     init_fields = [f for f in all_fields if f.init and f._field_type in (_FIELD, _FIELD_INITVAR)]
@@ -294,6 +322,9 @@ def _make_init(cls, all_fields, frozen, has_post_init):
             seen_default = True
         elif seen_default:
             raise TypeError(f'non-default argument {f.name!r} follows default argument')
+    compiled = _compiled_init(all_fields, frozen, has_post_init, qualname)
+    if compiled is not None:
+        return compiled
     defaults = {}
     for f in init_fields:
         if f.default_factory is not MISSING:
