@@ -295,7 +295,12 @@ fn f_init(vm: &mut Vm, a: Args) -> R<Value> {
         _ => return Err(vm.type_err("_dataclasses.init: post must be a tuple or None")),
     };
     // CPython's name for the instance when a field is called `self`.
-    let me = if params.iter().chain(&kwonly).chain(&body).any(|(n, _)| &**n == "self") {
+    let me = if params
+        .iter()
+        .chain(&kwonly)
+        .chain(&body)
+        .any(|(n, _)| &**n == "self")
+    {
         "__dataclass_self__"
     } else {
         "self"
@@ -319,7 +324,8 @@ fn f_init(vm: &mut Vm, a: Args) -> R<Value> {
             _ => name.to_string(),
         };
         if matches!(frozen, Value::Bool(true)) {
-            src += &format!("    __dataclass_builtins_object__.__setattr__({me},'{name}',{value})\n");
+            src +=
+                &format!("    __dataclass_builtins_object__.__setattr__({me},'{name}',{value})\n");
         } else {
             src += &format!("    {me}.{name}={value}\n");
         }
