@@ -9,13 +9,16 @@ exclusion; CPython's hash-method decision table and its error messages ("non-def
 argument 'y' follows default argument", "mutable default <class 'list'> for field x is not
 allowed: use default_factory", "cannot assign to field 'a'", ...).
 
-Built WITHOUT exec: __init__ is a closure that binds *args/**kwargs against the field list
-itself and raises CPython's TypeError messages ("P.__init__() missing 1 required positional
-argument: 'x'", "... takes from 2 to 4 positional arguments but 5 were given", ...);
-__repr__/__eq__/ordering/__hash__/__setattr__ are closures over the field tuple. The loops
-over the fields that CPython's generated code unrolls run in the PVM's native
-`_dataclasses` (`attrs`, `assign`; src/native/dataclasses.rs), so the generated methods cost
-about what CPython's do.
+Built without a general exec: `__init__`, `__eq__`, `__hash__` and the orderings are
+compiled from the source CPython's dataclasses writes for them (`def __init__(self,a,b=
+_dflt_b):` / `self.a=a`, `return (self.a,self.b,)==(other.a,other.b,)`), which the native
+`_dataclasses` (`init`, `method`; src/native/dataclasses.rs) builds from the field names alone
+(plain identifiers only) and compiles through the metered loader, so these methods run as
+CPython's do and raise its errors ("P.__init__() missing 1 required positional argument:
+'x'"). Where a name cannot be written into source, the general versions below are used:
+`__init__` a closure binding *args/**kwargs against the field list with CPython's messages,
+and `__eq__`/ordering/`__hash__` closures over the field tuple whose loops run in `attrs` and
+`assign`. `__repr__`, `__setattr__`/`__delattr__` of frozen classes are always closures.
 
 Does not: produce CPython's exact __doc__ signature text for every annotation (builtin and
 class names only), call __set_name__ on field defaults, support descriptor-typed fields, or

@@ -1,7 +1,6 @@
-# A dataclass whose parameters are exactly its fields takes the direct __init__ (its arguments
-# stored in order, by `_dataclasses.assign`) when each is given once, positionally or by
-# name; every other call binds in full and raises CPython's errors. Also the generated
-# comparisons and hash over `_dataclasses.attrs`: properties, __getattr__ and a user
+# A dataclass's __init__ called with each field once, positionally or by name, and every
+# other way, raising CPython's errors; the generated comparisons and hash (compiled from
+# CPython's templates, `_dataclasses.init`/`method`): properties, __getattr__ and a user
 # __setattr__ behave as from Python.
 from dataclasses import dataclass, field, replace
 
