@@ -230,6 +230,10 @@ fn f_method(vm: &mut Vm, a: Args) -> R<Value> {
             _ => return Ok(Value::None),
         }
     }
+    // Each name is written twice with at most 8 bytes around it.
+    if !fits(fields.iter().map(|f| 2 * (f.len() + 8))) {
+        return Ok(Value::None);
+    }
     let tuple = |of: &str| -> String { fields.iter().map(|f| format!("{of}.{f},")).collect() };
     let (mine, theirs) = (tuple("self"), tuple("other"));
     let op = match &*kind.s {
@@ -286,6 +290,12 @@ fn f_init(vm: &mut Vm, a: Args) -> R<Value> {
     else {
         return Ok(Value::None);
     };
+    // A parameter writes its name at most three times (with `__post_init__`'s call), a body
+    // line four times, each with at most 160 bytes around them.
+    let sizes = params.iter().chain(&kwonly).map(|(n, _)| 3 * n.len() + 160);
+    if !fits(sizes.chain(body.iter().map(|(n, _)| 4 * n.len() + 160))) {
+        return Ok(Value::None);
+    }
     let post = match post {
         Value::None => None,
         Value::Tuple(t) => match t.items.iter().map(plain_name).collect::<Option<Vec<_>>>() {
@@ -337,6 +347,14 @@ fn f_init(vm: &mut Vm, a: Args) -> R<Value> {
         src += "    pass\n";
     }
     define_in(vm, &src, "__init__", qualname, namespace.clone())
+}
+
+/// Whether a source of pieces at most `sizes` long is within what the compiler accepts
+/// (`compiler::MAX_SOURCE_BYTES`): checked before the text is built, which is work and memory
+/// outside the program's accounting until the loader charges for the source (the names are
+/// the program's own strings, so a larger source would only be refused after being made).
+fn fits(sizes: impl Iterator<Item = usize>) -> bool {
+    sizes.fold(256usize, usize::saturating_add) <= crate::compiler::MAX_SOURCE_BYTES
 }
 
 /// The `(name, code)` pairs of a tuple, each name a plain identifier; `None` otherwise.

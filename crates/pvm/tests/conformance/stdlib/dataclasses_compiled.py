@@ -113,3 +113,8 @@ try:
     Ñ()
 except TypeError as e:
     print(e)
+# Field names too long for the compiler's source limit keep the closures too.
+from dataclasses import make_dataclass
+Big = make_dataclass('Big', ['x' * 70000, 'y'])
+big = Big(1, 2)
+print(big == Big(1, 2), big == Big(1, 3), len(repr(big)), Big.__init__.__qualname__)
