@@ -234,6 +234,7 @@ impl CatchUp {
             arrived,
             announce,
             source: None,
+            bad_sources: Default::default(),
         };
         context
             .child("catchup")
@@ -251,6 +252,8 @@ struct Task<E: Runtime> {
     /// The peer that last sent a certificate or headers that checked out: the first one asked
     /// for what follows (every peer after a timeout), so one peer, not all, serves a range.
     source: Option<Peer>,
+    /// The peers not to take a state snapshot from again (for a while).
+    bad_sources: crate::snapshot_sync::BadSources,
 }
 
 impl<E: Runtime> Task<E> {
@@ -340,7 +343,8 @@ impl<E: Runtime> Task<E> {
     async fn snapshot(
         &mut self,
         context: &mut E,
-    ) -> Result<Option<crate::snapshot_sync::Installed>, String> {
+    ) -> Result<Option<crate::snapshot_sync::Installed>, crate::snapshot_sync::SnapshotSyncError>
+    {
         crate::snapshot_sync::catch_up(
             context,
             crate::snapshot_sync::Catching {
@@ -348,6 +352,7 @@ impl<E: Runtime> Task<E> {
                 sync: &self.sync,
                 answers: &mut self.answers,
                 arrived: &self.arrived,
+                bad: &mut self.bad_sources,
             },
         )
         .await

@@ -79,14 +79,15 @@
 //! keep the newest boundaries' targets servable, the chain prunes its state log no further
 //! than the lower bound of the two newest boundary targets.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use commonware_cryptography::ed25519;
 use commonware_utils::ordered::Set;
 use cowboy_exec::system::staking;
 use cowboy_state::{
-    Committed, FetchConfig, SnapshotRequest, SnapshotSource, SnapshotTarget, StateDb,
+    Committed, FetchConfig, SnapshotError, SnapshotRequest, SnapshotSource, SnapshotTarget, StateDb,
 };
 use cowboy_types::block::{Block, BlockHeader};
 use cowboy_types::genesis::GenesisParams;
@@ -102,6 +103,127 @@ use crate::sync::{Answer, Message, Peer, Sync};
 /// How long a snapshot request waits for its answer before the source reports a failure
 /// (the sync engine then gives up, and catch-up falls back to re-execution).
 pub const OPS_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a peer that served a bad snapshot ([`BadSources`]) is not taken as a snapshot
+/// source again: an hour, an epoch at genesis defaults, so the next stalls of a node far
+/// behind go to other peers, and a peer that was only broken for a while serves again later.
+pub const BAD_SOURCE_AVOID: Duration = Duration::from_secs(3_600);
+/// Most peers remembered as bad snapshot sources; when full, the one whose time ends first
+/// is forgotten.
+pub const MAX_BAD_SOURCES: usize = 64;
+/// Most sources one catch-up takes a snapshot from in turn: each that fails is left out of
+/// the next try, so a peer answering first cannot keep a node on re-execution.
+pub const MAX_SOURCE_TRIES: usize = 4;
+
+/// The peers a node does not take a snapshot from (see the module docs): those whose
+/// operations failed verification, or that sent malformed or unasked messages while a
+/// snapshot was fetched, each for [`BAD_SOURCE_AVOID`] from its last fault, at most
+/// [`MAX_BAD_SOURCES`] (keyed by the peer's public key). Kept in memory only: a restart
+/// forgets it.
+#[derive(Debug, Default)]
+pub struct BadSources {
+    until: BTreeMap<Peer, SystemTime>,
+}
+
+impl BadSources {
+    /// Remember `peer` as a bad source from `now` for [`BAD_SOURCE_AVOID`].
+    pub fn mark(&mut self, peer: Peer, now: SystemTime) {
+        self.until.retain(|_, until| *until > now);
+        if !self.until.contains_key(&peer) && self.until.len() >= MAX_BAD_SOURCES {
+            // Forget the one whose time ends first (the lowest key among equals).
+            let first = self
+                .until
+                .iter()
+                .min_by_key(|(_, until)| **until)
+                .map(|(p, _)| p.clone());
+            if let Some(first) = first {
+                self.until.remove(&first);
+            }
+        }
+        let until = now.checked_add(BAD_SOURCE_AVOID).unwrap_or(now);
+        self.until.insert(peer, until);
+    }
+
+    /// Whether `peer` is not to be taken as a snapshot source at `now`.
+    pub fn is_bad(&self, peer: &Peer, now: SystemTime) -> bool {
+        self.until.get(peer).is_some_and(|until| *until > now)
+    }
+
+    /// How many peers are remembered (some may have served their time).
+    pub fn len(&self) -> usize {
+        self.until.len()
+    }
+
+    /// Whether no peer is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.until.is_empty()
+    }
+}
+
+/// Why a catch-up from a snapshot stopped after its walk (nothing was installed; catch-up
+/// goes on by re-execution).
+#[derive(Debug)]
+pub enum SnapshotSyncError {
+    /// The chain could not be read or written (its error).
+    Chain(String),
+    /// The sync task stopped.
+    Closed,
+    /// No peer sent the headers below the snapshot's block.
+    NoHeaders {
+        /// The snapshot's height.
+        height: u64,
+    },
+    /// No peer sent the snapshot's block.
+    NoBlock {
+        /// Its height.
+        height: u64,
+    },
+    /// No peer that is not a remembered bad source, nor already tried, sent a boundary of
+    /// the snapshot's block that verifies.
+    NoSource {
+        /// The boundary's epoch.
+        epoch: u64,
+        /// Sources tried by this catch-up.
+        tried: usize,
+    },
+    /// The state built from a source was refused, or the source failed; the last try's.
+    Build {
+        /// The source.
+        peer: Peer,
+        /// The state crate's reason.
+        error: SnapshotError,
+    },
+}
+
+impl std::fmt::Display for SnapshotSyncError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Chain(e) => write!(f, "chain: {e}"),
+            Self::Closed => write!(f, "sync stopped"),
+            Self::NoHeaders { height } => {
+                write!(f, "no peer sent the headers below block {height}")
+            }
+            Self::NoBlock { height } => write!(f, "no peer sent block {height}"),
+            Self::NoSource { epoch, tried } => write!(
+                f,
+                "no other peer holds epoch {epoch}'s boundary ({tried} sources tried)"
+            ),
+            Self::Build { peer, error } => write!(f, "snapshot from {peer:?} refused: {error}"),
+        }
+    }
+}
+
+/// Whether a refused build is the source's fault: its operations or proofs did not verify,
+/// or what it sent did not decode. A timeout, local storage or the (already verified) target
+/// are not.
+pub fn blames_source(error: &SnapshotError) -> bool {
+    matches!(
+        error,
+        SnapshotError::InvalidResponse
+            | SnapshotError::MalformedResponse(_)
+            | SnapshotError::RootMismatch { .. }
+            | SnapshotError::HeightMismatch { .. }
+    )
+}
 
 /// What a node keeps of an epoch's last block when it commits it, beside the block's
 /// certificate, so that a node that never executed the epoch can learn the next set and
@@ -374,6 +496,8 @@ pub struct Catching<'a, E: Runtime> {
     pub answers: &'a mut mpsc::Receiver<(Peer, Answer)>,
     /// Notified when blocks joined the chain's pending set.
     pub arrived: &'a Notify,
+    /// The peers not to take a snapshot from (kept by the caller across catch-ups).
+    pub bad: &'a mut BadSources,
 }
 
 /// The snapshot installed: its block.
@@ -394,29 +518,36 @@ pub struct Installed {
 pub async fn catch_up<E: Runtime>(
     context: &mut E,
     with: Catching<'_, E>,
-) -> Result<Option<Installed>, String> {
+) -> Result<Option<Installed>, SnapshotSyncError> {
     let Catching {
         chain,
         sync,
         answers,
         arrived,
+        bad,
     } = with;
     let reader = {
         let c = chain.lock().await;
         if !c.snapshot_sync() {
             return Ok(None);
         }
-        c.readers().borrow().clone().ok_or("no reader published")?
+        c.readers()
+            .borrow()
+            .clone()
+            .ok_or_else(|| SnapshotSyncError::Chain("no reader published".into()))?
     };
     let params = reader.genesis.params.clone();
     let namespace = staking::consensus_namespace(reader.genesis.chain_id);
     let head = reader.head.header.height;
     let first = staking::epoch_of(&params, head + 1);
-    let mut set = crate::epochs::participants(reader.as_ref(), first).await?;
+    let mut set = crate::epochs::participants(reader.as_ref(), first)
+        .await
+        .map_err(SnapshotSyncError::Chain)?;
     drop(reader);
 
-    // The walk: one verified boundary per epoch, the newest kept.
-    let mut newest: Option<(Verified, Peer)> = None;
+    // The walk: one verified boundary per epoch, the newest kept, with the set that checks
+    // it (to ask other peers for the same boundary).
+    let mut newest: Option<(Verified, Peer, Set<ed25519::PublicKey>)> = None;
     let mut hint = first;
     let mut epoch = first;
     while epoch <= hint {
@@ -424,8 +555,17 @@ pub async fn catch_up<E: Runtime>(
         // One try for the head's own epoch (most stalls are not far behind: a peer that
         // has the boundary answers at once), two for the next ones.
         let tries = if epoch == first { 1 } else { 2 };
-        let Some((verified, peer, peer_newest)) =
-            ask_epoch(context, sync, answers, &scheme, &params, epoch, tries).await
+        let Some((verified, peer, peer_newest)) = ask_epoch(
+            context,
+            sync,
+            answers,
+            &scheme,
+            &params,
+            epoch,
+            tries,
+            |_| true,
+        )
+        .await
         else {
             break;
         };
@@ -444,11 +584,11 @@ pub async fn catch_up<E: Runtime>(
                 tracing::warn!(epoch, error = %e, "cannot keep a verified boundary");
             }
         }
-        set = verified.next.clone();
-        newest = Some((verified, peer));
+        let checks = std::mem::replace(&mut set, verified.next.clone());
+        newest = Some((verified, peer, checks));
         epoch += 1;
     }
-    let Some((verified, peer)) = newest else {
+    let Some((verified, peer, checks)) = newest else {
         return Ok(None);
     };
     if verified.epoch <= first {
@@ -462,52 +602,44 @@ pub async fn catch_up<E: Runtime>(
         epoch = verified.epoch,
         "far behind: building the state of a certified block from a snapshot"
     );
+    // Headers and the block are authenticated by the trusted hash: any peer may send them.
     let below = hashes_below(context, sync, answers, &header, &peer).await?;
     let block = fetch_block(context, chain, sync, arrived, hash, height, &peer).await?;
 
-    let slot = chain
-        .lock()
-        .await
-        .snapshot_slot()
-        .await
-        .map_err(|e| e.to_string())?;
-    let trusted = Committed {
-        height,
-        root: header.state_root.0,
-    };
-    let source = PeerSource {
-        context: context.child("snapshot_source"),
-        sync: sync.clone(),
-        peer: peer.clone(),
-    };
-    let state = match StateDb::from_snapshot(
-        slot.context,
-        &slot.config,
-        trusted,
-        &verified.boundary.target,
-        source,
-        FetchConfig::default(),
+    // The state, from one source at a time: a peer remembered as bad is not taken, and each
+    // failed source is left out of the next try, which asks every peer for the same
+    // boundary again and takes the first other one that verifies.
+    let scheme = Scheme::verifier(&namespace, checks);
+    sync.watch();
+    let built = build_from_sources(
+        context,
+        Sources {
+            chain,
+            sync,
+            answers,
+            bad,
+            scheme: &scheme,
+            params: &params,
+        },
+        (verified, peer),
     )
-    .await
-    {
-        Ok(state) => state,
-        Err(e) => {
-            sync.drop_one();
-            return Err(format!("snapshot from {peer:?} refused: {e}"));
-        }
-    };
+    .await;
+    for offender in sync.unwatch() {
+        bad.mark(offender, context.current());
+    }
+    let (state, verified, generation) = built?;
     chain
         .lock()
         .await
         .install_snapshot(
-            slot.generation,
+            generation,
             state,
             &block,
             below,
             (&verified.certificate, &verified.boundary.encode()),
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| SnapshotSyncError::Chain(e.to_string()))?;
     tracing::info!(height, hash = %hash.to_hex(), "state snapshot installed");
     Ok(Some(Installed {
         epoch: verified.epoch,
@@ -516,8 +648,118 @@ pub async fn catch_up<E: Runtime>(
     }))
 }
 
-/// Ask every peer for epoch `epoch`'s boundary and return the first answer that verifies,
-/// with its sender and the newest epoch it says it has; `None` after `tries` timeouts.
+/// What [`build_from_sources`] works with.
+struct Sources<'a, E: Runtime> {
+    chain: &'a Arc<Mutex<Chain<E>>>,
+    sync: &'a Sync,
+    answers: &'a mut mpsc::Receiver<(Peer, Answer)>,
+    bad: &'a mut BadSources,
+    /// The set that checks the boundary's certificate.
+    scheme: &'a Scheme,
+    params: &'a GenesisParams,
+}
+
+/// Build the state of `first`'s boundary from its peer, else from other peers that hold the
+/// same boundary, at most [`MAX_SOURCE_TRIES`] in all (see [`catch_up`]): a source whose
+/// operations do not verify is remembered as bad ([`BadSources`]); one that fails otherwise
+/// (no answer in time) is only left out of this catch-up. Returns the state, the boundary as
+/// its source sent it (the same block), and the generation built into.
+async fn build_from_sources<E: Runtime>(
+    context: &mut E,
+    with: Sources<'_, E>,
+    first: (Verified, Peer),
+) -> Result<(StateDb<E>, Verified, u64), SnapshotSyncError> {
+    let Sources {
+        chain,
+        sync,
+        answers,
+        bad,
+        scheme,
+        params,
+    } = with;
+    let epoch = first.0.epoch;
+    let hash = first.0.boundary.header.hash();
+    let mut candidate = Some(first);
+    let mut tried: BTreeSet<Peer> = BTreeSet::new();
+    let mut last = None;
+    for _ in 0..MAX_SOURCE_TRIES {
+        let now = context.current();
+        for offender in sync.take_offenders() {
+            tracing::warn!(peer = ?offender, "peer misbehaved during a snapshot fetch");
+            bad.mark(offender, now);
+        }
+        let (verified, peer) = match candidate.take() {
+            Some((v, p)) if !bad.is_bad(&p, now) => (v, p),
+            _ => {
+                let usable = |p: &Peer| !bad.is_bad(p, now) && !tried.contains(p);
+                let found =
+                    ask_epoch(context, sync, answers, scheme, params, epoch, 2, usable).await;
+                match found {
+                    // The same block: another certified block at that height would break
+                    // the chain's safety, but a lie costs nothing to refuse.
+                    Some((v, p, _)) if v.boundary.header.hash() == hash => (v, p),
+                    _ => {
+                        return Err(last.unwrap_or(SnapshotSyncError::NoSource {
+                            epoch,
+                            tried: tried.len(),
+                        }))
+                    }
+                }
+            }
+        };
+        tried.insert(peer.clone());
+        tracing::info!(epoch, ?peer, "fetching a state snapshot");
+        let slot = chain
+            .lock()
+            .await
+            .snapshot_slot()
+            .await
+            .map_err(|e| SnapshotSyncError::Chain(e.to_string()))?;
+        let trusted = Committed {
+            height: verified.boundary.header.height,
+            root: verified.boundary.header.state_root.0,
+        };
+        let source = PeerSource {
+            context: context.child("snapshot_source"),
+            sync: sync.clone(),
+            peer: peer.clone(),
+        };
+        match StateDb::from_snapshot(
+            slot.context,
+            &slot.config,
+            trusted,
+            &verified.boundary.target,
+            source,
+            FetchConfig::default(),
+        )
+        .await
+        {
+            Ok(state) => return Ok((state, verified, slot.generation)),
+            Err(error) => {
+                if blames_source(&error) {
+                    sync.drop_one();
+                    bad.mark(peer.clone(), context.current());
+                    tracing::warn!(
+                        epoch, ?peer, %error,
+                        "snapshot refused; its source is not asked again"
+                    );
+                } else {
+                    tracing::warn!(epoch, ?peer, %error, "snapshot failed; trying another source");
+                }
+                last = Some(SnapshotSyncError::Build { peer, error });
+            }
+        }
+    }
+    Err(last.unwrap_or(SnapshotSyncError::NoSource {
+        epoch,
+        tried: tried.len(),
+    }))
+}
+
+/// Ask every peer for epoch `epoch`'s boundary and return the first answer that verifies
+/// from a peer `usable` accepts, with its sender and the newest epoch it says it has; `None`
+/// after `tries` timeouts.
+#[allow(clippy::too_many_arguments)]
 async fn ask_epoch<E: Runtime>(
     context: &mut E,
     sync: &Sync,
@@ -526,6 +768,7 @@ async fn ask_epoch<E: Runtime>(
     params: &GenesisParams,
     epoch: u64,
     tries: usize,
+    usable: impl Fn(&Peer) -> bool,
 ) -> Option<(Verified, Peer, u64)> {
     // Late answers to earlier requests would each cost a check.
     while answers.try_recv().is_ok() {}
@@ -545,6 +788,10 @@ async fn ask_epoch<E: Runtime>(
             else {
                 continue;
             };
+            if !usable(&peer) {
+                // Not checked: a peer left out costs no signature checks.
+                continue;
+            }
             match check_epoch(context, scheme, params, epoch, &certificate, &boundary) {
                 Ok(verified) => return Some((verified, peer, newest)),
                 // Another peer's late answer to the step before: not a lie.
@@ -569,7 +816,7 @@ async fn hashes_below<E: Runtime>(
     answers: &mut mpsc::Receiver<(Peer, Answer)>,
     header: &BlockHeader,
     peer: &Peer,
-) -> Result<Vec<Hash32>, String> {
+) -> Result<Vec<Hash32>, SnapshotSyncError> {
     // Blocks after `header` name signatures over blocks down to `height + 1 − LAG`, and
     // never over the genesis block.
     let lowest = (header.height + 1)
@@ -588,7 +835,7 @@ async fn hashes_below<E: Runtime>(
         let deadline = context.current() + ANSWER_TIMEOUT;
         loop {
             let (_, answer) = tokio::select! {
-                a = answers.recv() => a.ok_or("sync stopped")?,
+                a = answers.recv() => a.ok_or(SnapshotSyncError::Closed)?,
                 _ = context.sleep_until(deadline) => break,
             };
             let Answer::Headers(headers) = answer else {
@@ -606,10 +853,9 @@ async fn hashes_below<E: Runtime>(
             }
         }
     }
-    Err(format!(
-        "no peer sent the headers below block {}",
-        header.height
-    ))
+    Err(SnapshotSyncError::NoHeaders {
+        height: header.height,
+    })
 }
 
 /// Block `hash` (at `height`, trusted by its hash) from `peer`, then from every peer.
@@ -621,7 +867,7 @@ async fn fetch_block<E: Runtime>(
     hash: Hash32,
     height: u64,
     peer: &Peer,
-) -> Result<Block, String> {
+) -> Result<Block, SnapshotSyncError> {
     for attempt in 0..TRIES {
         let to = Some(peer.clone()).filter(|_| attempt == 0);
         sync.ask_of(
@@ -644,7 +890,7 @@ async fn fetch_block<E: Runtime>(
             }
         }
     }
-    Err(format!("no peer sent block {height}"))
+    Err(SnapshotSyncError::NoBlock { height })
 }
 
 #[cfg(test)]

@@ -36,9 +36,12 @@
 //! certificates wait for catch-up in a bounded queue (the rest are dropped). An `Ops` answer
 //! is taken only from the peer it was asked of and only while its request is outstanding
 //! ([`Sync::fetch_ops`]); anything else, and every malformed message, is dropped and counted
-//! ([`Sync::dropped`]).
+//! ([`Sync::dropped`]). While a snapshot is fetched ([`Sync::watch`]), the peers that send a
+//! malformed message, an undecodable header or block, or snapshot operations that were never
+//! asked of them are also named ([`Sync::take_offenders`], at most [`MAX_WATCHED`]), so that
+//! [`crate::snapshot_sync`] does not take a snapshot from them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
@@ -80,6 +83,9 @@ pub type Peer = ed25519::PublicKey;
 
 /// Headers and certificates received, waiting for catch-up (more are dropped).
 const ANSWER_QUEUE: usize = 64;
+/// Most peers a watch names as offenders, and most it remembers as asked for operations
+/// ([`Sync::watch`]); more are not recorded.
+pub const MAX_WATCHED: usize = 64;
 
 const WANT: u8 = 0;
 const BLOCKS: u8 = 1;
@@ -449,6 +455,17 @@ pub enum Answer {
 /// Snapshot requests waiting for their answer: by the peer asked and the request's bytes.
 type OpsWaiters = BTreeMap<(Peer, [u8; REQUEST_LEN]), oneshot::Sender<Vec<u8>>>;
 
+/// What a watch saw (see [`Sync::watch`]).
+#[derive(Debug, Default)]
+struct Watch {
+    /// Peers asked for snapshot operations while watching: their answers that arrive after
+    /// their request was withdrawn are late, not lies.
+    asked: BTreeSet<Peer>,
+    /// Peers that sent a malformed message, an undecodable header or block, or operations
+    /// never asked of them, while watching.
+    offenders: BTreeSet<Peer>,
+}
+
 /// The newest finalization certificate this node applied: what it answers a `WantTip` for
 /// its current epoch with.
 #[derive(Clone, Debug)]
@@ -468,6 +485,7 @@ pub struct Sync {
     latest: Arc<std::sync::Mutex<Option<Certified>>>,
     ops: Arc<std::sync::Mutex<OpsWaiters>>,
     dropped: Counter,
+    watch: Arc<std::sync::Mutex<Option<Watch>>>,
 }
 
 impl Sync {
@@ -491,6 +509,11 @@ impl Sync {
     /// request, is dropped and counted). Dropping the receiver withdraws the request.
     pub fn fetch_ops(&self, peer: Peer, request: SnapshotRequest) -> oneshot::Receiver<Vec<u8>> {
         let (tx, rx) = oneshot::channel();
+        if let Ok(mut watch) = self.watch.lock() {
+            if let Some(w) = watch.as_mut().filter(|w| w.asked.len() < MAX_WATCHED) {
+                w.asked.insert(peer.clone());
+            }
+        }
         if let Ok(mut waiting) = self.ops.lock() {
             // Withdrawn requests (their receivers dropped) are forgotten here.
             waiting.retain(|_, w| !w.is_closed());
@@ -509,6 +532,49 @@ impl Sync {
     /// out by whoever checked it).
     pub fn drop_one(&self) {
         self.dropped.inc();
+    }
+
+    /// Start (or restart, forgetting what was seen) naming the peers that misbehave on the
+    /// channel: a malformed message, an undecodable header or block, or snapshot operations
+    /// from a peer not asked for any since the watch began ([`Sync::fetch_ops`]). At most
+    /// [`MAX_WATCHED`] are named.
+    pub fn watch(&self) {
+        if let Ok(mut watch) = self.watch.lock() {
+            *watch = Some(Watch::default());
+        }
+    }
+
+    /// The peers named since the watch began or since the last call, which forgets them;
+    /// the watch goes on.
+    pub fn take_offenders(&self) -> Vec<Peer> {
+        self.watch
+            .lock()
+            .ok()
+            .and_then(|mut w| w.as_mut().map(|w| std::mem::take(&mut w.offenders)))
+            .map(|o| o.into_iter().collect())
+            .unwrap_or_default()
+    }
+
+    /// Stop watching; returns the peers named and not yet taken.
+    pub fn unwatch(&self) -> Vec<Peer> {
+        self.watch
+            .lock()
+            .ok()
+            .and_then(|mut w| w.take())
+            .map(|w| w.offenders.into_iter().collect())
+            .unwrap_or_default()
+    }
+
+    /// Name `peer` as an offender if a watch is on (an unasked answer counts only if no
+    /// operations were asked of it since the watch began).
+    fn offended(&self, peer: &Peer, unasked_ops: bool) {
+        if let Ok(mut watch) = self.watch.lock() {
+            if let Some(w) = watch.as_mut() {
+                if (!unasked_ops || !w.asked.contains(peer)) && w.offenders.len() < MAX_WATCHED {
+                    w.offenders.insert(peer.clone());
+                }
+            }
+        }
     }
 
     /// Record that the block a finalization certificate names is final here (the newest such
@@ -545,6 +611,7 @@ impl Sync {
             latest: latest.clone(),
             ops: ops.clone(),
             dropped: dropped.clone(),
+            watch: Default::default(),
         };
         let counter = sync.clone();
 
@@ -565,6 +632,7 @@ impl Sync {
                     Err(e) => {
                         tracing::warn!(?peer, error = %e, "peer sent a malformed sync message");
                         counter.drop_one();
+                        counter.offended(&peer, false);
                         continue;
                     }
                 };
@@ -586,6 +654,7 @@ impl Sync {
                             None => {
                                 tracing::debug!(?peer, "peer sent snapshot operations unasked");
                                 counter.drop_one();
+                                counter.offended(&peer, true);
                             }
                         }
                         continue;
@@ -615,6 +684,7 @@ impl Sync {
                                 }
                                 Err(e) => {
                                     tracing::warn!(?peer, error = %e, "peer sent an undecodable block");
+                                    counter.offended(&peer, false);
                                     break;
                                 }
                             }
@@ -637,7 +707,8 @@ impl Sync {
                                 let _ = answers.try_send((peer, Answer::Headers(headers)));
                             }
                             Err(e) => {
-                                tracing::warn!(?peer, error = %e, "peer sent an undecodable header")
+                                tracing::warn!(?peer, error = %e, "peer sent an undecodable header");
+                                counter.offended(&peer, false);
                             }
                         }
                         continue;
@@ -657,7 +728,8 @@ impl Sync {
                                 ));
                             }
                             Err(e) => {
-                                tracing::warn!(?peer, error = %e, "peer sent an undecodable header")
+                                tracing::warn!(?peer, error = %e, "peer sent an undecodable header");
+                                counter.offended(&peer, false);
                             }
                         }
                         continue;

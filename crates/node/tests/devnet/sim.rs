@@ -1959,12 +1959,28 @@ fn sim_catch_up_from_a_snapshot() {
 
 /// The same with a peer that relays genuine boundaries (copied from validator 0, so they
 /// check out) faster than anyone, then answers the snapshot's requests with tampered
-/// operations: the build is refused and leaves nothing, and the late validator catches up
-/// by re-execution instead (every block from genesis, the same as the others'), and votes.
+/// operations: the build from it is refused and leaves nothing, the liar is remembered as a
+/// bad source (`snapshot_sync::BadSources`), and the late validator at once asks the peers
+/// for the same boundary again, takes it from an honest one and installs that snapshot:
+/// nothing below it (`BeforeSnapshot`), a vote, the same hashes and roots at all four from
+/// the snapshot up.
+#[test]
+fn sim_snapshot_from_a_lying_peer_is_taken_from_an_honest_one() {
+    for seed in catch_up_seeds() {
+        snapshot_run(seed, SnapshotRun::LyingRelayer);
+    }
+}
+
+/// The same lying peer, but no honest source: the late validator hears boundaries from the
+/// liar alone (the honest validators' `Epoch` answers are dropped on its way in, as from
+/// peers whose data directories predate boundary records). The build from the liar is
+/// refused, no other peer holds the boundary, so the late validator catches up by
+/// re-execution instead (every block from genesis, the same as the others'), and votes; the
+/// liar is asked for operations in one stall only.
 #[test]
 fn sim_snapshot_from_a_lying_peer_falls_back_to_re_execution() {
     for seed in catch_up_seeds() {
-        snapshot_run(seed, SnapshotRun::LyingRelayer);
+        snapshot_run(seed, SnapshotRun::LyingRelayerOnly);
     }
 }
 
@@ -1994,9 +2010,15 @@ fn sim_snapshot_node_survives_crashes_during_and_after_the_install() {
 
 /// Start a peer that answers `WantEpoch` with `source`'s genuine boundaries and `WantOps`
 /// with `source`'s answer tampered (see
-/// [`sim_snapshot_from_a_lying_peer_falls_back_to_re_execution`]); it answers nothing else.
-async fn start_relayer(world: &World, i: usize, source: Arc<Mutex<Chain<Ctx>>>) {
+/// [`sim_snapshot_from_a_lying_peer_is_taken_from_an_honest_one`]); it answers nothing else.
+/// Returns the virtual time (whole seconds) of each tampered answer it sent.
+async fn start_relayer(
+    world: &World,
+    i: usize,
+    source: Arc<Mutex<Chain<Ctx>>>,
+) -> Arc<std::sync::Mutex<Vec<u64>>> {
     use cowboy_node::sync::{Message, SYNC_CHANNEL};
+    let tampered: Arc<std::sync::Mutex<Vec<u64>>> = Default::default();
     let control = world.oracle.control(world.keys[i].clone());
     for (channel, quota) in channel_quotas() {
         let (mut sender, mut receiver) = control.register(channel, quota).await.expect("register");
@@ -2008,49 +2030,94 @@ async fn start_relayer(world: &World, i: usize, source: Arc<Mutex<Chain<Ctx>>>) 
             continue;
         }
         let source = source.clone();
-        world.context.child("relayer").spawn(move |_| async move {
-            while let Ok((peer, bytes)) = receiver.recv().await {
-                let answer = match Message::decode(bytes.as_ref()) {
-                    Ok(Message::WantEpoch { epoch }) => {
-                        let (certificate, record, head) = {
-                            let c = source.lock().await;
-                            (
-                                c.certificate(epoch),
-                                c.boundary(epoch),
-                                c.head().header.height,
-                            )
-                        };
-                        let (Some(certificate), Some(record)) = (certificate, record) else {
-                            continue;
-                        };
-                        Message::Epoch {
-                            newest: (head + 1) / SNAPSHOT_EPOCH_BLOCKS - 1,
-                            certificate: &certificate,
-                            boundary: &record,
+        let tampered = tampered.clone();
+        world
+            .context
+            .child("relayer")
+            .spawn(move |context| async move {
+                while let Ok((peer, bytes)) = receiver.recv().await {
+                    let answer = match Message::decode(bytes.as_ref()) {
+                        Ok(Message::WantEpoch { epoch }) => {
+                            let (certificate, record, head) = {
+                                let c = source.lock().await;
+                                (
+                                    c.certificate(epoch),
+                                    c.boundary(epoch),
+                                    c.head().header.height,
+                                )
+                            };
+                            let (Some(certificate), Some(record)) = (certificate, record) else {
+                                continue;
+                            };
+                            Message::Epoch {
+                                newest: (head + 1) / SNAPSHOT_EPOCH_BLOCKS - 1,
+                                certificate: &certificate,
+                                boundary: &record,
+                            }
+                            .encode()
                         }
-                        .encode()
-                    }
-                    Ok(Message::WantOps(request)) => {
-                        let reader = source.lock().await.readers().borrow().clone();
-                        let Some(reader) = reader else { continue };
-                        let Ok(mut response) = reader.state.serve_snapshot(&request).await else {
-                            continue;
-                        };
-                        let middle = response.len() / 2;
-                        if let Some(b) = response.get_mut(middle) {
-                            *b ^= 0x5a;
+                        Ok(Message::WantOps(request)) => {
+                            let reader = source.lock().await.readers().borrow().clone();
+                            let Some(reader) = reader else { continue };
+                            let Ok(mut response) = reader.state.serve_snapshot(&request).await
+                            else {
+                                continue;
+                            };
+                            let middle = response.len() / 2;
+                            if let Some(b) = response.get_mut(middle) {
+                                *b ^= 0x5a;
+                            }
+                            let at = context
+                                .current()
+                                .duration_since(std::time::UNIX_EPOCH)
+                                .unwrap_or_default()
+                                .as_secs();
+                            if let Ok(mut t) = tampered.lock() {
+                                t.push(at);
+                            }
+                            Message::Ops {
+                                request,
+                                response: &response,
+                            }
+                            .encode()
                         }
-                        Message::Ops {
-                            request,
-                            response: &response,
-                        }
-                        .encode()
-                    }
-                    _ => continue,
-                };
-                let _ = sender.send(Recipients::One(peer), answer, false);
+                        _ => continue,
+                    };
+                    let _ = sender.send(Recipients::One(peer), answer, false);
+                }
+            });
+    }
+    tampered
+}
+
+/// A receiver that, on the sync channel (`keep` given), drops boundary answers (`Epoch`)
+/// from every peer but `keep` (see
+/// [`sim_snapshot_from_a_lying_peer_falls_back_to_re_execution`]).
+#[derive(Debug)]
+struct EpochsOnlyFrom<R> {
+    inner: R,
+    keep: Option<Key>,
+}
+
+impl<R: commonware_p2p::Receiver<PublicKey = Key>> commonware_p2p::Receiver for EpochsOnlyFrom<R> {
+    type Error = R::Error;
+    type PublicKey = Key;
+
+    async fn recv(&mut self) -> Result<commonware_p2p::Message<Key>, R::Error> {
+        use cowboy_node::sync::Message;
+        loop {
+            let (peer, bytes) = self.inner.recv().await?;
+            if self.keep.as_ref().is_some_and(|k| *k != peer)
+                && matches!(Message::decode(bytes.as_ref()), Ok(Message::Epoch { .. }))
+            {
+                continue;
             }
-        });
+            return Ok((peer, bytes));
+        }
+    }
+
+    fn capacity(&self) -> std::num::NonZeroUsize {
+        self.inner.capacity()
     }
 }
 
@@ -2081,8 +2148,10 @@ async fn chain_from(node: &SimNode, from: u64, upto: u64) -> Vec<([u8; 32], [u8;
 enum SnapshotRun {
     /// [`sim_catch_up_from_a_snapshot`].
     Snapshot,
-    /// [`sim_snapshot_from_a_lying_peer_falls_back_to_re_execution`].
+    /// [`sim_snapshot_from_a_lying_peer_is_taken_from_an_honest_one`].
     LyingRelayer,
+    /// [`sim_snapshot_from_a_lying_peer_falls_back_to_re_execution`].
+    LyingRelayerOnly,
     /// [`sim_snapshot_node_survives_crashes_during_and_after_the_install`].
     Crashes,
 }
@@ -2247,8 +2316,13 @@ fn snapshot_run(seed: u64, run: SnapshotRun) {
                     .await,
             );
         }
-        if run == SnapshotRun::LyingRelayer {
-            start_relayer(&world, liar, nodes[0].chain.clone()).await;
+        let lying = matches!(
+            run,
+            SnapshotRun::LyingRelayer | SnapshotRun::LyingRelayerOnly
+        );
+        let mut tampered = None;
+        if lying {
+            tampered = Some(start_relayer(&world, liar, nodes[0].chain.clone()).await);
             // Its answers reach the late validator first.
             let (from, to) = (world.keys[liar].clone(), world.keys[late].clone());
             world
@@ -2314,8 +2388,19 @@ fn snapshot_run(seed: u64, run: SnapshotRun) {
             nodes.push(node);
             host = Some(h);
         } else {
+            // With no honest source, it hears boundaries from the liar alone.
+            let keep = (run == SnapshotRun::LyingRelayerOnly).then(|| world.keys[liar].clone());
             let channels = world.channels(late, |_| None, None).await;
-            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            let channels = channels
+                .into_iter()
+                .zip(channel_quotas())
+                .map(|(((sender, inner), _), (channel, _))| {
+                    let keep = keep
+                        .clone()
+                        .filter(|_| channel == cowboy_node::sync::SYNC_CHANNEL);
+                    (sender, EpochsOnlyFrom { inner, keep })
+                })
+                .collect();
             nodes.push(
                 world
                     .start(late, &format!("v{late}"), world.coinbase(late), channels)
@@ -2337,7 +2422,21 @@ fn snapshot_run(seed: u64, run: SnapshotRun) {
             "seed {seed}: nothing the lying peer sent was counted"
         );
         let base = nodes[late].chain.lock().await.snapshot_base().cloned();
-        if run == SnapshotRun::LyingRelayer {
+        if let Some(tampered) = &tampered {
+            // The liar answered first and was asked for the snapshot's operations.
+            let times = tampered.lock().expect("times").clone();
+            assert!(
+                !times.is_empty(),
+                "seed {seed}: the lying peer was never asked for operations"
+            );
+            // Once refused, it is not asked again (in a later stall).
+            let (first, last) = (times[0], times[times.len() - 1]);
+            assert!(
+                last - first < 5,
+                "seed {seed}: the lying peer was asked for operations at {times:?}"
+            );
+        }
+        if run == SnapshotRun::LyingRelayerOnly {
             assert_eq!(
                 base, None,
                 "seed {seed}: a snapshot built from tampered operations"
