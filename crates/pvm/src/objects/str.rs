@@ -542,7 +542,39 @@ fn translate(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
         _ => None,
     };
     let mut memo = TranslateMemo::default();
-    for c in text.chars() {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // A run of ASCII chars whose answers are remembered chars or deletions is applied in
+        // one pass: each charged what its lookup charged, summed and charged at the run's end,
+        // the run stopping before the char the budget cannot afford (which then takes the
+        // path below, as it always did). Nothing in the run owes work or allocates accounted
+        // memory, so `attention` cannot rise within it.
+        if dict.is_some() && !memo.ascii.is_empty() && !crate::memory::attention() {
+            let left = vm.cycles_left();
+            let mut run = 0u64;
+            while let Some(&b) = bytes.get(at) {
+                let Some(Some((m, cycles))) = memo.ascii.get(usize::from(b)) else {
+                    break;
+                };
+                if matches!(m, Mapped::Str(_)) || run.saturating_add(*cycles) > left {
+                    break;
+                }
+                run += cycles;
+                if let Mapped::Char(ch) = m {
+                    push(&mut out, *ch);
+                }
+                at += 1;
+            }
+            vm.charge(run)?;
+            if at == bytes.len() {
+                break;
+            }
+        }
+        let Some(c) = text[at..].chars().next() else {
+            break;
+        };
+        at += c.len_utf8();
         // A remembered ASCII answer is applied without building the key or the
         // answer again, and charged what its lookup charged; it is used only when
         // no owed work is pending (a real lookup would settle it, in its place) and
