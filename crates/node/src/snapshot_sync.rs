@@ -186,12 +186,16 @@ pub enum SnapshotSyncError {
         tried: usize,
     },
     /// The state built from a source was refused, or the source failed; the last try's.
-    Build {
-        /// The source.
-        peer: Peer,
-        /// The state crate's reason.
-        error: SnapshotError,
-    },
+    Build(Box<SourceFailed>),
+}
+
+/// A source's snapshot that was refused, or that it failed to serve.
+#[derive(Debug)]
+pub struct SourceFailed {
+    /// The source.
+    pub peer: Peer,
+    /// The state crate's reason.
+    pub error: SnapshotError,
 }
 
 impl std::fmt::Display for SnapshotSyncError {
@@ -207,7 +211,11 @@ impl std::fmt::Display for SnapshotSyncError {
                 f,
                 "no other peer holds epoch {epoch}'s boundary ({tried} sources tried)"
             ),
-            Self::Build { peer, error } => write!(f, "snapshot from {peer:?} refused: {error}"),
+            Self::Build(failed) => write!(
+                f,
+                "snapshot from {:?} refused: {}",
+                failed.peer, failed.error
+            ),
         }
     }
 }
@@ -746,7 +754,10 @@ async fn build_from_sources<E: Runtime>(
                 } else {
                     tracing::warn!(epoch, ?peer, %error, "snapshot failed; trying another source");
                 }
-                last = Some(SnapshotSyncError::Build { peer, error });
+                last = Some(SnapshotSyncError::Build(Box::new(SourceFailed {
+                    peer,
+                    error,
+                })));
             }
         }
     }
@@ -1006,6 +1017,54 @@ mod tests {
                 proof,
             },
         )
+    }
+
+    #[test]
+    fn a_bad_source_is_avoided_for_its_time_and_the_memory_is_capped() {
+        let peers: Vec<Peer> = keys(0..MAX_BAD_SOURCES + 1)
+            .iter()
+            .map(|k| k.public_key())
+            .collect();
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+        let mut bad = BadSources::default();
+        assert!(bad.is_empty() && !bad.is_bad(&peers[0], t0));
+        bad.mark(peers[0].clone(), t0);
+        assert!(bad.is_bad(&peers[0], t0));
+        assert!(bad.is_bad(&peers[0], t0 + BAD_SOURCE_AVOID - Duration::from_secs(1)));
+        assert!(
+            !bad.is_bad(&peers[0], t0 + BAD_SOURCE_AVOID),
+            "its time is served"
+        );
+        assert!(!bad.is_bad(&peers[1], t0));
+        // Marked again later: the time runs from the last fault.
+        bad.mark(peers[0].clone(), t0 + Duration::from_secs(10));
+        assert!(bad.is_bad(&peers[0], t0 + BAD_SOURCE_AVOID));
+        // Full: the one whose time ends first (peers[1], marked first now) is forgotten.
+        for (i, p) in peers[1..MAX_BAD_SOURCES].iter().enumerate() {
+            bad.mark(p.clone(), t0 + Duration::from_secs(i as u64));
+        }
+        assert_eq!(bad.len(), MAX_BAD_SOURCES);
+        let later = t0 + Duration::from_secs(100);
+        bad.mark(peers[MAX_BAD_SOURCES].clone(), later);
+        assert_eq!(bad.len(), MAX_BAD_SOURCES);
+        assert!(
+            !bad.is_bad(&peers[1], later),
+            "the earliest to end is forgotten"
+        );
+        assert!(bad.is_bad(&peers[0], later) && bad.is_bad(&peers[2], later));
+        assert!(bad.is_bad(&peers[MAX_BAD_SOURCES], later));
+        // Marking after every time has ended forgets them all.
+        let much_later = later + BAD_SOURCE_AVOID * 2;
+        bad.mark(peers[0].clone(), much_later);
+        assert_eq!(bad.len(), 1);
+    }
+
+    #[test]
+    fn only_a_source_s_own_faults_blame_it() {
+        assert!(blames_source(&SnapshotError::InvalidResponse));
+        assert!(blames_source(&SnapshotError::MalformedResponse("x".into())));
+        assert!(!blames_source(&SnapshotError::Source("timeout".into())));
+        assert!(!blames_source(&SnapshotError::BuildFailed("disk".into())));
     }
 
     #[test]
