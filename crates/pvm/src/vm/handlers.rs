@@ -323,23 +323,22 @@ impl<'h> Vm<'h> {
         // (and whose own dict does not shadow it): the same lookup as `call_method`, then a
         // direct call with `obj` as the first argument.
         let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-        let direct = match n.checked_sub(1) {
-            Some(recv) => self
-                .method_cached(&f.stack[recv], name, c)
-                .filter(|func| func.takes_positional(argc + 1)),
-            None => None,
-        };
-        if let Some(func) = direct {
-            return self
-                .enter_positional(&func, &mut f.stack, n, true)
-                .map(Some);
-        }
-        // A native class's method (`d.quantize(CENT)`): called with the receiver and the
-        // arguments as they lie on the stack, as `call_method` would call it once bound.
-        if let Some((recv, m)) = self.native_method_at(&f.stack, n, name, c) {
-            let v = self.call(&m, Args::new(f.stack.split_off(recv)))?;
-            f.stack.push(v);
-            return Ok(None);
+        // The receiver's kind picks the paths that can apply (each answers `None` otherwise).
+        let recv = n.checked_sub(1).map(|r| &f.stack[r]);
+        if let Some(obj @ Value::Instance(_)) = recv {
+            let direct = self.method_cached(obj, name, c);
+            if let Some(func) = direct.filter(|func| func.takes_positional(argc + 1)) {
+                return self
+                    .enter_positional(&func, &mut f.stack, n, true)
+                    .map(Some);
+            }
+            // A native class's method (`d.quantize(CENT)`): called with the receiver and the
+            // arguments as they lie on the stack, as `call_method` would call it once bound.
+            if let Some((recv, m)) = self.native_method_at(&f.stack, n, name, c) {
+                let v = self.call(&m, Args::new(f.stack.split_off(recv)))?;
+                f.stack.push(v);
+                return Ok(None);
+            }
         }
         // A builtin method of a builtin value (`xs.append(x)`, `d.get(k)`): the lookup
         // `call_method` makes first is remembered per receiver kind.
