@@ -58,7 +58,20 @@
 //! `dev_revert` does): the built state, a block store whose first block is `B`, and the hashes
 //! of the blocks the beacon rule still needs below `B` ([`crate::chain::SnapshotBase`]). A
 //! failed build leaves nothing (the state crate removes its partitions; the generation switch
-//! is one atomic file write), and catch-up goes on by re-execution; the next stall tries again.
+//! is one atomic file write).
+//!
+//! **A source that lies is not asked again** ([`BadSources`]). A peer whose operations fail
+//! verification ([`blames_source`]), or that sends a malformed sync message, an undecodable
+//! header or block, or operations never asked of it while a snapshot is fetched
+//! ([`Sync::watch`]), is remembered by its public key for [`BAD_SOURCE_AVOID`] (an hour) from
+//! its last fault, at most [`MAX_BAD_SOURCES`] peers (the one whose time ends first is
+//! forgotten), in memory only. It is not taken as a source while remembered, even if no other
+//! peer holds the boundary (re-execution is always correct). After a failed build the same
+//! catch-up asks every peer for the same boundary again and builds from the first other peer
+//! whose record verifies and names the same block, at most [`MAX_SOURCE_TRIES`] sources; a
+//! source that failed without lying (a timeout) is left out of that catch-up only. Without
+//! another source, catch-up goes on by re-execution ([`SnapshotSyncError`]); the next stall
+//! tries again.
 //!
 //! **After it.** The head is `B`; the next blocks execute on the snapshot state like any
 //! other (`B` is their parent). Below `B` the node has no blocks, receipts, timer executions
