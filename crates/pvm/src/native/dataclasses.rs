@@ -44,7 +44,9 @@ fn items(vm: &mut Vm, v: Option<&Value>) -> R<Vec<Value>> {
 fn f_attrs(vm: &mut Vm, a: Args) -> R<Value> {
     let obj = a.pos.first().cloned().unwrap_or_default();
     if let (Value::Instance(inst), Some(Value::Tuple(names))) = (&obj, a.pos.get(1)) {
-        return attrs_of_instance(vm, &obj, inst, names);
+        if names.items.len() <= READ_NAMES {
+            return attrs_of_instance(vm, &obj, inst, names);
+        }
     }
     let names = items(vm, a.pos.get(1))?;
     vm.charge(cost::CALL.saturating_mul(names.len() as u64))?;
@@ -85,6 +87,11 @@ type TupleReads = (Weak<PyTuple>, Rc<[Read]>);
 
 /// Names tuples remembered before starting over.
 const READS: usize = 64;
+
+/// The longest names tuple remembered (a longer one takes the general path): the memory is
+/// outside the program's accounting, so it is bounded by these two, at most `READS *
+/// READ_NAMES` [`Read`]s (about 200 KB), whatever tuples a program passes.
+const READ_NAMES: usize = 64;
 
 /// The [`Read`]s for `names`, made empty at its first use.
 fn reads_for(vm: &mut Vm, names: &Rc<PyTuple>) -> Rc<[Read]> {
