@@ -446,6 +446,81 @@ fn fresh_stamp() -> u64 {
     })
 }
 
+/// Shapes: the stamps of tables built alike.
+///
+/// A table made empty and given str keys one after another, with no removal in between (an
+/// instance dict filled by `__init__`, a module's globals), is named by a *shape*: the empty
+/// table's stamp 0, then one transition per key, from the shape before to the shape after,
+/// remembered by the key's text. Every table built by the same texts in the same order takes
+/// the same transitions and so the same stamp, and it holds the same hashes and str texts at
+/// the same positions under the same index (placement is a function of the hashes in order),
+/// which is all a stamp promises ([`Table::stamp`]). So what the inline caches remember by
+/// stamp, a name's absence from an instance dict above all (every method call proves the
+/// method is not shadowed by the instance), holds for every instance built like the one it
+/// was learnt from, as CPython 3.11's shared-key dicts and V8's hidden classes let one check
+/// of a layout stand for every object built alike.
+///
+/// Shape stamps carry [`SHAPE`]; a removal, a non-str key, a table of [`SHAPE_MAX_LEN`] keys
+/// or a key text longer than [`SHAPE_KEY_MAX`] leaves shapes for fresh stamps, which name one
+/// table. Transitions live in a direct-mapped cache of [`SHAPE_EDGES`] rows per thread
+/// (bounded memory, outside any program's accounting, as the code cache is): a row taken by
+/// another transition is overwritten, and the table then gets a new shape stamp, which only
+/// means fewer shared hits. The cache holds copies of key texts, never the strings
+/// themselves, so no reference count a program's path depends on (`s += t` in place) moves.
+/// Like every stamp, a shape decides which path a lookup takes, never what it answers or
+/// costs.
+const SHAPE: u64 = 1 << 63;
+/// Tables with this many entries take fresh stamps from then on (instance dicts are small;
+/// a large table gains nothing from sharing its name and would crowd the cache).
+const SHAPE_MAX_LEN: usize = 32;
+/// Longer key texts are not copied into the cache.
+const SHAPE_KEY_MAX: usize = 64;
+/// Rows of the transition cache (a power of two).
+const SHAPE_EDGES: usize = 4096;
+
+/// One remembered transition: from the shape `from`, a key of hash `hash` and text `key`
+/// leads to the shape `to`.
+struct ShapeEdge {
+    from: u64,
+    hash: u64,
+    key: Box<str>,
+    to: u64,
+}
+
+thread_local! {
+    /// The transition cache, allocated on its first use.
+    static SHAPE_CACHE: RefCell<Vec<Option<ShapeEdge>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The stamp of a table of stamp `from` (a shape) after a push of a str key of `hash` and
+/// text `key`.
+fn shape_after(from: u64, hash: u64, key: &str) -> u64 {
+    if key.len() > SHAPE_KEY_MAX {
+        return fresh_stamp();
+    }
+    let row = ((from ^ hash.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize
+        & (SHAPE_EDGES - 1);
+    SHAPE_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_empty() {
+            c.resize_with(SHAPE_EDGES, || None);
+        }
+        if let Some(e) = &c[row] {
+            if e.from == from && e.hash == hash && *e.key == *key {
+                return e.to;
+            }
+        }
+        let to = fresh_stamp() | SHAPE;
+        c[row] = Some(ShapeEdge {
+            from,
+            hash,
+            key: key.into(),
+            to,
+        });
+        to
+    })
+}
+
 const SLOT_EMPTY: u32 = u32::MAX;
 const SLOT_DELETED: u32 = u32::MAX - 1;
 const MIN_SLOTS: usize = 8;
@@ -538,7 +613,15 @@ impl Table {
     }
     /// Append a new entry (caller checked absence).
     pub fn push(&mut self, hash: u64, key: Value, value: Value) {
-        self.stamp = fresh_stamp();
+        self.stamp = match &key {
+            Value::Str(k)
+                if (self.stamp == 0 || self.stamp & SHAPE != 0)
+                    && self.entries.len() < SHAPE_MAX_LEN =>
+            {
+                shape_after(self.stamp, hash, &k.s)
+            }
+            _ => fresh_stamp(),
+        };
         if (self.entries.len() + 1) * 3 > self.slots.len() * 2 {
             self.rebuild_slots(self.entries.len() + 1);
         }
@@ -667,13 +750,15 @@ impl Table {
         self.stamp = 0;
     }
     /// A name for the table's keys and index as they stand: two tables of one thread (or one
-    /// table at two times) with the same stamp hold the same keys at the same positions under
-    /// the same index, so a lookup in one walks, finds and misses exactly as in the other.
-    /// Every change of keys or index (insert, remove, clear) takes a stamp never used on this
-    /// thread before; a value store keeps it; a clone or an exact copy keeps it with the
-    /// content it names; 0 is an empty table's. The inline caches remember a name's absence
-    /// by it (`vm::inline_cache`). Never observable: it decides which path a lookup takes,
-    /// never what it answers or costs.
+    /// table at two times) with the same stamp hold keys of the same hashes at the same
+    /// positions under the same index, each str key of the same text in both, so a lookup of
+    /// a name in one walks, finds and misses exactly as in the other. Every change of keys or
+    /// index (insert, remove, clear) takes a new stamp: a table built from empty by str keys
+    /// alone takes its shape's (see [`SHAPE`]: the same for every table built by the same
+    /// texts in the same order), any other a stamp never used on this thread before; a value
+    /// store keeps it; a clone or an exact copy keeps it with the content it names; 0 is an
+    /// empty table's. The inline caches remember a name's absence by it (`vm::inline_cache`).
+    /// Never observable: it decides which path a lookup takes, never what it answers or costs.
     pub fn stamp(&self) -> u64 {
         self.stamp
     }
@@ -2563,5 +2648,64 @@ mod tests {
         crate::memory::take_debt();
         assert_eq!(PyDict::find_name_memo(&t, &name, &memo), None);
         assert_eq!(crate::memory::take_debt(), 0);
+    }
+
+    /// Tables built from empty by the same str keys in the same order share a stamp (their
+    /// shape), whichever string objects hold the texts, and only they: another order, a
+    /// removal, a non-str key, a long key or a large table leave the shape for stamps of
+    /// their own. Tables of one shape miss a name after the same walk.
+    #[test]
+    fn tables_built_alike_share_a_shape() {
+        use super::{str_hash, PyDict, PyStr, SHAPE_KEY_MAX, SHAPE_MAX_LEN};
+        use std::rc::Rc;
+        let build = |keys: &[&str]| {
+            let mut t = Table::default();
+            for k in keys {
+                t.push(str_hash(k), Value::str(k), Value::None);
+            }
+            t
+        };
+        let a = build(&["x", "y", "z"]);
+        let b = build(&["x", "y", "z"]);
+        assert_ne!(a.stamp(), 0);
+        assert_eq!(
+            a.stamp(),
+            b.stamp(),
+            "same texts in the same order: one shape"
+        );
+        assert_ne!(a.stamp(), build(&["y", "x", "z"]).stamp());
+        assert_ne!(a.stamp(), build(&["x", "y"]).stamp());
+        let name = Rc::new(PyStr::new("method"));
+        crate::memory::take_debt();
+        assert_eq!(PyDict::find_name(&a, &name), None);
+        let walked = crate::memory::take_debt();
+        assert_eq!(PyDict::find_name(&b, &name), None);
+        assert_eq!(crate::memory::take_debt(), walked);
+        // A removal and a re-insert of the same key: not a table built alike.
+        let mut c = build(&["x", "y", "z", "w"]);
+        let w = PyDict::find_name(&c, &Rc::new(PyStr::new("w"))).expect("w is in c");
+        c.remove_at(w);
+        c.push(str_hash("w"), Value::str("w"), Value::None);
+        assert_ne!(c.stamp(), build(&["x", "y", "z", "w"]).stamp());
+        // A non-str key, a long key and a large table take stamps of their own.
+        let mut d = build(&["x"]);
+        d.push(7, Value::Int(7), Value::None);
+        let mut e = build(&["x"]);
+        e.push(7, Value::Int(7), Value::None);
+        assert_ne!(d.stamp(), e.stamp());
+        let long = "k".repeat(SHAPE_KEY_MAX + 1);
+        assert_ne!(build(&[&long]).stamp(), build(&[&long]).stamp());
+        let many: Vec<String> = (0..=SHAPE_MAX_LEN).map(|i| format!("a{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert_ne!(build(&many).stamp(), build(&many).stamp());
+        assert_eq!(
+            build(&many[..SHAPE_MAX_LEN]).stamp(),
+            build(&many[..SHAPE_MAX_LEN]).stamp()
+        );
+        // Cleared, a table is empty again and builds into the shape.
+        let mut f = build(&["q"]);
+        f.clear();
+        f.push(str_hash("x"), Value::str("x"), Value::None);
+        assert_eq!(f.stamp(), build(&["x"]).stamp());
     }
 }

@@ -10,7 +10,9 @@
 //! or globals), checked by its key before use (identity, else text), and in the builtin
 //! namespace, checked by its key; and the last dict it was missing from (a builtin name from the module globals, a
 //! method name from the instance dict), named by the table's stamp, which every change of the
-//! table's keys replaces (`Table::stamp`), with the slots that walk read.
+//! table's keys replaces (`Table::stamp`), with the slots that walk read. Instance dicts built
+//! alike share one stamp (their shape, `value::SHAPE`), so one absence learnt from one instance
+//! holds for every instance of the class that `__init__` filled the same way.
 //!
 //! A cache entry is valid only for the same class object (held `Weak`, so its address cannot
 //! be reused while remembered) and the same class epoch (bumped by any change to any class
