@@ -263,7 +263,9 @@ pub enum PairStep {
 /// One step of `for a, b in it` without the pair: the interpreter unpacks a 2-tuple as soon as
 /// the iterator makes it (`Vm::op_for_iter`), so for the iterators whose step runs no Python
 /// code (a zip of two list, tuple, bytes, str or range iterators, an enumerate of one, a
-/// dict's items) it takes the items directly and accounts the tuple as if made. Every other
+/// dict's items) it takes the items directly and accounts the tuple as if made (a list or
+/// tuple iterator's pairs are taken where they lie by the loop itself, `Vm::for_iter`, with
+/// [`pair_items`]). Every other
 /// case, and every step that would end or raise, is left to [`next`] untouched
 /// ([`PairStep::Other`]), so the answers, errors and charges are the general path's.
 pub fn next_pair(vm: &mut Vm, it: &Rc<PyIter>) -> R<PairStep> {
@@ -316,6 +318,22 @@ pub fn next_pair(vm: &mut Vm, it: &Rc<PyIter>) -> R<PairStep> {
             })
         }
         _ => Ok(PairStep::Other),
+    }
+}
+
+/// The two items of an exact tuple or list of length 2, which `UNPACK_SEQUENCE 2` takes
+/// without any other work (`Vm::op_unpack_sequence`).
+pub fn pair_items(v: &Value) -> Option<(Value, Value)> {
+    match v {
+        Value::Tuple(t) => match &t.items[..] {
+            [a, b] => Some((a.clone(), b.clone())),
+            _ => None,
+        },
+        Value::List(l) => match &l.items.borrow()[..] {
+            [a, b] => Some((a.clone(), b.clone())),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

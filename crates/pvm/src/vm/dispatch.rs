@@ -718,11 +718,22 @@ impl<'h> Vm<'h> {
     }
 
     /// `ForIter(t)` once charged: the next item pushed, or the exhausted iterator popped and
-    /// a jump to `t`.
+    /// a jump to `t`. An item that is an exact tuple or list of two, about to be unpacked
+    /// into two names (`for k, v in pairs`), is unpacked here, as the `UNPACK_SEQUENCE 2`
+    /// after it would (`Vm::unpack_pair`: counted, settled and charged as that instruction);
+    /// the pair exists already, so nothing is accounted for it.
     #[inline(always)]
     fn for_iter(&mut self, f: &mut Frame, t: u32) -> R<()> {
         match Self::for_iter_step(f) {
-            Some(Some(v)) => f.stack.push(v),
+            Some(Some(v)) => {
+                if matches!(v, Value::Tuple(_) | Value::List(_)) && self.unpacks_pair_next(f) {
+                    if let Some((a, b)) = crate::objects::iter::pair_items(&v) {
+                        drop(v);
+                        return self.unpack_pair(f, a, b, false);
+                    }
+                }
+                f.stack.push(v)
+            }
             Some(None) => {
                 f.stack.pop();
                 f.pc = t as usize;

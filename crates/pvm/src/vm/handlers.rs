@@ -496,7 +496,7 @@ impl<'h> Vm<'h> {
             _ => PairStep::Other,
         };
         let next = match step {
-            PairStep::Pair(a, b) => return self.unpack_pair_made(f, a, b),
+            PairStep::Pair(a, b) => return self.unpack_pair(f, a, b, true),
             PairStep::End => None,
             PairStep::Other => self.next(&it)?,
         };
@@ -512,19 +512,20 @@ impl<'h> Vm<'h> {
 
     /// The instruction after this `FOR_ITER` unpacks what it gives into two names (`for a, b
     /// in …`), and the invocation is not profiled (a profile sees every instruction start).
-    fn unpacks_pair_next(&self, f: &Frame) -> bool {
+    pub(super) fn unpacks_pair_next(&self, f: &Frame) -> bool {
         self.profile.is_none() && matches!(f.code.ops.get(f.pc), Some(Op::UnpackSequence(2)))
     }
 
-    /// Finish `FOR_ITER` + `UNPACK_SEQUENCE 2` for a pair [`next_pair`] gave as its items: the
-    /// pair is accounted as if `FOR_ITER` made it, then the unpack runs as the loop would run
-    /// it (counted, the attention flag settled, `charge_unpack`), then the pair is dropped.
-    /// Cycles, memory figures, instruction counts and where a limit stops the run are those
-    /// of the two instructions run one after the other.
+    /// Finish `FOR_ITER` + `UNPACK_SEQUENCE 2` for a pair [`next_pair`] gave as its items: a
+    /// pair the step would have `made` is accounted as if `FOR_ITER` made it (one that exists
+    /// already, an item of a list of pairs, costs nothing to pass), then the unpack runs as
+    /// the loop would run it (counted, the attention flag settled, `charge_unpack`), then the
+    /// pair is dropped. Cycles, memory figures, instruction counts and where a limit stops
+    /// the run are those of the two instructions run one after the other.
     ///
     /// [`next_pair`]: crate::objects::iter::next_pair
-    fn unpack_pair_made(&mut self, f: &mut Frame, a: Value, b: Value) -> R<()> {
-        let made = crate::memory::Acct::new(PyTuple::bytes(2));
+    pub(super) fn unpack_pair(&mut self, f: &mut Frame, a: Value, b: Value, made: bool) -> R<()> {
+        let made = made.then(|| crate::memory::Acct::new(PyTuple::bytes(2)));
         f.pc += 1;
         self.stats.instructions += 1;
         if crate::memory::attention() {

@@ -116,8 +116,9 @@ fn an_aborted_or_uncompilable_run_is_attributed_in_full_too() {
     assert_eq!(lines[&0].cycles, profiled.cycles);
 }
 
-/// `for a, b in` a zip, an enumerate or a dict's items: unprofiled, the interpreter takes the
-/// pair's items without making it (`objects::iter::next_pair`); profiled, it runs the two
+/// `for a, b in` a zip, an enumerate, a dict's items or a list or tuple of pairs: unprofiled,
+/// the interpreter takes the pair's items without making or passing it
+/// (`objects::iter::next_pair`); profiled, it runs the two
 /// instructions one by one. The two must charge the same cycles, make the same memory growth
 /// and stop at the same count for every cycle and memory limit.
 const PAIRS: &str = "\
@@ -140,6 +141,11 @@ class Actor:
                 keep.append(i)
             for c, e in zip(text, text[1:]):
                 keep.append(len(c + e))
+            pairs = [(i, -i) for i in range(n)] + [[i, i] for i in range(n)]
+            for a, b in pairs:
+                keep.append(a - b)
+            for a, b in tuple(pairs):
+                keep.append(a * b)
         return len(keep) + sum(keep)
 ";
 

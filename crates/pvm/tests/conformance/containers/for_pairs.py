@@ -88,3 +88,53 @@ def pairs(m):
             yield k, i, c
 print(list(pairs({"x": "ab", "y": "c"})))
 print(sum(x * y for x, y in zip(range(100), range(100, 200))))
+
+# Lists and tuples of pairs: items that are 2-tuples or 2-lists are unpacked where they lie.
+pairs = [(1, "a"), [2, "b"], (3, "c")]
+print([(k, v) for k, v in pairs], [k for k, _ in tuple(pairs)])
+# An item of another length, or not a sequence the unpack takes directly, in the middle.
+for bad in ([(1, 2), (3, 4, 5)], [(1, 2), (6,)], [(1, 2), 7], [(1, 2), "xy", range(2)]):
+    got = []
+    try:
+        for a, b in bad:
+            got.append((a, b))
+    except (ValueError, TypeError) as e:
+        print(got, type(e).__name__, e)
+    else:
+        print(got)
+# A tuple subclass and a dict item take the general path.
+class P(tuple):
+    pass
+print([(a, b) for a, b in [P((1, 2)), {3: 0, 4: 0}, (5, 6)]])
+# The list grows, shrinks and changes under the loop.
+grow = [(0, 0)]
+for a, b in grow:
+    if a < 5:
+        grow.append((a + 1, b - 1))
+print(grow)
+shrink = [(i, i) for i in range(6)]
+seen = []
+for a, b in shrink:
+    seen.append(a)
+    if shrink:
+        shrink.pop()
+print(seen, shrink)
+swap = [(1, 2), (3, 4), (5, 6)]
+for a, b in swap:
+    swap[-1] = [b, a]
+print(swap)
+# A pair list holding itself, and the same iterator consumed inside the loop.
+me = [1, 2]
+me[1] = me
+for a, b in [me]:
+    print(a, b is me)
+it = iter([(1, 2), (3, 4), (5, 6), (7, 8)])
+for a, b in it:
+    print(a, b, next(it, None))
+# Exhausted iterators stay exhausted after the list grows.
+lst = [(1, 2)]
+it = iter(lst)
+for a, b in it:
+    pass
+lst.append((3, 4))
+print(list(it))
