@@ -189,14 +189,18 @@ impl<'h> Vm<'h> {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
                     let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-                    self.load_attr_push(&mut f.stack, &o, name, c)?;
+                    if !Self::load_attr_hit(&mut f.stack, &o, name, c) {
+                        self.load_attr_push(&mut f.stack, &o, name, c)?;
+                    }
                 }
                 Op::StoreAttr(i) => {
                     self.charge(cost::ATTR)?;
                     let o = Self::pop(f);
                     let v = Self::pop(f);
                     let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-                    self.store_attr_cached(&o, name, c, v)?;
+                    if let Some(v) = Self::store_attr_hit(&o, name, c, v) {
+                        self.store_attr_cached(&o, name, c, v)?;
+                    }
                 }
                 Op::CallMethod(i, argc) => {
                     self.charge(cost::CALL)?;
@@ -577,7 +581,9 @@ impl<'h> Vm<'h> {
         self.charge(cost::ATTR)?;
         if let Some(o) = &f.locals[a as usize] {
             let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-            self.load_attr_push(&mut f.stack, o, name, c)?;
+            if !Self::load_attr_hit(&mut f.stack, o, name, c) {
+                self.load_attr_push(&mut f.stack, o, name, c)?;
+            }
         }
         Ok(())
     }

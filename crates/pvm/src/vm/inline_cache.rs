@@ -181,12 +181,80 @@ impl PyDict {
 }
 
 impl Vm<'_> {
+    /// `LoadAttr` when everything the site remembers holds: an instance of the class the site
+    /// last saw, in the same class epoch, whose value in the instance dict wins, and whose
+    /// dict holds this very name string at the remembered position. The attribute is pushed
+    /// and charged exactly as [`Vm::load_attr_push`] would (it takes the same path to the same
+    /// entry); `false` with nothing done otherwise. Inlined into the dispatch loop: the call,
+    /// and the registers [`Vm::load_attr_push`] saves for its slower paths, were a fifth of an
+    /// attribute load's machine instructions.
+    #[inline(always)]
+    pub fn load_attr_hit(
+        stack: &mut Vec<Value>,
+        obj: &Value,
+        name: &Rc<PyStr>,
+        c: &NameCache,
+    ) -> bool {
+        let Value::Instance(i) = obj else {
+            return false;
+        };
+        let seen = (
+            Rc::as_ptr(&i.class.borrow()) as usize,
+            crate::value::class_epoch(),
+        );
+        if c.seen.get() != seen || c.flags.get() & FACT_DICT_LOAD == 0 {
+            return false;
+        }
+        let t = i.dict.table.borrow();
+        match t.entries.get(c.hint.get() as usize) {
+            Some(Some(e)) if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) => {
+                crate::value::owe_probes(u64::from(e.probes()));
+                stack.push(e.value.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `StoreAttr` when everything the site remembers holds: an instance of the class the
+    /// site last saw, in the same class epoch, where a store is a plain dict store, and whose
+    /// dict holds this very name string at the remembered position. The value replaces the
+    /// entry's and is charged exactly as [`Vm::store_attr_cached`] would (the same path to the
+    /// same entry); otherwise nothing is done and `v` is given back. Inlined into the dispatch
+    /// loop for the reason [`Vm::load_attr_hit`] is.
+    #[inline(always)]
+    pub fn store_attr_hit(obj: &Value, name: &Rc<PyStr>, c: &NameCache, v: Value) -> Option<Value> {
+        let Value::Instance(i) = obj else {
+            return Some(v);
+        };
+        let seen = (
+            Rc::as_ptr(&i.class.borrow()) as usize,
+            crate::value::class_epoch(),
+        );
+        if c.seen.get() != seen || c.flags.get() & FACT_PLAIN_STORE == 0 {
+            return Some(v);
+        }
+        {
+            let mut t = i.dict.table.borrow_mut();
+            match t.entries.get_mut(c.hint.get() as usize) {
+                Some(Some(e)) if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) => {
+                    crate::value::owe_probes(u64::from(e.probes()));
+                    e.value = v;
+                }
+                _ => return Some(v),
+            }
+        }
+        i.touch();
+        None
+    }
+
     /// `LoadAttr`: an attribute found in an instance's dict where the class lets it win; else
     /// the full [`Vm::getattr`].
     ///
     /// The attribute is pushed onto `stack` here rather than returned: a value returned
     /// through memory and pushed by the caller is read back whole right after being written
     /// in pieces, a store-forwarding stall that was a tenth of an attribute-heavy program.
+    #[inline(never)]
     pub fn load_attr_push(
         &mut self,
         stack: &mut Vec<Value>,
@@ -213,6 +281,7 @@ impl Vm<'_> {
 
     /// `StoreAttr`: a plain instance dict store where the class allows it; else the full
     /// [`Vm::setattr`].
+    #[inline(never)]
     pub fn store_attr_cached(
         &mut self,
         obj: &Value,
