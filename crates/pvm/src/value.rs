@@ -873,6 +873,7 @@ impl PyDict {
     /// that stamp the name is missing again after the same walk, so the answer is given
     /// without walking and the walk's probes are owed as the walk would have owed them. The
     /// initial `(0, 0)` is true of every table: stamp 0 is the empty table, missed in 0 reads.
+    #[inline(always)]
     pub(crate) fn find_name_memo(
         t: &Table,
         name: &Rc<PyStr>,
@@ -883,6 +884,11 @@ impl PyDict {
             owe_probes(probes);
             return None;
         }
+        Self::find_name_remember(t, name, memo)
+    }
+    /// [`PyDict::find_name_memo`]'s walk, remembering an absence.
+    #[inline(never)]
+    fn find_name_remember(t: &Table, name: &Rc<PyStr>, memo: &Cell<(u64, u64)>) -> Option<usize> {
         let mut walk = t.candidates(name.hash());
         let found = walk
             .by_ref()

@@ -302,6 +302,7 @@ impl Vm<'_> {
 
     /// `CallMethod` on an instance: the plain function its class finds for `name`, unless the
     /// instance dict shadows it. `None` means: take the general method call.
+    #[inline(always)]
     pub fn method_cached(
         &mut self,
         obj: &Value,
