@@ -592,7 +592,8 @@ impl<'h> Vm<'h> {
         ns: Option<Rc<PyDict>>,
         closure: &[Rc<PyCell>],
     ) -> Frame {
-        let cells = Self::frame_cells(&code, closure);
+        let mut cells = Vec::new();
+        Self::fill_cells(&mut cells, &code, closure);
         let (stack, mut locals) = self
             .spare_frames
             .pop()
@@ -611,20 +612,24 @@ impl<'h> Vm<'h> {
         }
     }
 
-    /// A frame's own cells, then the closure's: one allocation, none when both are empty
-    /// (most calls: tested first, it skips building the two extends).
-    fn frame_cells(code: &crate::bytecode::Code, closure: &[Rc<PyCell>]) -> Vec<Rc<PyCell>> {
+    /// Fill a frame's (empty) `cells`: its own cells, then the closure's, in the buffer a
+    /// reused frame already has (a closure called in a loop allocated a fresh vector, and
+    /// freed the last, on every call).
+    fn fill_cells(
+        cells: &mut Vec<Rc<PyCell>>,
+        code: &crate::bytecode::Code,
+        closure: &[Rc<PyCell>],
+    ) {
         if code.cellvars.is_empty() && closure.is_empty() {
-            return Vec::new();
+            return;
         }
-        let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellvars.len() + closure.len());
+        cells.reserve(code.cellvars.len() + closure.len());
         cells.extend(
             code.cellvars
                 .iter()
                 .map(|_| crate::value::rc_cell(PyCell::default())),
         );
         cells.extend_from_slice(closure);
-        cells
     }
 
     /// Fresh boxed frame for a call of `func` (the frames of [`Callee`]s and
@@ -643,9 +648,7 @@ impl<'h> Vm<'h> {
         if !Rc::ptr_eq(&f.globals, &func.globals) {
             f.globals = func.globals.clone();
         }
-        if !(f.code.cellvars.is_empty() && func.closure.is_empty()) {
-            f.cells = Self::frame_cells(&f.code, &func.closure);
-        }
+        Self::fill_cells(&mut f.cells, &f.code, &func.closure);
         f.pc = 0;
         f
     }
@@ -673,6 +676,7 @@ impl<'h> Vm<'h> {
         if self.spare_callees.len() < SPARE_FRAMES
             && f.stack.capacity() <= SPARE_FRAME_CAPACITY
             && f.locals.capacity() <= SPARE_FRAME_CAPACITY
+            && f.cells.capacity() <= SPARE_FRAME_CAPACITY
         {
             self.spare_callees.push(f);
         }
