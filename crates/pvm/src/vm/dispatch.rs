@@ -333,7 +333,15 @@ impl<'h> Vm<'h> {
                 Op::Nop => self.charge(cost::BASIC)?,
                 Op::Dup2 => self.op_dup2(f)?,
                 Op::Rot3 => self.op_rot3(f)?,
-                Op::LoadDeref(i) | Op::LoadClosure(i) => self.op_load_deref(f, code, op, i)?,
+                Op::LoadDeref(i) => {
+                    self.charge(cost::BASIC)?;
+                    let v = f.cells[i as usize].v.borrow().clone();
+                    match v {
+                        Some(v) => f.stack.push(v),
+                        None => return Err(self.unbound_free_var(code, i)),
+                    }
+                }
+                Op::LoadClosure(i) => self.op_load_closure(f, i)?,
                 Op::StoreDeref(i) => self.op_store_deref(f, i)?,
                 Op::DeleteSubscr => self.op_delete_subscr(f)?,
                 Op::Is(neg) => {

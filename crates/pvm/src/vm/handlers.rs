@@ -559,27 +559,24 @@ impl<'h> Vm<'h> {
         }
     }
 
-    /// `LOAD_DEREF` / `LOAD_CLOSURE`: a cell's value, or the cell itself.
+    /// `LOAD_CLOSURE`: the cell itself, for a closure being made (`LOAD_DEREF`, the cell's
+    /// value, is read in the loop).
     #[inline(never)]
-    pub(super) fn op_load_deref(&mut self, f: &mut Frame, code: &Code, op: Op, i: u32) -> R<()> {
+    pub(super) fn op_load_closure(&mut self, f: &mut Frame, i: u32) -> R<()> {
         self.charge(cost::BASIC)?;
-        let cell = f.cells[i as usize].clone();
-        if matches!(op, Op::LoadClosure(_)) {
-            f.stack.push(Value::Cell(cell));
-        } else {
-            let v = cell.v.borrow().clone();
-            match v {
-                Some(v) => f.stack.push(v),
-                None => {
-                    let n = self.cell_name(code, i);
-                    return Err(self.new_exc(
-                        "NameError",
-                        &format!("cannot access free variable '{n}' where it is not associated with a value in enclosing scope"),
-                    ));
-                }
-            }
-        }
+        f.stack.push(Value::Cell(f.cells[i as usize].clone()));
         Ok(())
+    }
+
+    /// The `NameError` of a `LOAD_DEREF` whose cell is empty.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn unbound_free_var(&mut self, code: &Code, i: u32) -> Exc {
+        let n = self.cell_name(code, i);
+        self.new_exc(
+            "NameError",
+            &format!("cannot access free variable '{n}' where it is not associated with a value in enclosing scope"),
+        )
     }
 
     /// `LOAD_NAME` (class bodies, module level): the namespace, then globals and builtins.
