@@ -183,7 +183,7 @@ impl PyDict {
 impl Vm<'_> {
     /// `LoadAttr` when everything the site remembers holds: an instance of the class the site
     /// last saw, in the same class epoch, whose value in the instance dict wins, and whose
-    /// dict holds this very name string at the remembered position. The attribute is pushed
+    /// dict holds the name (this string, or one of its text) at the remembered position. The attribute is pushed
     /// and charged exactly as [`Vm::load_attr_push`] would (it takes the same path to the same
     /// entry); `false` with nothing done otherwise. Inlined into the dispatch loop: the call,
     /// and the registers [`Vm::load_attr_push`] saves for its slower paths, were a fifth of an
@@ -207,7 +207,7 @@ impl Vm<'_> {
         }
         let t = i.dict.table.borrow();
         match t.entries.get(c.hint.get() as usize) {
-            Some(Some(e)) if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) => {
+            Some(Some(e)) if matches!(&e.key, Value::Str(k) if k.same_text(name)) => {
                 crate::value::owe_probes(u64::from(e.probes()));
                 stack.push(e.value.clone());
                 true
@@ -218,7 +218,7 @@ impl Vm<'_> {
 
     /// `StoreAttr` when everything the site remembers holds: an instance of the class the
     /// site last saw, in the same class epoch, where a store is a plain dict store, and whose
-    /// dict holds this very name string at the remembered position. The value replaces the
+    /// dict holds the name (this string, or one of its text) at the remembered position. The value replaces the
     /// entry's and is charged exactly as [`Vm::store_attr_cached`] would (the same path to the
     /// same entry); otherwise nothing is done and `v` is given back. Inlined into the dispatch
     /// loop for the reason [`Vm::load_attr_hit`] is.
@@ -237,7 +237,7 @@ impl Vm<'_> {
         {
             let mut t = i.dict.table.borrow_mut();
             match t.entries.get_mut(c.hint.get() as usize) {
-                Some(Some(e)) if matches!(&e.key, Value::Str(k) if Rc::ptr_eq(k, name)) => {
+                Some(Some(e)) if matches!(&e.key, Value::Str(k) if k.same_text(name)) => {
                     crate::value::owe_probes(u64::from(e.probes()));
                     e.value = v;
                 }
