@@ -474,6 +474,36 @@ pub struct PeerSource<E: Runtime> {
     pub sync: Sync,
     /// The peer whose boundary record checked out.
     pub peer: Peer,
+    /// What it answered so far (shared with the caller, which logs it).
+    pub fetched: Arc<Fetched>,
+}
+
+/// What a snapshot's source answered: requests answered and their bytes (the snapshot's
+/// transfer, logged with the install).
+#[derive(Debug, Default)]
+pub struct Fetched {
+    responses: std::sync::atomic::AtomicU64,
+    bytes: std::sync::atomic::AtomicU64,
+}
+
+impl Fetched {
+    /// Count one response of `len` bytes.
+    fn add(&self, len: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.responses.fetch_add(1, Relaxed);
+        self.bytes
+            .fetch_add(u64::try_from(len).unwrap_or(u64::MAX), Relaxed);
+    }
+
+    /// Responses answered.
+    pub fn responses(&self) -> u64 {
+        self.responses.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Their bytes.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// Why a peer did not answer a snapshot request.
@@ -499,10 +529,12 @@ impl<E: Runtime> SnapshotSource for PeerSource<E> {
 
     async fn fetch(&self, request: SnapshotRequest) -> Result<Vec<u8>, SourceError> {
         let answer = self.sync.fetch_ops(self.peer.clone(), request);
-        tokio::select! {
-            a = answer => a.map_err(|_| SourceError::Closed),
-            _ = self.context.sleep(OPS_TIMEOUT) => Err(SourceError::Timeout),
-        }
+        let bytes = tokio::select! {
+            a = answer => a.map_err(|_| SourceError::Closed)?,
+            _ = self.context.sleep(OPS_TIMEOUT) => return Err(SourceError::Timeout),
+        };
+        self.fetched.add(bytes.len());
+        Ok(bytes)
     }
 }
 
@@ -617,6 +649,7 @@ pub async fn catch_up<E: Runtime>(
     }
     let header = verified.boundary.header.clone();
     let (height, hash) = (header.height, header.hash());
+    let began = context.current();
     tracing::info!(
         head,
         height,
@@ -648,7 +681,7 @@ pub async fn catch_up<E: Runtime>(
     for offender in sync.unwatch() {
         bad.mark(offender, context.current());
     }
-    let (state, verified, generation) = built?;
+    let (state, verified, generation, transfer) = built?;
     chain
         .lock()
         .await
@@ -661,12 +694,34 @@ pub async fn catch_up<E: Runtime>(
         )
         .await
         .map_err(|e| SnapshotSyncError::Chain(e.to_string()))?;
-    tracing::info!(height, hash = %hash.to_hex(), "state snapshot installed");
+    let ops = verified
+        .boundary
+        .target
+        .size
+        .saturating_sub(verified.boundary.target.lower);
+    let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let since = |t: SystemTime| millis(context.current().duration_since(t).unwrap_or_default());
+    tracing::info!(
+        height,
+        hash = %hash.to_hex(),
+        ops,
+        responses = transfer.fetched.responses(),
+        bytes = transfer.fetched.bytes(),
+        fetch_ms = transfer.took_ms,
+        total_ms = since(began),
+        "state snapshot installed"
+    );
     Ok(Some(Installed {
         epoch: verified.epoch,
         height,
         certificate: verified.certificate,
     }))
+}
+
+/// What a successful build fetched from its source, and how long the build took.
+struct Transfer {
+    fetched: Arc<Fetched>,
+    took_ms: u64,
 }
 
 /// What [`build_from_sources`] works with.
@@ -684,12 +739,13 @@ struct Sources<'a, E: Runtime> {
 /// same boundary, at most [`MAX_SOURCE_TRIES`] in all (see [`catch_up`]): a source whose
 /// operations do not verify is remembered as bad ([`BadSources`]); one that fails otherwise
 /// (no answer in time) is only left out of this catch-up. Returns the state, the boundary as
-/// its source sent it (the same block), and the generation built into.
+/// its source sent it (the same block), the generation built into and what the build
+/// fetched.
 async fn build_from_sources<E: Runtime>(
     context: &mut E,
     with: Sources<'_, E>,
     first: (Verified, Peer),
-) -> Result<(StateDb<E>, Verified, u64), SnapshotSyncError> {
+) -> Result<(StateDb<E>, Verified, u64, Transfer), SnapshotSyncError> {
     let Sources {
         chain,
         sync,
@@ -740,10 +796,13 @@ async fn build_from_sources<E: Runtime>(
             height: verified.boundary.header.height,
             root: verified.boundary.header.state_root.0,
         };
+        let fetched = Arc::new(Fetched::default());
+        let began = context.current();
         let source = PeerSource {
             context: context.child("snapshot_source"),
             sync: sync.clone(),
             peer: peer.clone(),
+            fetched: fetched.clone(),
         };
         match StateDb::from_snapshot(
             slot.context,
@@ -755,7 +814,14 @@ async fn build_from_sources<E: Runtime>(
         )
         .await
         {
-            Ok(state) => return Ok((state, verified, slot.generation)),
+            Ok(state) => {
+                let took = context.current().duration_since(began).unwrap_or_default();
+                let transfer = Transfer {
+                    fetched,
+                    took_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
+                };
+                return Ok((state, verified, slot.generation, transfer));
+            }
             Err(error) => {
                 if blames_source(&error) {
                     sync.drop_one();

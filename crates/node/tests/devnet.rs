@@ -36,6 +36,8 @@ mod history_trace;
 mod notarized_parents;
 #[path = "devnet/sim.rs"]
 mod sim;
+#[path = "devnet/snapshot.rs"]
+mod snapshot;
 #[path = "devnet/staking.rs"]
 mod staking;
 
@@ -761,6 +763,16 @@ impl ValidatorNetwork {
     /// Validator `i` on p2p port `port` with `extra` arguments; its key file is written if
     /// it is not one of the genesis validators'.
     fn start_args(&self, i: usize, port: u16, extra: &[&str]) -> Node {
+        self.start_with_dir(i, port, &self.dir.join(format!("v{i}")), extra)
+    }
+
+    /// Validator `i` on its genesis p2p port with its data in `data_dir` (log beside it, in
+    /// `<data_dir>.log`) and `extra` arguments.
+    fn start_in(&self, i: usize, data_dir: &Path, extra: &[&str]) -> Node {
+        self.start_with_dir(i, self.ports[i], data_dir, extra)
+    }
+
+    fn start_with_dir(&self, i: usize, port: u16, data_dir: &Path, extra: &[&str]) -> Node {
         let key = self.dir.join(format!("key{i}"));
         if !key.exists() {
             std::fs::write(&key, hex::encode(Self::key(i).0 .0)).unwrap();
@@ -774,7 +786,7 @@ impl ValidatorNetwork {
             "200",
         ];
         args.extend_from_slice(extra);
-        Node::start_with(&self.dir.join(format!("v{i}")), &args, port)
+        Node::start_with(data_dir, &args, port)
     }
 
     /// Validator `i` run in this process by the node's own code (`cowboy_node::node::run`),
