@@ -423,6 +423,18 @@ pub fn check_epoch<R: rand_core::CryptoRng>(
 ) -> Result<Verified, EpochError> {
     let boundary = Boundary::decode(boundary)?;
     let header = &boundary.header;
+    // The boundary of another epoch: a peer's late answer to the walk's step before, not a
+    // lie. Told by the (untrusted) header before the certificate is decoded, because a
+    // certificate decodes only for its own epoch's set: when the set's size changed at the
+    // boundary, an honest late answer would otherwise be refused as `Undecodable` (and
+    // counted as dropped). Either way the answer is not taken.
+    let header_epoch = staking::epoch_of(params, header.height);
+    if header_epoch != epoch && staking::is_boundary(params, header.height) {
+        return Err(EpochError::Epoch {
+            got: header_epoch,
+            expected: epoch,
+        });
+    }
     // The certificate checks catch-up makes of a tip, with "above the head and in the epoch"
     // narrowed to the epoch's last block: a head just below it leaves that one height.
     let last = last_height(params, epoch).unwrap_or(u64::MAX);
@@ -1250,6 +1262,27 @@ mod tests {
             assert_eq!(
                 check_epoch(&mut context, &scheme, &params, 0, &good, &bytes[1..]).map(|v| v.epoch),
                 Err(EpochError::Malformed("truncated"))
+            );
+        })
+    }
+
+    /// A genuine boundary of epoch 0 arriving while the walk checks epoch 1, whose set is
+    /// smaller (a validator was jailed at the boundary): a late answer, not a refused one.
+    /// (Over real processes the walk logged "peer sent a boundary refused … certificate does
+    /// not decode for the epoch's set" for an honest peer's late answer.)
+    #[test]
+    fn a_late_boundary_is_late_even_when_the_next_set_is_smaller() {
+        deterministic::Runner::default().start(|mut context| async move {
+            let (params, record) = boundary(context.child("state")).await;
+            let good = certify(&keys(0..4), 0, record.header.hash());
+            let smaller = Scheme::verifier(NS, set(&keys(0..3)));
+            assert_eq!(
+                check_epoch(&mut context, &smaller, &params, 1, &good, &record.encode())
+                    .map(|v| v.epoch),
+                Err(EpochError::Epoch {
+                    got: 0,
+                    expected: 1
+                })
             );
         })
     }
