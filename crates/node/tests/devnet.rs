@@ -6,7 +6,8 @@
 //! limits (WebSocket floods, oversized and unaffordable calls), and native timers across
 //! `kill -9` (issue 16: each fires exactly once, their executions stay readable), the
 //! devnet controls (`dev_controls`), transaction gossip between validators (`gossip`),
-//! `cowboyd devnet` (`devnet_command`), validators joining and leaving by stake (`staking`), reads at a block with transaction traces
+//! `cowboyd devnet` (`devnet_command`), validators joining and leaving by stake (`staking`),
+//! validators catching up from a state snapshot after `kill -9` (`snapshot`), reads at a block with transaction traces
 //! (`history_trace`), the block explorer in a headless browser (`explorer`), blocks built
 //! and verified on unfinalized parents (`notarized_parents`), and
 //! deterministic simulations of n validators running the node's code on commonware's
