@@ -260,16 +260,25 @@ impl<E: Runtime> Task<E> {
     async fn run(mut self, mut context: E, mut targets: mpsc::Receiver<Target>) {
         let namespace = staking::consensus_namespace(self.chain.lock().await.genesis().chain_id);
         // The head and since when it has not moved; `eager` after a target was reached, when
-        // the next epoch's tip is asked for at once rather than after a stall.
+        // the next epoch's tip is asked for without waiting for a stall.
         let mut last = (u64::MAX, context.current());
         let mut eager = false;
+        // Set when a catch-up (or a snapshot) reached an epoch's last block: the next epoch's
+        // tip is then asked for now, not at the next tick (a tick per epoch cost every
+        // catch-up a second per epoch). At most once per epoch, so it never spins.
+        let mut next_epoch_now = false;
         loop {
+            let tick = if std::mem::take(&mut next_epoch_now) {
+                Duration::ZERO
+            } else {
+                Duration::from_secs(1)
+            };
             let handed = tokio::select! {
                 t = targets.recv() => match t {
                     Some(t) => Some(t),
                     None => return,
                 },
-                _ = context.sleep(Duration::from_secs(1)) => None,
+                _ = context.sleep(tick) => None,
             };
             let target = match handed {
                 Some(t) => t,
@@ -311,6 +320,7 @@ impl<E: Runtime> Task<E> {
                                     certificate: installed.certificate,
                                 });
                                 eager = true;
+                                next_epoch_now = true;
                                 last = (u64::MAX, context.current());
                                 continue;
                             }
@@ -329,7 +339,12 @@ impl<E: Runtime> Task<E> {
                 target = newer;
             }
             match self.follow(&context, &target).await {
-                Ok(()) => eager = true,
+                Ok(()) => {
+                    eager = true;
+                    let c = self.chain.lock().await;
+                    next_epoch_now =
+                        staking::is_boundary(&c.genesis().params, c.head().header.height);
+                }
                 Err(e) => {
                     tracing::warn!(target = %target.hash.to_hex(), error = %e, "catch-up stopped")
                 }
