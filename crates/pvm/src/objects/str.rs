@@ -678,9 +678,9 @@ impl TranslateMemo {
         }
         // Owed work pending (attention up) is settled by a real lookup, in its place.
         let own_cost = !crate::memory::attention();
-        let (cycles, instructions) = (vm.cycles_used(), vm.instructions);
+        let (cycles, instructions) = (vm.stats.cycles, vm.stats.instructions);
         let answer = vm.dict_get(d, &key)?;
-        if own_cost && vm.instructions == instructions {
+        if own_cost && vm.stats.instructions == instructions {
             let mapped = match &answer {
                 None => Some(Mapped::Char(c)),
                 Some(Value::None) => Some(Mapped::Delete),
@@ -691,7 +691,7 @@ impl TranslateMemo {
                 Some(Value::Str(x)) => Some(Mapped::Str(x.clone())),
                 Some(_) => None,
             };
-            self.ascii[c as usize] = mapped.map(|m| (m, vm.cycles_used() - cycles));
+            self.ascii[c as usize] = mapped.map(|m| (m, vm.stats.cycles - cycles));
         }
         Ok(answer)
     }

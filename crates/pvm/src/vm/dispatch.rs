@@ -148,7 +148,7 @@ impl<'h> Vm<'h> {
                 return Ok(Step::Return(Value::None));
             };
             f.pc = pc + 1;
-            self.instructions += 1;
+            self.stats.instructions += 1;
             if PROFILE {
                 self.profile_step(code, pc);
             }
@@ -724,7 +724,7 @@ impl<'h> Vm<'h> {
     #[inline(always)]
     fn second_starts(&mut self, f: &mut Frame, at: usize) -> R<()> {
         f.pc = at + 1;
-        self.instructions += 1;
+        self.stats.instructions += 1;
         if crate::memory::attention() {
             self.settle()?;
         }
@@ -805,10 +805,9 @@ impl<'h> Vm<'h> {
     /// Step 3 of the loop (module docs): the instruction at `pc` of `code` starts.
     #[inline(never)]
     fn profile_step(&mut self, code: &Code, pc: usize) {
-        let cycles = self.cycles_used();
         if let Some(profile) = self.profile.as_mut() {
             let cells = self.host.as_ref().map_or(0, |h| h.cells_used());
-            profile.at(code, pc, cycles, cells);
+            profile.at(code, pc, self.stats.cycles, cells);
         }
     }
 }

@@ -527,7 +527,7 @@ impl<'h> Vm<'h> {
     pub(super) fn unpack_pair(&mut self, f: &mut Frame, a: Value, b: Value, made: bool) -> R<()> {
         let made = made.then(|| crate::memory::Acct::new(PyTuple::bytes(2)));
         f.pc += 1;
-        self.instructions += 1;
+        self.stats.instructions += 1;
         if crate::memory::attention() {
             self.settle()?;
         }

@@ -238,16 +238,11 @@ pub struct Vm<'h> {
     pub builtins: Rc<NameMap>,
     /// Limits.
     pub limits: Limits,
-    /// The cycle budget: charging past it aborts. `u64::MAX` when unlimited.
+    /// The cycle budget: charging past it aborts. `u64::MAX` when unlimited (`stats.cycles`
+    /// saturates there, so it is never exceeded).
     cycle_limit: u64,
-    /// Cycles that can still be charged: the budget counted down by every charge, so that
-    /// the metering point is one subtraction and one branch on its borrow ([`Vm::charge`]).
-    cycles_left: u64,
-    /// Cycles charged past the budget (the charge that aborted, and any after it), so that
-    /// the cycles reported include them, as a running total would ([`Vm::cycles_used`]).
-    cycles_over: u64,
-    /// Instructions executed.
-    pub instructions: u64,
+    /// Counters.
+    pub stats: Stats,
     /// Python call depth (plus native recursion guard depth).
     pub depth: u32,
     /// Captured stdout.
@@ -380,9 +375,7 @@ impl<'h> Vm<'h> {
             builtins,
             limits,
             cycle_limit: limits.cycles.unwrap_or(u64::MAX),
-            cycles_left: limits.cycles.unwrap_or(u64::MAX),
-            cycles_over: 0,
-            instructions: 0,
+            stats: Stats::default(),
             depth: 0,
             stdout: String::new(),
             modules: IndexMap::default(),
@@ -414,50 +407,13 @@ impl<'h> Vm<'h> {
     /// before the work it pays for.
     #[inline]
     pub fn charge(&mut self, n: u64) -> R<()> {
-        // The budget counted down: the abort happens at the first charge that takes the
-        // total past the budget, and the total reported as cycles used includes it.
-        match self.cycles_left.checked_sub(n) {
-            Some(left) => {
-                self.cycles_left = left;
-                Ok(())
-            }
-            None => self.out_of_cycles(n),
+        // One running total compared with the limit: the abort happens at the first charge that
+        // takes the total past the budget, and the total (reported as cycles used) includes it.
+        self.stats.cycles = self.stats.cycles.saturating_add(n);
+        if self.stats.cycles > self.cycle_limit {
+            return Err(Exc::Abort(Abort::OutOfCycles));
         }
-    }
-
-    /// A charge of `n` past the budget: recorded as cycles over it, and the run aborts.
-    #[cold]
-    #[inline(never)]
-    fn out_of_cycles(&mut self, n: u64) -> R<()> {
-        self.cycles_over = self.cycles_over.saturating_add(n - self.cycles_left);
-        self.cycles_left = 0;
-        if self.cycle_limit == u64::MAX {
-            // Unlimited: the total saturates there and is never past it.
-            return Ok(());
-        }
-        Err(Exc::Abort(Abort::OutOfCycles))
-    }
-
-    /// Cycles charged so far, including any charge past the budget (saturating at
-    /// `u64::MAX`, as the total of an unlimited run would).
-    pub fn cycles_used(&self) -> u64 {
-        (self.cycle_limit - self.cycles_left).saturating_add(self.cycles_over)
-    }
-
-    /// The counters as they stand.
-    pub fn stats(&self) -> Stats {
-        Stats {
-            cycles: self.cycles_used(),
-            instructions: self.instructions,
-        }
-    }
-
-    /// Set the counters to a recorded run's (a replayed module body, `body_cache`), whose
-    /// cycles fit the budget.
-    pub(crate) fn set_stats(&mut self, s: Stats) {
-        self.instructions = s.instructions;
-        self.cycles_left = self.cycle_limit.saturating_sub(s.cycles);
-        self.cycles_over = s.cycles.saturating_sub(self.cycle_limit);
+        Ok(())
     }
 
     /// Charge the work owed from below the VM (hash-table probes on name lookups,
@@ -506,7 +462,7 @@ impl<'h> Vm<'h> {
     /// known only as it proceeds (a search stopping at its first match) bounds itself by this,
     /// then charges exactly what it did, so it never works past the budget.
     pub fn cycles_left(&self) -> u64 {
-        self.cycles_left
+        self.cycle_limit.saturating_sub(self.stats.cycles)
     }
 
     /// Check that `bytes` more accounted memory fits before allocating it.
