@@ -658,6 +658,50 @@ fn timers_fire_exactly_once_across_kill_9_and_their_executions_persist() {
     assert_eq!(bad["code"], json!(-32602), "{bad}");
 }
 
+/// The snapshot height `node` names when asked for block 1, if it began at a snapshot above
+/// it (`-32001`, `reason: "beforeSnapshot"`); `None` while it serves block 1.
+fn snapshot_height(node: &Node) -> Option<u64> {
+    match node.try_rpc("cowboy_getBlockByNumber", json!([1, false])) {
+        Ok(_) => None,
+        Err(e) if e["data"]["reason"] == json!("beforeSnapshot") => {
+            assert_eq!(e["code"], json!(-32001), "{e}");
+            assert_eq!(e["data"]["height"], json!(1), "{e}");
+            Some(
+                e["data"]["snapshotHeight"]
+                    .as_u64()
+                    .expect("a snapshot height"),
+            )
+        }
+        Err(e) => panic!("block 1: {e}"),
+    }
+}
+
+/// A test's directory: removed at the end, or kept (its path printed) when
+/// `COWBOY_KEEP_TEST_DIR` is set, to read the validators' logs after a failure.
+struct TestDir {
+    path: std::path::PathBuf,
+    _temp: Option<tempfile::TempDir>,
+}
+
+impl TestDir {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn test_dir() -> TestDir {
+    let dir = tempfile::tempdir().unwrap();
+    if std::env::var_os("COWBOY_KEEP_TEST_DIR").is_some() {
+        let path = dir.keep();
+        println!("test directory kept: {}", path.display());
+        return TestDir { path, _temp: None };
+    }
+    TestDir {
+        path: dir.path().to_path_buf(),
+        _temp: Some(dir),
+    }
+}
+
 /// A network of validators on loopback: their keys, ports and the genesis, under one directory.
 struct ValidatorNetwork {
     dir: std::path::PathBuf,
