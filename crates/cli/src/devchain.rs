@@ -254,6 +254,7 @@ impl<E: Context> DevChain<E> {
             // reshare rounds (so no dealer logs).
             None,
             Vec::new(),
+            &cowboy_exec::block::no_cutoff,
         )
         .await
         .map_err(|e| failure("propose", e))

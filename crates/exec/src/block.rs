@@ -263,27 +263,57 @@ pub struct BuiltBlock {
     pub included: Vec<CheckedTx>,
     /// Candidates left out, with the reason.
     pub skipped: Vec<(CheckedTx, TxInvalid)>,
+    /// Candidates not tried because the proposer's cutoff said stop (they stay pooled).
+    pub deferred: usize,
     /// Receipts and usage of the included transactions.
     pub outcome: BlockOutcome,
 }
 
+/// The proposer's cutoff of [`build_block`]: asked between candidates, true means stop.
+/// `Sync`, so a proposer may hold it across the awaits of [`propose`] on a multi-threaded
+/// runtime.
+pub type Cutoff<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// A proposer's cutoff that never stops a build: every candidate is tried (tests, replays,
+/// single-validator dev chains).
+pub fn no_cutoff() -> bool {
+    false
+}
+
 /// Assemble a block from `candidates` (in any order: the block order is fixed here), skipping
 /// any that are invalid at their position, after counting what its vote record shows.
+///
+/// `cutoff` is the proposer's own limit on how long it builds (the node's is a share of its
+/// leader timeout, read from its clock): asked before each candidate once one is included, and
+/// when it says stop the rest are not tried (`deferred`; neither included nor skipped, so they
+/// stay pooled for the next block). It is no part of validity: a verifier executes the block
+/// it is given, whatever stopped its proposer, so it may read anything, a clock included. It
+/// exists for liveness: a block whose execution takes longer than consensus waits for a
+/// proposal to be notarized is built again by every leader and never certified.
 pub fn build_block<E: Context>(
     state: &mut BlockState<'_, E>,
     params: &GenesisParams,
     env: BlockEnv,
     votes: &CheckedVotes,
     mut candidates: Vec<CheckedTx>,
+    cutoff: Cutoff<'_>,
 ) -> SResult<BuiltBlock> {
     put_in_block_order(&env, &mut candidates);
     let max_txs = usize::try_from(params.max_txs_per_block()).unwrap_or(usize::MAX);
     let mut included = Vec::new();
     let mut skipped = Vec::new();
     let mut previous: Option<OrderKey> = None;
+    let mut deferred = 0;
     let life = cowboy_pvm::actor::with_vm_stack(|| -> SResult<Lifecycle> {
         let mut life = Lifecycle::begin(state, params, env, votes)?;
-        for c in candidates {
+        let total = candidates.len();
+        for (tried, c) in candidates.into_iter().enumerate() {
+            // At least one transaction goes in whatever the cutoff says, so a slow machine
+            // still makes progress on the pool.
+            if !included.is_empty() && cutoff() {
+                deferred = total - tried;
+                break;
+            }
             // A second transaction at the same position (same sender and nonce) can never
             // follow the first in a valid block; it is a replacement the pool kept too.
             let key = position(&env, &c);
@@ -313,6 +343,7 @@ pub fn build_block<E: Context>(
     Ok(BuiltBlock {
         included,
         skipped,
+        deferred,
         outcome: life.end(state)?,
     })
 }
@@ -393,6 +424,8 @@ pub struct Proposal {
     pub executed: Executed,
     /// Candidates left out, with the reason (for the mempool to drop or demote).
     pub skipped: Vec<(CheckedTx, TxInvalid)>,
+    /// Candidates not tried because `cutoff` said stop ([`build_block`]).
+    pub deferred: usize,
 }
 
 /// Build and seal the child of `parent`, whose state is `parent_state` if it is staged and
@@ -400,8 +433,8 @@ pub struct Proposal {
 /// randomness from `beacon`, the group's signature over the block the beacon rule names with
 /// that block's hash, when the rule covers the child: `crate::beacon`), the
 /// vote record from the grandparent's votes the proposer collected (`votes`; the valid ones
-/// if they are a quorum, else none: `staking::select_votes`), the block from `candidates`,
-/// the header over the result.
+/// if they are a quorum, else none: `staking::select_votes`), the block from `candidates`
+/// until `cutoff` says stop ([`build_block`]), the header over the result.
 #[allow(clippy::too_many_arguments)]
 pub async fn propose<E: Context>(
     db: &StateDb<E>,
@@ -414,6 +447,7 @@ pub async fn propose<E: Context>(
     votes: Option<VoteRecord>,
     beacon: Option<crate::beacon::Signed>,
     dealer_logs: Vec<Vec<u8>>,
+    cutoff: Cutoff<'_>,
 ) -> SResult<Proposal> {
     let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms.saturating_add(1));
     let mut env = env_after(rules, parent, timestamp_ms, proposer);
@@ -451,7 +485,7 @@ pub async fn propose<E: Context>(
             StateFailure::Invariant(format!("cannot propose block {}: {e}", env.height))
         })?;
     crate::reshare::record(&mut bs, rules.params, env.height, &logs)?;
-    let built = build_block(&mut bs, rules.params, env, &checked, candidates)?;
+    let built = build_block(&mut bs, rules.params, env, &checked, candidates, cutoff)?;
     let changes = bs.finish();
     let (summary, state) = summarize(db, parent_state, env.height, changes, &built.outcome).await?;
     let transactions: Vec<Transaction> = built.included.into_iter().map(|c| c.tx).collect();
@@ -479,6 +513,7 @@ pub async fn propose<E: Context>(
             senders: built.outcome.senders,
         },
         skipped: built.skipped,
+        deferred: built.deferred,
     })
 }
 

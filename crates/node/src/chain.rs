@@ -641,8 +641,9 @@ impl<E: Context> Chain<E> {
     /// Build a child of `parent` (the head, or a pending block executed here: see
     /// [`Self::extendable`]): select from the mempool, then let exec's block rule build and
     /// seal it, with the valid ones of `votes` (collected for `parent`'s parent) as its vote
-    /// record. The block is kept (and persisted) as pending; its hash is the consensus
-    /// payload.
+    /// record, trying candidates until `cutoff` says stop (the proposer's time budget:
+    /// [`cowboy_exec::block::build_block`]). The block is kept (and persisted) as pending; its
+    /// hash is the consensus payload.
     pub async fn build(
         &mut self,
         parent: &Hash32,
@@ -650,6 +651,7 @@ impl<E: Context> Chain<E> {
         proposer: Address,
         votes: Option<VoteRecord>,
         beacon: Option<cowboy_exec::beacon::Signed>,
+        cutoff: cowboy_exec::block::Cutoff<'_>,
     ) -> CResult<Block> {
         let (parent, parent_state) = self.base(parent).ok_or(ChainError::Missing(*parent))?;
         let basefees = basefees_after(&parent.header, &self.genesis.params);
@@ -678,10 +680,19 @@ impl<E: Context> Chain<E> {
             beacon,
             // Exec keeps the valid ones whose dealer has no log recorded on this branch.
             self.dealer_logs.clone(),
+            cutoff,
         )
         .await?;
         // Transactions the rule found invalid leave the pool instead of holding their budget.
         self.mempool.on_skipped(&proposal.skipped);
+        if proposal.deferred > 0 {
+            tracing::info!(
+                height = proposal.block.header.height,
+                txs = proposal.block.transactions.len(),
+                deferred = proposal.deferred,
+                "build stopped at the time budget; the rest stay pooled"
+            );
+        }
         let block = proposal.block;
         self.keep_pending(block.clone(), Some(proposal.executed))?;
         Ok(block)

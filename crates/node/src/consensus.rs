@@ -642,8 +642,9 @@ impl<E: Runtime> Application<E> {
             let timestamp = self.production.timestamp(header.timestamp_ms);
             // The new block records the votes seen for its grandparent (exec's lag).
             let votes = self.votes.record_for(&header.parent_hash);
+            let cutoff = self.production.build_cutoff();
             return match chain
-                .build(&base, timestamp, self.coinbase, votes, seed)
+                .build(&base, timestamp, self.coinbase, votes, seed, &cutoff)
                 .await
             {
                 Ok(block) => {

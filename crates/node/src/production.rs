@@ -29,6 +29,18 @@
 //! `tests/devnet/sim.rs`), so what a block is stamped with and when a leader builds follow
 //! the runtime a node runs on, never the machine's clock directly.
 //!
+//! **Build budget.** A leader tries pool transactions for at most a quarter of the leader
+//! timeout ([`Production::build_budget`]: 750 ms at the default block time), then seals what
+//! it has; the rest stay pooled ([`cowboy_exec::block::build_block`]'s cutoff). A view's
+//! proposal must be built, sent, executed again by every verifier and voted on before
+//! consensus gives up on it (the leader timeout plus a second), and verifying costs about what
+//! building did: a block that takes longer than that to execute would be built again by every
+//! leader, each timing out, and the chain would stall on its own pool. Release builds execute
+//! hundreds of transfers in a tenth of a second, so the budget binds only on a machine far
+//! slower than the pool's load (or a debug build); it never changes which blocks are valid.
+//! Under the deterministic runtime the clock does not move while a block builds, so the
+//! simulations never cut a build short.
+//!
 //! Arrivals are signalled and blocks built under the chain's lock, so a transaction is either
 //! seen by the builder's selection or counted as a new arrival, never lost between the two.
 
@@ -182,6 +194,20 @@ impl Production {
             Mining::Interval(t) => t + Duration::from_secs(2),
             Mining::OnDemand => ON_DEMAND_LEADER_TIMEOUT,
         }
+    }
+
+    /// How long a leader tries pool transactions for one block (see the module docs): a
+    /// quarter of the leader timeout, so that building and every verifier's execution of the
+    /// same transactions fit in the time consensus waits.
+    pub fn build_budget(&self) -> Duration {
+        self.leader_timeout() / 4
+    }
+
+    /// The cutoff of a build starting now ([`crate::chain::Chain::build`]): true once
+    /// [`Self::build_budget`] of the runtime's clock has passed.
+    pub fn build_cutoff(&self) -> impl Fn() -> bool + Sync + '_ {
+        let deadline = self.clock.now() + self.build_budget();
+        move || self.clock.now() >= deadline
     }
 
     /// The node's clock (ms): the runtime's clock plus the dev offset.

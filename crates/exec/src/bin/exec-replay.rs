@@ -208,6 +208,7 @@ fn main() {
                 None,
                 None,
                 Vec::new(),
+                &cowboy_exec::block::no_cutoff,
             )
             .await
             .expect("state");

@@ -105,6 +105,7 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
                 None,
                 seed,
                 Vec::new(),
+                &cowboy_exec::block::no_cutoff,
             )
             .await
             .expect("state");
@@ -222,6 +223,7 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
                         None,
                         Some(wrong),
                         Vec::new(),
+                        &cowboy_exec::block::no_cutoff,
                     )
                     .await
                     .is_err());

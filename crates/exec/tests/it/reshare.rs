@@ -160,6 +160,7 @@ impl Fixture {
             None,
             self.seed(),
             logs,
+            &cowboy_exec::block::no_cutoff,
         )
         .await
         .expect("state");

@@ -640,6 +640,7 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
                 candidate,
                 None,
                 Vec::new(),
+                &cowboy_exec::block::no_cutoff,
             )
             .await
             .expect("state");

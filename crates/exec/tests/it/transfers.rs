@@ -335,6 +335,7 @@ fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
             chain.env(),
             &cowboy_exec::system::staking::CheckedVotes::none(),
             checked,
+            &cowboy_exec::block::no_cutoff,
         )
         .expect("state");
         // ~130 KB each against a 1,000,000-cell cap: seven fit, the rest wait.
@@ -355,6 +356,73 @@ fn a_flood_of_maximum_size_transactions_fills_a_block_within_its_byte_bound() {
             bytes > 900_000 && bytes <= params.max_block_bytes(),
             "{bytes}"
         );
+    });
+}
+
+/// The proposer's cutoff (its time budget in the node) stops a build between transactions:
+/// the block holds what was tried before it said stop, at least one transaction whatever it
+/// says, the rest are neither included nor skipped (they stay pooled), and the block is valid.
+#[test]
+fn a_proposers_cutoff_seals_the_block_tried_so_far_and_defers_the_rest() {
+    use cowboy_exec::block::{check_all, propose, verify};
+    use cowboy_exec::header::genesis_header;
+    use cowboy_exec::{ChainRules, Parent};
+    use cowboy_types::Hash32;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    deterministic::Runner::default().start(|ctx| async move {
+        let chain = Chain::new(ctx, 5).await;
+        let params = chain.params.clone();
+        let rules = ChainRules {
+            chain_id: CHAIN_ID,
+            params: &params,
+        };
+        let genesis = genesis_header(&params, 1_000, Hash32(chain.root()));
+        let parent = Parent {
+            header: &genesis,
+            hash: genesis.hash(),
+        };
+        let txs: Vec<_> = (0..5)
+            .map(|i| signed(&key(i), 0, Some(Address([1; 20])), 5, Payload::Transfer))
+            .collect();
+        let candidates = || -> Vec<_> {
+            check_all(&txs, &params, CHAIN_ID)
+                .into_iter()
+                .map(|c| c.expect("valid"))
+                .collect()
+        };
+        for (stop_at, included) in [(2, 2), (1, 1), (0, 1), (9, 5)] {
+            // Says stop from its `stop_at`-th question on (never asked before one is in).
+            let asked = AtomicUsize::new(0);
+            let cutoff = || asked.fetch_add(1, Ordering::Relaxed) + 1 >= stop_at;
+            let proposal = propose(
+                &chain.state,
+                None,
+                rules,
+                parent,
+                2_000,
+                Address([9; 20]),
+                candidates(),
+                None,
+                None,
+                Vec::new(),
+                &cutoff,
+            )
+            .await
+            .expect("state");
+            assert_eq!(
+                proposal.block.transactions.len(),
+                included,
+                "stop at {stop_at}"
+            );
+            assert_eq!(proposal.deferred, 5 - included, "stop at {stop_at}");
+            assert!(proposal.skipped.is_empty());
+            assert!(
+                verify(&chain.state, None, rules, parent, &proposal.block, None)
+                    .await
+                    .expect("state")
+                    .is_ok()
+            );
+        }
     });
 }
 
@@ -398,6 +466,7 @@ fn verify_rejects_every_tampered_field_of_a_proposal_with_its_typed_error() {
             None,
             None,
             Vec::new(),
+            &cowboy_exec::block::no_cutoff,
         )
         .await
         .expect("state");

@@ -49,7 +49,14 @@ fn a_child_of_an_unfinalized_block_is_built_verified_and_finalized_with_it() {
         // Block 1 on the finalized head, verified by the validator: pending on both.
         let tx1 = submit(&mut proposer, 0).await;
         let b1 = proposer
-            .build(&genesis_hash, 1_000, Address([1; 20]), None, None)
+            .build(
+                &genesis_hash,
+                1_000,
+                Address([1; 20]),
+                None,
+                None,
+                &cowboy_exec::block::no_cutoff,
+            )
             .await
             .expect("build 1");
         let h1 = b1.header.hash();
@@ -74,7 +81,14 @@ fn a_child_of_an_unfinalized_block_is_built_verified_and_finalized_with_it() {
         let tx2 = submit(&mut proposer, 1).await;
         assert!(proposer.extendable(&h1).is_some());
         let b2 = proposer
-            .build(&h1, 2_000, Address([1; 20]), None, None)
+            .build(
+                &h1,
+                2_000,
+                Address([1; 20]),
+                None,
+                None,
+                &cowboy_exec::block::no_cutoff,
+            )
             .await
             .expect("build 2 on an unfinalized parent");
         assert_eq!(b2.header.parent_hash, h1);
@@ -116,17 +130,38 @@ fn finalizing_one_fork_drops_what_was_executed_on_the_other() {
         // Two children of the head (two leaders' proposals in different views), and a child
         // of the second.
         let a = chain
-            .build(&head, 1_000, Address([1; 20]), None, None)
+            .build(
+                &head,
+                1_000,
+                Address([1; 20]),
+                None,
+                None,
+                &cowboy_exec::block::no_cutoff,
+            )
             .await
             .expect("a");
         let b = chain
-            .build(&head, 1_001, Address([2; 20]), None, None)
+            .build(
+                &head,
+                1_001,
+                Address([2; 20]),
+                None,
+                None,
+                &cowboy_exec::block::no_cutoff,
+            )
             .await
             .expect("b");
         let (ha, hb) = (a.header.hash(), b.header.hash());
         assert_ne!(ha, hb);
         let b2 = chain
-            .build(&hb, 2_000, Address([2; 20]), None, None)
+            .build(
+                &hb,
+                2_000,
+                Address([2; 20]),
+                None,
+                None,
+                &cowboy_exec::block::no_cutoff,
+            )
             .await
             .expect("b2");
         let hb2 = b2.header.hash();
@@ -147,12 +182,26 @@ fn finalizing_one_fork_drops_what_was_executed_on_the_other() {
             "its child's execution is dropped: nothing builds on a fork that lost"
         );
         assert!(chain
-            .build(&hb2, 3_000, Address([2; 20]), None, None)
+            .build(
+                &hb2,
+                3_000,
+                Address([2; 20]),
+                None,
+                None,
+                &cowboy_exec::block::no_cutoff
+            )
             .await
             .is_err());
         // The winning fork goes on.
         let a2 = chain
-            .build(&ha, 2_000, Address([1; 20]), None, None)
+            .build(
+                &ha,
+                2_000,
+                Address([1; 20]),
+                None,
+                None,
+                &cowboy_exec::block::no_cutoff,
+            )
             .await
             .expect("a2");
         chain

@@ -192,6 +192,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             None,
             None,
             Vec::new(),
+            &cowboy_exec::block::no_cutoff,
         )
         .await
         .expect("state");
@@ -247,6 +248,7 @@ pub fn run(data: &[u8]) -> Vec<usize> {
             None,
             None,
             Vec::new(),
+            &cowboy_exec::block::no_cutoff,
         )
         .await
         .expect("state");
