@@ -433,6 +433,7 @@ impl Beacon {
         context.child("beacon_send").spawn(move |_| async move {
             loop {
                 tokio::select! {
+                    biased;
                     _ = me.send_now.notified() => {}
                     _ = clock.sleep(Duration::from_secs(1)) => {}
                 }

@@ -274,6 +274,7 @@ impl<E: Runtime> Task<E> {
                 Duration::from_secs(1)
             };
             let handed = tokio::select! {
+                biased;
                 t = targets.recv() => match t {
                     Some(t) => Some(t),
                     None => return,
@@ -392,6 +393,7 @@ impl<E: Runtime> Task<E> {
         let deadline = context.current() + ANSWER_TIMEOUT;
         loop {
             let (peer, answer) = tokio::select! {
+                biased;
                 a = self.answers.recv() => a?,
                 _ = context.sleep_until(deadline) => return None,
             };
@@ -540,6 +542,7 @@ impl<E: Runtime> Task<E> {
             let deadline = context.current() + ANSWER_TIMEOUT;
             loop {
                 let (peer, answer) = tokio::select! {
+                    biased;
                     a = self.answers.recv() => a.ok_or("sync stopped")?,
                     _ = context.sleep_until(deadline) => break,
                 };
@@ -607,6 +610,7 @@ impl<E: Runtime> Task<E> {
                 Err(e) => return Err(e.to_string()),
             }
             tokio::select! {
+                biased;
                 _ = self.arrived.notified() => {}
                 _ = context.sleep_until(deadline) => {
                     timeouts += 1;

@@ -521,6 +521,7 @@ impl<E: Runtime> Application<E> {
             let mut aimed: Option<Hash32> = None;
             loop {
                 tokio::select! {
+                    biased;
                     next = finalized.recv() => match next {
                         Some(t) => target = Some(t),
                         None => return,
@@ -774,6 +775,7 @@ impl<E: Runtime> Automaton for Application<E> {
         self.context.child("propose").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {
+                biased;
                 _ = tx.closed() => {}
                 built = app.build_on(parent, epoch) => {
                     if let Some(hash) = built {
@@ -798,6 +800,7 @@ impl<E: Runtime> Automaton for Application<E> {
         self.context.child("verify").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {
+                biased;
                 _ = tx.closed() => {}
                 verdict = app.check(parent, round) => {
                     if let Some(v) = verdict {

@@ -304,6 +304,7 @@ impl Production {
             match wait {
                 Some(d) => {
                     tokio::select! {
+                        biased;
                         _ = self.clock.sleep(d) => {}
                         _ = self.wake.notified() => {}
                     }

@@ -107,6 +107,7 @@ pub fn start<E, S, R>(
                 }
             }
             tokio::select! {
+                biased;
                 changed = readers.changed() => {
                     if changed.is_err() {
                         return;

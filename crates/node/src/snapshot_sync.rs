@@ -542,6 +542,7 @@ impl<E: Runtime> SnapshotSource for PeerSource<E> {
     async fn fetch(&self, request: SnapshotRequest) -> Result<Vec<u8>, SourceError> {
         let answer = self.sync.fetch_ops(self.peer.clone(), request);
         let bytes = tokio::select! {
+            biased;
             a = answer => a.map_err(|_| SourceError::Closed)?,
             _ = self.context.sleep(OPS_TIMEOUT) => return Err(SourceError::Timeout),
         };
@@ -879,6 +880,7 @@ async fn ask_epoch<E: Runtime>(
         let deadline = context.current() + ANSWER_TIMEOUT;
         loop {
             let (peer, answer) = tokio::select! {
+                biased;
                 a = answers.recv() => a?,
                 _ = context.sleep_until(deadline) => break,
             };
@@ -937,6 +939,7 @@ async fn hashes_below<E: Runtime>(
         let deadline = context.current() + ANSWER_TIMEOUT;
         loop {
             let (_, answer) = tokio::select! {
+                biased;
                 a = answers.recv() => a.ok_or(SnapshotSyncError::Closed)?,
                 _ = context.sleep_until(deadline) => break,
             };
@@ -987,6 +990,7 @@ async fn fetch_block<E: Runtime>(
                 return Ok(block.clone());
             }
             tokio::select! {
+                biased;
                 _ = arrived.notified() => {}
                 _ = context.sleep_until(deadline) => break,
             }
