@@ -550,19 +550,23 @@ fn translate(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
         // the run stopping before the char the budget cannot afford (which then takes the
         // path below, as it always did). Nothing in the run owes work or allocates accounted
         // memory, so `attention` cannot rise within it.
+        // The run reads the memo's byte table (`TranslateMemo::code`): an ASCII answer or a
+        // deletion continues it; anything else (not remembered, a str, a non-ASCII char)
+        // ends it and takes the path below.
         if dict.is_some() && !memo.ascii.is_empty() && !crate::memory::attention() {
             let left = vm.cycles_left();
             let mut run = 0u64;
             while let Some(&b) = bytes.get(at) {
-                let Some(Some((m, cycles))) = memo.ascii.get(usize::from(b)) else {
+                let Some(&code) = memo.code.get(usize::from(b)) else {
                     break;
                 };
-                if matches!(m, Mapped::Str(_)) || run.saturating_add(*cycles) > left {
+                let next = run.saturating_add(memo.cost[usize::from(b)]);
+                if code == CODE_STOP || next > left {
                     break;
                 }
-                run += cycles;
-                if let Mapped::Char(ch) = m {
-                    push(&mut out, *ch);
+                run = next;
+                if code != CODE_DELETE {
+                    out.push(code);
                 }
                 at += 1;
             }
@@ -646,13 +650,32 @@ fn translate(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
 /// instruction (a colliding key's `__eq__`). A use the budget cannot afford takes the real
 /// lookup, which stops where it always stopped, and so does one with owed work pending, which
 /// the lookup would have settled.
-#[derive(Default)]
 struct TranslateMemo {
     /// Per ASCII char: what its lookup answered, as the output it makes, and the cycles the
     /// lookup charged. `None` until looked up, or when the answer is not remembered (see
     /// [`TranslateMemo::lookup`]).
     ascii: Vec<Option<(Mapped, u64)>>,
+    /// The same answers as bytes, for the runs of ASCII output: the ASCII char made,
+    /// [`CODE_DELETE`], or [`CODE_STOP`] (not remembered, or an answer a byte cannot hold);
+    /// `cost` holds the cycles beside them.
+    code: [u8; 128],
+    cost: [u64; 128],
 }
+
+impl Default for TranslateMemo {
+    fn default() -> Self {
+        TranslateMemo {
+            ascii: Vec::new(),
+            code: [CODE_STOP; 128],
+            cost: [0; 128],
+        }
+    }
+}
+
+/// [`TranslateMemo::code`] of a char its table deletes.
+const CODE_DELETE: u8 = 0x80;
+/// [`TranslateMemo::code`] of a char whose answer the byte table does not hold.
+const CODE_STOP: u8 = 0xFF;
 
 /// What a remembered lookup makes of its char. Only answers that cannot fail are remembered
 /// (no key: the char itself; None; an int that is a char; a str), so applying one needs no
@@ -691,7 +714,14 @@ impl TranslateMemo {
                 Some(Value::Str(x)) => Some(Mapped::Str(x.clone())),
                 Some(_) => None,
             };
-            self.ascii[c as usize] = mapped.map(|m| (m, vm.stats.cycles - cycles));
+            let cost = vm.stats.cycles - cycles;
+            self.code[c as usize] = match &mapped {
+                Some(Mapped::Char(ch)) if ch.is_ascii() => *ch as u8,
+                Some(Mapped::Delete) => CODE_DELETE,
+                _ => CODE_STOP,
+            };
+            self.cost[c as usize] = cost;
+            self.ascii[c as usize] = mapped.map(|m| (m, cost));
         }
         Ok(answer)
     }
