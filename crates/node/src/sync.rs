@@ -29,7 +29,13 @@
 //! certificates go to catch-up, which checks them ([`crate::catchup`]).
 //!
 //! **Bounds.** Requests and answers are limited by the channel's per-peer quota
-//! ([`PEER_QUOTA`]), so a peer can make this node read at most that many ranges a second; a
+//! ([`PEER_QUOTA`]), so a peer can make this node read at most that many ranges a second. The
+//! quota is enforced by the sender too: p2p drops what a node sends a peer past it, silently.
+//! This node's own requests therefore wait for it ([`send_paced`]): an epoch walk asks every
+//! peer for one boundary after another, faster than the quota, and a request dropped that way
+//! cost its answer's whole timeout (the `WantOps` that followed a long walk went nowhere and
+//! the snapshot's first source looked silent for 10 s). Answers are sent unpaced: a peer that
+//! asks faster than the quota loses the answers past it, not this node's time. A
 //! message is refused whole if it is malformed ([`Message::decode`]: unknown tag, wrong
 //! length, more items than an answer holds, trailing bytes); blocks are decoded one by one
 //! with the genesis limits and held in the chain's bounded pending set; headers and
@@ -616,10 +622,10 @@ impl Sync {
         let counter = sync.clone();
 
         let mut asker = sender.clone();
-        context.child("ask").spawn(move |_| async move {
+        context.child("ask").spawn(move |clock| async move {
             while let Some((peer, msg)) = queue.recv().await {
                 let to = peer.map_or(Recipients::All, Recipients::One);
-                let _ = asker.send(to, msg, false);
+                send_paced(&clock, &mut asker, to, msg).await;
             }
         });
 
@@ -949,6 +955,27 @@ fn push(msg: &mut Vec<u8>, item: &[u8]) {
     msg.extend_from_slice(item);
 }
 
+/// Send `msg` to `to`, waiting until the channel's quota admits it instead of letting the
+/// sender drop it (see the module docs). A recipient that is offline still loses it, as p2p
+/// promises no more; recipients of `All` that are over the quota while others are not miss it.
+pub async fn send_paced<S: Sender>(
+    clock: &impl commonware_runtime::Clock,
+    sender: &mut S,
+    to: Recipients<S::PublicKey>,
+    msg: Vec<u8>,
+) {
+    use commonware_p2p::CheckedSender as _;
+    loop {
+        match sender.check(to.clone()) {
+            Ok(checked) => {
+                let _ = checked.send(msg, false);
+                return;
+            }
+            Err(until) => clock.sleep_until(until).await,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1154,6 +1181,84 @@ mod tests {
         );
         let most: Vec<&[u8]> = vec![b"x"; MAX_RANGE_HEADERS];
         assert!(Message::decode(&Message::Headers(most).encode()).is_ok());
+    }
+
+    /// How many messages `receiver` gets until none comes for 5 s.
+    async fn arrivals(
+        context: &commonware_runtime::deterministic::Context,
+        receiver: &mut impl Receiver,
+    ) -> usize {
+        use commonware_runtime::Clock as _;
+        let mut n = 0;
+        loop {
+            tokio::select! {
+                biased;
+                m = receiver.recv() => {
+                    m.expect("open");
+                    n += 1;
+                }
+                _ = context.sleep(std::time::Duration::from_secs(5)) => return n,
+            }
+        }
+    }
+
+    /// Fifty requests sent at once to one peer on the sync channel's quota: sent plainly, p2p
+    /// drops those past the quota's burst (what an epoch walk lost); paced, all arrive.
+    #[test]
+    fn requests_past_the_quota_wait_for_it_instead_of_being_dropped() {
+        use commonware_cryptography::Signer as _;
+        use commonware_p2p::simulated::{self, Link};
+        use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
+        use std::time::Duration;
+        deterministic::Runner::default().start(|context| async move {
+            let (a, b) = (
+                ed25519::PrivateKey::from_seed(1).public_key(),
+                ed25519::PrivateKey::from_seed(2).public_key(),
+            );
+            let (network, oracle) = simulated::Network::new_with_peers(
+                context.child("network"),
+                simulated::Config {
+                    max_size: 1024,
+                    max_peers_per_set: std::num::NonZeroUsize::new(2).expect("two"),
+                    disconnect_on_block: true,
+                    tracked_peer_sets: std::num::NonZeroUsize::MIN,
+                },
+                vec![a.clone(), b.clone()],
+            )
+            .await;
+            network.start();
+            let link = Link {
+                latency: Duration::from_millis(1),
+                jitter: Duration::ZERO,
+                success_rate: commonware_utils::probability!(1.0),
+            };
+            oracle
+                .add_link(a.clone(), b.clone(), link)
+                .await
+                .expect("link");
+            let (mut sender, _) = oracle
+                .control(a.clone())
+                .register(SYNC_CHANNEL, quota())
+                .await
+                .expect("register");
+            let (_, mut receiver) = oracle
+                .control(b.clone())
+                .register(SYNC_CHANNEL, quota())
+                .await
+                .expect("register");
+            for i in 0..50u8 {
+                let _ = sender.send(Recipients::One(b.clone()), vec![i], false);
+            }
+            let plain = arrivals(&context, &mut receiver).await;
+            assert!(
+                plain < 50 && plain >= PEER_QUOTA as usize,
+                "{plain} arrived"
+            );
+            for i in 0..50u8 {
+                send_paced(&context, &mut sender, Recipients::One(b.clone()), vec![i]).await;
+            }
+            assert_eq!(arrivals(&context, &mut receiver).await, 50);
+        });
     }
 
     #[test]
