@@ -62,7 +62,7 @@ impl Ctx {
     }
 
     /// The address a read is about: the one given, else the signer's.
-    fn subject(&self, addr: Option<&str>) -> Result<Address, String> {
+    pub(crate) fn subject(&self, addr: Option<&str>) -> Result<Address, String> {
         match addr {
             Some(a) => parse_address(a),
             None => self.address()?.ok_or_else(|| {

@@ -387,6 +387,17 @@ enum ValidatorCmd {
         #[command(flatten)]
         send: SendOpts,
     },
+    /// Print the arguments `register` and `rotate_keys` take for FILE's keys, as JSON
+    /// `{bls_key, pop, consensus_key}`, for a client that sends the transaction itself. The
+    /// proof of possession is signed for one address: --for, else the signer's. Sends nothing.
+    KeyArgs {
+        /// The validator's key file (an Ed25519 seed as hex; the BLS key derives from it).
+        #[arg(long, value_name = "FILE")]
+        validator_key: std::path::PathBuf,
+        /// The account that will send `register` or `rotate_keys` (default: the signer).
+        #[arg(long = "for", value_name = "ADDRESS")]
+        sender: Option<String>,
+    },
     /// A validator's record and status as JSON (default: the signer's).
     Show {
         /// Validator address.
@@ -716,6 +727,10 @@ fn main() -> ExitCode {
             ValidatorCmd::Exit { send } => validator::simple(&ctx, "signal_exit", send.force),
             ValidatorCmd::Withdraw { send } => validator::simple(&ctx, "withdraw", send.force),
             ValidatorCmd::Unjail { send } => validator::simple(&ctx, "unjail", send.force),
+            ValidatorCmd::KeyArgs {
+                validator_key,
+                sender,
+            } => validator::print_key_args(&ctx, &validator_key, sender.as_deref()),
             ValidatorCmd::Show { address } => validator::show(&ctx, address.as_deref()),
             ValidatorCmd::Set { epoch } => validator::set(&ctx, epoch),
             ValidatorCmd::Evidence => validator::evidence(&ctx),

@@ -6,7 +6,9 @@
 //! and the BLS12-381 key is derived from the same seed exactly as the node derives it
 //! (`cowboy_exec::system::staking::validator_bls_key`), with its proof of possession signed
 //! here for the sending account. The file never leaves this machine; only public keys and
-//! the proof go on chain.
+//! the proof go on chain. `key-args` prints those three arguments for a sender, so a client
+//! that cannot sign BLS (the Python SDK's `register_validator`) can send the transaction
+//! itself.
 
 use std::path::Path;
 
@@ -24,9 +26,40 @@ use crate::chain::{
 /// The staking actor.
 const STAKING: Address = cowboy_types::system::STAKING;
 
-/// The keys `register` and `rotate_keys` take, from a validator key file, for `sender`:
-/// `[bls_key, pop, consensus_key]`.
-fn key_args(file: &Path, sender: &Address) -> Result<Value, String> {
+/// The keys `register` and `rotate_keys` take, in their order, derived from a validator key
+/// file for one sender (the proof of possession signs the sender's address, so it is good for
+/// that account only).
+struct KeyArgs {
+    /// The compressed BLS12-381 G1 public key.
+    bls_key: [u8; 48],
+    /// Its proof of possession for the sender.
+    pop: [u8; 96],
+    /// The Ed25519 consensus key.
+    consensus_key: Vec<u8>,
+}
+
+impl KeyArgs {
+    /// The handler arguments `[bls_key, pop, consensus_key]`.
+    fn to_args(&self) -> Value {
+        Value::Array(vec![
+            Value::Bytes(self.bls_key.to_vec()),
+            Value::Bytes(self.pop.to_vec()),
+            Value::Bytes(self.consensus_key.clone()),
+        ])
+    }
+
+    /// The same three as `0x` hex, named as the handlers name them.
+    fn to_json(&self) -> Json {
+        json!({
+            "bls_key": hex0x(&self.bls_key),
+            "pop": hex0x(&self.pop),
+            "consensus_key": hex0x(&self.consensus_key),
+        })
+    }
+}
+
+/// The keys of validator key file `file` for `sender`.
+fn key_args(file: &Path, sender: &Address) -> Result<KeyArgs, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read the validator key file {}: {e}", file.display()))?;
     let seed = hex::decode(text.trim().trim_start_matches("0x"))
@@ -43,11 +76,11 @@ fn key_args(file: &Path, sender: &Address) -> Result<Value, String> {
         .map_err(|e| format!("{}: not an Ed25519 seed: {e}", file.display()))?;
     let bls = staking::validator_bls_key(&seed)
         .ok_or_else(|| format!("{}: this seed derives no BLS key", file.display()))?;
-    Ok(Value::Array(vec![
-        Value::Bytes(staking::bls_public_key(&bls).to_vec()),
-        Value::Bytes(staking::sign_pop(&bls, sender).to_vec()),
-        Value::Bytes(ed.public_key().encode().to_vec()),
-    ]))
+    Ok(KeyArgs {
+        bls_key: staking::bls_public_key(&bls),
+        pop: staking::sign_pop(&bls, sender),
+        consensus_key: ed.public_key().encode().to_vec(),
+    })
 }
 
 fn sender(ctx: &Ctx) -> Result<Address, String> {
@@ -59,15 +92,24 @@ fn sender(ctx: &Ctx) -> Result<Address, String> {
 /// `cowboy validator register --validator-key FILE --stake AMOUNT`.
 pub fn register(ctx: &Ctx, key_file: &Path, stake: &str, force: bool) -> CmdResult {
     let from = sender(ctx)?;
-    let args = key_args(key_file, &from)?;
+    let args = key_args(key_file, &from)?.to_args();
     call_encoded(ctx, STAKING, "register", args, parse_amount(stake)?, force)
 }
 
 /// `cowboy validator rotate-keys --validator-key FILE`.
 pub fn rotate_keys(ctx: &Ctx, key_file: &Path, force: bool) -> CmdResult {
     let from = sender(ctx)?;
-    let args = key_args(key_file, &from)?;
+    let args = key_args(key_file, &from)?.to_args();
     call_encoded(ctx, STAKING, "rotate_keys", args, 0, force)
+}
+
+/// `cowboy validator key-args --validator-key FILE [--for ADDR]`: the arguments `register` and
+/// `rotate_keys` take, for a client that sends the transaction itself (the Python SDK cannot
+/// sign BLS). Nothing is sent and no node is asked.
+pub fn print_key_args(ctx: &Ctx, key_file: &Path, sender: Option<&str>) -> CmdResult {
+    let sender = ctx.subject(sender)?;
+    crate::out_json(&key_args(key_file, &sender)?.to_json());
+    Ok(())
 }
 
 /// `cowboy validator add-stake AMOUNT`.

@@ -1,6 +1,6 @@
 //! `cowboy validator …` against a real `cowboyd --dev`: the dev chain's set, a dev account
 //! registering with a validator key file (keys and proof of possession derived here, checked
-//! on chain), adding stake, and the refusals a user meets.
+//! on chain), `key-args` printing the same keys, adding stake, and the refusals a user meets.
 
 use crate::support::Node;
 
@@ -81,6 +81,57 @@ fn register_add_stake_and_read_the_set() {
     assert_eq!(record["status"], "pending", "{record}");
     let staked = stake_of(&record);
     assert_eq!(staked, 100_000 * 10u128.pow(18));
+
+    // `key-args` prints the keys `register` sent (for a client that sends it itself): for
+    // --for's address, else the signer's; the proof of possession differs per address.
+    let printed = json(
+        node.cli(&[
+            "validator",
+            "key-args",
+            "--validator-key",
+            key,
+            "--for",
+            &addr(3),
+        ])
+        .ok(),
+    );
+    assert_eq!(printed["bls_key"], record["bls_key"]["bytes"], "{printed}");
+    assert_eq!(
+        printed["consensus_key"], record["consensus_key"]["bytes"],
+        "{printed}"
+    );
+    let pop = printed["pop"].as_str().expect("pop");
+    assert_eq!(pop.len(), 2 + 2 * 96, "{printed}");
+    let as_signer = json(
+        node.cli(&[
+            "--dev-account",
+            "3",
+            "validator",
+            "key-args",
+            "--validator-key",
+            key,
+        ])
+        .ok(),
+    );
+    assert_eq!(as_signer, printed);
+    let other = json(
+        node.cli(&[
+            "validator",
+            "key-args",
+            "--validator-key",
+            key,
+            "--for",
+            &addr(4),
+        ])
+        .ok(),
+    );
+    assert_eq!(other["bls_key"], printed["bls_key"]);
+    assert_ne!(other["pop"], printed["pop"]);
+    let nobody = node
+        .cli(&["validator", "key-args", "--validator-key", key])
+        .err()
+        .to_string();
+    assert!(nobody.contains("give an address"), "{nobody}");
 
     // The same key cannot be registered twice.
     let twice = node
