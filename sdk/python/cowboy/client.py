@@ -53,11 +53,15 @@ from .proof import verify_storage
 from .tx import Call, Deploy, Transaction, encode_args
 from .wallet import Impersonated, Wallet, salt_bytes
 
-__all__ = ["Client", "StorageValue", "Subscription", "MAX_EVENT_BLOCKS", "SCHEDULER"]
+__all__ = ["Client", "StorageValue", "Subscription", "MAX_EVENT_BLOCKS", "SCHEDULER", "STAKING"]
 
 #: The timer scheduler's system address: the ``sender()`` of every timer handler, and the
 #: owner of the timer queue's storage.
 SCHEDULER = "0x000000000000000000000000000000000000000D"
+
+#: The staking system actor (``cowboy_types::system::STAKING``): the validator registry, whose
+#: handlers :meth:`Client.register_validator` and the methods after it call.
+STAKING = "0x000000000000000000000000000000000000000F"
 
 #: Most blocks one ``cowboy_getEvents`` query may span.
 MAX_EVENT_BLOCKS = 10_000
@@ -112,6 +116,12 @@ def _decode_data(hex_text: Optional[str]) -> Any:
     if not hex_text or hex_text in ("0x", "0X"):
         return None
     return cbor.decode_hex(hex_text)
+
+
+def _validator_keys(bls_key: Union[bytes, str], pop: Union[bytes, str], consensus_key: Union[bytes, str]) -> list:
+    """The arguments of the staking actor's ``register`` and ``rotate_keys``, as bytes. Their
+    lengths and validity are the actor's to check: its refusal names the bad one."""
+    return [to_bytes(bls_key, None, "bls_key"), to_bytes(pop, None, "pop"), to_bytes(consensus_key, None, "consensus_key")]
 
 
 def storage_key_bytes(key: Any) -> bytes:
@@ -844,6 +854,95 @@ class Client:
             source=source,
             simulated=simulated,
         )
+
+    # -- validators (the staking actor, ``0x…0F``) -------------------------------------------
+    #
+    # The sender is the validator. Handler names and arguments are exec's
+    # (crates/exec/src/system/staking/mod.rs). A refusal is the actor's typed error: an
+    # ActorError whose ``class_name`` is the StakingError variant (``StakeTooLow``,
+    # ``BadProofOfPossession``, ``StillBonded``…); a refusal the fee estimate's simulation
+    # already shows is raised before anything is sent (``simulated=True``), unless ``force``.
+    # Each returns the receipt of the mined transaction; what the actor did is in its events.
+
+    def _staking(
+        self, wallet: Union[Wallet, Impersonated], handler: str, args: list, value: int, timeout: float, kw: Any
+    ) -> dict:
+        _, r = self.call(wallet, STAKING, handler, args, value, timeout=timeout, receipt=True, **kw)
+        return r
+
+    def register_validator(
+        self,
+        wallet: Union[Wallet, Impersonated],
+        stake: int,
+        bls_key: Union[bytes, str],
+        pop: Union[bytes, str],
+        consensus_key: Union[bytes, str],
+        *,
+        timeout: float = 60.0,
+        **kw: Any,
+    ) -> dict:
+        """Registers ``wallet``'s account as a validator with ``stake`` (smallest unit; at
+        least the genesis ``minimum_validator_stake_wei``) bonded from its balance, and waits;
+        returns the receipt (event ``ValidatorRegistered`` with ``active_from_epoch``).
+
+        The keys (bytes or ``0x`` hex) are those of the node's ``--validator-key`` file:
+        ``bls_key`` the compressed BLS12-381 key (48 bytes), ``pop`` its proof of possession
+        signed for this account's address (96 bytes), ``consensus_key`` the Ed25519 key (32
+        bytes). The SDK cannot sign BLS; ``cowboy validator key-args --validator-key FILE
+        --for ADDRESS`` prints the three as JSON. The validator is ``pending`` until the next
+        epoch boundary, where it joins the active set."""
+        args = _validator_keys(bls_key, pop, consensus_key)
+        return self._staking(wallet, "register", args, stake, timeout, kw)
+
+    def rotate_validator_keys(
+        self,
+        wallet: Union[Wallet, Impersonated],
+        bls_key: Union[bytes, str],
+        pop: Union[bytes, str],
+        consensus_key: Union[bytes, str],
+        *,
+        timeout: float = 60.0,
+        **kw: Any,
+    ) -> dict:
+        """Replaces the validator's keys (as :meth:`register_validator` takes them, the proof
+        signed for this account) and waits; returns the receipt (event ``KeysRotated`` with
+        ``effective_epoch``). The record shows them as ``next_keys`` until the next epoch
+        boundary, where they replace the current ones; the new keys are claimed at once, so no
+        other validator can take them meanwhile. A second rotation in the same epoch replaces
+        the first."""
+        args = _validator_keys(bls_key, pop, consensus_key)
+        return self._staking(wallet, "rotate_keys", args, 0, timeout, kw)
+
+    def add_stake(self, wallet: Union[Wallet, Impersonated], amount: int, *, timeout: float = 60.0, **kw: Any) -> dict:
+        """Bonds ``amount`` more (smallest unit, more than 0) to the validator's stake and
+        waits; returns the receipt (event ``StakeAdded`` with the new ``stake``). The record's
+        stake rises at once; the voting power follows at the next epoch boundary. Refused
+        once the validator has signalled its exit."""
+        return self._staking(wallet, "add_stake", [], amount, timeout, kw)
+
+    def signal_exit(self, wallet: Union[Wallet, Impersonated], *, timeout: float = 60.0, **kw: Any) -> dict:
+        """Announces that the validator leaves (``cowboy validator exit``) and waits; returns
+        the receipt (event ``ExitSignalled`` with ``withdraw_at``, the first height at which
+        :meth:`withdraw_stake` succeeds: now plus the unbonding period in blocks). An active
+        validator leaves the set at the next epoch boundary (status ``exiting`` until then,
+        ``unbonding`` after); a pending one never joins (``unbonding`` at once). It cannot add
+        stake or rotate keys any more."""
+        return self._staking(wallet, "signal_exit", [], 0, timeout, kw)
+
+    def withdraw_stake(self, wallet: Union[Wallet, Impersonated], *, timeout: float = 60.0, **kw: Any) -> dict:
+        """Pays the whole stake back to the validator's account and forgets its record and
+        keys, and waits; returns the receipt (event ``Withdrawn`` with ``amount``). Only after
+        :meth:`signal_exit`, once the unbonding period is over and the validator is out of the
+        active set; before that the actor refuses it (``StillBonded``, naming the height at
+        which it unbonds) and nothing changes."""
+        return self._staking(wallet, "withdraw", [], 0, timeout, kw)
+
+    def unjail(self, wallet: Union[Wallet, Impersonated], *, timeout: float = 60.0, **kw: Any) -> dict:
+        """Ends a jailed validator's jailing once the jail period is over, and waits; returns
+        the receipt (event ``Unjailed``). It rejoins the active set at the next epoch
+        boundary. Refused (``StillJailed``) before the period ends and
+        (``NotJailed``) for a validator that is not jailed."""
+        return self._staking(wallet, "unjail", [], 0, timeout, kw)
 
     # -- subscriptions -----------------------------------------------------------------------
 
