@@ -995,6 +995,26 @@ mod invalid_proposal {
             Some(parent.clone()),
             "cycle_basefee",
         ));
+        // As blocks on a chain with a beacon carry it (every block above the lag), and a
+        // resharing epoch's blocks their dealer logs: the evidence is the block as it was.
+        let mut b = valid_child(&params, &parent, vec![]);
+        b.header.cycle_basefee += 1;
+        b.beacon = Some([5; cowboy_types::block::BEACON_SIGNATURE_BYTES]);
+        cases.push((
+            "basefee, with a beacon",
+            b.encode(),
+            hash(&b),
+            Some(parent.clone()),
+            "cycle_basefee",
+        ));
+        b.dealer_logs = vec![vec![1, 2, 3]];
+        cases.push((
+            "basefee, with a beacon and dealer logs",
+            b.encode(),
+            hash(&b),
+            Some(parent.clone()),
+            "cycle_basefee",
+        ));
         let b = with_tx(&params, &parent, |t| t.signature = None);
         cases.push((
             "unsigned",
@@ -1118,6 +1138,16 @@ mod invalid_proposal {
             let proof = signed_by(1, 10, &valid_hash, &appended.encode(), None);
             let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
             refused(&e, "BadEvidence", "votes_root commits to");
+            // Not a block's shape: an empty vote item, or a sixth item.
+            let Value::Array(items) = cbor::decode(&bad_bytes).unwrap() else {
+                panic!("a block is an array")
+            };
+            for extra in [vec![Value::Null], vec![Value::Null; 4]] {
+                let odd = cbor::encode(&Value::Array([items.clone(), extra].concat()));
+                let proof = signed_by(1, 10, &bad_hash, &odd, None);
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+                refused(&e, "BadEvidence", "followed by the vote record");
+            }
             // A parent that is not the block's.
             let mut other = parent.clone();
             other.height = 4;

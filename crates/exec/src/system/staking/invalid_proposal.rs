@@ -159,13 +159,30 @@ impl<'p> SplitBlock<'p> {
         let Value::Array(items) = value else {
             return Err(refused("the block is not an array"));
         };
+        // The block's own shapes (`Block::encode`): `[header, txs]`, `[header, txs, votes]`,
+        // `[header, txs, votes | null, beacon]`, `[header, txs, votes | null, beacon | null,
+        // dealer logs]`. The beacon signature and the dealer logs are no stateless fault's
+        // business (a block above the beacon's lag always carries the one, and a resharing
+        // epoch's blocks the other), so they are taken as the shape allows and set aside.
+        let shape = || {
+            refused(
+                "a block is [header, [transaction…]] followed by the vote record, beacon \
+                 signature and dealer logs it carries",
+            )
+        };
         let mut items = items.into_iter();
-        let (Some(header), Some(Value::Array(transactions)), votes, None) =
-            (items.next(), items.next(), items.next(), items.next())
-        else {
-            return Err(refused(
-                "a block is [header, [transaction…]] or [header, [transaction…], votes]",
-            ));
+        let (Some(header), Some(Value::Array(transactions))) = (items.next(), items.next()) else {
+            return Err(shape());
+        };
+        let rest: Vec<Value> = items.collect();
+        let votes = match rest.as_slice() {
+            [] => None,
+            [Value::Null] => return Err(shape()),
+            [votes] => Some(votes.clone()),
+            [votes, Value::Bytes(_)] | [votes, Value::Bytes(_) | Value::Null, Value::Array(_)] => {
+                (*votes != Value::Null).then(|| votes.clone())
+            }
+            _ => return Err(shape()),
         };
         let header = cbor::encode(&header);
         if keccak256(&header) != *payload {
