@@ -32,6 +32,16 @@
 //!   validator is the set, and `dev_revert` may move the head back across a boundary, which
 //!   an engine cannot follow.
 //!
+//! - **Leaders** rotate through the set in an order shuffled by the epoch's seed (commonware's
+//!   `RoundRobin::shuffled`: members sorted by `sha256(seed ‖ index)`, then view by view).
+//!   The seed is the staking actor's, taken at the boundary from that block's randomness
+//!   (the threshold beacon's signature where the chain runs one), so the order is fixed
+//!   for every node by the committed state, and nobody can choose it or know it before that
+//!   signature is recovered, a few blocks before the boundary (a chain without a beacon
+//!   group falls back to the parent hash, which the previous proposer can grind). Within the
+//!   epoch it is public, as any rotation is; simplex's per-view random elector
+//!   needs its threshold-signature scheme for votes, and ours are attributable ed25519.
+//!
 //! Voting is one vote per member, whatever its stake: simplex counts participants, not
 //! weight. Stake decides membership (the floor `minimum_validator_stake_wei`) and rewards; a
 //! stake-weighted quorum is not something commonware's simplex offers.
@@ -241,6 +251,10 @@ where
     async fn enter(&mut self, reader: &Reader<E>, epoch: u64) -> Result<(), String> {
         let params = &reader.genesis.params;
         let participants = participants(reader, epoch).await?;
+        let seed = staking::stored_epoch_seed(&reader.state, epoch)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no seed is kept for epoch {epoch}"))?;
         let floor_height = (epoch * params.epoch_blocks.max(1)).saturating_sub(1);
         let floor = reader
             .block(floor_height)
@@ -289,7 +303,7 @@ where
         };
         let cfg = simplex::Config {
             scheme,
-            elector: RoundRobin::<commonware_cryptography::Sha256>::default(),
+            elector: RoundRobin::<commonware_cryptography::Sha256>::shuffled(&seed.0),
             blocker: self.settings.blocker.clone(),
             automaton: self.application.clone(),
             relay: self.application.clone(),

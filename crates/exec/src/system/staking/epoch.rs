@@ -10,7 +10,8 @@
 //!    exit, is not jailed and still holds `minimum_validator_stake_wei` into the new set with
 //!    voting power = stake (no cap), ordered by address;
 //! 3. derives the epoch seed `keccak256("cowboy-epoch-seed" ‖ e ‖ R)` from the boundary
-//!    block's randomness `R` (the threshold beacon replaces `R` later);
+//!    block's randomness `R` (the threshold beacon's output where the chain runs one): the node
+//!    shuffles the epoch's leader rotation with it ([`stored_epoch_seed`]);
 //! 4. forgets the set and seed of the epoch that left the evidence window ([`kept_epochs`]).
 //!
 //! Rewards: every block whose epoch has a set mints `per_block_mint` into the staking actor's
@@ -313,6 +314,20 @@ pub async fn validator<E: Context>(
 ) -> Result<Option<Validator>, StateFailure> {
     read_committed(db, &super::record::validator_key(a), "validator", |v| {
         Validator::from_value(v)
+    })
+    .await
+}
+
+/// Epoch `epoch`'s seed in the committed state of `db` (`None`: not taken yet, or pruned): what
+/// the node shuffles the epoch's leader rotation with. Taken at the same boundary as the set,
+/// from that block's randomness, so no member knows the order before the boundary's `R`.
+pub async fn stored_epoch_seed<E: Context>(
+    db: &StateDb<E>,
+    epoch: u64,
+) -> Result<Option<Hash32>, StateFailure> {
+    read_committed(db, &seed_key(epoch), "epoch seed", |v| match v {
+        Value::Bytes(b) => <[u8; 32]>::try_from(b.as_slice()).ok().map(Hash32),
+        _ => None,
     })
     .await
 }
