@@ -8,18 +8,10 @@ import pathlib
 import pytest
 
 from cowboy import CowboyError, dev_account
-from cowboy.local import call, find_binary, mine, run_actor, view
+from cowboy.local import call, mine, run_actor, view
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 TOKEN = REPO / "examples" / "actors" / "token.py"
-
-
-@pytest.fixture(scope="module")
-def cowboy_bin():
-    found = find_binary("cowboy", "COWBOY", REPO)
-    if not found:
-        pytest.fail("no cowboy binary: set COWBOY=/path/to/cowboy or `cargo build -p cowboy-cli`")
-    return found
 
 
 def test_token_scenario_with_a_failure(cowboy_bin):

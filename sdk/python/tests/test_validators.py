@@ -8,18 +8,15 @@ another account is refused by name. No epoch boundary is crossed (the dev chain'
 
 import json
 import os
-import pathlib
 import subprocess
 
 import pytest
 
 from cowboy import CBY, ActorError
-from cowboy.local import find_binary
 from cowboy.wallet import dev_account
 
 pytestmark = pytest.mark.node
 
-REPO = pathlib.Path(__file__).resolve().parents[3]
 
 # The dev genesis's `minimum_validator_stake_wei` (GenesisParams' default, which
 # crates/node/src/genesis.rs keeps for the dev chain).
@@ -43,14 +40,6 @@ def test_validator_set_epoch_and_records(cowboy_client):
     assert record["status"] == "active"
     assert c.get_validator(dev_account(9).address) is None
     assert c.get_validator_set(10**9)["members"] is None
-
-
-@pytest.fixture(scope="module")
-def cowboy_bin():
-    found = find_binary("cowboy", "COWBOY", REPO)
-    if not found:
-        pytest.fail("no cowboy binary: set COWBOY=/path/to/cowboy or `cargo build -p cowboy-cli`")
-    return found
 
 
 @pytest.fixture
