@@ -84,17 +84,16 @@ fn register_add_stake_and_read_the_set() {
 
     // `key-args` prints the keys `register` sent (for a client that sends it itself): for
     // --for's address, else the signer's; the proof of possession differs per address.
-    let printed = json(
-        node.cli(&[
-            "validator",
-            "key-args",
-            "--validator-key",
-            key,
-            "--for",
-            &addr(3),
-        ])
-        .ok(),
-    );
+    let key_args = |before: &[&str], after: &[&str]| {
+        let args = [
+            before,
+            &["validator", "key-args", "--validator-key", key],
+            after,
+        ]
+        .concat();
+        node.cli(&args)
+    };
+    let printed = json(key_args(&[], &["--for", &addr(3)]).ok());
     assert_eq!(printed["bls_key"], record["bls_key"]["bytes"], "{printed}");
     assert_eq!(
         printed["consensus_key"], record["consensus_key"]["bytes"],
@@ -102,35 +101,12 @@ fn register_add_stake_and_read_the_set() {
     );
     let pop = printed["pop"].as_str().expect("pop");
     assert_eq!(pop.len(), 2 + 2 * 96, "{printed}");
-    let as_signer = json(
-        node.cli(&[
-            "--dev-account",
-            "3",
-            "validator",
-            "key-args",
-            "--validator-key",
-            key,
-        ])
-        .ok(),
-    );
+    let as_signer = json(key_args(&["--dev-account", "3"], &[]).ok());
     assert_eq!(as_signer, printed);
-    let other = json(
-        node.cli(&[
-            "validator",
-            "key-args",
-            "--validator-key",
-            key,
-            "--for",
-            &addr(4),
-        ])
-        .ok(),
-    );
+    let other = json(key_args(&[], &["--for", &addr(4)]).ok());
     assert_eq!(other["bls_key"], printed["bls_key"]);
     assert_ne!(other["pop"], printed["pop"]);
-    let nobody = node
-        .cli(&["validator", "key-args", "--validator-key", key])
-        .err()
-        .to_string();
+    let nobody = key_args(&[], &[]).err().to_string();
     assert!(nobody.contains("give an address"), "{nobody}");
 
     // The same key cannot be registered twice.
