@@ -1,12 +1,20 @@
 //! The threshold randomness beacon's block rule (issue 17 item 3; CIP-2 §10 phase L3; the
 //! node README, "The threshold beacon").
 //!
-//! On a chain whose genesis names a group key (`GenesisParams::beacon_group_key`), block `n`
-//! with `n > BEACON_LAG` carries `σ_{n−k}` (`k` = [`BEACON_LAG`]): the group's BLS threshold
+//! On a chain with a beacon, block `n` whose `n − k` (`k` = [`BEACON_LAG`]) is at or above the
+//! beacon's first height ([`Schedule::from`]) carries `σ_{n−k}`: the group's BLS threshold
 //! signature, under the namespace [`NAMESPACE`], over [`message`]`(chain id, n − k, hash of
-//! block n − k)`, and its header's randomness is `keccak256(σ)`. Blocks `1..=k` keep the
+//! block n − k)`, and its header's randomness is `keccak256(σ)`. Every other block keeps the
 //! parent-hash rule ([`crate::header::randomness_after`]), as does every block of a chain
-//! without a group key.
+//! without a beacon.
+//!
+//! **Where the group comes from** ([`schedule`]). Either it was dealt before genesis
+//! (`GenesisParams::beacon_group_key`; the beacon covers targets from height 1 on), or the
+//! genesis validators generate it on chain (`beacon_dkg = 1`): a distributed key generation
+//! with no previous sharing runs as a reshare round ([`crate::reshare`]) in epoch 0 and again
+//! each epoch until one succeeds; its outcome block `A` records the group key and first
+//! height `A + 1` here ([`record_generated`]), and no party ever held the secret. Before that
+//! the chain runs on the parent-hash rule; from then on, as with a dealt group.
 //!
 //! Why this is unbiasable: honest share holders sign only *finalized* blocks, a BLS signature
 //! is unique for its key and message, and any `t` partials recover the same `σ`. So no
@@ -21,18 +29,26 @@
 //! pairing check. Verification costs one pairing check (two Miller loops) and one hash to
 //! G1 per block.
 //!
-//! The group key is fixed at genesis for the chain's life: resharing at set changes
+//! The group key never changes once the chain has one: resharing at set changes
 //! ([`crate::reshare`]) moves the shares to new holders and keeps the key, so this rule never
-//! changes with the set. Until a node deals (not wired yet), liveness needs `t` of the
-//! genesis share holders online.
+//! changes with the set. The schedule is read from the parent's state; once recorded it never
+//! changes either, so a later state answers the same for every earlier block.
 
 use commonware_codec::DecodeExt;
 use commonware_cryptography::bls12381::primitives::group::{G1, G2};
 use commonware_cryptography::bls12381::primitives::ops;
 use commonware_cryptography::bls12381::primitives::variant::MinSig;
+use cowboy_state::{Context, StateDb};
 use cowboy_types::block::BEACON_SIGNATURE_BYTES;
+use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::{GenesisParams, BEACON_KEY_BYTES};
+use cowboy_types::system::STAKING;
 use cowboy_types::{keccak256, Hash32};
+
+use crate::state::{SResult, StateFailure};
+use crate::system::staking::raw;
+use crate::system::store::{get_value, put_value};
+use crate::system::{CallError, SystemState};
 
 /// `k`: block `n` carries the signature over block `n − k`. A leader builds on a parent that
 /// is only notarized, and finalization trails notarization by about a round, so block `h` is
@@ -66,11 +82,119 @@ pub fn message(chain_id: u64, height: u64, hash: &Hash32) -> [u8; 48] {
     out
 }
 
+/// The beacon a block's rule checks against: the group key and the first height whose
+/// signature blocks carry (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Schedule {
+    /// The group's public key (compressed G2).
+    pub group_key: [u8; BEACON_KEY_BYTES],
+    /// The lowest target height: block `n` carries `σ_{n−k}` once `n − k ≥ from`.
+    pub from: u64,
+}
+
+/// The staking actor's storage key of a generated group: `[from, key bytes]`.
+fn generated_key() -> Vec<u8> {
+    cbor::encode(&Value::Array(vec![
+        Value::Text("beacon".into()),
+        Value::Text("generated".into()),
+    ]))
+}
+
+fn corrupt() -> StateFailure {
+    StateFailure::Invariant("corrupt beacon record: generated group".into())
+}
+
+fn state_err(e: CallError) -> StateFailure {
+    match e {
+        CallError::State(s) => s,
+        CallError::Fail(f) => StateFailure::Invariant(format!("beacon storage: {f:?}")),
+    }
+}
+
+fn parse_generated(v: &Value) -> SResult<Schedule> {
+    match v {
+        Value::Array(items) if items.len() == 2 => match (&items[0], &items[1]) {
+            (Value::Uint(from), Value::Bytes(key)) => Ok(Schedule {
+                group_key: key.as_slice().try_into().map_err(|_| corrupt())?,
+                from: *from,
+            }),
+            _ => Err(corrupt()),
+        },
+        _ => Err(corrupt()),
+    }
+}
+
+/// Record the group a genesis key generation produced, decided by block `height`'s
+/// `end_block` ([`crate::reshare`]): blocks carry signatures over targets from `height + 1`.
+/// Called once in a chain's life; a second call is a bug of the caller.
+pub fn record_generated(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    height: u64,
+    group_key: [u8; BEACON_KEY_BYTES],
+) -> SResult<()> {
+    let mut s = raw(state, params, height);
+    if get_value(&mut s, &generated_key())
+        .map_err(state_err)?
+        .is_some()
+    {
+        return Err(StateFailure::Invariant(
+            "the beacon's group was generated already".into(),
+        ));
+    }
+    let v = Value::Array(vec![
+        Value::Uint(height + 1),
+        Value::Bytes(group_key.to_vec()),
+    ]);
+    put_value(&mut s, &generated_key(), &v).map_err(state_err)
+}
+
+/// The beacon in the state of a block at `height` (its parent's state, or any later one on
+/// its chain: see the module docs). `None`: no beacon yet, or none on this chain.
+pub fn schedule(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    height: u64,
+) -> SResult<Option<Schedule>> {
+    if let Some(group_key) = params.beacon_group_key {
+        return Ok(Some(Schedule { group_key, from: 1 }));
+    }
+    if !params.beacon_by_dkg() {
+        return Ok(None);
+    }
+    let mut s = raw(state, params, height);
+    get_value(&mut s, &generated_key())
+        .map_err(state_err)?
+        .map(|v| parse_generated(&v))
+        .transpose()
+}
+
+/// [`schedule`] in the committed state of `db`.
+pub async fn committed_schedule<E: Context>(
+    db: &StateDb<E>,
+    params: &GenesisParams,
+) -> SResult<Option<Schedule>> {
+    if let Some(group_key) = params.beacon_group_key {
+        return Ok(Some(Schedule { group_key, from: 1 }));
+    }
+    if !params.beacon_by_dkg() {
+        return Ok(None);
+    }
+    let Some(bytes) = db
+        .storage(&STAKING.0, &generated_key())
+        .await
+        .map_err(StateFailure::State)?
+    else {
+        return Ok(None);
+    };
+    parse_generated(&cbor::decode(&bytes).map_err(|_| corrupt())?).map(Some)
+}
+
 /// The height whose signature block `height` must carry, if it must carry one under
-/// `params` (a chain with a group key, a block above the lag).
-pub fn target_height(params: &GenesisParams, height: u64) -> Option<u64> {
-    params.beacon_group_key?;
-    height.checked_sub(BEACON_LAG).filter(|h| *h > 0)
+/// `schedule` (a chain with a beacon, a target at or above its first height).
+pub fn target_height(schedule: Option<&Schedule>, height: u64) -> Option<u64> {
+    let from = schedule?.from.max(1);
+    height.checked_sub(BEACON_LAG).filter(|h| *h >= from)
 }
 
 /// The randomness `R_n` of a block carrying `signature`.
@@ -86,8 +210,8 @@ pub enum BeaconError {
         /// The height the signature must be over.
         target: u64,
     },
-    /// The block carries a signature where none is due (a chain without a group key, or a
-    /// block at or below the lag).
+    /// The block carries a signature where none is due (a chain without a beacon, or a block
+    /// whose target is below the beacon's first height).
     Unexpected,
     /// The signature is not the group's over block `target` with hash `target_hash` (or
     /// does not decode to a point of the group).
@@ -97,7 +221,8 @@ pub enum BeaconError {
         /// The hash of that block on this block's chain.
         target_hash: Hash32,
     },
-    /// The chain's group key does not decode (a genesis the node should have refused).
+    /// The chain's group key does not decode (a genesis the node should have refused; a
+    /// generated key always decodes).
     BadGroupKey,
 }
 
@@ -154,13 +279,13 @@ pub fn verify_signature(
 /// that height exists; `None` below it). Returns the block's randomness when it carries a
 /// signature, `None` when the parent-hash rule applies.
 pub fn check(
-    params: &GenesisParams,
+    schedule: Option<&Schedule>,
     chain_id: u64,
     height: u64,
     signature: Option<&[u8; BEACON_SIGNATURE_BYTES]>,
     target_hash: Option<Hash32>,
 ) -> Result<Option<Hash32>, BeaconError> {
-    let Some(target) = target_height(params, height) else {
+    let Some(target) = target_height(schedule, height) else {
         return match signature {
             None => Ok(None),
             Some(_) => Err(BeaconError::Unexpected),
@@ -169,10 +294,8 @@ pub fn check(
     let Some(signature) = signature else {
         return Err(BeaconError::Missing { target });
     };
-    let key = params
-        .beacon_group_key
-        .as_ref()
-        .and_then(decode_group_key)
+    let key = schedule
+        .and_then(|s| decode_group_key(&s.group_key))
         .ok_or(BeaconError::BadGroupKey)?;
     // Without the ancestor's hash nothing can be checked: the caller's chain does not reach
     // down to it, which no valid block can make right.

@@ -451,10 +451,12 @@ pub async fn propose<E: Context>(
 ) -> SResult<Proposal> {
     let timestamp_ms = timestamp_ms.max(parent.header.timestamp_ms.saturating_add(1));
     let mut env = env_after(rules, parent, timestamp_ms, proposer);
+    let mut bs = BlockState::new(db.batch_on(parent_state));
+    let schedule = crate::beacon::schedule(&mut bs, rules.params, env.height)?;
     // The proposer checks the signature it was handed exactly as a verifier will: a block it
     // cannot make valid is a bug of the caller, not a block.
     let randomness = crate::beacon::check(
-        rules.params,
+        schedule.as_ref(),
         rules.chain_id,
         env.height,
         beacon.as_ref().map(|b| &b.signature),
@@ -464,7 +466,6 @@ pub async fn propose<E: Context>(
     if let Some(r) = randomness {
         env.randomness = r;
     }
-    let mut bs = BlockState::new(db.batch_on(parent_state));
     let selected = match votes {
         Some(candidate) => select_votes(
             &mut bs,
@@ -532,12 +533,14 @@ pub async fn verify<E: Context>(
     beacon_target: Option<Hash32>,
 ) -> SResult<Result<Executed, BlockError>> {
     let h = &block.header;
-    let env = match check_header_against_parent(rules, parent, h) {
+    let mut bs = BlockState::new(db.batch_on(parent_state));
+    let schedule = crate::beacon::schedule(&mut bs, rules.params, h.height)?;
+    let env = match check_header_against_parent(rules, parent, h, schedule.as_ref()) {
         Ok(env) => env,
         Err(e) => return Ok(Err(e)),
     };
     match crate::beacon::check(
-        rules.params,
+        schedule.as_ref(),
         rules.chain_id,
         h.height,
         block.beacon.as_ref(),
@@ -559,7 +562,6 @@ pub async fn verify<E: Context>(
             expected: tx_root,
         })));
     }
-    let mut bs = BlockState::new(db.batch_on(parent_state));
     let votes = match check_block_votes(&mut bs, rules, parent, block)? {
         Ok(v) => v,
         Err(e) => return Ok(Err(e)),

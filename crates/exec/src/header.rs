@@ -293,13 +293,14 @@ pub fn genesis_header(
 
 /// The checks that need only the header and its parent, made before executing anything.
 /// Returns the environment the block's transactions run in. A block the beacon rule covers
-/// (`crate::beacon::target_height`) keeps its header's randomness here: whether that is the
-/// hash of the right signature needs an ancestor's hash, which [`crate::block::verify`] is
-/// given and checks.
+/// (`crate::beacon::target_height` under `beacon`, the schedule in the parent's state) keeps
+/// its header's randomness here: whether that is the hash of the right signature needs an
+/// ancestor's hash, which [`crate::block::verify`] is given and checks.
 pub fn check_header_against_parent(
     rules: ChainRules<'_>,
     parent: Parent<'_>,
     header: &BlockHeader,
+    beacon: Option<&crate::beacon::Schedule>,
 ) -> Result<BlockEnv, BlockError> {
     check(header.parent_hash, parent.hash, BlockError::ParentHash)?;
     check(
@@ -314,7 +315,7 @@ pub fn check_header_against_parent(
         });
     }
     let mut env = env_after(rules, parent, header.timestamp_ms, header.proposer);
-    if crate::beacon::target_height(rules.params, header.height).is_some() {
+    if crate::beacon::target_height(beacon, header.height).is_some() {
         env.randomness = header.randomness;
     } else {
         check(header.randomness, env.randomness, BlockError::Randomness)?;
@@ -433,13 +434,16 @@ mod tests {
             state_root: Hash32([2; 32]),
         };
         let good = seal_header(&env, parent.hash, Hash32([5; 32]), None, None, &summary);
-        assert_eq!(check_header_against_parent(rules, parent, &good), Ok(env));
+        assert_eq!(
+            check_header_against_parent(rules, parent, &good, None),
+            Ok(env)
+        );
         assert_eq!(check_header_against_execution(&good, &summary), Ok(()));
 
         let bad = |f: fn(&mut BlockHeader)| {
             let mut h = good.clone();
             f(&mut h);
-            check_header_against_parent(rules, parent, &h)
+            check_header_against_parent(rules, parent, &h, None)
         };
         assert_eq!(
             bad(|h| h.height = 9),

@@ -1,16 +1,24 @@
 //! The beacon's resharing rule: dealer logs on chain and the sharing they produce (issue 17
 //! item 3, phase 2; the node README, "Resharing").
 //!
-//! The beacon's group key ([`crate::beacon`]) never changes; which validators hold shares of
-//! it does. This module keeps the *current sharing* in state, commonware's
-//! `feldman_desmedt::Output` (public polynomial and players), written at genesis from the
-//! genesis polynomial ([`apply_genesis`]), and replaces it when a reshare round succeeds.
+//! The beacon's group key ([`crate::beacon`]) never changes once the chain has one; which
+//! validators hold shares of it does. This module keeps the *current sharing* in state,
+//! commonware's `feldman_desmedt::Output` (public polynomial and players), written at genesis
+//! from a dealt genesis polynomial ([`apply_genesis`]) or by the chain's own key generation,
+//! and replaces it when a reshare round succeeds.
 //!
 //! **A round per set change.** Epoch `e ≥ 1` runs round `e` when its active set (the staking
 //! actor's, taken at the previous boundary) differs from the current players: dealers = the
 //! current players, players = the set's ed25519 keys (commonware's `Set` order), previous =
 //! the current `Output` ([`round`]). The window is the epoch's blocks at offsets
 //! `0..=E/2` (`E` = `epoch_blocks`; no round when `E < 2`).
+//!
+//! **The genesis key generation.** On a chain whose group is generated on chain
+//! (`beacon_dkg = 1`), every epoch, from epoch 0 on, runs a round while there is no sharing
+//! yet: dealers = players = the epoch's set, previous = none (commonware's DKG, each dealer's
+//! secret its own random polynomial's constant, the group secret their sum that nobody
+//! learns). Its outcome block records the group key and the beacon's first height
+//! ([`crate::beacon::record_generated`]); from then on the chain reshares as above.
 //!
 //! **Logs in blocks.** A block in the window may carry signed dealer logs (the block's fifth
 //! item, committed by the header's `dealings_root`). [`check_logs`] accepts a list only if
@@ -55,7 +63,7 @@ use commonware_utils::ordered::Set;
 use commonware_utils::N3f1;
 use cowboy_state::{Context, StateDb};
 use cowboy_types::cbor::{self, Value};
-use cowboy_types::genesis::GenesisParams;
+use cowboy_types::genesis::{GenesisParams, BEACON_KEY_BYTES};
 use cowboy_types::hash::keccak256_concat;
 use cowboy_types::system::STAKING;
 
@@ -190,7 +198,7 @@ pub struct Round {
     pub round: u64,
     /// Its parameters.
     pub info: Info,
-    /// Its dealers: the current players.
+    /// Its dealers: the current players (the epoch's set, for the genesis key generation).
     pub dealers: Set<ed25519::PublicKey>,
     /// Its players: the epoch's set.
     pub players: Set<ed25519::PublicKey>,
@@ -325,16 +333,14 @@ pub fn round(
     height: u64,
 ) -> SResult<Option<Round>> {
     let e = params.epoch_blocks;
-    if params.beacon_group_key.is_none() || e < 2 {
+    if !params.has_beacon() || e < 2 {
         return Ok(None);
     }
     let epoch = height / e;
-    if epoch == 0 {
+    let previous = current(state, params, height)?.map(|(_, o)| o);
+    if !runs_round(params, epoch, previous.as_ref()) {
         return Ok(None);
     }
-    let Some((_, previous)) = current(state, params, height)? else {
-        return Ok(None);
-    };
     let Some(keys) = crate::system::staking::set_ed25519_keys(state, params, height, epoch)? else {
         return Ok(None);
     };
@@ -351,12 +357,13 @@ pub async fn committed_round<E: Context>(
     params: &GenesisParams,
     epoch: u64,
 ) -> SResult<Option<Round>> {
-    if params.beacon_group_key.is_none() || params.epoch_blocks < 2 || epoch == 0 {
+    if !params.has_beacon() || params.epoch_blocks < 2 {
         return Ok(None);
     }
-    let Some((_, previous)) = committed_output(db).await? else {
+    let previous = committed_output(db).await?.map(|(_, o)| o);
+    if !runs_round(params, epoch, previous.as_ref()) {
         return Ok(None);
-    };
+    }
     let Some(set) = crate::system::staking::active_set(db, epoch).await? else {
         return Ok(None);
     };
@@ -368,12 +375,23 @@ pub async fn committed_round<E: Context>(
     )
 }
 
-/// The rule of [`round`] and [`committed_round`], from the current sharing `previous` and
-/// epoch `epoch`'s set (`keys`, the members' ed25519 keys).
+/// Whether epoch `epoch` may run a round given the current sharing `previous`, before its
+/// set is looked at: with a sharing, from epoch 1 on (a reshare); without one, only on a chain
+/// that generates its group (the genesis key generation, from epoch 0 on).
+fn runs_round(params: &GenesisParams, epoch: u64, previous: Option<&Output>) -> bool {
+    match previous {
+        Some(_) => epoch >= 1,
+        None => params.beacon_by_dkg(),
+    }
+}
+
+/// The rule of [`round`] and [`committed_round`], from the current sharing `previous` (none
+/// before a generated group exists) and epoch `epoch`'s set (`keys`, the members' ed25519
+/// keys).
 fn round_of(
     params: &GenesisParams,
     epoch: u64,
-    previous: Output,
+    previous: Option<Output>,
     keys: Vec<[u8; 32]>,
 ) -> SResult<Option<Round>> {
     let e = params.epoch_blocks;
@@ -385,16 +403,18 @@ fn round_of(
         players.push(key);
     }
     let players = Set::from_iter_dedup(players);
-    if players.is_empty() || players == *previous.players() {
+    if players.is_empty() || previous.as_ref().is_some_and(|p| players == *p.players()) {
         return Ok(None);
     }
-    let dealers = previous.players().clone();
+    let dealers = previous
+        .as_ref()
+        .map_or_else(|| players.clone(), |p| p.players().clone());
     // Fails only for an inconsistent stored output (genesis_output refuses one): then no
     // round can run, the same on every node.
     let Ok(info) = Info::new::<Faults>(
         NAMESPACE,
         epoch,
-        Some(previous),
+        previous,
         Mode::NonZeroCounter,
         dkg::Reveal::V1,
         dealers.clone(),
@@ -667,7 +687,7 @@ pub fn end_block(state: &mut dyn SystemState, params: &GenesisParams, height: u6
     // Most blocks decide nothing: told from the height alone, before any state is read (the
     // stored output's decoding checks every point of its polynomial).
     let e = params.epoch_blocks;
-    if params.beacon_group_key.is_none() || e < 2 || height < e || height % e != e / 2 {
+    if !params.has_beacon() || e < 2 || height % e != e / 2 {
         return Ok(());
     }
     let Some(round) = round(state, params, height)? else {
@@ -687,17 +707,23 @@ pub fn end_block(state: &mut dyn SystemState, params: &GenesisParams, height: u6
         round_logs(&round, &logs),
         &commonware_parallel::Sequential,
     );
-    // Resharing keeps the secret (commonware checks it); checked against the genesis key
-    // anyway, since a different key would make every later beacon signature invalid.
-    let output = observed.ok().filter(|o| {
-        params
-            .beacon_group_key
-            .is_some_and(|k| o.public().public().encode().as_ref() == &k[..])
+    // Resharing keeps the secret (commonware checks it); checked against the chain's group
+    // key anyway, since a different key would make every later beacon signature invalid. The
+    // genesis key generation has no key to keep: its outcome is the chain's key.
+    let existing = crate::beacon::schedule(state, params, height)?.map(|b| b.group_key);
+    let output = observed.ok().and_then(|o| {
+        let key: [u8; BEACON_KEY_BYTES] = o.public().public().encode().as_ref().try_into().ok()?;
+        existing.is_none_or(|k| k == key).then_some((o, key))
     });
     let ok = output.is_some();
-    if let Some(output) = output {
+    let mut s = raw(state, params, height);
+    if let Some((output, key)) = output {
         store_output(&mut s, round.round, &output)?;
+        if existing.is_none() {
+            crate::beacon::record_generated(state, params, height, key)?;
+        }
     }
+    let mut s = raw(state, params, height);
     put_value(
         &mut s,
         &key(&["reshare", "outcome"]),

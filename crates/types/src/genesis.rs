@@ -510,6 +510,12 @@ genesis_params! {
     /// names no group): randomness stays the parent hash (phase L1). The node's genesis sets it
     /// from the group it deals (`cowboyd --dev`, `cowboyd devnet`).
     beacon_group_key: Option<[u8; BEACON_KEY_BYTES]> = None,
+    /// 1: the genesis validators generate the beacon's group on chain, a distributed key
+    /// generation in epoch 0's first half (exec `reshare`, retried each epoch until one
+    /// succeeds), so nobody ever holds the group secret; blocks carry beacon signatures from
+    /// the one after its outcome block on. Then `beacon_group_key` must be absent. 0 (the
+    /// default): the group is `beacon_group_key`'s, dealt before genesis, or there is none.
+    beacon_dkg: u64 = 0,
 }
 
 impl GenesisParams {
@@ -611,6 +617,17 @@ impl GenesisParams {
     /// authorizations. Only exactly 1 counts, so a mistyped value never opens a real chain.
     pub fn is_dev_chain(&self) -> bool {
         self.dev_chain == 1
+    }
+
+    /// Whether the beacon's group is generated on chain (`beacon_dkg = 1` and no dealt
+    /// group key; only exactly 1 counts).
+    pub fn beacon_by_dkg(&self) -> bool {
+        self.beacon_dkg == 1 && self.beacon_group_key.is_none()
+    }
+
+    /// Whether the chain has a beacon: a group dealt before genesis or generated on chain.
+    pub fn has_beacon(&self) -> bool {
+        self.beacon_group_key.is_some() || self.beacon_by_dkg()
     }
 
     /// The size limits a block decoder applies for these parameters.

@@ -86,7 +86,11 @@ fn blocks_carry_the_group_signature_over_block_n_minus_k_and_nothing_else_passes
                 header: &parent_header,
                 hash: parent_header.hash(),
             };
-            let target = beacon::target_height(&params, height);
+            let schedule = beacon::Schedule {
+                group_key: params.beacon_group_key.expect("dealt"),
+                from: 1,
+            };
+            let target = beacon::target_height(Some(&schedule), height);
             let seed = target.map(|th| {
                 let hash = headers[th as usize].hash();
                 Signed {

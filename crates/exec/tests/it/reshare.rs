@@ -3,6 +3,8 @@
 //! in epoch 1; the dealers' signed logs ride in blocks, every bad log list is refused with
 //! its typed error, `observe` at the window's last block replaces the sharing (same group
 //! key), the joiner's new share signs, and a round with too few logs keeps the old sharing.
+//! On a chain that generates its group (`beacon_dkg = 1`), the five run the genesis key
+//! generation in epoch 0, its outcome block starts the beacon, and a failed one is retried.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -48,19 +50,23 @@ fn keys_of(i: u32) -> Keys {
     }
 }
 
-/// The fixture: five staked validators, the beacon group dealt to the first four.
+/// The fixture: five staked validators, the beacon group dealt to the first four (or, for
+/// [`Fixture::generating`], none yet).
 struct Fixture {
     chain: Chain,
     params: GenesisParams,
-    sharing: Sharing<Variant>,
-    /// Genesis shares by member key.
+    /// The group's sharing, once there is one.
+    sharing: Option<Sharing<Variant>>,
+    /// The current shares by member key (genesis shares, or a generation's).
     shares: BTreeMap<ed25519::PublicKey, Share>,
-    genesis: reshare::Output,
+    /// The dealt genesis output (a chain that generates its group has none).
+    genesis: Option<reshare::Output>,
     headers: Vec<BlockHeader>,
     state: Option<Arc<Staged>>,
 }
 
 impl Fixture {
+    /// A chain whose group was dealt before genesis to the first four.
     async fn new(ctx: deterministic::Context) -> Fixture {
         let mut chain = Chain::new(ctx, 5).await;
         let members = Set::from_iter_dedup((0..4).map(|i| ed(i).public_key()));
@@ -101,15 +107,57 @@ impl Fixture {
         Fixture {
             chain,
             params,
-            sharing,
+            sharing: Some(sharing),
             shares: shares
                 .iter_pairs()
                 .map(|(k, s)| (k.clone(), s.clone()))
                 .collect(),
-            genesis,
+            genesis: Some(genesis),
             headers: vec![block0, block1],
             state: None,
         }
+    }
+
+    /// A chain that generates its group on chain (`beacon_dkg = 1`): nothing dealt.
+    async fn generating(ctx: deterministic::Context) -> Fixture {
+        let mut chain = Chain::new(ctx, 5).await;
+        let params = GenesisParams {
+            minimum_validator_stake_wei: 100 * CBY,
+            epoch_blocks: E,
+            beacon_dkg: 1,
+            ..chain.params.clone()
+        };
+        chain.params = params.clone();
+        let validators: Vec<GenesisValidator> = (0..5)
+            .map(|i| GenesisValidator {
+                address: key(i).address(),
+                stake: 200 * CBY,
+                keys: keys_of(i),
+            })
+            .collect();
+        chain
+            .poke(|state, params, _| {
+                staking::apply_genesis(state, params, &validators).expect("validators");
+            })
+            .await;
+        let block0 = genesis_header(&params, 1_000, Hash32([0; 32]));
+        let mut block1 = genesis_header(&params, 1_000, Hash32(chain.root()));
+        block1.height = 1;
+        Fixture {
+            chain,
+            params,
+            sharing: None,
+            shares: BTreeMap::new(),
+            genesis: None,
+            headers: vec![block0, block1],
+            state: None,
+        }
+    }
+
+    /// The beacon's schedule in the tip's state.
+    fn schedule(&self) -> Option<beacon::Schedule> {
+        self.read(|bs| beacon::schedule(bs, &self.params, self.tip() + 1))
+            .expect("state")
     }
 
     fn rules(&self) -> ChainRules<'_> {
@@ -119,10 +167,11 @@ impl Fixture {
         }
     }
 
-    /// The beacon signature the next block must carry, from three genesis shares.
+    /// The beacon signature the next block must carry, from all current shares but the
+    /// first (a quorum of four or five).
     fn seed(&self) -> Option<Signed> {
         let height = self.headers.len() as u64;
-        let th = beacon::target_height(&self.params, height)?;
+        let th = beacon::target_height(self.schedule().as_ref(), height)?;
         let hash = self.headers[th as usize].hash();
         let msg = message(CHAIN_ID, th, &hash);
         let partials: Vec<_> = self
@@ -132,7 +181,7 @@ impl Fixture {
             .map(|s| threshold::sign_message::<Variant>(s, NAMESPACE, &msg))
             .collect();
         let sig = threshold::recover::<Variant, _>(
-            &self.sharing,
+            self.sharing.as_ref().expect("a sharing"),
             &partials,
             &commonware_parallel::Sequential,
         )
@@ -170,7 +219,7 @@ impl Fixture {
     /// `block` verified as the next block: the error, if any.
     async fn verdict(&self, block: &Block) -> Option<BlockError> {
         let parent = self.headers.last().expect("parent");
-        let target = beacon::target_height(&self.params, block.header.height)
+        let target = beacon::target_height(self.schedule().as_ref(), block.header.height)
             .map(|th| self.headers[th as usize].hash());
         verify(
             &self.chain.state,
@@ -236,7 +285,7 @@ fn deal_round(fx: &Fixture, round: &reshare::Round) -> (Vec<Vec<u8>>, Players) {
             ChaCha20Rng::seed_from_u64(100 + i as u64),
             round.info.clone(),
             sk[d].clone(),
-            Some(fx.shares[d].clone()),
+            fx.shares.get(d).cloned(),
         )
         .expect("dealer");
         for (p, priv_msg) in privs {
@@ -334,7 +383,7 @@ fn a_joiner_gets_a_share_through_logs_on_chain_and_bad_logs_are_refused() {
             let info = dkg::Info::new::<N3f1>(
                 reshare::NAMESPACE,
                 2,
-                Some(fx.genesis.clone()),
+                fx.genesis.clone(),
                 Mode::NonZeroCounter,
                 dkg::Reveal::V1,
                 round.dealers.clone(),
@@ -401,7 +450,7 @@ fn a_joiner_gets_a_share_through_logs_on_chain_and_bad_logs_are_refused() {
         assert_eq!(output.players(), &round.players);
         assert_eq!(
             output.public().public(),
-            fx.sharing.public(),
+            fx.sharing.as_ref().expect("dealt").public(),
             "resharing keeps the group key"
         );
         // Logs after the round is decided are refused.
@@ -455,7 +504,8 @@ fn a_joiner_gets_a_share_through_logs_on_chain_and_bad_logs_are_refused() {
             &commonware_parallel::Sequential,
         )
         .expect("t new partials recover");
-        assert!(ops::verify_message::<Variant>(fx.sharing.public(), NAMESPACE, &msg, &sig).is_ok());
+        let dealt = fx.sharing.as_ref().expect("dealt");
+        assert!(ops::verify_message::<Variant>(dealt.public(), NAMESPACE, &msg, &sig).is_ok());
         // The same signature the genesis shares make: a threshold signature is unique.
         let old: Vec<_> = fx
             .shares
@@ -464,7 +514,7 @@ fn a_joiner_gets_a_share_through_logs_on_chain_and_bad_logs_are_refused() {
             .map(|s| threshold::sign_message::<Variant>(s, NAMESPACE, &msg))
             .collect();
         let old_sig =
-            threshold::recover::<Variant, _>(&fx.sharing, &old, &commonware_parallel::Sequential)
+            threshold::recover::<Variant, _>(dealt, &old, &commonware_parallel::Sequential)
                 .expect("t old partials recover");
         assert_eq!(old_sig, sig);
     });
@@ -496,7 +546,11 @@ fn too_few_logs_keep_the_old_sharing() {
             .read(|bs| reshare::current(bs, &fx.params, round.last + 1))
             .expect("state")
             .expect("an output");
-        assert_eq!((at, &output), (0, &fx.genesis), "the old sharing stays");
+        assert_eq!(
+            Some((at, &output)),
+            fx.genesis.as_ref().map(|g| (0, g)),
+            "the old sharing stays"
+        );
         // The round still runs (the set differs) but its window is over.
         let (b, _) = fx.build(Vec::new()).await;
         let mut late = b.clone();
@@ -519,5 +573,191 @@ fn too_few_logs_keep_the_old_sharing() {
             .expect("a retry");
         assert_eq!(retry.round, 2);
         assert_eq!(retry.dealers, round.dealers);
+    });
+}
+
+/// Each player's share from the logs recorded for `round`, checked against the chain's output.
+fn finish(
+    round: &reshare::Round,
+    players: Players,
+    logs: &[Vec<u8>],
+    output: &reshare::Output,
+) -> BTreeMap<ed25519::PublicKey, Share> {
+    players
+        .into_iter()
+        .map(|(pk, player)| {
+            let mut rng = reshare::round_transcript(round.round, logs).noise(reshare::RNG_LABEL);
+            let (out, share) = player
+                .finalize::<N3f1>(
+                    &mut rng,
+                    reshare::round_logs(round, logs),
+                    &commonware_parallel::Sequential,
+                )
+                .expect("finalize");
+            assert_eq!(&out, output, "every player computes the chain's output");
+            (pk, share)
+        })
+        .collect()
+}
+
+#[test]
+fn the_genesis_validators_generate_the_group_on_chain_and_the_beacon_starts_after_it() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut fx = Fixture::generating(ctx).await;
+        assert_eq!(fx.schedule(), None, "no group before the generation");
+        // Epoch 0 runs round 0 among the five genesis validators, dealing from nothing.
+        let round = fx
+            .read(|bs| reshare::round(bs, &fx.params, 2))
+            .expect("state")
+            .expect("the genesis key generation");
+        assert_eq!(round.round, 0);
+        assert_eq!(round.dealers, round.players);
+        assert_eq!(round.players.len(), 5);
+        assert_eq!(round.last, E / 2);
+        let (logs, players) = deal_round(&fx, &round);
+        // Blocks 2 and 3 carry the five logs; the proposer drops garbage.
+        let b2 = fx
+            .advance(vec![logs[0].clone(), vec![1, 2, 3], logs[1].clone()])
+            .await;
+        assert_eq!(b2.dealer_logs, vec![logs[0].clone(), logs[1].clone()]);
+        fx.advance(logs[2..].to_vec()).await;
+        // Until the outcome block no signature is due, and one carried is refused.
+        assert_eq!(fx.schedule(), None);
+        fx.advance(Vec::new()).await; // block 4 decides
+        assert_eq!(
+            fx.read(|bs| reshare::outcome(bs, &fx.params, 5))
+                .expect("state"),
+            Some((0, true))
+        );
+        let (at, output) = fx
+            .read(|bs| reshare::current(bs, &fx.params, 5))
+            .expect("state")
+            .expect("the generated sharing");
+        assert_eq!(at, 0);
+        assert_eq!(output.players(), &round.players);
+        let key: [u8; 96] = output
+            .public()
+            .public()
+            .encode()
+            .as_ref()
+            .try_into()
+            .expect("96");
+        assert_eq!(
+            fx.schedule(),
+            Some(beacon::Schedule {
+                group_key: key,
+                from: E / 2 + 1
+            }),
+            "the group key, and signatures over the blocks after the outcome block"
+        );
+        fx.shares = finish(&round, players, &logs, &output);
+        fx.sharing = Some(output.public().clone());
+        // No dealt polynomial: the group secret is the sum of five dealers' secrets, which
+        // no one of them knows; any four of the five shares sign for the key.
+        // Blocks 5..=7 still run on the parent-hash rule (their targets are below 5).
+        for _ in 5..=7 {
+            let b = fx.advance(Vec::new()).await;
+            assert_eq!(b.beacon, None);
+            assert_eq!(
+                b.header.randomness,
+                cowboy_exec::header::randomness_after(&b.header.parent_hash)
+            );
+        }
+        // Block 8 must carry the group's signature over block 5.
+        let (b8, _) = fx.build(Vec::new()).await;
+        let sig = b8.beacon.expect("block 8 carries σ_5");
+        assert_eq!(b8.header.randomness, beacon::randomness_of(&sig));
+        let target = fx.headers[5].hash();
+        assert!(beacon::verify_signature(
+            &beacon::decode_group_key(&key).expect("a key"),
+            CHAIN_ID,
+            5,
+            &target,
+            &sig
+        ));
+        let mut bare = b8.clone();
+        bare.beacon = None;
+        assert_eq!(
+            fx.verdict(&bare).await,
+            Some(BlockError::Beacon(beacon::BeaconError::Missing {
+                target: 5
+            }))
+        );
+        fx.advance(Vec::new()).await;
+        // Epoch 1's set is the sharing's players: no round runs, the key stays.
+        while fx.tip() < E + E / 2 {
+            fx.advance(Vec::new()).await;
+        }
+        assert_eq!(
+            fx.read(|bs| reshare::round(bs, &fx.params, E + 1))
+                .expect("state")
+                .map(|r| r.round),
+            None
+        );
+        assert_eq!(fx.schedule().map(|s| s.group_key), Some(key));
+    });
+}
+
+#[test]
+fn a_failed_genesis_key_generation_is_retried_and_the_chain_keeps_the_parent_hash_rule() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut fx = Fixture::generating(ctx).await;
+        let round = fx
+            .read(|bs| reshare::round(bs, &fx.params, 2))
+            .expect("state")
+            .expect("round 0");
+        let (logs, _) = deal_round(&fx, &round);
+        // Two of the four logs a quorum of five needs.
+        fx.advance(logs[..2].to_vec()).await;
+        while fx.tip() < round.last {
+            fx.advance(Vec::new()).await;
+        }
+        assert_eq!(
+            fx.read(|bs| reshare::outcome(bs, &fx.params, round.last + 1))
+                .expect("state"),
+            Some((0, false))
+        );
+        assert_eq!(fx.schedule(), None, "no group: no beacon");
+        // A signature where none is due is refused.
+        let (b, _) = fx.build(Vec::new()).await;
+        let mut signed = b.clone();
+        signed.beacon = Some([1; 48]);
+        assert_eq!(
+            fx.verdict(&signed).await,
+            Some(BlockError::Beacon(beacon::BeaconError::Unexpected))
+        );
+        while fx.tip() < E - 1 {
+            let b = fx.advance(Vec::new()).await;
+            assert_eq!(b.beacon, None);
+        }
+        // Epoch 1 generates again, from nothing, among its set.
+        let retry = fx
+            .read(|bs| reshare::round(bs, &fx.params, E))
+            .expect("state")
+            .expect("a retry");
+        assert_eq!(retry.round, 1);
+        assert_eq!(retry.dealers, retry.players);
+        assert_eq!(retry.last, E + E / 2);
+        let (logs, players) = deal_round(&fx, &retry);
+        fx.advance(logs.clone()).await;
+        while fx.tip() < retry.last {
+            fx.advance(Vec::new()).await;
+        }
+        let (_, output) = fx
+            .read(|bs| reshare::current(bs, &fx.params, retry.last + 1))
+            .expect("state")
+            .expect("generated in epoch 1");
+        assert_eq!(fx.schedule().map(|s| s.from), Some(retry.last + 1));
+        fx.shares = finish(&retry, players, &logs, &output);
+        fx.sharing = Some(output.public().clone());
+        while fx.tip() < retry.last + beacon::BEACON_LAG + 1 {
+            fx.advance(Vec::new()).await;
+        }
+        let last = fx.headers.last().expect("tip").clone();
+        assert_ne!(
+            last.randomness,
+            cowboy_exec::header::randomness_after(&last.parent_hash),
+            "the first block carrying the beacon takes its randomness from σ"
+        );
     });
 }

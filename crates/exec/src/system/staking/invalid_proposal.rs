@@ -276,13 +276,16 @@ pub struct ProposedBlock {
 
 impl ProposedBlock {
     /// The first stateless fault of the block, proposed in a round of `round_epoch` on chain
-    /// `chain_id`; `None` if it is valid as far as that can tell. On a dev chain the epoch is
-    /// not checked: its one engine stays in epoch 0 for ever (node README, "Epochs").
+    /// `chain_id` whose beacon is `beacon` (read from the parent's state or any later one:
+    /// `crate::beacon::schedule`); `None` if it is valid as far as that can tell. On a dev
+    /// chain the epoch is not checked: its one engine stays in epoch 0 for ever (node README,
+    /// "Epochs").
     pub fn fault(
         &self,
         params: &GenesisParams,
         chain_id: u64,
         round_epoch: u64,
+        beacon: Option<&crate::beacon::Schedule>,
     ) -> Option<ProposalFault> {
         let header = match &self.header {
             Ok(h) => h,
@@ -302,7 +305,7 @@ impl ProposedBlock {
                 header: parent,
                 hash: *hash,
             };
-            if let Err(e) = check_header_against_parent(rules, at, header) {
+            if let Err(e) = check_header_against_parent(rules, at, header, beacon) {
                 return Some(ProposalFault::Parent(e));
             }
         }
@@ -422,8 +425,11 @@ pub fn submit(call: &mut Call<'_>, body: &[u8]) -> Result<Value, CallError> {
     {
         return Err(StakingError::AlreadyPunished.into());
     }
+    // The beacon's schedule never changes once recorded, so this block's state answers for
+    // the proposed block as its parent's would.
+    let beacon = crate::beacon::schedule(&mut *call.state, p, call.env.height)?;
     let fault = block
-        .fault(p, call.env.chain_id, epoch)
+        .fault(p, call.env.chain_id, epoch, beacon.as_ref())
         .ok_or(StakingError::ValidProposal)?;
     call.write(&invalid_proposal_key(&offender, epoch, view), &[1])?;
     let fault = fault.to_string();
