@@ -202,6 +202,9 @@ pub struct Round {
     pub dealers: Set<ed25519::PublicKey>,
     /// Its players: the epoch's set.
     pub players: Set<ed25519::PublicKey>,
+    /// Whether it is the genesis key generation (no previous sharing: each dealer deals a
+    /// fresh secret) rather than a reshare (each deals its share of the current sharing).
+    pub generation: bool,
     /// The height whose `end_block` decides it (the window's last).
     pub last: u64,
 }
@@ -406,6 +409,7 @@ fn round_of(
     if players.is_empty() || previous.as_ref().is_some_and(|p| players == *p.players()) {
         return Ok(None);
     }
+    let generation = previous.is_none();
     let dealers = previous
         .as_ref()
         .map_or_else(|| players.clone(), |p| p.players().clone());
@@ -427,6 +431,7 @@ fn round_of(
         info,
         dealers,
         players,
+        generation,
         last: epoch * e + e / 2,
     }))
 }

@@ -1,10 +1,14 @@
 //! The node's side of the threshold randomness beacon (issue 17 item 3; exec's `beacon` holds
 //! the block rule; the README, "The threshold beacon").
 //!
-//! **Phase 1: a genesis-dealt group.** The genesis names the group's public polynomial
-//! ([`crate::genesis::Genesis::beacon`]); each genesis validator holds one share (its data
-//! directory's [`SHARE_FILE`], or the dev share on `--dev`). A validator that joins later
-//! holds none: it recovers signatures from the others' partials but signs nothing. Resharing
+//! **Where the group comes from.** Either the genesis names the group's public polynomial
+//! ([`crate::genesis::Genesis::beacon`], dealt before genesis) and each genesis validator
+//! holds one share (its data directory's [`SHARE_FILE`], or the dev share on `--dev`), or
+//! the genesis validators generate it on chain (`beacon_dkg = 1`: a key generation run as
+//! epoch 0's reshare round, so no one ever held the secret) and the service starts with no
+//! group ([`Beacon::awaiting`]) until the generation's outcome is final. A validator that
+//! joins later holds no share: it recovers signatures from the others' partials but signs
+//! nothing until a round gives it one. Resharing
 //! at set changes (exec's `reshare`, this crate's [`crate::reshare`] and
 //! [`crate::reshare_task`]) gives each new set shares of the same group key; the task
 //! switches this service to each new sharing ([`Beacon::switch`]).
@@ -134,9 +138,17 @@ pub struct Beacon {
 impl Beacon {
     /// A beacon for `group` on chain `chain_id`.
     pub fn new(chain_id: u64, group: Group) -> Beacon {
+        let beacon = Beacon::awaiting(chain_id);
+        beacon.switch(group);
+        beacon
+    }
+
+    /// A beacon on chain `chain_id` with no group yet: the genesis validators are generating
+    /// it (exec's `reshare`); it signs and recovers nothing until [`Beacon::switch`].
+    pub fn awaiting(chain_id: u64) -> Beacon {
         Beacon {
             chain_id,
-            groups: Arc::new(Mutex::new(BTreeMap::from([(group.round, Arc::new(group))]))),
+            groups: Arc::new(Mutex::new(BTreeMap::new())),
             state: Arc::new(Mutex::new(State::default())),
             changed: watch::channel(0).0,
             send_now: Arc::new(tokio::sync::Notify::new()),

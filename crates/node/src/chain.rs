@@ -534,7 +534,9 @@ impl<E: Context> Chain<E> {
         parent_state: Option<&Arc<Staged>>,
         block: &Block,
     ) -> CResult<Result<Executed, BlockError>> {
-        let target = self.beacon_target(parent, block.header.height).await?;
+        let target = self
+            .beacon_target(parent, parent_state, block.header.height)
+            .await?;
         let parent = Parent {
             header: &parent.header,
             hash: parent.hash,
@@ -551,11 +553,18 @@ impl<E: Context> Chain<E> {
     }
 
     /// The hash of the block a child of `parent` at `height` must carry the beacon
-    /// signature over (exec's `beacon::target_height`), on `parent`'s chain: found among
+    /// signature over (exec's `beacon::target_height` under the beacon's schedule in the
+    /// parent's state, `parent_state` or the committed one), on `parent`'s chain: found among
     /// the pending blocks back to the finalized chain, then in the block store. `None` if the
     /// child carries none. `parent` is the head or a pending block descending from it.
-    async fn beacon_target(&self, parent: &Head, height: u64) -> CResult<Option<Hash32>> {
-        let Some(target) = cowboy_exec::beacon::target_height(&self.genesis.params, height) else {
+    async fn beacon_target(
+        &self,
+        parent: &Head,
+        parent_state: Option<&Arc<Staged>>,
+        height: u64,
+    ) -> CResult<Option<Hash32>> {
+        let schedule = self.schedule_on(parent_state, height)?;
+        let Some(target) = cowboy_exec::beacon::target_height(schedule.as_ref(), height) else {
             return Ok(None);
         };
         let (mut at, mut hash) = (parent.header.clone(), parent.hash);
@@ -581,12 +590,41 @@ impl<E: Context> Chain<E> {
     /// the block the child must carry the signature over, and whether that block is
     /// finalized here (only a finalized block is signed). `None`: the child carries none.
     pub async fn beacon_need(&self, parent: &Hash32) -> CResult<Option<(u64, Hash32, bool)>> {
-        let (head, _) = self.base(parent).ok_or(ChainError::Missing(*parent))?;
+        let (head, state) = self.base(parent).ok_or(ChainError::Missing(*parent))?;
         let height = head.header.height + 1;
-        Ok(self.beacon_target(&head, height).await?.map(|hash| {
-            let target = height - cowboy_exec::beacon::BEACON_LAG;
-            (target, hash, target <= self.head.header.height)
-        }))
+        Ok(self
+            .beacon_target(&head, state.as_ref(), height)
+            .await?
+            .map(|hash| {
+                let target = height - cowboy_exec::beacon::BEACON_LAG;
+                (target, hash, target <= self.head.header.height)
+            }))
+    }
+
+    /// The beacon's schedule (exec's `beacon::schedule`) in `state` (a pending block's, or the
+    /// committed state), as a block at `height` reads it.
+    fn schedule_on(
+        &self,
+        state: Option<&Arc<Staged>>,
+        height: u64,
+    ) -> CResult<Option<cowboy_exec::beacon::Schedule>> {
+        let mut view = cowboy_exec::BlockState::new(self.state.batch_on(state));
+        Ok(cowboy_exec::beacon::schedule(
+            &mut view,
+            &self.genesis.params,
+            height,
+        )?)
+    }
+
+    /// The beacon's schedule in the state of `parent` (the head or a pending block executed
+    /// here), else in the committed state: a later state on the chain answers the same for
+    /// every block the schedule covers (exec's `beacon`).
+    pub fn beacon_schedule(
+        &self,
+        parent: &Hash32,
+    ) -> CResult<Option<cowboy_exec::beacon::Schedule>> {
+        let state = self.base(parent).and_then(|(_, s)| s);
+        self.schedule_on(state.as_ref(), self.head.header.height + 1)
     }
 
     /// The block `parent` as a child can be executed on: the head (whose state is the
@@ -985,7 +1023,9 @@ impl<E: Context> Chain<E> {
                 ChainError::Inconsistent(format!("block {h} missing from the block store"))
             })?;
             let block = Block::decode(&bytes, limits)?;
-            let target = match cowboy_exec::beacon::target_height(&self.genesis.params, h) {
+            let schedule =
+                cowboy_exec::beacon::committed_schedule(&state, &self.genesis.params).await?;
+            let target = match cowboy_exec::beacon::target_height(schedule.as_ref(), h) {
                 Some(t) => Some(read_head(&blocks, t, limits).await?.hash),
                 None => None,
             };

@@ -862,10 +862,13 @@ impl<E: Runtime> Application<E> {
         let genesis = chain.genesis();
         let bytes = block.encode();
         let parent = parent.map(BlockHeader::encode);
+        let Ok(beacon) = chain.beacon_schedule(&block.header.parent_hash) else {
+            return; // the state cannot be read: keep nothing rather than guess
+        };
         let fault = SplitBlock::split(&hash, &bytes, parent.as_deref())
             .and_then(SplitBlock::committed)
             .ok()
-            .and_then(|b| b.fault(&genesis.params, genesis.chain_id, epoch));
+            .and_then(|b| b.fault(&genesis.params, genesis.chain_id, epoch, beacon.as_ref()));
         let Some(fault) = fault else {
             return; // state-dependent, or not attributable to the signers
         };

@@ -397,6 +397,23 @@ impl Genesis {
                  is set exactly when the genesis has a beacon",
             ));
         }
+        match params.beacon_dkg {
+            0 => {}
+            1 if beacon.is_some() => {
+                return Err(err(
+                    "params.beacon_dkg = 1 has the validators generate the beacon's group: the \
+                     genesis must not also deal one (no beacon, no params.beacon_group_key)",
+                ))
+            }
+            1 if params.epoch_blocks < 2 => {
+                return Err(err(
+                    "params.beacon_dkg = 1 needs params.epoch_blocks of at least 2 (the key \
+                     generation runs in the first half of an epoch)",
+                ))
+            }
+            1 => {}
+            _ => return Err(err("params.beacon_dkg must be 0 or 1")),
+        }
         if let Some(sharing) = &beacon {
             if sharing.total().get() as usize != validators.len()
                 || cowboy_exec::beacon::decode_group_key(&key.unwrap_or([0; BEACON_KEY_BYTES]))
@@ -615,6 +632,31 @@ mod tests {
             .expect("a quorum sharing of the one validator");
         assert_eq!(output.players().len(), 1);
         assert_eq!(Some(output.public()), g.beacon.as_ref());
+    }
+
+    #[test]
+    fn a_generated_beacon_excludes_a_dealt_one() {
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();
+        j["params"]["beacon_dkg"] = json!("1");
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("must not also deal one"), "{e}");
+        // Without the dealt group: accepted, and the chain has a beacon to generate.
+        j.as_object_mut().unwrap().remove("beacon");
+        j["params"]["beacon_group_key"] = Json::Null;
+        let back = Genesis::from_json(&j.to_string()).expect("accepted");
+        assert!(back.beacon.is_none() && back.params.beacon_by_dkg() && back.params.has_beacon());
+        assert_eq!(
+            Genesis::from_json(&back.to_json()).unwrap().params,
+            back.params
+        );
+        j["params"]["epoch_blocks"] = json!("1");
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("epoch_blocks of at least 2"), "{e}");
+        j["params"]["epoch_blocks"] = json!("100");
+        j["params"]["beacon_dkg"] = json!("2");
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("beacon_dkg must be 0 or 1"), "{e}");
     }
 
     #[test]

@@ -339,12 +339,14 @@ where
     let [votes, certificates, resolver, blocks, txs, sync, beacon_channel, reshare_channel] =
         channels;
     let metrics = Metrics::new(&context.child("cowboy"));
-    let beacon = match &genesis.beacon {
-        Some(sharing) => Some(crate::beacon::Beacon::new(
-            genesis.chain_id,
-            beacon_group(&chain, genesis, sharing, &cfg).await?,
-        )),
-        None => None,
+    let beacon = if genesis.params.has_beacon() {
+        Some(match beacon_group(&chain, genesis, &cfg).await? {
+            Some(group) => crate::beacon::Beacon::new(genesis.chain_id, group),
+            // The genesis validators have not generated the group yet.
+            None => crate::beacon::Beacon::awaiting(genesis.chain_id),
+        })
+    } else {
+        None
     };
     if let Some(b) = &beacon {
         b.start(context, beacon_channel);
@@ -453,17 +455,15 @@ where
 }
 
 /// The beacon's sharing at start: the chain's current one (exec's `reshare`, committed
-/// state), which is the genesis dealing until a reshare round succeeds, with this node's
-/// share if the share it was given belongs to that sharing's round (a share of an older
-/// sharing signs nothing the others can recover with, so it is not used).
+/// state), which is the genesis dealing until a reshare round succeeds (on a chain that
+/// generates its group: none until the generation succeeds), with this node's share if the
+/// share it was given belongs to that sharing's round (a share of an older sharing signs
+/// nothing the others can recover with, so it is not used).
 async fn beacon_group<E: Runtime>(
     chain: &Arc<Mutex<Chain<E>>>,
     genesis: &Genesis,
-    sharing: &commonware_cryptography::bls12381::primitives::sharing::Sharing<
-        cowboy_exec::beacon::Variant,
-    >,
     cfg: &ValidatorConfig,
-) -> Result<crate::beacon::Group, String> {
+) -> Result<Option<crate::beacon::Group>, String> {
     let reader = chain.lock().await.readers().borrow().clone();
     let current = match &reader {
         Some(r) => cowboy_exec::reshare::committed_output(&r.state)
@@ -471,8 +471,8 @@ async fn beacon_group<E: Runtime>(
             .map_err(|e| format!("cannot read the beacon's current sharing: {e}"))?,
         None => None,
     };
-    let group = match current {
-        Some((round, output)) if round > 0 => {
+    let group = match (current, &genesis.beacon) {
+        (Some((round, output)), dealt) if round > 0 || dealt.is_none() => {
             let share = cfg
                 .beacon_share
                 .clone()
@@ -484,26 +484,27 @@ async fn beacon_group<E: Runtime>(
                     "this validator holds no share of the beacon's current sharing"
                 );
             }
-            crate::beacon::Group {
+            Some(crate::beacon::Group {
                 round,
                 sharing: output.public().clone(),
                 members: output.players().iter().cloned().collect(),
                 share,
-            }
+            })
         }
-        _ => {
+        (_, None) => None,
+        (_, Some(sharing)) => {
             let mut members: Vec<_> = genesis
                 .validators
                 .iter()
                 .map(|v| v.public_key.clone())
                 .collect();
             members.sort();
-            crate::beacon::Group {
+            Some(crate::beacon::Group {
                 round: 0,
                 sharing: sharing.clone(),
                 members,
                 share: cfg.beacon_share.clone().filter(|_| cfg.share_round == 0),
-            }
+            })
         }
     };
     Ok(group)

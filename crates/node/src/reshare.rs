@@ -144,12 +144,14 @@ impl Session {
         let mut dealings = BTreeMap::new();
         let mut dealer = None;
         let mut own = None;
-        if let (true, Some(share)) = (is_dealer, share) {
+        // A reshare's dealer deals its share of the current sharing; a key generation's deals
+        // a fresh secret (its randomness's).
+        if is_dealer && (share.is_some() || round.generation) {
             if let Ok((d, pub_msg, privs)) = Dealer::start::<Faults>(
                 dealer_rng(key, round.round),
                 round.info.clone(),
                 key.clone(),
-                Some(share),
+                share.filter(|_| !round.generation),
             ) {
                 for (player, priv_msg) in privs {
                     if player == me {
@@ -499,6 +501,7 @@ pub(crate) mod tests {
             info,
             dealers: members,
             players,
+            generation: false,
             last: 12,
         };
         let shares = shares

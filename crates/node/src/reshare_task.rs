@@ -176,7 +176,8 @@ impl<E: Runtime> Task<E> {
         }
         let mut out = Vec::new();
         let (epoch, offset) = ((head + 1) / e, (head + 1) % e);
-        if epoch >= 1 && offset <= e / 2 && self.looked_up != Some(epoch) {
+        // Epoch 0 runs a round only on a chain that generates its group (exec's rule says).
+        if offset <= e / 2 && self.looked_up != Some(epoch) {
             match self.start_round(reader, epoch).await {
                 Ok(()) => self.looked_up = Some(epoch),
                 Err(error) => tracing::warn!(epoch, %error, "cannot read the reshare round"),
@@ -191,9 +192,16 @@ impl<E: Runtime> Task<E> {
             .is_some_and(|s| head >= s.round().round * e + e / 4);
         if finalize {
             if let Some(s) = self.session.as_mut() {
-                let had_log = s.outgoing().iter().any(|(to, _)| *to == To::All);
+                let pending = s.outgoing();
+                let had_log = pending.iter().any(|(to, _)| *to == To::All);
                 if s.finalize().is_some() && !had_log {
-                    tracing::info!(round = s.round().round, "reshare: dealer log signed");
+                    // Players that never acked get their shares revealed in the log.
+                    let unacked = pending.len();
+                    tracing::info!(
+                        round = s.round().round,
+                        unacked,
+                        "reshare: dealer log signed"
+                    );
                     out = s.outgoing();
                 }
             }
@@ -221,7 +229,7 @@ impl<E: Runtime> Task<E> {
             .as_ref()
             .filter(|(r, _)| Some(*r) == current)
             .map(|(_, s)| s.clone());
-        let dealing = share.is_some();
+        let dealing = share.is_some() || round.generation;
         self.session = Session::start(round, &self.cfg.key, share, self.cfg.share_dir.as_deref());
         if let Some(s) = &self.session {
             tracing::info!(

@@ -61,9 +61,10 @@ pub fn trace<E: Context>(reader: &Reader<E>, hash: &Hash32) -> CResult<Option<Tr
     };
     let inconsistent =
         |what: String| ChainError::Inconsistent(format!("tracing block {height}: {what}"));
-    let env = check_header_against_parent(rules, at, &block.header)
-        .map_err(|e| inconsistent(e.to_string()))?;
     let mut state = BlockState::new(parent.state.batch());
+    let beacon = cowboy_exec::beacon::schedule(&mut state, params, height)?;
+    let env = check_header_against_parent(rules, at, &block.header, beacon.as_ref())
+        .map_err(|e| inconsistent(e.to_string()))?;
     let votes = check_block_votes(&mut state, rules, at, &block)?
         .map_err(|e| inconsistent(e.to_string()))?;
     let (receipt, trace) = trace_transaction(

@@ -346,16 +346,21 @@ impl World {
     /// the others stake later) under `seed`, every node a peer of every other.
     async fn with_genesis(context: Ctx, mut genesis: Genesis, nodes: usize, seed: u64) -> World {
         let keys: Vec<Key> = (0..nodes).map(|i| validator_key(i).public_key()).collect();
-        // The beacon group, dealt to the genesis validators from the run's seed.
+        // The beacon group, dealt to the genesis validators from the run's seed, unless the
+        // genesis has them generate it on chain.
         let members: Vec<Key> = genesis
             .validators
             .iter()
             .map(|v| v.public_key.clone())
             .collect();
-        let (sharing, dealt) =
-            deal_beacon(ChaCha20Rng::seed_from_u64(seed), &members).expect("deal");
-        genesis.params.beacon_group_key = Some(beacon_group_key(&sharing));
-        genesis.beacon = Some(sharing);
+        let mut dealt = Vec::new();
+        if !genesis.params.beacon_by_dkg() {
+            let (sharing, shares) =
+                deal_beacon(ChaCha20Rng::seed_from_u64(seed), &members).expect("deal");
+            genesis.params.beacon_group_key = Some(beacon_group_key(&sharing));
+            genesis.beacon = Some(sharing);
+            dealt = shares;
+        }
         let shares = keys
             .iter()
             .map(|k| dealt.iter().find(|(m, _)| m == k).map(|(_, s)| s.clone()))
@@ -1112,13 +1117,17 @@ async fn check_beacon(world: &World, node: &SimNode, what: &str) {
         .clone()
         .expect("a reader");
     let params = &world.genesis.params;
+    // The schedule never changes once recorded: the head's state answers for every block.
+    let schedule = beacon::committed_schedule(&reader.state, params)
+        .await
+        .expect("state");
     let mut hashes = Vec::new();
     for h in 0..=reader.head.header.height {
         let block = reader.block(h).await.expect("read").expect("block");
         hashes.push(block.header.hash());
-        let target = beacon::target_height(params, h).map(|t| hashes[t as usize]);
+        let target = beacon::target_height(schedule.as_ref(), h).map(|t| hashes[t as usize]);
         let checked = beacon::check(
-            params,
+            schedule.as_ref(),
             world.genesis.chain_id,
             h,
             block.beacon.as_ref(),
@@ -1126,7 +1135,10 @@ async fn check_beacon(world: &World, node: &SimNode, what: &str) {
         );
         match checked {
             Ok(Some(r)) => assert_eq!(r, block.header.randomness, "{what}: block {h}'s randomness"),
-            Ok(None) => assert!(h <= beacon::BEACON_LAG, "{what}: block {h} has no beacon"),
+            Ok(None) => assert!(
+                h <= beacon::BEACON_LAG + schedule.map_or(0, |s| s.from.max(1) - 1),
+                "{what}: block {h} has no beacon"
+            ),
             Err(e) => panic!("{what}: validator {}'s block {h}: {e}", node.index),
         }
     }
@@ -1420,6 +1432,111 @@ fn reshare_run(seed: u64) {
             check_beacon(&world, node, &format!("seed {seed}, reshare")).await;
         }
         drop(silenced);
+    })
+}
+
+/// The genesis validators generate the beacon's group on chain (`beacon_dkg = 1`; n = 4,
+/// 40-block epochs): nothing is dealt, epoch 0 runs the key generation (round 0) over p2p
+/// channel 7 with its dealer logs in blocks, and its outcome block (height `E/2`) records the
+/// group. Every validator writes a share file naming round 0; blocks up to `E/2 + k` keep the
+/// parent-hash rule and every later one carries `σ` of the generated group (exec's rule, run
+/// over each node's stored chain); all four agree on every block. For every seed.
+#[test]
+fn sim_genesis_validators_generate_the_beacon_group() {
+    for seed in seeds() {
+        genesis_generation_run(seed);
+    }
+}
+
+fn genesis_generation_run(seed: u64) {
+    runner(seed).start(|context| async move {
+        let n = 4;
+        // Nodes start one after another, so a dealer's first dealings to the later ones are
+        // lost and re-sent a second later (ten 200 ms blocks before the logs are signed at
+        // `E/4`; a network's `E/4` is 900 blocks). At 20-block epochs the logs would be
+        // signed first and round 0 fail, to be retried in epoch 1.
+        let e = 40;
+        let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+        genesis.params.epoch_blocks = e;
+        genesis.params.beacon_dkg = 1;
+        let world = World::with_genesis(context, genesis, n, seed).await;
+        assert!(world.genesis.beacon.is_none() && world.shares.iter().all(Option::is_none));
+        world.link_all(&good_link(), |_, _| true).await;
+        let mut nodes = Vec::new();
+        for i in 0..n {
+            let channels = world.channels(i, |_| None, None).await;
+            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+            nodes.push(
+                world
+                    .start(i, &format!("v{i}"), world.coinbase(i), channels)
+                    .await,
+            );
+        }
+        let start = world.context.current();
+        loop {
+            let elapsed = world
+                .context
+                .current()
+                .duration_since(start)
+                .unwrap_or_default();
+            let rounds: Vec<Option<u64>> = nodes
+                .iter()
+                .map(|node| {
+                    cowboy_node::beacon::read_share_round(node._dir.path())
+                        .expect("a readable share file")
+                        .map(|(r, _)| r)
+                })
+                .collect();
+            if rounds.iter().all(|r| *r == Some(0)) {
+                break;
+            }
+            assert!(
+                elapsed < DEADLINE,
+                "seed {seed}: no generated group after {elapsed:?}: share rounds {rounds:?}"
+            );
+            world.context.sleep(Duration::from_millis(50)).await;
+        }
+        let target = e / 2 + 1 + beacon::BEACON_LAG + 8;
+        let what = format!("seed {seed}, genesis key generation");
+        wait_for_height(&world, &nodes, target, &what).await;
+        assert_agree(&nodes, target, seed, &what).await;
+        let reader = nodes[0]
+            .chain
+            .lock()
+            .await
+            .readers()
+            .borrow()
+            .clone()
+            .expect("a reader");
+        let schedule = beacon::committed_schedule(&reader.state, &world.genesis.params)
+            .await
+            .expect("state")
+            .expect("a generated group");
+        assert_eq!(
+            schedule.from,
+            e / 2 + 1,
+            "{what}: the beacon starts after the outcome"
+        );
+        let (round, output) = cowboy_exec::reshare::committed_output(&reader.state)
+            .await
+            .expect("read the sharing")
+            .expect("a sharing");
+        assert_eq!(round, 0, "{what}");
+        assert_eq!(
+            output.players().len(),
+            n,
+            "{what}: every genesis validator holds a share"
+        );
+        assert_eq!(
+            commonware_codec::Encode::encode(output.public().public()).as_ref(),
+            &schedule.group_key[..],
+            "{what}: the recorded key is the generated sharing's"
+        );
+        for node in &nodes {
+            check_beacon(&world, node, &what).await;
+        }
+        let first = reader.block(target).await.expect("read").expect("block");
+        assert!(first.beacon.is_some(), "{what}: block {target} carries σ");
     })
 }
 
