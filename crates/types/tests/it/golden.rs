@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0x1b4301fe9a30efff228122cd60d6052adeff97bb74240e4f1e9058b2f86ec8e0"
+        "0xd96ea8e2ed073b7d6235f3520b44f62d7ac5495b96dee70ec2a054216d365bab"
     );
 }
 
