@@ -26,7 +26,8 @@
 //!   naming it ([`cowboy_node::consensus::Evidence`]), and that evidence, submitted in a
 //!   transaction to the staking actor, is final everywhere and jails and slashes it; for an
 //!   invalid proposer, likewise, the evidence of its proposal jails it without a slash; for
-//!   conflicting voters, evidence in at least one seed of those run (see [`scenario`]); never
+//!   conflicting voters, evidence in at least one seed of those run (see [`scenario`]), and in
+//!   each such seed that evidence submitted jails and slashes every one of them; never
 //!   against an honest validator.
 //!
 //! The faults: crashed validators (`f` of them stop mid-run), a partition cutting `f`
@@ -883,6 +884,13 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
         match fault {
             Fault::Equivocator => punish_with_reported_evidence(&world, n, &honest, faulty[0], true).await,
             Fault::InvalidProposer => punish_with_reported_evidence(&world, n, &honest, faulty[0], false).await,
+            // Where the seed produced evidence against every conflicting voter, it slashes
+            // each of them on chain too.
+            Fault::Conflicter if accused(&world, &honest, &faulty) == faulty => {
+                for offender in &faulty {
+                    punish_with_reported_evidence(&world, n, &honest, *offender, true).await;
+                }
+            }
             _ => {}
         }
         drop(byzantine_nodes);
