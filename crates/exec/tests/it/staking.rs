@@ -467,13 +467,18 @@ fn the_schedule_steps_down_by_year_to_the_floor() {
 /// Two conflicting notarize votes by validator keys `i` in `epoch`, view 7, signed over the
 /// set `participants` — what simplex reports as `ConflictingNotarize` — tagged for the chain.
 fn equivocation(i: u32, participants: &[u32], epoch: u64) -> Vec<u8> {
+    equivocation_in_view(i, participants, epoch, 7)
+}
+
+/// [`equivocation`] in view `view`.
+fn equivocation_in_view(i: u32, participants: &[u32], epoch: u64, view: u64) -> Vec<u8> {
     let set = Set::try_from_iter(participants.iter().map(|&p| vkeys(p).1.public_key())).unwrap();
     let scheme = VoteScheme::signer(&consensus_namespace(CHAIN_ID), set, vkeys(i).1).unwrap();
-    let round = Round::new(Epoch::new(epoch), View::new(7));
+    let round = Round::new(Epoch::new(epoch), View::new(view));
     let vote = |payload: &[u8]| {
         Notarize::sign(
             &scheme,
-            Proposal::new(round, View::new(6), Sha256::hash(&[payload])),
+            Proposal::new(round, View::new(view - 1), Sha256::hash(&[payload])),
         )
         .unwrap()
     };
@@ -752,6 +757,9 @@ enum Op {
     AddStake(u32, u64),
     Exit(u32),
     Withdraw(u32),
+    /// Account `a` submits double-signing evidence against the genesis validator in view
+    /// `v` of epoch 0 (a view punished already is refused: a failure, fees still burned).
+    Slash(u32, u64),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -762,18 +770,20 @@ fn op() -> impl Strategy<Value = Op> {
         (0u32..4, 1u64..50).prop_map(|(a, v)| Op::AddStake(a, v)),
         (0u32..4).prop_map(Op::Exit),
         (0u32..4).prop_map(Op::Withdraw),
+        (0u32..4, 2u64..5).prop_map(|(a, v)| Op::Slash(a, v)),
     ]
 }
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 8,
+        cases: 32,
         rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
         ..ProptestConfig::default()
     })]
 
-    /// Whatever the blocks do (transfers, registrations, stake, exits, withdrawals, failures
-    /// among them), the total of every balance is genesis + minted − burned.
+    /// Whatever the blocks do (transfers, registrations, stake, exits, withdrawals, slashes,
+    /// failures among them), the total of every balance is genesis + minted − burned (a
+    /// slash burns the stake it takes).
     #[test]
     fn supply_is_genesis_plus_minted_minus_burned(ops in proptest::collection::vec(op(), 1..24)) {
         deterministic::Runner::default().start(|ctx| async move {
@@ -796,6 +806,10 @@ proptest! {
                     }
                     Op::Exit(a) => { h.send(a, 0, "signal_exit", vec![]).await; }
                     Op::Withdraw(a) => { h.send(a, 0, "withdraw", vec![]).await; }
+                    Op::Slash(a, v) => {
+                        let evidence = equivocation_in_view(3, &[3], 0, v);
+                        h.send(a, 0, "submit_evidence", vec![bytes(&evidence)]).await;
+                    }
                 }
             }
             assert_eq!(h.supply(4, &[]).await, h.genesis_supply + h.minted - h.burned);
