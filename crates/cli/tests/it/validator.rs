@@ -1,6 +1,8 @@
 //! `cowboy validator …` against a real `cowboyd --dev`: the dev chain's set, a dev account
 //! registering with a validator key file (keys and proof of possession derived here, checked
-//! on chain), `key-args` printing the same keys, adding stake, and the refusals a user meets.
+//! on chain), `key-args` printing the same keys, adding stake, rotating keys, exiting, and the
+//! refusals a user meets (unjail when not jailed, withdraw while bonded, stake while exiting,
+//! garbage evidence).
 
 use crate::support::Node;
 
@@ -135,4 +137,89 @@ fn register_add_stake_and_read_the_set() {
 
     let none = node.cli(&["validator", "show", &addr(9)]).err().to_string();
     assert!(none.contains("is not a validator"), "{none}");
+
+    // Rotating to another key file: the new keys wait for the next boundary.
+    let next = dir.path().join("next.key");
+    std::fs::write(&next, format!("{}\n", hex::encode([8u8; 32]))).expect("write key");
+    let next = next.to_str().expect("utf-8 path");
+    node.cli(&[
+        "--dev-account",
+        "3",
+        "validator",
+        "rotate-keys",
+        "--validator-key",
+        next,
+    ])
+    .ok();
+    let record = json(node.cli(&["--json", "validator", "show", &addr(3)]).ok());
+    let next_args = json(
+        node.cli(&[
+            "validator",
+            "key-args",
+            "--validator-key",
+            next,
+            "--for",
+            &addr(3),
+        ])
+        .ok(),
+    );
+    assert_eq!(
+        record["next_keys"][0]["bytes"], next_args["bls_key"],
+        "{record}"
+    );
+    assert_eq!(
+        record["next_keys"][1]["bytes"], next_args["consensus_key"],
+        "{record}"
+    );
+
+    // What a validator that is not jailed, or still bonded, meets: the actor's refusal,
+    // shown before anything is sent.
+    let refused = |cmd: &str| {
+        node.cli(&["--dev-account", "3", "validator", cmd])
+            .err()
+            .to_string()
+    };
+    let e = refused("unjail");
+    assert!(e.contains("NotJailed"), "{e}");
+    let e = refused("withdraw");
+    assert!(e.contains("NotExiting"), "{e}");
+
+    // Exit: unbonding; then more stake is refused and the stake cannot leave before the
+    // unbonding period (dev epochs are 3,600 blocks).
+    node.cli(&["--dev-account", "3", "validator", "exit"]).ok();
+    let record = json(node.cli(&["--json", "validator", "show", &addr(3)]).ok());
+    assert_eq!(record["status"], "unbonding", "{record}");
+    let e = node
+        .cli(&["--dev-account", "3", "validator", "add-stake", "1cby"])
+        .err()
+        .to_string();
+    assert!(e.contains("Exiting"), "{e}");
+    let e = refused("withdraw");
+    assert!(e.contains("StillBonded"), "{e}");
+    assert_eq!(
+        stake_of(&record),
+        staked + 5 * 10u128.pow(18),
+        "nothing left"
+    );
+
+    // Evidence: the dev node reported none; garbage is refused with the reason.
+    let evidence = node
+        .cli(&["--json", "validator", "evidence"])
+        .ok()
+        .to_string();
+    assert!(
+        json(&evidence).as_array().is_some_and(Vec::is_empty),
+        "{evidence}"
+    );
+    let e = node
+        .cli(&[
+            "--dev-account",
+            "3",
+            "validator",
+            "submit-evidence",
+            "0x0102",
+        ])
+        .err()
+        .to_string();
+    assert!(e.contains("BadEvidence"), "{e}");
 }
