@@ -290,7 +290,7 @@ impl<E: Runtime> Task<E> {
         tracing::info!(
             round,
             share = share.is_some(),
-            "beacon switched to the reshared group"
+            "beacon switched to the round's sharing"
         );
         self.beacon.switch(Group {
             round,
