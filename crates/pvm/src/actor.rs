@@ -307,7 +307,7 @@ const ATTRS_KEY: &[u8] = b"\x81\x69__attrs__";
 /// `Result` the failures that are not Python's.
 fn run_actor(
     vm: &mut Vm,
-    code: std::rc::Rc<crate::bytecode::Code>,
+    code: std::rc::Rc<crate::value::Code>,
     inv: &Invocation<'_>,
 ) -> R<Result<Vec<u8>, InvokeError>> {
     vm.sources

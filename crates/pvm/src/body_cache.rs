@@ -37,8 +37,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::bytecode::Code;
 use crate::memory::{self, Meters};
+use crate::value::Code;
 use crate::value::{self, snapshot, PyDict};
 use crate::vm::{Stats, Vm, R};
 

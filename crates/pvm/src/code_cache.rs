@@ -27,8 +27,8 @@ use std::rc::Rc;
 
 use indexmap::IndexMap;
 
-use crate::bytecode::Code;
 use crate::compiler::{check, check_size, compile_checked, compile_module, CompileError};
+use crate::value::Code;
 use crate::value::{NameBuild, Value};
 use crate::vm::{Vm, R};
 
@@ -193,7 +193,7 @@ pub fn code_size(code: &Code) -> usize {
             + c.lines.capacity() * size_of::<u32>()
             + c.consts.capacity() * size_of::<Value>()
             + c.names.iter().map(|n| 64 + n.s.len()).sum::<usize>()
-            + c.name_caches.capacity() * size_of::<crate::bytecode::NameCache>()
+            + c.name_caches.capacity() * size_of::<crate::value::NameCache>()
             + c.codes.capacity() * size_of::<Rc<Code>>()
             + c.name.len()
             + c.qualname.len();

@@ -39,7 +39,6 @@ mod cbor_bridge;
 mod code_cache;
 mod codec;
 mod format;
-mod frame;
 mod modules;
 mod native;
 mod objects;

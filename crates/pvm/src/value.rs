@@ -6,9 +6,13 @@
 //! removed on drop. Ints that do not fit `i64` are `BigInt` (always normalised: a `BigInt`
 //! value never fits `i64`).
 
+mod code;
+pub mod frame;
 pub mod snapshot;
 
-use crate::bytecode::Code;
+pub(crate) use code::{ClassFacts, FACT_DICT_LOAD, FACT_PLAIN_STORE};
+pub use code::{Code, NameCache};
+
 use crate::memory::{Acct, HEADER, SLOT};
 use indexmap::IndexMap;
 use num_bigint::BigInt;
@@ -1852,7 +1856,7 @@ impl Instance {
 #[derive(Debug)]
 pub struct Generator {
     /// The frame; `None` once finished.
-    pub frame: RefCell<Option<Box<crate::frame::Frame>>>,
+    pub frame: RefCell<Option<Box<frame::Frame>>>,
     /// Name for reprs.
     pub name: Rc<str>,
     /// Currently executing (re-entrancy guard).
@@ -1867,7 +1871,7 @@ pub struct Generator {
 }
 impl Generator {
     /// Wrap a frame.
-    pub fn new(frame: crate::frame::Frame, name: Rc<str>, coroutine: bool) -> Generator {
+    pub fn new(frame: frame::Frame, name: Rc<str>, coroutine: bool) -> Generator {
         let async_gen = frame.code.is_async_gen;
         Generator {
             frame: RefCell::new(Some(Box::new(frame))),

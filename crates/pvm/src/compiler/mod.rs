@@ -9,7 +9,8 @@
 pub mod prescan;
 pub mod scope;
 
-use crate::bytecode::{BinOp, CmpOp, Code, CodeKind, Op};
+use crate::bytecode::{BinOp, CmpOp, CodeKind, Op};
+use crate::value::Code;
 use crate::value::{PyStr, Value};
 use indexmap::IndexSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};

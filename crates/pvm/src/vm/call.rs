@@ -187,14 +187,14 @@ impl Vm<'_> {
 
     /// Run a function frame whose arguments are bound: fill the cells of captured parameters,
     /// enforce the call-depth limit, run it, and give its buffers back for reuse.
-    fn run_bound_frame(&mut self, frame: &mut crate::frame::Frame) -> R<Value> {
+    fn run_bound_frame(&mut self, frame: &mut crate::value::frame::Frame) -> R<Value> {
         self.enter_frame(frame)?;
         self.finish_frame(frame)
     }
 
     /// Fill the cells of a bound frame's captured parameters and enter the call depth.
     #[inline(always)]
-    fn enter_frame(&mut self, frame: &mut crate::frame::Frame) -> R<()> {
+    fn enter_frame(&mut self, frame: &mut crate::value::frame::Frame) -> R<()> {
         if !frame.code.cell_params.is_empty() {
             let code = frame.code.clone();
             for &(ci, pi) in &code.cell_params {
@@ -211,7 +211,7 @@ impl Vm<'_> {
     }
 
     /// Run an entered frame to its end and leave it.
-    fn finish_frame(&mut self, frame: &mut crate::frame::Frame) -> R<Value> {
+    fn finish_frame(&mut self, frame: &mut crate::value::frame::Frame) -> R<Value> {
         let r = self.run_frame(frame);
         self.leave_frame(frame);
         match r? {
@@ -220,7 +220,7 @@ impl Vm<'_> {
     }
 
     /// Leave the call depth of a finished frame and give its buffers back for reuse.
-    fn leave_frame(&mut self, frame: &mut crate::frame::Frame) {
+    fn leave_frame(&mut self, frame: &mut crate::value::frame::Frame) {
         self.depth -= 1;
         self.recycle_frame(frame);
     }
@@ -235,7 +235,7 @@ impl Vm<'_> {
 
     /// [`Vm::leave_frame`] for a frame from [`Vm::enter_positional`].
     #[inline]
-    pub(crate) fn leave_callee(&mut self, frame: Box<crate::frame::Frame>) {
+    pub(crate) fn leave_callee(&mut self, frame: Box<crate::value::frame::Frame>) {
         self.depth -= 1;
         self.recycle_callee(frame);
     }
@@ -1648,7 +1648,7 @@ impl Vm<'_> {
         let saved_handling = self.handling.len();
         // The exceptions its suspended frame was handling are being handled again.
         for b in &frame.blocks {
-            if let (crate::frame::BlockKind::Handler, Some(e)) = (b.kind, &b.exc) {
+            if let (crate::value::frame::BlockKind::Handler, Some(e)) = (b.kind, &b.exc) {
                 self.handling.push(e.clone());
             }
         }
@@ -1704,7 +1704,7 @@ impl Vm<'_> {
     /// delegate first (PEP 380): `GeneratorExit` closes it and is then raised here; anything
     /// else is thrown into it, and what it yields, returns or raises decides what this
     /// frame does.
-    fn throw_to_delegate(&mut self, frame: &mut crate::frame::Frame, e: Value) -> Delegated {
+    fn throw_to_delegate(&mut self, frame: &mut crate::value::frame::Frame, e: Value) -> Delegated {
         let at_yield_from = frame.started
             && matches!(
                 frame.code.ops.get(frame.pc),
@@ -1768,7 +1768,7 @@ impl Vm<'_> {
         }
     }
 
-    fn unwind_pub(&mut self, f: &mut crate::frame::Frame, e: Value) -> bool {
+    fn unwind_pub(&mut self, f: &mut crate::value::frame::Frame, e: Value) -> bool {
         self.unwind(f, e)
     }
 

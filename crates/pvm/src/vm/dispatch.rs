@@ -32,9 +32,10 @@
 //! `--stats` of the 28 suite programs, identical before and after).
 
 use super::{Callee, Exc, Outcome, Vm, R};
-use crate::bytecode::{BinOp, CmpOp, Code, Op};
+use crate::bytecode::{BinOp, CmpOp, Op};
 use crate::cost;
-use crate::frame::Frame;
+use crate::value::frame::Frame;
+use crate::value::Code;
 use crate::value::*;
 
 /// How [`Vm::exec_loop`] stopped running a frame.

@@ -10,11 +10,12 @@
 //! and so do the call handlers, which hand the loop a [`Callee`] to run in place of a call.
 
 use super::{Args, Callee, Exc, Vm, R};
-use crate::bytecode::{BinOp, CmpOp, Code, Op};
+use crate::bytecode::{BinOp, CmpOp, Op};
 use crate::cost;
-use crate::frame::{Block, BlockKind, Frame};
 use crate::objects::asyncgen;
 use crate::objects::iter::PairStep;
+use crate::value::frame::{Block, BlockKind, Frame};
+use crate::value::Code;
 use crate::value::*;
 use std::rc::Rc;
 

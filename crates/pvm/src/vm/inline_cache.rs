@@ -34,8 +34,8 @@
 //! being reused by a later one), so that price is the same on every validator.
 
 use super::{Vm, R};
-use crate::bytecode::{ClassFacts, NameCache, FACT_DICT_LOAD, FACT_PLAIN_STORE};
 use crate::value::{Builtin, BuiltinKind, Class, Function, PyDict, PyStr, Value};
+use crate::value::{ClassFacts, NameCache, FACT_DICT_LOAD, FACT_PLAIN_STORE};
 use std::cell::Cell;
 use std::rc::Rc;
 

@@ -21,8 +21,8 @@ pub use uncaught::Uncaught;
 
 use crate::bytecode::CodeKind;
 use crate::cost;
-use crate::frame::{Block, BlockKind, Frame};
 use crate::limits::Limits;
+use crate::value::frame::{Block, BlockKind, Frame};
 use crate::value::*;
 use indexmap::IndexMap;
 use std::borrow::Cow;
@@ -529,7 +529,7 @@ impl<'h> Vm<'h> {
     }
 
     /// Run a module code object as `__main__`.
-    pub fn run_main(&mut self, code: Rc<crate::bytecode::Code>, source: &str) -> R<Value> {
+    pub fn run_main(&mut self, code: Rc<crate::value::Code>, source: &str) -> R<Value> {
         self.sources
             .insert(code.filename.clone(), Cow::Owned(source.into()));
         let globals = crate::value::rc_dict(PyDict::new());
@@ -543,7 +543,7 @@ impl<'h> Vm<'h> {
     /// Fresh frame for `code`.
     pub fn new_frame(
         &mut self,
-        code: Rc<crate::bytecode::Code>,
+        code: Rc<crate::value::Code>,
         globals: Rc<PyDict>,
         ns: Option<Rc<PyDict>>,
         closure: &[Rc<PyCell>],
@@ -571,11 +571,7 @@ impl<'h> Vm<'h> {
     /// Fill a frame's (empty) `cells`: its own cells, then the closure's, in the buffer a
     /// reused frame already has (a closure called in a loop allocated a fresh vector, and
     /// freed the last, on every call).
-    fn fill_cells(
-        cells: &mut Vec<Rc<PyCell>>,
-        code: &crate::bytecode::Code,
-        closure: &[Rc<PyCell>],
-    ) {
+    fn fill_cells(cells: &mut Vec<Rc<PyCell>>, code: &crate::value::Code, closure: &[Rc<PyCell>]) {
         if code.cellvars.is_empty() && closure.is_empty() {
             return;
         }
@@ -747,7 +743,7 @@ impl<'h> Vm<'h> {
         f.stack.last().unwrap_or(&Value::None)
     }
 
-    fn cell_name(&self, code: &crate::bytecode::Code, i: u32) -> Rc<str> {
+    fn cell_name(&self, code: &crate::value::Code, i: u32) -> Rc<str> {
         let i = i as usize;
         if i < code.cellvars.len() {
             code.cellvars[i].clone()

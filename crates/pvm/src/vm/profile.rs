@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::bytecode::Code;
+use crate::value::Code;
 
 /// What one source line cost.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

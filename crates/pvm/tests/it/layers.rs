@@ -47,9 +47,14 @@ const LAYERS: &[Layer] = &[
         mutual: false,
     },
     Layer {
+        name: "instruction set",
+        modules: &["bytecode"],
+        mutual: false,
+    },
+    Layer {
         name: "data model",
-        modules: &["value", "bytecode", "frame"],
-        mutual: true,
+        modules: &["value"],
+        mutual: false,
     },
     Layer {
         name: "compiler",

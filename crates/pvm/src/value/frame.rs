@@ -1,11 +1,10 @@
 //! Interpreter frames: the value stack, local slots, cells and the exception block stack of one
 //! executing code object. Generator frames live on the heap and are resumed.
 //!
-//! Plain data beside `value` and `bytecode` (a generator value holds its frame); the
-//! interpreter (`vm`) is what runs it.
+//! Part of the data model (a generator value holds its frame); the interpreter (`vm`) is
+//! what runs it.
 
-use crate::bytecode::Code;
-use crate::value::{PyCell, PyDict, Value};
+use super::{Code, PyCell, PyDict, Value};
 use std::rc::Rc;
 
 /// Kind of a block-stack entry.
