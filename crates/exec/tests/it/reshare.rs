@@ -68,7 +68,6 @@ struct Fixture {
 impl Fixture {
     /// A chain whose group was dealt before genesis to the first four.
     async fn new(ctx: deterministic::Context) -> Fixture {
-        let mut chain = Chain::new(ctx, 5).await;
         let members = Set::from_iter_dedup((0..4).map(|i| ed(i).public_key()));
         let (output, shares) = dkg::deal::<Variant, _, N3f1>(
             ChaCha20Rng::seed_from_u64(3),
@@ -79,12 +78,40 @@ impl Fixture {
         let sharing = output.public().clone();
         let members: Vec<_> = members.iter().cloned().collect();
         let genesis = reshare::genesis_output(&sharing, &members).expect("a quorum sharing");
+        let shares = shares
+            .iter_pairs()
+            .map(|(k, s)| (k.clone(), s.clone()))
+            .collect();
+        Fixture::with_group(ctx, Some((sharing, shares, genesis))).await
+    }
+
+    /// A chain that generates its group on chain (`beacon_dkg = 1`): nothing dealt.
+    async fn generating(ctx: deterministic::Context) -> Fixture {
+        Fixture::with_group(ctx, None).await
+    }
+
+    /// Five staked validators and the dealt group, if any (else `beacon_dkg = 1`).
+    async fn with_group(
+        ctx: deterministic::Context,
+        dealt: Option<(
+            Sharing<Variant>,
+            BTreeMap<ed25519::PublicKey, Share>,
+            reshare::Output,
+        )>,
+    ) -> Fixture {
+        let mut chain = Chain::new(ctx, 5).await;
         let mut params = GenesisParams {
             minimum_validator_stake_wei: 100 * CBY,
             epoch_blocks: E,
             ..chain.params.clone()
         };
-        params.beacon_group_key = Some(sharing.public().encode().as_ref().try_into().expect("96"));
+        match &dealt {
+            Some((sharing, _, _)) => {
+                params.beacon_group_key =
+                    Some(sharing.public().encode().as_ref().try_into().expect("96"));
+            }
+            None => params.beacon_dkg = 1,
+        }
         chain.params = params.clone();
         let validators: Vec<GenesisValidator> = (0..5)
             .map(|i| GenesisValidator {
@@ -93,62 +120,29 @@ impl Fixture {
                 keys: keys_of(i),
             })
             .collect();
-        let g = genesis.clone();
+        let g = dealt.as_ref().map(|(_, _, g)| g.clone());
         chain
             .poke(|state, params, _| {
                 staking::apply_genesis(state, params, &validators).expect("validators");
-                reshare::apply_genesis(state, params, &g).expect("sharing");
+                if let Some(g) = &g {
+                    reshare::apply_genesis(state, params, g).expect("sharing");
+                }
             })
             .await;
         // The state holds block 1; a header stands in for it (and for block 0).
         let block0 = genesis_header(&params, 1_000, Hash32([0; 32]));
         let mut block1 = genesis_header(&params, 1_000, Hash32(chain.root()));
         block1.height = 1;
-        Fixture {
-            chain,
-            params,
-            sharing: Some(sharing),
-            shares: shares
-                .iter_pairs()
-                .map(|(k, s)| (k.clone(), s.clone()))
-                .collect(),
-            genesis: Some(genesis),
-            headers: vec![block0, block1],
-            state: None,
-        }
-    }
-
-    /// A chain that generates its group on chain (`beacon_dkg = 1`): nothing dealt.
-    async fn generating(ctx: deterministic::Context) -> Fixture {
-        let mut chain = Chain::new(ctx, 5).await;
-        let params = GenesisParams {
-            minimum_validator_stake_wei: 100 * CBY,
-            epoch_blocks: E,
-            beacon_dkg: 1,
-            ..chain.params.clone()
+        let (sharing, shares, genesis) = match dealt {
+            Some((sharing, shares, genesis)) => (Some(sharing), shares, Some(genesis)),
+            None => (None, BTreeMap::new(), None),
         };
-        chain.params = params.clone();
-        let validators: Vec<GenesisValidator> = (0..5)
-            .map(|i| GenesisValidator {
-                address: key(i).address(),
-                stake: 200 * CBY,
-                keys: keys_of(i),
-            })
-            .collect();
-        chain
-            .poke(|state, params, _| {
-                staking::apply_genesis(state, params, &validators).expect("validators");
-            })
-            .await;
-        let block0 = genesis_header(&params, 1_000, Hash32([0; 32]));
-        let mut block1 = genesis_header(&params, 1_000, Hash32(chain.root()));
-        block1.height = 1;
         Fixture {
             chain,
             params,
-            sharing: None,
-            shares: BTreeMap::new(),
-            genesis: None,
+            sharing,
+            shares,
+            genesis,
             headers: vec![block0, block1],
             state: None,
         }

@@ -388,6 +388,15 @@ impl World {
         }
     }
 
+    /// Start validator `i` as `v{i}` on its own channels (no routing, no twin), tips to its
+    /// coinbase.
+    async fn start_plain(&self, i: usize) -> SimNode {
+        let channels = self.channels(i, |_| None, None).await;
+        let channels = channels.into_iter().map(|(primary, _)| primary).collect();
+        self.start(i, &format!("v{i}"), self.coinbase(i), channels)
+            .await
+    }
+
     /// Where validator `i`'s tips go (a validator outside the genesis: `[0xC0 + i; 20]`).
     fn coinbase(&self, i: usize) -> Address {
         self.genesis
@@ -765,9 +774,7 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
             if byzantine {
                 continue;
             }
-            let channels = world.channels(i, |_| None, None).await;
-            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-            honest.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
+            honest.push(world.start_plain(i).await);
         }
         // Twins and mute validators run the node's code too; they are kept to the end of
         // the run but take no part in the assertions.
@@ -1221,9 +1228,7 @@ fn epochs_run(seed: u64) {
         world.link_all(&good_link(), |_, _| true).await;
         let mut nodes = Vec::new();
         for i in 0..=n {
-            let channels = world.channels(i, |_| None, None).await;
-            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-            nodes.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
+            nodes.push(world.start_plain(i).await);
         }
 
         // The fifth node's owner stakes from a dev account, with the node's keys.
@@ -1369,9 +1374,7 @@ fn reshare_run(seed: u64) {
         world.link_all(&good_link(), |_, _| true).await;
         let mut nodes = Vec::new();
         for i in 0..=n {
-            let channels = world.channels(i, |_| None, None).await;
-            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-            nodes.push(world.start(i, &format!("v{i}"), world.coinbase(i), channels).await);
+            nodes.push(world.start_plain(i).await);
         }
         let register = register_call(&world, joiner, &dev_account(9));
         assert!(submit(&nodes[1], register.encode()).await, "seed {seed}: register refused");
@@ -1472,13 +1475,7 @@ fn genesis_generation_run(seed: u64) {
         world.link_all(&good_link(), |_, _| true).await;
         let mut nodes = Vec::new();
         for i in 0..n {
-            let channels = world.channels(i, |_| None, None).await;
-            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-            nodes.push(
-                world
-                    .start(i, &format!("v{i}"), world.coinbase(i), channels)
-                    .await,
-            );
+            nodes.push(world.start_plain(i).await);
         }
         let start = world.context.current();
         loop {
@@ -1940,13 +1937,7 @@ fn catch_up_run(seed: u64, across: bool) {
         world.link_all(&good_link(), |_, _| true).await;
         let mut nodes = Vec::new();
         for i in 0..n {
-            let channels = world.channels(i, |_| None, None).await;
-            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-            nodes.push(
-                world
-                    .start(i, &format!("v{i}"), world.coinbase(i), channels)
-                    .await,
-            );
+            nodes.push(world.start_plain(i).await);
         }
         start_liar(&world, liar).await;
         // Re-execution is what these runs test (`sim_catch_up_from_a_snapshot` the other way).
@@ -2433,13 +2424,7 @@ fn snapshot_run(seed: u64, run: SnapshotRun) {
         world.link_all(&good_link(), |_, _| true).await;
         let mut nodes = Vec::new();
         for i in 0..late {
-            let channels = world.channels(i, |_| None, None).await;
-            let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-            nodes.push(
-                world
-                    .start(i, &format!("v{i}"), world.coinbase(i), channels)
-                    .await,
-            );
+            nodes.push(world.start_plain(i).await);
         }
         let lying = matches!(
             run,
