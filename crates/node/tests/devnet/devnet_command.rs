@@ -1,8 +1,9 @@
 //! `cowboyd devnet --validators 4` (issue 17): four real validator processes under one
 //! supervisor. Transactions sent to different validators are all included; a validator killed
 //! with `kill -9` is restarted and catches up; all four agree on every block hash and state
-//! root; SIGTERM stops everything, a restart on the same directory resumes the chain, and the
-//! validators do not outlive a supervisor killed with `kill -9`.
+//! root; SIGTERM stops everything, a restart on the same directory resumes the chain, SIGINT
+//! stops it as SIGTERM does (and it resumes again), and the validators do not outlive a
+//! supervisor killed with `kill -9`.
 
 use std::io::BufRead;
 use std::sync::mpsc;
@@ -219,6 +220,21 @@ fn devnet_command_runs_four_validators_survives_kill_9_and_resumes() {
     all_agree_through(&nodes, after);
     let to = nodes[1].rpc("cowboy_getAccount", json!([hex0x(&[0xEE; 20])]));
     assert_eq!(to["balance"], json!("12"));
+
+    // SIGINT (Ctrl-C in a terminal) stops it as SIGTERM does, and it resumes again.
+    devnet.signal("-INT");
+    let mut devnet = devnet;
+    let status = devnet.child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    for node in &nodes {
+        wait_gone(node);
+    }
+    drop(devnet);
+    let devnet = Devnet::start(dir.path(), rpc, p2p);
+    let (_, nodes) = devnet.validators(rpc);
+    let resumed = transfers_round_the_validators(&nodes, 12..16);
+    assert!(resumed > after, "the chain went on after SIGINT");
+    all_agree_through(&nodes, resumed);
 
     // The supervisor killed with kill -9: its validators exit too (their stdin pipe closes).
     devnet.signal("-9");

@@ -1,4 +1,5 @@
-//! Proof of stake over real `cowboyd` processes on loopback (issue 17): with 40-block epochs
+//! Proof of stake over real `cowboyd` processes on loopback (issue 17; at the end the leaver's
+//! owner withdraws its unbonded stake): with 40-block epochs
 //! and a threshold beacon the genesis validators generate on chain (`beacon_dkg = 1`: epoch
 //! 0's key generation, nothing dealt; if it fails, epoch `e1` generates among its set), a
 //! fifth node's owner stakes it in and a genesis validator's owner signals exit, both sent at
@@ -93,6 +94,8 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
             // possible validator) still fits a block in a p2p message (the genesis check).
             "minimum_validator_stake_wei": "10000000000000000000000",
             "beacon_dkg": "1",
+            // Short enough that the leaver's stake is free by the end.
+            "unbonding_period_secs": "20",
         });
         // The joiner's owner stakes 10,000 CBY and pays fees; the leaver's owner (its coinbase,
         // so its validator address) pays the exit's fee.
@@ -262,6 +265,36 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
         "epoch {}'s set {set2:?}",
         e1 + 1
     );
+
+    // The leaver's owner takes the stake back: unbonded and out of the set, its record goes
+    // and the stake is paid to it.
+    let balance = |n: &Node| -> u128 {
+        let a = n.rpc("cowboy_getAccount", json!([leaver_addr]));
+        a["balance"]
+            .as_str()
+            .unwrap_or("0")
+            .parse()
+            .expect("a balance")
+    };
+    let record = running[0].rpc("cowboy_getValidator", json!([leaver_addr]));
+    assert_eq!(record["status"], json!("unbonding"), "the leaver: {record}");
+    let stake: u128 = match &record["stake"] {
+        Json::String(s) => s.parse().expect("a stake"),
+        other => u128::from(other.as_u64().expect("a stake")),
+    };
+    let before = balance(&running[0]);
+    let withdraw = staking_tx(&running[0], &leaver_owner, "withdraw", Vec::new(), 0);
+    let w = submit_and_wait(&running[0], &withdraw);
+    assert_eq!(w["success"], json!(true), "withdraw: {w}");
+    let after = balance(&running[0]);
+    // The stake back, less the withdrawal's fee (far below one CBY).
+    assert!(
+        after > before && after - before + 10u128.pow(18) > stake,
+        "the leaver got {} back, its stake is {stake}",
+        after.saturating_sub(before)
+    );
+    let gone = running[0].rpc("cowboy_getValidator", json!([leaver_addr]));
+    assert_eq!(gone, Json::Null, "the leaver's record after withdrawing");
 }
 
 /// The last 40 lines of a log.
