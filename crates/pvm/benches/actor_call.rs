@@ -1,7 +1,9 @@
 //! Benchmark: the cost of one actor invocation and of its parts — compiling the actor and the
 //! SDK, creating a VM, and a whole `actor::invoke` of the example token's `transfer` against an
 //! in-memory host. Run with `cargo bench -p cowboy-pvm --bench actor_call`. Prints a table;
-//! asserts nothing about speed.
+//! asserts nothing about speed. The same run then times the same two invocations on
+//! `python3` in-process (`benches/actor_call_peer.py`: the real token and SDK over a Python
+//! host, no sandbox, no metering) and prints PVM ÷ CPython.
 //!
 //! `ACTOR_CALL_ONLY=transfer` or `=empty` runs only 2,000 invocations of that kind and prints
 //! nothing, for an instruction profile of one kind of call:
@@ -195,4 +197,36 @@ fn run() {
         "\ncycles per token.transfer invocation: {cycles}; invocations/s: {:.0}",
         1e6 / call
     );
+    match cpython_peer() {
+        Ok(peer) => {
+            println!("\nThe CPython peer, same run (benches/actor_call_peer.py):\n");
+            println!("| invocation | PVM µs | CPython µs | PVM ÷ CPython |");
+            println!("|---|---|---|---|");
+            for (kind, pvm) in [("transfer", call), ("empty", empty)] {
+                if let Some(py) = peer.get(kind) {
+                    println!("| {kind} | {pvm:.1} | {py:.1} | {:.2} |", pvm / py);
+                }
+            }
+        }
+        Err(e) => println!("\nno CPython peer: {e}"),
+    }
+}
+
+/// Run the peer script and read its `<kind> <µs>` lines.
+fn cpython_peer() -> Result<BTreeMap<String, f64>, String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/actor_call_peer.py");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .output()
+        .map_err(|e| format!("cannot run python3: {e}"))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let (kind, us) = l.split_once(' ')?;
+            Some((kind.to_string(), us.parse().ok()?))
+        })
+        .collect())
 }
