@@ -227,6 +227,7 @@ impl CatchUp {
         announce: Announce,
     ) -> CatchUp {
         let (targets, queue) = mpsc::channel(TARGET_QUEUE);
+        let bad_sources = crate::snapshot_sync::BadSources::counting(announce.bad_sources_metric());
         let task = Task {
             chain,
             sync,
@@ -234,7 +235,7 @@ impl CatchUp {
             arrived,
             announce,
             source: None,
-            bad_sources: Default::default(),
+            bad_sources,
         };
         context
             .child("catchup")

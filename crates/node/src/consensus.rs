@@ -286,6 +286,11 @@ pub struct Announce {
 }
 
 impl Announce {
+    /// The counter of peers marked bad snapshot sources (`snapshot_sync::BadSources`).
+    pub fn bad_sources_metric(&self) -> commonware_runtime::telemetry::metrics::Counter {
+        self.metrics.snapshot_bad_sources.clone()
+    }
+
     /// `done` was finalized (oldest first), taking `took`, now `now`.
     pub fn finalized(
         &self,

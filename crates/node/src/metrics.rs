@@ -14,6 +14,8 @@
 //! | `cowboy_rpc_latency_seconds` | histogram | JSON-RPC call latency |
 //! | `cowboy_gossip_admitted_total` | counter | transactions from peers admitted to the mempool |
 //! | `cowboy_gossip_dropped_total` | counter | transactions from peers dropped (seen, invalid, refused) |
+//! | `cowboy_sync_dropped_total` | counter | sync messages from peers dropped (malformed, unasked for, refused) |
+//! | `cowboy_snapshot_bad_sources_total` | counter | times a peer was marked a bad state-snapshot source (operations that do not verify, or misbehaviour while one was fetched) |
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -46,6 +48,8 @@ pub struct Metrics {
     pub gossip_dropped: Counter,
     /// Sync messages from peers dropped: malformed, unasked for, or refused once checked.
     pub sync_dropped: Counter,
+    /// Times a peer was marked a bad state-snapshot source (`snapshot_sync::BadSources`).
+    pub snapshot_bad_sources: Counter,
 }
 
 impl Metrics {
@@ -97,6 +101,12 @@ impl Metrics {
             sync_dropped: context.register(
                 "sync_dropped",
                 "sync messages from peers dropped (malformed, unasked for, refused once checked)",
+                raw::Counter::default(),
+            ),
+            snapshot_bad_sources: context.register(
+                "snapshot_bad_sources",
+                "times a peer was marked a bad state-snapshot source (operations that do not \
+                 verify, or misbehaviour while a snapshot was fetched)",
                 raw::Counter::default(),
             ),
         }

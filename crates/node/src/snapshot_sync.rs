@@ -131,15 +131,26 @@ pub const MAX_SOURCE_TRIES: usize = 4;
 /// operations failed verification, or that sent malformed or unasked messages while a
 /// snapshot was fetched, each for [`BAD_SOURCE_AVOID`] from its last fault, at most
 /// [`MAX_BAD_SOURCES`] (keyed by the peer's public key). Kept in memory only: a restart
-/// forgets it.
-#[derive(Debug, Default)]
+/// forgets it; every marking counts in the `snapshot_bad_sources` metric, which outlives
+/// nothing either but shows an operator that peers are lying.
+#[derive(Debug)]
 pub struct BadSources {
     until: BTreeMap<Peer, SystemTime>,
+    marked: commonware_runtime::telemetry::metrics::Counter,
 }
 
 impl BadSources {
+    /// An empty memory whose markings count in `marked`.
+    pub fn counting(marked: commonware_runtime::telemetry::metrics::Counter) -> Self {
+        BadSources {
+            until: BTreeMap::new(),
+            marked,
+        }
+    }
+
     /// Remember `peer` as a bad source from `now` for [`BAD_SOURCE_AVOID`].
     pub fn mark(&mut self, peer: Peer, now: SystemTime) {
+        self.marked.inc();
         self.until.retain(|_, until| *until > now);
         if !self.until.contains_key(&peer) && self.until.len() >= MAX_BAD_SOURCES {
             // Forget the one whose time ends first (the lowest key among equals).
@@ -1121,9 +1132,13 @@ mod tests {
             .map(|k| k.public_key())
             .collect();
         let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
-        let mut bad = BadSources::default();
+        let marked = commonware_runtime::telemetry::metrics::Counter::detached(
+            commonware_runtime::telemetry::metrics::raw::Counter::default(),
+        );
+        let mut bad = BadSources::counting(marked.clone());
         assert!(bad.is_empty() && !bad.is_bad(&peers[0], t0));
         bad.mark(peers[0].clone(), t0);
+        assert_eq!(marked.get(), 1, "each marking counts in the metric");
         assert!(bad.is_bad(&peers[0], t0));
         assert!(bad.is_bad(&peers[0], t0 + BAD_SOURCE_AVOID - Duration::from_secs(1)));
         assert!(
