@@ -2539,6 +2539,10 @@ fn snapshot_run(seed: u64, run: SnapshotRun) {
                 !times.is_empty(),
                 "seed {seed}: the lying peer was never asked for operations"
             );
+            assert!(
+                nodes[late].validator.metrics.snapshot_bad_sources.get() >= 1,
+                "seed {seed}: the lying source was not counted"
+            );
             // Once refused, it is not asked again (in a later stall).
             let (first, last) = (times[0], times[times.len() - 1]);
             assert!(
