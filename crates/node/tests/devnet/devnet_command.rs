@@ -131,6 +131,33 @@ fn kill9(pid: u32) {
     assert!(ok);
 }
 
+/// Send `signal` to the supervisor: it exits successfully and every validator with it.
+fn stop_cleanly(mut devnet: Devnet, signal: &str, nodes: &[Node]) {
+    devnet.signal(signal);
+    let status = devnet.child.wait().unwrap();
+    assert!(status.success(), "after {signal}: {status}");
+    for node in nodes {
+        wait_gone(node);
+    }
+}
+
+/// Start the devnet again on `dir`: its chain goes on past `last` with the transfers of
+/// `nonces`, and every validator agrees; the devnet, its validators and the new height.
+fn resume(
+    dir: &Path,
+    rpc: u16,
+    p2p: u16,
+    nonces: std::ops::Range<u64>,
+    last: u64,
+) -> (Devnet, Vec<Node>, u64) {
+    let devnet = Devnet::start(dir, rpc, p2p);
+    let (_, nodes) = devnet.validators(rpc);
+    let after = transfers_round_the_validators(&nodes, nonces);
+    assert!(after > last, "the chain went on from where it stopped");
+    all_agree_through(&nodes, after);
+    (devnet, nodes, after)
+}
+
 /// Send transfers of 1 with nonces `nonces` from dev key 0, nonce `n` to validator `n % 4`,
 /// and wait until `nodes[0]` has their receipts; the highest block holding one.
 fn transfers_round_the_validators(nodes: &[Node], nonces: std::ops::Range<u64>) -> u64 {
@@ -202,39 +229,16 @@ fn devnet_command_runs_four_validators_survives_kill_9_and_resumes() {
     let to = nodes[2].rpc("cowboy_getAccount", json!([hex0x(&[0xEE; 20])]));
     assert_eq!(to["balance"], json!("8"));
 
-    // SIGTERM stops the supervisor and every validator.
-    devnet.signal("-TERM");
-    let mut devnet = devnet;
-    let status = devnet.child.wait().unwrap();
-    assert!(status.success(), "{status}");
-    for node in &nodes {
-        wait_gone(node);
-    }
-    drop(devnet);
-
-    // Started again on the same directory, the network resumes its chain.
-    let devnet = Devnet::start(dir.path(), rpc, p2p);
-    let (_, nodes) = devnet.validators(rpc);
-    let after = transfers_round_the_validators(&nodes, 8..12);
-    assert!(after > last, "the chain went on from where it stopped");
-    all_agree_through(&nodes, after);
+    // SIGTERM stops the supervisor and every validator; started again on the same directory,
+    // the network resumes its chain.
+    stop_cleanly(devnet, "-TERM", &nodes);
+    let (devnet, nodes, after) = resume(dir.path(), rpc, p2p, 8..12, last);
     let to = nodes[1].rpc("cowboy_getAccount", json!([hex0x(&[0xEE; 20])]));
     assert_eq!(to["balance"], json!("12"));
 
     // SIGINT (Ctrl-C in a terminal) stops it as SIGTERM does, and it resumes again.
-    devnet.signal("-INT");
-    let mut devnet = devnet;
-    let status = devnet.child.wait().unwrap();
-    assert!(status.success(), "{status}");
-    for node in &nodes {
-        wait_gone(node);
-    }
-    drop(devnet);
-    let devnet = Devnet::start(dir.path(), rpc, p2p);
-    let (_, nodes) = devnet.validators(rpc);
-    let resumed = transfers_round_the_validators(&nodes, 12..16);
-    assert!(resumed > after, "the chain went on after SIGINT");
-    all_agree_through(&nodes, resumed);
+    stop_cleanly(devnet, "-INT", &nodes);
+    let (devnet, nodes, _) = resume(dir.path(), rpc, p2p, 12..16, after);
 
     // The supervisor killed with kill -9: its validators exit too (their stdin pipe closes).
     devnet.signal("-9");
