@@ -149,6 +149,17 @@ pub fn record_generated(
     put_value(&mut s, &generated_key(), &v).map_err(state_err)
 }
 
+/// The schedule when it does not depend on state: `Some(schedule)` on a chain whose group
+/// was dealt (`beacon_group_key`) or that has no beacon; `None` on a chain that generates its
+/// group, whose schedule is read from state ([`schedule`]).
+pub fn fixed_schedule(params: &GenesisParams) -> Option<Option<Schedule>> {
+    match params.beacon_group_key {
+        Some(group_key) => Some(Some(Schedule { group_key, from: 1 })),
+        None if params.beacon_by_dkg() => None,
+        None => Some(None),
+    }
+}
+
 /// The beacon in the state of a block at `height` (its parent's state, or any later one on
 /// its chain: see the module docs). `None`: no beacon yet, or none on this chain.
 pub fn schedule(
@@ -156,11 +167,8 @@ pub fn schedule(
     params: &GenesisParams,
     height: u64,
 ) -> SResult<Option<Schedule>> {
-    if let Some(group_key) = params.beacon_group_key {
-        return Ok(Some(Schedule { group_key, from: 1 }));
-    }
-    if !params.beacon_by_dkg() {
-        return Ok(None);
+    if let Some(fixed) = fixed_schedule(params) {
+        return Ok(fixed);
     }
     let mut s = raw(state, params, height);
     get_value(&mut s, &generated_key())
@@ -174,11 +182,8 @@ pub async fn committed_schedule<E: Context>(
     db: &StateDb<E>,
     params: &GenesisParams,
 ) -> SResult<Option<Schedule>> {
-    if let Some(group_key) = params.beacon_group_key {
-        return Ok(Some(Schedule { group_key, from: 1 }));
-    }
-    if !params.beacon_by_dkg() {
-        return Ok(None);
+    if let Some(fixed) = fixed_schedule(params) {
+        return Ok(fixed);
     }
     let Some(bytes) = db
         .storage(&STAKING.0, &generated_key())

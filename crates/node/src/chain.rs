@@ -608,6 +608,10 @@ impl<E: Context> Chain<E> {
         state: Option<&Arc<Staged>>,
         height: u64,
     ) -> CResult<Option<cowboy_exec::beacon::Schedule>> {
+        // A dealt group's schedule (or none) needs no state: no view is opened for it.
+        if let Some(fixed) = cowboy_exec::beacon::fixed_schedule(&self.genesis.params) {
+            return Ok(fixed);
+        }
         let mut view = cowboy_exec::BlockState::new(self.state.batch_on(state));
         Ok(cowboy_exec::beacon::schedule(
             &mut view,
