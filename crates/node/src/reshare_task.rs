@@ -176,8 +176,10 @@ impl<E: Runtime> Task<E> {
         }
         let mut out = Vec::new();
         let (epoch, offset) = ((head + 1) / e, (head + 1) % e);
-        // Epoch 0 runs a round only on a chain that generates its group (exec's rule says).
-        if offset <= e / 2 && self.looked_up != Some(epoch) {
+        // Epoch 0 runs a round only on a chain that generates its group (exec's rule); a
+        // dealt chain reads nothing here before epoch 1, as it always did.
+        let may_run = epoch >= 1 || self.cfg.params.beacon_by_dkg();
+        if may_run && offset <= e / 2 && self.looked_up != Some(epoch) {
             match self.start_round(reader, epoch).await {
                 Ok(()) => self.looked_up = Some(epoch),
                 Err(error) => tracing::warn!(epoch, %error, "cannot read the reshare round"),
