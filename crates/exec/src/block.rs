@@ -34,7 +34,8 @@ use cowboy_state::{Changes, Context, Staged, StateDb};
 use cowboy_types::block::Block;
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::{
-    block_receipts_root, Address, Hash32, Receipt, TimerExecution, Transaction, VoteRecord,
+    block_receipts_root, Address, Hash32, HookEvents, Receipt, TimerExecution, Transaction,
+    VoteRecord,
 };
 
 use crate::apply::{check_stateless, BlockExecutor, BlockUsage, CheckedTx, TxInvalid};
@@ -68,6 +69,8 @@ pub struct BlockOutcome {
     pub receipts: Vec<Receipt>,
     /// The timers delivered in `begin_block` (and those dropped), in delivery order.
     pub timers: Vec<TimerExecution>,
+    /// The events of the block's system hooks (a downtime jailing, an epoch boundary).
+    pub hooks: HookEvents,
     /// The sender of each transaction, in block order (recovered once, on the way in; stores
     /// and indexes need them without recovering signatures again).
     pub senders: Vec<Address>,
@@ -96,6 +99,7 @@ pub struct Lifecycle<'p> {
     exec: BlockExecutor<'p>,
     receipts: Vec<Receipt>,
     timers: Vec<TimerExecution>,
+    hooks: HookEvents,
     senders: Vec<Address>,
 }
 
@@ -109,11 +113,10 @@ impl<'p> Lifecycle<'p> {
         env: BlockEnv,
         votes: &CheckedVotes,
     ) -> SResult<Self> {
-        // A downtime jailing has no receipt to carry its event: the validator's record
-        // (`jailed_until`) shows it.
-        count_missed(state, params, env.height, votes)?;
+        // A downtime jailing's event is the first of the block's hook events.
+        let mut begin = count_missed(state, params, env.height, votes)?;
         // Begin hooks mint nothing (rewards are minted at the end of the block).
-        crate::system::run_hooks(state, params, &env, false)?;
+        crate::system::run_hooks(state, params, &env, false, &mut begin)?;
         let mut exec = BlockExecutor::new(params, env);
         let timers = crate::timers::deliver::deliver(state, &mut exec)?;
         Ok(Lifecycle {
@@ -121,6 +124,10 @@ impl<'p> Lifecycle<'p> {
             exec,
             receipts: Vec::new(),
             timers,
+            hooks: HookEvents {
+                begin,
+                end: Vec::new(),
+            },
             senders: Vec::new(),
         })
     }
@@ -139,10 +146,15 @@ impl<'p> Lifecycle<'p> {
     }
 
     /// `end_block`: the system actors' end hooks, then the next basefees.
-    pub fn end<E: Context>(self, state: &mut BlockState<'_, E>) -> SResult<BlockOutcome> {
+    pub fn end<E: Context>(mut self, state: &mut BlockState<'_, E>) -> SResult<BlockOutcome> {
         let env = *self.exec.env();
-        let minted = crate::system::run_hooks(state, self.params, &env, true)?;
-        crate::reshare::end_block(state, self.params, env.height)?;
+        let end = &mut self.hooks.end;
+        let minted = crate::system::run_hooks(state, self.params, &env, true, end)?;
+        end.append(&mut crate::reshare::end_block(
+            state,
+            self.params,
+            env.height,
+        )?);
         let mut usage = self.exec.usage().clone();
         // Added to what the block minted already (a dev chain's set-balance transactions).
         usage.minted = usage.minted.saturating_add(minted);
@@ -150,6 +162,7 @@ impl<'p> Lifecycle<'p> {
         Ok(BlockOutcome {
             receipts: self.receipts,
             timers: self.timers,
+            hooks: self.hooks,
             senders: self.senders,
             usage,
             next_basefees: next,
@@ -388,6 +401,8 @@ pub struct Executed {
     pub receipts: Vec<Receipt>,
     /// The timers delivered (and dropped) in `begin_block`.
     pub timers: Vec<TimerExecution>,
+    /// The events of its system hooks.
+    pub hooks: HookEvents,
     /// The sender of each transaction.
     pub senders: Vec<Address>,
 }
@@ -407,7 +422,7 @@ async fn summarize<E: Context>(
         .await
         .map_err(StateFailure::State)?;
     let summary = ExecutedSummary {
-        receipts_root: block_receipts_root(&outcome.timers, &outcome.receipts),
+        receipts_root: block_receipts_root(&outcome.timers, &outcome.receipts, &outcome.hooks),
         cycles_used: outcome.usage.cycles,
         cells_used: outcome.usage.cells,
         state_root: Hash32(staged.root()),
@@ -511,6 +526,7 @@ pub async fn propose<E: Context>(
             state,
             receipts: built.outcome.receipts,
             timers: built.outcome.timers,
+            hooks: built.outcome.hooks,
             senders: built.outcome.senders,
         },
         skipped: built.skipped,
@@ -590,6 +606,7 @@ pub async fn verify<E: Context>(
         state,
         receipts: outcome.receipts,
         timers: outcome.timers,
+        hooks: outcome.hooks,
         senders: outcome.senders,
     }))
 }

@@ -66,6 +66,7 @@ use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::{GenesisParams, BEACON_KEY_BYTES};
 use cowboy_types::hash::keccak256_concat;
 use cowboy_types::system::STAKING;
+use cowboy_types::Event;
 
 pub use cowboy_types::block::{MAX_DEALER_LOGS, MAX_DEALER_LOG_BYTES};
 
@@ -688,18 +689,22 @@ pub fn round_transcript(round: u64, logs: &[Vec<u8>]) -> Transcript {
 
 /// The `end_block` of block `height`: at the round's last height, decide it (see the module
 /// docs).
-pub fn end_block(state: &mut dyn SystemState, params: &GenesisParams, height: u64) -> SResult<()> {
+pub fn end_block(
+    state: &mut dyn SystemState,
+    params: &GenesisParams,
+    height: u64,
+) -> SResult<Vec<Event>> {
     // Most blocks decide nothing: told from the height alone, before any state is read (the
     // stored output's decoding checks every point of its polynomial).
     let e = params.epoch_blocks;
     if !params.has_beacon() || e < 2 || height % e != e / 2 {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let Some(round) = round(state, params, height)? else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     if height != round.last {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let mut s = raw(state, params, height);
     let logs = match load_logs(&mut s)? {
@@ -721,6 +726,7 @@ pub fn end_block(state: &mut dyn SystemState, params: &GenesisParams, height: u6
         existing.is_none_or(|k| k == key).then_some((o, key))
     });
     let ok = output.is_some();
+    let group_key = output.as_ref().map(|(_, key)| key.to_vec());
     let mut s = raw(state, params, height);
     if let Some((output, key)) = output {
         store_output(&mut s, round.round, &output)?;
@@ -734,7 +740,26 @@ pub fn end_block(state: &mut dyn SystemState, params: &GenesisParams, height: u6
         &key(&["reshare", "outcome"]),
         &Value::Array(vec![Value::Uint(round.round), Value::Uint(u64::from(ok))]),
     )
-    .map_err(state_err)
+    .map_err(state_err)?;
+    // Which round decided what: a generation (no group before it) or a reshare, and the
+    // group key in force after it (unchanged by a reshare; none after a failed generation).
+    let text = |t: &str| Value::Text(t.into());
+    s.emit(
+        "BeaconRoundDecided",
+        Value::Map(vec![
+            (text("round"), Value::Uint(round.round)),
+            (text("generation"), Value::Bool(existing.is_none())),
+            (text("success"), Value::Bool(ok)),
+            (
+                text("group_key"),
+                group_key
+                    .or(existing.map(|k| k.to_vec()))
+                    .map_or(Value::Null, Value::Bytes),
+            ),
+        ]),
+    )
+    .map_err(state_err)?;
+    Ok(s.events)
 }
 
 /// The newest decided round in the block's state and whether it succeeded.

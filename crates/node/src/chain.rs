@@ -48,7 +48,7 @@ use cowboy_state::verifier::Account;
 use cowboy_state::{destroy_partitions, BlockStore, Context, Staged, StateConfig, StateDb};
 use cowboy_types::block::{Block, BlockHeader};
 use cowboy_types::system::STAKING;
-use cowboy_types::{Address, Hash32, Receipt, VoteRecord};
+use cowboy_types::{Address, Hash32, HookEvents, Receipt, VoteRecord};
 use tokio::sync::{broadcast, watch};
 
 use crate::genesis::Genesis;
@@ -167,6 +167,8 @@ pub struct Finalized {
     pub receipts: Vec<Receipt>,
     /// The timers delivered in its `begin_block`.
     pub timers: Vec<cowboy_types::TimerExecution>,
+    /// The events of its system hooks.
+    pub hooks: HookEvents,
 }
 
 struct Pending {
@@ -884,6 +886,7 @@ impl<E: Context> Chain<E> {
             state,
             receipts,
             timers,
+            hooks,
             senders,
         } = match p.executed {
             Some(e) => e,
@@ -903,7 +906,7 @@ impl<E: Context> Chain<E> {
             hash,
             &block,
             &state,
-            (&receipts[..], &timers[..], &senders[..]),
+            (&receipts[..], &timers[..], &hooks, &senders[..]),
         )
         .await?;
         self.head = Head {
@@ -959,6 +962,7 @@ impl<E: Context> Chain<E> {
             hash: *hash,
             receipts,
             timers,
+            hooks,
         });
         let _ = self.finalized_tx.send(finalized.clone());
         self.publish_reader();
@@ -1045,6 +1049,7 @@ impl<E: Context> Chain<E> {
                 state: staged,
                 receipts,
                 timers,
+                hooks,
                 senders,
             } = executed;
             store_block(
@@ -1053,7 +1058,7 @@ impl<E: Context> Chain<E> {
                 &block_hash,
                 &block,
                 &staged,
-                (&receipts[..], &timers[..], &senders[..]),
+                (&receipts[..], &timers[..], &hooks, &senders[..]),
             )
             .await?;
             parent = Head {
@@ -1280,7 +1285,7 @@ impl<E: Context> Chain<E> {
         // No receipts, timer executions or transaction index: they come from executing the
         // block, which this node did not (RPC answers `BeforeSnapshot` for them).
         blocks
-            .append(height, hash.0, &block.encode(), &[], &[], &[])
+            .append(height, hash.0, &block.encode(), &[], &[], &[], None)
             .await?;
         let mut hashes = below;
         hashes.push(hash);
@@ -1468,7 +1473,15 @@ async fn init_genesis<E: Context>(
             dealer_logs: Vec::new(),
         };
         blocks
-            .append(0, block.header.hash().0, &block.encode(), &[], &[], &[])
+            .append(
+                0,
+                block.header.hash().0,
+                &block.encode(),
+                &[],
+                &[],
+                &[],
+                None,
+            )
             .await?;
     }
     Ok(())
@@ -1483,7 +1496,12 @@ async fn store_block<E: Context>(
     hash: &Hash32,
     block: &Block,
     staged: &Staged,
-    (receipts, timers, senders): (&[Receipt], &[cowboy_types::TimerExecution], &[Address]),
+    (receipts, timers, hooks, senders): (
+        &[Receipt],
+        &[cowboy_types::TimerExecution],
+        &HookEvents,
+        &[Address],
+    ),
 ) -> CResult<()> {
     let height = block.header.height;
     let tx_hashes: Vec<[u8; 32]> = block.transactions.iter().map(|t| t.hash().0).collect();
@@ -1497,6 +1515,7 @@ async fn store_block<E: Context>(
         .iter()
         .map(|t| TimerRecord::encode(hash, t))
         .collect();
+    let hook_record = (!hooks.is_empty()).then(|| hooks.encode());
     blocks
         .append(
             height,
@@ -1505,6 +1524,7 @@ async fn store_block<E: Context>(
             &tx_hashes,
             &encoded,
             &timer_records,
+            hook_record.as_deref(),
         )
         .await?;
     let root = state.commit_staged(staged).await?;

@@ -39,7 +39,7 @@ use cowboy_exec::{
 use cowboy_state::verifier::Account;
 use cowboy_state::{BlockStore, Context, StateDb, StateError};
 use cowboy_types::block::{Block, Receipt};
-use cowboy_types::{Address, Hash32, TimerExecution, Transaction};
+use cowboy_types::{Address, Hash32, HookEvents, TimerExecution, Transaction};
 
 use crate::chain::{CResult, ChainError, Head};
 use crate::genesis::Genesis;
@@ -234,6 +234,18 @@ impl<E: Context> Reader<E> {
             out.push(TimerRecord::decode(&r)?);
         }
         Ok(out)
+    }
+
+    /// The events of a finalized block's system hooks (empty: they emitted none).
+    pub async fn hook_events(&self, height: u64) -> CResult<HookEvents> {
+        if !self.visible(height) {
+            return Ok(HookEvents::default());
+        }
+        self.held(height, true)?;
+        Ok(match self.blocks.hook_events(height).await? {
+            Some(bytes) => HookEvents::decode(&bytes)?,
+            None => HookEvents::default(),
+        })
     }
 
     /// The pending timer `id` at the snapshot. Blocking: call it on a worker thread.

@@ -22,7 +22,7 @@ use std::time::Instant;
 use cowboy_exec::system::dispatcher::candidates_page_max;
 use cowboy_exec::timers::Timer;
 use cowboy_exec::{Simulation, TxInvalid};
-use cowboy_types::block::{Block, Event, Receipt, TimerExecution};
+use cowboy_types::block::{Block, Event, HookEvents, Receipt, TimerExecution};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::json::to_json;
 use cowboy_types::system::{
@@ -461,6 +461,15 @@ fn timer_event_json(e: &Event, height: u64, x: &TimerExecution, index: usize) ->
     v["transactionHash"] = Json::Null;
     v["timerId"] = json!(x.timer_id);
     v["timerExecutionHash"] = hash_json(&x.hash());
+    v
+}
+
+/// An event of a block's system hooks as JSON: an event object with no transaction, and
+/// `hook` naming the phase (`begin` or `end`) whose `index`-th event it is.
+fn hook_event_json(e: &Event, height: u64, phase: &str, index: usize) -> Json {
+    let mut v = event_json(e, height, &Hash32([0; 32]), index);
+    v["transactionHash"] = Json::Null;
+    v["hook"] = json!(phase);
     v
 }
 
@@ -1034,13 +1043,7 @@ pub fn module(
         .await?
     });
     method!("cowboy_getTimerExecutions", |a, s, e| {
-        let height = match arg(&a, 0, "params[0]")? {
-            Json::String(t) if t == "latest" => None,
-            v => Some(
-                v.as_u64()
-                    .ok_or_else(|| invalid("params[0]", "expected a height or \"latest\""))?,
-            ),
-        };
+        let height = tag_height(&a)?;
         s.on_worker(client_of(e), move |r: SharedReader| {
             let height = height.unwrap_or(r.head.header.height);
             Some(block_on(async {
@@ -1055,6 +1058,28 @@ pub fn module(
                         .map(|(i, t)| timer_execution_json(height, &t.block_hash, i, &t.execution))
                         .collect(),
                 ))
+            }))
+        })
+        .await?
+    });
+    method!("cowboy_getHookEvents", |a, s, e| {
+        let height = tag_height(&a)?;
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            let height = height.unwrap_or(r.head.header.height);
+            Some(block_on(async {
+                if height > r.head.header.height {
+                    return Ok(Json::Null);
+                }
+                let hooks = r.hook_events(height).await.map_err(internal)?;
+                let list = |phase: &'static str, events: &[Event]| -> Json {
+                    (events.iter().enumerate())
+                        .map(|(i, e)| hook_event_json(e, height, phase, i))
+                        .collect()
+                };
+                Ok(json!({
+                    "begin": list("begin", &hooks.begin),
+                    "end": list("end", &hooks.end),
+                }))
             }))
         })
         .await?
@@ -1176,7 +1201,8 @@ pub fn module(
                     };
                     let receipts = r.receipts(height).await.map_err(internal)?;
                     let timers = executions(&r, height).await?;
-                    out.extend(filter.matches(&block, &timers, &receipts));
+                    let hooks = r.hook_events(height).await.map_err(internal)?;
+                    out.extend(filter.matches(&block, &timers, &receipts, &hooks));
                 }
                 Ok(Json::Array(out))
             }))
@@ -1303,6 +1329,17 @@ async fn submit(
     }
 }
 
+/// A block tag in `params[0]`: a height, or `"latest"` (`None`).
+fn tag_height(a: &[Json]) -> Result<Option<u64>, ErrorObjectOwned> {
+    match arg(a, 0, "params[0]")? {
+        Json::String(t) if t == "latest" => Ok(None),
+        v => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| invalid("params[0]", "expected a height or \"latest\"")),
+    }
+}
+
 /// The timer executions of finalized block `height`, in the order they ran.
 async fn executions(r: &Reader<Ctx>, height: u64) -> Result<Vec<TimerExecution>, ErrorObjectOwned> {
     Ok(r.timer_executions(height)
@@ -1399,10 +1436,24 @@ impl EventFilter {
             && self.topic.as_ref().is_none_or(|t| *t == e.topic)
     }
 
-    /// The matching events of a block: its timers' first (they run in `begin_block`), then its
-    /// transactions'.
-    fn matches(&self, block: &Block, timers: &[TimerExecution], receipts: &[Receipt]) -> Vec<Json> {
-        let mut out = Vec::new();
+    /// The matching events of a block in the order they were emitted: its `begin_block`
+    /// hooks', its timers' (they run in `begin_block` too), its transactions', then its
+    /// `end_block` hooks'.
+    fn matches(
+        &self,
+        block: &Block,
+        timers: &[TimerExecution],
+        receipts: &[Receipt],
+        hooks: &HookEvents,
+    ) -> Vec<Json> {
+        let height = block.header.height;
+        let hook_events = |phase: &'static str, events: &[Event]| -> Vec<Json> {
+            (events.iter().enumerate())
+                .filter(|(_, e)| self.keeps(e))
+                .map(|(i, e)| hook_event_json(e, height, phase, i))
+                .collect()
+        };
+        let mut out = hook_events("begin", &hooks.begin);
         for x in timers {
             for (i, e) in x.receipt.events.iter().enumerate() {
                 if self.keeps(e) {
@@ -1419,6 +1470,7 @@ impl EventFilter {
                 out.push(event_json(e, block.header.height, &hash, i));
             }
         }
+        out.extend(hook_events("end", &hooks.end));
         out
     }
 }
@@ -1486,7 +1538,7 @@ async fn subscribe(
             let sink = pending.accept().await.map_err(SubError::from)?;
             loop {
                 let f = next_block(&mut finalized).await?;
-                for ev in filter.matches(&f.block, &f.timers, &f.receipts) {
+                for ev in filter.matches(&f.block, &f.timers, &f.receipts, &f.hooks) {
                     send(&sink, &ev).await?;
                 }
             }

@@ -1,8 +1,9 @@
-//! The ledger of finalized blocks with their receipts, timer executions and a transaction index
+//! The ledger of finalized blocks with their receipts, timer executions, hook events and a
+//! transaction index
 //! (whitepaper "Storage and State Persistence": "The Ledger: Append-only log of blocks";
 //! "Auxiliary Indexes ... transaction hashes").
 //!
-//! Four commonware-storage *immutable archives* (write-once stores addressed by an index and a
+//! Five commonware-storage *immutable archives* (write-once stores addressed by an index and a
 //! key, built for finalized chain data):
 //!
 //! | archive | index | key | value |
@@ -11,6 +12,7 @@
 //! | `receipts` | `height << 24 ‖ i` | tx hash | receipt bytes of the block's `i`-th transaction |
 //! | `txs` | `height << 24 ‖ i` | tx hash | `height (u64 BE) ‖ i (u32 BE)` |
 //! | `timers` | `height << 24 ‖ i` | execution hash | the block's `i`-th timer execution |
+//! | `hooks` | height | block hash | the events of the block's system hooks, if any |
 //!
 //! Blocks, receipts and timer executions are opaque canonical bytes here: their encoding
 //! belongs to `cowboy-types` (and the node), and the store never needs to look inside them. A
@@ -24,12 +26,15 @@
 //! space and a count stored somewhere. Their own archive keeps both reads the same simple scan,
 //! keeps `receipts` meaning "one per transaction", and keys each execution by its hash (the
 //! leaf the header's `receipts_root` commits to) for a later lookup by hash. An empty block
-//! writes nothing to it.
+//! writes nothing to it. The events of a block's system hooks (`begin_block`'s downtime
+//! jailings, `end_block`'s epoch boundary) are one record per block, in a fifth archive for
+//! the same reasons; a block whose hooks emitted nothing writes nothing there. (Stores made
+//! before it existed open with it empty: their blocks' hooks emitted nothing.)
 //!
 //! **Crash safety.** An archive only trusts what its own last `sync` recorded. [BlockStore::append]
-//! writes and syncs the timer executions, receipts and transaction index *first* and the block
-//! record *last*, so a block that is present always has its receipts, timer executions and
-//! index; a crash in between leaves entries for a height above the tip, which lookups ignore
+//! writes and syncs the timer executions, hook events, receipts and transaction index *first*
+//! and the block record *last*, so a block that is present always has its receipts, timer
+//! executions, hook events and index; a crash in between leaves entries for a height above the tip, which lookups ignore
 //! and the retried append rewrites (writes to an occupied index are no-ops in an immutable
 //! archive, and a finalized block always re-executes to the same records).
 //!
@@ -76,6 +81,7 @@ struct Inner<E: Context> {
     receipts: Option<Records<E>>,
     txs: Option<TxIndex<E>>,
     timers: Option<Records<E>>,
+    hooks: Option<Records<E>>,
 }
 
 impl<E: Context> Inner<E> {
@@ -137,7 +143,7 @@ fn tx_slot(height: u64, index: usize) -> u64 {
 }
 
 /// The archives of a block store, each a set of partitions named after it.
-const ARCHIVES: [&str; 4] = ["blocks", "receipts", "txs", "timers"];
+const ARCHIVES: [&str; 5] = ["blocks", "receipts", "txs", "timers", "hooks"];
 
 /// Every storage partition the block store under `prefix` occupies (to remove it: see
 /// [`crate::destroy_partitions`]).
@@ -187,6 +193,12 @@ impl<E: Context> BlockStore<E> {
         )
         .await
         .map_err(storage)?;
+        let hooks = Archive::init(
+            context.child("hooks"),
+            config(prefix, "hooks", record_cfg, &cache),
+        )
+        .await
+        .map_err(storage)?;
         let next = blocks.last_index().map_or(0, |h| h + 1);
         Ok(Self {
             inner: std::sync::Arc::new(tokio::sync::RwLock::new(Inner {
@@ -194,6 +206,7 @@ impl<E: Context> BlockStore<E> {
                 receipts: Some(receipts),
                 txs: Some(txs),
                 timers: Some(timers),
+                hooks: Some(hooks),
             })),
             next: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(next)),
             start: Default::default(),
@@ -245,8 +258,10 @@ impl<E: Context> BlockStore<E> {
     }
 
     /// Append finalized block `height` with hash `hash`, its canonical bytes, the hashes of its
-    /// transactions in order, their receipts, and the timer executions of its `begin_block` in
-    /// order (each as its hash and its bytes). Durable when it returns.
+    /// transactions in order, their receipts, the timer executions of its `begin_block` in
+    /// order (each as its hash and its bytes) and the events of its system hooks (`None`: they
+    /// emitted none). Durable when it returns.
+    #[allow(clippy::too_many_arguments)]
     pub async fn append(
         &mut self,
         height: u64,
@@ -255,6 +270,7 @@ impl<E: Context> BlockStore<E> {
         tx_hashes: &[[u8; 32]],
         receipts: &[Vec<u8>],
         timers: &[([u8; 32], Vec<u8>)],
+        hooks: Option<&[u8]>,
     ) -> Result<(), StateError> {
         let expected = self.next_height()?;
         if height != expected || height >= MAX_HEIGHT {
@@ -289,6 +305,13 @@ impl<E: Context> BlockStore<E> {
                 max: MAX_RECORD_LEN,
             });
         }
+        if let Some(big) = hooks.filter(|r| r.len() > MAX_RECORD_LEN) {
+            return Err(StateError::TooLarge {
+                what: "hook events",
+                len: big.len(),
+                max: MAX_RECORD_LEN,
+            });
+        }
         if block.len() + 8 > MAX_RECORD_LEN {
             return Err(StateError::TooLarge {
                 what: "block",
@@ -309,6 +332,14 @@ impl<E: Context> BlockStore<E> {
                     .map_err(storage)?;
             }
             inner.timers = Some(archive.sync().await.map_err(storage)?);
+        }
+        if let Some(record) = hooks {
+            let archive = inner.hooks.take().ok_or(StateError::Poisoned)?;
+            let archive = archive
+                .put_sync(height, Hash::new(hash), &record.to_vec())
+                .await
+                .map_err(storage)?;
+            inner.hooks = Some(archive);
         }
         let mut txs = inner.txs.take().ok_or(StateError::Poisoned)?;
         let mut rcpts = inner.receipts.take().ok_or(StateError::Poisoned)?;
@@ -459,5 +490,16 @@ impl<E: Context> BlockStore<E> {
             }
         }
         Ok(out)
+    }
+
+    /// The events of the system hooks of the block at `height` (`None`: above the tip, or its
+    /// hooks emitted none).
+    pub async fn hook_events(&self, height: u64) -> Result<Option<Vec<u8>>, StateError> {
+        let inner = self.inner.read().await;
+        if inner.last_height()?.is_none_or(|tip| height > tip) {
+            return Ok(None);
+        }
+        let hooks = inner.hooks.as_ref().ok_or(StateError::Poisoned)?;
+        hooks.get(Identifier::Index(height)).await.map_err(storage)
     }
 }

@@ -796,14 +796,66 @@ impl TimerExecution {
     }
 }
 
+/// The events a block's system hooks emitted, which no transaction or timer receipt carries:
+/// `begin` in `begin_block` before its timers (a downtime jailing), `end` in `end_block`
+/// after its transactions (an epoch boundary's set changes and rewards, the beacon's key
+/// generation). Encoding: `[[event, …], [event, …]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HookEvents {
+    /// Emitted in `begin_block`, in order.
+    pub begin: Vec<Event>,
+    /// Emitted in `end_block`, in order.
+    pub end: Vec<Event>,
+}
+
+impl HookEvents {
+    /// Whether the hooks emitted nothing (the block's receipts root then leaves them out).
+    pub fn is_empty(&self) -> bool {
+        self.begin.is_empty() && self.end.is_empty()
+    }
+
+    /// Canonical encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        let list = |events: &[Event]| Value::Array(events.iter().map(Event::to_value).collect());
+        cbor::encode(&Value::Array(vec![list(&self.begin), list(&self.end)]))
+    }
+
+    /// Strict decoding.
+    pub fn decode(bytes: &[u8]) -> Result<HookEvents, DecodeError> {
+        let r = Reader {
+            object: "hook events",
+        };
+        let [begin, end] = fields::<2>(bytes, "hook events")?;
+        let list = |v: Value, field: &'static str| match v {
+            Value::Array(items) => items.into_iter().map(Event::from_value).collect(),
+            _ => Err(r.err(field, "array")),
+        };
+        Ok(HookEvents {
+            begin: list(begin, "begin")?,
+            end: list(end, "end")?,
+        })
+    }
+
+    /// keccak256 of the encoding.
+    pub fn hash(&self) -> Hash32 {
+        keccak256(&self.encode())
+    }
+}
+
 /// A header's `receipts_root`: keccak256 of the CBOR array of the hashes of the block's timer
-/// executions (in delivery order, they run first) followed by its transactions' receipts. A
-/// block without timers commits exactly as [`Receipt::receipts_root`].
-pub fn block_receipts_root(timers: &[TimerExecution], receipts: &[Receipt]) -> Hash32 {
+/// executions (in delivery order, they run first), its transactions' receipts and, if its
+/// hooks emitted any, its [`HookEvents`] last. A block without timers or hook events commits
+/// exactly as [`Receipt::receipts_root`].
+pub fn block_receipts_root(
+    timers: &[TimerExecution],
+    receipts: &[Receipt],
+    hooks: &HookEvents,
+) -> Hash32 {
     let hashes = timers
         .iter()
         .map(|t| hash_value(&t.hash()))
         .chain(receipts.iter().map(|r| hash_value(&r.hash())))
+        .chain((!hooks.is_empty()).then(|| hash_value(&hooks.hash())))
         .collect();
     keccak256(&cbor::encode(&Value::Array(hashes)))
 }

@@ -237,6 +237,9 @@ fn main() {
                 }
                 digest = keccak256_concat(&[&digest.0, &r.encode()]);
             }
+            if !proposal.executed.hooks.is_empty() {
+                digest = keccak256_concat(&[&digest.0, &proposal.executed.hooks.encode()]);
+            }
             parent = proposal.block.header;
         }
         let root = state.root().expect("root");

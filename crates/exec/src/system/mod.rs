@@ -322,6 +322,8 @@ pub struct Hook<'h> {
     pub state: &'h mut dyn SystemState,
     /// Wei the hook minted (new supply, counted in the block's `minted`).
     pub minted: u128,
+    /// Events the hook emitted, in order (the block's `HookEvents`).
+    pub events: Vec<Event>,
 }
 
 /// A call's positional or keyword arguments (a CBOR array or text-keyed map, as for Python
@@ -449,12 +451,13 @@ pub fn lookup(address: &Address) -> Option<&'static dyn SystemActor> {
 }
 
 /// Run every system actor's `begin_block` (or `end_block` when `end`), in address order;
-/// the wei they minted.
+/// the wei they minted. Their events are appended to `events`.
 pub(crate) fn run_hooks(
     state: &mut dyn SystemState,
     params: &GenesisParams,
     env: &BlockEnv,
     end: bool,
+    events: &mut Vec<Event>,
 ) -> SResult<u128> {
     let mut minted: u128 = 0;
     for actor in REGISTRY {
@@ -464,6 +467,7 @@ pub(crate) fn run_hooks(
             params,
             state: &mut *state,
             minted: 0,
+            events: Vec::new(),
         };
         if end {
             actor.end_block(&mut hook)?;
@@ -471,6 +475,7 @@ pub(crate) fn run_hooks(
             actor.begin_block(&mut hook)?;
         }
         minted = minted.saturating_add(hook.minted);
+        events.append(&mut hook.events);
     }
     Ok(minted)
 }

@@ -19,13 +19,14 @@ use commonware_runtime::{deterministic, Runner as _};
 use commonware_utils::ordered::Set;
 use commonware_utils::N3f1;
 use cowboy_exec::beacon::{self, message, Signed, Variant, NAMESPACE};
-use cowboy_exec::block::{propose, verify};
+use cowboy_exec::block::{propose, verify, Executed};
 use cowboy_exec::header::genesis_header;
 use cowboy_exec::reshare::{self, ReshareError};
 use cowboy_exec::system::staking::{self, GenesisValidator, Keys};
 use cowboy_exec::{BlockError, BlockState, ChainRules, Parent};
 use cowboy_state::Staged;
-use cowboy_types::block::{Block, BlockHeader};
+use cowboy_types::block::{Block, BlockHeader, HookEvents};
+use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::{keccak256, Address, Hash32};
 use rand::rngs::ChaCha20Rng;
@@ -63,6 +64,8 @@ struct Fixture {
     genesis: Option<reshare::Output>,
     headers: Vec<BlockHeader>,
     state: Option<Arc<Staged>>,
+    /// The hook events of the last block [`Fixture::advance`] added.
+    hooks: HookEvents,
 }
 
 impl Fixture {
@@ -145,6 +148,7 @@ impl Fixture {
             genesis,
             headers: vec![block0, block1],
             state: None,
+            hooks: HookEvents::default(),
         }
     }
 
@@ -186,8 +190,9 @@ impl Fixture {
         })
     }
 
-    /// The next block, built from `logs` (candidates the proposer filters).
-    async fn build(&self, logs: Vec<Vec<u8>>) -> (Block, Arc<Staged>) {
+    /// The next block, built from `logs` (candidates the proposer filters), with its
+    /// execution.
+    async fn build(&self, logs: Vec<Vec<u8>>) -> (Block, Executed) {
         let parent = self.headers.last().expect("parent");
         let proposal = propose(
             &self.chain.state,
@@ -207,7 +212,7 @@ impl Fixture {
         )
         .await
         .expect("state");
-        (proposal.block, proposal.executed.state)
+        (proposal.block, proposal.executed)
     }
 
     /// `block` verified as the next block: the error, if any.
@@ -233,7 +238,7 @@ impl Fixture {
 
     /// Build the next block from `logs`, check it is valid, and append it.
     async fn advance(&mut self, logs: Vec<Vec<u8>>) -> Block {
-        let (block, state) = self.build(logs).await;
+        let (block, executed) = self.build(logs).await;
         assert_eq!(
             self.verdict(&block).await,
             None,
@@ -241,7 +246,8 @@ impl Fixture {
             block.header.height
         );
         self.headers.push(block.header.clone());
-        self.state = Some(state);
+        self.state = Some(executed.state);
+        self.hooks = executed.hooks;
         block
     }
 
@@ -254,6 +260,27 @@ impl Fixture {
     fn tip(&self) -> u64 {
         self.headers.len() as u64 - 1
     }
+}
+
+/// The one `BeaconRoundDecided` event among `hooks`' `end_block` events, by field name.
+fn round_decided(hooks: &HookEvents) -> BTreeMap<String, Value> {
+    let decided: Vec<_> = hooks
+        .end
+        .iter()
+        .filter(|e| e.topic == "BeaconRoundDecided")
+        .collect();
+    assert_eq!(decided.len(), 1, "{hooks:?}");
+    assert_eq!(decided[0].emitter, cowboy_types::system::STAKING);
+    let Ok(Value::Map(fields)) = cowboy_types::cbor::decode(&decided[0].data) else {
+        panic!("a map");
+    };
+    fields
+        .into_iter()
+        .map(|(k, v)| match k {
+            Value::Text(k) => (k, v),
+            other => panic!("key {other:?}"),
+        })
+        .collect()
 }
 
 /// Each player's state, by key.
@@ -623,6 +650,7 @@ fn the_genesis_validators_generate_the_group_on_chain_and_the_beacon_starts_afte
                 .expect("state"),
             Some((0, true))
         );
+        let decided = round_decided(&fx.hooks);
         let (at, output) = fx
             .read(|bs| reshare::current(bs, &fx.params, 5))
             .expect("state")
@@ -644,6 +672,11 @@ fn the_genesis_validators_generate_the_group_on_chain_and_the_beacon_starts_afte
             }),
             "the group key, and signatures over the blocks after the outcome block"
         );
+        // The outcome block's `end_block` says so in its hook events.
+        assert_eq!(decided.get("round"), Some(&Value::Uint(0)));
+        assert_eq!(decided.get("generation"), Some(&Value::Bool(true)));
+        assert_eq!(decided.get("success"), Some(&Value::Bool(true)));
+        assert_eq!(decided.get("group_key"), Some(&Value::Bytes(key.to_vec())));
         fx.shares = finish(&round, players, &logs, &output);
         fx.sharing = Some(output.public().clone());
         // No dealt polynomial: the group secret is the sum of five dealers' secrets, which
@@ -711,6 +744,9 @@ fn a_failed_genesis_key_generation_is_retried_and_the_chain_keeps_the_parent_has
                 .expect("state"),
             Some((0, false))
         );
+        let decided = round_decided(&fx.hooks);
+        assert_eq!(decided.get("success"), Some(&Value::Bool(false)));
+        assert_eq!(decided.get("group_key"), Some(&Value::Null), "no key");
         assert_eq!(fx.schedule(), None, "no group: no beacon");
         // A signature where none is due is refused.
         let (b, _) = fx.build(Vec::new()).await;

@@ -109,6 +109,8 @@ struct H {
     genesis_supply: u128,
     burned: u128,
     minted: u128,
+    /// The `end_block` hook events of the blocks since the test last drained them.
+    end_events: Vec<cowboy_types::Event>,
 }
 
 impl H {
@@ -135,6 +137,7 @@ impl H {
             genesis_supply: u128::from(n) * FUNDS + staked,
             burned: 0,
             minted: 0,
+            end_events: Vec::new(),
         }
     }
 
@@ -143,7 +146,28 @@ impl H {
         let out = self.chain.block(txs).await.expect("valid block");
         self.burned += out.usage.burned;
         self.minted += out.usage.minted;
+        self.end_events.extend(out.hooks.end);
         out.receipts
+    }
+
+    /// The topics of the `end_block` hook events since the last [`H::drain_end_events`].
+    fn boundary_topics(&self) -> Vec<&str> {
+        self.end_events.iter().map(|e| e.topic.as_str()).collect()
+    }
+
+    fn drain_end_events(&mut self) {
+        self.end_events.clear();
+    }
+
+    /// The payload of the first `topic` event among them, emitted by the staking actor.
+    fn boundary_event(&self, topic: &str) -> Value {
+        let e = self
+            .end_events
+            .iter()
+            .find(|e| e.topic == topic)
+            .unwrap_or_else(|| panic!("no {topic} in {:?}", self.boundary_topics()));
+        assert_eq!(e.emitter, STAKING);
+        cbor::decode(&e.data).expect("canonical CBOR")
     }
 
     async fn send(&mut self, k: u32, value: u128, handler: &str, args: Vec<Value>) -> Receipt {
@@ -255,7 +279,8 @@ fn lifecycle_register_activate_rotate_exit_withdraw() {
         let mut h = H::new(ctx, 3, &[(0, 200 * CBY)]).await;
         assert_eq!(h.set(0).await, vec![(addr(0), 200 * CBY)]);
 
-        // Register: pending until the next boundary.
+        // Register: pending until the next boundary (epochs are two blocks long here).
+        h.drain_end_events();
         let me = addr(1);
         let r = h.ok(1, 150 * CBY, "register", key_args(1, &me)).await;
         assert_eq!(r.events[0].topic, "ValidatorRegistered");
@@ -265,6 +290,21 @@ fn lifecycle_register_activate_rotate_exit_withdraw() {
 
         h.next_epoch().await;
         let e = h.epoch();
+        // The one boundary since the registration: epoch e−1's reward to its one member, the
+        // newcomer's activation, the new epoch.
+        let topics = h.boundary_topics();
+        assert_eq!(topics, ["RewardPaid", "ValidatorActivated", "EpochStarted"]);
+        let ev = h.boundary_event("ValidatorActivated");
+        assert_eq!(get(&ev, "validator"), &bytes(&me.0));
+        assert_eq!(get(&ev, "epoch"), &Value::Uint(e));
+        assert_eq!(get(&ev, "power"), &Value::from_u128(150 * CBY));
+        let ev = h.boundary_event("EpochStarted");
+        assert_eq!(get(&ev, "epoch"), &Value::Uint(e));
+        assert_eq!(get(&ev, "validators"), &Value::Uint(2));
+        assert_eq!(get(&ev, "power"), &Value::from_u128(350 * CBY));
+        let ev = h.boundary_event("RewardPaid");
+        assert_eq!(get(&ev, "validator"), &bytes(&addr(0).0));
+        assert_eq!(get(&ev, "epoch"), &Value::Uint(e - 1));
         let mut expected = vec![(addr(0), 200 * CBY), (me, 150 * CBY)];
         expected.sort_by_key(|m| m.0 .0);
         assert_eq!(
@@ -283,12 +323,16 @@ fn lifecycle_register_activate_rotate_exit_withdraw() {
         assert_eq!(members.len(), 2);
 
         // More stake and new keys: both from the next boundary.
+        h.drain_end_events();
         h.ok(1, 50 * CBY, "add_stake", vec![]).await;
         h.ok(1, 0, "rotate_keys", key_args(11, &me)).await;
         assert!(h.set(e).await.contains(&(me, 150 * CBY)));
         h.next_epoch().await;
         let e = h.epoch();
         assert!(h.set(e).await.contains(&(me, 200 * CBY)));
+        let ev = h.boundary_event("KeysApplied");
+        assert_eq!(get(&ev, "validator"), &bytes(&me.0));
+        assert_eq!(get(&ev, "bls_key"), &bytes(&keys_of(11).bls));
         let members = staking::active_set(&h.chain.state, e)
             .await
             .unwrap()
@@ -299,6 +343,7 @@ fn lifecycle_register_activate_rotate_exit_withdraw() {
         h.ok(2, 100 * CBY, "register", key_args(1, &addr(2))).await;
 
         // Exit: still in the set until the boundary; withdrawal waits for unbonding.
+        h.drain_end_events();
         let r = h.ok(1, 0, "signal_exit", vec![]).await;
         let Value::Uint(withdraw_at) = ret(&r) else {
             panic!()
@@ -310,6 +355,9 @@ fn lifecycle_register_activate_rotate_exit_withdraw() {
         assert!(e.starts_with("Exiting"), "{e}");
         h.next_epoch().await;
         assert!(!h.set(h.epoch()).await.iter().any(|m| m.0 == me));
+        let ev = h.boundary_event("ValidatorDeactivated");
+        assert_eq!(get(&ev, "validator"), &bytes(&me.0));
+        assert_eq!(get(&ev, "reason"), &Value::Text("exiting".into()));
         assert_eq!(
             status(&h.read("validator", vec![bytes(&me.0)]).await),
             "unbonding"
@@ -724,10 +772,31 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
             state.commit_staged(&executed.state).await.expect("commit");
             headers.push(block.header);
 
-            // Block n counted a miss on block n − 2: the sixth (block 8) jails.
+            // Block n counted a miss on block n − 2: the sixth (block 8) jails, and its
+            // `begin_block` says so in the block's hook events (no transaction carries it).
             let jailed = |v: &Value| get(v, "jailed_until") != &Value::Null;
             let three = h_record(state, addr(3)).await;
             assert_eq!(jailed(&three), height >= 8, "height {height}");
+            let jail_events: Vec<_> = executed
+                .hooks
+                .begin
+                .iter()
+                .map(|e| e.topic.as_str())
+                .collect();
+            assert_eq!(
+                jail_events,
+                if height == 8 {
+                    vec!["ValidatorJailed"]
+                } else {
+                    vec![]
+                }
+            );
+            if height == 8 {
+                let e = cbor::decode(&executed.hooks.begin[0].data).unwrap();
+                assert_eq!(get(&e, "validator"), &bytes(&addr(3).0));
+                assert_eq!(get(&e, "reason"), &Value::Text("downtime".into()));
+                assert_eq!(executed.hooks.begin[0].emitter, STAKING);
+            }
             for i in 0..3 {
                 assert!(!jailed(&h_record(state, addr(i)).await), "validator {i}");
             }

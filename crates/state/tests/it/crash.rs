@@ -89,6 +89,10 @@ fn recover(dir: &Path) -> Recovered {
                     .collect::<Vec<_>>()
             );
             assert_eq!(
+                blocks.hook_events(h).await.expect("hook events"),
+                workload::hook_events(h)
+            );
+            assert_eq!(
                 blocks
                     .block_by_hash(&workload::block_hash(h))
                     .await

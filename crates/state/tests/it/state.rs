@@ -251,7 +251,9 @@ fn a_block_store_can_begin_at_a_height() {
         blocks.begin_at(40).expect("an empty store begins anywhere");
         assert_eq!(blocks.last_height().expect("tip"), None);
         assert_eq!(
-            blocks.append(0, [0; 32], b"genesis", &[], &[], &[]).await,
+            blocks
+                .append(0, [0; 32], b"genesis", &[], &[], &[], None)
+                .await,
             Err(StateError::BlockOutOfOrder {
                 expected: 40,
                 got: 0
@@ -295,14 +297,16 @@ fn block_store_appends_and_indexes() {
         }
         assert_eq!(blocks.last_height().expect("tip"), Some(9));
         assert_eq!(
-            blocks.append(5, [0; 32], b"dup", &[], &[], &[]).await,
+            blocks.append(5, [0; 32], b"dup", &[], &[], &[], None).await,
             Err(StateError::BlockOutOfOrder {
                 expected: 10,
                 got: 5
             })
         );
         assert_eq!(
-            blocks.append(10, [0; 32], b"b", &[[1; 32]], &[], &[]).await,
+            blocks
+                .append(10, [0; 32], b"b", &[[1; 32]], &[], &[], None)
+                .await,
             Err(StateError::ReceiptCountMismatch {
                 txs: 1,
                 receipts: 0
@@ -348,6 +352,14 @@ fn block_store_appends_and_indexes() {
             .await
             .expect("timers")
             .is_empty());
+        // Hook events: one record where the hooks emitted some; none elsewhere or above the tip.
+        assert_eq!(
+            blocks.hook_events(5).await.expect("hooks"),
+            workload::hook_events(5)
+        );
+        assert!(blocks.hook_events(5).await.expect("hooks").is_some());
+        assert_eq!(blocks.hook_events(6).await.expect("hooks"), None);
+        assert_eq!(blocks.hook_events(13).await.expect("hooks"), None);
         assert_eq!(blocks.tx_location(&[0xEE; 32]).await.expect("tx"), None);
         drop(blocks);
 
@@ -365,6 +377,11 @@ fn block_store_appends_and_indexes() {
                     .map(|(_, b)| b)
                     .collect::<Vec<_>>(),
                 "timer executions of block {h} after reopen"
+            );
+            assert_eq!(
+                blocks.hook_events(h).await.expect("hooks"),
+                workload::hook_events(h),
+                "hook events of block {h} after reopen"
             );
         }
     });

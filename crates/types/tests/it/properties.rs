@@ -3,8 +3,8 @@
 
 use cowboy_types::cbor::{decode, encode, Value};
 use cowboy_types::{
-    Address, Authorization, Block, BlockHeader, Event, ExecError, GenesisParams, Hash32, Receipt,
-    Signature, Transaction, Vote, VoteRecord,
+    block_receipts_root, Address, Authorization, Block, BlockHeader, Event, ExecError,
+    GenesisParams, Hash32, HookEvents, Receipt, Signature, Transaction, Vote, VoteRecord,
 };
 use proptest::prelude::*;
 
@@ -161,7 +161,19 @@ proptest! {
             events: vec![Event { emitter: proposer, topic: "t".into(), data }],
             error: (!ok).then(|| ExecError { class: "ValueError".into(), message: "bad".into(), line: 3 }),
         };
-        prop_assert_eq!(Receipt::decode(&receipt.encode()), Ok(receipt));
+        prop_assert_eq!(Receipt::decode(&receipt.encode()), Ok(receipt.clone()));
+        // Hook events: round trip, and committed after the receipts only when there are some
+        // (a block without them commits as before).
+        let event = Event { emitter: proposer, topic: "EpochStarted".into(), data: receipt.return_data.clone() };
+        let hooks = HookEvents { begin: vec![event.clone(); (h % 2) as usize], end: vec![event; 1 + (h % 3) as usize] };
+        prop_assert_eq!(HookEvents::decode(&hooks.encode()), Ok(hooks.clone()));
+        let receipts = vec![receipt];
+        prop_assert_eq!(block_receipts_root(&[], &receipts, &HookEvents::default()), Receipt::receipts_root(&receipts));
+        prop_assert_ne!(block_receipts_root(&[], &receipts, &hooks), Receipt::receipts_root(&receipts));
+        let moved = HookEvents { begin: hooks.end.clone(), end: hooks.begin.clone() };
+        if moved != hooks {
+            prop_assert_ne!(block_receipts_root(&[], &receipts, &hooks), block_receipts_root(&[], &receipts, &moved));
+        }
     }
 
     #[test]
@@ -172,6 +184,7 @@ proptest! {
         let _ = Block::decode(&bytes, GenesisParams::default().block_limits());
         let _ = Receipt::decode(&bytes);
         let _ = Event::decode(&bytes);
+        let _ = HookEvents::decode(&bytes);
         let _ = GenesisParams::decode(&bytes);
         let _ = cowboy_types::Payload::decode(true, &bytes);
         let _ = cowboy_types::Payload::decode(false, &bytes);

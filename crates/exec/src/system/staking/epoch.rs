@@ -33,6 +33,7 @@ use super::record::{
     claim, decode_set, load, load_amount, load_index, load_set, minted_key, release, seed_key,
     set_key, store, store_index, store_set, Keys, SetMember, Validator,
 };
+use super::{addr_value, t};
 use crate::state::{SResult, StateFailure};
 use crate::system::runners::stake::mul_div;
 use crate::system::store::{put_value, Raw, Store};
@@ -118,6 +119,7 @@ pub fn end_block(hook: &mut Hook<'_>) -> SResult<()> {
     if is_boundary(params, height) {
         in_hook(boundary(&mut s, epoch_of(params, height) + 1, &randomness))?;
     }
+    hook.events.append(&mut s.events);
     hook.minted = hook.minted.saturating_add(minted);
     Ok(())
 }
@@ -159,6 +161,37 @@ fn boundary(s: &mut Raw<'_>, next: u64, randomness: &Hash32) -> Result<(), CallE
             v.keys = keys;
         }
         v.in_set = v.withdraw_at.is_none() && v.jailed_until.is_none() && v.stake >= floor;
+        if v.keys != before.keys {
+            s.emit(
+                "KeysApplied",
+                event(
+                    a,
+                    next,
+                    [
+                        ("bls_key", Value::Bytes(v.keys.bls.to_vec())),
+                        ("consensus_key", Value::Bytes(v.keys.ed25519.to_vec())),
+                    ],
+                ),
+            )?;
+        }
+        if v.in_set && !before.in_set {
+            s.emit(
+                "ValidatorActivated",
+                event(a, next, [("power", Value::from_u128(v.stake))]),
+            )?;
+        } else if before.in_set && !v.in_set {
+            let reason = if v.withdraw_at.is_some() {
+                "exiting"
+            } else if v.jailed_until.is_some() {
+                "jailed"
+            } else {
+                "below_minimum"
+            };
+            s.emit(
+                "ValidatorDeactivated",
+                event(a, next, [("reason", t(reason))]),
+            )?;
+        }
         if v.in_set {
             set.push(SetMember {
                 address: *a,
@@ -178,6 +211,16 @@ fn boundary(s: &mut Raw<'_>, next: u64, randomness: &Hash32) -> Result<(), CallE
     store_set(s, next, &set)?;
     let seed = epoch_seed(next, randomness);
     put_value(s, &seed_key(next), &Value::Bytes(seed.0.to_vec()))?;
+    let power = set.iter().map(|m| m.power).fold(0, u128::saturating_add);
+    s.emit(
+        "EpochStarted",
+        Value::Map(vec![
+            (t("epoch"), Value::Uint(next)),
+            (t("validators"), Value::Uint(set.len() as u64)),
+            (t("power"), Value::from_u128(power)),
+            (t("seed"), Value::Bytes(seed.0.to_vec())),
+        ]),
+    )?;
     if let Some(old) = next.checked_sub(kept_epochs(s.params)) {
         s.del(&set_key(old))?;
         s.del(&seed_key(old))?;
@@ -197,8 +240,22 @@ fn pay_rewards(s: &mut Raw<'_>, epoch: u64) -> Result<(), CallError> {
     for m in &set {
         let share = mul_div(minted, m.power, total).unwrap_or(0);
         move_out(&mut *s.state, &STAKING, Some(&m.address), share)?;
+        s.emit(
+            "RewardPaid",
+            event(&m.address, epoch, [("amount", Value::from_u128(share))]),
+        )?;
     }
     Ok(())
+}
+
+/// A boundary event's payload: `{validator, epoch, …fields}`.
+fn event<const N: usize>(a: &Address, epoch: u64, fields: [(&str, Value); N]) -> Value {
+    let mut map = vec![
+        (t("validator"), addr_value(a)),
+        (t("epoch"), Value::Uint(epoch)),
+    ];
+    map.extend(fields.into_iter().map(|(k, v)| (t(k), v)));
+    Value::Map(map)
 }
 
 /// A validator of the genesis set: staked and active in epoch 0 with no ceremony.

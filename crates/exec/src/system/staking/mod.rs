@@ -212,11 +212,11 @@ impl SystemActor for Staking {
     }
 }
 
-fn t(s: &str) -> Value {
+pub(super) fn t(s: &str) -> Value {
     Value::Text(s.into())
 }
 
-fn addr_value(a: &Address) -> Value {
+pub(super) fn addr_value(a: &Address) -> Value {
     Value::Bytes(a.0.to_vec())
 }
 

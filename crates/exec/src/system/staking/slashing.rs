@@ -31,6 +31,7 @@ use commonware_cryptography::sha256;
 use cowboy_types::cbor::Value;
 use cowboy_types::Address;
 
+use super::addr_value;
 use super::downtime::participants;
 use super::error::StakingError;
 use super::invalid_proposal::INVALID_PROPOSAL;
@@ -48,10 +49,6 @@ pub const NULLIFY_FINALIZE: u8 = 2;
 /// The namespace consensus signs votes under on chain `chain_id` (the node's, one home).
 pub fn consensus_namespace(chain_id: u64) -> Vec<u8> {
     format!("cowboy-{chain_id}").into_bytes()
-}
-
-fn addr_value(a: &Address) -> Value {
-    Value::Bytes(a.0.to_vec())
 }
 
 /// Jail validator `a` until `jail_blocks` from now; `reason` goes in the event.

@@ -48,6 +48,11 @@ pub fn timer_executions(height: u64) -> Vec<([u8; 32], Vec<u8>)> {
         .collect()
 }
 
+/// The hook events record of test block `height` (every fourth block has one).
+pub fn hook_events(height: u64) -> Option<Vec<u8>> {
+    (height % 4 == 1).then(|| format!("hook events {height}").into_bytes())
+}
+
 /// Store test block `h` in `blocks` unless it is already there (a crash may have stopped the
 /// writer between storing the block and committing its state).
 pub async fn store_block<E: Context>(
@@ -63,6 +68,7 @@ pub async fn store_block<E: Context>(
                 &tx_hashes(height),
                 &receipts(height),
                 &timer_executions(height),
+                hook_events(height).as_deref(),
             )
             .await?;
     }
