@@ -1015,6 +1015,39 @@ pub fn timer(ctx: &Ctx, id: u64) -> CmdResult {
     Ok(())
 }
 
+/// `cowboy hook-events [HEIGHT]`: the events a block's system hooks emitted, one line each
+/// (`begin` before its timers and transactions, `end` after them).
+pub fn hook_events(ctx: &Ctx, height: Option<u64>) -> CmdResult {
+    let tag = height.map_or(json!("latest"), |n| json!(n));
+    let hooks = ctx
+        .client
+        .call("cowboy_getHookEvents", json!([tag]))
+        .map_err(rpc)?;
+    if hooks.is_null() {
+        return Err("no such block".into());
+    }
+    if ctx.json {
+        crate::out_json(&hooks);
+        return Ok(());
+    }
+    let mut any = false;
+    for phase in ["begin", "end"] {
+        for e in hooks[phase].as_array().into_iter().flatten() {
+            any = true;
+            crate::out(format!(
+                "{phase} {} {} {}",
+                e["emitter"].as_str().unwrap_or_default(),
+                e["topic"].as_str().unwrap_or_default(),
+                e["dataValue"]
+            ));
+        }
+    }
+    if !any {
+        crate::note("that block's hooks emitted no events");
+    }
+    Ok(())
+}
+
 /// `cowboy timer-executions [HEIGHT]`: the timers a block's `begin_block` ran, with receipts.
 pub fn timer_executions(ctx: &Ctx, height: Option<u64>) -> CmdResult {
     let tag = height.map_or(json!("latest"), |n| json!(n));

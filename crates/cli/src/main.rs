@@ -275,6 +275,12 @@ enum Cmd {
         /// Height.
         height: Option<u64>,
     },
+    /// The events a block's system hooks emitted (downtime jailings; an epoch boundary's
+    /// rewards and set changes; a beacon round's decision); default: the latest block.
+    HookEvents {
+        /// Height.
+        height: Option<u64>,
+    },
     /// Off-chain compute runners (CIP-2 registry, 0x…01).
     Runner {
         #[command(subcommand)]
@@ -707,6 +713,7 @@ fn main() -> ExitCode {
         Cmd::Timers { address } => chain::timers(&ctx, &address),
         Cmd::Timer { id } => chain::timer(&ctx, id),
         Cmd::TimerExecutions { height } => chain::timer_executions(&ctx, height),
+        Cmd::HookEvents { height } => chain::hook_events(&ctx, height),
         Cmd::Runner { cmd } => match cmd {
             RunnerCmd::List => jobs::runner_list(&ctx),
             RunnerCmd::Show { address } => jobs::runner_show(&ctx, &address),

@@ -547,6 +547,16 @@ class Client:
             return None
         return [self._execution(x) for x in xs]
 
+    def get_hook_events(self, height: Union[int, str] = "latest") -> Optional[dict]:
+        """``cowboy_getHookEvents``: ``{"begin": [...], "end": [...]}``, the events block
+        ``height``'s system hooks emitted (a downtime jailing; an epoch boundary's
+        ``RewardPaid``, ``ValidatorActivated``, ``ValidatorDeactivated``, ``EpochStarted``…),
+        each with ``value`` decoded; None above the finalized tip."""
+        hooks = self.request("cowboy_getHookEvents", [height])
+        if hooks is None:
+            return None
+        return {phase: [self._event(e) for e in hooks[phase]] for phase in ("begin", "end")}
+
     @staticmethod
     def _execution(x: dict) -> dict:
         """A timer execution with amounts as ints, events decoded and ``value``, the handler's

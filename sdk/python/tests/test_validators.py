@@ -4,7 +4,7 @@ never registered has no record; a dev account registers with keys `cowboy valida
 derives from a key file (the SDK cannot sign BLS), adds stake, rotates its keys, signals its
 exit and is refused a withdrawal before the unbonding period; a proof of possession signed for
 another account is refused by name. No epoch boundary is crossed (the dev chain's epochs are
-3,600 blocks), so nothing here joins the active set."""
+3,600 blocks), so nothing here joins the active set and no block has hook events."""
 
 import json
 import os
@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 from cowboy import CBY, ActorError
+from cowboy.client import STAKING
 from cowboy.wallet import dev_account
 
 pytestmark = pytest.mark.node
@@ -169,3 +170,17 @@ def test_register_with_a_proof_of_possession_for_another_account_is_refused(
         c.register_validator(me, MIN_STAKE, mine["bls_key"], b"\x01" * 10, mine["consensus_key"])
     assert e.value.class_name == "BadProofOfPossession"
     assert c.get_validator(me.address) is None
+
+
+def test_hook_events_of_a_block(cowboy_client):
+    """``get_hook_events``: the events of a block's system hooks, by phase. The dev chain's
+    first boundary is 3,600 blocks away (mining there takes minutes on a debug node), so its
+    blocks have none; what a boundary reports is tested by exec's staking tests and over
+    real processes by the node's staking devnet test."""
+    c = cowboy_client
+    tip = c.mine(1)
+    assert c.get_hook_events() == {"begin": [], "end": []}
+    assert c.get_hook_events(1) == {"begin": [], "end": []}
+    assert c.get_hook_events(10**9) is None
+    # The staking actor's events are served by address like any actor's.
+    assert c.get_events(address=STAKING, topic="EpochStarted", from_block=max(0, tip - 100)) == []

@@ -375,6 +375,16 @@ fn chain_commands_against_a_real_node() {
         json(node.cli(&a).ok());
     }
 
+    // The hook events of a block (an epoch boundary's; a dev chain's first epoch is 3,600
+    // blocks, so none here): both phases empty, said as much; a block above the tip is named.
+    let hooks = json(node.cli(&["--json", "hook-events", "1"]).ok());
+    assert_eq!(hooks, serde_json::json!({"begin": [], "end": []}));
+    let none = node.cli(&["hook-events"]);
+    assert!(none.ok().is_empty(), "{}", none.stdout);
+    assert!(none.stderr.contains("emitted no events"), "{}", none.stderr);
+    let above = node.cli(&["hook-events", "999999999"]).err().to_string();
+    assert!(above.contains("no such block"), "{above}");
+
     // A closed stdout (`cowboy … | head`) ends the command quietly, without a panic.
     let mut c = node.cmd(&["block", "latest", "--full"]);
     c.stdout(Stdio::piped()).stderr(Stdio::piped());

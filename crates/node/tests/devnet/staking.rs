@@ -170,6 +170,47 @@ fn a_validator_stakes_in_another_exits_and_consensus_follows_the_set() {
         "epoch {e1}'s set {set:?} still has the leaver"
     );
     assert_eq!(set.len(), 4, "epoch {e1}'s set {set:?}");
+    // The boundary said so in its block's hook events, which `cowboy_getEvents` serves with
+    // the transactions' (no transaction hash; `hook` names the phase).
+    let boundary = e1 * EPOCH - 1;
+    let hooks = node(&nodes, 0).rpc("cowboy_getHookEvents", json!([boundary]));
+    let of = |topic: &str| -> Vec<Json> {
+        let all = hooks["end"].as_array().expect("end events").iter();
+        all.filter(|e| e["topic"] == json!(topic))
+            .cloned()
+            .collect()
+    };
+    let who = |e: &Json| {
+        e["dataValue"]["validator"]["bytes"]
+            .as_str()
+            .map(str::to_lowercase)
+    };
+    let activated = of("ValidatorActivated");
+    assert_eq!(activated.len(), 1, "{hooks}");
+    assert_eq!(who(&activated[0]), Some(joiner_addr.clone()));
+    let deactivated = of("ValidatorDeactivated");
+    assert_eq!(deactivated.len(), 1, "{hooks}");
+    assert_eq!(who(&deactivated[0]), Some(leaver_addr.clone()));
+    assert_eq!(deactivated[0]["dataValue"]["reason"], json!("exiting"));
+    assert_eq!(of("EpochStarted")[0]["dataValue"]["epoch"], json!(e1));
+    let staking_addr = hex0x(&cowboy_types::system::STAKING.0);
+    let filter = json!([{"address": staking_addr, "topic": "ValidatorActivated", "fromBlock": 0}]);
+    let events = node(&nodes, 0).rpc("cowboy_getEvents", filter);
+    let events = events.as_array().expect("events");
+    assert!(
+        events.iter().any(|e| who(e) == Some(joiner_addr.clone())
+            && e["blockHeight"] == json!(boundary)
+            && e["hook"] == json!("end")
+            && e["transactionHash"].is_null()),
+        "cowboy_getEvents: {events:?}"
+    );
+    // Epoch 0's key generation was decided half way through it.
+    let filter = json!([{"address": staking_addr, "topic": "BeaconRoundDecided", "fromBlock": 0}]);
+    let decided = node(&nodes, 0).rpc("cowboy_getEvents", filter);
+    let first = &decided.as_array().expect("events")[0];
+    assert_eq!(first["blockHeight"], json!(EPOCH / 2), "{decided}");
+    assert_eq!(first["dataValue"]["round"], json!(0));
+    assert_eq!(first["dataValue"]["generation"], json!(true));
 
     // The newcomer syncs and leads a final block in epoch e1.
     let started = Instant::now();

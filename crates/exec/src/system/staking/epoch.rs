@@ -12,7 +12,10 @@
 //! 3. derives the epoch seed `keccak256("cowboy-epoch-seed" ‖ e ‖ R)` from the boundary
 //!    block's randomness `R` (the threshold beacon's output where the chain runs one): the node
 //!    shuffles the epoch's leader rotation with it ([`stored_epoch_seed`]);
-//! 4. forgets the set and seed of the epoch that left the evidence window ([`kept_epochs`]).
+//! 4. forgets the set and seed of the epoch that left the evidence window ([`kept_epochs`]);
+//! 5. says what it did in the block's hook events: `RewardPaid` per member paid, `KeysApplied`,
+//!    `ValidatorActivated` and `ValidatorDeactivated` per validator changed, then
+//!    `EpochStarted` (exec README, "Hook events").
 //!
 //! Rewards: every block whose epoch has a set mints `per_block_mint` into the staking actor's
 //! balance (counted in the block's `minted`), and adds it to the epoch's `minted` tally; the
