@@ -1015,17 +1015,21 @@ pub fn timer(ctx: &Ctx, id: u64) -> CmdResult {
     Ok(())
 }
 
+/// What `method` answers for block `height` (default: the latest); above the finalized tip,
+/// an error naming that.
+fn of_block(ctx: &Ctx, method: &str, height: Option<u64>) -> Result<Json, String> {
+    let tag = height.map_or(json!("latest"), |n| json!(n));
+    let v = ctx.client.call(method, json!([tag])).map_err(rpc)?;
+    if v.is_null() {
+        return Err("no such block".into());
+    }
+    Ok(v)
+}
+
 /// `cowboy hook-events [HEIGHT]`: the events a block's system hooks emitted, one line each
 /// (`begin` before its timers and transactions, `end` after them).
 pub fn hook_events(ctx: &Ctx, height: Option<u64>) -> CmdResult {
-    let tag = height.map_or(json!("latest"), |n| json!(n));
-    let hooks = ctx
-        .client
-        .call("cowboy_getHookEvents", json!([tag]))
-        .map_err(rpc)?;
-    if hooks.is_null() {
-        return Err("no such block".into());
-    }
+    let hooks = of_block(ctx, "cowboy_getHookEvents", height)?;
     if ctx.json {
         crate::out_json(&hooks);
         return Ok(());
@@ -1050,14 +1054,7 @@ pub fn hook_events(ctx: &Ctx, height: Option<u64>) -> CmdResult {
 
 /// `cowboy timer-executions [HEIGHT]`: the timers a block's `begin_block` ran, with receipts.
 pub fn timer_executions(ctx: &Ctx, height: Option<u64>) -> CmdResult {
-    let tag = height.map_or(json!("latest"), |n| json!(n));
-    let xs = ctx
-        .client
-        .call("cowboy_getTimerExecutions", json!([tag]))
-        .map_err(rpc)?;
-    if xs.is_null() {
-        return Err("no such block".into());
-    }
+    let xs = of_block(ctx, "cowboy_getTimerExecutions", height)?;
     if ctx.json {
         crate::out_json(&xs);
         return Ok(());

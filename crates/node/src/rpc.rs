@@ -106,6 +106,26 @@ impl RpcState {
         r.clone().ok_or_else(|| error(-32603, "no reader", None))
     }
 
+    /// `read` of the finalized block at height `tag` (the head's for `None`) on a worker;
+    /// `null` above the finalized tip.
+    async fn at_block(
+        &self,
+        client: Option<IpAddr>,
+        tag: Option<u64>,
+        read: impl Fn(&SharedReader, u64) -> RpcResult + Send + Sync + 'static,
+    ) -> RpcResult {
+        self.on_worker(client, move |r: SharedReader| {
+            let tip = r.head.header.height;
+            let height = tag.unwrap_or(tip);
+            Some(if height > tip {
+                Ok(Json::Null)
+            } else {
+                read(&r, height)
+            })
+        })
+        .await?
+    }
+
     /// Run `work` on a worker with the newest reader. `work` returns `None` when its snapshot
     /// was overtaken by a finalized block; it is then run again on the next reader.
     async fn on_worker<T: Send + 'static>(
@@ -1043,46 +1063,32 @@ pub fn module(
         .await?
     });
     method!("cowboy_getTimerExecutions", |a, s, e| {
-        let height = tag_height(&a)?;
-        s.on_worker(client_of(e), move |r: SharedReader| {
-            let height = height.unwrap_or(r.head.header.height);
-            Some(block_on(async {
-                if height > r.head.header.height {
-                    return Ok(Json::Null);
-                }
-                let records = r.timer_executions(height).await.map_err(internal)?;
-                Ok(Json::Array(
-                    records
-                        .iter()
-                        .enumerate()
-                        .map(|(i, t)| timer_execution_json(height, &t.block_hash, i, &t.execution))
-                        .collect(),
-                ))
-            }))
+        s.at_block(client_of(e), tag_height(&a)?, |r, height| {
+            let records = block_on(r.timer_executions(height)).map_err(internal)?;
+            Ok(Json::Array(
+                records
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| timer_execution_json(height, &t.block_hash, i, &t.execution))
+                    .collect(),
+            ))
         })
-        .await?
+        .await
     });
     method!("cowboy_getHookEvents", |a, s, e| {
-        let height = tag_height(&a)?;
-        s.on_worker(client_of(e), move |r: SharedReader| {
-            let height = height.unwrap_or(r.head.header.height);
-            Some(block_on(async {
-                if height > r.head.header.height {
-                    return Ok(Json::Null);
-                }
-                let hooks = r.hook_events(height).await.map_err(internal)?;
-                let list = |phase: &'static str, events: &[Event]| -> Json {
-                    (events.iter().enumerate())
-                        .map(|(i, e)| hook_event_json(e, height, phase, i))
-                        .collect()
-                };
-                Ok(json!({
-                    "begin": list("begin", &hooks.begin),
-                    "end": list("end", &hooks.end),
-                }))
+        s.at_block(client_of(e), tag_height(&a)?, |r, height| {
+            let hooks = block_on(r.hook_events(height)).map_err(internal)?;
+            let list = |phase: &'static str, events: &[Event]| -> Json {
+                (events.iter().enumerate())
+                    .map(|(i, e)| hook_event_json(e, height, phase, i))
+                    .collect()
+            };
+            Ok(json!({
+                "begin": list("begin", &hooks.begin),
+                "end": list("end", &hooks.end),
             }))
         })
-        .await?
+        .await
     });
     method!("cowboy_getRunners", |a, s, e| {
         let max = s.reader().await?.genesis.params.runner_page_max;
