@@ -374,6 +374,13 @@ impl Genesis {
         if params.timer_bid_window == 0 {
             return Err(err("params.timer_bid_window must be at least 1"));
         }
+        let max_window = cowboy_exec::system::staking::MAX_DOWNTIME_WINDOW;
+        if !(1..=max_window).contains(&params.downtime_window_blocks) {
+            return Err(err(format!(
+                "params.downtime_window_blocks must be between 1 and {max_window} (a \
+                 validator's downtime record holds one bit per height of it)"
+            )));
+        }
         let max_block = params.max_block_bytes();
         if max_block > u64::from(crate::node::MAX_P2P_MESSAGE_BYTES) {
             return Err(err(format!(
@@ -657,6 +664,22 @@ mod tests {
         j["params"]["beacon_dkg"] = json!("2");
         let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
         assert!(e.contains("beacon_dkg must be 0 or 1"), "{e}");
+    }
+
+    #[test]
+    fn a_downtime_window_outside_its_bounds_is_refused() {
+        let g = Genesis::dev("127.0.0.1:30333".parse().unwrap());
+        let mut j: Json = serde_json::from_str(&g.to_json()).unwrap();
+        for bad in ["0", "10001"] {
+            j["params"]["downtime_window_blocks"] = json!(bad);
+            let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+            assert!(
+                e.contains("downtime_window_blocks must be between 1 and 10000"),
+                "{e}"
+            );
+        }
+        j["params"]["downtime_window_blocks"] = json!("10000");
+        Genesis::from_json(&j.to_string()).expect("the largest window");
     }
 
     #[test]

@@ -806,6 +806,48 @@ fn vote_records_count_misses_and_jail_past_the_window_and_bad_records_are_refuse
     });
 }
 
+/// Downtime counts a sliding window: misses on both sides of a multiple of the window, which
+/// tumbling windows would split under the threshold, jail; misses spread thinner never do.
+#[test]
+fn downtime_counts_the_last_window_of_heights_not_fixed_windows() {
+    deterministic::Runner::default().start(|ctx| async move {
+        let stake = 200 * CBY;
+        let mut h = H::new(ctx, 4, &[(0, stake), (1, stake), (2, stake), (3, stake)]).await;
+        // A window of 10 heights, at most 5 missed.
+        h.chain.params.epoch_blocks = 1_000;
+        let jailed = |v: &Value| get(v, "jailed_until") != &Value::Null;
+        let miss = |heights: Vec<u64>, who: u32| {
+            move |state: &mut dyn cowboy_exec::system::SystemState,
+                  params: &GenesisParams,
+                  at: u64| {
+                for v in &heights {
+                    staking::record_missed_votes(state, params, *v, at, &[addr(who)])
+                        .expect("state");
+                }
+            }
+        };
+        // Validator 3: 3 misses at heights 7–9 and 3 at 11–13: six within the ten heights
+        // 4..=13 (tumbling windows [0, 10) and [10, 20) would see 3 each).
+        h.chain.poke(miss(vec![7, 8, 9, 11, 12, 13], 3)).await;
+        assert!(
+            jailed(&h_record(&h.chain.state, addr(3)).await),
+            "six misses in ten heights"
+        );
+        // Validator 2: a miss every other height: five in any ten, never more.
+        h.chain.poke(miss((1..=40).step_by(2).collect(), 2)).await;
+        assert!(
+            !jailed(&h_record(&h.chain.state, addr(2)).await),
+            "half of the heights"
+        );
+        // One more miss beside the last makes six of the ten heights 30..=39 +1.
+        h.chain.poke(miss(vec![40], 2)).await;
+        assert!(
+            jailed(&h_record(&h.chain.state, addr(2)).await),
+            "six in 31..=40"
+        );
+    });
+}
+
 /// Validator `a`'s record in `state`.
 async fn h_record(state: &cowboy_state::StateDb<deterministic::Context>, a: Address) -> Value {
     let key = cbor::encode(&Value::Array(vec![Value::Text("val".into()), bytes(&a.0)]));

@@ -20,9 +20,15 @@
 //!
 //! **Counted in `begin_block`**: every member of that set without a vote in the record missed
 //! one ([`record_missed_votes`]). A block without a record counts nothing. Misses are counted
-//! per window of `downtime_window_blocks` heights of the voted block; a member past
-//! `downtime_max_missed_bps` of the window is jailed (no slash) and so left out of the next
-//! epoch's set.
+//! over a sliding window: the `W = downtime_window_blocks` heights up to the voted block's; a
+//! member past `downtime_max_missed_bps` of `W` is jailed (no slash) and so left out of the
+//! next epoch's set. Each absent member's record is `[last, count, bits]`: the height of its
+//! last recorded miss, its misses in the window ending there, and a ring of `W` bits (bit `h
+//! mod W` set when height `h` of the window was missed). A miss at height `v` clears the bits
+//! of the heights after `last` and up to `v` (they held misses now outside the window; the
+//! member did not miss those heights), sets `v`'s and counts it: exact, and work only for the
+//! absent (at most `W` bits cleared per miss). `W` is at most [`MAX_DOWNTIME_WINDOW`], so a
+//! record is at most 1,250 bytes of bits.
 //!
 //! **What a proposer can do.** It can leave out votes it saw, or the whole record (as in
 //! Cosmos, where a proposer can omit precommits). Leaving out all is harmless to others; a
@@ -55,6 +61,10 @@ use crate::system::{CallError, SystemState};
 
 /// How many blocks back the record of a block looks: block `n` records votes for `n − 2`.
 pub const VOTE_RECORD_LAG: u64 = 2;
+
+/// The longest downtime window (`downtime_window_blocks`) a chain may set: a member's record
+/// holds one bit per height of it (the node's genesis check refuses more).
+pub const MAX_DOWNTIME_WINDOW: u64 = 10_000;
 
 /// Why a block's vote record is invalid.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -381,34 +391,161 @@ pub fn record_missed_votes(
     };
     let r = (|| -> Result<(), CallError> {
         let set = load_set(&mut s, epoch_of(params, voted_height))?.unwrap_or_default();
-        let window = params.downtime_window_blocks.max(1);
-        let this_window = voted_height / window;
+        let window = params.downtime_window_blocks.clamp(1, MAX_DOWNTIME_WINDOW);
         let allowed = u128::from(window) * u128::from(params.downtime_max_missed_bps) / 10_000;
         for a in missed {
             if set.binary_search_by_key(&a.0, |m| m.address.0).is_err() {
                 continue;
             }
-            let count = match get_value(&mut s, &missed_key(a))? {
-                Some(Value::Array(p)) => match p.as_slice() {
-                    [Value::Uint(w), Value::Uint(n)] if *w == this_window => *n,
-                    [Value::Uint(_), Value::Uint(_)] => 0,
-                    _ => return Err(corrupt("missed votes")),
-                },
-                None => 0,
-                Some(_) => return Err(corrupt("missed votes")),
-            } + 1;
+            let mut misses = match get_value(&mut s, &missed_key(a))? {
+                None => Misses::new(window),
+                Some(v) => Misses::decode(&v, window).ok_or_else(|| corrupt("missed votes"))?,
+            };
+            // Each voted height is counted once: a later block never records an earlier one.
+            if !misses.record(voted_height) {
+                continue;
+            }
             // A member of an earlier epoch's set may have withdrawn since: nothing to jail.
             let Some(v) = load(&mut s, a)? else {
                 continue;
             };
-            if u128::from(count) > allowed && v.jailed_until.is_none() {
+            if u128::from(misses.count) > allowed && v.jailed_until.is_none() {
                 jail(&mut s, a, "downtime")?;
             }
-            let record = Value::Array(vec![Value::Uint(this_window), Value::Uint(count)]);
-            put_value(&mut s, &missed_key(a), &record)?;
+            put_value(&mut s, &missed_key(a), &misses.encode())?;
         }
         Ok(())
     })();
     r.map_err(state_failure)?;
     Ok(s.events)
+}
+
+/// A member's misses in the sliding window ending at its last recorded miss (module docs).
+/// Stored as `[last, count, bits]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misses {
+    /// The window's length in heights (`downtime_window_blocks`; not stored).
+    window: u64,
+    /// The height of the last recorded miss (0 with `count` 0: none yet).
+    pub last: u64,
+    /// Misses among the window's heights up to `last`.
+    pub count: u64,
+    /// Bit `h mod window` set when height `h` of that window was missed.
+    bits: Vec<u8>,
+}
+
+impl Misses {
+    /// No miss yet, in a window of `window` heights (at least 1).
+    pub fn new(window: u64) -> Misses {
+        Misses {
+            window,
+            last: 0,
+            count: 0,
+            bits: vec![0; window.div_ceil(8) as usize],
+        }
+    }
+
+    /// A stored record, if it is one of a window of `window` heights.
+    pub fn decode(v: &Value, window: u64) -> Option<Misses> {
+        let Value::Array(p) = v else { return None };
+        let [Value::Uint(last), Value::Uint(count), Value::Bytes(bits)] = p.as_slice() else {
+            return None;
+        };
+        let m = Misses {
+            window,
+            last: *last,
+            count: *count,
+            bits: bits.clone(),
+        };
+        let ones: u32 = m.bits.iter().map(|b| b.count_ones()).sum();
+        (m.bits.len() as u64 == window.div_ceil(8) && u64::from(ones) == m.count).then_some(m)
+    }
+
+    /// The stored form.
+    pub fn encode(&self) -> Value {
+        Value::Array(vec![
+            Value::Uint(self.last),
+            Value::Uint(self.count),
+            Value::Bytes(self.bits.clone()),
+        ])
+    }
+
+    /// Set or clear height `h`'s bit; whether it was set.
+    fn flip(&mut self, h: u64, on: bool) -> bool {
+        let i = (h % self.window) as usize;
+        let (byte, bit) = (i / 8, 1u8 << (i % 8));
+        let was = self.bits[byte] & bit != 0;
+        if on {
+            self.bits[byte] |= bit;
+        } else {
+            self.bits[byte] &= !bit;
+        }
+        was
+    }
+
+    /// Count a miss at height `v`; false, and nothing changed, unless `v` is after the last
+    /// recorded miss (heights are counted once, in order).
+    pub fn record(&mut self, v: u64) -> bool {
+        if self.count > 0 && v <= self.last {
+            return false;
+        }
+        if self.count > 0 && v - self.last < self.window {
+            // Heights last+1 ..= v were not missed: the misses their bits held, a window
+            // earlier, leave it.
+            for h in self.last + 1..=v {
+                if self.flip(h, false) {
+                    self.count -= 1;
+                }
+            }
+        } else {
+            self.bits.iter_mut().for_each(|b| *b = 0);
+            self.count = 0;
+        }
+        self.flip(v, true);
+        self.count += 1;
+        self.last = v;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The misses of `heights` as the sliding count sees them after each, against a count
+    /// of the window by brute force.
+    #[test]
+    fn the_window_slides_and_counts_exactly() {
+        for window in [1u64, 3, 8, 10, 13] {
+            let mut m = Misses::new(window);
+            let mut seen: Vec<u64> = Vec::new();
+            let mut h = 1u64;
+            // A deterministic walk of gaps: runs of misses, short and long pauses.
+            for step in 0..200u64 {
+                h += [1, 1, 2, 1, 5, 1, 1, window, 3, 2 * window + 1][(step % 10) as usize];
+                assert!(m.record(h));
+                seen.push(h);
+                let expected = seen.iter().filter(|&&x| x + window > h).count() as u64;
+                assert_eq!(m.count, expected, "window {window}, miss at {h}");
+                let back = Misses::decode(&m.encode(), window).expect("round trip");
+                assert_eq!(back, m);
+            }
+            assert!(!m.record(h), "a height is counted once");
+            assert!(!m.record(h - 1), "and never out of order");
+        }
+    }
+
+    #[test]
+    fn a_record_of_another_shape_is_refused() {
+        let mut m = Misses::new(10);
+        m.record(4);
+        assert!(Misses::decode(&m.encode(), 20).is_none(), "another window");
+        let mut bad = m.clone();
+        bad.count = 2;
+        assert!(
+            Misses::decode(&bad.encode(), 10).is_none(),
+            "a count its bits deny"
+        );
+        assert!(Misses::decode(&Value::Array(vec![Value::Uint(1), Value::Uint(1)]), 10).is_none());
+    }
 }

@@ -57,8 +57,8 @@ use cowboy_types::system::STAKING;
 use cowboy_types::Address;
 
 pub use self::downtime::{
-    check_votes, count_missed, record_missed_votes, select_votes, CheckedVotes, VotesError,
-    VOTE_RECORD_LAG,
+    check_votes, count_missed, record_missed_votes, select_votes, CheckedVotes, Misses, VotesError,
+    MAX_DOWNTIME_WINDOW, VOTE_RECORD_LAG,
 };
 pub use self::epoch::{
     active_set, active_set_key, apply_genesis, decode_active_set, epoch_of, epoch_seed,
