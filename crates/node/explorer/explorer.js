@@ -2,7 +2,8 @@
 // that serves it (crates/node/src/explorer.rs; methods in crates/node/RPC.md).
 //
 // Pages (the URL fragment is the route): #/ latest blocks and transactions, live through a
-// `newHeads` WebSocket subscription (polling every 2 s if the socket fails); #/block/HEIGHT|HASH;
+// `newHeads` WebSocket subscription (polling every 2 s if the socket fails); #/block/HEIGHT|HASH
+// with its transactions, vote record, timer executions and hook events;
 // #/tx/HASH with receipt, events, the error's line in the actor source and the trace tree;
 // #/address/ADDR with balance, nonce, source (highlighted), one storage entry and recent events.
 //
@@ -267,6 +268,8 @@
       : await rpc("cowboy_getBlockByNumber", [Number(id), true]);
     if (b === null) return [el("h1", {}, `Block ${id}`), el("p", {}, "No finalized block by that id.")];
     const voters = b.votes ? await votersOf(b.votes) : [];
+    const hooks = (await rpc("cowboy_getHookEvents", [b.height])) || { begin: [], end: [] };
+    const hookEvents = hooks.begin.concat(hooks.end);
     return [
       el("h1", {}, `Block ${b.height}`),
       fields([
@@ -295,6 +298,11 @@
       table(["timer", "owner", "handler", "result", "cycles"], b.timerExecutions.map((x) => [
         String(x.timerId), link("address", x.owner, short(x.owner)), x.handler,
         x.success ? status(true) : [status(false), " ", errorText(x.error)], String(x.cyclesUsed)]), "none"),
+      // Events of the block's system hooks: an epoch boundary's rewards and set changes, a
+      // downtime jailing, a beacon round's decision.
+      el("h2", {}, `Hook events (${hookEvents.length})`),
+      table(["phase", "emitter", "topic", "data"], hookEvents.map((e) => [
+        `${e.hook}_block`, link("address", e.emitter, short(e.emitter)), e.topic, json(e.dataValue)]), "none"),
     ];
   }
 
@@ -336,8 +344,15 @@
   function eventsTable(events) {
     return table(["emitter", "topic", "data", "block", "transaction"], events.map((e) => [
       link("address", e.emitter, short(e.emitter)), e.topic, json(e.dataValue),
-      link("block", e.blockHeight), e.transactionHash ? link("tx", e.transactionHash, short(e.transactionHash)) : `timer ${e.timerId}`]),
+      link("block", e.blockHeight), eventSource(e)]),
     "no events");
+  }
+
+  // What emitted an event: its transaction, a timer's run, or the block's own hooks.
+  function eventSource(e) {
+    if (e.transactionHash) return link("tx", e.transactionHash, short(e.transactionHash));
+    if (e.hook) return `${e.hook}_block`;
+    return `timer ${e.timerId}`;
   }
 
   // The failing line of an actor with a few lines around it, from the source on chain now.

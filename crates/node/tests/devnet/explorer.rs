@@ -246,6 +246,8 @@ fn explorer_pages_render_the_chain_in_a_headless_browser_and_never_run_its_strin
     let height = shout["blockHeight"].as_u64().unwrap();
     let dom = browser.page(&format!("{base}/#/block/{height}"), "block", true);
     assert!(dom.contains(&format!("<h1>Block {height}</h1>")), "{dom}");
+    // Its hook events (a dev chain's first boundary is 3,600 blocks away: none).
+    assert!(dom.contains("<h2>Hook events (0)</h2>"), "{dom}");
     assert!(
         dom.contains(&format!("href=\"#/tx/{}\"", hash(&shout))),
         "{dom}"
