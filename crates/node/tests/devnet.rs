@@ -23,6 +23,8 @@ use cowboy_types::tx::Payload;
 use cowboy_types::{dev_key, Address, Hash32, PrivateKey, Transaction};
 use serde_json::{json, Value as Json};
 
+#[path = "devnet/bootstrap.rs"]
+mod bootstrap;
 #[path = "devnet/dev_controls.rs"]
 mod dev_controls;
 #[path = "devnet/devnet_command.rs"]
