@@ -1211,11 +1211,13 @@ class _EventsSubscription(Subscription):
 
     @staticmethod
     def _key(e: dict) -> tuple:
-        # A timer handler's event has no transaction hash; its execution's hash tells it apart.
+        # A timer handler's event has no transaction hash; its execution's hash tells it apart,
+        # and a block hook's event its phase (each phase numbers its events from 0).
         return (
             int(e["blockHeight"]),
             e.get("transactionHash"),
             e.get("timerExecutionHash"),
+            e.get("hook"),
             int(e.get("index", 0)),
         )
 

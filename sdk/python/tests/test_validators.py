@@ -184,3 +184,17 @@ def test_hook_events_of_a_block(cowboy_client):
     assert c.get_hook_events(10**9) is None
     # The staking actor's events are served by address like any actor's.
     assert c.get_events(address=STAKING, topic="EpochStarted", from_block=max(0, tip - 100)) == []
+
+
+def test_a_subscription_tells_hook_events_of_both_phases_apart():
+    """A reconnecting events subscription skips what it delivered by key: the first event of a
+    block's ``begin_block`` hooks and the first of its ``end_block`` hooks (both index 0, no
+    transaction, no timer) are different events."""
+    from cowboy.client import _EventsSubscription
+
+    begin = {"blockHeight": 7, "transactionHash": None, "index": 0, "hook": "begin"}
+    end = dict(begin, hook="end")
+    timer = {"blockHeight": 7, "transactionHash": None, "index": 0, "timerExecutionHash": "0x01"}
+    keys = {_EventsSubscription._key(e) for e in (begin, end, timer)}
+    assert len(keys) == 3
+
