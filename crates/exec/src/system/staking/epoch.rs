@@ -13,7 +13,7 @@
 //!    block's randomness `R` (the threshold beacon's output where the chain runs one): the node
 //!    shuffles the epoch's leader rotation with it ([`stored_epoch_seed`]);
 //! 4. forgets the set and seed of the epoch that left the evidence window ([`kept_epochs`]);
-//! 5. says what it did in the block's hook events: `RewardPaid` per member paid, `KeysApplied`,
+//! 5. says what it did in the block's hook events: `RewardPaid` per member of the closing set, `KeysApplied`,
 //!    `ValidatorActivated` and `ValidatorDeactivated` per validator changed, then
 //!    `EpochStarted` (exec README, "Hook events").
 //!
