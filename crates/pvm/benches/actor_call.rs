@@ -94,10 +94,10 @@ fn run() {
     // The thread's first VM builds the shared base (builtin classes, cowboy_sdk): once per
     // thread, reported on its own.
     let base = per_iter(1, || {
-        drop(Vm::new(Limits::default()));
+        drop(Vm::new(Limits::default(), &cowboy_pvm::LIBRARY));
     });
     let vm_new = per_iter(n, || {
-        drop(Vm::new(Limits::default()));
+        drop(Vm::new(Limits::default(), &cowboy_pvm::LIBRARY));
     });
     let mut host = MemHost {
         ctx: CallContext {

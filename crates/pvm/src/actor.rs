@@ -240,7 +240,7 @@ fn execute(
     host: &mut dyn Host,
     profiled: bool,
 ) -> (InvocationOutcome, BTreeMap<u32, LineCost>) {
-    let mut vm = Vm::new(inv.limits);
+    let mut vm = Vm::new(inv.limits, &crate::modules::LIBRARY);
     let cells_at_start = host.cells_used();
     if profiled {
         vm.profile = Some(LineProfile::new(inv.filename, 0, cells_at_start));

@@ -3,7 +3,7 @@
 //! Deliberately absent (sandbox): `id`, `eval`, `exec`, `compile`, `__import__`, `globals`,
 //! `locals`, `vars`, `input`, `breakpoint`, `memoryview`. Calls to them are compile errors when
 //! visible; reaching them any other way finds nothing to call. `open` exists but reaches only
-//! the invocation's in-memory `/tmp` (`crate::native::file`).
+//! the invocation's in-memory `/tmp` (`crate::objects::file`).
 
 use crate::bytecode::BinOp;
 use crate::cost;
@@ -604,7 +604,7 @@ fn round(vm: &mut Vm, a: Args) -> R<Value> {
         }
         (Value::Float(f), None) => {
             let r = libm::rint(*f);
-            crate::modules::float_to_int(vm, r)
+            crate::objects::int::float_to_int(vm, r)
         }
         (Value::Float(f), Some(n)) => {
             let n = vm.index_of(&n)?;
@@ -727,7 +727,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
         F::Ascii => ascii(vm, a),
         F::Vars => vars(vm, a),
         F::Dir => dir_(vm, a),
-        F::Open => crate::native::file::open(vm, a),
+        F::Open => crate::objects::file::open(vm, a),
         F::BaseExceptionInit => {
             if let Some(Value::Instance(i)) = a.pos.first() {
                 set_exc_args(vm, i, a.pos[1..].to_vec());
@@ -2053,7 +2053,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
             (Some(Value::Int(i)), None) => Ok(Value::Int(i)),
             (Some(Value::Bool(b)), None) => Ok(Value::Int(b as i64)),
             (Some(v @ Value::BigInt(_)), None) => Ok(v),
-            (Some(Value::Float(f)), None) => crate::modules::float_to_int(vm, f.trunc()),
+            (Some(Value::Float(f)), None) => crate::objects::int::float_to_int(vm, f.trunc()),
             (Some(Value::Bytes(b)), base) => {
                 let base = int_base(vm, base)?;
                 int_from_str(vm, &String::from_utf8_lossy(&b.b), base)

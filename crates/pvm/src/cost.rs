@@ -136,7 +136,7 @@ pub const FORMAT_FIELD: u64 = 15;
 
 /// Opening a `/tmp` file with `open()`, on top of the call: resolving the path and looking
 /// the file up. The path's characters add [`per_char`]; every file read or write then charges
-/// [`per_char`] of the bytes it moves (`crate::native::file`).
+/// [`per_char`] of the bytes it moves (`crate::objects::file`).
 pub const TMP_OPEN: u64 = 20;
 
 /// Cycles of `hashlib` hashing `n` bytes: whitepaper §17.3's actor-API `hash()`, 100 cycles

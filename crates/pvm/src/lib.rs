@@ -12,7 +12,8 @@
 //! - [`host`]: what an invocation asks of the chain ([`host::Host`]) and is told by it;
 //! - [`compiler`]: [`compile_module`] and the pre-parse [`compiler::check`] deploys are priced by;
 //! - [`cost`] (the cycle table), [`limits`] (on-chain defaults), [`memory`] (live and peak
-//!   accounted bytes), [`vm`] ([`Vm`], and [`vm::profile`]'s per-line costs for traces).
+//!   accounted bytes), [`vm`] ([`Vm`], and [`vm::profile`]'s per-line costs for traces), and
+//!   [`LIBRARY`], the modules a program may import, which a [`Vm`] is made with.
 //!
 //! Every other module is private, and the modules are layered: each uses only the layers
 //! below it (README "Layers", kept by `tests/it/layers.rs`).
@@ -28,6 +29,7 @@ pub mod vm;
 
 pub use compiler::{compile_module, CompileError};
 pub use limits::Limits;
+pub use modules::LIBRARY;
 pub use outcome::{run, RunError, RunOutcome};
 pub use vm::{Abort, Exc, Vm};
 

@@ -5,47 +5,17 @@
 //! `__import__`, no importlib, no file system. A name not in the registry is ImportError and
 //! still costs cycles (CIP-3). Native modules plug in by adding a row to [`REGISTRY`].
 
+use crate::objects::int::float_to_int;
+use crate::objects::native_type::{Body, NativeFn};
 use crate::value::*;
-use crate::vm::{Args, SharedModule, Vm, R};
+use crate::vm::{Args, Library, Loader, SharedModule, Vm, R};
 use std::rc::Rc;
 
-/// The body of a native function.
-pub type NativeBody = fn(&mut Vm, Args) -> R<Value>;
-
-/// A native iterator's `__next__` taking its receiver by reference: what the body answers
-/// for `(receiver,)`, reached by iteration ([`Vm::next`]) without an argument vector.
-pub type NativeNext = fn(&mut Vm, &Value) -> R<Value>;
-
-/// A native function exposed by a module, and for a native iterator's `__next__`, the same
-/// function taking its receiver directly.
-#[derive(Clone, Copy)]
-pub struct NativeFn(pub NativeBody, pub Option<NativeNext>);
-
-impl NativeFn {
-    /// What a builtin value running `body` holds.
-    pub fn kind(body: NativeBody) -> BuiltinKind {
-        BuiltinKind::Native(NativeHandle::new(NativeFn(body, None)))
-    }
-
-    /// What a native iterator's `__next__` holds: `body`, and `next`, which answers the same.
-    pub fn next_kind(body: NativeBody, next: NativeNext) -> BuiltinKind {
-        BuiltinKind::Native(NativeHandle::new(NativeFn(body, Some(next))))
-    }
-}
-
-/// The receiver-taking form of `m` if it is a native iterator's `__next__`.
-pub fn native_next(m: &Value) -> Option<NativeNext> {
-    match m {
-        Value::Builtin(b) => match &b.kind {
-            BuiltinKind::Native(h) => h.get::<NativeFn>()?.1,
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Builds a module object on first import.
-pub type Loader = fn(&mut Vm, &str) -> R<Value>;
+/// The chain's import whitelist, which every VM of the process imports from.
+pub const LIBRARY: Library = Library {
+    find: lookup,
+    is_package,
+};
 
 /// Whitelisted native modules.
 const REGISTRY: &[(&str, Loader)] = &[
@@ -120,7 +90,7 @@ const COWBOY_SDK: &str = include_str!("stdlib/python/cowboy_sdk.py");
 /// module or object an invocation could change. Each import gets a module object of its own
 /// over a copy of that namespace ([`copy_shared`]); a test walks every object the module
 /// reaches to keep it read-only.
-pub(crate) fn load_cowboy_sdk(vm: &mut Vm, name: &str) -> R<Value> {
+fn load_cowboy_sdk(vm: &mut Vm, name: &str) -> R<Value> {
     let filename = "cowboy_sdk.py";
     if vm.building_base {
         return run_python(vm, "cowboy_sdk", COWBOY_SDK, filename);
@@ -249,7 +219,7 @@ fn load_math(vm: &mut Vm, name: &str) -> R<Value> {
             |vm: &mut Vm, a: Args| math_1(vm, &a, $f, $ovf)
         };
     }
-    let math1: &[(&str, NativeBody)] = &[
+    let math1: &[(&str, Body)] = &[
         ("acos", m1!(libm::acos, false)),
         ("acosh", m1!(libm::acosh, false)),
         ("asin", m1!(libm::asin, false)),
@@ -860,20 +830,6 @@ fn comb_perm(vm: &mut Vm, a: Args, comb: bool) -> R<Value> {
     vm.int_result(acc)
 }
 
-/// Integral float → int value.
-pub fn float_to_int(vm: &mut Vm, f: f64) -> R<Value> {
-    if f.is_nan() {
-        return Err(vm.value_err("cannot convert float NaN to integer"));
-    }
-    if f.is_infinite() {
-        return Err(vm.new_exc("OverflowError", "cannot convert float infinity to integer"));
-    }
-    match crate::objects::int::float_to_big(f) {
-        Some(b) => vm.int_result(b),
-        None => Err(vm.value_err("cannot convert float")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! The shared `cowboy_sdk` reaches nothing an invocation could change.
@@ -1001,7 +957,7 @@ mod tests {
 
     #[test]
     fn the_shared_sdk_reaches_only_read_only_objects() {
-        let mut vm = Vm::new(crate::limits::Limits::default());
+        let mut vm = Vm::new(crate::limits::Limits::default(), &crate::modules::LIBRARY);
         let sdk = vm
             .shared_module(SharedModule::CowboySdk)
             .expect("the embedded SDK builds");

@@ -60,7 +60,7 @@ pub struct RunOutcome {
 /// Compile and run `source` as `__main__` under `limits`. Compilation is charged to the same
 /// cycle budget, before it runs.
 pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
-    let mut vm = Vm::new(limits);
+    let mut vm = Vm::new(limits, &crate::modules::LIBRARY);
     // Compilation is charged as for an actor (`code_cache::load`), without the cache.
     let r = match code_cache::load(&mut vm, source, filename, false, None) {
         Ok(Ok(code)) => vm.run_main(code, source),

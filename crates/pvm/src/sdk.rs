@@ -19,15 +19,12 @@ use std::rc::Rc;
 use cowboy_types::Address;
 
 use crate::cbor_bridge::{from_cbor_bytes, to_cbor_bytes};
-use crate::host::{checksum, Host, HostError};
-use crate::modules::NativeFn;
+use crate::host::checksum;
+use crate::objects::native_type::{Body, NativeFn};
 use crate::value::*;
-use crate::vm::{Abort, Args, Exc, Vm, R};
+use crate::vm::{Args, Exc, Vm, R};
 
 pub(crate) mod storage;
-
-/// A native function body.
-type NativeBody = fn(&mut Vm, Args) -> R<Value>;
 
 /// Load `pvm_host` (ImportError without a host). The module is built once per thread, with the
 /// VM base (`vm::Base`): it holds only native functions and constant addresses, and the shared
@@ -39,7 +36,7 @@ pub fn load(vm: &mut Vm, name: &str) -> R<Value> {
         return crate::modules::copy_shared(vm, name, crate::vm::SharedModule::PvmHost);
     }
     let d = rc_dict(PyDict::new());
-    let fns: &[(&str, NativeBody)] = &[
+    let fns: &[(&str, Body)] = &[
         ("storage_get", storage_get),
         ("storage_set", storage_set),
         ("storage_delete", storage_delete),
@@ -103,20 +100,6 @@ pub(crate) fn no_host(vm: &mut Vm, name: &str) -> Exc {
         "ImportError",
         &format!("{name} needs a chain host: run the actor with `cowboy`, not as a script"),
     )
-}
-
-/// Call the host, mapping its errors into the VM.
-pub(crate) fn host<T>(vm: &mut Vm, f: impl FnOnce(&mut dyn Host) -> Result<T, HostError>) -> R<T> {
-    vm.host_calls += 1;
-    let Some(h) = vm.host.as_mut() else {
-        return Err(vm.new_exc("RuntimeError", "no chain host is attached"));
-    };
-    match f(&mut **h) {
-        Ok(v) => Ok(v),
-        Err(HostError::Rejected { class, message }) => Err(vm.new_exc(class, &message)),
-        Err(HostError::OutOfCells) => Err(Exc::Abort(Abort::OutOfCells)),
-        Err(HostError::Fatal(_)) => Err(Exc::Abort(Abort::HostFailure)),
-    }
 }
 
 fn arg(vm: &mut Vm, a: &Args, i: usize, fname: &str) -> R<Value> {
@@ -296,7 +279,7 @@ fn u128_value(vm: &mut Vm, n: u128) -> R<Value> {
 fn storage_get(vm: &mut Vm, a: Args) -> R<Value> {
     let key = spaced_key(vm, &a, 1)?;
     vm.charge(vm.host_costs.storage_read)?;
-    match host(vm, |h| h.storage_get(&key))? {
+    match vm.host_call(|h| h.storage_get(&key))? {
         Some(v) => {
             vm.reserve(v.len() as u64)?;
             Ok(Value::bytes(v))
@@ -321,20 +304,20 @@ fn storage_set(vm: &mut Vm, a: Args) -> R<Value> {
 /// Write an encoded entry (charged as a storage write).
 pub fn raw_set(vm: &mut Vm, key: &[u8], raw: &[u8]) -> R<()> {
     vm.charge(vm.host_costs.storage_write)?;
-    host(vm, |h| h.storage_set(key, raw))
+    vm.host_call(|h| h.storage_set(key, raw))
 }
 
 /// Read an encoded entry (charged as a storage read).
 pub fn raw_get(vm: &mut Vm, key: &[u8]) -> R<Option<Vec<u8>>> {
     vm.charge(vm.host_costs.storage_read)?;
-    host(vm, |h| h.storage_get(key))
+    vm.host_call(|h| h.storage_get(key))
 }
 
 /// `storage_delete(key, space=None)`.
 fn storage_delete(vm: &mut Vm, a: Args) -> R<Value> {
     let key = spaced_key(vm, &a, 1)?;
     vm.charge(vm.host_costs.storage_write)?;
-    host(vm, |h| h.storage_delete(&key))?;
+    vm.host_call(|h| h.storage_delete(&key))?;
     Ok(Value::None)
 }
 
@@ -353,7 +336,7 @@ fn decode(vm: &mut Vm, a: Args) -> R<Value> {
 
 fn context(vm: &mut Vm) -> R<crate::host::CallContext> {
     vm.charge(vm.host_costs.block_info)?;
-    host(vm, |h| Ok(*h.context()))
+    vm.host_call(|h| Ok(*h.context()))
 }
 
 fn sender(vm: &mut Vm, _a: Args) -> R<Value> {
@@ -391,7 +374,7 @@ fn balance(vm: &mut Vm, a: Args) -> R<Value> {
             address_arg(vm, &v)?
         }
     };
-    let b = host(vm, |h| h.balance(addr))?;
+    let b = vm.host_call(|h| h.balance(addr))?;
     u128_value(vm, b)
 }
 
@@ -414,7 +397,7 @@ fn send_message(vm: &mut Vm, a: Args) -> R<Value> {
     let args = bytes_arg(vm, &raw, "the encoded arguments")?;
     let amount = u128_arg(vm, &amount, "value")?;
     vm.charge(vm.host_costs.send_message)?;
-    let id = host(vm, |h| h.send_message(target, &handler, &args, amount))?;
+    let id = vm.host_call(|h| h.send_message(target, &handler, &args, amount))?;
     Ok(Value::bytes(id.to_vec()))
 }
 
@@ -435,7 +418,7 @@ fn emit_event(vm: &mut Vm, a: Args) -> R<Value> {
         .emit_event
         .saturating_add(per_byte.saturating_mul((topic.len() + data.len()) as u64));
     vm.charge(cost)?;
-    host(vm, |h| h.emit_event(&topic, &data))?;
+    vm.host_call(|h| h.emit_event(&topic, &data))?;
     Ok(Value::None)
 }
 
@@ -446,7 +429,7 @@ fn transfer(vm: &mut Vm, a: Args) -> R<Value> {
     let amount = u128_arg(vm, &amount, "amount")?;
     // Two account writes, priced like a message send (§17.3 has no separate row).
     vm.charge(vm.host_costs.send_message)?;
-    host(vm, |h| h.transfer(to, amount))?;
+    vm.host_call(|h| h.transfer(to, amount))?;
     Ok(Value::None)
 }
 
@@ -468,7 +451,7 @@ fn randomness(vm: &mut Vm, a: Args) -> R<Value> {
             .saturating_mul(label.len() as u64),
     );
     vm.charge(cost)?;
-    let out = host(vm, |h| h.randomness(&label))?;
+    let out = vm.host_call(|h| h.randomness(&label))?;
     Ok(Value::bytes(out.to_vec()))
 }
 
@@ -517,7 +500,7 @@ fn set_timer(vm: &mut Vm, a: Args) -> R<Value> {
         }
     };
     let base = vm.host_costs.set_timer;
-    let price = host(vm, |h| Ok(h.set_timer_price(base)))?;
+    let price = vm.host_call(|h| Ok(h.set_timer_price(base)))?;
     vm.charge(price)?;
     let request = crate::host::TimerRequest {
         height,
@@ -526,7 +509,7 @@ fn set_timer(vm: &mut Vm, a: Args) -> R<Value> {
         data: &data,
         gba,
     };
-    let id = host(vm, |h| h.set_timer(&request))?;
+    let id = vm.host_call(|h| h.set_timer(&request))?;
     u128_value(vm, u128::from(id))
 }
 
@@ -535,7 +518,7 @@ fn cancel_timer(vm: &mut Vm, a: Args) -> R<Value> {
     let id = arg(vm, &a, 0, "cancel_timer")?;
     let id = u64_arg(vm, &id, "a timer id")?;
     vm.charge(vm.host_costs.cancel_timer)?;
-    let refund = host(vm, |h| h.cancel_timer(id))?;
+    let refund = vm.host_call(|h| h.cancel_timer(id))?;
     u128_value(vm, refund)
 }
 
@@ -585,7 +568,7 @@ mod tests {
         // On a thread of its own, so the checksum cache starts empty; each spelling is tried
         // twice (cold, then with whatever the first try remembered).
         std::thread::spawn(|| {
-            let mut vm = Vm::new(crate::limits::Limits::default());
+            let mut vm = Vm::new(crate::limits::Limits::default(), &crate::modules::LIBRARY);
             for seed in 0u8..40 {
                 let a: [u8; 20] =
                     std::array::from_fn(|i| seed.wrapping_mul(53).wrapping_add(i as u8 * 7));

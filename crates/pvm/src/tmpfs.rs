@@ -11,7 +11,7 @@
 //! no `os` module, so no subdirectory can ever exist, and paths are answered as POSIX would
 //! answer them for a `/tmp` that has no subdirectories (see [`resolve`]).
 //!
-//! This module is pure storage; `open()` and file objects (`crate::native::file`) do the
+//! This module is pure storage; `open()` and file objects (`crate::objects::file`) do the
 //! Python side, the metering (cycles, cells through the host) and the errors.
 
 use std::collections::BTreeMap;

@@ -1317,14 +1317,14 @@ pub enum BuiltinKind {
     Unbound(BuiltinType),
 }
 
-/// A native function (`modules::NativeFn`), held opaquely: its signature names the
+/// A native function (`objects::native_type::NativeFn`), held opaquely: its signature names the
 /// interpreter, a layer above values, so this layer keeps it as `Any` and the interpreter,
 /// which made it, opens it again to call it (`Vm::call`). The check is one type-id comparison.
 #[derive(Clone)]
 pub struct NativeHandle(Rc<dyn std::any::Any>);
 
 impl NativeHandle {
-    /// Hold `body` (a `modules::NativeFn`).
+    /// Hold `body` (an `objects::native_type::NativeFn`).
     pub fn new(body: impl std::any::Any) -> Self {
         NativeHandle(Rc::new(body))
     }

@@ -11,9 +11,9 @@
 //! Every operation does a fixed amount of work and is charged a fixed price before it;
 //! parsing and formatting are charged per character.
 
+use super::native_type::{builtin, getter, state, Body};
 use crate::cost;
 use crate::format;
-use crate::native::{builtin, getter, state, Body};
 use crate::value::{Instance, Value, Wrapped};
 use crate::vm::{Args, Exc, Vm, R};
 use std::rc::Rc;
@@ -37,7 +37,7 @@ pub fn value_of(v: &Value) -> Option<(f64, f64)> {
 
 /// A new `complex`.
 pub fn new(vm: &Vm, re: f64, im: f64) -> Value {
-    crate::native::new_obj(&vm.types.complex, Complex { re, im })
+    super::native_type::new_obj(&vm.types.complex, Complex { re, im })
 }
 
 /// Fill the builtin `complex` class (called once per VM by `builtins::install`).
@@ -84,7 +84,7 @@ fn this(vm: &mut Vm, a: &Args, method: &str) -> R<C64> {
     match a.pos.first() {
         Some(v) => match value_of(v) {
             Some(c) => Ok(c),
-            None => Err(crate::native::wrong_self(vm, v, "complex", method)),
+            None => Err(super::native_type::wrong_self(vm, v, "complex", method)),
         },
         None => Err(vm.type_err(format!(
             "descriptor '{method}' of 'complex' object needs an argument"

@@ -9,7 +9,7 @@
 //! recursion (`Vm::enter`) and is charged per exception visited; the members are held in a
 //! tuple, so their memory is accounted and a deep nesting is dropped iteratively.
 
-use crate::native::{builtin, getter, state};
+use super::native_type::{builtin, getter, state};
 use crate::value::{Instance, Value, Wrapped};
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
@@ -122,7 +122,7 @@ fn eg_new(vm: &mut Vm, a: Args) -> R<Value> {
 fn this(vm: &mut Vm, a: &Args, what: &str) -> R<Value> {
     let v = a.pos.first().cloned().unwrap_or_default();
     if state::<Eg>(&v).is_none() {
-        return Err(crate::native::wrong_self(
+        return Err(super::native_type::wrong_self(
             vm,
             &v,
             "BaseExceptionGroup",

@@ -4,7 +4,7 @@
 //! calls its origin, is a base class through `__mro_entries__`, joins `X | Y` unions, forwards
 //! other attributes to the origin, and cannot be the second argument of `isinstance`.
 
-use crate::native::{builtin, getter, state};
+use super::native_type::{builtin, getter, state};
 use crate::value::{Class, Value};
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
@@ -39,7 +39,7 @@ pub fn new(vm: &Vm, origin: Value, args: &Value) -> Value {
         Value::Tuple(_) => args.clone(),
         other => Value::tuple(vec![other.clone()]),
     };
-    crate::native::new_obj(&vm.types.generic_alias, Ga { origin, args })
+    super::native_type::new_obj(&vm.types.generic_alias, Ga { origin, args })
 }
 
 /// Fill the `GenericAlias` class (once per VM, from `builtins::install`).
@@ -63,7 +63,7 @@ pub fn install(types: &crate::vm::Types) {
         Value::StaticMethod(Rc::new(crate::value::Wrapped(builtin("__new__", ga_new)))),
     );
     for (n, f) in [
-        ("__repr__", ga_repr as crate::native::Body),
+        ("__repr__", ga_repr as super::native_type::Body),
         ("__eq__", ga_eq),
         ("__hash__", ga_hash),
         ("__call__", ga_call),
@@ -93,7 +93,7 @@ fn parts(vm: &mut Vm, a: &Args, what: &str) -> R<(Value, Value)> {
     let p = state::<Ga>(&v).map(|g| (g.origin.clone(), g.args.clone()));
     match p {
         Some(p) => Ok(p),
-        None => Err(crate::native::wrong_self(vm, &v, "GenericAlias", what)),
+        None => Err(super::native_type::wrong_self(vm, &v, "GenericAlias", what)),
     }
 }
 

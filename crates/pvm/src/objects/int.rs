@@ -417,3 +417,17 @@ pub fn float_fromhex(vm: &mut Vm, text: &str) -> R<f64> {
     }
     Ok(sign * v)
 }
+
+/// Integral float → int value.
+pub fn float_to_int(vm: &mut Vm, f: f64) -> R<Value> {
+    if f.is_nan() {
+        return Err(vm.value_err("cannot convert float NaN to integer"));
+    }
+    if f.is_infinite() {
+        return Err(vm.new_exc("OverflowError", "cannot convert float infinity to integer"));
+    }
+    match float_to_big(f) {
+        Some(b) => vm.int_result(b),
+        None => Err(vm.value_err("cannot convert float")),
+    }
+}

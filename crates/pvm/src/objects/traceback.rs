@@ -9,7 +9,7 @@
 //! globals of another frame) and no `tb_lasti` (PVM bytecode offsets are not CPython's);
 //! LIMITATIONS 26.
 
-use crate::native::{builtin, getter, state};
+use super::native_type::{builtin, getter, state};
 use crate::value::{Value, Wrapped};
 use crate::vm::{Args, Vm, R};
 use std::rc::Rc;
@@ -59,7 +59,12 @@ fn tb_lineno(vm: &mut Vm, a: Args) -> R<Value> {
     let line = state::<Tb>(&v).map(|t| t.line);
     match line {
         Some(l) => Ok(Value::Int(i64::from(l))),
-        None => Err(crate::native::wrong_self(vm, &v, "traceback", "tb_lineno")),
+        None => Err(super::native_type::wrong_self(
+            vm,
+            &v,
+            "traceback",
+            "tb_lineno",
+        )),
     }
 }
 
@@ -68,7 +73,12 @@ fn tb_next(vm: &mut Vm, a: Args) -> R<Value> {
     let next = state::<Tb>(&v).map(|t| t.next.clone());
     match next {
         Some(n) => Ok(n),
-        None => Err(crate::native::wrong_self(vm, &v, "traceback", "tb_next")),
+        None => Err(super::native_type::wrong_self(
+            vm,
+            &v,
+            "traceback",
+            "tb_next",
+        )),
     }
 }
 
@@ -92,7 +102,7 @@ pub fn of(vm: &mut Vm, e: &Value) -> R<Value> {
     while st.tb_objs.len() < st.traceback().len() {
         let (file, line, name) = st.traceback()[st.tb_objs.len()].clone();
         let next = st.tb_objs.last().cloned().unwrap_or_default();
-        let t = crate::native::new_obj(
+        let t = super::native_type::new_obj(
             &vm.types.traceback,
             Tb {
                 file,

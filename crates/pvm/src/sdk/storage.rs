@@ -207,7 +207,7 @@ fn store(vm: &mut Vm, me: &Value, key: &Value, value: Value) -> R<()> {
 fn delete(vm: &mut Vm, me: &Value, key: &Value) -> R<()> {
     let kb = crate::sdk::key_bytes(vm, key)?;
     vm.charge(vm.host_costs.storage_write)?;
-    crate::sdk::host(vm, |h| h.storage_delete(&kb))?;
+    vm.host_call(|h| h.storage_delete(&kb))?;
     vm.charge(cost::DICT_OP)?;
     if let Some(mut c) = state_mut::<Cache>(me) {
         let entry = Entry {

@@ -20,7 +20,7 @@ impl Vm<'_> {
                     let recv = recv.clone();
                     crate::objects::call_method(self, &recv, &b.name, args)
                 }
-                BuiltinKind::Native(h) => match h.get::<crate::modules::NativeFn>() {
+                BuiltinKind::Native(h) => match h.get::<crate::objects::native_type::NativeFn>() {
                     Some(nf) => (nf.0)(self, args),
                     None => Err(self.type_err(format!("'{}' is not callable", b.name))),
                 },

@@ -209,6 +209,8 @@ pub struct Stats {
 /// body once), in the same way (see [`crate::modules::copy_shared`] for what an invocation's
 /// import gets and pays).
 struct Base {
+    /// What the thread's VMs import (the first VM's library; see [`Library`]).
+    library: &'static Library,
     types: Rc<Types>,
     builtins: Rc<NameMap>,
     /// The shared `pvm_host`, or why it failed to build (a bug).
@@ -226,12 +228,29 @@ pub(crate) enum SharedModule {
     CowboySdk,
 }
 
+/// Builds a module object on its first import.
+pub type Loader = fn(&mut Vm, &str) -> R<Value>;
+
+/// The modules a program can import: the embedder's table, as CPython's `PyImport_Inittab`
+/// is the embedding application's. The interpreter knows no module itself; [`Vm::import`]
+/// asks this (the chain's whitelist is `crate::modules::LIBRARY`, in the layer above), so
+/// the interpreter and the builtin types below it never depend on the modules they run.
+pub struct Library {
+    /// The loader of an importable module; `None` for every other name
+    /// (ModuleNotFoundError).
+    pub find: fn(&str) -> Option<Loader>,
+    /// Whether a module is a package (the wording of ImportError for a missing submodule).
+    pub is_package: fn(&str) -> bool,
+}
+
 thread_local! {
     static BASE: std::cell::OnceCell<Base> = const { std::cell::OnceCell::new() };
 }
 
 /// One VM instance = one invocation. `'h` is the lifetime of the embedder's host.
 pub struct Vm<'h> {
+    /// What `import` can load (the thread's [`Base`]'s).
+    library: &'static Library,
     /// Builtin classes (the thread's [`Base`], shared).
     pub types: Rc<Types>,
     /// Builtin namespace (the thread's [`Base`], shared).
@@ -293,7 +312,7 @@ pub struct Vm<'h> {
     /// What `_dataclasses.attrs` remembers per names tuple (`native::dataclasses::Reads`),
     /// opaque here for the same reason.
     pub(crate) dataclass_reads: Option<Rc<dyn std::any::Any>>,
-    /// Calls made to the host so far (`sdk::host`): a module body that made none is a pure
+    /// Calls made to the host so far ([`Vm::host_call`]): a module body that made none is a pure
     /// function of its code, which the body cache relies on (`crate::body_cache`).
     pub(crate) host_calls: u64,
 }
@@ -304,34 +323,37 @@ const SPARE_FRAMES: usize = 64;
 const SPARE_FRAME_CAPACITY: usize = 256;
 
 impl<'h> Vm<'h> {
-    /// New VM with the given limits. Resets the thread's memory accounting.
-    pub fn new(limits: Limits) -> Vm<'h> {
-        let (types, builtins) = BASE.with(|b| {
-            let base = b.get_or_init(|| crate::value::permanent(Vm::build_base));
-            (base.types.clone(), base.builtins.clone())
+    /// New VM with the given limits, importing from `library`. Resets the thread's memory
+    /// accounting. The thread's first VM builds the shared base with its `library`, which
+    /// every later VM of the thread uses (a process has one: `crate::modules::LIBRARY`).
+    pub fn new(limits: Limits, library: &'static Library) -> Vm<'h> {
+        let (library, types, builtins) = BASE.with(|b| {
+            let base = b.get_or_init(|| crate::value::permanent(|| Vm::build_base(library)));
+            (base.library, base.types.clone(), base.builtins.clone())
         });
         crate::memory::reset(limits.memory);
         // Caches filled by the thread's earlier invocations must not make this one cheaper:
         // an inline-cache refill owes a class lookup, a hit does not (`value::new_class_epoch`).
         crate::value::new_class_epoch();
-        Vm::with_base(limits, types, builtins)
+        Vm::with_base(limits, library, types, builtins)
     }
 
     /// The thread's [`Base`]: the builtin classes, the namespace that names them, and the
     /// `cowboy_sdk` module, whose body runs here once, unmetered, in a VM of its own.
-    fn build_base() -> Base {
+    fn build_base(library: &'static Library) -> Base {
         let types = Rc::new(crate::builtins::make_types());
         let builtins = Rc::new(crate::builtins::install(&types));
         let (pvm_host, sdk) = {
-            let mut vm = Vm::with_base(Limits::default(), types.clone(), builtins.clone());
+            let mut vm = Vm::with_base(Limits::default(), library, types.clone(), builtins.clone());
             vm.building_base = true;
             // `pvm_host` first, so the SDK's own import finds this module.
             let host = vm.import("pvm_host");
             let host = Vm::base_module(&mut vm, host, "pvm_host");
-            let sdk = crate::modules::load_cowboy_sdk(&mut vm, "cowboy_sdk");
+            let sdk = vm.import("cowboy_sdk");
             (host, Vm::base_module(&mut vm, sdk, "cowboy_sdk"))
         };
         Base {
+            library,
             types,
             builtins,
             pvm_host,
@@ -369,8 +391,14 @@ impl<'h> Vm<'h> {
         }
     }
 
-    fn with_base(limits: Limits, types: Rc<Types>, builtins: Rc<NameMap>) -> Vm<'h> {
+    fn with_base(
+        limits: Limits,
+        library: &'static Library,
+        types: Rc<Types>,
+        builtins: Rc<NameMap>,
+    ) -> Vm<'h> {
         Vm {
+            library,
             types,
             builtins,
             limits,
@@ -1197,7 +1225,7 @@ impl<'h> Vm<'h> {
         if let Some(m) = self.modules.get(name) {
             return Ok(m.clone());
         }
-        match crate::modules::lookup(name) {
+        match (self.library.find)(name) {
             Some(loader) => {
                 self.charge(cost::IMPORT_FIRST)?;
                 let m = loader(self, name)?;
@@ -1210,7 +1238,7 @@ impl<'h> Vm<'h> {
             None => {
                 self.charge(cost::IMPORT_MISS)?;
                 let msg = match parent {
-                    Some((_, p, _)) if !crate::modules::is_package(p) => {
+                    Some((_, p, _)) if !(self.library.is_package)(p) => {
                         format!("No module named '{name}'; '{p}' is not a package")
                     }
                     _ => format!("No module named '{name}'"),
@@ -1223,6 +1251,26 @@ impl<'h> Vm<'h> {
                 }
                 Err(e)
             }
+        }
+    }
+
+    /// Call the host, mapping its errors into the VM: a refusal is the Python exception it
+    /// names, running out of cells or a host failure aborts the invocation. Counted in
+    /// `host_calls`.
+    pub(crate) fn host_call<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn crate::host::Host) -> Result<T, crate::host::HostError>,
+    ) -> R<T> {
+        use crate::host::HostError;
+        self.host_calls += 1;
+        let Some(h) = self.host.as_mut() else {
+            return Err(self.new_exc("RuntimeError", "no chain host is attached"));
+        };
+        match f(&mut **h) {
+            Ok(v) => Ok(v),
+            Err(HostError::Rejected { class, message }) => Err(self.new_exc(class, &message)),
+            Err(HostError::OutOfCells) => Err(Exc::Abort(Abort::OutOfCells)),
+            Err(HostError::Fatal(_)) => Err(Exc::Abort(Abort::HostFailure)),
         }
     }
 

@@ -2015,7 +2015,7 @@ impl Vm<'_> {
         let Some(m) = self.lookup_dunder(it, "__next__") else {
             return Ok(None);
         };
-        match crate::modules::native_next(&m) {
+        match crate::objects::native_type::native_next(&m) {
             Some(next) => {
                 self.charge(cost::CALL)?;
                 next(self, it).map(Some)

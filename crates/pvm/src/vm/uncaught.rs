@@ -135,7 +135,9 @@ fn render_exc(vm: &mut Vm, v: &Value, out: &mut String, depth: u32, ctx: &mut Gr
             }
         }
         let members =
-            crate::native::state::<crate::objects::excgroup::Eg>(v).map(|g| match &g.exceptions {
+            crate::objects::native_type::state::<crate::objects::excgroup::Eg>(v).map(|g| match &g
+                .exceptions
+            {
                 Value::Tuple(t) => t.items.to_vec(),
                 _ => Vec::new(),
             });

@@ -63,18 +63,12 @@ const LAYERS: &[Layer] = &[
     },
     Layer {
         name: "runtime (to untie)",
-        modules: &[
-            "vm",
-            "objects",
-            "builtins",
-            "native",
-            "modules",
-            "format",
-            "codec",
-            "cbor_bridge",
-            "code_cache",
-            "sdk",
-        ],
+        modules: &["vm", "objects", "builtins", "format", "codec"],
+        mutual: true,
+    },
+    Layer {
+        name: "module library",
+        modules: &["native", "modules", "sdk", "cbor_bridge", "code_cache"],
         mutual: true,
     },
     Layer {

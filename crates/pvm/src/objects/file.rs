@@ -24,7 +24,9 @@
 
 use std::rc::Rc;
 
-use super::{bytes_like, class, new_obj, receiver, state, state_mut, wrong_self, Body};
+use super::native_type::{
+    bytes_like, class, new_obj, receiver, state, state_mut, wrong_self, Body,
+};
 use crate::cost;
 use crate::tmpfs::{resolve, Target};
 use crate::value::*;
@@ -746,7 +748,7 @@ fn charge_cells(vm: &mut Vm, n: u64) -> R<()> {
     if n == 0 || vm.host.is_none() {
         return Ok(());
     }
-    crate::sdk::host(vm, |h| h.tmp_write(n))
+    vm.host_call(|h| h.tmp_write(n))
 }
 
 fn m_write(vm: &mut Vm, mut a: Args) -> R<Value> {
