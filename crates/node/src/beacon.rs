@@ -241,6 +241,24 @@ impl Beacon {
         self.send_now.notify_one();
     }
 
+    /// A dev revert made block `height` the head again: forget the finalized hashes,
+    /// partials, refusals and signatures above it (of blocks the revert removed) and take
+    /// `height` as the head. Without it the head stayed where the reverted chain had reached,
+    /// and as the new chain climbed back every height more than [`WINDOW`] below that old
+    /// head was pruned at each finalization, the partial and the signature a leader was
+    /// waiting for among them: the leader waited for ever (the SDK suite's dev node stopped
+    /// building, about one run in thirty). What remains at or below `height` is of the same
+    /// blocks (a revert keeps their hashes) and stays valid.
+    pub fn rewind(&self, height: u64) {
+        let Ok(mut s) = self.state.lock() else { return };
+        s.head = height;
+        let above = height.saturating_add(1);
+        s.finalized.split_off(&above);
+        s.partials.split_off(&above);
+        s.refused.split_off(&above);
+        s.recovered.split_off(&(above, Hash32([0; 32])));
+    }
+
     /// Wait for the signature over block `height` with hash `hash` (which must be final
     /// here: this node signs it if it holds a share).
     pub async fn signature(&self, height: u64, hash: Hash32) -> Signed {
@@ -554,6 +572,72 @@ mod tests {
                 (k.clone(), Beacon::new(7, group))
             })
             .collect()
+    }
+
+    /// A dev chain's beacon: one member, t = 1.
+    fn single() -> Beacon {
+        let key = ed25519::PrivateKey::from_seed(0).public_key();
+        let (sharing, shares) = crate::genesis::deal_beacon(
+            rand::rngs::ChaCha20Rng::seed_from_u64(9),
+            std::slice::from_ref(&key),
+        )
+        .expect("deal");
+        let (member, share) = shares.into_iter().next().expect("one share");
+        Beacon::new(
+            7,
+            Group {
+                round: 0,
+                sharing,
+                members: vec![member],
+                share: Some(share),
+            },
+        )
+    }
+
+    #[test]
+    fn a_rewound_service_keeps_the_signatures_of_the_new_chain() {
+        let hash = |h: u64, fork: u8| {
+            Hash32([
+                fork, h as u8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0,
+            ])
+        };
+        // Finalized to 40, then the chain climbs again from 1 without the service told: the
+        // head stays at 40, and the next finalization prunes what a leader waits for.
+        let stale = single();
+        for h in 1..=40 {
+            stale.on_finalized(h, hash(h, 0));
+        }
+        stale.on_finalized(2, hash(2, 1));
+        assert!(
+            stale.recovered(2, &hash(2, 1)).is_some(),
+            "recovered at once (t = 1)"
+        );
+        stale.on_finalized(3, hash(3, 1));
+        assert_eq!(
+            stale.recovered(2, &hash(2, 1)),
+            None,
+            "the failure mode rewind prevents"
+        );
+
+        let rewound = single();
+        for h in 1..=40 {
+            rewound.on_finalized(h, hash(h, 0));
+        }
+        rewound.rewind(30);
+        // Kept: what is at or below the new head (the same blocks). Gone: everything above.
+        assert!(rewound.recovered(30, &hash(30, 0)).is_some());
+        assert_eq!(rewound.recovered(31, &hash(31, 0)), None);
+        // Back to 1 (whose signature is long pruned; a leader needing it signs it again).
+        rewound.rewind(1);
+        for h in 2..=40 {
+            rewound.on_finalized(h, hash(h, 1));
+            assert!(rewound.recovered(h, &hash(h, 1)).is_some(), "height {h}");
+            // The previous block's stays within the window, as on a chain never reverted.
+            if h > 2 {
+                assert!(rewound.recovered(h - 1, &hash(h - 1, 1)).is_some(), "{h}");
+            }
+        }
     }
 
     #[test]

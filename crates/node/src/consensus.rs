@@ -615,6 +615,7 @@ impl<E: Runtime> Application<E> {
                 };
                 (found, chain.head().clone(), holds)
             };
+            let head_height = base_header.header.height;
             let base = match base {
                 Some(b) => Some(b),
                 None if self.reverted_away(&parent).await => {
@@ -623,6 +624,7 @@ impl<E: Runtime> Application<E> {
                 None => None,
             };
             let Some((base, header)) = base else {
+                tracing::debug!(parent = %parent.to_hex(), head = head_height, "proposal waits for its parent");
                 watch.changed().await.ok()?;
                 continue;
             };
@@ -655,6 +657,7 @@ impl<E: Runtime> Application<E> {
             {
                 Ok(block) => {
                     self.production.on_built(block.transactions.len());
+                    tracing::debug!(parent = %base.to_hex(), asked_parent = %parent.to_hex(), requested = self.production.requested(), "built on");
                     let block = match &self.tamper {
                         Some(tamper) => {
                             let bad = tamper(block);
@@ -777,6 +780,7 @@ impl<E: Runtime> Automaton for Application<E> {
         let app = self.clone();
         let parent = hash32(&context.parent.1);
         let epoch = context.epoch().get();
+        tracing::debug!(view = context.view().get(), parent = %parent.to_hex(), "asked to propose");
         self.context.child("propose").spawn(move |_| async move {
             let mut tx = tx;
             tokio::select! {

@@ -12,7 +12,11 @@
 //!   ([`Chain::revert_to`]): a cost in proportion to the chain's length at the snapshot, paid
 //!   once per revert, while block production waits on the chain's lock. The rebuilt chain has
 //!   the same block hashes and state roots; blocks above it, pending blocks and the mempool are
-//!   gone, and so are the reverted snapshot and every later one (as in anvil).
+//!   gone, and so are the reverted snapshot and every later one (as in anvil). The beacon
+//!   service forgets what it signed above the snapshot's block ([`Beacon::rewind`]).
+//!
+//! Each `dev_mine` request, and each block built and whom it was built on, is logged at
+//! debug level (`RUST_LOG=cowboy_node=debug`).
 //! - **Set a balance, impersonate an account**: these send transactions, not side effects on
 //!   the state. The dev genesis sets `dev_chain`, under which exec's block rule accepts a
 //!   set-balance transaction (sent by a keyless authority whose nonce orders them) and
@@ -24,6 +28,7 @@ use std::sync::{Arc, Mutex};
 
 use cowboy_types::Hash32;
 
+use crate::beacon::Beacon;
 use crate::chain::{Chain, ChainError};
 use crate::consensus::Ctx;
 use crate::production::{ClockError, Production};
@@ -98,15 +103,23 @@ struct Snapshots {
 pub struct Devnet {
     chain: Arc<tokio::sync::Mutex<Chain<Ctx>>>,
     production: Arc<Production>,
+    /// The beacon service, rewound with the chain ([`crate::beacon::Beacon::rewind`]).
+    beacon: Option<Beacon>,
     snapshots: Mutex<Snapshots>,
 }
 
 impl Devnet {
-    /// The controls of `chain`, whose blocks `production` plans.
-    pub fn new(chain: Arc<tokio::sync::Mutex<Chain<Ctx>>>, production: Arc<Production>) -> Self {
+    /// The controls of `chain`, whose blocks `production` plans and, on a chain with a
+    /// beacon, whose seeds `beacon` signs.
+    pub fn new(
+        chain: Arc<tokio::sync::Mutex<Chain<Ctx>>>,
+        production: Arc<Production>,
+        beacon: Option<Beacon>,
+    ) -> Self {
         Self {
             chain,
             production,
+            beacon,
             snapshots: Mutex::new(Snapshots::default()),
         }
     }
@@ -141,6 +154,13 @@ impl Devnet {
             let start = chain.head().header.height;
             (chain.watch_head(), start, chain.built_height() + n)
         };
+        tracing::debug!(
+            n,
+            start,
+            target,
+            requested = self.production.requested(),
+            "dev_mine"
+        );
         let done = head
             .wait_for(|h| h.header.height >= target || h.header.height < start)
             .await
@@ -173,6 +193,9 @@ impl Devnet {
             return Err(DevError::UnknownSnapshot(id));
         };
         chain.revert_to(snap.height, &snap.hash).await?;
+        if let Some(beacon) = &self.beacon {
+            beacon.rewind(snap.height);
+        }
         self.production.set_offset(snap.offset_ms);
         self.snapshots().kept.retain(|s| s.id < id);
         tracing::info!(height = snap.height, snapshot = id, "reverted");

@@ -190,6 +190,7 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
         gossip,
         metrics,
         application,
+        beacon,
         consensus: _consensus,
     } = validator;
 
@@ -209,9 +210,13 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             pool: crate::limits::WorkerPool::new(&cfg.rpc_limits),
             metrics: metrics.clone(),
             gossip,
-            dev: cfg
-                .dev
-                .then(|| Arc::new(crate::dev::Devnet::new(chain.clone(), production.clone()))),
+            dev: cfg.dev.then(|| {
+                Arc::new(crate::dev::Devnet::new(
+                    chain.clone(),
+                    production.clone(),
+                    beacon,
+                ))
+            }),
             production,
         },
         cfg.rpc_limits.clone(),
@@ -309,6 +314,8 @@ pub struct Validator<E: Runtime> {
     pub gossip: Gossip,
     /// The node's metrics.
     pub metrics: Metrics,
+    /// The threshold beacon service, on a chain with a beacon (a dev revert rewinds it).
+    pub beacon: Option<crate::beacon::Beacon>,
     /// The consensus engines, one per epoch (`crate::epochs`).
     pub consensus: crate::epochs::Engines,
 }
@@ -383,7 +390,7 @@ where
         cfg.production.clone(),
         cfg.dev,
         cfg.tamper,
-        beacon,
+        beacon.clone(),
     );
     application.start(tasks, blocks, sync, metrics.clone());
     let (gossip, gossip_outbound) = Gossip::new();
@@ -450,6 +457,7 @@ where
         application,
         gossip,
         metrics,
+        beacon,
         consensus,
     })
 }

@@ -234,6 +234,11 @@ impl Production {
         self.wake.notify_one();
     }
 
+    /// Blocks `dev_mine` asked for that are not built yet.
+    pub fn requested(&self) -> u64 {
+        self.plan().requested
+    }
+
     /// Move the clock `ms` forward; returns the new offset.
     pub fn increase_time(&self, ms: u64) -> Result<u64, ClockError> {
         let mut plan = self.plan();
