@@ -259,13 +259,25 @@ impl Beacon {
         s.recovered.split_off(&(above, Hash32([0; 32])));
     }
 
+    /// Whether `(height, hash)` is among the finalized blocks this service keeps.
+    fn holds(&self, height: u64, hash: &Hash32) -> bool {
+        self.state
+            .lock()
+            .is_ok_and(|s| s.finalized.get(&height) == Some(hash))
+    }
+
     /// Wait for the signature over block `height` with hash `hash` (which must be final
     /// here: this node signs it if it holds a share).
     pub async fn signature(&self, height: u64, hash: Hash32) -> Signed {
         let mut changed = self.changed.subscribe();
-        self.on_finalized(height, hash);
         loop {
+            // Marked seen first, so a change between here and the check below wakes the wait.
             changed.borrow_and_update();
+            // Again whenever the window has moved past it since (its partials were pruned
+            // with it): the wait must not depend on no finalization coming in between.
+            if !self.holds(height, &hash) {
+                self.on_finalized(height, hash);
+            }
             if let Some(signature) = self.recovered(height, &hash) {
                 return Signed {
                     target_hash: hash,
