@@ -247,6 +247,7 @@ pub fn install(t: &Types) -> NameMap {
             BuiltinType::Dict => &t.dict,
             BuiltinType::List => &t.list,
             BuiltinType::Set => &t.set,
+            BuiltinType::ByteArray => &t.bytearray,
             other => unreachable!("no builtin function is installed on {other:?}"),
         };
         c.dict_mut().insert(f.name().into(), builtin_fn(f));
@@ -261,7 +262,9 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     if c.dict.borrow().contains_key(name) {
         return None;
     }
-    let unbound = crate::objects::seqdunder::names(c.builtin).contains(&name)
+    let alt = BuiltinFn::of_type(c.builtin, name);
+    let unbound = alt.is_some()
+        || crate::objects::seqdunder::names(c.builtin).contains(&name)
         || (crate::objects::GENERIC_DUNDERS.contains(&name)
             && (!c.is_builtin_value_type() || crate::value::type_has_dunder(c.builtin, name)))
         || match c.builtin {
@@ -280,12 +283,8 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
                     || crate::objects::numdunder::FLOAT.contains(&name)
             }
             BuiltinType::Tuple => crate::objects::list::TUPLE_METHODS.contains(&name),
-            BuiltinType::Bytes => {
-                crate::objects::str::BYTES_METHODS.contains(&name) || name == "fromhex"
-            }
-            BuiltinType::ByteArray => {
-                crate::objects::str::BYTEARRAY_METHODS.contains(&name) || name == "fromhex"
-            }
+            BuiltinType::Bytes => crate::objects::str::BYTES_METHODS.contains(&name),
+            BuiltinType::ByteArray => crate::objects::str::BYTEARRAY_METHODS.contains(&name),
             BuiltinType::Function | BuiltinType::ClassMethod | BuiltinType::StaticMethod => {
                 name == "__get__"
             }
@@ -298,16 +297,6 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     if !unbound {
         return None;
     }
-    // `bool` has `int`'s alternate constructors, `bytearray` those of `bytes`.
-    let owner = match c.builtin {
-        BuiltinType::Bool => BuiltinType::Int,
-        BuiltinType::ByteArray => BuiltinType::Bytes,
-        other => other,
-    };
-    let alt = BuiltinFn::ALL.iter().find(|f| {
-        matches!(f.home(), BuiltinHome::ClassMethod(t) | BuiltinHome::StaticMethod(t) if t == owner)
-            && f.name() == name
-    });
     let builtin = |kind| {
         Value::Builtin(Rc::new(Builtin {
             name: name.into(),
@@ -316,13 +305,13 @@ pub fn class_attr(vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> {
     };
     Some(match alt {
         // Alternate constructors are class methods: bound to the (possibly derived) class.
-        Some(&f) if matches!(f.home(), BuiltinHome::ClassMethod(_)) => {
+        Some(f) if matches!(f.home(), BuiltinHome::ClassMethod(_)) => {
             Value::BoundMethod(Rc::new(BoundMethod {
                 receiver: Value::Class(c.clone()),
                 func: builtin(BuiltinKind::Func(f)),
             }))
         }
-        Some(&f) => builtin(BuiltinKind::Func(f)),
+        Some(f) => builtin(BuiltinKind::Func(f)),
         None => builtin(BuiltinKind::Unbound(c.builtin)),
     })
 }
@@ -745,7 +734,7 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
         F::TypeInstancecheck => type_instancecheck(vm, a),
         F::TypeSubclasscheck => type_subclasscheck(a),
         F::TypeMro => type_mro(vm, a),
-        F::DictInit | F::ListInit | F::SetInit => unbound_init(vm, f, a),
+        F::DictInit | F::ListInit | F::SetInit | F::ByteArrayInit => unbound_init(vm, f, a),
         F::ObjectSetattr => object_setattr(vm, a),
         F::ObjectGetattribute => object_getattribute(vm, a),
         F::ObjectDelattr => object_delattr(vm, a),
@@ -832,11 +821,20 @@ fn bytes_fromhex(vm: &mut Vm, a: Args) -> R<Value> {
         }
         i += 2;
     }
-    Ok(if is_ba {
+    let made = if is_ba {
         Value::ByteArray(Rc::new(PyByteArray::new(out)))
     } else {
         Value::bytes(out)
-    })
+    };
+    // A subclass gets `cls(value)`, as CPython's classmethod does.
+    match a.pos.first() {
+        Some(cls @ Value::Class(c))
+            if !Rc::ptr_eq(c, &vm.types.bytes) && !Rc::ptr_eq(c, &vm.types.bytearray) =>
+        {
+            vm.call(cls, Args::new(vec![made]))
+        }
+        _ => Ok(made),
+    }
 }
 
 /// `float.fromhex(s)` (the class first).

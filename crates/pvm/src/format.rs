@@ -281,13 +281,21 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             }
             _ => format!("<built-in function {}>", b.name),
         },
-        Value::BoundMethod(m) => {
-            let fname = match &m.func {
-                Value::Function(f) => f.qualname(),
-                _ => "?".into(),
-            };
-            format!("<bound method {} of {}>", fname, repr(vm, &m.receiver)?)
-        }
+        Value::BoundMethod(m) => match &m.func {
+            // A builtin bound to its receiver (`dict.fromkeys`, a native class's method).
+            Value::Builtin(b) => {
+                let of = vm.type_name(&m.receiver);
+                format!("<built-in method {} of {of} object>", b.name)
+            }
+            Value::Function(f) => {
+                format!(
+                    "<bound method {} of {}>",
+                    f.qualname(),
+                    repr(vm, &m.receiver)?
+                )
+            }
+            _ => format!("<bound method ? of {}>", repr(vm, &m.receiver)?),
+        },
         Value::Class(_) if vm.lookup_dunder(v, "__repr__").is_some() => {
             match vm.call_dunder(v, "__repr__", vec![])? {
                 Some(Value::Str(s)) => s.s.to_string(),
@@ -363,7 +371,27 @@ fn repr_value(vm: &mut Vm, v: &Value) -> R<String> {
             }
             let b = i.base.borrow().clone();
             if let Some(b) = b {
-                return repr(vm, &b);
+                let inner = repr(vm, &b)?;
+                // CPython's bytearray, set and frozenset reprs name the (sub)class; the others
+                // show the plain value.
+                let name = i.cls().name.clone();
+                return Ok(match &b {
+                    Value::ByteArray(_) => {
+                        format!(
+                            "{name}{}",
+                            inner.strip_prefix("bytearray").unwrap_or(&inner)
+                        )
+                    }
+                    Value::Set(set) if set.table.borrow().len == 0 => format!("{name}()"),
+                    Value::Set(set) if set.frozen => {
+                        format!(
+                            "{name}{}",
+                            inner.strip_prefix("frozenset").unwrap_or(&inner)
+                        )
+                    }
+                    Value::Set(_) => format!("{name}({inner})"),
+                    _ => inner,
+                });
             }
             let cls = i.cls();
             let module = match cls.dict.borrow().get("__module__") {

@@ -1224,6 +1224,7 @@ builtin_fns! {
     DictInit => "dict.__init__", Slot(T::Dict);
     ListInit => "list.__init__", Slot(T::List);
     SetInit => "set.__init__", Slot(T::Set);
+    ByteArrayInit => "bytearray.__init__", Slot(T::ByteArray);
     ObjectInit => "object.__init__", Slot(T::Object);
     ObjectSetattr => "object.__setattr__", Slot(T::Object);
     ObjectGetattribute => "object.__getattribute__", Slot(T::Object);
@@ -1246,6 +1247,20 @@ builtin_fns! {
 }
 
 impl BuiltinFn {
+    /// The alternate constructor (class method) or static method `name` of builtin type `t`,
+    /// as `t`'s class finds it: `bool` has `int`'s, `bytearray` those of `bytes`.
+    pub fn of_type(t: BuiltinType, name: &str) -> Option<BuiltinFn> {
+        let owner = match t {
+            BuiltinType::Bool => BuiltinType::Int,
+            BuiltinType::ByteArray => BuiltinType::Bytes,
+            other => other,
+        };
+        BuiltinFn::ALL.iter().copied().find(|f| {
+            matches!(f.home(), BuiltinHome::ClassMethod(h) | BuiltinHome::StaticMethod(h) if h == owner)
+                && f.name() == name
+        })
+    }
+
     /// The name it is found by: its attribute name for a method (`fromkeys`).
     pub fn name(self) -> &'static str {
         let q = self.qualname();

@@ -303,13 +303,11 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
 
 /// `name` is an alternate constructor (a class method) of `v`'s builtin type, reachable through
 /// an instance too (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`) and bound to its class.
+/// Derived from the one registration of each, its `BuiltinFn` line.
 pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
-    match v {
-        Value::Dict(_) => name == "fromkeys",
-        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => name == "from_bytes",
-        Value::Float(_) | Value::Bytes(_) | Value::ByteArray(_) => name == "fromhex",
-        _ => false,
-    }
+    builtin_type_of(v)
+        .and_then(|t| BuiltinFn::of_type(t, name))
+        .is_some_and(|f| matches!(f.home(), BuiltinHome::ClassMethod(_)))
 }
 
 /// `v.name(args)` for an alternate constructor of `v`'s type (`{}.fromkeys(…)`): the class

@@ -1230,7 +1230,10 @@ methods! {
         "maketrans" => as_bytes("maketrans"), |vm, b, a| via_bytes(vm, b, a, "maketrans");
         "translate" => as_bytes("translate"), |vm, b, a| via_bytes(vm, b, a, "translate");
     }
-    unlisted {}
+    // `bytearray.__init__(b, source=b'', …)`, reached by name (a subclass's `__init__`).
+    unlisted {
+        "__init__" => None, bytearray_init;
+    }
 }
 
 /// The convention of bytes method `name`, which bytearray has too.
@@ -1345,6 +1348,19 @@ fn bytearray_copy(vm: &mut Vm, b: &Rc<PyByteArray>, _: Args) -> R<Value> {
     Ok(Value::ByteArray(Rc::new(PyByteArray::new(
         b.b.borrow().clone(),
     ))))
+}
+
+/// `bytearray.__init__(b, source=b'', encoding, errors)`: `b`'s contents become what
+/// `bytearray(source, …)` would hold (its conversions and errors).
+fn bytearray_init(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args) -> R<Value> {
+    let cls = vm.types.bytearray.clone();
+    if let Value::ByteArray(made) = crate::builtins::construct(vm, &cls, args)? {
+        let bytes = std::mem::take(&mut *made.b.borrow_mut());
+        made.touch();
+        *b.b.borrow_mut() = bytes;
+        b.touch();
+    }
+    Ok(Value::None)
 }
 
 /// `bytearray.clear()`.

@@ -597,6 +597,10 @@ impl Vm<'_> {
                 *inst.base.borrow_mut() = Some(Value::Dict(crate::value::rc_dict(PyDict::new())))
             }
             BuiltinType::Set => *inst.base.borrow_mut() = Some(self.new_set(Vec::new(), false)?),
+            BuiltinType::ByteArray => {
+                *inst.base.borrow_mut() =
+                    Some(Value::ByteArray(Rc::new(PyByteArray::new(Vec::new()))))
+            }
             BuiltinType::Int
             | BuiltinType::Str
             | BuiltinType::Float
@@ -934,6 +938,13 @@ impl Vm<'_> {
                 }
                 let base = i.base.borrow().clone();
                 if let Some(b) = base {
+                    // An alternate constructor is a class method: bound to the instance's
+                    // class, as through the class (`D().fromkeys(…)` makes a `D`).
+                    if sealed.is_none_or(|ok| ok.contains(&name))
+                        && crate::objects::is_alt_ctor(&b, name)
+                    {
+                        return self.getattr_opt(&Value::Class(cls), name);
+                    }
                     if sealed.is_none_or(|ok| ok.contains(&name))
                         && crate::objects::has_method(self, &b, name)
                     {

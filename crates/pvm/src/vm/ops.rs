@@ -1839,6 +1839,10 @@ impl Vm<'_> {
                 let b = i.base.borrow().clone();
                 if let Some(b) = b {
                     if self.lookup_dunder(v, "__repr__").is_none() {
+                        // Their str is their repr, which names the subclass (`format::repr`).
+                        if matches!(b, Value::ByteArray(_) | Value::Set(_)) {
+                            return self.repr(v);
+                        }
                         return self.str(&b);
                     }
                 }
