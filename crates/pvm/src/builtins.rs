@@ -2127,9 +2127,9 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
                     }
                 };
                 vm.charge(cost::CODEC + cost::per_char(data.len()))?;
-                Ok(Value::str(&crate::codec::decode(
-                    vm, &data, &encoding, &errors,
-                )?))
+                let text = crate::codec::decode(&data, &encoding, &errors)
+                    .map_err(|e| vm.codec_error(e))?;
+                Ok(Value::str(&text))
             }
             Some(v) => Ok(Value::str(&vm.str(&v)?)),
         };
@@ -2176,7 +2176,7 @@ pub fn construct(vm: &mut Vm, c: &Rc<Class>, mut a: Args) -> R<Value> {
             Some(Value::Str(s)) if coding => {
                 let (encoding, errors) = codec_args(vm, &mut a, c.name.as_ref())?;
                 vm.charge(cost::CODEC + cost::per_char(s.s.len()))?;
-                crate::codec::encode(vm, &s.s, &encoding, &errors)?
+                crate::codec::encode(&s.s, &encoding, &errors).map_err(|e| vm.codec_error(e))?
             }
             Some(Value::Str(_)) => return Err(vm.type_err("string argument without an encoding")),
             _ if coding && a.pos.len() > 1 => {

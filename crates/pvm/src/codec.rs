@@ -10,12 +10,31 @@
 //! CPython's decoder ("maximal subparts"), which is also what Rust's `Utf8Error` reports.
 //! Callers charge the cycles (per byte or character) before calling.
 //!
+//! Pure: a failure is a [`CodecError`], which the interpreter turns into the Python exception
+//! (`Vm::codec_error`), so the codecs sit below the runtime and name no interpreter.
+//!
 //! Not supported (LIMITATIONS 21): handlers that produce or consume lone surrogates
 //! (`surrogateescape`, `surrogatepass`), and `namereplace` (it needs the Unicode name
 //! database); both are `LookupError` when they are needed.
 
 use crate::value::Value;
-use crate::vm::{Exc, Vm, R};
+
+/// Why encoding or decoding failed, as CPython reports it.
+#[derive(Debug, Clone)]
+pub enum CodecError {
+    /// `LookupError: unknown encoding: …`.
+    UnknownEncoding(String),
+    /// `LookupError: unknown error handler name '…'`.
+    UnknownHandler(String),
+    /// A `UnicodeDecodeError` (`decode`) or `UnicodeEncodeError` with CPython's five
+    /// arguments `(encoding, object, start, end, reason)`.
+    Unicode {
+        /// Decoding (else encoding).
+        decode: bool,
+        /// The arguments.
+        args: [Value; 5],
+    },
+}
 
 /// The codecs the PVM has.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -43,7 +62,7 @@ impl Codec {
 
 /// Find a codec the way `codecs.lookup` does: lower-case, runs of punctuation and spaces
 /// (other than `.`) become one `_`, then the `encodings.aliases` names of these codecs.
-pub fn lookup(vm: &mut Vm, encoding: &str) -> R<Codec> {
+pub fn lookup(encoding: &str) -> Result<Codec, CodecError> {
     let mut norm = String::with_capacity(encoding.len());
     for c in encoding.chars() {
         if c.is_ascii_alphanumeric() || c == '.' {
@@ -63,7 +82,7 @@ pub fn lookup(vm: &mut Vm, encoding: &str) -> R<Codec> {
         | "iso8859" | "iso8859_1" | "iso_8859_1" | "iso_8859_1_1987" | "iso_ir_100" => {
             Codec::Latin1
         }
-        _ => return Err(vm.new_exc("LookupError", &format!("unknown encoding: {encoding}"))),
+        _ => return Err(CodecError::UnknownEncoding(encoding.to_string())),
     })
 }
 
@@ -88,37 +107,35 @@ pub fn next_utf8(d: &[u8]) -> Result<(char, usize), (usize, &'static str)> {
     }
 }
 
-fn unknown_handler(vm: &mut Vm, errors: &str) -> Exc {
-    vm.new_exc(
-        "LookupError",
-        &format!("unknown error handler name '{errors}'"),
-    )
-}
-
 /// A `UnicodeDecodeError`/`UnicodeEncodeError` with CPython's five arguments.
 fn unicode_error(
-    vm: &mut Vm,
-    class: &str,
+    decode: bool,
     codec: Codec,
     object: Value,
     start: usize,
     end: usize,
     reason: &str,
-) -> Exc {
-    let cls = vm.types.exc[class].clone();
-    let args = vec![
-        Value::str(codec.name()),
-        object,
-        Value::Int(start as i64),
-        Value::Int(end as i64),
-        Value::str(reason),
-    ];
-    Exc::Py(vm.make_exc(&cls, args))
+) -> CodecError {
+    CodecError::Unicode {
+        decode,
+        args: [
+            Value::str(codec.name()),
+            object,
+            Value::Int(start as i64),
+            Value::Int(end as i64),
+            Value::str(reason),
+        ],
+    }
+}
+
+/// `data` as Latin-1: each byte the code point of its value.
+pub fn latin1(data: &[u8]) -> String {
+    data.iter().map(|&x| x as char).collect()
 }
 
 /// `data.decode(encoding, errors)`.
-pub fn decode(vm: &mut Vm, data: &[u8], encoding: &str, errors: &str) -> R<String> {
-    let codec = lookup(vm, encoding)?;
+pub fn decode(data: &[u8], encoding: &str, errors: &str) -> Result<String, CodecError> {
+    let codec = lookup(encoding)?;
     let data = match codec {
         Codec::Utf8Sig => data
             .strip_prefix(b"\xef\xbb\xbf".as_slice())
@@ -132,8 +149,8 @@ pub fn decode(vm: &mut Vm, data: &[u8], encoding: &str, errors: &str) -> R<Strin
                 return Ok(s.to_string());
             }
         }
-        Codec::Ascii if data.is_ascii() => return Ok(crate::objects::str::latin1(data)),
-        Codec::Latin1 => return Ok(crate::objects::str::latin1(data)),
+        Codec::Ascii if data.is_ascii() => return Ok(latin1(data)),
+        Codec::Latin1 => return Ok(latin1(data)),
         Codec::Ascii => {}
     }
     let mut out = String::with_capacity(data.len());
@@ -159,15 +176,7 @@ pub fn decode(vm: &mut Vm, data: &[u8], encoding: &str, errors: &str) -> R<Strin
         match errors {
             "strict" => {
                 let obj = Value::bytes(data.to_vec());
-                return Err(unicode_error(
-                    vm,
-                    "UnicodeDecodeError",
-                    codec,
-                    obj,
-                    i,
-                    i + len,
-                    reason,
-                ));
+                return Err(unicode_error(true, codec, obj, i, i + len, reason));
             }
             "ignore" => {}
             "replace" => out.push('\u{fffd}'),
@@ -176,7 +185,7 @@ pub fn decode(vm: &mut Vm, data: &[u8], encoding: &str, errors: &str) -> R<Strin
                     out.push_str(&format!("\\x{b:02x}"));
                 }
             }
-            other => return Err(unknown_handler(vm, other)),
+            other => return Err(CodecError::UnknownHandler(other.to_string())),
         }
         i += len;
     }
@@ -184,8 +193,8 @@ pub fn decode(vm: &mut Vm, data: &[u8], encoding: &str, errors: &str) -> R<Strin
 }
 
 /// `text.encode(encoding, errors)`.
-pub fn encode(vm: &mut Vm, text: &str, encoding: &str, errors: &str) -> R<Vec<u8>> {
-    let codec = lookup(vm, encoding)?;
+pub fn encode(text: &str, encoding: &str, errors: &str) -> Result<Vec<u8>, CodecError> {
+    let codec = lookup(encoding)?;
     let limit = match codec {
         // A `str` holds no surrogates, so UTF-8 encoding cannot fail.
         Codec::Utf8 => return Ok(text.as_bytes().to_vec()),
@@ -216,8 +225,7 @@ pub fn encode(vm: &mut Vm, text: &str, encoding: &str, errors: &str) -> R<Vec<u8
             "strict" => {
                 let reason = format!("ordinal not in range({limit})");
                 return Err(unicode_error(
-                    vm,
-                    "UnicodeEncodeError",
+                    false,
                     codec,
                     Value::str(text),
                     pos,
@@ -237,7 +245,7 @@ pub fn encode(vm: &mut Vm, text: &str, encoding: &str, errors: &str) -> R<Vec<u8
                     out.extend_from_slice(format!("&#{};", u32::from(c)).as_bytes());
                 }
             }
-            other => return Err(unknown_handler(vm, other)),
+            other => return Err(CodecError::UnknownHandler(other.to_string())),
         }
         pos += run;
     }

@@ -407,9 +407,8 @@ fn encode(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
     let text = &*s.s;
     vm.charge(cost::CODEC)?;
     let (encoding, errors) = codec_args(vm, &args, "encode")?;
-    Ok(Value::bytes(crate::codec::encode(
-        vm, text, &encoding, &errors,
-    )?))
+    let bytes = crate::codec::encode(text, &encoding, &errors).map_err(|e| vm.codec_error(e))?;
+    Ok(Value::bytes(bytes))
 }
 
 /// `str.partition`, `str.rpartition`.
@@ -874,10 +873,6 @@ methods! {
     unlisted {}
 }
 
-pub(crate) fn latin1(b: &[u8]) -> String {
-    b.iter().map(|&x| x as char).collect()
-}
-
 /// The char a byte stands for when a bytes method runs as the str method of the same name.
 /// Bytes have ASCII semantics: bytes 0x80-0xff and the separators 0x1c-0x1f (which str
 /// counts as whitespace and line breaks, bytes do not) become private-use chars U+E000 + b,
@@ -1046,9 +1041,8 @@ fn decode(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
     vm.charge(cost::per_char(b.b.len()))?;
     vm.charge(cost::CODEC)?;
     let (encoding, errors) = codec_args(vm, &args, "decode")?;
-    Ok(Value::str(&crate::codec::decode(
-        vm, &b.b, &encoding, &errors,
-    )?))
+    let text = crate::codec::decode(&b.b, &encoding, &errors).map_err(|e| vm.codec_error(e))?;
+    Ok(Value::str(&text))
 }
 
 /// `bytes.join(iterable_of_bytes)`.

@@ -1274,6 +1274,29 @@ impl<'h> Vm<'h> {
         }
     }
 
+    /// The Python exception of a codec failure (`crate::codec`).
+    pub(crate) fn codec_error(&mut self, e: crate::codec::CodecError) -> Exc {
+        use crate::codec::CodecError;
+        match e {
+            CodecError::UnknownEncoding(name) => {
+                self.new_exc("LookupError", &format!("unknown encoding: {name}"))
+            }
+            CodecError::UnknownHandler(name) => self.new_exc(
+                "LookupError",
+                &format!("unknown error handler name '{name}'"),
+            ),
+            CodecError::Unicode { decode, args } => {
+                let class = if decode {
+                    "UnicodeDecodeError"
+                } else {
+                    "UnicodeEncodeError"
+                };
+                let cls = self.types.exc[class].clone();
+                Exc::Py(self.make_exc(&cls, args.into()))
+            }
+        }
+    }
+
     /// Current code kind helper for builtins that need it.
     pub fn is_module_code(k: CodeKind) -> bool {
         k == CodeKind::Module

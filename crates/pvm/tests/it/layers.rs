@@ -57,13 +57,18 @@ const LAYERS: &[Layer] = &[
         mutual: false,
     },
     Layer {
+        name: "text codecs",
+        modules: &["codec"],
+        mutual: false,
+    },
+    Layer {
         name: "compiler",
         modules: &["compiler"],
         mutual: false,
     },
     Layer {
         name: "runtime (to untie)",
-        modules: &["vm", "objects", "builtins", "format", "codec"],
+        modules: &["vm", "objects", "builtins", "format"],
         mutual: true,
     },
     Layer {
