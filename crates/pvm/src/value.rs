@@ -1255,10 +1255,25 @@ impl BuiltinFn {
             BuiltinType::ByteArray => BuiltinType::Bytes,
             other => other,
         };
-        BuiltinFn::ALL.iter().copied().find(|f| {
-            matches!(f.home(), BuiltinHome::ClassMethod(h) | BuiltinHome::StaticMethod(h) if h == owner)
-                && f.name() == name
-        })
+        // The few that live on a class, found once from `ALL` (this is asked on attribute
+        // loads from builtin values, so it must not scan every builtin function).
+        static ON_CLASSES: std::sync::OnceLock<Vec<(BuiltinType, &'static str, BuiltinFn)>> =
+            std::sync::OnceLock::new();
+        ON_CLASSES
+            .get_or_init(|| {
+                BuiltinFn::ALL
+                    .iter()
+                    .filter_map(|&f| match f.home() {
+                        BuiltinHome::ClassMethod(h) | BuiltinHome::StaticMethod(h) => {
+                            Some((h, f.name(), f))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .iter()
+            .find(|(h, n, _)| *h == owner && *n == name)
+            .map(|&(_, _, f)| f)
     }
 
     /// The name it is found by: its attribute name for a method (`fromkeys`).

@@ -507,23 +507,43 @@ pub fn gen_attr(g: &Generator, name: &str) -> Option<Value> {
     })
 }
 
+/// `g.send(v)`: what the generator yields next, or the StopIteration carrying what it
+/// returned. (The interpreter calls it directly for `g.send(v)` call sites.)
+pub fn gen_send(vm: &mut Vm, g: &Rc<Generator>, v: Value) -> R<Value> {
+    match vm.gen_send(g, v)? {
+        Ok(y) => Ok(y),
+        Err(r) => {
+            let cls = vm.types.exc["StopIteration"].clone();
+            let a = if r.is_none() { vec![] } else { vec![r] };
+            Err(Exc::Py(vm.make_exc(&cls, a)))
+        }
+    }
+}
+
 /// Generator methods: send, throw, close, __next__.
 pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> {
     match name {
         "send" | "__next__" => {
-            let v = if name == "send" {
-                args.pos.first().cloned().unwrap_or_default()
+            // CPython's argument checks (METH_O `send`, METH_NOARGS `__next__`).
+            let kind = if g.coroutine {
+                "coroutine"
             } else {
-                Value::None
+                "generator"
             };
-            match vm.gen_send(g, v)? {
-                Ok(y) => Ok(y),
-                Err(r) => {
-                    let cls = vm.types.exc["StopIteration"].clone();
-                    let a = if r.is_none() { vec![] } else { vec![r] };
-                    Err(Exc::Py(vm.make_exc(&cls, a)))
-                }
+            let n = args.pos.len();
+            if name == "send" && !args.kw.is_empty() {
+                return Err(vm.type_err(format!("{kind}.send() takes no keyword arguments")));
             }
+            if name == "send" && n != 1 {
+                return Err(vm.type_err(format!(
+                    "{kind}.send() takes exactly one argument ({n} given)"
+                )));
+            }
+            if name == "__next__" && (n != 0 || !args.kw.is_empty()) {
+                return Err(vm.type_err(format!("expected 0 arguments, got {n}")));
+            }
+            let v = args.pos.into_iter().next().unwrap_or_default();
+            gen_send(vm, g, v)
         }
         "throw" => {
             let e = throw_arg(vm, &args)?;
