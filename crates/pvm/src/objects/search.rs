@@ -14,7 +14,9 @@
 //! The scan touches only the window: a `str` char index becomes a byte offset through the
 //! string's offset marks (`PyStr::byte_offset`, at most 31 chars walked), matching runs on the
 //! UTF-8 bytes (`memchr::memmem`, linear time), and a match's char index is counted over the
-//! bytes already paid for.
+//! bytes already paid for. [`matches`] and [`matches_rev`] (also `split`'s) find a short
+//! needle in a short haystack without `memmem`, whose searcher costs more to build than such a
+//! search does; both give exactly `memmem`'s matches.
 
 use crate::cost;
 use crate::value::*;
@@ -134,7 +136,7 @@ fn bytes_needle(vm: &mut Vm, v: &Value) -> R<Vec<u8>> {
 fn find_first(vm: &mut Vm, hay: &[u8], needle: &[u8]) -> R<Option<usize>> {
     vm.charge(cost::per_char(needle.len()))?;
     let cap = cost::chars_for(vm.cycles_left()).min(hay.len());
-    match memmem::find(&hay[..cap], needle) {
+    match matches(&hay[..cap], needle).next() {
         Some(p) => {
             vm.charge(cost::per_char(p + needle.len()))?;
             Ok(Some(p))
@@ -150,7 +152,7 @@ fn find_first(vm: &mut Vm, hay: &[u8], needle: &[u8]) -> R<Option<usize>> {
 fn find_last(vm: &mut Vm, hay: &[u8], needle: &[u8]) -> R<Option<usize>> {
     vm.charge(cost::per_char(needle.len()))?;
     let lo = hay.len() - cost::chars_for(vm.cycles_left()).min(hay.len());
-    match memmem::rfind(&hay[lo..], needle) {
+    match matches_rev(&hay[lo..], needle).next() {
         Some(p) => {
             vm.charge(cost::per_char(hay.len() - (lo + p)))?;
             Ok(Some(lo + p))
@@ -214,7 +216,7 @@ pub fn call(
             return Ok(Value::Int((en - st + 1) as i64));
         }
         vm.charge(cost::per_char(needle.len() + win.len()))?;
-        return Ok(Value::Int(memmem::find_iter(win, &needle).count() as i64));
+        return Ok(Value::Int(matches(win, &needle).count() as i64));
     }
     let found = if name.starts_with('r') {
         find_last(vm, win, &needle)?
@@ -296,4 +298,148 @@ fn affix(
         }
     }
     Ok(Value::Bool(false))
+}
+
+/// Haystacks up to this many bytes are searched for a needle of up to [`SHORT_NEEDLE`] bytes
+/// by `memchr` on the needle's first byte and a comparison, which costs at most
+/// `SHORT_NEEDLE` comparisons per byte (linear, like `memmem`) and no set-up.
+const SHORT_HAY: usize = 512;
+/// See [`SHORT_HAY`].
+const SHORT_NEEDLE: usize = 8;
+
+/// The non-overlapping matches of `needle` in `hay`, left to right: exactly
+/// `memmem::find_iter`'s.
+pub(crate) fn matches<'a>(hay: &'a [u8], needle: &'a [u8]) -> Matches<'a> {
+    if hay.len() <= SHORT_HAY && (1..=SHORT_NEEDLE).contains(&needle.len()) {
+        Matches::Short { hay, needle, at: 0 }
+    } else {
+        Matches::Long(Box::new(memmem::find_iter(hay, needle)))
+    }
+}
+
+/// The non-overlapping matches of `needle` in `hay`, right to left: exactly
+/// `memmem::rfind_iter`'s.
+pub(crate) fn matches_rev<'a>(hay: &'a [u8], needle: &'a [u8]) -> MatchesRev<'a> {
+    if hay.len() <= SHORT_HAY && (1..=SHORT_NEEDLE).contains(&needle.len()) {
+        MatchesRev::Short {
+            hay,
+            needle,
+            end: hay.len(),
+        }
+    } else {
+        MatchesRev::Long(Box::new(memmem::rfind_iter(hay, needle)))
+    }
+}
+
+/// See [`matches`].
+pub(crate) enum Matches<'a> {
+    /// Searched from `at` by the needle's first byte.
+    Short {
+        hay: &'a [u8],
+        needle: &'a [u8],
+        at: usize,
+    },
+    /// `memmem`'s (boxed: its searcher is large, and built only for long searches).
+    Long(Box<memmem::FindIter<'a, 'a>>),
+}
+
+impl Iterator for Matches<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Matches::Long(it) => it.next(),
+            Matches::Short { hay, needle, at } => {
+                let first = *needle.first()?;
+                while *at + needle.len() <= hay.len() {
+                    let last = hay.len() - needle.len();
+                    let i = *at + memchr::memchr(first, &hay[*at..=last])?;
+                    if hay[i..].starts_with(needle) {
+                        *at = i + needle.len();
+                        return Some(i);
+                    }
+                    *at = i + 1;
+                }
+                None
+            }
+        }
+    }
+}
+
+/// See [`matches_rev`].
+pub(crate) enum MatchesRev<'a> {
+    /// Searched in `hay[..end]` by the needle's first byte, from the right.
+    Short {
+        hay: &'a [u8],
+        needle: &'a [u8],
+        end: usize,
+    },
+    /// `memmem`'s (boxed: its searcher is large, and built only for long searches).
+    Long(Box<memmem::FindRevIter<'a, 'a>>),
+}
+
+impl Iterator for MatchesRev<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            MatchesRev::Long(it) => it.next(),
+            MatchesRev::Short { hay, needle, end } => {
+                let first = *needle.first()?;
+                while *end >= needle.len() {
+                    let last = *end - needle.len();
+                    let i = memchr::memrchr(first, &hay[..=last])?;
+                    if hay[i..].starts_with(needle) {
+                        *end = i;
+                        return Some(i);
+                    }
+                    // The next candidate starts before `i`.
+                    if i == 0 {
+                        *end = 0;
+                        return None;
+                    }
+                    *end = i - 1 + needle.len();
+                }
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The short search gives `memmem`'s matches, both ways, on haystacks over a two- and a
+    /// three-letter alphabet (where partial matches and overlaps are common), every needle
+    /// length it serves (and the empty needle, which goes to `memmem`).
+    #[test]
+    fn short_search_finds_what_memmem_finds() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..4000 {
+            let letters: &[u8] = if round % 2 == 0 { b"ab" } else { b"abc" };
+            let hay: Vec<u8> = (0..next() % 70)
+                .map(|_| letters[(next() % letters.len() as u64) as usize])
+                .collect();
+            let needle: Vec<u8> = (0..next() % (SHORT_NEEDLE as u64 + 1))
+                .map(|_| letters[(next() % letters.len() as u64) as usize])
+                .collect();
+            let short: Vec<usize> = matches(&hay, &needle).collect();
+            let want: Vec<usize> = memmem::find_iter(&hay, &needle).collect();
+            assert_eq!(short, want, "{hay:?} {needle:?}");
+            let short: Vec<usize> = matches_rev(&hay, &needle).collect();
+            let want: Vec<usize> = memmem::rfind_iter(&hay, &needle).collect();
+            assert_eq!(short, want, "reverse {hay:?} {needle:?}");
+        }
+        // The long path is memmem itself.
+        let hay = b"xy".repeat(SHORT_HAY);
+        assert_eq!(matches(&hay, b"yx").count(), SHORT_HAY - 1);
+        assert_eq!(matches_rev(&hay, b"yx").next(), Some(2 * SHORT_HAY - 3));
+    }
 }

@@ -5,7 +5,8 @@
 //! list slot per piece, plus the text), once more to build them. So a split into millions of
 //! tiny pieces (`('a,' * n).split(',')`) fails with MemoryError before allocating anything,
 //! and no intermediate copy of the text or of the pieces is made. Separators are found with
-//! `memchr::memmem` on the bytes (a `str` separator matches only at char boundaries in UTF-8);
+//! `memchr` (one byte) or `objects::search::matches` (longer) on the bytes (a `str` separator
+//! matches only at char boundaries in UTF-8);
 //! whitespace and line breaks are `str.isspace()`/Unicode line boundaries for `str` and the
 //! ASCII ones for bytes, as in CPython.
 
@@ -13,7 +14,6 @@ use crate::cost;
 use crate::memory::{HEADER, SLOT};
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
-use memchr::memmem;
 use std::rc::Rc;
 
 /// What is split, and what its pieces become.
@@ -141,15 +141,15 @@ fn visit(t: Text, how: &How, f: &mut dyn FnMut(usize, usize)) {
     let n = b.len();
     match *how {
         // A one-byte separator (`s.split(',')`, the commonest) is found by `memchr`, whose
-        // search needs no set-up; `memmem` builds a searcher for its needle on every call.
+        // search needs no set-up; `search::matches` avoids `memmem`'s set-up when it is short.
         // Both yield every match, left to right (or right to left), so the pieces are the same.
         How::Sep(ref sep, max, false) => match sep[..] {
             [byte] => split_left(memchr::memchr_iter(byte, b), 1, max, n, f),
-            _ => split_left(memmem::find_iter(b, sep), sep.len(), max, n, f),
+            _ => split_left(super::search::matches(b, sep), sep.len(), max, n, f),
         },
         How::Sep(ref sep, max, true) => match sep[..] {
             [byte] => split_right(memchr::memrchr_iter(byte, b), 1, max, n, f),
-            _ => split_right(memmem::rfind_iter(b, sep), sep.len(), max, n, f),
+            _ => split_right(super::search::matches_rev(b, sep), sep.len(), max, n, f),
         },
         How::Space(max, false) => {
             let (mut i, mut done) = (0, 0);
