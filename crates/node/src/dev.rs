@@ -14,15 +14,15 @@
 //!   the same block hashes and state roots; blocks above it, pending blocks and the mempool are
 //!   gone, and so are the reverted snapshot and every later one (as in anvil). The beacon
 //!   service forgets what it signed above the snapshot's block ([`Beacon::rewind`]).
-//!
-//! Each `dev_mine` request, and each block built and whom it was built on, is logged at
-//! debug level (`RUST_LOG=cowboy_node=debug`).
 //! - **Set a balance, impersonate an account**: these send transactions, not side effects on
 //!   the state. The dev genesis sets `dev_chain`, under which exec's block rule accepts a
 //!   set-balance transaction (sent by a keyless authority whose nonce orders them) and
 //!   transactions authorized as their sender without a signature (see `cowboy_types::tx`).
 //!   They go through the pool into ordinary blocks, so a replay (revert, restart, sync)
 //!   re-executes them like everything else; a chain without the flag refuses them.
+//!
+//! Each `dev_mine` request, and each block built and whom it was built on, is logged at
+//! debug level (`RUST_LOG=cowboy_node=debug`).
 
 use std::sync::{Arc, Mutex};
 
