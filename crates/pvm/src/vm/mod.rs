@@ -234,7 +234,7 @@ pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 /// The modules a program can import: the embedder's table, as CPython's `PyImport_Inittab`
 /// is the embedding application's. The interpreter knows no module itself; [`Vm::import`]
 /// asks this (the chain's whitelist is `crate::modules::LIBRARY`, in the layer above), so
-/// the interpreter and the builtin types below it never depend on the modules they run.
+/// the interpreter and the builtin types beside it never depend on the modules they run.
 pub struct Library {
     /// The loader of an importable module; `None` for every other name
     /// (ModuleNotFoundError).
