@@ -1,5 +1,5 @@
-//! `cowboyd devnet`: a local network of `N` validators as `N` real `cowboyd` processes on
-//! loopback, launched and supervised by one command.
+//! `cowboyd devnet`: a local network of `N` validators (and `M` full nodes) as real
+//! `cowboyd` processes on loopback, launched and supervised by one command.
 //!
 //! Under the data directory it writes, once, `genesis.json` (chain 1337, the ten dev accounts
 //! of `--dev` funded) and `validator-<i>.key` for each validator, then runs validator `i` with
@@ -7,6 +7,13 @@
 //! p2p on the p2p port plus `i`. The keys are derived like the `--dev` validator's
 //! (`keccak256("cowboy-devnet-validator-" ‖ i)`), public and for local use only. Started again
 //! on the same directory it reuses the genesis and keys, so every validator resumes its chain.
+//!
+//! **Full nodes** (`--full-nodes M`): full node `j` runs `cowboyd --full-node` with key
+//! `full-node-<j>.key` (`keccak256("cowboy-devnet-full-node-" ‖ j)`), data directory
+//! `full-node-<j>/`, log `full-node-<j>.log`, and the ports after the validators' (`N + j`
+//! above the given ones); every validator is started with `--follower` of each full node's key,
+//! so they let it connect. Full nodes are not in the genesis: their number may change between
+//! starts.
 //!
 //! **The beacon group** is dealt once, when the genesis is first written: a fresh group from
 //! the system's randomness with `t = 2f + 1` of `N` (commonware's quorum), its public
@@ -36,6 +43,9 @@ use crate::genesis::{
 /// Most validators one command starts.
 pub const MAX_VALIDATORS: usize = 64;
 
+/// Most full nodes one command starts.
+pub const MAX_FULL_NODES: usize = 16;
+
 /// Validator `i`'s key seed (the content of its key file).
 pub fn validator_seed(i: usize) -> Hash32 {
     keccak256(format!("cowboy-devnet-validator-{i}").as_bytes())
@@ -44,6 +54,11 @@ pub fn validator_seed(i: usize) -> Hash32 {
 /// Validator `i`'s consensus key.
 pub fn validator_key(i: usize) -> ed25519::PrivateKey {
     ed25519::PrivateKey::decode(validator_seed(i).0.to_vec()).expect("32 bytes are an ed25519 seed")
+}
+
+/// Full node `j`'s key seed (the content of its key file).
+pub fn full_node_seed(j: usize) -> Hash32 {
+    keccak256(format!("cowboy-devnet-full-node-{j}").as_bytes())
 }
 
 /// The genesis of an `n`-validator devnet whose validator `i` listens on `p2p` + `i`.
@@ -75,6 +90,8 @@ pub fn offset(addr: SocketAddr, i: usize) -> SocketAddr {
 pub struct DevnetConfig {
     /// Validators.
     pub validators: usize,
+    /// Full nodes (`cowboyd --full-node`), after the validators.
+    pub full_nodes: usize,
     /// Where the genesis, keys, data directories and logs live.
     pub dir: PathBuf,
     /// Validator 0's RPC address (validator `i`: port + `i`).
@@ -90,8 +107,59 @@ fn genesis_path(dir: &Path) -> PathBuf {
     dir.join("genesis.json")
 }
 
-fn key_path(dir: &Path, i: usize) -> PathBuf {
-    dir.join(format!("validator-{i}.key"))
+/// One process of the devnet.
+#[derive(Clone, Copy)]
+enum Member {
+    /// Validator `i`.
+    Validator(usize),
+    /// Full node `j`.
+    FullNode(usize),
+}
+
+impl Member {
+    /// Its name in file names (`validator-<i>`, `full-node-<j>`).
+    fn file_name(self) -> String {
+        match self {
+            Member::Validator(i) => format!("validator-{i}"),
+            Member::FullNode(j) => format!("full-node-{j}"),
+        }
+    }
+
+    /// Its name in what the supervisor prints.
+    fn label(self) -> String {
+        match self {
+            Member::Validator(i) => format!("validator {i}"),
+            Member::FullNode(j) => format!("full node {j}"),
+        }
+    }
+
+    /// How far its ports are above the given ones: validators first, then full nodes.
+    fn port_offset(self, cfg: &DevnetConfig) -> usize {
+        match self {
+            Member::Validator(i) => i,
+            Member::FullNode(j) => cfg.validators + j,
+        }
+    }
+
+    /// Its key seed.
+    fn seed(self) -> Hash32 {
+        match self {
+            Member::Validator(i) => validator_seed(i),
+            Member::FullNode(j) => full_node_seed(j),
+        }
+    }
+}
+
+/// Every process of the devnet, validators first.
+fn members(cfg: &DevnetConfig) -> Vec<Member> {
+    (0..cfg.validators)
+        .map(Member::Validator)
+        .chain((0..cfg.full_nodes).map(Member::FullNode))
+        .collect()
+}
+
+fn key_path(dir: &Path, who: Member) -> PathBuf {
+    dir.join(format!("{}.key", who.file_name()))
 }
 
 /// Write the genesis and keys under `cfg.dir`, or check those already there (a restart).
@@ -99,9 +167,12 @@ pub fn prepare(cfg: &DevnetConfig) -> Result<(), String> {
     if cfg.validators == 0 || cfg.validators > MAX_VALIDATORS {
         return Err(format!("--validators must be 1 to {MAX_VALIDATORS}"));
     }
-    let last = u16::try_from(cfg.validators - 1).unwrap_or(u16::MAX);
+    if cfg.full_nodes > MAX_FULL_NODES {
+        return Err(format!("--full-nodes must be 0 to {MAX_FULL_NODES}"));
+    }
+    let last = u16::try_from(cfg.validators + cfg.full_nodes - 1).unwrap_or(u16::MAX);
     if cfg.rpc.port().checked_add(last).is_none() || cfg.p2p.port().checked_add(last).is_none() {
-        return Err("the RPC or p2p ports of the last validator would pass 65535".into());
+        return Err("the RPC or p2p ports of the last process would pass 65535".into());
     }
     std::fs::create_dir_all(&cfg.dir)
         .map_err(|e| format!("cannot create {}: {e}", cfg.dir.display()))?;
@@ -128,8 +199,8 @@ pub fn prepare(cfg: &DevnetConfig) -> Result<(), String> {
     }
     // Written every time: the p2p ports may have moved (they are not part of the identity).
     write(&path, &wanted.to_json())?;
-    for i in 0..cfg.validators {
-        write(&key_path(&cfg.dir, i), &hex::encode(validator_seed(i).0))?;
+    for who in members(cfg) {
+        write(&key_path(&cfg.dir, who), &hex::encode(who.seed().0))?;
     }
     Ok(())
 }
@@ -164,14 +235,17 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// One supervised validator.
+/// One supervised process.
 struct Supervised {
+    who: Member,
     child: Child,
 }
 
-/// Start validator `i` as a child of `cowboyd` (`exe`).
-fn spawn(exe: &Path, cfg: &DevnetConfig, i: usize) -> Result<Supervised, String> {
-    let log_path = cfg.dir.join(format!("validator-{i}.log"));
+/// Start `who` as a child of `cowboyd` (`exe`).
+fn spawn(exe: &Path, cfg: &DevnetConfig, who: Member) -> Result<Supervised, String> {
+    let name = who.file_name();
+    let at = who.port_offset(cfg);
+    let log_path = cfg.dir.join(format!("{name}.log"));
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -184,13 +258,13 @@ fn spawn(exe: &Path, cfg: &DevnetConfig, i: usize) -> Result<Supervised, String>
     cmd.arg("--genesis")
         .arg(genesis_path(&cfg.dir))
         .arg("--validator-key")
-        .arg(key_path(&cfg.dir, i))
+        .arg(key_path(&cfg.dir, who))
         .arg("--data-dir")
-        .arg(cfg.dir.join(format!("validator-{i}")))
+        .arg(cfg.dir.join(&name))
         .arg("--rpc-addr")
-        .arg(offset(cfg.rpc, i).to_string())
+        .arg(offset(cfg.rpc, at).to_string())
         .arg("--p2p-addr")
-        .arg(offset(cfg.p2p, i).to_string())
+        .arg(offset(cfg.p2p, at).to_string())
         .arg("--exit-on-stdin-close")
         .stdin(Stdio::piped())
         .stdout(out)
@@ -198,11 +272,26 @@ fn spawn(exe: &Path, cfg: &DevnetConfig, i: usize) -> Result<Supervised, String>
     if let Some(ms) = cfg.block_time_ms {
         cmd.arg("--block-time").arg(ms.to_string());
     }
+    match who {
+        Member::FullNode(_) => {
+            cmd.arg("--full-node");
+        }
+        Member::Validator(_) => {
+            for j in 0..cfg.full_nodes {
+                let key = ed25519::PrivateKey::decode(full_node_seed(j).0.to_vec())
+                    .map_err(|e| format!("full node {j}'s key: {e}"))?;
+                cmd.arg("--follower")
+                    .arg(hex::encode(commonware_codec::Encode::encode(
+                        &key.public_key(),
+                    )));
+            }
+        }
+    }
     let child = cmd
         .spawn()
-        .map_err(|e| format!("cannot start validator {i}: {e}"))?;
-    println!("validator {i}  pid {}", child.id());
-    Ok(Supervised { child })
+        .map_err(|e| format!("cannot start {}: {e}", who.label()))?;
+    println!("{}  pid {}", who.label(), child.id());
+    Ok(Supervised { who, child })
 }
 
 /// Run the devnet until `shutdown` resolves: start every validator, print where they are,
@@ -215,17 +304,19 @@ pub async fn run(
     prepare(cfg)?;
     println!();
     println!(
-        "Cowboy devnet: {} validators, chain id {DEV_CHAIN_ID}",
-        cfg.validators
+        "Cowboy devnet: {} validators, {} full nodes, chain id {DEV_CHAIN_ID}",
+        cfg.validators, cfg.full_nodes
     );
     println!("  data dir   {}", cfg.dir.display());
     println!("  genesis    {}", genesis_path(&cfg.dir).display());
-    for i in 0..cfg.validators {
+    for who in members(cfg) {
+        let at = who.port_offset(cfg);
         println!(
-            "  validator {i}  RPC http://{}  p2p {}  log {}",
-            offset(cfg.rpc, i),
-            offset(cfg.p2p, i),
-            cfg.dir.join(format!("validator-{i}.log")).display()
+            "  {}  RPC http://{}  p2p {}  log {}",
+            who.label(),
+            offset(cfg.rpc, at),
+            offset(cfg.p2p, at),
+            cfg.dir.join(format!("{}.log", who.file_name())).display()
         );
     }
     println!(
@@ -233,9 +324,9 @@ pub async fn run(
         DEV_FUNDS / 10u128.pow(18)
     );
     println!();
-    let mut children = Vec::with_capacity(cfg.validators);
-    for i in 0..cfg.validators {
-        children.push(spawn(exe, cfg, i)?);
+    let mut children = Vec::new();
+    for who in members(cfg) {
+        children.push(spawn(exe, cfg, who)?);
     }
     tokio::pin!(shutdown);
     loop {
@@ -243,15 +334,15 @@ pub async fn run(
             _ = &mut shutdown => break,
             _ = tokio::time::sleep(Duration::from_millis(200)) => {}
         }
-        for (i, s) in children.iter_mut().enumerate() {
+        for s in &mut children {
             if let Ok(Some(status)) = s.child.try_wait() {
-                println!("validator {i} exited ({status}); restarting it");
+                println!("{} exited ({status}); restarting it", s.who.label());
                 tokio::time::sleep(Duration::from_secs(1)).await;
-                *s = spawn(exe, cfg, i)?;
+                *s = spawn(exe, cfg, s.who)?;
             }
         }
     }
-    println!("stopping the validators");
+    println!("stopping the validators and full nodes");
     for s in &mut children {
         drop(s.child.stdin.take()); // the child shuts down on EOF
     }
@@ -282,6 +373,7 @@ mod tests {
     fn config(dir: &Path) -> DevnetConfig {
         DevnetConfig {
             validators: 4,
+            full_nodes: 0,
             dir: dir.to_path_buf(),
             rpc: "127.0.0.1:18545".parse().unwrap(),
             p2p: "127.0.0.1:30333".parse().unwrap(),

@@ -114,6 +114,12 @@ pub struct Settings<B> {
     pub track: Track,
     /// Most peers tracked per epoch ([`peer_bound`]).
     pub peer_bound: usize,
+    /// A full node: every engine runs as an observer, whatever the set (`cowboyd
+    /// --full-node`).
+    pub full_node: bool,
+    /// The full nodes this node lets connect and follow (`--follower KEY`): tracked as
+    /// secondary peers in every epoch, after the registered validators.
+    pub followers: Vec<ed25519::PublicKey>,
 }
 
 /// The running engines of a validator, and the task that starts them epoch after epoch.
@@ -266,7 +272,7 @@ where
         self.track(reader, epoch, &participants).await;
 
         let me = self.settings.key.public_key();
-        let member = participants.position(&me).is_some();
+        let member = !self.settings.full_node && participants.position(&me).is_some();
         let scheme = if member {
             Scheme::signer(
                 &self.settings.namespace,
@@ -347,8 +353,9 @@ where
         Ok(())
     }
 
-    /// Have the network track epoch `epoch`'s set (primary) and every other registered
-    /// validator (secondary), within the settings' `peer_bound` with this node counted.
+    /// Have the network track epoch `epoch`'s set (primary), every other registered
+    /// validator and then the configured followers (secondary), within the settings'
+    /// `peer_bound` with this node counted.
     async fn track(&mut self, reader: &Reader<E>, epoch: u64, set: &Set<ed25519::PublicKey>) {
         let me = self.settings.key.public_key();
         let bound = self.settings.peer_bound;
@@ -369,7 +376,13 @@ where
         let secondary: Vec<_> = registered
             .iter()
             .filter_map(|k| ed25519_key(&k.ed25519))
+            .chain(self.settings.followers.iter().cloned())
             .filter(|k| set.position(k).is_none() && *k != me)
+            .filter({
+                // A follower that also registered is counted once.
+                let mut seen = std::collections::BTreeSet::new();
+                move |k| seen.insert(k.clone())
+            })
             .take(room)
             .collect();
         (self.settings.track)(

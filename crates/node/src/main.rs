@@ -39,9 +39,19 @@ struct Args {
     /// Genesis file of the network (required without --dev).
     #[arg(long, value_name = "FILE")]
     genesis: Option<PathBuf>,
-    /// File holding this validator's ed25519 key as hex (required without --dev).
-    #[arg(long, value_name = "FILE")]
+    /// File holding this validator's ed25519 key as hex (required without --dev); a full
+    /// node's p2p identity (alias --node-key).
+    #[arg(long, value_name = "FILE", alias = "node-key")]
     validator_key: Option<PathBuf>,
+    /// Run as a full node: follow the chain, execute and keep every block, serve RPC and
+    /// relay transactions to the validators; never vote or propose. Its key must be one the
+    /// validators list with --follower.
+    #[arg(long, conflicts_with = "dev")]
+    full_node: bool,
+    /// A full node this node lets connect and follow the chain, by its public key (hex, as
+    /// --print-public-key prints it). Repeatable.
+    #[arg(long = "follower", value_name = "KEY", value_parser = parse_public_key)]
+    followers: Vec<ed25519::PublicKey>,
     /// Where state, blocks and the consensus journal live.
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -108,7 +118,8 @@ struct Args {
 
 #[derive(clap::Subcommand, Debug)]
 enum Sub {
-    /// Run a local network of N validators, each a `cowboyd` process, on loopback.
+    /// Run a local network of N validators (and M full nodes), each a `cowboyd` process, on
+    /// loopback.
     Devnet(DevnetArgs),
 }
 
@@ -118,10 +129,15 @@ struct DevnetArgs {
     /// Validators.
     #[arg(long, default_value_t = 4)]
     validators: usize,
+    /// Full nodes (`cowboyd --full-node`: they follow and serve RPC, never vote), on the
+    /// ports after the validators'.
+    #[arg(long, default_value_t = 0)]
+    full_nodes: usize,
     /// Genesis, keys, the validators' data directories and logs (reused on a restart).
     #[arg(long, value_name = "DIR")]
     data_dir: PathBuf,
-    /// Validator 0's JSON-RPC address; validator i serves on its port + i.
+    /// Validator 0's JSON-RPC address; validator i serves on its port + i, full node j on
+    /// its port + validators + j.
     #[arg(long, default_value = "127.0.0.1:8545")]
     rpc_addr: SocketAddr,
     /// Validator 0's p2p address; validator i listens on its port + i.
@@ -138,6 +154,7 @@ fn devnet(args: DevnetArgs) {
         .unwrap_or_else(|e| fail(format!("cannot find the cowboyd executable: {e}")));
     let cfg = cowboy_node::devnet::DevnetConfig {
         validators: args.validators,
+        full_nodes: args.full_nodes,
         dir: args.data_dir,
         rpc: args.rpc_addr,
         p2p: args.p2p_addr,
@@ -176,14 +193,19 @@ fn parse_bootstrap(s: &str) -> Result<(ed25519::PublicKey, SocketAddr), String> 
     let (key, addr) = s
         .split_once('@')
         .ok_or("expected KEY@HOST:PORT (the peer's public key in hex, then its p2p address)")?;
-    let key = hex::decode(key.trim_start_matches("0x"))
-        .ok()
-        .and_then(|b| ed25519::PublicKey::decode(b).ok())
-        .ok_or_else(|| format!("{key:?} is not an ed25519 public key in hex (64 digits)"))?;
+    let key = parse_public_key(key)?;
     let addr = addr
         .parse()
         .map_err(|e| format!("{addr:?} is not a HOST:PORT socket address: {e}"))?;
     Ok((key, addr))
+}
+
+/// A peer's ed25519 public key in hex (`--follower KEY`, the KEY of `--bootstrap`).
+fn parse_public_key(key: &str) -> Result<ed25519::PublicKey, String> {
+    hex::decode(key.trim_start_matches("0x"))
+        .ok()
+        .and_then(|b| ed25519::PublicKey::decode(b).ok())
+        .ok_or_else(|| format!("{key:?} is not an ed25519 public key in hex (64 digits)"))
 }
 
 fn read_validator_key(path: &std::path::Path) -> ed25519::PrivateKey {
@@ -338,6 +360,8 @@ fn main() {
         data_dir: data_dir.clone(),
         genesis,
         validator_key,
+        full_node: args.full_node,
+        followers: args.followers,
         beacon_share,
         p2p_addr: args.p2p_addr,
         p2p_external_addr: args.p2p_external_addr,

@@ -41,8 +41,14 @@ pub struct NodeConfig {
     pub data_dir: PathBuf,
     /// The network's genesis.
     pub genesis: Genesis,
-    /// This validator's consensus key.
+    /// This validator's consensus key (a full node's p2p identity).
     pub validator_key: ed25519::PrivateKey,
+    /// A full node: it follows the chain, executes every block and serves RPC, and never
+    /// votes or proposes (see the README's "Full nodes").
+    pub full_node: bool,
+    /// The full nodes this node lets connect (`--follower KEY`): validators track only the
+    /// registered validators otherwise.
+    pub followers: Vec<ed25519::PublicKey>,
     /// p2p listen address.
     pub p2p_addr: SocketAddr,
     /// The p2p address peers should dial, announced (signed) to them; `None`: `p2p_addr`.
@@ -86,16 +92,24 @@ pub struct NodeConfig {
 pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
     let genesis = cfg.genesis.clone();
     let me = cfg.validator_key.public_key();
-    let coinbase: Address = cfg
-        .coinbase
-        .or_else(|| {
-            let listed = genesis.validators.iter().find(|v| v.public_key == me);
-            listed.map(|v| v.coinbase)
-        })
-        .ok_or(
+    let listed = genesis.validators.iter().find(|v| v.public_key == me);
+    let coinbase: Address = if cfg.full_node {
+        if listed.is_some() {
+            return Err(
+                "--full-node: this key is a genesis validator's; a full node needs a \
+                        key of its own (a validator that does not vote halts the chain)"
+                    .into(),
+            );
+        }
+        // Never proposes, so no tips reach it.
+        Address::ZERO
+    } else {
+        cfg.coinbase.or(listed.map(|v| v.coinbase)).ok_or(
             "this node's validator key is not in the genesis validator set: give --coinbase \
-             ADDRESS (where the tips of its blocks go) to run it as a validator that staked later",
-        )?;
+             ADDRESS (where the tips of its blocks go) to run it as a validator that staked \
+             later, or --full-node to follow the chain without voting",
+        )?
+    };
 
     let mut chain = Chain::open(
         context.child("chain"),
@@ -118,7 +132,8 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             .len(),
         None => 0,
     };
-    let peer_bound = crate::epochs::peer_bound(registered.max(genesis.validators.len()));
+    let peer_bound =
+        crate::epochs::peer_bound(registered.max(genesis.validators.len()) + cfg.followers.len());
     let chain = Arc::new(Mutex::new(chain));
     tracing::info!(height = head, "chain open");
 
@@ -166,6 +181,8 @@ pub async fn run(context: Ctx, cfg: NodeConfig) -> Result<(), String> {
             tamper: cfg.tamper_proposals,
             partition_prefix: String::new(),
             peer_bound,
+            full_node: cfg.full_node,
+            followers: cfg.followers.clone(),
             beacon_share: cfg.beacon_share,
             // A dev chain's share is the dev share, not a file (and its one validator never
             // reshares); otherwise the data directory's, whose file names its round.
@@ -296,6 +313,10 @@ pub struct ValidatorConfig {
     pub partition_prefix: String,
     /// Most peers the p2p network tracks per epoch (`crate::epochs::peer_bound`).
     pub peer_bound: usize,
+    /// A full node: it never votes (`crate::epochs::Settings::full_node`).
+    pub full_node: bool,
+    /// The full nodes it lets connect (`crate::epochs::Settings::followers`).
+    pub followers: Vec<ed25519::PublicKey>,
     /// Its share of the beacon group, if it holds one (`crate::beacon`).
     pub beacon_share: Option<commonware_cryptography::bls12381::primitives::group::Share>,
     /// The reshare round of the sharing `beacon_share` belongs to (0: the genesis dealing;
@@ -450,6 +471,8 @@ where
             blocker,
             track,
             peer_bound: cfg.peer_bound,
+            full_node: cfg.full_node,
+            followers: cfg.followers,
         },
     )
     .await?;

@@ -31,6 +31,8 @@ mod dev_controls;
 mod devnet_command;
 #[path = "devnet/explorer.rs"]
 mod explorer;
+#[path = "devnet/full_node.rs"]
+mod full_node;
 #[path = "devnet/gossip.rs"]
 mod gossip;
 #[path = "devnet/history_trace.rs"]
@@ -854,6 +856,8 @@ impl ValidatorNetwork {
             data_dir: data_dir.clone(),
             genesis: cowboy_node::genesis::Genesis::from_json(&genesis).unwrap(),
             validator_key: Self::key(i).1,
+            full_node: false,
+            followers: Vec::new(),
             beacon_share: cowboy_node::beacon::read_share(&data_dir).unwrap(),
             p2p_addr: format!("127.0.0.1:{}", self.ports[i]).parse().unwrap(),
             p2p_external_addr: None,

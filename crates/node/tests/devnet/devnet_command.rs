@@ -1,7 +1,7 @@
-//! `cowboyd devnet --validators 4` (issue 17): four real validator processes under one
-//! supervisor. Transactions sent to different validators are all included; a validator killed
-//! with `kill -9` is restarted and catches up; all four agree on every block hash and state
-//! root; SIGTERM stops everything, a restart on the same directory resumes the chain, SIGINT
+//! `cowboyd devnet --validators 4 --full-nodes 1` (issue 17): four real validator processes
+//! and a full node under one supervisor. Transactions sent to different validators are all
+//! included; a validator killed with `kill -9` is restarted and catches up; all four and the
+//! full node agree on every block hash and state root; SIGTERM stops everything, a restart on the same directory resumes the chain, SIGINT
 //! stops it as SIGTERM does (and it resumes again), and the validators do not outlive a
 //! supervisor killed with `kill -9`.
 
@@ -24,7 +24,8 @@ impl Devnet {
             .open(dir.join("supervisor.log"))
             .unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_cowboyd"))
-            .args(["devnet", "--validators", "4", "--block-time", "200"])
+            .args(["devnet", "--validators", "4", "--full-nodes", "1"])
+            .args(["--block-time", "200"])
             .arg("--data-dir")
             .arg(dir.join("net"))
             .args(["--rpc-addr", &format!("127.0.0.1:{rpc}")])
@@ -61,7 +62,7 @@ impl Devnet {
     }
 
     /// Until the four validators are started: their pids, and their RPC endpoints once they
-    /// answer.
+    /// answer (the full node's is the next port: [`full_node`]).
     fn validators(&self, rpc: u16) -> (Vec<u32>, Vec<Node>) {
         let mut pids = vec![0; 4];
         for _ in 0..4 {
@@ -95,6 +96,21 @@ impl Drop for Devnet {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The devnet's full node, serving RPC on the port after the four validators'.
+fn full_node(rpc: u16) -> Node {
+    let node = Node {
+        child: None,
+        url: format!("http://127.0.0.1:{}", rpc + 4),
+    };
+    wait_answers(&node);
+    node
+}
+
+/// Handles on the validators' RPC and the full node's.
+fn with_full_node(validators: &[Node], full: &Node) -> Vec<Node> {
+    validators.iter().chain([full]).map(Node::handle).collect()
 }
 
 fn wait_answers(node: &Node) {
@@ -212,9 +228,10 @@ fn all_agree_through(nodes: &[Node], height: u64) {
 #[test]
 fn devnet_command_runs_four_validators_survives_kill_9_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let (rpc, p2p) = (free_ports(4), free_ports(4));
+    let (rpc, p2p) = (free_ports(5), free_ports(5));
     let devnet = Devnet::start(dir.path(), rpc, p2p);
     let (pids, nodes) = devnet.validators(rpc);
+    let full = full_node(rpc);
 
     transfers_round_the_validators(&nodes, 0..4);
 
@@ -226,23 +243,26 @@ fn devnet_command_runs_four_validators_survives_kill_9_and_resumes() {
     wait_answers(&nodes[2]);
     let last = transfers_round_the_validators(&nodes, 4..8);
     all_agree_through(&nodes, last + 2);
+    // The full node follows the same chain (it never votes: four validators are the set).
+    all_agree_through(&[nodes[0].handle(), full.handle()], last + 2);
     let to = nodes[2].rpc("cowboy_getAccount", json!([hex0x(&[0xEE; 20])]));
     assert_eq!(to["balance"], json!("8"));
 
     // SIGTERM stops the supervisor and every validator; started again on the same directory,
     // the network resumes its chain.
-    stop_cleanly(devnet, "-TERM", &nodes);
+    stop_cleanly(devnet, "-TERM", &with_full_node(&nodes, &full));
     let (devnet, nodes, after) = resume(dir.path(), rpc, p2p, 8..12, last);
     let to = nodes[1].rpc("cowboy_getAccount", json!([hex0x(&[0xEE; 20])]));
     assert_eq!(to["balance"], json!("12"));
 
     // SIGINT (Ctrl-C in a terminal) stops it as SIGTERM does, and it resumes again.
-    stop_cleanly(devnet, "-INT", &nodes);
+    stop_cleanly(devnet, "-INT", &with_full_node(&nodes, &full));
     let (devnet, nodes, _) = resume(dir.path(), rpc, p2p, 12..16, after);
 
-    // The supervisor killed with kill -9: its validators exit too (their stdin pipe closes).
+    // The supervisor killed with kill -9: its validators and full node exit too (their
+    // stdin pipe closes).
     devnet.signal("-9");
-    for node in &nodes {
+    for node in nodes.iter().chain([&full]) {
         wait_gone(node);
     }
 }

@@ -273,6 +273,8 @@ impl Launch {
                 tamper,
                 partition_prefix: format!("{name}-"),
                 peer_bound: cowboy_node::epochs::MAX_PEERS,
+                full_node: false,
+                followers: Vec::new(),
                 beacon_share: share,
                 share_round: 0,
                 share_dir: Some(dir.path().to_path_buf()),
