@@ -49,7 +49,7 @@ fn plain(line: &str) -> String {
 
 #[test]
 fn a_listed_full_node_follows_the_chain_and_relays_transactions() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = test_dir();
     let net = ValidatorNetwork::with_genesis(dir.path(), 4, |g| {
         g["params"] = json!({ "epoch_blocks": EPOCH });
     });
