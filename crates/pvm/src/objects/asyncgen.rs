@@ -244,7 +244,7 @@ pub fn step_close(vm: &mut Vm, it: &PyIter) -> R<()> {
     };
     match inner {
         Some(Value::Generator(g)) => {
-            super::iter::gen_call(vm, &g, "close", Args::default())?;
+            super::iter::close(vm, &g, Args::default())?;
         }
         Some(Value::Iter(s)) if is_step(&s) => step_close(vm, &s)?,
         Some(other) => {

@@ -1,6 +1,7 @@
 //! Builtin iterators (list/str/range/dict/set iterators, enumerate, zip, map, filter,
 //! reversed) and generator methods.
 
+use super::arity::Arity::*;
 use crate::cost;
 use crate::value::*;
 use crate::vm::{Args, Exc, Vm, R};
@@ -507,85 +508,95 @@ pub fn gen_attr(g: &Generator, name: &str) -> Option<Value> {
     })
 }
 
-/// `g.send(v)`: what the generator yields next, or the StopIteration carrying what it
-/// returned. (The interpreter calls it directly for `g.send(v)` call sites.)
-pub fn gen_send(vm: &mut Vm, g: &Rc<Generator>, v: Value) -> R<Value> {
-    match vm.gen_send(g, v)? {
-        Ok(y) => Ok(y),
-        Err(r) => {
-            let cls = vm.types.exc["StopIteration"].clone();
-            let a = if r.is_none() { vec![] } else { vec![r] };
-            Err(Exc::Py(vm.make_exc(&cls, a)))
-        }
+methods! {
+    /// The methods of generators and coroutines (`async def` generators have their own:
+    /// `asyncgen`). `generator.send` is `METH_O` and `close` `METH_NOARGS`, as in CPython;
+    /// `__next__` is a slot wrapper, with its own message, and `throw` parses its own.
+    GENERATOR, GENERATOR_METHODS: Rc<Generator>;
+    listed {
+        "send" => Some(One), send;
+        "throw" => None, throw;
+        "close" => Some(NoArgs), close;
+        "__next__" => None, next_method;
+    }
+    unlisted {}
+}
+
+/// CPython's name of `g`'s type, for messages.
+pub fn gen_type_name(g: &Generator) -> &'static str {
+    if g.coroutine {
+        "coroutine"
+    } else {
+        "generator"
     }
 }
 
-/// Generator methods: send, throw, close, __next__.
-pub fn gen_call(vm: &mut Vm, g: &Rc<Generator>, name: &str, args: Args) -> R<Value> {
-    match name {
-        "send" | "__next__" => {
-            // CPython's argument checks (METH_O `send`, METH_NOARGS `__next__`).
-            let kind = if g.coroutine {
-                "coroutine"
-            } else {
-                "generator"
-            };
-            let n = args.pos.len();
-            if name == "send" && !args.kw.is_empty() {
-                return Err(vm.type_err(format!("{kind}.send() takes no keyword arguments")));
-            }
-            if name == "send" && n != 1 {
-                return Err(vm.type_err(format!(
-                    "{kind}.send() takes exactly one argument ({n} given)"
-                )));
-            }
-            if name == "__next__" && (n != 0 || !args.kw.is_empty()) {
-                return Err(vm.type_err(format!("expected 0 arguments, got {n}")));
-            }
-            let v = args.pos.into_iter().next().unwrap_or_default();
-            gen_send(vm, g, v)
+/// `g.send(v)`: what the generator yields next, or the StopIteration carrying what it
+/// returned.
+pub fn gen_send(vm: &mut Vm, g: &Rc<Generator>, v: Value) -> R<Value> {
+    match vm.gen_send(g, v)? {
+        Ok(y) => Ok(y),
+        Err(r) => Err(stop_iteration(vm, r)),
+    }
+}
+
+/// The `StopIteration` a generator's `return r` raises to a `send`/`throw` caller.
+fn stop_iteration(vm: &mut Vm, r: Value) -> Exc {
+    let cls = vm.types.exc["StopIteration"].clone();
+    let a = if r.is_none() { vec![] } else { vec![r] };
+    Exc::Py(vm.make_exc(&cls, a))
+}
+
+fn send(vm: &mut Vm, g: &Rc<Generator>, args: Args) -> R<Value> {
+    let v = args.pos.into_iter().next().unwrap_or_default();
+    gen_send(vm, g, v)
+}
+
+fn next_method(vm: &mut Vm, g: &Rc<Generator>, args: Args) -> R<Value> {
+    let n = args.pos.len();
+    if n != 0 || !args.kw.is_empty() {
+        return Err(vm.type_err(format!("expected 0 arguments, got {n}")));
+    }
+    gen_send(vm, g, Value::None)
+}
+
+fn throw(vm: &mut Vm, g: &Rc<Generator>, args: Args) -> R<Value> {
+    match args.pos.len() {
+        0 => return Err(vm.type_err("throw expected at least 1 argument, got 0".to_string())),
+        n @ 4.. => return Err(vm.type_err(format!("throw expected at most 3 arguments, got {n}"))),
+        _ => {}
+    }
+    let e = throw_arg(vm, &args)?;
+    let exc = vm.raise_value(e, None);
+    match vm.gen_resume(g, None, Some(exc))? {
+        Ok(y) => Ok(y),
+        Err(r) => Err(stop_iteration(vm, r)),
+    }
+}
+
+/// `g.close()`: `GeneratorExit` thrown in at the suspended `yield`, if it started.
+pub fn close(vm: &mut Vm, g: &Rc<Generator>, _args: Args) -> R<Value> {
+    let started = g
+        .frame
+        .borrow()
+        .as_ref()
+        .map(|f| f.started)
+        .unwrap_or(false);
+    if !started {
+        *g.frame.borrow_mut() = None;
+        return Ok(Value::None);
+    }
+    let cls = vm.types.exc["GeneratorExit"].clone();
+    let e = vm.make_exc(&cls, vec![]);
+    match vm.gen_resume(g, None, Some(Exc::Py(e))) {
+        Ok(Ok(_)) => {
+            let kind = gen_type_name(g);
+            Err(vm.new_exc("RuntimeError", &format!("{kind} ignored GeneratorExit")))
         }
-        "throw" => {
-            let e = throw_arg(vm, &args)?;
-            let exc = vm.raise_value(e, None);
-            match vm.gen_resume(g, None, Some(exc))? {
-                Ok(y) => Ok(y),
-                Err(r) => {
-                    let cls = vm.types.exc["StopIteration"].clone();
-                    let a = if r.is_none() { vec![] } else { vec![r] };
-                    Err(Exc::Py(vm.make_exc(&cls, a)))
-                }
-            }
+        Ok(Err(_)) => Ok(Value::None),
+        Err(e) if vm.exc_is(&e, "GeneratorExit") || vm.exc_is(&e, "StopIteration") => {
+            Ok(Value::None)
         }
-        "close" => {
-            let started = g
-                .frame
-                .borrow()
-                .as_ref()
-                .map(|f| f.started)
-                .unwrap_or(false);
-            if !started {
-                *g.frame.borrow_mut() = None;
-                return Ok(Value::None);
-            }
-            let cls = vm.types.exc["GeneratorExit"].clone();
-            let e = vm.make_exc(&cls, vec![]);
-            match vm.gen_resume(g, None, Some(Exc::Py(e))) {
-                Ok(Ok(_)) => {
-                    let kind = if g.coroutine {
-                        "coroutine"
-                    } else {
-                        "generator"
-                    };
-                    Err(vm.new_exc("RuntimeError", &format!("{kind} ignored GeneratorExit")))
-                }
-                Ok(Err(_)) => Ok(Value::None),
-                Err(e) if vm.exc_is(&e, "GeneratorExit") || vm.exc_is(&e, "StopIteration") => {
-                    Ok(Value::None)
-                }
-                Err(e) => Err(e),
-            }
-        }
-        _ => Err(vm.attr_error(&Value::Generator(g.clone()), name)),
+        Err(e) => Err(e),
     }
 }

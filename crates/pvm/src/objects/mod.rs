@@ -285,7 +285,7 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int::METHODS,
         Value::Float(_) => int::FLOAT_METHODS,
         Value::Generator(g) if g.async_gen => asyncgen::METHODS,
-        Value::Generator(_) => &["send", "throw", "close", "__next__"],
+        Value::Generator(_) => iter::GENERATOR_METHODS,
         Value::Bytes(_) => str::BYTES_METHODS,
         Value::Property(_) => &["getter", "setter", "deleter"],
         Value::Iter(it) => {
@@ -345,6 +345,7 @@ pub fn method_row(v: &Value, name: &str) -> Option<u16> {
         Value::Bytes(_) => row(str::BYTES, name),
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => row(int::INT, name),
         Value::Float(_) => row(int::FLOAT, name),
+        Value::Generator(g) if !g.async_gen => row(iter::GENERATOR, name),
         _ => None,
     }
 }
@@ -387,6 +388,11 @@ pub fn call_method_at(vm: &mut Vm, v: &Value, name: &str, row: u16, args: Args) 
         Value::Float(_) => {
             if let Some(m) = int::FLOAT.get(at) {
                 return m.call(vm, "float", v, args);
+            }
+        }
+        Value::Generator(g) if !g.async_gen => {
+            if let Some(m) = iter::GENERATOR.get(at) {
+                return m.call(vm, iter::gen_type_name(g), g, args);
             }
         }
         _ => {}
@@ -460,6 +466,11 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
                 return m.call(vm, "float", v, args);
             }
         }
+        Value::Generator(g) if !g.async_gen => {
+            if let Some(m) = Method::find(iter::GENERATOR, name) {
+                return m.call(vm, iter::gen_type_name(g), g, args);
+            }
+        }
         _ => {}
     }
     if let Some((kind, _)) = vm.dict_view(v) {
@@ -489,7 +500,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
             Err(int::no_method(vm, v, name))
         }
         Value::Generator(g) if g.async_gen => asyncgen::call(vm, g, name, args),
-        Value::Generator(g) => iter::gen_call(vm, g, name, args),
+        Value::Generator(_) => Err(vm.attr_error(v, name)),
         Value::Bytes(b) => {
             // As before the table: a bytes method that is not one is paid like one first.
             vm.charge(crate::cost::per_char(b.b.len()))?;

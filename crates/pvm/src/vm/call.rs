@@ -1738,7 +1738,7 @@ impl Vm<'_> {
             let closed = match &sub {
                 Value::Iter(it) if step => crate::objects::asyncgen::step_close(self, it),
                 Value::Generator(g) => {
-                    crate::objects::iter::gen_call(self, g, "close", Args::default()).map(drop)
+                    crate::objects::iter::close(self, g, Args::default()).map(drop)
                 }
                 _ => match self.getattr_opt(&sub, "close") {
                     Ok(Some(close)) => self.call(&close, Args::default()).map(drop),

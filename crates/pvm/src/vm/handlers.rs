@@ -341,9 +341,6 @@ impl<'h> Vm<'h> {
                 return Ok(None);
             }
         }
-        if matches!(recv, Some(Value::Generator(_))) && self.gen_send_direct(f, &name.s, argc)? {
-            return Ok(None);
-        }
         // A builtin method of a builtin value (`xs.append(x)`, `d.get(k)`): the lookup
         // `call_method` makes first is remembered per receiver kind.
         let row = n
@@ -361,21 +358,6 @@ impl<'h> Vm<'h> {
         let v = self.call_method(&o, &code.names[i as usize].s, Args::new(args))?;
         f.stack.push(v);
         Ok(None)
-    }
-
-    /// `g.send(v)` on a plain generator (a coroutine scheduler's step), receiver and value on
-    /// top of the stack: what `call_method` reaches, without building an argument vector.
-    /// `false`: not that call, left to the general path.
-    fn gen_send_direct(&mut self, f: &mut Frame, name: &str, argc: u32) -> R<bool> {
-        let g = match f.stack.len().checked_sub(2).map(|r| &f.stack[r]) {
-            Some(Value::Generator(g)) if !g.async_gen && argc == 1 && name == "send" => g.clone(),
-            _ => return Ok(false),
-        };
-        let v = Self::pop(f);
-        let _receiver = Self::pop(f);
-        let r = crate::objects::iter::gen_send(self, &g, v)?;
-        f.stack.push(r);
-        Ok(true)
     }
 
     /// A positional call with `argc` arguments (the loop has charged `CALL`). A plain Python

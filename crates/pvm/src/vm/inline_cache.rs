@@ -60,6 +60,7 @@ fn builtin_kind(v: &Value) -> Option<u8> {
         Value::Int(_) => 5,
         Value::Float(_) => 6,
         Value::Bytes(_) => 7,
+        Value::Generator(g) if !g.async_gen => 8,
         _ => return None,
     })
 }

@@ -1,6 +1,6 @@
-# `send` takes exactly one argument, `__next__` none, as CPython checks them; a wrong call
-# leaves the generator as it was. A scheduler's `t.send(v)` loop (a direct path in the
-# interpreter) sees the same values and the same StopIteration.
+# `send` takes exactly one argument, `__next__` and `close` none, as CPython checks them; a
+# wrong call leaves the generator as it was. A scheduler's `t.send(v)` loop (a call site the
+# method cache serves) sees the same values and the same StopIteration.
 def avg():
     total = 0
     n = 0
@@ -26,7 +26,25 @@ try:
     g.__next__(1)
 except TypeError as e:
     print("TypeError", e)
+for call in [
+    lambda: g.close(1),
+    lambda: g.close(x=1),
+    lambda: g.throw(),
+    lambda: g.throw(ValueError, 1, None, 4),
+]:
+    try:
+        call()
+    except TypeError as e:
+        print("TypeError", e)
 print(g.send(10), g.send(20), g.send(3))
+# Bound and called later, and through getattr: the same methods.
+s = g.send
+print(s(4), getattr(g, "send")(5))
+print(g.close(), g.close())
+try:
+    g.send(1)
+except StopIteration as e:
+    print("closed: StopIteration", e.value)
 
 def worker(n):
     got = []
@@ -55,6 +73,10 @@ async def co():
 c = co()
 try:
     c.send()
+except TypeError as e:
+    print("TypeError", e)
+try:
+    c.close(1)
 except TypeError as e:
     print("TypeError", e)
 try:
