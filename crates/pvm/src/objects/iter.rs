@@ -562,7 +562,7 @@ fn next_method(vm: &mut Vm, g: &Rc<Generator>, args: Args) -> R<Value> {
 
 fn throw(vm: &mut Vm, g: &Rc<Generator>, args: Args) -> R<Value> {
     match args.pos.len() {
-        0 => return Err(vm.type_err("throw expected at least 1 argument, got 0".to_string())),
+        0 => return Err(vm.type_err("throw expected at least 1 argument, got 0")),
         n @ 4.. => return Err(vm.type_err(format!("throw expected at most 3 arguments, got {n}"))),
         _ => {}
     }
