@@ -15,6 +15,7 @@ use std::rc::Rc;
 pub const LIBRARY: Library = Library {
     find: lookup,
     is_package,
+    builtins: &crate::builtins::BUILTINS,
 };
 
 /// Whitelisted native modules.

@@ -110,7 +110,7 @@ fn eg_new(vm: &mut Vm, a: Args) -> R<Value> {
         return Err(vm.type_err(format!("Cannot nest BaseExceptions in '{}'", cls.name)));
     }
     let inst = Instance::new(cls);
-    crate::builtins::set_exc_args(vm, &inst, vec![message.clone(), excs.clone()]);
+    crate::objects::types::set_exc_args(vm, &inst, vec![message.clone(), excs.clone()]);
     *inst.exc.borrow_mut() = Some(Box::default());
     *inst.native.borrow_mut() = Some(Box::new(Eg {
         message: message.clone(),

@@ -184,7 +184,7 @@ fn to_bytes(vm: &mut Vm, v: &Value, mut a: Args) -> R<Value> {
         Value::BigInt(b) => (**b).clone(),
         _ => BigInt::zero(),
     };
-    crate::builtins::check_byteorder(vm, &order, "to_bytes")?;
+    crate::objects::types::check_byteorder(vm, &order, "to_bytes")?;
     if b.is_negative() && !signed {
         return Err(vm.new_exc("OverflowError", "can't convert negative int to unsigned"));
     }

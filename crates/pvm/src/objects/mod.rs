@@ -49,6 +49,7 @@ pub mod set;
 pub mod split;
 pub mod str;
 pub mod traceback;
+pub mod types;
 
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
@@ -223,7 +224,7 @@ fn generic_dunder(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
             vm.delitem(v, a0)?;
             Value::None
         }
-        "__len__" => Value::Int(crate::builtins::len_of(vm, v)? as i64),
+        "__len__" => Value::Int(crate::objects::types::len_of(vm, v)? as i64),
         "__contains__" => Value::Bool(vm.contains(v, &a0)?),
         "__iter__" => vm.iter(v)?,
         "__repr__" => Value::str(&vm.repr(v)?),
@@ -314,7 +315,7 @@ pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
 /// method `builtins::class_attr` binds to `v`'s class.
 pub fn call_alt_ctor(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     let c = vm.type_of(v);
-    match crate::builtins::class_attr(vm, &c, name) {
+    match crate::objects::types::class_attr(vm, &c, name) {
         Some(f) => vm.call(&f, args),
         None => Err(vm.attr_error(v, name)),
     }
@@ -409,7 +410,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     }
     if is_alt_ctor(v, name) {
         let c = vm.type_of(v);
-        if let Some(f) = crate::builtins::class_attr(vm, &c, name) {
+        if let Some(f) = crate::objects::types::class_attr(vm, &c, name) {
             return vm.call(&f, args);
         }
     }

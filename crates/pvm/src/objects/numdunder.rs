@@ -8,7 +8,6 @@
 //! bools and floats. The work is the operator's (or builtin's) own, metered as it is; the
 //! argument counts are checked here with the messages of CPython's slot wrappers and methods.
 
-use crate::builtins::call_builtin;
 use crate::bytecode::{BinOp, CmpOp, Op};
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
@@ -240,7 +239,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
         }
         Kind::DivMod(r) => {
             let (x, y) = swap(r, a, b);
-            call_builtin(vm, BuiltinFn::Divmod, Args::new(vec![x, y]))
+            vm.call_builtin(BuiltinFn::Divmod, Args::new(vec![x, y]))
         }
         Kind::Pow(r) => {
             let (x, y) = swap(r, a, b);
@@ -252,7 +251,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
                     None => return Ok(Value::NotImplemented),
                 },
             }
-            call_builtin(vm, BuiltinFn::Pow, Args::new(pos))
+            vm.call_builtin(BuiltinFn::Pow, Args::new(pos))
         }
         Kind::Cmp(op) => vm.compare(&a, &b, op),
         Kind::Eq(ne) => Ok(Value::Bool(vm.eq(&a, &b)? != ne)),
@@ -260,7 +259,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
             "__neg__" => vm.unary_op(&a, Op::Neg),
             "__pos__" => vm.unary_op(&a, Op::Pos),
             "__invert__" => vm.unary_op(&a, Op::Invert),
-            "__abs__" => call_builtin(vm, BuiltinFn::Abs, Args::new(vec![a])),
+            "__abs__" => vm.call_builtin(BuiltinFn::Abs, Args::new(vec![a])),
             "__float__" => to(vm, "float", a),
             // __int__ and __index__: the int itself (a bool's as an int); a float truncates.
             _ => to(vm, "int", a),
@@ -276,7 +275,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
         Kind::Round => {
             let mut pos = vec![a];
             pos.extend(args.pos.first().cloned());
-            call_builtin(vm, BuiltinFn::Round, Args::new(pos))
+            vm.call_builtin(BuiltinFn::Round, Args::new(pos))
         }
     }
 }

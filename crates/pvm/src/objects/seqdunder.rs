@@ -8,7 +8,6 @@
 //! mutate and return the receiver, and dict's ordering comparisons are always
 //! `NotImplemented`. The work is the operator's own, metered as it is.
 
-use crate::builtins::call_builtin;
 use crate::bytecode::BinOp;
 use crate::value::*;
 use crate::vm::{Args, Vm, R};
@@ -135,7 +134,7 @@ pub fn call(vm: &mut Vm, v: &Value, name: &str, args: &Args) -> R<Value> {
         return Err(vm.type_err(m));
     }
     match name {
-        "__reversed__" => return call_builtin(vm, BuiltinFn::Reversed, Args::new(vec![v.clone()])),
+        "__reversed__" => return vm.call_builtin(BuiltinFn::Reversed, Args::new(vec![v.clone()])),
         "__bytes__" => return Ok(v.clone()),
         "__lt__" | "__le__" | "__gt__" | "__ge__" => return Ok(Value::NotImplemented),
         _ => {}

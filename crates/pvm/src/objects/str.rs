@@ -1348,7 +1348,7 @@ fn bytearray_copy(vm: &mut Vm, b: &Rc<PyByteArray>, _: Args) -> R<Value> {
 /// `bytearray(source, …)` would hold (its conversions and errors).
 fn bytearray_init(vm: &mut Vm, b: &Rc<PyByteArray>, args: Args) -> R<Value> {
     let cls = vm.types.bytearray.clone();
-    if let Value::ByteArray(made) = crate::builtins::construct(vm, &cls, args)? {
+    if let Value::ByteArray(made) = crate::objects::types::construct(vm, &cls, args)? {
         let bytes = std::mem::take(&mut *made.b.borrow_mut());
         made.touch();
         *b.b.borrow_mut() = bytes;

@@ -10,12 +10,17 @@ use crate::value::*;
 use std::rc::Rc;
 
 impl Vm<'_> {
+    /// Call builtin function `f` (through the embedder's [`super::Builtins`]).
+    pub fn call_builtin(&mut self, f: BuiltinFn, args: Args) -> R<Value> {
+        (self.library.builtins.call)(self, f, args)
+    }
+
     /// Call any callable.
     pub fn call(&mut self, f: &Value, args: Args) -> R<Value> {
         match f {
             Value::Function(func) => self.call_function(func, args),
             Value::Builtin(b) => match &b.kind {
-                BuiltinKind::Func(id) => crate::builtins::call_builtin(self, *id, args),
+                BuiltinKind::Func(id) => self.call_builtin(*id, args),
                 BuiltinKind::Method(recv) => {
                     let recv = recv.clone();
                     crate::objects::call_method(self, &recv, &b.name, args)
@@ -442,7 +447,7 @@ impl Vm<'_> {
             return self.call_metaclass(c, args);
         }
         if c.dict.borrow().get("__builtin_ctor__").is_some() || is_builtin_class(self, c) {
-            return crate::builtins::construct(self, c, args);
+            return crate::objects::types::construct(self, c, args);
         }
         // User class: __new__ then __init__.
         let inst = match c.lookup_static("__new__") {
@@ -550,7 +555,7 @@ impl Vm<'_> {
             _ => {
                 let mut a = args.clone();
                 a.pos.insert(0, mcls.clone());
-                crate::builtins::type_new(self, a)?
+                crate::objects::types::type_new(self, a)?
             }
         };
         if let Value::Class(c) = &cls {
@@ -575,7 +580,7 @@ impl Vm<'_> {
         let inst = Instance::new(c.clone());
         match c.builtin {
             BuiltinType::BaseException => {
-                crate::builtins::set_exc_args(self, &inst, args.pos.clone());
+                crate::objects::types::set_exc_args(self, &inst, args.pos.clone());
                 *inst.exc.borrow_mut() = Some(Box::default());
                 if c.is_subclass(&self.types.attr_exc.import_error) {
                     // ImportError(msg, *, name=None, path=None).
@@ -608,7 +613,7 @@ impl Vm<'_> {
             | BuiltinType::FrozenSet
             | BuiltinType::Bytes => {
                 let b = self.types_class(c.builtin);
-                let v = crate::builtins::construct(self, &b, args.clone())?;
+                let v = crate::objects::types::construct(self, &b, args.clone())?;
                 *inst.base.borrow_mut() = Some(v);
             }
             _ => {}
@@ -1011,7 +1016,7 @@ impl Vm<'_> {
                             });
                             names.extend(crate::objects::seqdunder::names(c.builtin));
                             for n in names {
-                                if let Some(v) = crate::builtins::class_attr(self, c, n) {
+                                if let Some(v) = crate::objects::types::class_attr(self, c, n) {
                                     self.dict_set(&d, Value::str(n), v)?;
                                 }
                             }
@@ -1023,7 +1028,7 @@ impl Vm<'_> {
                 // Builtin types answer their own methods (e.g. `int.__repr__`) before object's.
                 if !Rc::ptr_eq(c, &self.types.object) && !c.dict.borrow().contains_key("__module__")
                 {
-                    if let Some(v) = crate::builtins::class_attr(self, c, name) {
+                    if let Some(v) = crate::objects::types::class_attr(self, c, name) {
                         return Ok(Some(v));
                     }
                 }
@@ -1055,7 +1060,7 @@ impl Vm<'_> {
                             return Ok(Some(Value::Class(self.type_of(obj))));
                         }
                         // Builtin type methods used unbound, e.g. str.upper / dict.fromkeys.
-                        Ok(crate::builtins::class_attr(self, c, name))
+                        Ok(crate::objects::types::class_attr(self, c, name))
                     }
                 }
             }
@@ -1255,7 +1260,7 @@ impl Vm<'_> {
                 // (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`), bound to its class.
                 if crate::objects::is_alt_ctor(obj, name) {
                     let c = self.type_of(obj);
-                    return Ok(crate::builtins::class_attr(self, &c, name));
+                    return Ok(crate::objects::types::class_attr(self, &c, name));
                 }
                 if crate::objects::has_method(self, obj, name) {
                     return Ok(Some(Value::Builtin(Rc::new(Builtin {

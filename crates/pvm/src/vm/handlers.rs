@@ -206,7 +206,7 @@ impl<'h> Vm<'h> {
             Op::GetLen => {
                 self.charge(cost::BASIC)?;
                 let v = Self::pop(f);
-                let n = crate::builtins::len_of(self, &v)?;
+                let n = crate::objects::types::len_of(self, &v)?;
                 f.stack.push(Value::Int(n as i64));
                 Ok(())
             }
@@ -384,7 +384,7 @@ impl<'h> Vm<'h> {
             // the argument vector and the callee would have been dropped then).
             Some(Value::Builtin(b)) => {
                 if let BuiltinKind::Func(id) = b.kind {
-                    if let Some(call) = crate::builtins::positional(id) {
+                    if let Some(call) = (self.library.builtins.positional)(id) {
                         let r = call(self, &f.stack[n..]);
                         f.stack.truncate(n - 1);
                         f.stack.push(r?);

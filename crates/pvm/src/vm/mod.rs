@@ -231,17 +231,37 @@ pub(crate) enum SharedModule {
 /// Builds a module object on its first import.
 pub type Loader = fn(&mut Vm, &str) -> R<Value>;
 
-/// The modules a program can import: the embedder's table, as CPython's `PyImport_Inittab`
-/// is the embedding application's. The interpreter knows no module itself; [`Vm::import`]
-/// asks this (the chain's whitelist is `crate::modules::LIBRARY`, in the layer above), so
-/// the interpreter and the builtin types beside it never depend on the modules they run.
+/// What the embedder gives the interpreter: the builtin namespace and functions, and the
+/// modules a program can import, as CPython's `PyImport_Inittab` is the embedding
+/// application's. The interpreter knows neither itself; [`Vm::import`] asks `find`, a call of
+/// a builtin function goes through `builtins` (the chain's are `crate::modules::LIBRARY` and
+/// `crate::builtins::BUILTINS`, in the layers above), so the interpreter and the object
+/// methods beside it never depend on the functions and modules they run.
 pub struct Library {
     /// The loader of an importable module; `None` for every other name
     /// (ModuleNotFoundError).
     pub find: fn(&str) -> Option<Loader>,
     /// Whether a module is a package (the wording of ImportError for a missing submodule).
     pub is_package: fn(&str) -> bool,
+    /// The builtin namespace and what each builtin function does.
+    pub builtins: &'static Builtins,
 }
+
+/// The builtin namespace and functions of an interpreter ([`Library::builtins`]). A builtin
+/// function value holds a [`BuiltinFn`], a plain name; these say what it does.
+pub struct Builtins {
+    /// Complete the builtin classes (the functions installed on them) and make the builtin
+    /// namespace, once per thread ([`Base`]).
+    pub install: fn(&Types) -> NameMap,
+    /// Call builtin function `f` with `args`.
+    pub call: fn(&mut Vm, BuiltinFn, Args) -> R<Value>,
+    /// The entry of `f` that takes positional arguments where they lie (`f(a, b)` on the
+    /// value stack, no argument vector), if it has one; it answers and charges as `call` does.
+    pub positional: fn(BuiltinFn) -> Option<PositionalFn>,
+}
+
+/// A builtin called with positional arguments only, given them where they lie.
+pub type PositionalFn = fn(&mut Vm, &[Value]) -> R<Value>;
 
 thread_local! {
     static BASE: std::cell::OnceCell<Base> = const { std::cell::OnceCell::new() };
@@ -341,8 +361,8 @@ impl<'h> Vm<'h> {
     /// The thread's [`Base`]: the builtin classes, the namespace that names them, and the
     /// `cowboy_sdk` module, whose body runs here once, unmetered, in a VM of its own.
     fn build_base(library: &'static Library) -> Base {
-        let types = Rc::new(crate::builtins::make_types());
-        let builtins = Rc::new(crate::builtins::install(&types));
+        let types = Rc::new(crate::objects::types::make_types());
+        let builtins = Rc::new((library.builtins.install)(&types));
         let (pvm_host, sdk) = {
             let mut vm = Vm::with_base(Limits::default(), library, types.clone(), builtins.clone());
             vm.building_base = true;
@@ -544,7 +564,7 @@ impl<'h> Vm<'h> {
     /// Instantiate an exception class with args (no user __init__ is run).
     pub fn make_exc(&mut self, cls: &Rc<Class>, args: Vec<Value>) -> Value {
         let inst = Instance::new(cls.clone());
-        crate::builtins::set_exc_args(self, &inst, args);
+        crate::objects::types::set_exc_args(self, &inst, args);
         *inst.exc.borrow_mut() = Some(Box::default());
         Value::Instance(crate::value::rc_inst(inst))
     }
