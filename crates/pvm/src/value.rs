@@ -1119,17 +1119,17 @@ pub enum BuiltinHome {
     /// The dict of a builtin class (`object.__init__`, `type.mro`, `BaseException.add_note`),
     /// found by the ordinary class lookup.
     Slot(BuiltinType),
-    /// An alternate constructor (`dict.fromkeys`): `builtins::class_attr` binds it to the class
+    /// An alternate constructor (`dict.fromkeys`): `objects::types::class_attr` binds it to the class
     /// it is looked up on, or an instance's class, as a class method is.
     ClassMethod(BuiltinType),
-    /// A static method (`str.maketrans`), found by `builtins::class_attr` unbound.
+    /// A static method (`str.maketrans`), found by `objects::types::class_attr` unbound.
     StaticMethod(BuiltinType),
 }
 
 /// Declares [`BuiltinFn`]: one line per builtin function, its Python name (`owner.name` for a
 /// method of a builtin class) and its [`BuiltinHome`]. Everything else derives from this list:
 /// [`BuiltinFn::name`], the namespace and class dicts `builtins::install` fills (in this order),
-/// the alternate constructors `builtins::class_attr` finds, and `builtins::call_builtin`'s
+/// the alternate constructors `objects::types::class_attr` finds, and `builtins::call_builtin`'s
 /// `match`, which the compiler holds exhaustive.
 macro_rules! builtin_fns {
     ($($variant:ident => $qualname:literal, $home:expr;)*) => {

@@ -21,7 +21,7 @@ methods! {
         "clear" => Some(NoArgs), clear;
         "copy" => Some(NoArgs), copy;
         // An alternate constructor: `call_method` binds it to the class before this table is
-        // read (`builtins::class_attr`); the row gives its convention.
+        // read (`objects::types::class_attr`); the row gives its convention.
         "fromkeys" => Some(Clinic(1, 2)), fromkeys;
     }
     // `dict.__init__(d, …)`, reached by name (a subclass's `super().__init__`).

@@ -22,7 +22,7 @@ methods! {
         "conjugate" => Some(NoArgs), |_, v, _| Ok(int_value(v));
         "as_integer_ratio" => Some(NoArgs), int_as_integer_ratio;
         // An alternate constructor: `call_method` binds it to the class before this table is
-        // read (`builtins::class_attr`); the row gives its convention.
+        // read (`objects::types::class_attr`); the row gives its convention.
         "from_bytes" => Some(Kw {
             posonly: 0,
             minpos: 1,

@@ -312,7 +312,7 @@ pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
 }
 
 /// `v.name(args)` for an alternate constructor of `v`'s type (`{}.fromkeys(…)`): the class
-/// method `builtins::class_attr` binds to `v`'s class.
+/// method `objects::types::class_attr` binds to `v`'s class.
 pub fn call_alt_ctor(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     let c = vm.type_of(v);
     match crate::objects::types::class_attr(vm, &c, name) {

@@ -798,7 +798,7 @@ methods! {
             names: &["encoding", "errors"],
         }), decode;
         // An alternate constructor: `call_method` binds it to the class before this table is
-        // read (`builtins::class_attr`); the row gives its convention.
+        // read (`objects::types::class_attr`); the row gives its convention.
         "fromhex" => Some(One), bytes_fromhex;
         "hex" => Some(Kw {
             posonly: 0,
