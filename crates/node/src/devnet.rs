@@ -61,6 +61,11 @@ pub fn full_node_seed(j: usize) -> Hash32 {
     keccak256(format!("cowboy-devnet-full-node-{j}").as_bytes())
 }
 
+/// Full node `j`'s p2p key.
+pub fn full_node_key(j: usize) -> ed25519::PrivateKey {
+    ed25519::PrivateKey::decode(full_node_seed(j).0.to_vec()).expect("32 bytes are an ed25519 seed")
+}
+
 /// The genesis of an `n`-validator devnet whose validator `i` listens on `p2p` + `i`.
 pub fn genesis(n: usize, p2p: SocketAddr) -> Genesis {
     let stake = GenesisParams::default().minimum_validator_stake_wei;
@@ -278,12 +283,9 @@ fn spawn(exe: &Path, cfg: &DevnetConfig, who: Member) -> Result<Supervised, Stri
         }
         Member::Validator(_) => {
             for j in 0..cfg.full_nodes {
-                let key = ed25519::PrivateKey::decode(full_node_seed(j).0.to_vec())
-                    .map_err(|e| format!("full node {j}'s key: {e}"))?;
+                let key = full_node_key(j).public_key();
                 cmd.arg("--follower")
-                    .arg(hex::encode(commonware_codec::Encode::encode(
-                        &key.public_key(),
-                    )));
+                    .arg(hex::encode(commonware_codec::Encode::encode(&key)));
             }
         }
     }
