@@ -31,10 +31,13 @@
 //! ([`crate::reshare::quota`]); per message, [`crate::reshare::max_message_bytes`] of the
 //! round, checked before anything is decoded; the logs handed to the chain, one per dealer.
 //!
-//! **Does not.** A node restarted during a round deals the same dealing again (seeded), but
-//! a player that restarts after acking has lost the dealings it acked: it cannot finish,
-//! keeps no share of the new sharing and needs a later round (logged). A crash between the
-//! outcome and the share's replacement is the same case.
+//! **Restarts.** A node restarted during a round starts its session again: as a dealer it
+//! deals the same dealing (seeded), as a player it replays the dealings it journaled before
+//! acking them (`crate::reshare`, "A restarted player keeps its dealings"), so it finishes
+//! with its share (`sim_a_player_restarted_during_the_genesis_generation_keeps_its_share`:
+//! a player killed after its first ack and restarted blocks later; with the replay removed it
+//! ends the round without a share). Not covered by a test: a crash between the outcome block
+//! and the share's replacement.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1457,12 +1457,23 @@ fn reshare_run(seed: u64) {
 #[test]
 fn sim_genesis_validators_generate_the_beacon_group() {
     for seed in seeds() {
-        genesis_generation_run(seed);
+        genesis_generation_run(seed, false);
     }
 }
 
-fn genesis_generation_run(seed: u64) {
-    runner(seed).start(|context| async move {
+/// As above, but validator 3 crashes (its whole task tree aborted, its stores left as synced)
+/// once it has acked a dealing, stays down for a few blocks and is restarted on its data
+/// directory before the logs are signed: its session of round 0 starts again, replays the
+/// dealings journaled before the acks left, and the round ends with all four holding shares.
+#[test]
+fn sim_a_player_restarted_during_the_genesis_generation_keeps_its_share() {
+    for seed in seeds() {
+        genesis_generation_run(seed, true);
+    }
+}
+
+fn genesis_generation_run(seed: u64, restart_player: bool) {
+    runner(seed).start(move |context| async move {
         let n = 4;
         // Nodes start one after another, so a dealer's first dealings to the later ones are
         // lost and re-sent a second later (ten 200 ms blocks before the logs are signed at
@@ -1476,10 +1487,56 @@ fn genesis_generation_run(seed: u64) {
         assert!(world.genesis.beacon.is_none() && world.shares.iter().all(Option::is_none));
         world.link_all(&good_link(), |_, _| true).await;
         let mut nodes = Vec::new();
+        let mut host = None;
         for i in 0..n {
-            nodes.push(world.start_plain(i).await);
+            if restart_player && i == n - 1 {
+                let (node, h) = world
+                    .start_crashable(i, tempfile::tempdir().expect("temp dir"))
+                    .await;
+                nodes.push(node);
+                host = Some(h);
+            } else {
+                nodes.push(world.start_plain(i).await);
+            }
         }
         let start = world.context.current();
+        // The restarted validator's task, held for the rest of the run.
+        let mut restarted = None;
+        if let Some(h) = host {
+            let journal = nodes[n - 1]._dir.path().join("reshare-0.dealings");
+            while std::fs::metadata(&journal).map_or(0, |m| m.len()) == 0 {
+                let elapsed = world
+                    .context
+                    .current()
+                    .duration_since(start)
+                    .unwrap_or_default();
+                assert!(
+                    elapsed < DEADLINE,
+                    "seed {seed}: validator 3 acked no dealing"
+                );
+                world.context.sleep(Duration::from_millis(10)).await;
+            }
+            let head = |node: &SimNode| {
+                let chain = node.chain.clone();
+                async move { chain.lock().await.head().header.height }
+            };
+            let at = head(&nodes[n - 1]).await;
+            assert!(at < e / 4, "seed {seed}: acked only at height {at}");
+            let dir = world.crash(nodes.pop().expect("validator 3"), h).await;
+            let down = head(&nodes[0]).await;
+            while head(&nodes[0]).await < down + 3 {
+                let elapsed = world
+                    .context
+                    .current()
+                    .duration_since(start)
+                    .unwrap_or_default();
+                assert!(elapsed < DEADLINE, "seed {seed}: three validators stall");
+                world.context.sleep(Duration::from_millis(50)).await;
+            }
+            let (node, h) = world.start_crashable(n - 1, dir).await;
+            nodes.push(node);
+            restarted = Some(h);
+        }
         loop {
             let elapsed = world
                 .context
@@ -1504,7 +1561,11 @@ fn genesis_generation_run(seed: u64) {
             world.context.sleep(Duration::from_millis(50)).await;
         }
         let target = e / 2 + 1 + beacon::BEACON_LAG + 8;
-        let what = format!("seed {seed}, genesis key generation");
+        let what = if restart_player {
+            format!("seed {seed}, genesis key generation with a restarted player")
+        } else {
+            format!("seed {seed}, genesis key generation")
+        };
         wait_for_height(&world, &nodes, target, &what).await;
         assert_agree(&nodes, target, seed, &what).await;
         let reader = nodes[0]
@@ -1544,6 +1605,7 @@ fn genesis_generation_run(seed: u64) {
         }
         let first = reader.block(target).await.expect("read").expect("block");
         assert!(first.beacon.is_some(), "{what}: block {target} carries σ");
+        drop(restarted);
     })
 }
 
