@@ -110,3 +110,36 @@ fn a_listed_full_node_follows_the_chain_and_relays_transactions() {
     // genesis while the listed one followed two epochs.
     assert_eq!(stranger.height(), 0, "an unlisted full node got blocks");
 }
+
+/// What `cowboyd` refuses, with a clear error and exit status 2, before it joins anything: a
+/// full node on a genesis validator's key (a validator that never votes is a fault), and a
+/// `--follower` that is not a public key.
+#[test]
+fn a_full_node_on_a_validator_key_and_a_malformed_follower_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = ValidatorNetwork::new(dir.path(), 4);
+    let refused = |extra: &[&str]| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_cowboyd"))
+            .args(["--genesis", net.genesis.to_str().unwrap()])
+            .args(["--validator-key", dir.path().join("key0").to_str().unwrap()])
+            .args(extra)
+            .arg("--data-dir")
+            .arg(dir.path().join("v0"))
+            .args(["--rpc-addr", &format!("127.0.0.1:{}", free_port())])
+            .args(["--p2p-addr", &format!("127.0.0.1:{}", free_port())])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = refused(&["--full-node"]);
+    assert!(
+        err.contains("--full-node") && err.contains("genesis validator"),
+        "{err}"
+    );
+    let err = refused(&["--follower", "abcd"]);
+    assert!(
+        err.contains("--follower") && err.contains("not an ed25519 public key"),
+        "{err}"
+    );
+}
