@@ -547,8 +547,9 @@ fn stop_iteration(vm: &mut Vm, r: Value) -> Exc {
     Exc::Py(vm.make_exc(&cls, a))
 }
 
-fn send(vm: &mut Vm, g: &Rc<Generator>, args: Args) -> R<Value> {
-    let v = args.pos.into_iter().next().unwrap_or_default();
+fn send(vm: &mut Vm, g: &Rc<Generator>, mut args: Args) -> R<Value> {
+    // Exactly one (`METH_O`, checked by the table).
+    let v = args.pos.pop().unwrap_or_default();
     gen_send(vm, g, v)
 }
 

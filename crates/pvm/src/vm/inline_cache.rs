@@ -343,10 +343,11 @@ impl Vm<'_> {
         (!shadowed && i.exc.borrow().is_none()).then_some((recv, Value::Builtin(m)))
     }
 
-    /// `CallMethod` on a str, list, tuple, dict, int, float or bytes: whether its type has the
-    /// builtin method `name` (what `objects::has_method` answers), and if so the row of its
-    /// method table `objects::call_method` takes (`objects::method_row`), both remembered per
-    /// kind. `None`: not a builtin method of a builtin value.
+    /// `CallMethod` on a str, list, tuple, dict, int, float, bytes or generator: whether its
+    /// type has the builtin method `name` (what `objects::has_method` answers), and if so the
+    /// row of its method table `objects::call_method` takes (`objects::method_row`), both
+    /// remembered per kind. `None`: not a builtin method of a builtin value.
+    #[inline(always)]
     pub fn builtin_method_cached(
         &self,
         obj: &Value,
