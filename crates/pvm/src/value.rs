@@ -1133,8 +1133,9 @@ pub enum BuiltinHome {
 /// `match`, which the compiler holds exhaustive.
 macro_rules! builtin_fns {
     ($($variant:ident => $qualname:literal, $home:expr;)*) => {
-        /// A builtin function (or a builtin class's method implemented as one), dispatched by
-        /// `builtins::call_builtin`. The behaviour lives there; this layer only names them.
+        /// A builtin function (or a builtin class's method implemented as one), run by the
+        /// embedder's `vm::Builtins::call` (the chain's: `builtins::call_builtin`). The
+        /// behaviour lives there; this layer only names them.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum BuiltinFn {
             $(
