@@ -1503,17 +1503,18 @@ fn genesis_generation_run(seed: u64, restart_player: bool) {
         // The restarted validator's task, held for the rest of the run.
         let mut restarted = None;
         if let Some(h) = host {
-            let journal = nodes[n - 1]._dir.path().join("reshare-0.dealings");
-            while std::fs::metadata(&journal).map_or(0, |m| m.len()) == 0 {
+            // Fails the run once the waits have taken `DEADLINE`, naming what never happened.
+            let within_deadline = |what: &str| {
                 let elapsed = world
                     .context
                     .current()
                     .duration_since(start)
                     .unwrap_or_default();
-                assert!(
-                    elapsed < DEADLINE,
-                    "seed {seed}: validator 3 acked no dealing"
-                );
+                assert!(elapsed < DEADLINE, "seed {seed}: {what}");
+            };
+            let journal = nodes[n - 1]._dir.path().join("reshare-0.dealings");
+            while std::fs::metadata(&journal).map_or(0, |m| m.len()) == 0 {
+                within_deadline("validator 3 acked no dealing");
                 world.context.sleep(Duration::from_millis(10)).await;
             }
             let head = |node: &SimNode| {
@@ -1525,12 +1526,7 @@ fn genesis_generation_run(seed: u64, restart_player: bool) {
             let dir = world.crash(nodes.pop().expect("validator 3"), h).await;
             let down = head(&nodes[0]).await;
             while head(&nodes[0]).await < down + 3 {
-                let elapsed = world
-                    .context
-                    .current()
-                    .duration_since(start)
-                    .unwrap_or_default();
-                assert!(elapsed < DEADLINE, "seed {seed}: three validators stall");
+                within_deadline("three validators stall");
                 world.context.sleep(Duration::from_millis(50)).await;
             }
             let (node, h) = world.start_crashable(n - 1, dir).await;
