@@ -34,7 +34,7 @@
 use super::{Callee, Exc, Outcome, Vm, R};
 use crate::bytecode::{BinOp, CmpOp, Op};
 use crate::cost;
-use crate::value::frame::Frame;
+use crate::value::frame::{push, Frame};
 use crate::value::Code;
 use crate::value::*;
 
@@ -126,9 +126,9 @@ impl<'h> Vm<'h> {
     #[inline(always)]
     fn returned(&mut self, caller: &mut Frame, v: Value, init: Option<Value>) -> R<()> {
         match init {
-            None => caller.stack.push(v),
+            None => push(&mut caller.stack, v),
             Some(_) if !v.is_none() => return Err(self.init_not_none(&v)),
-            Some(inst) => caller.stack.push(inst),
+            Some(inst) => push(&mut caller.stack, inst),
         }
         Ok(())
     }
@@ -149,7 +149,7 @@ impl<'h> Vm<'h> {
                 return Ok(Step::Return(Value::None));
             };
             f.pc = pc + 1;
-            self.stats.instructions += 1;
+            self.instructions += 1;
             if PROFILE {
                 self.profile_step(code, pc);
             }
@@ -166,7 +166,7 @@ impl<'h> Vm<'h> {
                 Op::Dup => {
                     self.charge(cost::BASIC)?;
                     let v = Self::top(f).clone();
-                    f.stack.push(v);
+                    push(&mut f.stack, v);
                 }
                 Op::Rot2 => {
                     self.charge(cost::BASIC)?;
@@ -177,11 +177,11 @@ impl<'h> Vm<'h> {
                 }
                 Op::LoadConst(i) => {
                     self.charge(cost::BASIC)?;
-                    f.stack.push(code.consts[i as usize].clone());
+                    push(&mut f.stack, code.consts[i as usize].clone());
                 }
                 Op::LoadNone => {
                     self.charge(cost::BASIC)?;
-                    f.stack.push(Value::None);
+                    push(&mut f.stack, Value::None);
                 }
                 Op::LoadFast(i) => self.load_fast(f, code, i)?,
                 Op::StoreFast(i) => self.store_fast(f, i)?,
@@ -338,7 +338,7 @@ impl<'h> Vm<'h> {
                     self.charge(cost::BASIC)?;
                     let v = f.cells[i as usize].v.borrow().clone();
                     match v {
-                        Some(v) => f.stack.push(v),
+                        Some(v) => push(&mut f.stack, v),
                         None => return Err(self.unbound_free_var(code, i)),
                     }
                 }
@@ -424,7 +424,7 @@ impl<'h> Vm<'h> {
     fn load_fast(&mut self, f: &mut Frame, code: &Code, a: u32) -> R<()> {
         self.charge(cost::BASIC)?;
         match &f.locals[a as usize] {
-            Some(v) => f.stack.push(v.clone()),
+            Some(v) => push(&mut f.stack, v.clone()),
             None => return Err(self.unbound_local(code, a)),
         }
         Ok(())
@@ -445,7 +445,7 @@ impl<'h> Vm<'h> {
         self.charge(cost::GLOBAL)?;
         let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
         let v = self.load_global_cached(&f.globals, name, c)?;
-        f.stack.push(v);
+        push(&mut f.stack, v);
         Ok(())
     }
 
@@ -497,7 +497,7 @@ impl<'h> Vm<'h> {
         if !PROFILE {
             self.second_starts(f, f.pc)?;
             self.charge(cost::BASIC)?;
-            f.stack.push(code.consts[c as usize].clone());
+            push(&mut f.stack, code.consts[c as usize].clone());
         }
         Ok(())
     }
@@ -516,7 +516,7 @@ impl<'h> Vm<'h> {
                 let v = v.clone();
                 self.second_starts(f, f.pc)?;
                 self.charge(cost::BASIC)?;
-                f.stack.push(v);
+                push(&mut f.stack, v);
             }
         }
         Ok(())
@@ -658,7 +658,7 @@ impl<'h> Vm<'h> {
             }
             _ => {
                 if let Some(v) = load(f) {
-                    f.stack.push(v);
+                    push(&mut f.stack, v);
                 }
             }
         }
@@ -725,7 +725,7 @@ impl<'h> Vm<'h> {
     #[inline(always)]
     fn second_starts(&mut self, f: &mut Frame, at: usize) -> R<()> {
         f.pc = at + 1;
-        self.stats.instructions += 1;
+        self.instructions += 1;
         if crate::memory::attention() {
             self.settle()?;
         }
@@ -747,7 +747,7 @@ impl<'h> Vm<'h> {
                         return self.unpack_pair(f, a, b, false);
                     }
                 }
-                f.stack.push(v)
+                push(&mut f.stack, v)
             }
             Some(None) => {
                 f.stack.pop();
@@ -806,9 +806,12 @@ impl<'h> Vm<'h> {
     /// Step 3 of the loop (module docs): the instruction at `pc` of `code` starts.
     #[inline(never)]
     fn profile_step(&mut self, code: &Code, pc: usize) {
+        let (cycles, cells) = (
+            self.cycles(),
+            self.host.as_ref().map_or(0, |h| h.cells_used()),
+        );
         if let Some(profile) = self.profile.as_mut() {
-            let cells = self.host.as_ref().map_or(0, |h| h.cells_used());
-            profile.at(code, pc, self.stats.cycles, cells);
+            profile.at(code, pc, cycles, cells);
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::bytecode::{BinOp, CmpOp, Op};
 use crate::cost;
 use crate::objects::asyncgen;
 use crate::objects::iter::PairStep;
-use crate::value::frame::{Block, BlockKind, Frame};
+use crate::value::frame::{push, Block, BlockKind, Frame};
 use crate::value::Code;
 use crate::value::*;
 use std::rc::Rc;
@@ -337,7 +337,7 @@ impl<'h> Vm<'h> {
             // arguments as they lie on the stack, as `call_method` would call it once bound.
             if let Some((recv, m)) = self.native_method_at(&f.stack, n, name, c) {
                 let v = self.call(&m, Args::new(f.stack.split_off(recv)))?;
-                f.stack.push(v);
+                push(&mut f.stack, v);
                 return Ok(None);
             }
         }
@@ -350,13 +350,13 @@ impl<'h> Vm<'h> {
             let args: Vec<Value> = f.stack.split_off(n);
             let o = Self::pop(f);
             let v = crate::objects::call_method_at(self, &o, &name.s, row, Args::new(args))?;
-            f.stack.push(v);
+            push(&mut f.stack, v);
             return Ok(None);
         }
         let args: Vec<Value> = f.stack.split_off(n);
         let o = Self::pop(f);
         let v = self.call_method(&o, &code.names[i as usize].s, Args::new(args))?;
-        f.stack.push(v);
+        push(&mut f.stack, v);
         Ok(None)
     }
 
@@ -387,7 +387,7 @@ impl<'h> Vm<'h> {
                     if let Some(call) = (self.library.builtins.positional)(id) {
                         let r = call(self, &f.stack[n..]);
                         f.stack.truncate(n - 1);
-                        f.stack.push(r?);
+                        push(&mut f.stack, r?);
                         return Ok(None);
                     }
                 }
@@ -397,7 +397,7 @@ impl<'h> Vm<'h> {
         let args: Vec<Value> = f.stack.split_off(n);
         let func = Self::pop(f);
         let v = self.call(&func, Args::new(args))?;
-        f.stack.push(v);
+        push(&mut f.stack, v);
         Ok(None)
     }
 
@@ -528,7 +528,7 @@ impl<'h> Vm<'h> {
     pub(super) fn unpack_pair(&mut self, f: &mut Frame, a: Value, b: Value, made: bool) -> R<()> {
         let made = made.then(|| crate::memory::Acct::new(PyTuple::bytes(2)));
         f.pc += 1;
-        self.stats.instructions += 1;
+        self.instructions += 1;
         if crate::memory::attention() {
             self.settle()?;
         }

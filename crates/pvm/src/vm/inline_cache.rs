@@ -34,6 +34,7 @@
 //! being reused by a later one), so that price is the same on every validator.
 
 use super::{Vm, R};
+use crate::value::frame::push;
 use crate::value::{Builtin, BuiltinKind, Class, Function, PyDict, PyStr, Value};
 use crate::value::{ClassFacts, NameCache, FACT_DICT_LOAD, FACT_PLAIN_STORE};
 use std::cell::Cell;
@@ -142,14 +143,14 @@ impl PyDict {
                     // What the walk to this entry would have cost: a remembered position
                     // must not make a lookup cheaper on a warm thread than on a cold one.
                     crate::value::owe_probes(u64::from(e.probes()));
-                    stack.push(e.value.clone());
+                    push(stack, e.value.clone());
                     return true;
                 }
             }
         }
         match self.get_name_rehint(name, c) {
             Some(v) => {
-                stack.push(v);
+                push(stack, v);
                 true
             }
             None => false,
@@ -210,7 +211,7 @@ impl Vm<'_> {
         match t.entries.get(c.hint.get() as usize) {
             Some(Some(e)) if matches!(&e.key, Value::Str(k) if k.same_text(name)) => {
                 crate::value::owe_probes(u64::from(e.probes()));
-                stack.push(e.value.clone());
+                push(stack, e.value.clone());
                 true
             }
             _ => false,
@@ -270,7 +271,7 @@ impl Vm<'_> {
             }
         }
         let v = self.load_attr_uncached(obj, name)?;
-        stack.push(v);
+        push(stack, v);
         Ok(())
     }
 
