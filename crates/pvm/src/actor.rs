@@ -273,7 +273,7 @@ fn execute(
     let lines = line_costs(&mut vm, cells);
     let outcome = InvocationOutcome {
         result,
-        cycles: vm.stats.cycles,
+        cycles: vm.cycles(),
         stdout: std::mem::take(&mut vm.stdout),
     };
     drop(vm);
@@ -284,7 +284,7 @@ fn execute(
 fn line_costs(vm: &mut Vm, cells: u64) -> BTreeMap<u32, LineCost> {
     vm.profile
         .take()
-        .map_or_else(BTreeMap::new, |p| p.finish(vm.stats.cycles, cells))
+        .map_or_else(BTreeMap::new, |p| p.finish(vm.cycles(), cells))
 }
 
 /// An invocation that ended while loading its code, with the cycles the load charged (all on
@@ -293,7 +293,7 @@ fn failed(vm: &mut Vm, e: InvokeError, cells: u64) -> (InvocationOutcome, BTreeM
     let lines = line_costs(vm, cells);
     let outcome = InvocationOutcome {
         result: Err(e),
-        cycles: vm.stats.cycles,
+        cycles: vm.cycles(),
         stdout: String::new(),
     };
     (outcome, lines)

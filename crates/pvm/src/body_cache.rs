@@ -175,7 +175,7 @@ fn before(vm: &Vm) -> Option<Before> {
         && vm.depth == 0
         && vm.tmpfs.is_empty();
     fresh.then(|| Before {
-        stats: vm.stats,
+        stats: vm.stats(),
         meters: memory::meters(),
         memory_limit: vm.limits.memory,
         max_depth: vm.limits.max_depth,
@@ -221,7 +221,7 @@ fn record(
         code,
         before,
         template,
-        stats: vm.stats,
+        stats: vm.stats(),
         meters: memory::meters(),
         stdout: vm.stdout[stdout_from..].to_string(),
         sources: vm
@@ -274,7 +274,7 @@ fn replay(vm: &mut Vm, r: &Recorded, roots: snapshot::Roots) -> Rc<PyDict> {
         vm.sources.insert(name.clone(), src.clone());
     }
     vm.stdout.push_str(&r.stdout);
-    vm.stats = r.stats;
+    vm.set_stats(r.stats);
     memory::set_meters(r.meters);
     value::new_class_epoch();
     REPLAYED.with(|n| n.set(n.get() + 1));

@@ -68,7 +68,7 @@ pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
             return RunOutcome {
                 stdout: String::new(),
                 error: Some(RunError::Compile(e)),
-                cycles: vm.stats.cycles,
+                cycles: vm.cycles(),
                 instructions: 0,
                 peak_memory: 0,
             }
@@ -88,8 +88,8 @@ pub fn run(source: &str, filename: &str, limits: Limits) -> RunOutcome {
     let out = RunOutcome {
         stdout: std::mem::take(&mut vm.stdout),
         error,
-        cycles: vm.stats.cycles,
-        instructions: vm.stats.instructions,
+        cycles: vm.cycles(),
+        instructions: vm.instructions,
         peak_memory: memory::peak(),
     };
     drop(vm);

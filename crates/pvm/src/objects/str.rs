@@ -700,9 +700,9 @@ impl TranslateMemo {
         }
         // Owed work pending (attention up) is settled by a real lookup, in its place.
         let own_cost = !crate::memory::attention();
-        let (cycles, instructions) = (vm.stats.cycles, vm.stats.instructions);
+        let (cycles, instructions) = (vm.cycles(), vm.instructions);
         let answer = vm.dict_get(d, &key)?;
-        if own_cost && vm.stats.instructions == instructions {
+        if own_cost && vm.instructions == instructions {
             let mapped = match &answer {
                 None => Some(Mapped::Char(c)),
                 Some(Value::None) => Some(Mapped::Delete),
@@ -713,7 +713,7 @@ impl TranslateMemo {
                 Some(Value::Str(x)) => Some(Mapped::Str(x.clone())),
                 Some(_) => None,
             };
-            let cost = vm.stats.cycles - cycles;
+            let cost = vm.cycles() - cycles;
             self.code[c as usize] = match &mapped {
                 Some(Mapped::Char(ch)) if ch.is_ascii() => *ch as u8,
                 Some(Mapped::Delete) => CODE_DELETE,

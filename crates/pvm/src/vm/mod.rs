@@ -277,11 +277,20 @@ pub struct Vm<'h> {
     pub builtins: Rc<NameMap>,
     /// Limits.
     pub limits: Limits,
-    /// The cycle budget: charging past it aborts. `u64::MAX` when unlimited (`stats.cycles`
-    /// saturates there, so it is never exceeded).
+    /// The cycle budget: charging past it aborts. `u64::MAX` when unlimited (the cycles
+    /// charged saturate there, so it is never exceeded).
     cycle_limit: u64,
-    /// Counters.
-    pub stats: Stats,
+    /// Cycles that can still be charged: the budget less what has been charged. The meter
+    /// counts down so that [`Vm::charge`], run before every instruction, is one subtraction
+    /// and one branch (a running total compared with the limit was two more instructions and
+    /// a load per bytecode).
+    fuel: u64,
+    /// What the charges that failed asked for beyond the fuel they found: the cycles charged
+    /// are `cycle_limit - fuel + overdraft` ([`Vm::cycles`]), as when the total ran past the
+    /// budget.
+    overdraft: u64,
+    /// Instructions executed.
+    pub(crate) instructions: u64,
     /// Python call depth (plus native recursion guard depth).
     pub depth: u32,
     /// Captured stdout.
@@ -423,7 +432,9 @@ impl<'h> Vm<'h> {
             builtins,
             limits,
             cycle_limit: limits.cycles.unwrap_or(u64::MAX),
-            stats: Stats::default(),
+            fuel: limits.cycles.unwrap_or(u64::MAX),
+            overdraft: 0,
+            instructions: 0,
             depth: 0,
             stdout: String::new(),
             modules: IndexMap::default(),
@@ -451,17 +462,49 @@ impl<'h> Vm<'h> {
         self.cycle_limit
     }
 
+    /// Cycles charged so far (including what a failed charge asked for).
+    pub fn cycles(&self) -> u64 {
+        (self.cycle_limit - self.fuel).saturating_add(self.overdraft)
+    }
+
+    /// The counters: cycles charged and instructions executed.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            cycles: self.cycles(),
+            instructions: self.instructions,
+        }
+    }
+
+    /// Set the counters to `s` (a replayed module body's, `crate::body_cache`), against this
+    /// VM's budget.
+    pub(crate) fn set_stats(&mut self, s: Stats) {
+        self.instructions = s.instructions;
+        self.fuel = self.cycle_limit.saturating_sub(s.cycles);
+        self.overdraft = s.cycles.saturating_sub(self.cycle_limit);
+    }
+
     /// Charge `n` cycles. THE metering point: every cycle the VM spends goes through here,
     /// before the work it pays for.
     #[inline]
     pub fn charge(&mut self, n: u64) -> R<()> {
-        // One running total compared with the limit: the abort happens at the first charge that
-        // takes the total past the budget, and the total (reported as cycles used) includes it.
-        self.stats.cycles = self.stats.cycles.saturating_add(n);
-        if self.stats.cycles > self.cycle_limit {
-            return Err(Exc::Abort(Abort::OutOfCycles));
+        // The abort happens at the first charge that takes the total past the budget, and the
+        // total (reported as cycles used) includes it: that charge's excess is the overdraft.
+        match self.fuel.checked_sub(n) {
+            Some(left) => {
+                self.fuel = left;
+                Ok(())
+            }
+            None => Err(self.overdrawn(n)),
         }
-        Ok(())
+    }
+
+    /// The rare half of [`Vm::charge`]: `n` is more than the fuel left.
+    #[cold]
+    #[inline(never)]
+    fn overdrawn(&mut self, n: u64) -> Exc {
+        self.overdraft = self.overdraft.saturating_add(n - self.fuel);
+        self.fuel = 0;
+        Exc::Abort(Abort::OutOfCycles)
     }
 
     /// Charge the work owed from below the VM (hash-table probes on name lookups,
@@ -510,7 +553,7 @@ impl<'h> Vm<'h> {
     /// known only as it proceeds (a search stopping at its first match) bounds itself by this,
     /// then charges exactly what it did, so it never works past the budget.
     pub fn cycles_left(&self) -> u64 {
-        self.cycle_limit.saturating_sub(self.stats.cycles)
+        self.fuel
     }
 
     /// Check that `bytes` more accounted memory fits before allocating it.
@@ -619,10 +662,20 @@ impl<'h> Vm<'h> {
     /// Fill a frame's (empty) `cells`: its own cells, then the closure's, in the buffer a
     /// reused frame already has (a closure called in a loop allocated a fresh vector, and
     /// freed the last, on every call).
+    #[inline(always)]
     fn fill_cells(cells: &mut Vec<Rc<PyCell>>, code: &crate::value::Code, closure: &[Rc<PyCell>]) {
-        if code.cellvars.is_empty() && closure.is_empty() {
-            return;
+        // Most functions have no cells: that answer is inlined into every call.
+        if !(code.cellvars.is_empty() && closure.is_empty()) {
+            Self::fill_cells_slow(cells, code, closure);
         }
+    }
+
+    #[inline(never)]
+    fn fill_cells_slow(
+        cells: &mut Vec<Rc<PyCell>>,
+        code: &crate::value::Code,
+        closure: &[Rc<PyCell>],
+    ) {
         cells.reserve(code.cellvars.len() + closure.len());
         cells.extend(
             code.cellvars
