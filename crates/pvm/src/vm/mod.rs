@@ -689,6 +689,12 @@ impl<'h> Vm<'h> {
     /// `call_positional`): a finished one reused when there is one. When it ran `func`'s code
     /// before (a loop calling one function, a recursion), its code, globals and local slots
     /// (all unbound by [`Vm::recycle_callee`]) are already right.
+    ///
+    /// A reused frame's local slots are only ever grown: a frame that ran a function with more
+    /// locals keeps the extra slots, unbound. Nothing reads past the code's own slots (the
+    /// compiler numbers them), so they change nothing, and a loop calling two functions in turn
+    /// does not shrink and regrow the vector on every call (`Vec::resize`: a tenth of such a
+    /// call's machine instructions).
     pub(crate) fn callee_frame(&mut self, func: &Function) -> Box<Frame> {
         let Some(mut f) = self.spare_callees.pop() else {
             let (code, globals) = (func.code.clone(), func.globals.clone());
@@ -696,7 +702,10 @@ impl<'h> Vm<'h> {
         };
         if !Rc::ptr_eq(&f.code, &func.code) {
             f.code = func.code.clone();
-            f.locals.resize(f.code.varnames.len(), None);
+            let slots = f.code.varnames.len();
+            if f.locals.len() < slots {
+                f.locals.resize(slots, None);
+            }
         }
         if !Rc::ptr_eq(&f.globals, &func.globals) {
             f.globals = func.globals.clone();
