@@ -208,9 +208,56 @@ pub struct Round {
     pub generation: bool,
     /// The height whose `end_block` decides it (the window's last).
     pub last: u64,
+    /// The sharing it reshares (`None` for the genesis key generation): kept so that the
+    /// round can be written down and rebuilt ([`Round::encode`], [`Round::decode`]) once the
+    /// chain has replaced it.
+    pub previous: Option<Output>,
 }
 
 impl Round {
+    /// The round's inputs (its number, the sharing it reshares, its players' keys) as
+    /// canonical CBOR, for a node to keep beside its dealing journal: after the outcome block
+    /// the chain's current sharing is the round's own, so the round can no longer be read
+    /// from state, and a player restarted then rebuilds it from these ([`Round::decode`]).
+    pub fn encode(&self) -> Vec<u8> {
+        cbor::encode(&Value::Array(vec![
+            Value::Uint(self.round),
+            self.previous
+                .as_ref()
+                .map_or(Value::Null, |o| Value::Bytes(o.encode().to_vec())),
+            Value::Array(
+                self.players
+                    .iter()
+                    .map(|k| Value::Bytes(k.encode().to_vec()))
+                    .collect(),
+            ),
+        ]))
+    }
+
+    /// Rebuild a round from [`Round::encode`]'s bytes by the rule that made it ([`round`]'s),
+    /// so it is the same round; `None` for bytes that are not such a record.
+    pub fn decode(params: &GenesisParams, bytes: &[u8]) -> Option<Round> {
+        let Value::Array(items) = cbor::decode(bytes).ok()? else {
+            return None;
+        };
+        let [Value::Uint(round), previous, Value::Array(players)] = &items[..] else {
+            return None;
+        };
+        let previous = match previous {
+            Value::Null => None,
+            Value::Bytes(b) => Some(decode_output(b)?),
+            _ => return None,
+        };
+        let keys = players
+            .iter()
+            .map(|k| match k {
+                Value::Bytes(b) => <[u8; 32]>::try_from(&b[..]).ok(),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        round_of(params, *round, previous, keys).ok().flatten()
+    }
+
     /// The decoding bound of the round's messages and logs.
     pub fn max_participants(&self) -> NonZeroU32 {
         let n = self.dealers.len().max(self.players.len());
@@ -419,7 +466,7 @@ fn round_of(
     let Ok(info) = Info::new::<Faults>(
         NAMESPACE,
         epoch,
-        previous,
+        previous.clone(),
         Mode::NonZeroCounter,
         dkg::Reveal::V1,
         dealers.clone(),
@@ -434,6 +481,7 @@ fn round_of(
         players,
         generation,
         last: epoch * e + e / 2,
+        previous,
     }))
 }
 

@@ -49,6 +49,7 @@ use commonware_cryptography::{ed25519, Signer};
 use commonware_runtime::Quota;
 use cowboy_exec::beacon::Variant;
 use cowboy_exec::reshare::{self, Faults, Round, SignedLog};
+use cowboy_types::genesis::GenesisParams;
 use cowboy_types::hash::keccak256_concat;
 use rand::SeedableRng;
 
@@ -110,6 +111,8 @@ pub struct Session {
     invalid: u64,
     /// Where the dealings this player acks are journaled (see the module docs).
     journal: Option<PathBuf>,
+    /// The directory of the journal and of the round's record.
+    journal_dir: Option<PathBuf>,
 }
 
 /// The dealer randomness of `key` in round `round` (see the module docs).
@@ -179,6 +182,7 @@ impl Session {
             logs: BTreeMap::new(),
             invalid: 0,
             journal: None,
+            journal_dir: None,
         };
         // A dealer that is also a player deals to itself without the network.
         if let (Some((pub_msg, priv_msg)), Some(player)) = (own, session.player.as_mut()) {
@@ -190,6 +194,7 @@ impl Session {
         }
         if let (Some(dir), true) = (journal_dir, session.player.is_some()) {
             remove_old_journals(dir, session.round.round);
+            keep_round(dir, &session.round);
             let path = journal_path(dir, session.round.round);
             let max = max_message_bytes(&session.round);
             for (from, body) in read_journal(&path, max) {
@@ -199,14 +204,38 @@ impl Session {
                 }
             }
             session.journal = Some(path);
+            session.journal_dir = Some(dir.to_path_buf());
         }
         Some(session)
     }
 
-    /// Delete this round's journal (once the share it led to is kept, or the round is over).
+    /// Start again, as `key`, the session of round `round` that a player journaled in `dir`,
+    /// after the chain decided the round: the round is rebuilt from the record
+    /// [`Session::start`] kept (it can no longer be read from state, whose current sharing is
+    /// now the round's own) and the journal replayed, so [`Session::finish`] can still give
+    /// the player its share. `share` is the node's share of the sharing the round reshared, if
+    /// it still holds it (as a dealer it redeals the same dealing to itself). `None` without
+    /// a record of that round.
+    pub fn resume(
+        params: &GenesisParams,
+        round: u64,
+        key: &ed25519::PrivateKey,
+        share: Option<Share>,
+        dir: &Path,
+    ) -> Option<Session> {
+        let bytes = std::fs::read(round_path(dir, round)).ok()?;
+        let rebuilt = Round::decode(params, &bytes).filter(|r| r.round == round)?;
+        Session::start(rebuilt, key, share, Some(dir))
+    }
+
+    /// Delete this round's journal and its record (once the share it led to is kept, or the
+    /// round is over).
     pub fn discard_journal(&mut self) {
         if let Some(path) = self.journal.take() {
             let _ = std::fs::remove_file(path);
+            if let Some(dir) = self.journal_dir.take() {
+                let _ = std::fs::remove_file(round_path(&dir, self.round.round));
+            }
         }
     }
 
@@ -385,7 +414,31 @@ fn journal_path(dir: &Path, round: u64) -> PathBuf {
     dir.join(format!("reshare-{round}.dealings"))
 }
 
-/// Delete the journals in `dir` of rounds before `round`.
+/// The record of round `round` in `dir`: what [`Session::resume`] rebuilds it from.
+fn round_path(dir: &Path, round: u64) -> PathBuf {
+    dir.join(format!("reshare-{round}.round"))
+}
+
+/// Write the record of `round` in `dir` (exec's [`Round::encode`]) unless it is there:
+/// atomically (a temporary file synced, renamed, the directory synced), before any dealing
+/// is journaled, so a journal always has its round's record beside it. A record that cannot
+/// be written costs only the resumption after the outcome (logged).
+fn keep_round(dir: &Path, round: &Round) {
+    let path = round_path(dir, round.round);
+    if path.exists() {
+        return;
+    }
+    let tmp = dir.join(format!("reshare-{}.round.tmp", round.round));
+    let written = std::fs::write(&tmp, round.encode())
+        .and_then(|()| std::fs::File::open(&tmp)?.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .and_then(|()| std::fs::File::open(dir)?.sync_all());
+    if let Err(error) = written {
+        tracing::warn!(round = round.round, %error, "reshare: cannot keep the round's record");
+    }
+}
+
+/// Delete the journals and round records in `dir` of rounds before `round`.
 fn remove_old_journals(dir: &Path, round: u64) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -395,7 +448,10 @@ fn remove_old_journals(dir: &Path, round: u64) {
         let old = name
             .to_str()
             .and_then(|n| n.strip_prefix("reshare-"))
-            .and_then(|n| n.strip_suffix(".dealings"))
+            .and_then(|n| {
+                n.strip_suffix(".dealings")
+                    .or_else(|| n.strip_suffix(".round"))
+            })
             .and_then(|r| r.parse::<u64>().ok())
             .is_some_and(|r| r < round);
         if old {
@@ -503,6 +559,7 @@ pub(crate) mod tests {
             players,
             generation: false,
             last: 12,
+            previous: Some(genesis.clone()),
         };
         let shares = shares
             .iter_pairs()
@@ -729,8 +786,36 @@ pub(crate) mod tests {
         );
         let mut forgetful = forgetful;
         assert!(forgetful.finish(&logs).expect("a player").is_err());
+        // Restarted once more, after the outcome (the chain no longer says what the round
+        // was): the round is rebuilt from its record, by exec's rule, and the journal gives
+        // the same share again.
+        let params = GenesisParams {
+            epoch_blocks: 8,
+            ..GenesisParams::default()
+        };
+        let record = std::fs::read(round_path(dir.path(), 1)).expect("the round's record");
+        let rebuilt = Round::decode(&params, &record).expect("the record decodes");
+        assert!(rebuilt.info == round.info, "the same round parameters");
+        assert_eq!(
+            (
+                rebuilt.round,
+                rebuilt.last,
+                &rebuilt.dealers,
+                &rebuilt.players
+            ),
+            (round.round, round.last, &round.dealers, &round.players)
+        );
+        assert!(Round::decode(&params, b"garbage").is_none());
+        let mut resumed = Session::resume(&params, 1, &joiner, None, dir.path()).expect("resumed");
+        let again = resumed.finish(&logs).expect("a player").expect("a share");
+        assert_eq!(again, expected, "the share, after the outcome");
+        assert!(
+            Session::resume(&params, 2, &joiner, None, dir.path()).is_none(),
+            "no record of round 2"
+        );
         restarted.discard_journal();
         assert!(!path.exists());
+        assert!(!round_path(dir.path(), 1).exists(), "the record goes too");
     }
 
     #[test]

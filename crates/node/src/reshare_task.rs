@@ -95,6 +95,7 @@ pub fn start<E, S, R>(
             session: None,
             looked_up: None,
             switch_checked: None,
+            resumed: None,
             offered: 0,
         };
         let mut resend_at = clock.current() + RESEND;
@@ -147,6 +148,8 @@ struct Task<E: Runtime> {
     /// The epoch whose outcome was last looked for (once per epoch, from its outcome block
     /// on: reading the sharing decodes its polynomial).
     switch_checked: Option<u64>,
+    /// The round this node last tried to resume after its outcome (once per round).
+    resumed: Option<u64>,
     /// How many logs were last handed to the chain.
     offered: usize,
 }
@@ -249,7 +252,10 @@ impl<E: Runtime> Task<E> {
     }
 
     /// If the chain's current sharing is newer than the beacon's, switch to it (with this
-    /// node's new share if it was a player).
+    /// node's new share if it was a player). A player that holds no share of the current
+    /// sharing and has no session of its round (restarted after the outcome block was final
+    /// here but before its share was written) resumes the round from its journal once
+    /// ([`Session::resume`]) and, with the share that gives, switches again.
     async fn switch_if_decided(&mut self, reader: &Reader<E>) -> Result<(), String> {
         let Some((round, output)) = reshare::committed_output(&reader.state)
             .await
@@ -257,10 +263,36 @@ impl<E: Runtime> Task<E> {
         else {
             return Ok(());
         };
-        if self.beacon.rounds().last().is_some_and(|r| *r >= round) {
+        let switched = self.beacon.rounds().last().is_some_and(|r| *r >= round);
+        let player = output.players().position(&self.me).is_some();
+        let held = self.cfg.share.as_ref().is_some_and(|(r, _)| *r == round);
+        if switched && (held || !player || self.resumed == Some(round)) {
             return Ok(());
         }
-        let share = match self.session.as_mut().filter(|s| s.round().round == round) {
+        let mut resumed: Option<Session>;
+        let session = match self.session.as_mut().filter(|s| s.round().round == round) {
+            Some(session) => Some(session),
+            None if player => {
+                self.resumed = Some(round);
+                resumed = self.cfg.share_dir.as_deref().and_then(|dir| {
+                    // The share it held before the round, if any: a dealer redeals to itself.
+                    let before = self.cfg.share.clone().filter(|(r, _)| *r < round);
+                    Session::resume(
+                        &self.cfg.params,
+                        round,
+                        &self.cfg.key,
+                        before.map(|(_, s)| s),
+                        dir,
+                    )
+                });
+                if resumed.is_some() {
+                    tracing::info!(round, "reshare: round resumed from its journal");
+                }
+                resumed.as_mut()
+            }
+            None => None,
+        };
+        let share = match session {
             Some(session) => {
                 let logs = reshare::committed_logs(&reader.state)
                     .await
@@ -269,29 +301,31 @@ impl<E: Runtime> Task<E> {
                     .map(|(_, logs)| logs)
                     .unwrap_or_default();
                 let share = match session.finish(&logs) {
-                    Some(Ok(share)) => self.persist(round, share),
+                    Some(Ok(share)) => persist(self.cfg.share_dir.as_deref(), round, share),
                     Some(Err(error)) => {
                         tracing::error!(round, %error, "reshare: no share of the new sharing");
                         None
                     }
                     None => None,
                 };
-                if let Some(session) = self.session.as_mut() {
-                    session.discard_journal();
-                }
+                session.discard_journal();
                 share
             }
             None => {
-                if output.players().position(&self.me).is_some() {
+                if player {
                     tracing::error!(
                         round,
-                        "reshare: a player of the new sharing without the round's session \
-                         (restarted during it?): it holds no share until a later round"
+                        "reshare: a player of the new sharing without the round's session or \
+                         its journal: it holds no share until a later round"
                     );
                 }
                 None
             }
         };
+        if switched && share.is_none() {
+            // Nothing new: the beacon already runs this sharing, without a share.
+            return Ok(());
+        }
         tracing::info!(
             round,
             share = share.is_some(),
@@ -305,21 +339,6 @@ impl<E: Runtime> Task<E> {
         });
         self.cfg.share = share.map(|s| (round, s));
         Ok(())
-    }
-
-    /// Write the new share (if the node keeps one on disk) before it is used: a share that
-    /// cannot be written is not used (a restart would not find it).
-    fn persist(&self, round: u64, share: Share) -> Option<Share> {
-        match &self.cfg.share_dir {
-            None => Some(share),
-            Some(dir) => match replace_share(dir, round, &share) {
-                Ok(()) => Some(share),
-                Err(error) => {
-                    tracing::error!(round, %error, "reshare: cannot keep the new share");
-                    None
-                }
-            },
-        }
     }
 
     /// Handle one channel message.
@@ -378,5 +397,20 @@ impl<E: Runtime> Task<E> {
             }
         };
         let _ = sender.send(recipients, msg, false);
+    }
+}
+
+/// Write the new share to `dir` (if the node keeps one on disk) before it is used: a share
+/// that cannot be written is not used (a restart would not find it).
+fn persist(dir: Option<&std::path::Path>, round: u64, share: Share) -> Option<Share> {
+    match dir {
+        None => Some(share),
+        Some(dir) => match replace_share(dir, round, &share) {
+            Ok(()) => Some(share),
+            Err(error) => {
+                tracing::error!(round, %error, "reshare: cannot keep the new share");
+                None
+            }
+        },
     }
 }
