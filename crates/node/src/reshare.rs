@@ -31,7 +31,10 @@
 //! so the restarted player holds every dealing it acked and finishes with its share. A torn
 //! last record (a crash mid-append) was never acked and is ignored. Journals of earlier rounds
 //! are deleted when a round starts, and the round's own once its share is kept
-//! ([`Session::discard_journal`]).
+//! ([`Session::discard_journal`]). Beside the journal the session keeps a record of its round
+//! (`reshare-<round>.round`: exec's [`Round::encode`]), so a player that crashes after the
+//! outcome block, before its share is written, can still rebuild the round the chain no longer
+//! describes and finish it ([`Session::resume`]).
 //!
 //! **Wired** by [`crate::reshare_task`]: it starts a session when a round's epoch begins,
 //! carries its messages on the channel, hands its logs to the chain's proposals and switches

@@ -36,8 +36,13 @@
 //! acking them (`crate::reshare`, "A restarted player keeps its dealings"), so it finishes
 //! with its share (`sim_a_player_restarted_during_the_genesis_generation_keeps_its_share`:
 //! a player killed after its first ack and restarted blocks later; with the replay removed it
-//! ends the round without a share). Not covered by a test: a crash between the outcome block
-//! and the share's replacement.
+//! ends the round without a share). A player that crashed after the outcome block was final
+//! on it but before its share was written finds, on restart, the round already decided and
+//! the chain's current sharing the round's own, so the round can no longer be read from
+//! state: it rebuilds it from the record its session kept beside the journal and finishes
+//! from the journal ([`Session::resume`];
+//! `sim_a_player_restarted_after_the_outcome_before_keeping_its_share_resumes_the_round`,
+//! which ends with that player holding no share when the resumption is disabled).
 
 use std::path::PathBuf;
 use std::sync::Arc;

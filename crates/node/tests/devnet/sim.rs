@@ -1457,7 +1457,7 @@ fn reshare_run(seed: u64) {
 #[test]
 fn sim_genesis_validators_generate_the_beacon_group() {
     for seed in seeds() {
-        genesis_generation_run(seed, false);
+        genesis_generation_run(seed, Restart::None);
     }
 }
 
@@ -1468,11 +1468,34 @@ fn sim_genesis_validators_generate_the_beacon_group() {
 #[test]
 fn sim_a_player_restarted_during_the_genesis_generation_keeps_its_share() {
     for seed in seeds() {
-        genesis_generation_run(seed, true);
+        genesis_generation_run(seed, Restart::DuringRound);
     }
 }
 
-fn genesis_generation_run(seed: u64, restart_player: bool) {
+/// As above, but validator 3 crashes after the outcome block is final on it and before its
+/// new share is written (the data directory is put back as it was then: the outcome in its
+/// stores, no share file, the round's journal and record beside them), and is restarted: the
+/// chain no longer says what the round was, so it rebuilds the round from its record, replays
+/// its journal and writes its share (`Session::resume`). Without that it would hold no share.
+#[test]
+fn sim_a_player_restarted_after_the_outcome_before_keeping_its_share_resumes_the_round() {
+    for seed in seeds() {
+        genesis_generation_run(seed, Restart::AfterOutcome);
+    }
+}
+
+/// When [`genesis_generation_run`] crashes and restarts validator 3.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Restart {
+    None,
+    /// Once it has acked a dealing, before the logs are signed.
+    DuringRound,
+    /// Between the outcome block and the share's replacement.
+    AfterOutcome,
+}
+
+fn genesis_generation_run(seed: u64, restart: Restart) {
+    let restart_player = restart != Restart::None;
     runner(seed).start(move |context| async move {
         let n = 4;
         // Nodes start one after another, so a dealer's first dealings to the later ones are
@@ -1523,7 +1546,39 @@ fn genesis_generation_run(seed: u64, restart_player: bool) {
             };
             let at = head(&nodes[n - 1]).await;
             assert!(at < e / 4, "seed {seed}: acked only at height {at}");
+            let mut kept = Vec::new();
+            if restart == Restart::AfterOutcome {
+                // The journal and the round's record once the logs are signed (no dealing is
+                // acked after), then the round's end as validator 3 saw it.
+                while head(&nodes[n - 1]).await < e / 4 + 2 {
+                    within_deadline("validator 3 never saw the logs signed");
+                    world.context.sleep(Duration::from_millis(10)).await;
+                }
+                let record = nodes[n - 1]._dir.path().join("reshare-0.round");
+                for file in [&journal, &record] {
+                    let bytes = std::fs::read(file).expect("the journal and the round's record");
+                    kept.push((file.file_name().expect("a name").to_owned(), bytes));
+                }
+                let at = head(&nodes[n - 1]).await;
+                assert!(at < e / 2, "seed {seed}: kept only at height {at}");
+                let share = nodes[n - 1]
+                    ._dir
+                    .path()
+                    .join(cowboy_node::beacon::SHARE_FILE);
+                while !share.exists() {
+                    within_deadline("validator 3 kept no share");
+                    world.context.sleep(Duration::from_millis(10)).await;
+                }
+            }
             let dir = world.crash(nodes.pop().expect("validator 3"), h).await;
+            if restart == Restart::AfterOutcome {
+                // As a crash before `replace_share` would have left it.
+                std::fs::remove_file(dir.path().join(cowboy_node::beacon::SHARE_FILE))
+                    .expect("the share");
+                for (name, bytes) in &kept {
+                    std::fs::write(dir.path().join(name), bytes).expect("put back");
+                }
+            }
             let down = head(&nodes[0]).await;
             while head(&nodes[0]).await < down + 3 {
                 within_deadline("three validators stall");
@@ -1557,10 +1612,14 @@ fn genesis_generation_run(seed: u64, restart_player: bool) {
             world.context.sleep(Duration::from_millis(50)).await;
         }
         let target = e / 2 + 1 + beacon::BEACON_LAG + 8;
-        let what = if restart_player {
-            format!("seed {seed}, genesis key generation with a restarted player")
-        } else {
-            format!("seed {seed}, genesis key generation")
+        let what = match restart {
+            Restart::None => format!("seed {seed}, genesis key generation"),
+            Restart::DuringRound => {
+                format!("seed {seed}, genesis key generation with a restarted player")
+            }
+            Restart::AfterOutcome => format!(
+                "seed {seed}, genesis key generation with a player restarted after the outcome"
+            ),
         };
         wait_for_height(&world, &nodes, target, &what).await;
         assert_agree(&nodes, target, seed, &what).await;
