@@ -441,7 +441,8 @@ fn keep_round(dir: &Path, round: &Round) {
     }
 }
 
-/// Delete the journals and round records in `dir` of rounds before `round`.
+/// Delete the journals and round records (and a record's torn temporary file) in `dir` of
+/// rounds before `round`.
 fn remove_old_journals(dir: &Path, round: u64) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -452,8 +453,9 @@ fn remove_old_journals(dir: &Path, round: u64) {
             .to_str()
             .and_then(|n| n.strip_prefix("reshare-"))
             .and_then(|n| {
-                n.strip_suffix(".dealings")
-                    .or_else(|| n.strip_suffix(".round"))
+                [".dealings", ".round", ".round.tmp"]
+                    .iter()
+                    .find_map(|suffix| n.strip_suffix(suffix))
             })
             .and_then(|r| r.parse::<u64>().ok())
             .is_some_and(|r| r < round);
@@ -738,7 +740,11 @@ pub(crate) mod tests {
         let (round, shares, _) = round();
         let dir = tempfile::tempdir().expect("temp dir");
         let stale = journal_path(dir.path(), 0);
-        std::fs::write(&stale, b"an earlier round's").expect("write");
+        let stale_record = round_path(dir.path(), 0);
+        let torn_record = dir.path().join("reshare-0.round.tmp");
+        for file in [&stale, &stale_record, &torn_record] {
+            std::fs::write(file, b"an earlier round's").expect("write");
+        }
         let joiner = key(4);
         let mut sessions: BTreeMap<_, _> = (0..5)
             .filter_map(|i| {
@@ -749,6 +755,14 @@ pub(crate) mod tests {
             })
             .collect();
         assert!(!stale.exists(), "an earlier round's journal is deleted");
+        assert!(
+            !stale_record.exists() && !torn_record.exists(),
+            "and its record"
+        );
+        assert!(
+            round_path(dir.path(), 1).exists(),
+            "the round's own record is kept"
+        );
         exchange(&mut sessions, None);
         let path = journal_path(dir.path(), 1);
         #[cfg(unix)]
