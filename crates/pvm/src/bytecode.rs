@@ -219,6 +219,12 @@ pub enum Op {
     /// `Jump(t)` to a `ForIter` (or a `ForIterStoreFast`): a loop's back edge and its next
     /// step.
     JumpForIter(u32),
+    /// `LoadFast(a)` then `ReturnValue` (`return x`).
+    LoadFastReturn(u32),
+    /// `LoadConst(c)` then `ReturnValue` (`return 0`).
+    LoadConstReturn(u32),
+    /// `LoadNone` then `ReturnValue`: `return None`, and every function body's implicit end.
+    LoadNoneReturn,
 }
 
 impl Op {
@@ -300,6 +306,9 @@ fn fuse(first: Op, second: Op) -> Option<(Op, u32)> {
         (Op::LoadConst(c), Op::Inplace(b)) => (Op::LoadConstBinary(c, b), 2),
         (Op::Compare(c), Op::JumpIfFalse(t)) => (Op::CompareJumpIfFalse(c, t), 2),
         (Op::ForIter(end), Op::StoreFast(a)) => (Op::ForIterStoreFast(end, a), 2),
+        (Op::LoadFast(a), Op::ReturnValue) => (Op::LoadFastReturn(a), 2),
+        (Op::LoadConst(c), Op::ReturnValue) => (Op::LoadConstReturn(c), 2),
+        (Op::LoadNone, Op::ReturnValue) => (Op::LoadNoneReturn, 2),
         _ => return None,
     })
 }
@@ -357,5 +366,26 @@ mod tests {
         );
         // A superinstruction still says where its first half stores.
         assert_eq!(ops[9].stores_fast(), Some(1));
+        // A load and the return of what it loaded.
+        let mut ops = vec![
+            Op::LoadFast(3),
+            Op::ReturnValue,
+            Op::LoadConst(1),
+            Op::ReturnValue,
+            Op::LoadNone,
+            Op::ReturnValue,
+        ];
+        quicken(&mut ops);
+        assert_eq!(
+            ops,
+            vec![
+                Op::LoadFastReturn(3),
+                Op::ReturnValue,
+                Op::LoadConstReturn(1),
+                Op::ReturnValue,
+                Op::LoadNoneReturn,
+                Op::ReturnValue,
+            ]
+        );
     }
 }

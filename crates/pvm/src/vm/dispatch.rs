@@ -310,6 +310,16 @@ impl<'h> Vm<'h> {
                 Op::CompareJumpIfFalse(c, t) => self.compare_jump_if_false::<PROFILE>(f, c, t)?,
                 Op::ForIterStoreFast(end, a) => self.for_iter_store_fast::<PROFILE>(f, end, a)?,
                 Op::JumpForIter(t) => self.jump_for_iter::<PROFILE>(f, code, t)?,
+                Op::LoadFastReturn(a) => {
+                    if let Some(v) = self.load_fast_return::<PROFILE>(f, code, a)? {
+                        return Ok(Step::Return(v));
+                    }
+                }
+                Op::LoadConstReturn(_) | Op::LoadNoneReturn => {
+                    if let Some(v) = self.load_value_return::<PROFILE>(f, code, op)? {
+                        return Ok(Step::Return(v));
+                    }
+                }
                 Op::ReturnValue => {
                     self.charge(cost::BASIC)?;
                     return Ok(Step::Return(Self::pop(f)));
@@ -347,16 +357,8 @@ impl<'h> Vm<'h> {
                 Op::DeleteSubscr => self.op_delete_subscr(f)?,
                 Op::Is(neg) => {
                     self.charge(cost::ARITH)?;
-                    // `x is None` / `x is not None`: only `None` is `None` (`Value::is`).
-                    match &f.stack[..] {
-                        [.., l, Value::None] => {
-                            let same = matches!(l, Value::None);
-                            f.stack.pop();
-                            if let Some(top) = f.stack.last_mut() {
-                                *top = Value::Bool(same != neg);
-                            }
-                        }
-                        _ => self.op_is(f, neg)?,
+                    if !is_none_in_place(f, neg) {
+                        self.op_is(f, neg)?;
                     }
                 }
                 Op::In(neg) => self.op_in(f, neg)?,
@@ -394,6 +396,21 @@ fn release(v: Value) {
     } else {
         std::mem::forget(v);
     }
+}
+
+/// `x is None` / `x is not None` done in place (only `None` is `None`, `Value::is`): the two
+/// operands replaced by the answer; false, with nothing done, when the right one is not `None`.
+#[inline(always)]
+fn is_none_in_place(f: &mut Frame, neg: bool) -> bool {
+    let [.., l, Value::None] = &f.stack[..] else {
+        return false;
+    };
+    let same = matches!(l, Value::None);
+    f.stack.pop();
+    if let Some(top) = f.stack.last_mut() {
+        *top = Value::Bool(same != neg);
+    }
+    true
 }
 
 /// The truth of an inline value (`None`, bool, int, float) as [`Vm::truthy`] gives it (which
@@ -595,6 +612,53 @@ impl<'h> Vm<'h> {
             }
         }
         Ok(())
+    }
+
+    /// `LoadFast(a)` then `ReturnValue`: the value to return, never pushed, or `None` when
+    /// only the load ran (a profiled run: the return runs from its own slot). An unbound `a`
+    /// raises from the load, as it would alone.
+    #[inline(always)]
+    fn load_fast_return<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        a: u32,
+    ) -> R<Option<Value>> {
+        if PROFILE {
+            self.load_fast(f, code, a)?;
+            return Ok(None);
+        }
+        self.charge(cost::BASIC)?;
+        let Some(v) = &f.locals[a as usize] else {
+            return Err(self.unbound_local(code, a));
+        };
+        let v = v.clone();
+        self.second_starts(f, f.pc)?;
+        self.charge(cost::BASIC)?;
+        Ok(Some(v))
+    }
+
+    /// `LoadConst(c)` or `LoadNone` (`op` says which), then `ReturnValue`, as
+    /// [`Vm::load_fast_return`] (neither load can fail).
+    #[inline(always)]
+    fn load_value_return<const PROFILE: bool>(
+        &mut self,
+        f: &mut Frame,
+        code: &Code,
+        op: Op,
+    ) -> R<Option<Value>> {
+        self.charge(cost::BASIC)?;
+        let v = match op {
+            Op::LoadConstReturn(c) => code.consts[c as usize].clone(),
+            _ => Value::None,
+        };
+        if PROFILE {
+            push(&mut f.stack, v);
+            return Ok(None);
+        }
+        self.second_starts(f, f.pc)?;
+        self.charge(cost::BASIC)?;
+        Ok(Some(v))
     }
 
     /// `LoadFast(a)` then `Binary(b)` or `Inplace(b)`.

@@ -179,8 +179,7 @@ impl<'h> Vm<'h> {
             }
             Op::WithExcept => self.op_with_except(f),
             Op::ImportName(i) => {
-                let name = code.names[i as usize].clone();
-                let m = self.import(&name.s)?;
+                let m = self.import(&code.names[i as usize].s)?;
                 f.stack.push(m);
                 Ok(())
             }
@@ -205,8 +204,7 @@ impl<'h> Vm<'h> {
             }
             Op::GetLen => {
                 self.charge(cost::BASIC)?;
-                let v = Self::pop(f);
-                let n = crate::objects::types::len_of(self, &v)?;
+                let n = crate::objects::types::len_of(self, &Self::pop(f))?;
                 f.stack.push(Value::Int(n as i64));
                 Ok(())
             }
@@ -295,7 +293,10 @@ impl<'h> Vm<'h> {
             | Op::LoadConstBinary(..)
             | Op::CompareJumpIfFalse(..)
             | Op::ForIterStoreFast(..)
-            | Op::JumpForIter(_) => unreachable!("{op:?} is dispatched by the loop"),
+            | Op::JumpForIter(_)
+            | Op::LoadFastReturn(_)
+            | Op::LoadConstReturn(_)
+            | Op::LoadNoneReturn => unreachable!("{op:?} is dispatched by the loop"),
         }
     }
 

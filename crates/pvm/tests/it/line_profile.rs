@@ -158,6 +158,15 @@ fn pair_loops_charge_as_their_two_instructions_at_every_limit() {
 /// interpreter runs each pair in one dispatch; profiled, one instruction at a time.
 const SUPERINSTRUCTIONS: &str = "\
 class Actor:
+    def same(self, x):
+        return x
+
+    def zero(self):
+        return 0
+
+    def nothing(self):
+        pass
+
     def work(self, n):
         keep = []
         xs = [i * 0.5 for i in range(n)]
@@ -176,7 +185,8 @@ class Actor:
             if i == 1.0:
                 keep.append(-1)
             c, d = a, total
-            other = c
+            other = c + self.same(d) + self.zero()
+            self.nothing()
             keep.append(str(c) + str(d))
         j = 0
         while j < n:
