@@ -624,18 +624,12 @@ impl<'h> Vm<'h> {
         code: &Code,
         a: u32,
     ) -> R<Option<Value>> {
-        if PROFILE {
-            self.load_fast(f, code, a)?;
-            return Ok(None);
-        }
         self.charge(cost::BASIC)?;
         let Some(v) = &f.locals[a as usize] else {
             return Err(self.unbound_local(code, a));
         };
         let v = v.clone();
-        self.second_starts(f, f.pc)?;
-        self.charge(cost::BASIC)?;
-        Ok(Some(v))
+        self.then_return::<PROFILE>(f, v)
     }
 
     /// `LoadConst(c)` or `LoadNone` (`op` says which), then `ReturnValue`, as
@@ -652,6 +646,15 @@ impl<'h> Vm<'h> {
             Op::LoadConstReturn(c) => code.consts[c as usize].clone(),
             _ => Value::None,
         };
+        self.then_return::<PROFILE>(f, v)
+    }
+
+    /// The second half of a load-and-return pair, once `v` is loaded (the first half's charge
+    /// paid): the return starts, counts and charges as its own instruction and `v` is handed
+    /// back; a profiled run pushes `v`, as the load alone does, and the return runs from its
+    /// own slot.
+    #[inline(always)]
+    fn then_return<const PROFILE: bool>(&mut self, f: &mut Frame, v: Value) -> R<Option<Value>> {
         if PROFILE {
             push(&mut f.stack, v);
             return Ok(None);
