@@ -133,8 +133,7 @@ impl Vm<'_> {
     ) -> R<Value> {
         let mut callee = self.enter_positional(func, stack, args_at, receiver)?;
         let r = self.run_frame(&mut callee.frame);
-        self.leave_callee(callee.frame);
-        drop(callee.callable);
+        self.leave_callee(callee);
         match r? {
             Outcome::Return(v) | Outcome::Yield(v) => Ok(v),
         }
@@ -150,8 +149,9 @@ impl Vm<'_> {
         stack: &mut Vec<Value>,
         args_at: usize,
         receiver: bool,
-    ) -> R<super::Callee> {
-        let mut frame = self.callee_frame(func);
+    ) -> R<Box<super::Callee>> {
+        let mut callee = self.callee_frame(func);
+        let frame = &mut callee.frame;
         let first = usize::from(receiver);
         // Last argument first, each popped straight into its slot (`takes_positional` means
         // the frame has a local for each, and a default for each parameter after them).
@@ -163,18 +163,13 @@ impl Vm<'_> {
             fill_defaults(func, &mut frame.locals, given);
         }
         let below = stack.pop().unwrap_or_default();
-        let callable = if receiver {
+        if receiver {
             frame.locals[0] = Some(below);
-            Value::None
         } else {
-            below
-        };
-        self.enter_frame(&mut frame)?;
-        Ok(super::Callee {
-            frame,
-            init: None,
-            callable,
-        })
+            callee.callable = below;
+        }
+        self.enter_frame(&mut callee.frame)?;
+        Ok(callee)
     }
 
     /// `f(x)`: a plain function taking one positional argument is entered directly
@@ -240,9 +235,9 @@ impl Vm<'_> {
 
     /// [`Vm::leave_frame`] for a frame from [`Vm::enter_positional`].
     #[inline]
-    pub(crate) fn leave_callee(&mut self, frame: Box<crate::value::frame::Frame>) {
+    pub(crate) fn leave_callee(&mut self, callee: Box<super::Callee>) {
         self.depth -= 1;
-        self.recycle_callee(frame);
+        self.recycle_callee(callee);
     }
 
     fn bind_args(

@@ -45,7 +45,7 @@ pub(super) enum Step {
     /// `yield` (a generator's own frame: a [`Callee`] is never a generator).
     Yield(Value),
     /// A call of a plain Python function: run its frame next.
-    Call(Callee),
+    Call(Box<Callee>),
 }
 
 impl<'h> Vm<'h> {
@@ -75,9 +75,9 @@ impl<'h> Vm<'h> {
     /// So each frame sees the same events in the same order as when calls recursed: the same
     /// charges, the same depth limit, the same tracebacks (tests/it/golden_cycles.rs).
     fn drive<const PROFILE: bool>(&mut self, base: &mut Frame) -> R<Outcome> {
-        let mut callees: Vec<Callee> = Vec::new();
+        let mut callees: Vec<Box<Callee>> = Vec::new();
         loop {
-            let top = callees.last_mut().map_or(&mut *base, |c| &mut *c.frame);
+            let top = callees.last_mut().map_or(&mut *base, |c| &mut c.frame);
             let mut err = match self.exec_loop::<PROFILE>(top) {
                 Ok(Step::Call(callee)) => {
                     callees.push(callee);
@@ -85,11 +85,11 @@ impl<'h> Vm<'h> {
                 }
                 Ok(Step::Return(v)) => match callees.pop() {
                     None => return Ok(Outcome::Return(v)),
-                    Some(done) => {
-                        self.leave_callee(done.frame);
-                        drop(done.callable);
-                        let caller = callees.last_mut().map_or(&mut *base, |c| &mut *c.frame);
-                        match self.returned(caller, v, done.init) {
+                    Some(mut done) => {
+                        let init = done.init.take();
+                        self.leave_callee(done);
+                        let caller = callees.last_mut().map_or(&mut *base, |c| &mut c.frame);
+                        match self.returned(caller, v, init) {
                             Ok(()) => continue,
                             Err(e) => e,
                         }
@@ -101,11 +101,11 @@ impl<'h> Vm<'h> {
             loop {
                 let Exc::Py(e) = err else {
                     while let Some(c) = callees.pop() {
-                        self.leave_callee(c.frame);
+                        self.leave_callee(c);
                     }
                     return Err(err);
                 };
-                let top = callees.last_mut().map_or(&mut *base, |c| &mut *c.frame);
+                let top = callees.last_mut().map_or(&mut *base, |c| &mut c.frame);
                 if !std::mem::take(&mut self.reraise) {
                     self.add_traceback(&e, top);
                 }
@@ -113,7 +113,7 @@ impl<'h> Vm<'h> {
                     break;
                 }
                 match callees.pop() {
-                    Some(c) => self.leave_callee(c.frame),
+                    Some(c) => self.leave_callee(c),
                     None => return Err(Exc::Py(e)),
                 }
                 err = Exc::Py(e);
@@ -461,9 +461,7 @@ impl<'h> Vm<'h> {
     fn load_global(&mut self, f: &mut Frame, code: &Code, i: u32) -> R<()> {
         self.charge(cost::GLOBAL)?;
         let (name, c) = (&code.names[i as usize], &code.name_caches[i as usize]);
-        let v = self.load_global_cached(&f.globals, name, c)?;
-        push(&mut f.stack, v);
-        Ok(())
+        self.load_global_push(&mut f.stack, &f.globals, name, c)
     }
 
     /// `LoadGlobal(i)` then `LoadFast(a)` (`len(x)`, `abs(x)`…); an unbound `a` raises from

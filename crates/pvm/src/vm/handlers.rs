@@ -319,7 +319,7 @@ impl<'h> Vm<'h> {
         code: &Code,
         i: u32,
         argc: u32,
-    ) -> R<Option<Callee>> {
+    ) -> R<Option<Box<Callee>>> {
         let n = f.stack.len() - argc as usize;
         // `obj.method(args…)` on an instance whose class defines a plain function `method`
         // (and whose own dict does not shadow it): the same lookup as `call_method`, then a
@@ -365,7 +365,7 @@ impl<'h> Vm<'h> {
     /// function, or the `__init__` of a plain class, comes back as the [`Callee`] the loop runs
     /// next; every other call is made here.
     #[inline(never)]
-    pub(super) fn op_call(&mut self, f: &mut Frame, argc: u32) -> R<Option<Callee>> {
+    pub(super) fn op_call(&mut self, f: &mut Frame, argc: u32) -> R<Option<Box<Callee>>> {
         let n = f.stack.len() - argc as usize;
         match n.checked_sub(1).map(|i| &f.stack[i]) {
             Some(Value::Function(func)) if func.takes_positional(argc) => {
@@ -413,7 +413,7 @@ impl<'h> Vm<'h> {
         c: Rc<Class>,
         n: usize,
         argc: u32,
-    ) -> R<Option<Callee>> {
+    ) -> R<Option<Box<Callee>>> {
         let Some(init) = self
             .plain_init(&c)
             .filter(|init| init.takes_positional(argc + 1))
@@ -422,11 +422,9 @@ impl<'h> Vm<'h> {
         };
         let inst = Value::Instance(rc_inst(Instance::new(c)));
         f.stack[n - 1] = inst.clone();
-        let callee = self.enter_positional(&init, &mut f.stack, n, true)?;
-        Ok(Some(Callee {
-            init: Some(inst),
-            ..callee
-        }))
+        let mut callee = self.enter_positional(&init, &mut f.stack, n, true)?;
+        callee.init = Some(inst);
+        Ok(Some(callee))
     }
 
     /// Pop the top and say whether it is true (`JUMP_IF_*` on anything but a bool; the loop
@@ -590,9 +588,12 @@ impl<'h> Vm<'h> {
             f.stack.push(v);
             return Ok(());
         }
-        let v = self.load_global_cached(&f.globals, name, &code.name_caches[i as usize])?;
-        f.stack.push(v);
-        Ok(())
+        self.load_global_push(
+            &mut f.stack,
+            &f.globals,
+            name,
+            &code.name_caches[i as usize],
+        )
     }
 
     /// `LOAD_CLASSDEREF`: a class body's namespace first, then the cell.

@@ -366,20 +366,25 @@ impl Vm<'_> {
         has.then_some(row)
     }
 
-    /// `LoadGlobal`: module globals (by the remembered position first), then builtins. The two
-    /// remembered answers are tried inline in the loop:
+    /// `LoadGlobal`: module globals (by the remembered position first), then builtins, pushed
+    /// onto `stack`. The two remembered answers are tried inline in the loop:
     ///
     /// - a builtin name: the globals have not changed since it was last missing from them
     ///   (`c.absent` names their table's stamp), so neither the remembered position nor a walk
     ///   can find it; owe that walk's slots as `find_name_memo` would, and go to the builtins;
     /// - else the remembered position, charged as `push_name_hinted` charges it.
+    ///
+    /// The value is pushed here, not returned, for the reason [`Vm::load_attr_push`] gives (a
+    /// value returned through memory was stored in halves and read back whole: 2.5% of an
+    /// object-heavy program on that one load).
     #[inline(always)]
-    pub fn load_global_cached(
+    pub fn load_global_push(
         &mut self,
+        stack: &mut Vec<Value>,
         globals: &PyDict,
         name: &Rc<PyStr>,
         c: &NameCache,
-    ) -> R<Value> {
+    ) -> R<()> {
         {
             let t = globals.table.borrow();
             let (stamp, probes) = c.absent.get();
@@ -388,35 +393,43 @@ impl Vm<'_> {
                 crate::value::owe_probes(probes);
                 if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
                     if **k == *name.s {
-                        return Ok(v.clone());
+                        push(stack, v.clone());
+                        return Ok(());
                     }
                 }
-                return self.load_builtin(name, c);
+                return self.push_builtin(stack, name, c);
             }
             if let Some(Some(e)) = t.entries.get(c.hint.get() as usize) {
                 if matches!(&e.key, Value::Str(k) if k.same_text(name)) {
                     crate::value::owe_probes(u64::from(e.probes()));
-                    return Ok(e.value.clone());
+                    push(stack, e.value.clone());
+                    return Ok(());
                 }
             }
         }
         match globals.get_name_rehint(name, c) {
-            Some(v) => Ok(v),
-            None => self.load_builtin(name, c),
+            Some(v) => {
+                push(stack, v);
+                Ok(())
+            }
+            None => self.push_builtin(stack, name, c),
         }
     }
 
-    /// A global load's name from the builtins (position `c.builtin_at` first), or `NameError`.
+    /// A global load's name from the builtins (position `c.builtin_at` first) pushed onto
+    /// `stack`, or `NameError`.
     #[inline(never)]
-    fn load_builtin(&mut self, name: &Rc<PyStr>, c: &NameCache) -> R<Value> {
+    fn push_builtin(&mut self, stack: &mut Vec<Value>, name: &Rc<PyStr>, c: &NameCache) -> R<()> {
         if let Some((k, v)) = self.builtins.get_index(c.builtin_at.get() as usize) {
             if **k == *name.s {
-                return Ok(v.clone());
+                push(stack, v.clone());
+                return Ok(());
             }
         }
         if let Some((i, _, v)) = self.builtins.get_full(&*name.s) {
             c.builtin_at.set(i as u32);
-            return Ok(v.clone());
+            push(stack, v.clone());
+            return Ok(());
         }
         Err(self.name_error(&name.s))
     }

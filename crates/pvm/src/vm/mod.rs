@@ -89,9 +89,14 @@ impl Args {
 
 /// A Python function's frame that a call instruction hands the dispatch loop to run in place of
 /// the call ([`Vm::run_frame`]): entered (arguments bound, call depth counted), not started.
+///
+/// Always boxed (`Box<Callee>`, reused whole: [`Vm::callee_frame`]), so that a call handler's
+/// result, the loop's `Step::Call` and the loop's stack of callees move one pointer. Moved by
+/// value it was 40 bytes, stored in pieces by the handler and read back whole by the loop: two
+/// store-forwarding stalls on every Python-to-Python call (6% of an object-heavy program).
 pub(crate) struct Callee {
-    /// The callee's frame ([`Vm::callee_frame`]).
-    pub(crate) frame: Box<Frame>,
+    /// The callee's frame.
+    pub(crate) frame: Frame,
     /// For `C(args…)`, whose callee is `__init__`: the new instance, which the call gives.
     pub(crate) init: Option<Value>,
     /// The function value the call was made through (`None` for a method call, whose
@@ -325,13 +330,13 @@ pub struct Vm<'h> {
     /// Value-stack and local-slot buffers of finished frames, reused by the next calls so a
     /// Python-to-Python call allocates nothing for its frame (see `new_frame`/`recycle_frame`).
     spare_frames: Vec<(Vec<Value>, Vec<Option<Value>>)>,
-    /// Finished frames of direct calls ([`Callee`]s), boxed so that the loop moves a pointer,
-    /// reused whole (buffers, code and globals) by the next direct call: see `callee_frame`.
+    /// Finished direct calls ([`Callee`]s), boxed so that the loop moves a pointer, reused
+    /// whole (buffers, code and globals) by the next direct call: see `callee_frame`.
     #[expect(
         clippy::vec_box,
-        reason = "a spare frame goes to a `Callee` as the box the loop moves around"
+        reason = "a spare callee is handed out as the box the loop moves around"
     )]
-    spare_callees: Vec<Box<Frame>>,
+    spare_callees: Vec<Box<Callee>>,
     /// This VM builds the thread's [`Base`] (its objects outlive it): `pvm_host` loads without
     /// a host, and dropping the VM leaves the containers it made alone.
     pub(crate) building_base: bool,
@@ -695,11 +700,16 @@ impl<'h> Vm<'h> {
     /// compiler numbers them), so they change nothing, and a loop calling two functions in turn
     /// does not shrink and regrow the vector on every call (`Vec::resize`: a tenth of such a
     /// call's machine instructions).
-    pub(crate) fn callee_frame(&mut self, func: &Function) -> Box<Frame> {
-        let Some(mut f) = self.spare_callees.pop() else {
+    pub(crate) fn callee_frame(&mut self, func: &Function) -> Box<Callee> {
+        let Some(mut c) = self.spare_callees.pop() else {
             let (code, globals) = (func.code.clone(), func.globals.clone());
-            return Box::new(self.new_frame(code, globals, None, &func.closure));
+            return Box::new(Callee {
+                frame: self.new_frame(code, globals, None, &func.closure),
+                init: None,
+                callable: Value::None,
+            });
         };
+        let f = &mut c.frame;
         if !Rc::ptr_eq(&f.code, &func.code) {
             f.code = func.code.clone();
             let slots = f.code.varnames.len();
@@ -712,16 +722,18 @@ impl<'h> Vm<'h> {
         }
         Self::fill_cells(&mut f.cells, &f.code, &func.closure);
         f.pc = 0;
-        f
+        c
     }
 
     /// Give a finished [`Vm::callee_frame`] back for reuse. Its values are dropped here, in the
     /// order and at the point where dropping the frame would have dropped them (stack, locals,
-    /// cells, blocks); its local slots stay, unbound, for the next call of the same code. Its
-    /// code and globals stay referenced until the frame is reused or the VM ends: a function's
-    /// code object and its module's globals live as long as the module, which lives as long as
-    /// the invocation, so holding them longer frees nothing later.
-    pub(crate) fn recycle_callee(&mut self, mut f: Box<Frame>) {
+    /// cells, blocks), then the callable it was called through; its local slots stay, unbound,
+    /// for the next call of the same code. Its code and globals stay referenced until the frame
+    /// is reused or the VM ends: a function's code object and its module's globals live as long
+    /// as the module, which lives as long as the invocation, so holding them longer frees
+    /// nothing later.
+    pub(crate) fn recycle_callee(&mut self, mut c: Box<Callee>) {
+        let f = &mut c.frame;
         f.stack.clear();
         for slot in f.locals.iter_mut() {
             if let Some(v) = slot.take() {
@@ -735,12 +747,15 @@ impl<'h> Vm<'h> {
         }
         f.cells.clear();
         f.blocks.clear();
+        c.callable = Value::None;
+        c.init = None;
+        let f = &c.frame;
         if self.spare_callees.len() < SPARE_FRAMES
             && f.stack.capacity() <= SPARE_FRAME_CAPACITY
             && f.locals.capacity() <= SPARE_FRAME_CAPACITY
             && f.cells.capacity() <= SPARE_FRAME_CAPACITY
         {
-            self.spare_callees.push(f);
+            self.spare_callees.push(c);
         }
     }
 
