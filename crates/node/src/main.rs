@@ -255,8 +255,13 @@ fn main() {
             .with_env_filter(filter)
             .init();
     } else {
+        // Colour only for a terminal (and not under `NO_COLOR`): a log redirected to a file,
+        // as every supervisor and `cowboyd devnet` does, is read and grepped as plain text.
+        let colour = std::io::IsTerminal::is_terminal(&std::io::stderr())
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)
+            .with_ansi(colour)
             .with_env_filter(filter)
             .init();
     }

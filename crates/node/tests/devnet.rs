@@ -978,6 +978,11 @@ fn four_validators_agree_and_a_late_one_catches_up() {
     // LATE_BY blocks by name. (A request is repeated while its answer is on the way, so count
     // the distinct blocks asked for, not the requests: the line's one `0x` hash.)
     let log = net.log(2);
+    // A log written to a file is plain text: no terminal colour codes around levels or fields.
+    assert!(
+        !log.is_empty() && !log.contains('\u{1b}'),
+        "the log file holds terminal escape codes"
+    );
     let asked: std::collections::BTreeSet<&str> = log
         .lines()
         .filter(|l| l.contains("fetching finalized blocks from peers"))
