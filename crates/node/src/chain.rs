@@ -657,6 +657,35 @@ impl<E: Context> Chain<E> {
         self.base(parent).map(|(head, _)| head.header)
     }
 
+    /// Make `hash` extendable when it is a pending block not executed here yet whose
+    /// ancestors are pending blocks down to one that is extendable: execute them, oldest
+    /// first, as verifying them would. This is the case of blocks reloaded from disk after a
+    /// restart ([`Self::load_pending`] keeps them unexecuted): the engine may have notarized
+    /// them before the crash and will not ask to verify them again, so a proposal or a
+    /// verification waiting for one as its parent would otherwise wait until a finalization
+    /// executes it, which on a single validator never comes. Whether `hash` is extendable
+    /// after; at most the pending set's blocks are walked.
+    pub async fn execute_reloaded(&mut self, hash: &Hash32) -> CResult<bool> {
+        let mut unexecuted = Vec::new();
+        let mut at = *hash;
+        while self.extendable(&at).is_none() {
+            let Some(p) = self.pending.get(&at) else {
+                return Ok(false);
+            };
+            if unexecuted.len() > self.pending.len() {
+                return Ok(false);
+            }
+            unexecuted.push(at);
+            at = p.block.header.parent_hash;
+        }
+        for h in unexecuted.iter().rev() {
+            if self.verify(h).await? != Verdict::Valid {
+                return Ok(false);
+            }
+        }
+        Ok(self.extendable(hash).is_some())
+    }
+
     /// Next nonces at `state` (a pending block's, or the committed state) of every sender
     /// with queued transactions.
     async fn queued_nonces(&self, state: Option<&Arc<Staged>>) -> CResult<BTreeMap<Address, u64>> {

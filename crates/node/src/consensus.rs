@@ -602,7 +602,10 @@ impl<E: Runtime> Application<E> {
         loop {
             watch.borrow_and_update();
             let (base, base_header, pool_holds_txs) = {
-                let chain = self.chain.lock().await;
+                let mut chain = self.chain.lock().await;
+                if chain.extendable(&parent).is_none() {
+                    chain.execute_reloaded(&parent).await.ok();
+                }
                 let found = chain.extendable(&parent).map(|h| (parent, h));
                 // Only on-demand mining asks (a state read per pooled sender): interval
                 // mining builds on its schedule whatever the pool holds.
@@ -737,6 +740,9 @@ impl<E: Runtime> Application<E> {
                         tracing::warn!(hash = %hash.to_hex(), height = block.header.height, epoch, "proposal outside the round's epoch");
                         self.keep_invalid(&chain, round, &block, None);
                         return Some(false);
+                    }
+                    if chain.extendable(&parent).is_none() {
+                        chain.execute_reloaded(&parent).await.ok();
                     }
                     if chain.extendable(&parent).is_some() {
                         // A timestamp ahead of our clock: wait for the clock, do not reject.
