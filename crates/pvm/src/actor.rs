@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use cowboy_types::cbor::{self, Value as Cbor};
 
-use crate::cbor_bridge::{from_cbor, from_cbor_bytes, to_cbor, to_cbor_bytes};
+use crate::cbor_bridge::{from_cbor, from_cbor_bytes, to_cbor_bytes, write_cbor};
 use crate::compiler::CompileError;
 use crate::host::{Host, HostCosts};
 use crate::limits::Limits;
@@ -423,14 +423,23 @@ fn save_attrs(
         .iter()
         .map(|e| (e.key.clone(), e.value.clone()))
         .collect();
+    // Each attribute is encoded once into one buffer; the map is written in key order.
+    let mut scratch = Vec::new();
     let mut map = Vec::new();
     for (k, v) in entries {
         let Value::Str(name) = &k else { continue };
         if &*name.s == "storage" {
             continue;
         }
-        match to_cbor(vm, &v) {
-            Ok(item) => map.push((Cbor::Text(name.s.to_string()), item)),
+        let start = scratch.len();
+        cbor::write_text(&mut scratch, &name.s);
+        let key_end = scratch.len();
+        match write_cbor(vm, &v, &mut scratch) {
+            Ok(()) => map.push(cbor::MapEntry {
+                start,
+                key_end,
+                end: scratch.len(),
+            }),
             Err(Exc::Py(e)) if is_type_error(vm, &e) => {
                 let msg = vm.str(&e).unwrap_or_default();
                 return Err(vm.type_err(format!(
@@ -444,7 +453,8 @@ fn save_attrs(
     if map.is_empty() && stored.is_none() {
         return Ok(());
     }
-    let bytes = cbor::encode(&Cbor::Map(map));
+    let mut bytes = Vec::with_capacity(scratch.len() + 9);
+    cbor::write_map(&mut bytes, &scratch, &mut map);
     if stored.as_deref() != Some(bytes.as_slice()) {
         crate::sdk::raw_set(vm, key, &bytes)?;
     }

@@ -16,7 +16,7 @@
 //! [`cost::CODEC`] once plus one cycle per element and per byte, through `Vm::charge`, and the
 //! decoder reserves memory before building containers.
 
-use cowboy_types::cbor::Value as Cbor;
+use cowboy_types::cbor::{self, Value as Cbor};
 use num_bigint::{BigInt, Sign};
 
 use crate::cost;
@@ -26,18 +26,20 @@ use crate::vm::{Vm, R};
 /// Deepest nesting of containers either direction accepts.
 pub const MAX_NESTING: usize = 64;
 
-/// Encode a Python value as a CBOR item.
-pub fn to_cbor(vm: &mut Vm, v: &Value) -> R<Cbor> {
-    vm.charge(cost::CODEC)?;
-    encode(vm, v, 0)
-}
-
 /// Encode a Python value to canonical CBOR bytes.
 pub fn to_cbor_bytes(vm: &mut Vm, v: &Value) -> R<Vec<u8>> {
-    let item = to_cbor(vm, v)?;
-    let bytes = cowboy_types::cbor::encode(&item);
-    vm.charge(cost::per_char(bytes.len()))?;
-    Ok(bytes)
+    // Most encodings (keys, scalars, small records) fit: one allocation.
+    let mut out = Vec::with_capacity(64);
+    write_cbor(vm, v, &mut out)?;
+    vm.charge(cost::per_char(out.len()))?;
+    Ok(out)
+}
+
+/// Append the canonical CBOR encoding of a Python value to `out` (on an error, `out` may hold
+/// part of it).
+pub fn write_cbor(vm: &mut Vm, v: &Value, out: &mut Vec<u8>) -> R<()> {
+    vm.charge(cost::CODEC)?;
+    write(vm, v, 0, out)
 }
 
 /// Decode canonical CBOR bytes into a fresh Python value. Malformed bytes are `ValueError`.
@@ -80,67 +82,66 @@ fn bigint_to_cbor(b: &BigInt) -> Cbor {
     }
 }
 
-fn encode(vm: &mut Vm, v: &Value, depth: usize) -> R<Cbor> {
+/// Write `v` straight from the Python objects (no intermediate CBOR tree), charging one
+/// element each, and per byte of strings and per item of containers before copying them.
+fn write(vm: &mut Vm, v: &Value, depth: usize, out: &mut Vec<u8>) -> R<()> {
     vm.charge(cost::PER_ELEM)?;
-    Ok(match v {
-        Value::None => Cbor::Null,
-        Value::Bool(b) => Cbor::Bool(*b),
-        Value::Int(i) => Cbor::from_i128(i128::from(*i)),
+    match v {
+        Value::None => out.push(0xf6),
+        Value::Bool(b) => out.push(if *b { 0xf5 } else { 0xf4 }),
+        Value::Int(i) => cbor::encode_into(&Cbor::from_i128(i128::from(*i)), out),
         Value::BigInt(b) => {
             vm.charge(cost::bigint_linear(b.bits()))?;
-            bigint_to_cbor(b)
+            cbor::encode_into(&bigint_to_cbor(b), out);
         }
-        Value::Float(f) => Cbor::Float(*f),
+        Value::Float(f) => cbor::encode_into(&Cbor::Float(*f), out),
         Value::Str(s) => {
             vm.charge(cost::per_char(s.s.len()))?;
-            Cbor::Text(s.s.to_string())
+            cbor::write_text(out, &s.s);
         }
         Value::Bytes(b) => {
             vm.charge(cost::per_char(b.b.len()))?;
-            Cbor::Bytes(b.b.to_vec())
+            cbor::write_bytes(out, &b.b);
         }
         Value::ByteArray(b) => {
-            let bytes = b.b.borrow().clone();
+            let bytes = b.b.borrow();
             vm.charge(cost::per_char(bytes.len()))?;
-            Cbor::Bytes(bytes)
+            cbor::write_bytes(out, &bytes);
         }
         Value::List(_) | Value::Tuple(_) => {
             if depth >= MAX_NESTING {
                 return Err(too_deep(vm));
             }
-            // The copy is paid before it is made: encoding may fail at the first item.
-            let items = match v {
+            // Encoding runs no Python code, so the items cannot change while it reads them
+            // (a list that holds itself is only borrowed again, to be read, and stops at
+            // `MAX_NESTING`).
+            let list;
+            let items: &[Value] = match v {
                 Value::List(l) => {
-                    vm.charge(cost::per_elem(l.items.borrow().len()))?;
-                    l.items.borrow().clone()
+                    list = l.items.borrow();
+                    &list
                 }
-                Value::Tuple(t) => {
-                    vm.charge(cost::per_elem(t.items.len()))?;
-                    t.items.to_vec()
-                }
-                _ => Vec::new(),
+                Value::Tuple(t) => &t.items,
+                _ => &[],
             };
-            let mut out = Vec::with_capacity(items.len());
-            for item in &items {
-                out.push(encode(vm, item, depth + 1)?);
+            vm.charge(cost::per_elem(items.len()))?;
+            cbor::write_array_head(out, items.len());
+            for item in items {
+                write(vm, item, depth + 1, out)?;
             }
-            Cbor::Array(out)
         }
         Value::Dict(d) => {
             if depth >= MAX_NESTING {
                 return Err(too_deep(vm));
             }
-            let entries: Vec<(Value, Value)> = d
-                .table
-                .borrow()
-                .iter()
-                .map(|e| (e.key.clone(), e.value.clone()))
-                .collect();
-            let mut out = Vec::with_capacity(entries.len());
-            for (k, val) in &entries {
-                let key = match k {
+            let table = d.table.borrow();
+            let mut scratch = Vec::new();
+            let mut entries = Vec::new();
+            for e in table.iter() {
+                let start = scratch.len();
+                match &e.key {
                     Value::Str(_) | Value::Int(_) | Value::BigInt(_) | Value::Bytes(_) => {
-                        encode(vm, k, depth + 1)?
+                        write(vm, &e.key, depth + 1, &mut scratch)?
                     }
                     other => {
                         let t = vm.type_name(other);
@@ -148,16 +149,23 @@ fn encode(vm: &mut Vm, v: &Value, depth: usize) -> R<Cbor> {
                             "cannot encode a dict key of type '{t}' as CBOR (keys must be str, int or bytes)"
                         )));
                     }
-                };
-                out.push((key, encode(vm, val, depth + 1)?));
+                }
+                let key_end = scratch.len();
+                write(vm, &e.value, depth + 1, &mut scratch)?;
+                entries.push(cbor::MapEntry {
+                    start,
+                    key_end,
+                    end: scratch.len(),
+                });
             }
-            Cbor::Map(out)
+            cbor::write_map(out, &scratch, &mut entries);
         }
         other => {
             let t = vm.type_name(other);
             return Err(vm.type_err(format!("cannot encode '{t}' as CBOR")));
         }
-    })
+    }
+    Ok(())
 }
 
 fn decode(vm: &mut Vm, item: &Cbor, depth: usize) -> R<Value> {

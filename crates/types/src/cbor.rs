@@ -217,37 +217,30 @@ pub fn encode_into(value: &Value, out: &mut Vec<u8>) {
                 out.extend_from_slice(mag);
             }
         }
-        Value::Bytes(b) => {
-            write_head(out, 2, b.len() as u64);
-            out.extend_from_slice(b);
-        }
-        Value::Text(s) => {
-            write_head(out, 3, s.len() as u64);
-            out.extend_from_slice(s.as_bytes());
-        }
+        Value::Bytes(b) => write_bytes(out, b),
+        Value::Text(s) => write_text(out, s),
         Value::Array(items) => {
-            write_head(out, 4, items.len() as u64);
+            write_array_head(out, items.len());
             for item in items {
                 encode_into(item, out);
             }
         }
         Value::Map(entries) => {
-            // Entries are written in the order of their encoded keys (canonical CBOR): each
-            // entry is encoded once into one scratch buffer, then copied out in key order.
+            // Each entry is encoded once into one scratch buffer, then copied out in key order.
             let mut scratch = Vec::new();
-            let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(entries.len());
+            let mut spans: Vec<MapEntry> = Vec::with_capacity(entries.len());
             for (k, v) in entries {
                 let start = scratch.len();
                 encode_into(k, &mut scratch);
                 let key_end = scratch.len();
                 encode_into(v, &mut scratch);
-                spans.push((start, key_end, scratch.len()));
+                spans.push(MapEntry {
+                    start,
+                    key_end,
+                    end: scratch.len(),
+                });
             }
-            spans.sort_by(|a, b| scratch[a.0..a.1].cmp(&scratch[b.0..b.1]));
-            write_head(out, 5, entries.len() as u64);
-            for (start, _, end) in spans {
-                out.extend_from_slice(&scratch[start..end]);
-            }
+            write_map(out, &scratch, &mut spans);
         }
         Value::Bool(false) => out.push(0xf4),
         Value::Bool(true) => out.push(0xf5),
@@ -262,6 +255,45 @@ pub fn encode_into(value: &Value, out: &mut Vec<u8>) {
             out.extend_from_slice(&bits.to_be_bytes());
         }
     }
+}
+
+/// One map entry encoded into a scratch buffer: key at `start..key_end`, value up to `end`.
+#[derive(Clone, Copy, Debug)]
+pub struct MapEntry {
+    /// Where the entry's key starts.
+    pub start: usize,
+    /// Where its key ends and its value starts.
+    pub key_end: usize,
+    /// Where its value ends.
+    pub end: usize,
+}
+
+/// Appends a canonical map whose entries were encoded, in any order, into `scratch`: the
+/// entries are written in the bytewise order of their encoded keys (canonical CBOR), which
+/// must be distinct. For encoders that write straight from their own data (the PVM's).
+pub fn write_map(out: &mut Vec<u8>, scratch: &[u8], entries: &mut [MapEntry]) {
+    entries.sort_by(|a, b| scratch[a.start..a.key_end].cmp(&scratch[b.start..b.key_end]));
+    write_head(out, 5, entries.len() as u64);
+    for e in entries.iter() {
+        out.extend_from_slice(&scratch[e.start..e.end]);
+    }
+}
+
+/// Appends a text string (major type 3).
+pub fn write_text(out: &mut Vec<u8>, s: &str) {
+    write_head(out, 3, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// Appends a byte string (major type 2).
+pub fn write_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    write_head(out, 2, b.len() as u64);
+    out.extend_from_slice(b);
+}
+
+/// Appends the head of an array of `len` items (major type 4); the items follow.
+pub fn write_array_head(out: &mut Vec<u8>, len: usize) {
+    write_head(out, 4, len as u64);
 }
 
 fn write_head(out: &mut Vec<u8>, major: u8, v: u64) {
