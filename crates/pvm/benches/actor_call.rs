@@ -7,7 +7,8 @@
 //!
 //! `ACTOR_CALL_ONLY=transfer` or `=empty` runs only 2,000 invocations of that kind and prints
 //! nothing, for an instruction profile of one kind of call:
-//! `valgrind --tool=callgrind --toggle-collect='cowboy_pvm::actor::invoke' <bench binary>`.
+//! `valgrind --tool=callgrind --toggle-collect='cowboy_pvm::actor::invoke' <bench binary>`;
+//! `ACTOR_CALL_N` changes the count (e.g. 100,000 for a `perf record` long enough to read).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -81,7 +82,10 @@ fn main() {
 }
 
 fn run() {
-    let n = 2_000;
+    let n = std::env::var("ACTOR_CALL_N")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000);
     let only = std::env::var("ACTOR_CALL_ONLY").ok();
     // Compiling is milliseconds, not microseconds: fewer rounds keep the run short.
     let rounds = if only.is_some() { 1 } else { n / 20 };
