@@ -227,6 +227,7 @@ impl CatchUp {
         announce: Announce,
     ) -> CatchUp {
         let (targets, queue) = mpsc::channel(TARGET_QUEUE);
+        // In memory until `run` reads the file the chain's data directory keeps.
         let bad_sources = crate::snapshot_sync::BadSources::counting(announce.bad_sources_metric());
         let task = Task {
             chain,
@@ -259,7 +260,17 @@ struct Task<E: Runtime> {
 
 impl<E: Runtime> Task<E> {
     async fn run(mut self, mut context: E, mut targets: mpsc::Receiver<Target>) {
-        let namespace = staking::consensus_namespace(self.chain.lock().await.genesis().chain_id);
+        let (namespace, kept) = {
+            let chain = self.chain.lock().await;
+            (
+                staking::consensus_namespace(chain.genesis().chain_id),
+                chain
+                    .data_dir()
+                    .join(crate::snapshot_sync::BAD_SOURCES_FILE),
+            )
+        };
+        self.bad_sources =
+            crate::snapshot_sync::BadSources::kept_in(kept, self.announce.bad_sources_metric());
         // The head and since when it has not moved; `eager` after a target was reached, when
         // the next epoch's tip is asked for without waiting for a stall.
         let mut last = (u64::MAX, context.current());

@@ -495,6 +495,12 @@ impl<E: Context> Chain<E> {
         self.readers.send_replace(Some(Arc::new(reader)));
     }
 
+    /// The data directory the chain was opened in (files the node keeps beside the chain's
+    /// own, such as `snapshot_sync::BAD_SOURCES_FILE`, go here).
+    pub fn data_dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The genesis.
     pub fn genesis(&self) -> &Genesis {
         &self.genesis
@@ -1721,6 +1727,101 @@ mod tests {
                 open("last").await.expect("reopens").head().hash,
                 genesis_hash
             );
+        });
+    }
+
+    /// A block built or verified here is kept in `pending/` but reloaded after a crash
+    /// unexecuted, and the engine may not ask to verify it again. Executing it when it is
+    /// needed as a parent (`build_on` and `check` call `execute_reloaded`) makes it, and the
+    /// reloaded ancestors it stands on, extendable again with the state it was built with; a
+    /// lone validator killed between building and finalizing a block stalled without this.
+    #[test]
+    fn a_pending_block_reloaded_after_a_crash_executes_when_needed_as_a_parent() {
+        use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
+        use cowboy_types::tx::{Payload, Transaction};
+        deterministic::Runner::default().start(|context| async move {
+            let dir = tempfile::tempdir().expect("dir");
+            let genesis = crate::devnet::genesis(1, "127.0.0.1:9000".parse().expect("addr"));
+            let open = |name: &'static str| {
+                Chain::open(
+                    context.child(name),
+                    dir.path(),
+                    "c-",
+                    genesis.clone(),
+                    Mempool::new(100, 1 << 20),
+                    10,
+                )
+            };
+            let proposer = genesis.validators[0].coinbase;
+            let payee = Address([9; 20]);
+            let mut chain = open("before").await.expect("a new chain");
+            let origin = chain.head().hash;
+            let mut tx = Transaction {
+                chain_id: genesis.chain_id,
+                nonce: 0,
+                to: Some(payee),
+                value: 5,
+                cycles_limit: 100_000,
+                cells_limit: 1_000,
+                max_fee_per_cycle: 1 << 40,
+                max_fee_per_cell: 1 << 40,
+                tip_per_cycle: 0,
+                tip_per_cell: 0,
+                access_list: None,
+                payload: Payload::Transfer.encode(),
+                signature: None,
+            };
+            tx.sign(&crate::genesis::dev_account(0)).expect("signs");
+            chain
+                .submit(&tx.encode())
+                .await
+                .expect("state")
+                .expect("pooled");
+            let cutoff = cowboy_exec::block::no_cutoff;
+            let one = chain
+                .build(&origin, 1_000, proposer, None, None, &cutoff)
+                .await
+                .expect("builds on genesis");
+            assert_eq!(one.transactions.len(), 1);
+            let one = one.header.hash();
+            let two = chain
+                .build(&one, 2_000, proposer, None, None, &cutoff)
+                .await
+                .expect("builds on its own pending block")
+                .header
+                .hash();
+            drop(chain);
+
+            // Restarted with nothing finalized: both blocks are back, neither executed.
+            let mut chain = open("after").await.expect("reopens");
+            assert_eq!(chain.head().hash, origin);
+            assert!(chain.pending_block(&two).is_some());
+            assert!(chain.extendable(&one).is_none() && chain.extendable(&two).is_none());
+            assert!(matches!(
+                chain
+                    .build(&two, 3_000, proposer, None, None, &cutoff)
+                    .await,
+                Err(ChainError::Missing(h)) if h == two
+            ));
+            // A hash the chain does not hold stays unknown.
+            assert!(!chain
+                .execute_reloaded(&Hash32([5; 32]))
+                .await
+                .expect("state"));
+
+            // Needed as a parent: executed, its reloaded parent first.
+            assert!(chain.execute_reloaded(&two).await.expect("state"));
+            assert!(chain.extendable(&one).is_some());
+            let three = chain
+                .build(&two, 3_000, proposer, None, None, &cutoff)
+                .await
+                .expect("builds on the reloaded block");
+            let three = three.header.hash();
+            for h in [one, two, three] {
+                chain.finalize(&h).await.expect("state").expect("finalizes");
+            }
+            assert_eq!(chain.head().hash, three);
+            assert_eq!(chain.account(&payee).await.expect("state").balance, 5);
         });
     }
 }

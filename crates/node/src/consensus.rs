@@ -604,7 +604,9 @@ impl<E: Runtime> Application<E> {
             let (base, base_header, pool_holds_txs) = {
                 let mut chain = self.chain.lock().await;
                 if chain.extendable(&parent).is_none() {
-                    chain.execute_reloaded(&parent).await.ok();
+                    if let Err(e) = chain.execute_reloaded(&parent).await {
+                        tracing::warn!(parent = %parent.to_hex(), error = %e, "could not execute a reloaded pending parent");
+                    }
                 }
                 let found = chain.extendable(&parent).map(|h| (parent, h));
                 // Only on-demand mining asks (a state read per pooled sender): interval
@@ -742,7 +744,9 @@ impl<E: Runtime> Application<E> {
                         return Some(false);
                     }
                     if chain.extendable(&parent).is_none() {
-                        chain.execute_reloaded(&parent).await.ok();
+                        if let Err(e) = chain.execute_reloaded(&parent).await {
+                            tracing::warn!(parent = %parent.to_hex(), error = %e, "could not execute a reloaded pending parent");
+                        }
                     }
                     if chain.extendable(&parent).is_some() {
                         // A timestamp ahead of our clock: wait for the clock, do not reject.

@@ -65,7 +65,8 @@
 //! header or block, or operations never asked of it while a snapshot is fetched
 //! ([`Sync::watch`]), is remembered by its public key for [`BAD_SOURCE_AVOID`] (an hour) from
 //! its last fault, at most [`MAX_BAD_SOURCES`] peers (the one whose time ends first is
-//! forgotten), in memory only. It is not taken as a source while remembered, even if no other
+//! forgotten), in the data directory's [`BAD_SOURCES_FILE`], so a restart does not go back to
+//! a liar. It is not taken as a source while remembered, even if no other
 //! peer holds the boundary (re-execution is always correct). After a failed build the same
 //! catch-up asks every peer for the same boundary again and builds from the first other peer
 //! whose record verifies and names the same block, at most [`MAX_SOURCE_TRIES`] sources; a
@@ -93,9 +94,11 @@
 //! than the lower bound of the two newest boundary targets.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use commonware_codec::Encode;
 use commonware_cryptography::ed25519;
 use commonware_utils::ordered::Set;
 use cowboy_exec::system::staking;
@@ -130,21 +133,79 @@ pub const MAX_SOURCE_TRIES: usize = 4;
 /// The peers a node does not take a snapshot from (see the module docs): those whose
 /// operations failed verification, or that sent malformed or unasked messages while a
 /// snapshot was fetched, each for [`BAD_SOURCE_AVOID`] from its last fault, at most
-/// [`MAX_BAD_SOURCES`] (keyed by the peer's public key). Kept in memory only: a restart
-/// forgets it; every marking counts in the `snapshot_bad_sources` metric, which outlives
-/// nothing either but shows an operator that peers are lying.
+/// [`MAX_BAD_SOURCES`] (keyed by the peer's public key). Kept in a file when given one
+/// ([`Self::kept_in`]), rewritten whole on every marking, so a restarted node remembers; every
+/// marking counts in the `snapshot_bad_sources` metric, which shows an operator that peers are
+/// lying.
 #[derive(Debug)]
 pub struct BadSources {
     until: BTreeMap<Peer, SystemTime>,
     marked: commonware_runtime::telemetry::metrics::Counter,
+    file: Option<PathBuf>,
 }
 
+/// The file in a node's data directory that keeps its [`BadSources`]: one line per peer, its
+/// public key in hex and the Unix second its avoidance ends.
+pub const BAD_SOURCES_FILE: &str = "bad-snapshot-sources";
+
 impl BadSources {
-    /// An empty memory whose markings count in `marked`.
+    /// An empty memory whose markings count in `marked`, kept in memory only.
     pub fn counting(marked: commonware_runtime::telemetry::metrics::Counter) -> Self {
         BadSources {
             until: BTreeMap::new(),
             marked,
+            file: None,
+        }
+    }
+
+    /// The memory kept in `file`: what it holds now, and rewritten on every marking. It is
+    /// advice, not state: a line that does not parse (a torn or edited file) is skipped with
+    /// a warning, a missing file is an empty memory, and at most [`MAX_BAD_SOURCES`] peers
+    /// are taken (those whose time ends last).
+    pub fn kept_in(file: PathBuf, marked: commonware_runtime::telemetry::metrics::Counter) -> Self {
+        let mut until = BTreeMap::new();
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            match parse_bad_source(line) {
+                Some((peer, t)) => {
+                    until.insert(peer, t);
+                }
+                None => {
+                    tracing::warn!(file = %file.display(), line, "skipped a bad snapshot source line that does not parse")
+                }
+            }
+        }
+        while until.len() > MAX_BAD_SOURCES {
+            let first = until
+                .iter()
+                .min_by_key(|(_, t)| **t)
+                .map(|(p, _)| p.clone());
+            if let Some(first) = first {
+                until.remove(&first);
+            }
+        }
+        BadSources {
+            until,
+            marked,
+            file: Some(file),
+        }
+    }
+
+    /// Write the memory to its file, if it has one: to a temporary file renamed over it, so
+    /// a crash leaves the old list or the new one. A failure is logged, not fatal (the memory
+    /// still holds).
+    fn save(&self) {
+        let Some(file) = &self.file else { return };
+        let mut text = String::new();
+        for (peer, until) in &self.until {
+            let secs = until
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            text.push_str(&format!("{} {secs}\n", hex::encode(peer.encode())));
+        }
+        let tmp = file.with_extension("tmp");
+        if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, file)) {
+            tracing::warn!(file = %file.display(), error = %e, "could not keep the bad snapshot sources");
         }
     }
 
@@ -165,6 +226,7 @@ impl BadSources {
         }
         let until = now.checked_add(BAD_SOURCE_AVOID).unwrap_or(now);
         self.until.insert(peer, until);
+        self.save();
     }
 
     /// Whether `peer` is not to be taken as a snapshot source at `now`.
@@ -181,6 +243,16 @@ impl BadSources {
     pub fn is_empty(&self) -> bool {
         self.until.is_empty()
     }
+}
+
+/// One line of [`BAD_SOURCES_FILE`]: a public key in hex and a Unix second.
+fn parse_bad_source(line: &str) -> Option<(Peer, SystemTime)> {
+    use commonware_codec::DecodeExt;
+    let (key, secs) = line.trim().split_once(' ')?;
+    let bytes = hex::decode(key).ok()?;
+    let peer = Peer::decode(commonware_codec::Copying(&bytes[..])).ok()?;
+    let until = SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(secs.parse().ok()?))?;
+    Some((peer, until))
 }
 
 /// Why a catch-up from a snapshot stopped after its walk (nothing was installed; catch-up
@@ -1014,7 +1086,6 @@ async fn fetch_block<E: Runtime>(
 mod tests {
     use super::*;
     use crate::consensus::Digest;
-    use commonware_codec::Encode as _;
     use commonware_consensus::simplex::types::{Finalization, Finalize, Proposal};
     use commonware_consensus::types::{Epoch, Round, View};
     use commonware_cryptography::Signer as _;
@@ -1167,6 +1238,46 @@ mod tests {
         let much_later = later + BAD_SOURCE_AVOID * 2;
         bad.mark(peers[0].clone(), much_later);
         assert_eq!(bad.len(), 1);
+    }
+
+    /// The memory outlives a restart through its file; a torn or edited file costs only the
+    /// lines that do not parse, and a missing one is an empty memory.
+    #[test]
+    fn bad_sources_kept_in_a_file_are_remembered_after_a_restart() {
+        let peers: Vec<Peer> = keys(0..3).iter().map(|k| k.public_key()).collect();
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+        let counter = || {
+            commonware_runtime::telemetry::metrics::Counter::detached(
+                commonware_runtime::telemetry::metrics::raw::Counter::default(),
+            )
+        };
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join(BAD_SOURCES_FILE);
+        let mut bad = BadSources::kept_in(file.clone(), counter());
+        assert!(bad.is_empty(), "no file yet: nobody is remembered");
+        bad.mark(peers[0].clone(), t0);
+        bad.mark(peers[1].clone(), t0 + Duration::from_secs(5));
+        drop(bad);
+
+        let again = BadSources::kept_in(file.clone(), counter());
+        assert_eq!(again.len(), 2);
+        assert!(again.is_bad(&peers[0], t0) && again.is_bad(&peers[1], t0));
+        assert!(!again.is_bad(&peers[2], t0));
+        // The times kept are the ones marked (to the second).
+        assert!(!again.is_bad(&peers[0], t0 + BAD_SOURCE_AVOID));
+        assert!(again.is_bad(&peers[1], t0 + BAD_SOURCE_AVOID));
+
+        // Garbage beside a good line: the good line is kept.
+        let good = std::fs::read_to_string(&file).expect("kept");
+        let first = good.lines().next().expect("a line").to_string();
+        let torn = format!("zz 12\n{first}\n{} \nnot a line\n00 x\n", &first[..10]);
+        std::fs::write(&file, torn).expect("write");
+        let partial = BadSources::kept_in(file.clone(), counter());
+        assert_eq!(partial.len(), 1);
+        // An in-memory memory writes nothing.
+        let mut loose = BadSources::counting(counter());
+        loose.mark(peers[2].clone(), t0);
+        assert_eq!(BadSources::kept_in(file, counter()).len(), 1);
     }
 
     #[test]
