@@ -468,9 +468,9 @@ pub fn call_builtin(vm: &mut Vm, f: BuiltinFn, a: Args) -> R<Value> {
         F::DictFromkeys => alt_ctor(vm, f, a, dict_fromkeys),
         F::IntFromBytes => alt_ctor(vm, f, a, int_from_bytes),
         F::FloatFromhex => alt_ctor(vm, f, a, float_fromhex),
-        F::BytesFromhex => alt_ctor(vm, f, a, bytes_fromhex),
+        F::BytesFromhex | F::ByteArrayFromhex => alt_ctor(vm, f, a, bytes_fromhex),
         F::StrMaketrans => alt_ctor(vm, f, a, |vm, a| crate::objects::str::maketrans(vm, &a)),
-        F::BytesMaketrans => alt_ctor(vm, f, a, |vm, a| {
+        F::BytesMaketrans | F::ByteArrayMaketrans => alt_ctor(vm, f, a, |vm, a| {
             crate::objects::str::bytes_maketrans(vm, &a)
         }),
     }
@@ -488,23 +488,18 @@ fn unbound_init(vm: &mut Vm, f: BuiltinFn, mut a: Args) -> R<Value> {
 }
 
 /// An alternate constructor (`dict.fromkeys`, bound to its class, which is not counted) or a
-/// static method (`str.maketrans`) of a builtin type: CPython's argument-count check, then
-/// `body`.
+/// static method (`str.maketrans`) of a builtin type: CPython's argument check, by the
+/// convention on its `BuiltinFn` line, then `body`.
 fn alt_ctor(vm: &mut Vm, f: BuiltinFn, a: Args, body: fn(&mut Vm, Args) -> R<Value>) -> R<Value> {
     let (ty, m) = f.qualname().split_once('.').unwrap_or(("", f.qualname()));
-    let on_bytearray =
-        matches!(a.pos.first(), Some(Value::Class(c)) if c.builtin == BuiltinType::ByteArray);
-    let ty = if f == BuiltinFn::BytesFromhex && on_bytearray {
-        "bytearray"
-    } else {
-        ty
-    };
     let skip = usize::from(matches!(f.home(), BuiltinHome::ClassMethod(_)));
     let rest = Args {
         pos: a.pos.get(skip..).unwrap_or_default().to_vec(),
         kw: a.kw.clone(),
     };
-    crate::objects::arity::check_type(vm, ty, m, &rest)?;
+    if let Some(arity) = f.arity() {
+        crate::objects::arity::check_arity(vm, ty, m, arity, &rest)?;
+    }
     body(vm, a)
 }
 

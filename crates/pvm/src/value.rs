@@ -1111,6 +1111,36 @@ pub struct Builtin {
     pub kind: BuiltinKind,
 }
 
+/// A CPython calling convention, with its argument bounds: how a builtin method's arguments
+/// are checked, and worded when wrong, before it runs (`objects::arity`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    /// `METH_NOARGS`: `list.clear() takes no arguments (1 given)`.
+    NoArgs,
+    /// `METH_O`: `list.append() takes exactly one argument (2 given)`.
+    One,
+    /// Argument Clinic, positional only (min, max): `pop expected at most 1 argument, got 2`.
+    Clinic(u8, u8),
+    /// As [`Arity::Clinic`], but keywords are the method's own business (`dict.update`).
+    ClinicKw(u8, u8),
+    /// `PyArg_ParseTuple` (min, max): `find() takes at most 3 arguments (4 given)`.
+    Tuple(u8, u8),
+    /// Any number of positional arguments, no keywords (`set.union`).
+    VarNoKw,
+    /// Argument Clinic with keywords: `posonly` positional-only parameters, then `names`
+    /// (positional-or-keyword up to `maxpos`, keyword-only after); the first `minpos` are
+    /// required. `'x' is an invalid keyword argument for split()`.
+    Kw {
+        /// Leading positional-only parameters.
+        posonly: u8,
+        /// Required positional parameters.
+        minpos: u8,
+        /// Parameters that can be given by position.
+        maxpos: u8,
+        /// Parameters that can be given by keyword, in order.
+        names: &'static [&'static str],
+    },
+}
 /// Where a builtin function is found, which decides where `builtins::install` puts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuiltinHome {
@@ -1132,7 +1162,9 @@ pub enum BuiltinHome {
 /// the alternate constructors `objects::types::class_attr` finds, and `builtins::call_builtin`'s
 /// `match`, which the compiler holds exhaustive.
 macro_rules! builtin_fns {
-    ($($variant:ident => $qualname:literal, $home:expr;)*) => {
+    (@arity) => { None };
+    (@arity $arity:expr) => { Some($arity) };
+    ($($variant:ident => $qualname:literal, $home:expr $(, $arity:expr)?;)*) => {
         /// A builtin function (or a builtin class's method implemented as one), run by the
         /// embedder's `vm::Builtins::call` (the chain's: `builtins::call_builtin`). The
         /// behaviour lives there; this layer only names them.
@@ -1160,6 +1192,16 @@ macro_rules! builtin_fns {
                 use {BuiltinHome::*, BuiltinType as T};
                 match self {
                     $(BuiltinFn::$variant => $home,)*
+                }
+            }
+
+            /// The CPython calling convention checked before it runs, for an alternate
+            /// constructor or static method (`builtins::alt_ctor`); `None` for the others,
+            /// which check their own arguments.
+            pub const fn arity(self) -> Option<Arity> {
+                use Arity::*;
+                match self {
+                    $(BuiltinFn::$variant => builtin_fns!(@arity $($arity)?),)*
                 }
             }
         }
@@ -1238,43 +1280,44 @@ builtin_fns! {
     ObjectRepr => "object.__repr__", Slot(T::Object);
     ObjectStr => "object.__str__", Slot(T::Object);
     ObjectFormat => "object.__format__", Slot(T::Object);
-    // Alternate constructors and static methods (`bool` takes `int`'s, `bytearray` `bytes`').
-    DictFromkeys => "dict.fromkeys", ClassMethod(T::Dict);
-    IntFromBytes => "int.from_bytes", ClassMethod(T::Int);
-    FloatFromhex => "float.fromhex", ClassMethod(T::Float);
-    BytesFromhex => "bytes.fromhex", ClassMethod(T::Bytes);
-    StrMaketrans => "str.maketrans", StaticMethod(T::Str);
-    BytesMaketrans => "bytes.maketrans", StaticMethod(T::Bytes);
+    // Alternate constructors and static methods (`bool` takes `int`'s).
+    // Each line is the whole registration, its calling convention included: the class
+    // attribute, the instance attribute bound to its class, `dir()` and the arity check.
+    DictFromkeys => "dict.fromkeys", ClassMethod(T::Dict), Clinic(1, 2);
+    IntFromBytes => "int.from_bytes", ClassMethod(T::Int), Kw {
+        posonly: 0,
+        minpos: 1,
+        maxpos: 2,
+        names: &["bytes", "byteorder", "signed"],
+    };
+    FloatFromhex => "float.fromhex", ClassMethod(T::Float), One;
+    BytesFromhex => "bytes.fromhex", ClassMethod(T::Bytes), One;
+    ByteArrayFromhex => "bytearray.fromhex", ClassMethod(T::ByteArray), One;
+    StrMaketrans => "str.maketrans", StaticMethod(T::Str), Clinic(1, 3);
+    BytesMaketrans => "bytes.maketrans", StaticMethod(T::Bytes), Clinic(2, 2);
+    ByteArrayMaketrans => "bytearray.maketrans", StaticMethod(T::ByteArray), Clinic(2, 2);
 }
 
 impl BuiltinFn {
     /// The alternate constructor (class method) or static method `name` of builtin type `t`,
-    /// as `t`'s class finds it: `bool` has `int`'s, `bytearray` those of `bytes`.
+    /// as `t`'s class finds it (`bool` has `int`'s).
     pub fn of_type(t: BuiltinType, name: &str) -> Option<BuiltinFn> {
-        let owner = match t {
-            BuiltinType::Bool => BuiltinType::Int,
-            BuiltinType::ByteArray => BuiltinType::Bytes,
-            other => other,
-        };
-        // The few that live on a class, found once from `ALL` (this is asked on attribute
-        // loads from builtin values, so it must not scan every builtin function).
-        static ON_CLASSES: std::sync::OnceLock<Vec<(BuiltinType, &'static str, BuiltinFn)>> =
-            std::sync::OnceLock::new();
-        ON_CLASSES
-            .get_or_init(|| {
-                BuiltinFn::ALL
-                    .iter()
-                    .filter_map(|&f| match f.home() {
-                        BuiltinHome::ClassMethod(h) | BuiltinHome::StaticMethod(h) => {
-                            Some((h, f.name(), f))
-                        }
-                        _ => None,
-                    })
-                    .collect()
-            })
+        let owner = type_method_owner(t);
+        type_methods()
             .iter()
             .find(|(h, n, _)| *h == owner && *n == name)
             .map(|&(_, _, f)| f)
+    }
+
+    /// The names of the alternate constructors and static methods of builtin type `t` (as
+    /// [`BuiltinFn::of_type`] finds them), in registration order: `dir()` and the class
+    /// `__dict__` list them with the type's methods.
+    pub fn names_on_type(t: BuiltinType) -> impl Iterator<Item = &'static str> {
+        let owner = type_method_owner(t);
+        type_methods()
+            .iter()
+            .filter(move |(h, _, _)| *h == owner)
+            .map(|&(_, n, _)| n)
     }
 
     /// The name it is found by: its attribute name for a method (`fromkeys`).
@@ -1282,6 +1325,34 @@ impl BuiltinFn {
         let q = self.qualname();
         q.rsplit_once('.').map_or(q, |(_, n)| n)
     }
+}
+
+/// The type whose alternate constructors and static methods `t` has: `bool` has `int`'s (its
+/// base class's; `bytearray`, not a subclass of `bytes`, has its own).
+fn type_method_owner(t: BuiltinType) -> BuiltinType {
+    match t {
+        BuiltinType::Bool => BuiltinType::Int,
+        other => other,
+    }
+}
+
+/// The builtin functions that live on a class (alternate constructors and static methods),
+/// with their owner and attribute name: found once from [`BuiltinFn::ALL`], since they are
+/// asked for on attribute loads from builtin values, which must not scan every builtin.
+fn type_methods() -> &'static [(BuiltinType, &'static str, BuiltinFn)] {
+    static ON_CLASSES: std::sync::OnceLock<Vec<(BuiltinType, &'static str, BuiltinFn)>> =
+        std::sync::OnceLock::new();
+    ON_CLASSES.get_or_init(|| {
+        BuiltinFn::ALL
+            .iter()
+            .filter_map(|&f| match f.home() {
+                BuiltinHome::ClassMethod(h) | BuiltinHome::StaticMethod(h) => {
+                    Some((h, f.name(), f))
+                }
+                _ => None,
+            })
+            .collect()
+    })
 }
 
 impl BuiltinType {

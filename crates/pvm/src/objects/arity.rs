@@ -4,9 +4,11 @@
 //! CPython's methods are C functions of a few calling conventions, and each convention words
 //! its errors its own way; [`Arity`] names the convention. A type whose methods are registered
 //! in a table (`methods!` in `objects/mod.rs`: every builtin value type's) gives each method
-//! its convention on its own line there, checked by [`check_arity`]; [`spec`] finds one by the
-//! type's name (for the alternate constructors, and for the dict views, which are instances and
-//! whose one checked method is kept here). The conventions were derived by calling every method
+//! its convention on its own line there, checked by [`check_arity`]; an alternate constructor
+//! or static method (`dict.fromkeys`, `str.maketrans`) gives it on its `BuiltinFn` line
+//! (`value.rs`), and [`spec`] finds one by the type's name for the dict views, which are
+//! instances and whose one checked method is kept here. [`Arity`] itself is plain data and
+//! lives in the data model (`crate::value`), below both registrations. The conventions were derived by calling every method
 //! of CPython 3.11 with 0..6 arguments and with an unknown keyword; the conformance programs
 //! `tests/conformance/methods_*/arity_*.py` pin the messages. A method whose row says `None`
 //! (`str.format`) checks its own arguments.
@@ -17,35 +19,7 @@
 
 use crate::vm::{Args, Vm, R};
 
-/// A CPython calling convention, with its argument bounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arity {
-    /// `METH_NOARGS`: `list.clear() takes no arguments (1 given)`.
-    NoArgs,
-    /// `METH_O`: `list.append() takes exactly one argument (2 given)`.
-    One,
-    /// Argument Clinic, positional only (min, max): `pop expected at most 1 argument, got 2`.
-    Clinic(u8, u8),
-    /// As [`Arity::Clinic`], but keywords are the method's own business (`dict.update`).
-    ClinicKw(u8, u8),
-    /// `PyArg_ParseTuple` (min, max): `find() takes at most 3 arguments (4 given)`.
-    Tuple(u8, u8),
-    /// Any number of positional arguments, no keywords (`set.union`).
-    VarNoKw,
-    /// Argument Clinic with keywords: `posonly` positional-only parameters, then `names`
-    /// (positional-or-keyword up to `maxpos`, keyword-only after); the first `minpos` are
-    /// required. `'x' is an invalid keyword argument for split()`.
-    Kw {
-        /// Leading positional-only parameters.
-        posonly: u8,
-        /// Required positional parameters.
-        minpos: u8,
-        /// Parameters that can be given by position.
-        maxpos: u8,
-        /// Parameters that can be given by keyword, in order.
-        names: &'static [&'static str],
-    },
-}
+pub use crate::value::Arity;
 use Arity::*;
 
 /// The CPython types whose conventions are kept here by name: the dict views, which are

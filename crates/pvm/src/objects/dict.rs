@@ -22,17 +22,11 @@ methods! {
         "copy" => Some(NoArgs), copy;
         // An alternate constructor: `call_method` binds it to the class before this table is
         // read (`objects::types::class_attr`); the row gives its convention.
-        "fromkeys" => Some(Clinic(1, 2)), fromkeys;
     }
     // `dict.__init__(d, …)`, reached by name (a subclass's `super().__init__`).
     unlisted {
         "__init__" => None, init;
     }
-}
-
-/// `d.fromkeys(iterable, value=None)`: `dict.fromkeys` of `d`'s class.
-fn fromkeys(vm: &mut Vm, d: &Rc<PyDict>, args: Args) -> R<Value> {
-    super::call_alt_ctor(vm, &Value::Dict(d.clone()), "fromkeys", args)
 }
 
 /// `dict.__init__(d, mapping_or_pairs=(), **kw)`.

@@ -21,14 +21,6 @@ methods! {
         }), to_bytes;
         "conjugate" => Some(NoArgs), |_, v, _| Ok(int_value(v));
         "as_integer_ratio" => Some(NoArgs), int_as_integer_ratio;
-        // An alternate constructor: `call_method` binds it to the class before this table is
-        // read (`objects::types::class_attr`); the row gives its convention.
-        "from_bytes" => Some(Kw {
-            posonly: 0,
-            minpos: 1,
-            maxpos: 2,
-            names: &["bytes", "byteorder", "signed"],
-        }), |vm, v, a| super::call_alt_ctor(vm, v, "from_bytes", a);
     }
     unlisted {}
 }
@@ -39,8 +31,6 @@ methods! {
     listed {
         "is_integer" => Some(NoArgs), is_integer;
         "hex" => Some(NoArgs), |_, v, _| Ok(Value::str(&float_hex(float_value(v))));
-        // An alternate constructor, as `int.from_bytes` above.
-        "fromhex" => Some(One), |vm, v, a| super::call_alt_ctor(vm, v, "fromhex", a);
         "as_integer_ratio" => Some(NoArgs), float_as_integer_ratio;
         "conjugate" => Some(NoArgs), |_, v, _| Ok(Value::Float(float_value(v)));
     }

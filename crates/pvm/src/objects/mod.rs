@@ -144,9 +144,17 @@ pub fn clinic_type_name(vm: &Vm, v: &Value) -> String {
     }
 }
 
-/// Public names of a builtin value type for `dir()` and the class `__dict__`: its methods,
-/// alternate constructors and data attributes.
-pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
+/// Public names of a builtin value type for `dir()` and the class `__dict__`: its methods and
+/// data attributes, then its alternate constructors and static methods.
+pub fn methods_of(bt: BuiltinType) -> Vec<&'static str> {
+    let mut names = own_names_of(bt).to_vec();
+    names.extend(BuiltinFn::names_on_type(bt));
+    names
+}
+
+/// The methods and data attributes of a builtin value type (not those registered as
+/// `BuiltinFn`s).
+fn own_names_of(bt: BuiltinType) -> &'static [&'static str] {
     use BuiltinType as B;
     const INT: &[&str] = &[
         "as_integer_ratio",
@@ -154,7 +162,6 @@ pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
         "bit_length",
         "conjugate",
         "denominator",
-        "from_bytes",
         "imag",
         "numerator",
         "real",
@@ -163,7 +170,6 @@ pub fn methods_of(bt: BuiltinType) -> &'static [&'static str] {
     const FLOAT: &[&str] = &[
         "as_integer_ratio",
         "conjugate",
-        "fromhex",
         "hex",
         "imag",
         "is_integer",
@@ -258,7 +264,7 @@ fn is_generic_dunder(name: &str) -> bool {
 
 /// Does the builtin type of `v` have method `name`.
 pub fn has_method(vm: &Vm, v: &Value, name: &str) -> bool {
-    if numdunder::has(v, name) || seqdunder::has(v, name) {
+    if numdunder::has(v, name) || seqdunder::has(v, name) || is_type_method(v, name) {
         return true;
     }
     if is_generic_dunder(name) {
@@ -302,23 +308,12 @@ fn has_own_method(_vm: &Vm, v: &Value, name: &str) -> bool {
     list.contains(&name)
 }
 
-/// `name` is an alternate constructor (a class method) of `v`'s builtin type, reachable through
-/// an instance too (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`) and bound to its class.
-/// Derived from the one registration of each, its `BuiltinFn` line.
-pub fn is_alt_ctor(v: &Value, name: &str) -> bool {
-    builtin_type_of(v)
-        .and_then(|t| BuiltinFn::of_type(t, name))
-        .is_some_and(|f| matches!(f.home(), BuiltinHome::ClassMethod(_)))
-}
-
-/// `v.name(args)` for an alternate constructor of `v`'s type (`{}.fromkeys(…)`): the class
-/// method `objects::types::class_attr` binds to `v`'s class.
-pub fn call_alt_ctor(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
-    let c = vm.type_of(v);
-    match crate::objects::types::class_attr(vm, &c, name) {
-        Some(f) => vm.call(&f, args),
-        None => Err(vm.attr_error(v, name)),
-    }
+/// `name` is an alternate constructor (a class method) or a static method of `v`'s builtin
+/// type, reachable through an instance too (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`,
+/// `''.maketrans`): what `objects::types::class_attr` finds on its class (bound to the
+/// class, or unbound). Derived from the one registration of each, its `BuiltinFn` line.
+pub fn is_type_method(v: &Value, name: &str) -> bool {
+    builtin_type_of(v).is_some_and(|t| BuiltinFn::of_type(t, name).is_some())
 }
 
 /// Call builtin method `name` on `v`.
@@ -335,7 +330,7 @@ pub fn method_row(v: &Value, name: &str) -> Option<u16> {
         let i = table.iter().position(|r| std::ptr::eq(r, m))?;
         u16::try_from(i).ok().filter(|&i| i != NO_ROW)
     }
-    if numdunder::has(v, name) || seqdunder::has(v, name) || is_alt_ctor(v, name) {
+    if numdunder::has(v, name) || seqdunder::has(v, name) || is_type_method(v, name) {
         return None;
     }
     match v {
@@ -408,7 +403,7 @@ pub fn call_method(vm: &mut Vm, v: &Value, name: &str, args: Args) -> R<Value> {
     if seqdunder::has(v, name) {
         return seqdunder::call(vm, v, name, &args);
     }
-    if is_alt_ctor(v, name) {
+    if is_type_method(v, name) {
         let c = vm.type_of(v);
         if let Some(f) = crate::objects::types::class_attr(vm, &c, name) {
             return vm.call(&f, args);

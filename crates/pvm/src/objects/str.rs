@@ -72,7 +72,6 @@ methods! {
         "isascii" => Some(NoArgs), |vm, s, _| on_text(vm, s, |_| Value::Bool(s.ascii));
         "isprintable" => Some(NoArgs), |vm, s, _| is_all_or_empty(vm, s, unicode::is_printable);
         "translate" => Some(One), translate;
-        "maketrans" => Some(Clinic(1, 3)), maketrans_method;
     }
     unlisted {}
 }
@@ -145,13 +144,6 @@ fn padded(vm: &mut Vm, s: &Rc<PyStr>, args: Args, how: u8) -> R<Value> {
 fn format(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
     vm.charge(cost::per_char(s.s.len()))?;
     Ok(Value::str(&crate::format::str_format(vm, &s.s, &args)?))
-}
-
-/// `s.maketrans(…)`: called on an instance or unbound (`str.maketrans(...)`), the receiver is
-/// ignored when three or fewer arguments follow it.
-fn maketrans_method(vm: &mut Vm, s: &Rc<PyStr>, args: Args) -> R<Value> {
-    vm.charge(cost::per_char(s.s.len()))?;
-    maketrans(vm, &args)
 }
 
 fn arg_str(vm: &mut Vm, v: Option<&Value>, what: &str) -> R<Option<String>> {
@@ -799,7 +791,6 @@ methods! {
         }), decode;
         // An alternate constructor: `call_method` binds it to the class before this table is
         // read (`objects::types::class_attr`); the row gives its convention.
-        "fromhex" => Some(One), bytes_fromhex;
         "hex" => Some(Kw {
             posonly: 0,
             minpos: 0,
@@ -856,10 +847,6 @@ methods! {
             maxpos: 1,
             names: &["tabsize"],
         }), |vm, b, a| via_str(vm, b, a, "expandtabs");
-        "maketrans" => Some(Clinic(2, 2)), |vm, b, a| {
-            vm.charge(cost::per_char(b.b.len()))?;
-            bytes_maketrans(vm, &a)
-        };
         "translate" => Some(Kw {
             posonly: 1,
             minpos: 1,
@@ -1006,11 +993,6 @@ fn bytes_translate(vm: &mut Vm, b: &[u8], mut args: Args) -> R<Value> {
         .map(|x| table.as_ref().map_or(*x, |t| t[*x as usize]))
         .collect();
     Ok(Value::bytes(out))
-}
-
-/// `b.fromhex(s)`: `bytes.fromhex` of `b`'s class.
-fn bytes_fromhex(vm: &mut Vm, b: &Rc<PyBytes>, args: Args) -> R<Value> {
-    super::call_alt_ctor(vm, &Value::Bytes(b.clone()), "fromhex", args)
 }
 
 /// `bytes.split`, `bytes.rsplit`, `bytes.splitlines` (`name`): `objects::split`.
@@ -1182,7 +1164,6 @@ methods! {
         "reverse" => Some(NoArgs), bytearray_reverse;
         "remove" => Some(One), bytearray_remove;
         "decode" => as_bytes("decode"), |vm, b, a| via_bytes(vm, b, a, "decode");
-        "fromhex" => as_bytes("fromhex"), |vm, b, a| via_bytes(vm, b, a, "fromhex");
         "hex" => as_bytes("hex"), |vm, b, a| via_bytes(vm, b, a, "hex");
         "startswith" => as_bytes("startswith"), |vm, b, a| bytearray_search(vm, b, a, "startswith");
         "endswith" => as_bytes("endswith"), |vm, b, a| bytearray_search(vm, b, a, "endswith");
@@ -1221,7 +1202,6 @@ methods! {
         "isupper" => as_bytes("isupper"), |vm, b, a| via_bytes(vm, b, a, "isupper");
         "istitle" => as_bytes("istitle"), |vm, b, a| via_bytes(vm, b, a, "istitle");
         "expandtabs" => as_bytes("expandtabs"), |vm, b, a| via_bytes(vm, b, a, "expandtabs");
-        "maketrans" => as_bytes("maketrans"), |vm, b, a| via_bytes(vm, b, a, "maketrans");
         "translate" => as_bytes("translate"), |vm, b, a| via_bytes(vm, b, a, "translate");
     }
     // `bytearray.__init__(b, source=b'', …)`, reached by name (a subclass's `__init__`).

@@ -942,9 +942,10 @@ impl Vm<'_> {
                 let base = i.base.borrow().clone();
                 if let Some(b) = base {
                     // An alternate constructor is a class method: bound to the instance's
-                    // class, as through the class (`D().fromkeys(…)` makes a `D`).
+                    // class, as through the class (`D().fromkeys(…)` makes a `D`); a static
+                    // method is found there unbound.
                     if sealed.is_none_or(|ok| ok.contains(&name))
-                        && crate::objects::is_alt_ctor(&b, name)
+                        && crate::objects::is_type_method(&b, name)
                     {
                         return self.getattr_opt(&Value::Class(cls), name);
                     }
@@ -1255,8 +1256,9 @@ impl Vm<'_> {
                     return Ok(Some(Value::Class(self.type_of(obj))));
                 }
                 // Alternate constructors are class methods, reachable through an instance too
-                // (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`), bound to its class.
-                if crate::objects::is_alt_ctor(obj, name) {
+                // (`{}.fromkeys`, `(1).from_bytes`, `b''.fromhex`), bound to its class; static
+                // methods (`''.maketrans`) are found there unbound.
+                if crate::objects::is_type_method(obj, name) {
                     let c = self.type_of(obj);
                     return Ok(crate::objects::types::class_attr(self, &c, name));
                 }
