@@ -752,8 +752,8 @@ pub fn tx(ctx: &Ctx, hash: &str) -> CmdResult {
     Ok(())
 }
 
-/// `cowboy receipt HASH`.
-pub fn receipt(ctx: &Ctx, hash: &str) -> CmdResult {
+/// `cowboy receipt HASH [--prove]`.
+pub fn receipt(ctx: &Ctx, hash: &str, prove: bool) -> CmdResult {
     let hash = parse_hash(hash)?;
     let r = ctx
         .client
@@ -764,8 +764,80 @@ pub fn receipt(ctx: &Ctx, hash: &str) -> CmdResult {
             "no receipt for {hash} (unknown, or not in a finalized block yet)"
         ));
     }
-    crate::out_json(&r);
+    if prove {
+        let p = ctx
+            .client
+            .call("cowboy_getTransactionProof", json!([hash]))
+            .map_err(rpc)?;
+        let block = check_transaction_proof(&p, &hash, &r)
+            .map_err(|e| format!("the node's inclusion proof does not verify: {e}"))?;
+        crate::out_json(&r);
+        crate::note(format!(
+            "the transaction and this receipt are proven in block {block} (against its header's tx_root and receipts_root)"
+        ));
+    } else {
+        crate::out_json(&r);
+    }
     Ok(())
+}
+
+/// Check a `cowboy_getTransactionProof` answer against itself and the receipt `r` already
+/// fetched: the header hashes to `blockHash` (the block the receipt names), the transaction
+/// to `hash`, the receipt is the one fetched, and each path rebuilds its root. The block's
+/// hash, on success.
+fn check_transaction_proof(p: &Json, hash: &str, r: &Json) -> Result<String, String> {
+    use cowboy_proof_verifier::{verify_inclusion, Inclusion};
+    let bytes = |k: &str| -> Result<Vec<u8>, String> {
+        p[k].as_str()
+            .and_then(|s| s.strip_prefix("0x"))
+            .and_then(|h| hex::decode(h).ok())
+            .ok_or_else(|| format!("no {k}"))
+    };
+    let path = |k: &str| -> Result<Inclusion, String> {
+        let o = &p[k];
+        let siblings = o["siblings"].as_array().ok_or(format!("no {k}"))?;
+        Ok(Inclusion {
+            index: o["index"].as_u64().ok_or(format!("no {k} index"))?,
+            count: o["count"].as_u64().ok_or(format!("no {k} count"))?,
+            siblings: siblings
+                .iter()
+                .map(|s| {
+                    s.as_str()
+                        .and_then(|s| s.strip_prefix("0x"))
+                        .and_then(|h| hex::decode(h).ok())
+                        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+                        .ok_or(format!("a {k} sibling is not a hash"))
+                })
+                .collect::<Result<_, _>>()?,
+        })
+    };
+    let header =
+        cowboy_types::BlockHeader::decode(&bytes("header")?).map_err(|e| format!("header: {e}"))?;
+    let block = hex0x(&header.hash().0);
+    if Some(block.as_str()) != p["blockHash"].as_str() || p["blockHash"] != r["blockHash"] {
+        return Err("the header is not the receipt's block".into());
+    }
+    let tx = cowboy_types::keccak256(&bytes("transaction")?);
+    if hex0x(&tx.0) != hash {
+        return Err("the transaction is not the one asked for".into());
+    }
+    let receipt = bytes("receipt")?;
+    let decoded = cowboy_types::Receipt::decode(&receipt).map_err(|e| format!("receipt: {e}"))?;
+    if Some(decoded.success) != r["success"].as_bool()
+        || Some(decoded.cycles_used) != r["cyclesUsed"].as_u64()
+    {
+        return Err("the proven receipt is not the one the node returned".into());
+    }
+    verify_inclusion(&header.tx_root.0, &tx.0, &path("transactionProof")?)
+        .map_err(|e| format!("transaction: {e:?}"))?;
+    let receipt_hash = cowboy_types::keccak256(&receipt);
+    verify_inclusion(
+        &header.receipts_root.0,
+        &receipt_hash.0,
+        &path("receiptProof")?,
+    )
+    .map_err(|e| format!("receipt: {e:?}"))?;
+    Ok(block)
 }
 
 /// `cowboy block [latest|N|HASH]`.

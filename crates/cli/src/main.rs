@@ -205,6 +205,10 @@ enum Cmd {
     Receipt {
         /// Transaction hash.
         hash: String,
+        /// Also check that the transaction and this receipt are in their block: the paths to
+        /// its header's roots (`cowboy_getTransactionProof`), verified here.
+        #[arg(long)]
+        prove: bool,
     },
     /// A block: `latest` (the default), a height, or a block hash.
     Block {
@@ -694,7 +698,7 @@ fn main() -> ExitCode {
             }
         },
         Cmd::Tx { hash } => chain::tx(&ctx, &hash),
-        Cmd::Receipt { hash } => chain::receipt(&ctx, &hash),
+        Cmd::Receipt { hash, prove } => chain::receipt(&ctx, &hash, prove),
         Cmd::Block { block, full } => chain::block(&ctx, &block, full),
         Cmd::Source { address } => chain::source(&ctx, &address),
         Cmd::Storage {

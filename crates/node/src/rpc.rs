@@ -843,6 +843,13 @@ pub fn module(
         })
         .await?
     });
+    method!("cowboy_getTransactionProof", |a, s, e| {
+        let hash = hash_arg(arg(&a, 0, "params[0]")?, "params[0]")?;
+        s.on_worker(client_of(e), move |r: SharedReader| {
+            Some(block_on(transaction_proof(&r, &hash)))
+        })
+        .await?
+    });
     method!("cowboy_getBlockByNumber", |a, s, e| {
         let full = a.get(1).and_then(Json::as_bool).unwrap_or(false);
         let tag = arg(&a, 0, "params[0]")?.clone();
@@ -1380,6 +1387,56 @@ async fn receipt_of(r: &Reader<Ctx>, hash: &Hash32) -> RpcResult {
         ctx.to.as_ref(),
         &rec.receipt,
     ))
+}
+
+/// A finalized transaction with the proofs that put it and its receipt in its block: the
+/// header (whose hash a light client trusts), the transaction and its path to the header's
+/// `tx_root`, the receipt and its path to `receipts_root` (item `timers + index`: a block's
+/// timer executions come first), each checked with `cowboy_proof_verifier::verify_inclusion`.
+/// The work is hashing the block's item lists once, bounded by the block limits.
+async fn transaction_proof(r: &Reader<Ctx>, hash: &Hash32) -> RpcResult {
+    let Some((height, index)) = r.tx_location(hash).await.map_err(internal)? else {
+        return Ok(Json::Null);
+    };
+    let Some(block) = r.block(height).await.map_err(internal)? else {
+        return Ok(Json::Null);
+    };
+    let index = index as usize;
+    let receipts = r.receipts(height).await.map_err(internal)?;
+    let timers = executions(r, height).await?;
+    let hooks = r.hook_events(height).await.map_err(internal)?;
+    let digests = |hashes: Vec<Hash32>| -> Vec<[u8; 32]> { hashes.iter().map(|h| h.0).collect() };
+    let txs = digests(block.transactions.iter().map(Transaction::hash).collect());
+    let items = digests(cowboy_types::block_receipt_items(
+        &timers, &receipts, &hooks,
+    ));
+    let (Some(tx), Some(receipt), Some(tx_proof), Some(receipt_proof)) = (
+        block.transactions.get(index),
+        receipts.get(index),
+        cowboy_proof_verifier::inclusion::prove(&txs, index),
+        cowboy_proof_verifier::inclusion::prove(&items, timers.len() + index),
+    ) else {
+        return Err(internal(ChainError::Inconsistent(format!(
+            "block {height} holds no transaction or receipt {index}"
+        ))));
+    };
+    let proof = |p: &cowboy_proof_verifier::Inclusion| {
+        json!({
+            "index": p.index,
+            "count": p.count,
+            "siblings": p.siblings.iter().map(|d| hex0x(d)).collect::<Vec<_>>(),
+        })
+    };
+    Ok(json!({
+        "transactionHash": hash_json(hash),
+        "blockHeight": height,
+        "blockHash": hash_json(&block.header.hash()),
+        "header": hex0x(&block.header.encode()),
+        "transaction": hex0x(&tx.encode()),
+        "transactionProof": proof(&tx_proof),
+        "receipt": hex0x(&receipt.encode()),
+        "receiptProof": proof(&receipt_proof),
+    }))
 }
 
 /// A subscription's filter object: absent or null is the empty filter.

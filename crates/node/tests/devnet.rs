@@ -342,6 +342,45 @@ fn deploy_call_view_storage_and_events() {
     assert_eq!(evs.as_array().unwrap().len(), 1, "{evs}");
     assert_eq!(evs[0]["dataValue"]["amount"], json!(5));
     assert_eq!(evs[0]["transactionHash"], r["transactionHash"]);
+
+    // The transfer and its receipt (with its event), proven in the block by their paths to
+    // the header's roots, with nothing else from the block.
+    let p = node.rpc("cowboy_getTransactionProof", json!([r["transactionHash"]]));
+    let bytes = |v: &Json| hex::decode(v.as_str().unwrap().trim_start_matches("0x")).unwrap();
+    let header = cowboy_types::BlockHeader::decode(&bytes(&p["header"])).unwrap();
+    assert_eq!(hex0x(&header.hash().0), p["blockHash"].as_str().unwrap());
+    assert_eq!(p["blockHash"], r["blockHash"]);
+    let inclusion = |v: &Json| cowboy_proof_verifier::Inclusion {
+        index: v["index"].as_u64().unwrap(),
+        count: v["count"].as_u64().unwrap(),
+        siblings: v["siblings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| bytes(d).try_into().unwrap())
+            .collect(),
+    };
+    let tx = Transaction::decode(&bytes(&p["transaction"])).unwrap();
+    assert_eq!(hex0x(&tx.hash().0), r["transactionHash"].as_str().unwrap());
+    let tx_proof = inclusion(&p["transactionProof"]);
+    cowboy_proof_verifier::verify_inclusion(&header.tx_root.0, &tx.hash().0, &tx_proof).unwrap();
+    let receipt = cowboy_types::Receipt::decode(&bytes(&p["receipt"])).unwrap();
+    assert!(receipt.success);
+    assert_eq!(receipt.events[0].topic, "Transfer");
+    let receipt_proof = inclusion(&p["receiptProof"]);
+    let root = header.receipts_root.0;
+    cowboy_proof_verifier::verify_inclusion(&root, &receipt.hash().0, &receipt_proof).unwrap();
+    // Not as the other list's item, nor at another index.
+    assert!(cowboy_proof_verifier::verify_inclusion(&root, &tx.hash().0, &receipt_proof).is_err());
+    let moved = cowboy_proof_verifier::Inclusion {
+        index: receipt_proof.index ^ 1,
+        ..receipt_proof.clone()
+    };
+    assert!(cowboy_proof_verifier::verify_inclusion(&root, &receipt.hash().0, &moved).is_err());
+    assert_eq!(
+        node.rpc("cowboy_getTransactionProof", json!([hex0x(&[9; 32])])),
+        Json::Null
+    );
 }
 
 fn parse(a: &str) -> Address {

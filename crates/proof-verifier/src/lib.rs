@@ -9,18 +9,23 @@
 //!
 //! Start reading at [verify_account] / [verify_storage]; the proof wire format is in [proof],
 //! and the Merkle reconstruction that mirrors commonware-storage's QMDB `current` database in
-//! [merkle]. It does not talk to a node, fetch anything, or know about blocks: it answers one
-//! question — does this proof bind this key to this value (or to nothing) under this root?
+//! [merkle]. It does not talk to a node or fetch anything; it answers two questions — does this
+//! proof bind this key to this value (or to nothing) under this state root, and ([inclusion])
+//! is this transaction, receipt or timer execution at this position of the list a block
+//! header's `tx_root` or `receipts_root` commits to (the same code builds those roots in
+//! `cowboy-types`)?
 #![no_std]
 
 extern crate alloc;
 
 pub mod account;
+pub mod inclusion;
 pub mod keys;
 pub mod merkle;
 pub mod proof;
 
 pub use account::{Account, AccountError};
+pub use inclusion::{list_root, verify_inclusion, Inclusion};
 pub use keys::{account_key, code_key, storage_key, Address, Digest};
 pub use proof::{Claim, ProofError, StateProof};
 

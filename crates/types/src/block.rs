@@ -585,10 +585,12 @@ impl Block {
         (!logs.is_empty()).then(|| keccak256(&cbor::encode(&Block::dealings_value(logs))))
     }
 
-    /// The commitment to a list of transactions: keccak256 of the CBOR array of their hashes.
+    /// The commitment to a list of transactions: the Merkle root of their hashes, in block
+    /// order (`cowboy_proof_verifier::inclusion`: one transaction is proven in the header by
+    /// its path alone).
     pub fn tx_root(transactions: &[Transaction]) -> Hash32 {
-        let hashes = transactions.iter().map(|t| hash_value(&t.hash())).collect();
-        keccak256(&cbor::encode(&Value::Array(hashes)))
+        let hashes: Vec<Hash32> = transactions.iter().map(Transaction::hash).collect();
+        list_root(&hashes)
     }
 }
 
@@ -739,10 +741,11 @@ impl Receipt {
         keccak256(&self.encode())
     }
 
-    /// The commitment to a block's receipts: keccak256 of the CBOR array of their hashes.
+    /// The commitment to a list of receipts: the Merkle root of their hashes, in order (a
+    /// block without timers or hook events commits to its receipts so).
     pub fn receipts_root(receipts: &[Receipt]) -> Hash32 {
-        let hashes = receipts.iter().map(|r| hash_value(&r.hash())).collect();
-        keccak256(&cbor::encode(&Value::Array(hashes)))
+        let hashes: Vec<Hash32> = receipts.iter().map(Receipt::hash).collect();
+        list_root(&hashes)
     }
 }
 
@@ -842,22 +845,38 @@ impl HookEvents {
     }
 }
 
-/// A header's `receipts_root`: keccak256 of the CBOR array of the hashes of the block's timer
+/// The items a header's `receipts_root` commits to, in order: the hashes of the block's timer
 /// executions (in delivery order, they run first), its transactions' receipts and, if its
-/// hooks emitted any, its [`HookEvents`] last. A block without timers or hook events commits
-/// exactly as [`Receipt::receipts_root`].
+/// hooks emitted any, its [`HookEvents`] last. The receipt of the block's `i`-th transaction
+/// is item `timers.len() + i`.
+pub fn block_receipt_items(
+    timers: &[TimerExecution],
+    receipts: &[Receipt],
+    hooks: &HookEvents,
+) -> Vec<Hash32> {
+    timers
+        .iter()
+        .map(TimerExecution::hash)
+        .chain(receipts.iter().map(Receipt::hash))
+        .chain((!hooks.is_empty()).then(|| hooks.hash()))
+        .collect()
+}
+
+/// A header's `receipts_root`: the Merkle root of [`block_receipt_items`]. A block without
+/// timers or hook events commits exactly as [`Receipt::receipts_root`].
 pub fn block_receipts_root(
     timers: &[TimerExecution],
     receipts: &[Receipt],
     hooks: &HookEvents,
 ) -> Hash32 {
-    let hashes = timers
-        .iter()
-        .map(|t| hash_value(&t.hash()))
-        .chain(receipts.iter().map(|r| hash_value(&r.hash())))
-        .chain((!hooks.is_empty()).then(|| hash_value(&hooks.hash())))
-        .collect();
-    keccak256(&cbor::encode(&Value::Array(hashes)))
+    list_root(&block_receipt_items(timers, receipts, hooks))
+}
+
+/// The Merkle root of a list of item hashes (`cowboy_proof_verifier::inclusion`, where a
+/// light client checks one item's path to it).
+pub fn list_root(items: &[Hash32]) -> Hash32 {
+    let digests: Vec<[u8; 32]> = items.iter().map(|h| h.0).collect();
+    Hash32(cowboy_proof_verifier::list_root(&digests))
 }
 
 /// A message id (§3.3): `keccak256(sender ‖ nonce_be8 ‖ msg_hash)`.

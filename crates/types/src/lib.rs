@@ -18,8 +18,8 @@ pub mod tx;
 
 pub use address::{actor_address, canonicalize_source, code_hash, system, Address};
 pub use block::{
-    block_receipts_root, message_id, Block, BlockHeader, Event, ExecError, HookEvents, Receipt,
-    TimerExecution, Vote, VoteRecord,
+    block_receipt_items, block_receipts_root, list_root, message_id, Block, BlockHeader, Event,
+    ExecError, HookEvents, Receipt, TimerExecution, Vote, VoteRecord,
 };
 pub use genesis::GenesisParams;
 pub use hash::{keccak256, Hash32};

@@ -38,7 +38,7 @@ from typing import Any, AsyncIterator, Dict, List, Optional, Sequence, Tuple, Un
 from urllib.parse import urlsplit, urlunsplit
 
 from . import cbor
-from .crypto import address_bytes, canonicalize_source, code_hash, actor_address, hex0x, to_bytes, to_checksum_address
+from .crypto import address_bytes, canonicalize_source, code_hash, actor_address, hex0x, keccak256, to_bytes, to_checksum_address
 from .errors import (
     ActorError,
     CowboyError,
@@ -49,7 +49,7 @@ from .errors import (
     TimerTimeout,
     TransactionRejected,
 )
-from .proof import verify_storage
+from .proof import Inclusion, verify_inclusion, verify_storage
 from .tx import Call, Deploy, Transaction, encode_args
 from .wallet import Impersonated, Wallet, salt_bytes
 
@@ -266,6 +266,39 @@ class Client:
     def get_receipt(self, tx_hash: TxHash) -> Optional[dict]:
         """The receipt, or None while the transaction is not in a finalized block."""
         return self._receipt(self.request("cowboy_getReceipt", [_hash_hex(tx_hash)]))
+
+    def get_transaction_proof(self, tx_hash: TxHash, verify: bool = True) -> Optional[dict]:
+        """A finalized transaction and its receipt, each with the proof that puts it in its
+        block (``cowboy_getTransactionProof``), or None while it is not in a finalized block.
+        ``header``, ``transaction`` and ``receipt`` are the canonical CBOR bytes,
+        ``transactionProof`` and ``receiptProof`` :class:`~cowboy.proof.Inclusion` paths.
+
+        With ``verify`` (the default) the answer is checked with nothing but itself: the
+        header hashes to ``blockHash``, the transaction to ``transactionHash``, and each path
+        rebuilds the header's ``tx_root`` or ``receipts_root`` (:func:`~cowboy.proof.verify_inclusion`);
+        any failure raises :class:`ProofError`. Whether ``blockHash`` itself is final is the
+        caller's to trust (a finality certificate, or a node it trusts)."""
+        r = self.request("cowboy_getTransactionProof", [_hash_hex(tx_hash)])
+        if r is None:
+            return None
+        out = dict(r)
+        for name in ("header", "transaction", "receipt"):
+            out[name] = to_bytes(r[name], what=name)
+        out["transactionProof"] = Inclusion.from_json(r["transactionProof"])
+        out["receiptProof"] = Inclusion.from_json(r["receiptProof"])
+        if verify:
+            if keccak256(out["header"]) != to_bytes(r["blockHash"], what="blockHash"):
+                raise ProofError("ClaimMismatch", "the header does not hash to blockHash")
+            tx = keccak256(out["transaction"])
+            if tx != to_bytes(r["transactionHash"], what="transactionHash"):
+                raise ProofError("ClaimMismatch", "the transaction does not hash to its hash")
+            # BlockHeader = [parent_hash, height, timestamp_ms, proposer, state_root, tx_root,
+            # receipts_root, …] (crates/types/README.md).
+            fields = cbor.decode(out["header"])
+            verify_inclusion(fields[5], tx, out["transactionProof"])
+            verify_inclusion(fields[6], keccak256(out["receipt"]), out["receiptProof"])
+        out["verified"] = verify
+        return out
 
     @staticmethod
     def _receipt(r: Optional[dict]) -> Optional[dict]:

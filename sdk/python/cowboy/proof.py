@@ -1,4 +1,6 @@
-"""Cowboy state proofs, verified with nothing but a state root.
+"""Cowboy state proofs, verified with nothing but a state root; and inclusion proofs of a
+transaction or receipt in a block, verified with nothing but its header (:func:`verify_inclusion`,
+``inclusion.rs``).
 
 A port of ``crates/proof-verifier`` (``keys.rs``, ``account.rs``, ``proof.rs``, ``merkle.rs``)
 using the ``blake3`` package. A proof shows that one operation of the state's QMDB log is
@@ -39,6 +41,9 @@ __all__ = [
     "verify_code",
     "encode_update",
     "encode_commit",
+    "list_root",
+    "Inclusion",
+    "verify_inclusion",
     "ProofError",
 ]
 
@@ -577,3 +582,74 @@ def verify_code(root, code_hash: bytes, claimed: Optional[bytes], proof: bytes) 
     if claimed is not None and keccak256(bytes(claimed)) != code_hash:
         raise ProofError("ClaimMismatch")
     verify_key(root, code_key(code_hash), claimed, proof)
+
+
+# ---------------------------------------------------------------------------------------------
+# inclusion.rs: a block's ordered lists (transactions under ``tx_root``; timer executions,
+# receipts and hook events under ``receipts_root``) as binary Merkle trees with keccak256.
+
+MAX_SIBLINGS = 64
+
+
+def _leaf(item: bytes) -> bytes:
+    return keccak256(b"\x00", item)
+
+
+def _inner(left: bytes, right: bytes) -> bytes:
+    return keccak256(b"\x01", left, right)
+
+
+def _seal(count: int, top: bytes) -> bytes:
+    return keccak256(b"\x02", _u64(count), top)
+
+
+def list_root(items: List[bytes]) -> bytes:
+    """The root committing to ``items`` (32-byte item hashes, in order): leaves
+    ``keccak256(0x00 ‖ h)``, nodes ``keccak256(0x01 ‖ l ‖ r)`` with an odd level's last node
+    carried up, root ``keccak256(0x02 ‖ count_be8 ‖ top)`` (32 zero bytes for no items)."""
+    level = [_leaf(_digest(i, "item")) for i in items]
+    while len(level) > 1:
+        level = [_inner(*level[i:i + 2]) if i + 1 < len(level) else level[i]
+                 for i in range(0, len(level), 2)]
+    return _seal(len(items), level[0] if level else bytes(32))
+
+
+@dataclass(frozen=True)
+class Inclusion:
+    """An item's position in its list (``index`` of ``count``) and the siblings on its path to
+    the root, lowest first (``cowboy_getTransactionProof``'s ``transactionProof`` and
+    ``receiptProof``)."""
+
+    index: int
+    count: int
+    siblings: Tuple[bytes, ...]
+
+    @staticmethod
+    def from_json(o: dict) -> "Inclusion":
+        return Inclusion(int(o["index"]), int(o["count"]),
+                         tuple(_digest(s, "sibling") for s in o["siblings"]))
+
+
+def verify_inclusion(root, item, proof: Inclusion) -> None:
+    """Checks that ``item`` (an item hash) is at ``proof.index`` of the ``proof.count`` items
+    ``root`` commits to. Raises :class:`ProofError` (``ClaimMismatch`` for an index outside the
+    list or a path of the wrong length, ``RootMismatch`` when the path does not rebuild
+    ``root``); returns None when the proof holds."""
+    root, node = _digest(root), _leaf(_digest(item, "item"))
+    if not 0 <= proof.index < proof.count or len(proof.siblings) > MAX_SIBLINGS:
+        raise ProofError("ClaimMismatch")
+    siblings = iter(proof.siblings)
+    i, width = proof.index, proof.count
+    try:
+        while width > 1:
+            if i % 2 == 1:
+                node = _inner(next(siblings), node)
+            elif i + 1 < width:
+                node = _inner(node, next(siblings))
+            i, width = i // 2, (width + 1) // 2
+    except StopIteration:
+        raise ProofError("ClaimMismatch") from None
+    if next(siblings, None) is not None:
+        raise ProofError("ClaimMismatch")
+    if _seal(proof.count, node) != root:
+        raise ProofError("RootMismatch")

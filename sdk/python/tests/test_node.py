@@ -11,7 +11,7 @@ from cowboy import cbor
 from cowboy.client import Client, storage_key_bytes
 from cowboy.crypto import canonicalize_source, code_hash, hex0x, to_checksum_address
 from cowboy.errors import ActorError, ProofError, RpcError, TransactionRejected
-from cowboy.proof import verify_storage
+from cowboy.proof import verify_inclusion, verify_storage
 from cowboy.tx import Call, Transaction
 from cowboy.wallet import CBY, DEV_CHAIN_ID, Wallet, dev_account
 
@@ -110,6 +110,13 @@ def test_deploy_counter_increment_view_and_storage_proof(cowboy_client, funded_w
     assert c.call(funded_wallet, address, "increment") == 6
     value, r = c.call(funded_wallet, address, "increment", {"by": 3}, receipt=True)
     assert value == 9 and r["success"] is True and r["returnValue"] == 9
+    # The call and its receipt, proven in their block against its header alone.
+    p = c.get_transaction_proof(r["transactionHash"])
+    assert p["verified"] and p["blockHash"] == r["blockHash"]
+    assert cbor.decode(p["receipt"])[0] == 1  # status: success
+    with pytest.raises(ProofError):
+        verify_inclusion(cbor.decode(p["header"])[5], b"\x01" * 32, p["transactionProof"])
+    assert c.get_transaction_proof("0x" + "09" * 32) is None
     assert c.view(address, "get") == 9
     assert c.call(address, "get") == 9  # read-only form
     sim = c.simulate(address, "increment", [10])

@@ -289,6 +289,14 @@ fn chain_commands_against_a_real_node() {
         .cli(&["tx", &format!("0x{}", "11".repeat(32))])
         .err()
         .contains("no transaction"));
+    // The receipt, proven in its block against the header's roots.
+    let proven = node.cli(&["receipt", "--prove", &hash]);
+    assert!(
+        proven.stderr.contains("proven in block"),
+        "{}",
+        proven.stderr
+    );
+    assert_eq!(json(proven.ok())["success"], true);
 
     // block latest | N | HASH agree.
     let b = json(node.cli(&["block", &height.to_string()]).ok());

@@ -1162,11 +1162,9 @@ mod invalid_proposal {
         ));
         let good = valid_child(&params, &parent, vec![]);
         let txs = vec![tx_value(&transfer(0)), Value::Uint(5)];
-        let hashes = txs
-            .iter()
-            .map(|t| Value::Bytes(keccak256(&cbor::encode(t)).0.to_vec()));
+        let hashes: Vec<Hash32> = txs.iter().map(|t| keccak256(&cbor::encode(t))).collect();
         let mut header = good.header.clone();
-        header.tx_root = keccak256(&cbor::encode(&Value::Array(hashes.collect())));
+        header.tx_root = cowboy_types::list_root(&hashes);
         let (raw, payload) = raw_block(cbor::decode(&header.encode()).unwrap(), txs, None);
         cases.push((
             "not a transaction",

@@ -222,11 +222,8 @@ impl<'p> SplitBlock<'p> {
                 });
             }
         };
-        let hashes = transactions
-            .iter()
-            .map(|t| Value::Bytes(keccak256(t).0.to_vec()))
-            .collect();
-        if keccak256(&cbor::encode(&Value::Array(hashes))) != header.tx_root {
+        let hashes: Vec<Hash32> = transactions.iter().map(|t| keccak256(t)).collect();
+        if cowboy_types::list_root(&hashes) != header.tx_root {
             return Err(refused(
                 "the transactions are not the ones the header's tx_root commits to",
             ));
