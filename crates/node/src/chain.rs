@@ -1604,6 +1604,26 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    /// A one-validator dev chain in `dir`, opened as the node named `name` (a restarted node
+    /// opens the same directory again under another name).
+    fn open_dev<'a>(
+        context: &commonware_runtime::deterministic::Context,
+        dir: &'a Path,
+        genesis: &Genesis,
+        name: &'static str,
+    ) -> impl std::future::Future<Output = CResult<Chain<commonware_runtime::deterministic::Context>>> + 'a
+    {
+        use commonware_runtime::Supervisor as _;
+        Chain::open(
+            context.child(name),
+            dir,
+            "c-",
+            genesis.clone(),
+            Mempool::new(100, 1 << 20),
+            10,
+        )
+    }
+
     #[test]
     fn a_snapshot_base_names_the_hashes_below_it_and_round_trips_per_generation() {
         let base = SnapshotBase {
@@ -1680,20 +1700,11 @@ mod tests {
     /// another generation is ignored.
     #[test]
     fn open_refuses_generation_and_base_files_that_do_not_fit() {
-        use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
+        use commonware_runtime::{deterministic, Runner as _};
         deterministic::Runner::default().start(|context| async move {
             let dir = tempfile::tempdir().expect("dir");
             let genesis = crate::devnet::genesis(1, "127.0.0.1:9000".parse().expect("addr"));
-            let open = |name: &'static str| {
-                Chain::open(
-                    context.child(name),
-                    dir.path(),
-                    "c-",
-                    genesis.clone(),
-                    Mempool::new(100, 1 << 20),
-                    10,
-                )
-            };
+            let open = |name: &'static str| open_dev(&context, dir.path(), &genesis, name);
             let genesis_hash = open("first").await.expect("a new chain").head().hash;
             let stranger = hex::encode([7; 32]);
             let cases: [(&str, &str, bool); 7] = [
@@ -1737,21 +1748,12 @@ mod tests {
     /// lone validator killed between building and finalizing a block stalled without this.
     #[test]
     fn a_pending_block_reloaded_after_a_crash_executes_when_needed_as_a_parent() {
-        use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
+        use commonware_runtime::{deterministic, Runner as _};
         use cowboy_types::tx::{Payload, Transaction};
         deterministic::Runner::default().start(|context| async move {
             let dir = tempfile::tempdir().expect("dir");
             let genesis = crate::devnet::genesis(1, "127.0.0.1:9000".parse().expect("addr"));
-            let open = |name: &'static str| {
-                Chain::open(
-                    context.child(name),
-                    dir.path(),
-                    "c-",
-                    genesis.clone(),
-                    Mempool::new(100, 1 << 20),
-                    10,
-                )
-            };
+            let open = |name: &'static str| open_dev(&context, dir.path(), &genesis, name);
             let proposer = genesis.validators[0].coinbase;
             let payee = Address([9; 20]);
             let mut chain = open("before").await.expect("a new chain");
