@@ -60,7 +60,14 @@ fn a_listed_full_node_follows_the_chain_and_relays_transactions() {
         .collect();
     wait_height(&validators[0], 3);
 
-    let full = net.start_args(FOLLOWER, free_port(), &["--full-node"]);
+    // Re-executing every block (not a state snapshot, which a node more than an epoch behind
+    // takes: on a slow machine the full node can start that late with 10-block epochs), so
+    // it holds every block from the genesis up to compare.
+    let full = net.start_args(
+        FOLLOWER,
+        free_port(),
+        &["--full-node", "--no-snapshot-sync"],
+    );
     let stranger = net.start_args(STRANGER, free_port(), &["--full-node"]);
 
     // It catches up and keeps up, past at least two epoch boundaries of its own watching.
