@@ -235,8 +235,8 @@ const MAX_INVALID: usize = 64;
 /// A proposal found invalid without state: the bytes its evidence carries, and the signers
 /// already accused of it.
 struct Invalid {
-    block: Vec<u8>,
-    parent: Option<Vec<u8>>,
+    /// What the evidence shows of the block: the block whole, or one transaction and its path.
+    exhibit: cowboy_exec::system::staking::Exhibit,
     accused: std::collections::BTreeSet<u32>,
 }
 
@@ -876,7 +876,7 @@ impl<E: Runtime> Application<E> {
         block: &Block,
         parent: Option<&BlockHeader>,
     ) {
-        use cowboy_exec::system::staking::{ProposalFault, SplitBlock};
+        use cowboy_exec::system::staking::SplitBlock;
         let (epoch, _, hash, _) = round;
         let genesis = chain.genesis();
         let bytes = block.encode();
@@ -884,25 +884,28 @@ impl<E: Runtime> Application<E> {
         let Ok(beacon) = chain.beacon_schedule(&block.header.parent_hash) else {
             return; // the state cannot be read: keep nothing rather than guess
         };
-        let fault = SplitBlock::split(&hash, &bytes, parent.as_deref())
+        let Some(block) = SplitBlock::split(&hash, &bytes, parent.as_deref())
             .and_then(SplitBlock::committed)
             .ok()
-            .and_then(|b| b.fault(&genesis.params, genesis.chain_id, epoch, beacon.as_ref()));
-        let Some(fault) = fault else {
-            return; // state-dependent, or not attributable to the signers
+        else {
+            return; // not the block its header commits to: not attributable to the signers
         };
-        // Only a fault against the parent needs the parent's header in the evidence.
-        let parent = parent.filter(|_| matches!(fault, ProposalFault::Parent(_)));
-        let size = bytes.len() + parent.as_ref().map_or(0, Vec::len);
-        if size as u64 > genesis.params.max_tx_size_bytes {
+        let Some(fault) = block.fault(&genesis.params, genesis.chain_id, epoch, beacon.as_ref())
+        else {
+            return; // state-dependent
+        };
+        // A fault of the transactions is shown by one of them and its path, whatever the
+        // block's size; any other by the block (with the parent's header if against it).
+        let exhibit = block.exhibit(&fault, parent.as_deref());
+        if exhibit.size() as u64 > genesis.params.max_tx_size_bytes {
+            let size = exhibit.size();
             tracing::warn!(%fault, size, "invalid proposal too large to submit as evidence");
             return;
         }
         tracing::warn!(%fault, view = round.1, "invalid proposal kept as evidence");
         if let Ok(mut kept) = self.invalid.0.lock() {
             kept.entry(round).or_insert(Invalid {
-                block: bytes,
-                parent,
+                exhibit,
                 accused: Default::default(),
             });
             while kept.len() > MAX_INVALID {
@@ -938,8 +941,7 @@ impl<E: Runtime> Application<E> {
             &proposal,
             &payload,
             &vote,
-            &invalid.block,
-            invalid.parent.as_deref(),
+            &invalid.exhibit,
         );
         drop(kept);
         if let Some(bytes) = bytes {

@@ -935,7 +935,7 @@ mod invalid_proposal {
     use cowboy_exec::header::{basefees_after, genesis_header};
     use cowboy_types::block::{Block, BlockHeader};
     use cowboy_types::{Payload, Transaction};
-    use staking::invalid_proposal_evidence;
+    use staking::{invalid_proposal_evidence, Exhibit};
 
     const MEMBERS: [u32; 4] = [0, 1, 2, 3];
 
@@ -980,8 +980,11 @@ mod invalid_proposal {
             parent_view: view - 1,
             votes: Vec::new(),
         };
-        let parent = parent.map(BlockHeader::encode);
-        invalid_proposal_evidence(&round, payload, vote, block, parent.as_deref()).unwrap()
+        let exhibit = Exhibit::Block {
+            block: block.to_vec(),
+            parent: parent.map(BlockHeader::encode),
+        };
+        invalid_proposal_evidence(&round, payload, vote, &exhibit).unwrap()
     }
 
     /// Validator `i`'s evidence for block bytes `block` (header hash `payload`) in epoch 0.
@@ -1337,6 +1340,218 @@ mod invalid_proposal {
             // The real evidence still works after all that.
             let proof = signed_by(1, 10, &bad_hash, &bad_bytes, None);
             h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+        });
+    }
+
+    /// The evidence of validator `i`'s notarize (view `view`, epoch 0) of a block, showing
+    /// `exhibit`.
+    fn showing(i: u32, view: u64, payload: &Hash32, exhibit: &Exhibit) -> Vec<u8> {
+        let round = VoteRecord {
+            epoch: 0,
+            view,
+            parent_view: view - 1,
+            votes: Vec::new(),
+        };
+        invalid_proposal_evidence(&round, payload, &sign(i, 0, view, payload), exhibit).unwrap()
+    }
+
+    /// A block of 60 transfers with an unsigned one at 37, too large for any transaction to
+    /// carry whole, is shown by its bad transaction and that one's path (what the node picks,
+    /// through `ProposedBlock::exhibit`); the signer is jailed once for the round, whichever
+    /// form comes second.
+    #[test]
+    fn a_bad_transaction_of_a_block_too_large_to_carry_is_shown_by_its_path() {
+        deterministic::Runner::default().start(|ctx| async move {
+            let mut h = chain(ctx).await;
+            h.chain.params.max_tx_size_bytes = 4_096;
+            let params = h.chain.params.clone();
+            let parent = parent_header(&params);
+            let mut txs: Vec<Transaction> = (0..60).map(transfer).collect();
+            txs[37].signature = None;
+            let block = valid_child(&params, &parent, txs);
+            let (encoded, payload) = (block.encode(), block.header.hash());
+            let proposed = staking::SplitBlock::split(&payload, &encoded, None)
+                .and_then(staking::SplitBlock::committed)
+                .unwrap();
+            let fault = proposed.fault(&params, CHAIN_ID, 0, None).unwrap();
+            assert!(
+                fault.to_string().starts_with("transaction 37 is invalid"),
+                "{fault}"
+            );
+            let exhibit = proposed.exhibit(&fault, None);
+            let Exhibit::Transaction { path, .. } = &exhibit else {
+                panic!("a transaction's fault is shown by the transaction: {exhibit:?}")
+            };
+            assert_eq!((path.index, path.count), (37, 60));
+            let whole = signed_by(1, 10, &payload, &encoded, None);
+            let proof = showing(1, 10, &payload, &exhibit);
+            assert!(
+                whole.len() as u64 > params.max_tx_size_bytes,
+                "{}",
+                whole.len()
+            );
+            assert!(proof.len() < 1_024, "{}", proof.len());
+
+            let r = h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            assert_eq!(
+                ret(&r),
+                Value::Text(fault.to_string()),
+                "the fault named as the block's own check names it"
+            );
+            let topics: Vec<_> = r.events.iter().map(|e| e.topic.as_str()).collect();
+            assert_eq!(topics, ["ValidatorJailed", "EvidenceAccepted"]);
+            assert_eq!(
+                status(&h.read("validator", vec![bytes(&addr(1).0)]).await),
+                "jailed"
+            );
+            // Once per round, in either form.
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            assert!(e.starts_with("AlreadyPunished"), "{e}");
+            let small = with_tx(&params, &parent, |t| t.signature = None);
+            let whole = signed_by(1, 10, &small.header.hash(), &small.encode(), None);
+            let e = h.fails(2, 0, "submit_evidence", vec![bytes(&whole)]).await;
+            assert!(e.starts_with("AlreadyPunished"), "{e}");
+        });
+    }
+
+    /// More transactions than a block can hold is shown by any one of them: the root seals
+    /// the list's length, so its path proves the count.
+    #[test]
+    fn too_many_transactions_are_shown_by_one_and_the_count_its_path_proves() {
+        deterministic::Runner::default().start(|ctx| async move {
+            let mut h = chain(ctx).await;
+            let params = h.chain.params.clone();
+            let parent = parent_header(&params);
+            let tx = transfer(0).encode();
+            let max = params.max_txs_per_block();
+            let hashes = vec![keccak256(&tx).0; max as usize + 1];
+            let mut header = valid_child(&params, &parent, vec![]).header;
+            header.tx_root = Hash32(cowboy_proof_verifier::list_root(&hashes));
+            let path = cowboy_proof_verifier::inclusion::prove(&hashes, 5).unwrap();
+            let exhibit = Exhibit::Transaction {
+                header: header.encode(),
+                transaction: tx,
+                path,
+            };
+            let proof = showing(1, 10, &header.hash(), &exhibit);
+            let r = h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            let want = format!(
+                "{} transactions, more than the {max} a block can hold",
+                max + 1
+            );
+            assert_eq!(ret(&r), Value::Text(want));
+        });
+    }
+
+    /// A change to a one-transaction exhibit's path, header bytes and transaction bytes.
+    type Tamper<'a> =
+        dyn Fn(&mut cowboy_proof_verifier::Inclusion, &mut Vec<u8>, &mut Vec<u8>) + 'a;
+
+    /// Hostile one-transaction evidence: each refused by name, changing nothing; a valid
+    /// transaction with its true path is no fault.
+    #[test]
+    fn hostile_transaction_evidence_is_refused_and_changes_nothing() {
+        deterministic::Runner::default().start(|ctx| async move {
+            let mut h = chain(ctx).await;
+            let params = h.chain.params.clone();
+            let parent = parent_header(&params);
+            let mut txs: Vec<Transaction> = (0..5).map(transfer).collect();
+            txs[3].signature = None;
+            let block = valid_child(&params, &parent, txs.clone());
+            let payload = block.header.hash();
+            let hashes: Vec<[u8; 32]> = txs.iter().map(|t| keccak256(&t.encode()).0).collect();
+            let shown = |i: usize, f: &Tamper<'_>| {
+                let mut path = cowboy_proof_verifier::inclusion::prove(&hashes, i).unwrap();
+                let (mut header, mut tx) = (block.header.encode(), txs[i].encode());
+                f(&mut path, &mut header, &mut tx);
+                Exhibit::Transaction {
+                    header,
+                    transaction: tx,
+                    path,
+                }
+            };
+            let refused = |e: &str, class: &str, why: &str| {
+                assert!(e.starts_with(class) && e.contains(why), "{e}");
+            };
+            let cases: Vec<(&str, Exhibit, &str, &str)> = vec![
+                (
+                    "a valid transaction",
+                    shown(1, &|_, _, _| {}),
+                    "ValidProposal",
+                    "valid",
+                ),
+                (
+                    "another index",
+                    shown(3, &|p, _, _| p.index = 2),
+                    "BadEvidence",
+                    "tx_root commits to",
+                ),
+                (
+                    "another count",
+                    shown(3, &|p, _, _| p.count = 6),
+                    "BadEvidence",
+                    "tx_root commits to",
+                ),
+                (
+                    "a flipped sibling",
+                    shown(3, &|p, _, _| p.siblings[0][0] ^= 1),
+                    "BadEvidence",
+                    "tx_root commits to",
+                ),
+                (
+                    "a dropped sibling",
+                    shown(3, &|p, _, _| {
+                        p.siblings.pop();
+                    }),
+                    "BadEvidence",
+                    "tx_root commits to",
+                ),
+                (
+                    "another transaction at its place",
+                    shown(3, &|_, _, t| *t = transfer(9).encode()),
+                    "BadEvidence",
+                    "tx_root commits to",
+                ),
+                (
+                    "another header",
+                    shown(3, &|_, hd, _| {
+                        let mut other = block.header.clone();
+                        other.timestamp_ms += 1;
+                        *hd = other.encode();
+                    }),
+                    "BadEvidence",
+                    "not the signed payload",
+                ),
+            ];
+            for (what, exhibit, class, why) in cases {
+                let proof = showing(1, 10, &payload, &exhibit);
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+                assert!(e.starts_with(class) && e.contains(why), "{what}: {e}");
+            }
+            // Malformed: a short sibling, 65 siblings, a missing item.
+            let good = showing(1, 10, &payload, &shown(3, &|_, _, _| {}));
+            let Value::Array(items) = cbor::decode(&good[1..]).unwrap() else {
+                panic!("evidence is an array")
+            };
+            let mut short = items.clone();
+            short[4] = Value::Array(vec![bytes(&[0; 31])]);
+            let mut long = items.clone();
+            long[4] = Value::Array(vec![bytes(&[0; 32]); 65]);
+            for (body, why) in [
+                (
+                    short,
+                    "expected [notarize, header, index, count, [sibling…], transaction]",
+                ),
+                (long, "at most 64 siblings"),
+                (items[..5].to_vec(), "expected [notarize, header"),
+            ] {
+                let junk = [vec![4], cbor::encode(&Value::Array(body))].concat();
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&junk)]).await;
+                refused(&e, "BadEvidence", why);
+            }
+            let v = h.read("validator", vec![bytes(&addr(1).0)]).await;
+            assert_eq!(status(&v), "active", "nothing above jailed anyone");
+            h.ok(2, 0, "submit_evidence", vec![bytes(&good)]).await;
         });
     }
 

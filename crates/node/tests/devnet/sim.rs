@@ -103,8 +103,10 @@ enum Fault {
     Mute,
     /// `f` validators send random bytes on every channel.
     Garbage,
-    /// Validator 0 proposes blocks that break the header rule against their parent (a
-    /// basefee off by one): invalid without state, so its notarize is evidence that jails it.
+    /// Validator 0 proposes blocks invalid without state, so its notarize is evidence that
+    /// jails it: on even seeds they break the header rule against their parent (a basefee off
+    /// by one; the evidence carries the block), on odd seeds they end with an unsigned
+    /// transaction (the evidence carries that transaction and its path under `tx_root`).
     InvalidProposer,
     /// `f` validators run the real node but never send a beacon partial signature.
     NoPartials,
@@ -798,10 +800,20 @@ fn run(fault: Fault, n: usize, seed: u64) -> bool {
                 Fault::InvalidProposer => {
                     let channels = world.channels(i, |_| None, None).await;
                     let channels = channels.into_iter().map(|(primary, _)| primary).collect();
-                    let tamper: ProposalTamper = Arc::new(|mut block: Block| {
-                        block.header.cycle_basefee += 1;
-                        block
-                    });
+                    let tamper: ProposalTamper = if world.seed % 2 == 0 {
+                        Arc::new(|mut block: Block| {
+                            block.header.cycle_basefee += 1;
+                            block
+                        })
+                    } else {
+                        Arc::new(|mut block: Block| {
+                            let mut unsigned = transfer(&dev_account(3), 0, Address([9; 20]), 1, 100_000, 0);
+                            unsigned.signature = None;
+                            block.transactions.push(unsigned);
+                            block.header.tx_root = Block::tx_root(&block.transactions);
+                            block
+                        })
+                    };
                     let name = format!("v{i}");
                     byzantine_nodes.push(world.start_with(i, &name, world.coinbase(i), channels, Some(tamper)).await);
                 }
@@ -929,6 +941,20 @@ async fn punish_with_reported_evidence(
         .flat_map(|node| node.validator.application.evidence())
         .find(|e| Some(e.signer) == signer && kind_wanted(e))
         .unwrap_or_else(|| panic!("seed {seed}, n {n}: no evidence against {offender}"));
+    if !slashed {
+        // The invalid proposer's fault follows the seed's parity (`Fault::InvalidProposer`),
+        // and with it what the evidence shows: the block, or one transaction and its path.
+        use cowboy_exec::system::staking::{INVALID_PROPOSAL, INVALID_TRANSACTION};
+        let form = if seed % 2 == 0 {
+            INVALID_PROPOSAL
+        } else {
+            INVALID_TRANSACTION
+        };
+        assert_eq!(
+            evidence.bytes[0], form,
+            "seed {seed}, n {n}: the evidence's form"
+        );
+    }
     let key = dev_account(0);
     let node = &honest[0];
     let nonce = {

@@ -3,11 +3,19 @@
 //!
 //! A validator that notarizes a proposal signs `(epoch, view, parent_view, payload)`, and the
 //! payload is the block's header hash; the leader's notarize is its proposal. The evidence
-//! (tag [`INVALID_PROPOSAL`] of `submit_evidence`, then the canonical CBOR array
-//! `[notarize, block, parent]`) is one such vote in commonware's encoding, the block's
-//! canonical bytes and, where the fault needs it, the parent's header bytes (else null). The
-//! chain accepts it when the vote verifies for its signer in that epoch's set (as double-sign
-//! evidence does) and the block is invalid *without state* ([`ProposalFault`]): its header
+//! comes in two forms, both one such vote in commonware's encoding first:
+//! - *the block* (tag [`INVALID_PROPOSAL`] of `submit_evidence`, then the canonical CBOR array
+//!   `[notarize, block, parent]`): the block's canonical bytes and, where the fault needs it,
+//!   the parent's header bytes (else null);
+//! - *one transaction* (tag [`INVALID_TRANSACTION`], then `[notarize, header, index, count,
+//!   [sibling…], transaction]`): the header's bytes and one transaction's, with its Merkle path
+//!   under the header's `tx_root` (`cowboy_proof_verifier::inclusion`). It shows a bad
+//!   transaction, or more transactions than a block holds (the root seals the list's length),
+//!   in a block of any size, at the cost of one transaction: without it a leader could escape
+//!   by padding an invalid block past what one transaction can carry.
+//!
+//! The chain accepts either when the vote verifies for its signer in that epoch's set (as
+//! double-sign evidence does) and the block is invalid *without state* ([`ProposalFault`]): its header
 //! does not decode; it is not of the round's epoch; it breaks the header rule against its
 //! parent (height, timestamp, randomness, basefees); it holds more transactions than a block
 //! can; a transaction does not decode or fails the stateless transaction checks (chain id,
@@ -28,19 +36,23 @@
 //! **Cost.** Everything is linear in the evidence's bytes, which the submitter pays for as
 //! calldata: one CBOR decode, a keccak of each part, at most one signature recovery per
 //! transaction (charged `verify_signature_cycles` each, with the vote's, as soon as the
-//! block is split into its parts and before any per-transaction work).
+//! block is split into its parts and before any per-transaction work). The one-transaction
+//! form costs the vote's check and one recovery, charged up front, and at most
+//! [`MAX_SIBLINGS`] hashes for the path.
 //!
 //! **Not evidence** (state-dependent, or beyond one transaction): a wrong state root, a
 //! transaction that fails at its position (nonce, balance, lane room), an out-of-order block
 //! (the order needs every sender recovered; left for now), a vote record that does not verify
-//! against its set; and a block or transaction larger than `max_tx_size_bytes`, which no
-//! transaction can carry as evidence.
+//! against its set; a transaction larger than `max_tx_size_bytes`, which no transaction can
+//! carry (the node refuses such a block on arrival all the same); and a block over that size
+//! whose fault is in its header or vote record.
 
 use commonware_codec::{Copying, DecodeExt, Encode};
 use commonware_consensus::simplex::scheme::ed25519::Scheme as VoteScheme;
 use commonware_consensus::simplex::types::{Attributable, Notarize};
 use commonware_consensus::{Epochable, Viewable};
 use commonware_cryptography::sha256;
+use cowboy_proof_verifier::inclusion::{prove, verify_inclusion, Inclusion, MAX_SIBLINGS};
 use cowboy_types::block::{BlockHeader, DecodeError};
 use cowboy_types::cbor::{self, Value};
 use cowboy_types::genesis::GenesisParams;
@@ -55,8 +67,13 @@ use crate::apply::{check_stateless, TxInvalid};
 use crate::header::{check_header_against_parent, BlockError, ChainRules, Parent};
 use crate::system::{Call, CallError};
 
-/// `submit_evidence`'s tag for a notarize vote of an invalid block (see the module docs).
+/// `submit_evidence`'s tag for a notarize vote of an invalid block, shown whole (see the
+/// module docs).
 pub const INVALID_PROPOSAL: u8 = 3;
+
+/// `submit_evidence`'s tag for a notarize vote of an invalid block, shown by its header and
+/// one transaction with its path under the header's `tx_root` (see the module docs).
+pub const INVALID_TRANSACTION: u8 = 4;
 
 /// Why a proposed block is invalid, as far as the chain can check without state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,21 +95,21 @@ pub enum ProposalFault {
     /// More transactions than any block can hold.
     TooManyTransactions {
         /// The block's count.
-        got: usize,
+        got: u64,
         /// [`GenesisParams::max_txs_per_block`].
         max: u64,
     },
     /// A transaction does not decode.
     TransactionDecode {
         /// Its position.
-        index: usize,
+        index: u64,
         /// Why.
         error: TxError,
     },
     /// A transaction fails the stateless checks.
     Transaction {
         /// Its position.
-        index: usize,
+        index: u64,
         /// Why.
         reason: TxInvalid,
     },
@@ -216,6 +233,7 @@ impl<'p> SplitBlock<'p> {
                 }
                 return Ok(ProposedBlock {
                     header: Err(e),
+                    header_bytes: self.header,
                     transactions,
                     votes,
                     parent: None,
@@ -251,6 +269,7 @@ impl<'p> SplitBlock<'p> {
         };
         Ok(ProposedBlock {
             header: Ok(header),
+            header_bytes: self.header,
             transactions,
             votes,
             parent,
@@ -263,6 +282,8 @@ impl<'p> SplitBlock<'p> {
 #[derive(Debug, Clone)]
 pub struct ProposedBlock {
     header: Result<BlockHeader, DecodeError>,
+    /// The header's canonical bytes (their hash is the signed payload).
+    header_bytes: Vec<u8>,
     /// Each transaction's canonical bytes.
     transactions: Vec<Vec<u8>>,
     /// The vote record's canonical bytes.
@@ -288,13 +309,8 @@ impl ProposedBlock {
             Ok(h) => h,
             Err(e) => return Some(ProposalFault::Header(e.clone())),
         };
-        let block_epoch = epoch_of(params, header.height);
-        if !params.is_dev_chain() && block_epoch != round_epoch {
-            return Some(ProposalFault::Epoch {
-                height: header.height,
-                block_epoch,
-                round_epoch,
-            });
+        if let Some(fault) = epoch_fault(params, header, round_epoch) {
+            return Some(fault);
         }
         if let Some((parent, hash)) = &self.parent {
             let rules = ChainRules { chain_id, params };
@@ -306,20 +322,12 @@ impl ProposedBlock {
                 return Some(ProposalFault::Parent(e));
             }
         }
-        if self.transactions.len() as u64 > params.max_txs_per_block() {
-            return Some(ProposalFault::TooManyTransactions {
-                got: self.transactions.len(),
-                max: params.max_txs_per_block(),
-            });
+        if let Some(fault) = count_fault(params, self.transactions.len() as u64) {
+            return Some(fault);
         }
-        let max_tx_bytes = usize::try_from(params.max_tx_size_bytes).unwrap_or(usize::MAX);
         for (index, bytes) in self.transactions.iter().enumerate() {
-            let tx = match Transaction::decode_with_limit(bytes, max_tx_bytes) {
-                Ok(tx) => tx,
-                Err(error) => return Some(ProposalFault::TransactionDecode { index, error }),
-            };
-            if let Err(reason) = check_stateless(&tx, params, chain_id) {
-                return Some(ProposalFault::Transaction { index, reason });
+            if let Some(fault) = transaction_fault(params, chain_id, index as u64, bytes) {
+                return Some(fault);
             }
         }
         if let Some(votes) = &self.votes {
@@ -329,82 +337,313 @@ impl ProposedBlock {
         }
         None
     }
+
+    /// What evidence of `fault` (found by [`ProposedBlock::fault`]) shows of this block, with
+    /// `parent` (the parent header's bytes) when the fault needs it: one transaction and its
+    /// path for a fault of the transactions (the smallest, for too many of them), else the
+    /// block whole.
+    pub fn exhibit(&self, fault: &ProposalFault, parent: Option<&[u8]>) -> Exhibit {
+        let index = match fault {
+            ProposalFault::TransactionDecode { index, .. }
+            | ProposalFault::Transaction { index, .. } => usize::try_from(*index).ok(),
+            ProposalFault::TooManyTransactions { .. } => {
+                (0..self.transactions.len()).min_by_key(|&i| self.transactions[i].len())
+            }
+            _ => None,
+        };
+        let hashes: Vec<[u8; 32]> = self.transactions.iter().map(|t| keccak256(t).0).collect();
+        match index.and_then(|i| Some((i, prove(&hashes, i)?))) {
+            Some((i, path)) => Exhibit::Transaction {
+                header: self.header_bytes.clone(),
+                transaction: self.transactions[i].clone(),
+                path,
+            },
+            None => Exhibit::Block {
+                block: self.encode(),
+                parent: parent
+                    .filter(|_| matches!(fault, ProposalFault::Parent(_)))
+                    .map(<[u8]>::to_vec),
+            },
+        }
+    }
+
+    /// The block's canonical bytes, rebuilt from its committed parts (each already
+    /// canonical), without the beacon signature and dealer logs: no fault's business.
+    fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        cbor::write_array_head(&mut out, if self.votes.is_some() { 3 } else { 2 });
+        out.extend_from_slice(&self.header_bytes);
+        cbor::write_array_head(&mut out, self.transactions.len());
+        for t in &self.transactions {
+            out.extend_from_slice(t);
+        }
+        out.extend(self.votes.iter().flatten());
+        out
+    }
 }
 
-/// The evidence `submit_evidence` takes for participant `vote.signer`'s notarize of block
-/// `block` (canonical bytes, hash `payload`) in `round`'s epoch and views, with the parent's
-/// header bytes if the fault needs them. `None` if the signature bytes cannot be a
-/// signature.
+/// The block is not of the round's epoch (never on a dev chain: its one engine stays in epoch
+/// 0 for ever).
+fn epoch_fault(
+    params: &GenesisParams,
+    header: &BlockHeader,
+    round_epoch: u64,
+) -> Option<ProposalFault> {
+    let block_epoch = epoch_of(params, header.height);
+    (!params.is_dev_chain() && block_epoch != round_epoch).then_some(ProposalFault::Epoch {
+        height: header.height,
+        block_epoch,
+        round_epoch,
+    })
+}
+
+/// A block of `count` transactions holds more than a block can.
+fn count_fault(params: &GenesisParams, count: u64) -> Option<ProposalFault> {
+    (count > params.max_txs_per_block()).then(|| ProposalFault::TooManyTransactions {
+        got: count,
+        max: params.max_txs_per_block(),
+    })
+}
+
+/// Transaction `index` of a block, `bytes`, does not decode or fails the stateless checks.
+fn transaction_fault(
+    params: &GenesisParams,
+    chain_id: u64,
+    index: u64,
+    bytes: &[u8],
+) -> Option<ProposalFault> {
+    let max_tx_bytes = usize::try_from(params.max_tx_size_bytes).unwrap_or(usize::MAX);
+    match Transaction::decode_with_limit(bytes, max_tx_bytes) {
+        Err(error) => Some(ProposalFault::TransactionDecode { index, error }),
+        Ok(tx) => check_stateless(&tx, params, chain_id)
+            .err()
+            .map(|reason| ProposalFault::Transaction { index, reason }),
+    }
+}
+
+/// What an invalid-proposal evidence shows of the block (see the module docs for the two
+/// forms): made by [`ProposedBlock::exhibit`], turned into evidence by
+/// [`invalid_proposal_evidence`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exhibit {
+    /// The block whole, and the parent's header if the fault is against it.
+    Block {
+        /// The block's canonical bytes.
+        block: Vec<u8>,
+        /// The parent's header bytes.
+        parent: Option<Vec<u8>>,
+    },
+    /// The header and one transaction, with its path under the header's `tx_root`.
+    Transaction {
+        /// The header's canonical bytes.
+        header: Vec<u8>,
+        /// The transaction's bytes, as the header commits to them.
+        transaction: Vec<u8>,
+        /// Its position, the list's length and its siblings.
+        path: Inclusion,
+    },
+}
+
+impl Exhibit {
+    /// The bytes it adds to the evidence (the vote and framing aside): what decides whether
+    /// it fits in a transaction.
+    pub fn size(&self) -> usize {
+        match self {
+            Exhibit::Block { block, parent } => block.len() + parent.as_ref().map_or(0, Vec::len),
+            Exhibit::Transaction {
+                header,
+                transaction,
+                path,
+            } => header.len() + transaction.len() + 32 * path.siblings.len(),
+        }
+    }
+}
+
+/// The evidence `submit_evidence` takes for participant `vote.signer`'s notarize of the block
+/// whose header hash is `payload`, proposed in `round`'s epoch and views, showing `exhibit`.
+/// `None` if the signature bytes cannot be a signature.
 pub fn invalid_proposal_evidence(
     round: &VoteRecord,
     payload: &Hash32,
     vote: &Vote,
-    block: &[u8],
-    parent: Option<&[u8]>,
+    exhibit: &Exhibit,
 ) -> Option<Vec<u8>> {
-    let notarize = notarize(round, payload, vote.signer, &vote.signature)?;
-    let body = Value::Array(vec![
-        Value::Bytes(notarize.encode().to_vec()),
-        Value::Bytes(block.to_vec()),
-        parent.map_or(Value::Null, |p| Value::Bytes(p.to_vec())),
-    ]);
-    Some([vec![INVALID_PROPOSAL], cbor::encode(&body)].concat())
+    let notarize = Value::Bytes(
+        notarize(round, payload, vote.signer, &vote.signature)?
+            .encode()
+            .to_vec(),
+    );
+    let (tag, body) = match exhibit {
+        Exhibit::Block { block, parent } => (
+            INVALID_PROPOSAL,
+            vec![
+                notarize,
+                Value::Bytes(block.clone()),
+                parent.clone().map_or(Value::Null, Value::Bytes),
+            ],
+        ),
+        Exhibit::Transaction {
+            header,
+            transaction,
+            path,
+        } => (
+            INVALID_TRANSACTION,
+            vec![
+                notarize,
+                Value::Bytes(header.clone()),
+                Value::Uint(path.index),
+                Value::Uint(path.count),
+                Value::Array(
+                    path.siblings
+                        .iter()
+                        .map(|s| Value::Bytes(s.to_vec()))
+                        .collect(),
+                ),
+                Value::Bytes(transaction.clone()),
+            ],
+        ),
+    };
+    Some([vec![tag], cbor::encode(&Value::Array(body))].concat())
 }
 
-/// The parts of the evidence (after its tag).
+/// The evidence's vote, and what it shows (after its tag).
 struct Envelope {
     vote: Notarize<VoteScheme, sha256::Digest>,
-    block: Vec<u8>,
-    parent: Option<Vec<u8>>,
+    exhibit: Exhibit,
 }
 
 impl Envelope {
-    fn decode(body: &[u8]) -> Result<Envelope, StakingError> {
-        let shape = || refused("expected [notarize, block, parent header or null]");
+    fn decode(tag: u8, body: &[u8]) -> Result<Envelope, StakingError> {
+        let shape = || {
+            refused(if tag == INVALID_PROPOSAL {
+                "expected [notarize, block, parent header or null]"
+            } else {
+                "expected [notarize, header, index, count, [sibling…], transaction]"
+            })
+        };
         let Value::Array(items) = cbor::decode(body).map_err(|_| shape())? else {
             return Err(shape());
         };
-        let [Value::Bytes(vote), Value::Bytes(block), parent] =
-            <[Value; 3]>::try_from(items).map_err(|_| shape())?
-        else {
+        let mut items = items.into_iter();
+        let Some(Value::Bytes(vote)) = items.next() else {
             return Err(shape());
         };
-        let parent = match parent {
-            Value::Null => None,
-            Value::Bytes(p) => Some(p),
+        let rest: Vec<Value> = items.collect();
+        let exhibit = match (
+            tag,
+            <[Value; 2]>::try_from(rest.clone()),
+            <[Value; 5]>::try_from(rest),
+        ) {
+            (INVALID_PROPOSAL, Ok([Value::Bytes(block), parent]), _) => Exhibit::Block {
+                block,
+                parent: match parent {
+                    Value::Null => None,
+                    Value::Bytes(p) => Some(p),
+                    _ => return Err(shape()),
+                },
+            },
+            (
+                INVALID_TRANSACTION,
+                _,
+                Ok(
+                    [Value::Bytes(header), Value::Uint(index), Value::Uint(count), Value::Array(siblings), Value::Bytes(transaction)],
+                ),
+            ) => {
+                if siblings.len() > MAX_SIBLINGS {
+                    return Err(refused("a path has at most 64 siblings"));
+                }
+                let siblings = siblings
+                    .into_iter()
+                    .map(|s| match s {
+                        Value::Bytes(b) => <[u8; 32]>::try_from(b).map_err(|_| shape()),
+                        _ => Err(shape()),
+                    })
+                    .collect::<Result<_, _>>()?;
+                Exhibit::Transaction {
+                    header,
+                    transaction,
+                    path: Inclusion {
+                        index,
+                        count,
+                        siblings,
+                    },
+                }
+            }
             _ => return Err(shape()),
         };
         let vote = Notarize::decode(Copying(&vote[..])).map_err(|e| {
             StakingError::BadEvidence(format!("the notarize vote does not decode: {e}"))
         })?;
-        Ok(Envelope {
-            vote,
-            block,
-            parent,
-        })
+        Ok(Envelope { vote, exhibit })
     }
 }
 
-/// `submit_evidence` of an invalid proposal (`body` follows the tag): verify it (see the
-/// module docs), then jail the signer without slashing. Charged `validator_call_cycles` and
-/// one signature check before any work, one more per transaction of the block before any of
-/// them is checked, plus the set read.
-pub fn submit(call: &mut Call<'_>, body: &[u8]) -> Result<Value, CallError> {
+/// The first stateless fault a one-transaction exhibit shows of the block under `payload`,
+/// proposed in `round_epoch`: refused unless the header is the signed one and the transaction
+/// is at its place in the list the header's `tx_root` commits to.
+fn transaction_exhibit_fault(
+    params: &GenesisParams,
+    chain_id: u64,
+    round_epoch: u64,
+    payload: &Hash32,
+    (header, transaction, path): (&[u8], &[u8], &Inclusion),
+) -> Result<Option<ProposalFault>, StakingError> {
+    if keccak256(header) != *payload {
+        return Err(refused("the header hash is not the signed payload"));
+    }
+    let header = BlockHeader::decode(header).map_err(|e| {
+        StakingError::BadEvidence(format!(
+            "the header does not decode ({e}): show the block whole"
+        ))
+    })?;
+    if verify_inclusion(&header.tx_root.0, &keccak256(transaction).0, path).is_err() {
+        return Err(refused(
+            "the transaction is not at that index of the list the header's tx_root commits to",
+        ));
+    }
+    Ok(epoch_fault(params, &header, round_epoch)
+        .or_else(|| count_fault(params, path.count))
+        .or_else(|| transaction_fault(params, chain_id, path.index, transaction)))
+}
+
+/// `submit_evidence` of an invalid proposal, tag `tag` ([`INVALID_PROPOSAL`] or
+/// [`INVALID_TRANSACTION`]) then `body`: verify it (see the module docs), then jail the signer
+/// without slashing. Charged `validator_call_cycles` and one signature check before any work,
+/// then one more per transaction shown before any of them is checked, plus the set read.
+pub fn submit(call: &mut Call<'_>, tag: u8, body: &[u8]) -> Result<Value, CallError> {
     let p = call.params;
     call.charge(
         p.validator_call_cycles
             .saturating_add(p.verify_signature_cycles),
     )?;
-    let evidence = Envelope::decode(body)?;
+    let evidence = Envelope::decode(tag, body)?;
     let proposal = &evidence.vote.proposal;
     let payload = Hash32(proposal.payload.0);
-    let block = SplitBlock::split(&payload, &evidence.block, evidence.parent.as_deref())?;
-    call.charge(
-        p.verify_signature_cycles
-            .saturating_mul(block.transactions() as u64),
-    )?;
-    let block = block.committed()?;
     let (epoch, view) = (evidence.vote.epoch().get(), evidence.vote.view().get());
+    // The beacon's schedule never changes once recorded, so this block's state answers for
+    // the proposed block as its parent's would.
+    let beacon = crate::beacon::schedule(&mut *call.state, p, call.env.height)?;
+    let fault = match &evidence.exhibit {
+        Exhibit::Block { block, parent } => {
+            let block = SplitBlock::split(&payload, block, parent.as_deref())?;
+            call.charge(
+                p.verify_signature_cycles
+                    .saturating_mul(block.transactions() as u64),
+            )?;
+            block
+                .committed()?
+                .fault(p, call.env.chain_id, epoch, beacon.as_ref())
+        }
+        Exhibit::Transaction {
+            header,
+            transaction,
+            path,
+        } => {
+            call.charge(p.verify_signature_cycles)?;
+            let shown = (&header[..], &transaction[..], path);
+            transaction_exhibit_fault(p, call.env.chain_id, epoch, &payload, shown)?
+        }
+    };
     let signer = usize::from(evidence.vote.signer());
     let (offender, scheme) = voter(call, epoch, signer)?;
     if !evidence
@@ -422,12 +661,7 @@ pub fn submit(call: &mut Call<'_>, body: &[u8]) -> Result<Value, CallError> {
     {
         return Err(StakingError::AlreadyPunished.into());
     }
-    // The beacon's schedule never changes once recorded, so this block's state answers for
-    // the proposed block as its parent's would.
-    let beacon = crate::beacon::schedule(&mut *call.state, p, call.env.height)?;
-    let fault = block
-        .fault(p, call.env.chain_id, epoch, beacon.as_ref())
-        .ok_or(StakingError::ValidProposal)?;
+    let fault = fault.ok_or(StakingError::ValidProposal)?;
     call.write(&invalid_proposal_key(&offender, epoch, view), &[1])?;
     let fault = fault.to_string();
     let named = vec![(Value::Text("fault".into()), Value::Text(fault.clone()))];
