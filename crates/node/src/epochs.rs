@@ -32,26 +32,27 @@
 //!   validator is the set, and `dev_revert` may move the head back across a boundary, which
 //!   an engine cannot follow.
 //!
-//! - **Leaders** rotate through the set in an order shuffled by the epoch's seed (commonware's
-//!   `RoundRobin::shuffled`: members sorted by `sha256(seed ‖ index)`, then view by view).
-//!   The seed is the staking actor's, taken at the boundary from that block's randomness
-//!   (the threshold beacon's signature where the chain runs one), so the order is fixed
-//!   for every node by the committed state, and nobody can choose it or know it before that
-//!   signature is recovered, a few blocks before the boundary (a chain without a beacon
-//!   group falls back to the parent hash, which the previous proposer can grind). Within the
-//!   epoch it is public, as any rotation is; simplex's per-view random elector
-//!   needs its threshold-signature scheme for votes, and ours are attributable ed25519.
+//! - **Leaders** lead in proportion to their stake, in a schedule built from the set's powers
+//!   and the epoch's seed ([`crate::leaders`]: smooth weighted round robin, ties in an order
+//!   shuffled by the seed). The seed is the staking actor's, taken at the boundary from that
+//!   block's randomness (the threshold beacon's signature where the chain runs one), so the
+//!   schedule is fixed for every node by the committed state, and nobody can choose it or
+//!   know it before that signature is recovered, a few blocks before the boundary (a chain
+//!   without a beacon group falls back to the parent hash, which the previous proposer can
+//!   grind). Within the epoch it is public, as any schedule is; simplex's per-view random
+//!   elector needs its threshold-signature scheme for votes, and ours are attributable
+//!   ed25519.
 //!
 //! Voting is one vote per member, whatever its stake: simplex counts participants, not
-//! weight. Stake decides membership (the floor `minimum_validator_stake_wei`) and rewards; a
-//! stake-weighted quorum is not something commonware's simplex offers.
+//! weight. Stake decides membership (the floor `minimum_validator_stake_wei`), how often a
+//! member leads, and rewards; a stake-weighted quorum is not something commonware's simplex
+//! offers.
 
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
-use commonware_consensus::simplex::elector::RoundRobin;
 use commonware_consensus::simplex::{self, Engine, Floor, ForwardPolicy, SkipBudget, SkipPolicy};
 use commonware_consensus::types::{Epoch, ViewDelta};
 use commonware_cryptography::{ed25519, Signer};
@@ -67,6 +68,7 @@ use tokio::sync::Mutex;
 
 use crate::chain::Chain;
 use crate::consensus::{digest, Application, Runtime, Scheme};
+use crate::leaders::StakeWeighted;
 use crate::reader::Reader;
 
 /// The three consensus channels, split by epoch.
@@ -256,7 +258,12 @@ where
     /// Start epoch `epoch`'s engine on the set and floor `reader`'s committed state names.
     async fn enter(&mut self, reader: &Reader<E>, epoch: u64) -> Result<(), String> {
         let params = &reader.genesis.params;
-        let participants = participants(reader, epoch).await?;
+        let members = members(reader, epoch).await?;
+        let powers: Vec<_> = members
+            .iter()
+            .filter_map(|m| Some((ed25519_key(&m.keys.ed25519)?, m.power)))
+            .collect();
+        let participants = participants_of(epoch, members)?;
         let seed = staking::stored_epoch_seed(&reader.state, epoch)
             .await
             .map_err(|e| e.to_string())?
@@ -309,7 +316,7 @@ where
         };
         let cfg = simplex::Config {
             scheme,
-            elector: RoundRobin::<commonware_cryptography::Sha256>::shuffled(&seed.0),
+            elector: StakeWeighted::new(&seed.0, powers),
             blocker: self.settings.blocker.clone(),
             automaton: self.application.clone(),
             relay: self.application.clone(),
@@ -414,11 +421,18 @@ pub async fn participants<E: Runtime>(
     reader: &Reader<E>,
     epoch: u64,
 ) -> Result<Set<ed25519::PublicKey>, String> {
-    let set = staking::active_set(&reader.state, epoch)
+    participants_of(epoch, members(reader, epoch).await?)
+}
+
+/// Epoch `epoch`'s active set as `reader`'s committed state keeps it (keys and powers).
+async fn members<E: Runtime>(
+    reader: &Reader<E>,
+    epoch: u64,
+) -> Result<Vec<staking::SetMember>, String> {
+    staking::active_set(&reader.state, epoch)
         .await
         .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))?;
-    participants_of(epoch, set)
+        .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))
 }
 
 /// Epoch `epoch`'s participants from its active set (as [`participants`] reads it from the

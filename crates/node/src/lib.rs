@@ -19,6 +19,7 @@ pub mod epochs;
 pub mod explorer;
 pub mod genesis;
 pub mod gossip;
+pub mod leaders;
 pub mod limits;
 pub mod mempool;
 pub mod metrics;
