@@ -209,6 +209,15 @@ struct SimNode {
     _dir: tempfile::TempDir,
 }
 
+impl SimNode {
+    /// The reader of its last committed state (published once its chain opened).
+    async fn reader(&self) -> Arc<cowboy_node::reader::Reader<Ctx>> {
+        let readers = self.chain.lock().await.readers();
+        let reader = readers.borrow().clone();
+        reader.expect("a published reader")
+    }
+}
+
 /// Everything a validator is started with besides its channels and runtime context, owned,
 /// so that it can be started inside a task of its own ([`World::start_crashable`]).
 struct Launch {
@@ -664,14 +673,7 @@ async fn start_conflicter(world: &World, i: usize) {
 /// The finalized chain of `node`: (hash, state root, transactions) per height, after
 /// checking that its committed state is the one its head names.
 async fn finalized(node: &SimNode, seed: u64) -> Vec<([u8; 32], [u8; 32], usize)> {
-    let reader = node
-        .chain
-        .lock()
-        .await
-        .readers()
-        .borrow()
-        .clone()
-        .expect("a published reader");
+    let reader = node.reader().await;
     let root = reader.state.root().expect("state root");
     assert_eq!(
         root, reader.head.header.state_root.0,
@@ -696,14 +698,7 @@ async fn finalized(node: &SimNode, seed: u64) -> Vec<([u8; 32], [u8; 32], usize)
 
 /// How many of the transactions `sent` are not in `node`'s finalized chain.
 async fn unfinalized(node: &SimNode, sent: &[cowboy_types::Hash32]) -> usize {
-    let reader = node
-        .chain
-        .lock()
-        .await
-        .readers()
-        .borrow()
-        .clone()
-        .expect("a published reader");
+    let reader = node.reader().await;
     let mut missing = 0;
     for hash in sent {
         let found = reader
@@ -958,14 +953,7 @@ async fn punish_with_reported_evidence(
     let key = dev_account(0);
     let node = &honest[0];
     let nonce = {
-        let reader = node
-            .chain
-            .lock()
-            .await
-            .readers()
-            .borrow()
-            .clone()
-            .expect("a reader");
+        let reader = node.reader().await;
         reader.account(&key.address()).await.expect("account").nonce
     };
     let tx = staking_call(
@@ -998,14 +986,7 @@ async fn punish_with_reported_evidence(
         world.context.sleep(Duration::from_millis(50)).await;
     }
     for node in honest {
-        let reader = node
-            .chain
-            .lock()
-            .await
-            .readers()
-            .borrow()
-            .clone()
-            .expect("a reader");
+        let reader = node.reader().await;
         let (height, index) = reader
             .tx_location(&hash)
             .await
@@ -1151,14 +1132,7 @@ async fn check(
 /// ancestor `BEACON_LAG` below (exec's rule, run here on the node's stored chain) and its
 /// randomness is that signature's hash; the blocks up to the lag carry none.
 async fn check_beacon(world: &World, node: &SimNode, what: &str) {
-    let reader = node
-        .chain
-        .lock()
-        .await
-        .readers()
-        .borrow()
-        .clone()
-        .expect("a reader");
+    let reader = node.reader().await;
     let params = &world.genesis.params;
     // The schedule never changes once recorded: the head's state answers for every block.
     let schedule = beacon::committed_schedule(&reader.state, params)
@@ -1304,7 +1278,7 @@ fn epochs_run(seed: u64) {
             "seed {seed}: the validator cut off never got the transaction sent meanwhile"
         );
         // The fifth node is in the sets from epoch 1 on, and leads rounds there.
-        let reader = nodes[0].chain.lock().await.readers().borrow().clone().expect("a reader");
+        let reader = nodes[0].reader().await;
         for epoch in 0..=3 {
             let set = cowboy_exec::system::staking::active_set(&reader.state, epoch)
                 .await
@@ -1439,7 +1413,7 @@ fn reshare_run(seed: u64) {
             );
             world.context.sleep(Duration::from_millis(50)).await;
         }
-        let reader = nodes[1].chain.lock().await.readers().borrow().clone().expect("a reader");
+        let reader = nodes[1].reader().await;
         let (round, output) = cowboy_exec::reshare::committed_output(&reader.state)
             .await
             .expect("read the sharing")
@@ -1649,14 +1623,7 @@ fn genesis_generation_run(seed: u64, restart: Restart) {
         };
         wait_for_height(&world, &nodes, target, &what).await;
         assert_agree(&nodes, target, seed, &what).await;
-        let reader = nodes[0]
-            .chain
-            .lock()
-            .await
-            .readers()
-            .borrow()
-            .clone()
-            .expect("a reader");
+        let reader = nodes[0].reader().await;
         let schedule = beacon::committed_schedule(&reader.state, &world.genesis.params)
             .await
             .expect("state")
@@ -1754,14 +1721,7 @@ fn sim_leaders_follow_stake() {
             }
             wait_for_height(&world, &nodes, blocks, &format!("seed {seed}")).await;
             assert_agree(&nodes, blocks, seed, &format!("seed {seed}")).await;
-            let reader = nodes[0]
-                .chain
-                .lock()
-                .await
-                .readers()
-                .borrow()
-                .clone()
-                .expect("a reader");
+            let reader = nodes[0].reader().await;
             let mut led = vec![0u64; n];
             for h in 1..=blocks {
                 let block = reader
@@ -1833,14 +1793,7 @@ fn downtime_run(n: usize, seed: u64) {
 
         // Safety among the honest.
         assert_agree(&honest, target, seed, &format!("seed {seed}, n {n}")).await;
-        let reader = honest[0]
-            .chain
-            .lock()
-            .await
-            .readers()
-            .borrow()
-            .clone()
-            .expect("a reader");
+        let reader = honest[0].reader().await;
         let stake = world.genesis.params.minimum_validator_stake_wei;
         for i in 0..n {
             let record = cowboy_exec::system::staking::validator(&reader.state, &world.coinbase(i))
@@ -2193,14 +2146,7 @@ fn catch_up_run(seed: u64, across: bool) {
             if head < healed {
                 continue;
             }
-            let reader = nodes[away]
-                .chain
-                .lock()
-                .await
-                .readers()
-                .borrow()
-                .clone()
-                .expect("reader");
+            let reader = nodes[away].reader().await;
             let block = reader.block(head).await.expect("read").expect("final");
             let votes = block.votes.map(|r| r.votes).unwrap_or_default();
             if votes.iter().any(|v| v.signer == signer) {
@@ -2434,14 +2380,7 @@ impl<R: commonware_p2p::Receiver<PublicKey = Key>> commonware_p2p::Receiver for 
 
 /// Block hash and state root at each height `from..=upto` of `node`'s finalized chain.
 async fn chain_from(node: &SimNode, from: u64, upto: u64) -> Vec<([u8; 32], [u8; 32])> {
-    let reader = node
-        .chain
-        .lock()
-        .await
-        .readers()
-        .borrow()
-        .clone()
-        .expect("a published reader");
+    let reader = node.reader().await;
     let mut out = Vec::new();
     for h in from..=upto {
         let block = reader
@@ -2483,14 +2422,7 @@ async fn wait_for_vote(world: &World, node: &SimNode, signer: u32, above: u64, w
         if head <= above {
             continue;
         }
-        let reader = node
-            .chain
-            .lock()
-            .await
-            .readers()
-            .borrow()
-            .clone()
-            .expect("reader");
+        let reader = node.reader().await;
         let block = reader.block(head).await.expect("read").expect("final");
         let votes = block.votes.map(|r| r.votes).unwrap_or_default();
         if votes.iter().any(|v| v.signer == signer) {
@@ -2503,14 +2435,7 @@ async fn wait_for_vote(world: &World, node: &SimNode, signer: u32, above: u64, w
 /// snapshot's, no receipts of that block, no state at an older height (`BeforeSnapshot`).
 async fn assert_holds_nothing_below(node: &SimNode, base: u64, what: &str) {
     use cowboy_node::chain::ChainError;
-    let reader = node
-        .chain
-        .lock()
-        .await
-        .readers()
-        .borrow()
-        .clone()
-        .expect("reader");
+    let reader = node.reader().await;
     assert_eq!(reader.base, base, "{what}: the reader's snapshot base");
     match reader.block(base - 1).await {
         Err(ChainError::BeforeSnapshot { height, base: b }) => {
