@@ -894,8 +894,9 @@ impl<E: Runtime> Application<E> {
         else {
             return; // state-dependent
         };
-        // A fault of the transactions is shown by one of them and its path, whatever the
-        // block's size; any other by the block (with the parent's header if against it).
+        // A fault of the transactions is shown by one of them and its path, any other by the
+        // header (with the parent's header or the vote record if the fault needs it): small
+        // whatever the block's size.
         let exhibit = block.exhibit(&fault, parent.as_deref());
         if exhibit.size() as u64 > genesis.params.max_tx_size_bytes {
             let size = exhibit.size();

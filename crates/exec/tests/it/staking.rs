@@ -1188,11 +1188,35 @@ mod invalid_proposal {
             "the vote record does not decode",
         ));
 
-        for (what, block, payload, parent, named) in cases {
+        // Each case twice: the block whole, then as the node shows it (`exhibit`: the header
+        // with what the fault needs, or the bad transaction and its path).
+        let cases = cases
+            .into_iter()
+            .flat_map(|c| [(c.clone(), false), (c, true)]);
+        for ((what, block, payload, parent, named), shown) in cases {
             deterministic::Runner::default().start(|ctx| async move {
                 let mut h = chain(ctx).await;
                 let stake_before = get(&h.record(addr(1)).await.unwrap(), "stake").clone();
-                let proof = signed_by(1, 10, &payload, &block, parent.as_ref());
+                let proof = if shown {
+                    let params = h.chain.params.clone();
+                    let parent = parent.as_ref().map(BlockHeader::encode);
+                    let proposed = staking::SplitBlock::split(&payload, &block, parent.as_deref())
+                        .and_then(staking::SplitBlock::committed)
+                        .unwrap();
+                    let fault = proposed.fault(&params, CHAIN_ID, 0, None).unwrap();
+                    let exhibit = proposed.exhibit(&fault, parent.as_deref());
+                    let tag = if named.starts_with("transaction") {
+                        4
+                    } else {
+                        5
+                    };
+                    let proof = showing(1, 10, &payload, &exhibit);
+                    assert_eq!(proof[0], tag, "{what}: {exhibit:?}");
+                    proof
+                } else {
+                    signed_by(1, 10, &payload, &block, parent.as_ref())
+                };
+                let what = format!("{what} ({})", if shown { "shown" } else { "whole" });
                 let r = h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
                 let Value::Text(fault) = ret(&r) else {
                     panic!("{what}: {:?}", ret(&r))
@@ -1411,6 +1435,119 @@ mod invalid_proposal {
             let whole = signed_by(1, 10, &small.header.hash(), &small.encode(), None);
             let e = h.fails(2, 0, "submit_evidence", vec![bytes(&whole)]).await;
             assert!(e.starts_with("AlreadyPunished"), "{e}");
+        });
+    }
+
+    /// A block of 60 transfers too large to carry whole, whose header breaks the rule
+    /// against its parent, is shown by its header and the parent's; hostile header evidence
+    /// is refused by name and changes nothing.
+    #[test]
+    fn a_header_fault_is_shown_by_the_header_whatever_the_blocks_size() {
+        deterministic::Runner::default().start(|ctx| async move {
+            let mut h = chain(ctx).await;
+            h.chain.params.max_tx_size_bytes = 4_096;
+            let params = h.chain.params.clone();
+            let parent = parent_header(&params);
+            let mut block = valid_child(&params, &parent, (0..60).map(transfer).collect());
+            block.header.cycle_basefee += 1;
+            let (encoded, payload) = (block.encode(), block.header.hash());
+            assert!(encoded.len() as u64 > params.max_tx_size_bytes);
+            let parent_bytes = parent.encode();
+            let proposed = staking::SplitBlock::split(&payload, &encoded, Some(&parent_bytes))
+                .and_then(staking::SplitBlock::committed)
+                .unwrap();
+            let fault = proposed.fault(&params, CHAIN_ID, 0, None).unwrap();
+            let exhibit = proposed.exhibit(&fault, Some(&parent_bytes));
+            let header = block.header.encode();
+            assert_eq!(
+                exhibit,
+                Exhibit::Header {
+                    header: header.clone(),
+                    parent: Some(parent_bytes.clone()),
+                    votes: None,
+                }
+            );
+            let refused = |e: &str, class: &str, why: &str| {
+                assert!(e.starts_with(class) && e.contains(why), "{e}");
+            };
+            let with =
+                |header: &[u8], parent: Option<&[u8]>, votes: Option<&[u8]>| Exhibit::Header {
+                    header: header.to_vec(),
+                    parent: parent.map(<[u8]>::to_vec),
+                    votes: votes.map(<[u8]>::to_vec),
+                };
+            let mut other = parent.clone();
+            other.height = 4;
+            let valid = valid_child(&params, &parent, vec![transfer(0)]);
+            let cases: Vec<(Hash32, Exhibit, &str, &str)> = vec![
+                // The fault needs the parent: without it the header alone is no fault.
+                (payload, with(&header, None, None), "ValidProposal", "valid"),
+                (
+                    valid.header.hash(),
+                    with(&valid.header.encode(), Some(&parent_bytes), None),
+                    "ValidProposal",
+                    "valid",
+                ),
+                (
+                    payload,
+                    with(&valid.header.encode(), Some(&parent_bytes), None),
+                    "BadEvidence",
+                    "not the signed payload",
+                ),
+                (
+                    payload,
+                    with(&header, Some(&other.encode()), None),
+                    "BadEvidence",
+                    "not the block's parent_hash",
+                ),
+                (
+                    payload,
+                    with(
+                        &header,
+                        Some(&parent_bytes),
+                        Some(&cbor::encode(&Value::Uint(9))),
+                    ),
+                    "BadEvidence",
+                    "votes_root commits to",
+                ),
+            ];
+            for (signed, exhibit, class, why) in cases {
+                let proof = showing(1, 10, &signed, &exhibit);
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+                refused(&e, class, why);
+            }
+            let Value::Array(items) =
+                cbor::decode(&showing(1, 10, &payload, &exhibit)[1..]).unwrap()
+            else {
+                panic!("evidence is an array")
+            };
+            for body in [
+                items[..3].to_vec(),
+                [items.clone(), vec![Value::Null]].concat(),
+                vec![
+                    items[0].clone(),
+                    items[1].clone(),
+                    Value::Uint(1),
+                    Value::Null,
+                ],
+            ] {
+                let junk = [vec![5], cbor::encode(&Value::Array(body))].concat();
+                let e = h.fails(2, 0, "submit_evidence", vec![bytes(&junk)]).await;
+                refused(
+                    &e,
+                    "BadEvidence",
+                    "expected [notarize, header, parent header or null",
+                );
+            }
+            let v = h.read("validator", vec![bytes(&addr(1).0)]).await;
+            assert_eq!(status(&v), "active", "nothing above jailed anyone");
+
+            let proof = showing(1, 10, &payload, &exhibit);
+            assert!(proof.len() < 1_024, "{}", proof.len());
+            let r = h.ok(2, 0, "submit_evidence", vec![bytes(&proof)]).await;
+            assert_eq!(ret(&r), Value::Text(fault.to_string()));
+            let v = h.read("validator", vec![bytes(&addr(1).0)]).await;
+            assert_eq!(status(&v), "jailed");
         });
     }
 

@@ -105,8 +105,8 @@ enum Fault {
     Garbage,
     /// Validator 0 proposes blocks invalid without state, so its notarize is evidence that
     /// jails it: on even seeds they break the header rule against their parent (a basefee off
-    /// by one; the evidence carries the block), on odd seeds they end with an unsigned
-    /// transaction (the evidence carries that transaction and its path under `tx_root`).
+    /// by one; the evidence carries the header and the parent's), on odd seeds they end with
+    /// an unsigned transaction (the evidence carries it and its path under `tx_root`).
     InvalidProposer,
     /// `f` validators run the real node but never send a beacon partial signature.
     NoPartials,
@@ -938,10 +938,11 @@ async fn punish_with_reported_evidence(
         .unwrap_or_else(|| panic!("seed {seed}, n {n}: no evidence against {offender}"));
     if !slashed {
         // The invalid proposer's fault follows the seed's parity (`Fault::InvalidProposer`),
-        // and with it what the evidence shows: the block, or one transaction and its path.
-        use cowboy_exec::system::staking::{INVALID_PROPOSAL, INVALID_TRANSACTION};
+        // and with it what the evidence shows: the header and its parent's, or one transaction
+        // and its path.
+        use cowboy_exec::system::staking::{INVALID_HEADER, INVALID_TRANSACTION};
         let form = if seed.is_multiple_of(2) {
-            INVALID_PROPOSAL
+            INVALID_HEADER
         } else {
             INVALID_TRANSACTION
         };

@@ -3,18 +3,24 @@
 //!
 //! A validator that notarizes a proposal signs `(epoch, view, parent_view, payload)`, and the
 //! payload is the block's header hash; the leader's notarize is its proposal. The evidence
-//! comes in two forms, both one such vote in commonware's encoding first:
-//! - *the block* (tag [`INVALID_PROPOSAL`] of `submit_evidence`, then the canonical CBOR array
-//!   `[notarize, block, parent]`): the block's canonical bytes and, where the fault needs it,
-//!   the parent's header bytes (else null);
+//! comes in three forms, each one such vote in commonware's encoding first:
+//! - *the header* (tag [`INVALID_HEADER`] of `submit_evidence`, then `[notarize, header,
+//!   parent, votes]`): the header's bytes and, where the fault needs them, the parent's header
+//!   bytes and the vote record's (else null): a fault of the header or the record, shown
+//!   without the transactions;
 //! - *one transaction* (tag [`INVALID_TRANSACTION`], then `[notarize, header, index, count,
 //!   [sibling…], transaction]`): the header's bytes and one transaction's, with its Merkle path
-//!   under the header's `tx_root` (`cowboy_proof_verifier::inclusion`). It shows a bad
-//!   transaction, or more transactions than a block holds (the root seals the list's length),
-//!   in a block of any size, at the cost of one transaction: without it a leader could escape
-//!   by padding an invalid block past what one transaction can carry.
+//!   under the header's `tx_root` (`cowboy_proof_verifier::inclusion`): a bad transaction,
+//!   or more transactions than a block holds (the root seals the list's length);
+//! - *the block* (tag [`INVALID_PROPOSAL`], then `[notarize, block, parent]`): the block's
+//!   canonical bytes and the parent's header bytes if needed, any fault at once, for a block
+//!   that fits in a transaction.
 //!
-//! The chain accepts either when the vote verifies for its signer in that epoch's set (as
+//! With the first two, every fault below is provable in a block of any size at the cost of
+//! a header and at most one transaction: a leader cannot escape by padding an invalid block
+//! past what one transaction carries (what the node's evidence uses: `ProposedBlock::exhibit`).
+//!
+//! The chain accepts any of them when the vote verifies for its signer in that epoch's set (as
 //! double-sign evidence does) and the block is invalid *without state* ([`ProposalFault`]): its header
 //! does not decode; it is not of the round's epoch; it breaks the header rule against its
 //! parent (height, timestamp, randomness, basefees); it holds more transactions than a block
@@ -26,26 +32,26 @@
 //! equivocation is still slashed.
 //!
 //! **Only what the signature binds is evidence.** The vote signs the header hash alone, and
-//! the header binds the body only through `tx_root` and `votes_root`. So the body must be
-//! exactly the one the header commits to (else the evidence is refused: anyone can pair a
-//! valid header with another body), and a header whose roots commit to no body the evidence
-//! can show is *not* punishable: it cannot be told from a forged pairing. Nor is the outer
+//! the header binds the body only through `tx_root` and `votes_root`. So every part shown
+//! must be one the header commits to: the whole body exactly, a transaction by its path, a
+//! vote record by `votes_root`, a parent by `parent_hash` (else the evidence is refused:
+//! anyone can pair a valid header with another body), and a header whose roots commit to no
+//! body the evidence can show is *not* punishable: it cannot be told from a forged pairing. Nor is the outer
 //! framing (a re-encoding of a valid block): the block is parsed as strict canonical CBOR
 //! and each part re-encoded, so only committed bytes are judged.
 //!
 //! **Cost.** Everything is linear in the evidence's bytes, which the submitter pays for as
 //! calldata: one CBOR decode, a keccak of each part, at most one signature recovery per
 //! transaction (charged `verify_signature_cycles` each, with the vote's, as soon as the
-//! block is split into its parts and before any per-transaction work). The one-transaction
-//! form costs the vote's check and one recovery, charged up front, and at most
-//! [`MAX_SIBLINGS`] hashes for the path.
+//! block is split into its parts and before any per-transaction work). The header form
+//! costs the vote's check; the one-transaction form the vote's check and one recovery,
+//! charged up front, and at most [`MAX_SIBLINGS`] hashes for the path.
 //!
 //! **Not evidence** (state-dependent, or beyond one transaction): a wrong state root, a
 //! transaction that fails at its position (nonce, balance, lane room), an out-of-order block
 //! (the order needs every sender recovered; left for now), a vote record that does not verify
-//! against its set; a transaction larger than `max_tx_size_bytes`, which no transaction can
-//! carry (the node refuses such a block on arrival all the same); and a block over that size
-//! whose fault is in its header or vote record.
+//! against its set; and a transaction larger than `max_tx_size_bytes`, which no transaction
+//! can carry (the node refuses such a block on arrival all the same).
 
 use commonware_codec::{Copying, DecodeExt, Encode};
 use commonware_consensus::simplex::scheme::ed25519::Scheme as VoteScheme;
@@ -74,6 +80,10 @@ pub const INVALID_PROPOSAL: u8 = 3;
 /// `submit_evidence`'s tag for a notarize vote of an invalid block, shown by its header and
 /// one transaction with its path under the header's `tx_root` (see the module docs).
 pub const INVALID_TRANSACTION: u8 = 4;
+
+/// `submit_evidence`'s tag for a notarize vote of an invalid block, shown by its header and,
+/// where the fault needs them, its parent's header and its vote record (see the module docs).
+pub const INVALID_HEADER: u8 = 5;
 
 /// Why a proposed block is invalid, as far as the chain can check without state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,68 +233,34 @@ impl<'p> SplitBlock<'p> {
     pub fn committed(self) -> Result<ProposedBlock, StakingError> {
         let transactions: Vec<Vec<u8>> = self.transactions.iter().map(cbor::encode).collect();
         let votes = self.votes.as_ref().map(cbor::encode);
-        let header = match BlockHeader::decode(&self.header) {
-            Ok(h) => h,
-            Err(e) => {
-                if self.parent.is_some() {
-                    return Err(refused(
-                        "a parent is given for a header that names none (it does not decode)",
-                    ));
-                }
-                return Ok(ProposedBlock {
-                    header: Err(e),
-                    header_bytes: self.header,
-                    transactions,
-                    votes,
-                    parent: None,
-                });
+        let header = BlockHeader::decode(&self.header);
+        if let Ok(h) = &header {
+            let hashes: Vec<Hash32> = transactions.iter().map(|t| keccak256(t)).collect();
+            if cowboy_types::list_root(&hashes) != h.tx_root {
+                return Err(refused(
+                    "the transactions are not the ones the header's tx_root commits to",
+                ));
             }
-        };
-        let hashes: Vec<Hash32> = transactions.iter().map(|t| keccak256(t)).collect();
-        if cowboy_types::list_root(&hashes) != header.tx_root {
-            return Err(refused(
-                "the transactions are not the ones the header's tx_root commits to",
-            ));
-        }
-        match (&header.votes_root, &votes) {
-            (None, None) => {}
-            (Some(root), Some(v)) if keccak256(v) == *root => {}
-            _ => {
+            // The whole body is shown, so a record the header commits to must be in it.
+            if h.votes_root.is_some() && votes.is_none() {
                 return Err(refused(
                     "the vote record is not the one the header's votes_root commits to",
-                ))
+                ));
             }
         }
-        let parent = match self.parent {
-            None => None,
-            Some(bytes) => {
-                let hash = keccak256(bytes);
-                if hash != header.parent_hash {
-                    return Err(refused("the parent header is not the block's parent_hash"));
-                }
-                let p = BlockHeader::decode(bytes)
-                    .map_err(|e| StakingError::BadEvidence(format!("the parent header: {e}")))?;
-                Some((p, hash))
-            }
-        };
-        Ok(ProposedBlock {
-            header: Ok(header),
-            header_bytes: self.header,
-            transactions,
-            votes,
-            parent,
-        })
+        ProposedBlock::with_parts(self.header, header, transactions, votes, self.parent)
     }
 }
 
 /// A proposed block, split into the parts its header hash commits to (only
-/// [`SplitBlock::committed`] makes one, so every part is the proposer's).
+/// [`SplitBlock::committed`] and [`ProposedBlock::header_shown`] make one, so every part is
+/// the proposer's).
 #[derive(Debug, Clone)]
 pub struct ProposedBlock {
     header: Result<BlockHeader, DecodeError>,
     /// The header's canonical bytes (their hash is the signed payload).
     header_bytes: Vec<u8>,
-    /// Each transaction's canonical bytes.
+    /// Each transaction's canonical bytes (none when only the header is shown).
     transactions: Vec<Vec<u8>>,
     /// The vote record's canonical bytes.
     votes: Option<Vec<u8>>,
@@ -293,6 +269,79 @@ pub struct ProposedBlock {
 }
 
 impl ProposedBlock {
+    /// The header `header_bytes`, signed under `payload`, with the vote record and parent
+    /// header shown beside it if the fault needs them; its transactions are not shown (no
+    /// fault is found in them). Refused unless the header hashes to `payload`, the record is
+    /// the one `votes_root` commits to and the parent is the one `parent_hash` names.
+    pub fn header_shown(
+        payload: &Hash32,
+        header_bytes: Vec<u8>,
+        votes: Option<Vec<u8>>,
+        parent: Option<&[u8]>,
+    ) -> Result<ProposedBlock, StakingError> {
+        if keccak256(&header_bytes) != *payload {
+            return Err(refused("the header hash is not the signed payload"));
+        }
+        let header = BlockHeader::decode(&header_bytes);
+        ProposedBlock::with_parts(header_bytes, header, Vec::new(), votes, parent)
+    }
+
+    /// The block of `header` (decoded from `header_bytes`), `transactions`, and the vote
+    /// record and parent header if shown: refused unless the record is the one `votes_root`
+    /// commits to and the parent is the one `parent_hash` names (neither can be shown for a
+    /// header that does not decode: it names neither).
+    fn with_parts(
+        header_bytes: Vec<u8>,
+        header: Result<BlockHeader, DecodeError>,
+        transactions: Vec<Vec<u8>>,
+        votes: Option<Vec<u8>>,
+        parent: Option<&[u8]>,
+    ) -> Result<ProposedBlock, StakingError> {
+        let h = match header {
+            Ok(h) => h,
+            Err(e) => {
+                if parent.is_some() {
+                    return Err(refused(
+                        "a parent is given for a header that names none (it does not decode)",
+                    ));
+                }
+                return Ok(ProposedBlock {
+                    header: Err(e),
+                    header_bytes,
+                    transactions,
+                    votes,
+                    parent: None,
+                });
+            }
+        };
+        if let Some(v) = &votes {
+            if h.votes_root != Some(keccak256(v)) {
+                return Err(refused(
+                    "the vote record is not the one the header's votes_root commits to",
+                ));
+            }
+        }
+        let parent = match parent {
+            None => None,
+            Some(bytes) => {
+                let hash = keccak256(bytes);
+                if hash != h.parent_hash {
+                    return Err(refused("the parent header is not the block's parent_hash"));
+                }
+                let p = BlockHeader::decode(bytes)
+                    .map_err(|e| StakingError::BadEvidence(format!("the parent header: {e}")))?;
+                Some((p, hash))
+            }
+        };
+        Ok(ProposedBlock {
+            header: Ok(h),
+            header_bytes,
+            transactions,
+            votes,
+            parent,
+        })
+    }
+
     /// The first stateless fault of the block, proposed in a round of `round_epoch` on chain
     /// `chain_id` whose beacon is `beacon` (read from the parent's state or any later one:
     /// `crate::beacon::schedule`); `None` if it is valid as far as that can tell. On a dev
@@ -339,9 +388,10 @@ impl ProposedBlock {
     }
 
     /// What evidence of `fault` (found by [`ProposedBlock::fault`]) shows of this block, with
-    /// `parent` (the parent header's bytes) when the fault needs it: one transaction and its
-    /// path for a fault of the transactions (the smallest, for too many of them), else the
-    /// block whole.
+    /// `parent` (the parent header's bytes) when the fault is against it: one transaction and
+    /// its path for a fault of the transactions (the smallest, for too many of them), else
+    /// the header with what the fault needs beside it. Either is small whatever the block's
+    /// size.
     pub fn exhibit(&self, fault: &ProposalFault, parent: Option<&[u8]>) -> Exhibit {
         let index = match fault {
             ProposalFault::TransactionDecode { index, .. }
@@ -358,27 +408,17 @@ impl ProposedBlock {
                 transaction: self.transactions[i].clone(),
                 path,
             },
-            None => Exhibit::Block {
-                block: self.encode(),
+            None => Exhibit::Header {
+                header: self.header_bytes.clone(),
                 parent: parent
                     .filter(|_| matches!(fault, ProposalFault::Parent(_)))
                     .map(<[u8]>::to_vec),
+                votes: self
+                    .votes
+                    .clone()
+                    .filter(|_| matches!(fault, ProposalFault::Votes(_))),
             },
         }
-    }
-
-    /// The block's canonical bytes, rebuilt from its committed parts (each already
-    /// canonical), without the beacon signature and dealer logs: no fault's business.
-    fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        cbor::write_array_head(&mut out, if self.votes.is_some() { 3 } else { 2 });
-        out.extend_from_slice(&self.header_bytes);
-        cbor::write_array_head(&mut out, self.transactions.len());
-        for t in &self.transactions {
-            out.extend_from_slice(t);
-        }
-        out.extend(self.votes.iter().flatten());
-        out
     }
 }
 
@@ -433,6 +473,15 @@ pub enum Exhibit {
         /// The parent's header bytes.
         parent: Option<Vec<u8>>,
     },
+    /// The header, and the parent's header and the vote record where the fault needs them.
+    Header {
+        /// The header's canonical bytes.
+        header: Vec<u8>,
+        /// The parent's header bytes.
+        parent: Option<Vec<u8>>,
+        /// The vote record's bytes, as the header commits to them.
+        votes: Option<Vec<u8>>,
+    },
     /// The header and one transaction, with its path under the header's `tx_root`.
     Transaction {
         /// The header's canonical bytes.
@@ -450,6 +499,15 @@ impl Exhibit {
     pub fn size(&self) -> usize {
         match self {
             Exhibit::Block { block, parent } => block.len() + parent.as_ref().map_or(0, Vec::len),
+            Exhibit::Header {
+                header,
+                parent,
+                votes,
+            } => {
+                header.len()
+                    + parent.as_ref().map_or(0, Vec::len)
+                    + votes.as_ref().map_or(0, Vec::len)
+            }
             Exhibit::Transaction {
                 header,
                 transaction,
@@ -480,6 +538,19 @@ pub fn invalid_proposal_evidence(
                 notarize,
                 Value::Bytes(block.clone()),
                 parent.clone().map_or(Value::Null, Value::Bytes),
+            ],
+        ),
+        Exhibit::Header {
+            header,
+            parent,
+            votes,
+        } => (
+            INVALID_HEADER,
+            vec![
+                notarize,
+                Value::Bytes(header.clone()),
+                parent.clone().map_or(Value::Null, Value::Bytes),
+                votes.clone().map_or(Value::Null, Value::Bytes),
             ],
         ),
         Exhibit::Transaction {
@@ -515,58 +586,75 @@ struct Envelope {
 impl Envelope {
     fn decode(tag: u8, body: &[u8]) -> Result<Envelope, StakingError> {
         let shape = || {
-            refused(if tag == INVALID_PROPOSAL {
-                "expected [notarize, block, parent header or null]"
-            } else {
-                "expected [notarize, header, index, count, [sibling…], transaction]"
+            refused(match tag {
+                INVALID_PROPOSAL => "expected [notarize, block, parent header or null]",
+                INVALID_HEADER => {
+                    "expected [notarize, header, parent header or null, vote record or null]"
+                }
+                _ => "expected [notarize, header, index, count, [sibling…], transaction]",
             })
         };
         let Value::Array(items) = cbor::decode(body).map_err(|_| shape())? else {
             return Err(shape());
         };
+        let optional = |v: Value| match v {
+            Value::Null => Ok(None),
+            Value::Bytes(b) => Ok(Some(b)),
+            _ => Err(shape()),
+        };
         let mut items = items.into_iter();
         let Some(Value::Bytes(vote)) = items.next() else {
             return Err(shape());
         };
-        let rest: Vec<Value> = items.collect();
-        let exhibit = match (
-            tag,
-            <[Value; 2]>::try_from(rest.clone()),
-            <[Value; 5]>::try_from(rest),
-        ) {
-            (INVALID_PROPOSAL, Ok([Value::Bytes(block), parent]), _) => Exhibit::Block {
-                block,
-                parent: match parent {
-                    Value::Null => None,
-                    Value::Bytes(p) => Some(p),
-                    _ => return Err(shape()),
-                },
-            },
+        let exhibit = match (tag, items.as_slice()) {
+            (INVALID_PROPOSAL, [Value::Bytes(_), _]) => {
+                let (Some(Value::Bytes(block)), Some(parent)) = (items.next(), items.next()) else {
+                    return Err(shape());
+                };
+                let parent = optional(parent)?;
+                Exhibit::Block { block, parent }
+            }
+            (INVALID_HEADER, [Value::Bytes(_), _, _]) => {
+                let (Some(Value::Bytes(header)), Some(parent), Some(votes)) =
+                    (items.next(), items.next(), items.next())
+                else {
+                    return Err(shape());
+                };
+                let (parent, votes) = (optional(parent)?, optional(votes)?);
+                Exhibit::Header {
+                    header,
+                    parent,
+                    votes,
+                }
+            }
             (
                 INVALID_TRANSACTION,
-                _,
-                Ok(
-                    [Value::Bytes(header), Value::Uint(index), Value::Uint(count), Value::Array(siblings), Value::Bytes(transaction)],
-                ),
+                [Value::Bytes(_), Value::Uint(index), Value::Uint(count), Value::Array(siblings), Value::Bytes(_)],
             ) => {
                 if siblings.len() > MAX_SIBLINGS {
                     return Err(refused("a path has at most 64 siblings"));
                 }
                 let siblings = siblings
-                    .into_iter()
+                    .iter()
                     .map(|s| match s {
-                        Value::Bytes(b) => <[u8; 32]>::try_from(b).map_err(|_| shape()),
+                        Value::Bytes(b) => <[u8; 32]>::try_from(&b[..]).map_err(|_| shape()),
                         _ => Err(shape()),
                     })
                     .collect::<Result<_, _>>()?;
+                let path = Inclusion {
+                    index: *index,
+                    count: *count,
+                    siblings,
+                };
+                let (Some(Value::Bytes(header)), Some(Value::Bytes(transaction))) =
+                    (items.next(), items.nth(3))
+                else {
+                    return Err(shape());
+                };
                 Exhibit::Transaction {
                     header,
                     transaction,
-                    path: Inclusion {
-                        index,
-                        count,
-                        siblings,
-                    },
+                    path,
                 }
             }
             _ => return Err(shape()),
@@ -606,8 +694,8 @@ fn transaction_exhibit_fault(
         .or_else(|| transaction_fault(params, chain_id, path.index, transaction)))
 }
 
-/// `submit_evidence` of an invalid proposal, tag `tag` ([`INVALID_PROPOSAL`] or
-/// [`INVALID_TRANSACTION`]) then `body`: verify it (see the module docs), then jail the signer
+/// `submit_evidence` of an invalid proposal, tag `tag` ([`INVALID_PROPOSAL`],
+/// [`INVALID_TRANSACTION`] or [`INVALID_HEADER`]) then `body`: verify it (see the module docs), then jail the signer
 /// without slashing. Charged `validator_call_cycles` and one signature check before any work,
 /// then one more per transaction shown before any of them is checked, plus the set read.
 pub fn submit(call: &mut Call<'_>, tag: u8, body: &[u8]) -> Result<Value, CallError> {
@@ -632,6 +720,14 @@ pub fn submit(call: &mut Call<'_>, tag: u8, body: &[u8]) -> Result<Value, CallEr
             )?;
             block
                 .committed()?
+                .fault(p, call.env.chain_id, epoch, beacon.as_ref())
+        }
+        Exhibit::Header {
+            header,
+            parent,
+            votes,
+        } => {
+            ProposedBlock::header_shown(&payload, header.clone(), votes.clone(), parent.as_deref())?
                 .fault(p, call.env.chain_id, epoch, beacon.as_ref())
         }
         Exhibit::Transaction {

@@ -67,8 +67,8 @@ pub use self::epoch::{
 };
 pub use self::error::StakingError;
 pub use self::invalid_proposal::{
-    invalid_proposal_evidence, Exhibit, ProposalFault, ProposedBlock, SplitBlock, INVALID_PROPOSAL,
-    INVALID_TRANSACTION,
+    invalid_proposal_evidence, Exhibit, ProposalFault, ProposedBlock, SplitBlock, INVALID_HEADER,
+    INVALID_PROPOSAL, INVALID_TRANSACTION,
 };
 pub use self::record::{Keys, SetMember, Validator};
 pub use self::slashing::{

@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | double signing, proposer equivocation | jail + slash `double_sign_slash_bps` (1%) | [`submit_evidence`], by anyone |
 //! | downtime: > `downtime_max_missed_bps` of a `downtime_window_blocks` window | jail | the vote record every block may carry ([`super::downtime`]) |
-//! | an invalid block proposal (stateless faults only) | jail | [`submit_evidence`] with tag `3` (the block) or `4` (one transaction and its path), by anyone ([`super::invalid_proposal`]) |
+//! | an invalid block proposal (stateless faults only) | jail | [`submit_evidence`] with tag `3` (the block), `4` (one transaction and its path) or `5` (the header), by anyone ([`super::invalid_proposal`]) |
 //!
 //! A jailed validator stays in the current epoch's set (consensus cannot change its set
 //! mid-epoch) and is left out of every later one until it calls `unjail`, allowed
@@ -34,7 +34,7 @@ use cowboy_types::Address;
 use super::addr_value;
 use super::downtime::participants;
 use super::error::StakingError;
-use super::invalid_proposal::{INVALID_PROPOSAL, INVALID_TRANSACTION};
+use super::invalid_proposal::{INVALID_HEADER, INVALID_PROPOSAL, INVALID_TRANSACTION};
 use super::record::{load, load_set, punished_key, store};
 use crate::system::store::Store;
 use crate::system::{Call, CallError};
@@ -197,7 +197,9 @@ pub(super) fn accepted(
 /// `double_sign_slash_bps` and jail it. Charged `validator_call_cycles` and two signature
 /// checks before any work, plus the set read.
 pub fn submit_evidence(call: &mut Call<'_>, bytes: &[u8]) -> Result<Value, CallError> {
-    if let Some((&tag @ (INVALID_PROPOSAL | INVALID_TRANSACTION), body)) = bytes.split_first() {
+    if let Some((&tag @ (INVALID_PROPOSAL | INVALID_TRANSACTION | INVALID_HEADER), body)) =
+        bytes.split_first()
+    {
         return super::invalid_proposal::submit(call, tag, body);
     }
     let p = call.params;
