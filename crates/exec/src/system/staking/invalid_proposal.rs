@@ -401,8 +401,12 @@ impl ProposedBlock {
             }
             _ => None,
         };
-        let hashes: Vec<[u8; 32]> = self.transactions.iter().map(|t| keccak256(t).0).collect();
-        match index.and_then(|i| Some((i, prove(&hashes, i)?))) {
+        // Only a fault of the transactions needs their hashes (for the one path).
+        let path = |i: usize| {
+            let hashes: Vec<[u8; 32]> = self.transactions.iter().map(|t| keccak256(t).0).collect();
+            Some((i, prove(&hashes, i)?))
+        };
+        match index.and_then(path) {
             Some((i, path)) => Exhibit::Transaction {
                 header: self.header_bytes.clone(),
                 transaction: self.transactions[i].clone(),
