@@ -399,7 +399,7 @@ impl<E: Runtime> Task<E> {
                 return None;
             }
         };
-        let scheme = Scheme::verifier(namespace, participants);
+        let scheme = Scheme::verifier(namespace, participants.into());
         self.drop_stale();
         self.sync.ask(Message::WantTip { epoch, head });
         let deadline = context.current() + ANSWER_TIMEOUT;
@@ -701,11 +701,11 @@ mod tests {
             .take(signers)
             .map(|k| {
                 let scheme =
-                    Scheme::signer(namespace, participants.clone(), k.clone()).expect("member");
+                    Scheme::signer(namespace, participants.clone().into(), k.clone()).expect("member");
                 Finalize::sign(&scheme, proposal.clone()).expect("signs")
             })
             .collect();
-        let scheme = Scheme::verifier(namespace, participants);
+        let scheme = Scheme::verifier(namespace, participants.into());
         commonware_utils::iter::NonEmpty::try_new(votes.iter())
             .and_then(|votes| Finalization::from_finalizes(&scheme, votes, &Sequential).ok())
             .map(|f| f.encode().to_vec())
@@ -719,7 +719,7 @@ mod tests {
             ..GenesisParams::default()
         };
         let validators = keys(0..4);
-        let scheme = Scheme::verifier(b"ns", set(&validators));
+        let scheme = Scheme::verifier(b"ns", set(&validators).into());
         let mut rng = commonware_utils::rng::TestRng::new(1);
         let block = header(250, Hash32([1; 32]));
         let hash = block.hash();

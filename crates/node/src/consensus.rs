@@ -93,8 +93,11 @@ use crate::chain::{Chain, Verdict};
 use crate::metrics::Metrics;
 use crate::production::Production;
 
-/// The signing scheme of votes and certificates.
-pub type Scheme = commonware_consensus::simplex::scheme::ed25519::Scheme;
+/// The signing scheme of votes and certificates: members hold seats by stake ([`crate::seats`]).
+pub type Scheme = crate::seats::Seats;
+/// Votes as the members sign them, one index per member: what evidence and vote records
+/// carry and exec verifies.
+pub type MemberScheme = commonware_consensus::simplex::scheme::ed25519::Scheme;
 /// What consensus orders: a block header hash.
 pub type Digest = sha256::Digest;
 /// Runtime context of `cowboyd` (the tokio runtime).
@@ -966,8 +969,42 @@ impl<E: Runtime> Application<E> {
     }
 }
 
-impl<E: Runtime> Reporter for Application<E> {
+/// An epoch engine's reporter: its activity at seats, handed to the application as the
+/// members' ([`Scheme::member_activity`]).
+pub struct SeatReporter<E: Runtime> {
+    application: Application<E>,
+    seats: Scheme,
+}
+
+impl<E: Runtime> Clone for SeatReporter<E> {
+    fn clone(&self) -> Self {
+        SeatReporter {
+            application: self.application.clone(),
+            seats: self.seats.clone(),
+        }
+    }
+}
+
+impl<E: Runtime> SeatReporter<E> {
+    /// Report the activity of an engine voting with `seats` to `application`.
+    pub fn new(application: Application<E>, seats: Scheme) -> Self {
+        SeatReporter { application, seats }
+    }
+}
+
+impl<E: Runtime> Reporter for SeatReporter<E> {
     type Activity = Activity<Scheme, Digest>;
+
+    fn report(&mut self, activity: Self::Activity) -> Feedback {
+        match self.seats.member_activity(activity) {
+            Some(activity) => self.application.report(activity),
+            None => Feedback::Ok,
+        }
+    }
+}
+
+impl<E: Runtime> Reporter for Application<E> {
+    type Activity = Activity<MemberScheme, Digest>;
 
     fn report(&mut self, activity: Self::Activity) -> Feedback {
         use cowboy_exec::system::staking::{

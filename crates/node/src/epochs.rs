@@ -62,12 +62,14 @@ use commonware_parallel::Sequential;
 use commonware_runtime::buffer::paged::CacheRef;
 use commonware_runtime::Handle;
 use commonware_utils::ordered::Set;
-use commonware_utils::{NonZeroDuration, TryFromIterator};
+use commonware_utils::NonZeroDuration;
 use cowboy_exec::system::staking;
 use tokio::sync::Mutex;
 
 use crate::chain::Chain;
-use crate::consensus::{digest, Application, Runtime, Scheme};
+use crate::consensus::{digest, Application, Runtime, Scheme, SeatReporter};
+use crate::seat_net::{self, SeatBlocker};
+use crate::seats::Members;
 use crate::leaders::StakeWeighted;
 use crate::reader::Reader;
 
@@ -258,12 +260,7 @@ where
     /// Start epoch `epoch`'s engine on the set and floor `reader`'s committed state names.
     async fn enter(&mut self, reader: &Reader<E>, epoch: u64) -> Result<(), String> {
         let params = &reader.genesis.params;
-        let members = members(reader, epoch).await?;
-        let powers: Vec<_> = members
-            .iter()
-            .filter_map(|m| Some((ed25519_key(&m.keys.ed25519)?, m.power)))
-            .collect();
-        let participants = participants_of(epoch, members)?;
+        let members = participants(reader, epoch).await?;
         let seed = staking::stored_epoch_seed(&reader.state, epoch)
             .await
             .map_err(|e| e.to_string())?
@@ -276,51 +273,55 @@ where
             .ok_or_else(|| format!("block {floor_height} (epoch {epoch}'s floor) is missing"))?
             .header
             .hash();
+        let participants = members.keys().clone();
         self.track(reader, epoch, &participants).await;
 
         let me = self.settings.key.public_key();
         let member = !self.settings.full_node && participants.position(&me).is_some();
+        let powers: Vec<_> = members.powers().map(|(k, p)| (k.clone(), p)).collect();
         let scheme = if member {
             Scheme::signer(
                 &self.settings.namespace,
-                participants.clone(),
+                members.clone(),
                 self.settings.key.clone(),
             )
             .ok_or("validator key is not a participant")?
         } else {
-            Scheme::verifier(&self.settings.namespace, participants.clone())
+            Scheme::verifier(&self.settings.namespace, members.clone())
         };
         let subchannel = |e: commonware_p2p::utils::mux::Error| e.to_string();
-        let votes = self
+        let (vote_sender, vote_receiver) = self
             .channels
             .votes
             .register(epoch)
             .await
             .map_err(subchannel)?;
+        let votes = seat_net::votes(scheme.clone(), vote_sender, vote_receiver);
         let certificates = self
             .channels
             .certificates
             .register(epoch)
             .await
             .map_err(subchannel)?;
-        let resolver = self
+        let (request_sender, request_receiver) = self
             .channels
             .resolver
             .register(epoch)
             .await
             .map_err(subchannel)?;
+        let resolver = seat_net::requests(scheme.clone(), request_sender, request_receiver);
         let leader_timeout = self.settings.leader_timeout;
         let partition = match epoch {
             0 => format!("{}consensus", self.settings.partition_prefix),
             e => format!("{}consensus-{e}", self.settings.partition_prefix),
         };
         let cfg = simplex::Config {
-            scheme,
+            scheme: scheme.clone(),
             elector: StakeWeighted::new(&seed.0, powers),
-            blocker: self.settings.blocker.clone(),
+            blocker: SeatBlocker::new(self.settings.blocker.clone(), scheme.clone()),
             automaton: self.application.clone(),
             relay: self.application.clone(),
-            reporter: self.application.clone(),
+            reporter: SeatReporter::new(self.application.clone(), scheme.clone()),
             track_historical_votes: false,
             strategy: Sequential,
             partition,
@@ -350,6 +351,7 @@ where
         tracing::info!(
             epoch,
             members = participants.len(),
+            seats = commonware_cryptography::certificate::Scheme::participants(&scheme).len(),
             member,
             floor = %floor.to_hex(),
             "consensus engine started"
@@ -414,42 +416,31 @@ where
     }
 }
 
-/// Epoch `epoch`'s participants (the active set's ed25519 keys, in simplex's order) as kept
-/// in `reader`'s committed state: what its engine runs with and its certificates are checked
-/// against.
-pub async fn participants<E: Runtime>(
-    reader: &Reader<E>,
-    epoch: u64,
-) -> Result<Set<ed25519::PublicKey>, String> {
-    participants_of(epoch, members(reader, epoch).await?)
-}
-
-/// Epoch `epoch`'s active set as `reader`'s committed state keeps it (keys and powers).
-async fn members<E: Runtime>(
-    reader: &Reader<E>,
-    epoch: u64,
-) -> Result<Vec<staking::SetMember>, String> {
-    staking::active_set(&reader.state, epoch)
+/// Epoch `epoch`'s voters (the active set's ed25519 keys, in simplex's order, and powers) as
+/// kept in `reader`'s committed state: what its engine runs with and its certificates are
+/// checked against.
+pub async fn participants<E: Runtime>(reader: &Reader<E>, epoch: u64) -> Result<Members, String> {
+    let set = staking::active_set(&reader.state, epoch)
         .await
         .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))
+        .ok_or_else(|| format!("no active set is kept for epoch {epoch}"))?;
+    participants_of(epoch, set)
 }
 
-/// Epoch `epoch`'s participants from its active set (as [`participants`] reads it from the
-/// state, or as a peer proved it: `crate::snapshot_sync`): the members' ed25519 keys, in
-/// simplex's order. An empty set, a key that does not decode or one named twice is refused.
-pub fn participants_of(
-    epoch: u64,
-    set: Vec<staking::SetMember>,
-) -> Result<Set<ed25519::PublicKey>, String> {
+/// Epoch `epoch`'s voters from its active set (as [`participants`] reads it from the state,
+/// or as a peer proved it: `crate::snapshot_sync`): the members' ed25519 keys, in simplex's
+/// order, with their powers. An empty set, a key that does not decode or one named twice is
+/// refused.
+pub fn participants_of(epoch: u64, set: Vec<staking::SetMember>) -> Result<Members, String> {
     if set.is_empty() {
         return Err(format!("no active set is kept for epoch {epoch}"));
     }
-    let keys = set.iter().map(|m| ed25519_key(&m.keys.ed25519));
-    Set::try_from_iter(keys.collect::<Option<Vec<_>>>().ok_or(
-        "an active set member's ed25519 key does not decode (the staking actor checks it)",
-    )?)
-    .map_err(|_| format!("epoch {epoch}'s set names a key twice"))
+    let members = set
+        .iter()
+        .map(|m| Some((ed25519_key(&m.keys.ed25519)?, m.power)))
+        .collect::<Option<Vec<_>>>()
+        .ok_or("an active set member's ed25519 key does not decode (the staking actor checks it)")?;
+    Members::new(members).ok_or_else(|| format!("epoch {epoch}'s set names a key twice"))
 }
 
 /// An ed25519 public key from its 32 bytes.

@@ -81,17 +81,25 @@ impl<S: Scheme<PublicKey = ed25519::PublicKey>> Config<S> for StakeWeighted {
     /// one: `epochs::participants_of` refuses it).
     fn build(self, participants: &Set<ed25519::PublicKey>) -> Leaders<S> {
         assert!(!participants.is_empty(), "no participants");
-        // A participant the set names without a power cannot be (both come from one active
-        // set); it would lead never rather than stop the engine.
-        let powers: Vec<u128> = participants
+        // The members lead, at their own seats; a member's derived seats (`crate::seats`)
+        // have no power here and never lead. A set with no powers at all (never built) would
+        // lead at its first participant rather than stop the engine.
+        let members: Vec<(usize, u128)> = participants
             .iter()
-            .map(|key| self.power.get(key).copied().unwrap_or(0))
+            .enumerate()
+            .filter_map(|(i, key)| Some((i, *self.power.get(key)?)))
             .collect();
-        let order = shuffled(&self.seed, participants.len());
-        let leaders = schedule(&powers, &order)
+        let powers: Vec<u128> = members.iter().map(|(_, p)| *p).collect();
+        let order = shuffled(&self.seed, members.len());
+        let leaders: Vec<Participant> = schedule(&powers, &order)
             .into_iter()
-            .map(Participant::from_usize)
+            .filter_map(|m| members.get(m).map(|(i, _)| Participant::from_usize(*i)))
             .collect();
+        let leaders = if leaders.is_empty() {
+            vec![Participant::new(0)]
+        } else {
+            leaders
+        };
         Leaders {
             leaders,
             _scheme: PhantomData,

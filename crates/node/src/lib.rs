@@ -7,6 +7,7 @@
 //! [`snapshot_sync`] one more than an epoch behind from a state snapshot; [`dev`] holds the `dev_*` controls of a `--dev`
 //! node; [`devnet`] is `cowboyd devnet`; [`explorer`] serves the block explorer on the RPC port.
 //! [`reshare_task`] runs the beacon's reshare rounds ([`reshare`]) and switches its sharing.
+//! Votes weigh by stake through [`seats`] (the vote scheme) and [`seat_net`] (its channels).
 //! [`node::run`] wires them together; `src/main.rs` is the command line.
 
 pub mod beacon;
@@ -29,6 +30,8 @@ pub mod reader;
 pub mod reshare;
 pub mod reshare_task;
 pub mod rpc;
+pub mod seat_net;
+pub mod seats;
 pub mod snapshot_sync;
 pub mod sync;
 pub mod trace;

@@ -99,8 +99,6 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use commonware_codec::Encode;
-use commonware_cryptography::ed25519;
-use commonware_utils::ordered::Set;
 use cowboy_exec::system::staking;
 use cowboy_state::{
     Committed, FetchConfig, SnapshotError, SnapshotRequest, SnapshotSource, SnapshotTarget, StateDb,
@@ -468,7 +466,7 @@ pub struct Verified {
     /// The certificate, as received (kept, to serve it on).
     pub certificate: Vec<u8>,
     /// Epoch `epoch + 1`'s participants.
-    pub next: Set<ed25519::PublicKey>,
+    pub next: crate::seats::Members,
 }
 
 impl Verified {
@@ -696,7 +694,7 @@ pub async fn catch_up<E: Runtime>(
 
     // The walk: one verified boundary per epoch, the newest kept, with the set that checks
     // it (to ask other peers for the same boundary).
-    let mut newest: Option<(Verified, Peer, Set<ed25519::PublicKey>)> = None;
+    let mut newest: Option<(Verified, Peer, crate::seats::Members)> = None;
     let mut hint = first;
     let mut epoch = first;
     while epoch <= hint {
@@ -1091,6 +1089,8 @@ mod tests {
     use commonware_cryptography::Signer as _;
     use commonware_parallel::Sequential;
     use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
+    use commonware_cryptography::ed25519;
+    use commonware_utils::ordered::Set;
     use commonware_utils::TryFromIterator as _;
     use cowboy_exec::BlockState;
     use cowboy_state::StateConfig;
@@ -1116,11 +1116,11 @@ mod tests {
         let votes: Vec<Finalize<Scheme, Digest>> = keys
             .iter()
             .map(|k| {
-                let scheme = Scheme::signer(NS, participants.clone(), k.clone()).expect("member");
+                let scheme = Scheme::signer(NS, participants.clone().into(), k.clone()).expect("member");
                 Finalize::sign(&scheme, proposal.clone()).expect("signs")
             })
             .collect();
-        let scheme = Scheme::verifier(NS, participants);
+        let scheme = Scheme::verifier(NS, participants.into());
         let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter()).expect("votes");
         Finalization::from_finalizes(&scheme, votes, &Sequential)
             .expect("assembles")
@@ -1312,13 +1312,13 @@ mod tests {
         deterministic::Runner::default().start(|mut context| async move {
             let (params, record) = boundary(context.child("state")).await;
             let validators = keys(0..4);
-            let scheme = Scheme::verifier(NS, set(&validators));
+            let scheme = Scheme::verifier(NS, set(&validators).into());
             let hash = record.header.hash();
             let good = certify(&validators, 0, hash);
             let bytes = record.encode();
             let verified = check_epoch(&mut context, &scheme, &params, 0, &good, &bytes)
                 .expect("a genuine boundary");
-            assert_eq!(verified.next, set(&validators), "epoch 1's set, proven");
+            assert_eq!(verified.next.keys(), &set(&validators), "epoch 1's set, proven");
             assert_eq!(verified.target().height, Some(1));
 
             let with = |f: &dyn Fn(&mut Boundary)| {
@@ -1405,7 +1405,7 @@ mod tests {
         deterministic::Runner::default().start(|mut context| async move {
             let (params, record) = boundary(context.child("state")).await;
             let good = certify(&keys(0..4), 0, record.header.hash());
-            let smaller = Scheme::verifier(NS, set(&keys(0..3)));
+            let smaller = Scheme::verifier(NS, set(&keys(0..3)).into());
             assert_eq!(
                 check_epoch(&mut context, &smaller, &params, 1, &good, &record.encode())
                     .map(|v| v.epoch),

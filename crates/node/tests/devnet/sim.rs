@@ -662,7 +662,8 @@ async fn start_conflicter(world: &World, i: usize) {
     let network = handle.register(0).await.expect("epoch 0's subchannel");
     let namespace = cowboy_exec::system::staking::consensus_namespace(world.genesis.chain_id);
     let participants = Set::try_from_iter(world.keys.iter().cloned()).expect("distinct keys");
-    let scheme = Scheme::signer(&namespace, participants, validator_key(i)).expect("a participant");
+    let scheme =
+        Scheme::signer(&namespace, participants.into(), validator_key(i)).expect("a participant");
     conflicter::Conflicter::<_, _, Sha256>::new(
         world.context.child("conflicter"),
         conflicter::Config { scheme },
@@ -1937,11 +1938,11 @@ fn forge(
     let votes: Vec<Finalize<Scheme, _>> = strangers
         .iter()
         .map(|k| {
-            let s = Scheme::signer(namespace, set.clone(), k.clone()).expect("member");
+            let s = Scheme::signer(namespace, set.clone().into(), k.clone()).expect("member");
             Finalize::sign(&s, proposal.clone()).expect("sign")
         })
         .collect();
-    let verifier = Scheme::verifier(namespace, set);
+    let verifier = Scheme::verifier(namespace, set.into());
     let votes = commonware_utils::iter::NonEmpty::try_new(votes.iter()).expect("four votes");
     let forged = Finalization::from_finalizes(&verifier, votes, &commonware_parallel::Sequential)
         .expect("assemble");

@@ -11,8 +11,8 @@
 //!
 //! **Checked by every validator** ([`check_votes`], before anything runs): signers strictly
 //! increasing (one vote per member: a duplicate is refused) and inside the set of the
-//! grandparent's epoch (as simplex numbers it: keys in ascending order), at least a quorum of
-//! it (what the notarization itself proved), then every signature, with commonware's own
+//! grandparent's epoch (as simplex numbers it: keys in ascending order), holding at least a quorum
+//! of its seats (what the notarization itself proved: votes weigh by stake, [`super::seats`]), then every signature, with commonware's own
 //! `Notarize` verification under the chain's consensus namespace, so a record holds exactly
 //! votes a validator's engine accepts. The structure is checked before any signature; the
 //! signature work of a block is at most one check per member of the set. A failure makes the
@@ -45,8 +45,8 @@ use commonware_consensus::simplex::types::{Notarize, Proposal};
 use commonware_consensus::types::{Epoch, Round, View};
 use commonware_cryptography::certificate::Attestation;
 use commonware_cryptography::{ed25519, sha256};
-use commonware_utils::ordered::{Quorum, Set};
-use commonware_utils::{N3f1, Participant, TryFromIterator};
+use commonware_utils::ordered::Set;
+use commonware_utils::{Participant, TryFromIterator};
 use cowboy_types::cbor::Value;
 use cowboy_types::genesis::GenesisParams;
 use cowboy_types::system::STAKING;
@@ -54,6 +54,7 @@ use cowboy_types::{Address, Event, Hash32, VoteRecord};
 
 use super::epoch::epoch_of;
 use super::record::{corrupt, load, load_set, missed_key, SetMember};
+use super::seats::{seat_quorum, seats, total_seats};
 use super::slashing::{consensus_namespace, fixed_rng, jail};
 use crate::state::{SResult, StateFailure};
 use crate::system::store::{get_value, put_value, Raw};
@@ -92,12 +93,12 @@ pub enum VotesError {
         /// The set's size.
         members: usize,
     },
-    /// Fewer votes than a quorum of the set.
+    /// Votes holding fewer seats than a quorum of the set's (`staking::seats`).
     BelowQuorum {
-        /// Votes in the record.
-        got: usize,
-        /// The quorum.
-        need: u32,
+        /// Seats of the record's signers.
+        got: u64,
+        /// The quorum, in seats.
+        need: u64,
     },
     /// A signature does not verify for its signer over the voted proposal.
     BadSignature {
@@ -122,7 +123,7 @@ impl std::fmt::Display for VotesError {
                 write!(f, "signer {signer} is outside the set of {members}")
             }
             VotesError::BelowQuorum { got, need } => {
-                write!(f, "{got} votes, fewer than the quorum of {need}")
+                write!(f, "votes holding {got} seats, fewer than the quorum of {need}")
             }
             VotesError::BadSignature { signer } => write!(
                 f,
@@ -159,6 +160,18 @@ impl CheckedVotes {
 pub(super) struct Participants {
     pub keys: Set<ed25519::PublicKey>,
     pub addresses: Vec<Address>,
+    /// Each participant's seats (its voting power, [`super::seats`]).
+    pub seats: Vec<u32>,
+}
+
+impl Participants {
+    /// The seats of `signers` (valid, distinct participant indexes) and the quorum of seats.
+    fn seats_of(&self, signers: impl Iterator<Item = u32>) -> (u64, u64) {
+        let got = signers
+            .map(|s| u64::from(self.seats.get(s as usize).copied().unwrap_or(0)))
+            .sum();
+        (got, seat_quorum(total_seats(&self.seats)))
+    }
 }
 
 /// The participants of a stored set (ordered by address) in simplex's order.
@@ -167,15 +180,20 @@ pub(super) fn participants(members: &[SetMember]) -> Result<Participants, CallEr
         .iter()
         .map(|m| {
             ed25519::PublicKey::decode(Copying(&m.keys.ed25519[..]))
-                .map(|k| (k, m.address))
+                .map(|k| (k, m.address, m.power))
                 .map_err(|_| corrupt("set key"))
         })
         .collect::<Result<Vec<_>, _>>()?;
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    let addresses = keyed.iter().map(|(_, a)| *a).collect();
-    let keys =
-        Set::try_from_iter(keyed.into_iter().map(|(k, _)| k)).map_err(|_| corrupt("set key"))?;
-    Ok(Participants { keys, addresses })
+    let addresses = keyed.iter().map(|(_, a, _)| *a).collect();
+    let powers: Vec<u128> = keyed.iter().map(|(_, _, p)| *p).collect();
+    let keys = Set::try_from_iter(keyed.into_iter().map(|(k, _, _)| k))
+        .map_err(|_| corrupt("set key"))?;
+    Ok(Participants {
+        keys,
+        addresses,
+        seats: seats(&powers),
+    })
 }
 
 fn state_failure(e: CallError) -> StateFailure {
@@ -274,12 +292,9 @@ pub fn check_votes(
         }
         previous = Some(vote.signer);
     }
-    let need = set.keys.quorum::<N3f1>();
-    if record.votes.len() < need as usize {
-        return Ok(Err(VotesError::BelowQuorum {
-            got: record.votes.len(),
-            need,
-        }));
+    let (got, need) = set.seats_of(record.votes.iter().map(|v| v.signer));
+    if got < need {
+        return Ok(Err(VotesError::BelowQuorum { got, need }));
     }
     let scheme = VoteScheme::verifier(&consensus_namespace(chain_id), set.keys);
     for vote in &record.votes {
@@ -312,20 +327,23 @@ pub fn select_votes(
         return Ok(None);
     };
     let members = set.addresses.len();
-    let need = set.keys.quorum::<N3f1>() as usize;
     candidate.votes.sort_by_key(|v| v.signer);
     candidate.votes.dedup_by_key(|v| v.signer);
     candidate.votes.retain(|v| (v.signer as usize) < members);
-    if candidate.votes.len() < need {
+    let quorate = |record: &VoteRecord| {
+        let (got, need) = set.seats_of(record.votes.iter().map(|v| v.signer));
+        got >= need
+    };
+    if !quorate(&candidate) {
         return Ok(None);
     }
-    let scheme = VoteScheme::verifier(&consensus_namespace(chain_id), set.keys);
+    let scheme = VoteScheme::verifier(&consensus_namespace(chain_id), set.keys.clone());
     let votes = std::mem::take(&mut candidate.votes);
     candidate.votes = votes
         .into_iter()
         .filter(|v| verifies(&scheme, &candidate, target, v.signer, &v.signature))
         .collect();
-    if candidate.votes.len() < need {
+    if !quorate(&candidate) {
         return Ok(None);
     }
     let checked = absent(target_height, set.addresses, &candidate);

@@ -45,6 +45,7 @@ pub(crate) use epoch::raw;
 mod error;
 mod invalid_proposal;
 mod record;
+pub mod seats;
 mod slashing;
 
 use commonware_codec::{Copying, DecodeExt, Encode};
