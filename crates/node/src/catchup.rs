@@ -700,8 +700,8 @@ mod tests {
             .iter()
             .take(signers)
             .map(|k| {
-                let scheme =
-                    Scheme::signer(namespace, participants.clone().into(), k.clone()).expect("member");
+                let scheme = Scheme::signer(namespace, participants.clone().into(), k.clone())
+                    .expect("member");
                 Finalize::sign(&scheme, proposal.clone()).expect("signs")
             })
             .collect();

@@ -43,10 +43,9 @@
 //!   elector needs its threshold-signature scheme for votes, and ours are attributable
 //!   ed25519.
 //!
-//! Voting is one vote per member, whatever its stake: simplex counts participants, not
-//! weight. Stake decides membership (the floor `minimum_validator_stake_wei`), how often a
-//! member leads, and rewards; a stake-weighted quorum is not something commonware's simplex
-//! offers.
+//! - **Votes weigh by stake**: the engine's participants are the set's *seats*
+//!   ([`crate::seats`]), each member holding as many as its stake buys, and its channels,
+//!   blocker and reporter are wrapped to match ([`crate::seat_net`], `SeatReporter`).
 
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
@@ -68,10 +67,10 @@ use tokio::sync::Mutex;
 
 use crate::chain::Chain;
 use crate::consensus::{digest, Application, Runtime, Scheme, SeatReporter};
-use crate::seat_net::{self, SeatBlocker};
-use crate::seats::Members;
 use crate::leaders::StakeWeighted;
 use crate::reader::Reader;
+use crate::seat_net::{self, SeatBlocker};
+use crate::seats::Members;
 
 /// The three consensus channels, split by epoch.
 pub struct Channels<S: Sender> {
@@ -439,7 +438,9 @@ pub fn participants_of(epoch: u64, set: Vec<staking::SetMember>) -> Result<Membe
         .iter()
         .map(|m| Some((ed25519_key(&m.keys.ed25519)?, m.power)))
         .collect::<Option<Vec<_>>>()
-        .ok_or("an active set member's ed25519 key does not decode (the staking actor checks it)")?;
+        .ok_or(
+            "an active set member's ed25519 key does not decode (the staking actor checks it)",
+        )?;
     Members::new(members).ok_or_else(|| format!("epoch {epoch}'s set names a key twice"))
 }
 

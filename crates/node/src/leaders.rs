@@ -34,10 +34,10 @@
 //! "Leader election"). Rotation is by view: a view that times out without a block can leave
 //! one member proposing two consecutive blocks.
 //!
-//! **What it does not change.** Votes still count one per member: simplex's quorum is
-//! `2f + 1` participants, as the whitepaper's consensus flow states it (see the node README,
-//! "Consensus follows the staked set"). Leading in proportion to stake gives a member the
-//! share of proposals, and so of tips, that its stake pays for.
+//! **Seats.** Votes weigh by stake through seats (`crate::seats`): a member's derived seats
+//! are participants with no power here, and never lead; each member leads at its own seat.
+//! Leading in proportion to stake gives a member the share of proposals, and so of tips,
+//! that its stake pays for.
 //!
 //! Every node builds the same schedule from its committed state (integer arithmetic, no
 //! iteration over hashed collections), as simplex requires of an elector: a node that

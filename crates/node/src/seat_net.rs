@@ -28,15 +28,15 @@ use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use commonware_actor::{Feedback, Unreliable};
 use commonware_codec::{Copying, DecodeExt, Encode};
 use commonware_consensus::simplex::types::Vote;
 use commonware_cryptography::certificate::Attestation;
 use commonware_cryptography::ed25519::PublicKey;
 use commonware_p2p::{
-    Blocker, BlockedSubscription, CheckedSender, LimitedSender, Message, Receiver, Recipients,
+    BlockedSubscription, Blocker, CheckedSender, LimitedSender, Message, Receiver, Recipients,
 };
 use commonware_runtime::{IoBuf, IoBufs};
-use commonware_actor::{Feedback, Unreliable};
 use commonware_utils::Participant;
 use tokio::sync::mpsc;
 
@@ -44,7 +44,10 @@ use crate::consensus::Digest;
 use crate::seats::Seats;
 
 /// Copies of `vote` at each of `seats` (seat, its key), with the vote's own signature.
-fn copies(vote: &Vote<Seats, Digest>, seats: &[(Participant, PublicKey)]) -> Vec<Message<PublicKey>> {
+fn copies(
+    vote: &Vote<Seats, Digest>,
+    seats: &[(Participant, PublicKey)],
+) -> Vec<Message<PublicKey>> {
     seats
         .iter()
         .map(|(seat, key)| {
@@ -184,7 +187,10 @@ impl<R: Receiver<PublicKey = PublicKey>> VoteReceiver<R> {
     /// `message` from `sender` and its copies at the sender's derived seats.
     fn expand(&mut self, sender: PublicKey, message: IoBuf) -> Message<PublicKey> {
         let seat = self.seats.seat_of(&sender);
-        if let (Some(seat), Ok(vote)) = (seat, Vote::<Seats, Digest>::decode(Copying(message.as_ref()))) {
+        if let (Some(seat), Ok(vote)) = (
+            seat,
+            Vote::<Seats, Digest>::decode(Copying(message.as_ref())),
+        ) {
             if signer(&vote) == seat {
                 let derived = self.seats.derived_seats(seat);
                 self.queue.extend(copies(&vote, &derived));
@@ -254,7 +260,11 @@ fn id_and_kind(message: &[u8]) -> Option<(u64, u8)> {
 }
 
 /// Wrap an engine's certificate-request channel (see the module docs).
-pub fn requests<S, R>(seats: Seats, sender: S, receiver: R) -> (RequestSender<S>, RequestReceiver<R>)
+pub fn requests<S, R>(
+    seats: Seats,
+    sender: S,
+    receiver: R,
+) -> (RequestSender<S>, RequestReceiver<R>)
 where
     S: LimitedSender<PublicKey = PublicKey>,
     R: Receiver<PublicKey = PublicKey>,
@@ -289,7 +299,12 @@ impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for RequestSender<S>
         &mut self,
         recipients: Recipients<PublicKey>,
     ) -> Result<Self::Checked<'_>, SystemTime> {
-        let member = |k: &PublicKey| self.seats.holder_key(k).cloned().unwrap_or_else(|| k.clone());
+        let member = |k: &PublicKey| {
+            self.seats
+                .holder_key(k)
+                .cloned()
+                .unwrap_or_else(|| k.clone())
+        };
         let (asked_for, mapped): (Vec<(PublicKey, PublicKey)>, Recipients<PublicKey>) =
             match recipients {
                 Recipients::All => (Vec::new(), Recipients::All),
@@ -298,10 +313,13 @@ impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for RequestSender<S>
                     (vec![(k, m.clone())], Recipients::One(m))
                 }
                 Recipients::Some(ks) => {
-                    let pairs: Vec<_> = ks.into_iter().map(|k| {
-                        let m = member(&k);
-                        (k, m)
-                    }).collect();
+                    let pairs: Vec<_> = ks
+                        .into_iter()
+                        .map(|k| {
+                            let m = member(&k);
+                            (k, m)
+                        })
+                        .collect();
                     let mut members: Vec<_> = pairs.iter().map(|(_, m)| m.clone()).collect();
                     members.sort();
                     members.dedup();

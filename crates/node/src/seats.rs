@@ -36,8 +36,8 @@ use commonware_codec::{Copying, DecodeExt, Encode, Read};
 use commonware_consensus::simplex::scheme::ed25519::Scheme as MemberScheme;
 use commonware_consensus::simplex::scheme::Namespace;
 use commonware_consensus::simplex::types::{
-    Activity, ConflictingFinalize, ConflictingNotarize, Finalization, Finalize, Notarize,
-    Nullify, NullifyFinalize, Subject,
+    Activity, ConflictingFinalize, ConflictingNotarize, Finalization, Finalize, Notarize, Nullify,
+    NullifyFinalize, Subject,
 };
 use commonware_cryptography::certificate::{
     self, AssemblyError, Attestation, Membership, Signers, Verification,
@@ -47,7 +47,7 @@ use commonware_cryptography::{ed25519, Digest, Signer as _};
 use commonware_parallel::Strategy;
 use commonware_utils::iter::NonEmpty;
 use commonware_utils::ordered::{Quorum as _, Set};
-use commonware_utils::{Participant, TryFromIterator, N3f1};
+use commonware_utils::{N3f1, Participant, TryFromIterator};
 use cowboy_exec::system::staking::seats::{seat_quorum, seats, total_seats};
 use cowboy_types::keccak256;
 use rand_core::CryptoRng;
@@ -64,10 +64,11 @@ impl Members {
     /// The members `(key, power)`, in any order; `None` if there are none or a key is named
     /// twice.
     pub fn new(members: impl IntoIterator<Item = (ed25519::PublicKey, u128)>) -> Option<Self> {
-        let by_key: BTreeMap<ed25519::PublicKey, u128> = members.into_iter().try_fold(
-            BTreeMap::new(),
-            |mut m, (k, p)| m.insert(k, p).is_none().then_some(m),
-        )?;
+        let by_key: BTreeMap<ed25519::PublicKey, u128> = members
+            .into_iter()
+            .try_fold(BTreeMap::new(), |mut m, (k, p)| {
+                m.insert(k, p).is_none().then_some(m)
+            })?;
         if by_key.is_empty() {
             return None;
         }
@@ -204,7 +205,10 @@ impl Seats {
     /// The vote at `attestation`'s seat as the plain Ed25519 scheme of the members types it
     /// (the member's index, the same signature): what evidence and vote records carry. `None`
     /// for a derived seat, whose vote is a copy of its member's.
-    pub fn member_vote(&self, attestation: &Attestation<Seats>) -> Option<Attestation<MemberScheme>> {
+    pub fn member_vote(
+        &self,
+        attestation: &Attestation<Seats>,
+    ) -> Option<Attestation<MemberScheme>> {
         let member = self.own_seat_member(attestation.signer)?;
         Some(Attestation {
             signer: member,
@@ -459,10 +463,9 @@ impl certificate::Scheme for Seats {
         let mut invalid = Vec::new();
         let mut groups: BTreeMap<(u32, Vec<u8>), Vec<Attestation<Seats>>> = BTreeMap::new();
         for attestation in attestations {
-            let (Some(member), Some(signature)) = (
-                self.holder(attestation.signer),
-                attestation.signature.get(),
-            ) else {
+            let (Some(member), Some(signature)) =
+                (self.holder(attestation.signer), attestation.signature.get())
+            else {
                 invalid.push(attestation.signer);
                 continue;
             };
@@ -545,7 +548,9 @@ impl certificate::Scheme for Seats {
         let mut by_member: BTreeMap<u32, Attestation<Seats>> = BTreeMap::new();
         for attestation in attestations {
             let seat = attestation.signer;
-            let member = self.at_member(&attestation).ok_or(AssemblyError::UnknownSigner(seat))?;
+            let member = self
+                .at_member(&attestation)
+                .ok_or(AssemblyError::UnknownSigner(seat))?;
             if member.signature.get().is_none() {
                 return Err(AssemblyError::MalformedSignature(seat));
             }
@@ -571,5 +576,239 @@ impl certificate::Scheme for Seats {
 
     fn is_attributable() -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use commonware_consensus::simplex::types::Proposal;
+    use commonware_consensus::types::{Epoch, Round, View};
+    use commonware_cryptography::certificate::{Scheme as _, Verifier as _};
+    use commonware_cryptography::sha256;
+    use commonware_parallel::Sequential;
+
+    const NS: &[u8] = b"seats";
+
+    fn key(i: u64) -> ed25519::PrivateKey {
+        ed25519::PrivateKey::from_seed(i)
+    }
+
+    /// Four members: the first with three times the others' stake.
+    fn members() -> (Vec<ed25519::PrivateKey>, Members) {
+        let keys: Vec<_> = (0..4).map(key).collect();
+        let powers = [30u128, 10, 10, 10];
+        let members =
+            Members::new(keys.iter().zip(powers).map(|(k, p)| (k.public_key(), p))).unwrap();
+        (keys, members)
+    }
+
+    fn proposal() -> Proposal<sha256::Digest> {
+        Proposal::new(
+            Round::new(Epoch::new(0), View::new(7)),
+            View::new(6),
+            sha256::Digest([9; 32]),
+        )
+    }
+
+    fn rng() -> rand::rngs::StdRng {
+        rand::SeedableRng::seed_from_u64(1)
+    }
+
+    /// The votes at every seat of the members `who` (indexes into `keys`), as a node hands
+    /// them to its engine: each member's own vote and its copies.
+    fn votes(
+        keys: &[ed25519::PrivateKey],
+        members: &Members,
+        who: &[usize],
+    ) -> Vec<Attestation<Seats>> {
+        let mut out = Vec::new();
+        for &i in who {
+            let s = Seats::signer(NS, members.clone(), keys[i].clone()).unwrap();
+            let own = s
+                .sign::<sha256::Digest>(Subject::Notarize {
+                    proposal: &proposal(),
+                })
+                .unwrap();
+            for (seat, _) in s.derived_seats(own.signer) {
+                out.push(Attestation {
+                    signer: seat,
+                    signature: own.signature.clone(),
+                });
+            }
+            out.push(own);
+        }
+        out
+    }
+
+    #[test]
+    fn a_member_holds_seats_in_proportion_to_its_stake() {
+        let (keys, members) = members();
+        let s = Seats::verifier(NS, members.clone());
+        assert_eq!(s.participants().len(), 6);
+        let big = members.keys().index(&keys[0].public_key()).unwrap();
+        assert_eq!(s.weights()[usize::from(big)], 3);
+        let own = s.seat_of(&keys[0].public_key()).unwrap();
+        assert_eq!(s.own_seat_member(own), Some(big));
+        let derived = s.derived_seats(own);
+        assert_eq!(derived.len(), 2);
+        for (seat, k) in &derived {
+            assert_eq!(s.holder(*seat), Some(big));
+            assert_eq!(s.own_seat_member(*seat), None);
+            assert_eq!(s.holder_key(k), Some(&keys[0].public_key()));
+        }
+        // Every node lays the seats out alike.
+        let again = Seats::verifier(NS, members);
+        assert_eq!(again.participants(), s.participants());
+        // Equal stakes: the members are the seats.
+        let equal: Members = members_equal(&keys);
+        assert_eq!(
+            Seats::verifier(NS, equal.clone()).participants(),
+            equal.keys()
+        );
+    }
+
+    fn members_equal(keys: &[ed25519::PrivateKey]) -> Members {
+        Members::new(keys.iter().map(|k| (k.public_key(), 5))).unwrap()
+    }
+
+    #[test]
+    fn a_certificate_needs_a_quorum_of_seats_not_of_members() {
+        let (keys, members) = members();
+        let s = Seats::verifier(NS, members.clone());
+        let voted = proposal();
+        let subject = || Subject::Notarize { proposal: &voted };
+        // Six seats, a quorum of five: the three small members (three of four members, what
+        // counting members would accept) hold three seats.
+        let small = votes(&keys, &members, &[1, 2, 3]);
+        let checked = s.verify_attestations::<_, sha256::Digest, _>(
+            &mut rng(),
+            subject(),
+            small.clone(),
+            &Sequential,
+        );
+        assert_eq!(checked.verified.len(), 3);
+        assert!(checked.invalid.is_empty());
+        let short = s.assemble(NonEmpty::try_new(small.into_iter()).unwrap(), &Sequential);
+        assert_eq!(short, Err(AssemblyError::InsufficientAttestations(5, 3)));
+        // The large member and one small one: four seats, still short.
+        let four = votes(&keys, &members, &[0, 1]);
+        assert!(s
+            .assemble(NonEmpty::try_new(four.into_iter()).unwrap(), &Sequential)
+            .is_err());
+        // The large member and two small ones: five seats, one signature each.
+        let five = votes(&keys, &members, &[0, 1, 2]);
+        let checked = s.verify_attestations::<_, sha256::Digest, _>(
+            &mut rng(),
+            subject(),
+            five.clone(),
+            &Sequential,
+        );
+        assert_eq!(checked.verified.len(), 5);
+        let certificate = s
+            .assemble(NonEmpty::try_new(five.into_iter()).unwrap(), &Sequential)
+            .unwrap();
+        assert_eq!(certificate.signatures.len(), 3);
+        assert!(s.verify_certificate::<_, sha256::Digest>(
+            &mut rng(),
+            subject(),
+            &certificate,
+            &Sequential
+        ));
+        // The same certificate over another proposal does not verify.
+        let other = Proposal::new(proposal().round, View::new(6), sha256::Digest([8; 32]));
+        assert!(!s.verify_certificate::<_, sha256::Digest>(
+            &mut rng(),
+            Subject::Notarize { proposal: &other },
+            &certificate,
+            &Sequential
+        ));
+        // A certificate of the three small members, made by hand, is refused: three seats.
+        let plain = MemberScheme::verifier(NS, members.keys().clone());
+        let small_votes: Vec<Notarize<MemberScheme, sha256::Digest>> = (1..4)
+            .map(|i| {
+                let m = MemberScheme::signer(NS, members.keys().clone(), keys[i].clone()).unwrap();
+                Notarize::sign(&m, proposal()).unwrap()
+            })
+            .collect();
+        let by_count = commonware_consensus::simplex::types::Notarization::from_notarizes(
+            &plain,
+            NonEmpty::try_new(small_votes.iter()).unwrap(),
+            &Sequential,
+        )
+        .expect("three of four members is a count quorum");
+        assert!(!s.verify_certificate::<_, sha256::Digest>(
+            &mut rng(),
+            subject(),
+            &by_count.certificate,
+            &Sequential
+        ));
+    }
+
+    #[test]
+    fn a_bad_signature_at_a_derived_seat_is_refused_with_its_seat() {
+        let (keys, members) = members();
+        let s = Seats::verifier(NS, members.clone());
+        let mut all = votes(&keys, &members, &[0, 1]);
+        // A forged copy at one of member 0's derived seats (member 1's signature).
+        let own0 = s.seat_of(&keys[0].public_key()).unwrap();
+        let forged_seat = s.derived_seats(own0)[0].0;
+        let other_sig = all
+            .iter()
+            .find(|a| s.holder(a.signer) != s.holder(own0))
+            .unwrap()
+            .signature
+            .clone();
+        for a in all.iter_mut() {
+            if a.signer == forged_seat {
+                a.signature = other_sig.clone();
+            }
+        }
+        let checked = s.verify_attestations::<_, sha256::Digest, _>(
+            &mut rng(),
+            Subject::Notarize {
+                proposal: &proposal(),
+            },
+            all,
+            &Sequential,
+        );
+        assert_eq!(checked.invalid, vec![forged_seat]);
+        assert_eq!(checked.verified.len(), 3);
+    }
+
+    #[test]
+    fn activity_is_reported_per_member_in_the_plain_scheme() {
+        let (keys, members) = members();
+        let s = Seats::signer(NS, members.clone(), keys[0].clone()).unwrap();
+        let own = Notarize::sign(&s, proposal()).unwrap();
+        let derived = s.derived_seats(own.attestation.signer)[0].0;
+        let copy = Notarize {
+            proposal: proposal(),
+            attestation: Attestation {
+                signer: derived,
+                signature: own.attestation.signature.clone(),
+            },
+        };
+        assert!(s.member_activity(Activity::Notarize(copy)).is_none());
+        let Some(Activity::Notarize(member)) = s.member_activity(Activity::Notarize(own.clone()))
+        else {
+            panic!("the own seat's vote is reported");
+        };
+        assert_eq!(
+            member.attestation.signer,
+            members.keys().index(&keys[0].public_key()).unwrap()
+        );
+        let plain = MemberScheme::verifier(NS, members.keys().clone());
+        assert!(member.verify(&mut rng(), &plain, &Sequential));
+        // Double signing: evidence exec can check.
+        let other = Proposal::new(proposal().round, View::new(6), sha256::Digest([8; 32]));
+        let second = Notarize::sign(&s, other).unwrap();
+        let conflict = ConflictingNotarize::new(own, second);
+        let Some(Activity::ConflictingNotarize(evidence)) =
+            s.member_activity(Activity::ConflictingNotarize(conflict))
+        else {
+            panic!("evidence is reported");
+        };
+        assert!(evidence.verify(&mut rng(), &plain, &Sequential));
     }
 }

@@ -1086,10 +1086,10 @@ mod tests {
     use crate::consensus::Digest;
     use commonware_consensus::simplex::types::{Finalization, Finalize, Proposal};
     use commonware_consensus::types::{Epoch, Round, View};
+    use commonware_cryptography::ed25519;
     use commonware_cryptography::Signer as _;
     use commonware_parallel::Sequential;
     use commonware_runtime::{deterministic, Runner as _, Supervisor as _};
-    use commonware_cryptography::ed25519;
     use commonware_utils::ordered::Set;
     use commonware_utils::TryFromIterator as _;
     use cowboy_exec::BlockState;
@@ -1116,7 +1116,8 @@ mod tests {
         let votes: Vec<Finalize<Scheme, Digest>> = keys
             .iter()
             .map(|k| {
-                let scheme = Scheme::signer(NS, participants.clone().into(), k.clone()).expect("member");
+                let scheme =
+                    Scheme::signer(NS, participants.clone().into(), k.clone()).expect("member");
                 Finalize::sign(&scheme, proposal.clone()).expect("signs")
             })
             .collect();
@@ -1318,7 +1319,11 @@ mod tests {
             let bytes = record.encode();
             let verified = check_epoch(&mut context, &scheme, &params, 0, &good, &bytes)
                 .expect("a genuine boundary");
-            assert_eq!(verified.next.keys(), &set(&validators), "epoch 1's set, proven");
+            assert_eq!(
+                verified.next.keys(),
+                &set(&validators),
+                "epoch 1's set, proven"
+            );
             assert_eq!(verified.target().height, Some(1));
 
             let with = |f: &dyn Fn(&mut Boundary)| {

@@ -1745,6 +1745,52 @@ fn sim_leaders_follow_stake() {
     }
 }
 
+/// Votes weigh by stake (`cowboy_node::seats`): validator 0 stakes three times what each of
+/// the other three does, so it holds three of six seats and a quorum is five. Cut off from the
+/// others, the three small validators, three of four members (a quorum when votes counted one
+/// per member), finalize nothing: over ten seconds their heads do not move. Healed, all four
+/// finalize on and agree. For every seed.
+#[test]
+fn sim_votes_weigh_by_stake() {
+    for seed in seeds() {
+        runner(seed).start(|context| async move {
+            let n = 4;
+            let mut genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
+            genesis.validators[0].stake *= 3;
+            let world = World::with_genesis(context, genesis, n, seed).await;
+            let link = good_link();
+            world.link_all(&link, |_, _| true).await;
+            let mut nodes = Vec::new();
+            for i in 0..n {
+                nodes.push(world.start_plain(i).await);
+            }
+            let what = format!("seed {seed}");
+            wait_for_height(&world, &nodes, 5, &what).await;
+            let alone = |a: usize, b: usize| (a == 0) != (b == 0);
+            world.unlink(alone).await;
+            // What was certified before the cut may still land; then nothing.
+            world.context.sleep(Duration::from_secs(3)).await;
+            let mut before = Vec::new();
+            for node in &nodes[1..] {
+                before.push(node.chain.lock().await.head().header.height);
+            }
+            world.context.sleep(Duration::from_secs(10)).await;
+            let mut after = Vec::new();
+            for node in &nodes[1..] {
+                after.push(node.chain.lock().await.head().header.height);
+            }
+            assert_eq!(
+                before, after,
+                "{what}: three validators holding half the stake finalized without the fourth"
+            );
+            world.link_all(&link, alone).await;
+            let target = after.iter().copied().max().unwrap_or(0) + 5;
+            wait_for_height(&world, &nodes, target, &what).await;
+            assert_agree(&nodes, target, seed, &what).await;
+        });
+    }
+}
+
 /// Blocks per downtime window in [`sim_never_voter_is_jailed`] (a miss past half of one jails).
 const SIM_DOWNTIME_WINDOW: u64 = 10;
 

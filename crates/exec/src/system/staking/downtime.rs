@@ -123,7 +123,10 @@ impl std::fmt::Display for VotesError {
                 write!(f, "signer {signer} is outside the set of {members}")
             }
             VotesError::BelowQuorum { got, need } => {
-                write!(f, "votes holding {got} seats, fewer than the quorum of {need}")
+                write!(
+                    f,
+                    "votes holding {got} seats, fewer than the quorum of {need}"
+                )
             }
             VotesError::BadSignature { signer } => write!(
                 f,
@@ -187,8 +190,8 @@ pub(super) fn participants(members: &[SetMember]) -> Result<Participants, CallEr
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
     let addresses = keyed.iter().map(|(_, a, _)| *a).collect();
     let powers: Vec<u128> = keyed.iter().map(|(_, _, p)| *p).collect();
-    let keys = Set::try_from_iter(keyed.into_iter().map(|(k, _, _)| k))
-        .map_err(|_| corrupt("set key"))?;
+    let keys =
+        Set::try_from_iter(keyed.into_iter().map(|(k, _, _)| k)).map_err(|_| corrupt("set key"))?;
     Ok(Participants {
         keys,
         addresses,

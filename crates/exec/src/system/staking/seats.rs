@@ -78,7 +78,10 @@ mod tests {
         // per member.
         let exact = 1_000_000f64 / 1_000_100f64;
         let got = f64::from(s[0]) / total as f64;
-        assert!((exact - got).abs() < 101.0 / total as f64, "{got} vs {exact}");
+        assert!(
+            (exact - got).abs() < 101.0 / total as f64,
+            "{got} vs {exact}"
+        );
     }
 
     #[test]
