@@ -399,7 +399,7 @@ impl<E: Runtime> Task<E> {
                 return None;
             }
         };
-        let scheme = Scheme::verifier(namespace, participants.into());
+        let scheme = Scheme::verifier(namespace, participants);
         self.drop_stale();
         self.sync.ask(Message::WantTip { epoch, head });
         let deadline = context.current() + ANSWER_TIMEOUT;

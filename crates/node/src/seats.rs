@@ -486,10 +486,7 @@ impl certificate::Scheme for Seats {
             };
             if per_member.get(&key.0) == Some(&1) {
                 batch.push(representative);
-            } else if self
-                .members
-                .verify_attestation(subject.clone(), &representative)
-            {
+            } else if self.members.verify_attestation(subject, &representative) {
                 valid.insert(key.clone());
             }
         }
