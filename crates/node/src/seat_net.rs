@@ -37,6 +37,7 @@ use commonware_p2p::{
     BlockedSubscription, Blocker, CheckedSender, LimitedSender, Message, Receiver, Recipients,
 };
 use commonware_runtime::{IoBuf, IoBufs};
+use commonware_utils::ordered::Quorum as _;
 use commonware_utils::Participant;
 use tokio::sync::mpsc;
 
@@ -75,6 +76,11 @@ fn copies(
             (key.clone(), IoBuf::from(copy.encode().to_vec()))
         })
         .collect()
+}
+
+/// The key of `seat`.
+fn seats_key(seats: &Seats, seat: Participant) -> Option<&PublicKey> {
+    commonware_cryptography::certificate::Scheme::participants(seats).key(seat)
 }
 
 /// The seat a vote is signed at.
@@ -131,24 +137,28 @@ impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for VoteSender<S> {
     ) -> Result<Self::Checked<'_>, SystemTime> {
         let mine = Arc::clone(&self.mine);
         let loopback = self.loopback.clone();
-        let inner = self.inner.check(recipients);
-        match inner {
+        match self.inner.check(recipients) {
             Ok(inner) => Ok(CheckedVote {
-                inner,
+                inner: Some(inner),
                 mine,
                 loopback,
             }),
-            Err(at) => {
-                // Nobody reachable now: the derived seats still vote (they are local).
-                Err(at)
-            }
+            // Nobody reachable now: this node's derived seats still vote (they are local),
+            // or its own engine would count its vote at one seat only.
+            Err(_) if !mine.is_empty() => Ok(CheckedVote {
+                inner: None,
+                mine,
+                loopback,
+            }),
+            Err(at) => Err(at),
         }
     }
 }
 
-/// A checked vote send (see [`VoteSender`]).
+/// A checked vote send (see [`VoteSender`]): `inner` is `None` when no peer can be sent to
+/// now, and only the loopback happens.
 pub struct CheckedVote<C> {
-    inner: C,
+    inner: Option<C>,
     mine: Arc<Vec<(Participant, PublicKey)>>,
     loopback: mpsc::UnboundedSender<Message<PublicKey>>,
 }
@@ -157,7 +167,10 @@ impl<C: CheckedSender<PublicKey = PublicKey>> CheckedSender for CheckedVote<C> {
     type PublicKey = PublicKey;
 
     fn recipients(&self) -> Vec<PublicKey> {
-        self.inner.recipients()
+        self.inner
+            .as_ref()
+            .map(CheckedSender::recipients)
+            .unwrap_or_default()
     }
 
     fn send(self, message: impl Into<IoBufs> + Send, priority: bool) -> Unreliable<Feedback> {
@@ -169,7 +182,10 @@ impl<C: CheckedSender<PublicKey = PublicKey>> CheckedSender for CheckedVote<C> {
                 }
             }
         }
-        self.inner.send(message, priority)
+        match self.inner {
+            Some(inner) => inner.send(message, priority),
+            None => Unreliable::Rejected,
+        }
     }
 }
 
@@ -270,9 +286,12 @@ where
     R: Receiver<PublicKey = PublicKey>,
 {
     let asked = Arc::new(Mutex::new(Asked::default()));
+    let me = commonware_cryptography::certificate::Scheme::me(&seats)
+        .and_then(|m| seats.holder_key(seats_key(&seats, m.index())?).cloned());
     (
         RequestSender {
             inner: sender,
+            me,
             seats: seats.clone(),
             asked: Arc::clone(&asked),
         },
@@ -287,6 +306,8 @@ where
 #[derive(Clone)]
 pub struct RequestSender<S> {
     inner: S,
+    /// This node's own key, if a member.
+    me: Option<PublicKey>,
     seats: Seats,
     asked: Arc<Mutex<Asked>>,
 }
@@ -305,6 +326,17 @@ impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for RequestSender<S>
                 .cloned()
                 .unwrap_or_else(|| k.clone())
         };
+        // One of this node's own derived seats: nobody to ask. Refused at sending, so the
+        // resolver tries its next peer at once.
+        if let Recipients::One(k) = &recipients {
+            if self.me.as_ref().is_some_and(|me| *me == member(k)) {
+                return Ok(CheckedRequest {
+                    inner: None,
+                    asked_for: Vec::new(),
+                    asked: Arc::clone(&self.asked),
+                });
+            }
+        }
         let (asked_for, mapped): (Vec<(PublicKey, PublicKey)>, Recipients<PublicKey>) =
             match recipients {
                 Recipients::All => (Vec::new(), Recipients::All),
@@ -329,16 +361,17 @@ impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for RequestSender<S>
         let asked = Arc::clone(&self.asked);
         let inner = self.inner.check(mapped)?;
         Ok(CheckedRequest {
-            inner,
+            inner: Some(inner),
             asked_for,
             asked,
         })
     }
 }
 
-/// A checked resolver send (see [`RequestSender`]).
+/// A checked resolver send (see [`RequestSender`]); `inner` is `None` for a request to this
+/// node's own derived seat, refused.
 pub struct CheckedRequest<C> {
-    inner: C,
+    inner: Option<C>,
     /// Each seat asked for and its member.
     asked_for: Vec<(PublicKey, PublicKey)>,
     asked: Arc<Mutex<Asked>>,
@@ -349,7 +382,10 @@ impl<C: CheckedSender<PublicKey = PublicKey>> CheckedSender for CheckedRequest<C
 
     /// The seats asked for whose members are reachable (all of them when sent to all).
     fn recipients(&self) -> Vec<PublicKey> {
-        let reached = self.inner.recipients();
+        let Some(inner) = &self.inner else {
+            return Vec::new();
+        };
+        let reached = inner.recipients();
         if self.asked_for.is_empty() {
             return reached;
         }
@@ -361,6 +397,9 @@ impl<C: CheckedSender<PublicKey = PublicKey>> CheckedSender for CheckedRequest<C
     }
 
     fn send(self, message: impl Into<IoBufs> + Send, priority: bool) -> Unreliable<Feedback> {
+        let Some(inner) = self.inner else {
+            return Unreliable::Rejected;
+        };
         let message = message.into().coalesce();
         if let Some((id, 0)) = id_and_kind(message.as_ref()) {
             if let Ok(mut asked) = self.asked.lock() {
@@ -371,7 +410,7 @@ impl<C: CheckedSender<PublicKey = PublicKey>> CheckedSender for CheckedRequest<C
                 }
             }
         }
-        self.inner.send(message, priority)
+        inner.send(message, priority)
     }
 }
 
@@ -425,5 +464,246 @@ impl<B: Blocker<PublicKey = PublicKey>> Blocker for SeatBlocker<B> {
 
     fn blocked(&mut self) -> BlockedSubscription<PublicKey> {
         self.inner.blocked()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seats::Members;
+    use commonware_consensus::simplex::types::{Notarize, Proposal};
+    use commonware_consensus::types::{Epoch, Round, View};
+    use commonware_cryptography::{ed25519, sha256, Signer as _};
+    use futures::executor::block_on;
+
+    const NS: &[u8] = b"seat-net";
+
+    /// A channel's far side: what was sent, to whom.
+    type Sent = Arc<Mutex<Vec<(Recipients<PublicKey>, Vec<u8>)>>>;
+
+    #[derive(Clone)]
+    struct FakeSender {
+        sent: Sent,
+    }
+
+    struct FakeChecked {
+        recipients: Recipients<PublicKey>,
+        sent: Sent,
+    }
+
+    impl LimitedSender for FakeSender {
+        type PublicKey = PublicKey;
+        type Checked<'a> = FakeChecked;
+
+        fn check(&mut self, recipients: Recipients<PublicKey>) -> Result<FakeChecked, SystemTime> {
+            Ok(FakeChecked {
+                recipients,
+                sent: Arc::clone(&self.sent),
+            })
+        }
+    }
+
+    impl CheckedSender for FakeChecked {
+        type PublicKey = PublicKey;
+
+        fn recipients(&self) -> Vec<PublicKey> {
+            match &self.recipients {
+                Recipients::One(k) => vec![k.clone()],
+                Recipients::Some(ks) => ks.clone(),
+                Recipients::All => Vec::new(),
+            }
+        }
+
+        fn send(self, message: impl Into<IoBufs> + Send, _: bool) -> Unreliable<Feedback> {
+            let bytes = message.into().coalesce().as_ref().to_vec();
+            if let Ok(mut sent) = self.sent.lock() {
+                sent.push((self.recipients, bytes));
+            }
+            Unreliable::Outcome(Feedback::Ok)
+        }
+    }
+
+    #[derive(Debug)]
+    struct FakeReceiver {
+        inbox: VecDeque<Message<PublicKey>>,
+    }
+
+    impl Receiver for FakeReceiver {
+        type Error = std::io::Error;
+        type PublicKey = PublicKey;
+
+        async fn recv(&mut self) -> Result<Message<PublicKey>, std::io::Error> {
+            self.inbox
+                .pop_front()
+                .ok_or_else(|| std::io::Error::other("closed"))
+        }
+
+        fn capacity(&self) -> NonZeroUsize {
+            NonZeroUsize::MIN
+        }
+    }
+
+    fn keys() -> Vec<ed25519::PrivateKey> {
+        (0..4).map(ed25519::PrivateKey::from_seed).collect()
+    }
+
+    /// Member 0 stakes three times what the others do: three seats of six.
+    fn members(keys: &[ed25519::PrivateKey]) -> Members {
+        Members::new(
+            keys.iter()
+                .zip([30u128, 10, 10, 10])
+                .map(|(k, p)| (k.public_key(), p)),
+        )
+        .expect("members")
+    }
+
+    fn vote(seats: &Seats) -> Vote<Seats, Digest> {
+        let proposal = Proposal::new(
+            Round::new(Epoch::new(0), View::new(3)),
+            View::new(2),
+            sha256::Digest([5; 32]),
+        );
+        Vote::Notarize(Notarize::sign(seats, proposal).expect("a signer"))
+    }
+
+    fn decoded(message: &Message<PublicKey>) -> Vote<Seats, Digest> {
+        Vote::decode(Copying(message.1.as_ref())).expect("a vote")
+    }
+
+    #[test]
+    fn a_members_vote_reaches_the_engine_once_per_seat() {
+        let keys = keys();
+        let members = members(&keys);
+        let observer = Seats::verifier(NS, members.clone());
+        let big = Seats::signer(NS, members.clone(), keys[0].clone()).expect("member");
+        let small = Seats::signer(NS, members, keys[1].clone()).expect("member");
+        let from_big = IoBuf::from(vote(&big).encode().to_vec());
+        let from_small = IoBuf::from(vote(&small).encode().to_vec());
+        let inbox = VecDeque::from(vec![
+            (keys[0].public_key(), from_big.clone()),
+            (keys[1].public_key(), from_small.clone()),
+            // Member 1 relaying member 0's vote: not its own seat, passed on as is.
+            (keys[1].public_key(), from_big.clone()),
+            (keys[2].public_key(), IoBuf::from(vec![7u8; 3])),
+        ]);
+        let sent: Sent = Arc::default();
+        let (_, mut receiver) = votes(
+            observer.clone(),
+            FakeSender { sent },
+            FakeReceiver { inbox },
+        );
+        let got: Vec<_> = (0..6)
+            .map(|_| block_on(receiver.recv()).expect("a message"))
+            .collect();
+        // Member 0's vote, then its copies at its two derived seats, each from that seat.
+        assert_eq!(got[0], (keys[0].public_key(), from_big.clone()));
+        let derived = observer.derived_seats(observer.seat_of(&keys[0].public_key()).unwrap());
+        for (copy, (seat, key)) in got[1..3].iter().zip(&derived) {
+            assert_eq!(&copy.0, key);
+            assert_eq!(signer(&decoded(copy)), *seat);
+            let Vote::Notarize(n) = decoded(copy) else {
+                panic!("a notarize");
+            };
+            assert!(n.verify(
+                &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0),
+                &observer,
+                &commonware_parallel::Sequential,
+            ));
+        }
+        assert_eq!(got[3], (keys[1].public_key(), from_small));
+        assert_eq!(got[4], (keys[1].public_key(), from_big));
+        assert_eq!(got[5].1.as_ref(), &[7u8; 3][..]);
+        assert!(block_on(receiver.recv()).is_err(), "nothing else");
+    }
+
+    #[test]
+    fn a_nodes_own_vote_counts_at_its_derived_seats_once_sent() {
+        let keys = keys();
+        let big = Seats::signer(NS, members(&keys), keys[0].clone()).expect("member");
+        let sent: Sent = Arc::default();
+        let (mut sender, mut receiver) = votes(
+            big.clone(),
+            FakeSender {
+                sent: Arc::clone(&sent),
+            },
+            FakeReceiver {
+                inbox: VecDeque::new(),
+            },
+        );
+        let own = vote(&big).encode().to_vec();
+        let checked = sender.check(Recipients::All).expect("checked");
+        assert!(checked.send(own.clone(), true).accepted());
+        // Sent once to the network, looped back at the two derived seats.
+        assert_eq!(sent.lock().unwrap().len(), 1);
+        assert_eq!(sent.lock().unwrap()[0].1, own);
+        let derived = big.derived_seats(big.seat_of(&keys[0].public_key()).unwrap());
+        for (seat, key) in &derived {
+            let copy = block_on(receiver.recv()).expect("a copy");
+            assert_eq!(&copy.0, key);
+            assert_eq!(signer(&decoded(&copy)), *seat);
+        }
+    }
+
+    #[test]
+    fn a_request_to_a_derived_seat_goes_to_its_member_and_is_answered_by_the_seat() {
+        let keys = keys();
+        let members = members(&keys);
+        let me = Seats::signer(NS, members.clone(), keys[1].clone()).expect("member");
+        let big_seat = me.seat_of(&keys[0].public_key()).unwrap();
+        let derived_key = me.derived_seats(big_seat)[0].1.clone();
+        let answer = |id: u64, kind: u8| {
+            let mut m = id.to_be_bytes().to_vec();
+            m.push(kind);
+            m.extend_from_slice(b"data");
+            IoBuf::from(m)
+        };
+        let inbox = VecDeque::from(vec![
+            (keys[0].public_key(), answer(41, 1)),
+            (keys[0].public_key(), answer(99, 1)),
+            (keys[0].public_key(), answer(41, 1)),
+        ]);
+        let sent: Sent = Arc::default();
+        let (mut sender, mut receiver) = requests(
+            me.clone(),
+            FakeSender {
+                sent: Arc::clone(&sent),
+            },
+            FakeReceiver { inbox },
+        );
+        let checked = sender
+            .check(Recipients::One(derived_key.clone()))
+            .expect("checked");
+        assert_eq!(checked.recipients(), vec![derived_key.clone()]);
+        let mut request = 41u64.to_be_bytes().to_vec();
+        request.extend_from_slice(&[0, 1, 2, 3]);
+        assert!(checked.send(request, true).accepted());
+        let (to, _) = sent.lock().unwrap()[0].clone();
+        assert!(matches!(to, Recipients::One(k) if k == keys[0].public_key()));
+        // The answer to request 41 comes from the seat asked; another id from the member;
+        // an answer is matched once.
+        assert_eq!(block_on(receiver.recv()).unwrap().0, derived_key);
+        assert_eq!(block_on(receiver.recv()).unwrap().0, keys[0].public_key());
+        assert_eq!(block_on(receiver.recv()).unwrap().0, keys[0].public_key());
+
+        // A node asking its own derived seat is refused at once, and nothing is sent.
+        let big = Seats::signer(NS, members, keys[0].clone()).expect("member");
+        let own_derived = big.derived_seats(big_seat)[0].1.clone();
+        let sent: Sent = Arc::default();
+        let (mut sender, _) = requests(
+            big,
+            FakeSender {
+                sent: Arc::clone(&sent),
+            },
+            FakeReceiver {
+                inbox: VecDeque::new(),
+            },
+        );
+        let checked = sender.check(Recipients::One(own_derived)).expect("checked");
+        assert!(checked.recipients().is_empty());
+        assert!(matches!(
+            checked.send(vec![0u8; 9], true),
+            Unreliable::Rejected
+        ));
+        assert!(sent.lock().unwrap().is_empty());
     }
 }
