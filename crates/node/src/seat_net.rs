@@ -8,8 +8,9 @@
 //!   engine once per seat it holds, each copy naming the seat as signer and coming "from" the
 //!   seat's key, with the member's signature (checked once per member by `Seats`). Anything
 //!   else (a vote at another seat, undecodable bytes) passes through untouched, for the engine
-//!   to refuse and block as it would. A member can make a node expand at most its own seats
-//!   per vote it sends, and its votes are rate-limited by the channel as before.
+//!   to refuse and block as it would. A vote is copied once per (member, view, kind), however
+//!   often it is sent, so a member can make a node copy at most its own seats per vote it may
+//!   cast, and its votes are rate-limited by the channel as before.
 //! - **Votes out** ([`VoteSender`]): the engine hands its own vote to its batcher at its own
 //!   seat only, and sends it to the network; this node's derived seats get their copies here,
 //!   looped back into the receiver as the network's would be.
@@ -23,7 +24,7 @@
 //! Certificates travel to all peers and are per member (`Seats`), so that channel is not
 //! wrapped.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -31,6 +32,7 @@ use std::time::SystemTime;
 use commonware_actor::{Feedback, Unreliable};
 use commonware_codec::{Copying, DecodeExt, Encode};
 use commonware_consensus::simplex::types::Vote;
+use commonware_consensus::Viewable as _;
 use commonware_cryptography::certificate::Attestation;
 use commonware_cryptography::ed25519::PublicKey;
 use commonware_p2p::{
@@ -78,6 +80,15 @@ fn copies(
         .collect()
 }
 
+/// A vote's kind: `0` notarize, `1` nullify, `2` finalize.
+fn kind(vote: &Vote<Seats, Digest>) -> u8 {
+    match vote {
+        Vote::Notarize(_) => 0,
+        Vote::Nullify(_) => 1,
+        Vote::Finalize(_) => 2,
+    }
+}
+
 /// The key of `seat`.
 fn seats_key(seats: &Seats, seat: Participant) -> Option<&PublicKey> {
     commonware_cryptography::certificate::Scheme::participants(seats).key(seat)
@@ -114,6 +125,8 @@ where
             seats,
             queue: VecDeque::new(),
             loopback,
+            expanded: BTreeSet::new(),
+            expanded_order: VecDeque::new(),
         },
     )
 }
@@ -197,7 +210,17 @@ pub struct VoteReceiver<R> {
     /// Copies not yet handed to the engine.
     queue: VecDeque<Message<PublicKey>>,
     loopback: mpsc::UnboundedReceiver<Message<PublicKey>>,
+    /// The votes already expanded, `(seat, view, kind)`, oldest first: a member's vote is
+    /// copied to its seats once, however often it is sent (a nullify is re-sent on every
+    /// timeout; a repeat would cost this node a copy per seat for nothing, as the engine
+    /// drops duplicates).
+    expanded: BTreeSet<(u32, u64, u8)>,
+    expanded_order: VecDeque<(u32, u64, u8)>,
 }
+
+/// Expanded votes remembered (older ones are forgotten: a repeat of one is copied again,
+/// which costs work, never correctness).
+const MAX_EXPANDED: usize = 16_384;
 
 impl<R: Receiver<PublicKey = PublicKey>> VoteReceiver<R> {
     /// `message` from `sender` and its copies at the sender's derived seats.
@@ -207,7 +230,15 @@ impl<R: Receiver<PublicKey = PublicKey>> VoteReceiver<R> {
             seat,
             Vote::<Seats, Digest>::decode(Copying(message.as_ref())),
         ) {
-            if signer(&vote) == seat {
+            let key = (seat.get(), vote.view().get(), kind(&vote));
+            if signer(&vote) == seat && !self.expanded.contains(&key) {
+                if self.expanded_order.len() >= MAX_EXPANDED {
+                    if let Some(old) = self.expanded_order.pop_front() {
+                        self.expanded.remove(&old);
+                    }
+                }
+                self.expanded.insert(key);
+                self.expanded_order.push_back(key);
                 let derived = self.seats.derived_seats(seat);
                 self.queue.extend(copies(&vote, &derived));
             }
@@ -584,6 +615,8 @@ mod tests {
             (keys[1].public_key(), from_small.clone()),
             // Member 1 relaying member 0's vote: not its own seat, passed on as is.
             (keys[1].public_key(), from_big.clone()),
+            // Member 0 sending its vote again: passed on, not copied again.
+            (keys[0].public_key(), from_big.clone()),
             (keys[2].public_key(), IoBuf::from(vec![7u8; 3])),
         ]);
         let sent: Sent = Arc::default();
@@ -592,7 +625,7 @@ mod tests {
             FakeSender { sent },
             FakeReceiver { inbox },
         );
-        let got: Vec<_> = (0..6)
+        let got: Vec<_> = (0..7)
             .map(|_| block_on(receiver.recv()).expect("a message"))
             .collect();
         // Member 0's vote, then its copies at its two derived seats, each from that seat.
@@ -611,8 +644,9 @@ mod tests {
             ));
         }
         assert_eq!(got[3], (keys[1].public_key(), from_small));
-        assert_eq!(got[4], (keys[1].public_key(), from_big));
-        assert_eq!(got[5].1.as_ref(), &[7u8; 3][..]);
+        assert_eq!(got[4], (keys[1].public_key(), from_big.clone()));
+        assert_eq!(got[5], (keys[0].public_key(), from_big));
+        assert_eq!(got[6].1.as_ref(), &[7u8; 3][..]);
         assert!(block_on(receiver.recv()).is_err(), "nothing else");
     }
 
