@@ -361,4 +361,40 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn only_members_lead_among_their_seats() {
+        use crate::seats::{Members, Seats};
+        use commonware_consensus::types::{Epoch, View};
+        use commonware_cryptography::certificate::Scheme as _;
+        use commonware_cryptography::Signer as _;
+        use commonware_utils::ordered::Quorum as _;
+        use commonware_utils::TryFromIterator as _;
+        let keys: Vec<ed25519::PublicKey> = (0..3u64)
+            .map(|i| ed25519::PrivateKey::from_seed(i).public_key())
+            .collect();
+        let powers = [
+            (keys[0].clone(), 300u128),
+            (keys[1].clone(), 100),
+            (keys[2].clone(), 200),
+        ];
+        let seats = Seats::verifier(b"e", Members::new(powers.clone()).unwrap());
+        // Six seats: three members and three derived seats.
+        assert_eq!(seats.participants().len(), 6);
+        let elector: Leaders<Seats> = <StakeWeighted as Config<Seats>>::build(
+            StakeWeighted::new(b"e", powers.clone()),
+            seats.participants(),
+        );
+        // The same leaders as over the members alone, at their own seats.
+        let members = Set::try_from_iter(keys.clone()).unwrap();
+        let plain: Leaders<Seats> =
+            <StakeWeighted as Config<Seats>>::build(StakeWeighted::new(b"e", powers), &members);
+        for view in 0..40u64 {
+            let round = Round::new(Epoch::new(4), View::new(view));
+            let at_seat = Elector::<Seats>::elect(&elector, round, ());
+            let key = seats.participants().key(at_seat).unwrap();
+            let member = Elector::<Seats>::elect(&plain, round, ());
+            assert_eq!(Some(key), members.key(member), "view {view}");
+        }
+    }
 }
