@@ -111,7 +111,7 @@ where
 {
     let (loopback_tx, loopback) = mpsc::unbounded_channel();
     let mine = match commonware_cryptography::certificate::Scheme::me(&seats) {
-        Some(me) => seats.derived_seats(me.index()),
+        Some(me) => seats.derived_seats(me.index()).to_vec(),
         None => Vec::new(),
     };
     (
@@ -239,8 +239,8 @@ impl<R: Receiver<PublicKey = PublicKey>> VoteReceiver<R> {
                 }
                 self.expanded.insert(key);
                 self.expanded_order.push_back(key);
-                let derived = self.seats.derived_seats(seat);
-                self.queue.extend(copies(&vote, &derived));
+                let copied = copies(&vote, self.seats.derived_seats(seat));
+                self.queue.extend(copied);
             }
         }
         (sender, message)
@@ -631,7 +631,7 @@ mod tests {
         // Member 0's vote, then its copies at its two derived seats, each from that seat.
         assert_eq!(got[0], (keys[0].public_key(), from_big.clone()));
         let derived = observer.derived_seats(observer.seat_of(&keys[0].public_key()).unwrap());
-        for (copy, (seat, key)) in got[1..3].iter().zip(&derived) {
+        for (copy, (seat, key)) in got[1..3].iter().zip(derived) {
             assert_eq!(&copy.0, key);
             assert_eq!(signer(&decoded(copy)), *seat);
             let Vote::Notarize(n) = decoded(copy) else {
@@ -671,7 +671,7 @@ mod tests {
         assert_eq!(sent.lock().unwrap().len(), 1);
         assert_eq!(sent.lock().unwrap()[0].1, own);
         let derived = big.derived_seats(big.seat_of(&keys[0].public_key()).unwrap());
-        for (seat, key) in &derived {
+        for (seat, key) in derived {
             let copy = block_on(receiver.recv()).expect("a copy");
             assert_eq!(&copy.0, key);
             assert_eq!(signer(&decoded(&copy)), *seat);

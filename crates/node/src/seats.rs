@@ -107,6 +107,8 @@ struct Layout {
     own: Vec<bool>,
     /// Each member's seats, by member index.
     weight: Vec<u32>,
+    /// Each member's derived seats and their keys, by member index.
+    derived: Vec<Vec<(Participant, ed25519::PublicKey)>>,
     /// Seats a certificate needs.
     quorum: u64,
 }
@@ -181,20 +183,10 @@ impl Seats {
 
     /// The derived seats of the member holding the own seat `seat` (empty for a member with
     /// one seat or a seat that is not a member's own).
-    pub fn derived_seats(&self, seat: Participant) -> Vec<(Participant, ed25519::PublicKey)> {
-        let Some(member) = self.own_seat_member(seat) else {
-            return Vec::new();
-        };
-        self.layout
-            .holder
-            .iter()
-            .enumerate()
-            .filter(|(i, h)| **h == member.get() && !self.layout.own[*i])
-            .filter_map(|(i, _)| {
-                let p = Participant::from_usize(i);
-                Some((p, self.layout.seats.key(p)?.clone()))
-            })
-            .collect()
+    pub fn derived_seats(&self, seat: Participant) -> &[(Participant, ed25519::PublicKey)] {
+        self.own_seat_member(seat)
+            .and_then(|m| self.layout.derived.get(usize::try_from(m.get()).ok()?))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Each member's seats, by member index.
@@ -305,34 +297,33 @@ fn layout(members: &Members) -> Layout {
             holder_of.entry(derived).or_insert((m as u32, false));
         }
     }
-    let keys: Vec<ed25519::PublicKey> = holder_of.keys().cloned().collect();
-    let holder = holder_of.values().map(|(m, _)| *m).collect();
-    let own = holder_of.values().map(|(_, own)| *own).collect();
-    // The keys are a map's: sorted and distinct.
-    let seats = Set::from_iter_dedup(keys);
+    // The keys are a map's: sorted and distinct, so a seat's index is its place in the map.
+    let seats = Set::from_iter_dedup(holder_of.keys().cloned());
+    let n = members.keys.len();
+    let (mut holder, mut own) = (
+        Vec::with_capacity(seats.len()),
+        Vec::with_capacity(seats.len()),
+    );
     // What each member holds in the layout (its apportioned seats: a derived key is never
     // missing in practice, but the engine counts what is laid out).
-    let weight = weight_of(&holder_of);
+    let mut weight = vec![0u32; n];
+    let mut derived = vec![Vec::new(); n];
+    for (seat, (key, (m, is_own))) in holder_of.into_iter().enumerate() {
+        holder.push(m);
+        own.push(is_own);
+        weight[m as usize] += 1;
+        if !is_own {
+            derived[m as usize].push((Participant::from_usize(seat), key));
+        }
+    }
     Layout {
         seats,
         holder,
         own,
         quorum: seat_quorum(total_seats(&weight)),
         weight,
+        derived,
     }
-}
-
-/// Seats held per member, counted from the layout (what the engine sees).
-fn weight_of(holder_of: &BTreeMap<ed25519::PublicKey, (u32, bool)>) -> Vec<u32> {
-    let mut w: Vec<u32> = Vec::new();
-    for (m, _) in holder_of.values() {
-        let m = *m as usize;
-        if w.len() <= m {
-            w.resize(m + 1, 0);
-        }
-        w[m] += 1;
-    }
-    w
 }
 
 /// Derived seat `seat` of the member keyed `member`, at `attempt` (see the module docs).
@@ -629,7 +620,7 @@ mod tests {
                 .unwrap();
             for (seat, _) in s.derived_seats(own.signer) {
                 out.push(Attestation {
-                    signer: seat,
+                    signer: *seat,
                     signature: own.signature.clone(),
                 });
             }
@@ -649,7 +640,7 @@ mod tests {
         assert_eq!(s.own_seat_member(own), Some(big));
         let derived = s.derived_seats(own);
         assert_eq!(derived.len(), 2);
-        for (seat, k) in &derived {
+        for (seat, k) in derived {
             assert_eq!(s.holder(*seat), Some(big));
             assert_eq!(s.own_seat_member(*seat), None);
             assert_eq!(s.holder_key(k), Some(&keys[0].public_key()));

@@ -712,9 +712,11 @@ pub fn submit(call: &mut Call<'_>, tag: u8, body: &[u8]) -> Result<Value, CallEr
     let proposal = &evidence.vote.proposal;
     let payload = Hash32(proposal.payload.0);
     let (epoch, view) = (evidence.vote.epoch().get(), evidence.vote.view().get());
-    // The beacon's schedule never changes once recorded, so this block's state answers for
-    // the proposed block as its parent's would.
-    let beacon = crate::beacon::schedule(&mut *call.state, p, call.env.height)?;
+    // The beacon's schedule, which header rules need (a transaction's faults do not): it never
+    // changes once recorded, so this block's state answers for the proposed block as its
+    // parent's would.
+    let beacon =
+        |call: &mut Call<'_>| crate::beacon::schedule(&mut *call.state, p, call.env.height);
     let fault = match &evidence.exhibit {
         Exhibit::Block { block, parent } => {
             let block = SplitBlock::split(&payload, block, parent.as_deref())?;
@@ -722,6 +724,7 @@ pub fn submit(call: &mut Call<'_>, tag: u8, body: &[u8]) -> Result<Value, CallEr
                 p.verify_signature_cycles
                     .saturating_mul(block.transactions() as u64),
             )?;
+            let beacon = beacon(call)?;
             block
                 .committed()?
                 .fault(p, call.env.chain_id, epoch, beacon.as_ref())
@@ -731,6 +734,7 @@ pub fn submit(call: &mut Call<'_>, tag: u8, body: &[u8]) -> Result<Value, CallEr
             parent,
             votes,
         } => {
+            let beacon = beacon(call)?;
             ProposedBlock::header_shown(&payload, header.clone(), votes.clone(), parent.as_deref())?
                 .fault(p, call.env.chain_id, epoch, beacon.as_ref())
         }
