@@ -89,11 +89,6 @@ fn kind(vote: &Vote<Seats, Digest>) -> u8 {
     }
 }
 
-/// The key of `seat`.
-fn seats_key(seats: &Seats, seat: Participant) -> Option<&PublicKey> {
-    commonware_cryptography::certificate::Scheme::participants(seats).key(seat)
-}
-
 /// The seat a vote is signed at.
 fn signer(vote: &Vote<Seats, Digest>) -> Participant {
     match vote {
@@ -317,8 +312,12 @@ where
     R: Receiver<PublicKey = PublicKey>,
 {
     let asked = Arc::new(Mutex::new(Asked::default()));
-    let me = commonware_cryptography::certificate::Scheme::me(&seats)
-        .and_then(|m| seats.holder_key(seats_key(&seats, m.index())?).cloned());
+    // This node's own seat is keyed by its own key.
+    let me = commonware_cryptography::certificate::Scheme::me(&seats).and_then(|m| {
+        commonware_cryptography::certificate::Scheme::participants(&seats)
+            .key(m.index())
+            .cloned()
+    });
     (
         RequestSender {
             inner: sender,

@@ -147,11 +147,6 @@ impl Seats {
         }
     }
 
-    /// The members (in simplex's order: by key), whose indexes certificates and vote records use.
-    pub fn members(&self) -> &Set<ed25519::PublicKey> {
-        &self.members.participants
-    }
-
     /// The seat keyed `key`, if it is one.
     pub fn seat_of(&self, key: &ed25519::PublicKey) -> Option<Participant> {
         self.layout.seats.index(key)
@@ -187,11 +182,6 @@ impl Seats {
         self.own_seat_member(seat)
             .and_then(|m| self.layout.derived.get(usize::try_from(m.get()).ok()?))
             .map_or(&[], Vec::as_slice)
-    }
-
-    /// Each member's seats, by member index.
-    pub fn weights(&self) -> &[u32] {
-        &self.layout.weight
     }
 
     /// The vote at `attestation`'s seat as the plain Ed25519 scheme of the members types it
@@ -635,7 +625,7 @@ mod tests {
         let s = Seats::verifier(NS, members.clone());
         assert_eq!(s.participants().len(), 6);
         let big = members.keys().index(&keys[0].public_key()).unwrap();
-        assert_eq!(s.weights()[usize::from(big)], 3);
+        assert_eq!(s.layout.weight[usize::from(big)], 3);
         let own = s.seat_of(&keys[0].public_key()).unwrap();
         assert_eq!(s.own_seat_member(own), Some(big));
         let derived = s.derived_seats(own);
