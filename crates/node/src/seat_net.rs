@@ -9,8 +9,9 @@
 //!   seat's key, with the member's signature (checked once per member by `Seats`). Anything
 //!   else (a vote at another seat, undecodable bytes) passes through untouched, for the engine
 //!   to refuse and block as it would. A vote is copied once per (member, view, kind), however
-//!   often it is sent, so a member can make a node copy at most its own seats per vote it may
-//!   cast, and its votes are rate-limited by the channel as before.
+//!   often it is sent, and only within a [`Window`] of views around where consensus is, which
+//!   a member cannot move by itself: a member flooding votes for distinct views has at most
+//!   `3 × 33` of them copied per view consensus advances, the rest handed on once, as sent.
 //! - **Votes out** ([`VoteSender`]): the engine hands its own vote to its batcher at its own
 //!   seat only, and sends it to the network; this node's derived seats get their copies here,
 //!   looped back into the receiver as the network's would be.
@@ -26,6 +27,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -109,21 +111,109 @@ where
         Some(me) => seats.derived_seats(me.index()).to_vec(),
         None => Vec::new(),
     };
+    let own_view = Arc::new(AtomicU64::new(0));
     (
         VoteSender {
             inner: sender,
             mine: Arc::new(mine),
             loopback: loopback_tx,
+            own_view: Arc::clone(&own_view),
         },
         VoteReceiver {
             inner: receiver,
+            window: Window::new(&seats, own_view),
             seats,
             queue: VecDeque::new(),
             loopback,
             expanded: BTreeSet::new(),
-            expanded_order: VecDeque::new(),
         },
     )
+}
+
+/// Views behind the window's centre whose votes are still copied: late finalizes of a view
+/// just left. Older views are certified already (a node leaves a view on its certificate).
+const BEHIND: u64 = 16;
+
+/// Views ahead of the window's centre whose votes are copied: the engine admits votes one
+/// view ahead of its own (rotating terms), so this is slack for a centre that lags.
+const AHEAD: u64 = 16;
+
+/// Where consensus is, in views, as far as no member can move it by itself: the votes copied
+/// to derived seats are those within [`BEHIND`] and [`AHEAD`] of the centre, the higher of
+///
+/// - the last view this node voted in (its engine's own view, moved by nothing but it), and
+/// - the highest view claimed by members holding [`Seats::honest_witness`] seats (each
+///   member's claim is the highest view it sent a vote for at its own seat, authenticated by
+///   the transport if not yet by signature): so some honest member has voted there, and the
+///   `F` seats faults may hold cannot raise it. This moves the window for a node that has
+///   not voted yet (just started) or is catching up.
+#[derive(Debug)]
+struct Window {
+    own: Arc<AtomicU64>,
+    /// Each member's claim, by its own seat.
+    claims: BTreeMap<u32, u64>,
+    /// Claimed view → seats of the members claiming it.
+    claimed_at: BTreeMap<u64, u64>,
+    /// Seats a claim needs behind it (see [`Seats::honest_witness`]).
+    witness: u64,
+    /// The highest view claimed by members holding `witness` seats.
+    backed: u64,
+}
+
+impl Window {
+    fn new(seats: &Seats, own: Arc<AtomicU64>) -> Self {
+        Window {
+            own,
+            claims: BTreeMap::new(),
+            claimed_at: BTreeMap::new(),
+            witness: seats.honest_witness(),
+            backed: 0,
+        }
+    }
+
+    /// The member at own seat `seat`, holding `weight` seats, sent a vote for `view`.
+    fn claim(&mut self, seat: u32, weight: u64, view: u64) {
+        let old = self.claims.get(&seat).copied();
+        if old.is_some_and(|old| old >= view) {
+            return;
+        }
+        if let Some(old) = old {
+            if let Some(at) = self.claimed_at.get_mut(&old) {
+                *at -= weight;
+                if *at == 0 {
+                    self.claimed_at.remove(&old);
+                }
+            }
+        }
+        self.claims.insert(seat, view);
+        *self.claimed_at.entry(view).or_default() += weight;
+        if view > self.backed {
+            // Claims only rise, so `backed` only rises. The walk passes the distinct views
+            // claimed above it: a faulty member adds one (its own), honest ones a few.
+            let mut behind = 0;
+            for (at, seats) in self.claimed_at.iter().rev() {
+                if *at <= self.backed {
+                    break;
+                }
+                behind += seats;
+                if behind >= self.witness {
+                    self.backed = *at;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The window's centre (see [`Window`]).
+    fn centre(&self) -> u64 {
+        self.own.load(Ordering::Relaxed).max(self.backed)
+    }
+
+    /// Whether votes for `view` are copied.
+    fn admits(&self, view: u64) -> bool {
+        let centre = self.centre();
+        view.saturating_add(BEHIND) >= centre && view <= centre.saturating_add(AHEAD)
+    }
 }
 
 /// The engine's vote sender: this node's derived seats get copies of its own votes.
@@ -133,6 +223,8 @@ pub struct VoteSender<S> {
     /// This node's derived seats.
     mine: Arc<Vec<(Participant, PublicKey)>>,
     loopback: mpsc::UnboundedSender<Message<PublicKey>>,
+    /// The last view this node voted in (see [`Window`]).
+    own_view: Arc<AtomicU64>,
 }
 
 impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for VoteSender<S> {
@@ -145,11 +237,13 @@ impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for VoteSender<S> {
     ) -> Result<Self::Checked<'_>, SystemTime> {
         let mine = Arc::clone(&self.mine);
         let loopback = self.loopback.clone();
+        let own_view = Arc::clone(&self.own_view);
         match self.inner.check(recipients) {
             Ok(inner) => Ok(CheckedVote {
                 inner: Some(inner),
                 mine,
                 loopback,
+                own_view,
             }),
             // Nobody reachable now: this node's derived seats still vote (they are local),
             // or its own engine would count its vote at one seat only.
@@ -157,6 +251,7 @@ impl<S: LimitedSender<PublicKey = PublicKey>> LimitedSender for VoteSender<S> {
                 inner: None,
                 mine,
                 loopback,
+                own_view,
             }),
             Err(at) => Err(at),
         }
@@ -169,6 +264,7 @@ pub struct CheckedVote<C> {
     inner: Option<C>,
     mine: Arc<Vec<(Participant, PublicKey)>>,
     loopback: mpsc::UnboundedSender<Message<PublicKey>>,
+    own_view: Arc<AtomicU64>,
 }
 
 impl<C: CheckedSender<PublicKey = PublicKey>> CheckedSender for CheckedVote<C> {
@@ -183,11 +279,11 @@ impl<C: CheckedSender<PublicKey = PublicKey>> CheckedSender for CheckedVote<C> {
 
     fn send(self, message: impl Into<IoBufs> + Send, priority: bool) -> Unreliable<Feedback> {
         let message = message.into().coalesce();
-        if !self.mine.is_empty() {
-            if let Ok(vote) = Vote::<Seats, Digest>::decode(Copying(message.as_ref())) {
-                for copy in copies(&vote, &self.mine) {
-                    let _ = self.loopback.send(copy);
-                }
+        if let Ok(vote) = Vote::<Seats, Digest>::decode(Copying(message.as_ref())) {
+            self.own_view
+                .fetch_max(vote.view().get(), Ordering::Relaxed);
+            for copy in copies(&vote, &self.mine) {
+                let _ = self.loopback.send(copy);
             }
         }
         match self.inner {
@@ -205,17 +301,15 @@ pub struct VoteReceiver<R> {
     /// Copies not yet handed to the engine.
     queue: VecDeque<Message<PublicKey>>,
     loopback: mpsc::UnboundedReceiver<Message<PublicKey>>,
-    /// The votes already expanded, `(seat, view, kind)`, oldest first: a member's vote is
-    /// copied to its seats once, however often it is sent (a nullify is re-sent on every
+    /// The views whose votes are copied.
+    window: Window,
+    /// The votes already expanded within the window, `(view, seat, kind)`: a member's vote
+    /// is copied to its seats once, however often it is sent (a nullify is re-sent on every
     /// timeout; a repeat would cost this node a copy per seat for nothing, as the engine
-    /// drops duplicates).
-    expanded: BTreeSet<(u32, u64, u8)>,
-    expanded_order: VecDeque<(u32, u64, u8)>,
+    /// drops duplicates). Views that fall behind the window are forgotten, so this holds at
+    /// most `3 × 33` entries per member.
+    expanded: BTreeSet<(u64, u32, u8)>,
 }
-
-/// Expanded votes remembered (older ones are forgotten: a repeat of one is copied again,
-/// which costs work, never correctness).
-const MAX_EXPANDED: usize = 16_384;
 
 impl<R: Receiver<PublicKey = PublicKey>> VoteReceiver<R> {
     /// `message` from `sender` and its copies at the sender's derived seats.
@@ -225,17 +319,21 @@ impl<R: Receiver<PublicKey = PublicKey>> VoteReceiver<R> {
             seat,
             Vote::<Seats, Digest>::decode(Copying(message.as_ref())),
         ) {
-            let key = (seat.get(), vote.view().get(), kind(&vote));
-            if signer(&vote) == seat && !self.expanded.contains(&key) {
-                if self.expanded_order.len() >= MAX_EXPANDED {
-                    if let Some(old) = self.expanded_order.pop_front() {
-                        self.expanded.remove(&old);
-                    }
+            let derived = self.seats.derived_seats(seat);
+            let view = vote.view().get();
+            if signer(&vote) == seat {
+                self.window
+                    .claim(seat.get(), derived.len() as u64 + 1, view);
+                let floor = self.window.centre().saturating_sub(BEHIND);
+                while self.expanded.first().is_some_and(|e| e.0 < floor) {
+                    self.expanded.pop_first();
                 }
-                self.expanded.insert(key);
-                self.expanded_order.push_back(key);
-                let copied = copies(&vote, self.seats.derived_seats(seat));
-                self.queue.extend(copied);
+                if !derived.is_empty()
+                    && self.window.admits(view)
+                    && self.expanded.insert((view, seat.get(), kind(&vote)))
+                {
+                    self.queue.extend(copies(&vote, derived));
+                }
             }
         }
         (sender, message)
@@ -588,9 +686,13 @@ mod tests {
     }
 
     fn vote(seats: &Seats) -> Vote<Seats, Digest> {
+        vote_at(seats, 3)
+    }
+
+    fn vote_at(seats: &Seats, view: u64) -> Vote<Seats, Digest> {
         let proposal = Proposal::new(
-            Round::new(Epoch::new(0), View::new(3)),
-            View::new(2),
+            Round::new(Epoch::new(0), View::new(view)),
+            View::new(view - 1),
             sha256::Digest([5; 32]),
         );
         Vote::Notarize(Notarize::sign(seats, proposal).expect("a signer"))
@@ -647,6 +749,71 @@ mod tests {
         assert_eq!(got[5], (keys[0].public_key(), from_big));
         assert_eq!(got[6].1.as_ref(), &[7u8; 3][..]);
         assert!(block_on(receiver.recv()).is_err(), "nothing else");
+    }
+
+    #[test]
+    fn a_member_flooding_distinct_views_has_only_a_window_of_them_copied() {
+        // Seven seats, a quorum of five (F = 2): member 0 holds two (one derived), short of
+        // the three that always include an honest member's; members 1 to 5 one each.
+        let keys: Vec<_> = (0..6).map(ed25519::PrivateKey::from_seed).collect();
+        let members = Members::new(
+            keys.iter()
+                .zip([20u128, 10, 10, 10, 10, 10])
+                .map(|(k, p)| (k.public_key(), p)),
+        )
+        .expect("members");
+        let flooder = Seats::signer(NS, members.clone(), keys[0].clone()).expect("member");
+        let me = Seats::signer(NS, members.clone(), keys[5].clone()).expect("member");
+        assert_eq!(me.honest_witness(), 3);
+        let flood: Vec<_> = (1..=400u64)
+            .map(|v| {
+                (
+                    keys[0].public_key(),
+                    IoBuf::from(vote_at(&flooder, v).encode().to_vec()),
+                )
+            })
+            .collect();
+        let claim = |i: usize, view: u64| {
+            let seats = Seats::signer(NS, members.clone(), keys[i].clone()).expect("member");
+            (
+                keys[i].public_key(),
+                IoBuf::from(vote_at(&seats, view).encode().to_vec()),
+            )
+        };
+        // The flood; members 1 and 2 (two seats) at view 200; the flood again; member 3 at
+        // view 200 too (three seats: the window moves there); the flood a third time.
+        let mut inbox = VecDeque::new();
+        inbox.extend(flood.iter().cloned());
+        inbox.extend([claim(1, 200), claim(2, 200)]);
+        inbox.extend(flood.iter().cloned());
+        inbox.push_back(claim(3, 200));
+        inbox.extend(flood.iter().cloned());
+        let sent: Sent = Arc::default();
+        let (mut sender, mut receiver) =
+            votes(me.clone(), FakeSender { sent }, FakeReceiver { inbox });
+        let mut copied_views = Vec::new();
+        while let Ok((from, message)) = block_on(receiver.recv()) {
+            if from != keys[0].public_key() && me.holder_key(&from) == Some(&keys[0].public_key()) {
+                copied_views.push(decoded(&(from, message)).view().get());
+            }
+        }
+        // First only the views up to 16 ahead of where anyone honest is known to be (nothing
+        // voted yet); the flood's own claims (two seats) move nothing, nor do members 1 and
+        // 2; with member 3, views 184 to 216 are copied, once each.
+        let expected: Vec<u64> = (1..=16).chain(184..=216).collect();
+        assert_eq!(copied_views, expected);
+
+        // This node's own vote moves the window too (the flooder's next votes near it).
+        let checked = sender.check(Recipients::All).expect("checked");
+        assert!(checked
+            .send(vote_at(&me, 300).encode().to_vec(), true)
+            .accepted());
+        receiver.inner.inbox.extend(flood[298..302].iter().cloned());
+        let mut copies = 0;
+        while let Ok((from, _)) = block_on(receiver.recv()) {
+            copies += usize::from(from != keys[0].public_key());
+        }
+        assert_eq!(copies, 4);
     }
 
     #[test]

@@ -184,6 +184,13 @@ impl Seats {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// Seats that always include an honest member's: one more than the `F` faulty seats a
+    /// quorum (`2F + 1` of `3F + 1`) tolerates.
+    pub fn honest_witness(&self) -> u64 {
+        let total = self.layout.holder.len() as u64;
+        total - self.layout.quorum + 1
+    }
+
     /// The vote at `attestation`'s seat as the plain Ed25519 scheme of the members types it
     /// (the member's index, the same signature): what evidence and vote records carry. `None`
     /// for a derived seat, whose vote is a copy of its member's.
