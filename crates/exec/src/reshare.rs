@@ -7,15 +7,18 @@
 //! from a dealt genesis polynomial ([`apply_genesis`]) or by the chain's own key generation,
 //! and replaces it when a reshare round succeeds.
 //!
-//! **A round per set change.** Epoch `e ≥ 1` runs round `e` when its active set (the staking
-//! actor's, taken at the previous boundary) differs from the current players: dealers = the
-//! current players, players = the set's ed25519 keys (commonware's `Set` order), previous =
-//! the current `Output` ([`round`]). The window is the epoch's blocks at offsets
+//! **A round per change of players.** An epoch's players are its active set's (the staking
+//! actor's, taken at the previous boundary) `beacon_players_max` members with the most stake
+//! ([`players_of`]; all of them in a set no larger): a round's logs and its check grow as
+//! the square of its players, and a flood of minimum-stake validators stays out. Epoch
+//! `e ≥ 1` runs round `e` when its players differ from the current ones: dealers = the
+//! current players, players = the new ones' ed25519 keys (commonware's `Set` order),
+//! previous = the current `Output` ([`round`]). The window is the epoch's blocks at offsets
 //! `0..=E/2` (`E` = `epoch_blocks`; no round when `E < 2`).
 //!
 //! **The genesis key generation.** On a chain whose group is generated on chain
 //! (`beacon_dkg = 1`), every epoch, from epoch 0 on, runs a round while there is no sharing
-//! yet: dealers = players = the epoch's set, previous = none (commonware's DKG, each dealer's
+//! yet: dealers = players = the epoch's players, previous = none (commonware's DKG, each dealer's
 //! secret its own random polynomial's constant, the group secret their sum that nobody
 //! learns). Its outcome block records the group key and the beacon's first height
 //! ([`crate::beacon::record_generated`]); from then on the chain reshares as above.
@@ -72,7 +75,7 @@ pub use cowboy_types::block::{MAX_DEALER_LOGS, MAX_DEALER_LOG_BYTES};
 
 use crate::beacon::Variant;
 use crate::state::{SResult, StateFailure};
-use crate::system::staking::raw;
+use crate::system::staking::{raw, SetMember};
 use crate::system::store::{get_value, put_value, Raw, Store};
 use crate::system::{CallError, SystemState};
 
@@ -199,9 +202,10 @@ pub struct Round {
     pub round: u64,
     /// Its parameters.
     pub info: Info,
-    /// Its dealers: the current players (the epoch's set, for the genesis key generation).
+    /// Its dealers: the current players (the epoch's players, for the genesis key
+    /// generation).
     pub dealers: Set<ed25519::PublicKey>,
-    /// Its players: the epoch's set.
+    /// Its players: the epoch's ([`players_of`]).
     pub players: Set<ed25519::PublicKey>,
     /// Whether it is the genesis key generation (no previous sharing: each dealer deals a
     /// fresh secret) rather than a reshare (each deals its share of the current sharing).
@@ -392,10 +396,28 @@ pub fn round(
     if !runs_round(params, epoch, previous.as_ref()) {
         return Ok(None);
     }
-    let Some(keys) = crate::system::staking::set_ed25519_keys(state, params, height, epoch)? else {
+    let Some(set) = crate::system::staking::set_at(state, params, height, epoch)? else {
         return Ok(None);
     };
-    round_of(params, epoch, previous, keys)
+    round_of(params, epoch, previous, players_of(params, &set))
+}
+
+/// The beacon's players among an epoch's `set`: the `beacon_players_max` members with the
+/// most stake (ties to the lower ed25519 key), their ed25519 keys. The whole set when it is
+/// no larger.
+pub fn players_of(params: &GenesisParams, set: &[SetMember]) -> Vec<[u8; 32]> {
+    let mut ranked: Vec<&SetMember> = set.iter().collect();
+    ranked.sort_by(|a, b| {
+        b.power
+            .cmp(&a.power)
+            .then_with(|| a.keys.ed25519.cmp(&b.keys.ed25519))
+    });
+    let max = usize::try_from(params.beacon_players_max.max(1)).unwrap_or(usize::MAX);
+    ranked
+        .into_iter()
+        .take(max)
+        .map(|m| m.keys.ed25519)
+        .collect()
 }
 
 /// The round epoch `epoch` runs, read from the committed state of `db` (a node's view once
@@ -418,12 +440,7 @@ pub async fn committed_round<E: Context>(
     let Some(set) = crate::system::staking::active_set(db, epoch).await? else {
         return Ok(None);
     };
-    round_of(
-        params,
-        epoch,
-        previous,
-        set.iter().map(|m| m.keys.ed25519).collect(),
-    )
+    round_of(params, epoch, previous, players_of(params, &set))
 }
 
 /// Whether epoch `epoch` may run a round given the current sharing `previous`, before its
@@ -437,8 +454,8 @@ fn runs_round(params: &GenesisParams, epoch: u64, previous: Option<&Output>) -> 
 }
 
 /// The rule of [`round`] and [`committed_round`], from the current sharing `previous` (none
-/// before a generated group exists) and epoch `epoch`'s set (`keys`, the members' ed25519
-/// keys).
+/// before a generated group exists) and epoch `epoch`'s players (`keys`, their ed25519 keys,
+/// [`players_of`]).
 fn round_of(
     params: &GenesisParams,
     epoch: u64,
@@ -868,4 +885,46 @@ pub async fn committed_logs<E: Context>(db: &StateDb<E>) -> SResult<Option<(u64,
         );
     }
     Ok(Some((round, logs)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::staking::Keys;
+    use cowboy_types::Address;
+
+    fn member(i: u8, power: u128) -> SetMember {
+        SetMember {
+            address: Address([i; 20]),
+            power,
+            keys: Keys {
+                bls: [i; 48],
+                ed25519: [i; 32],
+            },
+        }
+    }
+
+    #[test]
+    fn the_players_are_the_most_staked_members() {
+        let set = vec![
+            member(1, 10),
+            member(2, 50),
+            member(3, 10),
+            member(4, 30),
+            member(5, 10),
+        ];
+        let params = |max| GenesisParams {
+            beacon_players_max: max,
+            ..GenesisParams::default()
+        };
+        // The whole set when it fits, by stake, then the lower key among equal stakes.
+        assert_eq!(players_of(&params(128), &set).len(), 5);
+        assert_eq!(
+            players_of(&params(3), &set),
+            vec![[2; 32], [4; 32], [1; 32]]
+        );
+        assert_eq!(players_of(&params(1), &set), vec![[2; 32]]);
+        // A zero cap (refused at genesis) still names a player.
+        assert_eq!(players_of(&params(0), &set), vec![[2; 32]]);
+    }
 }

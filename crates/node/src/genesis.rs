@@ -421,6 +421,12 @@ impl Genesis {
             1 => {}
             _ => return Err(err("params.beacon_dkg must be 0 or 1")),
         }
+        if params.beacon_players_max == 0 {
+            return Err(err(
+                "params.beacon_players_max must be at least 1 (the validators that hold beacon \
+                 shares)",
+            ));
+        }
         if let Some(sharing) = &beacon {
             if sharing.total().get() as usize != validators.len()
                 || cowboy_exec::beacon::decode_group_key(&key.unwrap_or([0; BEACON_KEY_BYTES]))
@@ -664,6 +670,10 @@ mod tests {
         j["params"]["beacon_dkg"] = json!("2");
         let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
         assert!(e.contains("beacon_dkg must be 0 or 1"), "{e}");
+        j["params"]["beacon_dkg"] = json!("1");
+        j["params"]["beacon_players_max"] = json!("0");
+        let e = Genesis::from_json(&j.to_string()).unwrap_err().to_string();
+        assert!(e.contains("beacon_players_max must be at least 1"), "{e}");
     }
 
     #[test]

@@ -516,6 +516,14 @@ genesis_params! {
     /// the one after its outcome block on. Then `beacon_group_key` must be absent. 0 (the
     /// default): the group is `beacon_group_key`'s, dealt before genesis, or there is none.
     beacon_dkg: u64 = 0,
+    /// The most validators that hold beacon shares (chosen; exec `reshare`): an epoch's
+    /// players are its set's members with the most stake, at most this many. A round's cost
+    /// grows as the square of its players (each dealer's log carries every player's
+    /// acknowledgement, `observe` checks them all in one block's `end_block`), so a set too
+    /// large would make a round that cannot finish: at 128, a dealer's log is ~21 KB and the
+    /// round's check at most 16,384 signatures. Capping by stake also keeps a flood of
+    /// minimum-stake validators out of the beacon. At least 1.
+    beacon_players_max: u64 = 128,
 }
 
 impl GenesisParams {

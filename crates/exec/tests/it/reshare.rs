@@ -71,6 +71,12 @@ struct Fixture {
 impl Fixture {
     /// A chain whose group was dealt before genesis to the first four.
     async fn new(ctx: deterministic::Context) -> Fixture {
+        Fixture::dealt(ctx, 200 * CBY, 128).await
+    }
+
+    /// [`Fixture::new`] with the fifth validator (the joiner) staking `joiner_stake` and at
+    /// most `players_max` beacon players.
+    async fn dealt(ctx: deterministic::Context, joiner_stake: u128, players_max: u64) -> Fixture {
         let members = Set::from_iter_dedup((0..4).map(|i| ed(i).public_key()));
         let (output, shares) = dkg::deal::<Variant, _, N3f1>(
             ChaCha20Rng::seed_from_u64(3),
@@ -85,15 +91,22 @@ impl Fixture {
             .iter_pairs()
             .map(|(k, s)| (k.clone(), s.clone()))
             .collect();
-        Fixture::with_group(ctx, Some((sharing, shares, genesis))).await
+        Fixture::with_group(
+            ctx,
+            Some((sharing, shares, genesis)),
+            joiner_stake,
+            players_max,
+        )
+        .await
     }
 
     /// A chain that generates its group on chain (`beacon_dkg = 1`): nothing dealt.
     async fn generating(ctx: deterministic::Context) -> Fixture {
-        Fixture::with_group(ctx, None).await
+        Fixture::with_group(ctx, None, 200 * CBY, 128).await
     }
 
-    /// Five staked validators and the dealt group, if any (else `beacon_dkg = 1`).
+    /// Five staked validators (200 CBY each, the fifth `joiner_stake`) and the dealt group,
+    /// if any (else `beacon_dkg = 1`).
     async fn with_group(
         ctx: deterministic::Context,
         dealt: Option<(
@@ -101,11 +114,14 @@ impl Fixture {
             BTreeMap<ed25519::PublicKey, Share>,
             reshare::Output,
         )>,
+        joiner_stake: u128,
+        players_max: u64,
     ) -> Fixture {
         let mut chain = Chain::new(ctx, 5).await;
         let mut params = GenesisParams {
             minimum_validator_stake_wei: 100 * CBY,
             epoch_blocks: E,
+            beacon_players_max: players_max,
             ..chain.params.clone()
         };
         match &dealt {
@@ -119,7 +135,7 @@ impl Fixture {
         let validators: Vec<GenesisValidator> = (0..5)
             .map(|i| GenesisValidator {
                 address: key(i).address(),
-                stake: 200 * CBY,
+                stake: if i == 4 { joiner_stake } else { 200 * CBY },
                 keys: keys_of(i),
             })
             .collect();
@@ -789,5 +805,54 @@ fn a_failed_genesis_key_generation_is_retried_and_the_chain_keeps_the_parent_has
             cowboy_exec::header::randomness_after(&last.parent_hash),
             "the first block carrying the beacon takes its randomness from σ"
         );
+    });
+}
+
+#[test]
+fn the_beacon_players_are_the_most_staked_when_the_set_is_larger_than_the_cap() {
+    // At most four players among five validators. In ed25519 key order the validators are
+    // 2, 3, 1, 0, 4: with equal stakes the joiner (4) ranks last, the players stay the
+    // genesis four and no round runs; staking more, it displaces validator 0.
+    let order: Vec<_> = {
+        let mut k: Vec<_> = (0..5).map(|i| (ed(i).public_key(), i)).collect();
+        k.sort();
+        k.into_iter().map(|(_, i)| i).collect()
+    };
+    assert_eq!(order, vec![2, 3, 1, 0, 4], "the premise: the keys' order");
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut fx = Fixture::dealt(ctx, 200 * CBY, 4).await;
+        while fx.tip() < E - 1 {
+            fx.advance(Vec::new()).await;
+        }
+        let round = fx
+            .read(|bs| reshare::round(bs, &fx.params, E))
+            .expect("state");
+        assert!(round.is_none(), "the players did not change: no round");
+    });
+    deterministic::Runner::default().start(|ctx| async move {
+        let mut fx = Fixture::dealt(ctx, 300 * CBY, 4).await;
+        while fx.tip() < E - 1 {
+            fx.advance(Vec::new()).await;
+        }
+        let round = fx
+            .read(|bs| reshare::round(bs, &fx.params, E))
+            .expect("state")
+            .expect("a round: the joiner outstakes validator 0");
+        let expected = Set::from_iter_dedup([1, 2, 3, 4].map(|i| ed(i).public_key()));
+        assert_eq!(round.players, expected);
+        assert_eq!(round.dealers.len(), 4);
+        // The round runs to its end, and the sharing moves to the four.
+        let (logs, players) = deal_round(&fx, &round);
+        fx.advance(logs.clone()).await;
+        while fx.tip() < round.last {
+            fx.advance(Vec::new()).await;
+        }
+        let (_, output) = fx
+            .read(|bs| reshare::current(bs, &fx.params, round.last + 1))
+            .expect("state")
+            .expect("an output");
+        assert_eq!(output.players(), &expected);
+        let shares = finish(&round, players, &logs, &output);
+        assert_eq!(shares.len(), 4);
     });
 }

@@ -7,7 +7,7 @@ fn genesis_parameters_hash_is_pinned() {
     let p = GenesisParams::default();
     assert_eq!(
         p.hash().to_hex(),
-        "0xd96ea8e2ed073b7d6235f3520b44f62d7ac5495b96dee70ec2a054216d365bab"
+        "0xf0a7691fdc7cb280ee8d18bce50777f0ff6396fda793a5219b22ffc2e7dc7a71"
     );
 }
 

@@ -100,17 +100,17 @@ pub(crate) fn raw<'s>(
     }
 }
 
-/// The ed25519 keys of epoch `epoch`'s active set in the block's state (in the set's
-/// order, by address), if a set is kept for it: the players of the beacon's reshare round
+/// Epoch `epoch`'s active set in the block's state (in the set's order, by address), if a
+/// set is kept for it: whom the beacon's reshare round chooses its players from
 /// (`crate::reshare`).
-pub fn set_ed25519_keys(
+pub fn set_at(
     state: &mut dyn SystemState,
     params: &GenesisParams,
     height: u64,
     epoch: u64,
-) -> SResult<Option<Vec<[u8; 32]>>> {
+) -> SResult<Option<Vec<SetMember>>> {
     let mut s = raw(state, params, height);
-    Ok(in_hook(load_set(&mut s, epoch))?.map(|set| set.iter().map(|m| m.keys.ed25519).collect()))
+    in_hook(load_set(&mut s, epoch))
 }
 
 /// The staking actor's `end_block`: this block's mint, then the boundary if it ends an epoch.

@@ -63,7 +63,7 @@ pub use self::downtime::{
 };
 pub use self::epoch::{
     active_set, active_set_key, apply_genesis, decode_active_set, epoch_of, epoch_seed,
-    is_boundary, kept_epochs, per_block_mint, registered_keys, set_ed25519_keys, stored_epoch_seed,
+    is_boundary, kept_epochs, per_block_mint, registered_keys, set_at, stored_epoch_seed,
     validator, GenesisValidator,
 };
 pub use self::error::StakingError;
