@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Finality latency and finalized transactions/s: the 4-validator loopback devnet
 (`cowboyd devnet --validators 4`) against the one-validator `cowboyd --dev`, in one run, at the
-same block time. No speed assertion anywhere.
+same block time, and the devnet again with unequal stakes (`--stakes 3,1,1,1`: validator 0
+holds three of six seats, so every vote of its is copied to its derived seats; node README,
+"Votes weigh by stake"). No speed assertion anywhere.
 
 - Latency: one transfer at a time, from submission (`cowboy_sendRawTransaction`) to its
   finalized receipt being readable (polled every 2 ms) at the validator it was sent to; the
@@ -11,7 +13,7 @@ same block time. No speed assertion anywhere.
 
     cargo build --release -p cowboy-node && pip install ./sdk/python
     python3 crates/node/benches/finality.py [--cowboyd target/release/cowboyd]
-        [--block-time 200] [--samples 30] [--n 600]
+        [--block-time 200] [--samples 30] [--n 480] [--stakes 3,1,1,1]
 """
 import argparse, os, signal, socket, subprocess, statistics, tempfile, time
 
@@ -110,6 +112,7 @@ def main():
     ap.add_argument("--block-time", default="200")
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--n", type=int, default=480)
+    ap.add_argument("--stakes", default="3,1,1,1")
     a = ap.parse_args()
     if a.n > 480:
         raise SystemExit("--n: at most 480 (60 transfers for each of eight dev accounts)")
@@ -118,13 +121,18 @@ def main():
     dev = run([a.cowboyd, "--dev", "--data-dir", os.path.join(data, "dev"), "--rpc-addr", f"127.0.0.1:{rpc}",
                "--p2p-addr", f"127.0.0.1:{p2p}", "--block-time", a.block_time],
               rpc, 1, a.samples, a.n, os.path.join(data, "dev.log"))
-    net = run([a.cowboyd, "devnet", "--validators", "4", "--data-dir", os.path.join(data, "devnet"),
-               "--rpc-addr", f"127.0.0.1:{rpc}", "--p2p-addr", f"127.0.0.1:{p2p}", "--block-time", a.block_time],
-              rpc, 4, a.samples, a.n, os.path.join(data, "devnet.log"))
+    def devnet(name, *extra):
+        return run([a.cowboyd, "devnet", "--validators", "4", "--data-dir", os.path.join(data, name),
+                    "--rpc-addr", f"127.0.0.1:{rpc}", "--p2p-addr", f"127.0.0.1:{p2p}",
+                    "--block-time", a.block_time, *extra],
+                   rpc, 4, a.samples, a.n, os.path.join(data, f"{name}.log"))
+    net = devnet("devnet")
+    staked = devnet("staked", "--stakes", a.stakes)
     print(f"block time {a.block_time} ms, {a.samples} latency samples, {a.n} transfers (logs in {data})")
     print("| network | finality median | p90 | max | finalized tx/s | blocks |")
     print("|---|---|---|---|---|---|")
-    for name, r in (("1 validator (`--dev`)", dev), ("4 validators (`devnet`)", net)):
+    for name, r in (("1 validator (`--dev`)", dev), ("4 validators (`devnet`)", net),
+                    (f"4 validators, stakes {a.stakes}", staked)):
         print(f"| {name} | {r['median']:.0f} ms | {r['p90']:.0f} ms | {r['max']:.0f} ms | "
               f"{r['tps']:.0f} | {r['blocks']} |")
 

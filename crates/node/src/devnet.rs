@@ -66,19 +66,28 @@ pub fn full_node_key(j: usize) -> ed25519::PrivateKey {
     ed25519::PrivateKey::decode(full_node_seed(j).0.to_vec()).expect("32 bytes are an ed25519 seed")
 }
 
-/// The genesis of an `n`-validator devnet whose validator `i` listens on `p2p` + `i`.
+/// The genesis of an `n`-validator devnet whose validator `i` listens on `p2p` + `i`, each
+/// staking the minimum.
 pub fn genesis(n: usize, p2p: SocketAddr) -> Genesis {
-    let stake = GenesisParams::default().minimum_validator_stake_wei;
+    staked_genesis(&vec![1; n], p2p)
+}
+
+/// The genesis of a devnet whose validator `i` stakes `stakes[i]` times the minimum stake and
+/// listens on `p2p` + `i`.
+pub fn staked_genesis(stakes: &[u64], p2p: SocketAddr) -> Genesis {
+    let minimum = GenesisParams::default().minimum_validator_stake_wei;
     Genesis::dev_accounts_with(
-        (0..n)
-            .map(|i| Validator {
+        stakes
+            .iter()
+            .enumerate()
+            .map(|(i, &times)| Validator {
                 public_key: validator_key(i).public_key(),
                 p2p: offset(p2p, i),
                 coinbase: Address::from_hash(&keccak256(
                     format!("cowboy-devnet-coinbase-{i}").as_bytes(),
                 )),
                 bls_public_key: validator_bls_key(&validator_seed(i).0),
-                stake,
+                stake: minimum.saturating_mul(u128::from(times)),
             })
             .collect(),
     )
@@ -105,7 +114,14 @@ pub struct DevnetConfig {
     pub p2p: SocketAddr,
     /// `--block-time` for every validator, if given.
     pub block_time_ms: Option<u64>,
+    /// Each validator's stake in multiples of the minimum (`--stakes`; empty: the minimum
+    /// each). Unequal stakes give unequal voting power (seats, node README).
+    pub stakes: Vec<u64>,
 }
+
+/// The largest multiple of the minimum stake `--stakes` takes: 1,000 validators' worth, far
+/// inside the dev supply, and enough to give one validator most of the seats.
+pub const MAX_STAKE_MULTIPLE: u64 = 1_000;
 
 /// The genesis file under `dir`.
 fn genesis_path(dir: &Path) -> PathBuf {
@@ -182,7 +198,19 @@ pub fn prepare(cfg: &DevnetConfig) -> Result<(), String> {
     std::fs::create_dir_all(&cfg.dir)
         .map_err(|e| format!("cannot create {}: {e}", cfg.dir.display()))?;
     let path = genesis_path(&cfg.dir);
-    let mut wanted = genesis(cfg.validators, cfg.p2p);
+    let stakes = if cfg.stakes.is_empty() {
+        vec![1; cfg.validators]
+    } else {
+        cfg.stakes.clone()
+    };
+    if stakes.len() != cfg.validators || stakes.iter().any(|&t| t == 0 || t > MAX_STAKE_MULTIPLE) {
+        return Err(format!(
+            "--stakes must name {} multiples of the minimum stake, each 1 to {MAX_STAKE_MULTIPLE} \
+             (one per validator)",
+            cfg.validators
+        ));
+    }
+    let mut wanted = staked_genesis(&stakes, cfg.p2p);
     if path.exists() {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -193,7 +221,8 @@ pub fn prepare(cfg: &DevnetConfig) -> Result<(), String> {
         wanted.params.beacon_group_key = found.params.beacon_group_key;
         if found.identity() != wanted.identity() {
             return Err(format!(
-                "{} holds another network (not {} devnet validators); give another --data-dir",
+                "{} holds another network (not {} devnet validators staking {stakes:?} times \
+                 the minimum); give another --data-dir",
                 path.display(),
                 cfg.validators
             ));
@@ -380,6 +409,7 @@ mod tests {
             rpc: "127.0.0.1:18545".parse().unwrap(),
             p2p: "127.0.0.1:30333".parse().unwrap(),
             block_time_ms: None,
+            stakes: Vec::new(),
         }
     }
 
@@ -422,5 +452,33 @@ mod tests {
         prepare(&cfg).unwrap();
         assert_eq!(written(dir.path()).beacon, Some(sharing));
         assert_eq!(written(dir.path()).identity(), first.identity());
+    }
+
+    #[test]
+    fn stakes_are_multiples_of_the_minimum_one_per_validator() {
+        let dir = tempfile::tempdir().unwrap();
+        let minimum = GenesisParams::default().minimum_validator_stake_wei;
+        let mut cfg = config(dir.path());
+        for bad in [
+            vec![3, 1, 1],
+            vec![3, 1, 1, 0],
+            vec![1, 1, 1, MAX_STAKE_MULTIPLE + 1],
+        ] {
+            cfg.stakes = bad;
+            let e = prepare(&cfg).unwrap_err();
+            assert!(e.contains("--stakes must name 4 multiples"), "{e}");
+        }
+        cfg.stakes = vec![3, 1, 1, 1];
+        prepare(&cfg).unwrap();
+        let stakes: Vec<u128> = written(dir.path())
+            .validators
+            .iter()
+            .map(|v| v.stake)
+            .collect();
+        assert_eq!(stakes, vec![3 * minimum, minimum, minimum, minimum]);
+        // Restarted with other stakes, it is another network.
+        cfg.stakes = Vec::new();
+        let e = prepare(&cfg).unwrap_err();
+        assert!(e.contains("holds another network"), "{e}");
     }
 }

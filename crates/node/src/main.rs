@@ -146,6 +146,10 @@ struct DevnetArgs {
     /// Target time between blocks, in milliseconds [default: the genesis `block_time_ms`].
     #[arg(long, value_name = "MS")]
     block_time: Option<u64>,
+    /// Each validator's stake as a multiple of the minimum, comma-separated, one per
+    /// validator (e.g. `3,1,1,1`: validator 0 holds three of six seats) [default: 1 each].
+    #[arg(long, value_name = "K,K,...", value_delimiter = ',')]
+    stakes: Vec<u64>,
 }
 
 /// `cowboyd devnet`: supervise the validators until SIGINT/SIGTERM.
@@ -159,6 +163,7 @@ fn devnet(args: DevnetArgs) {
         rpc: args.rpc_addr,
         p2p: args.p2p_addr,
         block_time_ms: args.block_time,
+        stakes: args.stakes,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
