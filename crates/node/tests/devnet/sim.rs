@@ -53,7 +53,7 @@ use cowboy_exec::beacon;
 use cowboy_node::beacon::BEACON_CHANNEL;
 use cowboy_node::chain::{Chain, SnapshotBase};
 use cowboy_node::consensus::{Evidence, FaultKind, ProposalTamper, Scheme, VOTES_CHANNEL};
-use cowboy_node::devnet::{genesis, validator_key};
+use cowboy_node::devnet::{genesis, staked_genesis, validator_key};
 use cowboy_node::genesis::{beacon_group_key, deal_beacon};
 use cowboy_node::genesis::{dev_account, Genesis};
 use cowboy_node::mempool::Mempool;
@@ -172,6 +172,20 @@ fn sim_lossy_links() {
 #[test]
 fn sim_equivocating_leader() {
     scenario(Fault::Equivocator);
+}
+
+/// An equivocating leader that holds a derived seat (n = 7, validator 0 staking twice the
+/// others: two of eight seats, `F` = 2, a quorum six): each twin's votes are copied to its
+/// derived seat, and the evidence the engine reports at its own seat is re-indexed to the
+/// member, final on chain, and jails and slashes it, as with one seat. For every seed.
+#[test]
+fn sim_equivocating_leader_holding_two_seats() {
+    for seed in seeds() {
+        assert!(
+            run_staked(Fault::Equivocator, &[2, 1, 1, 1, 1, 1, 1], seed),
+            "seed {seed}: no evidence against the equivocator"
+        );
+    }
 }
 
 #[test]
@@ -350,12 +364,6 @@ struct World {
 }
 
 impl World {
-    /// The simulated network of `n` validators (no links yet) under `seed`.
-    async fn new(context: Ctx, n: usize, seed: u64) -> World {
-        let genesis = genesis(n, "127.0.0.1:30333".parse().expect("address"));
-        World::with_genesis(context, genesis, n, seed).await
-    }
-
     /// The simulated network of the first `nodes` validator keys (the genesis may name fewer:
     /// the others stake later) under `seed`, every node a peer of every other.
     async fn with_genesis(context: Ctx, mut genesis: Genesis, nodes: usize, seed: u64) -> World {
@@ -748,8 +756,15 @@ fn init_logs() {
 /// One run of `fault` with `n` validators under `seed` (see the module docs).
 /// Returns whether evidence was recorded against every faulty validator.
 fn run(fault: Fault, n: usize, seed: u64) -> bool {
+    run_staked(fault, &vec![1; n], seed)
+}
+
+/// [`run`] with validator `i` staking `stakes[i]` times the minimum (unequal seats).
+fn run_staked(fault: Fault, stakes: &[u64], seed: u64) -> bool {
+    let n = stakes.len();
+    let genesis = staked_genesis(stakes, "127.0.0.1:30333".parse().expect("address"));
     runner(seed).start(|context| async move {
-        let world = World::new(context, n, seed).await;
+        let world = World::with_genesis(context, genesis, n, seed).await;
         let f = (n - 1) / 3;
         let link = match fault {
             Fault::Lossy => Link {
