@@ -927,4 +927,20 @@ mod tests {
         // A zero cap (refused at genesis) still names a player.
         assert_eq!(players_of(&params(0), &set), vec![[2; 32]]);
     }
+
+    /// The cap keeps a round finishable: a dealer's log for the most players the default
+    /// allows fits well inside what one block carries (commonware's bound, which counts a
+    /// commitment of `n` coefficients where a round's has `t`), and an uncapped set would
+    /// not.
+    #[test]
+    fn a_log_for_the_most_players_fits_a_block() {
+        let size = |n: u64| {
+            let n = NonZeroU32::new(u32::try_from(n).expect("small")).expect("non-zero");
+            dkg::SignedDealerLog::<Variant, ed25519::PublicKey>::max_encode_size(n) as u64
+        };
+        let most = GenesisParams::default().beacon_players_max;
+        assert_eq!(size(most), 24_816);
+        assert!(size(most) * 5 <= MAX_DEALER_LOG_BYTES);
+        assert!(size(1_000) > MAX_DEALER_LOG_BYTES);
+    }
 }
