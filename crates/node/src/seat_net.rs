@@ -122,6 +122,7 @@ where
         VoteReceiver {
             inner: receiver,
             window: Window::new(&seats, own_view),
+            copying: seats.has_derived_seats(),
             seats,
             queue: VecDeque::new(),
             loopback,
@@ -303,6 +304,9 @@ pub struct VoteReceiver<R> {
     loopback: mpsc::UnboundedReceiver<Message<PublicKey>>,
     /// The views whose votes are copied.
     window: Window,
+    /// Whether any member has derived seats: with equal stakes nothing is ever copied, and
+    /// votes pass straight through, undecoded here.
+    copying: bool,
     /// The votes already expanded within the window, `(view, seat, kind)`: a member's vote
     /// is copied to its seats once, however often it is sent (a nullify is re-sent on every
     /// timeout; a repeat would cost this node a copy per seat for nothing, as the engine
@@ -314,6 +318,9 @@ pub struct VoteReceiver<R> {
 impl<R: Receiver<PublicKey = PublicKey>> VoteReceiver<R> {
     /// `message` from `sender` and its copies at the sender's derived seats.
     fn expand(&mut self, sender: PublicKey, message: IoBuf) -> Message<PublicKey> {
+        if !self.copying {
+            return (sender, message);
+        }
         let seat = self.seats.seat_of(&sender);
         if let (Some(seat), Ok(vote)) = (
             seat,

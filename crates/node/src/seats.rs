@@ -219,6 +219,11 @@ impl Seats {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// Whether any member holds more than its own seat (else no vote is ever copied).
+    pub fn has_derived_seats(&self) -> bool {
+        self.plan.total > self.plan.weight.len() as u64
+    }
+
     /// Seats that always include an honest member's: one more than the `F` faulty seats a
     /// quorum (`2F + 1` of `3F + 1`) tolerates.
     pub fn honest_witness(&self) -> u64 {
